@@ -1,0 +1,47 @@
+/*
+ * callpath: the calls of a scope merged by call path (the top-down tree,
+ * the icicle and folded stacks all read it).
+ *
+ * Node 0 is a synthetic root.  With by_thread, the root's children are one
+ * node per thread (method CALL_NONE) and call paths hang below them;
+ * otherwise paths of every thread merge from the root down.  A node's
+ * inclusive time is the sum of the durations of the calls on that path;
+ * its exclusive time is inclusive minus its children's.  The callpath
+ * owns its arrays.
+ */
+#ifndef TRACETUI_CALLPATH_H
+#define TRACETUI_CALLPATH_H
+
+#include "calltree.h"
+#include "scope.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct callpath_node {
+	uint32_t method;       /* CALL_NONE for the root and thread nodes */
+	uint32_t thread;       /* thread index of a thread node */
+	uint32_t parent;       /* CALL_NONE for the root */
+	uint32_t first_child;  /* CALL_NONE when a leaf */
+	uint32_t next_sibling; /* CALL_NONE when last */
+	uint32_t depth;	       /* 0 for the root */
+	uint64_t calls;
+	uint64_t incl[CLOCK_COUNT];
+	uint64_t excl[CLOCK_COUNT];
+};
+
+struct callpath {
+	struct callpath_node *nodes;
+	size_t count;
+};
+
+/* Merge the calls of the scope's threads by path. */
+void callpath_build(struct callpath *out, const struct calltree *tree,
+		    const struct scope *scope, bool by_thread);
+/* Order every node's children by inclusive time on clock k, largest
+ * first, ties by method index. */
+void callpath_sort(struct callpath *path, enum clock_index k);
+/* Release the nodes. */
+void callpath_done(struct callpath *path);
+
+#endif

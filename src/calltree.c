@@ -1,0 +1,729 @@
+/*
+ * calltree: the builder is a trace_sink.  Per thread it keeps a stack of
+ * open calls and a count of each method on that stack (so recursion is an
+ * O(1) question), unwraps 32-bit times, rebases thread-cpu time and clamps
+ * backward steps.  Calls are appended in entry order; at the end they are
+ * moved, with one counting-sort permutation, into per-thread pre-order.
+ *
+ * An exit with no matching entry (FORMAT.md 9.2 step 3) creates an
+ * "orphan" call that starts at the thread's first event and adopts every
+ * top-level call made so far; its depth and its descendants' depths and
+ * recursion flags are settled in the final pass.
+ */
+#include "config.h"
+
+#include "calltree.h"
+
+#include "sampling.h"
+#include "trace-load.h"
+#include "util-alloc.h"
+#include "util-map.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct frame {
+	uint32_t call;
+	uint32_t method;
+};
+
+struct thread_state {
+	struct frame *stack;
+	size_t depth, stack_cap;
+	struct util_map on_stack; /* method -> frames of it on the stack */
+	uint32_t *tops;		  /* top-level calls an orphan would adopt */
+	size_t ntops, tops_cap;
+	uint64_t raw_prev[CLOCK_COUNT];
+	uint64_t epoch[CLOCK_COUNT];
+	uint64_t prev[CLOCK_COUNT];
+	uint64_t cpu_base;
+	uint32_t orphans;
+	struct sampling_probe probe;
+};
+
+struct builder {
+	struct calltree *tree;
+	struct util_map thread_ids;   /* tid -> thread index */
+	struct util_map thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
+	struct util_map method_ids;   /* method id -> method index */
+	struct thread_state *states;
+	uint32_t *call_thread; /* thread of each call, in entry order */
+	size_t calls_cap, methods_cap, threads_cap, props_cap, warnings_cap;
+	uint32_t last_tid, last_thread; /* one-entry lookup cache */
+	bool have_last;
+	bool began;
+};
+
+static const char *
+arena_str(struct calltree *tree, const char *s)
+{
+	return util_arena_strndup(&tree->arena, s, strlen(s));
+}
+
+static uint32_t
+add_thread(struct builder *b, uint32_t tid, const char *name, bool defined)
+{
+	struct calltree *tree = b->tree;
+	struct tt_thread *t;
+	size_t n = tree->nthreads;
+
+	if (n >= CALL_NONE - 1) {
+		fprintf(stderr, "tracetui: too many threads\n");
+		abort();
+	}
+	if (n + 1 > b->threads_cap) {
+		size_t cap = b->threads_cap;
+
+		UTIL_GROW(tree->threads, cap, n + 1);
+		b->states = xreallocarray(b->states, cap, sizeof(*b->states));
+		b->threads_cap = cap;
+	}
+	t = &tree->threads[n];
+	memset(t, 0, sizeof(*t));
+	memset(&b->states[n], 0, sizeof(b->states[n]));
+	util_map_init(&b->states[n].on_stack);
+	t->tid = tid;
+	t->defined = defined;
+	t->name = name;
+	tree->nthreads = n + 1;
+	util_map_put(&b->thread_ids, tid, (uint32_t)n);
+	return (uint32_t)n;
+}
+
+static void
+on_thread(void *ctx, uint32_t tid, const char *name)
+{
+	struct builder *b = ctx;
+	struct calltree *tree = b->tree;
+	uint32_t idx;
+
+	if (util_map_get(&b->thread_ids, tid, &idx)) {
+		tree->threads[idx].name = arena_str(tree, name);
+		tree->threads[idx].defined = true;
+		return;
+	}
+	idx = add_thread(b, tid, arena_str(tree, name), true);
+	if (tid > 0xFFFF) {
+		uint32_t other;
+
+		if (!util_map_get(&b->thread_alias, tid & 0xFFFF, &other))
+			util_map_put(&b->thread_alias, tid & 0xFFFF, idx);
+	}
+	b->have_last = false;
+}
+
+static uint32_t
+method_slot(struct builder *b, uint64_t id, bool *created)
+{
+	struct calltree *tree = b->tree;
+	uint32_t *slot = util_map_slot(&b->method_ids, id, CALL_NONE);
+
+	*created = *slot == CALL_NONE;
+	if (*created) {
+		struct tt_method *m;
+
+		UTIL_GROW(tree->methods, b->methods_cap, tree->nmethods + 1);
+		m = &tree->methods[tree->nmethods];
+		memset(m, 0, sizeof(*m));
+		m->id = id;
+		m->line = -1;
+		*slot = (uint32_t)tree->nmethods++;
+	}
+	return *slot;
+}
+
+static void
+on_method(void *ctx, const struct trace_method_def *def)
+{
+	struct builder *b = ctx;
+	struct calltree *tree = b->tree;
+	bool created;
+	uint32_t idx = method_slot(b, def->id, &created);
+	struct tt_method *m = &tree->methods[idx];
+
+	m->klass = arena_str(tree, def->klass);
+	m->name = arena_str(tree, def->name);
+	m->signature = arena_str(tree, def->signature);
+	m->file = def->file ? arena_str(tree, def->file) : NULL;
+	m->line = def->line;
+	m->defined = true;
+}
+
+static void
+on_property(void *ctx, const char *key, const char *value)
+{
+	struct builder *b = ctx;
+	struct calltree *tree = b->tree;
+	struct tt_property *p;
+
+	UTIL_GROW(tree->properties, b->props_cap, tree->nproperties + 1);
+	p = &tree->properties[tree->nproperties++];
+	p->key = arena_str(tree, key);
+	p->value = arena_str(tree, value);
+	if (strcmp(key, "data-file-overflow") == 0)
+		tree->anomalies.data_file_overflow = strcmp(value, "true") == 0;
+}
+
+static void
+on_warning(void *ctx, uint64_t offset, const char *message)
+{
+	struct builder *b = ctx;
+	struct calltree *tree = b->tree;
+	struct tt_warning *w;
+
+	UTIL_GROW(tree->warnings, b->warnings_cap, tree->nwarnings + 1);
+	w = &tree->warnings[tree->nwarnings++];
+	w->offset = offset;
+	w->message = arena_str(tree, message);
+}
+
+static void
+on_begin(void *ctx, const struct trace_header *header)
+{
+	struct builder *b = ctx;
+	struct calltree *tree = b->tree;
+
+	tree->header = *header;
+	tree->has_clock[CLOCK_CPU] = header->clock & TRACE_CLOCK_CPU;
+	tree->has_clock[CLOCK_WALL] = header->clock & TRACE_CLOCK_WALL;
+	b->began = true;
+}
+
+static uint32_t
+thread_of(struct builder *b, uint32_t tid)
+{
+	uint32_t idx;
+
+	if (b->have_last && b->last_tid == tid)
+		return b->last_thread;
+	if (!util_map_get(&b->thread_ids, tid, &idx) &&
+	    !util_map_get(&b->thread_alias, tid, &idx))
+		idx = add_thread(b, tid, NULL, false);
+	b->last_tid = tid;
+	b->last_thread = idx;
+	b->have_last = true;
+	return idx;
+}
+
+static void
+calls_reserve(struct builder *b, size_t need)
+{
+	struct tt_calls *c = &b->tree->calls;
+	size_t cap = b->calls_cap;
+	int k;
+
+	if (need <= cap)
+		return;
+	UTIL_GROW(b->call_thread, cap, need);
+	c->method = xreallocarray(c->method, cap, sizeof(*c->method));
+	c->parent = xreallocarray(c->parent, cap, sizeof(*c->parent));
+	c->depth = xreallocarray(c->depth, cap, sizeof(*c->depth));
+	c->flags = xreallocarray(c->flags, cap, sizeof(*c->flags));
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!b->tree->has_clock[k])
+			continue;
+		c->start[k] = xreallocarray(c->start[k], cap, sizeof(uint64_t));
+		c->end[k] = xreallocarray(c->end[k], cap, sizeof(uint64_t));
+	}
+	b->calls_cap = cap;
+}
+
+/* Append a call of method m on thread t starting at `at`. */
+static uint32_t
+new_call(struct builder *b, uint32_t t, uint32_t m, uint32_t parent,
+	 uint32_t depth, uint8_t flags, const uint64_t *at)
+{
+	struct tt_calls *c = &b->tree->calls;
+	size_t i = c->count;
+	int k;
+
+	if (i >= CALL_NONE - 1) {
+		fprintf(stderr, "tracetui: more than %u calls\n", CALL_NONE - 1);
+		abort();
+	}
+	calls_reserve(b, i + 1);
+	b->call_thread[i] = t;
+	c->method[i] = m;
+	c->parent[i] = parent;
+	c->depth[i] = depth;
+	c->flags[i] = flags;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (c->start[k])
+			c->start[k][i] = c->end[k][i] = at[k];
+	c->count = i + 1;
+	return (uint32_t)i;
+}
+
+static void
+push_top(struct thread_state *st, uint32_t call)
+{
+	UTIL_GROW(st->tops, st->tops_cap, st->ntops + 1);
+	st->tops[st->ntops++] = call;
+}
+
+static void
+stack_forget(struct thread_state *st, uint32_t method)
+{
+	uint32_t *n = util_map_slot(&st->on_stack, method, 0);
+
+	if (*n <= 1)
+		util_map_remove(&st->on_stack, method);
+	else
+		--*n;
+}
+
+/* Pop the top frame, closing its call at `at` with extra flags. */
+static void
+pop_frame(struct builder *b, struct thread_state *st, const uint64_t *at,
+	  uint8_t flags)
+{
+	struct tt_calls *c = &b->tree->calls;
+	struct frame *f = &st->stack[--st->depth];
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (c->end[k])
+			c->end[k][f->call] = at[k];
+	c->flags[f->call] |= flags;
+	stack_forget(st, f->method);
+}
+
+static void
+enter(struct builder *b, uint32_t t, uint32_t m, const uint64_t *at)
+{
+	struct thread_state *st = &b->states[t];
+	struct tt_thread *th = &b->tree->threads[t];
+	uint32_t *count = util_map_slot(&st->on_stack, m, 0);
+	uint32_t parent = st->depth ? st->stack[st->depth - 1].call : CALL_NONE;
+	uint32_t call;
+
+	call = new_call(b, t, m, parent, (uint32_t)st->depth,
+			*count ? CALL_RECURSIVE : 0, at);
+	++*count;
+	if (parent == CALL_NONE)
+		push_top(st, call);
+	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
+	st->stack[st->depth].call = call;
+	st->stack[st->depth].method = m;
+	st->depth++;
+	if (st->depth > th->max_depth)
+		th->max_depth = (uint32_t)st->depth;
+}
+
+/* An exit whose method is not on the stack: FORMAT.md 9.2 step 3. */
+static void
+orphan_exit(struct builder *b, uint32_t t, uint32_t m, const uint64_t *at)
+{
+	struct thread_state *st = &b->states[t];
+	struct tt_thread *th = &b->tree->threads[t];
+	uint32_t call;
+	size_t i;
+
+	call = new_call(b, t, m, CALL_NONE, 0, CALL_ORPHAN, th->first);
+	for (i = 0; i < st->ntops; i++)
+		b->tree->calls.parent[st->tops[i]] = call;
+	st->ntops = 0;
+	push_top(st, call);
+	st->orphans++;
+	b->tree->anomalies.orphan_exits++;
+	for (i = 0; i < CLOCK_COUNT; i++)
+		if (b->tree->calls.end[i])
+			b->tree->calls.end[i][call] = at[i];
+}
+
+static void
+leave(struct builder *b, uint32_t t, uint32_t m, enum trace_action action,
+      const uint64_t *at)
+{
+	struct thread_state *st = &b->states[t];
+	struct tt_anomalies *an = &b->tree->anomalies;
+	uint8_t flags = action == TRACE_UNWIND ? CALL_UNWOUND : 0;
+	uint32_t n;
+
+	if (st->depth && st->stack[st->depth - 1].method == m) {
+		pop_frame(b, st, at, flags);
+		return;
+	}
+	if (st->depth)
+		an->mismatched_exits++;
+	if (util_map_get(&st->on_stack, m, &n)) {
+		/* Frames above it lost their exits. */
+		while (st->stack[st->depth - 1].method != m) {
+			pop_frame(b, st, at, CALL_LOST_EXIT);
+			an->lost_exits++;
+		}
+		pop_frame(b, st, at, flags);
+		return;
+	}
+	/* Not on the stack: it was entered before tracing began, below
+	 * every open frame, so they all lost their exits. */
+	while (st->depth) {
+		pop_frame(b, st, at, CALL_LOST_EXIT);
+		an->lost_exits++;
+	}
+	orphan_exit(b, t, m, at);
+}
+
+/* Unwrap, rebase and clamp the raw times of one event of thread t. */
+static void
+thread_times(struct builder *b, uint32_t t, const uint64_t *raw,
+	     uint64_t *at)
+{
+	struct calltree *tree = b->tree;
+	struct thread_state *st = &b->states[t];
+	struct tt_thread *th = &tree->threads[t];
+	bool first = th->nevents == 0;
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint64_t v = raw[k];
+
+		if (!tree->has_clock[k]) {
+			at[k] = 0;
+			continue;
+		}
+		if (tree->header.time_bits == 32 && !first) {
+			if (v < st->raw_prev[k] &&
+			    st->raw_prev[k] - v > UINT64_C(1) << 31) {
+				st->epoch[k] += UINT64_C(1) << 32;
+				tree->anomalies.wraps[k]++;
+			}
+		}
+		st->raw_prev[k] = v;
+		v += st->epoch[k];
+		if (first) {
+			if (k == CLOCK_CPU)
+				st->cpu_base = v;
+			st->prev[k] = v;
+		} else if (v < st->prev[k]) {
+			tree->anomalies.negative_steps[k]++;
+			v = st->prev[k];
+		}
+		st->prev[k] = v;
+		at[k] = k == CLOCK_CPU ? v - st->cpu_base : v;
+		if (first)
+			th->first[k] = at[k];
+		th->last[k] = at[k];
+	}
+}
+
+static void
+on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
+	 uint64_t cpu, uint64_t wall)
+{
+	struct builder *b = ctx;
+	struct calltree *tree = b->tree;
+	uint64_t raw[CLOCK_COUNT], at[CLOCK_COUNT];
+	uint32_t t = thread_of(b, tid);
+	uint32_t m;
+	bool created;
+
+	raw[CLOCK_CPU] = cpu;
+	raw[CLOCK_WALL] = wall;
+	thread_times(b, t, raw, at);
+	tree->threads[t].nevents++;
+	tree->records++;
+	sampling_probe_add(&b->states[t].probe,
+			   tree->has_clock[CLOCK_WALL] ? at[CLOCK_WALL]
+						       : at[CLOCK_CPU]);
+	m = method_slot(b, method_id, &created);
+	switch (action) {
+	case TRACE_ENTER:
+		enter(b, t, m, at);
+		break;
+	case TRACE_ACTION3:
+		tree->anomalies.action3++;
+		leave(b, t, m, action, at);
+		break;
+	case TRACE_UNWIND:
+		tree->anomalies.unwinds++;
+		leave(b, t, m, action, at);
+		break;
+	case TRACE_EXIT:
+		leave(b, t, m, action, at);
+		break;
+	}
+}
+
+/* Close every frame still open at its thread's last event. */
+static void
+close_open_frames(struct builder *b)
+{
+	struct calltree *tree = b->tree;
+	size_t t;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		struct thread_state *st = &b->states[t];
+
+		while (st->depth) {
+			pop_frame(b, st, tree->threads[t].last,
+				  CALL_OPEN_AT_END);
+			tree->anomalies.open_at_end++;
+		}
+	}
+}
+
+/* Move each array into the order given by dest[old] = new. */
+static void
+permute32(uint32_t *a, const uint32_t *dest, size_t n, uint32_t *scratch)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		scratch[dest[i]] = a[i];
+	memcpy(a, scratch, n * sizeof(*a));
+}
+
+static void
+permute64(uint64_t *a, const uint32_t *dest, size_t n, uint64_t *scratch)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		scratch[dest[i]] = a[i];
+	memcpy(a, scratch, n * sizeof(*a));
+}
+
+/* Per-thread pre-order: orphans first (last created first), then the
+ * other calls in entry order. */
+static void
+group_by_thread(struct builder *b)
+{
+	struct calltree *tree = b->tree;
+	struct tt_calls *c = &tree->calls;
+	size_t n = c->count, i, t;
+	uint32_t *next_orphan, *next_call, *dest;
+	uint64_t *scratch;
+	uint8_t *flags;
+	int k;
+
+	next_orphan = xcalloc(tree->nthreads + 1, sizeof(*next_orphan));
+	next_call = xcalloc(tree->nthreads + 1, sizeof(*next_call));
+	for (i = 0; i < n; i++)
+		tree->threads[b->call_thread[i]].ncalls++;
+	for (t = 0, i = 0; t < tree->nthreads; t++) {
+		tree->threads[t].first_call = (uint32_t)i;
+		next_orphan[t] = (uint32_t)i + b->states[t].orphans;
+		next_call[t] = (uint32_t)i + b->states[t].orphans;
+		i += tree->threads[t].ncalls;
+	}
+	dest = xmalloc(n * sizeof(*dest));
+	for (i = 0; i < n; i++) {
+		uint32_t th = b->call_thread[i];
+
+		if (c->flags[i] & CALL_ORPHAN)
+			dest[i] = --next_orphan[th];
+		else
+			dest[i] = next_call[th]++;
+	}
+	free(next_orphan);
+	free(next_call);
+	free(b->call_thread);
+	b->call_thread = NULL;
+
+	scratch = xmalloc(n * sizeof(*scratch) + 1);
+	for (i = 0; i < n; i++)
+		if (c->parent[i] != CALL_NONE)
+			c->parent[i] = dest[c->parent[i]];
+	permute32(c->method, dest, n, (uint32_t *)scratch);
+	permute32(c->parent, dest, n, (uint32_t *)scratch);
+	permute32(c->depth, dest, n, (uint32_t *)scratch);
+	flags = (uint8_t *)scratch;
+	for (i = 0; i < n; i++)
+		flags[dest[i]] = c->flags[i];
+	memcpy(c->flags, flags, n);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (c->start[k]) {
+			permute64(c->start[k], dest, n, scratch);
+			permute64(c->end[k], dest, n, scratch);
+		}
+	}
+	free(scratch);
+	free(dest);
+}
+
+/* Depths and recursion flags of a thread whose orphans adopted calls. */
+static void
+settle_adopted(struct calltree *tree, size_t t)
+{
+	struct tt_calls *c = &tree->calls;
+	struct tt_thread *th = &tree->threads[t];
+	struct util_map on_path;
+	uint32_t *path = NULL;
+	size_t cap = 0, depth = 0, i;
+
+	util_map_init(&on_path);
+	th->max_depth = 0;
+	for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+		uint32_t parent = c->parent[i];
+		uint32_t *count;
+
+		while (depth && path[depth - 1] != parent) {
+			uint32_t *n = util_map_slot(&on_path,
+						    c->method[path[depth - 1]],
+						    0);
+			if (*n <= 1)
+				util_map_remove(&on_path,
+						c->method[path[depth - 1]]);
+			else
+				--*n;
+			depth--;
+		}
+		c->depth[i] = (uint32_t)depth;
+		count = util_map_slot(&on_path, c->method[i], 0);
+		if (*count)
+			c->flags[i] |= CALL_RECURSIVE;
+		else
+			c->flags[i] &= (uint8_t)~CALL_RECURSIVE;
+		++*count;
+		UTIL_GROW(path, cap, depth + 1);
+		path[depth++] = (uint32_t)i;
+		if (depth > th->max_depth)
+			th->max_depth = (uint32_t)depth;
+	}
+	free(path);
+	util_map_done(&on_path);
+}
+
+static void
+finish(struct builder *b)
+{
+	struct calltree *tree = b->tree;
+	struct sampling_verdict verdict;
+	size_t i;
+
+	close_open_frames(b);
+	group_by_thread(b);
+	sampling_verdict_init(&verdict);
+	for (i = 0; i < tree->nthreads; i++) {
+		if (b->states[i].orphans)
+			settle_adopted(tree, i);
+		if (!tree->threads[i].defined && tree->threads[i].nevents)
+			tree->anomalies.unknown_threads++;
+		sampling_verdict_add(&verdict, &b->states[i].probe);
+	}
+	tree->sampled = sampling_verdict_sampled(&verdict);
+	for (i = 0; i < tree->nmethods; i++) {
+		struct tt_method *m = &tree->methods[i];
+		char *name;
+
+		if (m->defined)
+			continue;
+		tree->anomalies.unknown_methods++;
+		name = xasprintf("(unknown 0x%llx)", (unsigned long long)m->id);
+		m->klass = m->signature = "";
+		m->name = arena_str(tree, name);
+		free(name);
+	}
+	for (i = 0; i < tree->nthreads; i++) {
+		if (!tree->threads[i].name) {
+			char *name = xasprintf("Thread %u",
+					       tree->threads[i].tid);
+
+			tree->threads[i].name = arena_str(tree, name);
+			free(name);
+		}
+	}
+}
+
+static void
+builder_done(struct builder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->tree->nthreads; i++) {
+		free(b->states[i].stack);
+		free(b->states[i].tops);
+		util_map_done(&b->states[i].on_stack);
+	}
+	free(b->states);
+	free(b->call_thread);
+	util_map_done(&b->thread_ids);
+	util_map_done(&b->thread_alias);
+	util_map_done(&b->method_ids);
+}
+
+struct calltree *
+calltree_load(const char *path, struct trace_error *err)
+{
+	struct calltree *tree = xcalloc(1, sizeof(*tree));
+	struct builder b;
+	struct trace_sink sink = {
+		.ctx = &b,
+		.begin = on_begin,
+		.property = on_property,
+		.thread = on_thread,
+		.method = on_method,
+		.event = on_event,
+		.warning = on_warning,
+	};
+
+	memset(&b, 0, sizeof(b));
+	b.tree = tree;
+	util_arena_init(&tree->arena);
+	util_map_init(&b.thread_ids);
+	util_map_init(&b.thread_alias);
+	util_map_init(&b.method_ids);
+	tree->path = xstrdup(path);
+	if (!trace_load(path, &sink, err)) {
+		builder_done(&b);
+		calltree_free(tree);
+		return NULL;
+	}
+	finish(&b);
+	builder_done(&b);
+	return tree;
+}
+
+void
+calltree_free(struct calltree *tree)
+{
+	int k;
+
+	if (!tree)
+		return;
+	free(tree->path);
+	free(tree->methods);
+	free(tree->threads);
+	free(tree->properties);
+	free(tree->warnings);
+	free(tree->calls.method);
+	free(tree->calls.parent);
+	free(tree->calls.depth);
+	free(tree->calls.flags);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		free(tree->calls.start[k]);
+		free(tree->calls.end[k]);
+	}
+	util_arena_done(&tree->arena);
+	free(tree);
+}
+
+long
+calltree_find_thread(const struct calltree *tree, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < tree->nthreads; i++)
+		if (tree->threads[i].tid == tid)
+			return (long)i;
+	return -1;
+}
+
+enum clock_index
+calltree_default_clock(const struct calltree *tree)
+{
+	return tree->has_clock[CLOCK_CPU] ? CLOCK_CPU : CLOCK_WALL;
+}
+
+const char *
+calltree_property(const struct calltree *tree, const char *key)
+{
+	size_t i;
+
+	for (i = tree->nproperties; i-- > 0;)
+		if (strcmp(tree->properties[i].key, key) == 0)
+			return tree->properties[i].value;
+	return NULL;
+}

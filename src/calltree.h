@@ -1,0 +1,149 @@
+/*
+ * calltree: the in-memory model of one trace, and the sink that builds it.
+ *
+ * Calls are rebuilt per thread as FORMAT.md 9.2 says and stored as a
+ * structure of arrays, grouped by thread and in pre-order within a thread:
+ * thread t owns calls [threads[t].first_call, + threads[t].ncalls), every
+ * call comes before its descendants, and a parent before its children.
+ * Times are 64-bit microseconds: wall relative to the header's start,
+ * thread-cpu rebased so each thread's first event is at 0; both are
+ * non-decreasing per thread (backward steps are clamped and counted).
+ *
+ * The calltree owns everything it points to; after calltree_build returns
+ * it is read-only, and every pointer stays valid until calltree_free.
+ */
+#ifndef TRACETUI_CALLTREE_H
+#define TRACETUI_CALLTREE_H
+
+#include "trace-error.h"
+#include "trace-sink.h"
+#include "util-arena.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CALL_NONE UINT32_MAX
+
+/* Index of a clock in the per-clock arrays. */
+enum clock_index {
+	CLOCK_CPU = 0,
+	CLOCK_WALL = 1,
+	CLOCK_COUNT = 2,
+};
+
+enum call_flag {
+	CALL_RECURSIVE = 1 << 0,  /* same method further down the stack */
+	CALL_OPEN_AT_END = 1 << 1, /* closed at the thread's last event */
+	CALL_ORPHAN = 1 << 2,	  /* exit without entry: entry synthesized */
+	CALL_UNWOUND = 1 << 3,	  /* left by exception (action 2) */
+	CALL_LOST_EXIT = 1 << 4,  /* closed by a mismatched exit below it */
+};
+
+struct tt_method {
+	uint64_t id;
+	const char *klass; /* "" when unknown */
+	const char *name;
+	const char *signature;
+	const char *file;  /* NULL when the key gives none */
+	long line;	   /* -1 when the key gives none */
+	bool defined;	   /* false: a placeholder for an unknown id */
+};
+
+struct tt_thread {
+	uint32_t tid;
+	const char *name;
+	bool defined;	      /* named by the key or a thread packet */
+	uint32_t first_call;  /* its calls: [first_call, first_call+ncalls) */
+	uint32_t ncalls;
+	uint64_t nevents;
+	uint64_t first[CLOCK_COUNT]; /* first and last event times */
+	uint64_t last[CLOCK_COUNT];
+	uint32_t max_depth;
+};
+
+struct tt_property {
+	const char *key;
+	const char *value;
+};
+
+struct tt_warning {
+	uint64_t offset;
+	const char *message;
+};
+
+/* Every irregularity the builder met, counted, never hidden. */
+struct tt_anomalies {
+	uint64_t orphan_exits;	   /* exits with no matching entry */
+	uint64_t mismatched_exits; /* exits of a method below the top */
+	uint64_t lost_exits;	   /* frames closed by a mismatched exit */
+	uint64_t open_at_end;	   /* frames still open at the end */
+	uint64_t unknown_methods;  /* distinct ids used but never defined */
+	uint64_t unknown_threads;  /* distinct thread ids never named */
+	uint64_t negative_steps[CLOCK_COUNT]; /* clamped backward steps */
+	uint64_t wraps[CLOCK_COUNT];	      /* 32-bit wraps unwrapped */
+	uint64_t action3;		      /* records with action 3 */
+	uint64_t unwinds;		      /* exits by exception */
+	bool data_file_overflow;	      /* data-file-overflow=true */
+};
+
+struct tt_calls {
+	uint32_t *method;
+	uint32_t *parent; /* CALL_NONE for a root of its thread */
+	uint32_t *depth;  /* 0 for a root */
+	uint8_t *flags;	  /* enum call_flag bits */
+	uint64_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
+	uint64_t *end[CLOCK_COUNT];
+	size_t count;
+};
+
+struct calltree {
+	char *path;
+	struct trace_header header;
+	bool has_clock[CLOCK_COUNT];
+	bool sampled;	 /* sampling-mode recording (FORMAT.md 6) */
+	uint64_t records;
+
+	struct tt_method *methods;
+	size_t nmethods;
+	struct tt_thread *threads;
+	size_t nthreads;
+	struct tt_property *properties;
+	size_t nproperties;
+	struct tt_warning *warnings;
+	size_t nwarnings;
+	struct tt_anomalies anomalies;
+	struct tt_calls calls;
+
+	struct util_arena arena; /* names and strings */
+};
+
+/*
+ * Load the trace at path and build its model.  NULL with err set when the
+ * file holds nothing usable; warnings are kept in the model.
+ */
+struct calltree *calltree_load(const char *path, struct trace_error *err);
+/* Release the model. */
+void calltree_free(struct calltree *tree);
+
+/* Thread index of the thread with id tid, or -1. */
+long calltree_find_thread(const struct calltree *tree, uint32_t tid);
+/* Inclusive time of call c on clock k. */
+static inline uint64_t
+calltree_duration(const struct calltree *tree, size_t c, enum clock_index k)
+{
+	return tree->calls.end[k][c] - tree->calls.start[k][c];
+}
+/* Traced time of thread t on clock k: its last event minus its first. */
+static inline uint64_t
+calltree_thread_span(const struct calltree *tree, size_t t,
+		     enum clock_index k)
+{
+	return tree->threads[t].last[k] - tree->threads[t].first[k];
+}
+/* The clock used when none is asked for: thread-cpu if present. */
+enum clock_index calltree_default_clock(const struct calltree *tree);
+/* Value of the key property `key`, or NULL. */
+const char *calltree_property(const struct calltree *tree, const char *key);
+
+#endif

@@ -1,0 +1,73 @@
+/*
+ * profile: per-method aggregates and parent/child edges of a scope
+ * (PRODUCT.md section 2).
+ *
+ *   excl     time while the method is the innermost frame, all calls;
+ *   incl     duration summed over non-recursive calls only;
+ *   calls    non-recursive calls; rcalls recursive ones;
+ *   total    sum over the scope's threads of their traced time.
+ *
+ * A profile owns its arrays; it does not point into the calltree.
+ */
+#ifndef TRACETUI_PROFILE_H
+#define TRACETUI_PROFILE_H
+
+#include "calltree.h"
+#include "scope.h"
+
+#include <stdint.h>
+
+struct profile_row {
+	uint64_t calls;
+	uint64_t rcalls;
+	uint64_t incl[CLOCK_COUNT];
+	uint64_t excl[CLOCK_COUNT];
+	uint64_t top_excl[CLOCK_COUNT]; /* excl of non-recursive calls */
+};
+
+struct profile {
+	struct profile_row *rows; /* indexed by method */
+	size_t nrows;
+	uint64_t total[CLOCK_COUNT];
+};
+
+/* Aggregate every call of the scope's threads into out. */
+void profile_compute(struct profile *out, const struct calltree *tree,
+		     const struct scope *scope);
+/* Release the rows. */
+void profile_done(struct profile *profile);
+/* True when method m was called at all in the profile. */
+static inline int
+profile_row_used(const struct profile *p, size_t m)
+{
+	return p->rows[m].calls + p->rows[m].rcalls != 0;
+}
+
+/* One row of a drill-down: a caller or callee of the examined method. */
+struct profile_edge {
+	uint32_t method;  /* CALL_NONE: the top level of a thread */
+	bool recursive;	  /* "while recursive" (Traceview's split) */
+	uint64_t calls;	  /* calls along this edge */
+	uint64_t incl[CLOCK_COUNT];
+};
+
+struct profile_edges {
+	uint32_t method;
+	struct profile_edge *parents, *children;
+	size_t nparents, nchildren;
+};
+
+/*
+ * Callers and callees of method m within the scope.  A parent edge sums
+ * m's calls under that caller (recursive when m's call was recursive); a
+ * child edge sums the callee's calls under m (recursive when m's call
+ * was).  Edges are sorted by inclusive time on clock k, largest first.
+ */
+void profile_edges_compute(struct profile_edges *out,
+			   const struct calltree *tree,
+			   const struct scope *scope, uint32_t m,
+			   enum clock_index k);
+/* Release the edge arrays. */
+void profile_edges_done(struct profile_edges *edges);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * table: rows of typed cells printed as aligned text, TSV, CSV or JSON.
+ *
+ * The batch commands build a table and print it once, so every format
+ * gets the same rows.  The table owns copies of all cell strings.
+ */
+#ifndef TRACETUI_TABLE_H
+#define TRACETUI_TABLE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum table_format {
+	TABLE_TEXT,
+	TABLE_TSV,
+	TABLE_CSV,
+	TABLE_JSON,
+};
+
+enum table_kind {
+	TABLE_STRING, /* left-aligned in text, quoted in JSON */
+	TABLE_NUMBER, /* right-aligned in text, bare in JSON */
+};
+
+struct table;
+
+/* A table with ncols columns named by names[] of the given kinds. */
+struct table *table_new(size_t ncols, const char *const *names,
+			const enum table_kind *kinds);
+/* Release the table. */
+void table_free(struct table *table);
+/* Start a new row; cells are then set left to right. */
+void table_row(struct table *table);
+/* Append a string cell to the current row (copied). */
+void table_str(struct table *table, const char *s);
+/* Append an unsigned number cell. */
+void table_u64(struct table *table, uint64_t v);
+/* Append a signed number cell. */
+void table_i64(struct table *table, int64_t v);
+/* Append a number cell printed with printf format fmt. */
+void table_fmt(struct table *table, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Append an empty cell (null in JSON). */
+void table_empty(struct table *table);
+/* Print the table in format to out; header line unless headless. */
+void table_print(const struct table *table, FILE *out,
+		 enum table_format format);
+/* Parse "text", "tsv", "csv" or "json"; -1 when it is none of them. */
+int table_format_parse(const char *name);
+
+/* Write s as a JSON string literal, escaping as needed. */
+void table_json_string(FILE *out, const char *s);
+
+#endif

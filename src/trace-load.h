@@ -1,0 +1,24 @@
+/*
+ * trace-load: open a trace by path, detect its variant and run the reader
+ * for it (FORMAT.md section 0).
+ *
+ * Accepted paths: a one-file trace; either half of the two-file form
+ * (name.key / name.data) or its base name; a streaming trace, with its
+ * name.sec side file when there is one.
+ */
+#ifndef TRACETUI_TRACE_LOAD_H
+#define TRACETUI_TRACE_LOAD_H
+
+#include "trace-error.h"
+#include "trace-sink.h"
+
+#include <stdbool.h>
+
+/*
+ * Read the trace at path into sink.  False with err set (naming the file,
+ * the byte offset and what was expected) when nothing usable was read.
+ */
+bool trace_load(const char *path, const struct trace_sink *sink,
+		struct trace_error *err);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * trace-sink: the interface through which every reader hands a trace on.
+ *
+ * A reader calls, in this order:
+ *   begin                      once, with what the header says;
+ *   property, thread, method   any number of times, in any order, also
+ *                              between events (streaming traces define
+ *                              threads and methods inline);
+ *   event                      once per record, in file order;
+ *   warning                    whenever something is skipped or repaired;
+ * and returns.  Strings passed to a callback are valid only during that
+ * call: a sink that keeps them copies them.  A callback may not fail; a
+ * sink that wants less simply ignores what it does not need.
+ */
+#ifndef TRACETUI_TRACE_SINK_H
+#define TRACETUI_TRACE_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum trace_format {
+	TRACE_FORMAT_V1,	/* key + data in one file, or .key + .data */
+	TRACE_FORMAT_V1_STREAM, /* SLOW 0xF1..0xF3 with inline packets */
+};
+
+/* Which clocks the records carry. */
+enum trace_clock {
+	TRACE_CLOCK_CPU = 1,  /* thread-cpu only */
+	TRACE_CLOCK_WALL = 2, /* wall only */
+	TRACE_CLOCK_DUAL = 3, /* both; CPU_CLOCK | WALL_CLOCK */
+};
+
+enum trace_action {
+	TRACE_ENTER = 0,
+	TRACE_EXIT = 1,
+	TRACE_UNWIND = 2,  /* exit by exception */
+	TRACE_ACTION3 = 3, /* never written; treated as an exit */
+};
+
+struct trace_header {
+	enum trace_format format;
+	unsigned version;	 /* 1, 2 or 3 (streaming: low nibble) */
+	enum trace_clock clock;
+	unsigned record_size;	 /* bytes per record as read */
+	unsigned data_offset;	 /* header's offset to the first record */
+	uint64_t start_time;	 /* header's start time, microseconds */
+	unsigned time_bits;	 /* 32: times wrap and need unwrapping */
+	int incomplete;		 /* the file ends before the writer did */
+};
+
+struct trace_method_def {
+	uint64_t id;		 /* low two bits clear */
+	const char *klass;	 /* as written: dotted or slashed */
+	const char *name;
+	const char *signature;
+	const char *file;	 /* NULL when the line has no file */
+	long line;		 /* -1 when the line has none */
+};
+
+struct trace_sink {
+	void *ctx;
+	void (*begin)(void *ctx, const struct trace_header *header);
+	void (*property)(void *ctx, const char *key, const char *value);
+	void (*thread)(void *ctx, uint32_t tid, const char *name);
+	void (*method)(void *ctx, const struct trace_method_def *method);
+	/* cpu and wall are 0 when the clock is absent. */
+	void (*event)(void *ctx, uint32_t tid, uint64_t method_id,
+		      enum trace_action action, uint64_t cpu, uint64_t wall);
+	void (*warning)(void *ctx, uint64_t offset, const char *message);
+};
+
+#endif

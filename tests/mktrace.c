@@ -1,0 +1,1353 @@
+/*
+ * mktrace: write an Android V1 method trace from a readable text spec.
+ *
+ * Usage: mktrace SPEC OUT   (SPEC "-" reads the spec from standard input)
+ *
+ * The spec (see doc/FIXTURES.md) chooses the layout (key + data in one
+ * file, OUT.key + OUT.data, or streaming with inline packets, a summary
+ * packet or an OUT.sec side file), the header fields, the key options, the
+ * threads, the methods and the records, written in the order given.  It
+ * can break the result on purpose (truncate, poke, raw bytes, absurd
+ * header fields), and a built-in generator streams big program-shaped
+ * traces without holding their records in memory.
+ *
+ * This is an independent writer: it shares no code with the readers in
+ * src/, so a misreading of the format there is not hidden by the same
+ * misreading here.  Only the C library is used.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Small helpers                                                      */
+/* ------------------------------------------------------------------ */
+
+/* Print "mktrace: MESSAGE" on stderr and exit with status 1. */
+static void
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("mktrace: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* realloc that never returns NULL. */
+static void *
+xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* calloc that never returns NULL. */
+static void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+/* strdup in C99. */
+static char *
+xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = xrealloc(NULL, n);
+
+	memcpy(d, s, n);
+	return d;
+}
+
+/* Make room for NEED elements of SIZE bytes in *P, whose capacity is *CAP. */
+static void
+grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void **p = pp;
+	size_t n = *cap ? *cap : 8;
+
+	if (need <= *cap)
+		return;
+	while (n < need)
+		n *= 2;
+	*p = xrealloc(*p, n * size);
+	*cap = n;
+}
+
+/* A growable byte buffer, kept NUL-terminated for text use. */
+struct buf {
+	unsigned char *p;
+	size_t len;
+	size_t cap;
+};
+
+/* Append N bytes from P. */
+static void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	grow(&b->p, &b->cap, b->len + n + 1, 1);
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+/* Append one byte. */
+static void
+buf_addc(struct buf *b, int c)
+{
+	unsigned char ch = (unsigned char)c;
+
+	buf_add(b, &ch, 1);
+}
+
+/* Append a NUL-terminated string. */
+static void
+buf_adds(struct buf *b, const char *s)
+{
+	buf_add(b, s, strlen(s));
+}
+
+/* Append printf-formatted text. */
+static void
+buf_printf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		die("formatting failed");
+	grow(&b->p, &b->cap, b->len + (size_t)n + 1, 1);
+	va_start(ap, fmt);
+	vsnprintf((char *)b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* The buffer's text as a C string (empty string when nothing was added). */
+static char *
+buf_str(struct buf *b)
+{
+	if (!b->p)
+		buf_add(b, "", 0);
+	return (char *)b->p;
+}
+
+/* Store V little-endian in N bytes at P. */
+static void
+put_le(unsigned char *p, uint64_t v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* A map from 64-bit ids to array indices (open addressing). */
+struct idmap {
+	uint64_t *keys;
+	size_t *vals; /* index + 1; 0 marks an empty slot */
+	size_t cap;
+	size_t len;
+};
+
+/* Mix a 64-bit key into a slot hash. */
+static size_t
+id_hash(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+/* Set KEY to VAL, replacing an earlier value. */
+static void
+idmap_put(struct idmap *m, uint64_t key, size_t val)
+{
+	size_t i;
+
+	if (2 * (m->len + 1) > m->cap) {
+		struct idmap old = *m;
+
+		m->cap = old.cap ? old.cap * 2 : 64;
+		m->keys = xcalloc(m->cap, sizeof(*m->keys));
+		m->vals = xcalloc(m->cap, sizeof(*m->vals));
+		m->len = 0;
+		for (i = 0; i < old.cap; i++)
+			if (old.vals[i])
+				idmap_put(m, old.keys[i], old.vals[i] - 1);
+		free(old.keys);
+		free(old.vals);
+	}
+	for (i = id_hash(key) & (m->cap - 1); m->vals[i];
+	     i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key) {
+			m->vals[i] = val + 1;
+			return;
+		}
+	}
+	m->keys[i] = key;
+	m->vals[i] = val + 1;
+	m->len++;
+}
+
+/* Look KEY up; store its value in *VAL and return 1, or return 0. */
+static int
+idmap_get(const struct idmap *m, uint64_t key, size_t *val)
+{
+	size_t i;
+
+	if (!m->cap)
+		return 0;
+	for (i = id_hash(key) & (m->cap - 1); m->vals[i];
+	     i = (i + 1) & (m->cap - 1)) {
+		if (m->keys[i] == key) {
+			*val = m->vals[i] - 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* splitmix64: the generator's PRNG, deterministic for a seed. */
+static uint64_t
+rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A uniform number in [0, N); N > 0. */
+static uint32_t
+rng_below(uint64_t *state, uint32_t n)
+{
+	return (uint32_t)(((rng_next(state) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* ------------------------------------------------------------------ */
+/* The parsed spec                                                    */
+/* ------------------------------------------------------------------ */
+
+enum layout { LAYOUT_V1, LAYOUT_SPLIT, LAYOUT_STREAM };
+enum clock { CLOCK_DUAL, CLOCK_WALL, CLOCK_CPU, CLOCK_NONE };
+enum id_style { ID_0X, ID_BARE, ID_ALT, ID_PAD8 };
+enum { WHERE_INLINE = 1, WHERE_SUMMARY = 2 };
+enum action { ACT_ENTER = 0, ACT_EXIT = 1, ACT_UNWIND = 2, ACT_3 = 3 };
+
+struct thread_def {
+	uint64_t tid;
+	char *name;
+	unsigned where;     /* streaming: WHERE_* bits, 0 for the default */
+	int emitted;        /* inline packet written */
+	int has_time;       /* a record of this thread was written */
+	uint64_t last_cpu;  /* times of its latest record (spec values) */
+	uint64_t last_wall;
+};
+
+struct method_def {
+	uint64_t id;
+	char *id_text;      /* the id as written in the key, NULL: formatted */
+	int id_style;       /* how to format it, -1 for the spec's style */
+	char **fields;      /* the tab-separated fields after the id */
+	size_t nfields;
+	unsigned where;     /* streaming: WHERE_* bits, 0 for the default */
+	int emitted;        /* inline packet written */
+};
+
+struct gen;
+
+enum item_kind {
+	ITEM_EVENT,
+	ITEM_RAW,
+	ITEM_SUMMARY,
+	ITEM_GENERATE,
+	ITEM_PACKET_THREAD,
+	ITEM_PACKET_METHOD,
+};
+
+struct item {
+	enum item_kind kind;
+	int line;
+	uint64_t tid;       /* event: thread id as given */
+	uint32_t word;      /* event: method id | action */
+	uint64_t cpu;       /* event: times as given (written mod 2^32) */
+	uint64_t wall;
+	size_t index;       /* packet: thread or method index */
+	struct buf raw;     /* raw-hex bytes */
+	struct gen *gen;
+};
+
+/* A call opened with "{", waiting for its "}". */
+struct block {
+	int line;
+	int has_exit;
+	struct item exit;
+};
+
+enum target { TARGET_MAIN, TARGET_KEY, TARGET_SEC };
+enum base { BASE_ABS, BASE_DATA, BASE_END };
+
+/* A change made to a written file: poke bytes or truncate. */
+struct edit {
+	int line;
+	enum target target;
+	enum base base;
+	uint64_t off;
+	int truncate;
+	struct buf bytes;
+};
+
+/* A header field forced to a value without changing the layout. */
+struct override {
+	int set;
+	uint64_t value;
+};
+
+struct spec {
+	const char *path;
+	int lineno;
+
+	enum layout layout;
+	int sec_file;
+	int no_summary;
+	unsigned version;
+	int version_set;
+	enum clock clock;
+	unsigned record_size;
+	int record_size_line;
+	unsigned data_offset;
+	uint64_t start_time;
+	unsigned stride;
+	int stride_line;
+	unsigned char stride_fill;
+	struct override ov_magic, ov_version, ov_offset, ov_start, ov_recsize;
+
+	int crlf;
+	char *key_version;
+	char **options;
+	size_t noptions, options_cap;
+	int no_end;
+	enum id_style id_style;
+	unsigned thread_where;
+	unsigned method_where;
+
+	struct thread_def *threads;
+	size_t nthreads, threads_cap;
+	struct idmap thread_map;
+	struct method_def *methods;
+	size_t nmethods, methods_cap;
+	struct idmap method_map;
+
+	struct item *items;
+	size_t nitems, items_cap;
+	struct block *blocks;
+	size_t nblocks, blocks_cap;
+	struct edit *edits;
+	size_t nedits, edits_cap;
+	int has_summary_item;
+};
+
+/* Report a problem at LINE of the spec and exit 1. */
+static void
+die_line(const struct spec *s, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "mktrace: %s:%d: ", s->path, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+/* Report a problem at the current spec line and exit 1. */
+#define die_at(s, ...) die_line((s), (s)->lineno, __VA_ARGS__)
+
+/* Append an item and return it (zeroed, line set). */
+static struct item *
+add_item(struct spec *s, enum item_kind kind)
+{
+	struct item *it;
+
+	grow(&s->items, &s->items_cap, s->nitems + 1, sizeof(*s->items));
+	it = &s->items[s->nitems++];
+	memset(it, 0, sizeof(*it));
+	it->kind = kind;
+	it->line = s->lineno;
+	return it;
+}
+
+/* Declare a thread; returns its index. */
+static size_t
+add_thread(struct spec *s, uint64_t tid, const char *name, unsigned where)
+{
+	struct thread_def *t;
+
+	grow(&s->threads, &s->threads_cap, s->nthreads + 1,
+	     sizeof(*s->threads));
+	t = &s->threads[s->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->name = xstrdup(name);
+	t->where = where;
+	idmap_put(&s->thread_map, tid, s->nthreads);
+	return s->nthreads++;
+}
+
+/* Format ID in STYLE as the key writes it; returns a new string. */
+static char *
+format_id(uint64_t id, enum id_style style)
+{
+	struct buf b = {0};
+
+	switch (style) {
+	case ID_0X:
+		buf_printf(&b, "0x%" PRIx64, id);
+		break;
+	case ID_BARE:
+		buf_printf(&b, "%" PRIx64, id);
+		break;
+	case ID_ALT:
+		if (id)
+			buf_printf(&b, "0x%" PRIx64, id);
+		else
+			buf_adds(&b, "0");
+		break;
+	case ID_PAD8:
+		buf_printf(&b, "0x%08" PRIx64, id);
+		break;
+	}
+	return buf_str(&b);
+}
+
+/* Declare a method with NFIELDS fields (copied); returns its index. */
+static size_t
+add_method(struct spec *s, uint64_t id, char *id_text, int id_style,
+	   char *const *fields, size_t nfields, unsigned where)
+{
+	struct method_def *m;
+	size_t i;
+
+	grow(&s->methods, &s->methods_cap, s->nmethods + 1,
+	     sizeof(*s->methods));
+	m = &s->methods[s->nmethods];
+	memset(m, 0, sizeof(*m));
+	m->id = id;
+	m->id_text = id_text;
+	m->id_style = id_style;
+	m->fields = xcalloc(nfields, sizeof(*m->fields));
+	for (i = 0; i < nfields; i++)
+		m->fields[i] = xstrdup(fields[i]);
+	m->nfields = nfields;
+	m->where = where;
+	idmap_put(&s->method_map, id, s->nmethods);
+	return s->nmethods++;
+}
+
+/* ------------------------------------------------------------------ */
+/* The generator: program-shaped traces, streamed                     */
+/* ------------------------------------------------------------------ */
+
+enum thread_kind { KIND_MAIN, KIND_WORKER, KIND_BINDER, KIND_RENDER };
+
+struct gen_method {
+	size_t def;         /* index into spec methods */
+	unsigned layer;     /* 0 framework .. 4 utilities */
+	int blocking;       /* its exit takes long wall, little cpu */
+	uint32_t first;     /* callees: gen->callees[first .. first+n) */
+	uint32_t ncallees;
+};
+
+struct gen_thread {
+	size_t def;         /* index into spec threads */
+	enum thread_kind kind;
+	unsigned weight;    /* how often the scheduler picks it */
+	uint32_t *stack;    /* gen method indices */
+	unsigned depth;
+	unsigned base_len;  /* frames open from the start, never exited */
+	const uint32_t *base;
+	uint32_t root;      /* entered when the stack is empty */
+	unsigned pending;   /* unwind records still to write */
+	int started;
+	uint64_t cpu;
+};
+
+struct gen {
+	int line;
+	uint64_t nthreads;
+	uint64_t nmethods;
+	uint64_t records;
+	uint64_t seed;
+	unsigned maxdepth;
+	unsigned switch_every;
+	unsigned unwind_permille;
+	int use_declared;
+	uint64_t first_tid;
+	int first_tid_set;
+	uint64_t first_method;
+	int first_method_set;
+
+	struct gen_method *m;
+	size_t nm, m_cap;
+	uint32_t *callees;
+	size_t ncallees, callees_cap;
+	struct gen_thread *t;
+	size_t nt;
+	unsigned weight_total;
+	uint32_t base_main[5];
+	uint32_t base_worker[3];
+};
+
+/* Skeleton methods every generated trace has, in gen method order. */
+enum {
+	S_ZYGOTE_MAIN,
+	S_MAAC_RUN,
+	S_METHOD_INVOKE,
+	S_AT_MAIN,
+	S_LOOP,
+	S_LOOP_ONCE,
+	S_MQ_NEXT,
+	S_POLL_ONCE,
+	S_DISPATCH,
+	S_FDER_RUN,
+	S_DO_FRAME,
+	S_DO_CALLBACKS,
+	S_TRAVERSAL,
+	S_PERFORM_TRAV,
+	S_PERF_MEASURE,
+	S_PERF_LAYOUT,
+	S_PERF_DRAW,
+	S_VIEW_MEASURE,
+	S_MEASURE_CHILD,
+	S_VIEW_LAYOUT,
+	S_VIEW_DRAW,
+	S_DISPATCH_DRAW,
+	S_DRAW_CHILD,
+	S_THREAD_RUN,
+	S_WORKER_RUN,
+	S_RUN_WORKER,
+	S_GET_TASK,
+	S_QUEUE_TAKE,
+	S_FUTURE_RUN,
+	S_ASYNC_CALL,
+	S_BINDER_EXEC,
+	S_BINDER_INTERNAL,
+	S_HWR_SYNC,
+	S_MAP_GET,
+	S_MAP_HASH,
+	S_SB_APPEND,
+	S_STRING_EQUALS,
+	S_CHECK_NOT_NULL,
+	S_LIST_GET,
+	S_COUNT
+};
+
+struct skeleton {
+	const char *klass, *name, *sig, *file;
+	unsigned layer;
+	int blocking;
+};
+
+static const struct skeleton skeleton[S_COUNT] = {
+	{"com.android.internal.os.ZygoteInit", "main",
+	 "([Ljava/lang/String;)V", "ZygoteInit.java", 0, 0},
+	{"com.android.internal.os.RuntimeInit$MethodAndArgsCaller", "run",
+	 "()V", "RuntimeInit.java", 0, 0},
+	{"java.lang.reflect.Method", "invoke",
+	 "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+	 "Method.java", 0, 0},
+	{"android.app.ActivityThread", "main", "([Ljava/lang/String;)V",
+	 "ActivityThread.java", 0, 0},
+	{"android.os.Looper", "loop", "()V", "Looper.java", 0, 0},
+	{"android.os.Looper", "loopOnce", "(Landroid/os/Looper;JI)Z",
+	 "Looper.java", 0, 0},
+	{"android.os.MessageQueue", "next", "()Landroid/os/Message;",
+	 "MessageQueue.java", 0, 0},
+	{"android.os.MessageQueue", "nativePollOnce", "(JI)V",
+	 "MessageQueue.java", 0, 1},
+	{"android.os.Handler", "dispatchMessage", "(Landroid/os/Message;)V",
+	 "Handler.java", 0, 0},
+	{"android.view.Choreographer$FrameDisplayEventReceiver", "run", "()V",
+	 "Choreographer.java", 0, 0},
+	{"android.view.Choreographer", "doFrame",
+	 "(JILandroid/view/DisplayEventReceiver$VsyncEventData;)V",
+	 "Choreographer.java", 0, 0},
+	{"android.view.Choreographer", "doCallbacks", "(IJ)V",
+	 "Choreographer.java", 0, 0},
+	{"android.view.ViewRootImpl$TraversalRunnable", "run", "()V",
+	 "ViewRootImpl.java", 0, 0},
+	{"android.view.ViewRootImpl", "performTraversals", "()V",
+	 "ViewRootImpl.java", 0, 0},
+	{"android.view.ViewRootImpl", "performMeasure", "(II)V",
+	 "ViewRootImpl.java", 0, 0},
+	{"android.view.ViewRootImpl", "performLayout",
+	 "(Landroid/view/WindowManager$LayoutParams;II)V",
+	 "ViewRootImpl.java", 0, 0},
+	{"android.view.ViewRootImpl", "performDraw", "()Z",
+	 "ViewRootImpl.java", 0, 0},
+	{"android.view.View", "measure", "(II)V", "View.java", 0, 0},
+	{"android.view.ViewGroup", "measureChildWithMargins",
+	 "(Landroid/view/View;IIII)V", "ViewGroup.java", 0, 0},
+	{"android.view.View", "layout", "(IIII)V", "View.java", 0, 0},
+	{"android.view.View", "draw",
+	 "(Landroid/graphics/Canvas;Landroid/view/ViewGroup;J)Z", "View.java",
+	 0, 0},
+	{"android.view.ViewGroup", "dispatchDraw",
+	 "(Landroid/graphics/Canvas;)V", "ViewGroup.java", 0, 0},
+	{"android.view.ViewGroup", "drawChild",
+	 "(Landroid/graphics/Canvas;Landroid/view/View;J)Z", "ViewGroup.java",
+	 0, 0},
+	{"java.lang.Thread", "run", "()V", "Thread.java", 0, 0},
+	{"java.util.concurrent.ThreadPoolExecutor$Worker", "run", "()V",
+	 "ThreadPoolExecutor.java", 0, 0},
+	{"java.util.concurrent.ThreadPoolExecutor", "runWorker",
+	 "(Ljava/util/concurrent/ThreadPoolExecutor$Worker;)V",
+	 "ThreadPoolExecutor.java", 0, 0},
+	{"java.util.concurrent.ThreadPoolExecutor", "getTask",
+	 "()Ljava/lang/Runnable;", "ThreadPoolExecutor.java", 0, 0},
+	{"java.util.concurrent.LinkedBlockingQueue", "take",
+	 "()Ljava/lang/Object;", "LinkedBlockingQueue.java", 0, 1},
+	{"java.util.concurrent.FutureTask", "run", "()V", "FutureTask.java", 0,
+	 0},
+	{"okhttp3.internal.connection.RealCall$AsyncCall", "run", "()V",
+	 "RealCall.kt", 0, 0},
+	{"android.os.Binder", "execTransact", "(IJJI)Z", "Binder.java", 0, 0},
+	{"android.os.Binder", "execTransactInternal", "(IJJII)Z",
+	 "Binder.java", 0, 0},
+	{"android.graphics.HardwareRenderer", "syncAndDrawFrame",
+	 "(Landroid/graphics/HardwareRenderer$FrameInfo;)I",
+	 "HardwareRenderer.java", 0, 0},
+	{"java.util.HashMap", "get", "(Ljava/lang/Object;)Ljava/lang/Object;",
+	 "HashMap.java", 4, 0},
+	{"java.util.HashMap", "hash", "(Ljava/lang/Object;)I", "HashMap.java",
+	 4, 0},
+	{"java.lang.StringBuilder", "append",
+	 "(Ljava/lang/String;)Ljava/lang/StringBuilder;",
+	 "StringBuilder.java", 4, 0},
+	{"java.lang.String", "equals", "(Ljava/lang/Object;)Z", "String.java",
+	 4, 0},
+	{"kotlin.jvm.internal.Intrinsics", "checkNotNullParameter",
+	 "(Ljava/lang/Object;Ljava/lang/String;)V", "Intrinsics.java", 4, 0},
+	{"java.util.ArrayList", "get", "(I)Ljava/lang/Object;",
+	 "ArrayList.java", 4, 0},
+};
+
+/* Fixed call edges of the skeleton, hottest first per caller. */
+static const unsigned char skeleton_edges[][2] = {
+	{S_ZYGOTE_MAIN, S_MAAC_RUN},
+	{S_MAAC_RUN, S_METHOD_INVOKE},
+	{S_METHOD_INVOKE, S_AT_MAIN},
+	{S_AT_MAIN, S_LOOP},
+	{S_LOOP, S_LOOP_ONCE},
+	{S_LOOP_ONCE, S_MQ_NEXT},
+	{S_LOOP_ONCE, S_DISPATCH},
+	{S_MQ_NEXT, S_POLL_ONCE},
+	{S_DISPATCH, S_FDER_RUN},
+	{S_FDER_RUN, S_DO_FRAME},
+	{S_DO_FRAME, S_DO_CALLBACKS},
+	{S_DO_CALLBACKS, S_TRAVERSAL},
+	{S_TRAVERSAL, S_PERFORM_TRAV},
+	{S_PERFORM_TRAV, S_PERF_DRAW},
+	{S_PERFORM_TRAV, S_PERF_MEASURE},
+	{S_PERFORM_TRAV, S_PERF_LAYOUT},
+	{S_PERF_MEASURE, S_VIEW_MEASURE},
+	{S_VIEW_MEASURE, S_MEASURE_CHILD},
+	{S_MEASURE_CHILD, S_VIEW_MEASURE},
+	{S_PERF_LAYOUT, S_VIEW_LAYOUT},
+	{S_VIEW_LAYOUT, S_VIEW_LAYOUT},
+	{S_PERF_DRAW, S_VIEW_DRAW},
+	{S_VIEW_DRAW, S_DISPATCH_DRAW},
+	{S_DISPATCH_DRAW, S_DRAW_CHILD},
+	{S_DRAW_CHILD, S_VIEW_DRAW},
+	{S_THREAD_RUN, S_WORKER_RUN},
+	{S_WORKER_RUN, S_RUN_WORKER},
+	{S_RUN_WORKER, S_GET_TASK},
+	{S_RUN_WORKER, S_FUTURE_RUN},
+	{S_RUN_WORKER, S_ASYNC_CALL},
+	{S_GET_TASK, S_QUEUE_TAKE},
+	{S_BINDER_EXEC, S_BINDER_INTERNAL},
+	{S_MAP_GET, S_MAP_HASH},
+};
+
+/* Skeleton methods that also call generated methods of a layer. */
+static const unsigned char skeleton_fanout[][3] = {
+	/* caller, layer, how many */
+	{S_DISPATCH, 1, 4},
+	{S_DO_CALLBACKS, 1, 2},
+	{S_VIEW_MEASURE, 1, 2},
+	{S_VIEW_LAYOUT, 1, 2},
+	{S_VIEW_DRAW, 1, 2},
+	{S_FUTURE_RUN, 2, 4},
+	{S_RUN_WORKER, 2, 1},
+	{S_ASYNC_CALL, 3, 3},
+	{S_BINDER_INTERNAL, 2, 3},
+	{S_HWR_SYNC, 1, 2},
+};
+
+/* Library classes by layer: 1 UI, 3 I/O and frameworks, 4 utilities. */
+static const struct {
+	unsigned layer;
+	const char *name;
+} library_classes[] = {
+	{1, "androidx.recyclerview.widget.RecyclerView"},
+	{1, "androidx.recyclerview.widget.RecyclerView$Recycler"},
+	{1, "androidx.recyclerview.widget.RecyclerView$Adapter"},
+	{1, "androidx.recyclerview.widget.LinearLayoutManager"},
+	{1, "androidx.recyclerview.widget.GridLayoutManager"},
+	{1, "androidx.recyclerview.widget.DiffUtil"},
+	{1, "androidx.recyclerview.widget.AsyncListDiffer"},
+	{1, "androidx.fragment.app.FragmentManager"},
+	{1, "androidx.fragment.app.Fragment"},
+	{1, "androidx.fragment.app.BackStackRecord"},
+	{1, "androidx.fragment.app.FragmentStateManager"},
+	{1, "androidx.lifecycle.LiveData"},
+	{1, "androidx.lifecycle.MutableLiveData"},
+	{1, "androidx.lifecycle.LifecycleRegistry"},
+	{1, "androidx.lifecycle.ViewModelProvider"},
+	{1, "androidx.compose.runtime.ComposerImpl"},
+	{1, "androidx.compose.runtime.Recomposer"},
+	{1, "androidx.compose.ui.node.LayoutNode"},
+	{1, "androidx.compose.ui.node.MeasureAndLayoutDelegate"},
+	{1, "androidx.appcompat.app.AppCompatActivity"},
+	{1, "androidx.appcompat.app.AppCompatDelegateImpl"},
+	{1, "androidx.constraintlayout.widget.ConstraintLayout"},
+	{1, "androidx.constraintlayout.widget.ConstraintLayout$Measurer"},
+	{1, "androidx.core.view.ViewCompat"},
+	{1, "android.view.LayoutInflater"},
+	{1, "android.view.ViewGroup"},
+	{1, "android.widget.TextView"},
+	{1, "android.widget.ImageView"},
+	{1, "android.widget.FrameLayout"},
+	{1, "android.widget.LinearLayout"},
+	{1, "android.text.StaticLayout"},
+	{1, "android.text.SpannableStringBuilder"},
+	{1, "android.graphics.Canvas"},
+	{1, "android.graphics.RenderNode"},
+	{1, "android.app.Activity"},
+	{1, "android.app.Instrumentation"},
+	{3, "okhttp3.internal.connection.RealCall"},
+	{3, "okhttp3.internal.connection.RealConnection"},
+	{3, "okhttp3.internal.connection.ExchangeFinder"},
+	{3, "okhttp3.internal.http.RealInterceptorChain"},
+	{3, "okhttp3.internal.http.BridgeInterceptor"},
+	{3, "okhttp3.internal.http.CallServerInterceptor"},
+	{3, "okhttp3.OkHttpClient"},
+	{3, "okio.RealBufferedSource"},
+	{3, "okio.Buffer"},
+	{3, "okio.SegmentPool"},
+	{3, "com.google.gson.Gson"},
+	{3, "com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter"},
+	{3, "com.google.gson.internal.bind.CollectionTypeAdapterFactory$Adapter"},
+	{3, "com.google.gson.stream.JsonReader"},
+	{3, "retrofit2.OkHttpCall"},
+	{3, "retrofit2.HttpServiceMethod"},
+	{3, "com.bumptech.glide.request.SingleRequest"},
+	{3, "com.bumptech.glide.load.engine.Engine"},
+	{3, "com.bumptech.glide.load.engine.DecodeJob"},
+	{3, "androidx.room.RoomDatabase"},
+	{3, "android.database.sqlite.SQLiteDatabase"},
+	{3, "android.database.sqlite.SQLiteSession"},
+	{3, "android.database.sqlite.SQLiteConnection"},
+	{3, "kotlinx.coroutines.DispatchedTask"},
+	{3, "kotlinx.coroutines.internal.DispatchedContinuation"},
+	{3, "kotlinx.coroutines.BuildersKt__Builders_commonKt"},
+	{3, "dagger.internal.DoubleCheck"},
+	{4, "java.util.LinkedHashMap"},
+	{4, "java.util.Collections"},
+	{4, "java.util.Arrays"},
+	{4, "java.util.Objects"},
+	{4, "java.util.concurrent.ConcurrentHashMap"},
+	{4, "java.util.concurrent.locks.ReentrantLock"},
+	{4, "java.lang.Integer"},
+	{4, "java.lang.Object"},
+	{4, "java.lang.Class"},
+	{4, "java.lang.ThreadLocal"},
+	{4, "java.lang.Math"},
+	{4, "kotlin.collections.CollectionsKt___CollectionsKt"},
+	{4, "kotlin.collections.ArraysKt___ArraysKt"},
+	{4, "kotlin.text.StringsKt__StringsKt"},
+	{4, "java.io.BufferedReader"},
+	{4, "android.util.ArrayMap"},
+	{4, "android.util.SparseArray"},
+	{4, "android.os.Parcel"},
+	{4, "android.os.SystemClock"},
+	{4, "android.os.Trace"},
+};
+
+static const char *const features[] = {
+	"home", "feed", "login", "profile", "settings", "search", "cart",
+	"checkout", "player", "chat", "notifications", "onboarding", "maps",
+	"camera", "gallery", "payments", "orders", "wallet", "stories",
+	"comments",
+};
+
+static const char *const stems[] = {
+	"Feed", "FeedItem", "Home", "Login", "Profile", "Avatar", "Settings",
+	"Search", "SearchResult", "Cart", "CartItem", "Checkout", "Player",
+	"Playlist", "Chat", "Message", "Notification", "Onboarding", "Map",
+	"Camera", "Gallery", "Photo", "Payment", "Order", "Wallet", "Story",
+	"Comment", "User", "Session", "Token", "Banner", "Product", "Review",
+};
+
+/* Class name suffixes by layer of app class: UI, domain, data. */
+static const char *const ui_suffixes[] = {
+	"Presenter", "ViewModel", "Fragment", "Activity", "Adapter", "View",
+	"Layout", "Screen", "Controller", "Binding", "Dialog", "Renderer",
+};
+static const char *const domain_suffixes[] = {
+	"UseCase", "Interactor", "Mapper", "Validator", "Reducer", "Store",
+	"Formatter",
+};
+static const char *const data_suffixes[] = {
+	"Repository", "DataSource", "Api", "Dao", "Cache", "Service",
+	"Serializer", "Worker", "Client", "Parser",
+};
+
+static const char *const verbs[] = {
+	"get", "set", "is", "has", "on", "create", "update", "handle",
+	"dispatch", "load", "bind", "apply", "compute", "find", "resolve",
+	"parse", "read", "write", "notify", "measure", "layout", "draw",
+	"invalidate", "post", "obtain", "recycle", "inflate", "attach",
+	"detach", "perform", "schedule", "enqueue", "execute", "decode",
+	"encode", "put", "remove", "add", "clear", "check", "ensure", "init",
+	"start", "stop", "build", "map", "filter", "collect", "emit",
+	"submit", "render", "fetch", "sync", "save", "restore", "prepare",
+	"validate",
+};
+
+static const char *const nouns[] = {
+	"Item", "Items", "View", "Child", "Children", "State", "Value", "Data",
+	"Event", "Message", "Frame", "Layout", "Holder", "Position", "Count",
+	"Bounds", "Size", "Text", "Image", "Bitmap", "Request", "Response",
+	"Body", "Header", "Token", "User", "Config", "Cache", "Entry", "Key",
+	"Node", "Task", "Job", "Result", "Listener", "Callback", "Observer",
+	"Lifecycle", "Fragment", "Transaction", "Connection", "Stream",
+	"Buffer", "Json", "Bytes", "Content", "Scroll", "Touch", "Insets",
+	"Theme", "Session", "Snapshot", "Payload", "Page", "Url",
+};
+
+static const char *const param_types[] = {
+	"I", "I", "J", "Z", "F", "Ljava/lang/String;", "Ljava/lang/String;",
+	"Ljava/lang/Object;", "Landroid/view/View;", "Landroid/os/Bundle;",
+	"Ljava/util/List;", "Landroid/content/Context;",
+	"Lkotlin/coroutines/Continuation;", "[B", "Landroid/graphics/Canvas;",
+	"Landroid/view/ViewGroup;", "Ljava/util/Map;",
+	"Lkotlin/jvm/functions/Function1;",
+};
+
+static const char *const return_types[] = {
+	"Z", "I", "J", "Ljava/lang/Object;", "Ljava/lang/String;",
+	"Landroid/view/View;", "Ljava/util/List;", "F",
+};
+
+static const char *const inner_names[] = {
+	"ViewHolder", "Companion", "Builder", "1", "2", "Callback", "State",
+	"Factory", "SavedState",
+};
+
+static const char *const lambda_methods[][2] = {
+	{"run", "()V"},
+	{"invoke", "(Ljava/lang/Object;)Ljava/lang/Object;"},
+	{"accept", "(Ljava/lang/Object;)V"},
+	{"onClick", "(Landroid/view/View;)V"},
+	{"onChanged", "(Ljava/lang/Object;)V"},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Pick an element of a string table. */
+#define PICK(rng, a) ((a)[rng_below((rng), (uint32_t)COUNT(a))])
+
+/* Append a random dex method descriptor for method NAME to B. */
+static void
+gen_signature(struct buf *b, uint64_t *rng, const char *name)
+{
+	uint32_t n, i, r = rng_below(rng, 100);
+
+	n = r < 30 ? 0 : r < 65 ? 1 : r < 85 ? 2 : 3;
+	if (!strncmp(name, "set", 3) && n == 0)
+		n = 1;
+	buf_addc(b, '(');
+	for (i = 0; i < n; i++)
+		buf_adds(b, PICK(rng, param_types));
+	buf_addc(b, ')');
+	if (!strcmp(name, "<init>") || !strncmp(name, "on", 2) ||
+	    !strncmp(name, "set", 3))
+		buf_addc(b, 'V');
+	else if (!strncmp(name, "is", 2) || !strncmp(name, "has", 3))
+		buf_addc(b, 'Z');
+	else if (!strncmp(name, "get", 3) || rng_below(rng, 100) < 50)
+		buf_adds(b, PICK(rng, return_types));
+	else
+		buf_addc(b, 'V');
+}
+
+/* Append a random method name to B. */
+static void
+gen_method_name(struct buf *b, uint64_t *rng)
+{
+	uint32_t r = rng_below(rng, 100);
+
+	if (r < 8) {
+		buf_adds(b, "<init>");
+	} else if (r < 16) {
+		buf_adds(b, PICK(rng, verbs));
+	} else if (r < 22) {
+		buf_printf(b, "on%s%s", PICK(rng, nouns),
+			   rng_below(rng, 2) ? "Changed" : "Clicked");
+	} else if (r < 25) {
+		buf_printf(b, "lambda$%s%s$%u", PICK(rng, verbs),
+			   PICK(rng, nouns), rng_below(rng, 4));
+	} else {
+		buf_printf(b, "%s%s", PICK(rng, verbs), PICK(rng, nouns));
+	}
+}
+
+/* Append the source file name of class KLASS to B. */
+static void
+gen_file_name(struct buf *b, uint64_t *rng, const char *klass, int app)
+{
+	const char *dot = strrchr(klass, '.');
+	const char *simple = dot ? dot + 1 : klass;
+	size_t n = strcspn(simple, "$");
+	int kotlin = !strncmp(klass, "kotlin", 6) ||
+		     !strncmp(klass, "okhttp3", 7) || !strncmp(klass, "okio", 4);
+
+	if (strstr(klass, "$$ExternalSynthetic")) {
+		buf_adds(b, "D8$$SyntheticClass");
+		return;
+	}
+	if (app) {
+		uint32_t r = rng_below(rng, 100);
+
+		if (r < 10) {
+			buf_adds(b, "SourceFile");
+			return;
+		}
+		kotlin = r < 70;
+	}
+	buf_add(b, simple, n);
+	buf_adds(b, kotlin ? ".kt" : ".java");
+}
+
+/* Add one method to the spec and to generator G; returns its gen index. */
+static uint32_t
+gen_add_method(struct spec *s, struct gen *g, size_t def, unsigned layer,
+	       int blocking)
+{
+	struct gen_method *gm;
+
+	grow(&g->m, &g->m_cap, g->nm + 1, sizeof(*g->m));
+	gm = &g->m[g->nm];
+	memset(gm, 0, sizeof(*gm));
+	gm->def = def;
+	gm->layer = layer;
+	gm->blocking = blocking;
+	(void)s;
+	return (uint32_t)g->nm++;
+}
+
+/* Declare a generated method KLASS.NAME SIG FILE with the next id. */
+static void
+gen_new_method(struct spec *s, struct gen *g, uint64_t *next_id,
+	       const char *klass, const char *name, const char *sig,
+	       const char *file, unsigned layer, int blocking)
+{
+	char *fields[4];
+	size_t def;
+
+	fields[0] = (char *)klass;
+	fields[1] = (char *)name;
+	fields[2] = (char *)sig;
+	fields[3] = (char *)file;
+	if (*next_id > UINT32_MAX)
+		die_line(s, g->line, "generated method ids pass 0xffffffff");
+	def = add_method(s, *next_id, NULL, -1, fields, 4, 0);
+	*next_id += 4;
+	gen_add_method(s, g, def, layer, blocking);
+}
+
+/* Declare one class of NMETH random methods; stop at the method target. */
+static void
+gen_class(struct spec *s, struct gen *g, uint64_t *rng, uint64_t *next_id,
+	  const char *klass, unsigned layer, uint32_t nmeth, int app)
+{
+	struct buf name = {0}, sig = {0}, file = {0};
+	uint32_t i;
+
+	gen_file_name(&file, rng, klass, app);
+	for (i = 0; i < nmeth && g->nm < g->nmethods; i++) {
+		name.len = 0;
+		sig.len = 0;
+		if (strstr(klass, "$$ExternalSynthetic")) {
+			uint32_t k = rng_below(rng, COUNT(lambda_methods));
+
+			buf_adds(&name, lambda_methods[k][0]);
+			buf_adds(&sig, lambda_methods[k][1]);
+		} else if (app && strchr(klass, '$') &&
+			   klass[strlen(klass) - 1] == '1') {
+			buf_adds(&name, i ? "create" : "invokeSuspend");
+			buf_adds(&sig, i ? "(Ljava/lang/Object;Lkotlin/"
+					   "coroutines/Continuation;)Lkotlin/"
+					   "coroutines/Continuation;"
+					 : "(Ljava/lang/Object;)Ljava/lang/"
+					   "Object;");
+		} else {
+			gen_method_name(&name, rng);
+			gen_signature(&sig, rng, buf_str(&name));
+		}
+		gen_new_method(s, g, next_id, klass, buf_str(&name),
+			       buf_str(&sig), buf_str(&file), layer, 0);
+	}
+	free(name.p);
+	free(sig.p);
+	free(file.p);
+}
+
+/* Declare G's methods: the skeleton, then library and app classes. */
+static void
+gen_methods(struct spec *s, struct gen *g, uint64_t *rng, uint64_t next_id)
+{
+	size_t order[COUNT(library_classes)];
+	size_t nlib = COUNT(library_classes), i, j;
+	int used[COUNT(library_classes)] = {0};
+	struct buf klass = {0}, inner = {0};
+
+	for (i = 0; i < S_COUNT; i++)
+		gen_new_method(s, g, &next_id, skeleton[i].klass,
+			       skeleton[i].name, skeleton[i].sig,
+			       skeleton[i].file, skeleton[i].layer,
+			       skeleton[i].blocking);
+	for (i = 0; i < nlib; i++)
+		order[i] = i;
+	for (i = nlib - 1; i > 0; i--) {
+		size_t k = rng_below(rng, (uint32_t)i + 1), tmp = order[i];
+
+		order[i] = order[k];
+		order[k] = tmp;
+	}
+	while (g->nm < g->nmethods) {
+		uint32_t r = rng_below(rng, 100);
+		unsigned layer = r < 35 ? 1 : r < 60 ? 2 : r < 72 ? 1
+					  : r < 86 ? 3 : 4;
+		int app = r < 60;
+
+		klass.len = 0;
+		if (!app) {
+			for (i = 0; i < nlib; i++) {
+				j = order[i];
+				if (!used[j] && library_classes[j].layer ==
+							layer)
+					break;
+			}
+			if (i == nlib) {
+				app = 1;
+				layer = 1 + rng_below(rng, 2);
+			} else {
+				used[j] = 1;
+				buf_adds(&klass, library_classes[j].name);
+				gen_class(s, g, rng, &next_id, buf_str(&klass),
+					  layer, 2 + rng_below(rng, 10), 0);
+				continue;
+			}
+		}
+		if (layer == 1)
+			buf_printf(&klass, "com.example.app.feature.%s.%s%s",
+				   PICK(rng, features), PICK(rng, stems),
+				   PICK(rng, ui_suffixes));
+		else if (r < 45)
+			buf_printf(&klass, "com.example.app.domain.%s.%s%s",
+				   PICK(rng, features), PICK(rng, stems),
+				   PICK(rng, domain_suffixes));
+		else
+			buf_printf(&klass, "com.example.app.data.%s.%s%s",
+				   PICK(rng, features), PICK(rng, stems),
+				   PICK(rng, data_suffixes));
+		gen_class(s, g, rng, &next_id, buf_str(&klass), layer,
+			  1 + rng_below(rng, 8), 1);
+		r = rng_below(rng, 100);
+		if (r >= 30)
+			continue;
+		inner.len = 0;
+		if (r < 12)
+			buf_printf(&inner, "%s$%s", buf_str(&klass),
+				   PICK(rng, inner_names));
+		else if (r < 22)
+			buf_printf(&inner, "%s$$ExternalSyntheticLambda%u",
+				   buf_str(&klass), rng_below(rng, 4));
+		else
+			buf_printf(&inner, "%s$%s%s$1", buf_str(&klass),
+				   PICK(rng, verbs), PICK(rng, nouns));
+		gen_class(s, g, rng, &next_id, buf_str(&inner), layer,
+			  1 + rng_below(rng, 3), 1);
+	}
+	free(klass.p);
+	free(inner.p);
+}
+
+/* Build G's call graph: skeleton edges, fan-outs, random program edges. */
+static void
+gen_graph(struct spec *s, struct gen *g, uint64_t *rng)
+{
+	static const uint32_t hot[] = {S_MAP_GET, S_SB_APPEND, S_STRING_EQUALS,
+				       S_CHECK_NOT_NULL, S_LIST_GET};
+	static const unsigned leaf_pct[5] = {10, 20, 25, 35, 75};
+	uint32_t (*edges)[2] = NULL;
+	size_t nedges = 0, edges_cap = 0, i, n = g->nm;
+	uint32_t *rank = xcalloc(n, sizeof(*rank));
+	uint32_t *rank_of = xcalloc(n, sizeof(*rank_of));
+	size_t start[6] = {0}, fill[5];
+	uint32_t *count = xcalloc(n + 1, sizeof(*count));
+	uint32_t w = n / 6 > 8 ? (uint32_t)(n / 6) : 8;
+
+	/* Rank by layer, shuffled within a layer. */
+	for (i = 0; i < n; i++)
+		start[g->m[i].layer + 1]++;
+	for (i = 1; i < 6; i++)
+		start[i] += start[i - 1];
+	memcpy(fill, start, sizeof(fill));
+	for (i = 0; i < n; i++)
+		rank[fill[g->m[i].layer]++] = (uint32_t)i;
+	for (i = 0; i < 5; i++) {
+		size_t a = start[i], b = start[i + 1], k;
+
+		for (k = b; k > a + 1; k--) {
+			size_t x = a + rng_below(rng, (uint32_t)(k - a));
+			uint32_t tmp = rank[k - 1];
+
+			rank[k - 1] = rank[x];
+			rank[x] = tmp;
+		}
+	}
+	for (i = 0; i < n; i++)
+		rank_of[rank[i]] = (uint32_t)i;
+
+#define EDGE(a, b)                                                      \
+	do {                                                            \
+		grow(&edges, &edges_cap, nedges + 1, sizeof(*edges));   \
+		edges[nedges][0] = (a);                                 \
+		edges[nedges][1] = (b);                                 \
+		nedges++;                                               \
+	} while (0)
+
+	for (i = 0; i < COUNT(skeleton_edges); i++)
+		EDGE(skeleton_edges[i][0], skeleton_edges[i][1]);
+	for (i = 0; i < COUNT(skeleton_fanout); i++) {
+		unsigned layer = skeleton_fanout[i][1], k;
+		size_t a = start[layer], b = start[layer + 1];
+
+		for (k = 0; k < skeleton_fanout[i][2] && b > a; k++)
+			EDGE(skeleton_fanout[i][0],
+			     rank[a + rng_below(rng, (uint32_t)(b - a))]);
+	}
+	for (i = S_COUNT; i < n; i++) {
+		uint32_t r = rank_of[i], k, nc;
+		unsigned layer = g->m[i].layer;
+
+		if (rng_below(rng, 100) < leaf_pct[layer] || r + 1 >= n)
+			continue;
+		if (rng_below(rng, 100) < 30)
+			EDGE((uint32_t)i, PICK(rng, hot));
+		nc = 1 + rng_below(rng, 4);
+		for (k = 0; k < nc; k++) {
+			uint32_t span = (uint32_t)(n - 1 - r) < w
+						? (uint32_t)(n - 1 - r)
+						: w;
+
+			EDGE((uint32_t)i, rank[r + 1 + rng_below(rng, span)]);
+		}
+		if (rng_below(rng, 100) < 3)
+			EDGE((uint32_t)i, (uint32_t)i);
+		if (rng_below(rng, 100) < 4 && r > start[1]) {
+			uint32_t lo = r - start[1] > w ? r - w
+						       : (uint32_t)start[1];
+
+			EDGE((uint32_t)i, rank[lo + rng_below(rng, r - lo)]);
+		}
+	}
+#undef EDGE
+
+	/* Group the edges by caller, keeping their order (hottest first). */
+	for (i = 0; i < nedges; i++)
+		count[edges[i][0] + 1]++;
+	for (i = 1; i <= n; i++)
+		count[i] += count[i - 1];
+	g->callees = xcalloc(nedges, sizeof(*g->callees));
+	g->ncallees = nedges;
+	for (i = 0; i < n; i++) {
+		g->m[i].first = count[i];
+		g->m[i].ncallees = 0;
+	}
+	for (i = 0; i < nedges; i++) {
+		struct gen_method *gm = &g->m[edges[i][0]];
+
+		g->callees[gm->first + gm->ncallees++] = edges[i][1];
+	}
+	(void)s;
+	free(edges);
+	free(rank);
+	free(rank_of);
+	free(count);
+}
+
+/* The kind of a thread, from its name. */
+static enum thread_kind
+thread_kind(const char *name)
+{
+	if (!strcmp(name, "main"))
+		return KIND_MAIN;
+	if (!strncmp(name, "Binder", 6))
+		return KIND_BINDER;
+	if (!strcmp(name, "RenderThread") || !strncmp(name, "hwui", 4))
+		return KIND_RENDER;
+	return KIND_WORKER;
+}
+
+/* The name of the I-th generated thread of a process whose pid is PID. */
+static char *
+gen_thread_name(size_t i, uint64_t pid)
+{
+	static const struct {
+		const char *name;
+		int binder;
+	} names[] = {
+		{"main", 0},
+		{"RenderThread", 0},
+		{NULL, 1},
+		{"pool-1-thread-1", 0},
+		{"OkHttp Dispatcher", 0},
+		{"DefaultDispatcher-worker-1", 0},
+		{NULL, 2},
+		{"pool-1-thread-2", 0},
+		{"AsyncTask #1", 0},
+		{"FinalizerDaemon", 0},
+		{"HeapTaskDaemon", 0},
+		{"ReferenceQueueDaemon", 0},
+		{"glide-source-thread-0", 0},
+		{"arch_disk_io_0", 0},
+		{"DefaultDispatcher-worker-2", 0},
+		{NULL, 3},
+		{"pool-1-thread-3", 0},
+		{"hwuiTask1", 0},
+		{"queued-work-looper", 0},
+		{"OkHttp ConnectionPool", 0},
+	};
+	struct buf b = {0};
+
+	if (i >= COUNT(names))
+		buf_printf(&b, "pool-3-thread-%zu", i - COUNT(names) + 1);
+	else if (names[i].binder)
+		buf_printf(&b, "Binder:%" PRIu64 "_%d", pid, names[i].binder);
+	else
+		buf_adds(&b, names[i].name);
+	return buf_str(&b);
+}
+
+/* Prepare generator G: declare its threads and methods, build its graph. */
+static void
+gen_prepare(struct spec *s, struct gen *g)
+{
+	uint64_t rng = g->seed, next_id = 0, next_tid = 1, pid;
+	size_t i, first_thread = s->nthreads, declared = s->nthreads;
+
+	for (i = 0; i < s->nmethods; i++)
+		if (s->methods[i].id >= next_id)
+			next_id = (s->methods[i].id | 3) + 1;
+	for (i = 0; i < s->nthreads; i++)
+		if (s->threads[i].tid >= next_tid)
+			next_tid = s->threads[i].tid + 1;
+	if (g->first_method_set)
+		next_id = g->first_method;
+	if (g->first_tid_set)
+		next_tid = g->first_tid;
+	if (next_id & 3)
+		die_line(s, g->line, "first-method must be a multiple of 4");
+	if (g->nmethods < S_COUNT)
+		die_line(s, g->line, "generate needs methods=%d or more",
+			 S_COUNT);
+	if (g->nthreads == 0 && !(g->use_declared && declared))
+		die_line(s, g->line, "generate needs threads=1 or more");
+
+	gen_methods(s, g, &rng, next_id);
+	if (g->use_declared) {
+		for (i = 0; i < s->nmethods; i++) {
+			size_t k = s->methods[i].nfields;
+
+			if (i < s->nmethods - g->nm && k >= 1)
+				gen_add_method(s, g, i, 1 + rng_below(&rng, 2),
+					       0);
+		}
+	}
+	gen_graph(s, g, &rng);
+
+	pid = next_tid;
+	if (g->use_declared)
+		for (i = 0; i < declared; i++)
+			if (!strcmp(s->threads[i].name, "main"))
+				pid = s->threads[i].tid;
+	if (g->use_declared)
+		first_thread = 0;
+	for (i = 0; i < g->nthreads; i++) {
+		char *name = gen_thread_name(i, pid);
+
+		add_thread(s, next_tid + i, name, 0);
+		free(name);
+	}
+	g->nt = s->nthreads - first_thread;
+	g->t = xcalloc(g->nt, sizeof(*g->t));
+	for (i = 0; i < 5; i++)
+		g->base_main[i] = (uint32_t)i; /* S_ZYGOTE_MAIN .. S_LOOP */
+	g->base_worker[0] = S_THREAD_RUN;
+	g->base_worker[1] = S_WORKER_RUN;
+	g->base_worker[2] = S_RUN_WORKER;
+	for (i = 0; i < g->nt; i++) {
+		struct gen_thread *t = &g->t[i];
+
+		t->def = first_thread + i;
+		t->kind = thread_kind(s->threads[t->def].name);
+		switch (t->kind) {
+		case KIND_MAIN:
+			t->weight = 8;
+			t->base = g->base_main;
+			t->base_len = 5;
+			break;
+		case KIND_WORKER:
+			t->weight = 2;
+			t->base = g->base_worker;
+			t->base_len = 3;
+			break;
+		case KIND_BINDER:
+			t->weight = 1;
+			t->root = S_BINDER_EXEC;
+			break;
+		case KIND_RENDER:
+			t->weight = 3;
+			t->root = S_HWR_SYNC;
+			break;
+		}
+		t->stack = xcalloc(t->base_len + g->maxdepth + 1,
+				   sizeof(*t->stack));
+		g->weight_total += t->weight;
+	}
+}
