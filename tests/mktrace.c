@@ -953,8 +953,7 @@ gen_file_name(struct buf *b, uint64_t *rng, const char *klass, int app)
 
 /* Add one method to the spec and to generator G; returns its gen index. */
 static uint32_t
-gen_add_method(struct spec *s, struct gen *g, size_t def, unsigned layer,
-	       int blocking)
+gen_add_method(struct gen *g, size_t def, unsigned layer, int blocking)
 {
 	struct gen_method *gm;
 
@@ -964,7 +963,6 @@ gen_add_method(struct spec *s, struct gen *g, size_t def, unsigned layer,
 	gm->def = def;
 	gm->layer = layer;
 	gm->blocking = blocking;
-	(void)s;
 	return (uint32_t)g->nm++;
 }
 
@@ -985,7 +983,7 @@ gen_new_method(struct spec *s, struct gen *g, uint64_t *next_id,
 		die_line(s, g->line, "generated method ids pass 0xffffffff");
 	def = add_method(s, *next_id, NULL, -1, fields, 4, 0);
 	*next_id += 4;
-	gen_add_method(s, g, def, layer, blocking);
+	gen_add_method(g, def, layer, blocking);
 }
 
 /* Declare one class of NMETH random methods; stop at the method target. */
@@ -1108,7 +1106,7 @@ gen_methods(struct spec *s, struct gen *g, uint64_t *rng, uint64_t next_id)
 
 /* Build G's call graph: skeleton edges, fan-outs, random program edges. */
 static void
-gen_graph(struct spec *s, struct gen *g, uint64_t *rng)
+gen_graph(struct gen *g, uint64_t *rng)
 {
 	static const uint32_t hot[] = {S_MAP_GET, S_SB_APPEND, S_STRING_EQUALS,
 				       S_CHECK_NOT_NULL, S_LIST_GET};
@@ -1204,7 +1202,6 @@ gen_graph(struct spec *s, struct gen *g, uint64_t *rng)
 
 		g->callees[gm->first + gm->ncallees++] = edges[i][1];
 	}
-	(void)s;
 	free(edges);
 	free(rank);
 	free(rank_of);
@@ -1270,6 +1267,7 @@ gen_prepare(struct spec *s, struct gen *g)
 {
 	uint64_t rng = g->seed, next_id = 0, next_tid = 1, pid;
 	size_t i, first_thread = s->nthreads, declared = s->nthreads;
+	size_t declared_methods = s->nmethods;
 
 	for (i = 0; i < s->nmethods; i++)
 		if (s->methods[i].id >= next_id)
@@ -1290,16 +1288,10 @@ gen_prepare(struct spec *s, struct gen *g)
 		die_line(s, g->line, "generate needs threads=1 or more");
 
 	gen_methods(s, g, &rng, next_id);
-	if (g->use_declared) {
-		for (i = 0; i < s->nmethods; i++) {
-			size_t k = s->methods[i].nfields;
-
-			if (i < s->nmethods - g->nm && k >= 1)
-				gen_add_method(s, g, i, 1 + rng_below(&rng, 2),
-					       0);
-		}
-	}
-	gen_graph(s, g, &rng);
+	if (g->use_declared)
+		for (i = 0; i < declared_methods; i++)
+			gen_add_method(g, i, 1 + rng_below(&rng, 2), 0);
+	gen_graph(g, &rng);
 
 	pid = next_tid;
 	if (g->use_declared)
@@ -1350,4 +1342,609 @@ gen_prepare(struct spec *s, struct gen *g)
 				   sizeof(*t->stack));
 		g->weight_total += t->weight;
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                            */
+/* ------------------------------------------------------------------ */
+
+struct writer {
+	struct spec *s;
+	FILE *fp;           /* where the binary part goes */
+	char *fp_name;
+	unsigned natural;   /* bytes of a record's own fields */
+	unsigned size;      /* record size: the header's and the v1 stride */
+	unsigned stride;    /* bytes written per record */
+	unsigned char *rec;
+	uint64_t nrecords;
+	int any_wall;
+	uint64_t min_wall;
+	uint64_t max_wall;
+	int summary_done;
+};
+
+/* Write N bytes of the binary part. */
+static void
+w_bytes(struct writer *w, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, w->fp) != n)
+		die("%s: %s", w->fp_name, strerror(errno));
+}
+
+/* Where a thread goes in a streaming trace. */
+static unsigned
+thread_where(const struct spec *s, const struct thread_def *t)
+{
+	return t->where ? t->where : s->thread_where;
+}
+
+/* Where a method goes in a streaming trace. */
+static unsigned
+method_where(const struct spec *s, const struct method_def *m)
+{
+	return m->where ? m->where : s->method_where;
+}
+
+/* Append the key line of method M (id and fields, then EOL) to B. */
+static void
+method_line(const struct spec *s, const struct method_def *m,
+	    const char *eol, struct buf *b)
+{
+	size_t i;
+
+	if (m->id_text) {
+		buf_adds(b, m->id_text);
+	} else {
+		char *id = format_id(m->id, m->id_style < 0
+						    ? s->id_style
+						    : (enum id_style)m->id_style);
+
+		buf_adds(b, id);
+		free(id);
+	}
+	for (i = 0; i < m->nfields; i++) {
+		buf_addc(b, '\t');
+		buf_adds(b, m->fields[i]);
+	}
+	buf_adds(b, eol);
+}
+
+/* Write the inline "new thread" packet of T. */
+static void
+write_thread_packet(struct writer *w, struct thread_def *t)
+{
+	unsigned char h[7];
+	size_t len = strlen(t->name);
+
+	if (len > 0xffff)
+		die("thread %" PRIu64 ": name too long for a packet", t->tid);
+	put_le(h, 0, 2);
+	h[2] = 2;
+	put_le(h + 3, t->tid, 2);
+	put_le(h + 5, len, 2);
+	w_bytes(w, h, sizeof(h));
+	w_bytes(w, t->name, len);
+	t->emitted = 1;
+}
+
+/* Write the inline "new method" packet of M. */
+static void
+write_method_packet(struct writer *w, struct method_def *m)
+{
+	struct buf line = {0};
+	unsigned char h[5];
+
+	method_line(w->s, m, "\n", &line);
+	if (line.len > 0xffff)
+		die("method 0x%" PRIx64 ": line too long for a packet", m->id);
+	put_le(h, 0, 2);
+	h[2] = 1;
+	put_le(h + 3, line.len, 2);
+	w_bytes(w, h, sizeof(h));
+	w_bytes(w, line.p, line.len);
+	free(line.p);
+	m->emitted = 1;
+}
+
+/* Write one record of thread TID (definition T, may be NULL) for method
+ * definition M (may be NULL); streaming writes the packets it needs. */
+static void
+emit_record(struct writer *w, struct thread_def *t, struct method_def *m,
+	    uint64_t tid, uint32_t word, uint64_t cpu, uint64_t wall)
+{
+	struct spec *s = w->s;
+	unsigned char *r = w->rec;
+	size_t p = 2;
+
+	if (s->layout == LAYOUT_STREAM) {
+		if (t && (thread_where(s, t) & WHERE_INLINE) && !t->emitted)
+			write_thread_packet(w, t);
+		if (m && (method_where(s, m) & WHERE_INLINE) && !m->emitted)
+			write_method_packet(w, m);
+	}
+	if (s->layout != LAYOUT_STREAM && s->version == 1) {
+		r[0] = (unsigned char)tid;
+		p = 1;
+	} else {
+		put_le(r, tid, 2);
+	}
+	put_le(r + p, word, 4);
+	p += 4;
+	if (s->version == 3) {
+		put_le(r + p, cpu, 4);
+		put_le(r + p + 4, wall, 4);
+	} else {
+		put_le(r + p, s->clock == CLOCK_WALL ? wall : cpu, 4);
+	}
+	w_bytes(w, r, w->stride);
+	w->nrecords++;
+	if (!w->any_wall || wall < w->min_wall)
+		w->min_wall = wall;
+	if (!w->any_wall || wall > w->max_wall)
+		w->max_wall = wall;
+	w->any_wall = 1;
+	if (t) {
+		t->has_time = 1;
+		t->last_cpu = cpu;
+		t->last_wall = wall;
+	}
+}
+
+/* Append the key text (*version .. *end) to B; SUMMARY: a streaming
+ * summary, listing only the threads and methods placed there. */
+static void
+build_key(struct writer *w, struct buf *b, int summary)
+{
+	static const char *const clocks[] = {"dual", "wall", "thread-cpu"};
+	struct spec *s = w->s;
+	const char *eol = s->crlf ? "\r\n" : "\n";
+	size_t i;
+
+	buf_printf(b, "*version%s", eol);
+	if (s->key_version)
+		buf_printf(b, "%s%s", s->key_version, eol);
+	else
+		buf_printf(b, "%u%s", s->version, eol);
+	if (s->clock != CLOCK_NONE)
+		buf_printf(b, "clock=%s%s", clocks[s->clock], eol);
+	for (i = 0; i < s->noptions; i++) {
+		const char *o = s->options[i], *eq = strchr(o, '=');
+
+		if (eq && !strcmp(eq + 1, "@records"))
+			buf_printf(b, "%.*s=%" PRIu64 "%s", (int)(eq - o), o,
+				   w->nrecords, eol);
+		else if (eq && !strcmp(eq + 1, "@elapsed"))
+			buf_printf(b, "%.*s=%" PRIu64 "%s", (int)(eq - o), o,
+				   w->any_wall ? w->max_wall - w->min_wall
+					       : 0,
+				   eol);
+		else
+			buf_printf(b, "%s%s", o, eol);
+	}
+	buf_printf(b, "*threads%s", eol);
+	for (i = 0; i < s->nthreads; i++) {
+		const struct thread_def *t = &s->threads[i];
+
+		if (!summary || (thread_where(s, t) & WHERE_SUMMARY))
+			buf_printf(b, "%" PRIu64 "\t%s%s", t->tid, t->name,
+				   eol);
+	}
+	buf_printf(b, "*methods%s", eol);
+	for (i = 0; i < s->nmethods; i++) {
+		const struct method_def *m = &s->methods[i];
+
+		if (!summary || (method_where(s, m) & WHERE_SUMMARY))
+			method_line(s, m, eol, b);
+	}
+	if (!s->no_end)
+		buf_printf(b, "*end%s", eol);
+}
+
+/* Write the streaming summary packet (opcode 3). */
+static void
+write_summary(struct writer *w)
+{
+	struct buf key = {0};
+	unsigned char h[7];
+
+	build_key(w, &key, 1);
+	put_le(h, 0, 2);
+	h[2] = 3;
+	put_le(h + 3, key.len, 4);
+	w_bytes(w, h, sizeof(h));
+	w_bytes(w, key.p, key.len);
+	free(key.p);
+	w->summary_done = 1;
+}
+
+/* Write the binary header (data-offset bytes of it). */
+static void
+write_header(struct writer *w)
+{
+	struct spec *s = w->s;
+	size_t n = s->data_offset > 18 ? s->data_offset : 18;
+	unsigned char *h = xcalloc(n, 1);
+	unsigned version = s->version;
+
+	if (s->layout == LAYOUT_STREAM)
+		version |= 0xf0;
+	put_le(h, s->ov_magic.set ? s->ov_magic.value : 0x574f4c53, 4);
+	put_le(h + 4, s->ov_version.set ? s->ov_version.value : version, 2);
+	put_le(h + 6, s->ov_offset.set ? s->ov_offset.value : s->data_offset,
+	       2);
+	put_le(h + 8, s->ov_start.set ? s->ov_start.value : s->start_time, 8);
+	if (s->ov_recsize.set)
+		put_le(h + 16, s->ov_recsize.value, 2);
+	else if (version >= 3)
+		put_le(h + 16, w->size, 2);
+	w_bytes(w, h, s->data_offset);
+	free(h);
+}
+
+/* The generator's thread to run next, picked by weight. */
+static size_t
+gen_pick_thread(const struct gen *g, uint64_t *rng)
+{
+	uint32_t r = rng_below(rng, g->weight_total);
+	size_t i;
+
+	for (i = 0; i + 1 < g->nt; i++) {
+		if (r < g->t[i].weight)
+			return i;
+		r -= g->t[i].weight;
+	}
+	return g->nt - 1;
+}
+
+/* A callee of gen method CALLER, the first ones the hottest. */
+static uint32_t
+gen_pick_callee(const struct gen *g, uint64_t *rng, uint32_t caller)
+{
+	const struct gen_method *gm = &g->m[caller];
+	uint32_t total = 0, i, r;
+
+	for (i = 0; i < gm->ncallees; i++)
+		total += i < 3 ? 8u >> i : 1;
+	r = rng_below(rng, total);
+	for (i = 0; i < gm->ncallees; i++) {
+		uint32_t wt = i < 3 ? 8u >> i : 1;
+
+		if (r < wt)
+			break;
+		r -= wt;
+	}
+	return g->callees[gm->first + (i < gm->ncallees ? i : 0)];
+}
+
+/* Write generator G's records: a random walk over its call graph per
+ * thread, threads taking turns, clocks increasing per thread. */
+static void
+gen_run(struct writer *w, struct gen *g)
+{
+	struct spec *s = w->s;
+	uint64_t rng = g->seed ^ 0x6a09e667f3bcc909ULL, left;
+	uint64_t wall = w->any_wall ? w->max_wall : 0;
+	size_t i, cur = 0;
+
+	for (i = 0; i < g->nt; i++) {
+		struct thread_def *td = &s->threads[g->t[i].def];
+
+		g->t[i].cpu = td->has_time ? td->last_cpu : 0;
+		g->t[i].depth = 0;
+		g->t[i].pending = 0;
+		if (td->has_time && td->last_wall > wall)
+			wall = td->last_wall;
+	}
+	for (left = g->records; left > 0; left--) {
+		struct gen_thread *t;
+		uint32_t mi, step, cpu_step, r;
+		enum action act = ACT_ENTER;
+		int startup = 0;
+
+		if (g->nt > 1 && rng_below(&rng, g->switch_every) == 0) {
+			cur = gen_pick_thread(g, &rng);
+			wall += 2 + rng_below(&rng, 60);
+		}
+		t = &g->t[cur];
+		if (t->depth < t->base_len) {
+			mi = t->base[t->depth];
+			startup = t->depth > 0;
+		} else if (t->pending) {
+			mi = t->stack[t->depth - 1];
+			act = ACT_UNWIND;
+			t->pending--;
+		} else if (t->depth == t->base_len) {
+			mi = t->base_len ? gen_pick_callee(g, &rng,
+							   t->base[t->base_len -
+								   1])
+					 : t->root;
+		} else {
+			unsigned d = t->depth - t->base_len;
+			uint32_t top = t->stack[t->depth - 1];
+			uint32_t p_enter = d < 24 ? 600 - 15 * d : 240;
+
+			if (g->m[top].ncallees && d < g->maxdepth &&
+			    rng_below(&rng, 1000) < p_enter) {
+				mi = gen_pick_callee(g, &rng, top);
+			} else {
+				mi = top;
+				act = ACT_EXIT;
+				if (d >= 3 && rng_below(&rng, 1000) <
+						      g->unwind_permille) {
+					uint32_t k = d - 1 < 4 ? d - 1 : 4;
+
+					act = ACT_UNWIND;
+					t->pending = 1 + rng_below(&rng, k - 1);
+				}
+			}
+		}
+		if (act == ACT_ENTER)
+			t->stack[t->depth++] = mi;
+		else
+			t->depth--;
+
+		step = 1 + rng_below(&rng, 4);
+		r = rng_below(&rng, 1000);
+		if (r < 25)
+			step += 10 + rng_below(&rng, 300);
+		else if (r < 28)
+			step += 300 + rng_below(&rng, 3000);
+		cpu_step = step - rng_below(&rng, step / 4 + 1);
+		if (act == ACT_EXIT && g->m[mi].blocking) {
+			step += 200 + rng_below(&rng, 20000);
+			cpu_step = 3 + rng_below(&rng, 20);
+		}
+		if (startup)
+			step = cpu_step = 0;
+		wall += step;
+		t->cpu += cpu_step;
+		{
+			struct thread_def *td = &s->threads[t->def];
+			struct method_def *md = &s->methods[g->m[mi].def];
+
+			emit_record(w, td, md, td->tid,
+				    (uint32_t)(md->id & ~(uint64_t)3) | act,
+				    t->cpu, wall);
+		}
+	}
+}
+
+/* Write one spec item to the binary part. */
+static void
+write_item(struct writer *w, struct item *it)
+{
+	struct spec *s = w->s;
+	size_t k;
+
+	switch (it->kind) {
+	case ITEM_EVENT: {
+		struct thread_def *t = NULL;
+		struct method_def *m = NULL;
+
+		if (idmap_get(&s->thread_map, it->tid, &k))
+			t = &s->threads[k];
+		if (idmap_get(&s->method_map, it->word & ~3u, &k))
+			m = &s->methods[k];
+		emit_record(w, t, m, it->tid, it->word, it->cpu, it->wall);
+		break;
+	}
+	case ITEM_RAW:
+		w_bytes(w, it->raw.p, it->raw.len);
+		break;
+	case ITEM_SUMMARY:
+		write_summary(w);
+		break;
+	case ITEM_GENERATE:
+		gen_run(w, it->gen);
+		break;
+	case ITEM_PACKET_THREAD:
+		write_thread_packet(w, &s->threads[it->index]);
+		break;
+	case ITEM_PACKET_METHOD:
+		write_method_packet(w, &s->methods[it->index]);
+		break;
+	}
+}
+
+/* OUT followed by SUFFIX, as a new string. */
+static char *
+path_with(const char *out, const char *suffix)
+{
+	struct buf b = {0};
+
+	buf_adds(&b, out);
+	buf_adds(&b, suffix);
+	return buf_str(&b);
+}
+
+/* Open PATH for writing in binary mode, or die. */
+static FILE *
+open_out(const char *path)
+{
+	FILE *fp = fopen(path, "wb");
+
+	if (!fp)
+		die("%s: %s", path, strerror(errno));
+	return fp;
+}
+
+/* Close FP (named PATH), dying on a write error. */
+static void
+close_out(FILE *fp, const char *path)
+{
+	if (ferror(fp) | fclose(fp))
+		die("%s: write error", path);
+}
+
+/* Write the text TEXT (N bytes) to the new file PATH. */
+static void
+write_file(const char *path, const void *text, size_t n)
+{
+	FILE *fp = open_out(path);
+
+	if (n && fwrite(text, 1, n, fp) != n)
+		die("%s: %s", path, strerror(errno));
+	close_out(fp, path);
+}
+
+/* Apply the pokes and truncations aimed at TARGET to the file PATH, whose
+ * binary part starts at DATA_START. */
+static void
+apply_edits(struct spec *s, enum target target, const char *path,
+	    uint64_t data_start)
+{
+	struct buf file = {0};
+	unsigned char chunk[65536];
+	size_t i, n, any = 0;
+	FILE *fp;
+
+	for (i = 0; i < s->nedits; i++)
+		any |= s->edits[i].target == target;
+	if (!any)
+		return;
+	fp = fopen(path, "rb");
+	if (!fp)
+		die("%s: %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0)
+		buf_add(&file, chunk, n);
+	if (ferror(fp))
+		die("%s: read error", path);
+	fclose(fp);
+	for (i = 0; i < s->nedits; i++) {
+		struct edit *e = &s->edits[i];
+		uint64_t off = e->off;
+
+		if (e->target != target)
+			continue;
+		if (e->base == BASE_DATA)
+			off += data_start;
+		if (e->base == BASE_END) {
+			if (e->off > file.len)
+				die_line(s, e->line,
+					 "end-%" PRIu64 " is before the start "
+					 "of the file (%zu bytes)",
+					 e->off, file.len);
+			off = file.len - e->off;
+		}
+		if (e->truncate) {
+			if (off > file.len)
+				die_line(s, e->line,
+					 "truncate at %" PRIu64 " is past the "
+					 "end of the file (%zu bytes)",
+					 off, file.len);
+			file.len = (size_t)off;
+		} else {
+			if (off > file.len || e->bytes.len > file.len - off)
+				die_line(s, e->line,
+					 "poke at %" PRIu64 " runs past the "
+					 "end of the file (%zu bytes)",
+					 off, file.len);
+			memcpy(file.p + off, e->bytes.p, e->bytes.len);
+		}
+	}
+	write_file(path, file.p, file.len);
+	free(file.p);
+}
+
+/* Write everything the spec describes, with OUT as the base path. */
+static void
+write_trace(struct spec *s, const char *out)
+{
+	struct writer w;
+	struct buf key = {0};
+	char *data_path = NULL, *key_path = NULL, *sec_path = NULL;
+	uint64_t data_start = 0;
+	size_t i;
+
+	memset(&w, 0, sizeof(w));
+	w.s = s;
+	if (s->layout == LAYOUT_STREAM)
+		w.natural = s->version == 3 ? 14 : 10;
+	else
+		w.natural = s->version == 1 ? 9 : s->version == 2 ? 10 : 14;
+	w.size = s->record_size_line ? s->record_size : w.natural;
+	if (w.size < w.natural)
+		die_line(s, s->record_size_line,
+			 "record-size %u is smaller than the %u bytes of a "
+			 "record's fields (use \"header record-size\" to "
+			 "write any value)",
+			 w.size, w.natural);
+	w.stride = s->stride_line ? s->stride : w.size;
+	if (w.stride < w.natural)
+		die_line(s, s->stride_line,
+			 "stream-stride %u is smaller than the %u bytes of a "
+			 "record's fields",
+			 w.stride, w.natural);
+	w.rec = xcalloc(w.stride, 1);
+	if (w.stride > w.size)
+		memset(w.rec + w.size, s->stride_fill, w.stride - w.size);
+
+	switch (s->layout) {
+	case LAYOUT_V1:
+		w.fp = tmpfile();
+		w.fp_name = xstrdup("temporary file");
+		if (!w.fp)
+			die("cannot create a temporary file: %s",
+			    strerror(errno));
+		break;
+	case LAYOUT_SPLIT:
+		data_path = path_with(out, ".data");
+		w.fp = open_out(data_path);
+		w.fp_name = xstrdup(data_path);
+		break;
+	case LAYOUT_STREAM:
+		w.fp = open_out(out);
+		w.fp_name = xstrdup(out);
+		break;
+	}
+	write_header(&w);
+	for (i = 0; i < s->nitems; i++)
+		write_item(&w, &s->items[i]);
+	if (s->layout == LAYOUT_STREAM && !s->sec_file && !s->no_summary &&
+	    !s->has_summary_item)
+		write_summary(&w);
+
+	if (s->layout == LAYOUT_V1) {
+		unsigned char chunk[65536];
+		FILE *fp = open_out(out);
+		size_t n;
+
+		build_key(&w, &key, 0);
+		data_start = key.len;
+		if (key.len && fwrite(key.p, 1, key.len, fp) != key.len)
+			die("%s: %s", out, strerror(errno));
+		if (fflush(w.fp) || fseek(w.fp, 0, SEEK_SET))
+			die("temporary file: %s", strerror(errno));
+		while ((n = fread(chunk, 1, sizeof(chunk), w.fp)) > 0)
+			if (fwrite(chunk, 1, n, fp) != n)
+				die("%s: %s", out, strerror(errno));
+		if (ferror(w.fp))
+			die("temporary file: read error");
+		fclose(w.fp);
+		close_out(fp, out);
+	} else {
+		close_out(w.fp, w.fp_name);
+	}
+	if (s->layout == LAYOUT_SPLIT) {
+		key_path = path_with(out, ".key");
+		build_key(&w, &key, 0);
+		write_file(key_path, key.p, key.len);
+	}
+	if (s->sec_file) {
+		sec_path = path_with(out, ".sec");
+		build_key(&w, &key, 1);
+		write_file(sec_path, key.p, key.len);
+	}
+
+	apply_edits(s, TARGET_MAIN, data_path ? data_path : out, data_start);
+	if (key_path)
+		apply_edits(s, TARGET_KEY, key_path, 0);
+	if (sec_path)
+		apply_edits(s, TARGET_SEC, sec_path, 0);
+	free(key.p);
+	free(w.rec);
+	free(w.fp_name);
+	free(data_path);
+	free(key_path);
+	free(sec_path);
 }

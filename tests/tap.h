@@ -1,0 +1,62 @@
+/*
+ * tap.h: a tiny TAP producer for the unit tests (Automake's TAP driver
+ * reads it).  Tests call ok()/is_u64()/is_str(), then done_testing().
+ */
+#ifndef TRACETUI_TAP_H
+#define TRACETUI_TAP_H
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int tap_count, tap_failed;
+
+static inline bool
+ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d - ", cond ? "ok" : "not ok", ++tap_count);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	if (!cond)
+		tap_failed++;
+	return cond;
+}
+
+#define is_u64(got, want, ...)                                            \
+	do {                                                              \
+		uint64_t g_ = (got), w_ = (want);                         \
+		if (!ok(g_ == w_, __VA_ARGS__))                           \
+			printf("#   got %" PRIu64 ", want %" PRIu64 "\n", \
+			       g_, w_);                                   \
+	} while (0)
+
+#define is_str(got, want, ...)                                            \
+	do {                                                              \
+		const char *g_ = (got), *w_ = (want);                     \
+		if (!ok(g_ && w_ && strcmp(g_, w_) == 0, __VA_ARGS__))    \
+			printf("#   got '%s', want '%s'\n",               \
+			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");   \
+	} while (0)
+
+static inline int
+done_testing(void)
+{
+	printf("1..%d\n", tap_count);
+	return tap_failed ? 1 : 0;
+}
+
+static inline int
+skip_all(const char *why)
+{
+	printf("1..0 # SKIP %s\n", why);
+	return 0;
+}
+
+#endif
