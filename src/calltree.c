@@ -42,7 +42,7 @@ struct thread_state {
 	struct sampling_probe probe;
 };
 
-struct builder {
+struct calltree_builder {
 	struct calltree *tree;
 	struct util_map thread_ids;   /* tid -> thread index */
 	struct util_map thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
@@ -53,6 +53,7 @@ struct builder {
 	uint32_t last_tid, last_thread; /* one-entry lookup cache */
 	bool have_last;
 	bool began;
+	struct trace_sink sink;
 };
 
 static const char *
@@ -62,7 +63,7 @@ arena_str(struct calltree *tree, const char *s)
 }
 
 static uint32_t
-add_thread(struct builder *b, uint32_t tid, const char *name, bool defined)
+add_thread(struct calltree_builder *b, uint32_t tid, const char *name, bool defined)
 {
 	struct calltree *tree = b->tree;
 	struct tt_thread *t;
@@ -94,7 +95,7 @@ add_thread(struct builder *b, uint32_t tid, const char *name, bool defined)
 static void
 on_thread(void *ctx, uint32_t tid, const char *name)
 {
-	struct builder *b = ctx;
+	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
 	uint32_t idx;
 
@@ -114,7 +115,7 @@ on_thread(void *ctx, uint32_t tid, const char *name)
 }
 
 static uint32_t
-method_slot(struct builder *b, uint64_t id, bool *created)
+method_slot(struct calltree_builder *b, uint64_t id, bool *created)
 {
 	struct calltree *tree = b->tree;
 	uint32_t *slot = util_map_slot(&b->method_ids, id, CALL_NONE);
@@ -136,7 +137,7 @@ method_slot(struct builder *b, uint64_t id, bool *created)
 static void
 on_method(void *ctx, const struct trace_method_def *def)
 {
-	struct builder *b = ctx;
+	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
 	bool created;
 	uint32_t idx = method_slot(b, def->id, &created);
@@ -153,7 +154,7 @@ on_method(void *ctx, const struct trace_method_def *def)
 static void
 on_property(void *ctx, const char *key, const char *value)
 {
-	struct builder *b = ctx;
+	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
 	struct tt_property *p;
 
@@ -168,7 +169,7 @@ on_property(void *ctx, const char *key, const char *value)
 static void
 on_warning(void *ctx, uint64_t offset, const char *message)
 {
-	struct builder *b = ctx;
+	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
 	struct tt_warning *w;
 
@@ -181,7 +182,7 @@ on_warning(void *ctx, uint64_t offset, const char *message)
 static void
 on_begin(void *ctx, const struct trace_header *header)
 {
-	struct builder *b = ctx;
+	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
 
 	tree->header = *header;
@@ -191,7 +192,7 @@ on_begin(void *ctx, const struct trace_header *header)
 }
 
 static uint32_t
-thread_of(struct builder *b, uint32_t tid)
+thread_of(struct calltree_builder *b, uint32_t tid)
 {
 	uint32_t idx;
 
@@ -207,7 +208,7 @@ thread_of(struct builder *b, uint32_t tid)
 }
 
 static void
-calls_reserve(struct builder *b, size_t need)
+calls_reserve(struct calltree_builder *b, size_t need)
 {
 	struct tt_calls *c = &b->tree->calls;
 	size_t cap = b->calls_cap;
@@ -231,7 +232,7 @@ calls_reserve(struct builder *b, size_t need)
 
 /* Append a call of method m on thread t starting at `at`. */
 static uint32_t
-new_call(struct builder *b, uint32_t t, uint32_t m, uint32_t parent,
+new_call(struct calltree_builder *b, uint32_t t, uint32_t m, uint32_t parent,
 	 uint32_t depth, uint8_t flags, const uint64_t *at)
 {
 	struct tt_calls *c = &b->tree->calls;
@@ -275,7 +276,7 @@ stack_forget(struct thread_state *st, uint32_t method)
 
 /* Pop the top frame, closing its call at `at` with extra flags. */
 static void
-pop_frame(struct builder *b, struct thread_state *st, const uint64_t *at,
+pop_frame(struct calltree_builder *b, struct thread_state *st, const uint64_t *at,
 	  uint8_t flags)
 {
 	struct tt_calls *c = &b->tree->calls;
@@ -290,7 +291,7 @@ pop_frame(struct builder *b, struct thread_state *st, const uint64_t *at,
 }
 
 static void
-enter(struct builder *b, uint32_t t, uint32_t m, const uint64_t *at)
+enter(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_thread *th = &b->tree->threads[t];
@@ -313,7 +314,7 @@ enter(struct builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 
 /* An exit whose method is not on the stack: FORMAT.md 9.2 step 3. */
 static void
-orphan_exit(struct builder *b, uint32_t t, uint32_t m, const uint64_t *at)
+orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_thread *th = &b->tree->threads[t];
@@ -333,7 +334,7 @@ orphan_exit(struct builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 }
 
 static void
-leave(struct builder *b, uint32_t t, uint32_t m, enum trace_action action,
+leave(struct calltree_builder *b, uint32_t t, uint32_t m, enum trace_action action,
       const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
@@ -367,7 +368,7 @@ leave(struct builder *b, uint32_t t, uint32_t m, enum trace_action action,
 
 /* Unwrap, rebase and clamp the raw times of one event of thread t. */
 static void
-thread_times(struct builder *b, uint32_t t, const uint64_t *raw,
+thread_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw,
 	     uint64_t *at)
 {
 	struct calltree *tree = b->tree;
@@ -412,7 +413,7 @@ static void
 on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	 uint64_t cpu, uint64_t wall)
 {
-	struct builder *b = ctx;
+	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
 	uint64_t raw[CLOCK_COUNT], at[CLOCK_COUNT];
 	uint32_t t = thread_of(b, tid);
@@ -448,7 +449,7 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 
 /* Close every frame still open at its thread's last event. */
 static void
-close_open_frames(struct builder *b)
+close_open_frames(struct calltree_builder *b)
 {
 	struct calltree *tree = b->tree;
 	size_t t;
@@ -488,7 +489,7 @@ permute64(uint64_t *a, const uint32_t *dest, size_t n, uint64_t *scratch)
 /* Per-thread pre-order: orphans first (last created first), then the
  * other calls in entry order. */
 static void
-group_by_thread(struct builder *b)
+group_by_thread(struct calltree_builder *b)
 {
 	struct calltree *tree = b->tree;
 	struct tt_calls *c = &tree->calls;
@@ -587,7 +588,7 @@ settle_adopted(struct calltree *tree, size_t t)
 }
 
 static void
-finish(struct builder *b)
+finish(struct calltree_builder *b)
 {
 	struct calltree *tree = b->tree;
 	struct sampling_verdict verdict;
@@ -628,7 +629,7 @@ finish(struct builder *b)
 }
 
 static void
-builder_done(struct builder *b)
+builder_done(struct calltree_builder *b)
 {
 	size_t i;
 
@@ -642,15 +643,23 @@ builder_done(struct builder *b)
 	util_map_done(&b->thread_ids);
 	util_map_done(&b->thread_alias);
 	util_map_done(&b->method_ids);
+	free(b);
 }
 
-struct calltree *
-calltree_load(const char *path, struct trace_error *err)
+struct calltree_builder *
+calltree_builder_new(const char *path)
 {
+	struct calltree_builder *b = xcalloc(1, sizeof(*b));
 	struct calltree *tree = xcalloc(1, sizeof(*tree));
-	struct builder b;
-	struct trace_sink sink = {
-		.ctx = &b,
+
+	b->tree = tree;
+	util_arena_init(&tree->arena);
+	util_map_init(&b->thread_ids);
+	util_map_init(&b->thread_alias);
+	util_map_init(&b->method_ids);
+	tree->path = xstrdup(path);
+	b->sink = (struct trace_sink){
+		.ctx = b,
 		.begin = on_begin,
 		.property = on_property,
 		.thread = on_thread,
@@ -658,22 +667,44 @@ calltree_load(const char *path, struct trace_error *err)
 		.event = on_event,
 		.warning = on_warning,
 	};
+	return b;
+}
 
-	memset(&b, 0, sizeof(b));
-	b.tree = tree;
-	util_arena_init(&tree->arena);
-	util_map_init(&b.thread_ids);
-	util_map_init(&b.thread_alias);
-	util_map_init(&b.method_ids);
-	tree->path = xstrdup(path);
-	if (!trace_load(path, &sink, err)) {
-		builder_done(&b);
-		calltree_free(tree);
+const struct trace_sink *
+calltree_builder_sink(struct calltree_builder *b)
+{
+	return &b->sink;
+}
+
+struct calltree *
+calltree_builder_finish(struct calltree_builder *b)
+{
+	struct calltree *tree = b->tree;
+
+	finish(b);
+	builder_done(b);
+	return tree;
+}
+
+void
+calltree_builder_free(struct calltree_builder *b)
+{
+	if (!b)
+		return;
+	calltree_free(b->tree);
+	builder_done(b);
+}
+
+struct calltree *
+calltree_load(const char *path, struct trace_error *err)
+{
+	struct calltree_builder *b = calltree_builder_new(path);
+
+	if (!trace_load(path, calltree_builder_sink(b), err)) {
+		calltree_builder_free(b);
 		return NULL;
 	}
-	finish(&b);
-	builder_done(&b);
-	return tree;
+	return calltree_builder_finish(b);
 }
 
 void

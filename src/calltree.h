@@ -123,6 +123,21 @@ struct calltree {
  * file holds nothing usable; warnings are kept in the model.
  */
 struct calltree *calltree_load(const char *path, struct trace_error *err);
+/*
+ * Building a model from a sink directly, for tests and the fuzzer: feed
+ * the builder's sink, then finish (which frees the builder and returns
+ * the model) or free it.
+ */
+struct calltree_builder;
+/* A builder for a trace read from path (used in messages only). */
+struct calltree_builder *calltree_builder_new(const char *path);
+/* The sink that feeds the builder; valid until finish or free. */
+const struct trace_sink *calltree_builder_sink(struct calltree_builder *b);
+/* Complete the model: close open frames, order calls, count anomalies. */
+struct calltree *calltree_builder_finish(struct calltree_builder *b);
+/* Drop the builder and its unfinished model. */
+void calltree_builder_free(struct calltree_builder *b);
+
 /* Release the model. */
 void calltree_free(struct calltree *tree);
 

@@ -214,12 +214,13 @@ static bool
 load_stream(const char *path, const struct file_bytes *f,
 	    const struct trace_sink *sink, struct trace_error *err)
 {
-	char *sec_path = sibling(path, NULL, ".sec");
+	char *sec_path = path ? sibling(path, NULL, ".sec") : NULL;
 	struct file_bytes sec = {0};
 	struct trace_error ignored = {0};
 	bool have_sec, ok;
 
-	have_sec = file_exists(sec_path) && file_open(sec_path, &sec, &ignored);
+	have_sec = sec_path && file_exists(sec_path) &&
+		   file_open(sec_path, &sec, &ignored);
 	trace_error_clear(&ignored);
 	ok = trace_stream_read(f->data, f->size, have_sec ? sec.data : NULL,
 			       sec.size, sink, err);
@@ -249,7 +250,8 @@ load_detected(const char *path, const struct file_bytes *f,
 		bool key_only;
 
 		/* A lone .key file: the data is in its sibling. */
-		key_only = trace_key_parse(b, f->size, 0, &quiet, &key,
+		key_only = path &&
+			   trace_key_parse(b, f->size, 0, &quiet, &key,
 					   &probe) &&
 			   key.has_end && key.end >= f->size;
 		trace_error_clear(&probe);
@@ -268,9 +270,16 @@ load_detected(const char *path, const struct file_bytes *f,
 	if (f->size >= 6 && memcmp(b, "SLOW", 4) == 0) {
 		version = trace_u2(b + 4);
 		if (version >= 1 && version <= 3) {
-			char *key = sibling(path, ".data", ".key");
+			char *key;
 			bool ok;
 
+			if (!path) {
+				trace_error_set(err, 0,
+						"a bare data part without its "
+						"key");
+				return false;
+			}
+			key = sibling(path, ".data", ".key");
 			if (!file_exists(key)) {
 				trace_error_set(err, 0,
 						"a bare data part: expected "
@@ -308,6 +317,15 @@ load_detected(const char *path, const struct file_bytes *f,
 	trace_error_set(err, 0,
 			"not a method trace: expected '*version' or 'SLOW'");
 	return false;
+}
+
+bool
+trace_load_bytes(const unsigned char *data, size_t size,
+		 const struct trace_sink *sink, struct trace_error *err)
+{
+	struct file_bytes f = {data, size, false};
+
+	return load_detected(NULL, &f, sink, err);
 }
 
 bool

@@ -13,6 +13,7 @@
 #include "trace-sink.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Read the trace at path into sink.  False with err set (naming the file,
@@ -20,5 +21,12 @@
  */
 bool trace_load(const char *path, const struct trace_sink *sink,
 		struct trace_error *err);
+
+/*
+ * Read a trace held in memory (no sibling .key, .data or .sec files are
+ * looked for); same contract as trace_load.
+ */
+bool trace_load_bytes(const unsigned char *data, size_t size,
+		      const struct trace_sink *sink, struct trace_error *err);
 
 #endif

@@ -257,21 +257,23 @@ enum action { ACT_ENTER = 0, ACT_EXIT = 1, ACT_UNWIND = 2, ACT_3 = 3 };
 struct thread_def {
 	uint64_t tid;
 	char *name;
-	unsigned where;     /* streaming: WHERE_* bits, 0 for the default */
-	int emitted;        /* inline packet written */
-	int has_time;       /* a record of this thread was written */
-	uint64_t last_cpu;  /* times of its latest record (spec values) */
+	unsigned where;    /* streaming: WHERE_* bits, 0 for the default */
+	int emitted;       /* inline packet written */
+	int has_time;      /* a record of this thread was written */
+	uint64_t last_cpu; /* times of its latest record (spec values) */
 	uint64_t last_wall;
 };
 
 struct method_def {
 	uint64_t id;
-	char *id_text;      /* the id as written in the key, NULL: formatted */
-	int id_style;       /* how to format it, -1 for the spec's style */
-	char **fields;      /* the tab-separated fields after the id */
+	char *id_text; /* the id as written in the key, NULL: formatted */
+	int id_style;  /* how to format it, -1 for the spec's style */
+	char **fields; /* the tab-separated fields after the id */
 	size_t nfields;
-	unsigned where;     /* streaming: WHERE_* bits, 0 for the default */
-	int emitted;        /* inline packet written */
+	unsigned where; /* streaming: WHERE_* bits, 0 for the default */
+	int emitted;    /* inline packet written */
+	int generated;  /* made by a generator: listed only if used */
+	int used;       /* a record mentions it */
 };
 
 struct gen;
@@ -288,12 +290,12 @@ enum item_kind {
 struct item {
 	enum item_kind kind;
 	int line;
-	uint64_t tid;       /* event: thread id as given */
-	uint32_t word;      /* event: method id | action */
-	uint64_t cpu;       /* event: times as given (written mod 2^32) */
+	uint64_t tid;  /* event: thread id as given */
+	uint32_t word; /* event: method id | action */
+	uint64_t cpu;  /* event: times as given (written mod 2^32) */
 	uint64_t wall;
-	size_t index;       /* packet: thread or method index */
-	struct buf raw;     /* raw-hex bytes */
+	size_t index;   /* packet: thread or method index */
+	struct buf raw; /* raw-hex bytes */
 	struct gen *gen;
 };
 
@@ -328,6 +330,7 @@ struct spec {
 	int lineno;
 
 	enum layout layout;
+	int layout_line;
 	int sec_file;
 	int no_summary;
 	unsigned version;
@@ -364,7 +367,7 @@ struct spec {
 	size_t nblocks, blocks_cap;
 	struct edit *edits;
 	size_t nedits, edits_cap;
-	int has_summary_item;
+	int has_summary_item; /* line of the "summary" item, or 0 */
 };
 
 /* Report a problem at LINE of the spec and exit 1. */
@@ -444,7 +447,7 @@ format_id(uint64_t id, enum id_style style)
 /* Declare a method with NFIELDS fields (copied); returns its index. */
 static size_t
 add_method(struct spec *s, uint64_t id, char *id_text, int id_style,
-	   char *const *fields, size_t nfields, unsigned where)
+           char *const *fields, size_t nfields, unsigned where)
 {
 	struct method_def *m;
 	size_t i;
@@ -472,23 +475,24 @@ add_method(struct spec *s, uint64_t id, char *id_text, int id_style,
 enum thread_kind { KIND_MAIN, KIND_WORKER, KIND_BINDER, KIND_RENDER };
 
 struct gen_method {
-	size_t def;         /* index into spec methods */
-	unsigned layer;     /* 0 framework .. 4 utilities */
-	int blocking;       /* its exit takes long wall, little cpu */
-	uint32_t first;     /* callees: gen->callees[first .. first+n) */
+	size_t def;     /* index into spec methods */
+	unsigned layer; /* 0 framework .. 4 utilities */
+	int blocking;   /* its exit takes long wall, little cpu */
+	uint32_t first; /* callees: gen->callees[first .. first+n) */
 	uint32_t ncallees;
 };
 
 struct gen_thread {
-	size_t def;         /* index into spec threads */
+	size_t def; /* index into spec threads */
 	enum thread_kind kind;
-	unsigned weight;    /* how often the scheduler picks it */
-	uint32_t *stack;    /* gen method indices */
+	unsigned weight; /* how often the scheduler picks it */
+	uint32_t *stack; /* gen method indices */
+	uint32_t *nkids; /* calls made so far by each frame */
 	unsigned depth;
-	unsigned base_len;  /* frames open from the start, never exited */
+	unsigned base_len; /* frames open from the start, never exited */
 	const uint32_t *base;
-	uint32_t root;      /* entered when the stack is empty */
-	unsigned pending;   /* unwind records still to write */
+	uint32_t root;    /* entered when the stack is empty */
+	unsigned pending; /* unwind records still to write */
 	int started;
 	uint64_t cpu;
 };
@@ -570,139 +574,134 @@ struct skeleton {
 };
 
 static const struct skeleton skeleton[S_COUNT] = {
-	{"com.android.internal.os.ZygoteInit", "main",
-	 "([Ljava/lang/String;)V", "ZygoteInit.java", 0, 0},
-	{"com.android.internal.os.RuntimeInit$MethodAndArgsCaller", "run",
-	 "()V", "RuntimeInit.java", 0, 0},
-	{"java.lang.reflect.Method", "invoke",
-	 "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
-	 "Method.java", 0, 0},
-	{"android.app.ActivityThread", "main", "([Ljava/lang/String;)V",
-	 "ActivityThread.java", 0, 0},
-	{"android.os.Looper", "loop", "()V", "Looper.java", 0, 0},
-	{"android.os.Looper", "loopOnce", "(Landroid/os/Looper;JI)Z",
-	 "Looper.java", 0, 0},
-	{"android.os.MessageQueue", "next", "()Landroid/os/Message;",
-	 "MessageQueue.java", 0, 0},
-	{"android.os.MessageQueue", "nativePollOnce", "(JI)V",
-	 "MessageQueue.java", 0, 1},
-	{"android.os.Handler", "dispatchMessage", "(Landroid/os/Message;)V",
-	 "Handler.java", 0, 0},
-	{"android.view.Choreographer$FrameDisplayEventReceiver", "run", "()V",
-	 "Choreographer.java", 0, 0},
-	{"android.view.Choreographer", "doFrame",
-	 "(JILandroid/view/DisplayEventReceiver$VsyncEventData;)V",
-	 "Choreographer.java", 0, 0},
-	{"android.view.Choreographer", "doCallbacks", "(IJ)V",
-	 "Choreographer.java", 0, 0},
-	{"android.view.ViewRootImpl$TraversalRunnable", "run", "()V",
-	 "ViewRootImpl.java", 0, 0},
-	{"android.view.ViewRootImpl", "performTraversals", "()V",
-	 "ViewRootImpl.java", 0, 0},
-	{"android.view.ViewRootImpl", "performMeasure", "(II)V",
-	 "ViewRootImpl.java", 0, 0},
-	{"android.view.ViewRootImpl", "performLayout",
-	 "(Landroid/view/WindowManager$LayoutParams;II)V",
-	 "ViewRootImpl.java", 0, 0},
-	{"android.view.ViewRootImpl", "performDraw", "()Z",
-	 "ViewRootImpl.java", 0, 0},
-	{"android.view.View", "measure", "(II)V", "View.java", 0, 0},
-	{"android.view.ViewGroup", "measureChildWithMargins",
-	 "(Landroid/view/View;IIII)V", "ViewGroup.java", 0, 0},
-	{"android.view.View", "layout", "(IIII)V", "View.java", 0, 0},
-	{"android.view.View", "draw",
-	 "(Landroid/graphics/Canvas;Landroid/view/ViewGroup;J)Z", "View.java",
-	 0, 0},
-	{"android.view.ViewGroup", "dispatchDraw",
-	 "(Landroid/graphics/Canvas;)V", "ViewGroup.java", 0, 0},
-	{"android.view.ViewGroup", "drawChild",
-	 "(Landroid/graphics/Canvas;Landroid/view/View;J)Z", "ViewGroup.java",
-	 0, 0},
-	{"java.lang.Thread", "run", "()V", "Thread.java", 0, 0},
-	{"java.util.concurrent.ThreadPoolExecutor$Worker", "run", "()V",
-	 "ThreadPoolExecutor.java", 0, 0},
-	{"java.util.concurrent.ThreadPoolExecutor", "runWorker",
-	 "(Ljava/util/concurrent/ThreadPoolExecutor$Worker;)V",
-	 "ThreadPoolExecutor.java", 0, 0},
-	{"java.util.concurrent.ThreadPoolExecutor", "getTask",
-	 "()Ljava/lang/Runnable;", "ThreadPoolExecutor.java", 0, 0},
-	{"java.util.concurrent.LinkedBlockingQueue", "take",
-	 "()Ljava/lang/Object;", "LinkedBlockingQueue.java", 0, 1},
-	{"java.util.concurrent.FutureTask", "run", "()V", "FutureTask.java", 0,
-	 0},
-	{"okhttp3.internal.connection.RealCall$AsyncCall", "run", "()V",
-	 "RealCall.kt", 0, 0},
-	{"android.os.Binder", "execTransact", "(IJJI)Z", "Binder.java", 0, 0},
-	{"android.os.Binder", "execTransactInternal", "(IJJII)Z",
-	 "Binder.java", 0, 0},
-	{"android.graphics.HardwareRenderer", "syncAndDrawFrame",
-	 "(Landroid/graphics/HardwareRenderer$FrameInfo;)I",
-	 "HardwareRenderer.java", 0, 0},
-	{"java.util.HashMap", "get", "(Ljava/lang/Object;)Ljava/lang/Object;",
-	 "HashMap.java", 4, 0},
-	{"java.util.HashMap", "hash", "(Ljava/lang/Object;)I", "HashMap.java",
-	 4, 0},
-	{"java.lang.StringBuilder", "append",
-	 "(Ljava/lang/String;)Ljava/lang/StringBuilder;",
-	 "StringBuilder.java", 4, 0},
-	{"java.lang.String", "equals", "(Ljava/lang/Object;)Z", "String.java",
-	 4, 0},
-	{"kotlin.jvm.internal.Intrinsics", "checkNotNullParameter",
-	 "(Ljava/lang/Object;Ljava/lang/String;)V", "Intrinsics.java", 4, 0},
-	{"java.util.ArrayList", "get", "(I)Ljava/lang/Object;",
-	 "ArrayList.java", 4, 0},
+        {"com.android.internal.os.ZygoteInit", "main", "([Ljava/lang/String;)V",
+         "ZygoteInit.java", 0, 0},
+        {"com.android.internal.os.RuntimeInit$MethodAndArgsCaller", "run",
+         "()V", "RuntimeInit.java", 0, 0},
+        {"java.lang.reflect.Method", "invoke",
+         "(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;",
+         "Method.java", 0, 0},
+        {"android.app.ActivityThread", "main", "([Ljava/lang/String;)V",
+         "ActivityThread.java", 0, 0},
+        {"android.os.Looper", "loop", "()V", "Looper.java", 0, 0},
+        {"android.os.Looper", "loopOnce", "(Landroid/os/Looper;JI)Z",
+         "Looper.java", 0, 0},
+        {"android.os.MessageQueue", "next", "()Landroid/os/Message;",
+         "MessageQueue.java", 0, 0},
+        {"android.os.MessageQueue", "nativePollOnce", "(JI)V",
+         "MessageQueue.java", 0, 1},
+        {"android.os.Handler", "dispatchMessage", "(Landroid/os/Message;)V",
+         "Handler.java", 0, 0},
+        {"android.view.Choreographer$FrameDisplayEventReceiver", "run", "()V",
+         "Choreographer.java", 0, 0},
+        {"android.view.Choreographer", "doFrame",
+         "(JILandroid/view/DisplayEventReceiver$VsyncEventData;)V",
+         "Choreographer.java", 0, 0},
+        {"android.view.Choreographer", "doCallbacks", "(IJ)V",
+         "Choreographer.java", 0, 0},
+        {"android.view.ViewRootImpl$TraversalRunnable", "run", "()V",
+         "ViewRootImpl.java", 0, 0},
+        {"android.view.ViewRootImpl", "performTraversals", "()V",
+         "ViewRootImpl.java", 0, 0},
+        {"android.view.ViewRootImpl", "performMeasure", "(II)V",
+         "ViewRootImpl.java", 0, 0},
+        {"android.view.ViewRootImpl", "performLayout",
+         "(Landroid/view/WindowManager$LayoutParams;II)V", "ViewRootImpl.java",
+         0, 0},
+        {"android.view.ViewRootImpl", "performDraw", "()Z", "ViewRootImpl.java",
+         0, 0},
+        {"android.view.View", "measure", "(II)V", "View.java", 0, 0},
+        {"android.view.ViewGroup", "measureChildWithMargins",
+         "(Landroid/view/View;IIII)V", "ViewGroup.java", 0, 0},
+        {"android.view.View", "layout", "(IIII)V", "View.java", 0, 0},
+        {"android.view.View", "draw",
+         "(Landroid/graphics/Canvas;Landroid/view/ViewGroup;J)Z", "View.java",
+         0, 0},
+        {"android.view.ViewGroup", "dispatchDraw",
+         "(Landroid/graphics/Canvas;)V", "ViewGroup.java", 0, 0},
+        {"android.view.ViewGroup", "drawChild",
+         "(Landroid/graphics/Canvas;Landroid/view/View;J)Z", "ViewGroup.java",
+         0, 0},
+        {"java.lang.Thread", "run", "()V", "Thread.java", 0, 0},
+        {"java.util.concurrent.ThreadPoolExecutor$Worker", "run", "()V",
+         "ThreadPoolExecutor.java", 0, 0},
+        {"java.util.concurrent.ThreadPoolExecutor", "runWorker",
+         "(Ljava/util/concurrent/ThreadPoolExecutor$Worker;)V",
+         "ThreadPoolExecutor.java", 0, 0},
+        {"java.util.concurrent.ThreadPoolExecutor", "getTask",
+         "()Ljava/lang/Runnable;", "ThreadPoolExecutor.java", 0, 0},
+        {"java.util.concurrent.LinkedBlockingQueue", "take",
+         "()Ljava/lang/Object;", "LinkedBlockingQueue.java", 0, 1},
+        {"java.util.concurrent.FutureTask", "run", "()V", "FutureTask.java", 0,
+         0},
+        {"okhttp3.internal.connection.RealCall$AsyncCall", "run", "()V",
+         "RealCall.kt", 0, 0},
+        {"android.os.Binder", "execTransact", "(IJJI)Z", "Binder.java", 0, 0},
+        {"android.os.Binder", "execTransactInternal", "(IJJII)Z", "Binder.java",
+         0, 0},
+        {"android.graphics.HardwareRenderer", "syncAndDrawFrame",
+         "(Landroid/graphics/HardwareRenderer$FrameInfo;)I",
+         "HardwareRenderer.java", 0, 0},
+        {"java.util.HashMap", "get", "(Ljava/lang/Object;)Ljava/lang/Object;",
+         "HashMap.java", 4, 0},
+        {"java.util.HashMap", "hash", "(Ljava/lang/Object;)I", "HashMap.java",
+         4, 0},
+        {"java.lang.StringBuilder", "append",
+         "(Ljava/lang/String;)Ljava/lang/StringBuilder;", "StringBuilder.java",
+         4, 0},
+        {"java.lang.String", "equals", "(Ljava/lang/Object;)Z", "String.java",
+         4, 0},
+        {"kotlin.jvm.internal.Intrinsics", "checkNotNullParameter",
+         "(Ljava/lang/Object;Ljava/lang/String;)V", "Intrinsics.java", 4, 0},
+        {"java.util.ArrayList", "get", "(I)Ljava/lang/Object;",
+         "ArrayList.java", 4, 0},
 };
 
 /* Fixed call edges of the skeleton, hottest first per caller. */
 static const unsigned char skeleton_edges[][2] = {
-	{S_ZYGOTE_MAIN, S_MAAC_RUN},
-	{S_MAAC_RUN, S_METHOD_INVOKE},
-	{S_METHOD_INVOKE, S_AT_MAIN},
-	{S_AT_MAIN, S_LOOP},
-	{S_LOOP, S_LOOP_ONCE},
-	{S_LOOP_ONCE, S_MQ_NEXT},
-	{S_LOOP_ONCE, S_DISPATCH},
-	{S_MQ_NEXT, S_POLL_ONCE},
-	{S_DISPATCH, S_FDER_RUN},
-	{S_FDER_RUN, S_DO_FRAME},
-	{S_DO_FRAME, S_DO_CALLBACKS},
-	{S_DO_CALLBACKS, S_TRAVERSAL},
-	{S_TRAVERSAL, S_PERFORM_TRAV},
-	{S_PERFORM_TRAV, S_PERF_DRAW},
-	{S_PERFORM_TRAV, S_PERF_MEASURE},
-	{S_PERFORM_TRAV, S_PERF_LAYOUT},
-	{S_PERF_MEASURE, S_VIEW_MEASURE},
-	{S_VIEW_MEASURE, S_MEASURE_CHILD},
-	{S_MEASURE_CHILD, S_VIEW_MEASURE},
-	{S_PERF_LAYOUT, S_VIEW_LAYOUT},
-	{S_VIEW_LAYOUT, S_VIEW_LAYOUT},
-	{S_PERF_DRAW, S_VIEW_DRAW},
-	{S_VIEW_DRAW, S_DISPATCH_DRAW},
-	{S_DISPATCH_DRAW, S_DRAW_CHILD},
-	{S_DRAW_CHILD, S_VIEW_DRAW},
-	{S_THREAD_RUN, S_WORKER_RUN},
-	{S_WORKER_RUN, S_RUN_WORKER},
-	{S_RUN_WORKER, S_GET_TASK},
-	{S_RUN_WORKER, S_FUTURE_RUN},
-	{S_RUN_WORKER, S_ASYNC_CALL},
-	{S_GET_TASK, S_QUEUE_TAKE},
-	{S_BINDER_EXEC, S_BINDER_INTERNAL},
-	{S_MAP_GET, S_MAP_HASH},
+        {S_ZYGOTE_MAIN, S_MAAC_RUN},
+        {S_MAAC_RUN, S_METHOD_INVOKE},
+        {S_METHOD_INVOKE, S_AT_MAIN},
+        {S_AT_MAIN, S_LOOP},
+        {S_LOOP, S_LOOP_ONCE},
+        {S_LOOP_ONCE, S_MQ_NEXT},
+        {S_LOOP_ONCE, S_DISPATCH},
+        {S_MQ_NEXT, S_POLL_ONCE},
+        {S_DISPATCH, S_FDER_RUN},
+        {S_FDER_RUN, S_DO_FRAME},
+        {S_DO_FRAME, S_DO_CALLBACKS},
+        {S_DO_CALLBACKS, S_TRAVERSAL},
+        {S_TRAVERSAL, S_PERFORM_TRAV},
+        {S_PERFORM_TRAV, S_PERF_DRAW},
+        {S_PERFORM_TRAV, S_PERF_MEASURE},
+        {S_PERFORM_TRAV, S_PERF_LAYOUT},
+        {S_PERF_MEASURE, S_VIEW_MEASURE},
+        {S_VIEW_MEASURE, S_MEASURE_CHILD},
+        {S_MEASURE_CHILD, S_VIEW_MEASURE},
+        {S_PERF_LAYOUT, S_VIEW_LAYOUT},
+        {S_VIEW_LAYOUT, S_VIEW_LAYOUT},
+        {S_PERF_DRAW, S_VIEW_DRAW},
+        {S_VIEW_DRAW, S_DISPATCH_DRAW},
+        {S_DISPATCH_DRAW, S_DRAW_CHILD},
+        {S_DRAW_CHILD, S_VIEW_DRAW},
+        {S_THREAD_RUN, S_WORKER_RUN},
+        {S_WORKER_RUN, S_RUN_WORKER},
+        {S_RUN_WORKER, S_GET_TASK},
+        {S_RUN_WORKER, S_FUTURE_RUN},
+        {S_RUN_WORKER, S_ASYNC_CALL},
+        {S_GET_TASK, S_QUEUE_TAKE},
+        {S_BINDER_EXEC, S_BINDER_INTERNAL},
+        {S_MAP_GET, S_MAP_HASH},
 };
 
 /* Skeleton methods that also call generated methods of a layer. */
 static const unsigned char skeleton_fanout[][3] = {
-	/* caller, layer, how many */
-	{S_DISPATCH, 1, 4},
-	{S_DO_CALLBACKS, 1, 2},
-	{S_VIEW_MEASURE, 1, 2},
-	{S_VIEW_LAYOUT, 1, 2},
-	{S_VIEW_DRAW, 1, 2},
-	{S_FUTURE_RUN, 2, 4},
-	{S_RUN_WORKER, 2, 1},
-	{S_ASYNC_CALL, 3, 3},
-	{S_BINDER_INTERNAL, 2, 3},
-	{S_HWR_SYNC, 1, 2},
+        /* caller, layer, how many */
+        {S_DISPATCH, 1, 4},        {S_DO_CALLBACKS, 1, 2},
+        {S_VIEW_MEASURE, 1, 2},    {S_VIEW_LAYOUT, 1, 2},
+        {S_VIEW_DRAW, 1, 2},       {S_FUTURE_RUN, 2, 4},
+        {S_RUN_WORKER, 2, 1},      {S_ASYNC_CALL, 3, 3},
+        {S_BINDER_INTERNAL, 2, 3}, {S_HWR_SYNC, 1, 2},
 };
 
 /* Library classes by layer: 1 UI, 3 I/O and frameworks, 4 utilities. */
@@ -710,168 +709,195 @@ static const struct {
 	unsigned layer;
 	const char *name;
 } library_classes[] = {
-	{1, "androidx.recyclerview.widget.RecyclerView"},
-	{1, "androidx.recyclerview.widget.RecyclerView$Recycler"},
-	{1, "androidx.recyclerview.widget.RecyclerView$Adapter"},
-	{1, "androidx.recyclerview.widget.LinearLayoutManager"},
-	{1, "androidx.recyclerview.widget.GridLayoutManager"},
-	{1, "androidx.recyclerview.widget.DiffUtil"},
-	{1, "androidx.recyclerview.widget.AsyncListDiffer"},
-	{1, "androidx.fragment.app.FragmentManager"},
-	{1, "androidx.fragment.app.Fragment"},
-	{1, "androidx.fragment.app.BackStackRecord"},
-	{1, "androidx.fragment.app.FragmentStateManager"},
-	{1, "androidx.lifecycle.LiveData"},
-	{1, "androidx.lifecycle.MutableLiveData"},
-	{1, "androidx.lifecycle.LifecycleRegistry"},
-	{1, "androidx.lifecycle.ViewModelProvider"},
-	{1, "androidx.compose.runtime.ComposerImpl"},
-	{1, "androidx.compose.runtime.Recomposer"},
-	{1, "androidx.compose.ui.node.LayoutNode"},
-	{1, "androidx.compose.ui.node.MeasureAndLayoutDelegate"},
-	{1, "androidx.appcompat.app.AppCompatActivity"},
-	{1, "androidx.appcompat.app.AppCompatDelegateImpl"},
-	{1, "androidx.constraintlayout.widget.ConstraintLayout"},
-	{1, "androidx.constraintlayout.widget.ConstraintLayout$Measurer"},
-	{1, "androidx.core.view.ViewCompat"},
-	{1, "android.view.LayoutInflater"},
-	{1, "android.view.ViewGroup"},
-	{1, "android.widget.TextView"},
-	{1, "android.widget.ImageView"},
-	{1, "android.widget.FrameLayout"},
-	{1, "android.widget.LinearLayout"},
-	{1, "android.text.StaticLayout"},
-	{1, "android.text.SpannableStringBuilder"},
-	{1, "android.graphics.Canvas"},
-	{1, "android.graphics.RenderNode"},
-	{1, "android.app.Activity"},
-	{1, "android.app.Instrumentation"},
-	{3, "okhttp3.internal.connection.RealCall"},
-	{3, "okhttp3.internal.connection.RealConnection"},
-	{3, "okhttp3.internal.connection.ExchangeFinder"},
-	{3, "okhttp3.internal.http.RealInterceptorChain"},
-	{3, "okhttp3.internal.http.BridgeInterceptor"},
-	{3, "okhttp3.internal.http.CallServerInterceptor"},
-	{3, "okhttp3.OkHttpClient"},
-	{3, "okio.RealBufferedSource"},
-	{3, "okio.Buffer"},
-	{3, "okio.SegmentPool"},
-	{3, "com.google.gson.Gson"},
-	{3, "com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter"},
-	{3, "com.google.gson.internal.bind.CollectionTypeAdapterFactory$Adapter"},
-	{3, "com.google.gson.stream.JsonReader"},
-	{3, "retrofit2.OkHttpCall"},
-	{3, "retrofit2.HttpServiceMethod"},
-	{3, "com.bumptech.glide.request.SingleRequest"},
-	{3, "com.bumptech.glide.load.engine.Engine"},
-	{3, "com.bumptech.glide.load.engine.DecodeJob"},
-	{3, "androidx.room.RoomDatabase"},
-	{3, "android.database.sqlite.SQLiteDatabase"},
-	{3, "android.database.sqlite.SQLiteSession"},
-	{3, "android.database.sqlite.SQLiteConnection"},
-	{3, "kotlinx.coroutines.DispatchedTask"},
-	{3, "kotlinx.coroutines.internal.DispatchedContinuation"},
-	{3, "kotlinx.coroutines.BuildersKt__Builders_commonKt"},
-	{3, "dagger.internal.DoubleCheck"},
-	{4, "java.util.LinkedHashMap"},
-	{4, "java.util.Collections"},
-	{4, "java.util.Arrays"},
-	{4, "java.util.Objects"},
-	{4, "java.util.concurrent.ConcurrentHashMap"},
-	{4, "java.util.concurrent.locks.ReentrantLock"},
-	{4, "java.lang.Integer"},
-	{4, "java.lang.Object"},
-	{4, "java.lang.Class"},
-	{4, "java.lang.ThreadLocal"},
-	{4, "java.lang.Math"},
-	{4, "kotlin.collections.CollectionsKt___CollectionsKt"},
-	{4, "kotlin.collections.ArraysKt___ArraysKt"},
-	{4, "kotlin.text.StringsKt__StringsKt"},
-	{4, "java.io.BufferedReader"},
-	{4, "android.util.ArrayMap"},
-	{4, "android.util.SparseArray"},
-	{4, "android.os.Parcel"},
-	{4, "android.os.SystemClock"},
-	{4, "android.os.Trace"},
+        {1, "androidx.recyclerview.widget.RecyclerView"},
+        {1, "androidx.recyclerview.widget.RecyclerView$Recycler"},
+        {1, "androidx.recyclerview.widget.RecyclerView$Adapter"},
+        {1, "androidx.recyclerview.widget.LinearLayoutManager"},
+        {1, "androidx.recyclerview.widget.GridLayoutManager"},
+        {1, "androidx.recyclerview.widget.DiffUtil"},
+        {1, "androidx.recyclerview.widget.AsyncListDiffer"},
+        {1, "androidx.fragment.app.FragmentManager"},
+        {1, "androidx.fragment.app.Fragment"},
+        {1, "androidx.fragment.app.BackStackRecord"},
+        {1, "androidx.fragment.app.FragmentStateManager"},
+        {1, "androidx.lifecycle.LiveData"},
+        {1, "androidx.lifecycle.MutableLiveData"},
+        {1, "androidx.lifecycle.LifecycleRegistry"},
+        {1, "androidx.lifecycle.ViewModelProvider"},
+        {1, "androidx.compose.runtime.ComposerImpl"},
+        {1, "androidx.compose.runtime.Recomposer"},
+        {1, "androidx.compose.ui.node.LayoutNode"},
+        {1, "androidx.compose.ui.node.MeasureAndLayoutDelegate"},
+        {1, "androidx.appcompat.app.AppCompatActivity"},
+        {1, "androidx.appcompat.app.AppCompatDelegateImpl"},
+        {1, "androidx.constraintlayout.widget.ConstraintLayout"},
+        {1, "androidx.constraintlayout.widget.ConstraintLayout$Measurer"},
+        {1, "androidx.core.view.ViewCompat"},
+        {1, "android.view.LayoutInflater"},
+        {1, "android.view.ViewGroup"},
+        {1, "android.widget.TextView"},
+        {1, "android.widget.ImageView"},
+        {1, "android.widget.FrameLayout"},
+        {1, "android.widget.LinearLayout"},
+        {1, "android.text.StaticLayout"},
+        {1, "android.text.SpannableStringBuilder"},
+        {1, "android.graphics.Canvas"},
+        {1, "android.graphics.RenderNode"},
+        {1, "android.app.Activity"},
+        {1, "android.app.Instrumentation"},
+        {3, "okhttp3.internal.connection.RealCall"},
+        {3, "okhttp3.internal.connection.RealConnection"},
+        {3, "okhttp3.internal.connection.ExchangeFinder"},
+        {3, "okhttp3.internal.http.RealInterceptorChain"},
+        {3, "okhttp3.internal.http.BridgeInterceptor"},
+        {3, "okhttp3.internal.http.CallServerInterceptor"},
+        {3, "okhttp3.OkHttpClient"},
+        {3, "okio.RealBufferedSource"},
+        {3, "okio.Buffer"},
+        {3, "okio.SegmentPool"},
+        {3, "com.google.gson.Gson"},
+        {3,
+         "com.google.gson.internal.bind.ReflectiveTypeAdapterFactory$Adapter"},
+        {3,
+         "com.google.gson.internal.bind.CollectionTypeAdapterFactory$Adapter"},
+        {3, "com.google.gson.stream.JsonReader"},
+        {3, "retrofit2.OkHttpCall"},
+        {3, "retrofit2.HttpServiceMethod"},
+        {3, "com.bumptech.glide.request.SingleRequest"},
+        {3, "com.bumptech.glide.load.engine.Engine"},
+        {3, "com.bumptech.glide.load.engine.DecodeJob"},
+        {3, "androidx.room.RoomDatabase"},
+        {3, "android.database.sqlite.SQLiteDatabase"},
+        {3, "android.database.sqlite.SQLiteSession"},
+        {3, "android.database.sqlite.SQLiteConnection"},
+        {3, "kotlinx.coroutines.DispatchedTask"},
+        {3, "kotlinx.coroutines.internal.DispatchedContinuation"},
+        {3, "kotlinx.coroutines.BuildersKt__Builders_commonKt"},
+        {3, "dagger.internal.DoubleCheck"},
+        {4, "java.util.LinkedHashMap"},
+        {4, "java.util.Collections"},
+        {4, "java.util.Arrays"},
+        {4, "java.util.Objects"},
+        {4, "java.util.concurrent.ConcurrentHashMap"},
+        {4, "java.util.concurrent.locks.ReentrantLock"},
+        {4, "java.lang.Integer"},
+        {4, "java.lang.Object"},
+        {4, "java.lang.Class"},
+        {4, "java.lang.ThreadLocal"},
+        {4, "java.lang.Math"},
+        {4, "kotlin.collections.CollectionsKt___CollectionsKt"},
+        {4, "kotlin.collections.ArraysKt___ArraysKt"},
+        {4, "kotlin.text.StringsKt__StringsKt"},
+        {4, "java.io.BufferedReader"},
+        {4, "android.util.ArrayMap"},
+        {4, "android.util.SparseArray"},
+        {4, "android.os.Parcel"},
+        {4, "android.os.SystemClock"},
+        {4, "android.os.Trace"},
 };
 
 static const char *const features[] = {
-	"home", "feed", "login", "profile", "settings", "search", "cart",
-	"checkout", "player", "chat", "notifications", "onboarding", "maps",
-	"camera", "gallery", "payments", "orders", "wallet", "stories",
-	"comments",
+        "home",          "feed",       "login",    "profile", "settings",
+        "search",        "cart",       "checkout", "player",  "chat",
+        "notifications", "onboarding", "maps",     "camera",  "gallery",
+        "payments",      "orders",     "wallet",   "stories", "comments",
 };
 
 static const char *const stems[] = {
-	"Feed", "FeedItem", "Home", "Login", "Profile", "Avatar", "Settings",
-	"Search", "SearchResult", "Cart", "CartItem", "Checkout", "Player",
-	"Playlist", "Chat", "Message", "Notification", "Onboarding", "Map",
-	"Camera", "Gallery", "Photo", "Payment", "Order", "Wallet", "Story",
-	"Comment", "User", "Session", "Token", "Banner", "Product", "Review",
+        "Feed",     "FeedItem",     "Home",       "Login",        "Profile",
+        "Avatar",   "Settings",     "Search",     "SearchResult", "Cart",
+        "CartItem", "Checkout",     "Player",     "Playlist",     "Chat",
+        "Message",  "Notification", "Onboarding", "Map",          "Camera",
+        "Gallery",  "Photo",        "Payment",    "Order",        "Wallet",
+        "Story",    "Comment",      "User",       "Session",      "Token",
+        "Banner",   "Product",      "Review",
 };
 
 /* Class name suffixes by layer of app class: UI, domain, data. */
 static const char *const ui_suffixes[] = {
-	"Presenter", "ViewModel", "Fragment", "Activity", "Adapter", "View",
-	"Layout", "Screen", "Controller", "Binding", "Dialog", "Renderer",
+        "Presenter",  "ViewModel", "Fragment", "Activity",
+        "Adapter",    "View",      "Layout",   "Screen",
+        "Controller", "Binding",   "Dialog",   "Renderer",
 };
 static const char *const domain_suffixes[] = {
-	"UseCase", "Interactor", "Mapper", "Validator", "Reducer", "Store",
-	"Formatter",
+        "UseCase", "Interactor", "Mapper",    "Validator",
+        "Reducer", "Store",      "Formatter",
 };
 static const char *const data_suffixes[] = {
-	"Repository", "DataSource", "Api", "Dao", "Cache", "Service",
-	"Serializer", "Worker", "Client", "Parser",
+        "Repository", "DataSource", "Api",    "Dao",    "Cache",
+        "Service",    "Serializer", "Worker", "Client", "Parser",
 };
 
 static const char *const verbs[] = {
-	"get", "set", "is", "has", "on", "create", "update", "handle",
-	"dispatch", "load", "bind", "apply", "compute", "find", "resolve",
-	"parse", "read", "write", "notify", "measure", "layout", "draw",
-	"invalidate", "post", "obtain", "recycle", "inflate", "attach",
-	"detach", "perform", "schedule", "enqueue", "execute", "decode",
-	"encode", "put", "remove", "add", "clear", "check", "ensure", "init",
-	"start", "stop", "build", "map", "filter", "collect", "emit",
-	"submit", "render", "fetch", "sync", "save", "restore", "prepare",
-	"validate",
+        "get",      "set",     "is",       "has",    "on",         "create",
+        "update",   "handle",  "dispatch", "load",   "bind",       "apply",
+        "compute",  "find",    "resolve",  "parse",  "read",       "write",
+        "notify",   "measure", "layout",   "draw",   "invalidate", "post",
+        "obtain",   "recycle", "inflate",  "attach", "detach",     "perform",
+        "schedule", "enqueue", "execute",  "decode", "encode",     "put",
+        "remove",   "add",     "clear",    "check",  "ensure",     "init",
+        "start",    "stop",    "build",    "map",    "filter",     "collect",
+        "emit",     "submit",  "render",   "fetch",  "sync",       "save",
+        "restore",  "prepare", "validate",
 };
 
 static const char *const nouns[] = {
-	"Item", "Items", "View", "Child", "Children", "State", "Value", "Data",
-	"Event", "Message", "Frame", "Layout", "Holder", "Position", "Count",
-	"Bounds", "Size", "Text", "Image", "Bitmap", "Request", "Response",
-	"Body", "Header", "Token", "User", "Config", "Cache", "Entry", "Key",
-	"Node", "Task", "Job", "Result", "Listener", "Callback", "Observer",
-	"Lifecycle", "Fragment", "Transaction", "Connection", "Stream",
-	"Buffer", "Json", "Bytes", "Content", "Scroll", "Touch", "Insets",
-	"Theme", "Session", "Snapshot", "Payload", "Page", "Url",
+        "Item",       "Items",    "View",      "Child",    "Children",
+        "State",      "Value",    "Data",      "Event",    "Message",
+        "Frame",      "Layout",   "Holder",    "Position", "Count",
+        "Bounds",     "Size",     "Text",      "Image",    "Bitmap",
+        "Request",    "Response", "Body",      "Header",   "Token",
+        "User",       "Config",   "Cache",     "Entry",    "Key",
+        "Node",       "Task",     "Job",       "Result",   "Listener",
+        "Callback",   "Observer", "Lifecycle", "Fragment", "Transaction",
+        "Connection", "Stream",   "Buffer",    "Json",     "Bytes",
+        "Content",    "Scroll",   "Touch",     "Insets",   "Theme",
+        "Session",    "Snapshot", "Payload",   "Page",     "Url",
 };
 
 static const char *const param_types[] = {
-	"I", "I", "J", "Z", "F", "Ljava/lang/String;", "Ljava/lang/String;",
-	"Ljava/lang/Object;", "Landroid/view/View;", "Landroid/os/Bundle;",
-	"Ljava/util/List;", "Landroid/content/Context;",
-	"Lkotlin/coroutines/Continuation;", "[B", "Landroid/graphics/Canvas;",
-	"Landroid/view/ViewGroup;", "Ljava/util/Map;",
-	"Lkotlin/jvm/functions/Function1;",
+        "I",
+        "I",
+        "J",
+        "Z",
+        "F",
+        "Ljava/lang/String;",
+        "Ljava/lang/String;",
+        "Ljava/lang/Object;",
+        "Landroid/view/View;",
+        "Landroid/os/Bundle;",
+        "Ljava/util/List;",
+        "Landroid/content/Context;",
+        "Lkotlin/coroutines/Continuation;",
+        "[B",
+        "Landroid/graphics/Canvas;",
+        "Landroid/view/ViewGroup;",
+        "Ljava/util/Map;",
+        "Lkotlin/jvm/functions/Function1;",
 };
 
 static const char *const return_types[] = {
-	"Z", "I", "J", "Ljava/lang/Object;", "Ljava/lang/String;",
-	"Landroid/view/View;", "Ljava/util/List;", "F",
+        "Z",
+        "I",
+        "J",
+        "Ljava/lang/Object;",
+        "Ljava/lang/String;",
+        "Landroid/view/View;",
+        "Ljava/util/List;",
+        "F",
 };
 
 static const char *const inner_names[] = {
-	"ViewHolder", "Companion", "Builder", "1", "2", "Callback", "State",
-	"Factory", "SavedState",
+        "ViewHolder", "Companion", "Builder", "1",          "2",
+        "Callback",   "State",     "Factory", "SavedState",
 };
 
 static const char *const lambda_methods[][2] = {
-	{"run", "()V"},
-	{"invoke", "(Ljava/lang/Object;)Ljava/lang/Object;"},
-	{"accept", "(Ljava/lang/Object;)V"},
-	{"onClick", "(Landroid/view/View;)V"},
-	{"onChanged", "(Ljava/lang/Object;)V"},
+        {"run", "()V"},
+        {"invoke", "(Ljava/lang/Object;)Ljava/lang/Object;"},
+        {"accept", "(Ljava/lang/Object;)V"},
+        {"onClick", "(Landroid/view/View;)V"},
+        {"onChanged", "(Ljava/lang/Object;)V"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -915,10 +941,10 @@ gen_method_name(struct buf *b, uint64_t *rng)
 		buf_adds(b, PICK(rng, verbs));
 	} else if (r < 22) {
 		buf_printf(b, "on%s%s", PICK(rng, nouns),
-			   rng_below(rng, 2) ? "Changed" : "Clicked");
+		           rng_below(rng, 2) ? "Changed" : "Clicked");
 	} else if (r < 25) {
 		buf_printf(b, "lambda$%s%s$%u", PICK(rng, verbs),
-			   PICK(rng, nouns), rng_below(rng, 4));
+		           PICK(rng, nouns), rng_below(rng, 4));
 	} else {
 		buf_printf(b, "%s%s", PICK(rng, verbs), PICK(rng, nouns));
 	}
@@ -932,7 +958,8 @@ gen_file_name(struct buf *b, uint64_t *rng, const char *klass, int app)
 	const char *simple = dot ? dot + 1 : klass;
 	size_t n = strcspn(simple, "$");
 	int kotlin = !strncmp(klass, "kotlin", 6) ||
-		     !strncmp(klass, "okhttp3", 7) || !strncmp(klass, "okio", 4);
+	             !strncmp(klass, "okhttp3", 7) ||
+	             !strncmp(klass, "okio", 4);
 
 	if (strstr(klass, "$$ExternalSynthetic")) {
 		buf_adds(b, "D8$$SyntheticClass");
@@ -969,8 +996,8 @@ gen_add_method(struct gen *g, size_t def, unsigned layer, int blocking)
 /* Declare a generated method KLASS.NAME SIG FILE with the next id. */
 static void
 gen_new_method(struct spec *s, struct gen *g, uint64_t *next_id,
-	       const char *klass, const char *name, const char *sig,
-	       const char *file, unsigned layer, int blocking)
+               const char *klass, const char *name, const char *sig,
+               const char *file, unsigned layer, int blocking)
 {
 	char *fields[4];
 	size_t def;
@@ -982,6 +1009,7 @@ gen_new_method(struct spec *s, struct gen *g, uint64_t *next_id,
 	if (*next_id > UINT32_MAX)
 		die_line(s, g->line, "generated method ids pass 0xffffffff");
 	def = add_method(s, *next_id, NULL, -1, fields, 4, 0);
+	s->methods[def].generated = 1;
 	*next_id += 4;
 	gen_add_method(g, def, layer, blocking);
 }
@@ -989,7 +1017,7 @@ gen_new_method(struct spec *s, struct gen *g, uint64_t *next_id,
 /* Declare one class of NMETH random methods; stop at the method target. */
 static void
 gen_class(struct spec *s, struct gen *g, uint64_t *rng, uint64_t *next_id,
-	  const char *klass, unsigned layer, uint32_t nmeth, int app)
+          const char *klass, unsigned layer, uint32_t nmeth, int app)
 {
 	struct buf name = {0}, sig = {0}, file = {0};
 	uint32_t i;
@@ -1004,19 +1032,19 @@ gen_class(struct spec *s, struct gen *g, uint64_t *rng, uint64_t *next_id,
 			buf_adds(&name, lambda_methods[k][0]);
 			buf_adds(&sig, lambda_methods[k][1]);
 		} else if (app && strchr(klass, '$') &&
-			   klass[strlen(klass) - 1] == '1') {
+		           klass[strlen(klass) - 1] == '1') {
 			buf_adds(&name, i ? "create" : "invokeSuspend");
 			buf_adds(&sig, i ? "(Ljava/lang/Object;Lkotlin/"
-					   "coroutines/Continuation;)Lkotlin/"
-					   "coroutines/Continuation;"
-					 : "(Ljava/lang/Object;)Ljava/lang/"
-					   "Object;");
+			                   "coroutines/Continuation;)Lkotlin/"
+			                   "coroutines/Continuation;"
+			                 : "(Ljava/lang/Object;)Ljava/lang/"
+			                   "Object;");
 		} else {
 			gen_method_name(&name, rng);
 			gen_signature(&sig, rng, buf_str(&name));
 		}
 		gen_new_method(s, g, next_id, klass, buf_str(&name),
-			       buf_str(&sig), buf_str(&file), layer, 0);
+		               buf_str(&sig), buf_str(&file), layer, 0);
 	}
 	free(name.p);
 	free(sig.p);
@@ -1034,9 +1062,9 @@ gen_methods(struct spec *s, struct gen *g, uint64_t *rng, uint64_t next_id)
 
 	for (i = 0; i < S_COUNT; i++)
 		gen_new_method(s, g, &next_id, skeleton[i].klass,
-			       skeleton[i].name, skeleton[i].sig,
-			       skeleton[i].file, skeleton[i].layer,
-			       skeleton[i].blocking);
+		               skeleton[i].name, skeleton[i].sig,
+		               skeleton[i].file, skeleton[i].layer,
+		               skeleton[i].blocking);
 	for (i = 0; i < nlib; i++)
 		order[i] = i;
 	for (i = nlib - 1; i > 0; i--) {
@@ -1047,16 +1075,19 @@ gen_methods(struct spec *s, struct gen *g, uint64_t *rng, uint64_t next_id)
 	}
 	while (g->nm < g->nmethods) {
 		uint32_t r = rng_below(rng, 100);
-		unsigned layer = r < 35 ? 1 : r < 60 ? 2 : r < 72 ? 1
-					  : r < 86 ? 3 : 4;
+		unsigned layer = r < 35   ? 1
+		                 : r < 60 ? 2
+		                 : r < 72 ? 1
+		                 : r < 86 ? 3
+		                          : 4;
 		int app = r < 60;
 
 		klass.len = 0;
 		if (!app) {
 			for (i = 0; i < nlib; i++) {
 				j = order[i];
-				if (!used[j] && library_classes[j].layer ==
-							layer)
+				if (!used[j] &&
+				    library_classes[j].layer == layer)
 					break;
 			}
 			if (i == nlib) {
@@ -1066,39 +1097,39 @@ gen_methods(struct spec *s, struct gen *g, uint64_t *rng, uint64_t next_id)
 				used[j] = 1;
 				buf_adds(&klass, library_classes[j].name);
 				gen_class(s, g, rng, &next_id, buf_str(&klass),
-					  layer, 2 + rng_below(rng, 10), 0);
+				          layer, 2 + rng_below(rng, 10), 0);
 				continue;
 			}
 		}
 		if (layer == 1)
 			buf_printf(&klass, "com.example.app.feature.%s.%s%s",
-				   PICK(rng, features), PICK(rng, stems),
-				   PICK(rng, ui_suffixes));
+			           PICK(rng, features), PICK(rng, stems),
+			           PICK(rng, ui_suffixes));
 		else if (r < 45)
 			buf_printf(&klass, "com.example.app.domain.%s.%s%s",
-				   PICK(rng, features), PICK(rng, stems),
-				   PICK(rng, domain_suffixes));
+			           PICK(rng, features), PICK(rng, stems),
+			           PICK(rng, domain_suffixes));
 		else
 			buf_printf(&klass, "com.example.app.data.%s.%s%s",
-				   PICK(rng, features), PICK(rng, stems),
-				   PICK(rng, data_suffixes));
+			           PICK(rng, features), PICK(rng, stems),
+			           PICK(rng, data_suffixes));
 		gen_class(s, g, rng, &next_id, buf_str(&klass), layer,
-			  1 + rng_below(rng, 8), 1);
+		          1 + rng_below(rng, 8), 1);
 		r = rng_below(rng, 100);
 		if (r >= 30)
 			continue;
 		inner.len = 0;
 		if (r < 12)
 			buf_printf(&inner, "%s$%s", buf_str(&klass),
-				   PICK(rng, inner_names));
+			           PICK(rng, inner_names));
 		else if (r < 22)
 			buf_printf(&inner, "%s$$ExternalSyntheticLambda%u",
-				   buf_str(&klass), rng_below(rng, 4));
+			           buf_str(&klass), rng_below(rng, 4));
 		else
 			buf_printf(&inner, "%s$%s%s$1", buf_str(&klass),
-				   PICK(rng, verbs), PICK(rng, nouns));
+			           PICK(rng, verbs), PICK(rng, nouns));
 		gen_class(s, g, rng, &next_id, buf_str(&inner), layer,
-			  1 + rng_below(rng, 3), 1);
+		          1 + rng_below(rng, 3), 1);
 	}
 	free(klass.p);
 	free(inner.p);
@@ -1109,9 +1140,9 @@ static void
 gen_graph(struct gen *g, uint64_t *rng)
 {
 	static const uint32_t hot[] = {S_MAP_GET, S_SB_APPEND, S_STRING_EQUALS,
-				       S_CHECK_NOT_NULL, S_LIST_GET};
+	                               S_CHECK_NOT_NULL, S_LIST_GET};
 	static const unsigned leaf_pct[5] = {10, 20, 25, 35, 75};
-	uint32_t (*edges)[2] = NULL;
+	uint32_t(*edges)[2] = NULL;
 	size_t nedges = 0, edges_cap = 0, i, n = g->nm;
 	uint32_t *rank = xcalloc(n, sizeof(*rank));
 	uint32_t *rank_of = xcalloc(n, sizeof(*rank_of));
@@ -1141,12 +1172,12 @@ gen_graph(struct gen *g, uint64_t *rng)
 	for (i = 0; i < n; i++)
 		rank_of[rank[i]] = (uint32_t)i;
 
-#define EDGE(a, b)                                                      \
-	do {                                                            \
-		grow(&edges, &edges_cap, nedges + 1, sizeof(*edges));   \
-		edges[nedges][0] = (a);                                 \
-		edges[nedges][1] = (b);                                 \
-		nedges++;                                               \
+#define EDGE(a, b)                                                             \
+	do {                                                                   \
+		grow(&edges, &edges_cap, nedges + 1, sizeof(*edges));          \
+		edges[nedges][0] = (a);                                        \
+		edges[nedges][1] = (b);                                        \
+		nedges++;                                                      \
 	} while (0)
 
 	for (i = 0; i < COUNT(skeleton_edges); i++)
@@ -1170,20 +1201,35 @@ gen_graph(struct gen *g, uint64_t *rng)
 		nc = 1 + rng_below(rng, 4);
 		for (k = 0; k < nc; k++) {
 			uint32_t span = (uint32_t)(n - 1 - r) < w
-						? (uint32_t)(n - 1 - r)
-						: w;
+			                        ? (uint32_t)(n - 1 - r)
+			                        : w;
 
 			EDGE((uint32_t)i, rank[r + 1 + rng_below(rng, span)]);
 		}
 		if (rng_below(rng, 100) < 3)
 			EDGE((uint32_t)i, (uint32_t)i);
 		if (rng_below(rng, 100) < 4 && r > start[1]) {
-			uint32_t lo = r - start[1] > w ? r - w
-						       : (uint32_t)start[1];
+			uint32_t lo =
+			        r - start[1] > w ? r - w : (uint32_t)start[1];
 
 			EDGE((uint32_t)i, rank[lo + rng_below(rng, r - lo)]);
 		}
 	}
+	/* Give every generated method a caller of lower rank. */
+	for (i = 0; i < nedges; i++)
+		count[edges[i][1]]++;
+	for (i = start[1]; i < n; i++) {
+		uint32_t lo, callee = rank[i];
+
+		if (count[callee])
+			continue;
+		lo = i - start[1] > w ? (uint32_t)i - w : (uint32_t)start[1];
+		EDGE(i > lo ? rank[lo + rng_below(rng, (uint32_t)i - lo)]
+		            : (uint32_t)S_DISPATCH,
+		     callee);
+		count[callee]++;
+	}
+	memset(count, 0, (n + 1) * sizeof(*count));
 #undef EDGE
 
 	/* Group the edges by caller, keeping their order (hottest first). */
@@ -1229,26 +1275,26 @@ gen_thread_name(size_t i, uint64_t pid)
 		const char *name;
 		int binder;
 	} names[] = {
-		{"main", 0},
-		{"RenderThread", 0},
-		{NULL, 1},
-		{"pool-1-thread-1", 0},
-		{"OkHttp Dispatcher", 0},
-		{"DefaultDispatcher-worker-1", 0},
-		{NULL, 2},
-		{"pool-1-thread-2", 0},
-		{"AsyncTask #1", 0},
-		{"FinalizerDaemon", 0},
-		{"HeapTaskDaemon", 0},
-		{"ReferenceQueueDaemon", 0},
-		{"glide-source-thread-0", 0},
-		{"arch_disk_io_0", 0},
-		{"DefaultDispatcher-worker-2", 0},
-		{NULL, 3},
-		{"pool-1-thread-3", 0},
-		{"hwuiTask1", 0},
-		{"queued-work-looper", 0},
-		{"OkHttp ConnectionPool", 0},
+	        {"main", 0},
+	        {"RenderThread", 0},
+	        {NULL, 1},
+	        {"pool-1-thread-1", 0},
+	        {"OkHttp Dispatcher", 0},
+	        {"DefaultDispatcher-worker-1", 0},
+	        {NULL, 2},
+	        {"pool-1-thread-2", 0},
+	        {"AsyncTask #1", 0},
+	        {"FinalizerDaemon", 0},
+	        {"HeapTaskDaemon", 0},
+	        {"ReferenceQueueDaemon", 0},
+	        {"glide-source-thread-0", 0},
+	        {"arch_disk_io_0", 0},
+	        {"DefaultDispatcher-worker-2", 0},
+	        {NULL, 3},
+	        {"pool-1-thread-3", 0},
+	        {"hwuiTask1", 0},
+	        {"queued-work-looper", 0},
+	        {"OkHttp ConnectionPool", 0},
 	};
 	struct buf b = {0};
 
@@ -1283,7 +1329,7 @@ gen_prepare(struct spec *s, struct gen *g)
 		die_line(s, g->line, "first-method must be a multiple of 4");
 	if (g->nmethods < S_COUNT)
 		die_line(s, g->line, "generate needs methods=%d or more",
-			 S_COUNT);
+		         S_COUNT);
 	if (g->nthreads == 0 && !(g->use_declared && declared))
 		die_line(s, g->line, "generate needs threads=1 or more");
 
@@ -1339,7 +1385,9 @@ gen_prepare(struct spec *s, struct gen *g)
 			break;
 		}
 		t->stack = xcalloc(t->base_len + g->maxdepth + 1,
-				   sizeof(*t->stack));
+		                   sizeof(*t->stack));
+		t->nkids = xcalloc(t->base_len + g->maxdepth + 1,
+		                   sizeof(*t->nkids));
 		g->weight_total += t->weight;
 	}
 }
@@ -1350,11 +1398,11 @@ gen_prepare(struct spec *s, struct gen *g)
 
 struct writer {
 	struct spec *s;
-	FILE *fp;           /* where the binary part goes */
+	FILE *fp; /* where the binary part goes */
 	char *fp_name;
-	unsigned natural;   /* bytes of a record's own fields */
-	unsigned size;      /* record size: the header's and the v1 stride */
-	unsigned stride;    /* bytes written per record */
+	unsigned natural; /* bytes of a record's own fields */
+	unsigned size;    /* record size: the header's and the v1 stride */
+	unsigned stride;  /* bytes written per record */
 	unsigned char *rec;
 	uint64_t nrecords;
 	int any_wall;
@@ -1387,17 +1435,17 @@ method_where(const struct spec *s, const struct method_def *m)
 
 /* Append the key line of method M (id and fields, then EOL) to B. */
 static void
-method_line(const struct spec *s, const struct method_def *m,
-	    const char *eol, struct buf *b)
+method_line(const struct spec *s, const struct method_def *m, const char *eol,
+            struct buf *b)
 {
 	size_t i;
 
 	if (m->id_text) {
 		buf_adds(b, m->id_text);
 	} else {
-		char *id = format_id(m->id, m->id_style < 0
-						    ? s->id_style
-						    : (enum id_style)m->id_style);
+		char *id = format_id(
+		        m->id, m->id_style < 0 ? s->id_style
+		                               : (enum id_style)m->id_style);
 
 		buf_adds(b, id);
 		free(id);
@@ -1450,7 +1498,7 @@ write_method_packet(struct writer *w, struct method_def *m)
  * definition M (may be NULL); streaming writes the packets it needs. */
 static void
 emit_record(struct writer *w, struct thread_def *t, struct method_def *m,
-	    uint64_t tid, uint32_t word, uint64_t cpu, uint64_t wall)
+            uint64_t tid, uint32_t word, uint64_t cpu, uint64_t wall)
 {
 	struct spec *s = w->s;
 	unsigned char *r = w->rec;
@@ -1483,6 +1531,8 @@ emit_record(struct writer *w, struct thread_def *t, struct method_def *m,
 	if (!w->any_wall || wall > w->max_wall)
 		w->max_wall = wall;
 	w->any_wall = 1;
+	if (m)
+		m->used = 1;
 	if (t) {
 		t->has_time = 1;
 		t->last_cpu = cpu;
@@ -1512,12 +1562,11 @@ build_key(struct writer *w, struct buf *b, int summary)
 
 		if (eq && !strcmp(eq + 1, "@records"))
 			buf_printf(b, "%.*s=%" PRIu64 "%s", (int)(eq - o), o,
-				   w->nrecords, eol);
+			           w->nrecords, eol);
 		else if (eq && !strcmp(eq + 1, "@elapsed"))
 			buf_printf(b, "%.*s=%" PRIu64 "%s", (int)(eq - o), o,
-				   w->any_wall ? w->max_wall - w->min_wall
-					       : 0,
-				   eol);
+			           w->any_wall ? w->max_wall - w->min_wall : 0,
+			           eol);
 		else
 			buf_printf(b, "%s%s", o, eol);
 	}
@@ -1527,12 +1576,14 @@ build_key(struct writer *w, struct buf *b, int summary)
 
 		if (!summary || (thread_where(s, t) & WHERE_SUMMARY))
 			buf_printf(b, "%" PRIu64 "\t%s%s", t->tid, t->name,
-				   eol);
+			           eol);
 	}
 	buf_printf(b, "*methods%s", eol);
 	for (i = 0; i < s->nmethods; i++) {
 		const struct method_def *m = &s->methods[i];
 
+		if (m->generated && !m->used)
+			continue;
 		if (!summary || (method_where(s, m) & WHERE_SUMMARY))
 			method_line(s, m, eol, b);
 	}
@@ -1654,14 +1705,21 @@ gen_run(struct writer *w, struct gen *g)
 			act = ACT_UNWIND;
 			t->pending--;
 		} else if (t->depth == t->base_len) {
-			mi = t->base_len ? gen_pick_callee(g, &rng,
-							   t->base[t->base_len -
-								   1])
-					 : t->root;
+			mi = t->base_len
+			             ? gen_pick_callee(g, &rng,
+			                               t->base[t->base_len - 1])
+			             : t->root;
 		} else {
 			unsigned d = t->depth - t->base_len;
 			uint32_t top = t->stack[t->depth - 1];
-			uint32_t p_enter = d < 24 ? 600 - 15 * d : 240;
+			uint32_t kids = t->nkids[t->depth - 1], p_enter;
+
+			if (top < S_COUNT && g->m[top].layer == 0)
+				p_enter = kids ? 250 : 950;
+			else if (kids)
+				p_enter = d < 30 ? 450 - 10 * d : 150;
+			else
+				p_enter = d < 40 ? 700 - 10 * d : 300;
 
 			if (g->m[top].ncallees && d < g->maxdepth &&
 			    rng_below(&rng, 1000) < p_enter) {
@@ -1670,7 +1728,7 @@ gen_run(struct writer *w, struct gen *g)
 				mi = top;
 				act = ACT_EXIT;
 				if (d >= 3 && rng_below(&rng, 1000) <
-						      g->unwind_permille) {
+				                      g->unwind_permille) {
 					uint32_t k = d - 1 < 4 ? d - 1 : 4;
 
 					act = ACT_UNWIND;
@@ -1678,10 +1736,14 @@ gen_run(struct writer *w, struct gen *g)
 				}
 			}
 		}
-		if (act == ACT_ENTER)
+		if (act == ACT_ENTER) {
+			if (t->depth)
+				t->nkids[t->depth - 1]++;
+			t->nkids[t->depth] = 0;
 			t->stack[t->depth++] = mi;
-		else
+		} else {
 			t->depth--;
+		}
 
 		step = 1 + rng_below(&rng, 4);
 		r = rng_below(&rng, 1000);
@@ -1691,7 +1753,7 @@ gen_run(struct writer *w, struct gen *g)
 			step += 300 + rng_below(&rng, 3000);
 		cpu_step = step - rng_below(&rng, step / 4 + 1);
 		if (act == ACT_EXIT && g->m[mi].blocking) {
-			step += 200 + rng_below(&rng, 20000);
+			step += 20 + rng_below(&rng, 800);
 			cpu_step = 3 + rng_below(&rng, 20);
 		}
 		if (startup)
@@ -1703,8 +1765,8 @@ gen_run(struct writer *w, struct gen *g)
 			struct method_def *md = &s->methods[g->m[mi].def];
 
 			emit_record(w, td, md, td->tid,
-				    (uint32_t)(md->id & ~(uint64_t)3) | act,
-				    t->cpu, wall);
+			            (uint32_t)(md->id & ~(uint64_t)3) | act,
+			            t->cpu, wall);
 		}
 	}
 }
@@ -1791,7 +1853,7 @@ write_file(const char *path, const void *text, size_t n)
  * binary part starts at DATA_START. */
 static void
 apply_edits(struct spec *s, enum target target, const char *path,
-	    uint64_t data_start)
+            uint64_t data_start)
 {
 	struct buf file = {0};
 	unsigned char chunk[65536];
@@ -1821,24 +1883,24 @@ apply_edits(struct spec *s, enum target target, const char *path,
 		if (e->base == BASE_END) {
 			if (e->off > file.len)
 				die_line(s, e->line,
-					 "end-%" PRIu64 " is before the start "
-					 "of the file (%zu bytes)",
-					 e->off, file.len);
+				         "end-%" PRIu64 " is before the start "
+				         "of the file (%zu bytes)",
+				         e->off, file.len);
 			off = file.len - e->off;
 		}
 		if (e->truncate) {
 			if (off > file.len)
 				die_line(s, e->line,
-					 "truncate at %" PRIu64 " is past the "
-					 "end of the file (%zu bytes)",
-					 off, file.len);
+				         "truncate at %" PRIu64 " is past the "
+				         "end of the file (%zu bytes)",
+				         off, file.len);
 			file.len = (size_t)off;
 		} else {
 			if (off > file.len || e->bytes.len > file.len - off)
 				die_line(s, e->line,
-					 "poke at %" PRIu64 " runs past the "
-					 "end of the file (%zu bytes)",
-					 off, file.len);
+				         "poke at %" PRIu64 " runs past the "
+				         "end of the file (%zu bytes)",
+				         off, file.len);
 			memcpy(file.p + off, e->bytes.p, e->bytes.len);
 		}
 	}
@@ -1865,16 +1927,16 @@ write_trace(struct spec *s, const char *out)
 	w.size = s->record_size_line ? s->record_size : w.natural;
 	if (w.size < w.natural)
 		die_line(s, s->record_size_line,
-			 "record-size %u is smaller than the %u bytes of a "
-			 "record's fields (use \"header record-size\" to "
-			 "write any value)",
-			 w.size, w.natural);
+		         "record-size %u is smaller than the %u bytes of a "
+		         "record's fields (use \"header record-size\" to "
+		         "write any value)",
+		         w.size, w.natural);
 	w.stride = s->stride_line ? s->stride : w.size;
 	if (w.stride < w.natural)
 		die_line(s, s->stride_line,
-			 "stream-stride %u is smaller than the %u bytes of a "
-			 "record's fields",
-			 w.stride, w.natural);
+		         "stream-stride %u is smaller than the %u bytes of a "
+		         "record's fields",
+		         w.stride, w.natural);
 	w.rec = xcalloc(w.stride, 1);
 	if (w.stride > w.size)
 		memset(w.rec + w.size, s->stride_fill, w.stride - w.size);
@@ -1947,4 +2009,1028 @@ write_trace(struct spec *s, const char *out)
 	free(data_path);
 	free(key_path);
 	free(sec_path);
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing                                                            */
+/* ------------------------------------------------------------------ */
+
+/* A position in the spec line being parsed. */
+struct cursor {
+	struct spec *s;
+	const char *line;
+	size_t pos;
+	char *tok; /* the last token, owned */
+};
+
+/* The value of hex digit C, or -1. */
+static int
+hex_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The next token of the line, or NULL at its end or at a "#" comment.
+ * "..." quotes (escapes \\ \" \t \n \r \xHH).  Valid until the next call. */
+static const char *
+next_token(struct cursor *c)
+{
+	const char *p = c->line + c->pos;
+	struct buf b = {0};
+
+	free(c->tok);
+	c->tok = NULL;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	c->pos = (size_t)(p - c->line);
+	if (!*p || *p == '#')
+		return NULL;
+	if (*p != '"') {
+		while (*p && *p != ' ' && *p != '\t')
+			buf_addc(&b, *p++);
+	} else {
+		for (p++; *p != '"'; p++) {
+			int hi, lo;
+
+			if (!*p)
+				die_at(c->s, "unterminated quoted string");
+			if (*p != '\\') {
+				buf_addc(&b, *p);
+				continue;
+			}
+			switch (*++p) {
+			case 'n':
+				buf_addc(&b, '\n');
+				break;
+			case 't':
+				buf_addc(&b, '\t');
+				break;
+			case 'r':
+				buf_addc(&b, '\r');
+				break;
+			case '\\':
+			case '"':
+				buf_addc(&b, *p);
+				break;
+			case 'x':
+				hi = hex_value((unsigned char)p[1]);
+				lo = hi < 0 ? -1
+				            : hex_value((unsigned char)p[2]);
+				if (lo < 0 || (hi == 0 && lo == 0))
+					die_at(c->s, "\\x needs two hex digits "
+					             "(not 00)");
+				buf_addc(&b, hi * 16 + lo);
+				p += 2;
+				break;
+			default:
+				die_at(c->s,
+				       "unknown escape '\\%c' in a quoted "
+				       "string",
+				       *p ? *p : ' ');
+			}
+		}
+		p++;
+		if (*p && *p != ' ' && *p != '\t')
+			die_at(c->s, "text right after a closing quote");
+	}
+	c->pos = (size_t)(p - c->line);
+	c->tok = buf_str(&b);
+	return c->tok;
+}
+
+/* The rest of the line as one string (new): a quoted token, or the raw
+ * text with trailing blanks removed; "#" is not a comment here. */
+static char *
+rest_of_line(struct cursor *c)
+{
+	const char *p = c->line + c->pos, *end;
+	struct buf b = {0};
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	c->pos = (size_t)(p - c->line);
+	if (*p == '"') {
+		char *r = xstrdup(next_token(c));
+
+		if (next_token(c))
+			die_at(c->s, "unexpected '%s' after the quoted string",
+			       c->tok);
+		return r;
+	}
+	end = p + strlen(p);
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	buf_add(&b, p, (size_t)(end - p));
+	c->pos = strlen(c->line);
+	return buf_str(&b);
+}
+
+/* Die unless the line has nothing more. */
+static void
+expect_end(struct cursor *c)
+{
+	if (next_token(c))
+		die_at(c->s, "unexpected '%s'", c->tok);
+}
+
+/* Parse T as a decimal or 0x-hex number into *V; returns 0 if it is not. */
+static int
+parse_u64(const char *t, uint64_t *v)
+{
+	uint64_t x = 0, base = 10;
+	const char *p = t;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	if (!*p)
+		return 0;
+	for (; *p; p++) {
+		int d = hex_value((unsigned char)*p);
+
+		if (d < 0 || (uint64_t)d >= base)
+			return 0;
+		if (x > (UINT64_MAX - (uint64_t)d) / base)
+			return 0;
+		x = x * base + (uint64_t)d;
+	}
+	*v = x;
+	return 1;
+}
+
+/* Parse the number token T (named WHAT in errors), at most MAX. */
+static uint64_t
+number(struct cursor *c, const char *t, const char *what, uint64_t max)
+{
+	uint64_t v;
+
+	if (!t)
+		die_at(c->s, "missing %s", what);
+	if (!parse_u64(t, &v))
+		die_at(c->s, "%s: '%s' is not a number (decimal or 0x hex)",
+		       what, t);
+	if (v > max)
+		die_at(c->s, "%s %s is larger than %" PRIu64, what, t, max);
+	return v;
+}
+
+/* Read the next token as a number named WHAT, at most MAX. */
+static uint64_t
+need_number(struct cursor *c, const char *what, uint64_t max)
+{
+	return number(c, next_token(c), what, max);
+}
+
+/* Read the next token, which must be one of the NULL-terminated WORDS;
+ * returns its index. */
+static int
+need_word(struct cursor *c, const char *what, const char *const *words)
+{
+	const char *t = next_token(c);
+	struct buf list = {0};
+	int i;
+
+	for (i = 0; t && words[i]; i++)
+		if (!strcmp(t, words[i]))
+			return i;
+	for (i = 0; words[i]; i++)
+		buf_printf(&list, "%s%s", i ? ", " : "", words[i]);
+	if (!t)
+		die_at(c->s, "missing %s (one of %s)", what, buf_str(&list));
+	die_at(c->s, "unknown %s '%s' (one of %s)", what, t, buf_str(&list));
+	return -1;
+}
+
+/* Append the bytes of hex tokens ("4c 4f", "4c4f") up to the line's end. */
+static void
+hex_bytes(struct cursor *c, struct buf *b)
+{
+	const char *t;
+
+	while ((t = next_token(c))) {
+		size_t i, n = strlen(t);
+
+		if (n % 2)
+			die_at(c->s,
+			       "'%s': hex bytes need an even number of "
+			       "digits",
+			       t);
+		for (i = 0; i < n; i += 2) {
+			int hi = hex_value((unsigned char)t[i]);
+			int lo = hex_value((unsigned char)t[i + 1]);
+
+			if (hi < 0 || lo < 0)
+				die_at(c->s, "'%s' is not hex bytes", t);
+			buf_addc(b, hi * 16 + lo);
+		}
+	}
+	if (!b->len)
+		die_at(c->s, "missing hex bytes");
+}
+
+/* Directive handlers, called after the keyword was read. */
+
+static void
+d_format(struct cursor *c)
+{
+	static const char *const w[] = {"v1", "split", "stream", NULL};
+
+	c->s->layout = (enum layout)need_word(c, "format", w);
+	c->s->layout_line = c->s->lineno;
+	expect_end(c);
+}
+
+static void
+d_sec_file(struct cursor *c)
+{
+	c->s->sec_file = 1;
+	expect_end(c);
+}
+
+static void
+d_no_summary(struct cursor *c)
+{
+	c->s->no_summary = 1;
+	expect_end(c);
+}
+
+static void
+d_version(struct cursor *c)
+{
+	c->s->version = (unsigned)need_number(c, "version", 3);
+	if (!c->s->version)
+		die_at(c->s, "version must be 1, 2 or 3 (use \"header "
+		             "version\" to write any value)");
+	c->s->version_set = 1;
+	expect_end(c);
+}
+
+static void
+d_clock(struct cursor *c)
+{
+	static const char *const w[] = {"dual", "wall", "thread-cpu", "none",
+	                                NULL};
+
+	c->s->clock = (enum clock)need_word(c, "clock", w);
+	expect_end(c);
+}
+
+static void
+d_record_size(struct cursor *c)
+{
+	c->s->record_size = (unsigned)need_number(c, "record size", 0xffff);
+	c->s->record_size_line = c->s->lineno;
+	expect_end(c);
+}
+
+static void
+d_data_offset(struct cursor *c)
+{
+	c->s->data_offset = (unsigned)need_number(c, "data offset", 0xffff);
+	expect_end(c);
+}
+
+static void
+d_start_time(struct cursor *c)
+{
+	c->s->start_time = need_number(c, "start time", UINT64_MAX);
+	expect_end(c);
+}
+
+static void
+d_stream_stride(struct cursor *c)
+{
+	const char *t;
+
+	c->s->stride = (unsigned)need_number(c, "stride", 0xffff);
+	c->s->stride_line = c->s->lineno;
+	if ((t = next_token(c)))
+		c->s->stride_fill =
+		        (unsigned char)number(c, t, "fill byte", 0xff);
+	expect_end(c);
+}
+
+static void
+d_header(struct cursor *c)
+{
+	static const char *const w[] = {"magic",      "version",     "offset",
+	                                "start-time", "record-size", NULL};
+	static const uint64_t max[] = {UINT32_MAX, 0xffff, 0xffff, UINT64_MAX,
+	                               0xffff};
+	struct spec *s = c->s;
+	struct override *o[5];
+	int i;
+
+	o[0] = &s->ov_magic;
+	o[1] = &s->ov_version;
+	o[2] = &s->ov_offset;
+	o[3] = &s->ov_start;
+	o[4] = &s->ov_recsize;
+	i = need_word(c, "header field", w);
+	o[i]->value = need_number(c, w[i], max[i]);
+	o[i]->set = 1;
+	expect_end(c);
+}
+
+static void
+d_key_eol(struct cursor *c)
+{
+	static const char *const w[] = {"lf", "crlf", NULL};
+
+	c->s->crlf = need_word(c, "line end", w);
+	expect_end(c);
+}
+
+static void
+d_key_version(struct cursor *c)
+{
+	free(c->s->key_version);
+	c->s->key_version = rest_of_line(c);
+}
+
+/* Add the key option line TEXT (owned). */
+static void
+add_option(struct spec *s, char *text)
+{
+	grow(&s->options, &s->options_cap, s->noptions + 1,
+	     sizeof(*s->options));
+	s->options[s->noptions++] = text;
+}
+
+static void
+d_vm(struct cursor *c)
+{
+	static const char *const w[] = {"art", "dalvik", NULL};
+	struct buf b = {0};
+
+	buf_printf(&b, "vm=%s", w[need_word(c, "vm", w)]);
+	add_option(c->s, buf_str(&b));
+	expect_end(c);
+}
+
+static void
+d_property(struct cursor *c)
+{
+	char *text = rest_of_line(c);
+
+	if (!*text)
+		die_at(c->s, "property needs KEY=VALUE");
+	add_option(c->s, text);
+}
+
+static void
+d_no_end(struct cursor *c)
+{
+	c->s->no_end = 1;
+	expect_end(c);
+}
+
+static const char *const id_styles[] = {"0x", "bare", "alt", "pad8", NULL};
+static const char *const placements[] = {"inline", "summary", "both", "none",
+                                         NULL};
+
+/* The WHERE_* bits of placement word I (an index in placements). */
+static unsigned
+placement_bits(int i)
+{
+	static const unsigned bits[] = {WHERE_INLINE, WHERE_SUMMARY,
+	                                WHERE_INLINE | WHERE_SUMMARY, 4};
+
+	return bits[i];
+}
+
+static void
+d_id_style(struct cursor *c)
+{
+	c->s->id_style = (enum id_style)need_word(c, "id style", id_styles);
+	expect_end(c);
+}
+
+static void
+d_stream_threads(struct cursor *c)
+{
+	c->s->thread_where =
+	        placement_bits(need_word(c, "placement", placements));
+	expect_end(c);
+}
+
+static void
+d_stream_methods(struct cursor *c)
+{
+	c->s->method_where =
+	        placement_bits(need_word(c, "placement", placements));
+	expect_end(c);
+}
+
+/* The WHERE_* bits of placement option T (@inline ...), or 0. */
+static unsigned
+placement_option(const char *t)
+{
+	int i;
+
+	if (!t || t[0] != '@')
+		return 0;
+	for (i = 0; placements[i]; i++)
+		if (!strcmp(t + 1, placements[i]))
+			return placement_bits(i);
+	return 0;
+}
+
+static void
+d_thread(struct cursor *c)
+{
+	struct spec *s = c->s;
+	uint64_t tid = need_number(c, "thread id", UINT64_MAX);
+	unsigned where = 0, bits;
+	size_t save;
+	char *name;
+
+	for (;;) {
+		save = c->pos;
+		bits = placement_option(next_token(c));
+		if (!bits) {
+			if (c->tok && c->tok[0] == '@')
+				die_at(s,
+				       "unknown thread option '%s' (quote "
+				       "a name that starts with @)",
+				       c->tok);
+			c->pos = save;
+			break;
+		}
+		where = bits;
+	}
+	name = rest_of_line(c);
+	add_thread(s, tid, name, where);
+	free(name);
+}
+
+static void
+d_method(struct cursor *c)
+{
+	struct spec *s = c->s;
+	uint64_t id = need_number(c, "method id", UINT32_MAX);
+	char **fields = NULL, *id_text = NULL;
+	size_t nfields = 0, cap = 0, i;
+	unsigned where = 0, bits;
+	int style = -1, k;
+	const char *t;
+
+	while ((t = next_token(c))) {
+		if (nfields == 0 && t[0] == '@') {
+			if ((bits = placement_option(t))) {
+				where = bits;
+				continue;
+			}
+			if (!strncmp(t, "@id=", 4)) {
+				free(id_text);
+				id_text = xstrdup(t + 4);
+				continue;
+			}
+			for (k = 0; id_styles[k]; k++)
+				if (!strcmp(t + 1, id_styles[k]))
+					break;
+			if (!id_styles[k])
+				die_at(s,
+				       "unknown method option '%s' (quote a "
+				       "field that starts with @)",
+				       t);
+			style = k;
+			continue;
+		}
+		grow(&fields, &cap, nfields + 1, sizeof(*fields));
+		fields[nfields++] = xstrdup(t);
+	}
+	add_method(s, id, id_text, style, fields, nfields, where);
+	for (i = 0; i < nfields; i++)
+		free(fields[i]);
+	free(fields);
+}
+
+/* The action named T, or -1. */
+static int
+action_word(const char *t)
+{
+	static const char *const w[] = {"enter", "exit", "unwind", "action3",
+	                                NULL};
+	int i;
+
+	for (i = 0; t && w[i]; i++)
+		if (!strcmp(t, w[i]))
+			return i;
+	return -1;
+}
+
+/* Append an event record item. */
+static void
+add_event(struct spec *s, uint64_t tid, uint32_t word, uint64_t cpu,
+          uint64_t wall)
+{
+	struct item *it = add_item(s, ITEM_EVENT);
+
+	it->tid = tid;
+	it->word = word;
+	it->cpu = cpu;
+	it->wall = wall;
+}
+
+/* Read a method id for a record: a multiple of 4 unless RAW. */
+static uint32_t
+record_method(struct cursor *c, int raw)
+{
+	uint64_t id =
+	        need_number(c, raw ? "method word" : "method id", UINT32_MAX);
+
+	if (!raw && (id & 3))
+		die_at(c->s,
+		       "method id 0x%" PRIx64 " has its low two bits set "
+		       "(use \"raw\" to write any method word)",
+		       id);
+	return (uint32_t)id;
+}
+
+/* "T ACTION M CPU WALL" or "T ACTION M TIME"; T was already read. */
+static void
+d_event(struct cursor *c, const char *tid_text)
+{
+	struct spec *s = c->s;
+	uint64_t tid = number(c, tid_text, "thread id", UINT64_MAX);
+	const char *t = next_token(c);
+	int act = action_word(t), raw = t && !strcmp(t, "raw");
+	uint32_t word;
+	uint64_t cpu, wall;
+
+	if (act < 0 && !raw)
+		die_at(s,
+		       t ? "unknown action '%s' (enter, exit, unwind, "
+		           "action3, raw)"
+		         : "missing action after the thread id%s",
+		       t ? t : "");
+	word = record_method(c, raw);
+	if (!raw)
+		word |= (uint32_t)act;
+	cpu = need_number(c, "time", UINT64_MAX);
+	t = next_token(c);
+	wall = t ? number(c, t, "wall time", UINT64_MAX) : cpu;
+	expect_end(c);
+	add_event(s, tid, word, cpu, wall);
+}
+
+/* "call T M CPU0 WALL0 CPU1 WALL1 [unwind|action3] [{]", or with one time
+ * per end ("call T M T0 T1"); "-" for the end times leaves it open. */
+static void
+d_call(struct cursor *c)
+{
+	struct spec *s = c->s;
+	uint64_t tid = need_number(c, "thread id", UINT64_MAX), v[4];
+	uint32_t id = record_method(c, 0);
+	int n = 0, dash = 0, act = ACT_EXIT, open = 0;
+	const char *t;
+
+	while ((t = next_token(c))) {
+		if (!strcmp(t, "{")) {
+			open = 1;
+			break;
+		}
+		if (!strcmp(t, "unwind") || !strcmp(t, "action3") ||
+		    !strcmp(t, "exit")) {
+			act = action_word(t);
+			continue;
+		}
+		if (n == 4)
+			die_at(s, "too many times after 'call'");
+		if (!strcmp(t, "-")) {
+			if (n == 0)
+				die_at(s, "the entry time cannot be '-'");
+			dash++;
+			v[n++] = 0;
+			continue;
+		}
+		v[n++] = number(c, t, "time", UINT64_MAX);
+	}
+	expect_end(c);
+	if (n != 2 && n != 4)
+		die_at(s,
+		       "call needs 2 times (entry exit) or 4 (entry cpu "
+		       "wall, exit cpu wall), got %d",
+		       n);
+	if (n == 2) {
+		v[3] = v[1];
+		v[2] = v[1];
+		v[1] = v[0];
+	}
+	if (dash && dash != n / 2)
+		die_at(s, "use '-' for every exit time or for none");
+	add_event(s, tid, id, v[0], v[1]);
+	if (open) {
+		struct block *b;
+
+		grow(&s->blocks, &s->blocks_cap, s->nblocks + 1,
+		     sizeof(*s->blocks));
+		b = &s->blocks[s->nblocks++];
+		memset(b, 0, sizeof(*b));
+		b->line = s->lineno;
+		b->has_exit = !dash;
+		b->exit.kind = ITEM_EVENT;
+		b->exit.tid = tid;
+		b->exit.word = id | (uint32_t)act;
+		b->exit.cpu = v[2];
+		b->exit.wall = v[3];
+	} else if (!dash) {
+		add_event(s, tid, id | (uint32_t)act, v[2], v[3]);
+	}
+}
+
+static void
+d_close(struct cursor *c)
+{
+	struct spec *s = c->s;
+	struct block *b;
+
+	expect_end(c);
+	if (!s->nblocks)
+		die_at(s, "'}' without an open 'call ... {'");
+	b = &s->blocks[--s->nblocks];
+	if (b->has_exit)
+		add_event(s, b->exit.tid, b->exit.word, b->exit.cpu,
+		          b->exit.wall);
+}
+
+static void
+d_packet(struct cursor *c)
+{
+	static const char *const w[] = {"thread", "method", NULL};
+	struct spec *s = c->s;
+	int kind = need_word(c, "packet kind", w);
+	uint64_t id =
+	        need_number(c, kind ? "method id" : "thread id", UINT64_MAX);
+	struct item *it;
+	size_t k;
+
+	expect_end(c);
+	if (!idmap_get(kind ? &s->method_map : &s->thread_map, id, &k))
+		die_at(s, "packet: %s %" PRIu64 " is not declared above",
+		       w[kind], id);
+	it = add_item(s, kind ? ITEM_PACKET_METHOD : ITEM_PACKET_THREAD);
+	it->index = k;
+}
+
+static void
+d_raw_hex(struct cursor *c)
+{
+	struct item *it = add_item(c->s, ITEM_RAW);
+
+	hex_bytes(c, &it->raw);
+}
+
+static void
+d_summary(struct cursor *c)
+{
+	expect_end(c);
+	if (c->s->has_summary_item)
+		die_at(c->s, "only one 'summary' per spec");
+	c->s->has_summary_item = c->s->lineno;
+	add_item(c->s, ITEM_SUMMARY);
+}
+
+static void
+d_generate(struct cursor *c)
+{
+	static const char *const keys[] = {
+	        "threads",   "methods",      "records", "seed",
+	        "maxdepth",  "switch",       "unwind",  "use-declared",
+	        "first-tid", "first-method", NULL};
+	struct spec *s = c->s;
+	struct gen *g = xcalloc(1, sizeof(*g));
+	int seen[10] = {0};
+	const char *t;
+
+	g->line = s->lineno;
+	g->seed = 1;
+	g->maxdepth = 32;
+	g->switch_every = 40;
+	g->unwind_permille = 1;
+	while ((t = next_token(c))) {
+		const char *eq = strchr(t, '=');
+		size_t klen = eq ? (size_t)(eq - t) : strlen(t);
+		int k;
+
+		for (k = 0; keys[k]; k++)
+			if (strlen(keys[k]) == klen &&
+			    !strncmp(t, keys[k], klen))
+				break;
+		if (!keys[k] || !eq)
+			die_at(s,
+			       "generate: '%s' is not KEY=VALUE with KEY "
+			       "one of threads, methods, records, seed, "
+			       "maxdepth, switch, unwind, use-declared, "
+			       "first-tid, first-method",
+			       t);
+		seen[k] = 1;
+		switch (k) {
+		case 0:
+			g->nthreads = number(c, eq + 1, "threads", 100000);
+			break;
+		case 1:
+			g->nmethods = number(c, eq + 1, "methods", 10000000);
+			break;
+		case 2:
+			g->records = number(c, eq + 1, "records", UINT64_MAX);
+			break;
+		case 3:
+			g->seed = number(c, eq + 1, "seed", UINT64_MAX);
+			break;
+		case 4:
+			g->maxdepth =
+			        (unsigned)number(c, eq + 1, "maxdepth", 100000);
+			break;
+		case 5:
+			g->switch_every =
+			        (unsigned)number(c, eq + 1, "switch", 1000000);
+			break;
+		case 6:
+			g->unwind_permille =
+			        (unsigned)number(c, eq + 1, "unwind", 1000);
+			break;
+		case 7:
+			if (strcmp(eq + 1, "yes") && strcmp(eq + 1, "no"))
+				die_at(s, "use-declared is yes or no");
+			g->use_declared = !strcmp(eq + 1, "yes");
+			break;
+		case 8:
+			g->first_tid =
+			        number(c, eq + 1, "first-tid", UINT64_MAX);
+			g->first_tid_set = 1;
+			break;
+		case 9:
+			g->first_method =
+			        number(c, eq + 1, "first-method", UINT32_MAX);
+			g->first_method_set = 1;
+			break;
+		}
+	}
+	if (!seen[0] || !seen[1] || !seen[2])
+		die_at(s, "generate needs threads=N methods=M records=R");
+	if (g->maxdepth < 4)
+		die_at(s, "generate needs maxdepth=4 or more");
+	if (g->switch_every < 1)
+		g->switch_every = 1;
+	gen_prepare(s, g);
+	add_item(s, ITEM_GENERATE)->gen = g;
+}
+
+/* Read an optional file target (key, sec) for poke and truncate. */
+static enum target
+edit_target(struct cursor *c)
+{
+	size_t save = c->pos;
+	const char *t = next_token(c);
+
+	if (t && !strcmp(t, "key"))
+		return TARGET_KEY;
+	if (t && !strcmp(t, "sec"))
+		return TARGET_SEC;
+	c->pos = save;
+	return TARGET_MAIN;
+}
+
+/* Read an offset: N, data+N or end-N, into E. */
+static void
+edit_offset(struct cursor *c, struct edit *e)
+{
+	const char *t = next_token(c);
+
+	e->base = BASE_ABS;
+	if (t && !strncmp(t, "data+", 5)) {
+		e->base = BASE_DATA;
+		t += 5;
+	} else if (t && !strncmp(t, "end-", 4)) {
+		e->base = BASE_END;
+		t += 4;
+	}
+	e->off = number(c, t, "offset", UINT64_MAX);
+}
+
+/* Append an edit for the current line and return it. */
+static struct edit *
+add_edit(struct spec *s)
+{
+	struct edit *e;
+
+	grow(&s->edits, &s->edits_cap, s->nedits + 1, sizeof(*s->edits));
+	e = &s->edits[s->nedits++];
+	memset(e, 0, sizeof(*e));
+	e->line = s->lineno;
+	return e;
+}
+
+static void
+d_truncate(struct cursor *c)
+{
+	struct edit *e = add_edit(c->s);
+
+	e->target = edit_target(c);
+	e->truncate = 1;
+	edit_offset(c, e);
+	expect_end(c);
+}
+
+static void
+d_poke(struct cursor *c)
+{
+	struct edit *e = add_edit(c->s);
+
+	e->target = edit_target(c);
+	edit_offset(c, e);
+	hex_bytes(c, &e->bytes);
+}
+
+static const struct directive {
+	const char *name;
+	void (*parse)(struct cursor *c);
+} directives[] = {
+        {"format", d_format},
+        {"sec-file", d_sec_file},
+        {"no-summary", d_no_summary},
+        {"version", d_version},
+        {"clock", d_clock},
+        {"record-size", d_record_size},
+        {"data-offset", d_data_offset},
+        {"start-time", d_start_time},
+        {"stream-stride", d_stream_stride},
+        {"header", d_header},
+        {"key-eol", d_key_eol},
+        {"key-version", d_key_version},
+        {"vm", d_vm},
+        {"property", d_property},
+        {"no-end", d_no_end},
+        {"id-style", d_id_style},
+        {"stream-threads", d_stream_threads},
+        {"stream-methods", d_stream_methods},
+        {"thread", d_thread},
+        {"method", d_method},
+        {"call", d_call},
+        {"}", d_close},
+        {"packet", d_packet},
+        {"raw-hex", d_raw_hex},
+        {"summary", d_summary},
+        {"generate", d_generate},
+        {"truncate", d_truncate},
+        {"poke", d_poke},
+};
+
+/* Parse one spec line. */
+static void
+parse_line(struct spec *s, const char *line)
+{
+	struct cursor c;
+	const char *kw;
+	char *word;
+	size_t i;
+
+	c.s = s;
+	c.line = line;
+	c.pos = 0;
+	c.tok = NULL;
+	kw = next_token(&c);
+	if (!kw)
+		return;
+	word = xstrdup(kw);
+	if (word[0] >= '0' && word[0] <= '9') {
+		d_event(&c, word);
+	} else {
+		for (i = 0; i < COUNT(directives); i++)
+			if (!strcmp(word, directives[i].name))
+				break;
+		if (i == COUNT(directives))
+			die_at(s, "unknown directive '%s'", word);
+		directives[i].parse(&c);
+	}
+	free(word);
+	free(c.tok);
+}
+
+/* Read one line (without its \n or \r\n) into B; returns 0 at the end. */
+static int
+read_line(FILE *fp, struct buf *b)
+{
+	int ch;
+
+	b->len = 0;
+	while ((ch = getc(fp)) != EOF && ch != '\n')
+		buf_addc(b, ch);
+	if (ch == EOF && !b->len)
+		return 0;
+	if (b->len && b->p[b->len - 1] == '\r')
+		b->len--;
+	buf_addc(b, 0);
+	b->len--;
+	return 1;
+}
+
+/* Check what can only be checked once the whole spec is read. */
+static void
+finish_spec(struct spec *s)
+{
+	size_t i;
+
+	if (s->nblocks)
+		die_line(s, s->blocks[s->nblocks - 1].line,
+		         "this 'call ... {' is never closed with '}'");
+	if (s->sec_file || s->no_summary) {
+		if (s->layout_line && s->layout != LAYOUT_STREAM)
+			die_line(s, s->layout_line,
+			         "sec-file and no-summary need format stream");
+		s->layout = LAYOUT_STREAM;
+	}
+	if (!s->version_set)
+		s->version = s->clock == CLOCK_DUAL ? 3 : 2;
+	if (s->stride_line && s->layout != LAYOUT_STREAM)
+		die_line(s, s->stride_line,
+		         "stream-stride needs format stream");
+	if (s->has_summary_item &&
+	    (s->layout != LAYOUT_STREAM || s->sec_file || s->no_summary))
+		die_line(s, s->has_summary_item,
+		         "'summary' needs format stream without sec-file or "
+		         "no-summary");
+	for (i = 0; i < s->nitems; i++)
+		if ((s->items[i].kind == ITEM_PACKET_THREAD ||
+		     s->items[i].kind == ITEM_PACKET_METHOD) &&
+		    s->layout != LAYOUT_STREAM)
+			die_line(s, s->items[i].line,
+			         "'packet' needs format stream");
+	for (i = 0; i < s->nedits; i++) {
+		if (s->edits[i].target == TARGET_KEY &&
+		    s->layout != LAYOUT_SPLIT)
+			die_line(s, s->edits[i].line,
+			         "the key file exists only with format split");
+		if (s->edits[i].target == TARGET_SEC && !s->sec_file)
+			die_line(s, s->edits[i].line,
+			         "the .sec file exists only with sec-file");
+	}
+}
+
+/* Print the usage text to FP. */
+static void
+usage(FILE *fp)
+{
+	fputs("usage: mktrace SPEC OUT\n"
+	      "Write the Android method trace described by the text file "
+	      "SPEC to OUT\n"
+	      "(split traces: OUT.key and OUT.data; sec-file: also OUT.sec).\n"
+	      "SPEC \"-\" reads standard input.  The spec language is in "
+	      "doc/FIXTURES.md.\n",
+	      fp);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct spec s;
+	struct buf line = {0};
+	FILE *fp;
+
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc != 3) {
+		usage(stderr);
+		return 1;
+	}
+	memset(&s, 0, sizeof(s));
+	s.layout = LAYOUT_V1;
+	s.clock = CLOCK_DUAL;
+	s.data_offset = 32;
+	s.id_style = ID_0X;
+	s.thread_where = WHERE_INLINE;
+	s.method_where = WHERE_INLINE;
+	if (!strcmp(argv[1], "-")) {
+		s.path = "<stdin>";
+		fp = stdin;
+	} else {
+		s.path = argv[1];
+		fp = fopen(argv[1], "r");
+		if (!fp)
+			die("%s: %s", argv[1], strerror(errno));
+	}
+	while (read_line(fp, &line)) {
+		s.lineno++;
+		parse_line(&s, buf_str(&line));
+	}
+	if (ferror(fp))
+		die("%s: read error", s.path);
+	if (fp != stdin)
+		fclose(fp);
+	free(line.p);
+	finish_spec(&s);
+	write_trace(&s, argv[2]);
+	return 0;
 }

@@ -1,0 +1,69 @@
+#!/bin/sh
+# cli.sh: the command line contract of PRODUCT.md section 3: help and
+# version for each command, exit statuses, one-line error messages that
+# name the file, the offset and the problem.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+for cmd in report tree calls info dump folded; do
+	run "$TRACETUI" $cmd --help
+	ok $([ $rc -eq 0 ] && echo "$out" | grep -q "^Usage: tracetui $cmd " &&
+		echo 0 || echo 1) "$cmd --help"
+	run "$TRACETUI" $cmd -V
+	ok $([ $rc -eq 0 ] && [ "$out" = "tracetui $(echo "$out" |
+		cut -d' ' -f2)" ] && echo 0 || echo 1) "$cmd --version"
+	run "$TRACETUI" $cmd --no-such-option x.trace
+	ok $([ $rc -eq 2 ] && echo "$err" | grep -q "unknown option" &&
+		echo 0 || echo 1) "$cmd: unknown option is a usage error"
+	run "$TRACETUI" $cmd
+	ok $([ $rc -eq 2 ] && echo 0 || echo 1) "$cmd: no file is a usage error"
+done
+run "$TRACETUI" --help
+ok $([ $rc -eq 0 ] && echo "$out" | grep -q "^Commands:" && echo 0 ||
+	echo 1) "tracetui --help lists the commands"
+run "$TRACETUI"
+ok $([ $rc -eq 2 ] && echo 0 || echo 1) "no argument is a usage error"
+run "$TRACETUI" report --top many x.trace
+ok $([ $rc -eq 2 ] && echo 0 || echo 1) "--top needs a number"
+run "$TRACETUI" report --format xml x.trace
+ok $([ $rc -eq 2 ] && echo 0 || echo 1) "unknown format"
+run "$TRACETUI" report --clock sundial x.trace
+ok $([ $rc -eq 2 ] && echo 0 || echo 1) "unknown clock"
+run "$TRACETUI" info --min-pct 3 x.trace
+ok $([ $rc -eq 2 ] && echo "$err" | grep -q "does not apply" && echo 0 ||
+	echo 1) "an option another command takes is refused"
+
+# Files that are not traces: exit 3 and "tracetui: FILE: offset N: ...".
+expect_input_error() {
+	# expect_input_error FILE PATTERN DESCRIPTION
+	run "$TRACETUI" report "$1"
+	ok $([ $rc -eq 3 ] && [ -z "$out" ] &&
+		[ "$(echo "$err" | wc -l)" -eq 1 ] &&
+		echo "$err" | grep -q "^tracetui: $1: offset [0-9]*: $2" &&
+		echo 0 || echo 1) "$3"
+	[ $rc -eq 3 ] || echo "$err" | diag
+}
+expect_input_error "$tmp/missing.trace" "cannot open" "missing file"
+expect_input_error "$tmp" "is a directory" "a directory"
+: >"$tmp/empty.trace"
+expect_input_error "$tmp/empty.trace" "the file is empty" "an empty file"
+expect_input_error /dev/zero "is a device" "/dev/zero"
+printf 'hello, world\n' >"$tmp/text.trace"
+expect_input_error "$tmp/text.trace" "not a method trace" "a text file"
+printf '*version\n3\nclock=dual\n*threads\n1\tmain\n*methods\n' \
+	>"$tmp/nokeyend.trace"
+expect_input_error "$tmp/nokeyend.trace" "expected '\*end'" \
+	"a key without *end"
+printf '\037\213\010\000' >"$tmp/gz.trace"
+expect_input_error "$tmp/gz.trace" "gzip" "a gzip file"
+if [ "$(id -u)" -ne 0 ]; then
+	printf '*version\n' >"$tmp/secret.trace"
+	chmod 000 "$tmp/secret.trace"
+	expect_input_error "$tmp/secret.trace" "cannot open" "an unreadable file"
+fi
+mkfifo "$tmp/fifo.trace" 2>/dev/null && {
+	printf 'SLOW' >"$tmp/fifo.trace" &
+	expect_input_error "$tmp/fifo.trace" "" "a FIFO with junk"
+	wait
+}
+
+done_testing

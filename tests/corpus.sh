@@ -1,0 +1,99 @@
+#!/bin/sh
+# corpus.sh: the real traces in ../shared/traces, checked against what
+# other tools computed from them (their README lists the oracles).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+T=$SHARED_TRACES
+[ -d "$T" ] || skip_all "no trace corpus at $T"
+PERFLIB_TREE=${top_builddir:-.}/tests/perflib-tree
+
+# Every trace loads, except the three damaged ones, which fail cleanly.
+for f in "$T"/*.trace; do
+	name=$(basename "$f")
+	case $name in
+	game__mytrace.trace | perflib__basic-special_char.trace | \
+		perflib__header.trace)
+		run "$TRACETUI" report --format tsv "$f"
+		ok $([ $rc -eq 3 ] && echo 0 || echo 1) "$name: exit 3"
+		case $err in
+		"tracetui: $f: offset "[0-9]*": "*) ok 0 "$name: message names file and offset" ;;
+		*) ok 1 "$name: message names file and offset: $err" ;;
+		esac
+		ok $([ -z "$out" ] && echo 0 || echo 1) "$name: no output"
+		;;
+	*)
+		for cmd in "report --format tsv" info tree calls folded dump; do
+			run "$TRACETUI" $cmd "$f"
+			ok $([ $rc -eq 0 ] && [ -n "$out" ] && echo 0 || echo 1) \
+				"$name: $cmd"
+		done
+		;;
+	esac
+done
+
+# The damaged files say what is wrong.
+run "$TRACETUI" info "$T/game__mytrace.trace"
+echo "$err" | grep -q "record size 0" ; ok $? "game__mytrace: record size 0 named"
+run "$TRACETUI" info "$T/perflib__basic-special_char.trace"
+echo "$err" | grep -q "record size 1186" ; ok $? "special_char: record size 1186 named"
+run "$TRACETUI" info "$T/perflib__header.trace"
+echo "$err" | grep -q "offset 561: unsupported data version" ; ok $? "header: bad data part at 561"
+
+# perflib's expected call trees of thread "AsyncTask #1".
+for n in basic basic-api10 exception mismatched; do
+	"$PERFLIB_TREE" "$T/perflib__$n.trace" "AsyncTask #1" >"$tmp/tree" 2>&1
+	cmp -s "$tmp/tree" "$T/perflib__$n.expected-calltree-AsyncTask1.txt"
+	ok $? "perflib__$n: call tree equals perflib's"
+done
+
+# Perfetto's ten longest complete calls of perflib__streaming.trace: its
+# ts is (header start + wall start) in ns, its dur the wall duration in ns.
+start=$("$TRACETUI" info "$T/perflib__streaming.trace" 2>/dev/null |
+	sed -n 's/^start time: *\([0-9]*\) us$/\1/p')
+"$TRACETUI" calls --sort wall --format tsv "$T/perflib__streaming.trace" \
+	2>/dev/null | awk -F'\t' -v s="$start" 'NR > 1 && $7 !~ /open/ {
+		printf "%d000,%d000,%s\n", s + $3, $4, $1 }' | head -10 \
+	>"$tmp/top10"
+tail -n +2 "$T/perflib__streaming.expected-perfetto-top10-slices.csv" |
+	sed 's/^\([0-9]*\),\([0-9]*\),"[^"]*","\([^"]*\)".*/\1,\2,\3/' \
+	>"$tmp/perfetto"
+cmp -s "$tmp/top10" "$tmp/perfetto"
+ok $? "perflib__streaming: ten longest calls equal Perfetto's"
+diff "$tmp/top10" "$tmp/perfetto" | diag
+
+# dmtracedump's numbers, on the traces without orphan or mismatched exits.
+grep -v '^#' "${top_srcdir:-.}/tests/corpus/dmtracedump.digest" |
+while read -r file rows sum; do
+	"$TRACETUI" report --format tsv "$T/$file" 2>/dev/null |
+		normalize_tsv >"$tmp/norm"
+	got_rows=$(wc -l <"$tmp/norm")
+	got_sum=$(sha256sum <"$tmp/norm" | cut -c1-64)
+	[ "$got_rows" -eq "$rows" ] && [ "$got_sum" = "$sum" ]
+	echo $? >"$tmp/status.$file"
+done
+for s in "$tmp"/status.*; do
+	ok "$(cat "$s")" "${s##*/status.}: per-method numbers equal dmtracedump's"
+done
+
+# Facts the perflib tests assert.
+"$TRACETUI" report --format tsv "$T/perflib__char_2_bytes.trace" 2>/dev/null |
+	grep -q "$(printf '\tˊ\t')\|\.ˊ " ; ok $? "char_2_bytes: method named U+02CA"
+run "$TRACETUI" info "$T/perflib__streaming.trace"
+echo "$out" | grep -q " 15362 .* main$" ; ok $? "streaming: main is 15362"
+echo "$out" | grep -q " 18089 .* OkHttp ConnectionPool$" ; ok $? "streaming: OkHttp ConnectionPool is 18089"
+echo "$out" | grep -q "clock-call-overhead-nsec=10934" ; ok $? "streaming: clock-call-overhead-nsec"
+
+# Sampled or instrumented, as the corpus README labels them.
+for n in perflib__streaming firefox-profiler__art-trace-regular \
+	firefox-profiler__art-trace-streaming android-methods-profiler__legacy \
+	AppMethodOrder__studioVersion AndroidMethodTraceParser__cpu_trace; do
+	"$TRACETUI" info "$T/$n.trace" 2>/dev/null | grep -q "^recording: *sampled"
+	ok $? "$n: detected as sampled"
+done
+for n in AppMethodOrder__oldVersion AndroidPerformance__App \
+	game__mytrace.earlier-revision perflib__basic; do
+	"$TRACETUI" info "$T/$n.trace" 2>/dev/null | grep -q "^recording: *instrumented"
+	ok $? "$n: detected as instrumented"
+done
+
+done_testing

@@ -1,0 +1,55 @@
+# lib.sh: helpers for the shell tests, which speak TAP.
+# Sourced by each tests/*.sh; expects TRACETUI, MKTRACE, SHARED_TRACES and
+# top_srcdir from the test environment (Makefile.am sets them).
+
+tap_n=0
+tap_failed=0
+
+ok() {
+	# ok CONDITION-STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $tap_n - $2"
+	else
+		echo "not ok $tap_n - $2"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+diag() {
+	sed 's/^/# /'
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# The per-method numbers of a `report --format tsv` on one clock, in a form
+# that compares with dmtracedump's: placeholder rows dropped (dmtracedump
+# lumps unknown ids together), rows with the same name summed, sorted.
+normalize_tsv() {
+	awk -F'\t' 'NR > 1 && $1 !~ /^\(unknown / {
+		incl = ($4 != "") ? $4 : $6
+		excl = ($5 != "") ? $5 : $7
+		calls[$1] += $2; rcalls[$1] += $3
+		i[$1] += incl; e[$1] += excl
+	}
+	END { for (m in calls) printf "%s\t%d\t%d\t%d\t%d\n", m, calls[m],
+		rcalls[m], i[m], e[m] }' | LC_ALL=C sort
+}
+
+# Run a command, keep stdout in $out, stderr in $err, status in $rc.
+run() {
+	out=$("$@" 2>"$tmp/stderr")
+	rc=$?
+	err=$(cat "$tmp/stderr")
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
