@@ -689,10 +689,13 @@ calltree_builder_finish(struct calltree_builder *b)
 void
 calltree_builder_free(struct calltree_builder *b)
 {
+	struct calltree *tree;
+
 	if (!b)
 		return;
-	calltree_free(b->tree);
-	builder_done(b);
+	tree = b->tree;
+	builder_done(b); /* reads tree->nthreads: before the tree goes */
+	calltree_free(tree);
 }
 
 struct calltree *

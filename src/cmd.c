@@ -55,8 +55,12 @@ print_help(const struct cmd_spec *spec)
 {
 	size_t i;
 
-	printf("Usage: tracetui %s [OPTIONS] %s\n%s\n\nOptions:\n",
-	       spec->name, spec->args, spec->summary);
+	if (strcmp(spec->name, "viewer") == 0)
+		printf("Usage: tracetui [OPTIONS] %s\n", spec->args);
+	else
+		printf("Usage: tracetui %s [OPTIONS] %s\n", spec->name,
+		       spec->args);
+	printf("%s\n\nOptions:\n", spec->summary);
 	for (i = 0; i < sizeof(option_help) / sizeof(option_help[0]); i++) {
 		const struct option_help *h = &option_help[i];
 
@@ -197,10 +201,16 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 			opts->no_thread = true;
 			break;
 		case LONG_ASCII:
+			opts->ascii = true;
 			break;
 		case LONG_COLOR:
-			if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
-			    strcmp(optarg, "never"))
+			if (strcmp(optarg, "auto") == 0)
+				opts->color = 0;
+			else if (strcmp(optarg, "always") == 0)
+				opts->color = 1;
+			else if (strcmp(optarg, "never") == 0)
+				opts->color = 2;
+			else
 				return usage_error(spec,
 						   "--color takes auto, always "
 						   "or never");

@@ -55,6 +55,8 @@ struct cmd_opts {
 	enum table_format format;
 	double min_pct;
 	bool no_thread;
+	bool ascii;	      /* --ascii */
+	int color;	      /* enum term_color: auto, always, never */
 	char **args;	      /* positional arguments */
 	int nargs;
 };

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "cmd.h"
+#include "viewer.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -31,6 +32,9 @@ usage(FILE *out)
 
 	fprintf(out, "Usage: tracetui [OPTIONS] FILE\n"
 		     "       tracetui COMMAND [OPTIONS] FILE\n\n"
+		     "Without a command, FILE opens in the interactive "
+		     "viewer\n(options: -t THREAD, -c CLOCK, --ascii, "
+		     "--color WHEN).\n\n"
 		     "Read Android method traces (.trace).\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name,
@@ -54,6 +58,10 @@ main(int argc, char **argv)
 		usage(stdout);
 		return CMD_OK;
 	}
+	if (strcmp(argv[1], "help") == 0 && argc == 2) {
+		usage(stdout);
+		return CMD_OK;
+	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("tracetui %s\n", PACKAGE_VERSION);
 		return CMD_OK;
@@ -61,6 +69,5 @@ main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
-	/* Until the viewer exists, a bare file gets its report. */
-	return cmd_report(argc, argv);
+	return viewer_main(argc, argv);
 }

@@ -94,3 +94,38 @@ text_escape(const char *s)
 	out[len] = '\0';
 	return out;
 }
+
+size_t
+text_next_glyph(const char *s, size_t left, bool ascii,
+		char glyph[TEXT_GLYPH_MAX], int *width)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	int w, n = printable_at(p, left, &w);
+	size_t used;
+
+	if (!n) {
+		snprintf(glyph, TEXT_GLYPH_MAX, "\\x%02X", *p);
+		*width = 4;
+		return 1;
+	}
+	if (ascii && *p >= 0x80) {
+		strcpy(glyph, "?");
+		*width = w ? 1 : 0;
+		used = (size_t)n;
+	} else {
+		memcpy(glyph, p, (size_t)n);
+		glyph[n] = '\0';
+		*width = w;
+		used = (size_t)n;
+	}
+	/* Attach combining marks (width 0) that fit. */
+	while (used < left && !ascii) {
+		int mw, m = printable_at(p + used, left - used, &mw);
+
+		if (!m || mw != 0 || strlen(glyph) + (size_t)m >= TEXT_GLYPH_MAX)
+			break;
+		strncat(glyph, (const char *)p + used, (size_t)m);
+		used += (size_t)m;
+	}
+	return used;
+}

@@ -13,6 +13,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Bytes a glyph may take in text_next_glyph's buffer. */
+#define TEXT_GLYPH_MAX 24
+
+/*
+ * Split off the next glyph of s[0..left): a printable character with the
+ * combining marks that follow it, or one byte to escape.  Copies the text
+ * to show (NUL-terminated; "\xNN" for an escaped byte, "?" for a
+ * non-ASCII character when ascii is set) into glyph, its width into
+ * *width, and returns the bytes consumed (at least 1).
+ */
+size_t text_next_glyph(const char *s, size_t left, bool ascii,
+		       char glyph[TEXT_GLYPH_MAX], int *width);
+
 /* Columns the NUL-terminated UTF-8 string s takes once escaped. */
 size_t text_width(const char *s);
 /* True when s needs no escaping. */

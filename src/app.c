@@ -1,0 +1,463 @@
+/*
+ * app: requests a view does not handle fall through to the app: view
+ * switching, history, the clock, search and quitting.  Every key press
+ * redraws the whole canvas; the terminal layer sends only what changed.
+ */
+#include "config.h"
+
+#include "app.h"
+
+#include "keymap.h"
+#include "util-alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
+	[APP_VIEW_PROFILE] = &view_profile_ops,
+	[APP_VIEW_THREADS] = &view_threads_ops,
+	[APP_VIEW_INFO] = &view_info_ops,
+	[APP_VIEW_HELP] = &view_help_ops,
+};
+
+static void
+refresh_views(struct app *app)
+{
+	int v;
+
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		if (view_ops[v]->refresh)
+			view_ops[v]->refresh(app->state[v], app);
+}
+
+struct app *
+app_new(struct calltree *tree)
+{
+	struct app *app = xcalloc(1, sizeof(*app));
+	int v;
+
+	app->tree = tree;
+	app->method = CALL_NONE;
+	app->clocks = tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU
+						 : APP_CLOCKS_WALL;
+	scope_init_all(&app->scope, tree);
+	profile_compute(&app->profile, tree, &app->scope);
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		app->state[v] = view_ops[v]->open(app);
+	return app;
+}
+
+void
+app_free(struct app *app)
+{
+	int v;
+
+	if (!app)
+		return;
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		view_ops[v]->close(app->state[v]);
+	profile_done(&app->profile);
+	scope_done(&app->scope);
+	if (app->have_re)
+		regfree(&app->re);
+	free(app->back.places);
+	free(app->forward.places);
+	free(app->message);
+	free(app->prompt);
+	calltree_free(app->tree);
+	free(app);
+}
+
+void
+app_message(struct app *app, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	free(app->message);
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	app->message = xmalloc((size_t)(len < 0 ? 0 : len) + 1);
+	va_start(ap, fmt);
+	vsnprintf(app->message, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
+	va_end(ap);
+	app->message_is_error = error;
+}
+
+enum clock_index
+app_main_clock(const struct app *app)
+{
+	return app->clocks == APP_CLOCKS_WALL ? CLOCK_WALL : CLOCK_CPU;
+}
+
+void
+app_set_scope(struct app *app, struct scope *scope)
+{
+	scope_done(&app->scope);
+	app->scope = *scope;
+	memset(scope, 0, sizeof(*scope));
+	profile_done(&app->profile);
+	profile_compute(&app->profile, app->tree, &app->scope);
+	refresh_views(app);
+}
+
+static void
+history_push(struct app_history *h, struct app_place place)
+{
+	UTIL_GROW(h->places, h->cap, h->count + 1);
+	h->places[h->count++] = place;
+}
+
+static struct app_place
+here(const struct app *app)
+{
+	struct app_place p = {app->view, app->method};
+
+	return p;
+}
+
+static void
+go_to(struct app *app, struct app_place place)
+{
+	app->view = place.view;
+	app->method = place.method;
+	refresh_views(app);
+}
+
+void
+app_jump(struct app *app, enum app_view view, uint32_t m)
+{
+	struct app_place to = {view, m};
+
+	if (view == app->view && m == app->method)
+		return;
+	history_push(&app->back, here(app));
+	app->forward.count = 0;
+	go_to(app, to);
+}
+
+static void
+history_move(struct app *app, struct app_history *from,
+	     struct app_history *to, const char *what)
+{
+	if (!from->count) {
+		app_message(app, false, "nothing %s in the history", what);
+		return;
+	}
+	history_push(to, here(app));
+	go_to(app, from->places[--from->count]);
+}
+
+static void
+switch_view(struct app *app, enum app_view view)
+{
+	if (view == app->view)
+		return;
+	history_push(&app->back, here(app));
+	app->forward.count = 0;
+	app->view = view;
+}
+
+static void
+cycle_clock(struct app *app)
+{
+	const struct calltree *tree = app->tree;
+
+	if (!tree->has_clock[CLOCK_CPU] || !tree->has_clock[CLOCK_WALL]) {
+		app_message(app, false, "this trace has only the %s clock",
+			    tree->has_clock[CLOCK_CPU] ? "thread-cpu"
+						       : "wall");
+		return;
+	}
+	app->clocks = (app->clocks + 1) % 3;
+	refresh_views(app);
+}
+
+static void
+run_search(struct app *app, int dir)
+{
+	const struct view_ops *ops = view_ops[app->view];
+
+	if (!app->have_re) {
+		app_message(app, false, "no search yet: press / first");
+		return;
+	}
+	if (!ops->search) {
+		app_message(app, false, "this view has nothing to search");
+		return;
+	}
+	if (!ops->search(app->state[app->view], app, &app->re, dir))
+		app_message(app, false, "no match");
+}
+
+void
+app_search(struct app *app, const char *pattern)
+{
+	regex_t re;
+	int rc;
+
+	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+
+		regerror(rc, &re, msg, sizeof(msg));
+		app_message(app, true, "bad regular expression: %s", msg);
+		return;
+	}
+	if (app->have_re)
+		regfree(&app->re);
+	app->re = re;
+	app->have_re = true;
+	run_search(app, 1);
+}
+
+void
+app_request(struct app *app, enum request req)
+{
+	const struct view_ops *ops = view_ops[app->view];
+
+	if (ops->request(app->state[app->view], app, req) == VIEW_DONE)
+		return;
+	switch (req) {
+	case REQ_VIEW_NEXT:
+		switch_view(app, (app->view + 1) % APP_VIEW_COUNT);
+		break;
+	case REQ_VIEW_PREV:
+		switch_view(app, (app->view + APP_VIEW_COUNT - 1) %
+					 APP_VIEW_COUNT);
+		break;
+	case REQ_VIEW_PROFILE:
+		switch_view(app, APP_VIEW_PROFILE);
+		break;
+	case REQ_VIEW_THREADS:
+		switch_view(app, APP_VIEW_THREADS);
+		break;
+	case REQ_VIEW_INFO:
+		switch_view(app, APP_VIEW_INFO);
+		break;
+	case REQ_VIEW_HELP:
+		switch_view(app, APP_VIEW_HELP);
+		break;
+	case REQ_BACK_OUT:
+		if (app->view != APP_VIEW_PROFILE)
+			switch_view(app, APP_VIEW_PROFILE);
+		break;
+	case REQ_HISTORY_BACK:
+		history_move(app, &app->back, &app->forward, "back");
+		break;
+	case REQ_HISTORY_FORWARD:
+		history_move(app, &app->forward, &app->back, "forward");
+		break;
+	case REQ_CLOCK:
+		cycle_clock(app);
+		break;
+	case REQ_SEARCH:
+		app->prompting = true;
+		app->prompt_len = 0;
+		UTIL_GROW(app->prompt, app->prompt_cap, 1);
+		app->prompt[0] = '\0';
+		break;
+	case REQ_SEARCH_NEXT:
+		run_search(app, 1);
+		break;
+	case REQ_SEARCH_PREV:
+		run_search(app, -1);
+		break;
+	case REQ_QUIT:
+		app->quit = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Append the UTF-8 encoding of key to the prompt. */
+static void
+prompt_add(struct app *app, int key)
+{
+	char buf[4];
+	size_t n;
+
+	if (key < 0x80) {
+		buf[0] = (char)key;
+		n = 1;
+	} else if (key < 0x800) {
+		buf[0] = (char)(0xC0 | key >> 6);
+		buf[1] = (char)(0x80 | (key & 0x3F));
+		n = 2;
+	} else if (key < 0x10000) {
+		buf[0] = (char)(0xE0 | key >> 12);
+		buf[1] = (char)(0x80 | (key >> 6 & 0x3F));
+		buf[2] = (char)(0x80 | (key & 0x3F));
+		n = 3;
+	} else {
+		buf[0] = (char)(0xF0 | key >> 18);
+		buf[1] = (char)(0x80 | (key >> 12 & 0x3F));
+		buf[2] = (char)(0x80 | (key >> 6 & 0x3F));
+		buf[3] = (char)(0x80 | (key & 0x3F));
+		n = 4;
+	}
+	UTIL_GROW(app->prompt, app->prompt_cap, app->prompt_len + n + 1);
+	memcpy(app->prompt + app->prompt_len, buf, n);
+	app->prompt_len += n;
+	app->prompt[app->prompt_len] = '\0';
+}
+
+static void
+prompt_key(struct app *app, int key)
+{
+	if (key == TKEY_ESC || key == 7 /* C-g */) {
+		app->prompting = false;
+	} else if (key == TKEY_ENTER || key == '\n') {
+		app->prompting = false;
+		if (app->prompt_len)
+			app_search(app, app->prompt);
+	} else if (key == TKEY_BACKSPACE || key == 127 || key == 8) {
+		while (app->prompt_len &&
+		       (app->prompt[app->prompt_len - 1] & 0xC0) == 0x80)
+			app->prompt_len--;
+		if (app->prompt_len)
+			app->prompt_len--;
+		app->prompt[app->prompt_len] = '\0';
+	} else if (key >= ' ' && key < TKEY_BASE && key != 127) {
+		prompt_add(app, key);
+	}
+}
+
+void
+app_key(struct app *app, int key)
+{
+	enum request req;
+
+	free(app->message);
+	app->message = NULL;
+	if (app->prompting) {
+		prompt_key(app, key);
+		return;
+	}
+	if (key == TKEY_RESIZE)
+		return;
+	req = keymap_lookup(key);
+	if (req == REQ_NONE) {
+		app_message(app, false, "unbound key: press ? for help");
+		return;
+	}
+	app_request(app, req);
+}
+
+static void
+draw_title(struct app *app, struct canvas *c)
+{
+	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
+			    : app->clocks == APP_CLOCKS_WALL ? "wall"
+							     : "cpu+wall";
+	char *threads, *title;
+	size_t t;
+
+	if (scope_is_all(&app->scope)) {
+		threads = xasprintf("all %zu threads", app->scope.nthreads);
+	} else if (app->scope.count == 1) {
+		for (t = 0; !scope_has(&app->scope, t); t++)
+			;
+		threads = xasprintf("thread %s", app->tree->threads[t].name);
+	} else {
+		threads = xasprintf("%zu of %zu threads", app->scope.count,
+				    app->scope.nthreads);
+	}
+	title = xasprintf("%s | %s | %s | clock: %s | range: all",
+			  app->tree->path, view_ops[app->view]->name, threads,
+			  clock);
+	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
+	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
+	free(threads);
+	free(title);
+}
+
+static char *
+anomaly_summary(const struct calltree *tree)
+{
+	const struct tt_anomalies *a = &tree->anomalies;
+	unsigned long long n = a->orphan_exits + a->mismatched_exits +
+			       a->unknown_methods + a->unknown_threads +
+			       a->negative_steps[0] + a->negative_steps[1] +
+			       a->action3;
+
+	if (a->data_file_overflow)
+		return xstrdup("data-file-overflow: the trace ends early "
+			       "(i: info)");
+	if (!n)
+		return NULL;
+	return xasprintf("%llu anomalies (i: info)", n);
+}
+
+static void
+draw_status(struct app *app, struct canvas *c)
+{
+	int y = c->height - 2;
+	char *text = NULL, *right = NULL;
+	enum role role = ROLE_STATUS;
+	int used;
+
+	canvas_fill(c, 0, y, c->width, " ", ROLE_STATUS);
+	if (app->prompting) {
+		text = xasprintf("/%s", app->prompt);
+	} else if (app->message) {
+		text = xstrdup(app->message);
+		if (app->message_is_error)
+			role = ROLE_WARNING;
+	} else if (view_ops[app->view]->status) {
+		text = view_ops[app->view]->status(app->state[app->view], app);
+	}
+	right = anomaly_summary(app->tree);
+	if (right) {
+		int w = (int)text_width(right);
+
+		if (w < c->width / 2) {
+			canvas_text(c, c->width - w, y, w, right, ROLE_WARNING);
+			used = c->width - w - 1;
+		} else {
+			used = c->width;
+		}
+	} else {
+		used = c->width;
+	}
+	if (text)
+		canvas_text(c, 0, y, used, text, role);
+	free(text);
+	free(right);
+}
+
+static void
+draw_hints(struct app *app, struct canvas *c)
+{
+	char *hints = xasprintf("%s  /:search  Tab:views  ?:help  q:quit",
+				view_ops[app->view]->hints);
+
+	canvas_fill(c, 0, c->height - 1, c->width, " ", ROLE_HINT);
+	canvas_text(c, 0, c->height - 1, c->width, hints, ROLE_HINT);
+	free(hints);
+}
+
+void
+app_draw(struct app *app, struct canvas *c)
+{
+	canvas_clear(c);
+	if (c->width < APP_MIN_WIDTH || c->height < APP_MIN_HEIGHT) {
+		char *msg = xasprintf("tracetui needs %dx%d (now %dx%d)",
+				      APP_MIN_WIDTH, APP_MIN_HEIGHT, c->width,
+				      c->height);
+
+		canvas_text(c, 0, 0, c->width, msg, ROLE_WARNING);
+		free(msg);
+		return;
+	}
+	draw_title(app, c);
+	app->page = c->height - 3;
+	view_ops[app->view]->draw(app->state[app->view], app, c, 1,
+				  c->height - 3);
+	draw_status(app, c);
+	draw_hints(app, c);
+}

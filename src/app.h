@@ -1,0 +1,94 @@
+/*
+ * app: the viewer's state and loop logic, without a terminal.
+ *
+ * The app owns the model it is given, the thread scope, the profile of
+ * that scope, the views, the navigation history and the search.  Keys go
+ * in through app_key (or requests through app_request), a frame comes out
+ * through app_draw into a canvas; term-curses.c and the headless render
+ * tests both drive it the same way.
+ */
+#ifndef TRACETUI_APP_H
+#define TRACETUI_APP_H
+
+#include "calltree.h"
+#include "canvas.h"
+#include "profile.h"
+#include "request.h"
+#include "scope.h"
+#include "view.h"
+
+#include <regex.h>
+#include <stdbool.h>
+
+enum app_view {
+	APP_VIEW_PROFILE,
+	APP_VIEW_THREADS,
+	APP_VIEW_INFO,
+	APP_VIEW_HELP,
+	APP_VIEW_COUNT,
+};
+
+/* Which clocks the profile shows. */
+enum app_clocks {
+	APP_CLOCKS_CPU,
+	APP_CLOCKS_WALL,
+	APP_CLOCKS_BOTH,
+};
+
+/* A place in the navigation history. */
+struct app_place {
+	enum app_view view;
+	uint32_t method;
+};
+
+struct app_history {
+	struct app_place *places;
+	size_t count, cap;
+};
+
+enum { APP_MIN_WIDTH = 40, APP_MIN_HEIGHT = 8 };
+
+struct app {
+	struct calltree *tree;
+	struct scope scope;
+	struct profile profile; /* of the scope, both clocks */
+	enum app_clocks clocks;
+	uint32_t method;	/* the selected method, or CALL_NONE */
+	enum app_view view;
+	void *state[APP_VIEW_COUNT];
+	struct app_history back, forward;
+	char *message;		/* shown once in the status line */
+	bool message_is_error;
+	regex_t re;
+	bool have_re;
+	bool prompting;		/* reading a search pattern */
+	char *prompt;
+	size_t prompt_len, prompt_cap;
+	int page;		/* rows of the view area at the last draw */
+	bool quit;
+};
+
+/* A viewer on tree (which it takes over). */
+struct app *app_new(struct calltree *tree);
+/* Release the app and its model. */
+void app_free(struct app *app);
+/* Handle a key press from the terminal. */
+void app_key(struct app *app, int key);
+/* Handle a request. */
+void app_request(struct app *app, enum request req);
+/* Draw the whole screen into canvas (which has the terminal's size). */
+void app_draw(struct app *app, struct canvas *canvas);
+
+/* Show a message in the status line until the next key. */
+void app_message(struct app *app, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Make scope the scope of every view (taken over). */
+void app_set_scope(struct app *app, struct scope *scope);
+/* Select method m in every view, remembering where we were. */
+void app_jump(struct app *app, enum app_view view, uint32_t m);
+/* Search for pattern (a POSIX extended regex) from the selection. */
+void app_search(struct app *app, const char *pattern);
+/* The clock the profile's single-clock columns use. */
+enum clock_index app_main_clock(const struct app *app);
+
+#endif

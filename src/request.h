@@ -1,0 +1,71 @@
+/*
+ * request: everything a user can ask of the viewer, declared once.
+ *
+ * REQUEST_LIST is the single table of requests with their default keys
+ * and help text; the key handler, the help view and the man page's key
+ * list are all generated from it.  Keys are written as in the help:
+ * a character, or Up Down Left Right PgUp PgDn Home End Enter Esc Tab
+ * S-Tab Space Backspace F1..F12, or C-x for Ctrl-x.
+ */
+#ifndef TRACETUI_REQUEST_H
+#define TRACETUI_REQUEST_H
+
+#include <stddef.h>
+
+/* R(ID, group, keys, help) */
+#define REQUEST_LIST(R)                                                        \
+	R(MOVE_UP, "Move", "k Up", "move up")                                  \
+	R(MOVE_DOWN, "Move", "j Down", "move down")                            \
+	R(PAGE_UP, "Move", "PgUp C-b", "move up a page")                       \
+	R(PAGE_DOWN, "Move", "PgDn C-f", "move down a page")                   \
+	R(MOVE_FIRST, "Move", "g Home", "go to the first row")                 \
+	R(MOVE_LAST, "Move", "G End", "go to the last row")                    \
+	R(EXPAND, "Move", "l Right +", "expand the selected row")             \
+	R(COLLAPSE, "Move", "h Left -", "collapse, or go to the parent row")   \
+	R(ENTER, "Move", "Enter", "open: expand a method, jump to a caller or " \
+				  "callee, choose a thread")                   \
+	R(BACK_OUT, "Move", "Esc u", "go back out: collapse, leave the view")  \
+	R(HISTORY_BACK, "History", "[ C-o", "back in the navigation history") \
+	R(HISTORY_FORWARD, "History", "]",                                     \
+	  "forward in the navigation history")                                 \
+	R(VIEW_NEXT, "Views", "Tab", "next view")                              \
+	R(VIEW_PREV, "Views", "S-Tab", "previous view")                        \
+	R(VIEW_PROFILE, "Views", "1 p", "profile view")                        \
+	R(VIEW_THREADS, "Views", "2 t", "threads view")                        \
+	R(VIEW_INFO, "Views", "3 i", "info view")                              \
+	R(VIEW_HELP, "Views", "4 ? F1", "this help")                           \
+	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
+	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
+	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
+	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \
+	R(TAG, "Threads", "Space", "tag or untag the selected thread")        \
+	R(SCOPE_ALL, "Threads", "a", "scope: all threads")                     \
+	R(SEARCH, "Search", "/", "search with a regular expression")          \
+	R(SEARCH_NEXT, "Search", "n", "next match")                            \
+	R(SEARCH_PREV, "Search", "N", "previous match")                        \
+	R(REDRAW, "Other", "C-l", "redraw the screen")                         \
+	R(QUIT, "Other", "q", "quit (Ctrl-Z suspends)")
+
+enum request {
+	REQ_NONE,
+#define REQUEST_ENUM(id, group, keys, help) REQ_##id,
+	REQUEST_LIST(REQUEST_ENUM)
+#undef REQUEST_ENUM
+	REQ_COUNT,
+};
+
+struct request_info {
+	enum request request;
+	const char *name; /* "MOVE_UP" */
+	const char *group;
+	const char *keys; /* "k Up" */
+	const char *help;
+};
+
+/* The table entry of every request, in declaration order. */
+extern const struct request_info request_table[REQ_COUNT - 1];
+
+/* The request named name ("MOVE_DOWN"), or REQ_NONE. */
+enum request request_by_name(const char *name);
+
+#endif
