@@ -54,6 +54,8 @@ struct calltree_builder {
 	bool have_last;
 	bool began;
 	struct trace_sink sink;
+	calltree_progress_fn *progress;
+	void *progress_arg;
 };
 
 static const char *
@@ -191,6 +193,15 @@ on_begin(void *ctx, const struct trace_header *header)
 	b->began = true;
 }
 
+static void
+on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct calltree_builder *b = ctx;
+
+	if (b->progress)
+		b->progress(b->progress_arg, done, total);
+}
+
 static uint32_t
 thread_of(struct calltree_builder *b, uint32_t tid)
 {
@@ -314,14 +325,15 @@ enter(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 
 /* An exit whose method is not on the stack: FORMAT.md 9.2 step 3. */
 static void
-orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
+orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m,
+	    const uint64_t *at, uint8_t flags)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_thread *th = &b->tree->threads[t];
 	uint32_t call;
 	size_t i;
 
-	call = new_call(b, t, m, CALL_NONE, 0, CALL_ORPHAN, th->first);
+	call = new_call(b, t, m, CALL_NONE, 0, CALL_ORPHAN | flags, th->first);
 	for (i = 0; i < st->ntops; i++)
 		b->tree->calls.parent[st->tops[i]] = call;
 	st->ntops = 0;
@@ -363,7 +375,7 @@ leave(struct calltree_builder *b, uint32_t t, uint32_t m, enum trace_action acti
 		pop_frame(b, st, at, CALL_LOST_EXIT);
 		an->lost_exits++;
 	}
-	orphan_exit(b, t, m, at);
+	orphan_exit(b, t, m, at, flags);
 }
 
 /* Unwrap, rebase and clamp the raw times of one event of thread t. */
@@ -499,6 +511,8 @@ group_by_thread(struct calltree_builder *b)
 	uint8_t *flags;
 	int k;
 
+	if (!n)
+		return; /* the call arrays are NULL: nothing to move */
 	next_orphan = xcalloc(tree->nthreads + 1, sizeof(*next_orphan));
 	next_call = xcalloc(tree->nthreads + 1, sizeof(*next_call));
 	for (i = 0; i < n; i++)
@@ -666,6 +680,7 @@ calltree_builder_new(const char *path)
 		.method = on_method,
 		.event = on_event,
 		.warning = on_warning,
+		.progress = on_progress,
 	};
 	return b;
 }
@@ -701,8 +716,17 @@ calltree_builder_free(struct calltree_builder *b)
 struct calltree *
 calltree_load(const char *path, struct trace_error *err)
 {
+	return calltree_load_progress(path, err, NULL, NULL);
+}
+
+struct calltree *
+calltree_load_progress(const char *path, struct trace_error *err,
+		       calltree_progress_fn *progress, void *arg)
+{
 	struct calltree_builder *b = calltree_builder_new(path);
 
+	b->progress = progress;
+	b->progress_arg = arg;
 	if (!trace_load(path, calltree_builder_sink(b), err)) {
 		calltree_builder_free(b);
 		return NULL;

@@ -123,6 +123,13 @@ struct calltree {
  * file holds nothing usable; warnings are kept in the model.
  */
 struct calltree *calltree_load(const char *path, struct trace_error *err);
+
+/* Called now and then while a large file loads. */
+typedef void calltree_progress_fn(void *arg, uint64_t done, uint64_t total);
+/* calltree_load, reporting progress to fn(arg, ...). */
+struct calltree *calltree_load_progress(const char *path,
+					struct trace_error *err,
+					calltree_progress_fn *fn, void *arg);
 /*
  * Building a model from a sink directly, for tests and the fuzzer: feed
  * the builder's sink, then finish (which frees the builder and returns

@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { LONG_MIN_PCT = 256, LONG_NO_THREAD, LONG_ASCII, LONG_COLOR,
        LONG_RANGE };
@@ -248,13 +249,28 @@ cmd_opts_done(struct cmd_opts *opts)
 
 enum { MAX_WARNINGS_SHOWN = 10 };
 
+/* A percentage on the terminal's stderr while a large file loads. */
+static void
+show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	const char *path = arg;
+
+	if (total)
+		fprintf(stderr, "\rtracetui: reading %s: %3d%%", path,
+			(int)(done * 100 / total));
+}
+
 struct calltree *
 cmd_load(const char *path)
 {
 	struct trace_error err = {0};
-	struct calltree *tree = calltree_load(path, &err);
+	bool tty = isatty(STDERR_FILENO);
+	struct calltree *tree = calltree_load_progress(
+		path, &err, tty ? show_progress : NULL, (void *)path);
 	size_t i;
 
+	if (tty)
+		fputs("\r\033[K", stderr);
 	if (!tree) {
 		fprintf(stderr, "tracetui: %s: offset %llu: %s\n",
 			err.path ? err.path : path,

@@ -11,12 +11,14 @@
 char *
 method_short_name(const struct tt_method *m)
 {
-	return xasprintf("%s%s%s", m->klass, *m->klass ? "." : "", m->name);
+	return xasprintf("%s%s%s", m->klass, *m->klass && *m->name ? "." : "",
+			 m->name);
 }
 
 char *
 method_full_name(const struct tt_method *m)
 {
-	return xasprintf("%s%s%s%s%s", m->klass, *m->klass ? "." : "", m->name,
+	return xasprintf("%s%s%s%s%s", m->klass,
+			 *m->klass && *m->name ? "." : "", m->name,
 			 *m->signature ? " " : "", m->signature);
 }

@@ -147,10 +147,13 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 	}
 	util_map_done(&parents.index);
 	util_map_done(&children.index);
-	qsort_r(parents.edges, parents.count, sizeof(*parents.edges), edge_cmp,
-		&k);
-	qsort_r(children.edges, children.count, sizeof(*children.edges),
-		edge_cmp, &k);
+	/* An empty list has a NULL array, which qsort_r may not be given. */
+	if (parents.count > 1)
+		qsort_r(parents.edges, parents.count, sizeof(*parents.edges),
+			edge_cmp, &k);
+	if (children.count > 1)
+		qsort_r(children.edges, children.count,
+			sizeof(*children.edges), edge_cmp, &k);
 	out->method = m;
 	out->parents = parents.edges;
 	out->nparents = parents.count;

@@ -116,6 +116,7 @@ void
 table_json_string(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
 
 	fputc('"', out);
 	for (; *p; p++) {
@@ -130,23 +131,15 @@ table_json_string(FILE *out, const char *s)
 		else if (*p < 0x80)
 			fputc(*p, out);
 		else {
-			/* Copy valid UTF-8 sequences, replace the rest. */
-			int n = (*p & 0xE0) == 0xC0   ? 2
-				: (*p & 0xF0) == 0xE0 ? 3
-				: (*p & 0xF8) == 0xF0 ? 4
-						      : 0;
-			int i;
+			/* Copy valid UTF-8 characters, replace other bytes. */
+			size_t n = text_utf8_char((const char *)p,
+						  (size_t)(end - p));
 
-			for (i = 1; i < n; i++)
-				if ((p[i] & 0xC0) != 0x80)
-					n = 0;
-			if (n == 2 && *p < 0xC2)
-				n = 0; /* overlong, e.g. modified-UTF-8 NUL */
 			if (!n) {
 				fputs("\\ufffd", out);
 				continue;
 			}
-			fwrite(p, 1, (size_t)n, out);
+			fwrite(p, 1, n, out);
 			p += n - 1;
 		}
 	}

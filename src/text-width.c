@@ -15,15 +15,28 @@
 #include <unistr.h>
 #include <uniwidth.h>
 
-/* Length of the valid printable character at p, or 0 to escape p[0]. */
-static int
-printable_at(const uint8_t *p, size_t left, int *width)
+size_t
+text_utf8_char(const char *s, size_t left)
 {
+	const uint8_t *p = (const uint8_t *)s;
 	ucs4_t uc;
 	int n = u8_mbtouc(&uc, p, left);
 
 	if (uc == 0xFFFD && !(n == 3 && memcmp(p, "\xEF\xBF\xBD", 3) == 0))
 		return 0;
+	return (size_t)n;
+}
+
+/* Length of the valid printable character at p, or 0 to escape p[0]. */
+static int
+printable_at(const uint8_t *p, size_t left, int *width)
+{
+	ucs4_t uc;
+	int n = (int)text_utf8_char((const char *)p, left);
+
+	if (!n)
+		return 0;
+	u8_mbtouc(&uc, p, (size_t)n);
 	if (uc < 0x20 || (uc >= 0x7F && uc < 0xA0))
 		return 0;
 	*width = uc_width(uc, "UTF-8");

@@ -26,6 +26,9 @@
 size_t text_next_glyph(const char *s, size_t left, bool ascii,
 		       char glyph[TEXT_GLYPH_MAX], int *width);
 
+/* Length of the valid UTF-8 character at s (left bytes), 0 if invalid. */
+size_t text_utf8_char(const char *s, size_t left);
+
 /* Columns the NUL-terminated UTF-8 string s takes once escaped. */
 size_t text_width(const char *s);
 /* True when s needs no escaping. */

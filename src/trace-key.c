@@ -134,7 +134,10 @@ trace_key_method_line(const unsigned char *line, size_t len, uint64_t offset,
 	} else {
 		def.klass = f[1];
 		def.name = f[2];
-		if (n >= 4 && f[3][0] != '(' && all_digits(f[3]) && n == 4) {
+		if (n == 4 && f[3][0] != '(' && all_digits(f[3])) {
+			/* id, class, source file, line: no method name */
+			def.name = "";
+			def.file = f[2];
 			def.line = strtol(f[3], NULL, 10);
 		} else if (n >= 4) {
 			def.signature = f[3];

@@ -8,6 +8,7 @@
  *                              threads and methods inline);
  *   event                      once per record, in file order;
  *   warning                    whenever something is skipped or repaired;
+ *   progress                   now and then, on large inputs;
  * and returns.  Strings passed to a callback are valid only during that
  * call: a sink that keeps them copies them.  A callback may not fail; a
  * sink that wants less simply ignores what it does not need.
@@ -67,6 +68,8 @@ struct trace_sink {
 	void (*event)(void *ctx, uint32_t tid, uint64_t method_id,
 		      enum trace_action action, uint64_t cpu, uint64_t wall);
 	void (*warning)(void *ctx, uint64_t offset, const char *message);
+	/* From time to time on large inputs: bytes read of total. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 };
 
 #endif

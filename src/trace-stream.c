@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { STREAM_HEADER = 32, STREAM_PROBE_ITEMS = 4096 };
+enum {
+	STREAM_HEADER = 32,
+	STREAM_PROBE_ITEMS = 4096,
+	STREAM_PROGRESS_ITEMS = 1 << 20,
+};
 
 enum stream_stop {
 	STOP_END,	/* clean end of file */
@@ -115,12 +119,14 @@ static void
 report_items(const unsigned char *buf, size_t end, unsigned stride,
 	     const struct trace_header *h, const struct trace_sink *sink)
 {
-	size_t pos = STREAM_HEADER;
+	size_t pos = STREAM_HEADER, items = 0;
 	unsigned times = stride >= 14 ? 2 : stride >= 10 ? 1 : 0;
 
 	while (pos < end) {
 		uint16_t tid = trace_u2(buf + pos);
 
+		if (++items % STREAM_PROGRESS_ITEMS == 0 && sink->progress)
+			sink->progress(sink->ctx, pos, end);
 		if (tid) {
 			const unsigned char *r = buf + pos;
 			uint32_t word = trace_u4(r + 2);

@@ -9,7 +9,7 @@
 
 #include "trace-util.h"
 
-enum { V1_HEADER_MIN = 16 };
+enum { V1_HEADER_MIN = 16, V1_CHUNK = 1 << 20 };
 
 unsigned
 trace_v1_min_record_size(unsigned version)
@@ -48,6 +48,39 @@ v1_clock(unsigned version, const struct trace_key_info *key,
 		return TRACE_CLOCK_CPU;
 	}
 	return key->clock;
+}
+
+/* Report the records in [p, end), each size bytes. */
+static void
+read_records(const unsigned char *p, const unsigned char *end, unsigned size,
+	     const struct trace_header *h, const struct trace_sink *sink)
+{
+	if (h->version == 1) {
+		for (; p < end; p += size)
+			sink->event(sink->ctx, p[0], trace_u4(p + 1) & ~3u,
+				    trace_u4(p + 1) & 3,
+				    h->clock == TRACE_CLOCK_CPU
+					    ? trace_u4(p + 5)
+					    : 0,
+				    h->clock == TRACE_CLOCK_WALL
+					    ? trace_u4(p + 5)
+					    : 0);
+	} else if (h->version == 2) {
+		for (; p < end; p += size)
+			sink->event(sink->ctx, trace_u2(p),
+				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
+				    h->clock == TRACE_CLOCK_CPU
+					    ? trace_u4(p + 6)
+					    : 0,
+				    h->clock == TRACE_CLOCK_WALL
+					    ? trace_u4(p + 6)
+					    : 0);
+	} else {
+		for (; p < end; p += size)
+			sink->event(sink->ctx, trace_u2(p),
+				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
+				    trace_u4(p + 6), trace_u4(p + 10));
+	}
 }
 
 bool
@@ -126,31 +159,18 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
 	count = (len - h.data_offset) / size;
 	rest = (len - h.data_offset) % size;
 	end = p + count * size;
-	if (!sink->event) {
-		p = end;
-	} else if (h.version == 1) {
-		for (; p < end; p += size)
-			sink->event(sink->ctx, p[0], trace_u4(p + 1) & ~3u,
-				    trace_u4(p + 1) & 3,
-				    h.clock == TRACE_CLOCK_CPU ? trace_u4(p + 5)
-							       : 0,
-				    h.clock == TRACE_CLOCK_WALL
-					    ? trace_u4(p + 5)
-					    : 0);
-	} else if (h.version == 2) {
-		for (; p < end; p += size)
-			sink->event(sink->ctx, trace_u2(p),
-				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
-				    h.clock == TRACE_CLOCK_CPU ? trace_u4(p + 6)
-							       : 0,
-				    h.clock == TRACE_CLOCK_WALL
-					    ? trace_u4(p + 6)
-					    : 0);
-	} else {
-		for (; p < end; p += size)
-			sink->event(sink->ctx, trace_u2(p),
-				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
-				    trace_u4(p + 6), trace_u4(p + 10));
+	while (p < end && sink->event) {
+		/* Records in chunks, with progress between them. */
+		const unsigned char *stop =
+			(size_t)(end - p) / size > V1_CHUNK
+				? p + (size_t)V1_CHUNK * size
+				: end;
+
+		read_records(p, stop, size, &h, sink);
+		p = stop;
+		if (sink->progress)
+			sink->progress(sink->ctx, base + (uint64_t)(p - buf),
+				       base + len);
 	}
 	if (rest)
 		trace_warn(sink, base + (uint64_t)(end - buf),

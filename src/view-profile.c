@@ -454,6 +454,17 @@ draw_header(struct profile_view *v, struct canvas *c, int y, size_t ncols)
 	}
 }
 
+/* Bytes of the UTF-8 character at s (1 for a stray byte). */
+static size_t
+char_len(const char *s)
+{
+	size_t n = 1;
+
+	while ((s[n] & 0xC0) == 0x80)
+		n++;
+	return n;
+}
+
 /*
  * Shorten "a.b.c.Klass.method SIG" for width columns: package parts
  * become their first letter, outermost first, until the class and method
@@ -479,14 +490,15 @@ fit_name(const char *name, int width)
 		if (!last)
 			break;
 		while ((sep = strpbrk(part, "./")) && sep < last &&
-		       sep - part <= 1)
+		       (size_t)(sep - part) <= char_len(part))
 			part = sep + 1;
 		if (!sep || sep >= last) {
 			/* Every package is one letter: try the class. */
 			break;
 		}
-		memmove(part + 1, sep, strlen(sep) + 1);
-		head -= (size_t)(sep - part - 1);
+		/* Keep the whole first character, not its first byte. */
+		memmove(part + char_len(part), sep, strlen(sep) + 1);
+		head -= (size_t)(sep - part) - char_len(part);
 		{
 			/* Stop once class and method fit with room for a
 			 * few signature characters. */

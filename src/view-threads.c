@@ -134,11 +134,16 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 	struct threads_view *v = state;
 	const struct calltree *tree = app->tree;
 	int name_w = c->width - 4 - (8 + 10 + 12 + 12 + 4);
-	int body = height - 1, y, x, i;
+	int body = height - 1, y, x, i, ncols = TCOL_COUNT;
 	size_t row;
 
+	/* On a narrow screen, drop columns from the right rather than
+	 * squeeze the names out or cut numbers at the edge. */
+	while (ncols > TCOL_TID + 1 && name_w < 16)
+		name_w += widths[--ncols] + 1;
+
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	for (i = 0, x = 4; i < TCOL_COUNT; i++) {
+	for (i = 0, x = 4; i < ncols; i++) {
 		char *t = xasprintf("%s%s", titles[i],
 				    (int)v->sort == i
 					    ? canvas_glyph(c, v->ascending
@@ -169,7 +174,7 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 		x = 4;
 		canvas_text(c, x, ry, name_w, tree->threads[t].name, role);
 		x += name_w + 1;
-		for (i = TCOL_TID; i < TCOL_COUNT; i++) {
+		for (i = TCOL_TID; i < ncols; i++) {
 			bool absent = (i == TCOL_WALL &&
 				       !tree->has_clock[CLOCK_WALL]) ||
 				      (i == TCOL_CPU &&
