@@ -31,7 +31,8 @@ struct frame {
 struct thread_state {
 	struct frame *stack;
 	size_t depth, stack_cap;
-	struct util_map on_stack; /* method -> frames of it on the stack */
+	struct util_map shared; /* method -> its frames here, for methods
+				   open on several threads (see presence) */
 	uint32_t *tops;		  /* top-level calls an orphan would adopt */
 	size_t ntops, tops_cap;
 	uint64_t raw_prev[CLOCK_COUNT];
@@ -42,16 +43,39 @@ struct thread_state {
 	struct sampling_probe probe;
 };
 
+/*
+ * Which threads have frames of a method open: all on one thread (the
+ * common case, answered from this array alone), or on several, when each
+ * thread's own count is in its `shared` map.
+ */
+struct presence {
+	uint32_t open;	 /* frames open, all threads together */
+	uint32_t thread; /* the thread holding them, or PRESENCE_SHARED */
+};
+
+enum {
+	PRESENCE_SHARED = UINT32_MAX,
+	METHOD_CACHE = 4096,   /* direct-mapped id -> index cache */
+	TID_DIRECT = 1 << 16,  /* thread ids looked up without hashing */
+};
+
+struct method_cache_entry {
+	uint64_t id;
+	uint32_t index;
+};
+
 struct calltree_builder {
 	struct calltree *tree;
+	struct presence *presence; /* per method */
+	size_t presence_cap;
+	struct method_cache_entry method_cache[METHOD_CACHE];
+	uint32_t *tid_direct; /* tid -> thread index, for tid < 2^16 */
 	struct util_map thread_ids;   /* tid -> thread index */
 	struct util_map thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
 	struct util_map method_ids;   /* method id -> method index */
 	struct thread_state *states;
 	uint32_t *call_thread; /* thread of each call, in entry order */
 	size_t calls_cap, methods_cap, threads_cap, props_cap, warnings_cap;
-	uint32_t last_tid, last_thread; /* one-entry lookup cache */
-	bool have_last;
 	bool began;
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
@@ -85,7 +109,7 @@ add_thread(struct calltree_builder *b, uint32_t tid, const char *name, bool defi
 	t = &tree->threads[n];
 	memset(t, 0, sizeof(*t));
 	memset(&b->states[n], 0, sizeof(b->states[n]));
-	util_map_init(&b->states[n].on_stack);
+	util_map_init(&b->states[n].shared);
 	t->tid = tid;
 	t->defined = defined;
 	t->name = name;
@@ -113,26 +137,45 @@ on_thread(void *ctx, uint32_t tid, const char *name)
 		if (!util_map_get(&b->thread_alias, tid & 0xFFFF, &other))
 			util_map_put(&b->thread_alias, tid & 0xFFFF, idx);
 	}
-	b->have_last = false;
+	/* A definition can change what a cached id resolves to. */
+	b->tid_direct[tid & 0xFFFF] = CALL_NONE;
 }
 
 static uint32_t
-method_slot(struct calltree_builder *b, uint64_t id, bool *created)
+method_slot(struct calltree_builder *b, uint64_t id)
 {
 	struct calltree *tree = b->tree;
-	uint32_t *slot = util_map_slot(&b->method_ids, id, CALL_NONE);
+	struct method_cache_entry *hit =
+		&b->method_cache[(id >> 2) & (METHOD_CACHE - 1)];
+	uint32_t *slot;
 
-	*created = *slot == CALL_NONE;
-	if (*created) {
+	if (hit->id == id)
+		return hit->index;
+	slot = util_map_slot(&b->method_ids, id, CALL_NONE);
+	if (*slot == CALL_NONE) {
 		struct tt_method *m;
 
+		if (tree->nmethods >= CALL_NONE - 1) {
+			fprintf(stderr, "tracetui: too many methods\n");
+			abort();
+		}
 		UTIL_GROW(tree->methods, b->methods_cap, tree->nmethods + 1);
+		if (tree->nmethods + 1 > b->presence_cap) {
+			b->presence = xreallocarray(b->presence, b->methods_cap,
+						    sizeof(*b->presence));
+			memset(b->presence + b->presence_cap, 0,
+			       (b->methods_cap - b->presence_cap) *
+				       sizeof(*b->presence));
+			b->presence_cap = b->methods_cap;
+		}
 		m = &tree->methods[tree->nmethods];
 		memset(m, 0, sizeof(*m));
 		m->id = id;
 		m->line = -1;
 		*slot = (uint32_t)tree->nmethods++;
 	}
+	hit->id = id;
+	hit->index = *slot;
 	return *slot;
 }
 
@@ -141,8 +184,7 @@ on_method(void *ctx, const struct trace_method_def *def)
 {
 	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
-	bool created;
-	uint32_t idx = method_slot(b, def->id, &created);
+	uint32_t idx = method_slot(b, def->id);
 	struct tt_method *m = &tree->methods[idx];
 
 	m->klass = arena_str(tree, def->klass);
@@ -181,6 +223,8 @@ on_warning(void *ctx, uint64_t offset, const char *message)
 	w->message = arena_str(tree, message);
 }
 
+static void calls_reserve(struct calltree_builder *b, size_t need);
+
 static void
 on_begin(void *ctx, const struct trace_header *header)
 {
@@ -191,6 +235,9 @@ on_begin(void *ctx, const struct trace_header *header)
 	tree->has_clock[CLOCK_CPU] = header->clock & TRACE_CLOCK_CPU;
 	tree->has_clock[CLOCK_WALL] = header->clock & TRACE_CLOCK_WALL;
 	b->began = true;
+	/* About half the records are entries: reserve once, not by doubling. */
+	if (header->expected_records / 2 < CALL_NONE - 1)
+		calls_reserve(b, (size_t)(header->expected_records / 2) + 16);
 }
 
 static void
@@ -207,14 +254,13 @@ thread_of(struct calltree_builder *b, uint32_t tid)
 {
 	uint32_t idx;
 
-	if (b->have_last && b->last_tid == tid)
-		return b->last_thread;
+	if (tid < TID_DIRECT && b->tid_direct[tid] != CALL_NONE)
+		return b->tid_direct[tid];
 	if (!util_map_get(&b->thread_ids, tid, &idx) &&
 	    !util_map_get(&b->thread_alias, tid, &idx))
 		idx = add_thread(b, tid, NULL, false);
-	b->last_tid = tid;
-	b->last_thread = idx;
-	b->have_last = true;
+	if (tid < TID_DIRECT)
+		b->tid_direct[tid] = idx;
 	return idx;
 }
 
@@ -274,22 +320,64 @@ push_top(struct thread_state *st, uint32_t call)
 	st->tops[st->ntops++] = call;
 }
 
-static void
-stack_forget(struct thread_state *st, uint32_t method)
+/* Frames of method m open on thread t. */
+static uint32_t
+presence_count(const struct calltree_builder *b, uint32_t t, uint32_t m)
 {
-	uint32_t *n = util_map_slot(&st->on_stack, method, 0);
+	const struct presence *p = &b->presence[m];
+	uint32_t n = 0;
 
-	if (*n <= 1)
-		util_map_remove(&st->on_stack, method);
-	else
-		--*n;
+	if (!p->open || p->thread == t)
+		return p->open;
+	if (p->thread != PRESENCE_SHARED)
+		return 0;
+	util_map_get(&b->states[t].shared, m, &n);
+	return n;
 }
 
-/* Pop the top frame, closing its call at `at` with extra flags. */
+/* A frame of m opens on thread t. */
 static void
-pop_frame(struct calltree_builder *b, struct thread_state *st, const uint64_t *at,
+presence_push(struct calltree_builder *b, uint32_t t, uint32_t m)
+{
+	struct presence *p = &b->presence[m];
+
+	if (!p->open || p->thread == t) {
+		p->thread = t;
+		p->open++;
+		return;
+	}
+	if (p->thread != PRESENCE_SHARED) {
+		/* A second thread: the first one's frames move to its map. */
+		util_map_put(&b->states[p->thread].shared, m, p->open);
+		p->thread = PRESENCE_SHARED;
+	}
+	++*util_map_slot(&b->states[t].shared, m, 0);
+	p->open++;
+}
+
+/* A frame of m on thread t closes. */
+static void
+presence_pop(struct calltree_builder *b, uint32_t t, uint32_t m)
+{
+	struct presence *p = &b->presence[m];
+
+	if (p->thread == PRESENCE_SHARED) {
+		uint32_t *n = util_map_slot(&b->states[t].shared, m, 0);
+
+		if (*n <= 1)
+			util_map_remove(&b->states[t].shared, m);
+		else
+			--*n;
+	}
+	p->open--;
+}
+
+/* Pop the top frame of thread t, closing its call at `at`. */
+static void
+pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
 	  uint8_t flags)
 {
+	struct thread_state *st = &b->states[t];
 	struct tt_calls *c = &b->tree->calls;
 	struct frame *f = &st->stack[--st->depth];
 	int k;
@@ -298,7 +386,7 @@ pop_frame(struct calltree_builder *b, struct thread_state *st, const uint64_t *a
 		if (c->end[k])
 			c->end[k][f->call] = at[k];
 	c->flags[f->call] |= flags;
-	stack_forget(st, f->method);
+	presence_pop(b, t, f->method);
 }
 
 static void
@@ -306,13 +394,12 @@ enter(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_thread *th = &b->tree->threads[t];
-	uint32_t *count = util_map_slot(&st->on_stack, m, 0);
 	uint32_t parent = st->depth ? st->stack[st->depth - 1].call : CALL_NONE;
 	uint32_t call;
 
 	call = new_call(b, t, m, parent, (uint32_t)st->depth,
-			*count ? CALL_RECURSIVE : 0, at);
-	++*count;
+			presence_count(b, t, m) ? CALL_RECURSIVE : 0, at);
+	presence_push(b, t, m);
 	if (parent == CALL_NONE)
 		push_top(st, call);
 	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
@@ -352,27 +439,26 @@ leave(struct calltree_builder *b, uint32_t t, uint32_t m, enum trace_action acti
 	struct thread_state *st = &b->states[t];
 	struct tt_anomalies *an = &b->tree->anomalies;
 	uint8_t flags = action == TRACE_UNWIND ? CALL_UNWOUND : 0;
-	uint32_t n;
 
 	if (st->depth && st->stack[st->depth - 1].method == m) {
-		pop_frame(b, st, at, flags);
+		pop_frame(b, t, at, flags);
 		return;
 	}
 	if (st->depth)
 		an->mismatched_exits++;
-	if (util_map_get(&st->on_stack, m, &n)) {
+	if (presence_count(b, t, m)) {
 		/* Frames above it lost their exits. */
 		while (st->stack[st->depth - 1].method != m) {
-			pop_frame(b, st, at, CALL_LOST_EXIT);
+			pop_frame(b, t, at, CALL_LOST_EXIT);
 			an->lost_exits++;
 		}
-		pop_frame(b, st, at, flags);
+		pop_frame(b, t, at, flags);
 		return;
 	}
 	/* Not on the stack: it was entered before tracing began, below
 	 * every open frame, so they all lost their exits. */
 	while (st->depth) {
-		pop_frame(b, st, at, CALL_LOST_EXIT);
+		pop_frame(b, t, at, CALL_LOST_EXIT);
 		an->lost_exits++;
 	}
 	orphan_exit(b, t, m, at, flags);
@@ -430,7 +516,6 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	uint64_t raw[CLOCK_COUNT], at[CLOCK_COUNT];
 	uint32_t t = thread_of(b, tid);
 	uint32_t m;
-	bool created;
 
 	raw[CLOCK_CPU] = cpu;
 	raw[CLOCK_WALL] = wall;
@@ -440,7 +525,7 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	sampling_probe_add(&b->states[t].probe,
 			   tree->has_clock[CLOCK_WALL] ? at[CLOCK_WALL]
 						       : at[CLOCK_CPU]);
-	m = method_slot(b, method_id, &created);
+	m = method_slot(b, method_id);
 	switch (action) {
 	case TRACE_ENTER:
 		enter(b, t, m, at);
@@ -467,35 +552,41 @@ close_open_frames(struct calltree_builder *b)
 	size_t t;
 
 	for (t = 0; t < tree->nthreads; t++) {
-		struct thread_state *st = &b->states[t];
-
-		while (st->depth) {
-			pop_frame(b, st, tree->threads[t].last,
+		while (b->states[t].depth) {
+			pop_frame(b, (uint32_t)t, tree->threads[t].last,
 				  CALL_OPEN_AT_END);
 			tree->anomalies.open_at_end++;
 		}
 	}
 }
 
-/* Move each array into the order given by dest[old] = new. */
+/*
+ * Reorder *a so element i moves to dest[i], scattering into *spare and
+ * swapping the two: the old array becomes the spare for the next one, so
+ * nothing is copied twice and no new pages are touched.
+ */
 static void
-permute32(uint32_t *a, const uint32_t *dest, size_t n, uint32_t *scratch)
+permute32(uint32_t **a, uint32_t **spare, const uint32_t *dest, size_t n)
 {
+	uint32_t *to = *spare;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		scratch[dest[i]] = a[i];
-	memcpy(a, scratch, n * sizeof(*a));
+		to[dest[i]] = (*a)[i];
+	*spare = *a;
+	*a = to;
 }
 
 static void
-permute64(uint64_t *a, const uint32_t *dest, size_t n, uint64_t *scratch)
+permute64(uint64_t **a, uint64_t **spare, const uint32_t *dest, size_t n)
 {
+	uint64_t *to = *spare;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		scratch[dest[i]] = a[i];
-	memcpy(a, scratch, n * sizeof(*a));
+		to[dest[i]] = (*a)[i];
+	*spare = *a;
+	*a = to;
 }
 
 /* Per-thread pre-order: orphans first (last created first), then the
@@ -506,8 +597,8 @@ group_by_thread(struct calltree_builder *b)
 	struct calltree *tree = b->tree;
 	struct tt_calls *c = &tree->calls;
 	size_t n = c->count, i, t;
-	uint32_t *next_orphan, *next_call, *dest;
-	uint64_t *scratch;
+	uint32_t *next_orphan, *next_call, *dest, *spare32;
+	uint64_t *spare64;
 	uint8_t *flags;
 	int k;
 
@@ -537,24 +628,27 @@ group_by_thread(struct calltree_builder *b)
 	free(b->call_thread);
 	b->call_thread = NULL;
 
-	scratch = xmalloc(n * sizeof(*scratch) + 1);
 	for (i = 0; i < n; i++)
 		if (c->parent[i] != CALL_NONE)
 			c->parent[i] = dest[c->parent[i]];
-	permute32(c->method, dest, n, (uint32_t *)scratch);
-	permute32(c->parent, dest, n, (uint32_t *)scratch);
-	permute32(c->depth, dest, n, (uint32_t *)scratch);
-	flags = (uint8_t *)scratch;
+	spare32 = xreallocarray(NULL, b->calls_cap + 1, sizeof(*spare32));
+	permute32(&c->method, &spare32, dest, n);
+	permute32(&c->parent, &spare32, dest, n);
+	permute32(&c->depth, &spare32, dest, n);
+	free(spare32);
+	flags = xmalloc(b->calls_cap + 1);
 	for (i = 0; i < n; i++)
 		flags[dest[i]] = c->flags[i];
-	memcpy(c->flags, flags, n);
+	free(c->flags);
+	c->flags = flags;
+	spare64 = xreallocarray(NULL, b->calls_cap + 1, sizeof(*spare64));
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (c->start[k]) {
-			permute64(c->start[k], dest, n, scratch);
-			permute64(c->end[k], dest, n, scratch);
+			permute64(&c->start[k], &spare64, dest, n);
+			permute64(&c->end[k], &spare64, dest, n);
 		}
 	}
-	free(scratch);
+	free(spare64);
 	free(dest);
 }
 
@@ -650,10 +744,12 @@ builder_done(struct calltree_builder *b)
 	for (i = 0; i < b->tree->nthreads; i++) {
 		free(b->states[i].stack);
 		free(b->states[i].tops);
-		util_map_done(&b->states[i].on_stack);
+		util_map_done(&b->states[i].shared);
 	}
 	free(b->states);
 	free(b->call_thread);
+	free(b->presence);
+	free(b->tid_direct);
 	util_map_done(&b->thread_ids);
 	util_map_done(&b->thread_alias);
 	util_map_done(&b->method_ids);
@@ -667,6 +763,10 @@ calltree_builder_new(const char *path)
 	struct calltree *tree = xcalloc(1, sizeof(*tree));
 
 	b->tree = tree;
+	b->tid_direct = xmalloc(TID_DIRECT * sizeof(*b->tid_direct));
+	memset(b->tid_direct, 0xFF, TID_DIRECT * sizeof(*b->tid_direct));
+	for (size_t i = 0; i < METHOD_CACHE; i++)
+		b->method_cache[i].id = UINT64_MAX; /* never a method id */
 	util_arena_init(&tree->arena);
 	util_map_init(&b->thread_ids);
 	util_map_init(&b->thread_alias);

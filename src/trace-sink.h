@@ -47,6 +47,7 @@ struct trace_header {
 	uint64_t start_time;	 /* header's start time, microseconds */
 	unsigned time_bits;	 /* 32: times wrap and need unwrapping */
 	int incomplete;		 /* the file ends before the writer did */
+	uint64_t expected_records; /* records the reader expects, roughly */
 };
 
 struct trace_method_def {

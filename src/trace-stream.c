@@ -252,6 +252,7 @@ trace_stream_read(const unsigned char *buf, size_t len,
 			   "trace is incomplete");
 	h.incomplete = w.stop != STOP_SUMMARY && !sec;
 	h.clock = clock_of(&key, have_key, h.version, sink);
+	h.expected_records = w.items;
 	if (sink->begin)
 		sink->begin(sink->ctx, &h);
 	report_items(buf, w.at, h.record_size, &h, sink);

@@ -152,6 +152,7 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
 	h.record_size = size;
 	h.clock = v1_clock(h.version, key ? key : &(struct trace_key_info){0},
 			   sink, base);
+	h.expected_records = (len - h.data_offset) / size;
 	if (sink->begin)
 		sink->begin(sink->ctx, &h);
 

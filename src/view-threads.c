@@ -67,7 +67,9 @@ thread_cmp(const void *a, const void *b, void *arg)
 	int r;
 
 	if (s->v->sort == TCOL_NAME) {
-		r = strcmp(s->tree->threads[x].name, s->tree->threads[y].name);
+		/* Reversed like the numbers below, which sort descending
+		 * unless ascending is set. */
+		r = strcmp(s->tree->threads[y].name, s->tree->threads[x].name);
 	} else {
 		uint64_t vx = thread_value(s->tree, x, s->v->sort);
 		uint64_t vy = thread_value(s->tree, y, s->v->sort);
