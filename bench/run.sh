@@ -1,0 +1,65 @@
+#!/bin/sh
+# run.sh: the load benchmark behind `make bench`.
+#
+# Writes realistic traces with the fixture writer (program-shaped call
+# graph, thousands of methods, several threads), then times, on each:
+#   floor   a bare one-pass walk over the records (bench/floor.c)
+#   load    `tracetui info` (read and build the model)
+#   report  `tracetui report --format tsv` end to end
+# and prints the median of REPEAT runs, cpu time per record, peak memory,
+# and the ratios against the floor.  Two sizes show whether the cost is
+# linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
+# text report is timed too.
+set -eu
+builddir=${builddir:-.}
+srcdir=${srcdir:-.}
+out=${BENCH_DIR:-$builddir/bench/out}
+repeat=${REPEAT:-3}
+records=${RECORDS:-5000000}
+mkdir -p "$out"
+
+measure="$builddir/bench/measure"
+floor="$builddir/bench/floor"
+tracetui="$builddir/src/tracetui"
+mktrace="$builddir/tests/mktrace"
+
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+for n in $((records / 4)) "$records"; do
+	trace="$out/bench-$n.trace"
+	if [ ! -f "$trace" ]; then
+		cat >"$out/bench-$n.spec" <<SPEC
+# A program-shaped trace for the benchmark.
+format v1
+version 3
+clock dual
+vm art
+generate threads=12 methods=4000 records=$n seed=20261122 maxdepth=48
+SPEC
+		"$mktrace" "$out/bench-$n.spec" "$trace"
+	fi
+	size=$(wc -c <"$trace")
+	echo "== $n records, $((size / 1000000)) MB: $trace"
+	f=$("$measure" "$repeat" "$floor" "$trace")
+	l=$("$measure" "$repeat" "$tracetui" info "$trace")
+	r=$("$measure" "$repeat" "$tracetui" report --format tsv "$trace")
+	echo "floor   $f"
+	echo "load    $l"
+	echo "report  $r"
+	awk -v f="$(field wall_ms "$f")" -v l="$(field cpu_ms "$l")" \
+		-v r="$(field cpu_ms "$r")" -v rw="$(field wall_ms "$r")" \
+		-v n="$n" -v mb="$(field maxrss_mb "$r")" -v size="$size" 'BEGIN {
+		printf "report: %.0f ns of cpu per record; %.1fx the floor (wall); peak memory %.0f MB = %.2fx the file\n",
+			r * 1e6 / n, rw / (f > 0 ? f : 1), mb, mb * 1048576 / size
+	}'
+	if [ -n "${DMTRACEDUMP:-}" ]; then
+		d=$("$measure" 1 "$DMTRACEDUMP" "$trace")
+		echo "dmtracedump $d"
+		awk -v d="$(field wall_ms "$d")" -v r="$(field wall_ms "$r")" \
+			'BEGIN { printf "report is %.1fx faster than dmtracedump\n", d / r }'
+	fi
+done
+if [ -x "$builddir/bench/keys" ]; then
+	echo "== key presses on the $records-record trace"
+	"$builddir/bench/keys" "$out/bench-$records.trace"
+fi
