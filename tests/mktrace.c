@@ -27,7 +27,20 @@
 /* Small helpers                                                      */
 /* ------------------------------------------------------------------ */
 
-/* Print "mktrace: MESSAGE" on stderr and exit with status 1. */
+/* Files created so far, removed when we fail so no half trace is left. */
+static const char *outputs[4];
+static size_t noutputs;
+
+/* Remove the files created so far and exit with status 1. */
+static void
+fail(void)
+{
+	while (noutputs > 0)
+		remove(outputs[--noutputs]);
+	exit(1);
+}
+
+/* Print "mktrace: MESSAGE" on stderr and fail. */
 static void
 die(const char *fmt, ...)
 {
@@ -38,7 +51,7 @@ die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(1);
+	fail();
 }
 
 /* realloc that never returns NULL. */
@@ -73,19 +86,19 @@ xstrdup(const char *s)
 	return d;
 }
 
-/* Make room for NEED elements of SIZE bytes in *P, whose capacity is *CAP. */
-static void
-grow(void *pp, size_t *cap, size_t need, size_t size)
+/* P (holding *CAP elements of SIZE bytes) or a larger copy of it, with
+ * room for NEED elements; *CAP is updated. */
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size)
 {
-	void **p = pp;
 	size_t n = *cap ? *cap : 8;
 
 	if (need <= *cap)
-		return;
+		return p;
 	while (n < need)
 		n *= 2;
-	*p = xrealloc(*p, n * size);
 	*cap = n;
+	return xrealloc(p, n * size);
 }
 
 /* A growable byte buffer, kept NUL-terminated for text use. */
@@ -99,7 +112,7 @@ struct buf {
 static void
 buf_add(struct buf *b, const void *p, size_t n)
 {
-	grow(&b->p, &b->cap, b->len + n + 1, 1);
+	b->p = grow(b->p, &b->cap, b->len + n + 1, 1);
 	memcpy(b->p + b->len, p, n);
 	b->len += n;
 	b->p[b->len] = 0;
@@ -133,7 +146,7 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		die("formatting failed");
-	grow(&b->p, &b->cap, b->len + (size_t)n + 1, 1);
+	b->p = grow(b->p, &b->cap, b->len + (size_t)n + 1, 1);
 	va_start(ap, fmt);
 	vsnprintf((char *)b->p + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
@@ -315,6 +328,7 @@ struct edit {
 	enum target target;
 	enum base base;
 	uint64_t off;
+	int before; /* data-N: N bytes before the binary part */
 	int truncate;
 	struct buf bytes;
 };
@@ -381,7 +395,7 @@ die_line(const struct spec *s, int line, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(1);
+	fail();
 }
 
 /* Report a problem at the current spec line and exit 1. */
@@ -393,7 +407,8 @@ add_item(struct spec *s, enum item_kind kind)
 {
 	struct item *it;
 
-	grow(&s->items, &s->items_cap, s->nitems + 1, sizeof(*s->items));
+	s->items =
+	        grow(s->items, &s->items_cap, s->nitems + 1, sizeof(*s->items));
 	it = &s->items[s->nitems++];
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
@@ -407,8 +422,8 @@ add_thread(struct spec *s, uint64_t tid, const char *name, unsigned where)
 {
 	struct thread_def *t;
 
-	grow(&s->threads, &s->threads_cap, s->nthreads + 1,
-	     sizeof(*s->threads));
+	s->threads = grow(s->threads, &s->threads_cap, s->nthreads + 1,
+	                  sizeof(*s->threads));
 	t = &s->threads[s->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -452,8 +467,8 @@ add_method(struct spec *s, uint64_t id, char *id_text, int id_style,
 	struct method_def *m;
 	size_t i;
 
-	grow(&s->methods, &s->methods_cap, s->nmethods + 1,
-	     sizeof(*s->methods));
+	s->methods = grow(s->methods, &s->methods_cap, s->nmethods + 1,
+	                  sizeof(*s->methods));
 	m = &s->methods[s->nmethods];
 	memset(m, 0, sizeof(*m));
 	m->id = id;
@@ -984,7 +999,7 @@ gen_add_method(struct gen *g, size_t def, unsigned layer, int blocking)
 {
 	struct gen_method *gm;
 
-	grow(&g->m, &g->m_cap, g->nm + 1, sizeof(*g->m));
+	g->m = grow(g->m, &g->m_cap, g->nm + 1, sizeof(*g->m));
 	gm = &g->m[g->nm];
 	memset(gm, 0, sizeof(*gm));
 	gm->def = def;
@@ -1174,7 +1189,7 @@ gen_graph(struct gen *g, uint64_t *rng)
 
 #define EDGE(a, b)                                                             \
 	do {                                                                   \
-		grow(&edges, &edges_cap, nedges + 1, sizeof(*edges));          \
+		edges = grow(edges, &edges_cap, nedges + 1, sizeof(*edges));   \
 		edges[nedges][0] = (a);                                        \
 		edges[nedges][1] = (b);                                        \
 		nedges++;                                                      \
@@ -1198,7 +1213,7 @@ gen_graph(struct gen *g, uint64_t *rng)
 			continue;
 		if (rng_below(rng, 100) < 30)
 			EDGE((uint32_t)i, PICK(rng, hot));
-		nc = 1 + rng_below(rng, 4);
+		nc = 1 + rng_below(rng, 5);
 		for (k = 0; k < nc; k++) {
 			uint32_t span = (uint32_t)(n - 1 - r) < w
 			                        ? (uint32_t)(n - 1 - r)
@@ -1401,6 +1416,7 @@ struct writer {
 	FILE *fp; /* where the binary part goes */
 	char *fp_name;
 	unsigned natural; /* bytes of a record's own fields */
+	int two_times;    /* the record holds cpu and wall, not one time */
 	unsigned size;    /* record size: the header's and the v1 stride */
 	unsigned stride;  /* bytes written per record */
 	unsigned char *rec;
@@ -1518,7 +1534,7 @@ emit_record(struct writer *w, struct thread_def *t, struct method_def *m,
 	}
 	put_le(r + p, word, 4);
 	p += 4;
-	if (s->version == 3) {
+	if (w->two_times) {
 		put_le(r + p, cpu, 4);
 		put_le(r + p + 4, wall, 4);
 	} else {
@@ -1541,7 +1557,8 @@ emit_record(struct writer *w, struct thread_def *t, struct method_def *m,
 }
 
 /* Append the key text (*version .. *end) to B; SUMMARY: a streaming
- * summary, listing only the threads and methods placed there. */
+ * summary, listing only the threads and methods placed there.  The clock
+ * line comes first unless a "property clock=..." line takes its place. */
 static void
 build_key(struct writer *w, struct buf *b, int summary)
 {
@@ -1555,7 +1572,10 @@ build_key(struct writer *w, struct buf *b, int summary)
 		buf_printf(b, "%s%s", s->key_version, eol);
 	else
 		buf_printf(b, "%u%s", s->version, eol);
-	if (s->clock != CLOCK_NONE)
+	for (i = 0; i < s->noptions; i++)
+		if (!strncmp(s->options[i], "clock=", 6))
+			break;
+	if (s->clock != CLOCK_NONE && i == s->noptions)
 		buf_printf(b, "clock=%s%s", clocks[s->clock], eol);
 	for (i = 0; i < s->noptions; i++) {
 		const char *o = s->options[i], *eq = strchr(o, '=');
@@ -1647,6 +1667,16 @@ gen_pick_thread(const struct gen *g, uint64_t *rng)
 	return g->nt - 1;
 }
 
+/* The pick weight of the I-th callee of gen method CALLER: skeleton
+ * methods mostly take their hot path, others spread out more. */
+static uint32_t
+callee_weight(uint32_t caller, uint32_t i)
+{
+	if (caller < S_COUNT)
+		return i < 3 ? 8u >> i : 1;
+	return i == 0 ? 3 : i == 1 ? 2 : 1;
+}
+
 /* A callee of gen method CALLER, the first ones the hottest. */
 static uint32_t
 gen_pick_callee(const struct gen *g, uint64_t *rng, uint32_t caller)
@@ -1655,10 +1685,10 @@ gen_pick_callee(const struct gen *g, uint64_t *rng, uint32_t caller)
 	uint32_t total = 0, i, r;
 
 	for (i = 0; i < gm->ncallees; i++)
-		total += i < 3 ? 8u >> i : 1;
+		total += callee_weight(caller, i);
 	r = rng_below(rng, total);
 	for (i = 0; i < gm->ncallees; i++) {
-		uint32_t wt = i < 3 ? 8u >> i : 1;
+		uint32_t wt = callee_weight(caller, i);
 
 		if (r < wt)
 			break;
@@ -1714,8 +1744,10 @@ gen_run(struct writer *w, struct gen *g)
 			uint32_t top = t->stack[t->depth - 1];
 			uint32_t kids = t->nkids[t->depth - 1], p_enter;
 
-			if (top < S_COUNT && g->m[top].layer == 0)
-				p_enter = kids ? 250 : 950;
+			if (top >= S_VIEW_MEASURE && top <= S_DRAW_CHILD)
+				p_enter = kids ? 150 : 800;
+			else if (top < S_COUNT && g->m[top].layer == 0)
+				p_enter = kids ? 150 : 950;
 			else if (kids)
 				p_enter = d < 30 ? 450 - 10 * d : 150;
 			else
@@ -1824,9 +1856,14 @@ static FILE *
 open_out(const char *path)
 {
 	FILE *fp = fopen(path, "wb");
+	size_t i;
 
 	if (!fp)
 		die("%s: %s", path, strerror(errno));
+	for (i = 0; i < noutputs && strcmp(outputs[i], path); i++)
+		;
+	if (i == noutputs && noutputs < COUNT(outputs))
+		outputs[noutputs++] = path;
 	return fp;
 }
 
@@ -1878,8 +1915,16 @@ apply_edits(struct spec *s, enum target target, const char *path,
 
 		if (e->target != target)
 			continue;
-		if (e->base == BASE_DATA)
+		if (e->base == BASE_DATA && e->before) {
+			if (e->off > data_start)
+				die_line(s, e->line,
+				         "data-%" PRIu64 " is before the start "
+				         "of the file",
+				         e->off);
+			off = data_start - e->off;
+		} else if (e->base == BASE_DATA) {
 			off += data_start;
+		}
 		if (e->base == BASE_END) {
 			if (e->off > file.len)
 				die_line(s, e->line,
@@ -1920,11 +1965,21 @@ write_trace(struct spec *s, const char *out)
 
 	memset(&w, 0, sizeof(w));
 	w.s = s;
+	/* The clock decides the fields, the version the size.  Dual-clock
+	 * records that do not fit (versions 1 and 2) keep only time A. */
 	if (s->layout == LAYOUT_STREAM)
-		w.natural = s->version == 3 ? 14 : 10;
+		w.size = s->version == 3 ? 14 : 10;
 	else
-		w.natural = s->version == 1 ? 9 : s->version == 2 ? 10 : 14;
-	w.size = s->record_size_line ? s->record_size : w.natural;
+		w.size = s->version == 1 ? 9 : s->version == 2 ? 10 : 14;
+	w.natural = (s->layout != LAYOUT_STREAM && s->version == 1) ? 1 : 2;
+	w.natural += 4 + 4;
+	w.two_times = s->clock == CLOCK_DUAL &&
+	              (s->record_size_line ? s->record_size : w.size) >=
+	                      w.natural + 4;
+	if (w.two_times)
+		w.natural += 4;
+	if (s->record_size_line)
+		w.size = s->record_size;
 	if (w.size < w.natural)
 		die_line(s, s->record_size_line,
 		         "record-size %u is smaller than the %u bytes of a "
@@ -2235,8 +2290,11 @@ hex_bytes(struct cursor *c, struct buf *b)
 		die_at(c->s, "missing hex bytes");
 }
 
-/* Directive handlers, called after the keyword was read. */
+/*
+ * Directive handlers, each called with the cursor after its keyword.
+ */
 
+/* "format v1|split|stream": the layout. */
 static void
 d_format(struct cursor *c)
 {
@@ -2247,6 +2305,7 @@ d_format(struct cursor *c)
 	expect_end(c);
 }
 
+/* "sec-file": streaming with the key in OUT.sec, no summary packet. */
 static void
 d_sec_file(struct cursor *c)
 {
@@ -2254,6 +2313,7 @@ d_sec_file(struct cursor *c)
 	expect_end(c);
 }
 
+/* "no-summary": streaming cut off before its summary packet. */
 static void
 d_no_summary(struct cursor *c)
 {
@@ -2261,6 +2321,7 @@ d_no_summary(struct cursor *c)
 	expect_end(c);
 }
 
+/* "version 1|2|3": the version, hence the usual record size. */
 static void
 d_version(struct cursor *c)
 {
@@ -2272,6 +2333,7 @@ d_version(struct cursor *c)
 	expect_end(c);
 }
 
+/* "clock dual|wall|thread-cpu|none": the clock line and time fields. */
 static void
 d_clock(struct cursor *c)
 {
@@ -2282,6 +2344,7 @@ d_clock(struct cursor *c)
 	expect_end(c);
 }
 
+/* "record-size N": header record size and bytes per record. */
 static void
 d_record_size(struct cursor *c)
 {
@@ -2290,6 +2353,7 @@ d_record_size(struct cursor *c)
 	expect_end(c);
 }
 
+/* "data-offset N": header offset field and where records start. */
 static void
 d_data_offset(struct cursor *c)
 {
@@ -2297,6 +2361,7 @@ d_data_offset(struct cursor *c)
 	expect_end(c);
 }
 
+/* "start-time N": the u8 header start time. */
 static void
 d_start_time(struct cursor *c)
 {
@@ -2304,6 +2369,7 @@ d_start_time(struct cursor *c)
 	expect_end(c);
 }
 
+/* "stream-stride N [FILL]": bytes written per streaming record. */
 static void
 d_stream_stride(struct cursor *c)
 {
@@ -2317,6 +2383,7 @@ d_stream_stride(struct cursor *c)
 	expect_end(c);
 }
 
+/* "header FIELD VALUE": force a header field, layout unchanged. */
 static void
 d_header(struct cursor *c)
 {
@@ -2339,6 +2406,7 @@ d_header(struct cursor *c)
 	expect_end(c);
 }
 
+/* "key-eol lf|crlf": line ends of the key text. */
 static void
 d_key_eol(struct cursor *c)
 {
@@ -2348,6 +2416,7 @@ d_key_eol(struct cursor *c)
 	expect_end(c);
 }
 
+/* "key-version TEXT": the line after *version. */
 static void
 d_key_version(struct cursor *c)
 {
@@ -2359,11 +2428,12 @@ d_key_version(struct cursor *c)
 static void
 add_option(struct spec *s, char *text)
 {
-	grow(&s->options, &s->options_cap, s->noptions + 1,
-	     sizeof(*s->options));
+	s->options = grow(s->options, &s->options_cap, s->noptions + 1,
+	                  sizeof(*s->options));
 	s->options[s->noptions++] = text;
 }
 
+/* "vm art|dalvik": the option line vm=... */
 static void
 d_vm(struct cursor *c)
 {
@@ -2375,6 +2445,7 @@ d_vm(struct cursor *c)
 	expect_end(c);
 }
 
+/* "property TEXT": an option line, written as is. */
 static void
 d_property(struct cursor *c)
 {
@@ -2385,6 +2456,7 @@ d_property(struct cursor *c)
 	add_option(c->s, text);
 }
 
+/* "no-end": leave out the *end line. */
 static void
 d_no_end(struct cursor *c)
 {
@@ -2406,6 +2478,7 @@ placement_bits(int i)
 	return bits[i];
 }
 
+/* "id-style 0x|bare|alt|pad8": how method ids are written. */
 static void
 d_id_style(struct cursor *c)
 {
@@ -2413,6 +2486,7 @@ d_id_style(struct cursor *c)
 	expect_end(c);
 }
 
+/* "stream-threads PLACE": where threads go by default. */
 static void
 d_stream_threads(struct cursor *c)
 {
@@ -2421,6 +2495,7 @@ d_stream_threads(struct cursor *c)
 	expect_end(c);
 }
 
+/* "stream-methods PLACE": where methods go by default. */
 static void
 d_stream_methods(struct cursor *c)
 {
@@ -2443,6 +2518,7 @@ placement_option(const char *t)
 	return 0;
 }
 
+/* "thread TID [@PLACE] NAME...": declare a thread. */
 static void
 d_thread(struct cursor *c)
 {
@@ -2471,6 +2547,7 @@ d_thread(struct cursor *c)
 	free(name);
 }
 
+/* "method ID [@OPTION...] FIELD...": declare a method. */
 static void
 d_method(struct cursor *c)
 {
@@ -2504,7 +2581,7 @@ d_method(struct cursor *c)
 			style = k;
 			continue;
 		}
-		grow(&fields, &cap, nfields + 1, sizeof(*fields));
+		fields = grow(fields, &cap, nfields + 1, sizeof(*fields));
 		fields[nfields++] = xstrdup(t);
 	}
 	add_method(s, id, id_text, style, fields, nfields, where);
@@ -2566,12 +2643,13 @@ d_event(struct cursor *c, const char *tid_text)
 	uint32_t word;
 	uint64_t cpu, wall;
 
+	if (!t)
+		die_at(s, "missing action after the thread id");
 	if (act < 0 && !raw)
 		die_at(s,
-		       t ? "unknown action '%s' (enter, exit, unwind, "
-		           "action3, raw)"
-		         : "missing action after the thread id%s",
-		       t ? t : "");
+		       "unknown action '%s' (enter, exit, unwind, action3, "
+		       "raw)",
+		       t);
 	word = record_method(c, raw);
 	if (!raw)
 		word |= (uint32_t)act;
@@ -2631,8 +2709,8 @@ d_call(struct cursor *c)
 	if (open) {
 		struct block *b;
 
-		grow(&s->blocks, &s->blocks_cap, s->nblocks + 1,
-		     sizeof(*s->blocks));
+		s->blocks = grow(s->blocks, &s->blocks_cap, s->nblocks + 1,
+		                 sizeof(*s->blocks));
 		b = &s->blocks[s->nblocks++];
 		memset(b, 0, sizeof(*b));
 		b->line = s->lineno;
@@ -2647,6 +2725,7 @@ d_call(struct cursor *c)
 	}
 }
 
+/* "}": write the exit of the innermost open call block. */
 static void
 d_close(struct cursor *c)
 {
@@ -2662,6 +2741,7 @@ d_close(struct cursor *c)
 		          b->exit.wall);
 }
 
+/* "packet thread TID" or "packet method ID": write a packet here. */
 static void
 d_packet(struct cursor *c)
 {
@@ -2681,6 +2761,7 @@ d_packet(struct cursor *c)
 	it->index = k;
 }
 
+/* "raw-hex HEX...": append raw bytes to the binary part here. */
 static void
 d_raw_hex(struct cursor *c)
 {
@@ -2689,6 +2770,7 @@ d_raw_hex(struct cursor *c)
 	hex_bytes(c, &it->raw);
 }
 
+/* "summary": write the streaming summary packet here. */
 static void
 d_summary(struct cursor *c)
 {
@@ -2699,6 +2781,7 @@ d_summary(struct cursor *c)
 	add_item(c->s, ITEM_SUMMARY);
 }
 
+/* "generate KEY=VALUE...": declare a generator and run it here. */
 static void
 d_generate(struct cursor *c)
 {
@@ -2800,15 +2883,16 @@ edit_target(struct cursor *c)
 	return TARGET_MAIN;
 }
 
-/* Read an offset: N, data+N or end-N, into E. */
+/* Read an offset: N, data+N, data-N or end-N, into E. */
 static void
 edit_offset(struct cursor *c, struct edit *e)
 {
 	const char *t = next_token(c);
 
 	e->base = BASE_ABS;
-	if (t && !strncmp(t, "data+", 5)) {
+	if (t && (!strncmp(t, "data+", 5) || !strncmp(t, "data-", 5))) {
 		e->base = BASE_DATA;
+		e->before = t[4] == '-';
 		t += 5;
 	} else if (t && !strncmp(t, "end-", 4)) {
 		e->base = BASE_END;
@@ -2823,13 +2907,15 @@ add_edit(struct spec *s)
 {
 	struct edit *e;
 
-	grow(&s->edits, &s->edits_cap, s->nedits + 1, sizeof(*s->edits));
+	s->edits =
+	        grow(s->edits, &s->edits_cap, s->nedits + 1, sizeof(*s->edits));
 	e = &s->edits[s->nedits++];
 	memset(e, 0, sizeof(*e));
 	e->line = s->lineno;
 	return e;
 }
 
+/* "truncate [key|sec] OFF": cut a written file. */
 static void
 d_truncate(struct cursor *c)
 {
@@ -2841,6 +2927,7 @@ d_truncate(struct cursor *c)
 	expect_end(c);
 }
 
+/* "poke [key|sec] OFF HEX...": overwrite bytes of a written file. */
 static void
 d_poke(struct cursor *c)
 {
@@ -2976,6 +3063,58 @@ finish_spec(struct spec *s)
 	}
 }
 
+/* Free generator G. */
+static void
+gen_free(struct gen *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->nt; i++) {
+		free(g->t[i].stack);
+		free(g->t[i].nkids);
+	}
+	free(g->t);
+	free(g->m);
+	free(g->callees);
+	free(g);
+}
+
+/* Free everything spec S holds. */
+static void
+spec_free(struct spec *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->nthreads; i++)
+		free(s->threads[i].name);
+	for (i = 0; i < s->nmethods; i++) {
+		for (k = 0; k < s->methods[i].nfields; k++)
+			free(s->methods[i].fields[k]);
+		free(s->methods[i].fields);
+		free(s->methods[i].id_text);
+	}
+	for (i = 0; i < s->noptions; i++)
+		free(s->options[i]);
+	for (i = 0; i < s->nitems; i++) {
+		free(s->items[i].raw.p);
+		if (s->items[i].gen)
+			gen_free(s->items[i].gen);
+	}
+	for (i = 0; i < s->nedits; i++)
+		free(s->edits[i].bytes.p);
+	free(s->threads);
+	free(s->methods);
+	free(s->options);
+	free(s->items);
+	free(s->blocks);
+	free(s->edits);
+	free(s->key_version);
+	free(s->thread_map.keys);
+	free(s->thread_map.vals);
+	free(s->method_map.keys);
+	free(s->method_map.vals);
+}
+
 /* Print the usage text to FP. */
 static void
 usage(FILE *fp)
@@ -2989,10 +3128,13 @@ usage(FILE *fp)
 	      fp);
 }
 
+/* The spec, static so that it stays reachable when we exit on an error. */
+static struct spec spec;
+
+/* Parse the spec named by argv[1] and write the trace to argv[2]. */
 int
 main(int argc, char **argv)
 {
-	struct spec s;
 	struct buf line = {0};
 	FILE *fp;
 
@@ -3005,32 +3147,32 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	memset(&s, 0, sizeof(s));
-	s.layout = LAYOUT_V1;
-	s.clock = CLOCK_DUAL;
-	s.data_offset = 32;
-	s.id_style = ID_0X;
-	s.thread_where = WHERE_INLINE;
-	s.method_where = WHERE_INLINE;
+	spec.layout = LAYOUT_V1;
+	spec.clock = CLOCK_DUAL;
+	spec.data_offset = 32;
+	spec.id_style = ID_0X;
+	spec.thread_where = WHERE_INLINE;
+	spec.method_where = WHERE_INLINE;
 	if (!strcmp(argv[1], "-")) {
-		s.path = "<stdin>";
+		spec.path = "<stdin>";
 		fp = stdin;
 	} else {
-		s.path = argv[1];
+		spec.path = argv[1];
 		fp = fopen(argv[1], "r");
 		if (!fp)
 			die("%s: %s", argv[1], strerror(errno));
 	}
 	while (read_line(fp, &line)) {
-		s.lineno++;
-		parse_line(&s, buf_str(&line));
+		spec.lineno++;
+		parse_line(&spec, buf_str(&line));
 	}
 	if (ferror(fp))
-		die("%s: read error", s.path);
+		die("%s: read error", spec.path);
 	if (fp != stdin)
 		fclose(fp);
 	free(line.p);
-	finish_spec(&s);
-	write_trace(&s, argv[2]);
+	finish_spec(&spec);
+	write_trace(&spec, argv[2]);
+	spec_free(&spec);
 	return 0;
 }
