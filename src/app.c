@@ -43,7 +43,8 @@ app_new(struct calltree *tree)
 	app->clocks = tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU
 						 : APP_CLOCKS_WALL;
 	scope_init_all(&app->scope, tree);
-	profile_compute(&app->profile, tree, &app->scope);
+	app->cache = profile_cache_new(tree);
+	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		app->state[v] = view_ops[v]->open(app);
 	return app;
@@ -59,6 +60,7 @@ app_free(struct app *app)
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		view_ops[v]->close(app->state[v]);
 	profile_done(&app->profile);
+	profile_cache_free(app->cache);
 	scope_done(&app->scope);
 	if (app->have_re)
 		regfree(&app->re);
@@ -100,7 +102,7 @@ app_set_scope(struct app *app, struct scope *scope)
 	app->scope = *scope;
 	memset(scope, 0, sizeof(*scope));
 	profile_done(&app->profile);
-	profile_compute(&app->profile, app->tree, &app->scope);
+	profile_from_cache(&app->profile, app->cache, app->tree, &app->scope);
 	refresh_views(app);
 }
 

@@ -52,6 +52,7 @@ struct app {
 	struct calltree *tree;
 	struct scope scope;
 	struct profile profile; /* of the scope, both clocks */
+	struct profile_cache *cache; /* per-thread sums behind it */
 	enum app_clocks clocks;
 	uint32_t method;	/* the selected method, or CALL_NONE */
 	enum app_view view;

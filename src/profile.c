@@ -14,60 +14,247 @@
 #include <stdlib.h>
 #include <string.h>
 
-void
-profile_compute(struct profile *out, const struct calltree *tree,
-		const struct scope *scope)
+/* Links of a profile being built, found by their key. */
+struct link_table {
+	struct profile_link *links;
+	size_t count, cap;
+	struct util_map index;
+};
+
+static uint64_t
+link_key(uint32_t parent, uint32_t child, bool child_rec, bool parent_rec)
+{
+	/* Method indexes stay below 2^31 (CALL_NONE maps to 2^31 - 1). */
+	uint64_t p = parent == CALL_NONE ? 0x7FFFFFFF : parent;
+
+	return p << 33 | (uint64_t)child << 2 | (uint64_t)child_rec << 1 |
+	       parent_rec;
+}
+
+static struct profile_link *
+link_slot(struct link_table *t, uint32_t parent, uint32_t child,
+	  bool child_rec, bool parent_rec)
+{
+	uint32_t *slot = util_map_slot(
+		&t->index, link_key(parent, child, child_rec, parent_rec),
+		CALL_NONE);
+
+	if (*slot == CALL_NONE) {
+		struct profile_link *l;
+
+		UTIL_GROW(t->links, t->cap, t->count + 1);
+		l = &t->links[t->count];
+		memset(l, 0, sizeof(*l));
+		l->parent = parent;
+		l->child = child;
+		l->child_recursive = child_rec;
+		l->parent_recursive = parent_rec;
+		*slot = (uint32_t)t->count++;
+	}
+	return &t->links[*slot];
+}
+
+/* Add the calls of thread t to rows and links. */
+static void
+add_thread_calls(struct profile_row *rows, struct link_table *links,
+		 const struct calltree *tree, size_t t)
 {
 	const struct tt_calls *c = &tree->calls;
-	size_t t, i;
+	const struct tt_thread *th = &tree->threads[t];
+	size_t i;
 	int k;
 
+	for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+		struct profile_row *r = &rows[c->method[i]];
+		bool rec = c->flags[i] & CALL_RECURSIVE;
+		uint32_t parent = c->parent[i];
+		bool parent_rec = parent != CALL_NONE &&
+				  (c->flags[parent] & CALL_RECURSIVE);
+		struct profile_link *l = link_slot(
+			links, parent == CALL_NONE ? CALL_NONE : c->method[parent],
+			c->method[i], rec, parent_rec);
+
+		if (rec)
+			r->rcalls++;
+		else
+			r->calls++;
+		l->calls++;
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			uint64_t d;
+
+			if (!c->start[k])
+				continue;
+			d = c->end[k][i] - c->start[k][i];
+			l->incl[k] += d;
+			r->excl[k] += d;
+			if (!rec) {
+				r->incl[k] += d;
+				r->top_excl[k] += d;
+			}
+			if (parent != CALL_NONE) {
+				struct profile_row *pr =
+					&rows[c->method[parent]];
+
+				pr->excl[k] -= d;
+				if (!parent_rec)
+					pr->top_excl[k] -= d;
+			}
+		}
+	}
+}
+
+static void
+start_profile(struct profile *out, const struct calltree *tree,
+	      const struct scope *scope)
+{
+	int k;
+
+	memset(out, 0, sizeof(*out));
 	out->nrows = tree->nmethods;
 	out->rows = xcalloc(tree->nmethods + 1, sizeof(*out->rows));
 	for (k = 0; k < CLOCK_COUNT; k++)
 		out->total[k] = scope_total(scope, tree, k);
+}
+
+void
+profile_compute(struct profile *out, const struct calltree *tree,
+		const struct scope *scope)
+{
+	struct link_table links = {0};
+	size_t t;
+
+	start_profile(out, tree, scope);
+	util_map_init(&links.index);
+	for (t = 0; t < tree->nthreads; t++)
+		if (scope_has(scope, t))
+			add_thread_calls(out->rows, &links, tree, t);
+	util_map_done(&links.index);
+	out->links = links.links;
+	out->nlinks = links.count;
+}
+
+/* One thread's aggregates: only the methods it called. */
+struct thread_aggregate {
+	uint32_t *methods;
+	struct profile_row *rows;
+	size_t count;
+	struct profile_link *links;
+	size_t nlinks;
+};
+
+struct profile_cache {
+	struct thread_aggregate *threads;
+	size_t nthreads;
+};
+
+struct profile_cache *
+profile_cache_new(const struct calltree *tree)
+{
+	struct profile_cache *cache = xcalloc(1, sizeof(*cache));
+	struct profile_row *rows = xcalloc(tree->nmethods + 1, sizeof(*rows));
+	uint8_t *used = xcalloc(tree->nmethods + 1, 1);
+	size_t t, i;
+
+	cache->nthreads = tree->nthreads;
+	cache->threads = xcalloc(tree->nthreads + 1, sizeof(*cache->threads));
 	for (t = 0; t < tree->nthreads; t++) {
-		const struct tt_thread *th = &tree->threads[t];
+		struct thread_aggregate *a = &cache->threads[t];
+		struct link_table links = {0};
+		size_t n = 0;
+
+		util_map_init(&links.index);
+		add_thread_calls(rows, &links, tree, t);
+		util_map_done(&links.index);
+		a->links = links.links;
+		a->nlinks = links.count;
+		/* Collect the methods touched (called, or parents of calls),
+		 * then clear the dense rows for the next thread. */
+		a->methods = xcalloc(links.count + 1, sizeof(*a->methods));
+		for (i = 0; i < links.count; i++) {
+			uint32_t m = links.links[i].child;
+
+			if (!used[m]) {
+				used[m] = 1;
+				a->methods[n++] = m;
+			}
+		}
+		a->count = n;
+		a->rows = xcalloc(n + 1, sizeof(*a->rows));
+		for (i = 0; i < n; i++) {
+			a->rows[i] = rows[a->methods[i]];
+			memset(&rows[a->methods[i]], 0, sizeof(*rows));
+			used[a->methods[i]] = 0;
+		}
+	}
+	free(rows);
+	free(used);
+	return cache;
+}
+
+void
+profile_cache_free(struct profile_cache *cache)
+{
+	size_t t;
+
+	if (!cache)
+		return;
+	for (t = 0; t < cache->nthreads; t++) {
+		free(cache->threads[t].methods);
+		free(cache->threads[t].rows);
+		free(cache->threads[t].links);
+	}
+	free(cache->threads);
+	free(cache);
+}
+
+void
+profile_from_cache(struct profile *out, const struct profile_cache *cache,
+		   const struct calltree *tree, const struct scope *scope)
+{
+	struct link_table links = {0};
+	size_t t, i;
+	int k;
+
+	start_profile(out, tree, scope);
+	util_map_init(&links.index);
+	for (t = 0; t < cache->nthreads; t++) {
+		const struct thread_aggregate *a = &cache->threads[t];
 
 		if (!scope_has(scope, t))
 			continue;
-		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
-			struct profile_row *r = &out->rows[c->method[i]];
-			bool rec = c->flags[i] & CALL_RECURSIVE;
-			uint32_t parent = c->parent[i];
+		for (i = 0; i < a->count; i++) {
+			struct profile_row *to = &out->rows[a->methods[i]];
+			const struct profile_row *from = &a->rows[i];
 
-			if (rec)
-				r->rcalls++;
-			else
-				r->calls++;
+			to->calls += from->calls;
+			to->rcalls += from->rcalls;
 			for (k = 0; k < CLOCK_COUNT; k++) {
-				uint64_t d;
-
-				if (!c->start[k])
-					continue;
-				d = c->end[k][i] - c->start[k][i];
-				r->excl[k] += d;
-				if (!rec) {
-					r->incl[k] += d;
-					r->top_excl[k] += d;
-				}
-				if (parent != CALL_NONE) {
-					struct profile_row *pr =
-						&out->rows[c->method[parent]];
-
-					pr->excl[k] -= d;
-					if (!(c->flags[parent] & CALL_RECURSIVE))
-						pr->top_excl[k] -= d;
-				}
+				to->incl[k] += from->incl[k];
+				to->excl[k] += from->excl[k];
+				to->top_excl[k] += from->top_excl[k];
 			}
 		}
+		for (i = 0; i < a->nlinks; i++) {
+			const struct profile_link *from = &a->links[i];
+			struct profile_link *to = link_slot(
+				&links, from->parent, from->child,
+				from->child_recursive, from->parent_recursive);
+
+			to->calls += from->calls;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				to->incl[k] += from->incl[k];
+		}
 	}
+	util_map_done(&links.index);
+	out->links = links.links;
+	out->nlinks = links.count;
 }
 
 void
 profile_done(struct profile *profile)
 {
 	free(profile->rows);
+	free(profile->links);
 	memset(profile, 0, sizeof(*profile));
 }
 
@@ -77,14 +264,12 @@ struct edge_list {
 	struct util_map index; /* method << 1 | recursive -> edge */
 };
 
-static void
-edge_add(struct edge_list *l, const struct calltree *tree, uint32_t method,
-	 bool recursive, size_t call)
+static struct profile_edge *
+edge_get(struct edge_list *l, uint32_t method, bool recursive)
 {
 	uint64_t key = (uint64_t)method << 1 | recursive;
 	uint32_t *slot = util_map_slot(&l->index, key, CALL_NONE);
 	struct profile_edge *e;
-	int k;
 
 	if (*slot == CALL_NONE) {
 		UTIL_GROW(l->edges, l->cap, l->count + 1);
@@ -94,11 +279,33 @@ edge_add(struct edge_list *l, const struct calltree *tree, uint32_t method,
 		e->recursive = recursive;
 		*slot = (uint32_t)l->count++;
 	}
-	e = &l->edges[*slot];
+	return &l->edges[*slot];
+}
+
+static void
+edge_add(struct edge_list *l, const struct calltree *tree, uint32_t method,
+	 bool recursive, size_t call)
+{
+	struct profile_edge *e = edge_get(l, method, recursive);
+	int k;
+
 	e->calls++;
 	for (k = 0; k < CLOCK_COUNT; k++)
 		if (tree->calls.start[k])
 			e->incl[k] += calltree_duration(tree, call, k);
+}
+
+/* Add a link's numbers to the edge of (method, recursive). */
+static void
+edge_merge(struct edge_list *l, uint32_t method, bool recursive,
+	   const struct profile_link *link)
+{
+	struct profile_edge *e = edge_get(l, method, recursive);
+	int k;
+
+	e->calls += link->calls;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		e->incl[k] += link->incl[k];
 }
 
 static int
@@ -114,6 +321,22 @@ edge_cmp(const void *a, const void *b, void *clock)
 	if (x->calls != y->calls)
 		return x->calls > y->calls ? -1 : 1;
 	return x->method < y->method ? -1 : x->method > y->method;
+}
+
+/* Sort the lists and hand them to out. */
+static void
+edges_finish(struct profile_edges *out, struct edge_list *parents,
+	     struct edge_list *children, uint32_t m, enum clock_index k)
+{
+	qsort_r(parents->edges, parents->count, sizeof(*parents->edges),
+		edge_cmp, &k);
+	qsort_r(children->edges, children->count, sizeof(*children->edges),
+		edge_cmp, &k);
+	out->method = m;
+	out->parents = parents->edges;
+	out->nparents = parents->count;
+	out->children = children->edges;
+	out->nchildren = children->count;
 }
 
 void
@@ -159,6 +382,28 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 	out->nparents = parents.count;
 	out->children = children.edges;
 	out->nchildren = children.count;
+}
+
+void
+profile_edges_of(struct profile_edges *out, const struct profile *p,
+		 uint32_t m, enum clock_index k)
+{
+	struct edge_list parents = {0}, children = {0};
+	size_t i;
+
+	util_map_init(&parents.index);
+	util_map_init(&children.index);
+	for (i = 0; i < p->nlinks; i++) {
+		const struct profile_link *l = &p->links[i];
+
+		if (l->child == m)
+			edge_merge(&parents, l->parent, l->child_recursive, l);
+		if (l->parent == m)
+			edge_merge(&children, l->child, l->parent_recursive, l);
+	}
+	util_map_done(&parents.index);
+	util_map_done(&children.index);
+	edges_finish(out, &parents, &children, m, k);
 }
 
 void

@@ -25,15 +25,45 @@ struct profile_row {
 	uint64_t top_excl[CLOCK_COUNT]; /* excl of non-recursive calls */
 };
 
+/*
+ * One caller-callee pair: the calls of `child` made directly by `parent`
+ * (CALL_NONE: the top level of a thread), split by whether the child's
+ * call and the parent's call were recursive.
+ */
+struct profile_link {
+	uint32_t parent, child;
+	bool child_recursive, parent_recursive;
+	uint64_t calls;
+	uint64_t incl[CLOCK_COUNT]; /* summed durations of the child calls */
+};
+
 struct profile {
 	struct profile_row *rows; /* indexed by method */
 	size_t nrows;
 	uint64_t total[CLOCK_COUNT];
+	struct profile_link *links; /* every caller-callee pair, any order */
+	size_t nlinks;
 };
 
 /* Aggregate every call of the scope's threads into out. */
 void profile_compute(struct profile *out, const struct calltree *tree,
 		     const struct scope *scope);
+
+/*
+ * Per-thread aggregates, computed once per trace, so the profile of any
+ * scope is a sum over its threads' methods and links, not over calls.
+ */
+struct profile_cache;
+/* Aggregate every thread of tree. */
+struct profile_cache *profile_cache_new(const struct calltree *tree);
+/* Release the cache. */
+void profile_cache_free(struct profile_cache *cache);
+/* The profile of scope, summed from the cache: same result as
+ * profile_compute. */
+void profile_from_cache(struct profile *out,
+			const struct profile_cache *cache,
+			const struct calltree *tree,
+			const struct scope *scope);
 /* Release the rows. */
 void profile_done(struct profile *profile);
 /* True when method m was called at all in the profile. */
@@ -67,6 +97,9 @@ void profile_edges_compute(struct profile_edges *out,
 			   const struct calltree *tree,
 			   const struct scope *scope, uint32_t m,
 			   enum clock_index k);
+/* The same edges from a computed profile's links, without the calls. */
+void profile_edges_of(struct profile_edges *out, const struct profile *p,
+		      uint32_t m, enum clock_index k);
 /* Release the edge arrays. */
 void profile_edges_done(struct profile_edges *edges);
 

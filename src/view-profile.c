@@ -306,8 +306,7 @@ expand(struct profile_view *v, struct app *app, uint32_t m)
 	UTIL_GROW(v->open, v->open_cap, v->nopen + 1);
 	e = &v->open[v->nopen++];
 	e->method = m;
-	profile_edges_compute(&e->edges, app->tree, &app->scope, m,
-			      app_main_clock(app));
+	profile_edges_of(&e->edges, &app->profile, m, app_main_clock(app));
 }
 
 static void

@@ -112,6 +112,8 @@ ev(uint32_t tid, uint64_t method, enum trace_action action, uint64_t cpu,
 #define OUT(tid, m, cpu, wall) ev(tid, m, TRACE_EXIT, cpu, wall)
 #define UNWIND(tid, m, cpu, wall) ev(tid, m, TRACE_UNWIND, cpu, wall)
 
+static void check_cache(const struct calltree *t);
+
 static struct calltree *
 finish(void)
 {
@@ -119,7 +121,73 @@ finish(void)
 
 	cur_builder = NULL;
 	cur = NULL;
+	check_cache(t);
 	return t;
+}
+
+static bool
+same_edges(const struct profile_edge *a, size_t na,
+	   const struct profile_edge *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (a[i].method != b[i].method ||
+		    a[i].recursive != b[i].recursive ||
+		    a[i].calls != b[i].calls ||
+		    a[i].incl[0] != b[i].incl[0] ||
+		    a[i].incl[1] != b[i].incl[1])
+			return false;
+	return true;
+}
+
+/* The per-thread cache and the links of a profile give exactly what a
+ * walk over the calls gives, for all threads and for each one alone. */
+static void
+check_cache(const struct calltree *t)
+{
+	struct profile_cache *cache = profile_cache_new(t);
+	bool rows_same = true, edges_same = true;
+	size_t th, m;
+
+	for (th = 0; th <= t->nthreads; th++) {
+		struct scope scope;
+		struct profile walk, summed;
+
+		if (th == t->nthreads) {
+			scope_init_all(&scope, t);
+		} else {
+			scope_init_none(&scope, t);
+			scope_add(&scope, th);
+		}
+		profile_compute(&walk, t, &scope);
+		profile_from_cache(&summed, cache, t, &scope);
+		rows_same &= walk.total[0] == summed.total[0] &&
+			     walk.total[1] == summed.total[1] &&
+			     memcmp(walk.rows, summed.rows,
+				    t->nmethods * sizeof(*walk.rows)) == 0;
+		for (m = 0; m < t->nmethods; m++) {
+			struct profile_edges a, b;
+
+			profile_edges_compute(&a, t, &scope, (uint32_t)m,
+					      CLOCK_CPU);
+			profile_edges_of(&b, &summed, (uint32_t)m, CLOCK_CPU);
+			edges_same &= same_edges(a.parents, a.nparents,
+						 b.parents, b.nparents) &&
+				      same_edges(a.children, a.nchildren,
+						 b.children, b.nchildren);
+			profile_edges_done(&a);
+			profile_edges_done(&b);
+		}
+		profile_done(&walk);
+		profile_done(&summed);
+		scope_done(&scope);
+	}
+	ok(rows_same, "cache: per-thread sums equal the walk over calls");
+	ok(edges_same, "cache: edges from links equal the walk over calls");
+	profile_cache_free(cache);
 }
 
 /* ---- looking things up ------------------------------------------------- */
