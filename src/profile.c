@@ -328,10 +328,13 @@ static void
 edges_finish(struct profile_edges *out, struct edge_list *parents,
 	     struct edge_list *children, uint32_t m, enum clock_index k)
 {
-	qsort_r(parents->edges, parents->count, sizeof(*parents->edges),
-		edge_cmp, &k);
-	qsort_r(children->edges, children->count, sizeof(*children->edges),
-		edge_cmp, &k);
+	/* An empty list has a NULL array, which qsort_r may not be given. */
+	if (parents->count > 1)
+		qsort_r(parents->edges, parents->count,
+			sizeof(*parents->edges), edge_cmp, &k);
+	if (children->count > 1)
+		qsort_r(children->edges, children->count,
+			sizeof(*children->edges), edge_cmp, &k);
 	out->method = m;
 	out->parents = parents->edges;
 	out->nparents = parents->count;

@@ -213,6 +213,10 @@ term_read_key(void)
 			continue;
 		if (rc == KEY_CODE_YES)
 			return translate((int)wc);
+		/* C-l: the next refresh repaints every cell, not just
+		 * what curses believes changed. */
+		if (keymap_lookup((int)wc) == REQ_REDRAW)
+			clearok(curscr, TRUE);
 		return wc == '\n' ? TKEY_ENTER : (int)wc;
 	}
 }

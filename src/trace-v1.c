@@ -32,11 +32,9 @@ v1_clock(unsigned version, const struct trace_key_info *key,
 	 const struct trace_sink *sink, uint64_t base)
 {
 	if (version >= 3) {
-		if (key->has_clock && key->clock != TRACE_CLOCK_DUAL)
-			trace_warn(sink, base + 4,
-				   "version-3 records carry two clocks; the "
-				   "key's single clock is ignored");
-		return TRACE_CLOCK_DUAL;
+		/* Room for two times; a single-clock key means the first
+		 * field holds that clock and the second is filler. */
+		return key->has_clock ? key->clock : TRACE_CLOCK_DUAL;
 	}
 	if (!key->has_clock)
 		return TRACE_CLOCK_CPU; /* what Traceview and perflib assume */
@@ -75,11 +73,21 @@ read_records(const unsigned char *p, const unsigned char *end, unsigned size,
 				    h->clock == TRACE_CLOCK_WALL
 					    ? trace_u4(p + 6)
 					    : 0);
-	} else {
+	} else if (h->clock == TRACE_CLOCK_DUAL) {
 		for (; p < end; p += size)
 			sink->event(sink->ctx, trace_u2(p),
 				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
 				    trace_u4(p + 6), trace_u4(p + 10));
+	} else {
+		for (; p < end; p += size)
+			sink->event(sink->ctx, trace_u2(p),
+				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
+				    h->clock == TRACE_CLOCK_CPU
+					    ? trace_u4(p + 6)
+					    : 0,
+				    h->clock == TRACE_CLOCK_WALL
+					    ? trace_u4(p + 6)
+					    : 0);
 	}
 }
 

@@ -1,0 +1,199 @@
+/*
+ * keys: what a key press costs.  Loads a trace, then runs rounds of
+ * requests (moves, pages, sorts, expand and collapse, clock cycles, view
+ * switches, thread scope changes, a search) each followed by a full
+ * redraw on a 120x40 canvas, as the viewer does after every key, and
+ * prints the median and worst milliseconds per kind of request.
+ *
+ * Usage: keys TRACE [ROUNDS]   (ROUNDS defaults to 10, about 50 requests
+ * each).  Built by `make bench`, not by `make check`.
+ */
+#include "config.h"
+
+#include "app.h"
+#include "calltree.h"
+#include "canvas.h"
+#include "request.h"
+#include "trace-error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { MAX_KINDS = 32 };
+
+struct kind {
+	const char *name;
+	double *ms;
+	size_t count, cap;
+};
+
+static struct kind kinds[MAX_KINDS];
+static size_t nkinds;
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+record(const char *name, double ms)
+{
+	struct kind *k = NULL;
+	size_t i;
+
+	for (i = 0; i < nkinds; i++)
+		if (strcmp(kinds[i].name, name) == 0)
+			k = &kinds[i];
+	if (!k) {
+		if (nkinds == MAX_KINDS)
+			abort();
+		k = &kinds[nkinds++];
+		k->name = name;
+	}
+	if (k->count == k->cap) {
+		k->cap = k->cap ? 2 * k->cap : 64;
+		k->ms = realloc(k->ms, k->cap * sizeof(*k->ms));
+		if (!k->ms)
+			abort();
+	}
+	k->ms[k->count++] = ms;
+}
+
+/* Run req and redraw, timing both under the name kind. */
+static void
+press(struct app *app, struct canvas *c, enum request req, const char *kind)
+{
+	double t0 = now_ms();
+
+	app_request(app, req);
+	app_draw(app, c);
+	record(kind, now_ms() - t0);
+}
+
+static void
+press_n(struct app *app, struct canvas *c, enum request req,
+	const char *kind, int n)
+{
+	while (n-- > 0)
+		press(app, c, req, kind);
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Round r: about fifty requests touching every costly path.  Thread
+ * scopes alternate between the two longest threads (the threads view
+ * sorts by wall time), since idle threads would make them look free. */
+static void
+round_of_keys(struct app *app, struct canvas *c, long r)
+{
+	double t0;
+
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN", 10);
+	press_n(app, c, REQ_MOVE_UP, "MOVE_UP", 3);
+	press_n(app, c, REQ_PAGE_DOWN, "PAGE_DOWN", 3);
+	press_n(app, c, REQ_PAGE_UP, "PAGE_UP", 2);
+	press(app, c, REQ_MOVE_LAST, "MOVE_LAST");
+	press(app, c, REQ_MOVE_FIRST, "MOVE_FIRST");
+	press_n(app, c, REQ_SORT_NEXT, "SORT_NEXT", 2);
+	press(app, c, REQ_SORT_REVERSE, "SORT_REVERSE");
+	press(app, c, REQ_SORT_REVERSE, "SORT_REVERSE");
+	press_n(app, c, REQ_SORT_PREV, "SORT_PREV", 2);
+	press(app, c, REQ_EXPAND, "EXPAND");
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN", 3);
+	press(app, c, REQ_COLLAPSE, "COLLAPSE");
+	press(app, c, REQ_MOVE_DOWN, "MOVE_DOWN");
+	press(app, c, REQ_ENTER, "ENTER (expand)");
+	press_n(app, c, REQ_CLOCK, "CLOCK", 3);
+	press(app, c, REQ_ENTER, "ENTER (collapse)");
+	press(app, c, REQ_VIEW_THREADS, "VIEW_THREADS");
+	press(app, c, REQ_MOVE_FIRST, "MOVE_FIRST (threads)");
+	if (r % 2)
+		press(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (threads)");
+	press(app, c, REQ_ENTER, "ENTER (scope 1 thread)");
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN", 2);
+	press(app, c, REQ_VIEW_THREADS, "VIEW_THREADS");
+	press(app, c, REQ_MOVE_FIRST, "MOVE_FIRST (threads)");
+	press(app, c, REQ_TAG, "TAG");
+	press(app, c, REQ_TAG, "TAG");
+	press(app, c, REQ_ENTER, "ENTER (scope tagged)");
+	press(app, c, REQ_VIEW_THREADS, "VIEW_THREADS");
+	press(app, c, REQ_SCOPE_ALL, "SCOPE_ALL");
+	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
+	press_n(app, c, REQ_VIEW_NEXT, "VIEW_NEXT", 4);
+	press(app, c, REQ_HISTORY_BACK, "HISTORY_BACK");
+	press(app, c, REQ_HISTORY_FORWARD, "HISTORY_FORWARD");
+	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
+	t0 = now_ms();
+	app_search(app, "[Dd]raw|run");
+	app_draw(app, c);
+	record("search", now_ms() - t0);
+	press(app, c, REQ_SEARCH_NEXT, "SEARCH_NEXT");
+	press(app, c, REQ_REDRAW, "REDRAW");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct canvas *canvas;
+	struct app *app;
+	double t0, load_ms, total = 0;
+	long rounds = 10, r;
+	size_t i, n = 0;
+
+	if (argc == 3)
+		rounds = atol(argv[2]);
+	if (argc < 2 || argc > 3 || rounds < 1) {
+		fputs("usage: keys TRACE [ROUNDS]\n", stderr);
+		return 2;
+	}
+	t0 = now_ms();
+	tree = calltree_load(argv[1], &err);
+	if (!tree) {
+		fprintf(stderr, "keys: %s: offset %llu: %s\n", argv[1],
+			(unsigned long long)err.offset, err.message);
+		trace_error_clear(&err);
+		return 3;
+	}
+	app = app_new(tree);
+	canvas = canvas_new(120, 40, false);
+	app_draw(app, canvas);
+	load_ms = now_ms() - t0;
+	printf("%s: %llu records, %zu methods, %zu threads; load and first "
+	       "draw %.1f ms\n",
+	       argv[1], (unsigned long long)tree->records, tree->nmethods,
+	       tree->nthreads, load_ms);
+	for (r = 0; r < rounds; r++)
+		round_of_keys(app, canvas, r);
+	printf("%-24s %6s %10s %10s\n", "request + draw 120x40", "count",
+	       "median ms", "worst ms");
+	for (i = 0; i < nkinds; i++) {
+		struct kind *k = &kinds[i];
+		size_t j;
+
+		qsort(k->ms, k->count, sizeof(*k->ms), cmp_double);
+		printf("%-24s %6zu %10.3f %10.3f\n", k->name, k->count,
+		       k->ms[k->count / 2], k->ms[k->count - 1]);
+		for (j = 0; j < k->count; j++)
+			total += k->ms[j];
+		n += k->count;
+		free(k->ms);
+	}
+	printf("%zu requests in %.1f ms\n", n, total);
+	canvas_free(canvas);
+	app_free(app);
+	return 0;
+}

@@ -1,0 +1,181 @@
+/*
+ * render: a headless viewer for golden tests.  Loads a trace, applies
+ * requests, key presses, searches and size changes to an app, then
+ * draws it into a canvas and prints the canvas as text (and, with
+ * --roles, the role of every cell).
+ *
+ * Usage: render [--ascii] [--roles] FILE WIDTHxHEIGHT [STEP...]
+ * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
+ * times), key:C (the key press of character C, or of a key named as in
+ * the help: key:Enter, key:C-o), search:REGEX, or size:WxH (draw at the
+ * size so far, then use the new one).
+ */
+#include "config.h"
+
+#include "app.h"
+#include "calltree.h"
+#include "canvas.h"
+#include "keymap.h"
+#include "request.h"
+#include "trace-error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+usage(void)
+{
+	fputs("usage: render [--ascii] [--roles] FILE WIDTHxHEIGHT "
+	      "[STEP...]\n"
+	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
+	      "key:C, search:REGEX or size:WxH\n",
+	      stderr);
+	exit(2);
+}
+
+/* Parse "WxH" into *w, *h; false if it is not that. */
+static bool
+parse_size(const char *s, int *w, int *h)
+{
+	char *end;
+	long a, b;
+
+	a = strtol(s, &end, 10);
+	if (end == s || *end != 'x')
+		return false;
+	s = end + 1;
+	b = strtol(s, &end, 10);
+	if (end == s || *end || a < 1 || b < 1 || a > 1000 || b > 1000)
+		return false;
+	*w = (int)a;
+	*h = (int)b;
+	return true;
+}
+
+/* The key a key: step names: a key name of the help, or one UTF-8
+ * character; TKEY_NONE if it is neither. */
+static int
+parse_key(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int key = keymap_parse(s);
+	int n, i;
+
+	if (key != TKEY_NONE || !*p)
+		return key;
+	if (p[0] < 0xC0 || p[0] > 0xF4)
+		return TKEY_NONE;
+	n = p[0] >= 0xF0 ? 3 : p[0] >= 0xE0 ? 2 : 1;
+	key = p[0] & (0x3F >> n);
+	for (i = 1; i <= n; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return TKEY_NONE;
+		key = key << 6 | (p[i] & 0x3F);
+	}
+	return p[n + 1] ? TKEY_NONE : key;
+}
+
+/* The request a step names, as NAME or NAME*N (N times into *times), or
+ * REQ_NONE. */
+static enum request
+parse_request(const char *step, long *times)
+{
+	const char *star = strchr(step, '*');
+	size_t n = star ? (size_t)(star - step) : strlen(step);
+	char name[64], *end;
+
+	*times = 1;
+	if (n >= sizeof(name))
+		return REQ_NONE;
+	if (star) {
+		*times = strtol(star + 1, &end, 10);
+		if (end == star + 1 || *end || *times < 1 || *times > 10000)
+			return REQ_NONE;
+	}
+	memcpy(name, step, n);
+	name[n] = '\0';
+	return request_by_name(name);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct canvas *canvas;
+	struct app *app;
+	bool ascii = false, roles = false;
+	int width, height, i = 1, status = 0;
+
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+		if (!strcmp(argv[i], "--ascii"))
+			ascii = true;
+		else if (!strcmp(argv[i], "--roles"))
+			roles = true;
+		else
+			usage();
+	}
+	if (argc - i < 2 || !parse_size(argv[i + 1], &width, &height))
+		usage();
+	tree = calltree_load(argv[i], &err);
+	if (!tree) {
+		fprintf(stderr, "render: %s: offset %llu: %s\n", argv[i],
+			(unsigned long long)err.offset, err.message);
+		trace_error_clear(&err);
+		return 3;
+	}
+	app = app_new(tree);
+	canvas = canvas_new(width, height, ascii);
+	for (i += 2; i < argc && !status; i++) {
+		const char *step = argv[i];
+		enum request req;
+		long times;
+		int key;
+
+		/* Draw before every step, as the viewer does before every
+		 * key, so page sizes are those of this canvas. */
+		app_draw(app, canvas);
+		if (!strncmp(step, "key:", 4)) {
+			key = parse_key(step + 4);
+			if (key == TKEY_NONE) {
+				fprintf(stderr, "render: unknown key '%s'\n",
+					step + 4);
+				status = 2;
+			} else {
+				app_key(app, key);
+			}
+		} else if (!strncmp(step, "search:", 7)) {
+			app_search(app, step + 7);
+		} else if (!strncmp(step, "size:", 5)) {
+			if (!parse_size(step + 5, &width, &height)) {
+				fprintf(stderr, "render: bad size '%s'\n",
+					step + 5);
+				status = 2;
+			} else {
+				canvas_resize(canvas, width, height);
+			}
+		} else if ((req = parse_request(step, &times)) != REQ_NONE) {
+			while (times-- > 0) {
+				app_request(app, req);
+				if (times)
+					app_draw(app, canvas);
+			}
+		} else {
+			fprintf(stderr, "render: unknown step '%s'\n", step);
+			status = 2;
+		}
+	}
+	if (!status) {
+		app_draw(app, canvas);
+		canvas_dump(canvas, stdout);
+		if (roles) {
+			puts("--- roles");
+			canvas_dump_roles(canvas, stdout);
+		}
+		status = ferror(stdout) ? 1 : 0;
+	}
+	canvas_free(canvas);
+	app_free(app);
+	return status;
+}

@@ -1,0 +1,288 @@
+#!/bin/sh
+# tmux.sh: the viewer end to end in a detached tmux server with a socket
+# of its own (100x30): open, sort, drill down and back, switch views,
+# search, resize, redraw, suspend, quit; Ctrl-C, SIGTERM and SIGHUP; with
+# TERM xterm-256color, screen and vt100, in C (ASCII drawing) and UTF-8
+# locales, and with NO_COLOR.  After every exit the shell prompt must be
+# back with the terminal sane (icanon and echo on, cursor visible, out of
+# the alternate screen).  Every wait polls with a timeout of at most 5 s.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+[ -x "$TRACETUI" ] || skip_all "no tracetui to run"
+"$MKTRACE" "$srcdir/tests/fixtures/render-gen.spec" "$tmp/gen.trace" ||
+	skip_all "mktrace failed"
+
+# A UTF-8 locale, if the system has one.
+utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^(C|en_US)\.utf-?8$')
+
+unset TMUX # a server of our own even when run inside tmux
+sock=tracetui-test-$$
+tm() {
+	tmux -L "$sock" -f /dev/null "$@"
+}
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+W=100 H=30
+# dash (or sh) leaves the terminal modes as it finds them, so stty shows
+# what the viewer left behind.
+tm new-session -d -s t -x $W -y $H \
+	"env -i PATH='$PATH' HOME='$tmp' TERM=screen PS1='READY\$ ' sh -i" \; \
+	set-option -g status off >/dev/null 2>&1 ||
+	skip_all "tmux cannot start a server"
+
+screen() {
+	tm capture-pane -p -t t
+}
+
+# The line at row $1 (1-based) of the pane.
+row() {
+	screen | sed -n "${1}p"
+}
+
+# The status line: the pane's last row but one.
+status_line() {
+	row $(($(tm display -p -t t '#{pane_height}') - 1))
+}
+
+# wait_for CMD: poll CMD (a shell command, evaluated here, so it sees
+# globals only) every 0.1 s for up to 5 s.
+wait_for() {
+	i=0
+	while [ $i -lt 50 ]; do
+		if eval "$1"; then
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+on_screen() {
+	screen | grep -Eq -- "$1"
+}
+
+# expect REGEX DESCRIPTION: a test that REGEX shows up on the screen.
+expect() {
+	pattern=$1
+	wait_for 'on_screen "$pattern"'
+	rc=$?
+	ok $rc "$2"
+	if [ $rc -ne 0 ]; then
+		echo "expected /$pattern/ on:" | diag
+		screen | diag
+	fi
+}
+
+keys() {
+	tm send-keys -t t "$@"
+}
+
+# start ENV...: run the viewer on gen.trace with these environment
+# settings; its pid goes to $pid.
+start() {
+	rm -f "$tmp/pid"
+	keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec env $* $TRACETUI" \
+		" $tmp/gen.trace'" Enter
+	wait_for '[ -s "$tmp/pid" ]'
+	pid=$(cat "$tmp/pid" 2>/dev/null)
+	expect '\| Profile \| all 3 threads \|' "$label: the viewer opens"
+}
+
+gone() {
+	! kill -0 "$pid" 2>/dev/null
+}
+
+# sane DESCRIPTION: the viewer has exited and the shell has a sane
+# terminal again.
+sane() {
+	wait_for gone
+	ok $? "$label: $1: the viewer exits"
+	wait_for 'screen | grep -v "^\$" | tail -n 1 | grep -q "^READY\\$"'
+	ok $? "$label: $1: the shell prompt is back"
+	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag}')
+	ok $([ "$state" = "0 1" ] && echo 0 || echo 1) \
+		"$label: $1: main screen, cursor visible"
+	! on_screen 'Sanitizer|runtime error|Segmentation|Aborted'
+	ok $? "$label: $1: no crash or sanitizer report"
+	keys "clear; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo |" \
+		" tr '\\n' ' '; echo :modes" Enter
+	expect '^icanon echo :modes$' "$label: $1: icanon and echo are on"
+}
+
+# A status line that differs from $1, or a failure after 5 s.
+wait_status_change() {
+	old_status=$1
+	wait_for '[ "$(status_line)" != "$old_status" ]'
+}
+
+# --- The whole tour, in UTF-8 with 256 colours -------------------------
+if [ -n "$utf8" ]; then
+	label="xterm-256color $utf8"
+	start TERM=xterm-256color LANG=$utf8
+	expect ' Incl Cpu▼ ' "$label: sorted by Incl Cpu, UTF-8 arrow"
+	tm capture-pane -p -e -t t | grep -q '38;5;'
+	ok $? "$label: 256 colours in use"
+
+	keys s
+	expect ' Excl%▼ ' "$label: s sorts by the next column"
+	keys S
+	expect ' Excl%▲ ' "$label: S reverses the order"
+	keys s
+	expect ' Excl Cpu▼ ' "$label: s again"
+
+	# Drill down: find Looper.loop, open it, walk to its child
+	# Looper.loopOnce, open that, and come back with [.
+	keys /
+	expect '^/$' "$label: / prompts for a pattern"
+	keys -l 'Looper\.loop '
+	keys Enter
+	wait_for 'status_line | grep -q "^android.os.Looper.loop ()V"'
+	ok $? "$label: search selects Looper.loop"
+	keys Enter
+	expect '^ +Children$' "$label: Enter opens parents and children"
+	# As many j as rows from the cursor to the child's edge row.
+	from=$(screen | grep -n -E '▾ [^ ]*Looper\.loop ' | cut -d: -f1)
+	to=$(screen | grep -n -E '[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce ' |
+		head -n 1 | cut -d: -f1)
+	n=$((${to:-0} - ${from:-0}))
+	while [ $n -gt 0 ]; do
+		keys j
+		n=$((n - 1))
+	done
+	wait_for 'status_line | grep -q "^android.os.Looper.loopOnce "'
+	ok $? "$label: j walks to the child Looper.loopOnce"
+	keys Enter
+	expect '[0-9]+\+[0-9]+ +[0-9.]+ ▾ [^ ]*Looper\.loopOnce ' \
+		"$label: Enter on a child jumps to it, expanded"
+	keys '['
+	wait_for 'status_line | grep -q "^android.os.Looper.loop ()V"'
+	ok $? "$label: [ goes back to Looper.loop"
+
+	# Views.
+	keys Tab
+	expect '\| Threads \|' "$label: Tab shows the threads"
+	keys i
+	expect '^ format: +V1, version 3' "$label: i shows the info"
+	keys '?'
+	expect '\| Help \|' "$label: ? shows the help"
+	expect '^   Tab +next view$' "$label: the help lists the keys"
+	keys t
+	expect '^    Name +Tid +Calls' "$label: t shows the threads"
+	before=$(status_line)
+	keys Down
+	wait_status_change "$before"
+	ok $? "$label: Down moves in the threads view"
+	keys p
+	expect '\| Profile \|' "$label: p goes back to the profile"
+
+	# Search with n.
+	keys / B i n d e r Enter
+	wait_for 'status_line | grep -q "Binder"'
+	ok $? "$label: /Binder selects a Binder method"
+	before=$(status_line)
+	keys n
+	wait_for '[ "$(status_line)" != "$before" ] &&
+		status_line | grep -q Binder'
+	ok $? "$label: n goes to the next match"
+
+	# Resizes.
+	tm resize-window -t t -x 120 -y 40
+	wait_for 'row 40 | grep -q "^Enter:open"'
+	ok $? "$label: 120x40: the hint line is on row 40"
+	tm resize-window -t t -x 80 -y 24
+	wait_for 'row 24 | grep -q "^Enter:open" && ! on_screen Cpu/Call'
+	ok $? "$label: 80x24: redrawn, the per-call column dropped"
+	tm resize-window -t t -x 36 -y 10
+	expect '^tracetui needs 40x8 \(now 36x10\)$' \
+		"$label: 36x10: one clear line"
+	tm resize-window -t t -x $W -y $H
+	wait_for 'row 30 | grep -q "^Enter:open" && on_screen Cpu/Call'
+	ok $? "$label: back to 100x30"
+
+	# C-l repaints what something else wrote over the screen.
+	printf '\033[5;5HGARBAGE-XYZ' >"$(tm display -p -t t '#{pane_tty}')"
+	expect GARBAGE-XYZ "$label: garbage written to the terminal"
+	keys C-l
+	wait_for '! on_screen GARBAGE-XYZ'
+	ok $? "$label: C-l repaints the screen"
+
+	keys q
+	sane q
+
+	# Ctrl-Z suspends and fg resumes.
+	start TERM=xterm-256color LANG=$utf8
+	keys C-z
+	wait_for 'screen | grep -v "^\$" | tail -n 1 | grep -q "^READY\\$"'
+	ok $? "$label: Ctrl-Z gives the shell back"
+	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag}')
+	ok $([ "$state" = "0 1" ] && echo 0 || echo 1) \
+		"$label: suspended: main screen, cursor visible"
+	keys fg Enter
+	expect '\| Profile \| all 3 threads \|' "$label: fg redraws the viewer"
+	keys q
+	sane "q after fg"
+
+	start TERM=xterm-256color LANG=$utf8
+	keys C-c
+	sane Ctrl-C
+fi
+
+# --- Other terminals, the C locale and NO_COLOR: a short tour each ------
+short_tour() {
+	start "$@"
+	if [ "$glyphs" = ascii ]; then
+		expect ' Incl Cpuv ' "$label: ASCII drawing"
+		! on_screen '▼'
+		ok $? "$label: no UTF-8 drawing characters"
+	else
+		expect ' Incl Cpu▼ ' "$label: UTF-8 drawing"
+	fi
+	before=$(status_line)
+	keys j
+	wait_status_change "$before"
+	ok $? "$label: j moves down"
+	before=$(status_line)
+	keys Down Down
+	wait_status_change "$before"
+	ok $? "$label: Down moves down"
+	keys Enter
+	expect '^ +Children$' "$label: Enter expands"
+	keys Tab
+	expect '\| Threads \|' "$label: Tab switches views"
+}
+
+utf8_or_c=${utf8:-C}
+[ -n "$utf8" ] && glyphs=utf8 || glyphs=ascii
+
+label="screen"
+short_tour TERM=screen LANG=$utf8_or_c
+kill -TERM "$pid"
+sane SIGTERM
+
+label="vt100"
+short_tour TERM=vt100 LANG=$utf8_or_c
+kill -HUP "$pid"
+sane SIGHUP
+
+label="LANG=C"
+glyphs=ascii
+short_tour TERM=xterm-256color LANG=C LC_ALL=C
+keys q
+sane q
+
+label="NO_COLOR=1"
+[ -n "$utf8" ] && glyphs=utf8
+short_tour TERM=xterm-256color LANG=$utf8_or_c NO_COLOR=1
+tm capture-pane -p -e -t t >"$tmp/sgr"
+! grep -Eq '\[([0-9]*;)*(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)(;[0-9]+)*m' \
+	"$tmp/sgr"
+ok $? "$label: no colours"
+grep -q '\[7m' "$tmp/sgr"
+ok $? "$label: the selection is in reverse video"
+keys q
+sane q
+
+done_testing
