@@ -1,0 +1,60 @@
+/*
+ * man-keys: copy the man page template from standard input to standard
+ * output, replacing the line "@KEYS@" with the key list generated from
+ * REQUEST_LIST, the same table the viewer's key handler and help use.
+ */
+#include "config.h"
+
+#include "request.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Write s with roff's special characters escaped. */
+static void
+roff(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void
+keys(void)
+{
+	const char *group = NULL;
+	size_t i;
+
+	for (i = 0; i < REQ_COUNT - 1; i++) {
+		const struct request_info *r = &request_table[i];
+
+		if (!group || strcmp(group, r->group) != 0) {
+			group = r->group;
+			printf(".SS %s\n", group);
+		}
+		printf(".TP\n.B ");
+		roff(r->keys);
+		putchar('\n');
+		roff(r->help);
+		putchar('\n');
+	}
+}
+
+int
+main(void)
+{
+	char line[4096];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		if (strcmp(line, "@KEYS@\n") == 0)
+			keys();
+		else
+			fputs(line, stdout);
+	}
+	return 0;
+}
