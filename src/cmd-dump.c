@@ -41,6 +41,8 @@ struct dump {
 	struct util_map depth; /* tid -> nesting depth, as int32 bits */
 	enum trace_clock clock;
 	char *dots;
+	char **warnings; /* printed once the file turned out usable */
+	size_t nwarnings, warnings_cap;
 };
 
 static void
@@ -129,9 +131,13 @@ dump_event(void *ctx, uint32_t tid, uint64_t method_id,
 static void
 dump_warning(void *ctx, uint64_t offset, const char *message)
 {
-	(void)ctx;
-	fprintf(stderr, "tracetui: offset %" PRIu64 ": warning: %s\n", offset,
-		message);
+	struct dump *d = ctx;
+	char *text = text_escape(message);
+
+	UTIL_GROW(d->warnings, d->warnings_cap, d->nwarnings + 1);
+	d->warnings[d->nwarnings++] =
+		xasprintf("offset %" PRIu64 ": warning: %s", offset, text);
+	free(text);
 }
 
 int
@@ -168,6 +174,13 @@ cmd_dump(int argc, char **argv)
 		trace_error_clear(&err);
 		status = CMD_INPUT;
 	}
+	for (i = 0; i < d.nwarnings; i++) {
+		if (status == CMD_OK)
+			fprintf(stderr, "tracetui: %s: %s\n", opts.args[0],
+				d.warnings[i]);
+		free(d.warnings[i]);
+	}
+	free(d.warnings);
 	for (i = 0; i < d.nnames; i++)
 		free(d.names[i]);
 	for (i = 0; i < d.nthreads; i++)

@@ -134,12 +134,13 @@ set_columns(struct profile_view *v, struct app *app)
 	}
 }
 
+/* Inclusive time per call, rounded to the nearest microsecond. */
 static uint64_t
 per_call(const struct profile_row *r, enum clock_index k)
 {
 	uint64_t n = r->calls + r->rcalls;
 
-	return n ? r->incl[k] / n : 0;
+	return n ? (r->incl[k] + n / 2) / n : 0;
 }
 
 static uint64_t
