@@ -67,12 +67,37 @@ child_of(struct path_builder *b, uint32_t parent, uint32_t method)
 	return *slot;
 }
 
+/* Add call i (its node is under the one at depth - 1, or base). */
+static void
+add_call(struct path_builder *b, const struct calltree *tree,
+	 const struct scope *scope, const struct scope_span *span, size_t i,
+	 uint32_t base, uint32_t **stack, size_t *stack_cap)
+{
+	const struct tt_calls *c = &tree->calls;
+	uint32_t d = c->depth[i];
+	uint32_t parent = d ? (*stack)[d - 1] : base;
+	uint32_t node = child_of(b, parent, c->method[i]);
+	struct callpath_node *n = &b->out->nodes[node];
+	uint64_t dur[CLOCK_COUNT];
+	int k;
+
+	UTIL_GROW(*stack, *stack_cap, (size_t)d + 1);
+	(*stack)[d] = node;
+	n->calls++;
+	scope_clip(scope, tree, span, i, dur);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		n->incl[k] += dur[k];
+		n->excl[k] += dur[k];
+		b->out->nodes[parent].excl[k] -= dur[k];
+	}
+}
+
 void
 callpath_build(struct callpath *out, const struct calltree *tree,
 	       const struct scope *scope, bool by_thread)
 {
-	const struct tt_calls *c = &tree->calls;
 	struct path_builder b = {0};
+	struct scope_span span = {0};
 	uint32_t *stack = NULL;
 	size_t stack_cap = 0, t, i;
 	int k;
@@ -93,31 +118,18 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 				if (!tree->has_clock[k])
 					continue;
 				out->nodes[base].incl[k] =
-					calltree_thread_span(tree, t, k);
+					scope_thread_total(scope, tree, t, k);
 				out->nodes[base].excl[k] =
 					out->nodes[base].incl[k];
 			}
 		}
-		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
-			uint32_t d = c->depth[i];
-			uint32_t parent = d ? stack[d - 1] : base;
-			uint32_t node = child_of(&b, parent, c->method[i]);
-			struct callpath_node *n = &out->nodes[node];
-
-			UTIL_GROW(stack, stack_cap, (size_t)d + 1);
-			stack[d] = node;
-			n->calls++;
-			for (k = 0; k < CLOCK_COUNT; k++) {
-				uint64_t dur;
-
-				if (!c->start[k])
-					continue;
-				dur = c->end[k][i] - c->start[k][i];
-				n->incl[k] += dur;
-				n->excl[k] += dur;
-				out->nodes[parent].excl[k] -= dur;
-			}
-		}
+		scope_span_of(&span, scope, tree, t);
+		for (i = 0; i < span.nopen; i++)
+			add_call(&b, tree, scope, &span, span.open[i], base,
+				 &stack, &stack_cap);
+		for (i = span.first; i < span.end; i++)
+			add_call(&b, tree, scope, &span, i, base, &stack,
+				 &stack_cap);
 	}
 	/* The root spans what is below it. */
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -131,6 +143,7 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 		out->nodes[0].excl[k] = 0;
 	}
 	free(stack);
+	scope_span_done(&span);
 	free(b.last_child);
 	util_map_done(&b.children);
 }

@@ -165,6 +165,12 @@ calltree_thread_span(const struct calltree *tree, size_t t,
 }
 /* The clock used when none is asked for: thread-cpu if present. */
 enum clock_index calltree_default_clock(const struct calltree *tree);
+/* The clock time ranges are on: wall if present. */
+static inline enum clock_index
+calltree_default_range_clock(const struct calltree *tree)
+{
+	return tree->has_clock[CLOCK_WALL] ? CLOCK_WALL : CLOCK_CPU;
+}
 /* Value of the key property `key`, or NULL. */
 const char *calltree_property(const struct calltree *tree, const char *key);
 

@@ -18,7 +18,7 @@ static const struct cmd_spec calls_spec = {
 	.name = "calls",
 	.args = "FILE [REGEX]",
 	.summary = "Print every call of the methods matching REGEX.",
-	.options = OPT_THREAD | OPT_SORT | OPT_TOP | OPT_FORMAT,
+	.options = OPT_THREAD | OPT_RANGE | OPT_SORT | OPT_TOP | OPT_FORMAT,
 	.min_args = 1,
 	.max_args = 2,
 	.sort_keys = "start (default), wall, cpu, depth",
@@ -165,6 +165,7 @@ cmd_calls(int argc, char **argv)
 	struct cmd_opts opts;
 	struct calltree *tree;
 	struct scope scope = {0};
+	struct scope_span span = {0};
 	struct calls_ctx ctx = {0};
 	uint32_t *picked = NULL;
 	bool *want = NULL;
@@ -186,20 +187,28 @@ cmd_calls(int argc, char **argv)
 	if (!want)
 		goto out;
 	for (t = 0; t < tree->nthreads; t++) {
-		const struct tt_thread *th = &tree->threads[t];
-
 		if (!scope_has(&scope, t))
 			continue;
-		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+		/* The calls the range touches (all without one). */
+		scope_span_of(&span, &scope, tree, t);
+		for (i = 0; i < span.nopen; i++) {
+			if (!want[tree->calls.method[span.open[i]]])
+				continue;
+			UTIL_GROW(picked, cap, n + 1);
+			picked[n++] = span.open[i];
+		}
+		for (i = span.first; i < span.end; i++) {
 			if (!want[tree->calls.method[i]])
 				continue;
 			UTIL_GROW(picked, cap, n + 1);
 			picked[n++] = (uint32_t)i;
 		}
 	}
+	scope_span_done(&span);
 	ctx.tree = tree;
 	ctx.time_clock = tree->has_clock[CLOCK_WALL] ? CLOCK_WALL : CLOCK_CPU;
-	qsort_r(picked, n, sizeof(*picked), call_cmp, &ctx);
+	if (n > 1) /* picked is NULL when nothing matched */
+		qsort_r(picked, n, sizeof(*picked), call_cmp, &ctx);
 	if (opts.top >= 0 && (size_t)opts.top < n)
 		n = (size_t)opts.top;
 	table = table_new(8, names, kinds);

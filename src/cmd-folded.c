@@ -21,7 +21,7 @@ static const struct cmd_spec folded_spec = {
 	.args = "FILE",
 	.summary = "Print folded stacks (exclusive microseconds per call "
 		   "path) for FlameGraph, flamelens or speedscope.",
-	.options = OPT_THREAD | OPT_CLOCK | OPT_NO_THREAD,
+	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD,
 	.min_args = 1,
 	.max_args = 1,
 };

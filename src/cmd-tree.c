@@ -16,7 +16,7 @@ static const struct cmd_spec tree_spec = {
 	.name = "tree",
 	.args = "FILE",
 	.summary = "Print the top-down call tree merged by call path.",
-	.options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT | OPT_MIN_PCT |
+	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_FORMAT | OPT_MIN_PCT |
 		   OPT_NO_THREAD,
 	.min_args = 1,
 	.max_args = 1,

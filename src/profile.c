@@ -54,52 +54,77 @@ link_slot(struct link_table *t, uint32_t parent, uint32_t child,
 	return &t->links[*slot];
 }
 
-/* Add the calls of thread t to rows and links. */
+/* Add call i, lasting dur, to rows and links. */
+static void
+add_call(struct profile_row *rows, struct link_table *links,
+	 const struct calltree *tree, size_t i, const uint64_t *dur)
+{
+	const struct tt_calls *c = &tree->calls;
+	struct profile_row *r = &rows[c->method[i]];
+	bool rec = c->flags[i] & CALL_RECURSIVE;
+	uint32_t parent = c->parent[i];
+	bool parent_rec =
+		parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
+	struct profile_link *l = link_slot(
+		links, parent == CALL_NONE ? CALL_NONE : c->method[parent],
+		c->method[i], rec, parent_rec);
+	int k;
+
+	if (rec)
+		r->rcalls++;
+	else
+		r->calls++;
+	l->calls++;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint64_t d = dur[k];
+
+		l->incl[k] += d;
+		r->excl[k] += d;
+		if (!rec) {
+			r->incl[k] += d;
+			r->top_excl[k] += d;
+		}
+		if (parent != CALL_NONE) {
+			struct profile_row *pr = &rows[c->method[parent]];
+
+			pr->excl[k] -= d;
+			if (!parent_rec)
+				pr->top_excl[k] -= d;
+		}
+	}
+}
+
+/* Add the calls of thread t that the scope's range touches (every call
+ * when scope is NULL). */
 static void
 add_thread_calls(struct profile_row *rows, struct link_table *links,
-		 const struct calltree *tree, size_t t)
+		 const struct calltree *tree, const struct scope *scope,
+		 size_t t, struct scope_span *span)
 {
 	const struct tt_calls *c = &tree->calls;
 	const struct tt_thread *th = &tree->threads[t];
+	uint64_t dur[CLOCK_COUNT];
 	size_t i;
 	int k;
 
-	for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
-		struct profile_row *r = &rows[c->method[i]];
-		bool rec = c->flags[i] & CALL_RECURSIVE;
-		uint32_t parent = c->parent[i];
-		bool parent_rec = parent != CALL_NONE &&
-				  (c->flags[parent] & CALL_RECURSIVE);
-		struct profile_link *l = link_slot(
-			links, parent == CALL_NONE ? CALL_NONE : c->method[parent],
-			c->method[i], rec, parent_rec);
-
-		if (rec)
-			r->rcalls++;
-		else
-			r->calls++;
-		l->calls++;
-		for (k = 0; k < CLOCK_COUNT; k++) {
-			uint64_t d;
-
-			if (!c->start[k])
-				continue;
-			d = c->end[k][i] - c->start[k][i];
-			l->incl[k] += d;
-			r->excl[k] += d;
-			if (!rec) {
-				r->incl[k] += d;
-				r->top_excl[k] += d;
-			}
-			if (parent != CALL_NONE) {
-				struct profile_row *pr =
-					&rows[c->method[parent]];
-
-				pr->excl[k] -= d;
-				if (!parent_rec)
-					pr->top_excl[k] -= d;
-			}
+	if (!scope || !scope->range.on) {
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			for (k = 0; k < CLOCK_COUNT; k++)
+				dur[k] = c->start[k] ? c->end[k][i] -
+							       c->start[k][i]
+						     : 0;
+			add_call(rows, links, tree, i, dur);
 		}
+		return;
+	}
+	scope_span_of(span, scope, tree, t);
+	for (i = 0; i < span->nopen; i++) {
+		scope_clip(scope, tree, span, span->open[i], dur);
+		add_call(rows, links, tree, span->open[i], dur);
+	}
+	for (i = span->first; i < span->end; i++) {
+		scope_clip(scope, tree, span, i, dur);
+		add_call(rows, links, tree, i, dur);
 	}
 }
 
@@ -121,13 +146,16 @@ profile_compute(struct profile *out, const struct calltree *tree,
 		const struct scope *scope)
 {
 	struct link_table links = {0};
+	struct scope_span span = {0};
 	size_t t;
 
 	start_profile(out, tree, scope);
 	util_map_init(&links.index);
 	for (t = 0; t < tree->nthreads; t++)
 		if (scope_has(scope, t))
-			add_thread_calls(out->rows, &links, tree, t);
+			add_thread_calls(out->rows, &links, tree, scope, t,
+					 &span);
+	scope_span_done(&span);
 	util_map_done(&links.index);
 	out->links = links.links;
 	out->nlinks = links.count;
@@ -163,7 +191,7 @@ profile_cache_new(const struct calltree *tree)
 		size_t n = 0;
 
 		util_map_init(&links.index);
-		add_thread_calls(rows, &links, tree, t);
+		add_thread_calls(rows, &links, tree, NULL, t, NULL);
 		util_map_done(&links.index);
 		a->links = links.links;
 		a->nlinks = links.count;

@@ -1344,6 +1344,80 @@ test_properties_and_wall_only(void)
 	calltree_free(t);
 }
 
+/*
+ * A time range cuts calls at its edges; the cpu reading at an edge is
+ * interpolated between the thread's events around it.
+ *   A wall [0,100] cpu [0,50], inside it B wall [20,60] cpu [10,40];
+ *   range wall [40,80):
+ *   wall: A 80 - 40 = 40, B 60 - 40 = 20; A excl 40 - 20 = 20.
+ *   cpu at wall 40: between B's entry (20, 10) and exit (60, 40):
+ *     10 + 30 * 20 / 40 = 25;
+ *   cpu at wall 80: between B's exit (60, 40) and A's exit (100, 50):
+ *     40 + 10 * 20 / 40 = 45;
+ *   cpu: A 45 - 25 = 20, B 40 - 25 = 15; A excl 20 - 15 = 5.
+ *   totals: wall 40, cpu 45 - 25 = 20.
+ * A range holding the whole thread changes nothing; one after it leaves
+ * no calls.
+ */
+static void
+test_range(void)
+{
+	const char *w = "range";
+	struct calltree *t;
+	struct scope sc;
+	struct profile p, whole;
+	uint32_t a, b;
+
+	start();
+	thread(1, "main");
+	IN(1, A, 0, 0);
+	IN(1, B, 10, 20);
+	OUT(1, B, 40, 60);
+	OUT(1, A, 50, 100);
+	t = finish();
+	a = mi(t, A);
+	b = mi(t, B);
+	scope_init_all(&sc, t);
+	ok(scope_parse_range("40us..80us", CLOCK_WALL, &sc.range),
+	   "%s: 40us..80us parses", w);
+	profile_compute(&p, t, &sc);
+	is_u64(p.total[CLOCK_WALL], 40, "%s: wall total 40", w);
+	is_u64(p.total[CLOCK_CPU], 20, "%s: cpu total 20", w);
+	is_u64(p.rows[a].incl[CLOCK_WALL], 40, "%s: A incl wall 40", w);
+	is_u64(p.rows[a].excl[CLOCK_WALL], 20, "%s: A excl wall 20", w);
+	is_u64(p.rows[b].incl[CLOCK_WALL], 20, "%s: B incl wall 20", w);
+	is_u64(p.rows[a].incl[CLOCK_CPU], 20, "%s: A incl cpu 20", w);
+	is_u64(p.rows[a].excl[CLOCK_CPU], 5, "%s: A excl cpu 5", w);
+	is_u64(p.rows[b].incl[CLOCK_CPU], 15, "%s: B incl cpu 15", w);
+	is_u64(p.rows[a].calls + p.rows[b].calls, 2, "%s: both calls count",
+	       w);
+	profile_done(&p);
+
+	ok(scope_parse_range("0..1", CLOCK_WALL, &sc.range),
+	   "%s: 0..1 (ms) parses", w);
+	profile_compute(&p, t, &sc);
+	sc.range.on = false;
+	profile_compute(&whole, t, &sc);
+	ok(memcmp(p.rows, whole.rows, t->nmethods * sizeof(*p.rows)) == 0 &&
+		   p.total[0] == whole.total[0] && p.total[1] == whole.total[1],
+	   "%s: a range around everything changes nothing", w);
+	profile_done(&p);
+	profile_done(&whole);
+
+	ok(scope_parse_range("200us..300us", CLOCK_WALL, &sc.range),
+	   "%s: 200us..300us parses", w);
+	profile_compute(&p, t, &sc);
+	is_u64(p.rows[a].calls + p.rows[b].calls, 0, "%s: no calls after", w);
+	is_u64(p.total[CLOCK_WALL], 0, "%s: nothing after the thread", w);
+	profile_done(&p);
+	ok(!scope_parse_range("5..5", CLOCK_WALL, &sc.range) &&
+		   !scope_parse_range("x..5", CLOCK_WALL, &sc.range) &&
+		   !scope_parse_range("5", CLOCK_WALL, &sc.range),
+	   "%s: empty and malformed ranges are refused", w);
+	scope_done(&sc);
+	calltree_free(t);
+}
+
 int
 main(void)
 {
@@ -1362,5 +1436,6 @@ main(void)
 	test_clock_repairs();
 	test_big_tid();
 	test_properties_and_wall_only();
+	test_range();
 	return done_testing();
 }
