@@ -20,12 +20,14 @@ static const struct cmd_spec dump_spec = {
 	.name = "dump",
 	.args = "FILE",
 	.summary = "Print the records in file order, as dmtracedump -o does.",
-	.options = 0,
+	.options = OPT_MAPPING,
 	.min_args = 1,
 	.max_args = 1,
 };
 
-enum { DUMP_MAX_DOTS = 10000 };
+/* dmtracedump marks nesting deeper than it draws with '+'; it draws up to
+ * 10000 dots, which makes deep traces' dumps quadratic: stop at 200. */
+enum { DUMP_MAX_DOTS = 200 };
 
 struct dump_thread {
 	uint32_t tid;
@@ -49,10 +51,17 @@ static void
 dump_method(void *ctx, const struct trace_method_def *def)
 {
 	struct dump *d = ctx;
-	char *raw = xasprintf("%s.%s %s", def->klass, def->name,
-			      def->signature);
+	struct mapping_name n = {NULL, NULL, NULL};
+	char *raw;
 	uint32_t *slot = util_map_slot(&d->method_index, def->id, CALL_NONE);
 
+	if (cmd_mapping()) /* --mapping: the original names */
+		mapping_rename(cmd_mapping(), def->klass, def->name,
+			       def->signature, &n);
+	raw = xasprintf("%s.%s %s", n.klass ? n.klass : def->klass,
+			n.name ? n.name : def->name,
+			n.signature ? n.signature : def->signature);
+	mapping_name_done(&n);
 	if (*slot == CALL_NONE) {
 		UTIL_GROW(d->names, d->names_cap, d->nnames + 1);
 		*slot = (uint32_t)d->nnames++;
@@ -89,7 +98,9 @@ dump_begin(void *ctx, const struct trace_header *h)
 	size_t i;
 
 	d->clock = h->clock;
-	qsort(d->threads, d->nthreads, sizeof(*d->threads), thread_cmp);
+	if (d->nthreads > 1) /* threads is NULL when the key names none */
+		qsort(d->threads, d->nthreads, sizeof(*d->threads),
+		      thread_cmp);
 	printf("VERSION: %u\nThreads (%zu):\n", h->version, d->nthreads);
 	for (i = 0; i < d->nthreads; i++)
 		printf("%2u %s\n", d->threads[i].tid, d->threads[i].name);

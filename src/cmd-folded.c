@@ -21,7 +21,8 @@ static const struct cmd_spec folded_spec = {
 	.args = "FILE",
 	.summary = "Print folded stacks (exclusive microseconds per call "
 		   "path) for FlameGraph, flamelens or speedscope.",
-	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD,
+	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD |
+		   OPT_MAPPING,
 	.min_args = 1,
 	.max_args = 1,
 };
@@ -39,23 +40,55 @@ frame_text(const char *raw, bool is_thread)
 	return s;
 }
 
+/* Paths deeper than this end at this depth, the frames below folded into
+ * the last one: each line repeats its whole path, so deeper paths would
+ * make the output grow with the square of the depth. */
+enum { FOLDED_MAX_DEPTH = 1024 };
+
 struct folded {
 	const struct calltree *tree;
 	const struct callpath *path;
 	enum clock_index clock;
-	char **frames; /* text of each path node, built once */
+	char **frames;	 /* text of each path node, built once */
+	uint64_t *excl;	 /* exclusive time of each node, deep ones folded */
 	uint32_t *stack;
 	size_t stack_cap;
 };
 
+/* Fold the exclusive time of nodes deeper than the limit into their
+ * ancestor at the limit; true if any was. */
+static bool
+fold_deep(struct folded *f)
+{
+	const struct callpath *p = f->path;
+	uint32_t *anchor = xcalloc(p->count + 1, sizeof(*anchor));
+	bool folded = false;
+	size_t i;
+
+	for (i = 0; i < p->count; i++) {
+		const struct callpath_node *n = &p->nodes[i];
+
+		f->excl[i] += n->excl[f->clock];
+		if (n->depth <= FOLDED_MAX_DEPTH)
+			continue;
+		/* Parents come before children among the nodes. */
+		anchor[i] = n->depth == FOLDED_MAX_DEPTH + 1 ? n->parent
+							     : anchor[n->parent];
+		f->excl[anchor[i]] += f->excl[i];
+		f->excl[i] = 0;
+		folded = true;
+	}
+	free(anchor);
+	return folded;
+}
+
 static void
 print_path(struct folded *f, uint32_t id)
 {
-	const struct callpath_node *n = &f->path->nodes[id];
 	size_t depth = 0, i;
 	uint32_t at;
 
-	if (!n->excl[f->clock])
+	if (!f->excl[id])
 		return;
 	for (at = id; at != 0; at = f->path->nodes[at].parent) {
 		UTIL_GROW(f->stack, f->stack_cap, depth + 1);
@@ -63,7 +96,7 @@ print_path(struct folded *f, uint32_t id)
 	}
 	for (i = depth; i-- > 0;)
 		printf("%s%s", f->frames[f->stack[i]], i ? ";" : "");
-	printf(" %" PRIu64 "\n", n->excl[f->clock]);
+	printf(" %" PRIu64 "\n", f->excl[id]);
 }
 
 int
@@ -104,8 +137,15 @@ cmd_folded(int argc, char **argv)
 		f.frames[i] = frame_text(raw, n->method == CALL_NONE);
 		free(raw);
 	}
+	f.excl = xcalloc(path.count + 1, sizeof(*f.excl));
+	if (fold_deep(&f))
+		cmd_error("folded",
+			  "%s: paths deeper than %d frames end there (the "
+			  "time below is counted in their last frame)",
+			  tree->path, FOLDED_MAX_DEPTH);
 	for (i = 1; i < path.count; i++)
 		print_path(&f, (uint32_t)i);
+	free(f.excl);
 	for (i = 0; i < path.count; i++)
 		free(f.frames[i]);
 	free(f.frames);

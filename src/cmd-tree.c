@@ -17,7 +17,7 @@ static const struct cmd_spec tree_spec = {
 	.args = "FILE",
 	.summary = "Print the top-down call tree merged by call path.",
 	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_FORMAT | OPT_MIN_PCT |
-		   OPT_NO_THREAD,
+		   OPT_NO_THREAD | OPT_MAPPING,
 	.min_args = 1,
 	.max_args = 1,
 };
@@ -46,23 +46,25 @@ pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
-static void
-emit(struct tree_out *o, uint32_t id, unsigned depth)
-{
-	const struct callpath_node *n = &o->path->nodes[id];
-	char *label;
-	uint32_t ch;
+/* Deeper levels than this are not indented further, but numbered. */
+enum { TREE_MAX_INDENT = 64 };
 
-	if (pct(n->incl[o->clock], o->total) < o->min_pct)
-		return;
-	label = node_label(o, n);
+static void
+emit_node(struct tree_out *o, const struct callpath_node *n, unsigned depth)
+{
+	char *label = node_label(o, n);
+
 	table_row(o->table);
 	table_fmt(o->table, "%.1f", pct(n->incl[o->clock], o->total));
 	table_u64(o->table, n->incl[o->clock]);
 	table_u64(o->table, n->excl[o->clock]);
 	table_u64(o->table, n->calls);
 	if (o->text) {
-		char *indented = xasprintf("%*s%s", (int)depth * 2, "", label);
+		char *indented =
+			depth > TREE_MAX_INDENT
+				? xasprintf("%*s[%u] %s", TREE_MAX_INDENT * 2,
+					    "", depth, label)
+				: xasprintf("%*s%s", (int)depth * 2, "", label);
 
 		table_str(o->table, indented);
 		free(indented);
@@ -71,9 +73,50 @@ emit(struct tree_out *o, uint32_t id, unsigned depth)
 		table_str(o->table, label);
 	}
 	free(label);
-	for (ch = n->first_child; ch != CALL_NONE;
-	     ch = o->path->nodes[ch].next_sibling)
-		emit(o, ch, depth + 1);
+}
+
+/* Print the subtrees of the root's children, depth first, with an
+ * explicit stack (call trees can be a million levels deep). */
+static void
+emit(struct tree_out *o)
+{
+	const struct callpath *p = o->path;
+	uint32_t *stack = NULL;
+	size_t n = 0, cap = 0;
+	uint32_t ch;
+
+	/* Push children in reverse so the largest comes out first. */
+	for (ch = p->nodes[0].first_child; ch != CALL_NONE;
+	     ch = p->nodes[ch].next_sibling) {
+		UTIL_GROW(stack, cap, n + 1);
+		stack[n++] = ch;
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t x = stack[i];
+
+		stack[i] = stack[n - 1 - i];
+		stack[n - 1 - i] = x;
+	}
+	while (n) {
+		const struct callpath_node *node = &p->nodes[stack[--n]];
+		size_t mark = n;
+
+		if (pct(node->incl[o->clock], o->total) < o->min_pct)
+			continue;
+		emit_node(o, node, node->depth - 1);
+		for (ch = node->first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, n + 1);
+			stack[n++] = ch;
+		}
+		for (size_t i = mark, j = n; i < j--; i++) {
+			uint32_t x = stack[i];
+
+			stack[i] = stack[j];
+			stack[j] = x;
+		}
+	}
+	free(stack);
 }
 
 int
@@ -94,7 +137,6 @@ cmd_tree(int argc, char **argv)
 	struct scope scope;
 	struct callpath path;
 	struct tree_out o = {0};
-	uint32_t ch;
 	int status = cmd_parse(&tree_spec, argc, argv, &opts);
 
 	if (status >= 0)
@@ -124,9 +166,7 @@ cmd_tree(int argc, char **argv)
 	o.min_pct = opts.min_pct;
 	o.table = o.text ? table_new(5, text_names, text_kinds)
 			 : table_new(6, data_names, kinds);
-	for (ch = path.nodes[0].first_child; ch != CALL_NONE;
-	     ch = path.nodes[ch].next_sibling)
-		emit(&o, ch, 0);
+	emit(&o);
 	table_print(o.table, stdout, opts.format);
 	table_free(o.table);
 	callpath_done(&path);

@@ -1,0 +1,157 @@
+#!/bin/sh
+# hostile.sh: inputs made to hurt a reader.  Each must end with data or a
+# clear message (exit 0 or 3, never a signal), within a time and memory
+# limit, and names from the file must never reach the terminal raw.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+command -v timeout >/dev/null || skip_all "no timeout(1)"
+
+# limited CMD...: run with 60 s and 4 GiB of address space.
+limited() {
+	(ulimit -v 4194304 2>/dev/null; exec timeout 60 "$@")
+}
+
+# survives FILE DESCRIPTION [COMMANDS]: every command ends with 0 or 3;
+# on 3 with one line "tracetui: FILE: offset N: ..." and no output.
+survives() {
+	file=$1
+	what=$2
+	shift 2
+	for cmd in ${*:-report info tree calls dump folded}; do
+		limited "$TRACETUI" $cmd "$file" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -eq 0 ]; then
+			ok 0 "$what: $cmd answers"
+		elif [ $rc -eq 3 ] && [ ! -s "$tmp/out" ] &&
+			grep -q "^tracetui: .*: offset [0-9]*: " "$tmp/err"; then
+			ok 0 "$what: $cmd refuses cleanly"
+		else
+			ok 1 "$what: $cmd exit $rc"
+			head -3 "$tmp/err" | diag
+		fi
+	done
+}
+
+spec() {
+	# spec NAME: write the spec on stdin to $tmp/NAME.trace
+	cat >"$tmp/$1.spec"
+	"$MKTRACE" "$tmp/$1.spec" "$tmp/$1.trace"
+}
+
+base() {
+	printf 'version 3\nclock dual\nvm art\nthread 1 main\n'
+	printf 'method 0x4 a.B c ()V B.java\nmethod 0x8 a.B d ()V B.java\n'
+}
+
+# A small good trace, then cut at every byte of its key and header and at
+# every few bytes of its records.
+{ base; printf 'call 1 0x4 0 0 100 100 {\n call 1 0x8 10 10 50 50\n}\n'; } |
+	spec good
+size=$(wc -c <"$tmp/good.trace")
+n=0
+bad=0
+while [ $n -lt "$size" ]; do
+	head -c $n "$tmp/good.trace" >"$tmp/cut.trace"
+	limited "$TRACETUI" report "$tmp/cut.trace" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		bad=$((bad + 1))
+		echo "cut at $n: exit $rc" | diag
+	fi
+	n=$((n + 1))
+done
+ok $bad "good trace cut at each of its $size bytes: exit 0 or 3"
+
+# Absurd header fields.
+for field in "record-size 65535" "record-size 13" "offset 65535" \
+	"offset 0" "version 9" "magic 0"; do
+	{ base; echo "header $field"; echo "call 1 0x4 0 0 10 10"; } |
+		spec absurd
+	survives "$tmp/absurd.trace" "header $field" report info
+done
+
+# NUL bytes, invalid UTF-8 and terminal escapes in names.
+{
+	printf 'version 3\nclock dual\nvm art\n'
+	printf 'thread 1 "evil\\x1b]0;pwned\\x07\\x1b[2J"\n'
+	printf 'method 0x4 "a.\\x1b[31mRed" "m\\xff\\xfe" ()V B.java\n'
+	printf 'method 0x8 "a.Nul" "x\\x01y" ()V B.java\n'
+	printf 'call 1 0x4 0 0 100 100 {\n call 1 0x8 10 10 50 50\n}\n'
+} | spec escapes
+for cmd in report "report --format csv" "report --format json" info tree \
+	calls dump folded; do
+	"$TRACETUI" $cmd "$tmp/escapes.trace" >"$tmp/out" 2>&1
+	if grep -q "$(printf '\033')" "$tmp/out"; then
+		ok 1 "escapes: $cmd sends an ESC byte to the terminal"
+	else
+		ok 0 "escapes: $cmd shows escapes, never sends them"
+	fi
+done
+"$TRACETUI" report "$tmp/escapes.trace" | grep -q 'a\.\\x1B\[31mRed' ;
+ok $? "escapes: ESC shown as \\x1B"
+
+# Overlong key lines and duplicate ids.
+{
+	base
+	printf 'property long=%s\n' "$(head -c 300000 /dev/zero | tr '\0' x)"
+	printf 'method 0x4 dup.First a ()V\nmethod 0x4 dup.Second a ()V\n'
+	printf 'thread 1 first\nthread 1 second\n'
+	echo "call 1 0x4 0 0 10 10"
+} | spec long
+survives "$tmp/long.trace" "overlong key line, duplicate ids"
+"$TRACETUI" report --format tsv "$tmp/long.trace" | grep -q "^dup.Second" ;
+ok $? "duplicate method id: the last definition wins"
+
+# Thread ids above 32767 and 65535; records after a streaming summary.
+{ printf 'version 3\nclock dual\nthread 40000 big\nthread 70000 bigger\n'
+  printf 'method 0x4 a.B c ()V\ncall 40000 0x4 0 0 10 10\n'
+  printf 'call 4464 0x4 0 0 10 10\n'; } | spec tids
+survives "$tmp/tids.trace" "thread ids above 32767"
+"$TRACETUI" info "$tmp/tids.trace" | grep -q " 40000 .* big$" ;
+ok $? "thread 40000 keeps its name"
+{ printf 'format stream\nversion 3\nclock dual\nthread 1 main\n'
+  printf 'method 0x4 a.B c ()V\ncall 1 0x4 0 0 10 10\nsummary\n'
+  printf 'call 1 0x4 20 20 30 30\n'; } | spec after
+survives "$tmp/after.trace" "records after the summary"
+
+# Monsters: a stack a million frames deep, a million threads, a million
+# distinct methods.  Each within the limits, in linear time.
+awk 'BEGIN { print "version 2\nclock wall\nthread 1 main";
+	print "method 0x4 deep.Recursion down ()V";
+	for (i = 0; i < 1000000; i++) print "1 enter 0x4 " i;
+	for (i = 0; i < 1000000; i++) print "1 exit 0x4 " 1000000 + i }' |
+	spec deep
+survives "$tmp/deep.trace" "a stack a million frames deep"
+"$TRACETUI" report --format tsv "$tmp/deep.trace" | grep -q "	1	999999	" ;
+ok $? "deep: 1 call + 999999 recursive"
+
+awk 'BEGIN { print "version 2\nclock wall\nmethod 0x4 a.B c ()V";
+	for (i = 1; i < 65536; i++) print "thread " i " t" i;
+	for (i = 1; i < 65536; i++) print i " enter 0x4 " i;
+	for (i = 1; i < 65536; i++) print i " exit 0x4 " i + 5 }' |
+	spec threads
+survives "$tmp/threads.trace" "65535 threads" report info tree folded
+"$TRACETUI" report --format tsv "$tmp/threads.trace" | grep -q "	65535	0	" ;
+ok $? "threads: 65535 calls"
+
+awk 'BEGIN { print "version 2\nclock wall\nthread 1 main";
+	for (i = 1; i <= 1000000; i++) printf "method 0x%x m.M%d f ()V\n", i * 4, i;
+	for (i = 1; i <= 1000000; i++) {
+		printf "1 enter 0x%x %d\n", i * 4, 2 * i;
+		printf "1 exit 0x%x %d\n", i * 4, 2 * i + 1 } }' |
+	spec methods
+survives "$tmp/methods.trace" "a million methods" report info
+[ "$("$TRACETUI" report --format tsv "$tmp/methods.trace" | wc -l)" -eq 1000001 ]
+ok $? "methods: a row each"
+
+# Records whose method ids were never defined, and a stream of exits.
+awk 'BEGIN { print "version 2\nclock wall\nthread 1 main";
+	for (i = 1; i <= 200000; i++) printf "1 exit 0x%x %d\n", i * 4, i }' |
+	spec exits
+survives "$tmp/exits.trace" "200000 orphan exits of unknown methods"
+
+done_testing
