@@ -1,0 +1,677 @@
+/*
+ * fuzz-trace: a libFuzzer target over the model pipeline.  Each input is
+ * detected and read with trace_load_bytes into the calltree builder; the
+ * finished model is aggregated with profile_compute, profile_edges_compute
+ * and callpath_build (per thread and merged), and every invariant the
+ * headers promise is checked, with abort() on the first violation:
+ *
+ *   calls    method index in range; parent CALL_NONE (depth 0) or an
+ *            earlier call of the same thread (depth = parent's + 1) that
+ *            is an ancestor on the pre-order path; recursion flag set
+ *            exactly when the method is on that path; start <= end on
+ *            each clock, inside the thread's first..last event, inside
+ *            the parent, after the previous sibling's end;
+ *   threads  ranges [first_call, +ncalls) tile [0, calls.count) in order;
+ *            max_depth is the deepest call; anomaly counters match flags;
+ *   profile  every row equals an independent per-call recomputation, and
+ *            the exclusive times of all methods add up to the durations of
+ *            the root calls, which fit in the threads' traced time;
+ *   callpath each node's inclusive time covers its children's, exclusive
+ *            is the difference, and every call is counted once.
+ *
+ * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
+ * libFuzzer's: every file named on the command line is run through the
+ * same function, so `make check` replays tests/fuzz-corpus without clang.
+ */
+#include "config.h"
+
+#include "callpath.h"
+#include "calltree.h"
+#include "profile.h"
+#include "scope.h"
+#include "trace-load.h"
+#include "util-alloc.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define ALL_FLAGS                                                              \
+	(CALL_RECURSIVE | CALL_OPEN_AT_END | CALL_ORPHAN | CALL_UNWOUND |      \
+	 CALL_LOST_EXIT)
+
+/* Report a broken invariant and abort, so the fuzzer keeps the input. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+violation(int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fuzz-trace.c:%d: invariant violated: ", line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			violation(__LINE__, __VA_ARGS__);                      \
+	} while (0)
+
+/* What the call walk learns, for the aggregate checks. */
+struct walk {
+	uint64_t *child_sum[CLOCK_COUNT]; /* per call: children's durations */
+	uint64_t root_sum[CLOCK_COUNT];   /* durations of root calls */
+	uint64_t span_sum[CLOCK_COUNT];   /* traced time of all threads */
+};
+
+static uint64_t
+duration(const struct calltree *tree, size_t i, int k)
+{
+	return tree->calls.end[k][i] - tree->calls.start[k][i];
+}
+
+/* Bytes of every string read, so no strlen is optimised away. */
+static volatile size_t string_bytes;
+
+/* A string the model promises: not NULL and readable to its end. */
+static void
+check_string(const char *s, const char *what, size_t i)
+{
+	CHECK(s, "%s %zu: NULL string", what, i);
+	string_bytes += strlen(s);
+}
+
+static void
+check_strings(const struct calltree *tree)
+{
+	size_t i, unknown = 0;
+
+	for (i = 0; i < tree->nmethods; i++) {
+		const struct tt_method *m = &tree->methods[i];
+
+		check_string(m->klass, "method", i);
+		check_string(m->name, "method", i);
+		check_string(m->signature, "method", i);
+		if (m->file)
+			check_string(m->file, "method", i);
+		if (!m->defined)
+			unknown++;
+	}
+	CHECK(unknown == tree->anomalies.unknown_methods,
+	      "%zu undefined methods, anomalies say %" PRIu64, unknown,
+	      tree->anomalies.unknown_methods);
+	for (i = 0; i < tree->nproperties; i++) {
+		check_string(tree->properties[i].key, "property", i);
+		check_string(tree->properties[i].value, "property", i);
+	}
+	for (i = 0; i < tree->nwarnings; i++)
+		check_string(tree->warnings[i].message, "warning", i);
+	for (i = 0; i < tree->nthreads; i++)
+		check_string(tree->threads[i].name, "thread", i);
+}
+
+/* The calls of thread t, in pre-order, against everything above. */
+static void
+check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
+		   uint32_t *path, uint32_t *on_path, uint64_t **lower,
+		   uint64_t *flag_counts)
+{
+	const struct tt_calls *c = &tree->calls;
+	const struct tt_thread *th = &tree->threads[t];
+	size_t plen = 0, i, end = (size_t)th->first_call + th->ncalls;
+	uint64_t thread_roots[CLOCK_COUNT] = {0};
+	uint32_t max_depth = 0;
+	int k, f;
+
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (tree->has_clock[k])
+			lower[k][0] = th->first[k];
+	for (i = th->first_call; i < end; i++) {
+		uint32_t m = c->method[i], p = c->parent[i], d = c->depth[i];
+
+		CHECK(m < tree->nmethods, "call %zu: method %" PRIu32 " of %zu",
+		      i, m, tree->nmethods);
+		CHECK(!(c->flags[i] & ~ALL_FLAGS), "call %zu: flags 0x%x", i,
+		      c->flags[i]);
+		if (p == CALL_NONE) {
+			CHECK(d == 0, "root call %zu has depth %" PRIu32, i, d);
+		} else {
+			CHECK(p >= th->first_call && p < i,
+			      "call %zu: parent %" PRIu32
+			      " outside thread %zu's calls before it",
+			      i, p, t);
+			CHECK(d == c->depth[p] + 1,
+			      "call %zu: depth %" PRIu32 ", parent's %" PRIu32,
+			      i, d, c->depth[p]);
+		}
+		/* Leave the subtrees that ended before call i. */
+		while (plen && path[plen - 1] != p)
+			on_path[c->method[path[--plen]]]--;
+		CHECK(plen == d,
+		      "call %zu: parent %" PRIu32
+		      " is not on the pre-order path (depth %" PRIu32
+		      ", path %zu)",
+		      i, p, d, plen);
+		CHECK(!!(c->flags[i] & CALL_RECURSIVE) == !!on_path[m],
+		      "call %zu: recursive flag %d, method on the path %" PRIu32
+		      " times",
+		      i, !!(c->flags[i] & CALL_RECURSIVE), on_path[m]);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			uint64_t s, e;
+
+			if (!tree->has_clock[k])
+				continue;
+			s = c->start[k][i];
+			e = c->end[k][i];
+			CHECK(s <= e,
+			      "call %zu clock %d: start %" PRIu64
+			      " > end %" PRIu64,
+			      i, k, s, e);
+			CHECK(s >= th->first[k] && e <= th->last[k],
+			      "call %zu clock %d: [%" PRIu64 ", %" PRIu64
+			      "] outside thread %zu's [%" PRIu64 ", %" PRIu64
+			      "]",
+			      i, k, s, e, t, th->first[k], th->last[k]);
+			if (p != CALL_NONE)
+				CHECK(s >= c->start[k][p] && e <= c->end[k][p],
+				      "call %zu clock %d: [%" PRIu64
+				      ", %" PRIu64 "] outside parent %" PRIu32
+				      " [%" PRIu64 ", %" PRIu64 "]",
+				      i, k, s, e, p, c->start[k][p],
+				      c->end[k][p]);
+			CHECK(s >= lower[k][d],
+			      "call %zu clock %d: starts at %" PRIu64
+			      " before its previous sibling ends at %" PRIu64,
+			      i, k, s, lower[k][d]);
+			lower[k][d] = e;
+			lower[k][d + 1] = s;
+			if (c->flags[i] & CALL_OPEN_AT_END)
+				CHECK(e == th->last[k],
+				      "open call %zu clock "
+				      "%d ends at %" PRIu64 ", not at %" PRIu64,
+				      i, k, e, th->last[k]);
+			if (c->flags[i] & CALL_ORPHAN)
+				CHECK(s == th->first[k],
+				      "orphan %zu clock %d "
+				      "starts at %" PRIu64 ", not at %" PRIu64,
+				      i, k, s, th->first[k]);
+			if (p == CALL_NONE)
+				thread_roots[k] += e - s;
+			else
+				w->child_sum[k][p] += e - s;
+		}
+		for (f = 0; f < 8; f++)
+			if (c->flags[i] & 1 << f)
+				flag_counts[f]++;
+		path[plen++] = (uint32_t)i;
+		on_path[m]++;
+		if (d + 1 > max_depth)
+			max_depth = d + 1;
+	}
+	while (plen)
+		on_path[c->method[path[--plen]]]--;
+	CHECK(th->max_depth == max_depth,
+	      "thread %zu: max_depth %" PRIu32 ", deepest call %" PRIu32, t,
+	      th->max_depth, max_depth);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!tree->has_clock[k])
+			continue;
+		CHECK(thread_roots[k] <= calltree_thread_span(tree, t, k),
+		      "thread %zu clock %d: root calls last %" PRIu64
+		      ", the thread spans %" PRIu64,
+		      t, k, thread_roots[k], calltree_thread_span(tree, t, k));
+		w->root_sum[k] += thread_roots[k];
+		w->span_sum[k] += calltree_thread_span(tree, t, k);
+	}
+}
+
+static void
+check_model(const struct calltree *tree, struct walk *w)
+{
+	const struct tt_calls *c = &tree->calls;
+	const struct tt_anomalies *an = &tree->anomalies;
+	size_t n = c->count, t, i, next = 0, unknown_threads = 0;
+	uint64_t events = 0, flag_counts[8] = {0};
+	uint64_t *lower[CLOCK_COUNT] = {NULL};
+	uint32_t *path, *on_path;
+	int k;
+
+	CHECK(!n || tree->has_clock[CLOCK_CPU] || tree->has_clock[CLOCK_WALL],
+	      "%zu calls and no clock", n);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		CHECK(!n || !!c->start[k] == tree->has_clock[k],
+		      "clock %d: has_clock %d, start array %s", k,
+		      tree->has_clock[k], c->start[k] ? "set" : "NULL");
+		CHECK(!n || !!c->end[k] == tree->has_clock[k],
+		      "clock %d: has_clock %d, end array %s", k,
+		      tree->has_clock[k], c->end[k] ? "set" : "NULL");
+		w->child_sum[k] = xcalloc(n + 1, sizeof(uint64_t));
+		lower[k] = xcalloc(n + 2, sizeof(uint64_t));
+	}
+	path = xcalloc(n + 1, sizeof(*path));
+	on_path = xcalloc(tree->nmethods + 1, sizeof(*on_path));
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		CHECK(th->first_call == next,
+		      "thread %zu starts at call %" PRIu32 ", expected %zu", t,
+		      th->first_call, next);
+		CHECK(th->ncalls <= n - next,
+		      "thread %zu: %" PRIu32 " calls from %zu, %zu in all", t,
+		      th->ncalls, next, n);
+		CHECK(th->nevents || !th->ncalls,
+		      "thread %zu: %" PRIu32 " calls, no event", t, th->ncalls);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			if (!tree->has_clock[k])
+				continue;
+			CHECK(th->first[k] <= th->last[k],
+			      "thread %zu clock "
+			      "%d: first %" PRIu64 " > last %" PRIu64,
+			      t, k, th->first[k], th->last[k]);
+		}
+		if (tree->has_clock[CLOCK_CPU] && th->nevents)
+			CHECK(th->first[CLOCK_CPU] == 0,
+			      "thread %zu: cpu "
+			      "time not rebased",
+			      t);
+		if (!th->defined && th->nevents)
+			unknown_threads++;
+		events += th->nevents;
+		check_thread_calls(tree, t, w, path, on_path, lower,
+				   flag_counts);
+		next += th->ncalls;
+	}
+	CHECK(next == n, "threads own %zu calls of %zu", next, n);
+	CHECK(events == tree->records,
+	      "threads have %" PRIu64 " events, the model %" PRIu64 " records",
+	      events, tree->records);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			if (tree->has_clock[k])
+				CHECK(w->child_sum[k][i] <=
+					      duration(tree, i, k),
+				      "call %zu clock %d: children last "
+				      "%" PRIu64 ", the call %" PRIu64,
+				      i, k, w->child_sum[k][i],
+				      duration(tree, i, k));
+	CHECK(unknown_threads == an->unknown_threads,
+	      "%zu unnamed threads, "
+	      "anomalies say %" PRIu64,
+	      unknown_threads, an->unknown_threads);
+	CHECK(flag_counts[2] == an->orphan_exits,
+	      "%" PRIu64 " orphan calls, "
+	      "%" PRIu64 " orphan exits",
+	      flag_counts[2], an->orphan_exits);
+	CHECK(flag_counts[1] == an->open_at_end,
+	      "%" PRIu64 " open calls, "
+	      "open_at_end %" PRIu64,
+	      flag_counts[1], an->open_at_end);
+	CHECK(flag_counts[4] == an->lost_exits,
+	      "%" PRIu64 " lost-exit "
+	      "calls, lost_exits %" PRIu64,
+	      flag_counts[4], an->lost_exits);
+	CHECK(flag_counts[3] <= an->unwinds,
+	      "%" PRIu64 " unwound calls, "
+	      "%" PRIu64 " unwinds",
+	      flag_counts[3], an->unwinds);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		free(lower[k]);
+	free(path);
+	free(on_path);
+}
+
+static void
+check_profile(const struct calltree *tree, const struct scope *scope,
+	      const struct walk *w)
+{
+	const struct tt_calls *c = &tree->calls;
+	struct profile prof;
+	struct profile_row *want;
+	uint64_t excl_sum[CLOCK_COUNT] = {0};
+	size_t i, m;
+	int k;
+
+	profile_compute(&prof, tree, scope);
+	CHECK(prof.nrows == tree->nmethods, "%zu rows for %zu methods",
+	      prof.nrows, tree->nmethods);
+	want = xcalloc(tree->nmethods + 1, sizeof(*want));
+	for (i = 0; i < c->count; i++) {
+		struct profile_row *r = &want[c->method[i]];
+		bool rec = c->flags[i] & CALL_RECURSIVE;
+
+		if (rec)
+			r->rcalls++;
+		else
+			r->calls++;
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			uint64_t d, self;
+
+			if (!tree->has_clock[k])
+				continue;
+			d = duration(tree, i, k);
+			self = d - w->child_sum[k][i];
+			r->excl[k] += self;
+			if (!rec) {
+				r->incl[k] += d;
+				r->top_excl[k] += self;
+			}
+		}
+	}
+	for (m = 0; m < tree->nmethods; m++) {
+		const struct profile_row *r = &prof.rows[m], *x = &want[m];
+
+		CHECK(r->calls == x->calls && r->rcalls == x->rcalls,
+		      "method %zu: %" PRIu64 "+%" PRIu64
+		      " calls, counted %" PRIu64 "+%" PRIu64,
+		      m, r->calls, r->rcalls, x->calls, x->rcalls);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			CHECK(r->incl[k] == x->incl[k] &&
+				      r->excl[k] == x->excl[k] &&
+				      r->top_excl[k] == x->top_excl[k],
+			      "method %zu clock %d: incl/excl/top_excl %" PRIu64
+			      "/%" PRIu64 "/%" PRIu64 ", counted %" PRIu64
+			      "/%" PRIu64 "/%" PRIu64,
+			      m, k, r->incl[k], r->excl[k], r->top_excl[k],
+			      x->incl[k], x->excl[k], x->top_excl[k]);
+			CHECK(r->top_excl[k] <= r->excl[k] &&
+				      r->top_excl[k] <= r->incl[k],
+			      "method %zu clock %d: top_excl %" PRIu64
+			      " above excl %" PRIu64 " or incl %" PRIu64,
+			      m, k, r->top_excl[k], r->excl[k], r->incl[k]);
+			CHECK(r->excl[k] <= w->root_sum[k],
+			      "method %zu clock %d: excl %" PRIu64
+			      " above the root calls' %" PRIu64,
+			      m, k, r->excl[k], w->root_sum[k]);
+			excl_sum[k] += r->excl[k];
+		}
+	}
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		CHECK(prof.total[k] == w->span_sum[k],
+		      "clock %d: total %" PRIu64 ", threads span %" PRIu64, k,
+		      prof.total[k], w->span_sum[k]);
+		CHECK(excl_sum[k] == w->root_sum[k],
+		      "clock %d: exclusive "
+		      "times add up to %" PRIu64 ", root calls last %" PRIu64,
+		      k, excl_sum[k], w->root_sum[k]);
+		CHECK(w->root_sum[k] <= prof.total[k],
+		      "clock %d: root calls "
+		      "last %" PRIu64 ", total %" PRIu64,
+		      k, w->root_sum[k], prof.total[k]);
+	}
+	free(want);
+	profile_done(&prof);
+}
+
+/* Callers and callees of the method of the first call. */
+static void
+check_edges(const struct calltree *tree, const struct scope *scope)
+{
+	const struct tt_calls *c = &tree->calls;
+	struct profile_edges e;
+	uint64_t calls = 0, kids = 0, got_calls = 0, got_kids = 0;
+	uint64_t incl[CLOCK_COUNT] = {0}, got_incl[CLOCK_COUNT] = {0};
+	uint32_t m;
+	size_t i;
+	int k;
+
+	if (!c->count)
+		return;
+	m = c->method[0];
+	for (i = 0; i < c->count; i++) {
+		if (c->method[i] == m) {
+			calls++;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				if (tree->has_clock[k])
+					incl[k] += duration(tree, i, k);
+		}
+		if (c->parent[i] != CALL_NONE && c->method[c->parent[i]] == m)
+			kids++;
+	}
+	profile_edges_compute(&e, tree, scope, m, calltree_default_clock(tree));
+	for (i = 0; i < e.nparents; i++) {
+		got_calls += e.parents[i].calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			got_incl[k] += e.parents[i].incl[k];
+		CHECK(e.parents[i].method == CALL_NONE ||
+			      e.parents[i].method < tree->nmethods,
+		      "parent edge %zu: method %" PRIu32, i,
+		      e.parents[i].method);
+	}
+	for (i = 0; i < e.nchildren; i++) {
+		got_kids += e.children[i].calls;
+		CHECK(e.children[i].method < tree->nmethods,
+		      "child edge %zu: method %" PRIu32, i,
+		      e.children[i].method);
+	}
+	CHECK(got_calls == calls && got_kids == kids,
+	      "edges of method %" PRIu32 ": %" PRIu64 " calls, %" PRIu64
+	      " callee calls; counted %" PRIu64 ", %" PRIu64,
+	      m, got_calls, got_kids, calls, kids);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		CHECK(got_incl[k] == incl[k],
+		      "edges of method %" PRIu32 " clock %d: %" PRIu64
+		      ", counted %" PRIu64,
+		      m, k, got_incl[k], incl[k]);
+	profile_edges_done(&e);
+}
+
+/* Count the children of node j, summing their inclusive times. */
+static size_t
+node_children(const struct callpath *cp, uint32_t j, uint64_t *incl)
+{
+	size_t n = 0;
+	uint32_t ch;
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++)
+		incl[k] = 0;
+	for (ch = cp->nodes[j].first_child; ch != CALL_NONE;
+	     ch = cp->nodes[ch].next_sibling) {
+		CHECK(ch < cp->count,
+		      "node %" PRIu32 ": child %" PRIu32 " of %zu nodes", j, ch,
+		      cp->count);
+		CHECK(++n < cp->count, "node %" PRIu32 ": child list loops", j);
+		CHECK(cp->nodes[ch].parent == j,
+		      "node %" PRIu32 " lists child %" PRIu32
+		      " whose parent is %" PRIu32,
+		      j, ch, cp->nodes[ch].parent);
+		for (k = 0; k < CLOCK_COUNT; k++)
+			incl[k] += cp->nodes[ch].incl[k];
+	}
+	return n;
+}
+
+static void
+check_callpath(const struct calltree *tree, const struct scope *scope,
+	       const struct walk *w, bool by_thread)
+{
+	struct callpath cp;
+	enum clock_index sort = calltree_default_clock(tree);
+	uint64_t calls = 0, kids_incl[CLOCK_COUNT];
+	uint64_t top_incl[CLOCK_COUNT] = {0};
+	size_t j, linked = 0;
+	uint32_t top_depth = by_thread ? 2 : 1;
+	int k, pass;
+
+	callpath_build(&cp, tree, scope, by_thread);
+	CHECK(cp.count >= 1, "callpath without a root");
+	CHECK(cp.nodes[0].parent == CALL_NONE &&
+		      cp.nodes[0].method == CALL_NONE && cp.nodes[0].depth == 0,
+	      "callpath root is not a root");
+	for (j = 1; j < cp.count; j++) {
+		const struct callpath_node *n = &cp.nodes[j];
+		const struct callpath_node *p;
+
+		CHECK(n->parent < j, "node %zu: parent %" PRIu32, j, n->parent);
+		p = &cp.nodes[n->parent];
+		CHECK(n->depth == p->depth + 1,
+		      "node %zu: depth %" PRIu32 ", parent's %" PRIu32, j,
+		      n->depth, p->depth);
+		if (by_thread && n->depth == 1) {
+			CHECK(n->method == CALL_NONE &&
+				      n->thread < tree->nthreads,
+			      "thread node %zu: method %" PRIu32
+			      " thread %" PRIu32,
+			      j, n->method, n->thread);
+		} else {
+			CHECK(n->method < tree->nmethods,
+			      "node %zu: method %" PRIu32, j, n->method);
+			calls += n->calls;
+		}
+		if (n->depth == top_depth)
+			for (k = 0; k < CLOCK_COUNT; k++)
+				top_incl[k] += n->incl[k];
+	}
+	CHECK(calls == tree->calls.count,
+	      "callpath counts %" PRIu64 " calls of %zu", calls,
+	      tree->calls.count);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		CHECK(top_incl[k] == w->root_sum[k],
+		      "clock %d: top nodes "
+		      "last %" PRIu64 ", root calls %" PRIu64,
+		      k, top_incl[k], w->root_sum[k]);
+	for (pass = 0; pass < 2; pass++) {
+		linked = 0;
+		for (j = 0; j < cp.count; j++) {
+			const struct callpath_node *n = &cp.nodes[j];
+			uint32_t ch;
+
+			linked += node_children(&cp, (uint32_t)j, kids_incl);
+			for (k = 0; k < CLOCK_COUNT; k++) {
+				CHECK(n->incl[k] >= n->excl[k],
+				      "node %zu clock %d: incl %" PRIu64
+				      " < excl %" PRIu64,
+				      j, k, n->incl[k], n->excl[k]);
+				CHECK(kids_incl[k] <= n->incl[k],
+				      "node %zu clock %d: children %" PRIu64
+				      " > incl %" PRIu64,
+				      j, k, kids_incl[k], n->incl[k]);
+				if (j)
+					CHECK(n->excl[k] ==
+						      n->incl[k] - kids_incl[k],
+					      "node %zu clock %d: excl %" PRIu64
+					      ", incl %" PRIu64
+					      " - children %" PRIu64,
+					      j, k, n->excl[k], n->incl[k],
+					      kids_incl[k]);
+				else
+					CHECK(n->incl[k] == kids_incl[k],
+					      "root clock %d: %" PRIu64
+					      ", children %" PRIu64,
+					      k, n->incl[k], kids_incl[k]);
+			}
+			if (!pass)
+				continue;
+			for (ch = n->first_child;
+			     ch != CALL_NONE &&
+			     cp.nodes[ch].next_sibling != CALL_NONE;
+			     ch = cp.nodes[ch].next_sibling)
+				CHECK(cp.nodes[ch].incl[sort] >=
+					      cp.nodes[cp.nodes[ch]
+							       .next_sibling]
+						      .incl[sort],
+				      "node %zu: children not sorted", j);
+		}
+		CHECK(linked + 1 == cp.count, "%zu nodes linked of %zu",
+		      linked + 1, cp.count);
+		if (!pass)
+			callpath_sort(&cp, sort);
+	}
+	callpath_done(&cp);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct calltree_builder *b = calltree_builder_new("fuzz");
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct scope scope;
+	struct walk w;
+	int k;
+
+	if (!trace_load_bytes(data, size, calltree_builder_sink(b), &err)) {
+		CHECK(trace_error_isset(&err), "load failed without an error");
+		calltree_builder_free(b);
+		trace_error_clear(&err);
+		return 0;
+	}
+	CHECK(!trace_error_isset(&err), "load succeeded with an error: %s",
+	      err.message);
+	tree = calltree_builder_finish(b);
+	memset(&w, 0, sizeof(w));
+	check_strings(tree);
+	check_model(tree, &w);
+	scope_init_all(&scope, tree);
+	check_profile(tree, &scope, &w);
+	check_edges(tree, &scope);
+	check_callpath(tree, &scope, &w, true);
+	check_callpath(tree, &scope, &w, false);
+	scope_done(&scope);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		free(w.child_sum[k]);
+	calltree_free(tree);
+	return 0;
+}
+
+#ifdef FUZZ_REPLAY_MAIN
+/* Read all of path into a new buffer; false with a message on failure. */
+static bool
+read_file(const char *path, unsigned char **data, size_t *size)
+{
+	FILE *fp = fopen(path, "rb");
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!fp) {
+		perror(path);
+		return false;
+	}
+	do {
+		UTIL_GROW(buf, cap, n + 65536);
+		got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+	} while (got);
+	if (ferror(fp)) {
+		perror(path);
+		fclose(fp);
+		free(buf);
+		return false;
+	}
+	fclose(fp);
+	*data = buf;
+	*size = n;
+	return true;
+}
+
+int
+main(int argc, char **argv)
+{
+	int i, status = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: fuzz-replay FILE...\n");
+		return 2;
+	}
+	for (i = 1; i < argc; i++) {
+		unsigned char *data;
+		size_t size;
+
+		if (!read_file(argv[i], &data, &size)) {
+			status = 1;
+			continue;
+		}
+		LLVMFuzzerTestOneInput(data, size);
+		free(data);
+	}
+	return status;
+}
+#endif
