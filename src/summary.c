@@ -16,6 +16,12 @@
 static const char *
 format_name(const struct calltree *tree)
 {
+	if (tree->header.format == TRACE_FORMAT_HPROF)
+		return "hprof text CPU profile";
+	if (tree->header.format == TRACE_FORMAT_V2)
+		return "V2";
+	if (tree->header.format == TRACE_FORMAT_V2_STREAM)
+		return "V2 streaming";
 	return tree->header.format == TRACE_FORMAT_V1_STREAM
 		       ? "V1 streaming"
 		       : "V1";
@@ -67,16 +73,13 @@ anomaly(struct summary *s, const char *what, unsigned long long n)
 static void
 anomalies(struct summary *s, const struct tt_anomalies *a)
 {
-	line(s, "anomalies:%s", a->orphan_exits + a->mismatched_exits +
-					 a->lost_exits + a->open_at_end +
-					 a->unknown_methods +
-					 a->unknown_threads +
-					 a->negative_steps[0] +
-					 a->negative_steps[1] + a->wraps[0] +
-					 a->wraps[1] + a->action3 +
-					 a->unwinds + a->data_file_overflow
-				 ? ""
-				 : " none");
+	bool any = a->orphan_exits || a->mismatched_exits || a->lost_exits ||
+		   a->open_at_end || a->unknown_methods || a->unknown_threads ||
+		   a->negative_steps[0] || a->negative_steps[1] ||
+		   a->wraps[0] || a->wraps[1] || a->action3 || a->unwinds ||
+		   a->data_file_overflow;
+
+	line(s, "anomalies:%s", any ? "" : " none");
 	anomaly(s, "orphan exits", a->orphan_exits);
 	anomaly(s, "mismatched exits", a->mismatched_exits);
 	anomaly(s, "frames closed by a mismatch", a->lost_exits);
@@ -104,10 +107,17 @@ summary_build(struct summary *s, const struct calltree *tree)
 	e = text_escape(tree->path);
 	line(s, "file:        %s", e);
 	free(e);
-	line(s, "format:      %s, version %u, %u-byte records, data at "
-		"offset %u",
-	     format_name(tree), tree->header.version,
-	     tree->header.record_size, tree->header.data_offset);
+	if (tree->header.format == TRACE_FORMAT_V2 ||
+	    tree->header.format == TRACE_FORMAT_V2_STREAM)
+		line(s, "format:      %s, version %u, LEB128 records, packets "
+			"from offset %u",
+		     format_name(tree), tree->header.version,
+		     tree->header.data_offset);
+	else
+		line(s, "format:      %s, version %u, %u-byte records, data "
+			"at offset %u",
+		     format_name(tree), tree->header.version,
+		     tree->header.record_size, tree->header.data_offset);
 	line(s, "clock:       %s", clock_name(tree->header.clock));
 	line(s, "recording:   %s",
 	     tree->sampled ? "sampled (call counts are stack changes)"

@@ -7,19 +7,24 @@
 
 #include "trace-load.h"
 
+#include "trace-hprof.h"
 #include "trace-key.h"
 #include "trace-stream.h"
 #include "trace-util.h"
 #include "trace-v1.h"
+#include "trace-v2.h"
 #include "util-alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 struct file_bytes {
 	const unsigned char *data;
@@ -230,6 +235,170 @@ load_stream(const char *path, const struct file_bytes *f,
 	return ok;
 }
 
+/*
+ * A gzip file may inflate to GZIP_RATIO times its size (at least
+ * GZIP_FLOOR bytes), and never to more than GZIP_LIMIT: past that it is
+ * refused as a decompression bomb.
+ */
+#define GZIP_RATIO 64
+#define GZIP_FLOOR ((uint64_t)1 << 20)
+#define GZIP_LIMIT ((uint64_t)16 << 30)
+
+static bool load_detected(const char *path, const struct file_bytes *f,
+			  const struct trace_sink *sink,
+			  struct trace_error *err);
+
+/* The inflate limit for a gzip file of size bytes. */
+static size_t
+gzip_cap(size_t size)
+{
+	uint64_t cap = (uint64_t)size * GZIP_RATIO;
+
+	if (cap < GZIP_FLOOR)
+		cap = GZIP_FLOOR;
+	if (cap > GZIP_LIMIT)
+		cap = GZIP_LIMIT;
+	if (cap > SIZE_MAX / 2)
+		cap = SIZE_MAX / 2;
+	return (size_t)cap;
+}
+
+/*
+ * Inflate every gzip member of f into *out (malloc'd, *out_len bytes);
+ * false with err naming the compressed offset of the problem.
+ */
+static bool
+gunzip_all(const struct file_bytes *f, const struct trace_sink *sink,
+	   unsigned char **out, size_t *out_len, struct trace_error *err)
+{
+	size_t cap = gzip_cap(f->size), have = 0, n = 0, fed = 0;
+	unsigned char *buf = NULL;
+	z_stream z;
+	bool ok = false;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		trace_error_set(err, 0, "gzip: cannot start inflating");
+		return false;
+	}
+	for (;;) {
+		size_t used, room, before;
+		int rc;
+
+		if (z.avail_in == 0 && fed < f->size) {
+			size_t chunk = f->size - fed;
+
+			if (chunk > UINT_MAX)
+				chunk = UINT_MAX;
+			z.next_in = (Bytef *)(uintptr_t)(f->data + fed);
+			z.avail_in = (uInt)chunk;
+			fed += chunk;
+		}
+		used = fed - z.avail_in;
+		if (n == have) {
+			/* One byte past the cap tells a bomb apart. */
+			size_t grow = have ? have : 65536;
+
+			if (have > cap) {
+				trace_error_set(err, used,
+						"gzip data inflates to more "
+						"than %zu bytes (%d times its "
+						"size): refused as a likely "
+						"decompression bomb",
+						cap, GZIP_RATIO);
+				goto done;
+			}
+			have = have + grow > cap + 1 ? cap + 1 : have + grow;
+			buf = xreallocarray(buf, have, 1);
+		}
+		room = have - n > UINT_MAX ? UINT_MAX : have - n;
+		z.next_out = buf + n;
+		z.avail_out = (uInt)room;
+		before = room;
+		rc = inflate(&z, Z_NO_FLUSH);
+		n += before - z.avail_out;
+		used = fed - z.avail_in;
+		if (rc == Z_STREAM_END) {
+			if (used == f->size)
+				break;
+			if (f->size - used >= 2 && f->data[used] == 0x1F &&
+			    f->data[used + 1] == 0x8B) {
+				inflateReset(&z); /* another member */
+				continue;
+			}
+			trace_warn(sink, used,
+				   "%zu bytes after the gzip data ignored",
+				   f->size - used);
+			break;
+		}
+		if (rc == Z_BUF_ERROR && z.avail_in == 0 && fed == f->size) {
+			trace_error_set(err, f->size,
+					"gzip data cut off: expected more "
+					"compressed data");
+			goto done;
+		}
+		if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			trace_error_set(err, used, "gzip data corrupt: %s",
+					z.msg ? z.msg : "inflate failed");
+			goto done;
+		}
+	}
+	if (n > cap) {
+		trace_error_set(err, fed - z.avail_in,
+				"gzip data inflates to more than %zu bytes "
+				"(%d times its size): refused as a likely "
+				"decompression bomb",
+				cap, GZIP_RATIO);
+		goto done;
+	}
+	ok = true;
+done:
+	inflateEnd(&z);
+	if (!ok) {
+		free(buf);
+		return false;
+	}
+	*out = buf;
+	*out_len = n;
+	return true;
+}
+
+/*
+ * A gzip-compressed trace: inflated whole, then detected like any file
+ * (no sibling files); offsets in messages are in the inflated bytes.
+ */
+static bool
+load_gzip(const struct file_bytes *f, const struct trace_sink *sink,
+	  struct trace_error *err)
+{
+	struct file_bytes inner = {0};
+	unsigned char *data;
+	size_t len;
+	bool ok;
+
+	if (!gunzip_all(f, sink, &data, &len, err))
+		return false;
+	inner.data = data;
+	inner.size = len;
+	if (len >= 2 && data[0] == 0x1F && data[1] == 0x8B) {
+		trace_error_set(err, 0, "gzip inside gzip is not supported");
+		free(data);
+		return false;
+	}
+	if (sink->property)
+		sink->property(sink->ctx, "compression", "gzip");
+	ok = load_detected(NULL, &inner, sink, err);
+	if (!ok && err->message) {
+		char *m = xasprintf("%s (offset in the gunzipped data)",
+				    err->message);
+
+		free(err->message);
+		err->message = m;
+	}
+	free(data);
+	return ok;
+}
+
 static bool
 load_detected(const char *path, const struct file_bytes *f,
 	      const struct trace_sink *sink, struct trace_error *err)
@@ -296,24 +465,17 @@ load_detected(const char *path, const struct file_bytes *f,
 		    (version & 0x0F) <= 3)
 			return load_stream(path, f, sink, err);
 		if (version == 4 || version == 5 || version == 0xF4 ||
-		    version == 0xF5) {
-			trace_error_set(err, 4,
-					"V2 trace (version 0x%X) is not "
-					"supported yet",
-					version);
-			return false;
-		}
+		    version == 0xF5)
+			return trace_v2_read(b, f->size, sink, err);
 		trace_error_set(err, 4,
 				"unknown trace version 0x%X after 'SLOW'",
 				version);
 		return false;
 	}
-	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B) {
-		trace_error_set(err, 0,
-				"gzip-compressed; decompress it first "
-				"(gunzip)");
-		return false;
-	}
+	if (trace_hprof_detect(b, f->size))
+		return trace_hprof_read(b, f->size, sink, err);
+	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)
+		return load_gzip(f, sink, err);
 	trace_error_set(err, 0,
 			"not a method trace: expected '*version' or 'SLOW'");
 	return false;

@@ -22,6 +22,9 @@
 enum trace_format {
 	TRACE_FORMAT_V1,	/* key + data in one file, or .key + .data */
 	TRACE_FORMAT_V1_STREAM, /* SLOW 0xF1..0xF3 with inline packets */
+	TRACE_FORMAT_V2,	/* SLOW 4 or 5: LEB128 entry blocks */
+	TRACE_FORMAT_V2_STREAM, /* SLOW 0xF4 or 0xF5 */
+	TRACE_FORMAT_HPROF,	/* hprof text CPU profile (trace-hprof.c) */
 };
 
 /* Which clocks the records carry. */
@@ -48,6 +51,7 @@ struct trace_header {
 	unsigned time_bits;	 /* 32: times wrap and need unwrapping */
 	int incomplete;		 /* the file ends before the writer did */
 	uint64_t expected_records; /* records the reader expects, roughly */
+	int sampled;		 /* known to be sampled: the model says so */
 };
 
 struct trace_method_def {

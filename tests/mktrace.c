@@ -1,12 +1,15 @@
 /*
- * mktrace: write an Android V1 method trace from a readable text spec.
+ * mktrace: write an Android method trace (V1 or V2) from a readable text
+ * spec.
  *
  * Usage: mktrace SPEC OUT   (SPEC "-" reads the spec from standard input)
  *
  * The spec (see doc/FIXTURES.md) chooses the layout (key + data in one
  * file, OUT.key + OUT.data, or streaming with inline packets, a summary
- * packet or an OUT.sec side file), the header fields, the key options, the
- * threads, the methods and the records, written in the order given.  It
+ * packet or an OUT.sec side file; or V2 with its LEB128 entry blocks in
+ * the final, Android 15 draft or Perfetto encoding), the header fields,
+ * the key options, the threads, the methods and the records, written in
+ * the order given.  It
  * can break the result on purpose (truncate, poke, raw bytes, absurd
  * header fields), and a built-in generator streams big program-shaped
  * traces without holding their records in memory.
@@ -261,7 +264,14 @@ rng_below(uint64_t *state, uint32_t n)
 /* The parsed spec                                                    */
 /* ------------------------------------------------------------------ */
 
-enum layout { LAYOUT_V1, LAYOUT_SPLIT, LAYOUT_STREAM };
+enum layout {
+	LAYOUT_V1,
+	LAYOUT_SPLIT,
+	LAYOUT_STREAM,
+	LAYOUT_V2,
+	LAYOUT_V2_STREAM
+};
+enum block_layout { BLOCK_FINAL, BLOCK_DRAFT, BLOCK_PERFETTO };
 enum clock { CLOCK_DUAL, CLOCK_WALL, CLOCK_CPU, CLOCK_NONE };
 enum id_style { ID_0X, ID_BARE, ID_ALT, ID_PAD8 };
 enum { WHERE_INLINE = 1, WHERE_SUMMARY = 2 };
@@ -286,6 +296,7 @@ struct method_def {
 	unsigned where; /* streaming: WHERE_* bits, 0 for the default */
 	int emitted;    /* inline packet written */
 	int generated;  /* made by a generator: listed only if used */
+	int line;       /* where it was declared */
 	int used;       /* a record mentions it */
 };
 
@@ -298,16 +309,19 @@ enum item_kind {
 	ITEM_GENERATE,
 	ITEM_PACKET_THREAD,
 	ITEM_PACKET_METHOD,
+	ITEM_FLUSH,
 };
 
 struct item {
 	enum item_kind kind;
 	int line;
 	uint64_t tid;  /* event: thread id as given */
-	uint32_t word; /* event: method id | action */
+	uint64_t word; /* event: method id | action */
 	uint64_t cpu;  /* event: times as given (written mod 2^32) */
 	uint64_t wall;
 	size_t index;   /* packet: thread or method index */
+	int all;        /* flush: every thread, not just tid */
+	int continued;  /* flush: keep the previous block's delta state */
 	struct buf raw; /* raw-hex bytes */
 	struct gen *gen;
 };
@@ -353,7 +367,13 @@ struct spec {
 	unsigned record_size;
 	int record_size_line;
 	unsigned data_offset;
+	int data_offset_line;
 	uint64_t start_time;
+	enum block_layout block_layout;
+	int block_layout_line;
+	int v2_ns;            /* V2 times and summary key in nanoseconds */
+	uint64_t tsc_hz;      /* V2 header u8 at 22 */
+	unsigned block_records; /* V2: a thread's block is flushed at this */
 	unsigned stride;
 	int stride_line;
 	unsigned char stride_fill;
@@ -1411,6 +1431,23 @@ gen_prepare(struct spec *s, struct gen *g)
 /* Writing                                                            */
 /* ------------------------------------------------------------------ */
 
+/* A V2 record waiting in its thread's buffer. */
+struct v2_rec {
+	uint64_t word; /* method id | action */
+	uint64_t cpu;
+	uint64_t wall;
+};
+
+/* A V2 thread's buffer and the state its last block ended in. */
+struct v2_thread {
+	uint64_t tid;
+	struct v2_rec *pend;
+	size_t npend, cap;
+	uint64_t since; /* when its first pending record came */
+	int has_block;
+	uint64_t last_word, last_cpu, last_wall, last_count;
+};
+
 struct writer {
 	struct spec *s;
 	FILE *fp; /* where the binary part goes */
@@ -1425,7 +1462,22 @@ struct writer {
 	uint64_t min_wall;
 	uint64_t max_wall;
 	int summary_done;
+	struct v2_thread *v2; /* V2: per-thread buffers */
+	size_t nv2, v2_cap;
+	struct idmap v2_map;
+	uint64_t v2_seq;
 };
+
+/* True for the V2 layouts. */
+static int
+is_v2(const struct spec *s)
+{
+	return s->layout == LAYOUT_V2 || s->layout == LAYOUT_V2_STREAM;
+}
+
+static void v2_buffer(struct writer *w, struct thread_def *t,
+                      struct method_def *m, uint64_t tid, uint64_t word,
+                      uint64_t cpu, uint64_t wall);
 
 /* Write N bytes of the binary part. */
 static void
@@ -1514,33 +1566,40 @@ write_method_packet(struct writer *w, struct method_def *m)
  * definition M (may be NULL); streaming writes the packets it needs. */
 static void
 emit_record(struct writer *w, struct thread_def *t, struct method_def *m,
-            uint64_t tid, uint32_t word, uint64_t cpu, uint64_t wall)
+            uint64_t tid, uint64_t word, uint64_t cpu, uint64_t wall)
 {
 	struct spec *s = w->s;
 	unsigned char *r = w->rec;
 	size_t p = 2;
 
-	if (s->layout == LAYOUT_STREAM) {
+	if (is_v2(s)) {
+		v2_buffer(w, t, m, tid, word, cpu, wall);
+		p = 0;
+	} else if (s->layout == LAYOUT_STREAM) {
 		if (t && (thread_where(s, t) & WHERE_INLINE) && !t->emitted)
 			write_thread_packet(w, t);
 		if (m && (method_where(s, m) & WHERE_INLINE) && !m->emitted)
 			write_method_packet(w, m);
 	}
-	if (s->layout != LAYOUT_STREAM && s->version == 1) {
+	if (!p) {
+		/* V2: buffered above */
+	} else if (s->layout != LAYOUT_STREAM && s->version == 1) {
 		r[0] = (unsigned char)tid;
 		p = 1;
 	} else {
 		put_le(r, tid, 2);
 	}
-	put_le(r + p, word, 4);
-	p += 4;
-	if (w->two_times) {
-		put_le(r + p, cpu, 4);
-		put_le(r + p + 4, wall, 4);
-	} else {
-		put_le(r + p, s->clock == CLOCK_WALL ? wall : cpu, 4);
+	if (p) {
+		put_le(r + p, word, 4);
+		p += 4;
+		if (w->two_times) {
+			put_le(r + p, cpu, 4);
+			put_le(r + p + 4, wall, 4);
+		} else {
+			put_le(r + p, s->clock == CLOCK_WALL ? wall : cpu, 4);
+		}
+		w_bytes(w, r, w->stride);
 	}
-	w_bytes(w, r, w->stride);
 	w->nrecords++;
 	if (!w->any_wall || wall < w->min_wall)
 		w->min_wall = wall;
@@ -1577,6 +1636,13 @@ build_key(struct writer *w, struct buf *b, int summary)
 			break;
 	if (s->clock != CLOCK_NONE && i == s->noptions)
 		buf_printf(b, "clock=%s%s", clocks[s->clock], eol);
+	for (i = 0; is_v2(s) && i < s->noptions; i++)
+		if (!strncmp(s->options[i], "elapsed-time-", 13))
+			break;
+	if (is_v2(s) && i == s->noptions)
+		buf_printf(b, "elapsed-time-%s=%" PRIu64 "%s",
+		           s->v2_ns ? "nsec" : "usec",
+		           w->any_wall ? w->max_wall - w->min_wall : 0, eol);
 	for (i = 0; i < s->noptions; i++) {
 		const char *o = s->options[i], *eq = strchr(o, '=');
 
@@ -1589,6 +1655,11 @@ build_key(struct writer *w, struct buf *b, int summary)
 			           eol);
 		else
 			buf_printf(b, "%s%s", o, eol);
+	}
+	if (is_v2(s)) {
+		if (!s->no_end)
+			buf_printf(b, "*end%s", eol);
+		return;
 	}
 	buf_printf(b, "*threads%s", eol);
 	for (i = 0; i < s->nthreads; i++) {
@@ -1619,10 +1690,18 @@ write_summary(struct writer *w)
 	unsigned char h[7];
 
 	build_key(w, &key, 1);
-	put_le(h, 0, 2);
-	h[2] = 3;
-	put_le(h + 3, key.len, 4);
-	w_bytes(w, h, sizeof(h));
+	if (is_v2(w->s)) {
+		if (key.len > 0xffff)
+			die("the summary is too long for a V2 packet");
+		h[0] = 3;
+		put_le(h + 1, key.len, 2);
+		w_bytes(w, h, 3);
+	} else {
+		put_le(h, 0, 2);
+		h[2] = 3;
+		put_le(h + 3, key.len, 4);
+		w_bytes(w, h, sizeof(h));
+	}
 	w_bytes(w, key.p, key.len);
 	free(key.p);
 	w->summary_done = 1;
@@ -1637,6 +1716,21 @@ write_header(struct writer *w)
 	unsigned char *h = xcalloc(n, 1);
 	unsigned version = s->version;
 
+	if (is_v2(s)) {
+		/* magic, version, u8 start time at 6, zeros; Perfetto's
+		 * TSC rate at 22 */
+		if (s->layout == LAYOUT_V2_STREAM)
+			version |= 0xf0;
+		put_le(h, s->ov_magic.set ? s->ov_magic.value : 0x574f4c53, 4);
+		put_le(h + 4, s->ov_version.set ? s->ov_version.value : version,
+		       2);
+		put_le(h + 6,
+		       s->ov_start.set ? s->ov_start.value : s->start_time, 8);
+		put_le(h + 22, s->tsc_hz, 8);
+		w_bytes(w, h, 32);
+		free(h);
+		return;
+	}
 	if (s->layout == LAYOUT_STREAM)
 		version |= 0xf0;
 	put_le(h, s->ov_magic.set ? s->ov_magic.value : 0x574f4c53, 4);
@@ -1650,6 +1744,257 @@ write_header(struct writer *w)
 		put_le(h + 16, w->size, 2);
 	w_bytes(w, h, s->data_offset);
 	free(h);
+}
+
+/* Append V as an unsigned LEB128 number. */
+static void
+buf_uleb(struct buf *b, uint64_t v)
+{
+	do {
+		unsigned char byte = v & 0x7f;
+
+		v >>= 7;
+		buf_addc(b, v ? byte | 0x80 : byte);
+	} while (v);
+}
+
+/* Append V, a two's complement 64-bit value, as a signed LEB128 number. */
+static void
+buf_sleb(struct buf *b, uint64_t v)
+{
+	for (;;) {
+		unsigned char byte = v & 0x7f;
+
+		v = v >> 7 | (v >> 63 ? ~(UINT64_MAX >> 7) : 0);
+		if ((v == 0 && !(byte & 0x40)) ||
+		    (v == UINT64_MAX && (byte & 0x40))) {
+			buf_addc(b, byte);
+			return;
+		}
+		buf_addc(b, byte | 0x80);
+	}
+}
+
+/* Write the V2 thread-info packet of T: type 0, u4 tid, u2 length, name. */
+static void
+write_v2_thread_packet(struct writer *w, struct thread_def *t)
+{
+	unsigned char h[7];
+	size_t len = strlen(t->name);
+
+	if (len > 0xffff)
+		die("thread %" PRIu64 ": name too long for a packet", t->tid);
+	h[0] = 0;
+	put_le(h + 1, t->tid, 4);
+	put_le(h + 5, len, 2);
+	w_bytes(w, h, sizeof(h));
+	w_bytes(w, t->name, len);
+	t->emitted = 1;
+}
+
+/* Write the V2 method-info packet of M: type 1, u8 id, u2 length, the
+ * fields joined by tabs and a newline. */
+static void
+write_v2_method_packet(struct writer *w, struct method_def *m)
+{
+	struct buf text = {0};
+	unsigned char h[11];
+	size_t i;
+
+	for (i = 0; i < m->nfields; i++) {
+		if (i)
+			buf_addc(&text, '\t');
+		buf_adds(&text, m->fields[i]);
+	}
+	buf_addc(&text, '\n');
+	if (text.len > 0xffff)
+		die("method 0x%" PRIx64 ": line too long for a packet", m->id);
+	h[0] = 1;
+	put_le(h + 1, m->id, 8);
+	put_le(h + 9, text.len, 2);
+	w_bytes(w, h, sizeof(h));
+	w_bytes(w, text.p, text.len);
+	free(text.p);
+	m->emitted = 1;
+}
+
+/* The V2 buffer of thread TID, made on first use. */
+static struct v2_thread *
+v2_thread_of(struct writer *w, uint64_t tid)
+{
+	struct v2_thread *t;
+	size_t k;
+
+	if (idmap_get(&w->v2_map, tid, &k))
+		return &w->v2[k];
+	w->v2 = grow(w->v2, &w->v2_cap, w->nv2 + 1, sizeof(*w->v2));
+	t = &w->v2[w->nv2];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	idmap_put(&w->v2_map, tid, w->nv2);
+	return &w->v2[w->nv2++];
+}
+
+/* The one time a single-clock record carries: wall for clock wall, else
+ * the cpu time (as in V1). */
+static uint64_t
+v2_single_time(const struct spec *s, const struct v2_rec *r)
+{
+	return s->clock == CLOCK_WALL ? r->wall : r->cpu;
+}
+
+/* Write T's buffered records as one entry block in the spec's block
+ * layout; CONTINUED keeps the previous block's delta state and writes the
+ * cumulative count (the final layout's split-flush quirk).  LINE is the
+ * spec line asking for it, for errors. */
+static void
+v2_flush_thread(struct writer *w, struct v2_thread *t, int continued,
+                int line)
+{
+	struct spec *s = w->s;
+	int dual = s->version == 5;
+	uint64_t pw = 0, pc = 0, pm = 0, count = t->npend;
+	struct buf pay = {0};
+	unsigned char h[25];
+	size_t i = 0, hn = 5;
+
+	if (!t->npend)
+		return;
+	if (continued) {
+		if (s->block_layout != BLOCK_FINAL)
+			die_line(s, line, "flush ... continued needs "
+			                  "block-layout final");
+		if (!t->has_block)
+			die_line(s, line,
+			         "flush ... continued: thread %" PRIu64
+			         " has no block to continue",
+			         t->tid);
+		pm = t->last_word;
+		pw = t->last_wall;
+		pc = t->last_cpu;
+		count += t->last_count;
+	}
+	h[0] = 2;
+	put_le(h + 1, t->tid, 4);
+	if (s->block_layout == BLOCK_DRAFT) {
+		/* The first record in the header: cpu before wall. */
+		const struct v2_rec *r = &t->pend[0];
+
+		put_le(h + 5, r->word, 8);
+		hn = 13;
+		if (dual || s->clock != CLOCK_WALL) {
+			put_le(h + hn, dual ? r->cpu : v2_single_time(s, r), 4);
+			hn += 4;
+		}
+		if (dual || s->clock == CLOCK_WALL) {
+			put_le(h + hn, r->wall, 4);
+			hn += 4;
+		}
+		pm = r->word;
+		pw = dual ? r->wall : v2_single_time(s, r);
+		pc = r->cpu;
+		i = 1;
+	}
+	for (; i < t->npend; i++) {
+		const struct v2_rec *r = &t->pend[i];
+
+		if (s->block_layout == BLOCK_PERFETTO) {
+			/* time << 2 | action, [cpu], method on entries */
+			uint64_t tv = (dual ? r->wall : v2_single_time(s, r))
+			                      << 2 |
+			              (r->word & 3);
+
+			buf_sleb(&pay, tv - pw);
+			pw = tv;
+			if (dual) {
+				buf_sleb(&pay, r->cpu - pc);
+				pc = r->cpu;
+			}
+			if ((r->word & 3) == 0) {
+				buf_sleb(&pay, (r->word & ~(uint64_t)3) - pm);
+				pm = r->word & ~(uint64_t)3;
+			}
+			continue;
+		}
+		/* method | action, then wall, then cpu */
+		buf_sleb(&pay, r->word - pm);
+		pm = r->word;
+		if (dual) {
+			buf_uleb(&pay, r->wall - pw);
+			buf_uleb(&pay, r->cpu - pc);
+			pw = r->wall;
+			pc = r->cpu;
+		} else {
+			buf_uleb(&pay, v2_single_time(s, r) - pw);
+			pw = v2_single_time(s, r);
+		}
+	}
+	if (s->block_layout == BLOCK_DRAFT) {
+		/* Both u2 fields wrap, as the Android 15 writer's did. */
+		put_le(h + hn, count - 1, 2);
+		put_le(h + hn + 2, pay.len, 2);
+		hn += 4;
+	} else {
+		if (count > 0xffffff)
+			die("thread %" PRIu64 ": too many records for a block",
+			    t->tid);
+		put_le(h + 5, count, 3);
+		put_le(h + 8, pay.len, 4);
+		hn = 12;
+	}
+	w_bytes(w, h, hn);
+	w_bytes(w, pay.p, pay.len);
+	free(pay.p);
+	t->has_block = 1;
+	t->last_word = pm;
+	t->last_wall = pw;
+	t->last_cpu = pc;
+	t->last_count = count;
+	t->npend = 0;
+}
+
+/* Flush every thread with buffered records, oldest first. */
+static void
+v2_flush_all(struct writer *w, int line)
+{
+	for (;;) {
+		struct v2_thread *first = NULL;
+		size_t i;
+
+		for (i = 0; i < w->nv2; i++)
+			if (w->v2[i].npend &&
+			    (!first || w->v2[i].since < first->since))
+				first = &w->v2[i];
+		if (!first)
+			return;
+		v2_flush_thread(w, first, 0, line);
+	}
+}
+
+/* Buffer one V2 record, writing the info packets it needs first (as ART
+ * does at a thread's first event and for a method's class). */
+static void
+v2_buffer(struct writer *w, struct thread_def *t, struct method_def *m,
+          uint64_t tid, uint64_t word, uint64_t cpu, uint64_t wall)
+{
+	struct spec *s = w->s;
+	struct v2_thread *vt;
+	struct v2_rec *r;
+
+	if (t && (thread_where(s, t) & WHERE_INLINE) && !t->emitted)
+		write_v2_thread_packet(w, t);
+	if (m && (method_where(s, m) & WHERE_INLINE) && !m->emitted)
+		write_v2_method_packet(w, m);
+	vt = v2_thread_of(w, tid);
+	if (!vt->npend)
+		vt->since = w->v2_seq++;
+	vt->pend = grow(vt->pend, &vt->cap, vt->npend + 1, sizeof(*vt->pend));
+	r = &vt->pend[vt->npend++];
+	r->word = word;
+	r->cpu = cpu;
+	r->wall = wall;
+	if (vt->npend >= s->block_records)
+		v2_flush_thread(w, vt, 0, 0);
 }
 
 /* The generator's thread to run next, picked by weight. */
@@ -1817,7 +2162,7 @@ write_item(struct writer *w, struct item *it)
 
 		if (idmap_get(&s->thread_map, it->tid, &k))
 			t = &s->threads[k];
-		if (idmap_get(&s->method_map, it->word & ~3u, &k))
+		if (idmap_get(&s->method_map, it->word & ~(uint64_t)3, &k))
 			m = &s->methods[k];
 		emit_record(w, t, m, it->tid, it->word, it->cpu, it->wall);
 		break;
@@ -1832,10 +2177,23 @@ write_item(struct writer *w, struct item *it)
 		gen_run(w, it->gen);
 		break;
 	case ITEM_PACKET_THREAD:
-		write_thread_packet(w, &s->threads[it->index]);
+		if (is_v2(s))
+			write_v2_thread_packet(w, &s->threads[it->index]);
+		else
+			write_thread_packet(w, &s->threads[it->index]);
 		break;
 	case ITEM_PACKET_METHOD:
-		write_method_packet(w, &s->methods[it->index]);
+		if (is_v2(s))
+			write_v2_method_packet(w, &s->methods[it->index]);
+		else
+			write_method_packet(w, &s->methods[it->index]);
+		break;
+	case ITEM_FLUSH:
+		if (it->all)
+			v2_flush_all(w, it->line);
+		else
+			v2_flush_thread(w, v2_thread_of(w, it->tid),
+			                it->continued, it->line);
 		break;
 	}
 }
@@ -1966,8 +2324,11 @@ write_trace(struct spec *s, const char *out)
 	memset(&w, 0, sizeof(w));
 	w.s = s;
 	/* The clock decides the fields, the version the size.  Dual-clock
-	 * records that do not fit (versions 1 and 2) keep only time A. */
-	if (s->layout == LAYOUT_STREAM)
+	 * records that do not fit (versions 1 and 2) keep only time A.
+	 * V2 records have no fixed size. */
+	if (is_v2(s))
+		w.size = 1;
+	else if (s->layout == LAYOUT_STREAM)
 		w.size = s->version == 3 ? 14 : 10;
 	else
 		w.size = s->version == 1 ? 9 : s->version == 2 ? 10 : 14;
@@ -1980,6 +2341,8 @@ write_trace(struct spec *s, const char *out)
 		w.natural += 4;
 	if (s->record_size_line)
 		w.size = s->record_size;
+	if (is_v2(s))
+		w.natural = w.size;
 	if (w.size < w.natural)
 		die_line(s, s->record_size_line,
 		         "record-size %u is smaller than the %u bytes of a "
@@ -2010,6 +2373,8 @@ write_trace(struct spec *s, const char *out)
 		w.fp_name = xstrdup(data_path);
 		break;
 	case LAYOUT_STREAM:
+	case LAYOUT_V2:
+	case LAYOUT_V2_STREAM:
 		w.fp = open_out(out);
 		w.fp_name = xstrdup(out);
 		break;
@@ -2017,6 +2382,11 @@ write_trace(struct spec *s, const char *out)
 	write_header(&w);
 	for (i = 0; i < s->nitems; i++)
 		write_item(&w, &s->items[i]);
+	if (is_v2(s)) {
+		v2_flush_all(&w, 0);
+		if (!s->no_summary && !s->has_summary_item)
+			write_summary(&w);
+	}
 	if (s->layout == LAYOUT_STREAM && !s->sec_file && !s->no_summary &&
 	    !s->has_summary_item)
 		write_summary(&w);
@@ -2060,6 +2430,11 @@ write_trace(struct spec *s, const char *out)
 		apply_edits(s, TARGET_SEC, sec_path, 0);
 	free(key.p);
 	free(w.rec);
+	for (i = 0; i < w.nv2; i++)
+		free(w.v2[i].pend);
+	free(w.v2);
+	free(w.v2_map.keys);
+	free(w.v2_map.vals);
 	free(w.fp_name);
 	free(data_path);
 	free(key_path);
@@ -2294,11 +2669,12 @@ hex_bytes(struct cursor *c, struct buf *b)
  * Directive handlers, each called with the cursor after its keyword.
  */
 
-/* "format v1|split|stream": the layout. */
+/* "format v1|split|stream|v2|v2-stream": the layout. */
 static void
 d_format(struct cursor *c)
 {
-	static const char *const w[] = {"v1", "split", "stream", NULL};
+	static const char *const w[] = {"v1", "split",     "stream",
+	                                "v2", "v2-stream", NULL};
 
 	c->s->layout = (enum layout)need_word(c, "format", w);
 	c->s->layout_line = c->s->lineno;
@@ -2321,15 +2697,16 @@ d_no_summary(struct cursor *c)
 	expect_end(c);
 }
 
-/* "version 1|2|3": the version, hence the usual record size. */
+/* "version 1|2|3|4|5": the version, hence the usual record size (V1) or
+ * the number of clocks (V2: 4 one, 5 two). */
 static void
 d_version(struct cursor *c)
 {
-	c->s->version = (unsigned)need_number(c, "version", 3);
+	c->s->version = (unsigned)need_number(c, "version", 5);
 	if (!c->s->version)
-		die_at(c->s, "version must be 1, 2 or 3 (use \"header "
+		die_at(c->s, "version must be 1 to 5 (use \"header "
 		             "version\" to write any value)");
-	c->s->version_set = 1;
+	c->s->version_set = c->s->lineno;
 	expect_end(c);
 }
 
@@ -2358,6 +2735,7 @@ static void
 d_data_offset(struct cursor *c)
 {
 	c->s->data_offset = (unsigned)need_number(c, "data offset", 0xffff);
+	c->s->data_offset_line = c->s->lineno;
 	expect_end(c);
 }
 
@@ -2380,6 +2758,65 @@ d_stream_stride(struct cursor *c)
 	if ((t = next_token(c)))
 		c->s->stride_fill =
 		        (unsigned char)number(c, t, "fill byte", 0xff);
+	expect_end(c);
+}
+
+/* "block-layout final|draft|perfetto": the V2 entry block encoding. */
+static void
+d_block_layout(struct cursor *c)
+{
+	static const char *const w[] = {"final", "draft", "perfetto", NULL};
+
+	c->s->block_layout = (enum block_layout)need_word(c, "block layout", w);
+	c->s->block_layout_line = c->s->lineno;
+	expect_end(c);
+}
+
+/* "v2-units us|ns": the V2 summary's elapsed-time key. */
+static void
+d_v2_units(struct cursor *c)
+{
+	static const char *const w[] = {"us", "ns", NULL};
+
+	c->s->v2_ns = need_word(c, "unit", w);
+	expect_end(c);
+}
+
+/* "tsc-frequency N": the V2 header's u8 at offset 22. */
+static void
+d_tsc_frequency(struct cursor *c)
+{
+	c->s->tsc_hz = need_number(c, "frequency", UINT64_MAX);
+	expect_end(c);
+}
+
+/* "block-records N": a V2 thread's records go out as a block at N. */
+static void
+d_block_records(struct cursor *c)
+{
+	c->s->block_records =
+	        (unsigned)need_number(c, "block records", 0xffffff);
+	if (!c->s->block_records)
+		die_at(c->s, "block-records must be 1 or more");
+	expect_end(c);
+}
+
+/* "flush [T [continued]]": write buffered V2 records as blocks now. */
+static void
+d_flush(struct cursor *c)
+{
+	struct item *it = add_item(c->s, ITEM_FLUSH);
+	const char *t = next_token(c);
+
+	it->all = !t;
+	if (t) {
+		it->tid = number(c, t, "thread id", UINT64_MAX);
+		if ((t = next_token(c))) {
+			if (strcmp(t, "continued"))
+				die_at(c->s, "unexpected '%s' (continued?)", t);
+			it->continued = 1;
+		}
+	}
 	expect_end(c);
 }
 
@@ -2552,7 +2989,7 @@ static void
 d_method(struct cursor *c)
 {
 	struct spec *s = c->s;
-	uint64_t id = need_number(c, "method id", UINT32_MAX);
+	uint64_t id = need_number(c, "method id", UINT64_MAX);
 	char **fields = NULL, *id_text = NULL;
 	size_t nfields = 0, cap = 0, i;
 	unsigned where = 0, bits;
@@ -2584,7 +3021,8 @@ d_method(struct cursor *c)
 		fields = grow(fields, &cap, nfields + 1, sizeof(*fields));
 		fields[nfields++] = xstrdup(t);
 	}
-	add_method(s, id, id_text, style, fields, nfields, where);
+	k = (int)add_method(s, id, id_text, style, fields, nfields, where);
+	s->methods[k].line = s->lineno;
 	for (i = 0; i < nfields; i++)
 		free(fields[i]);
 	free(fields);
@@ -2606,7 +3044,7 @@ action_word(const char *t)
 
 /* Append an event record item. */
 static void
-add_event(struct spec *s, uint64_t tid, uint32_t word, uint64_t cpu,
+add_event(struct spec *s, uint64_t tid, uint64_t word, uint64_t cpu,
           uint64_t wall)
 {
 	struct item *it = add_item(s, ITEM_EVENT);
@@ -2618,18 +3056,18 @@ add_event(struct spec *s, uint64_t tid, uint32_t word, uint64_t cpu,
 }
 
 /* Read a method id for a record: a multiple of 4 unless RAW. */
-static uint32_t
+static uint64_t
 record_method(struct cursor *c, int raw)
 {
 	uint64_t id =
-	        need_number(c, raw ? "method word" : "method id", UINT32_MAX);
+	        need_number(c, raw ? "method word" : "method id", UINT64_MAX);
 
 	if (!raw && (id & 3))
 		die_at(c->s,
 		       "method id 0x%" PRIx64 " has its low two bits set "
 		       "(use \"raw\" to write any method word)",
 		       id);
-	return (uint32_t)id;
+	return id;
 }
 
 /* "T ACTION M CPU WALL" or "T ACTION M TIME"; T was already read. */
@@ -2640,7 +3078,7 @@ d_event(struct cursor *c, const char *tid_text)
 	uint64_t tid = number(c, tid_text, "thread id", UINT64_MAX);
 	const char *t = next_token(c);
 	int act = action_word(t), raw = t && !strcmp(t, "raw");
-	uint32_t word;
+	uint64_t word;
 	uint64_t cpu, wall;
 
 	if (!t)
@@ -2652,7 +3090,7 @@ d_event(struct cursor *c, const char *tid_text)
 		       t);
 	word = record_method(c, raw);
 	if (!raw)
-		word |= (uint32_t)act;
+		word |= (uint64_t)act;
 	cpu = need_number(c, "time", UINT64_MAX);
 	t = next_token(c);
 	wall = t ? number(c, t, "wall time", UINT64_MAX) : cpu;
@@ -2667,7 +3105,7 @@ d_call(struct cursor *c)
 {
 	struct spec *s = c->s;
 	uint64_t tid = need_number(c, "thread id", UINT64_MAX), v[4];
-	uint32_t id = record_method(c, 0);
+	uint64_t id = record_method(c, 0);
 	int n = 0, dash = 0, act = ACT_EXIT, open = 0;
 	const char *t;
 
@@ -2717,11 +3155,11 @@ d_call(struct cursor *c)
 		b->has_exit = !dash;
 		b->exit.kind = ITEM_EVENT;
 		b->exit.tid = tid;
-		b->exit.word = id | (uint32_t)act;
+		b->exit.word = id | (uint64_t)act;
 		b->exit.cpu = v[2];
 		b->exit.wall = v[3];
 	} else if (!dash) {
-		add_event(s, tid, id | (uint32_t)act, v[2], v[3]);
+		add_event(s, tid, id | (uint64_t)act, v[2], v[3]);
 	}
 }
 
@@ -2952,6 +3390,11 @@ static const struct directive {
         {"start-time", d_start_time},
         {"stream-stride", d_stream_stride},
         {"header", d_header},
+        {"block-layout", d_block_layout},
+        {"v2-units", d_v2_units},
+        {"tsc-frequency", d_tsc_frequency},
+        {"block-records", d_block_records},
+        {"flush", d_flush},
         {"key-eol", d_key_eol},
         {"key-version", d_key_version},
         {"vm", d_vm},
@@ -3030,28 +3473,63 @@ finish_spec(struct spec *s)
 	if (s->nblocks)
 		die_line(s, s->blocks[s->nblocks - 1].line,
 		         "this 'call ... {' is never closed with '}'");
-	if (s->sec_file || s->no_summary) {
+	if (s->sec_file && is_v2(s))
+		die_line(s, s->layout_line, "sec-file needs format stream");
+	if ((s->sec_file || s->no_summary) && !is_v2(s)) {
 		if (s->layout_line && s->layout != LAYOUT_STREAM)
 			die_line(s, s->layout_line,
-			         "sec-file and no-summary need format stream");
+			         "sec-file and no-summary need format stream, "
+			         "v2 or v2-stream");
 		s->layout = LAYOUT_STREAM;
 	}
-	if (!s->version_set)
+	if (!s->version_set && is_v2(s))
+		s->version = s->clock == CLOCK_DUAL ? 5 : 4;
+	else if (!s->version_set)
 		s->version = s->clock == CLOCK_DUAL ? 3 : 2;
+	if (is_v2(s) && s->version < 4)
+		die_line(s, s->version_set, "V2 formats need version 4 or 5");
+	if (!is_v2(s) && s->version > 3)
+		die_line(s, s->version_set,
+		         "versions 4 and 5 need format v2 or v2-stream");
+	if (!is_v2(s) && s->block_layout_line)
+		die_line(s, s->block_layout_line,
+		         "block-layout needs format v2 or v2-stream");
+	if (is_v2(s) && (s->record_size_line || s->data_offset_line ||
+	                 s->ov_offset.set || s->ov_recsize.set))
+		die_line(s,
+		         s->record_size_line ? s->record_size_line
+		         : s->data_offset_line ? s->data_offset_line
+		                               : s->layout_line,
+		         "V2 has no record size or data offset fields");
+	for (i = 0; !is_v2(s) && i < s->nmethods; i++)
+		if (s->methods[i].id > UINT32_MAX)
+			die_line(s, s->methods[i].line,
+			         "V1 method ids must fit in 32 bits");
+	for (i = 0; i < s->nitems; i++) {
+		if (!is_v2(s) && s->items[i].kind == ITEM_EVENT &&
+		    s->items[i].word > UINT32_MAX)
+			die_line(s, s->items[i].line,
+			         "V1 method words must fit in 32 bits");
+		if (!is_v2(s) && s->items[i].kind == ITEM_FLUSH)
+			die_line(s, s->items[i].line,
+			         "flush needs format v2 or v2-stream");
+	}
 	if (s->stride_line && s->layout != LAYOUT_STREAM)
 		die_line(s, s->stride_line,
 		         "stream-stride needs format stream");
 	if (s->has_summary_item &&
-	    (s->layout != LAYOUT_STREAM || s->sec_file || s->no_summary))
+	    ((s->layout != LAYOUT_STREAM && !is_v2(s)) || s->sec_file ||
+	     s->no_summary))
 		die_line(s, s->has_summary_item,
-		         "'summary' needs format stream without sec-file or "
-		         "no-summary");
+		         "'summary' needs format stream, v2 or v2-stream "
+		         "without sec-file or no-summary");
 	for (i = 0; i < s->nitems; i++)
 		if ((s->items[i].kind == ITEM_PACKET_THREAD ||
 		     s->items[i].kind == ITEM_PACKET_METHOD) &&
-		    s->layout != LAYOUT_STREAM)
+		    s->layout != LAYOUT_STREAM && !is_v2(s))
 			die_line(s, s->items[i].line,
-			         "'packet' needs format stream");
+			         "'packet' needs format stream, v2 or "
+			         "v2-stream");
 	for (i = 0; i < s->nedits; i++) {
 		if (s->edits[i].target == TARGET_KEY &&
 		    s->layout != LAYOUT_SPLIT)
@@ -3150,6 +3628,7 @@ main(int argc, char **argv)
 	spec.layout = LAYOUT_V1;
 	spec.clock = CLOCK_DUAL;
 	spec.data_offset = 32;
+	spec.block_records = 4096;
 	spec.id_style = ID_0X;
 	spec.thread_where = WHERE_INLINE;
 	spec.method_where = WHERE_INLINE;

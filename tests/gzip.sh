@@ -1,0 +1,58 @@
+#!/bin/sh
+# gzip.sh: .trace.gz files are inflated in memory and read like the plain
+# file: the same report for a V1 and a V2 fixture gzipped here; a gzip
+# bomb (far more than 64 times its size), a cut gzip file and one with a
+# bad checksum are refused with exit 3 and one line naming the file and
+# the offset.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+command -v gzip >/dev/null 2>&1 || skip_all "no gzip"
+
+for name in v3-dual v2-final-dual v2-draft-dual; do
+	"$MKTRACE" "$srcdir/tests/fixtures/$name.spec" "$tmp/$name.trace"
+	gzip -c "$tmp/$name.trace" >"$tmp/$name.trace.gz"
+	for cmd in "report --format tsv" "tree --format tsv --min-pct 0"; do
+		# shellcheck disable=SC2086
+		"$TRACETUI" $cmd "$tmp/$name.trace" >"$tmp/plain" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$TRACETUI" $cmd "$tmp/$name.trace.gz" >"$tmp/gz" 2>/dev/null
+		cmp -s "$tmp/plain" "$tmp/gz"
+		ok $? "$name: $cmd of the gzipped file equals the plain one's"
+	done
+	run "$TRACETUI" info "$tmp/$name.trace.gz"
+	ok $([ $rc -eq 0 ] && echo "$out" | grep -q "compression=gzip" &&
+		echo 0 || echo 1) "$name: info names the compression"
+done
+
+# expect_refused FILE PATTERN DESCRIPTION: exit 3, nothing on stdout,
+# one line "tracetui: FILE: offset N: PATTERN...".
+expect_refused() {
+	run "$TRACETUI" report "$1"
+	ok $([ $rc -eq 3 ] && [ -z "$out" ] &&
+		[ "$(echo "$err" | wc -l)" -eq 1 ] &&
+		echo "$err" | grep -q "^tracetui: $1: offset [0-9][0-9]*: $2" &&
+		echo 0 || echo 1) "$3"
+	[ $rc -eq 3 ] || echo "$err" | diag
+}
+
+# 32 MiB of zeros shrink to about 32 KiB: far past 64 times.
+dd if=/dev/zero bs=1048576 count=32 2>/dev/null | gzip -c >"$tmp/bomb.gz"
+expect_refused "$tmp/bomb.gz" "gzip data inflates to more than" \
+	"a gzip bomb is refused"
+
+f=$tmp/v2-final-dual.trace.gz
+size=$(wc -c <"$f")
+head -c $((size / 2)) "$f" >"$tmp/cut.gz"
+expect_refused "$tmp/cut.gz" "gzip data cut off" "a cut gzip file is refused"
+
+# The last 8 bytes are the CRC-32 and the size: break the CRC.
+head -c $((size - 8)) "$f" >"$tmp/crc.gz"
+printf '\001\002\003\004' >>"$tmp/crc.gz"
+tail -c 4 "$f" >>"$tmp/crc.gz"
+expect_refused "$tmp/crc.gz" "gzip data corrupt" \
+	"a gzip file with a bad checksum is refused"
+
+done_testing
