@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 
+#include "mapping.h"
 #include "util-alloc.h"
 
 #include <errno.h>
@@ -16,7 +17,10 @@
 #include <unistd.h>
 
 enum { LONG_MIN_PCT = 256, LONG_NO_THREAD, LONG_ASCII, LONG_COLOR,
-       LONG_RANGE };
+       LONG_RANGE, LONG_FAIL_IF, LONG_NORMALIZE, LONG_MAPPING };
+
+/* The --mapping of the last cmd_parse, applied by cmd_load. */
+static struct mapping *loaded_mapping;
 
 struct option_help {
 	unsigned bit;
@@ -37,6 +41,16 @@ static const struct option_help option_help[] = {
 	 "do not start each stack with its thread's name"},
 	{OPT_ASCII, "    --ascii", "draw with ASCII characters only"},
 	{OPT_COLOR, "    --color WHEN", "auto, always or never"},
+	{OPT_RANGE, "    --range A..B",
+	 "only the time from A to B after the trace start, on the wall "
+	 "clock (cpu without one); units us, ms (default) or s"},
+	{OPT_NORMALIZE, "    --normalize",
+	 "compare shares of each trace's total, not times"},
+	{OPT_FAIL_IF, "    --fail-if EXPR",
+	 "exit 1 when EXPR holds (repeatable; see below)"},
+	{OPT_MAPPING, "    --mapping FILE",
+	 "rename obfuscated classes and methods with an R8/ProGuard "
+	 "mapping.txt"},
 };
 
 void
@@ -70,13 +84,26 @@ print_help(const struct cmd_spec *spec)
 		if (h->bit == OPT_SORT)
 			printf("  %-22s sort by one of: %s\n", h->flags,
 			       spec->sort_keys);
-		else
+		else if (h->bit == OPT_FORMAT && spec->formats) {
+			size_t f;
+
+			printf("  %-22s one of:", h->flags);
+			for (f = 0; spec->formats[f]; f++)
+				printf("%s %s", f ? "," : "",
+				       spec->formats[f]);
+			putchar('\n');
+		} else
 			printf("  %-22s %s\n", h->flags, h->text);
 	}
 	printf("  %-22s %s\n  %-22s %s\n", "-h, --help", "show this help",
 	       "-V, --version", "show the version");
-	printf("\nExit status: 0 success, 2 usage error, 3 the file cannot "
-	       "be read.\n");
+	if (spec->epilog)
+		printf("\n%s", spec->epilog);
+	printf("\nExit status: 0 success, %s2 usage error, 3 the file "
+	       "cannot be read.\n",
+	       spec->options & OPT_FAIL_IF
+		       ? "1 a --fail-if condition holds,\n"
+		       : "");
 }
 
 static int
@@ -120,6 +147,10 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		{"no-thread", no_argument, NULL, LONG_NO_THREAD},
 		{"ascii", no_argument, NULL, LONG_ASCII},
 		{"color", required_argument, NULL, LONG_COLOR},
+		{"range", required_argument, NULL, LONG_RANGE},
+		{"fail-if", required_argument, NULL, LONG_FAIL_IF},
+		{"normalize", no_argument, NULL, LONG_NORMALIZE},
+		{"mapping", required_argument, NULL, LONG_MAPPING},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -132,9 +163,12 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		{'s', OPT_SORT},	     {'n', OPT_TOP},
 		{'f', OPT_FORMAT},	     {LONG_MIN_PCT, OPT_MIN_PCT},
 		{LONG_NO_THREAD, OPT_NO_THREAD}, {LONG_ASCII, OPT_ASCII},
-		{LONG_COLOR, OPT_COLOR},
+		{LONG_COLOR, OPT_COLOR},	 {LONG_RANGE, OPT_RANGE},
+		{LONG_FAIL_IF, OPT_FAIL_IF},
+		{LONG_NORMALIZE, OPT_NORMALIZE},
+		{LONG_MAPPING, OPT_MAPPING},
 	};
-	size_t cap = 0, i;
+	size_t cap = 0, fail_cap = 0, i;
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
@@ -182,6 +216,19 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 			opts->top = (long)v;
 			break;
 		case 'f':
+			opts->format_name = optarg;
+			if (spec->formats) {
+				for (i = 0; spec->formats[i]; i++)
+					if (strcmp(optarg, spec->formats[i]) ==
+					    0)
+						break;
+				if (!spec->formats[i])
+					return usage_error(spec,
+							   "unknown format "
+							   "'%s'",
+							   optarg);
+				break;
+			}
 			if (table_format_parse(optarg) < 0)
 				return usage_error(spec,
 						   "unknown format '%s' (text, "
@@ -216,6 +263,28 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 						   "--color takes auto, always "
 						   "or never");
 			break;
+		case LONG_RANGE: {
+			struct time_range probe;
+
+			if (!scope_parse_range(optarg, CLOCK_WALL, &probe))
+				return usage_error(spec,
+						   "--range needs START..END "
+						   "with START < END, e.g. "
+						   "1.5s..2s, not '%s'",
+						   optarg);
+			opts->range = optarg;
+			break;
+		}
+		case LONG_FAIL_IF:
+			UTIL_GROW(opts->fail_if, fail_cap, opts->nfail_if + 1);
+			opts->fail_if[opts->nfail_if++] = optarg;
+			break;
+		case LONG_NORMALIZE:
+			opts->normalize = true;
+			break;
+		case LONG_MAPPING:
+			opts->mapping = optarg;
+			break;
 		case 'h':
 			print_help(spec);
 			return CMD_OK;
@@ -237,6 +306,18 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	if (opts->nargs > spec->max_args)
 		return usage_error(spec, "unexpected argument '%s'",
 				   opts->args[spec->max_args]);
+	mapping_free(loaded_mapping);
+	loaded_mapping = NULL;
+	if (opts->mapping) {
+		char *error = NULL;
+
+		loaded_mapping = mapping_load(opts->mapping, &error);
+		if (!loaded_mapping) {
+			cmd_error(NULL, "%s", error);
+			free(error);
+			return CMD_INPUT;
+		}
+	}
 	return -1;
 }
 
@@ -245,6 +326,10 @@ cmd_opts_done(struct cmd_opts *opts)
 {
 	free(opts->threads);
 	opts->threads = NULL;
+	mapping_free(loaded_mapping);
+	loaded_mapping = NULL;
+	free(opts->fail_if);
+	opts->fail_if = NULL;
 }
 
 enum { MAX_WARNINGS_SHOWN = 10 };
@@ -287,7 +372,15 @@ cmd_load(const char *path)
 			"tracetui: %s: %zu more warnings ('tracetui info' "
 			"lists them all)\n",
 			path, tree->nwarnings - MAX_WARNINGS_SHOWN);
+	if (loaded_mapping)
+		mapping_apply(loaded_mapping, tree);
 	return tree;
+}
+
+const struct mapping *
+cmd_mapping(void)
+{
+	return loaded_mapping;
 }
 
 bool
@@ -296,11 +389,15 @@ cmd_scope(struct scope *scope, const struct calltree *tree,
 {
 	size_t i;
 
-	if (!opts->nthreads) {
+	if (!opts->nthreads)
 		scope_init_all(scope, tree);
+	else
+		scope_init_none(scope, tree);
+	if (opts->range)
+		scope_parse_range(opts->range, calltree_default_range_clock(tree),
+				  &scope->range);
+	if (!opts->nthreads)
 		return true;
-	}
-	scope_init_none(scope, tree);
 	for (i = 0; i < opts->nthreads; i++) {
 		if (!scope_select(scope, tree, opts->threads[i])) {
 			cmd_error(NULL,

@@ -10,6 +10,7 @@
 #define TRACETUI_CMD_H
 
 #include "calltree.h"
+#include "mapping.h"
 #include "scope.h"
 #include "table.h"
 
@@ -35,6 +36,9 @@ enum cmd_option {
 	OPT_ASCII = 1 << 7,
 	OPT_COLOR = 1 << 8,
 	OPT_RANGE = 1 << 9,
+	OPT_FAIL_IF = 1 << 10,
+	OPT_NORMALIZE = 1 << 11,
+	OPT_MAPPING = 1 << 12,
 };
 
 struct cmd_spec {
@@ -44,6 +48,10 @@ struct cmd_spec {
 	unsigned options;    /* enum cmd_option bits */
 	int min_args, max_args;
 	const char *sort_keys; /* accepted --sort values, for the help */
+	/* NULL-terminated --format values when not the table formats: the
+	 * value is left in cmd_opts.format_name for the command. */
+	const char *const *formats;
+	const char *epilog; /* help text after the options, or NULL */
 };
 
 struct cmd_opts {
@@ -53,8 +61,14 @@ struct cmd_opts {
 	const char *sort;     /* NULL for the command's default */
 	long top;	      /* -1 for all */
 	enum table_format format;
+	const char *format_name; /* --format as given, NULL when absent */
 	double min_pct;
 	bool no_thread;
+	const char **fail_if;  /* --fail-if expressions, in order */
+	size_t nfail_if;
+	bool normalize;	      /* --normalize */
+	const char *range;    /* --range, checked */
+	const char *mapping;  /* --mapping FILE, loaded by cmd_parse */
 	bool ascii;	      /* --ascii */
 	int color;	      /* enum term_color: auto, always, never */
 	char **args;	      /* positional arguments */
@@ -72,9 +86,12 @@ void cmd_opts_done(struct cmd_opts *opts);
 
 /*
  * Load path; on failure print "tracetui: FILE: offset N: problem" and
- * return NULL.  Warnings go to stderr.
+ * return NULL.  Warnings go to stderr.  The --mapping that the last
+ * cmd_parse loaded renames the methods.
  */
 struct calltree *cmd_load(const char *path);
+/* The --mapping loaded by the last cmd_parse, or NULL. */
+const struct mapping *cmd_mapping(void);
 
 /* Fill scope from --thread options; false after a usage message. */
 bool cmd_scope(struct scope *scope, const struct calltree *tree,
@@ -96,5 +113,7 @@ int cmd_calls(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 
 #endif

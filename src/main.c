@@ -23,6 +23,8 @@ static const struct {
 	{"dump", cmd_dump, "the records in file order, as dmtracedump -o"},
 	{"folded", cmd_folded,
 	 "folded stacks for FlameGraph, flamelens, speedscope"},
+	{"diff", cmd_diff, "per-method comparison of two traces"},
+	{"export", cmd_export, "speedscope or Chrome trace-event JSON"},
 };
 
 static void
@@ -34,7 +36,7 @@ usage(FILE *out)
 		     "       tracetui COMMAND [OPTIONS] FILE\n\n"
 		     "Without a command, FILE opens in the interactive "
 		     "viewer\n(options: -t THREAD, -c CLOCK, --ascii, "
-		     "--color WHEN).\n\n"
+		     "--color WHEN, --mapping FILE).\n\n"
 		     "Read Android method traces (.trace).\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name,
