@@ -1,7 +1,9 @@
 /*
  * keys: what a key press costs.  Loads a trace, then runs rounds of
  * requests (moves, pages, sorts, expand and collapse, clock cycles, view
- * switches, thread scope changes, a search) each followed by a full
+ * switches, thread scope changes, a search, the icicle's moves, zoom,
+ * inversion and search, the timeline's zooms, pans, call jumps and
+ * ranges) each followed by a full
  * redraw on a 120x40 canvas, as the viewer does after every key, and
  * prints the median and worst milliseconds per kind of request.
  *
@@ -21,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { MAX_KINDS = 32 };
+enum { MAX_KINDS = 96 };
 
 struct kind {
 	const char *name;
@@ -92,6 +94,89 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The icicle: its first draw after a scope change merges the threads'
+ * call paths (built once per thread, on the icicle's first draw, which
+ * VIEW_NEXT may have paid), the first inversion builds the bottom-up
+ * tree; the rest only draw. */
+static void
+icicle_keys(struct app *app, struct canvas *c)
+{
+	double t0;
+
+	press(app, c, REQ_VIEW_ICICLE, "VIEW_ICICLE");
+	press(app, c, REQ_REDRAW, "REDRAW (icicle)");
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (icicle)", 4);
+	press(app, c, REQ_EXPAND, "EXPAND (icicle sibling)");
+	press(app, c, REQ_COLLAPSE, "COLLAPSE (icicle sibling)");
+	press(app, c, REQ_MOVE_UP, "MOVE_UP (icicle)");
+	press(app, c, REQ_ENTER, "ENTER (icicle zoom)");
+	press(app, c, REQ_MOVE_LAST, "MOVE_LAST (icicle)");
+	press(app, c, REQ_BACK_OUT, "BACK_OUT (icicle)");
+	press(app, c, REQ_CLOCK, "CLOCK (icicle re-sort)");
+	press(app, c, REQ_INVERT, "INVERT (build)");
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (icicle)", 2);
+	press(app, c, REQ_INVERT, "INVERT (back)");
+	t0 = now_ms();
+	app_search(app, "[Dd]raw|run");
+	app_draw(app, c);
+	record("search (icicle)", now_ms() - t0);
+	press_n(app, c, REQ_SEARCH_NEXT, "SEARCH_NEXT (icicle)", 3);
+	press(app, c, REQ_CLOCK, "CLOCK (icicle re-sort)");
+	press(app, c, REQ_CLOCK, "CLOCK (icicle re-sort)");
+	press(app, c, REQ_VIEW_THREADS, "VIEW_THREADS");
+	press(app, c, REQ_MOVE_FIRST, "MOVE_FIRST (threads)");
+	press(app, c, REQ_ENTER, "ENTER (scope 1 thread)");
+	press(app, c, REQ_VIEW_ICICLE, "VIEW_ICICLE (1 thread)");
+	press(app, c, REQ_VIEW_THREADS, "VIEW_THREADS");
+	press(app, c, REQ_SCOPE_ALL, "SCOPE_ALL");
+	press(app, c, REQ_VIEW_ICICLE, "VIEW_ICICLE (all)");
+	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
+}
+
+/* The timeline: the first time it shows, the index is built; then
+ * moves, pans and pages at every zoom level from the whole trace down to
+ * a microsecond a column and back, selecting the method under the
+ * cursor, jumps between its calls, and a range applied and cleared. */
+static void
+timeline_keys(struct app *app, struct canvas *c, long r)
+{
+	int z;
+
+	press(app, c, REQ_VIEW_TIMELINE, "VIEW_TIMELINE");
+	press(app, c, REQ_REDRAW, "REDRAW (timeline)");
+	press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 40 + (int)r);
+	press(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (timeline)");
+	for (z = 0; z < 40; z++) {
+		press(app, c, REQ_ZOOM_IN, "ZOOM_IN (timeline)");
+		if (z % 4 == 0) {
+			press(app, c, REQ_PAGE_DOWN, "PAGE_DOWN (timeline)");
+			press(app, c, REQ_EXPAND, "EXPAND (timeline)");
+			press(app, c, REQ_PAGE_UP, "PAGE_UP (timeline)");
+			press(app, c, REQ_COLLAPSE, "COLLAPSE (timeline)");
+			press(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (timeline)");
+			press(app, c, REQ_MOVE_UP, "MOVE_UP (timeline)");
+		}
+		if (z == 20) {
+			press(app, c, REQ_ENTER, "ENTER (timeline select)");
+			press_n(app, c, REQ_CALL_NEXT, "CALL_NEXT", 3);
+			press_n(app, c, REQ_CALL_PREV, "CALL_PREV", 2);
+			press(app, c, REQ_CALL_LONGEST, "CALL_LONGEST");
+			press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 6);
+			press_n(app, c, REQ_CALL_NEXT, "CALL_NEXT", 2);
+			press(app, c, REQ_RANGE_START, "RANGE_START");
+			press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 8);
+			press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY");
+			press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
+		}
+	}
+	press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 40);
+	press(app, c, REQ_SORT_NEXT, "SORT_NEXT (timeline)");
+	press(app, c, REQ_SORT_NEXT, "SORT_NEXT (timeline)");
+	press(app, c, REQ_MOVE_LAST, "MOVE_LAST (timeline)");
+	press(app, c, REQ_MOVE_FIRST, "MOVE_FIRST (timeline)");
+	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
+}
+
 /* Round r: about fifty requests touching every costly path.  Thread
  * scopes alternate between the two longest threads (the threads view
  * sorts by wall time), since idle threads would make them look free. */
@@ -141,6 +226,8 @@ round_of_keys(struct app *app, struct canvas *c, long r)
 	record("search", now_ms() - t0);
 	press(app, c, REQ_SEARCH_NEXT, "SEARCH_NEXT");
 	press(app, c, REQ_REDRAW, "REDRAW");
+	icicle_keys(app, c);
+	timeline_keys(app, c, r);
 }
 
 int
@@ -172,6 +259,9 @@ main(int argc, char **argv)
 	canvas = canvas_new(120, 40, false);
 	app_draw(app, canvas);
 	load_ms = now_ms() - t0;
+	/* The timeline's index is built the first time it shows. */
+	press(app, canvas, REQ_VIEW_TIMELINE, "VIEW_TIMELINE (index)");
+	press(app, canvas, REQ_VIEW_PROFILE, "VIEW_PROFILE");
 	printf("%s: %llu records, %zu methods, %zu threads; load and first "
 	       "draw %.1f ms\n",
 	       argv[1], (unsigned long long)tree->records, tree->nmethods,

@@ -17,6 +17,8 @@
 
 static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
 	[APP_VIEW_PROFILE] = &view_profile_ops,
+	[APP_VIEW_TIMELINE] = &view_timeline_ops,
+	[APP_VIEW_ICICLE] = &view_icicle_ops,
 	[APP_VIEW_THREADS] = &view_threads_ops,
 	[APP_VIEW_INFO] = &view_info_ops,
 	[APP_VIEW_HELP] = &view_help_ops,
@@ -27,9 +29,11 @@ refresh_views(struct app *app)
 {
 	int v;
 
-	for (v = 0; v < APP_VIEW_COUNT; v++)
+	for (v = 0; v < APP_VIEW_COUNT; v++) {
+		app->reselect[v] = false;
 		if (view_ops[v]->refresh)
 			view_ops[v]->refresh(app->state[v], app);
+	}
 }
 
 struct app *
@@ -95,15 +99,40 @@ app_main_clock(const struct app *app)
 	return app->clocks == APP_CLOCKS_WALL ? CLOCK_WALL : CLOCK_CPU;
 }
 
+/* The profile of the scope: summed from the per-thread cache, or, within
+ * a range, from the calls the range touches. */
+static void
+recompute(struct app *app)
+{
+	profile_done(&app->profile);
+	if (app->scope.range.on)
+		profile_compute(&app->profile, app->tree, &app->scope);
+	else
+		profile_from_cache(&app->profile, app->cache, app->tree,
+				   &app->scope);
+	refresh_views(app);
+}
+
 void
 app_set_scope(struct app *app, struct scope *scope)
 {
+	struct time_range range = app->scope.range;
+
 	scope_done(&app->scope);
 	app->scope = *scope;
+	app->scope.range = range;
 	memset(scope, 0, sizeof(*scope));
-	profile_done(&app->profile);
-	profile_from_cache(&app->profile, app->cache, app->tree, &app->scope);
-	refresh_views(app);
+	recompute(app);
+}
+
+void
+app_set_range(struct app *app, const struct time_range *range)
+{
+	if (range && range->on)
+		app->scope.range = *range;
+	else
+		memset(&app->scope.range, 0, sizeof(app->scope.range));
+	recompute(app);
 }
 
 static void
@@ -141,6 +170,18 @@ app_jump(struct app *app, enum app_view view, uint32_t m)
 	go_to(app, to);
 }
 
+void
+app_select(struct app *app, uint32_t m)
+{
+	int v;
+
+	if (m == app->method)
+		return;
+	app->method = m;
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		app->reselect[v] = v != (int)app->view;
+}
+
 static void
 history_move(struct app *app, struct app_history *from,
 	     struct app_history *to, const char *what)
@@ -161,6 +202,11 @@ switch_view(struct app *app, enum app_view view)
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
 	app->view = view;
+	if (app->reselect[view]) {
+		app->reselect[view] = false;
+		if (view_ops[view]->refresh)
+			view_ops[view]->refresh(app->state[view], app);
+	}
 }
 
 static void
@@ -213,6 +259,7 @@ app_search(struct app *app, const char *pattern)
 		regfree(&app->re);
 	app->re = re;
 	app->have_re = true;
+	app->search_serial++;
 	run_search(app, 1);
 }
 
@@ -233,6 +280,20 @@ app_request(struct app *app, enum request req)
 		break;
 	case REQ_VIEW_PROFILE:
 		switch_view(app, APP_VIEW_PROFILE);
+		break;
+	case REQ_VIEW_TIMELINE:
+		switch_view(app, APP_VIEW_TIMELINE);
+		break;
+	case REQ_VIEW_ICICLE:
+		switch_view(app, APP_VIEW_ICICLE);
+		break;
+	case REQ_RANGE_CLEAR:
+		if (!app->scope.range.on) {
+			app_message(app, false, "no range to clear");
+			break;
+		}
+		app_set_range(app, NULL);
+		app_message(app, false, "range cleared: the whole trace");
 		break;
 	case REQ_VIEW_THREADS:
 		switch_view(app, APP_VIEW_THREADS);
@@ -356,7 +417,7 @@ draw_title(struct app *app, struct canvas *c)
 	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
 			    : app->clocks == APP_CLOCKS_WALL ? "wall"
 							     : "cpu+wall";
-	char *threads, *title;
+	char *threads, *title, *range;
 	size_t t;
 
 	if (scope_is_all(&app->scope)) {
@@ -369,9 +430,17 @@ draw_title(struct app *app, struct canvas *c)
 		threads = xasprintf("%zu of %zu threads", app->scope.count,
 				    app->scope.nthreads);
 	}
-	title = xasprintf("%s | %s | %s | clock: %s | range: all",
-			  app->tree->path, view_ops[app->view]->name, threads,
-			  clock);
+	if (app->scope.range.on)
+		range = xasprintf("range: %s %.3f..%.3f ms",
+				  app->scope.range.clock == CLOCK_WALL ? "wall"
+								       : "cpu",
+				  (double)app->scope.range.start / 1000,
+				  (double)app->scope.range.end / 1000);
+	else
+		range = xstrdup("range: all");
+	title = xasprintf("%s | %s | %s | clock: %s | %s", app->tree->path,
+			  view_ops[app->view]->name, threads, clock, range);
+	free(range);
 	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
 	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
 	free(threads);

@@ -22,6 +22,8 @@
 
 enum app_view {
 	APP_VIEW_PROFILE,
+	APP_VIEW_TIMELINE,
+	APP_VIEW_ICICLE,
 	APP_VIEW_THREADS,
 	APP_VIEW_INFO,
 	APP_VIEW_HELP,
@@ -57,11 +59,13 @@ struct app {
 	uint32_t method;	/* the selected method, or CALL_NONE */
 	enum app_view view;
 	void *state[APP_VIEW_COUNT];
+	bool reselect[APP_VIEW_COUNT]; /* refresh on show: app_select */
 	struct app_history back, forward;
 	char *message;		/* shown once in the status line */
 	bool message_is_error;
 	regex_t re;
 	bool have_re;
+	unsigned search_serial;	/* changes with every new pattern */
 	bool prompting;		/* reading a search pattern */
 	char *prompt;
 	size_t prompt_len, prompt_cap;
@@ -85,8 +89,17 @@ void app_message(struct app *app, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Make scope the scope of every view (taken over). */
 void app_set_scope(struct app *app, struct scope *scope);
+/*
+ * Restrict every view to range (NULL or range->on false: the whole
+ * trace); the profile is recomputed and the views refreshed.
+ */
+void app_set_range(struct app *app, const struct time_range *range);
+
 /* Select method m in every view, remembering where we were. */
 void app_jump(struct app *app, enum app_view view, uint32_t m);
+/* Select method m from the current view without a history entry; the
+ * other views follow it when they are shown next. */
+void app_select(struct app *app, uint32_t m);
 /* Search for pattern (a POSIX extended regex) from the selection. */
 void app_search(struct app *app, const char *pattern);
 /* The clock the profile's single-clock columns use. */

@@ -2,6 +2,8 @@
  * callpath: calls are in per-thread pre-order, so the path node of a call
  * at depth d is a child of the node last seen at depth d - 1: one stack of
  * nodes per thread walk and a map from (parent node, method) to node.
+ * Merged trees are built with the same map, walking each part's nodes
+ * (parents first); the inverted tree by grouping, level by level.
  */
 #include "config.h"
 
@@ -146,6 +148,202 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 	scope_span_done(&span);
 	free(b.last_child);
 	util_map_done(&b.children);
+}
+
+void
+callpath_merge(struct callpath *out, const struct callpath *parts,
+	       size_t n)
+{
+	struct path_builder b = {0};
+	uint32_t *ids = NULL;
+	size_t cap = 0, p, i;
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	b.out = out;
+	util_map_init(&b.children);
+	node_new(&b, CALL_NONE, CALL_NONE, CALL_NONE);
+	for (p = 0; p < n; p++) {
+		const struct callpath *part = &parts[p];
+
+		if (!part->count)
+			continue;
+		/* A parent's id is below its children's. */
+		UTIL_GROW(ids, cap, part->count);
+		ids[0] = 0;
+		for (i = 1; i < part->count; i++) {
+			const struct callpath_node *x = &part->nodes[i];
+			struct callpath_node *to;
+
+			ids[i] = child_of(&b, ids[x->parent], x->method);
+			to = &out->nodes[ids[i]];
+			to->calls += x->calls;
+			for (k = 0; k < CLOCK_COUNT; k++) {
+				to->incl[k] += x->incl[k];
+				to->excl[k] += x->excl[k];
+			}
+		}
+		for (k = 0; k < CLOCK_COUNT; k++)
+			out->nodes[0].incl[k] += part->nodes[0].incl[k];
+	}
+	free(ids);
+	free(b.last_child);
+	util_map_done(&b.children);
+}
+
+/*
+ * Inverting: a node of the inverted tree stands for every forward node
+ * whose path, reversed, starts with the node's path.  It carries one item
+ * per such forward node: the node (from) and the ancestor of it that the
+ * next step down must match (at).  Its children are its items grouped by
+ * the method of at (a counting sort over method and thread keys), each
+ * item moving on to at's parent; an item whose at has no parent ends
+ * there.  Items live in one buffer used as a stack.
+ */
+struct inv_item {
+	uint32_t at, from;
+};
+
+struct inv_frame {
+	uint32_t node;
+	size_t lo, hi; /* its items in the buffer */
+};
+
+struct inverter {
+	const struct callpath *path;
+	struct path_builder b;
+	uint32_t nkeys, thread_base; /* keys: methods, then threads */
+	uint32_t *count, *start, *fill, *child, *touched;
+	struct inv_item *items;
+	size_t nitems, items_cap;
+	struct inv_frame *stack;
+	size_t depth, stack_cap;
+};
+
+static uint32_t
+inv_key(const struct inverter *v, uint32_t at)
+{
+	const struct callpath_node *x = &v->path->nodes[at];
+
+	return x->method != CALL_NONE ? x->method : v->thread_base + x->thread;
+}
+
+/* Make the children of node under the items [lo, hi), push their frames,
+ * and leave their items at the buffer's top. */
+static void
+inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
+{
+	const struct callpath *path = v->path;
+	size_t i, ntouched = 0, top = v->nitems;
+	int k;
+
+	for (i = lo; i < hi; i++) {
+		uint32_t key = inv_key(v, v->items[i].at);
+
+		if (v->count[key]++ == 0) {
+			v->touched[ntouched++] = key;
+			v->child[key] = v->items[i].at; /* names the key */
+		}
+	}
+	UTIL_GROW(v->items, v->items_cap, top + (hi - lo));
+	for (i = 0; i < ntouched; i++) {
+		uint32_t key = v->touched[i];
+		uint32_t at = v->child[key];
+
+		v->child[key] = node_new(&v->b, node, path->nodes[at].method,
+					 path->nodes[at].thread);
+		v->start[key] = v->fill[key] = (uint32_t)(top - lo);
+		top += v->count[key];
+	}
+	for (i = lo; i < hi; i++) {
+		struct inv_item it = v->items[i];
+		uint32_t key = inv_key(v, it.at);
+		const struct callpath_node *from = &path->nodes[it.from];
+		struct callpath_node *c = &v->b.out->nodes[v->child[key]];
+		uint32_t up = path->nodes[it.at].parent;
+
+		c->calls += from->calls;
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			c->incl[k] += from->excl[k];
+			if (up == 0)
+				c->excl[k] += from->excl[k];
+		}
+		if (up != 0) {
+			struct inv_item *to = &v->items[lo + v->fill[key]++];
+
+			to->at = up;
+			to->from = it.from;
+		}
+	}
+	for (i = 0; i < ntouched; i++) {
+		uint32_t key = v->touched[i];
+
+		v->count[key] = 0;
+		if (v->fill[key] == v->start[key])
+			continue;
+		UTIL_GROW(v->stack, v->stack_cap, v->depth + 1);
+		v->stack[v->depth].node = v->child[key];
+		v->stack[v->depth].lo = lo + v->start[key];
+		v->stack[v->depth].hi = lo + v->fill[key];
+		v->depth++;
+	}
+	v->nitems = top;
+}
+
+void
+callpath_invert(struct callpath *out, const struct callpath *path)
+{
+	struct inverter v = {0};
+	uint32_t i, nthreads = 0;
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	v.path = path;
+	v.b.out = out;
+	node_new(&v.b, CALL_NONE, CALL_NONE, CALL_NONE);
+	for (i = 1; i < path->count; i++) {
+		const struct callpath_node *x = &path->nodes[i];
+
+		if (x->method != CALL_NONE && x->method >= v.thread_base)
+			v.thread_base = x->method + 1;
+		if (x->method == CALL_NONE && x->thread >= nthreads)
+			nthreads = x->thread + 1;
+	}
+	v.nkeys = v.thread_base + nthreads;
+	v.count = xcalloc((size_t)v.nkeys + 1, sizeof(*v.count));
+	v.start = xcalloc((size_t)v.nkeys + 1, sizeof(*v.start));
+	v.fill = xcalloc((size_t)v.nkeys + 1, sizeof(*v.fill));
+	v.child = xcalloc((size_t)v.nkeys + 1, sizeof(*v.child));
+	v.touched = xcalloc((size_t)v.nkeys + 1, sizeof(*v.touched));
+	/* The root's items: every forward node, to be matched itself. */
+	UTIL_GROW(v.items, v.items_cap, path->count + 1);
+	for (i = 1; i < path->count; i++) {
+		v.items[v.nitems].at = i;
+		v.items[v.nitems++].from = i;
+	}
+	inv_expand(&v, 0, 0, v.nitems);
+	while (v.depth) {
+		struct inv_frame f = v.stack[--v.depth];
+
+		/* Every frame still stacked lies below f's items. */
+		v.nitems = f.hi;
+		inv_expand(&v, f.node, f.lo, f.hi);
+	}
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint32_t ch;
+
+		for (ch = out->nodes[0].first_child; ch != CALL_NONE;
+		     ch = out->nodes[ch].next_sibling)
+			out->nodes[0].incl[k] += out->nodes[ch].incl[k];
+	}
+	free(v.count);
+	free(v.start);
+	free(v.fill);
+	free(v.child);
+	free(v.touched);
+	free(v.items);
+	free(v.stack);
+	free(v.b.last_child);
 }
 
 static int

@@ -41,6 +41,20 @@ void callpath_build(struct callpath *out, const struct calltree *tree,
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index. */
 void callpath_sort(struct callpath *path, enum clock_index k);
+/*
+ * The n trees of parts (built without by_thread) merged path by path into
+ * out: one node per path with the sums of its times and calls, the same
+ * tree callpath_build makes for the union of their threads.
+ */
+void callpath_merge(struct callpath *out, const struct callpath *parts,
+		    size_t n);
+/*
+ * The bottom-up tree of path into out: every node of path but the root
+ * adds its exclusive times and calls along its own path reversed (its
+ * method, then its caller's, up to its outermost frame or thread node),
+ * so out's roots are where time was spent and children are callers.
+ */
+void callpath_invert(struct callpath *out, const struct callpath *path);
 /* Release the nodes. */
 void callpath_done(struct callpath *path);
 

@@ -712,7 +712,8 @@ finish(struct calltree_builder *b)
 			tree->anomalies.unknown_threads++;
 		sampling_verdict_add(&verdict, &b->states[i].probe);
 	}
-	tree->sampled = sampling_verdict_sampled(&verdict);
+	tree->sampled = tree->header.sampled ||
+			sampling_verdict_sampled(&verdict);
 	for (i = 0; i < tree->nmethods; i++) {
 		struct tt_method *m = &tree->methods[i];
 		char *name;

@@ -32,6 +32,8 @@ static const char role_letters[ROLE_COUNT] = {
 	[ROLE_HINT] = 'K',   [ROLE_HEADER] = 'H',  [ROLE_CURSOR] = 'C',
 	[ROLE_DIM] = 'd',    [ROLE_HOT] = 'h',	   [ROLE_MATCH] = 'M',
 	[ROLE_TAGGED] = 't', [ROLE_WARNING] = 'W', [ROLE_SECTION] = 's',
+	[ROLE_PALETTE_0] = '0', [ROLE_PALETTE_1] = '1', [ROLE_PALETTE_2] = '2',
+	[ROLE_PALETTE_3] = '3', [ROLE_PALETTE_4] = '4', [ROLE_PALETTE_5] = '5',
 };
 
 struct canvas *

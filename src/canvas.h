@@ -31,8 +31,18 @@ enum role {
 	ROLE_TAGGED,  /* tagged rows */
 	ROLE_WARNING, /* anomalies, errors */
 	ROLE_SECTION, /* section labels inside a view */
+	/* Six hues for things coloured by method (icicle frames); a view
+	 * picks ROLE_PALETTE_0 + hash % ROLE_PALETTE_COUNT. */
+	ROLE_PALETTE_0,
+	ROLE_PALETTE_1,
+	ROLE_PALETTE_2,
+	ROLE_PALETTE_3,
+	ROLE_PALETTE_4,
+	ROLE_PALETTE_5,
 	ROLE_COUNT,
 };
+
+#define ROLE_PALETTE_COUNT (ROLE_PALETTE_5 - ROLE_PALETTE_0 + 1)
 
 /* Drawing characters, UTF-8 or ASCII depending on the canvas. */
 enum glyph {

@@ -18,7 +18,8 @@ static const struct cmd_spec calls_spec = {
 	.name = "calls",
 	.args = "FILE [REGEX]",
 	.summary = "Print every call of the methods matching REGEX.",
-	.options = OPT_THREAD | OPT_RANGE | OPT_SORT | OPT_TOP | OPT_FORMAT,
+	.options = OPT_THREAD | OPT_RANGE | OPT_SORT | OPT_TOP | OPT_FORMAT |
+		   OPT_MAPPING,
 	.min_args = 1,
 	.max_args = 2,
 	.sort_keys = "start (default), wall, cpu, depth",

@@ -14,5 +14,12 @@
 char *method_full_name(const struct tt_method *m);
 /* "CLASS.NAME", without the signature. */
 char *method_short_name(const struct tt_method *m);
+/*
+ * A new copy of the full or short name shortened towards width columns:
+ * package parts become their first letter, outermost first, until the
+ * class and method fit; what is still too wide is left for the caller
+ * to cut (canvas_text marks the cut).
+ */
+char *method_fit_name(const char *name, int width);
 
 #endif

@@ -20,8 +20,10 @@
 	R(PAGE_DOWN, "Move", "PgDn C-f", "move down a page")                   \
 	R(MOVE_FIRST, "Move", "g Home", "go to the first row")                 \
 	R(MOVE_LAST, "Move", "G End", "go to the last row")                    \
-	R(EXPAND, "Move", "l Right +", "expand the selected row")             \
-	R(COLLAPSE, "Move", "h Left -", "collapse, or go to the parent row")   \
+	R(EXPAND, "Move", "l Right",                                           \
+	  "expand the row; pan right; next sibling frame")                     \
+	R(COLLAPSE, "Move", "h Left",                                          \
+	  "collapse the row; pan left; previous sibling frame")                \
 	R(ENTER, "Move", "Enter", "open: expand a method, jump to a caller or " \
 				  "callee, choose a thread")                   \
 	R(BACK_OUT, "Move", "Esc u", "go back out: collapse, leave the view")  \
@@ -31,13 +33,25 @@
 	R(VIEW_NEXT, "Views", "Tab", "next view")                              \
 	R(VIEW_PREV, "Views", "S-Tab", "previous view")                        \
 	R(VIEW_PROFILE, "Views", "1 p", "profile view")                        \
-	R(VIEW_THREADS, "Views", "2 t", "threads view")                        \
-	R(VIEW_INFO, "Views", "3 i", "info view")                              \
-	R(VIEW_HELP, "Views", "4 ? F1", "this help")                           \
+	R(VIEW_TIMELINE, "Views", "2 T", "timeline view")                      \
+	R(VIEW_ICICLE, "Views", "3 f", "icicle (flame graph) view")           \
+	R(VIEW_THREADS, "Views", "4 t", "threads view")                        \
+	R(VIEW_INFO, "Views", "5 i", "info view")                              \
+	R(VIEW_HELP, "Views", "6 ? F1", "this help")                           \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
 	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
 	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
 	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \
+	R(ZOOM_IN, "Timeline", "+ =", "zoom in around the cursor")             \
+	R(ZOOM_OUT, "Timeline", "- _", "zoom out")                             \
+	R(CALL_NEXT, "Timeline", ".", "next call of the selected method")      \
+	R(CALL_PREV, "Timeline", ",", "previous call of the selected method")  \
+	R(CALL_LONGEST, "Timeline", "L", "longest call of the selected method") \
+	R(RANGE_START, "Timeline", "v",                                        \
+	  "start a time range at the cursor; moving extends it")               \
+	R(RANGE_APPLY, "Timeline", "V", "apply the range to every view")       \
+	R(RANGE_CLEAR, "Timeline", "X", "clear the range")                     \
+	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle")               \
 	R(TAG, "Threads", "Space", "tag or untag the selected thread")        \
 	R(SCOPE_ALL, "Threads", "a", "scope: all threads")                     \
 	R(SEARCH, "Search", "/", "search with a regular expression")          \

@@ -45,6 +45,13 @@ static const struct role_style styles[ROLE_COUNT] = {
 	[ROLE_TAGGED] = {46, -1, COLOR_GREEN, -1, A_BOLD, A_BOLD},
 	[ROLE_WARNING] = {203, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
 	[ROLE_SECTION] = {176, -1, COLOR_MAGENTA, -1, A_BOLD, A_BOLD},
+	/* Hues in colour; without colour, every other hue is bold. */
+	[ROLE_PALETTE_0] = {209, -1, COLOR_RED, -1, A_NORMAL, A_NORMAL},
+	[ROLE_PALETTE_1] = {221, -1, COLOR_YELLOW, -1, A_NORMAL, A_BOLD},
+	[ROLE_PALETTE_2] = {150, -1, COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
+	[ROLE_PALETTE_3] = {80, -1, COLOR_CYAN, -1, A_NORMAL, A_BOLD},
+	[ROLE_PALETTE_4] = {111, -1, COLOR_BLUE, -1, A_NORMAL, A_NORMAL},
+	[ROLE_PALETTE_5] = {183, -1, COLOR_MAGENTA, -1, A_NORMAL, A_BOLD},
 };
 
 static void

@@ -454,68 +454,6 @@ draw_header(struct profile_view *v, struct canvas *c, int y, size_t ncols)
 	}
 }
 
-/* Bytes of the UTF-8 character at s (1 for a stray byte). */
-static size_t
-char_len(const char *s)
-{
-	size_t n = 1;
-
-	while ((s[n] & 0xC0) == 0x80)
-		n++;
-	return n;
-}
-
-/*
- * Shorten "a.b.c.Klass.method SIG" for width columns: package parts
- * become their first letter, outermost first, until the class and method
- * fit; the signature is what gets cut after that.
- */
-static char *
-fit_name(const char *name, int width)
-{
-	char *s = xstrdup(name);
-	char *sig = strchr(s, ' ');
-	size_t head = sig ? (size_t)(sig - s) : strlen(s);
-
-	while ((int)text_width(s) > width) {
-		char *part = s, *sep, *last;
-		char keep;
-
-		/* The class's own name starts after the last separator
-		 * before the method name's dot. */
-		keep = s[head];
-		s[head] = '\0';
-		last = strrchr(s, '.');
-		s[head] = keep;
-		if (!last)
-			break;
-		while ((sep = strpbrk(part, "./")) && sep < last &&
-		       (size_t)(sep - part) <= char_len(part))
-			part = sep + 1;
-		if (!sep || sep >= last) {
-			/* Every package is one letter: try the class. */
-			break;
-		}
-		/* Keep the whole first character, not its first byte. */
-		memmove(part + char_len(part), sep, strlen(sep) + 1);
-		head -= (size_t)(sep - part) - char_len(part);
-		{
-			/* Stop once class and method fit with room for a
-			 * few signature characters. */
-			char *p = s + head;
-			size_t w;
-
-			keep = *p;
-			*p = '\0';
-			w = text_width(s);
-			*p = keep;
-			if ((int)w + 6 <= width)
-				break;
-		}
-	}
-	return s;
-}
-
 static void
 draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 	 const struct row *row, size_t ncols, bool selected)
@@ -610,7 +548,7 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 			full = xstrdup("(top level)");
 		else
 			full = method_full_name(m);
-		fitted = fit_name(full, c->width - x - 2 - indent);
+		fitted = method_fit_name(full, c->width - x - 2 - indent);
 		label = xasprintf("%s %*s%s", mark, indent, "", fitted);
 		if (row->kind != ROW_METHOD)
 			role = ROLE_DIM;

@@ -47,6 +47,8 @@ struct view_ops {
 };
 
 extern const struct view_ops view_profile_ops;
+extern const struct view_ops view_timeline_ops;
+extern const struct view_ops view_icicle_ops;
 extern const struct view_ops view_threads_ops;
 extern const struct view_ops view_info_ops;
 extern const struct view_ops view_help_ops;

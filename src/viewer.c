@@ -21,7 +21,7 @@ static const struct cmd_spec viewer_spec = {
 	.args = "FILE",
 	.summary = "Open FILE in the interactive viewer (keys: press ? "
 		   "inside).",
-	.options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR,
+	.options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR | OPT_MAPPING,
 	.min_args = 1,
 	.max_args = 1,
 };

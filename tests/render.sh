@@ -12,7 +12,7 @@ golden=$srcdir/tests/golden/render
 [ -x "$RENDER" ] || skip_all "no $RENDER"
 
 # The traces, named after their specs so the title line is stable.
-for spec in calls wide gen; do
+for spec in calls wide gen icicle timeline; do
 	"$MKTRACE" "$srcdir/tests/fixtures/render-$spec.spec" \
 		"$tmp/$spec.trace" || skip_all "mktrace failed on render-$spec"
 done
@@ -84,6 +84,76 @@ minimum-40x8||calls|40x8|
 ascii|--ascii|calls|80x24|MOVE_LAST MOVE_UP ENTER
 ascii-wide|--ascii|wide|60x20|ENTER
 ascii-threads|--ascii|wide|80x12|VIEW_THREADS
+icicle-100x24|--roles|icicle|100x24|VIEW_ICICLE
+icicle-80x24|--roles|icicle|80x24|key:f
+icicle-120x40||icicle|120x40|key:f
+icicle-move|--roles|icicle|100x16|key:f key:j key:j key:l
+icicle-move-back||icicle|100x16|key:f key:j key:j key:l key:h key:k
+icicle-move-last||icicle|100x16|key:f key:G
+icicle-scroll|--roles|icicle|80x8|key:f key:j key:j key:j key:l key:j
+icicle-zoom|--roles|icicle|100x16|key:f key:j key:Enter
+icicle-zoom-deeper||icicle|80x16|key:f key:j key:j key:Enter
+icicle-zoom-out||icicle|80x16|key:f key:j key:j key:Enter key:u
+icicle-zoom-home||icicle|80x16|key:f key:j key:j key:Enter key:u key:u key:u
+icicle-back-to-profile||icicle|80x16|key:f key:u
+icicle-inverted|--roles|icicle|100x16|key:f key:b
+icicle-inverted-80x24||icicle|80x24|key:f key:b
+icicle-inverted-zoom||icicle|100x16|key:f key:b key:g key:l key:j key:Enter
+icicle-inverted-back||icicle|100x16|key:f key:b key:b
+icicle-search|--roles|icicle|100x16|key:f search:Lexer|Parser
+icicle-search-next|--roles|icicle|100x16|key:f search:Lexer|Parser key:n key:n
+icicle-search-prev||icicle|100x16|key:f search:Lexer|Parser key:N
+icicle-search-zoom||icicle|100x16|key:f search:Lexer|Parser key:k key:Enter
+icicle-search-inverted|--roles|icicle|100x16|key:f key:b search:Parser
+icicle-ascii|--ascii|icicle|80x24|key:f key:j key:j
+icicle-ascii-inverted|--ascii|icicle|80x24|key:f key:b search:Lexer
+icicle-clock-wall||icicle|100x16|key:f key:c
+icicle-from-profile||icicle|100x16|MOVE_DOWN*4 key:f
+icicle-to-profile||icicle|100x16|key:f key:j key:j key:p
+icicle-scope-one-thread||icicle|100x16|key:t MOVE_DOWN ENTER key:f
+icicle-resize||icicle|100x16|key:f key:j key:j size:80x24
+icicle-two-roots||cpu|80x12|key:f
+timeline-80x24|--roles|timeline|80x24|VIEW_TIMELINE
+timeline-60x16||timeline|60x16|key:T
+timeline-130x16||timeline|130x16|key:2
+timeline-from-tab||timeline|80x12|key:Tab
+timeline-ascii|--ascii|timeline|80x12|VIEW_TIMELINE
+timeline-ascii-roles|--ascii --roles|timeline|80x12|VIEW_TIMELINE ZOOM_IN
+timeline-minimum-40x8||timeline|40x8|VIEW_TIMELINE
+timeline-zoom-in|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN
+timeline-zoom-1us||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*4
+timeline-zoom-limit||timeline|80x12|VIEW_TIMELINE EXPAND*15 key:+ key:+ key:+ key:+ key:=
+timeline-zoom-out||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*3 key:-
+timeline-zoom-out-all||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*3 ZOOM_OUT*3
+timeline-zoom-out-limit||timeline|80x12|VIEW_TIMELINE ZOOM_OUT
+timeline-move||timeline|80x12|VIEW_TIMELINE key:l key:l key:l key:h
+timeline-move-scrolls||timeline|80x12|VIEW_TIMELINE ZOOM_IN*2 EXPAND*75
+timeline-pan|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*2 PAGE_DOWN
+timeline-pan-back||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*2 PAGE_DOWN PAGE_UP
+timeline-last||timeline|80x12|VIEW_TIMELINE ZOOM_IN*2 MOVE_LAST
+timeline-first||timeline|80x12|VIEW_TIMELINE ZOOM_IN*2 MOVE_LAST MOVE_FIRST
+timeline-threads|--roles|timeline|80x12|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN
+timeline-scroll||timeline|80x9|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN
+timeline-sort-name||timeline|80x12|VIEW_TIMELINE SORT_NEXT
+timeline-sort-reverse||timeline|80x12|VIEW_TIMELINE MOVE_DOWN SORT_REVERSE
+timeline-search||timeline|80x12|VIEW_TIMELINE search:^Binder
+timeline-enter|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*20 ENTER
+timeline-enter-idle||timeline|80x12|VIEW_TIMELINE MOVE_DOWN ENTER
+timeline-enter-profile||timeline|100x16|VIEW_TIMELINE EXPAND*20 ENTER VIEW_PROFILE
+timeline-call-next||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN ENTER key:. key:.
+timeline-call-prev||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN ENTER CALL_NEXT*3 key:,
+timeline-call-last||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN ENTER CALL_NEXT*7
+timeline-call-longest|--roles|timeline|80x12|VIEW_TIMELINE MOVE_DOWN EXPAND*10 ENTER key:L
+timeline-call-elsewhere||timeline|80x12|VIEW_TIMELINE EXPAND*20 ENTER MOVE_DOWN CALL_NEXT
+timeline-range-mark|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*10 key:v EXPAND*19
+timeline-range-apply|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 key:V
+timeline-range-profile||timeline|100x16|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY VIEW_PROFILE
+timeline-range-profile-wall||timeline|100x16|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY VIEW_PROFILE CLOCK
+timeline-range-clear||timeline|80x12|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY key:X
+timeline-range-cancel||timeline|80x12|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*3 BACK_OUT
+timeline-range-none||timeline|80x12|VIEW_TIMELINE RANGE_APPLY
+timeline-resize||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN size:60x16
+timeline-scope-one||timeline|80x12|key:t MOVE_DOWN ENTER key:T
 CASES
 }
 
@@ -111,6 +181,72 @@ cases | while IFS='|' read -r name opts trace size steps; do
 	echo "$tap_n $tap_failed" >"$tmp/counts"
 done
 read -r tap_n tap_failed <"$tmp/counts"
+
+# The icicle's frames against `tracetui tree --no-thread`: on every
+# level, the runs of frame roles (hues, cursor, match) must be the
+# columns [t0 * W / T, t1 * W / T) of every call path at least T / W
+# long, where [t0, t1) is its time from the start with children laid out
+# in the tree's order and T the roots' time.
+tree_spans() {
+	"$TRACETUI" tree --no-thread --format tsv "$tmp/icicle.trace" |
+		awk -F'\t' -v w="$1" -f "$tmp/spans.awk"
+}
+cat >"$tmp/spans.awk" <<'AWK'
+NR > 1 { d[n + 0] = $5; t[n++] = $2 }
+END {
+	for (i = 0; i < n; i++)
+		if (d[i] == 0)
+			total += t[i]
+	for (i = 0; i < n; i++) {
+		s = at[d[i]] + 0
+		at[d[i]] = s + t[i]
+		at[d[i] + 1] = s
+		if (t[i] * w < total)
+			continue
+		x0 = int(s * w / total)
+		x1 = int((s + t[i]) * w / total)
+		line[d[i]] = line[d[i]] " " x0 "-" x1
+		if (d[i] > deepest)
+			deepest = d[i]
+	}
+	for (i = 0; i <= deepest; i++)
+		print "L" i ":" line[i]
+}
+AWK
+cat >"$tmp/runs.awk" <<'AWK'
+{
+	out = "L" NR - 1 ":"
+	start = -1
+	for (x = 1; x <= length($0) + 1; x++) {
+		c = substr($0, x, 1)
+		frame = c ~ /[0-9CM]/
+		if (start >= 0 && (!frame || c != prev)) {
+			out = out " " start "-" (x - 1)
+			start = -1
+		}
+		if (frame && start < 0)
+			start = x - 1
+		prev = c
+	}
+	print out
+}
+AWK
+# The runs on the first $2 levels of the roles of a render at size $1.
+render_spans() {
+	(cd "$tmp" && "$RENDER" --roles icicle.trace "$1" VIEW_ICICLE) |
+		sed -n '/^--- roles$/,$p' | sed -n "4,$(($2 + 3))p" |
+		awk -f "$tmp/runs.awk"
+}
+for size in 100x24 80x24 120x40; do
+	want=$(tree_spans "${size%x*}")
+	levels=$(echo "$want" | wc -l)
+	got=$(render_spans "$size" "$levels")
+	[ "$got" = "$want" ]
+	ok $? "icicle $size: frame widths match tree's numbers"
+	if [ "$got" != "$want" ]; then
+		printf 'want\n%s\ngot\n%s\n' "$want" "$got" | diag
+	fi
+done
 
 # An unknown step is a usage error.
 (cd "$tmp" && "$RENDER" calls.trace 80x24 NO_SUCH_STEP) >/dev/null 2>&1

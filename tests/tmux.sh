@@ -1,11 +1,13 @@
 #!/bin/sh
 # tmux.sh: the viewer end to end in a detached tmux server with a socket
-# of its own (100x30): open, sort, drill down and back, switch views,
-# search, resize, redraw, suspend, quit; Ctrl-C, SIGTERM and SIGHUP; with
-# TERM xterm-256color, screen and vt100, in C (ASCII drawing) and UTF-8
-# locales, and with NO_COLOR.  After every exit the shell prompt must be
-# back with the terminal sane (icanon and echo on, cursor visible, out of
-# the alternate screen).  Every wait polls with a timeout of at most 5 s.
+# of its own (100x30): open, sort, drill down and back, switch views, the
+# icicle (frames, zoom, inversion, search), the timeline (zoom, pan, a
+# range applied and cleared, Enter on a call), search, resize, redraw,
+# suspend, quit; Ctrl-C, SIGTERM and SIGHUP; with TERM xterm-256color,
+# screen and vt100, in C (ASCII drawing) and UTF-8 locales, and with
+# NO_COLOR.  After every exit the shell prompt must be back with the
+# terminal sane (icanon and echo on, cursor visible, out of the alternate
+# screen).  Every wait polls with a timeout of at most 5 s.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
@@ -163,7 +165,7 @@ if [ -n "$utf8" ]; then
 
 	# Views.
 	keys Tab
-	expect '\| Threads \|' "$label: Tab shows the threads"
+	expect '\| Timeline \|' "$label: Tab shows the timeline"
 	keys i
 	expect '^ format: +V1, version 3' "$label: i shows the info"
 	keys '?'
@@ -177,6 +179,104 @@ if [ -n "$utf8" ]; then
 	ok $? "$label: Down moves in the threads view"
 	keys p
 	expect '\| Profile \|' "$label: p goes back to the profile"
+
+	# The icicle: open, move between frames, zoom in and out, invert,
+	# search, and back out to the profile.  The status line starts with
+	# the matches' share while a pattern (Looper.loop) is set.
+	zygote='^(matches [0-9.]+%  )?'
+	zygote="${zygote}com\\.android\\.internal\\.os\\.ZygoteInit\\.main "
+	keys f
+	expect '\| Icicle \|' "$label: f shows the icicle"
+	expect '^top-down: all +[0-9.]+ ms cpu$' "$label: unzoomed, top-down"
+	expect '^com\.android\.internal\.os\.ZygoteInit\.main' \
+		"$label: the widest root at the top left"
+	on_screen '█'
+	ok $? "$label: frames drawn with block characters"
+	keys g
+	wait_for 'status_line | grep -Eq "$zygote"'
+	ok $? "$label: g selects the first root"
+	keys j
+	wait_for 'status_line | grep -q "MethodAndArgsCaller.run .* of parent"'
+	ok $? "$label: j goes to the first child"
+	keys k
+	wait_for 'status_line | grep -Eq "$zygote"'
+	ok $? "$label: k goes back to the parent"
+	keys l
+	wait_for '! status_line | grep -q "ZygoteInit.main "'
+	ok $? "$label: l goes to the next sibling"
+	keys h
+	wait_for 'status_line | grep -Eq "$zygote"'
+	ok $? "$label: h goes back to the previous sibling"
+	keys j j Enter
+	crumb='^top-down: all → ZygoteInit\.main → '
+	crumb="${crumb}.*MethodAndArgsCaller\\.run"
+	expect "$crumb → Method\\.invoke " \
+		"$label: Enter zooms into a frame, the path as a breadcrumb"
+	expect '^java\.lang\.reflect\.Method\.invoke *$' \
+		"$label: the zoomed frame spans the width"
+	keys u
+	expect "$crumb +[0-9.]+ ms" "$label: u zooms out one level"
+	keys u u
+	expect '^top-down: all +[0-9.]+ ms cpu$' "$label: u u: unzoomed"
+	keys b
+	expect '^bottom-up: all ' "$label: b inverts the icicle"
+	keys b
+	expect '^top-down: all ' "$label: b again: top-down"
+	keys / B i n d e r Enter
+	wait_for 'status_line | grep -q "^matches [0-9.]*%  .*Binder"'
+	ok $? "$label: /Binder selects a match and gives the matches' share"
+	before=$(status_line)
+	keys n
+	wait_for '[ "$(status_line)" != "$before" ] &&
+		status_line | grep -q "^matches [0-9.]*%  .*Binder"'
+	ok $? "$label: n goes to the next matching frame"
+	keys u
+	expect '\| Profile \|' "$label: u at the top leaves for the profile"
+
+	# The timeline: open, zoom in and out, move and pan, select a range,
+	# apply and clear it, Enter on a call, and the profile follows.
+	keys T
+	expect '\| Timeline \| all 3 threads \|' "$label: T shows the timeline"
+	expect '^wall 1ms/col +▼0ms +│10ms' \
+		"$label: the whole trace on a wall-clock axis"
+	expect '^main +[a-zA-Z]' "$label: a row of calls per thread"
+	keys +
+	expect '^(wall )?500µs/col' "$label: + zooms in"
+	keys -
+	expect '^wall 1ms/col' "$label: - zooms out"
+	keys + +
+	expect '^(wall )?200µs/col' "$label: + + zooms in twice"
+	before=$(status_line)
+	keys l
+	wait_status_change "$before"
+	ok $? "$label: l moves the time cursor"
+	axis=$(row 2)
+	keys NPage
+	wait_for '[ "$(row 2)" != "$axis" ]'
+	ok $? "$label: PgDn pans a screen"
+	keys v l l l
+	wait_for 'status_line | grep -q "^range [0-9.]*[µm]s\.\."'
+	ok $? "$label: v starts a range, l extends it"
+	keys V
+	expect '\| range: wall [0-9.]+\.\.' \
+		"$label: V applies the range to every view"
+	keys p
+	expect '\| Profile \| .*\| range: wall [0-9.]+\.\.' \
+		"$label: the profile is of the range"
+	keys T
+	expect '\| Timeline \|' "$label: back to the timeline"
+	keys X
+	expect '\| range: all$' "$label: X clears the range"
+	keys l
+	wait_for '! status_line | grep -q "range cleared" &&
+		! status_line | grep -q ": idle$"'
+	ok $? "$label: the cursor is on a call"
+	name=$(status_line | sed 's/.*[:>] //; s/ ([^(]*)$//')
+	keys Enter
+	keys p
+	expect '\| Profile \|' "$label: p shows the profile"
+	wait_for 'status_line | grep -qF "$name"'
+	ok $? "$label: Enter on $name selected it in the profile"
 
 	# Search with n.
 	keys / B i n d e r Enter
@@ -251,7 +351,7 @@ short_tour() {
 	keys Enter
 	expect '^ +Children$' "$label: Enter expands"
 	keys Tab
-	expect '\| Threads \|' "$label: Tab switches views"
+	expect '\| Timeline \|' "$label: Tab switches views"
 }
 
 utf8_or_c=${utf8:-C}

@@ -1,0 +1,621 @@
+/*
+ * timeline: the dominant call of a slice from four facts about the
+ * pre-order that the calltree already keeps sorted, plus three arrays.
+ *
+ * Why this shape.  Per thread, calls are in pre-order and their starts
+ * never decrease, so any time maps to calls by binary search, and the
+ * calls starting inside a slice are one contiguous run.  Take C, the
+ * deepest call containing the whole slice [a, b) (found by walking up
+ * from the innermost call open at a).  Every ancestor of C contains the
+ * slice too, so the descent passes through them without a choice.  Below
+ * C, the children overlapping the slice are: at most one cut by a (L), at
+ * most one cut by b (R), and whole children in between, which make a run
+ * of whole subtrees in the pre-order.  Over that run:
+ *
+ *   - the longest whole child is a range maximum of durations (a child
+ *     is never shorter than its descendants, so the leftmost maximum of
+ *     the run is a child): a sparse table over blocks of 64 calls;
+ *   - the time the whole children cover is a difference of prefix sums
+ *     of exclusive times (a subtree's exclusive times add up to its
+ *     root's duration): `ex`;
+ *   - once the descent enters a whole child, the slice no longer matters
+ *     (its children are whole too), so the rest of the descent is a
+ *     property of the call, computed once bottom-up: `dom`.
+ *
+ * If L or R wins, the descent continues in it with the slice cut at its
+ * edge: a new query on a narrower slice, whose container is deeper, so a
+ * query costs O(depth) binary searches at worst and usually one round.
+ * Nothing is proportional to the calls in the slice, at any zoom.
+ *
+ * The multi-resolution alternative (per-level buckets of fixed width)
+ * answers only for slices aligned to its buckets and needs a resolution
+ * chosen in advance; this index answers any slice exactly, which the
+ * tests check against a direct descent.
+ *
+ * Memory, per call: 8 bytes of prefix sums, 4 of `dom`, 4 or fewer for
+ * the per-method lists, about 1.3 for the sparse table.  Building is a
+ * few linear passes.  The method lists keep, per method and thread, the
+ * calls not nested in another call of the same method (disjoint
+ * intervals sorted by start), with the longest of each group.
+ */
+#include "config.h"
+
+#include "timeline.h"
+
+#include "util-alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { BLOCK_SHIFT = 6, BLOCK = 1 << BLOCK_SHIFT };
+
+/* The calls of one method on one thread. */
+struct method_group {
+	uint32_t thread;
+	uint32_t first; /* into mcalls */
+	uint32_t count;
+	uint32_t longest;
+};
+
+struct timeline {
+	const struct calltree *tree;
+	enum clock_index clock;
+	const uint64_t *start, *end; /* NULL when the clock is absent */
+	size_t ncalls;
+	uint64_t *ex;	  /* ex[i]: exclusive times of calls [0, i) */
+	uint32_t *dom;	  /* where the descent from a whole call ends */
+	uint32_t *table;  /* levels x nblocks: leftmost longest call */
+	size_t nblocks, nlevels;
+	uint32_t *mcalls; /* by method, then thread, then start */
+	struct method_group *groups;
+	uint32_t *mgroups; /* method m: groups [mgroups[m], mgroups[m+1]) */
+	uint64_t *busy;	   /* per thread */
+};
+
+static inline uint64_t
+dur(const struct timeline *tl, size_t c)
+{
+	return tl->end[c] - tl->start[c];
+}
+
+/* The longer of calls x and y, the earlier on a tie. */
+static inline uint32_t
+longer(const struct timeline *tl, uint32_t x, uint32_t y)
+{
+	uint64_t dx = dur(tl, x), dy = dur(tl, y);
+
+	return dy > dx || (dy == dx && y < x) ? y : x;
+}
+
+/* First index of [lo, hi) whose start is >= at. */
+static size_t
+lower_bound(const uint64_t *start, size_t lo, size_t hi, uint64_t at)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (start[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* First index of [lo, hi) whose start is > at. */
+static size_t
+upper_bound(const uint64_t *start, size_t lo, size_t hi, uint64_t at)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (start[mid] <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Exclusive times into ex[1..n], then `dom` bottom-up, then prefix sums.
+ * Before call c is reached (in reverse pre-order), dom[c] holds its
+ * longest child so far. */
+static void
+build_descent(struct timeline *tl)
+{
+	const uint32_t *parent = tl->tree->calls.parent;
+	size_t n = tl->ncalls, i;
+
+	tl->ex = xmalloc((n + 1) * sizeof(*tl->ex));
+	tl->dom = xmalloc((n + 1) * sizeof(*tl->dom));
+	tl->ex[0] = 0;
+	for (i = 0; i < n; i++) {
+		uint64_t d = dur(tl, i);
+
+		/* A parent comes before its children. */
+		tl->ex[i + 1] = d;
+		if (parent[i] != CALL_NONE)
+			tl->ex[parent[i] + 1] -= d;
+		tl->dom[i] = CALL_NONE;
+	}
+	for (i = n; i-- > 0;) {
+		uint32_t best = tl->dom[i], p = parent[i];
+
+		if (best != CALL_NONE && dur(tl, best) > tl->ex[i + 1])
+			tl->dom[i] = tl->dom[best];
+		else
+			tl->dom[i] = (uint32_t)i;
+		if (p != CALL_NONE &&
+		    (tl->dom[p] == CALL_NONE ||
+		     dur(tl, i) >= dur(tl, tl->dom[p])))
+			tl->dom[p] = (uint32_t)i;
+	}
+	for (i = 0; i < n; i++)
+		tl->ex[i + 1] += tl->ex[i];
+}
+
+static void
+build_table(struct timeline *tl)
+{
+	size_t n = tl->ncalls, nb = (n + BLOCK - 1) / BLOCK, l, j;
+
+	tl->nblocks = nb;
+	tl->nlevels = 1;
+	while (((size_t)1 << tl->nlevels) <= nb)
+		tl->nlevels++;
+	tl->table = xmalloc((nb * tl->nlevels + 1) * sizeof(*tl->table));
+	for (j = 0; j < nb; j++) {
+		size_t i = j * BLOCK, e = i + BLOCK < n ? i + BLOCK : n;
+		uint32_t best = (uint32_t)i;
+
+		for (i++; i < e; i++)
+			best = longer(tl, best, (uint32_t)i);
+		tl->table[j] = best;
+	}
+	for (l = 1; l < tl->nlevels; l++) {
+		const uint32_t *prev = tl->table + (l - 1) * nb;
+		uint32_t *cur = tl->table + l * nb;
+		size_t half = (size_t)1 << (l - 1);
+
+		for (j = 0; j + 2 * half <= nb; j++)
+			cur[j] = longer(tl, prev[j], prev[j + half]);
+	}
+}
+
+/* The leftmost longest call of [lo, hi), lo < hi. */
+static uint32_t
+longest_in(const struct timeline *tl, size_t lo, size_t hi)
+{
+	size_t bl = (lo + BLOCK - 1) >> BLOCK_SHIFT, bh = hi >> BLOCK_SHIFT;
+	uint32_t best = (uint32_t)lo;
+	size_t i;
+
+	if (bl >= bh) {
+		for (i = lo + 1; i < hi; i++)
+			best = longer(tl, best, (uint32_t)i);
+		return best;
+	}
+	for (i = lo + 1; i < bl << BLOCK_SHIFT; i++)
+		best = longer(tl, best, (uint32_t)i);
+	{
+		size_t len = bh - bl, l = 0;
+		const uint32_t *level;
+
+		while (((size_t)2 << l) <= len)
+			l++;
+		level = tl->table + l * tl->nblocks;
+		best = longer(tl, best, level[bl]);
+		best = longer(tl, best, level[bh - ((size_t)1 << l)]);
+	}
+	for (i = bh << BLOCK_SHIFT; i < hi; i++)
+		best = longer(tl, best, (uint32_t)i);
+	return best;
+}
+
+/* Per method, per thread: the calls not inside another call of it. */
+static void
+build_methods(struct timeline *tl)
+{
+	const struct calltree *tree = tl->tree;
+	const struct tt_calls *calls = &tree->calls;
+	size_t nm = tree->nmethods, m, t, i, ncalls = 0, ngroups = 0;
+	uint32_t *last = xmalloc((nm + 1) * sizeof(*last));
+	uint32_t *count = xcalloc(nm + 1, sizeof(*count));
+	uint32_t *fill = xcalloc(nm + 1, sizeof(*fill));
+
+	tl->mgroups = xcalloc(nm + 1, sizeof(*tl->mgroups));
+	for (m = 0; m < nm; m++)
+		last[m] = UINT32_MAX;
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			if (calls->flags[i] & CALL_RECURSIVE)
+				continue;
+			m = calls->method[i];
+			count[m]++;
+			ncalls++;
+			if (last[m] != t) {
+				last[m] = (uint32_t)t;
+				tl->mgroups[m + 1]++;
+				ngroups++;
+			}
+		}
+	}
+	for (m = 0; m < nm; m++) {
+		tl->mgroups[m + 1] += tl->mgroups[m];
+		fill[m + 1] = fill[m] + count[m];
+		last[m] = UINT32_MAX;
+	}
+	tl->mcalls = xmalloc((ncalls + 1) * sizeof(*tl->mcalls));
+	tl->groups = xcalloc(ngroups + 1, sizeof(*tl->groups));
+	memset(count, 0, (nm + 1) * sizeof(*count)); /* groups made so far */
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			struct method_group *g;
+
+			if (calls->flags[i] & CALL_RECURSIVE)
+				continue;
+			m = calls->method[i];
+			if (last[m] != t) {
+				last[m] = (uint32_t)t;
+				g = &tl->groups[tl->mgroups[m] + count[m]++];
+				g->thread = (uint32_t)t;
+				g->first = fill[m];
+				g->longest = (uint32_t)i;
+			}
+			g = &tl->groups[tl->mgroups[m] + count[m] - 1];
+			g->count++;
+			if (tl->start && dur(tl, i) > dur(tl, g->longest))
+				g->longest = (uint32_t)i;
+			tl->mcalls[fill[m]++] = (uint32_t)i;
+		}
+	}
+	free(last);
+	free(count);
+	free(fill);
+}
+
+struct timeline *
+timeline_new(const struct calltree *tree, enum clock_index k)
+{
+	struct timeline *tl = xcalloc(1, sizeof(*tl));
+	size_t t;
+
+	tl->tree = tree;
+	tl->clock = k;
+	tl->start = tree->calls.start[k];
+	tl->end = tree->calls.end[k];
+	tl->ncalls = tl->start ? tree->calls.count : 0;
+	build_descent(tl);
+	build_table(tl);
+	build_methods(tl);
+	tl->busy = xcalloc(tree->nthreads + 1, sizeof(*tl->busy));
+	for (t = 0; t < tree->nthreads && tl->ncalls; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		tl->busy[t] = tl->ex[th->first_call + th->ncalls] -
+			      tl->ex[th->first_call];
+	}
+	return tl;
+}
+
+void
+timeline_free(struct timeline *tl)
+{
+	if (!tl)
+		return;
+	free(tl->ex);
+	free(tl->dom);
+	free(tl->table);
+	free(tl->mcalls);
+	free(tl->groups);
+	free(tl->mgroups);
+	free(tl->busy);
+	free(tl);
+}
+
+enum clock_index
+timeline_clock(const struct timeline *tl)
+{
+	return tl->clock;
+}
+
+size_t
+timeline_memory(const struct timeline *tl)
+{
+	const struct calltree *tree = tl->tree;
+	size_t ngroups = tl->mgroups[tree->nmethods];
+	size_t nmcalls = ngroups ? tl->groups[ngroups - 1].first +
+					  tl->groups[ngroups - 1].count
+				 : 0;
+
+	return (tl->ncalls + 1) * (sizeof(*tl->ex) + sizeof(*tl->dom)) +
+	       tl->nblocks * tl->nlevels * sizeof(*tl->table) +
+	       nmcalls * sizeof(*tl->mcalls) +
+	       ngroups * sizeof(*tl->groups) +
+	       (tree->nmethods + 1) * sizeof(*tl->mgroups) +
+	       tree->nthreads * sizeof(*tl->busy);
+}
+
+/* The innermost call of [lo, hi) open at `at`, given f, the first call
+ * there starting after it: every call open at `at` is an ancestor of the
+ * last call starting at or before it. */
+static uint32_t
+open_at(const struct timeline *tl, size_t lo, size_t f, uint64_t at)
+{
+	const uint32_t *parent = tl->tree->calls.parent;
+	uint32_t g;
+
+	if (f == lo)
+		return CALL_NONE;
+	for (g = (uint32_t)(f - 1); g != CALL_NONE && tl->end[g] <= at;
+	     g = parent[g])
+		;
+	return g;
+}
+
+/* What a query learnt about one time `at` of a thread: the first call
+ * starting at or after it (lb, SIZE_MAX: unknown) and the innermost call
+ * open at it (when has_open).  A row's slices share their edges, so each
+ * slice hands its right edge to the next. */
+struct probe {
+	bool set, has_open;
+	uint64_t at;
+	size_t lb;
+	uint32_t open;
+};
+
+static void
+probe_reset(struct probe *p, uint64_t at)
+{
+	if (p->set && p->at == at)
+		return;
+	p->set = true;
+	p->has_open = false;
+	p->at = at;
+	p->lb = SIZE_MAX;
+}
+
+/* The dominant call of [a, b) on thread th; pa may describe a, and pb
+ * (if not NULL) is filled for b. */
+static uint32_t
+dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
+	 uint64_t b, struct probe *pa, struct probe *pb)
+{
+	const uint32_t *parent = tl->tree->calls.parent;
+	const uint32_t *depth = tl->tree->calls.depth;
+	size_t lo_t = th->first_call, hi_t = lo_t + th->ncalls;
+
+	while (a < b) {
+		uint32_t c, left = CALL_NONE, right = CALL_NONE, whole;
+		uint64_t cov_l = 0, cov_r = 0, cov_w = 0, sum, self;
+		size_t fb, lo, hi;
+		long dc;
+
+		/* C: the deepest call containing [a, b); left: its child
+		 * open at a, if that one ends inside the slice. */
+		probe_reset(pa, a);
+		if (!pa->has_open) {
+			size_t f = upper_bound(tl->start, lo_t, hi_t, a);
+
+			pa->open = open_at(tl, lo_t, f, a);
+			pa->has_open = true;
+		}
+		c = pa->open;
+		while (c != CALL_NONE && tl->end[c] < b) {
+			left = c;
+			c = parent[c];
+		}
+		dc = c == CALL_NONE ? -1 : (long)depth[c];
+		/* right: the child of C open across b. */
+		fb = lower_bound(tl->start, lo_t, hi_t, b);
+		if (fb > lo_t) {
+			uint32_t h = (uint32_t)(fb - 1);
+
+			while (h != CALL_NONE && tl->end[h] <= b)
+				h = parent[h];
+			if (pb) {
+				/* No call starts at b: h is open at b. */
+				pb->set = true;
+				pb->at = b;
+				pb->lb = fb;
+				pb->has_open = fb == hi_t || tl->start[fb] > b;
+				pb->open = h;
+				pb = NULL;
+			}
+			if (h != CALL_NONE && (long)depth[h] > dc) {
+				while ((long)depth[h] > dc + 1)
+					h = parent[h];
+				right = h;
+				cov_r = b - tl->start[h];
+			}
+		}
+		/* The whole children: the calls in [lo, hi). */
+		hi = right != CALL_NONE ? right : fb;
+		if (left != CALL_NONE && tl->start[left] < a) {
+			cov_l = tl->end[left] - a;
+			lo = lower_bound(tl->start, left + 1, hi,
+					 tl->end[left]);
+		} else {
+			left = CALL_NONE;
+			if (pa->lb == SIZE_MAX)
+				pa->lb = lower_bound(tl->start, lo_t, hi_t, a);
+			lo = pa->lb;
+			if (c != CALL_NONE && lo <= c)
+				lo = c + 1;
+		}
+		if (lo > hi)
+			lo = hi;
+		sum = tl->ex[hi] - tl->ex[lo];
+		whole = lo < hi ? longest_in(tl, lo, hi) : CALL_NONE;
+		if (whole != CALL_NONE)
+			cov_w = dur(tl, whole);
+		self = (b - a) - cov_l - cov_r - sum;
+		/* The earliest of the largest covers wins, if it beats C's
+		 * own time (or the idle time at the top). */
+		if (cov_l >= cov_w && cov_l >= cov_r) {
+			if (cov_l <= self)
+				return c;
+			b = tl->end[left];
+		} else if (cov_w >= cov_r) {
+			if (cov_w <= self)
+				return c;
+			return tl->dom[whole];
+		} else {
+			if (cov_r <= self)
+				return c;
+			a = tl->start[right];
+		}
+	}
+	return CALL_NONE;
+}
+
+uint32_t
+timeline_dominant(const struct timeline *tl, size_t t, uint64_t a,
+		  uint64_t b)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	struct probe pa = {0};
+
+	if (!tl->ncalls || !th->ncalls)
+		return CALL_NONE;
+	return dominant(tl, th, a, b, &pa, NULL);
+}
+
+void
+timeline_row(const struct timeline *tl, size_t t, uint64_t t0,
+	     uint64_t width, size_t n, uint32_t *out)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	struct probe pa = {0}, pb;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!tl->ncalls || !th->ncalls) {
+			out[i] = CALL_NONE;
+			continue;
+		}
+		pb.set = false;
+		out[i] = dominant(tl, th, t0 + i * width, t0 + (i + 1) * width,
+				  &pa, &pb);
+		if (pb.set)
+			pa = pb;
+	}
+}
+
+uint32_t
+timeline_call_at(const struct timeline *tl, size_t t, uint64_t at)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	size_t lo = th->first_call, hi = lo + th->ncalls;
+
+	if (!tl->ncalls)
+		return CALL_NONE;
+	return open_at(tl, lo, upper_bound(tl->start, lo, hi, at), at);
+}
+
+uint64_t
+timeline_busy(const struct timeline *tl, size_t t)
+{
+	return tl->busy[t];
+}
+
+/* The group of method m on thread t, or NULL. */
+static const struct method_group *
+group_of(const struct timeline *tl, uint32_t m, size_t t)
+{
+	size_t lo, hi;
+
+	if (m >= tl->tree->nmethods || !tl->ncalls)
+		return NULL;
+	lo = tl->mgroups[m];
+	hi = tl->mgroups[m + 1];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tl->groups[mid].thread < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tl->mgroups[m + 1] && tl->groups[lo].thread == t
+		       ? &tl->groups[lo]
+		       : NULL;
+}
+
+size_t
+timeline_method_calls(const struct timeline *tl, uint32_t m, size_t t,
+		      const uint32_t **calls)
+{
+	const struct method_group *g = group_of(tl, m, t);
+
+	*calls = g ? tl->mcalls + g->first : NULL;
+	return g ? g->count : 0;
+}
+
+uint32_t
+timeline_method_longest(const struct timeline *tl, uint32_t m, size_t t)
+{
+	const struct method_group *g = group_of(tl, m, t);
+
+	return g ? g->longest : CALL_NONE;
+}
+
+/* How many of the n calls start at or before `at` (strict: before). */
+static size_t
+calls_before(const struct timeline *tl, const uint32_t *calls, size_t n,
+	     uint64_t at, bool strict)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t s = tl->start[calls[mid]];
+
+		if (strict ? s < at : s <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t
+timeline_method_next(const struct timeline *tl, uint32_t m, size_t t,
+		     uint64_t after)
+{
+	const uint32_t *calls;
+	size_t n = timeline_method_calls(tl, m, t, &calls);
+	size_t i = calls_before(tl, calls, n, after, false);
+
+	return i < n ? calls[i] : CALL_NONE;
+}
+
+uint32_t
+timeline_method_prev(const struct timeline *tl, uint32_t m, size_t t,
+		     uint64_t before)
+{
+	const uint32_t *calls;
+	size_t n = timeline_method_calls(tl, m, t, &calls);
+	size_t i = calls_before(tl, calls, n, before, true);
+
+	return i ? calls[i - 1] : CALL_NONE;
+}
+
+bool
+timeline_method_overlaps(const struct timeline *tl, uint32_t m, size_t t,
+			 uint64_t t0, uint64_t t1)
+{
+	const uint32_t *calls;
+	size_t n = timeline_method_calls(tl, m, t, &calls);
+	size_t i = calls_before(tl, calls, n, t1, true);
+
+	/* The calls are disjoint and sorted, so their ends are too: only
+	 * the last one starting before t1 can reach past t0.  A call of
+	 * no length counts where it starts. */
+	return t0 < t1 && i &&
+	       (tl->end[calls[i - 1]] > t0 || tl->start[calls[i - 1]] >= t0);
+}

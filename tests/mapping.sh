@@ -1,0 +1,178 @@
+#!/bin/sh
+# mapping.sh: --mapping FILE (src/mapping.c) on the obfuscated trace of
+# tests/fixtures/mapping-obf.spec with tests/fixtures/mapping-obf.mapping.txt.
+#
+# - report --format tsv rows equal the spec's "# expect-mapped:" lines
+#   (worked out by hand: overloads picked by signature, inline frames,
+#   ambiguous names joined with '|', slashed classes, signatures renamed);
+# - tree, calls, folded and dump name exactly the same methods, and the
+#   viewer shows the original names (in tmux, when it is installed);
+# - an hprof profile (no signatures) gets every real candidate;
+# - errors: a missing or malformed mapping exits 3 with one line naming the
+#   file and the line; --mapping without a value exits 2, and so does
+#   --mapping on a command it does not apply to.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+LC_ALL=C
+export LC_ALL
+
+spec=$srcdir/tests/fixtures/mapping-obf.spec
+map=$srcdir/tests/fixtures/mapping-obf.mapping.txt
+trace=$tmp/mapping-obf.trace
+"$MKTRACE" "$spec" "$trace" || skip_all "mktrace failed on $spec"
+
+rows() {
+	awk -F'\t' -v OFS='\t' '{ $7 = $7; print }' | sort
+}
+
+same() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diff -u "$1" "$2" | diag
+	fi
+}
+
+# The rows, and the method names alone (full, and without signature).
+sed -n 's/^# expect-mapped: //p' "$spec" | rows >"$tmp/expect"
+cut -f1 "$tmp/expect" | sort -u >"$tmp/names"
+sed 's/ .*//' "$tmp/names" | sort -u >"$tmp/short"
+
+"$TRACETUI" report --format tsv --mapping "$map" "$trace" 2>"$tmp/e" |
+	tail -n +2 | rows >"$tmp/got"
+same "$tmp/expect" "$tmp/got" "report rows equal the expect-mapped: lines"
+ok "$([ ! -s "$tmp/e" ] && echo 0 || echo 1)" "no warnings"
+
+"$TRACETUI" tree --format tsv --min-pct 0 --mapping "$map" "$trace" |
+	tail -n +2 | cut -f6 | grep -v '^\[' | sort -u >"$tmp/got"
+same "$tmp/names" "$tmp/got" "tree names the mapped methods"
+
+"$TRACETUI" calls --format tsv --mapping "$map" "$trace" |
+	tail -n +2 | cut -f8 | sort -u >"$tmp/got"
+same "$tmp/names" "$tmp/got" "calls names the mapped methods"
+
+"$TRACETUI" folded --mapping "$map" "$trace" | sed 's/ [0-9]*$//' |
+	tr ';' '\n' | grep -vx main | sort -u >"$tmp/got"
+same "$tmp/short" "$tmp/got" "folded names the mapped methods"
+
+"$TRACETUI" dump --mapping "$map" "$trace" |
+	sed -n 's/^ *[0-9]* ent *[0-9]* \.*//p' | sort -u >"$tmp/got"
+same "$tmp/names" "$tmp/got" "dump names the mapped methods"
+
+# The calls regex sees the original names.
+run "$TRACETUI" calls --format tsv --mapping "$map" "$trace" 'alpha\|beta'
+ok "$([ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] &&
+	echo 0 || echo 1)" "calls REGEX matches an original name"
+
+# CRLF line ends in the mapping: the same rows.
+sed 's/$/\r/' "$map" >"$tmp/crlf.txt"
+"$TRACETUI" report --format tsv --mapping "$tmp/crlf.txt" "$trace" |
+	tail -n +2 | rows >"$tmp/got"
+same "$tmp/expect" "$tmp/got" "a CRLF mapping gives the same rows"
+
+# hprof frames carry no signature: every real method of the name.
+printf '%s\n' 'JAVA PROFILE 1.0.1, created today' \
+	'TRACE 1:' '	a.b.a(SourceFile:3)' '	a.b.c(SourceFile:1)' \
+	'	a.a.onCreate(SourceFile:2)' \
+	'CPU SAMPLES BEGIN (total = 4) today' \
+	'rank   self  accum   count trace method' \
+	'   1 100.00% 100.00%       4     1 a.b.a' 'CPU SAMPLES END' \
+	>"$tmp/obf.hprof.txt"
+"$TRACETUI" folded --mapping "$map" "$tmp/obf.hprof.txt" >"$tmp/got"
+app=com.example.app
+repo=$app.data.Repository
+echo "hprof;$app.MainActivity.onCreate;$repo.run;$repo.load|format 4" \
+	>"$tmp/want"
+same "$tmp/want" "$tmp/got" "hprof: no signature, every real candidate"
+
+# Errors.  expect_error STATUS REGEX DESCRIPTION COMMAND...
+expect_error() {
+	e_status=$1 e_re=$2 e_desc=$3
+	shift 3
+	run "$@"
+	ok "$([ $rc -eq "$e_status" ] && [ -z "$out" ] &&
+		[ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] &&
+		printf '%s\n' "$err" | grep -Eq -e "$e_re" &&
+		echo 0 || echo 1)" "$e_desc"
+	[ $rc -eq "$e_status" ] || echo "exit $rc: $err" | diag
+}
+
+expect_error 3 "^tracetui: $tmp/none.txt: cannot open the mapping" \
+	"a missing mapping: exit 3" \
+	"$TRACETUI" report --mapping "$tmp/none.txt" "$trace"
+expect_error 3 "^tracetui: $tmp: not a mapping file" \
+	"a directory as mapping: exit 3" \
+	"$TRACETUI" report --mapping "$tmp" "$trace"
+printf 'com.example.A -> a:\n    void f() -> a\ncom.example.B -> b\n' \
+	>"$tmp/bad1.txt"
+expect_error 3 "^tracetui: $tmp/bad1.txt: line 3: expected 'original.Class" \
+	"a class line without its colon: exit 3, line 3" \
+	"$TRACETUI" tree --mapping "$tmp/bad1.txt" "$trace"
+printf '# header\n    int x -> a\n' >"$tmp/bad2.txt"
+expect_error 3 "^tracetui: $tmp/bad2.txt: line 2: a member line before" \
+	"a member before any class: exit 3, line 2" \
+	"$TRACETUI" folded --mapping "$tmp/bad2.txt" "$trace"
+printf 'a.B -> c:\n    1:2:void f(int -> a\n' >"$tmp/bad3.txt"
+expect_error 3 "^tracetui: $tmp/bad3.txt: line 2: expected '\[A:B:\]TYPE NAME" \
+	"a method line that does not parse: exit 3, line 2" \
+	"$TRACETUI" calls --mapping "$tmp/bad3.txt" "$trace"
+printf 'a.B -> c:\n    void f() a\n' >"$tmp/bad4.txt"
+expect_error 3 "^tracetui: $tmp/bad4.txt: line 2: expected ' -> '" \
+	"a member line without ' -> ': exit 3, line 2" \
+	"$TRACETUI" dump --mapping "$tmp/bad4.txt" "$trace"
+expect_error 3 "^tracetui: $tmp/mapping-obf.trace: line 1: " \
+	"a trace given as the mapping: exit 3" \
+	"$TRACETUI" report --mapping "$trace" "$trace"
+expect_error 2 "--mapping' needs a value" "--mapping without a value: exit 2" \
+	"$TRACETUI" report --mapping
+expect_error 2 "does not apply" "info does not take --mapping: exit 2" \
+	"$TRACETUI" info --mapping "$map" "$trace"
+
+# Every prefix of the mapping parses or is refused, never crashes.
+size=$(wc -c <"$map")
+bad=
+n=0
+while [ "$n" -lt "$size" ]; do
+	head -c "$n" "$map" >"$tmp/cut.txt"
+	"$TRACETUI" report --mapping "$tmp/cut.txt" "$trace" >/dev/null 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 3 ] || bad="$bad $n:$rc"
+	n=$((n + 5))
+done
+ok "$([ -z "$bad" ] && echo 0 || echo 1)" \
+	"every cut-off prefix of the mapping is used or refused"
+
+# The viewer, in a tmux server of its own.
+if command -v tmux >/dev/null 2>&1; then
+	unset TMUX
+	sock=tracetui-mapping-$$
+	tm() {
+		tmux -L "$sock" -f /dev/null "$@"
+	}
+	trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+	if tm new-session -d -s t -x 120 -y 30 \
+		"env TERM=screen '$TRACETUI' --mapping '$map' '$trace'" \
+		>/dev/null 2>&1; then
+		i=0
+		while [ $i -lt 50 ] && ! tm capture-pane -p -t t 2>/dev/null |
+			grep -q 'com\.example\.app\.MainActivity\.onCreate'; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		ok "$([ $i -lt 50 ] && echo 0 || echo 1)" \
+			"the viewer shows the original names"
+		tm send-keys -t t q >/dev/null 2>&1
+	else
+		ok 0 "the viewer shows the original names # SKIP no tmux server"
+	fi
+else
+	ok 0 "the viewer shows the original names # SKIP no tmux"
+fi
+
+done_testing

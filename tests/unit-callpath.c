@@ -1,0 +1,593 @@
+/*
+ * unit-callpath: callpath_build, callpath_merge and callpath_invert on
+ * random call trees fed through calltree_builder_sink, against answers
+ * computed the long way from the model's calls.
+ *
+ * A random trace has three threads taking turns, five methods (so paths
+ * merge and recur), nesting up to depth six, and times that grow by
+ * random steps on both clocks.  For every call c the brute force takes
+ * its path (the methods from its outermost frame down to c, with the
+ * thread first when paths are split by thread) and its exclusive time
+ * (its duration minus its children's):
+ *
+ * - forward: each path's weight is the sum of the durations of the calls
+ *   on it, and every node of callpath_build is one such path, also when
+ *   the tree is callpath_merge of the threads' own trees;
+ * - inverted: each call adds its exclusive time and one call to every
+ *   prefix of its path reversed, and every node of callpath_invert is one
+ *   such prefix with that weight; the roots add up to the total
+ *   exclusive time, which is the sum of the outermost calls' durations.
+ *
+ * A small hand-worked case checks the shape and the order of children.
+ */
+#include "config.h"
+
+#include "callpath.h"
+#include "calltree.h"
+#include "scope.h"
+
+#include "tap.h"
+
+#include <stdlib.h>
+
+enum { NMETHODS = 5, NTHREADS = 3, MAX_DEPTH = 6, MAX_PATH = 16 };
+
+/* ---- random traces --------------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng(void)
+{
+	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+static unsigned
+below(unsigned n)
+{
+	return (unsigned)(rng() % n);
+}
+
+static const struct trace_sink *
+begin(struct calltree_builder **b)
+{
+	static const char *const names[NMETHODS] = {"a", "b", "c", "d", "e"};
+	struct trace_header h = {
+		.format = TRACE_FORMAT_V1,
+		.version = 3,
+		.clock = TRACE_CLOCK_DUAL,
+		.record_size = 14,
+		.data_offset = 32,
+		.time_bits = 64,
+	};
+	const struct trace_sink *s;
+	unsigned i;
+
+	*b = calltree_builder_new("unit-callpath");
+	s = calltree_builder_sink(*b);
+	s->begin(s->ctx, &h);
+	for (i = 0; i < NMETHODS; i++) {
+		struct trace_method_def d = {
+			.id = 0x10 * (i + 1),
+			.klass = "T",
+			.name = names[i],
+			.signature = "()V",
+			.file = "T.java",
+			.line = -1,
+		};
+
+		s->method(s->ctx, &d);
+	}
+	s->thread(s->ctx, 1, "main");
+	s->thread(s->ctx, 2, "worker");
+	s->thread(s->ctx, 3, "render");
+	return s;
+}
+
+/* A random trace of about n events; every frame is closed. */
+static struct calltree *
+random_tree(uint64_t seed, unsigned n)
+{
+	struct calltree_builder *b;
+	const struct trace_sink *s = begin(&b);
+	uint64_t stack[NTHREADS][MAX_DEPTH];
+	unsigned depth[NTHREADS] = {0};
+	uint64_t cpu[NTHREADS] = {0}, wall = 0;
+	unsigned i, t;
+
+	rng_state = seed;
+	for (i = 0; i < n; i++) {
+		bool enter;
+
+		t = below(NTHREADS);
+		cpu[t] += below(6);
+		wall += below(10);
+		enter = depth[t] == 0 ||
+			(depth[t] < MAX_DEPTH && below(100) < 55);
+		if (enter) {
+			uint64_t m = 0x10 * (below(NMETHODS) + 1);
+
+			stack[t][depth[t]++] = m;
+			s->event(s->ctx, t + 1, m, TRACE_ENTER, cpu[t], wall);
+		} else {
+			s->event(s->ctx, t + 1, stack[t][--depth[t]],
+				 TRACE_EXIT, cpu[t], wall);
+		}
+	}
+	for (t = 0; t < NTHREADS; t++) {
+		while (depth[t]) {
+			cpu[t] += below(3);
+			wall += below(4);
+			s->event(s->ctx, t + 1, stack[t][--depth[t]],
+				 TRACE_EXIT, cpu[t], wall);
+		}
+	}
+	return calltree_builder_finish(b);
+}
+
+/* ---- the long way ----------------------------------------------------- */
+
+/* A path: method indexes, or thread markers (CALL_NONE - 1 - t). */
+struct bf_path {
+	uint32_t step[MAX_PATH];
+	unsigned len;
+	uint64_t w[CLOCK_COUNT];
+	uint64_t calls;
+	bool seen; /* matched by a node */
+};
+
+struct bf {
+	struct bf_path *paths;
+	size_t count, cap;
+};
+
+static struct bf_path *
+bf_find(struct bf *bf, const uint32_t *step, unsigned len, bool add)
+{
+	size_t i;
+
+	for (i = 0; i < bf->count; i++)
+		if (bf->paths[i].len == len &&
+		    memcmp(bf->paths[i].step, step, len * sizeof(*step)) == 0)
+			return &bf->paths[i];
+	if (!add)
+		return NULL;
+	if (bf->count == bf->cap) {
+		bf->cap = bf->cap ? 2 * bf->cap : 64;
+		bf->paths = realloc(bf->paths, bf->cap * sizeof(*bf->paths));
+		if (!bf->paths)
+			abort();
+	}
+	memset(&bf->paths[bf->count], 0, sizeof(*bf->paths));
+	memcpy(bf->paths[bf->count].step, step, len * sizeof(*step));
+	bf->paths[bf->count].len = len;
+	return &bf->paths[bf->count++];
+}
+
+static uint32_t
+thread_marker(size_t t)
+{
+	return CALL_NONE - 1 - (uint32_t)t;
+}
+
+/* The thread of call c. */
+static size_t
+thread_of(const struct calltree *tree, size_t c)
+{
+	size_t t;
+
+	for (t = 0; t < tree->nthreads; t++)
+		if (c >= tree->threads[t].first_call &&
+		    c < (size_t)tree->threads[t].first_call +
+				tree->threads[t].ncalls)
+			return t;
+	abort();
+}
+
+/* The path of call c from its outermost frame (the thread first when
+ * by_thread) into step; returns its length. */
+static unsigned
+call_path(const struct calltree *tree, size_t c, bool by_thread,
+	  uint32_t *step)
+{
+	const struct tt_calls *calls = &tree->calls;
+	unsigned len = calls->depth[c] + 1 + by_thread, i = len;
+	uint32_t at = (uint32_t)c;
+
+	if (len > MAX_PATH)
+		abort();
+	while (at != CALL_NONE) {
+		step[--i] = calls->method[at];
+		at = calls->parent[at];
+	}
+	if (by_thread)
+		step[0] = thread_marker(thread_of(tree, c));
+	return len;
+}
+
+static uint64_t
+duration(const struct calltree *tree, size_t c, int k)
+{
+	return tree->calls.end[k][c] - tree->calls.start[k][c];
+}
+
+/* Exclusive time of call c: its duration less its children's. */
+static uint64_t
+call_excl(const struct calltree *tree, size_t c, int k)
+{
+	uint64_t e = duration(tree, c, k);
+	size_t i;
+
+	for (i = 0; i < tree->calls.count; i++)
+		if (tree->calls.parent[i] == c)
+			e -= duration(tree, i, k);
+	return e;
+}
+
+/* The forward answer: every path with the durations of its calls. */
+static void
+bf_forward(struct bf *bf, const struct calltree *tree, bool by_thread)
+{
+	uint32_t step[MAX_PATH];
+	size_t c;
+	int k;
+
+	for (c = 0; c < tree->calls.count; c++) {
+		unsigned len = call_path(tree, c, by_thread, step);
+		struct bf_path *p = bf_find(bf, step, len, true);
+
+		p->calls++;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			p->w[k] += duration(tree, c, k);
+	}
+	if (!by_thread)
+		return;
+	/* A thread node spans its thread's traced time. */
+	for (c = 0; c < tree->nthreads; c++) {
+		struct bf_path *p;
+
+		if (!tree->threads[c].ncalls)
+			continue;
+		step[0] = thread_marker(c);
+		p = bf_find(bf, step, 1, true);
+		for (k = 0; k < CLOCK_COUNT; k++)
+			p->w[k] = calltree_thread_span(tree, c, k);
+	}
+}
+
+/* The inverted answer: every prefix of every call's reversed path with
+ * the exclusive times and calls behind it. */
+static void
+bf_inverted(struct bf *bf, const struct calltree *tree, bool by_thread,
+	    uint64_t total[CLOCK_COUNT])
+{
+	uint32_t step[MAX_PATH], rev[MAX_PATH];
+	size_t c;
+	unsigned i, len;
+	int k;
+
+	memset(total, 0, CLOCK_COUNT * sizeof(*total));
+	for (c = 0; c < tree->calls.count; c++) {
+		uint64_t e[CLOCK_COUNT];
+
+		len = call_path(tree, c, by_thread, step);
+		for (i = 0; i < len; i++)
+			rev[i] = step[len - 1 - i];
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			e[k] = call_excl(tree, c, k);
+			total[k] += e[k];
+		}
+		for (i = 1; i <= len; i++) {
+			struct bf_path *p = bf_find(bf, rev, i, true);
+
+			p->calls++;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				p->w[k] += e[k];
+		}
+	}
+	if (!by_thread)
+		return;
+	/* A thread's time outside every call is the thread node's own. */
+	for (c = 0; c < tree->nthreads; c++) {
+		uint64_t idle[CLOCK_COUNT];
+		size_t i2;
+		struct bf_path *p;
+
+		if (!tree->threads[c].ncalls)
+			continue;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			idle[k] = calltree_thread_span(tree, c, k);
+		for (i2 = tree->threads[c].first_call;
+		     i2 < (size_t)tree->threads[c].first_call +
+				  tree->threads[c].ncalls;
+		     i2++)
+			if (tree->calls.parent[i2] == CALL_NONE)
+				for (k = 0; k < CLOCK_COUNT; k++)
+					idle[k] -= duration(tree, i2, k);
+		step[0] = thread_marker(c);
+		p = bf_find(bf, step, 1, true);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			p->w[k] += idle[k];
+			total[k] += idle[k];
+		}
+	}
+}
+
+/* The path of node n from the root's child down to n. */
+static unsigned
+node_path(const struct callpath *cp, uint32_t n, uint32_t *step)
+{
+	unsigned len = cp->nodes[n].depth, i = len;
+
+	if (len > MAX_PATH)
+		abort();
+	for (; n != 0; n = cp->nodes[n].parent) {
+		const struct callpath_node *x = &cp->nodes[n];
+
+		step[--i] = x->method != CALL_NONE ? x->method
+						   : thread_marker(x->thread);
+	}
+	return len;
+}
+
+/* Every node of cp but the root is a path of bf with its weight (and
+ * calls, unless thread nodes, which count none), and every path of bf is
+ * a node; node incl = excl + children's incl. */
+static bool
+matches(const struct callpath *cp, struct bf *bf, bool inverted)
+{
+	uint32_t step[MAX_PATH];
+	size_t n, i;
+	int k;
+
+	for (i = 0; i < bf->count; i++)
+		bf->paths[i].seen = false;
+	for (n = 1; n < cp->count; n++) {
+		const struct callpath_node *x = &cp->nodes[n];
+		unsigned len = node_path(cp, (uint32_t)n, step);
+		struct bf_path *p = bf_find(bf, step, len, false);
+		uint64_t sum[CLOCK_COUNT] = {0};
+		uint32_t ch;
+
+		if (!p || p->seen)
+			return false;
+		p->seen = true;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			if (x->incl[k] != p->w[k])
+				return false;
+		if (x->method != CALL_NONE && x->calls != p->calls)
+			return false;
+		if (inverted && x->method == CALL_NONE && x->calls != p->calls)
+			return false;
+		for (ch = x->first_child; ch != CALL_NONE;
+		     ch = cp->nodes[ch].next_sibling)
+			for (k = 0; k < CLOCK_COUNT; k++)
+				sum[k] += cp->nodes[ch].incl[k];
+		for (k = 0; k < CLOCK_COUNT; k++)
+			if (x->excl[k] + sum[k] != x->incl[k])
+				return false;
+	}
+	for (i = 0; i < bf->count; i++)
+		if (!bf->paths[i].seen)
+			return false;
+	return true;
+}
+
+/* The time of bf's one-step paths on clock k. */
+static uint64_t
+bf_root(const struct bf *bf, int k)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < bf->count; i++)
+		if (bf->paths[i].len == 1)
+			sum += bf->paths[i].w[k];
+	return sum;
+}
+
+static uint64_t
+roots_sum(const struct callpath *cp, int k)
+{
+	uint64_t sum = 0;
+	uint32_t ch;
+
+	for (ch = cp->nodes[0].first_child; ch != CALL_NONE;
+	     ch = cp->nodes[ch].next_sibling)
+		sum += cp->nodes[ch].incl[k];
+	return sum;
+}
+
+/* The per-thread trees merged are the tree of every thread. */
+static void
+check_merge(const struct calltree *tree, struct bf *bf, uint64_t seed)
+{
+	struct callpath parts[NTHREADS], merged;
+	size_t t;
+
+	for (t = 0; t < tree->nthreads && t < NTHREADS; t++) {
+		struct scope one;
+
+		scope_init_none(&one, tree);
+		scope_add(&one, t);
+		callpath_build(&parts[t], tree, &one, false);
+		scope_done(&one);
+	}
+	callpath_merge(&merged, parts, t);
+	ok(matches(&merged, bf, false) &&
+		   merged.nodes[0].incl[CLOCK_CPU] == bf_root(bf, 0) &&
+		   merged.nodes[0].incl[CLOCK_WALL] == bf_root(bf, 1),
+	   "seed %llu: the %zu threads' trees merged are the paths of all",
+	   (unsigned long long)seed, t);
+	while (t-- > 0)
+		callpath_done(&parts[t]);
+	callpath_done(&merged);
+}
+
+static void
+check_random(uint64_t seed, unsigned n, bool by_thread)
+{
+	struct calltree *tree = random_tree(seed, n);
+	struct scope all;
+	struct callpath fwd, inv;
+	struct bf bf_fwd = {0}, bf_inv = {0};
+	uint64_t total[CLOCK_COUNT], top[CLOCK_COUNT] = {0};
+	const char *how = by_thread ? "by thread" : "merged";
+	size_t c;
+	int k;
+
+	scope_init_all(&all, tree);
+	callpath_build(&fwd, tree, &all, by_thread);
+	callpath_invert(&inv, &fwd);
+	bf_forward(&bf_fwd, tree, by_thread);
+	bf_inverted(&bf_inv, tree, by_thread, total);
+	ok(matches(&fwd, &bf_fwd, false),
+	   "seed %llu, %s: %zu forward nodes are the %zu paths with their "
+	   "durations",
+	   (unsigned long long)seed, how, fwd.count - 1, bf_fwd.count);
+	ok(matches(&inv, &bf_inv, true),
+	   "seed %llu, %s: %zu inverted nodes are the %zu reversed path "
+	   "prefixes with their exclusive times and calls",
+	   (unsigned long long)seed, how, inv.count - 1, bf_inv.count);
+	for (c = 0; c < tree->calls.count; c++)
+		if (tree->calls.parent[c] == CALL_NONE)
+			for (k = 0; k < CLOCK_COUNT; k++)
+				top[k] += duration(tree, c, k);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (by_thread)
+			top[k] = scope_total(&all, tree, k);
+		is_u64(roots_sum(&inv, k), total[k],
+		       "seed %llu, %s, %s: inverted roots add up to the "
+		       "exclusive time",
+		       (unsigned long long)seed, how, k ? "wall" : "cpu");
+		ok(total[k] == top[k] && inv.nodes[0].incl[k] == top[k] &&
+			   fwd.nodes[0].incl[k] == top[k],
+		   "seed %llu, %s, %s: exclusive time = outermost time = "
+		   "both roots' incl (%llu)",
+		   (unsigned long long)seed, how, k ? "wall" : "cpu",
+		   (unsigned long long)top[k]);
+	}
+	callpath_sort(&inv, CLOCK_CPU);
+	ok(matches(&inv, &bf_inv, true),
+	   "seed %llu, %s: sorting keeps the inverted tree",
+	   (unsigned long long)seed, how);
+	if (!by_thread)
+		check_merge(tree, &bf_fwd, seed);
+	free(bf_fwd.paths);
+	free(bf_inv.paths);
+	callpath_done(&fwd);
+	callpath_done(&inv);
+	scope_done(&all);
+	calltree_free(tree);
+}
+
+/*
+ * By hand, one thread, times (cpu, wall):
+ *   a (0,0)..(100,200) { b (10,20)..(50,100) { c (20,40)..(40,80) }
+ *                        c (60,120)..(90,180) }
+ * Forward: a 100/200 excl 30/60; a/b 40/80 excl 20/40; a/b/c 20/40;
+ * a/c 30/60.  Inverted: c 50/100 { b 20/40 { a 20/40 }, a 30/60 };
+ * a 30/60 (root only); b 20/40 { a 20/40 }: seven nodes.  Sorted by
+ * cpu: c, a, b (a before b: equal time, lower method index); c's
+ * callers a (30) then b (20).
+ */
+static void
+test_by_hand(void)
+{
+	struct calltree_builder *b;
+	const struct trace_sink *s = begin(&b);
+	struct calltree *tree;
+	struct scope all;
+	struct callpath fwd, inv;
+	const struct callpath_node *r, *x;
+	uint32_t n;
+
+	s->event(s->ctx, 1, 0x10, TRACE_ENTER, 0, 0);
+	s->event(s->ctx, 1, 0x20, TRACE_ENTER, 10, 20);
+	s->event(s->ctx, 1, 0x30, TRACE_ENTER, 20, 40);
+	s->event(s->ctx, 1, 0x30, TRACE_EXIT, 40, 80);
+	s->event(s->ctx, 1, 0x20, TRACE_EXIT, 50, 100);
+	s->event(s->ctx, 1, 0x30, TRACE_ENTER, 60, 120);
+	s->event(s->ctx, 1, 0x30, TRACE_EXIT, 90, 180);
+	s->event(s->ctx, 1, 0x10, TRACE_EXIT, 100, 200);
+	tree = calltree_builder_finish(b);
+	scope_init_all(&all, tree);
+	callpath_build(&fwd, tree, &all, false);
+	callpath_invert(&inv, &fwd);
+	callpath_sort(&inv, CLOCK_CPU);
+	is_u64(inv.count, 8, "by hand: root and seven inverted nodes");
+	is_u64(inv.nodes[0].incl[CLOCK_CPU], 100, "by hand: root cpu 100");
+	is_u64(inv.nodes[0].incl[CLOCK_WALL], 200, "by hand: root wall 200");
+	n = inv.nodes[0].first_child;
+	r = &inv.nodes[n];
+	ok(r->method == 2 && r->incl[CLOCK_CPU] == 50 &&
+		   r->incl[CLOCK_WALL] == 100 && r->excl[CLOCK_CPU] == 0 &&
+		   r->calls == 2,
+	   "by hand: first root c, 50/100, excl 0, 2 calls");
+	x = &inv.nodes[r->first_child];
+	ok(x->method == 0 && x->incl[CLOCK_CPU] == 30 && x->calls == 1 &&
+		   x->first_child == CALL_NONE && x->excl[CLOCK_CPU] == 30,
+	   "by hand: c's first caller a, 30, a leaf");
+	x = &inv.nodes[x->next_sibling];
+	ok(x->method == 1 && x->incl[CLOCK_CPU] == 20 &&
+		   x->incl[CLOCK_WALL] == 40 && x->excl[CLOCK_CPU] == 0 &&
+		   x->first_child != CALL_NONE &&
+		   inv.nodes[x->first_child].method == 0 &&
+		   inv.nodes[x->first_child].incl[CLOCK_CPU] == 20 &&
+		   x->next_sibling == CALL_NONE,
+	   "by hand: then b, 20/40, called by a 20");
+	r = &inv.nodes[r->next_sibling];
+	ok(r->method == 0 && r->incl[CLOCK_CPU] == 30 &&
+		   r->excl[CLOCK_CPU] == 30 && r->first_child == CALL_NONE &&
+		   r->calls == 1,
+	   "by hand: second root a, 30, no callers");
+	r = &inv.nodes[r->next_sibling];
+	ok(r->method == 1 && r->incl[CLOCK_CPU] == 20 &&
+		   r->next_sibling == CALL_NONE &&
+		   inv.nodes[r->first_child].method == 0,
+	   "by hand: last root b, 20, called by a");
+	callpath_done(&fwd);
+	callpath_done(&inv);
+	scope_done(&all);
+	calltree_free(tree);
+}
+
+/* An empty scope inverts to a lone root. */
+static void
+test_empty(void)
+{
+	struct calltree_builder *b;
+	struct calltree *tree;
+	struct scope none;
+	struct callpath fwd, inv;
+
+	begin(&b);
+	tree = calltree_builder_finish(b);
+	scope_init_none(&none, tree);
+	callpath_build(&fwd, tree, &none, false);
+	callpath_invert(&inv, &fwd);
+	ok(inv.count == 1 && inv.nodes[0].first_child == CALL_NONE &&
+		   inv.nodes[0].incl[CLOCK_CPU] == 0,
+	   "empty: the inverted tree is a lone root");
+	callpath_done(&fwd);
+	callpath_done(&inv);
+	scope_done(&none);
+	calltree_free(tree);
+}
+
+int
+main(void)
+{
+	uint64_t seed;
+
+	test_by_hand();
+	test_empty();
+	for (seed = 1; seed <= 40; seed++)
+		check_random(seed, 20 + (unsigned)(seed * 7 % 180),
+			     seed % 2 == 0);
+	return done_testing();
+}

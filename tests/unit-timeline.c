@@ -1,0 +1,546 @@
+/*
+ * unit-timeline: the timeline index (timeline.c) against brute force on
+ * random call trees.
+ *
+ * Each tree is built through calltree_builder_sink from synthetic events:
+ * a few threads interleaved, nested calls of a handful of methods (so
+ * some are recursive), time steps that are often zero (calls of zero
+ * length, children starting or ending with their parent), idle gaps,
+ * frames left open at the end, and now and then an exit with no entry
+ * (an orphan that adopts earlier calls) or an exit by exception.  On both
+ * clocks, the index must give:
+ *
+ *   - for slices of many widths (1 us to twice the thread's span), at
+ *     every offset across the span and at random offsets, the call the
+ *     direct descent picks: at each level, the child covering most of the
+ *     slice (the earliest on a tie), entered while it covers more than
+ *     the parent's own time there (at the top: the idle time);
+ *   - timeline_row equal to slice-by-slice answers;
+ *   - the innermost call open at a time; a thread's busy time;
+ *   - per method and thread, the calls not nested in another call of the
+ *     method, their longest, the next and previous around a time, and
+ *     whether one overlaps a slice.
+ *
+ * Then a few hand-made trees whose answers are worked out in comments.
+ */
+#include "config.h"
+
+#include "calltree.h"
+#include "timeline.h"
+
+#include "tap.h"
+
+#include <stdlib.h>
+
+#define NONE CALL_NONE
+
+/* ---- feeding the builder --------------------------------------------- */
+
+static struct calltree_builder *cur_builder;
+static const struct trace_sink *cur;
+
+static void
+start(int nmethods)
+{
+	struct trace_header h = {
+		.format = TRACE_FORMAT_V1,
+		.version = 3,
+		.clock = TRACE_CLOCK_DUAL,
+		.record_size = 14,
+		.data_offset = 32,
+		.start_time = 0,
+		.time_bits = 32,
+	};
+	int i;
+
+	cur_builder = calltree_builder_new("unit-timeline");
+	cur = calltree_builder_sink(cur_builder);
+	cur->begin(cur->ctx, &h);
+	for (i = 0; i < nmethods; i++) {
+		char name[16];
+		struct trace_method_def d = {
+			.id = (uint64_t)(i + 1) * 4,
+			.klass = "T",
+			.name = name,
+			.signature = "()V",
+			.file = "T.java",
+			.line = -1,
+		};
+
+		snprintf(name, sizeof(name), "m%d", i);
+		cur->method(cur->ctx, &d);
+	}
+}
+
+static void
+ev(uint32_t tid, int method, enum trace_action action, uint64_t cpu,
+   uint64_t wall)
+{
+	cur->event(cur->ctx, tid, (uint64_t)(method + 1) * 4, action, cpu,
+		   wall);
+}
+
+static struct calltree *
+finish(void)
+{
+	struct calltree *t = calltree_builder_finish(cur_builder);
+
+	cur_builder = NULL;
+	cur = NULL;
+	return t;
+}
+
+/* ---- random trees ---------------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng(void)
+{
+	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t
+below(uint64_t n)
+{
+	return n ? rng() % n : 0;
+}
+
+enum { MAX_THREADS = 4, MAX_DEPTH = 12 };
+
+struct gen_thread {
+	uint32_t tid;
+	uint64_t cpu, wall;
+	int stack[MAX_DEPTH];
+	int depth;
+};
+
+/* A step of time: zero a third of the time, sometimes long (idle). */
+static uint64_t
+step(void)
+{
+	uint64_t r = below(12);
+
+	return r < 4 ? 0 : r < 10 ? 1 + below(6) : 20 + below(200);
+}
+
+/* A random tree: nthreads threads taking turns, `events` events. */
+static struct calltree *
+random_tree(uint64_t seed, int events)
+{
+	struct gen_thread th[MAX_THREADS];
+	int nthreads = 1 + (int)(seed % MAX_THREADS), nmethods = 6, i;
+	char name[32];
+
+	rng_state = seed;
+	start(nmethods);
+	for (i = 0; i < nthreads; i++) {
+		th[i].tid = (uint32_t)(i + 1);
+		th[i].cpu = below(50);
+		th[i].wall = below(300);
+		th[i].depth = 0;
+		snprintf(name, sizeof(name), "thread-%d", i);
+		cur->thread(cur->ctx, th[i].tid, name);
+	}
+	for (i = 0; i < events; i++) {
+		struct gen_thread *g = &th[below((uint64_t)nthreads)];
+		uint64_t r = below(100);
+		uint64_t s = step();
+
+		g->wall += s;
+		g->cpu += s ? below(s + 1) : 0;
+		if (r < 2) {
+			/* An exit with no entry: an orphan, or a mismatch
+			 * when frames are open. */
+			ev(g->tid, (int)below((uint64_t)nmethods), TRACE_EXIT,
+			   g->cpu, g->wall);
+			if (g->depth)
+				g->depth = 0; /* closed by the mismatch */
+		} else if (g->depth < MAX_DEPTH &&
+			   (g->depth == 0 || r < 50)) {
+			int m = (int)below((uint64_t)nmethods);
+
+			ev(g->tid, m, TRACE_ENTER, g->cpu, g->wall);
+			g->stack[g->depth++] = m;
+		} else if (g->depth) {
+			int m = g->stack[--g->depth];
+
+			ev(g->tid, m, r < 52 ? TRACE_UNWIND : TRACE_EXIT,
+			   g->cpu, g->wall);
+		}
+	}
+	return finish();
+}
+
+/* ---- brute force ----------------------------------------------------- */
+
+static uint64_t
+overlap(uint64_t s, uint64_t e, uint64_t a, uint64_t b)
+{
+	uint64_t lo = s > a ? s : a, hi = e < b ? e : b;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+static uint32_t
+brute_dominant(const struct calltree *tree, enum clock_index k, size_t t,
+	       uint64_t a, uint64_t b)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	const struct tt_calls *c = &tree->calls;
+	uint32_t node = NONE;
+	uint64_t cov_node = b - a;
+
+	for (;;) {
+		uint32_t best = NONE;
+		uint64_t best_cov = 0, sum = 0;
+		size_t i;
+
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			uint64_t cov;
+
+			if (c->parent[i] != node)
+				continue;
+			cov = overlap(c->start[k][i], c->end[k][i], a, b);
+			sum += cov;
+			if (cov > best_cov) {
+				best_cov = cov;
+				best = (uint32_t)i;
+			}
+		}
+		if (best == NONE || best_cov <= cov_node - sum)
+			return node;
+		node = best;
+		cov_node = best_cov;
+	}
+}
+
+static uint32_t
+brute_open_at(const struct calltree *tree, enum clock_index k, size_t t,
+	      uint64_t at)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	const struct tt_calls *c = &tree->calls;
+	uint32_t best = NONE;
+	size_t i;
+
+	for (i = th->first_call; i < th->first_call + th->ncalls; i++)
+		if (c->start[k][i] <= at && at < c->end[k][i] &&
+		    (best == NONE || c->depth[i] > c->depth[best]))
+			best = (uint32_t)i;
+	return best;
+}
+
+/* ---- checks ---------------------------------------------------------- */
+
+struct tally {
+	long checked, wrong;
+	char first[200];
+};
+
+static void
+expect(struct tally *ty, uint64_t got, uint64_t want, const char *what,
+       size_t t, uint64_t a, uint64_t b)
+{
+	ty->checked++;
+	if (got == want)
+		return;
+	if (!ty->wrong++)
+		snprintf(ty->first, sizeof(ty->first),
+			 "%s thread %zu [%llu, %llu): got %lld want %lld", what,
+			 t, (unsigned long long)a, (unsigned long long)b,
+			 got == NONE ? -1LL : (long long)got,
+			 want == NONE ? -1LL : (long long)want);
+}
+
+static void
+check_slices(const struct timeline *tl, const struct calltree *tree,
+	     enum clock_index k, size_t t, struct tally *ty)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	uint64_t first = th->first[k], last = th->last[k];
+	uint64_t span = last > first ? last - first : 1;
+	uint64_t widths[] = {1,	       2,	 3,	   7,
+			     span / 37 + 1, span / 9 + 1, span / 3 + 1,
+			     span,	 2 * span + 5};
+	uint32_t row[64];
+	size_t w, i;
+
+	for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+		uint64_t width = widths[w];
+		uint64_t from = first > width ? first - width : 0;
+		uint64_t rows = (last + width - from) / width / 64 + 1;
+		uint64_t skip = rows > 24 ? (rows / 24 - 1) * 64 * width : 0;
+		uint64_t a;
+		int r;
+
+		/* Every slice across the span (aligned to the width), by
+		 * rows of up to 64; on long spans, one row in rows / 24. */
+		for (a = from; a <= last + width; a += skip) {
+			size_t n = (size_t)((last + width - a) / width) + 1;
+
+			if (n > 64)
+				n = 64;
+			timeline_row(tl, t, a, width, n, row);
+			for (i = 0; i < n; i++, a += width) {
+				uint32_t want = brute_dominant(tree, k, t, a,
+							       a + width);
+
+				expect(ty, row[i], want, "row", t, a,
+				       a + width);
+				expect(ty,
+				       timeline_dominant(tl, t, a, a + width),
+				       want, "slice", t, a, a + width);
+			}
+		}
+		/* Random offsets. */
+		for (r = 0; r < 40; r++) {
+			a = from + below(last + width - from + 1);
+			expect(ty, timeline_dominant(tl, t, a, a + width),
+			       brute_dominant(tree, k, t, a, a + width),
+			       "random slice", t, a, a + width);
+		}
+	}
+	for (i = 0; i < 200; i++) {
+		uint64_t at = (first > 3 ? first - 3 : 0) + below(span + 6);
+
+		expect(ty, timeline_call_at(tl, t, at),
+		       brute_open_at(tree, k, t, at), "call_at", t, at, at);
+	}
+}
+
+static void
+check_methods(const struct timeline *tl, const struct calltree *tree,
+	      enum clock_index k, size_t t, struct tally *ty)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	const struct tt_calls *c = &tree->calls;
+	uint64_t busy = 0;
+	size_t m, i;
+
+	for (i = th->first_call; i < th->first_call + th->ncalls; i++)
+		if (c->parent[i] == NONE)
+			busy += c->end[k][i] - c->start[k][i];
+	expect(ty, timeline_busy(tl, t), busy, "busy", t, 0, 0);
+	for (m = 0; m < tree->nmethods; m++) {
+		const uint32_t *calls;
+		size_t n = timeline_method_calls(tl, (uint32_t)m, t, &calls);
+		size_t j = 0;
+		uint32_t longest = NONE;
+		int r;
+
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			if (c->method[i] != m || (c->flags[i] & CALL_RECURSIVE))
+				continue;
+			expect(ty, j < n ? calls[j] : NONE, i, "method call",
+			       t, m, j);
+			j++;
+			if (longest == NONE ||
+			    c->end[k][i] - c->start[k][i] >
+				    c->end[k][longest] - c->start[k][longest])
+				longest = (uint32_t)i;
+		}
+		expect(ty, n, j, "method count", t, m, 0);
+		expect(ty, timeline_method_longest(tl, (uint32_t)m, t),
+		       longest, "longest", t, m, 0);
+		for (r = 0; r < 30; r++) {
+			uint64_t at = th->first[k] + below(th->last[k] -
+							   th->first[k] + 3);
+			uint64_t b = at + 1 + below(20);
+			uint32_t next = NONE, prev = NONE;
+			bool any = false;
+
+			for (j = 0; j < n; j++) {
+				uint64_t s = c->start[k][calls[j]];
+				uint64_t e = c->end[k][calls[j]];
+
+				if (s > at && next == NONE)
+					next = calls[j];
+				if (s < at)
+					prev = calls[j];
+				if (s < b && (e > at || s >= at))
+					any = true;
+			}
+			expect(ty, timeline_method_next(tl, (uint32_t)m, t, at),
+			       next, "next", t, at, m);
+			expect(ty, timeline_method_prev(tl, (uint32_t)m, t, at),
+			       prev, "prev", t, at, m);
+			expect(ty,
+			       timeline_method_overlaps(tl, (uint32_t)m, t, at,
+							b),
+			       any, "overlaps", t, at, b);
+		}
+	}
+}
+
+static void
+test_random(void)
+{
+	static const int sizes[] = {10, 60, 400, 2000};
+	struct tally dom = {0}, meth = {0};
+	long trees = 0;
+	uint64_t seed;
+	size_t s;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		uint64_t seeds = s < 2 ? 100 : s < 3 ? 30 : 4;
+
+		for (seed = 1; seed <= seeds; seed++) {
+			struct calltree *tree =
+				random_tree(seed * 7919 + s, sizes[s]);
+			int k;
+
+			for (k = 0; k < CLOCK_COUNT; k++) {
+				struct timeline *tl =
+					timeline_new(tree, (enum clock_index)k);
+				size_t t;
+
+				for (t = 0; t < tree->nthreads; t++) {
+					check_slices(tl, tree,
+						     (enum clock_index)k, t,
+						     &dom);
+					check_methods(tl, tree,
+						      (enum clock_index)k, t,
+						      &meth);
+				}
+				timeline_free(tl);
+			}
+			calltree_free(tree);
+			trees++;
+		}
+	}
+	if (!ok(!dom.wrong, "random trees: %ld slices and times on %ld trees "
+			    "match brute force",
+		dom.checked, trees))
+		printf("#   %ld wrong; first: %s\n", dom.wrong, dom.first);
+	if (!ok(!meth.wrong, "random trees: %ld method-index answers match "
+			     "brute force",
+		meth.checked))
+		printf("#   %ld wrong; first: %s\n", meth.wrong, meth.first);
+}
+
+/* ---- hand-made cases ------------------------------------------------- */
+
+/*
+ * One thread, wall times (cpu = wall / 2):
+ *
+ *   0      A (m0) ..................................... 100
+ *     10   B (m1) .. 30
+ *            12 C (m2) 28
+ *     40   D (m3) 45   50 E (m3) 56   60 F (m4) 64
+ *                                            80 G (m1) 100
+ *
+ * Calls in pre-order: A 0, B 1, C 2, D 3, E 4, F 5, G 6.
+ */
+static struct calltree *
+hand_tree(void)
+{
+	start(5);
+	cur->thread(cur->ctx, 1, "main");
+#define W(m, act, t) ev(1, m, act, (t) / 2, t)
+	W(0, TRACE_ENTER, 0);
+	W(1, TRACE_ENTER, 10);
+	W(2, TRACE_ENTER, 12);
+	W(2, TRACE_EXIT, 28);
+	W(1, TRACE_EXIT, 30);
+	W(3, TRACE_ENTER, 40);
+	W(3, TRACE_EXIT, 45);
+	W(3, TRACE_ENTER, 50);
+	W(3, TRACE_EXIT, 56);
+	W(4, TRACE_ENTER, 60);
+	W(4, TRACE_EXIT, 64);
+	W(1, TRACE_ENTER, 80);
+	W(1, TRACE_EXIT, 100);
+	W(0, TRACE_EXIT, 100);
+#undef W
+	return finish();
+}
+
+static void
+test_hand(void)
+{
+	struct calltree *tree = hand_tree();
+	struct timeline *tl = timeline_new(tree, CLOCK_WALL);
+	const uint32_t *calls;
+
+	/* [0, 100): A's children cover B 20, D 5, E 6, F 4, G 20; A's own
+	 * time is 45 > 20, so A. */
+	is_u64(timeline_dominant(tl, 0, 0, 100), 0, "whole thread: A");
+	/* [10, 40): B covers 20 of 30, A's own 10: into B; C covers 16 of
+	 * B's 20, B's own 4: C. */
+	is_u64(timeline_dominant(tl, 0, 10, 40), 2, "[10, 40): C inside B");
+	/* [25, 35): B covers 5 (C 3, B's own 2), A's own 5: a tie keeps A. */
+	is_u64(timeline_dominant(tl, 0, 25, 35), 0, "[25, 35): tie keeps A");
+	/* [26, 35): B covers 4 of 9, A's own 5: A. */
+	is_u64(timeline_dominant(tl, 0, 26, 35), 0, "[26, 35): A");
+	/* [24, 32): B covers 6 (C 4, own 2); A's own 2: into B, then C
+	 * covers 4 > B's own 2: C. */
+	is_u64(timeline_dominant(tl, 0, 24, 32), 2, "[24, 32): C");
+	/* [40, 66): D 5, E 6, F 4 = 15; A's own 11 < 15 but no child beats
+	 * it alone: E covers 6 < 11: A. */
+	is_u64(timeline_dominant(tl, 0, 40, 66), 0, "[40, 66): A");
+	/* [44, 58): D 1, E 6 = 7 of 14; E's 6 < A's own 7: A. */
+	is_u64(timeline_dominant(tl, 0, 44, 58), 0, "[44, 58): A");
+	/* [48, 58): E 6 > A's own 4: E. */
+	is_u64(timeline_dominant(tl, 0, 48, 58), 4, "[48, 58): E");
+	/* [90, 120): A covers 10, the idle 20 wins at the top. */
+	is_u64(timeline_dominant(tl, 0, 90, 120), NONE, "[90, 120): idle");
+	/* [85, 105): A covers 15 of 20 (idle 5): A, whose child G covers
+	 * all 15: G. */
+	is_u64(timeline_dominant(tl, 0, 85, 105), 6, "[85, 105): G");
+	is_u64(timeline_call_at(tl, 0, 12), 2, "call at 12: C");
+	is_u64(timeline_call_at(tl, 0, 30), 0, "call at 30: A (B ended)");
+	is_u64(timeline_call_at(tl, 0, 100), NONE, "call at 100: none");
+	is_u64(timeline_busy(tl, 0), 100, "busy 100");
+	is_u64(timeline_method_calls(tl, 3, 0, &calls), 2, "m3: D and E");
+	is_u64(timeline_method_longest(tl, 3, 0), 4, "m3: E is longest");
+	is_u64(timeline_method_longest(tl, 1, 0), 1,
+	       "m1: B and G tie, B first");
+	is_u64(timeline_method_next(tl, 3, 0, 40), 4, "m3 after 40: E");
+	is_u64(timeline_method_prev(tl, 3, 0, 50), 3, "m3 before 50: D");
+	ok(timeline_method_overlaps(tl, 3, 0, 44, 50), "m3 overlaps [44, 50)");
+	ok(!timeline_method_overlaps(tl, 3, 0, 45, 50),
+	   "m3 misses [45, 50)");
+	timeline_free(tl);
+
+	/* The cpu clock: times halved, so [5, 20) holds B 5..15 (C 6..14)
+	 * and A's own 5: B covers 10 > 5, C covers 8 > 2: C. */
+	tl = timeline_new(tree, CLOCK_CPU);
+	is_u64(timeline_dominant(tl, 0, 5, 20), 2, "cpu [5, 20): C");
+	timeline_free(tl);
+	calltree_free(tree);
+}
+
+/* A trace with no calls at all: everything is idle. */
+static void
+test_empty(void)
+{
+	struct calltree *tree;
+	struct timeline *tl;
+
+	start(1);
+	cur->thread(cur->ctx, 1, "main");
+	tree = finish();
+	tl = timeline_new(tree, CLOCK_WALL);
+	if (tree->nthreads)
+		is_u64(timeline_dominant(tl, 0, 0, 10), NONE,
+		       "no calls: idle");
+	else
+		ok(true, "no calls: no threads");
+	ok(timeline_memory(tl) > 0, "memory is counted");
+	timeline_free(tl);
+	calltree_free(tree);
+}
+
+int
+main(void)
+{
+	test_hand();
+	test_empty();
+	test_random();
+	return done_testing();
+}
