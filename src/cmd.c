@@ -169,6 +169,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		{LONG_MAPPING, OPT_MAPPING},
 	};
 	size_t cap = 0, fail_cap = 0, i;
+	int li; /* index of the long option just read, or -1 */
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
@@ -177,15 +178,23 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	opts->min_pct = 1.0;
 	opterr = 0;
 	optind = 1;
+	li = -1;
 	while ((c = getopt_long(argc, argv, "+:t:c:s:n:f:hV", longopts,
-				NULL)) != -1) {
+				&li)) != -1) {
 		double v;
 
-		for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
-			if (needs[i].opt == c && !(spec->options & needs[i].bit))
+		for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+			if (needs[i].opt != c || (spec->options & needs[i].bit))
+				continue;
+			if (li >= 0)
 				return usage_error(spec,
-						   "option '%s' does not apply",
-						   argv[optind - 1]);
+						   "option '--%s' does not "
+						   "apply",
+						   longopts[li].name);
+			return usage_error(spec, "option '-%c' does not apply",
+					   c);
+		}
+		li = -1;
 		switch (c) {
 		case 't':
 			UTIL_GROW(opts->threads, cap, opts->nthreads + 1);
