@@ -160,16 +160,22 @@ timeline_keys(struct app *app, struct canvas *c, long r)
 			press(app, c, REQ_ENTER, "ENTER (timeline select)");
 			press_n(app, c, REQ_CALL_NEXT, "CALL_NEXT", 3);
 			press_n(app, c, REQ_CALL_PREV, "CALL_PREV", 2);
+			press(app, c, REQ_RANGE_START, "RANGE_START");
+			press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 8);
+			press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY (8 columns)");
+			press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
 			press(app, c, REQ_CALL_LONGEST, "CALL_LONGEST");
 			press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 6);
 			press_n(app, c, REQ_CALL_NEXT, "CALL_NEXT", 2);
-			press(app, c, REQ_RANGE_START, "RANGE_START");
-			press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 8);
-			press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY");
-			press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
 		}
 	}
 	press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 40);
+	/* A range over a tenth of the trace: the profile's recomputation
+	 * is linear in the calls inside it. */
+	press(app, c, REQ_RANGE_START, "RANGE_START");
+	press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 10);
+	press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY (a tenth)");
+	press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
 	press(app, c, REQ_SORT_NEXT, "SORT_NEXT (timeline)");
 	press(app, c, REQ_SORT_NEXT, "SORT_NEXT (timeline)");
 	press(app, c, REQ_MOVE_LAST, "MOVE_LAST (timeline)");

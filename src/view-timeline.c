@@ -330,7 +330,7 @@ marked(const struct timeline_view *v, uint64_t *from, uint64_t *to)
 
 /* ---- drawing ---------------------------------------------------------- */
 
-/* A hue per method, the same in every view that colours by method. */
+/* A hue per method, whatever the zoom: the icicle's first choice for it. */
 static enum role
 method_role(uint32_t m)
 {

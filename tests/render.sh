@@ -154,6 +154,9 @@ timeline-range-cancel||timeline|80x12|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND
 timeline-range-none||timeline|80x12|VIEW_TIMELINE RANGE_APPLY
 timeline-resize||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN size:60x16
 timeline-scope-one||timeline|80x12|key:t MOVE_DOWN ENTER key:T
+timeline-cpu-only||cpu|80x12|VIEW_TIMELINE
+timeline-wide-names|--roles|wide|80x12|VIEW_TIMELINE
+timeline-wide-ascii|--ascii|wide|80x12|VIEW_TIMELINE
 CASES
 }
 
