@@ -80,15 +80,10 @@ void
 app_message(struct app *app, bool error, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
 
 	free(app->message);
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	app->message = xmalloc((size_t)(len < 0 ? 0 : len) + 1);
-	va_start(ap, fmt);
-	vsnprintf(app->message, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
+	app->message = xvasprintf(fmt, ap);
 	va_end(ap);
 	app->message_is_error = error;
 }

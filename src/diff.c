@@ -11,6 +11,7 @@
 
 #include "method-name.h"
 #include "util-alloc.h"
+#include "util-text.h"
 
 #include <fnmatch.h>
 #include <math.h> /* INFINITY, no libm */
@@ -240,18 +241,6 @@ static const struct {
 	{"total_cpu", true, DIFF_EXCL, CLOCK_CPU},
 	{"total_wall", true, DIFF_EXCL, CLOCK_WALL},
 };
-
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
 
 static bool
 is_alpha(char c)

@@ -42,6 +42,7 @@
 #include "util-alloc.h"
 #include "util-arena.h"
 #include "util-map.h"
+#include "util-text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -195,30 +196,13 @@ fail(struct parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	char *what;
-	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	what = xmalloc((size_t)(len < 0 ? 0 : len) + 1);
-	va_start(ap, fmt);
-	vsnprintf(what, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
+	what = xvasprintf(fmt, ap);
 	va_end(ap);
 	p->error = xasprintf("%s: line %lu: %s", p->name, p->line, what);
 	free(what);
 	return false;
-}
-
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
 }
 
 /* Trim blanks from both ends of [*s, *e). */

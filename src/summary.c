@@ -49,15 +49,10 @@ static void
 line(struct summary *s, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
 	char *text;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	text = xmalloc((size_t)(len < 0 ? 0 : len) + 1);
-	va_start(ap, fmt);
-	vsnprintf(text, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
+	text = xvasprintf(fmt, ap);
 	va_end(ap);
 	UTIL_GROW(s->lines, s->cap, s->count + 1);
 	s->lines[s->count++] = text;

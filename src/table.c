@@ -93,17 +93,10 @@ void
 table_fmt(struct table *t, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
-	char *s;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	push(t, xvasprintf(fmt, ap));
 	va_end(ap);
-	s = xmalloc((size_t)(len < 0 ? 0 : len) + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)(len < 0 ? 0 : len) + 1, fmt, ap);
-	va_end(ap);
-	push(t, s);
 }
 
 void

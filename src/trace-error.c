@@ -16,18 +16,11 @@ void
 trace_error_set(struct trace_error *err, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
 
 	if (!err || err->message)
 		return;
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		len = 0;
-	err->message = xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(err->message, (size_t)len + 1, fmt, ap);
+	err->message = xvasprintf(fmt, ap);
 	va_end(ap);
 	err->offset = offset;
 }

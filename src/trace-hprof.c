@@ -58,6 +58,7 @@
 #include "util-alloc.h"
 #include "util-arena.h"
 #include "util-map.h"
+#include "util-text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -152,18 +153,6 @@ hash_bytes(uint64_t h, const char *s, size_t n)
 		h *= UINT64_C(0x100000001b3);
 	}
 	return h;
-}
-
-static bool
-is_blank(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool
-is_digit(char c)
-{
-	return c >= '0' && c <= '9';
 }
 
 static void

@@ -76,20 +76,32 @@ xstrdup(const char *s)
 }
 
 char *
-xasprintf(const char *fmt, ...)
+xvasprintf(const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list copy;
 	int len;
 	char *p;
 
-	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
+	va_copy(copy, ap);
+	len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
 	if (len < 0)
 		len = 0;
 	p = xmalloc((size_t)len + 1);
+	va_copy(copy, ap);
+	vsnprintf(p, (size_t)len + 1, fmt, copy);
+	va_end(copy);
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
 	va_start(ap, fmt);
-	vsnprintf(p, (size_t)len + 1, fmt, ap);
+	p = xvasprintf(fmt, ap);
 	va_end(ap);
 	return p;
 }

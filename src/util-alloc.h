@@ -8,6 +8,7 @@
 #ifndef TRACETUI_UTIL_ALLOC_H
 #define TRACETUI_UTIL_ALLOC_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Called once before aborting on allocation failure; NULL for none. */
@@ -25,6 +26,9 @@ char *xstrndup(const char *s, size_t len);
 char *xstrdup(const char *s);
 /* printf into a newly allocated string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* vprintf into a newly allocated string (ap is left unused). */
+char *xvasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 
 /*
  * Make room for at least `need` elements of `size` bytes in *ptr whose
