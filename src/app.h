@@ -10,6 +10,7 @@
 #ifndef TRACETUI_APP_H
 #define TRACETUI_APP_H
 
+#include "callpath.h"
 #include "calltree.h"
 #include "canvas.h"
 #include "profile.h"
@@ -50,6 +51,22 @@ struct app_history {
 
 enum { APP_MIN_WIDTH = 40, APP_MIN_HEIGHT = 8 };
 
+/*
+ * The trace --base compares with, summarised once: its called methods
+ * keyed by full name (the class dotted), with their times over every
+ * thread, and its call paths (threads merged) whose nodes' methods are
+ * those keys' indices.
+ */
+struct app_base {
+	char *path;
+	char **keys; /* sorted, distinct */
+	size_t nkeys;
+	uint64_t (*incl)[CLOCK_COUNT]; /* per key */
+	uint64_t (*excl)[CLOCK_COUNT];
+	struct callpath paths[2]; /* top-down, bottom-up */
+	uint32_t *key_of; /* per method of the app's tree, or CALL_NONE */
+};
+
 struct app {
 	struct calltree *tree;
 	struct scope scope;
@@ -70,6 +87,7 @@ struct app {
 	char *prompt;
 	size_t prompt_len, prompt_cap;
 	int page;		/* rows of the view area at the last draw */
+	struct app_base *base;	/* NULL without --base */
 	bool quit;
 };
 
@@ -102,6 +120,17 @@ void app_jump(struct app *app, enum app_view view, uint32_t m);
 void app_select(struct app *app, uint32_t m);
 /* Search for pattern (a POSIX extended regex) from the selection. */
 void app_search(struct app *app, const char *pattern);
+/* Compare with base (not taken over), read from path. */
+void app_set_base(struct app *app, const struct calltree *base,
+		  const char *path);
+/* Method m's times in BASE into incl and excl; false when BASE never
+ * calls it (or there is no BASE). */
+bool app_base_method(const struct app *app, uint32_t m,
+		     uint64_t incl[CLOCK_COUNT], uint64_t excl[CLOCK_COUNT]);
+/* The inclusive times into incl of BASE's node on the path of node n of
+ * p (bottom-up with inverted); false when BASE lacks the path. */
+bool app_base_path(const struct app *app, const struct callpath *p,
+		   uint32_t n, bool inverted, uint64_t incl[CLOCK_COUNT]);
 /* The clock the profile's single-clock columns use. */
 enum clock_index app_main_clock(const struct app *app);
 

@@ -34,6 +34,7 @@ static const char role_letters[ROLE_COUNT] = {
 	[ROLE_TAGGED] = 't', [ROLE_WARNING] = 'W', [ROLE_SECTION] = 's',
 	[ROLE_PALETTE_0] = '0', [ROLE_PALETTE_1] = '1', [ROLE_PALETTE_2] = '2',
 	[ROLE_PALETTE_3] = '3', [ROLE_PALETTE_4] = '4', [ROLE_PALETTE_5] = '5',
+	[ROLE_SLOWER] = '+',	[ROLE_FASTER] = '-',
 };
 
 struct canvas *

@@ -39,6 +39,8 @@ enum role {
 	ROLE_PALETTE_3,
 	ROLE_PALETTE_4,
 	ROLE_PALETTE_5,
+	ROLE_SLOWER, /* grew since --base's trace */
+	ROLE_FASTER, /* shrank since --base's trace */
 	ROLE_COUNT,
 };
 

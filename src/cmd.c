@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 enum { LONG_MIN_PCT = 256, LONG_NO_THREAD, LONG_ASCII, LONG_COLOR,
-       LONG_RANGE, LONG_FAIL_IF, LONG_NORMALIZE, LONG_MAPPING };
+       LONG_RANGE, LONG_FAIL_IF, LONG_NORMALIZE, LONG_MAPPING, LONG_BASE };
 
 /* The --mapping of the last cmd_parse, applied by cmd_load. */
 static struct mapping *loaded_mapping;
@@ -51,6 +51,8 @@ static const struct option_help option_help[] = {
 	{OPT_MAPPING, "    --mapping FILE",
 	 "rename obfuscated classes and methods with an R8/ProGuard "
 	 "mapping.txt"},
+	{OPT_BASE, "    --base BASE",
+	 "compare with the trace BASE: deltas and slower/faster frames"},
 };
 
 void
@@ -151,6 +153,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		{"fail-if", required_argument, NULL, LONG_FAIL_IF},
 		{"normalize", no_argument, NULL, LONG_NORMALIZE},
 		{"mapping", required_argument, NULL, LONG_MAPPING},
+		{"base", required_argument, NULL, LONG_BASE},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
@@ -167,6 +170,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		{LONG_FAIL_IF, OPT_FAIL_IF},
 		{LONG_NORMALIZE, OPT_NORMALIZE},
 		{LONG_MAPPING, OPT_MAPPING},
+		{LONG_BASE, OPT_BASE},
 	};
 	size_t cap = 0, fail_cap = 0, i;
 	int li; /* index of the long option just read, or -1 */
@@ -293,6 +297,9 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 			break;
 		case LONG_MAPPING:
 			opts->mapping = optarg;
+			break;
+		case LONG_BASE:
+			opts->base = optarg;
 			break;
 		case 'h':
 			print_help(spec);

@@ -39,6 +39,7 @@ enum cmd_option {
 	OPT_FAIL_IF = 1 << 10,
 	OPT_NORMALIZE = 1 << 11,
 	OPT_MAPPING = 1 << 12,
+	OPT_BASE = 1 << 13,
 };
 
 struct cmd_spec {
@@ -69,6 +70,7 @@ struct cmd_opts {
 	bool normalize;	      /* --normalize */
 	const char *range;    /* --range, checked */
 	const char *mapping;  /* --mapping FILE, loaded by cmd_parse */
+	const char *base;     /* --base FILE, or NULL */
 	bool ascii;	      /* --ascii */
 	int color;	      /* enum term_color: auto, always, never */
 	char **args;	      /* positional arguments */

@@ -36,7 +36,8 @@ usage(FILE *out)
 		     "       tracetui COMMAND [OPTIONS] FILE\n\n"
 		     "Without a command, FILE opens in the interactive "
 		     "viewer\n(options: -t THREAD, -c CLOCK, --ascii, "
-		     "--color WHEN, --mapping FILE).\n\n"
+		     "--color WHEN, --mapping FILE,\n"
+		     "--base BASE).\n\n"
 		     "Read Android method traces (.trace).\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name,

@@ -52,6 +52,9 @@ static const struct role_style styles[ROLE_COUNT] = {
 	[ROLE_PALETTE_3] = {80, -1, COLOR_CYAN, -1, A_NORMAL, A_BOLD},
 	[ROLE_PALETTE_4] = {111, -1, COLOR_BLUE, -1, A_NORMAL, A_NORMAL},
 	[ROLE_PALETTE_5] = {183, -1, COLOR_MAGENTA, -1, A_NORMAL, A_BOLD},
+	/* Changes from --base: without colour, slower is bold. */
+	[ROLE_SLOWER] = {196, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
+	[ROLE_FASTER] = {33, -1, COLOR_BLUE, -1, A_NORMAL, A_DIM},
 };
 
 static void

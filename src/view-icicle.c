@@ -18,6 +18,10 @@
  * drawing and moving only walk frames at least one cell wide (children
  * are sorted widest first, so the first narrow child ends a walk).  Labels
  * lose their packages to initials, then entirely, then are cut.
+ *
+ * With --base, a frame whose inclusive time grew by more than 5% of that
+ * of BASE's frame on the same call path (or that BASE lacks) is drawn as
+ * slower, one that shrank by more than 5% as faster.
  */
 #include "config.h"
 
@@ -486,6 +490,24 @@ draw_frame(struct paint *pt, uint32_t n, int x0, int x1, int y,
 	}
 }
 
+/* The role of node n against BASE's frame on its path: ROLE_SLOWER or
+ * ROLE_FASTER past a 5% change, else role. */
+static enum role
+change_role(const struct paint *pt, uint32_t n, enum role role)
+{
+	uint64_t base[CLOCK_COUNT], now = incl(pt->p, n, pt->k), was;
+
+	if (!app_base_path(pt->app, pt->p, n, pt->v->mode == BOTTOM_UP,
+			   base))
+		return ROLE_SLOWER;
+	was = base[pt->k];
+	if (now > was && (now - was) * 20 > was)
+		return ROLE_SLOWER;
+	if (now < was && (was - now) * 20 > was)
+		return ROLE_FASTER;
+	return role;
+}
+
 /* Draw node n, which starts t0 after the zoomed frame, at level, and the
  * wide frames below it that fit on the screen. */
 static void
@@ -509,6 +531,8 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 			role = ROLE_CURSOR;
 		else if (matches(v, pt->app, x->method))
 			role = ROLE_MATCH;
+		else if (pt->app->base)
+			role = change_role(pt, n, role);
 		draw_frame(pt, n, x0, x1, pt->y + level - v->top, role);
 	}
 	if (level + 1 >= v->top + v->rows)
@@ -884,8 +908,9 @@ icicle_status(void *state, struct app *app)
 	enum clock_index k = app_main_clock(app);
 	const struct callpath *p;
 	const struct callpath_node *x;
-	char time[40], all[16], up[16], share[16];
-	char *tail, *search = NULL, *name, *fitted, *text;
+	char time[40], all[16], up[16], share[16], was[40];
+	char *tail, *search = NULL, *name, *fitted, *text, *vs = NULL;
+	uint64_t base[CLOCK_COUNT];
 	const char *what = "";
 	int room;
 
@@ -907,11 +932,19 @@ icicle_status(void *state, struct app *app)
 	}
 	if (v->mode == BOTTOM_UP && !x->parent)
 		what = "self ";
-	tail = xasprintf("  %s%s  %s of all%s%s%s  %llu call%s", what, time,
+	if (app->base && app_base_path(app, p, v->sel, v->mode == BOTTOM_UP,
+				       base)) {
+		format_ms(was, sizeof(was), base[k]);
+		vs = xasprintf("  base %s, new %s", was, time);
+	} else if (app->base) {
+		vs = xasprintf("  not in base, new %s", time);
+	}
+	tail = xasprintf("  %s%s  %s of all%s%s%s  %llu call%s%s", what, time,
 			 all, x->parent ? "  " : "", x->parent ? up : "",
 			 x->parent ? " of parent" : "",
 			 (unsigned long long)x->calls,
-			 x->calls == 1 ? "" : "s");
+			 x->calls == 1 ? "" : "s", vs ? vs : "");
+	free(vs);
 	/* The numbers stay in view: the name gives way, first its
 	 * packages, then its signature, then its package. */
 	name = method_full_name(&app->tree->methods[x->method]);

@@ -23,6 +23,8 @@ enum column_kind {
 	COL_EXCL,
 	COL_CALLS,
 	COL_PER_CALL,
+	COL_DELTA_EXCL, /* the change from --base's trace */
+	COL_DELTA_INCL,
 	COL_NAME,
 };
 
@@ -122,6 +124,12 @@ set_columns(struct profile_view *v, struct app *app)
 		add_column(v, COL_PER_CALL, k, cpu ? "Cpu/Call" : "Wall/Call",
 			   10);
 	}
+	if (app->base) {
+		add_column(v, COL_DELTA_EXCL, app_main_clock(app), "\u0394Excl",
+			   10);
+		add_column(v, COL_DELTA_INCL, app_main_clock(app), "\u0394Incl",
+			   10);
+	}
 	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
 	v->sort = 1;
 	for (i = 0; i < v->ncolumns; i++) {
@@ -157,10 +165,30 @@ column_value(const struct column *c, const struct profile_row *r)
 		return r->calls + r->rcalls;
 	case COL_PER_CALL:
 		return per_call(r, c->clock);
+	case COL_DELTA_EXCL:
+	case COL_DELTA_INCL:
 	case COL_NAME:
 		break;
 	}
 	return 0;
+}
+
+/* The change of delta column c's time for method m from BASE into *d
+ * (from zero when BASE never calls m); false when BASE never calls m. */
+static bool
+delta(const struct column *c, const struct app *app, uint32_t m,
+      int64_t *d)
+{
+	const struct profile_row *r = &app->profile.rows[m];
+	uint64_t incl[CLOCK_COUNT] = {0}, excl[CLOCK_COUNT] = {0};
+	bool in_base = app_base_method(app, m, incl, excl);
+	enum clock_index k = c->clock;
+
+	if (c->kind == COL_DELTA_EXCL)
+		*d = (int64_t)r->excl[k] - (int64_t)excl[k];
+	else
+		*d = (int64_t)r->incl[k] - (int64_t)incl[k];
+	return in_base;
 }
 
 struct sort_ctx {
@@ -185,7 +213,14 @@ method_cmp(const void *a, const void *b, void *arg)
 		free(ny);
 		return s->v->ascending ? r : -r;
 	}
-	{
+	if (c->kind == COL_DELTA_EXCL || c->kind == COL_DELTA_INCL) {
+		int64_t dx, dy;
+
+		delta(c, s->app, x, &dx);
+		delta(c, s->app, y, &dy);
+		if (dx != dy)
+			r = dx > dy ? -1 : 1;
+	} else {
 		uint64_t vx = column_value(c, &s->app->profile.rows[x]);
 		uint64_t vy = column_value(c, &s->app->profile.rows[y]);
 
@@ -404,6 +439,18 @@ format_ms(char *buf, size_t size, uint64_t us)
 		 (unsigned long long)(us % 1000));
 }
 
+/* A change in microseconds as signed milliseconds, and its role. */
+static enum role
+format_delta(char *buf, size_t size, int64_t us)
+{
+	uint64_t a = us < 0 ? (uint64_t)-us : (uint64_t)us;
+
+	snprintf(buf, size, "%s%llu.%03llu", us > 0 ? "+" : us < 0 ? "-" : "",
+		 (unsigned long long)(a / 1000),
+		 (unsigned long long)(a % 1000));
+	return us > 0 ? ROLE_SLOWER : us < 0 ? ROLE_FASTER : ROLE_NORMAL;
+}
+
 static void
 format_pct(char *buf, size_t size, uint64_t v, uint64_t total)
 {
@@ -473,10 +520,23 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 		const struct column *col = &v->columns[i];
 		const struct profile_row *r = &p->rows[row->method];
 		enum clock_index k = col->clock;
+		enum role cell = row->kind == ROW_METHOD ? ROLE_NORMAL
+							 : ROLE_DIM;
+		int64_t d;
 
 		buf[0] = '\0';
 		if (row->kind == ROW_METHOD) {
 			switch (col->kind) {
+			case COL_DELTA_EXCL:
+			case COL_DELTA_INCL:
+				if (delta(col, app, row->method, &d)) {
+					cell = format_delta(buf, sizeof(buf),
+							    d);
+				} else {
+					snprintf(buf, sizeof(buf), "new");
+					cell = ROLE_SLOWER;
+				}
+				break;
 			case COL_INCL_PCT:
 				format_pct(buf, sizeof(buf), r->incl[k],
 					   p->total[k]);
@@ -528,9 +588,7 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 				break;
 			}
 		}
-		canvas_text_right(c, x, y, col->width, buf,
-				  row->kind == ROW_METHOD ? ROLE_NORMAL
-							  : ROLE_DIM);
+		canvas_text_right(c, x, y, col->width, buf, cell);
 		x += col->width + 1;
 	}
 	{

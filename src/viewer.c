@@ -21,7 +21,8 @@ static const struct cmd_spec viewer_spec = {
 	.args = "FILE",
 	.summary = "Open FILE in the interactive viewer (keys: press ? "
 		   "inside).",
-	.options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR | OPT_MAPPING,
+	.options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR |
+		   OPT_MAPPING | OPT_BASE,
 	.min_args = 1,
 	.max_args = 1,
 };
@@ -38,7 +39,7 @@ int
 viewer_main(int argc, char **argv)
 {
 	struct cmd_opts opts;
-	struct calltree *tree;
+	struct calltree *tree, *base = NULL;
 	struct scope scope;
 	struct app *app;
 	struct canvas *canvas;
@@ -49,24 +50,37 @@ viewer_main(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
+	/* A BASE that cannot be read is reported before the terminal is
+	 * needed, as a --mapping that cannot be is. */
+	if (opts.base && !(base = cmd_load(opts.base))) {
+		cmd_opts_done(&opts);
+		return CMD_INPUT;
+	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cmd_error(NULL, "the viewer needs a terminal; for text, try "
 				"'tracetui report %s'",
 			  opts.args[0]);
+		calltree_free(base);
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
 	tree = cmd_load(opts.args[0]);
 	if (!tree) {
+		calltree_free(base);
 		cmd_opts_done(&opts);
 		return CMD_INPUT;
 	}
 	if (!cmd_scope(&scope, tree, &opts) || !cmd_clock(tree, &opts, &clock)) {
 		calltree_free(tree);
+		calltree_free(base);
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
 	app = app_new(tree);
+	if (base) {
+		app_set_base(app, base, opts.base);
+		calltree_free(base);
+	}
 	if (opts.clock >= 0)
 		app->clocks = clock == CLOCK_CPU ? APP_CLOCKS_CPU
 						 : APP_CLOCKS_WALL;

@@ -43,6 +43,10 @@ expect_input_error() {
 	[ $rc -eq 3 ] || echo "$err" | diag
 }
 expect_input_error "$tmp/missing.trace" "cannot open" "missing file"
+run "$TRACETUI" --base "$tmp/missing.trace" "$tmp/new.trace"
+ok $([ $rc -eq 3 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] &&
+	echo "$err" | grep -q "^tracetui: $tmp/missing.trace: offset 0: " &&
+	echo 0 || echo 1) "an unreadable --base exits with 3"
 expect_input_error "$tmp" "is a directory" "a directory"
 : >"$tmp/empty.trace"
 expect_input_error "$tmp/empty.trace" "the file is empty" "an empty file"

@@ -4,11 +4,13 @@
  * draws it into a canvas and prints the canvas as text (and, with
  * --roles, the role of every cell).
  *
- * Usage: render [--ascii] [--roles] FILE WIDTHxHEIGHT [STEP...]
+ * Usage: render [--ascii] [--roles] [--base FILE] FILE WIDTHxHEIGHT
+ *        [STEP...]
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
  * the help: key:Enter, key:C-o), search:REGEX, or size:WxH (draw at the
- * size so far, then use the new one).
+ * size so far, then use the new one).  --base compares FILE with another
+ * trace, as the viewer's --base does.
  */
 #include "config.h"
 
@@ -26,12 +28,28 @@
 static void
 usage(void)
 {
-	fputs("usage: render [--ascii] [--roles] FILE WIDTHxHEIGHT "
-	      "[STEP...]\n"
+	fputs("usage: render [--ascii] [--roles] [--base FILE] FILE "
+	      "WIDTHxHEIGHT [STEP...]\n"
 	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
 	      "key:C, search:REGEX or size:WxH\n",
 	      stderr);
 	exit(2);
+}
+
+/* Load path, or exit with 3 after the one-line message. */
+static struct calltree *
+load(const char *path)
+{
+	struct trace_error err = {0};
+	struct calltree *tree = calltree_load(path, &err);
+
+	if (!tree) {
+		fprintf(stderr, "render: %s: offset %llu: %s\n", path,
+			(unsigned long long)err.offset, err.message);
+		trace_error_clear(&err);
+		exit(3);
+	}
+	return tree;
 }
 
 /* Parse "WxH" into *w, *h; false if it is not that. */
@@ -101,8 +119,8 @@ parse_request(const char *step, long *times)
 int
 main(int argc, char **argv)
 {
-	struct trace_error err = {0};
-	struct calltree *tree;
+	struct calltree *tree, *base = NULL;
+	const char *base_path = NULL;
 	struct canvas *canvas;
 	struct app *app;
 	bool ascii = false, roles = false;
@@ -113,19 +131,21 @@ main(int argc, char **argv)
 			ascii = true;
 		else if (!strcmp(argv[i], "--roles"))
 			roles = true;
+		else if (!strcmp(argv[i], "--base") && i + 1 < argc)
+			base_path = argv[++i];
 		else
 			usage();
 	}
 	if (argc - i < 2 || !parse_size(argv[i + 1], &width, &height))
 		usage();
-	tree = calltree_load(argv[i], &err);
-	if (!tree) {
-		fprintf(stderr, "render: %s: offset %llu: %s\n", argv[i],
-			(unsigned long long)err.offset, err.message);
-		trace_error_clear(&err);
-		return 3;
-	}
+	if (base_path)
+		base = load(base_path);
+	tree = load(argv[i]);
 	app = app_new(tree);
+	if (base) {
+		app_set_base(app, base, base_path);
+		calltree_free(base);
+	}
 	canvas = canvas_new(width, height, ascii);
 	for (i += 2; i < argc && !status; i++) {
 		const char *step = argv[i];

@@ -16,10 +16,35 @@ for spec in calls wide gen icicle timeline; do
 	"$MKTRACE" "$srcdir/tests/fixtures/render-$spec.spec" \
 		"$tmp/$spec.trace" || skip_all "mktrace failed on render-$spec"
 done
+for spec in diff-base diff-new; do
+	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
+		skip_all "mktrace failed on $spec"
+done
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
 	skip_all "mktrace failed"
 
+# The base-* cases open diff-new against diff-base (their specs' tables,
+# cpu microseconds; the title says "vs diff-base.trace").  Profile deltas,
+# NEW minus BASE per method by full name with the class dotted:
+#   App.main      excl 40-40 = 0.000   incl 130-100 = +0.030
+#   Foo.bar       excl 40-30 = +0.010  incl  60-40  = +0.020
+#   j/u/HashMap   excl 30-40 = -0.010  incl  30-40  = -0.010 (main's)
+#   j.u.HashMap   excl 20-40 = -0.020  incl  20-40  = -0.020 (worker's)
+#   New.added     "new" (both); Old.gone is BASE's only: no row.
+# Sorted by ΔExcl (SORT_NEXT*5), an absent method counts from zero:
+# New.added +20, Foo.bar +10, App.main 0, j/u -10, j.u -20.  On the
+# wall clock (CLOCK): App.main excl 60-80 = -0.020, incl 220-200 =
+# +0.020; Foo.bar 0.000, +0.020; j/u -0.020, -0.020; j.u -0.040, -0.040.
+# Icicle top-down, threads merged, base -> new inclusive cpu, >5% marks:
+#   App.main 100 -> 130 slower; worker's HashMap.get 20 -> 20 as is;
+#   App.main/Foo.bar 40 -> 60 slower; App.main/HashMap.get 10 -> 10 as
+#   is; App.main/New.added absent, slower; App.main/Foo.bar/HashMap.get
+#   10 -> 20 slower.
+# Bottom-up (self times): App.main 40 -> 40 as is; Foo.bar 30 -> 40
+# slower; j/u/HashMap.get 40 -> 30 and j.u/HashMap.get 40 -> 20 faster;
+# New.added slower; HashMap.get<-Foo.bar 10 -> 20 slower,
+# HashMap.get<-App.main 10 -> 10 as is.
 # NAME | render options | trace | size | steps
 cases() {
 	cat <<'CASES'
@@ -157,6 +182,13 @@ timeline-scope-one||timeline|80x12|key:t MOVE_DOWN ENTER key:T
 timeline-cpu-only||cpu|80x12|VIEW_TIMELINE
 timeline-wide-names|--roles|wide|80x12|VIEW_TIMELINE
 timeline-wide-ascii|--ascii|wide|80x12|VIEW_TIMELINE
+base-profile|--roles --base diff-base.trace|diff-new|120x12|
+base-profile-sort|--roles --base diff-base.trace|diff-new|120x12|SORT_NEXT*5
+base-profile-wall|--roles --base diff-base.trace|diff-new|120x12|CLOCK
+base-icicle|--roles --base diff-base.trace|diff-new|100x12|key:f
+base-icicle-status|--roles --base diff-base.trace|diff-new|100x12|key:f key:j
+base-icicle-new|--base diff-base.trace|diff-new|100x12|key:f key:j key:l
+base-icicle-inverted|--roles --base diff-base.trace|diff-new|100x12|key:f key:b
 CASES
 }
 
@@ -250,6 +282,14 @@ for size in 100x24 80x24 120x40; do
 		printf 'want\n%s\ngot\n%s\n' "$want" "$got" | diag
 	fi
 done
+
+# A --base that cannot be read: exit 3 and one line naming it.
+(cd "$tmp" && "$RENDER" --base missing.trace diff-new.trace 80x24) \
+	>/dev/null 2>"$tmp/base.err"
+ok $([ $? -eq 3 ] && [ "$(wc -l <"$tmp/base.err")" -eq 1 ] &&
+	grep -q "^render: missing.trace: offset 0: cannot open" \
+		"$tmp/base.err" && echo 0 || echo 1) \
+	"an unreadable --base exits with 3"
 
 # An unknown step is a usage error.
 (cd "$tmp" && "$RENDER" calls.trace 80x24 NO_SUCH_STEP) >/dev/null 2>&1
