@@ -41,11 +41,11 @@ main(int argc, char **argv)
 	for (p += offset; p + size <= end; p += size, n++)
 		sum += (uint64_t)(p[0] | p[1] << 8) ^
 		       (uint64_t)(p[2] | p[3] << 8 | p[4] << 16 |
-				  (uint32_t)p[5] << 24) ^
+		                  (uint32_t)p[5] << 24) ^
 		       (uint64_t)(p[6] | p[7] << 8 | p[8] << 16 |
-				  (uint32_t)p[9] << 24) ^
+		                  (uint32_t)p[9] << 24) ^
 		       (uint64_t)(p[10] | p[11] << 8 | p[12] << 16 |
-				  (uint32_t)p[13] << 24);
+		                  (uint32_t)p[13] << 24);
 	printf("%llu records, checksum %llx\n", (unsigned long long)n,
 	       (unsigned long long)sum);
 	return 0;

@@ -79,8 +79,8 @@ press(struct app *app, struct canvas *c, enum request req, const char *kind)
 }
 
 static void
-press_n(struct app *app, struct canvas *c, enum request req,
-	const char *kind, int n)
+press_n(struct app *app, struct canvas *c, enum request req, const char *kind,
+        int n)
 {
 	while (n-- > 0)
 		press(app, c, req, kind);
@@ -162,7 +162,8 @@ timeline_keys(struct app *app, struct canvas *c, long r)
 			press_n(app, c, REQ_CALL_PREV, "CALL_PREV", 2);
 			press(app, c, REQ_RANGE_START, "RANGE_START");
 			press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 8);
-			press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY (8 columns)");
+			press(app, c, REQ_RANGE_APPLY,
+			      "RANGE_APPLY (8 columns)");
 			press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
 			press(app, c, REQ_CALL_LONGEST, "CALL_LONGEST");
 			press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 6);
@@ -257,7 +258,7 @@ main(int argc, char **argv)
 	tree = calltree_load(argv[1], &err);
 	if (!tree) {
 		fprintf(stderr, "keys: %s: offset %llu: %s\n", argv[1],
-			(unsigned long long)err.offset, err.message);
+		        (unsigned long long)err.offset, err.message);
 		trace_error_clear(&err);
 		return 3;
 	}

@@ -60,11 +60,11 @@ main(int argc, char **argv)
 			return 1;
 		}
 		wall[i] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-			  (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+		          (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 		cpu[i] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) *
-				 1e3 +
-			 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) /
-				 1e3;
+		                 1e3 +
+		         (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) /
+		                 1e3;
 		if ((double)ru.ru_maxrss / 1024 > maxrss)
 			maxrss = (double)ru.ru_maxrss / 1024;
 	}

@@ -17,12 +17,12 @@
 #include <string.h>
 
 static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
-	[APP_VIEW_PROFILE] = &view_profile_ops,
-	[APP_VIEW_TIMELINE] = &view_timeline_ops,
-	[APP_VIEW_ICICLE] = &view_icicle_ops,
-	[APP_VIEW_THREADS] = &view_threads_ops,
-	[APP_VIEW_INFO] = &view_info_ops,
-	[APP_VIEW_HELP] = &view_help_ops,
+        [APP_VIEW_PROFILE] = &view_profile_ops,
+        [APP_VIEW_TIMELINE] = &view_timeline_ops,
+        [APP_VIEW_ICICLE] = &view_icicle_ops,
+        [APP_VIEW_THREADS] = &view_threads_ops,
+        [APP_VIEW_INFO] = &view_info_ops,
+        [APP_VIEW_HELP] = &view_help_ops,
 };
 
 static void
@@ -64,8 +64,8 @@ app_new(struct calltree *tree)
 
 	app->tree = tree;
 	app->method = CALL_NONE;
-	app->clocks = tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU
-						 : APP_CLOCKS_WALL;
+	app->clocks =
+	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
 	scope_init_all(&app->scope, tree);
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
@@ -142,8 +142,8 @@ static uint32_t
 key_index(const struct app_base *b, const char *key)
 {
 	char *const *at = b->nkeys ? bsearch(&key, b->keys, b->nkeys,
-					     sizeof(*b->keys), key_cmp)
-				   : NULL;
+	                                     sizeof(*b->keys), key_cmp)
+	                           : NULL;
 
 	return at ? (uint32_t)(at - b->keys) : CALL_NONE;
 }
@@ -196,7 +196,7 @@ app_set_base(struct app *app, const struct calltree *base, const char *path)
 		for (i = 1; i < b->paths[t].count; i++)
 			if (b->paths[t].nodes[i].method != CALL_NONE)
 				b->paths[t].nodes[i].method =
-					key_of[b->paths[t].nodes[i].method];
+				        key_of[b->paths[t].nodes[i].method];
 	free(key_of);
 	profile_done(&prof);
 	scope_done(&all);
@@ -213,8 +213,8 @@ app_set_base(struct app *app, const struct calltree *base, const char *path)
 }
 
 bool
-app_base_method(const struct app *app, uint32_t m,
-		uint64_t incl[CLOCK_COUNT], uint64_t excl[CLOCK_COUNT])
+app_base_method(const struct app *app, uint32_t m, uint64_t incl[CLOCK_COUNT],
+                uint64_t excl[CLOCK_COUNT])
 {
 	uint32_t key;
 
@@ -228,7 +228,7 @@ app_base_method(const struct app *app, uint32_t m,
 
 bool
 app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
-	      bool inverted, uint64_t incl[CLOCK_COUNT])
+              bool inverted, uint64_t incl[CLOCK_COUNT])
 {
 	const struct callpath *bp;
 	uint32_t *keys, len, at, i;
@@ -243,13 +243,13 @@ app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
 		uint32_t m = p->nodes[at].method;
 
 		keys[p->nodes[at].depth - 1] =
-			m == CALL_NONE ? CALL_NONE : app->base->key_of[m];
+		        m == CALL_NONE ? CALL_NONE : app->base->key_of[m];
 	}
 	for (i = 0, at = 0; found && i < len; i++) {
 		uint32_t ch = bp->nodes[at].first_child;
 
 		while (ch != CALL_NONE && (keys[i] == CALL_NONE ||
-					   bp->nodes[ch].method != keys[i]))
+		                           bp->nodes[ch].method != keys[i]))
 			ch = bp->nodes[ch].next_sibling;
 		found = ch != CALL_NONE;
 		at = ch;
@@ -270,7 +270,7 @@ recompute(struct app *app)
 		profile_compute(&app->profile, app->tree, &app->scope);
 	else
 		profile_from_cache(&app->profile, app->cache, app->tree,
-				   &app->scope);
+		                   &app->scope);
 	refresh_views(app);
 }
 
@@ -344,8 +344,8 @@ app_select(struct app *app, uint32_t m)
 }
 
 static void
-history_move(struct app *app, struct app_history *from,
-	     struct app_history *to, const char *what)
+history_move(struct app *app, struct app_history *from, struct app_history *to,
+             const char *what)
 {
 	if (!from->count) {
 		app_message(app, false, "nothing %s in the history", what);
@@ -377,8 +377,7 @@ cycle_clock(struct app *app)
 
 	if (!tree->has_clock[CLOCK_CPU] || !tree->has_clock[CLOCK_WALL]) {
 		app_message(app, false, "this trace has only the %s clock",
-			    tree->has_clock[CLOCK_CPU] ? "thread-cpu"
-						       : "wall");
+		            tree->has_clock[CLOCK_CPU] ? "thread-cpu" : "wall");
 		return;
 	}
 	app->clocks = (app->clocks + 1) % 3;
@@ -436,8 +435,8 @@ app_request(struct app *app, enum request req)
 		switch_view(app, (app->view + 1) % APP_VIEW_COUNT);
 		break;
 	case REQ_VIEW_PREV:
-		switch_view(app, (app->view + APP_VIEW_COUNT - 1) %
-					 APP_VIEW_COUNT);
+		switch_view(app,
+		            (app->view + APP_VIEW_COUNT - 1) % APP_VIEW_COUNT);
 		break;
 	case REQ_VIEW_PROFILE:
 		switch_view(app, APP_VIEW_PROFILE);
@@ -576,8 +575,8 @@ static void
 draw_title(struct app *app, struct canvas *c)
 {
 	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
-			    : app->clocks == APP_CLOCKS_WALL ? "wall"
-							     : "cpu+wall";
+	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
+	                                                     : "cpu+wall";
 	char *threads, *title, *range;
 	size_t t;
 
@@ -589,20 +588,20 @@ draw_title(struct app *app, struct canvas *c)
 		threads = xasprintf("thread %s", app->tree->threads[t].name);
 	} else {
 		threads = xasprintf("%zu of %zu threads", app->scope.count,
-				    app->scope.nthreads);
+		                    app->scope.nthreads);
 	}
 	if (app->scope.range.on)
 		range = xasprintf("range: %s %.3f..%.3f ms",
-				  app->scope.range.clock == CLOCK_WALL ? "wall"
-								       : "cpu",
-				  (double)app->scope.range.start / 1000,
-				  (double)app->scope.range.end / 1000);
+		                  app->scope.range.clock == CLOCK_WALL ? "wall"
+		                                                       : "cpu",
+		                  (double)app->scope.range.start / 1000,
+		                  (double)app->scope.range.end / 1000);
 	else
 		range = xstrdup("range: all");
-	title = xasprintf("%s%s%s | %s | %s | clock: %s | %s",
-			  app->tree->path, app->base ? " vs " : "",
-			  app->base ? app->base->path : "",
-			  view_ops[app->view]->name, threads, clock, range);
+	title = xasprintf("%s%s%s | %s | %s | clock: %s | %s", app->tree->path,
+	                  app->base ? " vs " : "",
+	                  app->base ? app->base->path : "",
+	                  view_ops[app->view]->name, threads, clock, range);
 	free(range);
 	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
 	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
@@ -615,13 +614,13 @@ anomaly_summary(const struct calltree *tree)
 {
 	const struct tt_anomalies *a = &tree->anomalies;
 	unsigned long long n = a->orphan_exits + a->mismatched_exits +
-			       a->unknown_methods + a->unknown_threads +
-			       a->negative_steps[0] + a->negative_steps[1] +
-			       a->action3;
+	                       a->unknown_methods + a->unknown_threads +
+	                       a->negative_steps[0] + a->negative_steps[1] +
+	                       a->action3;
 
 	if (a->data_file_overflow)
 		return xstrdup("data-file-overflow: the trace ends early "
-			       "(i: info)");
+		               "(i: info)");
 	if (!n)
 		return NULL;
 	return xasprintf("%llu anomalies (i: info)", n);
@@ -668,7 +667,7 @@ static void
 draw_hints(struct app *app, struct canvas *c)
 {
 	char *hints = xasprintf("%s  /:search  Tab:views  ?:help  q:quit",
-				view_ops[app->view]->hints);
+	                        view_ops[app->view]->hints);
 
 	canvas_fill(c, 0, c->height - 1, c->width, " ", ROLE_HINT);
 	canvas_text(c, 0, c->height - 1, c->width, hints, ROLE_HINT);
@@ -681,8 +680,8 @@ app_draw(struct app *app, struct canvas *c)
 	canvas_clear(c);
 	if (c->width < APP_MIN_WIDTH || c->height < APP_MIN_HEIGHT) {
 		char *msg = xasprintf("tracetui needs %dx%d (now %dx%d)",
-				      APP_MIN_WIDTH, APP_MIN_HEIGHT, c->width,
-				      c->height);
+		                      APP_MIN_WIDTH, APP_MIN_HEIGHT, c->width,
+		                      c->height);
 
 		canvas_text(c, 0, 0, c->width, msg, ROLE_WARNING);
 		free(msg);
@@ -691,7 +690,7 @@ app_draw(struct app *app, struct canvas *c)
 	draw_title(app, c);
 	app->page = c->height - 3;
 	view_ops[app->view]->draw(app->state[app->view], app, c, 1,
-				  c->height - 3);
+	                          c->height - 3);
 	draw_status(app, c);
 	draw_hints(app, c);
 }

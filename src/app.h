@@ -70,24 +70,24 @@ struct app_base {
 struct app {
 	struct calltree *tree;
 	struct scope scope;
-	struct profile profile; /* of the scope, both clocks */
+	struct profile profile;      /* of the scope, both clocks */
 	struct profile_cache *cache; /* per-thread sums behind it */
 	enum app_clocks clocks;
-	uint32_t method;	/* the selected method, or CALL_NONE */
+	uint32_t method; /* the selected method, or CALL_NONE */
 	enum app_view view;
 	void *state[APP_VIEW_COUNT];
 	bool reselect[APP_VIEW_COUNT]; /* refresh on show: app_select */
 	struct app_history back, forward;
-	char *message;		/* shown once in the status line */
+	char *message; /* shown once in the status line */
 	bool message_is_error;
 	regex_t re;
 	bool have_re;
-	unsigned search_serial;	/* changes with every new pattern */
-	bool prompting;		/* reading a search pattern */
+	unsigned search_serial; /* changes with every new pattern */
+	bool prompting;         /* reading a search pattern */
 	char *prompt;
 	size_t prompt_len, prompt_cap;
-	int page;		/* rows of the view area at the last draw */
-	struct app_base *base;	/* NULL without --base */
+	int page;              /* rows of the view area at the last draw */
+	struct app_base *base; /* NULL without --base */
 	bool quit;
 };
 
@@ -104,7 +104,7 @@ void app_draw(struct app *app, struct canvas *canvas);
 
 /* Show a message in the status line until the next key. */
 void app_message(struct app *app, bool error, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+        __attribute__((format(printf, 3, 4)));
 /* Make scope the scope of every view (taken over). */
 void app_set_scope(struct app *app, struct scope *scope);
 /*
@@ -122,15 +122,15 @@ void app_select(struct app *app, uint32_t m);
 void app_search(struct app *app, const char *pattern);
 /* Compare with base (not taken over), read from path. */
 void app_set_base(struct app *app, const struct calltree *base,
-		  const char *path);
+                  const char *path);
 /* Method m's times in BASE into incl and excl; false when BASE never
  * calls it (or there is no BASE). */
 bool app_base_method(const struct app *app, uint32_t m,
-		     uint64_t incl[CLOCK_COUNT], uint64_t excl[CLOCK_COUNT]);
+                     uint64_t incl[CLOCK_COUNT], uint64_t excl[CLOCK_COUNT]);
 /* The inclusive times into incl of BASE's node on the path of node n of
  * p (bottom-up with inverted); false when BASE lacks the path. */
-bool app_base_path(const struct app *app, const struct callpath *p,
-		   uint32_t n, bool inverted, uint64_t incl[CLOCK_COUNT]);
+bool app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
+                   bool inverted, uint64_t incl[CLOCK_COUNT]);
 /* The clock the profile's single-clock columns use. */
 enum clock_index app_main_clock(const struct app *app);
 

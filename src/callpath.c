@@ -19,13 +19,13 @@ struct path_builder {
 	struct callpath *out;
 	size_t cap;
 	struct util_map children; /* parent node << 32 | method -> node */
-	uint32_t *last_child;	  /* last child of each node, for appending */
+	uint32_t *last_child;     /* last child of each node, for appending */
 	size_t last_cap;
 };
 
 static uint32_t
 node_new(struct path_builder *b, uint32_t parent, uint32_t method,
-	 uint32_t thread)
+         uint32_t thread)
 {
 	struct callpath *out = b->out;
 	struct callpath_node *n;
@@ -35,7 +35,7 @@ node_new(struct path_builder *b, uint32_t parent, uint32_t method,
 	if (out->count + 1 > b->last_cap) {
 		b->last_cap = b->cap;
 		b->last_child = xreallocarray(b->last_child, b->last_cap,
-					      sizeof(*b->last_child));
+		                              sizeof(*b->last_child));
 	}
 	n = &out->nodes[id];
 	memset(n, 0, sizeof(*n));
@@ -72,8 +72,8 @@ child_of(struct path_builder *b, uint32_t parent, uint32_t method)
 /* Add call i (its node is under the one at depth - 1, or base). */
 static void
 add_call(struct path_builder *b, const struct calltree *tree,
-	 const struct scope *scope, const struct scope_span *span, size_t i,
-	 uint32_t base, uint32_t **stack, size_t *stack_cap)
+         const struct scope *scope, const struct scope_span *span, size_t i,
+         uint32_t base, uint32_t **stack, size_t *stack_cap)
 {
 	const struct tt_calls *c = &tree->calls;
 	uint32_t d = c->depth[i];
@@ -96,7 +96,7 @@ add_call(struct path_builder *b, const struct calltree *tree,
 
 void
 callpath_build(struct callpath *out, const struct calltree *tree,
-	       const struct scope *scope, bool by_thread)
+               const struct scope *scope, bool by_thread)
 {
 	struct path_builder b = {0};
 	struct scope_span span = {0};
@@ -120,18 +120,18 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 				if (!tree->has_clock[k])
 					continue;
 				out->nodes[base].incl[k] =
-					scope_thread_total(scope, tree, t, k);
+				        scope_thread_total(scope, tree, t, k);
 				out->nodes[base].excl[k] =
-					out->nodes[base].incl[k];
+				        out->nodes[base].incl[k];
 			}
 		}
 		scope_span_of(&span, scope, tree, t);
 		for (i = 0; i < span.nopen; i++)
 			add_call(&b, tree, scope, &span, span.open[i], base,
-				 &stack, &stack_cap);
+			         &stack, &stack_cap);
 		for (i = span.first; i < span.end; i++)
 			add_call(&b, tree, scope, &span, i, base, &stack,
-				 &stack_cap);
+			         &stack_cap);
 	}
 	/* The root spans what is below it. */
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -151,8 +151,7 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 }
 
 void
-callpath_merge(struct callpath *out, const struct callpath *parts,
-	       size_t n)
+callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
 {
 	struct path_builder b = {0};
 	uint32_t *ids = NULL;
@@ -251,7 +250,7 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 		uint32_t at = v->child[key];
 
 		v->child[key] = node_new(&v->b, node, path->nodes[at].method,
-					 path->nodes[at].thread);
+		                         path->nodes[at].thread);
 		v->start[key] = v->fill[key] = (uint32_t)(top - lo);
 		top += v->count[key];
 	}

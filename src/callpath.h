@@ -24,7 +24,7 @@ struct callpath_node {
 	uint32_t parent;       /* CALL_NONE for the root */
 	uint32_t first_child;  /* CALL_NONE when a leaf */
 	uint32_t next_sibling; /* CALL_NONE when last */
-	uint32_t depth;	       /* 0 for the root */
+	uint32_t depth;        /* 0 for the root */
 	uint64_t calls;
 	uint64_t incl[CLOCK_COUNT];
 	uint64_t excl[CLOCK_COUNT];
@@ -37,7 +37,7 @@ struct callpath {
 
 /* Merge the calls of the scope's threads by path. */
 void callpath_build(struct callpath *out, const struct calltree *tree,
-		    const struct scope *scope, bool by_thread);
+                    const struct scope *scope, bool by_thread);
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index. */
 void callpath_sort(struct callpath *path, enum clock_index k);
@@ -47,7 +47,7 @@ void callpath_sort(struct callpath *path, enum clock_index k);
  * tree callpath_build makes for the union of their threads.
  */
 void callpath_merge(struct callpath *out, const struct callpath *parts,
-		    size_t n);
+                    size_t n);
 /*
  * The bottom-up tree of path into out: every node of path but the root
  * adds its exclusive times and calls along its own path reversed (its

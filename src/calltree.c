@@ -32,8 +32,8 @@ struct thread_state {
 	struct frame *stack;
 	size_t depth, stack_cap;
 	struct util_map shared; /* method -> its frames here, for methods
-				   open on several threads (see presence) */
-	uint32_t *tops;		  /* top-level calls an orphan would adopt */
+	                           open on several threads (see presence) */
+	uint32_t *tops;         /* top-level calls an orphan would adopt */
 	size_t ntops, tops_cap;
 	uint64_t raw_prev[CLOCK_COUNT];
 	uint64_t epoch[CLOCK_COUNT];
@@ -49,14 +49,14 @@ struct thread_state {
  * thread's own count is in its `shared` map.
  */
 struct presence {
-	uint32_t open;	 /* frames open, all threads together */
+	uint32_t open;   /* frames open, all threads together */
 	uint32_t thread; /* the thread holding them, or PRESENCE_SHARED */
 };
 
 enum {
 	PRESENCE_SHARED = UINT32_MAX,
-	METHOD_CACHE = 4096,   /* direct-mapped id -> index cache */
-	TID_DIRECT = 1 << 16,  /* thread ids looked up without hashing */
+	METHOD_CACHE = 4096,  /* direct-mapped id -> index cache */
+	TID_DIRECT = 1 << 16, /* thread ids looked up without hashing */
 };
 
 struct method_cache_entry {
@@ -69,10 +69,11 @@ struct calltree_builder {
 	struct presence *presence; /* per method */
 	size_t presence_cap;
 	struct method_cache_entry method_cache[METHOD_CACHE];
-	uint32_t *tid_direct; /* tid -> thread index, for tid < 2^16 */
-	struct util_map thread_ids;   /* tid -> thread index */
-	struct util_map thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
-	struct util_map method_ids;   /* method id -> method index */
+	uint32_t *tid_direct;       /* tid -> thread index, for tid < 2^16 */
+	struct util_map thread_ids; /* tid -> thread index */
+	struct util_map
+	        thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
+	struct util_map method_ids; /* method id -> method index */
 	struct thread_state *states;
 	uint32_t *call_thread; /* thread of each call, in entry order */
 	size_t calls_cap, methods_cap, threads_cap, props_cap, warnings_cap;
@@ -89,7 +90,8 @@ arena_str(struct calltree *tree, const char *s)
 }
 
 static uint32_t
-add_thread(struct calltree_builder *b, uint32_t tid, const char *name, bool defined)
+add_thread(struct calltree_builder *b, uint32_t tid, const char *name,
+           bool defined)
 {
 	struct calltree *tree = b->tree;
 	struct tt_thread *t;
@@ -146,7 +148,7 @@ method_slot(struct calltree_builder *b, uint64_t id)
 {
 	struct calltree *tree = b->tree;
 	struct method_cache_entry *hit =
-		&b->method_cache[(id >> 2) & (METHOD_CACHE - 1)];
+	        &b->method_cache[(id >> 2) & (METHOD_CACHE - 1)];
 	uint32_t *slot;
 
 	if (hit->id == id)
@@ -162,10 +164,10 @@ method_slot(struct calltree_builder *b, uint64_t id)
 		UTIL_GROW(tree->methods, b->methods_cap, tree->nmethods + 1);
 		if (tree->nmethods + 1 > b->presence_cap) {
 			b->presence = xreallocarray(b->presence, b->methods_cap,
-						    sizeof(*b->presence));
+			                            sizeof(*b->presence));
 			memset(b->presence + b->presence_cap, 0,
 			       (b->methods_cap - b->presence_cap) *
-				       sizeof(*b->presence));
+			               sizeof(*b->presence));
 			b->presence_cap = b->methods_cap;
 		}
 		m = &tree->methods[tree->nmethods];
@@ -290,14 +292,15 @@ calls_reserve(struct calltree_builder *b, size_t need)
 /* Append a call of method m on thread t starting at `at`. */
 static uint32_t
 new_call(struct calltree_builder *b, uint32_t t, uint32_t m, uint32_t parent,
-	 uint32_t depth, uint8_t flags, const uint64_t *at)
+         uint32_t depth, uint8_t flags, const uint64_t *at)
 {
 	struct tt_calls *c = &b->tree->calls;
 	size_t i = c->count;
 	int k;
 
 	if (i >= CALL_NONE - 1) {
-		fprintf(stderr, "tracetui: more than %u calls\n", CALL_NONE - 1);
+		fprintf(stderr, "tracetui: more than %u calls\n",
+		        CALL_NONE - 1);
 		abort();
 	}
 	calls_reserve(b, i + 1);
@@ -375,7 +378,7 @@ presence_pop(struct calltree_builder *b, uint32_t t, uint32_t m)
 /* Pop the top frame of thread t, closing its call at `at`. */
 static void
 pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
-	  uint8_t flags)
+          uint8_t flags)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_calls *c = &b->tree->calls;
@@ -398,7 +401,7 @@ enter(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 	uint32_t call;
 
 	call = new_call(b, t, m, parent, (uint32_t)st->depth,
-			presence_count(b, t, m) ? CALL_RECURSIVE : 0, at);
+	                presence_count(b, t, m) ? CALL_RECURSIVE : 0, at);
 	presence_push(b, t, m);
 	if (parent == CALL_NONE)
 		push_top(st, call);
@@ -413,7 +416,7 @@ enter(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
 /* An exit whose method is not on the stack: FORMAT.md 9.2 step 3. */
 static void
 orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m,
-	    const uint64_t *at, uint8_t flags)
+            const uint64_t *at, uint8_t flags)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_thread *th = &b->tree->threads[t];
@@ -433,8 +436,8 @@ orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m,
 }
 
 static void
-leave(struct calltree_builder *b, uint32_t t, uint32_t m, enum trace_action action,
-      const uint64_t *at)
+leave(struct calltree_builder *b, uint32_t t, uint32_t m,
+      enum trace_action action, const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_anomalies *an = &b->tree->anomalies;
@@ -467,7 +470,7 @@ leave(struct calltree_builder *b, uint32_t t, uint32_t m, enum trace_action acti
 /* Unwrap, rebase and clamp the raw times of one event of thread t. */
 static void
 thread_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw,
-	     uint64_t *at)
+             uint64_t *at)
 {
 	struct calltree *tree = b->tree;
 	struct thread_state *st = &b->states[t];
@@ -509,7 +512,7 @@ thread_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw,
 
 static void
 on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
-	 uint64_t cpu, uint64_t wall)
+         uint64_t cpu, uint64_t wall)
 {
 	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
@@ -522,9 +525,9 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	thread_times(b, t, raw, at);
 	tree->threads[t].nevents++;
 	tree->records++;
-	sampling_probe_add(&b->states[t].probe,
-			   tree->has_clock[CLOCK_WALL] ? at[CLOCK_WALL]
-						       : at[CLOCK_CPU]);
+	sampling_probe_add(&b->states[t].probe, tree->has_clock[CLOCK_WALL]
+	                                                ? at[CLOCK_WALL]
+	                                                : at[CLOCK_CPU]);
 	m = method_slot(b, method_id);
 	switch (action) {
 	case TRACE_ENTER:
@@ -554,7 +557,7 @@ close_open_frames(struct calltree_builder *b)
 	for (t = 0; t < tree->nthreads; t++) {
 		while (b->states[t].depth) {
 			pop_frame(b, (uint32_t)t, tree->threads[t].last,
-				  CALL_OPEN_AT_END);
+			          CALL_OPEN_AT_END);
 			tree->anomalies.open_at_end++;
 		}
 	}
@@ -669,12 +672,11 @@ settle_adopted(struct calltree *tree, size_t t)
 		uint32_t *count;
 
 		while (depth && path[depth - 1] != parent) {
-			uint32_t *n = util_map_slot(&on_path,
-						    c->method[path[depth - 1]],
-						    0);
+			uint32_t *n = util_map_slot(
+			        &on_path, c->method[path[depth - 1]], 0);
 			if (*n <= 1)
 				util_map_remove(&on_path,
-						c->method[path[depth - 1]]);
+				                c->method[path[depth - 1]]);
 			else
 				--*n;
 			depth--;
@@ -712,8 +714,8 @@ finish(struct calltree_builder *b)
 			tree->anomalies.unknown_threads++;
 		sampling_verdict_add(&verdict, &b->states[i].probe);
 	}
-	tree->sampled = tree->header.sampled ||
-			sampling_verdict_sampled(&verdict);
+	tree->sampled =
+	        tree->header.sampled || sampling_verdict_sampled(&verdict);
 	for (i = 0; i < tree->nmethods; i++) {
 		struct tt_method *m = &tree->methods[i];
 		char *name;
@@ -728,8 +730,8 @@ finish(struct calltree_builder *b)
 	}
 	for (i = 0; i < tree->nthreads; i++) {
 		if (!tree->threads[i].name) {
-			char *name = xasprintf("Thread %u",
-					       tree->threads[i].tid);
+			char *name =
+			        xasprintf("Thread %u", tree->threads[i].tid);
 
 			tree->threads[i].name = arena_str(tree, name);
 			free(name);
@@ -774,14 +776,14 @@ calltree_builder_new(const char *path)
 	util_map_init(&b->method_ids);
 	tree->path = xstrdup(path);
 	b->sink = (struct trace_sink){
-		.ctx = b,
-		.begin = on_begin,
-		.property = on_property,
-		.thread = on_thread,
-		.method = on_method,
-		.event = on_event,
-		.warning = on_warning,
-		.progress = on_progress,
+	        .ctx = b,
+	        .begin = on_begin,
+	        .property = on_property,
+	        .thread = on_thread,
+	        .method = on_method,
+	        .event = on_event,
+	        .warning = on_warning,
+	        .progress = on_progress,
 	};
 	return b;
 }
@@ -822,7 +824,7 @@ calltree_load(const char *path, struct trace_error *err)
 
 struct calltree *
 calltree_load_progress(const char *path, struct trace_error *err,
-		       calltree_progress_fn *progress, void *arg)
+                       calltree_progress_fn *progress, void *arg)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 

@@ -33,11 +33,11 @@ enum clock_index {
 };
 
 enum call_flag {
-	CALL_RECURSIVE = 1 << 0,  /* same method further down the stack */
+	CALL_RECURSIVE = 1 << 0,   /* same method further down the stack */
 	CALL_OPEN_AT_END = 1 << 1, /* closed at the thread's last event */
-	CALL_ORPHAN = 1 << 2,	  /* exit without entry: entry synthesized */
-	CALL_UNWOUND = 1 << 3,	  /* left by exception (action 2) */
-	CALL_LOST_EXIT = 1 << 4,  /* closed by a mismatched exit below it */
+	CALL_ORPHAN = 1 << 2,      /* exit without entry: entry synthesized */
+	CALL_UNWOUND = 1 << 3,     /* left by exception (action 2) */
+	CALL_LOST_EXIT = 1 << 4,   /* closed by a mismatched exit below it */
 };
 
 struct tt_method {
@@ -45,16 +45,16 @@ struct tt_method {
 	const char *klass; /* "" when unknown */
 	const char *name;
 	const char *signature;
-	const char *file;  /* NULL when the key gives none */
-	long line;	   /* -1 when the key gives none */
-	bool defined;	   /* false: a placeholder for an unknown id */
+	const char *file; /* NULL when the key gives none */
+	long line;        /* -1 when the key gives none */
+	bool defined;     /* false: a placeholder for an unknown id */
 };
 
 struct tt_thread {
 	uint32_t tid;
 	const char *name;
-	bool defined;	      /* named by the key or a thread packet */
-	uint32_t first_call;  /* its calls: [first_call, first_call+ncalls) */
+	bool defined;        /* named by the key or a thread packet */
+	uint32_t first_call; /* its calls: [first_call, first_call+ncalls) */
 	uint32_t ncalls;
 	uint64_t nevents;
 	uint64_t first[CLOCK_COUNT]; /* first and last event times */
@@ -74,24 +74,24 @@ struct tt_warning {
 
 /* Every irregularity the builder met, counted, never hidden. */
 struct tt_anomalies {
-	uint64_t orphan_exits;	   /* exits with no matching entry */
+	uint64_t orphan_exits;     /* exits with no matching entry */
 	uint64_t mismatched_exits; /* exits of a method below the top */
-	uint64_t lost_exits;	   /* frames closed by a mismatched exit */
-	uint64_t open_at_end;	   /* frames still open at the end */
+	uint64_t lost_exits;       /* frames closed by a mismatched exit */
+	uint64_t open_at_end;      /* frames still open at the end */
 	uint64_t unknown_methods;  /* distinct ids used but never defined */
 	uint64_t unknown_threads;  /* distinct thread ids never named */
 	uint64_t negative_steps[CLOCK_COUNT]; /* clamped backward steps */
-	uint64_t wraps[CLOCK_COUNT];	      /* 32-bit wraps unwrapped */
-	uint64_t action3;		      /* records with action 3 */
-	uint64_t unwinds;		      /* exits by exception */
-	bool data_file_overflow;	      /* data-file-overflow=true */
+	uint64_t wraps[CLOCK_COUNT];          /* 32-bit wraps unwrapped */
+	uint64_t action3;                     /* records with action 3 */
+	uint64_t unwinds;                     /* exits by exception */
+	bool data_file_overflow;              /* data-file-overflow=true */
 };
 
 struct tt_calls {
 	uint32_t *method;
-	uint32_t *parent; /* CALL_NONE for a root of its thread */
-	uint32_t *depth;  /* 0 for a root */
-	uint8_t *flags;	  /* enum call_flag bits */
+	uint32_t *parent;             /* CALL_NONE for a root of its thread */
+	uint32_t *depth;              /* 0 for a root */
+	uint8_t *flags;               /* enum call_flag bits */
 	uint64_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
 	uint64_t *end[CLOCK_COUNT];
 	size_t count;
@@ -101,7 +101,7 @@ struct calltree {
 	char *path;
 	struct trace_header header;
 	bool has_clock[CLOCK_COUNT];
-	bool sampled;	 /* sampling-mode recording (FORMAT.md 6) */
+	bool sampled; /* sampling-mode recording (FORMAT.md 6) */
 	uint64_t records;
 
 	struct tt_method *methods;
@@ -128,8 +128,8 @@ struct calltree *calltree_load(const char *path, struct trace_error *err);
 typedef void calltree_progress_fn(void *arg, uint64_t done, uint64_t total);
 /* calltree_load, reporting progress to fn(arg, ...). */
 struct calltree *calltree_load_progress(const char *path,
-					struct trace_error *err,
-					calltree_progress_fn *fn, void *arg);
+                                        struct trace_error *err,
+                                        calltree_progress_fn *fn, void *arg);
 /*
  * Building a model from a sink directly, for tests and the fuzzer: feed
  * the builder's sink, then finish (which frees the builder and returns
@@ -158,8 +158,7 @@ calltree_duration(const struct calltree *tree, size_t c, enum clock_index k)
 }
 /* Traced time of thread t on clock k: its last event minus its first. */
 static inline uint64_t
-calltree_thread_span(const struct calltree *tree, size_t t,
-		     enum clock_index k)
+calltree_thread_span(const struct calltree *tree, size_t t, enum clock_index k)
 {
 	return tree->threads[t].last[k] - tree->threads[t].first[k];
 }

@@ -12,29 +12,29 @@
 #include <string.h>
 
 static const char *const glyphs_utf8[GLYPH_COUNT] = {
-	[GLYPH_TRUNCATED] = "\u2026", [GLYPH_EXPANDED] = "\u25be",
-	[GLYPH_COLLAPSED] = "\u25b8", [GLYPH_SORT_DOWN] = "\u25bc",
-	[GLYPH_SORT_UP] = "\u25b2",   [GLYPH_HLINE] = "\u2500",
-	[GLYPH_VLINE] = "\u2502",     [GLYPH_BLOCK] = "\u2588",
-	[GLYPH_SHADE] = "\u2591",     [GLYPH_ARROW] = "\u2192",
+        [GLYPH_TRUNCATED] = "\u2026", [GLYPH_EXPANDED] = "\u25be",
+        [GLYPH_COLLAPSED] = "\u25b8", [GLYPH_SORT_DOWN] = "\u25bc",
+        [GLYPH_SORT_UP] = "\u25b2",   [GLYPH_HLINE] = "\u2500",
+        [GLYPH_VLINE] = "\u2502",     [GLYPH_BLOCK] = "\u2588",
+        [GLYPH_SHADE] = "\u2591",     [GLYPH_ARROW] = "\u2192",
 };
 
 static const char *const glyphs_ascii[GLYPH_COUNT] = {
-	[GLYPH_TRUNCATED] = "~", [GLYPH_EXPANDED] = "-",
-	[GLYPH_COLLAPSED] = "+", [GLYPH_SORT_DOWN] = "v",
-	[GLYPH_SORT_UP] = "^",	 [GLYPH_HLINE] = "-",
-	[GLYPH_VLINE] = "|",	 [GLYPH_BLOCK] = "#",
-	[GLYPH_SHADE] = ".",	 [GLYPH_ARROW] = ">",
+        [GLYPH_TRUNCATED] = "~", [GLYPH_EXPANDED] = "-",
+        [GLYPH_COLLAPSED] = "+", [GLYPH_SORT_DOWN] = "v",
+        [GLYPH_SORT_UP] = "^",   [GLYPH_HLINE] = "-",
+        [GLYPH_VLINE] = "|",     [GLYPH_BLOCK] = "#",
+        [GLYPH_SHADE] = ".",     [GLYPH_ARROW] = ">",
 };
 
 static const char role_letters[ROLE_COUNT] = {
-	[ROLE_NORMAL] = '.', [ROLE_TITLE] = 'T',   [ROLE_STATUS] = 'S',
-	[ROLE_HINT] = 'K',   [ROLE_HEADER] = 'H',  [ROLE_CURSOR] = 'C',
-	[ROLE_DIM] = 'd',    [ROLE_HOT] = 'h',	   [ROLE_MATCH] = 'M',
-	[ROLE_TAGGED] = 't', [ROLE_WARNING] = 'W', [ROLE_SECTION] = 's',
-	[ROLE_PALETTE_0] = '0', [ROLE_PALETTE_1] = '1', [ROLE_PALETTE_2] = '2',
-	[ROLE_PALETTE_3] = '3', [ROLE_PALETTE_4] = '4', [ROLE_PALETTE_5] = '5',
-	[ROLE_SLOWER] = '+',	[ROLE_FASTER] = '-',
+        [ROLE_NORMAL] = '.',    [ROLE_TITLE] = 'T',     [ROLE_STATUS] = 'S',
+        [ROLE_HINT] = 'K',      [ROLE_HEADER] = 'H',    [ROLE_CURSOR] = 'C',
+        [ROLE_DIM] = 'd',       [ROLE_HOT] = 'h',       [ROLE_MATCH] = 'M',
+        [ROLE_TAGGED] = 't',    [ROLE_WARNING] = 'W',   [ROLE_SECTION] = 's',
+        [ROLE_PALETTE_0] = '0', [ROLE_PALETTE_1] = '1', [ROLE_PALETTE_2] = '2',
+        [ROLE_PALETTE_3] = '3', [ROLE_PALETTE_4] = '4', [ROLE_PALETTE_5] = '5',
+        [ROLE_SLOWER] = '+',    [ROLE_FASTER] = '-',
 };
 
 struct canvas *
@@ -63,7 +63,7 @@ canvas_resize(struct canvas *c, int width, int height)
 	c->height = height > 0 ? height : 0;
 	free(c->cells);
 	c->cells = xcalloc((size_t)c->width * (size_t)c->height + 1,
-			   sizeof(*c->cells));
+	                   sizeof(*c->cells));
 	canvas_clear(c);
 }
 
@@ -116,7 +116,7 @@ blank(struct canvas *c, int x, int y)
 /* Put one glyph of width w (1 or 2) at x, y; false if it does not fit. */
 static bool
 put_glyph(struct canvas *c, int x, int y, int limit, const char *g, int w,
-	  enum role role)
+          enum role role)
 {
 	struct canvas_cell *cell;
 
@@ -141,7 +141,7 @@ put_glyph(struct canvas *c, int x, int y, int limit, const char *g, int w,
 
 int
 canvas_text(struct canvas *c, int x, int y, int max, const char *s,
-	    enum role role)
+            enum role role)
 {
 	size_t left = strlen(s);
 	int limit = x + max, col = x;
@@ -182,7 +182,7 @@ canvas_text(struct canvas *c, int x, int y, int max, const char *s,
 	}
 	if (cut) {
 		put_glyph(c, col, y, limit, canvas_glyph(c, GLYPH_TRUNCATED), 1,
-			  role);
+		          role);
 		col++;
 	}
 	return col - x;
@@ -190,7 +190,7 @@ canvas_text(struct canvas *c, int x, int y, int max, const char *s,
 
 int
 canvas_text_right(struct canvas *c, int x, int y, int max, const char *s,
-		  enum role role)
+                  enum role role)
 {
 	int w = (int)text_width(s);
 
@@ -201,7 +201,7 @@ canvas_text_right(struct canvas *c, int x, int y, int max, const char *s,
 
 void
 canvas_fill(struct canvas *c, int x, int y, int n, const char *g,
-	    enum role role)
+            enum role role)
 {
 	int i;
 
@@ -230,7 +230,7 @@ canvas_dump(const struct canvas *c, FILE *out)
 
 		while (end > 0 &&
 		       strcmp(c->cells[(size_t)y * c->width + end - 1].glyph,
-			      " ") == 0)
+		              " ") == 0)
 			end--;
 		for (x = 0; x < end; x++)
 			fputs(c->cells[(size_t)y * c->width + x].glyph, out);
@@ -246,7 +246,7 @@ canvas_dump_roles(const struct canvas *c, FILE *out)
 	for (y = 0; y < c->height; y++) {
 		for (x = 0; x < c->width; x++)
 			fputc(role_letters[c->cells[(size_t)y * c->width + x]
-						   .role],
+			                           .role],
 			      out);
 		fputc('\n', out);
 	}

@@ -91,16 +91,16 @@ const char *canvas_glyph(const struct canvas *canvas, enum glyph g);
  * that does not fit ends with GLYPH_TRUNCATED.  Returns columns used.
  */
 int canvas_text(struct canvas *canvas, int x, int y, int max, const char *s,
-		enum role role);
+                enum role role);
 /* Put text right-aligned in the max columns ending before x + max. */
 int canvas_text_right(struct canvas *canvas, int x, int y, int max,
-		      const char *s, enum role role);
+                      const char *s, enum role role);
 /* Fill n columns from x, y with the one-column glyph g. */
 void canvas_fill(struct canvas *canvas, int x, int y, int n, const char *g,
-		 enum role role);
+                 enum role role);
 /* Set the role of n cells from x, y, keeping their glyphs. */
 void canvas_set_role(struct canvas *canvas, int x, int y, int n,
-		     enum role role);
+                     enum role role);
 /* Write the canvas as lines of text, trailing blanks trimmed. */
 void canvas_dump(const struct canvas *canvas, FILE *out);
 /* Write the roles as one letter per cell (for render tests). */

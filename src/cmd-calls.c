@@ -15,14 +15,14 @@
 #include <string.h>
 
 static const struct cmd_spec calls_spec = {
-	.name = "calls",
-	.args = "FILE [REGEX]",
-	.summary = "Print every call of the methods matching REGEX.",
-	.options = OPT_THREAD | OPT_RANGE | OPT_SORT | OPT_TOP | OPT_FORMAT |
-		   OPT_MAPPING,
-	.min_args = 1,
-	.max_args = 2,
-	.sort_keys = "start (default), wall, cpu, depth",
+        .name = "calls",
+        .args = "FILE [REGEX]",
+        .summary = "Print every call of the methods matching REGEX.",
+        .options = OPT_THREAD | OPT_RANGE | OPT_SORT | OPT_TOP | OPT_FORMAT |
+                   OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 2,
+        .sort_keys = "start (default), wall, cpu, depth",
 };
 
 enum calls_sort { BY_START, BY_WALL, BY_CPU, BY_DEPTH };
@@ -49,8 +49,8 @@ call_cmp(const void *a, const void *b, void *arg)
 	switch (ctx->sort) {
 	case BY_WALL:
 	case BY_CPU: {
-		enum clock_index k = ctx->sort == BY_WALL ? CLOCK_WALL
-							  : CLOCK_CPU;
+		enum clock_index k =
+		        ctx->sort == BY_WALL ? CLOCK_WALL : CLOCK_CPU;
 
 		vx = dur(ctx->tree, x, k);
 		vy = dur(ctx->tree, y, k);
@@ -86,9 +86,10 @@ parse_sort(const char *name, enum calls_sort *sort)
 			return true;
 		}
 	}
-	cmd_error("calls", "unknown sort column '%s' (start, wall, cpu, "
-			   "depth)",
-		  name);
+	cmd_error("calls",
+	          "unknown sort column '%s' (start, wall, cpu, "
+	          "depth)",
+	          name);
 	return false;
 }
 
@@ -130,7 +131,7 @@ match_methods(const struct calltree *tree, const char *pattern)
 
 		regerror(rc, &re, msg, sizeof(msg));
 		cmd_error("calls", "bad regular expression '%s': %s", pattern,
-			  msg);
+		          msg);
 		free(want);
 		return NULL;
 	}
@@ -146,7 +147,7 @@ match_methods(const struct calltree *tree, const char *pattern)
 
 static void
 time_cell(struct table *t, const struct calltree *tree, uint32_t c,
-	  enum clock_index k)
+          enum clock_index k)
 {
 	if (tree->has_clock[k])
 		table_u64(t, calltree_duration(tree, c, k));
@@ -158,11 +159,11 @@ int
 cmd_calls(int argc, char **argv)
 {
 	static const char *const names[] = {"thread", "tid",   "start",
-					    "wall",   "cpu",   "depth",
-					    "flags",  "method"};
+	                                    "wall",   "cpu",   "depth",
+	                                    "flags",  "method"};
 	static const enum table_kind kinds[] = {
-		TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_STRING};
+	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_STRING};
 	struct cmd_opts opts;
 	struct calltree *tree;
 	struct scope scope = {0};
@@ -216,7 +217,8 @@ cmd_calls(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		uint32_t c = picked[i];
 		size_t th = 0;
-		char *name = method_full_name(&tree->methods[tree->calls.method[c]]);
+		char *name =
+		        method_full_name(&tree->methods[tree->calls.method[c]]);
 
 		while (th + 1 < tree->nthreads &&
 		       tree->threads[th + 1].first_call <= c)
@@ -224,7 +226,7 @@ cmd_calls(int argc, char **argv)
 		/* Threads without calls share first_call with the next. */
 		while (th < tree->nthreads &&
 		       c >= tree->threads[th].first_call +
-				    tree->threads[th].ncalls)
+		                       tree->threads[th].ncalls)
 			th++;
 		table_row(table);
 		table_str(table, tree->threads[th].name);

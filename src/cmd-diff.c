@@ -31,48 +31,48 @@
 #include <string.h>
 
 static const char diff_epilog[] =
-	"Methods match on class, name and signature ('/' in a class reads "
-	"as '.').\nTimes are on one clock: --clock, or cpu when both traces "
-	"have it.\nPercentages are relative to BASE; \"new\" and \"gone\" "
-	"mark methods\nfound in only one trace.\n"
-	"\n"
-	"--fail-if EXPR (repeatable):\n"
-	"  EXPR       FUNCTION(GLOB) OP THRESHOLD  or  TOTAL OP THRESHOLD\n"
-	"  FUNCTION   excl_cpu, incl_cpu, excl_wall, incl_wall or calls\n"
-	"  TOTAL      total_cpu or total_wall: each trace's traced time\n"
-	"  GLOB       a shell pattern over Class.method ('*' also matches "
-	"dots);\n"
-	"             the values of every matching method are summed\n"
-	"  OP         > or <\n"
-	"  THRESHOLD  a signed number and a unit: % (change relative to "
-	"BASE),\n"
-	"             us, ms or s (change in time; a bare number is us), a "
-	"bare\n"
-	"             number for calls\n"
-	"  EXPR holds when NEW minus BASE (or that change in % of BASE) is "
-	"above\n"
-	"  (>) or below (<) THRESHOLD.  Examples:\n"
-	"    --fail-if 'excl_cpu(com.example.*) > +10%'\n"
-	"    --fail-if 'incl_wall(com.example.Foo.bar) > +5ms'\n"
-	"    --fail-if 'calls(java.util.HashMap.get) > +1000'\n"
-	"    --fail-if 'total_cpu > +3%'\n"
-	"  With --normalize, method times are shares of their trace's total:\n"
-	"  % compares the shares, a time compares the change in share times\n"
-	"  BASE's total; totals are always absolute.  Each condition that\n"
-	"  holds is printed on stderr with both values.\n";
+        "Methods match on class, name and signature ('/' in a class reads "
+        "as '.').\nTimes are on one clock: --clock, or cpu when both traces "
+        "have it.\nPercentages are relative to BASE; \"new\" and \"gone\" "
+        "mark methods\nfound in only one trace.\n"
+        "\n"
+        "--fail-if EXPR (repeatable):\n"
+        "  EXPR       FUNCTION(GLOB) OP THRESHOLD  or  TOTAL OP THRESHOLD\n"
+        "  FUNCTION   excl_cpu, incl_cpu, excl_wall, incl_wall or calls\n"
+        "  TOTAL      total_cpu or total_wall: each trace's traced time\n"
+        "  GLOB       a shell pattern over Class.method ('*' also matches "
+        "dots);\n"
+        "             the values of every matching method are summed\n"
+        "  OP         > or <\n"
+        "  THRESHOLD  a signed number and a unit: % (change relative to "
+        "BASE),\n"
+        "             us, ms or s (change in time; a bare number is us), a "
+        "bare\n"
+        "             number for calls\n"
+        "  EXPR holds when NEW minus BASE (or that change in % of BASE) is "
+        "above\n"
+        "  (>) or below (<) THRESHOLD.  Examples:\n"
+        "    --fail-if 'excl_cpu(com.example.*) > +10%'\n"
+        "    --fail-if 'incl_wall(com.example.Foo.bar) > +5ms'\n"
+        "    --fail-if 'calls(java.util.HashMap.get) > +1000'\n"
+        "    --fail-if 'total_cpu > +3%'\n"
+        "  With --normalize, method times are shares of their trace's total:\n"
+        "  % compares the shares, a time compares the change in share times\n"
+        "  BASE's total; totals are always absolute.  Each condition that\n"
+        "  holds is printed on stderr with both values.\n";
 
 static const struct cmd_spec diff_spec = {
-	.name = "diff",
-	.args = "BASE NEW",
-	.summary = "Compare two traces method by method: the change in "
-		   "exclusive and\ninclusive time and in calls, largest "
-		   "first.",
-	.options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
-		   OPT_NORMALIZE | OPT_FAIL_IF,
-	.min_args = 2,
-	.max_args = 2,
-	.sort_keys = "excl (default), incl, calls, name",
-	.epilog = diff_epilog,
+        .name = "diff",
+        .args = "BASE NEW",
+        .summary = "Compare two traces method by method: the change in "
+                   "exclusive and\ninclusive time and in calls, largest "
+                   "first.",
+        .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
+                   OPT_NORMALIZE | OPT_FAIL_IF,
+        .min_args = 2,
+        .max_args = 2,
+        .sort_keys = "excl (default), incl, calls, name",
+        .epilog = diff_epilog,
 };
 
 struct diff_cmd {
@@ -89,9 +89,9 @@ parse_sort(const char *name, enum diff_metric *m)
 		const char *name;
 		enum diff_metric m;
 	} keys[] = {
-		{"excl", DIFF_EXCL},   {"incl", DIFF_INCL},
-		{"calls", DIFF_CALLS}, {"name", DIFF_NAME},
-		{"method", DIFF_NAME},
+	        {"excl", DIFF_EXCL},   {"incl", DIFF_INCL},
+	        {"calls", DIFF_CALLS}, {"name", DIFF_NAME},
+	        {"method", DIFF_NAME},
 	};
 	size_t i;
 
@@ -102,9 +102,9 @@ parse_sort(const char *name, enum diff_metric *m)
 		}
 	}
 	cmd_error("diff",
-		  "unknown sort column '%s' (excl, incl, calls or "
-		  "name)",
-		  name);
+	          "unknown sort column '%s' (excl, incl, calls or "
+	          "name)",
+	          name);
 	return false;
 }
 
@@ -115,7 +115,7 @@ report_malformed(const char *text, const struct diff_cond_error *err)
 	size_t i;
 
 	cmd_error("diff", "--fail-if: column %zu: %s", err->column,
-		  err->message);
+	          err->message);
 	fprintf(stderr, "  %s\n  ", text);
 	for (i = 0; i + 1 < err->column && text[i]; i++)
 		fputc(text[i] == '\t' ? '\t' : ' ', stderr);
@@ -131,7 +131,7 @@ clock_name(enum clock_index k)
 /* The clock both traces are read on; false after a message. */
 static bool
 pick_clock(struct calltree *const trees[2], const struct cmd_opts *opts,
-	   enum clock_index *clock)
+           enum clock_index *clock)
 {
 	int s;
 
@@ -144,11 +144,11 @@ pick_clock(struct calltree *const trees[2], const struct cmd_opts *opts,
 	if (trees[0]->has_clock[CLOCK_CPU] && trees[1]->has_clock[CLOCK_CPU])
 		*clock = CLOCK_CPU;
 	else if (trees[0]->has_clock[CLOCK_WALL] &&
-		 trees[1]->has_clock[CLOCK_WALL])
+	         trees[1]->has_clock[CLOCK_WALL])
 		*clock = CLOCK_WALL;
 	else {
 		cmd_error("diff", "%s and %s have no clock in common",
-			  trees[0]->path, trees[1]->path);
+		          trees[0]->path, trees[1]->path);
 		return false;
 	}
 	return true;
@@ -161,10 +161,10 @@ signed_ms(int64_t us)
 	uint64_t a = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
 
 	return xasprintf("%s%" PRIu64 ".%03" PRIu64,
-			 us > 0   ? "+"
-			 : us < 0 ? "-"
-				  : "",
-			 a / 1000, a % 1000);
+	                 us > 0   ? "+"
+	                 : us < 0 ? "-"
+	                          : "",
+	                 a / 1000, a % 1000);
 }
 
 /* x to `decimals` places, with its sign when plus; never "-0". */
@@ -193,7 +193,7 @@ signed_fixed(double x, int decimals, const char *suffix)
 /* The pct cell of row's metric m; NULL when the change is infinite. */
 static char *
 pct_text(const struct diff_cmd *d, const struct diff_row *row,
-	 enum diff_metric m, bool text)
+         enum diff_metric m, bool text)
 {
 	double pct;
 
@@ -202,22 +202,22 @@ pct_text(const struct diff_cmd *d, const struct diff_row *row,
 	if (!row->present[DIFF_NEW])
 		return xstrdup("gone");
 	if (!diff_percent(diff_value(&d->diff, &row->v[DIFF_BASE], DIFF_BASE, m,
-				     d->clock, d->normalize),
-			  diff_value(&d->diff, &row->v[DIFF_NEW], DIFF_NEW, m,
-				     d->clock, d->normalize),
-			  &pct))
+	                             d->clock, d->normalize),
+	                  diff_value(&d->diff, &row->v[DIFF_NEW], DIFF_NEW, m,
+	                             d->clock, d->normalize),
+	                  &pct))
 		return text ? xstrdup("+inf%") : NULL;
 	return text ? signed_fixed(pct, 1, "%") : fixed(pct, 2, false, "");
 }
 
 static int64_t
 time_delta(const struct diff_cmd *d, const struct diff_row *row,
-	   enum diff_metric m)
+           enum diff_metric m)
 {
 	const uint64_t *b = m == DIFF_INCL ? row->v[DIFF_BASE].incl
-					   : row->v[DIFF_BASE].excl;
+	                                   : row->v[DIFF_BASE].excl;
 	const uint64_t *n =
-		m == DIFF_INCL ? row->v[DIFF_NEW].incl : row->v[DIFF_NEW].excl;
+	        m == DIFF_INCL ? row->v[DIFF_NEW].incl : row->v[DIFF_NEW].excl;
 
 	return (int64_t)(n[d->clock] - b[d->clock]);
 }
@@ -249,12 +249,12 @@ static struct table *
 text_table(const struct diff_cmd *d, size_t n)
 {
 	static const char *const names[] = {
-		"Excl Base", "Excl New", "Excl Diff",  "Excl %",
-		"Incl Diff", "Incl %",   "Calls Diff", "Method",
+	        "Excl Base", "Excl New", "Excl Diff",  "Excl %",
+	        "Incl Diff", "Incl %",   "Calls Diff", "Method",
 	};
 	static const enum table_kind kinds[] = {
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
 	};
 	enum diff_metric shown = d->sort == DIFF_INCL ? DIFF_INCL : DIFF_EXCL;
 	const char *head[8];
@@ -278,27 +278,27 @@ text_table(const struct diff_cmd *d, size_t n)
 				table_str(t, "-");
 			else if (d->normalize)
 				table_fmt(t, "%.2f%%",
-					  share(d, row, (enum diff_side)s,
-						shown));
+				          share(d, row, (enum diff_side)s,
+				                shown));
 			else
 				ms_cell(t, shown == DIFF_INCL
-						   ? row->v[s].incl[d->clock]
-						   : row->v[s].excl[d->clock]);
+				                   ? row->v[s].incl[d->clock]
+				                   : row->v[s].excl[d->clock]);
 		}
 		for (m = DIFF_EXCL; m <= DIFF_INCL; m++) {
 			if (d->normalize)
 				take(t,
 				     signed_fixed(share(d, row, DIFF_NEW, m) -
-							  share(d, row,
-								DIFF_BASE, m),
-						  2, "pt"));
+				                          share(d, row,
+				                                DIFF_BASE, m),
+				                  2, "pt"));
 			else
 				take(t, signed_ms(time_delta(d, row, m)));
 			take(t, pct_text(d, row, m, true));
 		}
 		take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
-					     (double)row->v[DIFF_BASE].calls,
-				     0, ""));
+		                             (double)row->v[DIFF_BASE].calls,
+		                     0, ""));
 		table_str(t, row->name);
 	}
 	return t;
@@ -308,26 +308,26 @@ static struct table *
 machine_table(const struct diff_cmd *d, size_t n, enum table_format format)
 {
 	static const char *const names[] = {
-		"method",      "status",    "base_calls", "new_calls",
-		"delta_calls", "base_excl", "new_excl",   "delta_excl",
-		"pct_excl",    "base_incl", "new_incl",   "delta_incl",
-		"pct_incl",
+	        "method",      "status",    "base_calls", "new_calls",
+	        "delta_calls", "base_excl", "new_excl",   "delta_excl",
+	        "pct_excl",    "base_incl", "new_incl",   "delta_incl",
+	        "pct_incl",
 	};
 	static const char *const share_names[] = {
-		"method",          "status",           "base_calls",
-		"new_calls",       "delta_calls",      "base_excl_share",
-		"new_excl_share",  "delta_excl_share", "pct_excl",
-		"base_incl_share", "new_incl_share",   "delta_incl_share",
-		"pct_incl",
+	        "method",          "status",           "base_calls",
+	        "new_calls",       "delta_calls",      "base_excl_share",
+	        "new_excl_share",  "delta_excl_share", "pct_excl",
+	        "base_incl_share", "new_incl_share",   "delta_incl_share",
+	        "pct_incl",
 	};
 	static const enum table_kind kinds[] = {
-		TABLE_STRING, TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER,
+	        TABLE_STRING, TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER,
 	};
 	struct table *t =
-		table_new(13, d->normalize ? share_names : names, kinds);
+	        table_new(13, d->normalize ? share_names : names, kinds);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -339,8 +339,8 @@ machine_table(const struct diff_cmd *d, size_t n, enum table_format format)
 		table_row(t);
 		table_str(t, row->name);
 		table_str(t, !row->present[DIFF_BASE]  ? "new"
-			     : !row->present[DIFF_NEW] ? "gone"
-						       : "both");
+		             : !row->present[DIFF_NEW] ? "gone"
+		                                       : "both");
 		table_u64(t, b->calls);
 		table_u64(t, nv->calls);
 		table_i64(t, (int64_t)(nv->calls - b->calls));
@@ -356,11 +356,11 @@ machine_table(const struct diff_cmd *d, size_t n, enum table_format format)
 				take(t, fixed(sn - sb, 4, false, ""));
 			} else {
 				uint64_t vb = m == DIFF_INCL
-						      ? b->incl[d->clock]
-						      : b->excl[d->clock];
+				                      ? b->incl[d->clock]
+				                      : b->excl[d->clock];
 				uint64_t vn = m == DIFF_INCL
-						      ? nv->incl[d->clock]
-						      : nv->excl[d->clock];
+				                      ? nv->incl[d->clock]
+				                      : nv->excl[d->clock];
 
 				table_u64(t, vb);
 				table_u64(t, vn);
@@ -409,7 +409,7 @@ cond_change_text(const struct diff_cond *c, const struct diff_cond_result *r)
 /* Evaluate every condition; print those that hold.  True when one does. */
 static bool
 check_conditions(const struct diff_cmd *d, const struct diff_cond *conds,
-		 size_t n)
+                 size_t n)
 {
 	bool any = false;
 	size_t i;
@@ -422,9 +422,9 @@ check_conditions(const struct diff_cmd *d, const struct diff_cond *conds,
 		diff_cond_eval(c, &d->diff, d->normalize, &r);
 		if (!c->total && !r.matched)
 			cmd_error("diff",
-				  "warning: --fail-if '%s': no method matches "
-				  "'%s' in either trace",
-				  c->text, c->glob);
+			          "warning: --fail-if '%s': no method matches "
+			          "'%s' in either trace",
+			          c->text, c->glob);
 		if (!r.holds)
 			continue;
 		any = true;
@@ -432,7 +432,7 @@ check_conditions(const struct diff_cmd *d, const struct diff_cond *conds,
 		vn = cond_value_text(c, r.value[DIFF_NEW], d->normalize);
 		ch = cond_change_text(c, &r);
 		cmd_error("diff", "condition holds: %s: base %s, new %s (%s)",
-			  c->text, vb, vn, ch);
+		          c->text, vb, vn, ch);
 		free(vb);
 		free(vn);
 		free(ch);
@@ -443,7 +443,7 @@ check_conditions(const struct diff_cmd *d, const struct diff_cond *conds,
 /* The clocks the conditions read exist in both traces; else a message. */
 static bool
 conditions_have_clocks(const struct diff_cond *conds, size_t n,
-		       struct calltree *const trees[2])
+                       struct calltree *const trees[2])
 {
 	size_t i;
 	int s;
@@ -455,8 +455,8 @@ conditions_have_clocks(const struct diff_cond *conds, size_t n,
 			if (trees[s]->has_clock[conds[i].clock])
 				continue;
 			cmd_error("diff", "--fail-if '%s': %s has no %s clock",
-				  conds[i].text, trees[s]->path,
-				  clock_name(conds[i].clock));
+			          conds[i].text, trees[s]->path,
+			          clock_name(conds[i].clock));
 			return false;
 		}
 	}
@@ -465,7 +465,7 @@ conditions_have_clocks(const struct diff_cond *conds, size_t n,
 
 static void
 print_header(const struct diff_cmd *d, struct calltree *const trees[2],
-	     const struct scope scopes[2])
+             const struct scope scopes[2])
 {
 	static const char *const label[] = {"base:", "new: "};
 	const struct diff *df = &d->diff;
@@ -485,7 +485,7 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 			char *p;
 
 			if (diff_percent((double)df->total[0][d->clock],
-					 (double)total, &pct))
+			                 (double)total, &pct))
 				p = signed_fixed(pct, 1, "%");
 			else
 				p = xstrdup("+inf%");

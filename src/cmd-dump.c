@@ -17,12 +17,12 @@
 #include <string.h>
 
 static const struct cmd_spec dump_spec = {
-	.name = "dump",
-	.args = "FILE",
-	.summary = "Print the records in file order, as dmtracedump -o does.",
-	.options = OPT_MAPPING,
-	.min_args = 1,
-	.max_args = 1,
+        .name = "dump",
+        .args = "FILE",
+        .summary = "Print the records in file order, as dmtracedump -o does.",
+        .options = OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 1,
 };
 
 /* dmtracedump marks nesting deeper than it draws with '+'; it draws up to
@@ -36,7 +36,7 @@ struct dump_thread {
 
 struct dump {
 	struct util_map method_index; /* id -> names[] index */
-	char **names;		      /* "class.name sig", escaped */
+	char **names;                 /* "class.name sig", escaped */
 	size_t nnames, names_cap;
 	struct dump_thread *threads;
 	size_t nthreads, threads_cap;
@@ -57,10 +57,10 @@ dump_method(void *ctx, const struct trace_method_def *def)
 
 	if (cmd_mapping()) /* --mapping: the original names */
 		mapping_rename(cmd_mapping(), def->klass, def->name,
-			       def->signature, &n);
+		               def->signature, &n);
 	raw = xasprintf("%s.%s %s", n.klass ? n.klass : def->klass,
-			n.name ? n.name : def->name,
-			n.signature ? n.signature : def->signature);
+	                n.name ? n.name : def->name,
+	                n.signature ? n.signature : def->signature);
 	mapping_name_done(&n);
 	if (*slot == CALL_NONE) {
 		UTIL_GROW(d->names, d->names_cap, d->nnames + 1);
@@ -99,8 +99,7 @@ dump_begin(void *ctx, const struct trace_header *h)
 
 	d->clock = h->clock;
 	if (d->nthreads > 1) /* threads is NULL when the key names none */
-		qsort(d->threads, d->nthreads, sizeof(*d->threads),
-		      thread_cmp);
+		qsort(d->threads, d->nthreads, sizeof(*d->threads), thread_cmp);
 	printf("VERSION: %u\nThreads (%zu):\n", h->version, d->nthreads);
 	for (i = 0; i < d->nthreads; i++)
 		printf("%2u %s\n", d->threads[i].tid, d->threads[i].name);
@@ -109,7 +108,7 @@ dump_begin(void *ctx, const struct trace_header *h)
 
 static void
 dump_event(void *ctx, uint32_t tid, uint64_t method_id,
-	   enum trace_action action, uint64_t cpu, uint64_t wall)
+           enum trace_action action, uint64_t cpu, uint64_t wall)
 {
 	static const char *const actions[] = {"ent", "xit", "unr", "???"};
 	struct dump *d = ctx;
@@ -147,7 +146,7 @@ dump_warning(void *ctx, uint64_t offset, const char *message)
 
 	UTIL_GROW(d->warnings, d->warnings_cap, d->nwarnings + 1);
 	d->warnings[d->nwarnings++] =
-		xasprintf("offset %" PRIu64 ": warning: %s", offset, text);
+	        xasprintf("offset %" PRIu64 ": warning: %s", offset, text);
 	free(text);
 }
 
@@ -158,12 +157,12 @@ cmd_dump(int argc, char **argv)
 	struct dump d;
 	struct trace_error err = {0};
 	struct trace_sink sink = {
-		.ctx = &d,
-		.begin = dump_begin,
-		.thread = dump_thread,
-		.method = dump_method,
-		.event = dump_event,
-		.warning = dump_warning,
+	        .ctx = &d,
+	        .begin = dump_begin,
+	        .thread = dump_thread,
+	        .method = dump_method,
+	        .event = dump_event,
+	        .warning = dump_warning,
 	};
 	size_t i;
 	int status = cmd_parse(&dump_spec, argc, argv, &opts);
@@ -180,15 +179,15 @@ cmd_dump(int argc, char **argv)
 	if (!trace_load(opts.args[0], &sink, &err)) {
 		fflush(stdout);
 		fprintf(stderr, "tracetui: %s: offset %" PRIu64 ": %s\n",
-			err.path ? err.path : opts.args[0], err.offset,
-			err.message);
+		        err.path ? err.path : opts.args[0], err.offset,
+		        err.message);
 		trace_error_clear(&err);
 		status = CMD_INPUT;
 	}
 	for (i = 0; i < d.nwarnings; i++) {
 		if (status == CMD_OK)
 			fprintf(stderr, "tracetui: %s: %s\n", opts.args[0],
-				d.warnings[i]);
+			        d.warnings[i]);
 		free(d.warnings[i]);
 	}
 	free(d.warnings);

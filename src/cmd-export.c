@@ -35,25 +35,25 @@
 static const char *const export_formats[] = {"speedscope", "chrome", NULL};
 
 static const struct cmd_spec export_spec = {
-	.name = "export",
-	.args = "FILE",
-	.summary = "Write the calls of FILE as speedscope or Chrome "
-		   "trace-event JSON.",
-	.options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT,
-	.min_args = 1,
-	.max_args = 1,
-	.formats = export_formats,
-	.epilog = "--format is required:\n"
-		  "  speedscope  evented profiles, one per thread and clock "
-		  "(both clocks\n"
-		  "              unless --clock picks one), for "
-		  "speedscope.app\n"
-		  "  chrome      complete (\"X\") events on the wall clock "
-		  "(or --clock),\n"
-		  "              the cpu time in args.cpu_dur, for Perfetto "
-		  "and\n"
-		  "              chrome://tracing\n"
-		  "The JSON goes to standard output.\n",
+        .name = "export",
+        .args = "FILE",
+        .summary = "Write the calls of FILE as speedscope or Chrome "
+                   "trace-event JSON.",
+        .options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT,
+        .min_args = 1,
+        .max_args = 1,
+        .formats = export_formats,
+        .epilog = "--format is required:\n"
+                  "  speedscope  evented profiles, one per thread and clock "
+                  "(both clocks\n"
+                  "              unless --clock picks one), for "
+                  "speedscope.app\n"
+                  "  chrome      complete (\"X\") events on the wall clock "
+                  "(or --clock),\n"
+                  "              the cpu time in args.cpu_dur, for Perfetto "
+                  "and\n"
+                  "              chrome://tracing\n"
+                  "The JSON goes to standard output.\n",
 };
 
 /* Each method's name as a JSON string literal, escaped once. */
@@ -114,8 +114,8 @@ event(struct evented *e, char type, uint32_t call, uint64_t at)
 		at = e->end;
 	e->at = at;
 	fprintf(e->out,
-		"%s{\"type\":\"%c\",\"frame\":%" PRIu32 ",\"at\":%" PRIu64 "}",
-		e->first ? "\n" : ",\n", type, e->tree->calls.method[call], at);
+	        "%s{\"type\":\"%c\",\"frame\":%" PRIu32 ",\"at\":%" PRIu64 "}",
+	        e->first ? "\n" : ",\n", type, e->tree->calls.method[call], at);
 	e->first = false;
 }
 
@@ -134,7 +134,7 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 	const struct tt_thread *th = &tree->threads[t];
 	const struct tt_calls *c = &tree->calls;
 	char *name = suffix ? xasprintf("%s (%s)", th->name, suffix)
-			    : xstrdup(th->name);
+	                    : xstrdup(th->name);
 	size_t i;
 
 	e->at = th->first[e->clock];
@@ -145,9 +145,9 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 	table_json_string(e->out, name);
 	free(name);
 	fprintf(e->out,
-		",\"unit\":\"microseconds\",\"startValue\":%" PRIu64
-		",\"endValue\":%" PRIu64 ",\"events\":[",
-		e->at, e->end);
+	        ",\"unit\":\"microseconds\",\"startValue\":%" PRIu64
+	        ",\"endValue\":%" PRIu64 ",\"events\":[",
+	        e->at, e->end);
 	for (i = th->first_call; i < (size_t)th->first_call + th->ncalls; i++) {
 		while (e->depth && e->stack[e->depth - 1] != c->parent[i])
 			close_top(e);
@@ -162,13 +162,13 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 
 static void
 write_speedscope(FILE *out, const struct calltree *tree,
-		 const struct scope *scope, int only_clock)
+                 const struct scope *scope, int only_clock)
 {
 	static const enum clock_index order[] = {CLOCK_WALL, CLOCK_CPU};
 	static const char *const suffix[] = {"wall", "cpu"};
 	struct evented e = {out, tree, CLOCK_WALL, 0, 0, true, NULL, 0, 0};
 	bool both = only_clock < 0 && tree->has_clock[CLOCK_WALL] &&
-		    tree->has_clock[CLOCK_CPU];
+	            tree->has_clock[CLOCK_CPU];
 	bool first = true;
 	size_t i, t;
 
@@ -212,7 +212,7 @@ write_speedscope(FILE *out, const struct calltree *tree,
 
 static void
 write_chrome(FILE *out, const struct calltree *tree, const struct scope *scope,
-	     enum clock_index k)
+             enum clock_index k)
 {
 	const struct tt_calls *c = &tree->calls;
 	bool cpu = tree->has_clock[CLOCK_CPU];
@@ -231,29 +231,29 @@ write_chrome(FILE *out, const struct calltree *tree, const struct scope *scope,
 		if (!scope_has(scope, t) || !th->ncalls)
 			continue;
 		fprintf(out,
-			",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
-			"\"tid\":%" PRIu32 ",\"args\":{\"name\":",
-			th->tid);
+		        ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
+		        "\"tid\":%" PRIu32 ",\"args\":{\"name\":",
+		        th->tid);
 		table_json_string(out, th->name);
 		fputs("}}", out);
 		for (i = th->first_call;
 		     i < (size_t)th->first_call + th->ncalls; i++) {
 			fprintf(out,
-				",\n{\"name\":%s,\"ph\":\"X\",\"pid\":1,"
-				"\"tid\":%" PRIu32 ",\"ts\":%" PRIu64
-				",\"dur\":%" PRIu64,
-				names[c->method[i]], th->tid, c->start[k][i],
-				calltree_duration(tree, i, k));
+			        ",\n{\"name\":%s,\"ph\":\"X\",\"pid\":1,"
+			        "\"tid\":%" PRIu32 ",\"ts\":%" PRIu64
+			        ",\"dur\":%" PRIu64,
+			        names[c->method[i]], th->tid, c->start[k][i],
+			        calltree_duration(tree, i, k));
 			if (thread_time)
 				fprintf(out,
-					",\"tts\":%" PRIu64
-					",\"tdur\":%" PRIu64,
-					c->start[CLOCK_CPU][i],
-					calltree_duration(tree, i, CLOCK_CPU));
+				        ",\"tts\":%" PRIu64
+				        ",\"tdur\":%" PRIu64,
+				        c->start[CLOCK_CPU][i],
+				        calltree_duration(tree, i, CLOCK_CPU));
 			if (cpu)
 				fprintf(out,
-					",\"args\":{\"cpu_dur\":%" PRIu64 "}",
-					calltree_duration(tree, i, CLOCK_CPU));
+				        ",\"args\":{\"cpu_dur\":%" PRIu64 "}",
+				        calltree_duration(tree, i, CLOCK_CPU));
 			fputc('}', out);
 		}
 	}
@@ -274,7 +274,7 @@ cmd_export(int argc, char **argv)
 		return status;
 	if (!opts.format_name) {
 		cmd_error("export", "--format speedscope or --format chrome is "
-				    "needed (see 'tracetui export --help')");
+		                    "needed (see 'tracetui export --help')");
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
@@ -294,7 +294,7 @@ cmd_export(int argc, char **argv)
 	} else {
 		if (opts.clock < 0)
 			k = tree->has_clock[CLOCK_WALL] ? CLOCK_WALL
-							: CLOCK_CPU;
+			                                : CLOCK_CPU;
 		write_chrome(stdout, tree, &scope, k);
 	}
 	scope_done(&scope);

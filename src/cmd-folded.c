@@ -17,14 +17,14 @@
 #include <string.h>
 
 static const struct cmd_spec folded_spec = {
-	.name = "folded",
-	.args = "FILE",
-	.summary = "Print folded stacks (exclusive microseconds per call "
-		   "path) for FlameGraph, flamelens or speedscope.",
-	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD |
-		   OPT_MAPPING,
-	.min_args = 1,
-	.max_args = 1,
+        .name = "folded",
+        .args = "FILE",
+        .summary = "Print folded stacks (exclusive microseconds per call "
+                   "path) for FlameGraph, flamelens or speedscope.",
+        .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD |
+                   OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 1,
 };
 
 /* A frame's text with separators made safe. */
@@ -49,8 +49,8 @@ struct folded {
 	const struct calltree *tree;
 	const struct callpath *path;
 	enum clock_index clock;
-	char **frames;	 /* text of each path node, built once */
-	uint64_t *excl;	 /* exclusive time of each node, deep ones folded */
+	char **frames;  /* text of each path node, built once */
+	uint64_t *excl; /* exclusive time of each node, deep ones folded */
 	uint32_t *stack;
 	size_t stack_cap;
 };
@@ -72,8 +72,9 @@ fold_deep(struct folded *f)
 		if (n->depth <= FOLDED_MAX_DEPTH)
 			continue;
 		/* Parents come before children among the nodes. */
-		anchor[i] = n->depth == FOLDED_MAX_DEPTH + 1 ? n->parent
-							     : anchor[n->parent];
+		anchor[i] = n->depth == FOLDED_MAX_DEPTH + 1
+		                    ? n->parent
+		                    : anchor[n->parent];
 		f->excl[anchor[i]] += f->excl[i];
 		f->excl[i] = 0;
 		folded = true;
@@ -129,10 +130,10 @@ cmd_folded(int argc, char **argv)
 	f.frames = xcalloc(path.count, sizeof(*f.frames));
 	for (i = 1; i < path.count; i++) {
 		const struct callpath_node *n = &path.nodes[i];
-		char *raw = n->method == CALL_NONE
-				    ? xstrdup(tree->threads[n->thread].name)
-				    : method_short_name(
-					      &tree->methods[n->method]);
+		char *raw =
+		        n->method == CALL_NONE
+		                ? xstrdup(tree->threads[n->thread].name)
+		                : method_short_name(&tree->methods[n->method]);
 
 		f.frames[i] = frame_text(raw, n->method == CALL_NONE);
 		free(raw);
@@ -140,9 +141,9 @@ cmd_folded(int argc, char **argv)
 	f.excl = xcalloc(path.count + 1, sizeof(*f.excl));
 	if (fold_deep(&f))
 		cmd_error("folded",
-			  "%s: paths deeper than %d frames end there (the "
-			  "time below is counted in their last frame)",
-			  tree->path, FOLDED_MAX_DEPTH);
+		          "%s: paths deeper than %d frames end there (the "
+		          "time below is counted in their last frame)",
+		          tree->path, FOLDED_MAX_DEPTH);
 	for (i = 1; i < path.count; i++)
 		print_path(&f, (uint32_t)i);
 	free(f.excl);

@@ -10,13 +10,13 @@
 #include <stdio.h>
 
 static const struct cmd_spec info_spec = {
-	.name = "info",
-	.args = "FILE",
-	.summary = "Print the format, properties, threads and anomalies of a "
-		   "trace.",
-	.options = 0,
-	.min_args = 1,
-	.max_args = 1,
+        .name = "info",
+        .args = "FILE",
+        .summary = "Print the format, properties, threads and anomalies of a "
+                   "trace.",
+        .options = 0,
+        .min_args = 1,
+        .max_args = 1,
 };
 
 int

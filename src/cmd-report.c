@@ -15,16 +15,16 @@
 #include <string.h>
 
 static const struct cmd_spec report_spec = {
-	.name = "report",
-	.args = "FILE",
-	.summary = "Print the per-method profile: inclusive and exclusive "
-		   "times, calls.",
-	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
-		   OPT_MAPPING,
-	.min_args = 1,
-	.max_args = 1,
-	.sort_keys = "incl (default), excl, calls, percall, name, incl_cpu, "
-		     "excl_cpu, incl_wall, excl_wall",
+        .name = "report",
+        .args = "FILE",
+        .summary = "Print the per-method profile: inclusive and exclusive "
+                   "times, calls.",
+        .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_SORT | OPT_TOP |
+                   OPT_FORMAT | OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 1,
+        .sort_keys = "incl (default), excl, calls, percall, name, incl_cpu, "
+                     "excl_cpu, incl_wall, excl_wall",
 };
 
 enum sort_key {
@@ -97,13 +97,16 @@ parse_sort(const char *name, struct sort_ctx *s, const struct calltree *tree)
 		enum sort_key key;
 		int clock;
 	} keys[] = {
-		{"incl", SORT_INCL, -1},	 {"excl", SORT_EXCL, -1},
-		{"calls", SORT_CALLS, -1},	 {"percall", SORT_PERCALL, -1},
-		{"name", SORT_NAME, -1},	 {"method", SORT_NAME, -1},
-		{"incl_cpu", SORT_INCL, CLOCK_CPU},
-		{"excl_cpu", SORT_EXCL, CLOCK_CPU},
-		{"incl_wall", SORT_INCL, CLOCK_WALL},
-		{"excl_wall", SORT_EXCL, CLOCK_WALL},
+	        {"incl", SORT_INCL, -1},
+	        {"excl", SORT_EXCL, -1},
+	        {"calls", SORT_CALLS, -1},
+	        {"percall", SORT_PERCALL, -1},
+	        {"name", SORT_NAME, -1},
+	        {"method", SORT_NAME, -1},
+	        {"incl_cpu", SORT_INCL, CLOCK_CPU},
+	        {"excl_cpu", SORT_EXCL, CLOCK_CPU},
+	        {"incl_wall", SORT_INCL, CLOCK_WALL},
+	        {"excl_wall", SORT_EXCL, CLOCK_WALL},
 	};
 	size_t i;
 
@@ -114,11 +117,11 @@ parse_sort(const char *name, struct sort_ctx *s, const struct calltree *tree)
 		if (keys[i].clock >= 0) {
 			if (!tree->has_clock[keys[i].clock]) {
 				cmd_error("report",
-					  "%s: the trace has no %s clock",
-					  tree->path,
-					  keys[i].clock == CLOCK_CPU
-						  ? "thread-cpu"
-						  : "wall");
+				          "%s: the trace has no %s clock",
+				          tree->path,
+				          keys[i].clock == CLOCK_CPU
+				                  ? "thread-cpu"
+				                  : "wall");
 				return false;
 			}
 			s->clock = (enum clock_index)keys[i].clock;
@@ -131,7 +134,7 @@ parse_sort(const char *name, struct sort_ctx *s, const struct calltree *tree)
 
 static void
 time_cell(struct table *t, const struct calltree *tree, enum clock_index k,
-	  uint64_t v)
+          uint64_t v)
 {
 	if (tree->has_clock[k])
 		table_u64(t, v);
@@ -140,16 +143,15 @@ time_cell(struct table *t, const struct calltree *tree, enum clock_index k,
 }
 
 static struct table *
-machine_table(const struct calltree *tree, struct report_row *rows,
-	      size_t n)
+machine_table(const struct calltree *tree, struct report_row *rows, size_t n)
 {
 	static const char *const names[] = {
-		"method",   "calls",	 "rcalls",   "incl_cpu",
-		"excl_cpu", "incl_wall", "excl_wall",
+	        "method",   "calls",     "rcalls",    "incl_cpu",
+	        "excl_cpu", "incl_wall", "excl_wall",
 	};
 	static const enum table_kind kinds[] = {
-		TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
 	};
 	struct table *t = table_new(7, names, kinds);
 	size_t i;
@@ -179,20 +181,20 @@ static void
 ms_cell(struct table *t, uint64_t us)
 {
 	table_fmt(t, "%llu.%03llu", (unsigned long long)(us / 1000),
-		  (unsigned long long)(us % 1000));
+	          (unsigned long long)(us % 1000));
 }
 
 static struct table *
-text_table(const struct profile *p, enum clock_index k,
-	   struct report_row *rows, size_t n)
+text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
+           size_t n)
 {
 	static const char *const names[] = {
-		"Incl %", "Incl ms",   "Excl %",  "Excl ms",
-		"Calls+Rec", "Incl/Call", "Method",
+	        "Incl %",    "Incl ms",   "Excl %", "Excl ms",
+	        "Calls+Rec", "Incl/Call", "Method",
 	};
 	static const enum table_kind kinds[] = {
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
 	};
 	struct table *t = table_new(7, names, kinds);
 	size_t i;
@@ -206,7 +208,7 @@ text_table(const struct profile *p, enum clock_index k,
 		pct_cell(t, r->excl[k], p->total[k]);
 		ms_cell(t, r->excl[k]);
 		table_fmt(t, "%llu+%llu", (unsigned long long)r->calls,
-			  (unsigned long long)r->rcalls);
+		          (unsigned long long)r->rcalls);
 		ms_cell(t, per_call(r, k));
 		table_str(t, rows[i].name);
 	}
@@ -253,7 +255,8 @@ cmd_report(int argc, char **argv)
 		n = (size_t)opts.top;
 	if (opts.format == TABLE_TEXT) {
 		printf("%s: %s clock, total %llu.%03llu ms over %zu thread%s\n",
-		       tree->path, sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
+		       tree->path,
+		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
 		       (unsigned long long)(p.total[sort.clock] / 1000),
 		       (unsigned long long)(p.total[sort.clock] % 1000),
 		       scope.count, scope.count == 1 ? "" : "s");

@@ -13,13 +13,13 @@
 #include <stdlib.h>
 
 static const struct cmd_spec tree_spec = {
-	.name = "tree",
-	.args = "FILE",
-	.summary = "Print the top-down call tree merged by call path.",
-	.options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_FORMAT | OPT_MIN_PCT |
-		   OPT_NO_THREAD | OPT_MAPPING,
-	.min_args = 1,
-	.max_args = 1,
+        .name = "tree",
+        .args = "FILE",
+        .summary = "Print the top-down call tree merged by call path.",
+        .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_FORMAT |
+                   OPT_MIN_PCT | OPT_NO_THREAD | OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 1,
 };
 
 struct tree_out {
@@ -61,10 +61,10 @@ emit_node(struct tree_out *o, const struct callpath_node *n, unsigned depth)
 	table_u64(o->table, n->calls);
 	if (o->text) {
 		char *indented =
-			depth > TREE_MAX_INDENT
-				? xasprintf("%*s[%u] %s", TREE_MAX_INDENT * 2,
-					    "", depth, label)
-				: xasprintf("%*s%s", (int)depth * 2, "", label);
+		        depth > TREE_MAX_INDENT
+		                ? xasprintf("%*s[%u] %s", TREE_MAX_INDENT * 2,
+		                            "", depth, label)
+		                : xasprintf("%*s%s", (int)depth * 2, "", label);
 
 		table_str(o->table, indented);
 		free(indented);
@@ -122,16 +122,16 @@ emit(struct tree_out *o)
 int
 cmd_tree(int argc, char **argv)
 {
-	static const char *const text_names[] = {"incl%", "incl_us",
-						  "excl_us", "calls", "method"};
-	static const char *const data_names[] = {
-		"incl_pct", "incl", "excl", "calls", "depth", "method"};
-	static const enum table_kind kinds[] = {
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING};
-	static const enum table_kind text_kinds[] = {
-		TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-		TABLE_STRING};
+	static const char *const text_names[] = {"incl%", "incl_us", "excl_us",
+	                                         "calls", "method"};
+	static const char *const data_names[] = {"incl_pct", "incl",  "excl",
+	                                         "calls",    "depth", "method"};
+	static const enum table_kind kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_STRING};
+	static const enum table_kind text_kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
+	                                             TABLE_NUMBER, TABLE_NUMBER,
+	                                             TABLE_STRING};
 	struct cmd_opts opts;
 	struct calltree *tree;
 	struct scope scope;
@@ -165,7 +165,7 @@ cmd_tree(int argc, char **argv)
 	o.total = scope_total(&scope, tree, o.clock);
 	o.min_pct = opts.min_pct;
 	o.table = o.text ? table_new(5, text_names, text_kinds)
-			 : table_new(6, data_names, kinds);
+	                 : table_new(6, data_names, kinds);
 	emit(&o);
 	table_print(o.table, stdout, opts.format);
 	table_free(o.table);

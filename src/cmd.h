@@ -58,22 +58,22 @@ struct cmd_spec {
 struct cmd_opts {
 	const char **threads; /* --thread values, in order */
 	size_t nthreads;
-	int clock;	      /* CLOCK_CPU, CLOCK_WALL, or -1 for default */
-	const char *sort;     /* NULL for the command's default */
-	long top;	      /* -1 for all */
+	int clock;        /* CLOCK_CPU, CLOCK_WALL, or -1 for default */
+	const char *sort; /* NULL for the command's default */
+	long top;         /* -1 for all */
 	enum table_format format;
 	const char *format_name; /* --format as given, NULL when absent */
 	double min_pct;
 	bool no_thread;
-	const char **fail_if;  /* --fail-if expressions, in order */
+	const char **fail_if; /* --fail-if expressions, in order */
 	size_t nfail_if;
-	bool normalize;	      /* --normalize */
-	const char *range;    /* --range, checked */
-	const char *mapping;  /* --mapping FILE, loaded by cmd_parse */
-	const char *base;     /* --base FILE, or NULL */
-	bool ascii;	      /* --ascii */
-	int color;	      /* enum term_color: auto, always, never */
-	char **args;	      /* positional arguments */
+	bool normalize;      /* --normalize */
+	const char *range;   /* --range, checked */
+	const char *mapping; /* --mapping FILE, loaded by cmd_parse */
+	const char *base;    /* --base FILE, or NULL */
+	bool ascii;          /* --ascii */
+	int color;           /* enum term_color: auto, always, never */
+	char **args;         /* positional arguments */
 	int nargs;
 };
 
@@ -82,7 +82,7 @@ struct cmd_opts {
  * (after printing help, the version, or a usage error).
  */
 int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
-	      struct cmd_opts *opts);
+              struct cmd_opts *opts);
 /* Release what cmd_parse allocated. */
 void cmd_opts_done(struct cmd_opts *opts);
 
@@ -97,16 +97,16 @@ const struct mapping *cmd_mapping(void);
 
 /* Fill scope from --thread options; false after a usage message. */
 bool cmd_scope(struct scope *scope, const struct calltree *tree,
-	       const struct cmd_opts *opts);
+               const struct cmd_opts *opts);
 
 /* The clock asked for, or the trace's default; false after a message
  * when the trace lacks the asked clock. */
 bool cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
-	       enum clock_index *clock);
+               enum clock_index *clock);
 
 /* Print "tracetui: CMD: message" to stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 
 /* The commands. */
 int cmd_report(int argc, char **argv);

@@ -67,7 +67,7 @@ entry_cmp(const void *a, const void *b)
 
 static size_t
 add_entries(struct diff_entry *e, const struct calltree *tree,
-	    const struct profile *p, enum diff_side side)
+            const struct profile *p, enum diff_side side)
 {
 	size_t i, n = 0;
 
@@ -97,11 +97,11 @@ add_values(struct diff_values *v, const struct profile_row *r)
 
 void
 diff_compute(struct diff *out, const struct calltree *base,
-	     const struct profile *bp, const struct calltree *new,
-	     const struct profile *np)
+             const struct profile *bp, const struct calltree *new,
+             const struct profile *np)
 {
 	struct diff_entry *e =
-		xcalloc(base->nmethods + new->nmethods + 1, sizeof(*e));
+	        xcalloc(base->nmethods + new->nmethods + 1, sizeof(*e));
 	size_t n, i, j;
 	int k;
 
@@ -150,8 +150,8 @@ diff_done(struct diff *diff)
 
 double
 diff_value(const struct diff *diff, const struct diff_values *v,
-	   enum diff_side s, enum diff_metric m, enum clock_index k,
-	   bool normalize)
+           enum diff_side s, enum diff_metric m, enum clock_index k,
+           bool normalize)
 {
 	double x;
 
@@ -194,9 +194,9 @@ static double
 abs_change(const struct sort_ctx *s, const struct diff_row *r)
 {
 	double d = diff_value(s->diff, &r->v[DIFF_NEW], DIFF_NEW, s->m, s->k,
-			      s->normalize) -
-		   diff_value(s->diff, &r->v[DIFF_BASE], DIFF_BASE, s->m, s->k,
-			      s->normalize);
+	                      s->normalize) -
+	           diff_value(s->diff, &r->v[DIFF_BASE], DIFF_BASE, s->m, s->k,
+	                      s->normalize);
 
 	return d < 0 ? -d : d;
 }
@@ -218,7 +218,7 @@ row_cmp(const void *a, const void *b, void *arg)
 
 void
 diff_sort(struct diff *diff, enum diff_metric m, enum clock_index k,
-	  bool normalize)
+          bool normalize)
 {
 	struct sort_ctx s = {diff, m, k, normalize};
 
@@ -233,13 +233,13 @@ static const struct {
 	enum diff_metric metric;
 	enum clock_index clock;
 } functions[] = {
-	{"excl_cpu", false, DIFF_EXCL, CLOCK_CPU},
-	{"incl_cpu", false, DIFF_INCL, CLOCK_CPU},
-	{"excl_wall", false, DIFF_EXCL, CLOCK_WALL},
-	{"incl_wall", false, DIFF_INCL, CLOCK_WALL},
-	{"calls", false, DIFF_CALLS, CLOCK_CPU},
-	{"total_cpu", true, DIFF_EXCL, CLOCK_CPU},
-	{"total_wall", true, DIFF_EXCL, CLOCK_WALL},
+        {"excl_cpu", false, DIFF_EXCL, CLOCK_CPU},
+        {"incl_cpu", false, DIFF_INCL, CLOCK_CPU},
+        {"excl_wall", false, DIFF_EXCL, CLOCK_WALL},
+        {"incl_wall", false, DIFF_INCL, CLOCK_WALL},
+        {"calls", false, DIFF_CALLS, CLOCK_CPU},
+        {"total_cpu", true, DIFF_EXCL, CLOCK_CPU},
+        {"total_wall", true, DIFF_EXCL, CLOCK_WALL},
 };
 
 static bool
@@ -293,16 +293,16 @@ parse_number(const char *p, double *out)
 
 bool
 diff_cond_parse(struct diff_cond *c, const char *text,
-		struct diff_cond_error *err)
+                struct diff_cond_error *err)
 {
 	static const struct {
 		const char *name;
 		enum diff_unit unit;
 		double scale;
 	} units[] = {
-		{"us", DIFF_UNIT_US, 1},
-		{"ms", DIFF_UNIT_MS, 1e3},
-		{"s", DIFF_UNIT_S, 1e6},
+	        {"us", DIFF_UNIT_US, 1},
+	        {"ms", DIFF_UNIT_MS, 1e3},
+	        {"s", DIFF_UNIT_S, 1e6},
 	};
 	const char *p = skip_blanks(text), *start = p, *close;
 	size_t i, len;
@@ -316,17 +316,17 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 	len = (size_t)(p - start);
 	if (!len)
 		return fail(c, err, text, start,
-			    "expected a function: excl_cpu, incl_cpu, "
-			    "excl_wall, incl_wall, calls, total_cpu or "
-			    "total_wall");
+		            "expected a function: excl_cpu, incl_cpu, "
+		            "excl_wall, incl_wall, calls, total_cpu or "
+		            "total_wall");
 	for (i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
 		if (strlen(functions[i].name) == len &&
 		    !strncmp(functions[i].name, start, len))
 			break;
 	if (i == sizeof(functions) / sizeof(functions[0]))
 		return fail(c, err, text, start,
-			    "unknown function (excl_cpu, incl_cpu, excl_wall, "
-			    "incl_wall, calls, total_cpu or total_wall)");
+		            "unknown function (excl_cpu, incl_cpu, excl_wall, "
+		            "incl_wall, calls, total_cpu or total_wall)");
 	c->total = functions[i].total;
 	c->metric = functions[i].metric;
 	c->clock = functions[i].clock;
@@ -336,25 +336,25 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 			p = skip_blanks(p + 1);
 			if (*p != ')')
 				return fail(c, err, text, p,
-					    "total_cpu and total_wall take no "
-					    "method pattern");
+				            "total_cpu and total_wall take no "
+				            "method pattern");
 			p = skip_blanks(p + 1);
 		}
 	} else {
 		if (*p != '(')
 			return fail(c, err, text, p,
-				    "expected '(' and a method pattern");
+			            "expected '(' and a method pattern");
 		start = skip_blanks(p + 1);
 		close = strchr(start, ')');
 		if (!close)
 			return fail(c, err, text, start + strlen(start),
-				    "expected ')' after the method pattern");
+			            "expected ')' after the method pattern");
 		for (p = close; p > start && is_blank(p[-1]); p--)
 			;
 		if (p == start)
 			return fail(c, err, text, start,
-				    "expected a method pattern (a glob over "
-				    "Class.method)");
+			            "expected a method pattern (a glob over "
+			            "Class.method)");
 		c->glob = xstrndup(start, (size_t)(p - start));
 		for (i = 0; c->glob[i]; i++)
 			if (c->glob[i] == '/')
@@ -369,7 +369,7 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 	p = parse_number(p, &c->threshold);
 	if (!p)
 		return fail(c, err, text, start,
-			    "expected a number such as +10%, -5ms or +1000");
+		            "expected a number such as +10%, -5ms or +1000");
 	p = skip_blanks(p);
 	start = p;
 	if (*p == '%') {
@@ -385,18 +385,18 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 				break;
 		if (i == sizeof(units) / sizeof(units[0]))
 			return fail(c, err, text, start,
-				    "unknown unit (%, us, ms or s)");
+			            "unknown unit (%, us, ms or s)");
 		if (c->metric == DIFF_CALLS)
 			return fail(c, err, text, start,
-				    "calls take a count or a percentage, not "
-				    "a time unit");
+			            "calls take a count or a percentage, not "
+			            "a time unit");
 		c->unit = units[i].unit;
 		c->threshold *= units[i].scale;
 	}
 	p = skip_blanks(p);
 	if (*p)
 		return fail(c, err, text, p,
-			    "unexpected text after the threshold");
+		            "unexpected text after the threshold");
 	return true;
 }
 
@@ -410,7 +410,7 @@ diff_cond_done(struct diff_cond *c)
 
 void
 diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
-	       bool normalize, struct diff_cond_result *r)
+               bool normalize, struct diff_cond_result *r)
 {
 	enum clock_index k = c->clock;
 	size_t i;
@@ -432,18 +432,18 @@ diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
 			r->matched++;
 			for (s = 0; s < 2; s++)
 				r->value[s] += diff_value(
-					diff, &row->v[s], (enum diff_side)s,
-					c->metric, k, normalize);
+				        diff, &row->v[s], (enum diff_side)s,
+				        c->metric, k, normalize);
 		}
 	}
 	if (c->unit == DIFF_UNIT_PERCENT)
 		diff_percent(r->value[DIFF_BASE], r->value[DIFF_NEW],
-			     &r->change);
+		             &r->change);
 	else if (normalize && c->metric != DIFF_CALLS)
 		r->change = (r->value[DIFF_NEW] - r->value[DIFF_BASE]) / 100.0 *
-			    (double)diff->total[DIFF_BASE][k];
+		            (double)diff->total[DIFF_BASE][k];
 	else
 		r->change = r->value[DIFF_NEW] - r->value[DIFF_BASE];
 	r->holds = c->op == '>' ? r->change > c->threshold
-				: r->change < c->threshold;
+	                        : r->change < c->threshold;
 }

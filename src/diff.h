@@ -58,16 +58,16 @@ struct diff {
 
 /* Match the used methods of profiles bp (of base) and np (of new). */
 void diff_compute(struct diff *out, const struct calltree *base,
-		  const struct profile *bp, const struct calltree *new,
-		  const struct profile *np);
+                  const struct profile *bp, const struct calltree *new,
+                  const struct profile *np);
 /* Release the rows. */
 void diff_done(struct diff *diff);
 
 /* Metric m on clock k of values v from side s: microseconds, calls, or
  * with normalize a time as a percentage of that side's total. */
 double diff_value(const struct diff *diff, const struct diff_values *v,
-		  enum diff_side s, enum diff_metric m, enum clock_index k,
-		  bool normalize);
+                  enum diff_side s, enum diff_metric m, enum clock_index k,
+                  bool normalize);
 /* Relative change from base to new in percent into *pct; false when it
  * is infinite (base zero, new not).  Zero to zero is no change. */
 bool diff_percent(double base, double new, double *pct);
@@ -75,7 +75,7 @@ bool diff_percent(double base, double new, double *pct);
 /* Order rows by the absolute change of m on clock k, largest first, or
  * by name for DIFF_NAME; ties by name. */
 void diff_sort(struct diff *diff, enum diff_metric m, enum clock_index k,
-	       bool normalize);
+               bool normalize);
 
 /*
  * A --fail-if condition: FUNCTION[(GLOB)] OP THRESHOLD (the grammar is in
@@ -108,21 +108,21 @@ struct diff_cond_error {
 
 /* Parse text into c; false with err filled when it is malformed. */
 bool diff_cond_parse(struct diff_cond *c, const char *text,
-		     struct diff_cond_error *err);
+                     struct diff_cond_error *err);
 /* Release what diff_cond_parse allocated. */
 void diff_cond_done(struct diff_cond *c);
 
 struct diff_cond_result {
 	double value[2]; /* summed over matching methods, per side */
 	double change;   /* percent, or new - base (microseconds with
-			    normalize: the share change times BASE's
-			    total); infinite when undefined */
+	                    normalize: the share change times BASE's
+	                    total); infinite when undefined */
 	size_t matched;  /* rows the glob matched */
 	bool holds;
 };
 
 /* Evaluate c on diff (whose traces must have c's clock). */
 void diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
-		    bool normalize, struct diff_cond_result *r);
+                    bool normalize, struct diff_cond_result *r);
 
 #endif

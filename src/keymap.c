@@ -14,11 +14,13 @@ static const struct {
 	const char *name;
 	int key;
 } named_keys[] = {
-	{"Up", TKEY_UP},	 {"Down", TKEY_DOWN},	 {"Left", TKEY_LEFT},
-	{"Right", TKEY_RIGHT},	 {"PgUp", TKEY_PGUP},	 {"PgDn", TKEY_PGDN},
-	{"Home", TKEY_HOME},	 {"End", TKEY_END},	 {"Enter", TKEY_ENTER},
-	{"Esc", TKEY_ESC},	 {"Tab", TKEY_TAB},	 {"S-Tab", TKEY_BTAB},
-	{"Space", ' '},		 {"Backspace", TKEY_BACKSPACE},
+        {"Up", TKEY_UP},       {"Down", TKEY_DOWN},
+        {"Left", TKEY_LEFT},   {"Right", TKEY_RIGHT},
+        {"PgUp", TKEY_PGUP},   {"PgDn", TKEY_PGDN},
+        {"Home", TKEY_HOME},   {"End", TKEY_END},
+        {"Enter", TKEY_ENTER}, {"Esc", TKEY_ESC},
+        {"Tab", TKEY_TAB},     {"S-Tab", TKEY_BTAB},
+        {"Space", ' '},        {"Backspace", TKEY_BACKSPACE},
 };
 
 int

@@ -15,16 +15,16 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{"report", cmd_report, "per-method profile table"},
-	{"tree", cmd_tree, "top-down merged call tree, pruned by --min-pct"},
-	{"calls", cmd_calls,
-	 "every call of matching methods: thread, start, wall, cpu, depth"},
-	{"info", cmd_info, "format, properties, threads, anomalies"},
-	{"dump", cmd_dump, "the records in file order, as dmtracedump -o"},
-	{"folded", cmd_folded,
-	 "folded stacks for FlameGraph, flamelens, speedscope"},
-	{"diff", cmd_diff, "per-method comparison of two traces"},
-	{"export", cmd_export, "speedscope or Chrome trace-event JSON"},
+        {"report", cmd_report, "per-method profile table"},
+        {"tree", cmd_tree, "top-down merged call tree, pruned by --min-pct"},
+        {"calls", cmd_calls,
+         "every call of matching methods: thread, start, wall, cpu, depth"},
+        {"info", cmd_info, "format, properties, threads, anomalies"},
+        {"dump", cmd_dump, "the records in file order, as dmtracedump -o"},
+        {"folded", cmd_folded,
+         "folded stacks for FlameGraph, flamelens, speedscope"},
+        {"diff", cmd_diff, "per-method comparison of two traces"},
+        {"export", cmd_export, "speedscope or Chrome trace-event JSON"},
 };
 
 static void
@@ -33,18 +33,18 @@ usage(FILE *out)
 	size_t i;
 
 	fprintf(out, "Usage: tracetui [OPTIONS] FILE\n"
-		     "       tracetui COMMAND [OPTIONS] FILE\n\n"
-		     "Without a command, FILE opens in the interactive "
-		     "viewer\n(options: -t THREAD, -c CLOCK, --ascii, "
-		     "--color WHEN, --mapping FILE,\n"
-		     "--base BASE).\n\n"
-		     "Read Android method traces (.trace).\n\nCommands:\n");
+	             "       tracetui COMMAND [OPTIONS] FILE\n\n"
+	             "Without a command, FILE opens in the interactive "
+	             "viewer\n(options: -t THREAD, -c CLOCK, --ascii, "
+	             "--color WHEN, --mapping FILE,\n"
+	             "--base BASE).\n\n"
+	             "Read Android method traces (.trace).\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name,
-			commands[i].summary);
+		        commands[i].summary);
 	fprintf(out, "\n'tracetui COMMAND --help' describes a command.\n"
-		     "Exit status: 0 success, 2 usage error, 3 the file "
-		     "cannot be read.\n");
+	             "Exit status: 0 success, 2 usage error, 3 the file "
+	             "cannot be read.\n");
 }
 
 int

@@ -59,17 +59,17 @@ enum { NONE = UINT32_MAX };
 struct mp_class {
 	const char *orig; /* dotted */
 	const char *obf;  /* dotted */
-	uint32_t next;	  /* next class with the same hash */
+	uint32_t next;    /* next class with the same hash */
 };
 
 struct mp_method {
-	uint32_t klass;	  /* its class */
+	uint32_t klass; /* its class */
 	const char *obf;
-	const char *name; /* original; qualified for another class's frame */
-	const char *desc; /* original descriptor "(I)V", slashed */
-	long lo, hi;	  /* obfuscated line range, -1 when none */
+	const char *name;  /* original; qualified for another class's frame */
+	const char *desc;  /* original descriptor "(I)V", slashed */
+	long lo, hi;       /* obfuscated line range, -1 when none */
 	bool inline_frame; /* inlined into the method on a later line */
-	uint32_t next;	  /* next method with the same hash */
+	uint32_t next;     /* next method with the same hash */
 };
 
 struct mapping {
@@ -158,9 +158,9 @@ class_eq(const char *dotted, const char *s, size_t n)
 static uint64_t
 method_key(uint32_t klass, const char *obf, size_t n)
 {
-	return hash_bytes(hash_bytes(HASH_SEED, (const char *)&klass,
-				     sizeof(klass)),
-			  obf, n);
+	return hash_bytes(
+	        hash_bytes(HASH_SEED, (const char *)&klass, sizeof(klass)), obf,
+	        n);
 }
 
 static uint32_t
@@ -183,13 +183,12 @@ struct parser {
 	const char *name;
 	unsigned long line;
 	char *error;
-	uint32_t klass;	     /* the current class, NONE before one */
-	uint32_t last;	     /* its last method line, NONE before one */
+	uint32_t klass; /* the current class, NONE before one */
+	uint32_t last;  /* its last method line, NONE before one */
 };
 
-static bool
-fail(struct parser *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static bool fail(struct parser *p, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 
 static bool
 fail(struct parser *p, const char *fmt, ...)
@@ -251,9 +250,9 @@ type_descriptor(struct buf *b, const char *s, const char *e)
 		const char *java;
 		char desc;
 	} prims[] = {
-		{"boolean", 'Z'}, {"byte", 'B'}, {"char", 'C'},
-		{"short", 'S'},	  {"int", 'I'},	 {"long", 'J'},
-		{"float", 'F'},	  {"double", 'D'}, {"void", 'V'},
+	        {"boolean", 'Z'}, {"byte", 'B'},   {"char", 'C'},
+	        {"short", 'S'},   {"int", 'I'},    {"long", 'J'},
+	        {"float", 'F'},   {"double", 'D'}, {"void", 'V'},
 	};
 	size_t i, n;
 
@@ -307,7 +306,7 @@ class_line(struct parser *p, const char *s, const char *e)
 	trim(&obf, &e);
 	if (s == orig_e || obf == e)
 		return fail(p, "expected 'original.Class -> obfuscated:', "
-			       "found an empty class name");
+		               "found an empty class name");
 	UTIL_GROW(map->classes, map->classes_cap, map->nclasses + 1);
 	c = &map->classes[map->nclasses];
 	c->orig = keep(map, s, (size_t)(orig_e - s));
@@ -330,10 +329,10 @@ class_line(struct parser *p, const char *s, const char *e)
 /* [lo:hi:]type name(args)[:x[:y]] in [s, e), obfuscated to obf. */
 static bool
 method_line(struct parser *p, const char *s, const char *e, const char *obf,
-	    size_t obf_len)
+            size_t obf_len)
 {
 	static const char *expected =
-		"expected '[A:B:]TYPE NAME(ARGS)[:C[:D]] -> OBFUSCATED'";
+	        "expected '[A:B:]TYPE NAME(ARGS)[:C[:D]] -> OBFUSCATED'";
 	struct mapping *map = p->map;
 	struct buf desc = {0};
 	struct mp_method *m;
@@ -426,7 +425,7 @@ member_line(struct parser *p, const char *s, const char *e)
 
 	if (p->klass == NONE)
 		return fail(p, "a member line before any class line "
-			       "('original.Class -> obfuscated:')");
+		               "('original.Class -> obfuscated:')");
 	arrow = find_arrow(s, e);
 	if (!arrow)
 		return fail(p, "expected ' -> ' in a member line");
@@ -436,7 +435,7 @@ member_line(struct parser *p, const char *s, const char *e)
 	trim(&obf, &e);
 	if (s == left_e || obf == e)
 		return fail(p, "expected 'MEMBER -> OBFUSCATED', found an "
-			       "empty name");
+		               "empty name");
 	if (!memchr(s, '(', (size_t)(left_e - s)))
 		return true; /* a field */
 	return method_line(p, s, left_e, obf, (size_t)(e - obf));
@@ -494,14 +493,14 @@ mapping_load(const char *path, char **error)
 
 	if (fd < 0) {
 		*error = xasprintf("%s: cannot open the mapping: %s", path,
-				   strerror(errno));
+		                   strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0 ||
 	    !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
 		*error = xasprintf("%s: not a mapping file (a directory or a "
-				   "device)",
-				   path);
+		                   "device)",
+		                   path);
 		close(fd);
 		return NULL;
 	}
@@ -516,7 +515,7 @@ mapping_load(const char *path, char **error)
 			continue;
 		if (got < 0) {
 			*error = xasprintf("%s: cannot read the mapping: %s",
-					   path, strerror(errno));
+			                   path, strerror(errno));
 			free(text.s);
 			close(fd);
 			return NULL;
@@ -561,7 +560,7 @@ add_styled(struct buf *b, const char *dotted, size_t n, bool slashed)
 /* Append descriptor text [s, e) with every "L...;" class renamed. */
 static void
 add_descriptor(const struct mapping *map, struct buf *b, const char *s,
-	       const char *e)
+               const char *e)
 {
 	while (s < e) {
 		const char *semi, *q;
@@ -586,7 +585,7 @@ add_descriptor(const struct mapping *map, struct buf *b, const char *s,
 			buf_add(b, s + 1, (size_t)(semi - s - 1));
 		else
 			add_styled(b, map->classes[c].orig,
-				   strlen(map->classes[c].orig), !dotted);
+			           strlen(map->classes[c].orig), !dotted);
 		buf_addc(b, ';');
 		s = semi + 1;
 	}
@@ -611,7 +610,7 @@ wanted(const struct mp_method *m, const char *desc, int pass)
 /* The original name(s) of method obf of class c, or NULL when none. */
 static char *
 method_names(const struct mapping *map, uint32_t c, const char *obf,
-	     const char *desc, const char **qualifier, size_t *qualifier_len)
+             const char *desc, const char **qualifier, size_t *qualifier_len)
 {
 	struct buf out = {0};
 	struct util_map seen;
@@ -620,15 +619,15 @@ method_names(const struct mapping *map, uint32_t c, const char *obf,
 	int pass;
 
 	if (!util_map_get(&map->method_hash, method_key(c, obf, strlen(obf)),
-			  &first))
+	                  &first))
 		return NULL;
 	util_map_init(&seen);
 	*qualifier = NULL;
 	for (pass = 0; pass < 4 && !count; pass++) {
 		for (i = first; i != NONE; i = map->methods[i].next) {
 			const struct mp_method *m = &map->methods[i];
-			uint64_t h = hash_bytes(HASH_SEED, m->name,
-						strlen(m->name));
+			uint64_t h =
+			        hash_bytes(HASH_SEED, m->name, strlen(m->name));
 			uint32_t *slot;
 
 			if (m->klass != c || strcmp(m->obf, obf) != 0 ||
@@ -660,9 +659,8 @@ method_names(const struct mapping *map, uint32_t c, const char *obf,
 }
 
 void
-mapping_rename(const struct mapping *map, const char *klass,
-	       const char *name, const char *signature,
-	       struct mapping_name *out)
+mapping_rename(const struct mapping *map, const char *klass, const char *name,
+               const char *signature, struct mapping_name *out)
 {
 	struct buf b = {0}, want = {0};
 	bool slashed = strchr(klass, '/') != NULL;
@@ -685,12 +683,12 @@ mapping_rename(const struct mapping *map, const char *klass,
 		for (i = 0; out->signature[i]; i++)
 			if (!is_blank(out->signature[i]))
 				buf_addc(&want, out->signature[i] == '.'
-							? '/'
-							: out->signature[i]);
+				                        ? '/'
+				                        : out->signature[i]);
 	}
 	if (c != NONE)
 		names = method_names(map, c, name, *signature ? want.s : NULL,
-				     &qualifier, &qualifier_len);
+		                     &qualifier, &qualifier_len);
 	free(want.s);
 	if (qualifier) {
 		add_styled(&b, qualifier, qualifier_len, slashed);
@@ -701,7 +699,7 @@ mapping_rename(const struct mapping *map, const char *klass,
 	}
 	if (c != NONE)
 		add_styled(&b, map->classes[c].orig,
-			   strlen(map->classes[c].orig), slashed);
+		           strlen(map->classes[c].orig), slashed);
 	else
 		buf_add(&b, klass, strlen(klass));
 	out->klass = buf_take(&b);

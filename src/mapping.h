@@ -25,7 +25,7 @@ struct mapping_name {
  * *error set ("NAME: line N: problem", to free) when a line is malformed.
  */
 struct mapping *mapping_parse(const char *text, size_t len, const char *name,
-			      char **error);
+                              char **error);
 /* Read and parse the file at path; NULL with *error set, as above. */
 struct mapping *mapping_load(const char *path, char **error);
 /* Release the mapping. */
@@ -33,8 +33,8 @@ void mapping_free(struct mapping *map);
 
 /* The original names of method klass.name signature, in *out. */
 void mapping_rename(const struct mapping *map, const char *klass,
-		    const char *name, const char *signature,
-		    struct mapping_name *out);
+                    const char *name, const char *signature,
+                    struct mapping_name *out);
 /* Release the strings of *n. */
 void mapping_name_done(struct mapping_name *n);
 

@@ -16,15 +16,15 @@ char *
 method_short_name(const struct tt_method *m)
 {
 	return xasprintf("%s%s%s", m->klass, *m->klass && *m->name ? "." : "",
-			 m->name);
+	                 m->name);
 }
 
 char *
 method_full_name(const struct tt_method *m)
 {
 	return xasprintf("%s%s%s%s%s", m->klass,
-			 *m->klass && *m->name ? "." : "", m->name,
-			 *m->signature ? " " : "", m->signature);
+	                 *m->klass && *m->name ? "." : "", m->name,
+	                 *m->signature ? " " : "", m->signature);
 }
 
 /* Bytes of the UTF-8 character at s (1 for a stray byte). */

@@ -32,12 +32,12 @@ link_key(uint32_t parent, uint32_t child, bool child_rec, bool parent_rec)
 }
 
 static struct profile_link *
-link_slot(struct link_table *t, uint32_t parent, uint32_t child,
-	  bool child_rec, bool parent_rec)
+link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
+          bool parent_rec)
 {
 	uint32_t *slot = util_map_slot(
-		&t->index, link_key(parent, child, child_rec, parent_rec),
-		CALL_NONE);
+	        &t->index, link_key(parent, child, child_rec, parent_rec),
+	        CALL_NONE);
 
 	if (*slot == CALL_NONE) {
 		struct profile_link *l;
@@ -57,17 +57,17 @@ link_slot(struct link_table *t, uint32_t parent, uint32_t child,
 /* Add call i, lasting dur, to rows and links. */
 static void
 add_call(struct profile_row *rows, struct link_table *links,
-	 const struct calltree *tree, size_t i, const uint64_t *dur)
+         const struct calltree *tree, size_t i, const uint64_t *dur)
 {
 	const struct tt_calls *c = &tree->calls;
 	struct profile_row *r = &rows[c->method[i]];
 	bool rec = c->flags[i] & CALL_RECURSIVE;
 	uint32_t parent = c->parent[i];
 	bool parent_rec =
-		parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
+	        parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
 	struct profile_link *l = link_slot(
-		links, parent == CALL_NONE ? CALL_NONE : c->method[parent],
-		c->method[i], rec, parent_rec);
+	        links, parent == CALL_NONE ? CALL_NONE : c->method[parent],
+	        c->method[i], rec, parent_rec);
 	int k;
 
 	if (rec)
@@ -98,8 +98,8 @@ add_call(struct profile_row *rows, struct link_table *links,
  * when scope is NULL). */
 static void
 add_thread_calls(struct profile_row *rows, struct link_table *links,
-		 const struct calltree *tree, const struct scope *scope,
-		 size_t t, struct scope_span *span)
+                 const struct calltree *tree, const struct scope *scope,
+                 size_t t, struct scope_span *span)
 {
 	const struct tt_calls *c = &tree->calls;
 	const struct tt_thread *th = &tree->threads[t];
@@ -110,9 +110,9 @@ add_thread_calls(struct profile_row *rows, struct link_table *links,
 	if (!scope || !scope->range.on) {
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			for (k = 0; k < CLOCK_COUNT; k++)
-				dur[k] = c->start[k] ? c->end[k][i] -
-							       c->start[k][i]
-						     : 0;
+				dur[k] = c->start[k]
+				                 ? c->end[k][i] - c->start[k][i]
+				                 : 0;
 			add_call(rows, links, tree, i, dur);
 		}
 		return;
@@ -130,7 +130,7 @@ add_thread_calls(struct profile_row *rows, struct link_table *links,
 
 static void
 start_profile(struct profile *out, const struct calltree *tree,
-	      const struct scope *scope)
+              const struct scope *scope)
 {
 	int k;
 
@@ -143,7 +143,7 @@ start_profile(struct profile *out, const struct calltree *tree,
 
 void
 profile_compute(struct profile *out, const struct calltree *tree,
-		const struct scope *scope)
+                const struct scope *scope)
 {
 	struct link_table links = {0};
 	struct scope_span span = {0};
@@ -154,7 +154,7 @@ profile_compute(struct profile *out, const struct calltree *tree,
 	for (t = 0; t < tree->nthreads; t++)
 		if (scope_has(scope, t))
 			add_thread_calls(out->rows, &links, tree, scope, t,
-					 &span);
+			                 &span);
 	scope_span_done(&span);
 	util_map_done(&links.index);
 	out->links = links.links;
@@ -237,7 +237,7 @@ profile_cache_free(struct profile_cache *cache)
 
 void
 profile_from_cache(struct profile *out, const struct profile_cache *cache,
-		   const struct calltree *tree, const struct scope *scope)
+                   const struct calltree *tree, const struct scope *scope)
 {
 	struct link_table links = {0};
 	size_t t, i;
@@ -265,8 +265,8 @@ profile_from_cache(struct profile *out, const struct profile_cache *cache,
 		for (i = 0; i < a->nlinks; i++) {
 			const struct profile_link *from = &a->links[i];
 			struct profile_link *to = link_slot(
-				&links, from->parent, from->child,
-				from->child_recursive, from->parent_recursive);
+			        &links, from->parent, from->child,
+			        from->child_recursive, from->parent_recursive);
 
 			to->calls += from->calls;
 			for (k = 0; k < CLOCK_COUNT; k++)
@@ -312,7 +312,7 @@ edge_get(struct edge_list *l, uint32_t method, bool recursive)
 
 static void
 edge_add(struct edge_list *l, const struct calltree *tree, uint32_t method,
-	 bool recursive, size_t call)
+         bool recursive, size_t call)
 {
 	struct profile_edge *e = edge_get(l, method, recursive);
 	int k;
@@ -326,7 +326,7 @@ edge_add(struct edge_list *l, const struct calltree *tree, uint32_t method,
 /* Add a link's numbers to the edge of (method, recursive). */
 static void
 edge_merge(struct edge_list *l, uint32_t method, bool recursive,
-	   const struct profile_link *link)
+           const struct profile_link *link)
 {
 	struct profile_edge *e = edge_get(l, method, recursive);
 	int k;
@@ -354,15 +354,15 @@ edge_cmp(const void *a, const void *b, void *clock)
 /* Sort the lists and hand them to out. */
 static void
 edges_finish(struct profile_edges *out, struct edge_list *parents,
-	     struct edge_list *children, uint32_t m, enum clock_index k)
+             struct edge_list *children, uint32_t m, enum clock_index k)
 {
 	/* An empty list has a NULL array, which qsort_r may not be given. */
 	if (parents->count > 1)
-		qsort_r(parents->edges, parents->count,
-			sizeof(*parents->edges), edge_cmp, &k);
+		qsort_r(parents->edges, parents->count, sizeof(*parents->edges),
+		        edge_cmp, &k);
 	if (children->count > 1)
 		qsort_r(children->edges, children->count,
-			sizeof(*children->edges), edge_cmp, &k);
+		        sizeof(*children->edges), edge_cmp, &k);
 	out->method = m;
 	out->parents = parents->edges;
 	out->nparents = parents->count;
@@ -372,8 +372,7 @@ edges_finish(struct profile_edges *out, struct edge_list *parents,
 
 void
 profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
-		      const struct scope *scope, uint32_t m,
-		      enum clock_index k)
+                      const struct scope *scope, uint32_t m, enum clock_index k)
 {
 	const struct tt_calls *c = &tree->calls;
 	struct edge_list parents = {0}, children = {0};
@@ -391,12 +390,12 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 
 			if (c->method[i] == m)
 				edge_add(&parents, tree,
-					 p == CALL_NONE ? CALL_NONE
-							: c->method[p],
-					 c->flags[i] & CALL_RECURSIVE, i);
+				         p == CALL_NONE ? CALL_NONE
+				                        : c->method[p],
+				         c->flags[i] & CALL_RECURSIVE, i);
 			if (p != CALL_NONE && c->method[p] == m)
 				edge_add(&children, tree, c->method[i],
-					 c->flags[p] & CALL_RECURSIVE, i);
+				         c->flags[p] & CALL_RECURSIVE, i);
 		}
 	}
 	util_map_done(&parents.index);
@@ -404,10 +403,10 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 	/* An empty list has a NULL array, which qsort_r may not be given. */
 	if (parents.count > 1)
 		qsort_r(parents.edges, parents.count, sizeof(*parents.edges),
-			edge_cmp, &k);
+		        edge_cmp, &k);
 	if (children.count > 1)
-		qsort_r(children.edges, children.count,
-			sizeof(*children.edges), edge_cmp, &k);
+		qsort_r(children.edges, children.count, sizeof(*children.edges),
+		        edge_cmp, &k);
 	out->method = m;
 	out->parents = parents.edges;
 	out->nparents = parents.count;
@@ -416,8 +415,8 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 }
 
 void
-profile_edges_of(struct profile_edges *out, const struct profile *p,
-		 uint32_t m, enum clock_index k)
+profile_edges_of(struct profile_edges *out, const struct profile *p, uint32_t m,
+                 enum clock_index k)
 {
 	struct edge_list parents = {0}, children = {0};
 	size_t i;

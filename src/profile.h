@@ -47,7 +47,7 @@ struct profile {
 
 /* Aggregate every call of the scope's threads into out. */
 void profile_compute(struct profile *out, const struct calltree *tree,
-		     const struct scope *scope);
+                     const struct scope *scope);
 
 /*
  * Per-thread aggregates, computed once per trace, so the profile of any
@@ -60,10 +60,8 @@ struct profile_cache *profile_cache_new(const struct calltree *tree);
 void profile_cache_free(struct profile_cache *cache);
 /* The profile of scope, summed from the cache: same result as
  * profile_compute. */
-void profile_from_cache(struct profile *out,
-			const struct profile_cache *cache,
-			const struct calltree *tree,
-			const struct scope *scope);
+void profile_from_cache(struct profile *out, const struct profile_cache *cache,
+                        const struct calltree *tree, const struct scope *scope);
 /* Release the rows. */
 void profile_done(struct profile *profile);
 /* True when method m was called at all in the profile. */
@@ -75,9 +73,9 @@ profile_row_used(const struct profile *p, size_t m)
 
 /* One row of a drill-down: a caller or callee of the examined method. */
 struct profile_edge {
-	uint32_t method;  /* CALL_NONE: the top level of a thread */
-	bool recursive;	  /* "while recursive" (Traceview's split) */
-	uint64_t calls;	  /* calls along this edge */
+	uint32_t method; /* CALL_NONE: the top level of a thread */
+	bool recursive;  /* "while recursive" (Traceview's split) */
+	uint64_t calls;  /* calls along this edge */
 	uint64_t incl[CLOCK_COUNT];
 };
 
@@ -94,12 +92,12 @@ struct profile_edges {
  * was).  Edges are sorted by inclusive time on clock k, largest first.
  */
 void profile_edges_compute(struct profile_edges *out,
-			   const struct calltree *tree,
-			   const struct scope *scope, uint32_t m,
-			   enum clock_index k);
+                           const struct calltree *tree,
+                           const struct scope *scope, uint32_t m,
+                           enum clock_index k);
 /* The same edges from a computed profile's links, without the calls. */
 void profile_edges_of(struct profile_edges *out, const struct profile *p,
-		      uint32_t m, enum clock_index k);
+                      uint32_t m, enum clock_index k);
 /* Release the edge arrays. */
 void profile_edges_done(struct profile_edges *edges);
 

@@ -8,9 +8,8 @@
 #include <string.h>
 
 const struct request_info request_table[REQ_COUNT - 1] = {
-#define REQUEST_INFO(id, group, keys, help)                                   \
-	{REQ_##id, #id, group, keys, help},
-	REQUEST_LIST(REQUEST_INFO)
+#define REQUEST_INFO(id, group, keys, help) {REQ_##id, #id, group, keys, help},
+        REQUEST_LIST(REQUEST_INFO)
 #undef REQUEST_INFO
 };
 

@@ -24,17 +24,18 @@
 	  "expand the row; pan right; next sibling frame")                     \
 	R(COLLAPSE, "Move", "h Left",                                          \
 	  "collapse the row; pan left; previous sibling frame")                \
-	R(ENTER, "Move", "Enter", "open: expand a method, jump to a caller or " \
-				  "callee, choose a thread")                   \
+	R(ENTER, "Move", "Enter",                                              \
+	  "open: expand a method, jump to a caller or "                        \
+	  "callee, choose a thread")                                           \
 	R(BACK_OUT, "Move", "Esc u", "go back out: collapse, leave the view")  \
-	R(HISTORY_BACK, "History", "[ C-o", "back in the navigation history") \
+	R(HISTORY_BACK, "History", "[ C-o", "back in the navigation history")  \
 	R(HISTORY_FORWARD, "History", "]",                                     \
 	  "forward in the navigation history")                                 \
 	R(VIEW_NEXT, "Views", "Tab", "next view")                              \
 	R(VIEW_PREV, "Views", "S-Tab", "previous view")                        \
 	R(VIEW_PROFILE, "Views", "1 p", "profile view")                        \
 	R(VIEW_TIMELINE, "Views", "2 T", "timeline view")                      \
-	R(VIEW_ICICLE, "Views", "3 f", "icicle (flame graph) view")           \
+	R(VIEW_ICICLE, "Views", "3 f", "icicle (flame graph) view")            \
 	R(VIEW_THREADS, "Views", "4 t", "threads view")                        \
 	R(VIEW_INFO, "Views", "5 i", "info view")                              \
 	R(VIEW_HELP, "Views", "6 ? F1", "this help")                           \
@@ -46,15 +47,16 @@
 	R(ZOOM_OUT, "Timeline", "- _", "zoom out")                             \
 	R(CALL_NEXT, "Timeline", ".", "next call of the selected method")      \
 	R(CALL_PREV, "Timeline", ",", "previous call of the selected method")  \
-	R(CALL_LONGEST, "Timeline", "L", "longest call of the selected method") \
+	R(CALL_LONGEST, "Timeline", "L",                                       \
+	  "longest call of the selected method")                               \
 	R(RANGE_START, "Timeline", "v",                                        \
 	  "start a time range at the cursor; moving extends it")               \
 	R(RANGE_APPLY, "Timeline", "V", "apply the range to every view")       \
 	R(RANGE_CLEAR, "Timeline", "X", "clear the range")                     \
-	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle")               \
-	R(TAG, "Threads", "Space", "tag or untag the selected thread")        \
+	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle")                \
+	R(TAG, "Threads", "Space", "tag or untag the selected thread")         \
 	R(SCOPE_ALL, "Threads", "a", "scope: all threads")                     \
-	R(SEARCH, "Search", "/", "search with a regular expression")          \
+	R(SEARCH, "Search", "/", "search with a regular expression")           \
 	R(SEARCH_NEXT, "Search", "n", "next match")                            \
 	R(SEARCH_PREV, "Search", "N", "previous match")                        \
 	R(REDRAW, "Other", "C-l", "redraw the screen")                         \
@@ -65,7 +67,7 @@ enum request {
 #define REQUEST_ENUM(id, group, keys, help) REQ_##id,
 	REQUEST_LIST(REQUEST_ENUM)
 #undef REQUEST_ENUM
-	REQ_COUNT,
+	        REQ_COUNT,
 };
 
 struct request_info {

@@ -19,8 +19,7 @@ sampling_verdict_init(struct sampling_verdict *v)
 }
 
 void
-sampling_verdict_add(struct sampling_verdict *v,
-		     const struct sampling_probe *p)
+sampling_verdict_add(struct sampling_verdict *v, const struct sampling_probe *p)
 {
 	if (p->events < SAMPLING_MIN_EVENTS || !p->min_step)
 		return;

@@ -17,7 +17,7 @@ struct sampling_probe {
 	uint64_t events;
 	uint64_t same_time; /* events at the same time as the previous one */
 	uint64_t prev;
-	uint64_t min_step;  /* smallest positive step, 0 before any */
+	uint64_t min_step; /* smallest positive step, 0 before any */
 };
 
 /* The votes of all threads. */
@@ -48,7 +48,7 @@ sampling_probe_add(struct sampling_probe *p, uint64_t time)
 void sampling_verdict_init(struct sampling_verdict *v);
 /* Add one thread's probe. */
 void sampling_verdict_add(struct sampling_verdict *v,
-			  const struct sampling_probe *p);
+                          const struct sampling_probe *p);
 /* True when the trace looks sampled. */
 bool sampling_verdict_sampled(const struct sampling_verdict *v);
 

@@ -49,8 +49,7 @@ scope_done(struct scope *scope)
 }
 
 bool
-scope_select(struct scope *scope, const struct calltree *tree,
-	     const char *sel)
+scope_select(struct scope *scope, const struct calltree *tree, const char *sel)
 {
 	bool found = false;
 	char *end;
@@ -84,7 +83,7 @@ scope_select(struct scope *scope, const struct calltree *tree,
 
 uint64_t
 scope_thread_total(const struct scope *scope, const struct calltree *tree,
-		   size_t t, enum clock_index k)
+                   size_t t, enum clock_index k)
 {
 	const struct time_range *r = &scope->range;
 	const struct tt_thread *th = &tree->threads[t];
@@ -98,8 +97,7 @@ scope_thread_total(const struct scope *scope, const struct calltree *tree,
 	if (r->end <= th->first[r->clock] || r->start >= th->last[r->clock])
 		return 0;
 	scope_span_of(&span, scope, tree, t);
-	from = r->start > th->first[r->clock] ? span.at_start[k]
-					       : th->first[k];
+	from = r->start > th->first[r->clock] ? span.at_start[k] : th->first[k];
 	to = r->end < th->last[r->clock] ? span.at_end[k] : th->last[k];
 	scope_span_done(&span);
 	return to > from ? to - from : 0;
@@ -107,7 +105,7 @@ scope_thread_total(const struct scope *scope, const struct calltree *tree,
 
 uint64_t
 scope_total(const struct scope *scope, const struct calltree *tree,
-	    enum clock_index k)
+            enum clock_index k)
 {
 	uint64_t total = 0;
 	size_t t;
@@ -121,7 +119,7 @@ scope_total(const struct scope *scope, const struct calltree *tree,
 /* First call of [lo, hi) whose start on clock k is >= at. */
 static size_t
 first_starting(const struct calltree *tree, size_t lo, size_t hi,
-	       enum clock_index k, uint64_t at)
+               enum clock_index k, uint64_t at)
 {
 	const uint64_t *start = tree->calls.start[k];
 
@@ -143,17 +141,16 @@ struct moment {
 };
 
 static void
-moment_of(struct moment *m, const struct calltree *tree, size_t c,
-	  bool end)
+moment_of(struct moment *m, const struct calltree *tree, size_t c, bool end)
 {
 	int k;
 
 	m->set = true;
 	for (k = 0; k < CLOCK_COUNT; k++)
 		m->at[k] = tree->calls.start[k]
-				   ? (end ? tree->calls.end[k][c]
-					  : tree->calls.start[k][c])
-				   : 0;
+		                   ? (end ? tree->calls.end[k][c]
+		                          : tree->calls.start[k][c])
+		                   : 0;
 }
 
 /*
@@ -164,7 +161,7 @@ moment_of(struct moment *m, const struct calltree *tree, size_t c,
  */
 static void
 clocks_at(const struct calltree *tree, size_t t, enum clock_index k,
-	  uint64_t when, uint64_t out[CLOCK_COUNT])
+          uint64_t when, uint64_t out[CLOCK_COUNT])
 {
 	const struct tt_thread *th = &tree->threads[t];
 	const struct tt_calls *c = &tree->calls;
@@ -204,18 +201,20 @@ clocks_at(const struct calltree *tree, size_t t, enum clock_index k,
 			out[j] = before.at[j];
 		else
 			out[j] = before.at[j] +
-				 (uint64_t)((double)(after.at[j] - before.at[j]) *
-						    (double)(when - before.at[k]) /
-						    (double)(after.at[k] -
-							     before.at[k]) +
-					    0.5);
+			         (uint64_t)((double)(after.at[j] -
+			                             before.at[j]) *
+			                            (double)(when -
+			                                     before.at[k]) /
+			                            (double)(after.at[k] -
+			                                     before.at[k]) +
+			                    0.5);
 	}
 	out[k] = when;
 }
 
 void
 scope_span_of(struct scope_span *sp, const struct scope *scope,
-	      const struct calltree *tree, size_t t)
+              const struct calltree *tree, size_t t)
 {
 	const struct tt_thread *th = &tree->threads[t];
 	const struct time_range *r = &scope->range;
@@ -261,8 +260,7 @@ scope_span_done(struct scope_span *sp)
 
 void
 scope_clip(const struct scope *scope, const struct calltree *tree,
-	   const struct scope_span *span, size_t c,
-	   uint64_t dur[CLOCK_COUNT])
+           const struct scope_span *span, size_t c, uint64_t dur[CLOCK_COUNT])
 {
 	const struct time_range *r = &scope->range;
 	const struct tt_calls *calls = &tree->calls;
@@ -314,7 +312,7 @@ parse_time(const char *s, size_t len, uint64_t *us)
 
 bool
 scope_parse_range(const char *text, enum clock_index k,
-		  struct time_range *range)
+                  struct time_range *range)
 {
 	const char *dots = strstr(text, "..");
 

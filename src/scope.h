@@ -19,9 +19,9 @@ struct time_range {
 };
 
 struct scope {
-	bool *on;	 /* on[t]: thread t is in the scope */
+	bool *on; /* on[t]: thread t is in the scope */
 	size_t nthreads;
-	size_t count;	 /* threads in the scope */
+	size_t count;            /* threads in the scope */
 	struct time_range range; /* off: the whole trace */
 };
 
@@ -51,7 +51,7 @@ void scope_done(struct scope *scope);
  * False when nothing matches.
  */
 bool scope_select(struct scope *scope, const struct calltree *tree,
-		  const char *sel);
+                  const char *sel);
 
 /*
  * Sum over the scope's threads of their traced time on clock k; within a
@@ -59,12 +59,12 @@ bool scope_select(struct scope *scope, const struct calltree *tree,
  * interpolated as scope_clip does).
  */
 uint64_t scope_total(const struct scope *scope, const struct calltree *tree,
-		     enum clock_index k);
+                     enum clock_index k);
 
 /* Thread t's part of scope_total. */
 uint64_t scope_thread_total(const struct scope *scope,
-			    const struct calltree *tree, size_t t,
-			    enum clock_index k);
+                            const struct calltree *tree, size_t t,
+                            enum clock_index k);
 
 /*
  * The calls of one thread that a scope's range touches: the calls open at
@@ -83,7 +83,7 @@ struct scope_span {
 
 /* Find the span of thread t (sp is reused; zero it before first use). */
 void scope_span_of(struct scope_span *sp, const struct scope *scope,
-		   const struct calltree *tree, size_t t);
+                   const struct calltree *tree, size_t t);
 /* Release the span's array. */
 void scope_span_done(struct scope_span *sp);
 /*
@@ -93,11 +93,11 @@ void scope_span_done(struct scope_span *sp);
  * never lasts longer than its parent); without a range, its durations.
  */
 void scope_clip(const struct scope *scope, const struct calltree *tree,
-		const struct scope_span *span, size_t c,
-		uint64_t dur[CLOCK_COUNT]);
+                const struct scope_span *span, size_t c,
+                uint64_t dur[CLOCK_COUNT]);
 /* Parse "START..END" (numbers with us, ms or s; bare numbers are ms) into
  * range on clock k; false when malformed or empty. */
 bool scope_parse_range(const char *text, enum clock_index k,
-		       struct time_range *range);
+                       struct time_range *range);
 
 #endif

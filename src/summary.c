@@ -22,9 +22,8 @@ format_name(const struct calltree *tree)
 		return "V2";
 	if (tree->header.format == TRACE_FORMAT_V2_STREAM)
 		return "V2 streaming";
-	return tree->header.format == TRACE_FORMAT_V1_STREAM
-		       ? "V1 streaming"
-		       : "V1";
+	return tree->header.format == TRACE_FORMAT_V1_STREAM ? "V1 streaming"
+	                                                     : "V1";
 }
 
 static const char *
@@ -41,9 +40,8 @@ clock_name(enum trace_clock clock)
 	return "?";
 }
 
-static void
-line(struct summary *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void line(struct summary *s, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 
 static void
 line(struct summary *s, const char *fmt, ...)
@@ -69,10 +67,10 @@ static void
 anomalies(struct summary *s, const struct tt_anomalies *a)
 {
 	bool any = a->orphan_exits || a->mismatched_exits || a->lost_exits ||
-		   a->open_at_end || a->unknown_methods || a->unknown_threads ||
-		   a->negative_steps[0] || a->negative_steps[1] ||
-		   a->wraps[0] || a->wraps[1] || a->action3 || a->unwinds ||
-		   a->data_file_overflow;
+	           a->open_at_end || a->unknown_methods || a->unknown_threads ||
+	           a->negative_steps[0] || a->negative_steps[1] ||
+	           a->wraps[0] || a->wraps[1] || a->action3 || a->unwinds ||
+	           a->data_file_overflow;
 
 	line(s, "anomalies:%s", any ? "" : " none");
 	anomaly(s, "orphan exits", a->orphan_exits);
@@ -82,7 +80,8 @@ anomalies(struct summary *s, const struct tt_anomalies *a)
 	anomaly(s, "unknown method ids", a->unknown_methods);
 	anomaly(s, "unknown thread ids", a->unknown_threads);
 	anomaly(s, "negative cpu steps clamped", a->negative_steps[CLOCK_CPU]);
-	anomaly(s, "negative wall steps clamped", a->negative_steps[CLOCK_WALL]);
+	anomaly(s, "negative wall steps clamped",
+	        a->negative_steps[CLOCK_WALL]);
 	anomaly(s, "cpu clock 32-bit wraps", a->wraps[CLOCK_CPU]);
 	anomaly(s, "wall clock 32-bit wraps", a->wraps[CLOCK_WALL]);
 	anomaly(s, "action-3 records", a->action3);
@@ -104,19 +103,21 @@ summary_build(struct summary *s, const struct calltree *tree)
 	free(e);
 	if (tree->header.format == TRACE_FORMAT_V2 ||
 	    tree->header.format == TRACE_FORMAT_V2_STREAM)
-		line(s, "format:      %s, version %u, LEB128 records, packets "
-			"from offset %u",
+		line(s,
+		     "format:      %s, version %u, LEB128 records, packets "
+		     "from offset %u",
 		     format_name(tree), tree->header.version,
 		     tree->header.data_offset);
 	else
-		line(s, "format:      %s, version %u, %u-byte records, data "
-			"at offset %u",
+		line(s,
+		     "format:      %s, version %u, %u-byte records, data "
+		     "at offset %u",
 		     format_name(tree), tree->header.version,
 		     tree->header.record_size, tree->header.data_offset);
 	line(s, "clock:       %s", clock_name(tree->header.clock));
 	line(s, "recording:   %s",
 	     tree->sampled ? "sampled (call counts are stack changes)"
-			   : "instrumented");
+	                   : "instrumented");
 	line(s, "start time:  %llu us",
 	     (unsigned long long)tree->header.start_time);
 	line(s, "records:     %llu", (unsigned long long)tree->records);
@@ -124,7 +125,7 @@ summary_build(struct summary *s, const struct calltree *tree)
 	line(s, "methods:     %zu", tree->nmethods);
 	line(s, "complete:    %s",
 	     tree->header.incomplete ? "no (cut off before the summary)"
-				     : "yes");
+	                             : "yes");
 	line(s, "properties:");
 	for (i = 0; i < tree->nproperties; i++) {
 		char *k = text_escape(tree->properties[i].key);
@@ -144,15 +145,15 @@ summary_build(struct summary *s, const struct calltree *tree)
 
 		if (tree->has_clock[CLOCK_WALL])
 			snprintf(wall, sizeof(wall), "%llu",
-				 (unsigned long long)calltree_thread_span(
-					 tree, i, CLOCK_WALL));
+			         (unsigned long long)calltree_thread_span(
+			                 tree, i, CLOCK_WALL));
 		if (tree->has_clock[CLOCK_CPU])
 			snprintf(cpu, sizeof(cpu), "%llu",
-				 (unsigned long long)calltree_thread_span(
-					 tree, i, CLOCK_CPU));
+			         (unsigned long long)calltree_thread_span(
+			                 tree, i, CLOCK_CPU));
 		line(s, "  %10u %10llu %8u %14s %14s  %s%s", t->tid,
-		     (unsigned long long)t->nevents, t->ncalls, wall, cpu,
-		     name, t->defined ? "" : " (not in the key)");
+		     (unsigned long long)t->nevents, t->ncalls, wall, cpu, name,
+		     t->defined ? "" : " (not in the key)");
 		free(name);
 	}
 	anomalies(s, &tree->anomalies);

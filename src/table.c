@@ -126,7 +126,7 @@ table_json_string(FILE *out, const char *s)
 		else {
 			/* Copy valid UTF-8 characters, replace other bytes. */
 			size_t n = text_utf8_char((const char *)p,
-						  (size_t)(end - p));
+			                          (size_t)(end - p));
 
 			if (!n) {
 				fputs("\\ufffd", out);
@@ -157,7 +157,7 @@ print_csv_cell(FILE *out, const char *s)
 
 static void
 print_sep(const struct table *t, FILE *out, enum table_format format,
-	  char *const *row)
+          char *const *row)
 {
 	size_t i;
 
@@ -222,7 +222,7 @@ print_text(const struct table *t, FILE *out)
 	for (r = 0; r <= nrows; r++) {
 		for (i = 0; i < t->ncols; i++) {
 			const char *cell = r ? t->cells[(r - 1) * t->ncols + i]
-					     : t->names[i];
+			                     : t->names[i];
 			size_t w, pad;
 			bool last = i + 1 == t->ncols;
 

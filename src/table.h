@@ -26,7 +26,7 @@ struct table;
 
 /* A table with ncols columns named by names[] of the given kinds. */
 struct table *table_new(size_t ncols, const char *const *names,
-			const enum table_kind *kinds);
+                        const enum table_kind *kinds);
 /* Release the table. */
 void table_free(struct table *table);
 /* Start a new row; cells are then set left to right. */
@@ -39,12 +39,12 @@ void table_u64(struct table *table, uint64_t v);
 void table_i64(struct table *table, int64_t v);
 /* Append a number cell printed with printf format fmt. */
 void table_fmt(struct table *table, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 /* Append an empty cell (null in JSON). */
 void table_empty(struct table *table);
 /* Print the table in format to out; header line unless headless. */
 void table_print(const struct table *table, FILE *out,
-		 enum table_format format);
+                 enum table_format format);
 /* Parse "text", "tsv", "csv" or "json"; -1 when it is none of them. */
 int table_format_parse(const char *name);
 

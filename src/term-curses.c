@@ -23,38 +23,36 @@ static attr_t role_attr[ROLE_COUNT];
 struct role_style {
 	short fg256, bg256; /* -1: terminal default */
 	short fg8, bg8;
-	attr_t attr;	    /* added in colour */
-	attr_t mono;	    /* used without colour */
+	attr_t attr; /* added in colour */
+	attr_t mono; /* used without colour */
 };
 
 static const struct role_style styles[ROLE_COUNT] = {
-	[ROLE_NORMAL] = {-1, -1, -1, -1, A_NORMAL, A_NORMAL},
-	[ROLE_TITLE] = {231, 24, COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE},
-	[ROLE_STATUS] = {16, 250, COLOR_BLACK, COLOR_WHITE, A_NORMAL,
-			 A_REVERSE},
-	[ROLE_HINT] = {252, 236, COLOR_WHITE, COLOR_BLACK, A_NORMAL,
-		       A_NORMAL},
-	[ROLE_HEADER] = {220, -1, COLOR_YELLOW, -1, A_BOLD,
-			 A_BOLD | A_UNDERLINE},
-	[ROLE_CURSOR] = {16, 117, COLOR_BLACK, COLOR_CYAN, A_NORMAL,
-			 A_REVERSE},
-	[ROLE_DIM] = {244, -1, COLOR_BLUE, -1, A_NORMAL, A_DIM},
-	[ROLE_HOT] = {203, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
-	[ROLE_MATCH] = {16, 226, COLOR_BLACK, COLOR_YELLOW, A_NORMAL,
-			A_UNDERLINE | A_BOLD},
-	[ROLE_TAGGED] = {46, -1, COLOR_GREEN, -1, A_BOLD, A_BOLD},
-	[ROLE_WARNING] = {203, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
-	[ROLE_SECTION] = {176, -1, COLOR_MAGENTA, -1, A_BOLD, A_BOLD},
-	/* Hues in colour; without colour, every other hue is bold. */
-	[ROLE_PALETTE_0] = {209, -1, COLOR_RED, -1, A_NORMAL, A_NORMAL},
-	[ROLE_PALETTE_1] = {221, -1, COLOR_YELLOW, -1, A_NORMAL, A_BOLD},
-	[ROLE_PALETTE_2] = {150, -1, COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
-	[ROLE_PALETTE_3] = {80, -1, COLOR_CYAN, -1, A_NORMAL, A_BOLD},
-	[ROLE_PALETTE_4] = {111, -1, COLOR_BLUE, -1, A_NORMAL, A_NORMAL},
-	[ROLE_PALETTE_5] = {183, -1, COLOR_MAGENTA, -1, A_NORMAL, A_BOLD},
-	/* Changes from --base: without colour, slower is bold. */
-	[ROLE_SLOWER] = {196, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
-	[ROLE_FASTER] = {33, -1, COLOR_BLUE, -1, A_NORMAL, A_DIM},
+        [ROLE_NORMAL] = {-1, -1, -1, -1, A_NORMAL, A_NORMAL},
+        [ROLE_TITLE] = {231, 24, COLOR_WHITE, COLOR_BLUE, A_BOLD, A_REVERSE},
+        [ROLE_STATUS] = {16, 250, COLOR_BLACK, COLOR_WHITE, A_NORMAL,
+                         A_REVERSE},
+        [ROLE_HINT] = {252, 236, COLOR_WHITE, COLOR_BLACK, A_NORMAL, A_NORMAL},
+        [ROLE_HEADER] = {220, -1, COLOR_YELLOW, -1, A_BOLD,
+                         A_BOLD | A_UNDERLINE},
+        [ROLE_CURSOR] = {16, 117, COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE},
+        [ROLE_DIM] = {244, -1, COLOR_BLUE, -1, A_NORMAL, A_DIM},
+        [ROLE_HOT] = {203, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
+        [ROLE_MATCH] = {16, 226, COLOR_BLACK, COLOR_YELLOW, A_NORMAL,
+                        A_UNDERLINE | A_BOLD},
+        [ROLE_TAGGED] = {46, -1, COLOR_GREEN, -1, A_BOLD, A_BOLD},
+        [ROLE_WARNING] = {203, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
+        [ROLE_SECTION] = {176, -1, COLOR_MAGENTA, -1, A_BOLD, A_BOLD},
+        /* Hues in colour; without colour, every other hue is bold. */
+        [ROLE_PALETTE_0] = {209, -1, COLOR_RED, -1, A_NORMAL, A_NORMAL},
+        [ROLE_PALETTE_1] = {221, -1, COLOR_YELLOW, -1, A_NORMAL, A_BOLD},
+        [ROLE_PALETTE_2] = {150, -1, COLOR_GREEN, -1, A_NORMAL, A_NORMAL},
+        [ROLE_PALETTE_3] = {80, -1, COLOR_CYAN, -1, A_NORMAL, A_BOLD},
+        [ROLE_PALETTE_4] = {111, -1, COLOR_BLUE, -1, A_NORMAL, A_NORMAL},
+        [ROLE_PALETTE_5] = {183, -1, COLOR_MAGENTA, -1, A_NORMAL, A_BOLD},
+        /* Changes from --base: without colour, slower is bold. */
+        [ROLE_SLOWER] = {196, -1, COLOR_RED, -1, A_BOLD, A_BOLD},
+        [ROLE_FASTER] = {33, -1, COLOR_BLUE, -1, A_NORMAL, A_DIM},
 };
 
 static void
@@ -77,7 +75,7 @@ static void
 set_colors(enum term_color mode)
 {
 	bool want = mode == TERM_COLOR_ALWAYS ||
-		    (mode == TERM_COLOR_AUTO && !getenv("NO_COLOR"));
+	            (mode == TERM_COLOR_AUTO && !getenv("NO_COLOR"));
 	int r;
 
 	if (want && has_colors() && start_color() == OK) {
@@ -88,7 +86,7 @@ set_colors(enum term_color mode)
 			const struct role_style *s = &styles[r];
 
 			init_pair((short)r, deep ? s->fg256 : s->fg8,
-				  deep ? s->bg256 : s->bg8);
+			          deep ? s->bg256 : s->bg8);
 			role_attr[r] = COLOR_PAIR(r) | s->attr;
 		}
 		if (!deep)
@@ -161,7 +159,7 @@ term_paint(const struct canvas *c)
 		move(y, 0);
 		for (x = 0; x < c->width; x++) {
 			const struct canvas_cell *cell =
-				&c->cells[(size_t)y * c->width + x];
+			        &c->cells[(size_t)y * c->width + x];
 
 			if (!cell->width)
 				continue;

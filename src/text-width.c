@@ -110,7 +110,7 @@ text_escape(const char *s)
 
 size_t
 text_next_glyph(const char *s, size_t left, bool ascii,
-		char glyph[TEXT_GLYPH_MAX], int *width)
+                char glyph[TEXT_GLYPH_MAX], int *width)
 {
 	const uint8_t *p = (const uint8_t *)s;
 	int w, n = printable_at(p, left, &w);
@@ -135,7 +135,8 @@ text_next_glyph(const char *s, size_t left, bool ascii,
 	while (used < left && !ascii) {
 		int mw, m = printable_at(p + used, left - used, &mw);
 
-		if (!m || mw != 0 || strlen(glyph) + (size_t)m >= TEXT_GLYPH_MAX)
+		if (!m || mw != 0 ||
+		    strlen(glyph) + (size_t)m >= TEXT_GLYPH_MAX)
 			break;
 		strncat(glyph, (const char *)p + used, (size_t)m);
 		used += (size_t)m;

@@ -24,7 +24,7 @@
  * *width, and returns the bytes consumed (at least 1).
  */
 size_t text_next_glyph(const char *s, size_t left, bool ascii,
-		       char glyph[TEXT_GLYPH_MAX], int *width);
+                       char glyph[TEXT_GLYPH_MAX], int *width);
 
 /* Length of the valid UTF-8 character at s (left bytes), 0 if invalid. */
 size_t text_utf8_char(const char *s, size_t left);

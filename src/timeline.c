@@ -62,14 +62,14 @@ struct timeline {
 	enum clock_index clock;
 	const uint64_t *start, *end; /* NULL when the clock is absent */
 	size_t ncalls;
-	uint64_t *ex;	  /* ex[i]: exclusive times of calls [0, i) */
-	uint32_t *dom;	  /* where the descent from a whole call ends */
-	uint32_t *table;  /* levels x nblocks: leftmost longest call */
+	uint64_t *ex;    /* ex[i]: exclusive times of calls [0, i) */
+	uint32_t *dom;   /* where the descent from a whole call ends */
+	uint32_t *table; /* levels x nblocks: leftmost longest call */
 	size_t nblocks, nlevels;
 	uint32_t *mcalls; /* by method, then thread, then start */
 	struct method_group *groups;
 	uint32_t *mgroups; /* method m: groups [mgroups[m], mgroups[m+1]) */
-	uint64_t *busy;	   /* per thread */
+	uint64_t *busy;    /* per thread */
 };
 
 static inline uint64_t
@@ -145,9 +145,8 @@ build_descent(struct timeline *tl)
 			tl->dom[i] = tl->dom[best];
 		else
 			tl->dom[i] = (uint32_t)i;
-		if (p != CALL_NONE &&
-		    (tl->dom[p] == CALL_NONE ||
-		     dur(tl, i) >= dur(tl, tl->dom[p])))
+		if (p != CALL_NONE && (tl->dom[p] == CALL_NONE ||
+		                       dur(tl, i) >= dur(tl, tl->dom[p])))
 			tl->dom[p] = (uint32_t)i;
 	}
 	for (i = 0; i < n; i++)
@@ -297,7 +296,7 @@ timeline_new(const struct calltree *tree, enum clock_index k)
 		const struct tt_thread *th = &tree->threads[t];
 
 		tl->busy[t] = tl->ex[th->first_call + th->ncalls] -
-			      tl->ex[th->first_call];
+		              tl->ex[th->first_call];
 	}
 	return tl;
 }
@@ -329,13 +328,12 @@ timeline_memory(const struct timeline *tl)
 	const struct calltree *tree = tl->tree;
 	size_t ngroups = tl->mgroups[tree->nmethods];
 	size_t nmcalls = ngroups ? tl->groups[ngroups - 1].first +
-					  tl->groups[ngroups - 1].count
-				 : 0;
+	                                   tl->groups[ngroups - 1].count
+	                         : 0;
 
 	return (tl->ncalls + 1) * (sizeof(*tl->ex) + sizeof(*tl->dom)) +
 	       tl->nblocks * tl->nlevels * sizeof(*tl->table) +
-	       nmcalls * sizeof(*tl->mcalls) +
-	       ngroups * sizeof(*tl->groups) +
+	       nmcalls * sizeof(*tl->mcalls) + ngroups * sizeof(*tl->groups) +
 	       (tree->nmethods + 1) * sizeof(*tl->mgroups) +
 	       tree->nthreads * sizeof(*tl->busy);
 }
@@ -383,7 +381,7 @@ probe_reset(struct probe *p, uint64_t at)
  * (if not NULL) is filled for b. */
 static uint32_t
 dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
-	 uint64_t b, struct probe *pa, struct probe *pb)
+         uint64_t b, struct probe *pa, struct probe *pb)
 {
 	const uint32_t *parent = tl->tree->calls.parent;
 	const uint32_t *depth = tl->tree->calls.depth;
@@ -438,7 +436,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 		if (left != CALL_NONE && tl->start[left] < a) {
 			cov_l = tl->end[left] - a;
 			lo = lower_bound(tl->start, left + 1, hi,
-					 tl->end[left]);
+			                 tl->end[left]);
 		} else {
 			left = CALL_NONE;
 			if (pa->lb == SIZE_MAX)
@@ -474,8 +472,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 }
 
 uint32_t
-timeline_dominant(const struct timeline *tl, size_t t, uint64_t a,
-		  uint64_t b)
+timeline_dominant(const struct timeline *tl, size_t t, uint64_t a, uint64_t b)
 {
 	const struct tt_thread *th = &tl->tree->threads[t];
 	struct probe pa = {0};
@@ -486,8 +483,8 @@ timeline_dominant(const struct timeline *tl, size_t t, uint64_t a,
 }
 
 void
-timeline_row(const struct timeline *tl, size_t t, uint64_t t0,
-	     uint64_t width, size_t n, uint32_t *out)
+timeline_row(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
+             size_t n, uint32_t *out)
 {
 	const struct tt_thread *th = &tl->tree->threads[t];
 	struct probe pa = {0}, pb;
@@ -500,7 +497,7 @@ timeline_row(const struct timeline *tl, size_t t, uint64_t t0,
 		}
 		pb.set = false;
 		out[i] = dominant(tl, th, t0 + i * width, t0 + (i + 1) * width,
-				  &pa, &pb);
+		                  &pa, &pb);
 		if (pb.set)
 			pa = pb;
 	}
@@ -542,13 +539,13 @@ group_of(const struct timeline *tl, uint32_t m, size_t t)
 			hi = mid;
 	}
 	return lo < tl->mgroups[m + 1] && tl->groups[lo].thread == t
-		       ? &tl->groups[lo]
-		       : NULL;
+	               ? &tl->groups[lo]
+	               : NULL;
 }
 
 size_t
 timeline_method_calls(const struct timeline *tl, uint32_t m, size_t t,
-		      const uint32_t **calls)
+                      const uint32_t **calls)
 {
 	const struct method_group *g = group_of(tl, m, t);
 
@@ -567,7 +564,7 @@ timeline_method_longest(const struct timeline *tl, uint32_t m, size_t t)
 /* How many of the n calls start at or before `at` (strict: before). */
 static size_t
 calls_before(const struct timeline *tl, const uint32_t *calls, size_t n,
-	     uint64_t at, bool strict)
+             uint64_t at, bool strict)
 {
 	size_t lo = 0, hi = n;
 
@@ -585,7 +582,7 @@ calls_before(const struct timeline *tl, const uint32_t *calls, size_t n,
 
 uint32_t
 timeline_method_next(const struct timeline *tl, uint32_t m, size_t t,
-		     uint64_t after)
+                     uint64_t after)
 {
 	const uint32_t *calls;
 	size_t n = timeline_method_calls(tl, m, t, &calls);
@@ -596,7 +593,7 @@ timeline_method_next(const struct timeline *tl, uint32_t m, size_t t,
 
 uint32_t
 timeline_method_prev(const struct timeline *tl, uint32_t m, size_t t,
-		     uint64_t before)
+                     uint64_t before)
 {
 	const uint32_t *calls;
 	size_t n = timeline_method_calls(tl, m, t, &calls);
@@ -607,7 +604,7 @@ timeline_method_prev(const struct timeline *tl, uint32_t m, size_t t,
 
 bool
 timeline_method_overlaps(const struct timeline *tl, uint32_t m, size_t t,
-			 uint64_t t0, uint64_t t1)
+                         uint64_t t0, uint64_t t1)
 {
 	const uint32_t *calls;
 	size_t n = timeline_method_calls(tl, m, t, &calls);

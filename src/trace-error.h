@@ -11,15 +11,14 @@
 #include <stdint.h>
 
 struct trace_error {
-	char *message;	 /* NULL while nothing went wrong */
+	char *message;   /* NULL while nothing went wrong */
 	uint64_t offset; /* byte offset in the file the message is about */
-	char *path;	 /* the file the offset is in, or NULL for the input */
+	char *path;      /* the file the offset is in, or NULL for the input */
 };
 
 /* Record a problem at offset unless one is already recorded. */
-void trace_error_set(struct trace_error *err, uint64_t offset,
-		     const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void trace_error_set(struct trace_error *err, uint64_t offset, const char *fmt,
+                     ...) __attribute__((format(printf, 3, 4)));
 /* Name the file the recorded offset belongs to (copied). */
 void trace_error_set_path(struct trace_error *err, const char *path);
 /* True when a problem is recorded. */

@@ -76,17 +76,17 @@ struct hp_method {
 	const char *klass;
 	const char *name;
 	const char *file; /* NULL until a frame names one */
-	long line;	  /* smallest line seen, -1 for none */
-	uint32_t next;	  /* next method with the same hash, or NONE */
-	bool used;	  /* on a trace with a weight */
+	long line;        /* smallest line seen, -1 for none */
+	uint32_t next;    /* next method with the same hash, or NONE */
+	bool used;        /* on a trace with a weight */
 };
 
 struct hp_trace {
 	uint64_t id;
-	uint64_t weight;    /* samples, or us of cpu time */
-	uint64_t offset;    /* where it was defined or first named */
-	const char *top;    /* the table's method, while undefined */
-	size_t first;	    /* frames [first, +nframes), top first */
+	uint64_t weight; /* samples, or us of cpu time */
+	uint64_t offset; /* where it was defined or first named */
+	const char *top; /* the table's method, while undefined */
+	size_t first;    /* frames [first, +nframes), top first */
 	size_t nframes;
 	uint32_t tid;
 	bool has_thread;
@@ -112,19 +112,19 @@ struct hprof {
 	struct hp_thread *threads;
 	size_t nthreads, threads_cap;
 	struct util_map thread_ids; /* tid -> threads[] */
-	const char *title;	    /* the "JAVA PROFILE" line */
+	const char *title;          /* the "JAVA PROFILE" line */
 
-	uint32_t in_trace;	/* the trace whose frames follow, or NONE */
-	bool skip_frames;	/* frames of a repeated trace follow */
-	int kind;		/* TABLE_* of the first table, 0 before */
-	int table;		/* the table being read, 0 outside */
-	bool skip_table;	/* it is of the other kind */
-	bool incomplete;	/* the file ends inside a table */
+	uint32_t in_trace; /* the trace whose frames follow, or NONE */
+	bool skip_frames;  /* frames of a repeated trace follow */
+	int kind;          /* TABLE_* of the first table, 0 before */
+	int table;         /* the table being read, 0 outside */
+	bool skip_table;   /* it is of the other kind */
+	bool incomplete;   /* the file ends inside a table */
 	uint64_t table_offset;
-	uint64_t table_total;	/* its (total = N), in its own unit */
+	uint64_t table_total; /* its (total = N), in its own unit */
 	bool table_has_total;
-	uint64_t table_sum;	/* its rows' weights */
-	uint64_t total;		/* all tables' totals, in weight units */
+	uint64_t table_sum; /* its rows' weights */
+	uint64_t total;     /* all tables' totals, in weight units */
 };
 
 struct cursor {
@@ -261,12 +261,11 @@ keep(struct hprof *h, const char *s, size_t n)
 
 /* The index of method klass.name, made on first sight. */
 static uint32_t
-intern_method(struct hprof *h, const char *klass, size_t klen,
-	      const char *name, size_t nlen)
+intern_method(struct hprof *h, const char *klass, size_t klen, const char *name,
+              size_t nlen)
 {
-	uint64_t key = hash_bytes(hash_bytes(UINT64_C(0xcbf29ce484222325),
-					     klass, klen),
-				  "", 1);
+	uint64_t key = hash_bytes(
+	        hash_bytes(UINT64_C(0xcbf29ce484222325), klass, klen), "", 1);
 	uint32_t *head, i;
 	struct hp_method *m;
 
@@ -348,8 +347,8 @@ frame_line(struct hprof *h, struct cursor *c, uint64_t off)
 	trim(&name);
 	if (name.p == name.end) {
 		trace_warn(h->sink, off,
-			   "expected a frame 'class.method(File.java:line)'; "
-			   "line skipped");
+		           "expected a frame 'class.method(File.java:line)'; "
+		           "line skipped");
 		return;
 	}
 	m = method_of(h, name.p, (size_t)(name.end - name.p));
@@ -378,7 +377,7 @@ frame_line(struct hprof *h, struct cursor *c, uint64_t off)
 	}
 	if (src.p && !no_file(&file) && !h->methods[m].file)
 		h->methods[m].file =
-			keep(h, file.p, (size_t)(file.end - file.p));
+		        keep(h, file.p, (size_t)(file.end - file.p));
 	if (line >= 0 && (h->methods[m].line < 0 || line < h->methods[m].line))
 		h->methods[m].line = line;
 	push_frame(h, m);
@@ -422,9 +421,9 @@ trace_line(struct hprof *h, struct cursor *c, uint64_t off)
 	if (i == NONE || h->traces[i].defined) {
 		if (i != NONE)
 			trace_warn(h->sink, off,
-				   "trace %llu is defined twice; the first "
-				   "definition is kept",
-				   (unsigned long long)id);
+			           "trace %llu is defined twice; the first "
+			           "definition is kept",
+			           (unsigned long long)id);
 		h->skip_frames = true;
 		return;
 	}
@@ -440,8 +439,8 @@ trace_line(struct hprof *h, struct cursor *c, uint64_t off)
 			t->has_thread = true;
 		} else {
 			trace_warn(h->sink, off,
-				   "expected a thread id after '(thread='; "
-				   "the trace has no thread");
+			           "expected a thread id after '(thread='; "
+			           "the trace has no thread");
 		}
 	}
 	h->in_trace = i;
@@ -459,14 +458,14 @@ thread_line(struct hprof *h, struct cursor *c, uint64_t off)
 	if (!seek(c, "id") || (skip_blanks(c), !eat(c, "=")) ||
 	    (skip_blanks(c), !number(c, &tid)) || tid > UINT32_MAX) {
 		trace_warn(h->sink, off,
-			   "expected 'id = N' in the THREAD START line; line "
-			   "skipped");
+		           "expected 'id = N' in the THREAD START line; line "
+		           "skipped");
 		return;
 	}
 	if (!seek(c, "name=\"")) {
 		trace_warn(h->sink, off,
-			   "expected 'name=\"...\"' in the THREAD START line; "
-			   "line skipped");
+		           "expected 'name=\"...\"' in the THREAD START line; "
+		           "line skipped");
 		return;
 	}
 	name = *c;
@@ -500,9 +499,9 @@ end_table(struct hprof *h)
 {
 	if (!h->skip_table && !h->table_has_total) {
 		trace_warn(h->sink, h->table_offset,
-			   "the %s table gives no total; its rows' sum is "
-			   "used",
-			   table_name(h->table));
+		           "the %s table gives no total; its rows' sum is "
+		           "used",
+		           table_name(h->table));
 		h->total = sat_add(h->total, h->table_sum);
 	}
 	h->table = 0;
@@ -522,9 +521,8 @@ table_begin(struct hprof *h, int kind, struct cursor *c, uint64_t off)
 	h->table_has_total = false;
 	h->skip_table = h->kind && h->kind != kind;
 	if (h->skip_table) {
-		trace_warn(h->sink, off,
-			   "a %s table after a %s table; skipped",
-			   table_name(kind), table_name(h->kind));
+		trace_warn(h->sink, off, "a %s table after a %s table; skipped",
+		           table_name(kind), table_name(h->kind));
 		return;
 	}
 	h->kind = kind;
@@ -533,8 +531,8 @@ table_begin(struct hprof *h, int kind, struct cursor *c, uint64_t off)
 		h->table_total = total;
 		h->table_has_total = true;
 		h->total = sat_add(h->total, kind == TABLE_TIME
-						     ? sat_mul(total, 1000)
-						     : total);
+		                                     ? sat_mul(total, 1000)
+		                                     : total);
 	}
 }
 
@@ -554,8 +552,8 @@ table_row(struct hprof *h, struct cursor *c, uint64_t off)
 	    (skip_blanks(c), !number(c, &count)) ||
 	    (skip_blanks(c), !number(c, &id))) {
 		trace_warn(h->sink, off,
-			   "expected a row 'rank self accum count trace "
-			   "method'; row skipped");
+		           "expected a row 'rank self accum count trace "
+		           "method'; row skipped");
 		return;
 	}
 	method = *c;
@@ -593,9 +591,10 @@ table_line(struct hprof *h, struct cursor *c, uint64_t off)
 		table_row(h, &t, off);
 		return true;
 	}
-	trace_warn(h->sink, off, "expected a row or '%s END'; the table ends "
-				 "here",
-		   table_name(h->table));
+	trace_warn(h->sink, off,
+	           "expected a row or '%s END'; the table ends "
+	           "here",
+	           table_name(h->table));
 	end_table(h);
 	return false;
 }
@@ -642,10 +641,10 @@ settle_traces(struct hprof *h)
 		sum = sat_add(sum, t->weight);
 		if (!t->defined) {
 			trace_warn(h->sink, t->offset,
-				   "trace %llu is in the table but never "
-				   "defined; its table method is its only "
-				   "frame",
-				   (unsigned long long)t->id);
+			           "trace %llu is in the table but never "
+			           "defined; its table method is its only "
+			           "frame",
+			           (unsigned long long)t->id);
 			if (t->top)
 				m = method_of(h, t->top, strlen(t->top));
 		}
@@ -653,7 +652,7 @@ settle_traces(struct hprof *h)
 			continue;
 		if (m == NONE)
 			m = intern_method(h, "", 0, "(no frames)",
-					  strlen("(no frames)"));
+			                  strlen("(no frames)"));
 		if (m == NONE) {
 			t->weight = 0;
 			continue;
@@ -735,8 +734,8 @@ emit_events(struct hprof *h, struct item *items, size_t n)
 			while (depth) {
 				depth--;
 				s->event(s->ctx, items[i - 1].tid,
-					 method_id(stack[depth]), TRACE_EXIT, 0,
-					 t);
+				         method_id(stack[depth]), TRACE_EXIT, 0,
+				         t);
 			}
 			t = 0;
 		}
@@ -746,20 +745,20 @@ emit_events(struct hprof *h, struct item *items, size_t n)
 		while (depth > common) {
 			depth--;
 			s->event(s->ctx, it->tid, method_id(stack[depth]),
-				 TRACE_EXIT, 0, t);
+			         TRACE_EXIT, 0, t);
 		}
 		UTIL_GROW(stack, cap, it->n);
 		for (; depth < it->n; depth++) {
 			stack[depth] = it->top[it->n - 1 - depth];
 			s->event(s->ctx, it->tid, method_id(stack[depth]),
-				 TRACE_ENTER, 0, t);
+			         TRACE_ENTER, 0, t);
 		}
 		t = sat_add(t, it->weight);
 	}
 	while (depth) {
 		depth--;
 		s->event(s->ctx, items[n - 1].tid, method_id(stack[depth]),
-			 TRACE_EXIT, 0, t);
+		         TRACE_EXIT, 0, t);
 	}
 	free(stack);
 }
@@ -786,7 +785,7 @@ emit(struct hprof *h, uint64_t len)
 	sum = settle_traces(h);
 	if (sum < h->total) {
 		uint32_t m = intern_method(h, "", 0, "(below the hprof cutoff)",
-					   strlen("(below the hprof cutoff)"));
+		                           strlen("(below the hprof cutoff)"));
 		uint32_t r = trace_of(h, UINT64_MAX, len);
 
 		if (m != NONE && r != NONE) {
@@ -801,10 +800,10 @@ emit(struct hprof *h, uint64_t len)
 		}
 	} else if (sum > h->total) {
 		trace_warn(s, len,
-			   "the table rows add up to %llu, more than the "
-			   "total %llu the file gives",
-			   (unsigned long long)sum,
-			   (unsigned long long)h->total);
+		           "the table rows add up to %llu, more than the "
+		           "total %llu the file gives",
+		           (unsigned long long)sum,
+		           (unsigned long long)h->total);
 	}
 
 	for (i = 0; i < h->ntraces; i++) {
@@ -841,23 +840,23 @@ emit(struct hprof *h, uint64_t len)
 	if (h->title)
 		property(h, "hprof", h->title);
 	property(h, "hprof-profile",
-		 h->kind == TABLE_TIME ? "cpu times" : "cpu samples");
-	text = xasprintf("%llu %s", (unsigned long long)(
-					    h->kind == TABLE_TIME
-						    ? h->total / 1000
-						    : h->total),
-			 h->kind == TABLE_TIME ? "ms" : "samples");
+	         h->kind == TABLE_TIME ? "cpu times" : "cpu samples");
+	text = xasprintf("%llu %s",
+	                 (unsigned long long)(h->kind == TABLE_TIME
+	                                              ? h->total / 1000
+	                                              : h->total),
+	                 h->kind == TABLE_TIME ? "ms" : "samples");
 	property(h, "hprof-total", text);
 	free(text);
 	property(h, "hprof-unit",
-		 h->kind == TABLE_TIME
-			 ? "wall clock field: 1 us = 1 us of cpu time (the "
-			   "trace's self % of the total)"
-			 : "wall clock field: 1 us = 1 sample");
+	         h->kind == TABLE_TIME
+	                 ? "wall clock field: 1 us = 1 us of cpu time (the "
+	                   "trace's self % of the total)"
+	                 : "wall clock field: 1 us = 1 sample");
 	if (s->thread) {
 		for (i = 0; attributed && i < h->nthreads; i++)
 			s->thread(s->ctx, h->threads[i].tid,
-				  h->threads[i].name);
+			          h->threads[i].name);
 		if (need_fallback)
 			s->thread(s->ctx, fallback_tid, "hprof");
 	}
@@ -904,7 +903,7 @@ trace_hprof_detect(const unsigned char *buf, size_t len)
 
 bool
 trace_hprof_read(const unsigned char *buf, size_t len,
-		 const struct trace_sink *sink, struct trace_error *err)
+                 const struct trace_sink *sink, struct trace_error *err)
 {
 	const char *text = (const char *)buf, *end = text + len, *p = text;
 	struct hprof h;
@@ -930,8 +929,8 @@ trace_hprof_read(const unsigned char *buf, size_t len,
 	}
 	if (h.table) {
 		trace_warn(sink, len,
-			   "the file ends inside the %s table (no END line)",
-			   table_name(h.table));
+		           "the file ends inside the %s table (no END line)",
+		           table_name(h.table));
 		h.incomplete = true;
 		end_table(&h);
 	}
@@ -940,9 +939,9 @@ trace_hprof_read(const unsigned char *buf, size_t len,
 		emit(&h, len);
 	else
 		trace_error_set(err, len,
-				"expected 'CPU SAMPLES BEGIN' or 'CPU TIME "
-				"(ms) BEGIN' in this hprof profile, found the "
-				"end of the file (no CPU profile)");
+		                "expected 'CPU SAMPLES BEGIN' or 'CPU TIME "
+		                "(ms) BEGIN' in this hprof profile, found the "
+		                "end of the file (no CPU profile)");
 	free(h.methods);
 	free(h.frames);
 	free(h.traces);

@@ -21,6 +21,6 @@ bool trace_hprof_detect(const unsigned char *buf, size_t len);
  * byte offset and what was expected there) when it holds no CPU profile.
  */
 bool trace_hprof_read(const unsigned char *buf, size_t len,
-		      const struct trace_sink *sink, struct trace_error *err);
+                      const struct trace_sink *sink, struct trace_error *err);
 
 #endif

@@ -112,7 +112,7 @@ all_digits(const char *s)
 
 void
 trace_key_method_line(const unsigned char *line, size_t len, uint64_t offset,
-		      const struct trace_sink *sink)
+                      const struct trace_sink *sink)
 {
 	struct line_buf lb = {0};
 	struct trace_method_def def;
@@ -154,7 +154,7 @@ trace_key_method_line(const unsigned char *line, size_t len, uint64_t offset,
 
 static void
 thread_line(struct line_buf *lb, const unsigned char *line, size_t len,
-	    uint64_t offset, const struct trace_sink *sink)
+            uint64_t offset, const struct trace_sink *sink)
 {
 	char *s = line_copy(lb, line, len);
 	char *tab = strchr(s, '\t');
@@ -179,15 +179,16 @@ thread_line(struct line_buf *lb, const unsigned char *line, size_t len,
 
 static void
 option_line(struct line_buf *lb, const unsigned char *line, size_t len,
-	    uint64_t offset, const struct trace_sink *sink,
-	    struct trace_key_info *info)
+            uint64_t offset, const struct trace_sink *sink,
+            struct trace_key_info *info)
 {
 	char *s = line_copy(lb, line, len);
 	char *eq = strchr(s, '=');
 
 	if (!eq) {
 		if (*s)
-			trace_warn(sink, offset, "key line without '=' ignored");
+			trace_warn(sink, offset,
+			           "key line without '=' ignored");
 		return;
 	}
 	*eq = '\0';
@@ -202,7 +203,8 @@ option_line(struct line_buf *lb, const unsigned char *line, size_t len,
 			info->clock = TRACE_CLOCK_DUAL;
 			info->has_clock = true;
 		} else {
-			trace_warn(sink, offset, "unknown clock '%s' ignored", eq + 1);
+			trace_warn(sink, offset, "unknown clock '%s' ignored",
+			           eq + 1);
 		}
 	} else if (strcmp(s, "vm") == 0) {
 		info->vm_art = strcmp(eq + 1, "art") == 0;
@@ -224,8 +226,8 @@ is_marker(const unsigned char *line, size_t len, const char *name)
 
 bool
 trace_key_parse(const unsigned char *buf, size_t len, uint64_t base,
-		const struct trace_sink *sink, struct trace_key_info *info,
-		struct trace_error *err)
+                const struct trace_sink *sink, struct trace_key_info *info,
+                struct trace_error *err)
 {
 	enum key_section section = SECTION_VERSION_LINE;
 	struct line_buf lb = {0};
@@ -233,8 +235,9 @@ trace_key_parse(const unsigned char *buf, size_t len, uint64_t base,
 
 	memset(info, 0, sizeof(*info));
 	if (len < 8 || memcmp(buf, "*version", 8) != 0) {
-		trace_error_set(err, base, "expected '*version' at the start "
-					   "of the key");
+		trace_error_set(err, base,
+		                "expected '*version' at the start "
+		                "of the key");
 		return false;
 	}
 	pos = 8;
@@ -259,7 +262,8 @@ trace_key_parse(const unsigned char *buf, size_t len, uint64_t base,
 			} else if (is_marker(line, n, "*methods")) {
 				section = SECTION_METHODS;
 			} else {
-				trace_warn(sink, at, "unknown key section skipped");
+				trace_warn(sink, at,
+				           "unknown key section skipped");
 				section = SECTION_OTHER;
 			}
 			continue;
@@ -274,8 +278,8 @@ trace_key_parse(const unsigned char *buf, size_t len, uint64_t base,
 				end++;
 			if (end == s || *end || v > 0xFF) {
 				trace_error_set(err, at,
-						"expected a version number "
-						"after '*version'");
+				                "expected a version number "
+				                "after '*version'");
 				free(lb.text);
 				return false;
 			}
@@ -301,7 +305,7 @@ trace_key_parse(const unsigned char *buf, size_t len, uint64_t base,
 	free(lb.text);
 	if (section == SECTION_VERSION_LINE) {
 		trace_error_set(err, base + len,
-				"expected a version number after '*version'");
+		                "expected a version number after '*version'");
 		return false;
 	}
 	if (!info->has_end)

@@ -16,12 +16,12 @@
 #include <stddef.h>
 
 struct trace_key_info {
-	unsigned version;	/* the number after *version */
-	bool has_clock;		/* a clock= line was present */
+	unsigned version;       /* the number after *version */
+	bool has_clock;         /* a clock= line was present */
 	enum trace_clock clock; /* its value, when has_clock */
-	bool vm_art;		/* vm=art */
-	bool has_end;		/* the *end line was found */
-	size_t end;		/* offset just past the *end line */
+	bool vm_art;            /* vm=art */
+	bool has_end;           /* the *end line was found */
+	size_t end;             /* offset just past the *end line */
 };
 
 /*
@@ -30,15 +30,15 @@ struct trace_key_info {
  * for messages.  False with err set when the text is not a usable key.
  */
 bool trace_key_parse(const unsigned char *buf, size_t len, uint64_t base,
-		     const struct trace_sink *sink,
-		     struct trace_key_info *info, struct trace_error *err);
+                     const struct trace_sink *sink, struct trace_key_info *info,
+                     struct trace_error *err);
 
 /*
  * Parse one *methods line (no line terminator) at file offset `offset` and
  * report it to sink; a malformed line is reported as a warning.
  */
 void trace_key_method_line(const unsigned char *line, size_t len,
-			   uint64_t offset, const struct trace_sink *sink);
+                           uint64_t offset, const struct trace_sink *sink);
 
 /* Parse a method id written as 0, 0x... or bare hex; false if it is not. */
 bool trace_key_parse_id(const char *text, uint64_t *id);

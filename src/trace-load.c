@@ -94,10 +94,10 @@ file_open(const char *path, struct file_bytes *f, struct trace_error *err)
 		f->size = (size_t)st.st_size;
 		if (f->size) {
 			void *p = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE,
-				       fd, 0);
+			               fd, 0);
 			if (p == MAP_FAILED) {
 				trace_error_set(err, 0, "cannot map: %s",
-						strerror(errno));
+				                strerror(errno));
 				ok = false;
 			} else {
 				f->data = p;
@@ -108,12 +108,12 @@ file_open(const char *path, struct file_bytes *f, struct trace_error *err)
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 		if (!read_all(fd, f)) {
 			trace_error_set(err, 0, "cannot read: %s",
-					strerror(errno));
+			                strerror(errno));
 			ok = false;
 		}
 	} else {
 		trace_error_set(err, 0,
-				"is a device or socket, not a trace file");
+		                "is a device or socket, not a trace file");
 		ok = false;
 	}
 	close(fd);
@@ -152,7 +152,7 @@ file_exists(const char *path)
 /* A key followed by its data part in the same bytes. */
 static bool
 load_one_file(const struct file_bytes *f, const struct trace_sink *sink,
-	      struct trace_error *err)
+              struct trace_error *err)
 {
 	struct trace_key_info key;
 	size_t at, skip;
@@ -161,15 +161,15 @@ load_one_file(const struct file_bytes *f, const struct trace_sink *sink,
 		return false;
 	if (!key.has_end) {
 		trace_error_set(err, f->size,
-				"expected '*end' closing the key, found the "
-				"end of the file");
+		                "expected '*end' closing the key, found the "
+		                "end of the file");
 		return false;
 	}
 	at = key.end;
 	if (at >= f->size) {
 		trace_error_set(err, at,
-				"expected the binary data part ('SLOW') after "
-				"'*end', found the end of the file");
+		                "expected the binary data part ('SLOW') after "
+		                "'*end', found the end of the file");
 		return false;
 	}
 	/* Tolerate a few stray bytes between the key and the data. */
@@ -178,21 +178,21 @@ load_one_file(const struct file_bytes *f, const struct trace_sink *sink,
 			break;
 	if (skip == 8 || at + skip + 4 > f->size) {
 		trace_error_set(err, at,
-				"expected the data magic 'SLOW' after '*end'");
+		                "expected the data magic 'SLOW' after '*end'");
 		return false;
 	}
 	if (skip)
 		trace_warn(sink, at, "%zu stray bytes before the data part",
-			   skip);
+		           skip);
 	at += skip;
 	return trace_v1_read_data(f->data + at, f->size - at, at, &key, sink,
-				  err);
+	                          err);
 }
 
 /* The two-file form: key_path holds the key, data_path the data part. */
 static bool
 load_two_files(const char *key_path, const char *data_path,
-	       const struct trace_sink *sink, struct trace_error *err)
+               const struct trace_sink *sink, struct trace_error *err)
 {
 	struct file_bytes k, d;
 	struct trace_key_info key;
@@ -217,7 +217,7 @@ load_two_files(const char *key_path, const char *data_path,
 
 static bool
 load_stream(const char *path, const struct file_bytes *f,
-	    const struct trace_sink *sink, struct trace_error *err)
+            const struct trace_sink *sink, struct trace_error *err)
 {
 	char *sec_path = path ? sibling(path, NULL, ".sec") : NULL;
 	struct file_bytes sec = {0};
@@ -225,10 +225,10 @@ load_stream(const char *path, const struct file_bytes *f,
 	bool have_sec, ok;
 
 	have_sec = sec_path && file_exists(sec_path) &&
-		   file_open(sec_path, &sec, &ignored);
+	           file_open(sec_path, &sec, &ignored);
 	trace_error_clear(&ignored);
 	ok = trace_stream_read(f->data, f->size, have_sec ? sec.data : NULL,
-			       sec.size, sink, err);
+	                       sec.size, sink, err);
 	if (have_sec)
 		file_close(&sec);
 	free(sec_path);
@@ -245,8 +245,8 @@ load_stream(const char *path, const struct file_bytes *f,
 #define GZIP_LIMIT ((uint64_t)16 << 30)
 
 static bool load_detected(const char *path, const struct file_bytes *f,
-			  const struct trace_sink *sink,
-			  struct trace_error *err);
+                          const struct trace_sink *sink,
+                          struct trace_error *err);
 
 /* The inflate limit for a gzip file of size bytes. */
 static size_t
@@ -269,7 +269,7 @@ gzip_cap(size_t size)
  */
 static bool
 gunzip_all(const struct file_bytes *f, const struct trace_sink *sink,
-	   unsigned char **out, size_t *out_len, struct trace_error *err)
+           unsigned char **out, size_t *out_len, struct trace_error *err)
 {
 	size_t cap = gzip_cap(f->size), have = 0, n = 0, fed = 0;
 	unsigned char *buf = NULL;
@@ -301,11 +301,11 @@ gunzip_all(const struct file_bytes *f, const struct trace_sink *sink,
 
 			if (have > cap) {
 				trace_error_set(err, used,
-						"gzip data inflates to more "
-						"than %zu bytes (%d times its "
-						"size): refused as a likely "
-						"decompression bomb",
-						cap, GZIP_RATIO);
+				                "gzip data inflates to more "
+				                "than %zu bytes (%d times its "
+				                "size): refused as a likely "
+				                "decompression bomb",
+				                cap, GZIP_RATIO);
 				goto done;
 			}
 			have = have + grow > cap + 1 ? cap + 1 : have + grow;
@@ -327,28 +327,28 @@ gunzip_all(const struct file_bytes *f, const struct trace_sink *sink,
 				continue;
 			}
 			trace_warn(sink, used,
-				   "%zu bytes after the gzip data ignored",
-				   f->size - used);
+			           "%zu bytes after the gzip data ignored",
+			           f->size - used);
 			break;
 		}
 		if (rc == Z_BUF_ERROR && z.avail_in == 0 && fed == f->size) {
 			trace_error_set(err, f->size,
-					"gzip data cut off: expected more "
-					"compressed data");
+			                "gzip data cut off: expected more "
+			                "compressed data");
 			goto done;
 		}
 		if (rc != Z_OK && rc != Z_BUF_ERROR) {
 			trace_error_set(err, used, "gzip data corrupt: %s",
-					z.msg ? z.msg : "inflate failed");
+			                z.msg ? z.msg : "inflate failed");
 			goto done;
 		}
 	}
 	if (n > cap) {
 		trace_error_set(err, fed - z.avail_in,
-				"gzip data inflates to more than %zu bytes "
-				"(%d times its size): refused as a likely "
-				"decompression bomb",
-				cap, GZIP_RATIO);
+		                "gzip data inflates to more than %zu bytes "
+		                "(%d times its size): refused as a likely "
+		                "decompression bomb",
+		                cap, GZIP_RATIO);
 		goto done;
 	}
 	ok = true;
@@ -369,7 +369,7 @@ done:
  */
 static bool
 load_gzip(const struct file_bytes *f, const struct trace_sink *sink,
-	  struct trace_error *err)
+          struct trace_error *err)
 {
 	struct file_bytes inner = {0};
 	unsigned char *data;
@@ -390,7 +390,7 @@ load_gzip(const struct file_bytes *f, const struct trace_sink *sink,
 	ok = load_detected(NULL, &inner, sink, err);
 	if (!ok && err->message) {
 		char *m = xasprintf("%s (offset in the gunzipped data)",
-				    err->message);
+		                    err->message);
 
 		free(err->message);
 		err->message = m;
@@ -401,15 +401,15 @@ load_gzip(const struct file_bytes *f, const struct trace_sink *sink,
 
 static bool
 load_detected(const char *path, const struct file_bytes *f,
-	      const struct trace_sink *sink, struct trace_error *err)
+              const struct trace_sink *sink, struct trace_error *err)
 {
 	const unsigned char *b = f->data;
 	unsigned version;
 
 	if (f->size == 0) {
 		trace_error_set(err, 0,
-				"the file is empty; expected '*version' or "
-				"'SLOW'");
+		                "the file is empty; expected '*version' or "
+		                "'SLOW'");
 		return false;
 	}
 	if (f->size >= 8 && memcmp(b, "*version", 8) == 0) {
@@ -419,10 +419,10 @@ load_detected(const char *path, const struct file_bytes *f,
 		bool key_only;
 
 		/* A lone .key file: the data is in its sibling. */
-		key_only = path &&
-			   trace_key_parse(b, f->size, 0, &quiet, &key,
-					   &probe) &&
-			   key.has_end && key.end >= f->size;
+		key_only =
+		        path &&
+		        trace_key_parse(b, f->size, 0, &quiet, &key, &probe) &&
+		        key.has_end && key.end >= f->size;
 		trace_error_clear(&probe);
 		if (key_only) {
 			char *data = sibling(path, ".key", ".data");
@@ -444,16 +444,16 @@ load_detected(const char *path, const struct file_bytes *f,
 
 			if (!path) {
 				trace_error_set(err, 0,
-						"a bare data part without its "
-						"key");
+				                "a bare data part without its "
+				                "key");
 				return false;
 			}
 			key = sibling(path, ".data", ".key");
 			if (!file_exists(key)) {
 				trace_error_set(err, 0,
-						"a bare data part: expected "
-						"its key in %s",
-						key);
+				                "a bare data part: expected "
+				                "its key in %s",
+				                key);
 				free(key);
 				return false;
 			}
@@ -468,8 +468,8 @@ load_detected(const char *path, const struct file_bytes *f,
 		    version == 0xF5)
 			return trace_v2_read(b, f->size, sink, err);
 		trace_error_set(err, 4,
-				"unknown trace version 0x%X after 'SLOW'",
-				version);
+		                "unknown trace version 0x%X after 'SLOW'",
+		                version);
 		return false;
 	}
 	if (trace_hprof_detect(b, f->size))
@@ -477,13 +477,13 @@ load_detected(const char *path, const struct file_bytes *f,
 	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)
 		return load_gzip(f, sink, err);
 	trace_error_set(err, 0,
-			"not a method trace: expected '*version' or 'SLOW'");
+	                "not a method trace: expected '*version' or 'SLOW'");
 	return false;
 }
 
 bool
 trace_load_bytes(const unsigned char *data, size_t size,
-		 const struct trace_sink *sink, struct trace_error *err)
+                 const struct trace_sink *sink, struct trace_error *err)
 {
 	struct file_bytes f = {data, size, false};
 
@@ -492,7 +492,7 @@ trace_load_bytes(const unsigned char *data, size_t size,
 
 bool
 trace_load(const char *path, const struct trace_sink *sink,
-	   struct trace_error *err)
+           struct trace_error *err)
 {
 	struct file_bytes f;
 	bool ok;

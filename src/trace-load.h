@@ -20,13 +20,13 @@
  * the byte offset and what was expected) when nothing usable was read.
  */
 bool trace_load(const char *path, const struct trace_sink *sink,
-		struct trace_error *err);
+                struct trace_error *err);
 
 /*
  * Read a trace held in memory (no sibling .key, .data or .sec files are
  * looked for); same contract as trace_load.
  */
 bool trace_load_bytes(const unsigned char *data, size_t size,
-		      const struct trace_sink *sink, struct trace_error *err);
+                      const struct trace_sink *sink, struct trace_error *err);
 
 #endif

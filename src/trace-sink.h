@@ -20,11 +20,11 @@
 #include <stdint.h>
 
 enum trace_format {
-	TRACE_FORMAT_V1,	/* key + data in one file, or .key + .data */
+	TRACE_FORMAT_V1,        /* key + data in one file, or .key + .data */
 	TRACE_FORMAT_V1_STREAM, /* SLOW 0xF1..0xF3 with inline packets */
-	TRACE_FORMAT_V2,	/* SLOW 4 or 5: LEB128 entry blocks */
+	TRACE_FORMAT_V2,        /* SLOW 4 or 5: LEB128 entry blocks */
 	TRACE_FORMAT_V2_STREAM, /* SLOW 0xF4 or 0xF5 */
-	TRACE_FORMAT_HPROF,	/* hprof text CPU profile (trace-hprof.c) */
+	TRACE_FORMAT_HPROF,     /* hprof text CPU profile (trace-hprof.c) */
 };
 
 /* Which clocks the records carry. */
@@ -43,24 +43,24 @@ enum trace_action {
 
 struct trace_header {
 	enum trace_format format;
-	unsigned version;	 /* 1, 2 or 3 (streaming: low nibble) */
+	unsigned version; /* 1, 2 or 3 (streaming: low nibble) */
 	enum trace_clock clock;
-	unsigned record_size;	 /* bytes per record as read */
-	unsigned data_offset;	 /* header's offset to the first record */
-	uint64_t start_time;	 /* header's start time, microseconds */
-	unsigned time_bits;	 /* 32: times wrap and need unwrapping */
-	int incomplete;		 /* the file ends before the writer did */
+	unsigned record_size;      /* bytes per record as read */
+	unsigned data_offset;      /* header's offset to the first record */
+	uint64_t start_time;       /* header's start time, microseconds */
+	unsigned time_bits;        /* 32: times wrap and need unwrapping */
+	int incomplete;            /* the file ends before the writer did */
 	uint64_t expected_records; /* records the reader expects, roughly */
-	int sampled;		 /* known to be sampled: the model says so */
+	int sampled;               /* known to be sampled: the model says so */
 };
 
 struct trace_method_def {
-	uint64_t id;		 /* low two bits clear */
-	const char *klass;	 /* as written: dotted or slashed */
+	uint64_t id;       /* low two bits clear */
+	const char *klass; /* as written: dotted or slashed */
 	const char *name;
 	const char *signature;
-	const char *file;	 /* NULL when the line has no file */
-	long line;		 /* -1 when the line has none */
+	const char *file; /* NULL when the line has no file */
+	long line;        /* -1 when the line has none */
 };
 
 struct trace_sink {
@@ -71,7 +71,7 @@ struct trace_sink {
 	void (*method)(void *ctx, const struct trace_method_def *method);
 	/* cpu and wall are 0 when the clock is absent. */
 	void (*event)(void *ctx, uint32_t tid, uint64_t method_id,
-		      enum trace_action action, uint64_t cpu, uint64_t wall);
+	              enum trace_action action, uint64_t cpu, uint64_t wall);
 	void (*warning)(void *ctx, uint64_t offset, const char *message);
 	/* From time to time on large inputs: bytes read of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);

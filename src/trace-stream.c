@@ -23,25 +23,25 @@ enum {
 };
 
 enum stream_stop {
-	STOP_END,	/* clean end of file */
-	STOP_SUMMARY,	/* reached the summary packet */
+	STOP_END,       /* clean end of file */
+	STOP_SUMMARY,   /* reached the summary packet */
 	STOP_TRUNCATED, /* an item runs past the end of the file */
-	STOP_BAD,	/* an escape packet with an unknown opcode */
+	STOP_BAD,       /* an escape packet with an unknown opcode */
 };
 
 struct stream_walk {
 	enum stream_stop stop;
-	size_t at;	   /* offset of the item where the walk stopped */
-	size_t items;	   /* items walked */
-	size_t summary;	   /* offset of the summary text, STOP_SUMMARY */
+	size_t at;      /* offset of the item where the walk stopped */
+	size_t items;   /* items walked */
+	size_t summary; /* offset of the summary text, STOP_SUMMARY */
 	size_t summary_len;
-	unsigned opcode;   /* the bad opcode, STOP_BAD */
+	unsigned opcode; /* the bad opcode, STOP_BAD */
 };
 
 /* Walk items from the header on with the given stride, at most max. */
 static void
-stream_walk(const unsigned char *buf, size_t len, unsigned stride,
-	    size_t max, struct stream_walk *w)
+stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
+            struct stream_walk *w)
 {
 	size_t pos = STREAM_HEADER;
 
@@ -102,22 +102,22 @@ walk_better(const struct stream_walk *a, const struct stream_walk *b)
 
 static enum trace_clock
 clock_of(const struct trace_key_info *key, bool have_key, unsigned version,
-	 const struct trace_sink *sink)
+         const struct trace_sink *sink)
 {
 	if (have_key && key->has_clock)
 		return key->clock;
 	if (version >= 3)
 		return TRACE_CLOCK_DUAL;
 	trace_warn(sink, 4,
-		   "no summary names the clock of this version-%u stream; "
-		   "assuming wall",
-		   version);
+	           "no summary names the clock of this version-%u stream; "
+	           "assuming wall",
+	           version);
 	return TRACE_CLOCK_WALL;
 }
 
 static void
 report_items(const unsigned char *buf, size_t end, unsigned stride,
-	     const struct trace_header *h, const struct trace_sink *sink)
+             const struct trace_header *h, const struct trace_sink *sink)
 {
 	size_t pos = STREAM_HEADER, items = 0;
 	unsigned times = stride >= 14 ? 2 : stride >= 10 ? 1 : 0;
@@ -144,15 +144,15 @@ report_items(const unsigned char *buf, size_t end, unsigned stride,
 			}
 			if (sink->event)
 				sink->event(sink->ctx, tid, word & ~3u,
-					    word & 3, cpu, wall);
+				            word & 3, cpu, wall);
 			pos += stride;
 		} else if (buf[pos + 2] == 1) {
 			size_t n = trace_u2(buf + pos + 3);
 			const unsigned char *text = buf + pos + 5;
 			size_t tl = n;
 
-			while (tl && (text[tl - 1] == '\n' ||
-				      text[tl - 1] == '\r'))
+			while (tl &&
+			       (text[tl - 1] == '\n' || text[tl - 1] == '\r'))
 				tl--;
 			trace_key_method_line(text, tl, pos + 5, sink);
 			pos += 5 + n;
@@ -162,7 +162,7 @@ report_items(const unsigned char *buf, size_t end, unsigned stride,
 
 			if (sink->thread)
 				sink->thread(sink->ctx, trace_u2(buf + pos + 3),
-					     name);
+				             name);
 			free(name);
 			pos += 7 + n;
 		} else {
@@ -173,8 +173,8 @@ report_items(const unsigned char *buf, size_t end, unsigned stride,
 
 bool
 trace_stream_read(const unsigned char *buf, size_t len,
-		  const unsigned char *sec, size_t sec_len,
-		  const struct trace_sink *sink, struct trace_error *err)
+                  const unsigned char *sec, size_t sec_len,
+                  const struct trace_sink *sink, struct trace_error *err)
 {
 	struct trace_header h = {0};
 	struct trace_key_info key = {0};
@@ -184,9 +184,9 @@ trace_stream_read(const unsigned char *buf, size_t len,
 
 	if (len < STREAM_HEADER) {
 		trace_error_set(err, len,
-				"expected a %d-byte streaming header, found "
-				"%zu bytes",
-				STREAM_HEADER, len);
+		                "expected a %d-byte streaming header, found "
+		                "%zu bytes",
+		                STREAM_HEADER, len);
 		return false;
 	}
 	h.format = TRACE_FORMAT_V1_STREAM;
@@ -197,15 +197,14 @@ trace_stream_read(const unsigned char *buf, size_t len,
 	header_size = trace_u2(buf + 16);
 	if (h.version < 1 || h.version > 3) {
 		trace_error_set(err, 4, "unsupported streaming version 0x%X",
-				trace_u2(buf + 4));
+		                trace_u2(buf + 4));
 		return false;
 	}
 	if (header_size < 6 || header_size > 64) {
 		unsigned guess = h.version >= 3 ? 14 : 10;
 
-		trace_warn(sink, 16,
-			   "record size %u is impossible; using %u",
-			   header_size, guess);
+		trace_warn(sink, 16, "record size %u is impossible; using %u",
+		           header_size, guess);
 		header_size = guess;
 	}
 	h.record_size = header_size;
@@ -214,9 +213,9 @@ trace_stream_read(const unsigned char *buf, size_t len,
 		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt);
 		if (walk_better(&alt, &w)) {
 			trace_warn(sink, 16,
-				   "records are 14 bytes apart although the "
-				   "header says 10 (ART 6 to 13); reading "
-				   "them so");
+			           "records are 14 bytes apart although the "
+			           "header says 10 (ART 6 to 13); reading "
+			           "them so");
 			h.record_size = 14;
 		}
 	}
@@ -224,14 +223,14 @@ trace_stream_read(const unsigned char *buf, size_t len,
 
 	if (w.stop == STOP_SUMMARY) {
 		have_key = trace_key_parse(buf + w.summary, w.summary_len,
-					   w.summary, sink, &key, err);
+		                           w.summary, sink, &key, err);
 		if (!have_key)
 			return false;
 		if (w.summary + w.summary_len < len)
 			trace_warn(sink, w.summary + w.summary_len,
-				   "%zu bytes after the summary packet "
-				   "ignored",
-				   len - (w.summary + w.summary_len));
+			           "%zu bytes after the summary packet "
+			           "ignored",
+			           len - (w.summary + w.summary_len));
 	} else if (sec) {
 		have_key = trace_key_parse(sec, sec_len, 0, sink, &key, err);
 		if (!have_key)
@@ -239,17 +238,17 @@ trace_stream_read(const unsigned char *buf, size_t len,
 	}
 	if (w.stop == STOP_BAD)
 		trace_warn(sink, w.at,
-			   "unknown packet opcode %u; the rest of the file "
-			   "is ignored",
-			   w.opcode);
+		           "unknown packet opcode %u; the rest of the file "
+		           "is ignored",
+		           w.opcode);
 	else if (w.stop == STOP_TRUNCATED)
 		trace_warn(sink, w.at,
-			   "the stream is cut off inside an item; the rest "
-			   "is ignored");
+		           "the stream is cut off inside an item; the rest "
+		           "is ignored");
 	if (w.stop != STOP_SUMMARY && !sec)
 		trace_warn(sink, w.at,
-			   "the stream ends without its summary packet: the "
-			   "trace is incomplete");
+		           "the stream ends without its summary packet: the "
+		           "trace is incomplete");
 	h.incomplete = w.stop != STOP_SUMMARY && !sec;
 	h.clock = clock_of(&key, have_key, h.version, sink);
 	h.expected_records = w.items;

@@ -21,7 +21,7 @@
  * usable.
  */
 bool trace_stream_read(const unsigned char *buf, size_t len,
-		       const unsigned char *sec, size_t sec_len,
-		       const struct trace_sink *sink, struct trace_error *err);
+                       const unsigned char *sec, size_t sec_len,
+                       const struct trace_sink *sink, struct trace_error *err);
 
 #endif

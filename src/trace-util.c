@@ -12,8 +12,7 @@
 #include <stdlib.h>
 
 void
-trace_warn(const struct trace_sink *sink, uint64_t offset, const char *fmt,
-	   ...)
+trace_warn(const struct trace_sink *sink, uint64_t offset, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;

@@ -28,7 +28,7 @@ trace_u8(const unsigned char *p)
 }
 
 /* Format a warning and hand it to the sink, if it listens. */
-void trace_warn(const struct trace_sink *sink, uint64_t offset,
-		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void trace_warn(const struct trace_sink *sink, uint64_t offset, const char *fmt,
+                ...) __attribute__((format(printf, 3, 4)));
 
 #endif

@@ -29,7 +29,7 @@ trace_v1_min_record_size(unsigned version)
 /* The clock of a data version when the key names none or a wrong one. */
 static enum trace_clock
 v1_clock(unsigned version, const struct trace_key_info *key,
-	 const struct trace_sink *sink, uint64_t base)
+         const struct trace_sink *sink, uint64_t base)
 {
 	if (version >= 3) {
 		/* Room for two times; a single-clock key means the first
@@ -40,9 +40,9 @@ v1_clock(unsigned version, const struct trace_key_info *key,
 		return TRACE_CLOCK_CPU; /* what Traceview and perflib assume */
 	if (key->clock == TRACE_CLOCK_DUAL) {
 		trace_warn(sink, base + 4,
-			   "version-%u records carry one clock although the "
-			   "key says dual; reading it as thread-cpu",
-			   version);
+		           "version-%u records carry one clock although the "
+		           "key says dual; reading it as thread-cpu",
+		           version);
 		return TRACE_CLOCK_CPU;
 	}
 	return key->clock;
@@ -51,50 +51,47 @@ v1_clock(unsigned version, const struct trace_key_info *key,
 /* Report the records in [p, end), each size bytes. */
 static void
 read_records(const unsigned char *p, const unsigned char *end, unsigned size,
-	     const struct trace_header *h, const struct trace_sink *sink)
+             const struct trace_header *h, const struct trace_sink *sink)
 {
 	if (h->version == 1) {
 		for (; p < end; p += size)
-			sink->event(sink->ctx, p[0], trace_u4(p + 1) & ~3u,
-				    trace_u4(p + 1) & 3,
-				    h->clock == TRACE_CLOCK_CPU
-					    ? trace_u4(p + 5)
-					    : 0,
-				    h->clock == TRACE_CLOCK_WALL
-					    ? trace_u4(p + 5)
-					    : 0);
+			sink->event(
+			        sink->ctx, p[0], trace_u4(p + 1) & ~3u,
+			        trace_u4(p + 1) & 3,
+			        h->clock == TRACE_CLOCK_CPU ? trace_u4(p + 5)
+			                                    : 0,
+			        h->clock == TRACE_CLOCK_WALL ? trace_u4(p + 5)
+			                                     : 0);
 	} else if (h->version == 2) {
 		for (; p < end; p += size)
-			sink->event(sink->ctx, trace_u2(p),
-				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
-				    h->clock == TRACE_CLOCK_CPU
-					    ? trace_u4(p + 6)
-					    : 0,
-				    h->clock == TRACE_CLOCK_WALL
-					    ? trace_u4(p + 6)
-					    : 0);
+			sink->event(
+			        sink->ctx, trace_u2(p), trace_u4(p + 2) & ~3u,
+			        trace_u4(p + 2) & 3,
+			        h->clock == TRACE_CLOCK_CPU ? trace_u4(p + 6)
+			                                    : 0,
+			        h->clock == TRACE_CLOCK_WALL ? trace_u4(p + 6)
+			                                     : 0);
 	} else if (h->clock == TRACE_CLOCK_DUAL) {
 		for (; p < end; p += size)
 			sink->event(sink->ctx, trace_u2(p),
-				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
-				    trace_u4(p + 6), trace_u4(p + 10));
+			            trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
+			            trace_u4(p + 6), trace_u4(p + 10));
 	} else {
 		for (; p < end; p += size)
-			sink->event(sink->ctx, trace_u2(p),
-				    trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
-				    h->clock == TRACE_CLOCK_CPU
-					    ? trace_u4(p + 6)
-					    : 0,
-				    h->clock == TRACE_CLOCK_WALL
-					    ? trace_u4(p + 6)
-					    : 0);
+			sink->event(
+			        sink->ctx, trace_u2(p), trace_u4(p + 2) & ~3u,
+			        trace_u4(p + 2) & 3,
+			        h->clock == TRACE_CLOCK_CPU ? trace_u4(p + 6)
+			                                    : 0,
+			        h->clock == TRACE_CLOCK_WALL ? trace_u4(p + 6)
+			                                     : 0);
 	}
 }
 
 bool
 trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
-		   const struct trace_key_info *key,
-		   const struct trace_sink *sink, struct trace_error *err)
+                   const struct trace_key_info *key,
+                   const struct trace_sink *sink, struct trace_error *err)
 {
 	struct trace_header h = {0};
 	const unsigned char *p, *end;
@@ -103,9 +100,9 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
 
 	if (len < V1_HEADER_MIN) {
 		trace_error_set(err, base + len,
-				"expected a %d-byte data header, found %zu "
-				"bytes before the end of the file",
-				V1_HEADER_MIN, len);
+		                "expected a %d-byte data header, found %zu "
+		                "bytes before the end of the file",
+		                V1_HEADER_MIN, len);
 		return false;
 	}
 	if (trace_u4(buf) != 0x574F4C53) {
@@ -120,46 +117,46 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
 	min = trace_v1_min_record_size(h.version);
 	if (!min) {
 		trace_error_set(err, base + 4,
-				"unsupported data version %u (expected 1, 2 "
-				"or 3)",
-				h.version);
+		                "unsupported data version %u (expected 1, 2 "
+		                "or 3)",
+		                h.version);
 		return false;
 	}
 	if (key && key->version && key->version != h.version)
 		trace_warn(sink, base + 4,
-			   "the key says version %u, the data header %u; "
-			   "using the header",
-			   key->version, h.version);
+		           "the key says version %u, the data header %u; "
+		           "using the header",
+		           key->version, h.version);
 	size = min;
 	if (h.version >= 3) {
 		if (len < 18) {
 			trace_error_set(err, base + len,
-					"expected the record size at offset "
-					"%llu, found the end of the file",
-					(unsigned long long)base + 16);
+			                "expected the record size at offset "
+			                "%llu, found the end of the file",
+			                (unsigned long long)base + 16);
 			return false;
 		}
 		size = trace_u2(buf + 16);
 		if (size < min || size > TRACE_V1_MAX_RECORD_SIZE) {
 			trace_error_set(err, base + 16,
-					"record size %u is impossible for "
-					"version %u (expected %u to %d)",
-					size, h.version, min,
-					TRACE_V1_MAX_RECORD_SIZE);
+			                "record size %u is impossible for "
+			                "version %u (expected %u to %d)",
+			                size, h.version, min,
+			                TRACE_V1_MAX_RECORD_SIZE);
 			return false;
 		}
 	}
 	if (h.data_offset < (h.version >= 3 ? 18 : V1_HEADER_MIN) ||
 	    h.data_offset > len) {
 		trace_error_set(err, base + 6,
-				"data offset %u is impossible (the header "
-				"needs %d bytes, the data part has %zu)",
-				h.data_offset, h.version >= 3 ? 18 : 16, len);
+		                "data offset %u is impossible (the header "
+		                "needs %d bytes, the data part has %zu)",
+		                h.data_offset, h.version >= 3 ? 18 : 16, len);
 		return false;
 	}
 	h.record_size = size;
 	h.clock = v1_clock(h.version, key ? key : &(struct trace_key_info){0},
-			   sink, base);
+	                   sink, base);
 	h.expected_records = (len - h.data_offset) / size;
 	if (sink->begin)
 		sink->begin(sink->ctx, &h);
@@ -171,20 +168,20 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
 	while (p < end && sink->event) {
 		/* Records in chunks, with progress between them. */
 		const unsigned char *stop =
-			(size_t)(end - p) / size > V1_CHUNK
-				? p + (size_t)V1_CHUNK * size
-				: end;
+		        (size_t)(end - p) / size > V1_CHUNK
+		                ? p + (size_t)V1_CHUNK * size
+		                : end;
 
 		read_records(p, stop, size, &h, sink);
 		p = stop;
 		if (sink->progress)
 			sink->progress(sink->ctx, base + (uint64_t)(p - buf),
-				       base + len);
+			               base + len);
 	}
 	if (rest)
 		trace_warn(sink, base + (uint64_t)(end - buf),
-			   "the last record is cut off (%zu of %u bytes); "
-			   "ignored",
-			   rest, size);
+		           "the last record is cut off (%zu of %u bytes); "
+		           "ignored",
+		           rest, size);
 	return true;
 }

@@ -18,8 +18,8 @@
  * err set when the header is unusable; a torn last record is a warning.
  */
 bool trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
-			const struct trace_key_info *key,
-			const struct trace_sink *sink, struct trace_error *err);
+                        const struct trace_key_info *key,
+                        const struct trace_sink *sink, struct trace_error *err);
 
 /* Smallest record size of a data version (9, 10 or 14); 0 if unknown. */
 unsigned trace_v1_min_record_size(unsigned version);

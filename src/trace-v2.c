@@ -46,36 +46,36 @@ enum {
 enum v2_layout { LAYOUT_FINAL, LAYOUT_DRAFT, LAYOUT_PERFETTO, LAYOUT_COUNT };
 
 static const char *const layout_names[LAYOUT_COUNT] = {
-	"final (FORMAT.md 5.4)",
-	"Android 15 draft (FORMAT.md 5.6)",
-	"Perfetto 2026 (FORMAT.md 5.6)",
+        "final (FORMAT.md 5.4)",
+        "Android 15 draft (FORMAT.md 5.6)",
+        "Perfetto 2026 (FORMAT.md 5.6)",
 };
 
 enum walk_stop {
-	STOP_END,	/* clean end of the file */
-	STOP_SUMMARY,	/* reached the summary packet */
+	STOP_END,       /* clean end of the file */
+	STOP_SUMMARY,   /* reached the summary packet */
 	STOP_TRUNCATED, /* a packet runs past the end of the file */
-	STOP_BAD,	/* a packet with an unknown type byte */
+	STOP_BAD,       /* a packet with an unknown type byte */
 };
 
 struct v2_walk {
 	enum walk_stop stop;
-	size_t at;	    /* offset of the packet where the walk stopped */
-	size_t packets;	    /* packets walked */
-	uint64_t records;   /* an upper bound of the records in the blocks */
-	size_t summary;	    /* the summary text, STOP_SUMMARY */
+	size_t at;        /* offset of the packet where the walk stopped */
+	size_t packets;   /* packets walked */
+	uint64_t records; /* an upper bound of the records in the blocks */
+	size_t summary;   /* the summary text, STOP_SUMMARY */
 	size_t summary_len;
-	bool summary_cut;   /* its length ran past the end of the file */
-	unsigned type;	    /* the bad type byte, STOP_BAD */
+	bool summary_cut; /* its length ran past the end of the file */
+	unsigned type;    /* the bad type byte, STOP_BAD */
 };
 
 /* One entry block's header as read. */
 struct v2_block {
-	size_t at;	 /* offset of its type byte */
+	size_t at; /* offset of its type byte */
 	uint32_t tid;
-	uint64_t count;	 /* records announced (draft: with the first) */
-	size_t payload;	 /* offset of the payload */
-	size_t size;	 /* payload bytes announced */
+	uint64_t count;   /* records announced (draft: with the first) */
+	size_t payload;   /* offset of the payload */
+	size_t size;      /* payload bytes announced */
 	uint64_t first_m; /* the draft's first record */
 	uint64_t first_c;
 	uint64_t first_w;
@@ -83,11 +83,11 @@ struct v2_block {
 
 /* A thread's decoding state, kept across its blocks. */
 struct v2_thread {
-	bool seen;	 /* a block of this thread was decoded */
-	uint64_t m;	 /* running values at the end of its last block */
+	bool seen;  /* a block of this thread was decoded */
+	uint64_t m; /* running values at the end of its last block */
 	uint64_t w;
 	uint64_t c;
-	uint64_t count;	 /* the header count of its last block */
+	uint64_t count;  /* the header count of its last block */
 	uint64_t *stack; /* Perfetto encoding: methods of open entries */
 	size_t depth, cap;
 };
@@ -96,28 +96,28 @@ struct v2_reader {
 	const unsigned char *buf;
 	size_t len;
 	const struct trace_sink *sink;
-	unsigned nclocks;	   /* 1 for version 4, 2 for version 5 */
-	bool wall, cpu;		   /* the clocks the records carry */
+	unsigned nclocks; /* 1 for version 4, 2 for version 5 */
+	bool wall, cpu;   /* the clocks the records carry */
 	enum v2_layout layout;
-	uint64_t unit_div;	   /* 1: microseconds, 1000: nanoseconds */
-	uint64_t tsc_hz;	   /* Perfetto: tick rate, 0 for none */
+	uint64_t unit_div;         /* 1: microseconds, 1000: nanoseconds */
+	uint64_t tsc_hz;           /* Perfetto: tick rate, 0 for none */
 	struct util_map methods;   /* ids of method-info packets */
 	struct util_map thread_ix; /* tid -> index in threads */
 	struct v2_thread *threads;
 	size_t nthreads, threads_cap;
-	uint64_t reported;	   /* records reported, for progress */
-	uint64_t clamped;	   /* times clamped into 0..V2_MAX_TIME */
+	uint64_t reported; /* records reported, for progress */
+	uint64_t clamped;  /* times clamped into 0..V2_MAX_TIME */
 };
 
 /* What decoding one block found. */
 struct v2_decoded {
 	uint64_t records;  /* records decoded */
-	bool fit;	   /* the payload ends on a record boundary */
-	bool exact;	   /* ... holding the records its header announces */
-	bool continued;	   /* decoded from the previous block's values */
+	bool fit;          /* the payload ends on a record boundary */
+	bool exact;        /* ... holding the records its header announces */
+	bool continued;    /* decoded from the previous block's values */
 	uint64_t entries;  /* entry records */
 	uint64_t resolved; /* ... naming a method with an info packet */
-	size_t bad;	   /* offset of a malformed record, or 0 */
+	size_t bad;        /* offset of a malformed record, or 0 */
 };
 
 /* Evidence for one encoding over the probed blocks. */
@@ -128,8 +128,7 @@ struct v2_score {
 };
 
 size_t
-trace_v2_uleb(const unsigned char *p, const unsigned char *end,
-	      uint64_t *value)
+trace_v2_uleb(const unsigned char *p, const unsigned char *end, uint64_t *value)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -150,8 +149,7 @@ trace_v2_uleb(const unsigned char *p, const unsigned char *end,
 }
 
 size_t
-trace_v2_sleb(const unsigned char *p, const unsigned char *end,
-	      int64_t *value)
+trace_v2_sleb(const unsigned char *p, const unsigned char *end, int64_t *value)
 {
 	uint64_t v = 0;
 	size_t i;
@@ -168,7 +166,7 @@ trace_v2_sleb(const unsigned char *p, const unsigned char *end,
 			if (shift + 7 < 64 && (b & 0x40))
 				v |= ~(uint64_t)0 << (shift + 7);
 			*value = v <= INT64_MAX ? (int64_t)v
-						: -(int64_t)(~v) - 1;
+			                        : -(int64_t)(~v) - 1;
 			return i + 1;
 		}
 	}
@@ -181,7 +179,7 @@ static struct v2_thread *
 thread_state(struct v2_reader *r, uint32_t tid)
 {
 	uint32_t *slot =
-		util_map_slot(&r->thread_ix, tid, (uint32_t)r->nthreads);
+	        util_map_slot(&r->thread_ix, tid, (uint32_t)r->nthreads);
 
 	if (*slot == r->nthreads) {
 		UTIL_GROW(r->threads, r->threads_cap, r->nthreads + 1);
@@ -246,16 +244,15 @@ time_us(struct v2_reader *r, uint64_t t, bool ticks)
 }
 
 static void
-emit(struct v2_reader *r, uint32_t tid, uint64_t m, uint64_t cpu,
-     uint64_t wall)
+emit(struct v2_reader *r, uint32_t tid, uint64_t m, uint64_t cpu, uint64_t wall)
 {
 	const struct trace_sink *sink = r->sink;
 
 	r->reported++;
 	if (sink->event)
 		sink->event(sink->ctx, tid, m & ~(uint64_t)3,
-			    (enum trace_action)(m & 3), r->cpu ? cpu : 0,
-			    r->wall ? wall : 0);
+		            (enum trace_action)(m & 3), r->cpu ? cpu : 0,
+		            r->wall ? wall : 0);
 }
 
 /* ---- the packet structure --------------------------------------------- */
@@ -271,7 +268,7 @@ block_header_size(const struct v2_reader *r, enum v2_layout layout)
  * inside it.  The payload may still run past the end. */
 static bool
 block_header(const struct v2_reader *r, enum v2_layout layout, size_t pos,
-	     struct v2_block *b)
+             struct v2_block *b)
 {
 	const unsigned char *p = r->buf + pos;
 	size_t hsize = block_header_size(r, layout);
@@ -334,8 +331,7 @@ walk(struct v2_reader *r, enum v2_layout layout, bool collect,
 			need = left < 11 ? 11 : 11 + (size_t)trace_u2(p + 9);
 			if (collect && need <= left)
 				util_map_put(&r->methods,
-					     trace_u8(p + 1) & ~(uint64_t)3,
-					     0);
+				             trace_u8(p + 1) & ~(uint64_t)3, 0);
 			break;
 		case 2:
 			if (!block_header(r, layout, pos, &b) ||
@@ -345,8 +341,8 @@ walk(struct v2_reader *r, enum v2_layout layout, bool collect,
 			}
 			need = b.payload - pos + b.size;
 			w->records += b.count < b.size / min_record(r, layout)
-					      ? b.count
-					      : b.size / min_record(r, layout);
+			                      ? b.count
+			                      : b.size / min_record(r, layout);
 			if (layout == LAYOUT_DRAFT)
 				w->records++;
 			break;
@@ -396,8 +392,7 @@ walk_reach(const struct v2_reader *r, const struct v2_walk *w)
  */
 static bool
 final_record(const struct v2_reader *r, const unsigned char **p,
-	     const unsigned char *end, uint64_t *dm, uint64_t *dw,
-	     uint64_t *dc)
+             const unsigned char *end, uint64_t *dm, uint64_t *dw, uint64_t *dc)
 {
 	const unsigned char *q = *p;
 	int64_t sm;
@@ -429,8 +424,8 @@ final_record(const struct v2_reader *r, const unsigned char **p,
  */
 static bool
 continues(const struct v2_reader *r, const struct v2_thread *t,
-	  const struct v2_block *b, uint64_t n, uint64_t dm, uint64_t dw,
-	  uint64_t dc)
+          const struct v2_block *b, uint64_t n, uint64_t dm, uint64_t dw,
+          uint64_t dc)
 {
 	bool fresh_known = method_known(r, dm);
 	bool cont_known = method_known(r, t->m + dm);
@@ -447,7 +442,7 @@ continues(const struct v2_reader *r, const struct v2_thread *t,
 
 static void
 decode_final(struct v2_reader *r, const struct v2_block *b, size_t stop,
-	     bool report, struct v2_decoded *d)
+             bool report, struct v2_decoded *d)
 {
 	struct v2_thread *t = thread_state(r, b->tid);
 	const unsigned char *start = r->buf + b->payload;
@@ -483,7 +478,7 @@ decode_final(struct v2_reader *r, const struct v2_block *b, size_t stop,
 	}
 	d->records = n;
 	d->exact = d->fit && (n == b->count ||
-			      (d->continued && b->count == t->count + n));
+	                      (d->continued && b->count == t->count + n));
 	t->seen = true;
 	t->m = m;
 	t->w = w;
@@ -493,7 +488,7 @@ decode_final(struct v2_reader *r, const struct v2_block *b, size_t stop,
 
 static void
 decode_draft(struct v2_reader *r, const struct v2_block *b, size_t stop,
-	     bool report, struct v2_decoded *d)
+             bool report, struct v2_decoded *d)
 {
 	const unsigned char *end = r->buf + stop, *p = r->buf + b->payload;
 	uint64_t m = b->first_m, w = b->first_w, c = b->first_c;
@@ -529,7 +524,7 @@ shift_time(uint64_t v)
 
 static void
 decode_perfetto(struct v2_reader *r, const struct v2_block *b, size_t stop,
-		bool report, struct v2_decoded *d)
+                bool report, struct v2_decoded *d)
 {
 	struct v2_thread *t = thread_state(r, b->tid);
 	const unsigned char *end = r->buf + stop, *p = r->buf + b->payload;
@@ -584,7 +579,7 @@ decode_perfetto(struct v2_reader *r, const struct v2_block *b, size_t stop,
 /* Decode block b's payload up to offset stop under the reader's layout. */
 static void
 decode_block(struct v2_reader *r, const struct v2_block *b, size_t stop,
-	     bool report, struct v2_decoded *d)
+             bool report, struct v2_decoded *d)
 {
 	memset(d, 0, sizeof(*d));
 	switch (r->layout) {
@@ -603,7 +598,7 @@ decode_block(struct v2_reader *r, const struct v2_block *b, size_t stop,
 /* Size of the complete packet at pos (not the summary) under layout. */
 static size_t
 packet_size(const struct v2_reader *r, enum v2_layout layout, size_t pos,
-	    struct v2_block *b)
+            struct v2_block *b)
 {
 	const unsigned char *p = r->buf + pos;
 
@@ -688,7 +683,7 @@ report_method(struct v2_reader *r, size_t pos)
 	line = xreallocarray(line, id_len + n + 1, 1);
 	memcpy(line + id_len, p + 11, n);
 	trace_key_method_line((const unsigned char *)line, id_len + n, pos + 11,
-			      r->sink);
+	                      r->sink);
 	free(line);
 }
 
@@ -700,25 +695,25 @@ report_block(struct v2_reader *r, const struct v2_block *b, size_t stop)
 	decode_block(r, b, stop, true, &d);
 	if (d.continued)
 		trace_warn(r->sink, b->at,
-			   "entry block continues the previous block of "
-			   "thread %" PRIu32 " (a large flush split by the "
-			   "writer); decoded from its running values",
-			   b->tid);
+		           "entry block continues the previous block of "
+		           "thread %" PRIu32 " (a large flush split by the "
+		           "writer); decoded from its running values",
+		           b->tid);
 	if (stop < b->payload + b->size)
 		trace_warn(r->sink, b->at,
-			   "entry block cut off by the end of the file: "
-			   "%" PRIu64 " of its %" PRIu64 " records kept",
-			   d.records, b->count);
+		           "entry block cut off by the end of the file: "
+		           "%" PRIu64 " of its %" PRIu64 " records kept",
+		           d.records, b->count);
 	else if (d.bad)
 		trace_warn(r->sink, d.bad,
-			   "malformed record in the entry block at offset "
-			   "%zu; the rest of the block is skipped",
-			   b->at);
+		           "malformed record in the entry block at offset "
+		           "%zu; the rest of the block is skipped",
+		           b->at);
 	else if (!d.exact)
 		trace_warn(r->sink, b->at,
-			   "entry block holds %" PRIu64 " records, its "
-			   "header says %" PRIu64,
-			   d.records, b->count);
+		           "entry block holds %" PRIu64 " records, its "
+		           "header says %" PRIu64,
+		           d.records, b->count);
 }
 
 /* Report every packet before the walk's stop, then what the stop left. */
@@ -751,9 +746,9 @@ report(struct v2_reader *r, const struct v2_walk *w)
 		report_block(r, &b, r->len);
 	if (r->clamped)
 		trace_warn(r->sink, V2_HEADER,
-			   "%" PRIu64 " times below zero or past 2^48 us "
-			   "(a damaged file) were clamped",
-			   r->clamped);
+		           "%" PRIu64 " times below zero or past 2^48 us "
+		           "(a damaged file) were clamped",
+		           r->clamped);
 	threads_reset(r);
 }
 
@@ -761,8 +756,7 @@ report(struct v2_reader *r, const struct v2_walk *w)
 
 /* True when the summary text has a line starting with key. */
 static bool
-summary_has(const struct v2_reader *r, const struct v2_walk *w,
-	    const char *key)
+summary_has(const struct v2_reader *r, const struct v2_walk *w, const char *key)
 {
 	const unsigned char *s = r->buf + w->summary;
 	size_t n = strlen(key), i;
@@ -776,22 +770,22 @@ summary_has(const struct v2_reader *r, const struct v2_walk *w,
 /* Choose the clocks from the version and the summary's clock= line. */
 static void
 choose_clock(struct v2_reader *r, const struct trace_key_info *key,
-	     bool have_key, struct trace_header *h)
+             bool have_key, struct trace_header *h)
 {
 	if (r->nclocks == 2) {
 		if (have_key && key->has_clock &&
 		    key->clock != TRACE_CLOCK_DUAL)
 			trace_warn(r->sink, 4,
-				   "version 5 records carry both clocks "
-				   "whatever the summary's clock= says");
+			           "version 5 records carry both clocks "
+			           "whatever the summary's clock= says");
 		h->clock = TRACE_CLOCK_DUAL;
 	} else if (have_key && key->has_clock &&
-		   key->clock != TRACE_CLOCK_DUAL) {
+	           key->clock != TRACE_CLOCK_DUAL) {
 		h->clock = key->clock;
 	} else {
 		trace_warn(r->sink, 4,
-			   "no summary names the one clock of this "
-			   "version-4 trace; assuming wall");
+		           "no summary names the one clock of this "
+		           "version-4 trace; assuming wall");
 		h->clock = TRACE_CLOCK_WALL;
 	}
 	r->wall = h->clock & TRACE_CLOCK_WALL;
@@ -811,15 +805,15 @@ choose_unit(struct v2_reader *r, const struct v2_walk *w, bool have_key)
 	} else if (r->layout == LAYOUT_DRAFT) {
 		r->unit_div = 1;
 		trace_warn(r->sink, 6,
-			   "no summary names the time unit; the Android 15 "
-			   "block layout means microseconds");
+		           "no summary names the time unit; the Android 15 "
+		           "block layout means microseconds");
 	} else {
 		r->unit_div = start >= V2_NS_GUESS ? 1000 : 1;
 		trace_warn(r->sink, 6,
-			   "no summary names the time unit; assuming %s "
-			   "from the header's start time",
-			   r->unit_div == 1000 ? "nanoseconds"
-					       : "microseconds");
+		           "no summary names the time unit; assuming %s "
+		           "from the header's start time",
+		           r->unit_div == 1000 ? "nanoseconds"
+		                               : "microseconds");
 	}
 	if (r->layout == LAYOUT_PERFETTO)
 		r->tsc_hz = trace_u8(r->buf + 22);
@@ -834,35 +828,35 @@ warn_stop(struct v2_reader *r, const struct v2_walk *w)
 	switch (w->stop) {
 	case STOP_BAD:
 		trace_warn(r->sink, w->at,
-			   "unknown packet type %u; the rest of the file is "
-			   "ignored",
-			   w->type);
+		           "unknown packet type %u; the rest of the file is "
+		           "ignored",
+		           w->type);
 		break;
 	case STOP_TRUNCATED:
 		if (r->buf[w->at] != 2 ||
 		    !block_header(r, r->layout, w->at, &b))
 			trace_warn(r->sink, w->at,
-				   "the file is cut off inside a packet; the "
-				   "rest is ignored");
+			           "the file is cut off inside a packet; the "
+			           "rest is ignored");
 		break;
 	case STOP_SUMMARY:
 		if (w->summary_cut)
 			trace_warn(r->sink, w->at,
-				   "the summary packet runs past the end of "
-				   "the file");
+			           "the summary packet runs past the end of "
+			           "the file");
 		else if (w->summary + w->summary_len < r->len)
 			trace_warn(r->sink, w->summary + w->summary_len,
-				   "%zu bytes after the summary packet "
-				   "ignored",
-				   r->len - (w->summary + w->summary_len));
+			           "%zu bytes after the summary packet "
+			           "ignored",
+			           r->len - (w->summary + w->summary_len));
 		break;
 	case STOP_END:
 		break;
 	}
 	if (w->stop != STOP_SUMMARY)
 		trace_warn(r->sink, w->at,
-			   "the file ends without its summary packet: the "
-			   "trace is incomplete");
+		           "the file ends without its summary packet: the "
+		           "trace is incomplete");
 }
 
 /* Pick the block layout: by the walks, then by probing the records. */
@@ -877,8 +871,8 @@ choose_layout(struct v2_reader *r, const struct v2_walk *walks)
 	for (l = LAYOUT_FINAL; l < LAYOUT_COUNT; l++) {
 		size_t reach = l == LAYOUT_DRAFT ? reach_draft : reach_final;
 
-		if (reach < (reach_final > reach_draft ? reach_final
-						       : reach_draft))
+		if (reach <
+		    (reach_final > reach_draft ? reach_final : reach_draft))
 			continue;
 		probe(r, l, &walks[l], &s);
 		if (best == LAYOUT_COUNT || score_better(&s, &best_score)) {
@@ -891,7 +885,7 @@ choose_layout(struct v2_reader *r, const struct v2_walk *walks)
 
 bool
 trace_v2_read(const unsigned char *buf, size_t len,
-	      const struct trace_sink *sink, struct trace_error *err)
+              const struct trace_sink *sink, struct trace_error *err)
 {
 	struct v2_reader r;
 	struct v2_walk walks[LAYOUT_COUNT], *w;
@@ -902,8 +896,8 @@ trace_v2_read(const unsigned char *buf, size_t len,
 
 	if (len < V2_HEADER) {
 		trace_error_set(err, len,
-				"expected a %d-byte V2 header, found %zu bytes",
-				V2_HEADER, len);
+		                "expected a %d-byte V2 header, found %zu bytes",
+		                V2_HEADER, len);
 		return false;
 	}
 	version = trace_u2(buf + 4);
@@ -911,7 +905,7 @@ trace_v2_read(const unsigned char *buf, size_t len,
 	    (version != 4 && version != 5 && version != 0xF4 &&
 	     version != 0xF5)) {
 		trace_error_set(err, 4, "not a V2 trace (version 0x%X)",
-				version);
+		                version);
 		return false;
 	}
 	memset(&r, 0, sizeof(r));
@@ -930,14 +924,14 @@ trace_v2_read(const unsigned char *buf, size_t len,
 	walk(&r, LAYOUT_DRAFT, true, &walks[LAYOUT_DRAFT]);
 	walks[LAYOUT_PERFETTO] = walks[LAYOUT_FINAL];
 	w = walk_reach(&r, &walks[LAYOUT_DRAFT]) >
-			    walk_reach(&r, &walks[LAYOUT_FINAL])
-		    ? &walks[LAYOUT_DRAFT]
-		    : &walks[LAYOUT_FINAL];
+	                    walk_reach(&r, &walks[LAYOUT_FINAL])
+	            ? &walks[LAYOUT_DRAFT]
+	            : &walks[LAYOUT_FINAL];
 	if (w->stop == STOP_BAD && w->packets == 0) {
 		trace_error_set(err, V2_HEADER,
-				"expected a V2 packet type (0 to 3) after the "
-				"header, found 0x%02X",
-				w->type);
+		                "expected a V2 packet type (0 to 3) after the "
+		                "header, found 0x%02X",
+		                w->type);
 		util_map_done(&r.methods);
 		util_map_done(&r.thread_ix);
 		return false;
@@ -948,12 +942,12 @@ trace_v2_read(const unsigned char *buf, size_t len,
 		struct trace_error kerr = {0};
 
 		have_key = trace_key_parse(buf + w->summary, w->summary_len,
-					   w->summary, sink, &key, &kerr);
+		                           w->summary, sink, &key, &kerr);
 		if (!have_key)
 			trace_warn(sink, kerr.offset,
-				   "the summary packet is not a key (%s); "
-				   "ignored",
-				   kerr.message);
+			           "the summary packet is not a key (%s); "
+			           "ignored",
+			           kerr.message);
 		trace_error_clear(&kerr);
 	}
 	choose_clock(&r, &key, have_key, &h);
@@ -962,14 +956,13 @@ trace_v2_read(const unsigned char *buf, size_t len,
 
 	if (sink->property) {
 		char *unit = r.tsc_hz ? xasprintf("TSC ticks at %" PRIu64
-						  " Hz, shown in us",
-						  r.tsc_hz)
-			     : r.unit_div == 1000
-				     ? xstrdup("ns, shown in us")
-				     : xstrdup("us");
+		                                  " Hz, shown in us",
+		                                  r.tsc_hz)
+		             : r.unit_div == 1000 ? xstrdup("ns, shown in us")
+		                                  : xstrdup("us");
 
 		sink->property(sink->ctx, "v2-block-layout",
-			       layout_names[r.layout]);
+		               layout_names[r.layout]);
 		sink->property(sink->ctx, "v2-time-unit", unit);
 		free(unit);
 	}
@@ -979,7 +972,7 @@ trace_v2_read(const unsigned char *buf, size_t len,
 	h.data_offset = V2_HEADER;
 	/* Perfetto reads the start as nanoseconds when it reads ticks. */
 	h.start_time = r.tsc_hz ? trace_u8(buf + 6) / 1000
-				: to_us(&r, trace_u8(buf + 6));
+	                        : to_us(&r, trace_u8(buf + 6));
 	h.time_bits = 64;
 	h.incomplete = w->stop != STOP_SUMMARY || w->summary_cut;
 	h.expected_records = w->records;

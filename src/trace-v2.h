@@ -27,20 +27,20 @@
  * with err set when nothing is usable.
  */
 bool trace_v2_read(const unsigned char *buf, size_t len,
-		   const struct trace_sink *sink, struct trace_error *err);
+                   const struct trace_sink *sink, struct trace_error *err);
 
 /*
  * Decode the unsigned LEB128 number at p[0..end) into *value; the bytes it
  * took, or 0 when it runs past end or does not fit in 64 bits.
  */
 size_t trace_v2_uleb(const unsigned char *p, const unsigned char *end,
-		     uint64_t *value);
+                     uint64_t *value);
 
 /*
  * Decode the signed LEB128 number at p[0..end) into *value (two's
  * complement); the bytes it took, or 0 as for trace_v2_uleb.
  */
 size_t trace_v2_sleb(const unsigned char *p, const unsigned char *end,
-		     int64_t *value);
+                     int64_t *value);
 
 #endif

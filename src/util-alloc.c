@@ -19,7 +19,7 @@ out_of_memory(size_t size)
 	if (util_alloc_failure_hook)
 		util_alloc_failure_hook();
 	fprintf(stderr, "tracetui: out of memory (allocating %zu bytes)\n",
-		size);
+	        size);
 	abort();
 }
 

@@ -28,7 +28,7 @@ char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* vprintf into a newly allocated string (ap is left unused). */
 char *xvasprintf(const char *fmt, va_list ap)
-	__attribute__((format(printf, 1, 0)));
+        __attribute__((format(printf, 1, 0)));
 
 /*
  * Make room for at least `need` elements of `size` bytes in *ptr whose
@@ -36,11 +36,11 @@ char *xvasprintf(const char *fmt, va_list ap)
  */
 void util_grow(void **ptr, size_t *cap, size_t need, size_t size);
 
-#define UTIL_GROW(ptr, cap, need)                                         \
-	do {                                                              \
-		if ((size_t)(need) > (cap))                               \
-			util_grow((void **)&(ptr), &(cap), (need),        \
-				  sizeof(*(ptr)));                        \
+#define UTIL_GROW(ptr, cap, need)                                              \
+	do {                                                                   \
+		if ((size_t)(need) > (cap))                                    \
+			util_grow((void **)&(ptr), &(cap), (need),             \
+			          sizeof(*(ptr)));                             \
 	} while (0)
 
 #endif

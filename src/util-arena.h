@@ -13,7 +13,7 @@ struct util_arena_chunk;
 
 struct util_arena {
 	struct util_arena_chunk *head;
-	size_t used; /* bytes used in head */
+	size_t used;  /* bytes used in head */
 	size_t total; /* bytes handed out, for statistics */
 };
 

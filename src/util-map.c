@@ -80,8 +80,7 @@ util_map_slot(struct util_map *map, uint64_t key, uint32_t value)
 
 	if (!map->keys || (map->count + 1) * 2 > map->mask + 1)
 		rehash(map, map->keys ? (map->mask + 1) * 2 : 16);
-	for (i = hash64(key) & map->mask; map->used[i];
-	     i = (i + 1) & map->mask)
+	for (i = hash64(key) & map->mask; map->used[i]; i = (i + 1) & map->mask)
 		if (map->keys[i] == key)
 			return &map->values[i];
 	map->used[i] = 1;
@@ -104,8 +103,7 @@ util_map_remove(struct util_map *map, uint64_t key)
 
 	if (!map->count)
 		return;
-	for (i = hash64(key) & map->mask; map->used[i];
-	     i = (i + 1) & map->mask)
+	for (i = hash64(key) & map->mask; map->used[i]; i = (i + 1) & map->mask)
 		if (map->keys[i] == key)
 			break;
 	if (!map->used[i])

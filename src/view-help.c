@@ -45,8 +45,7 @@ help_close(void *state)
 }
 
 static void
-help_draw(void *state, struct app *app, struct canvas *c, int top,
-	  int height)
+help_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	text_view_draw(state, c, top, height);
 }
@@ -64,11 +63,11 @@ help_search(void *state, struct app *app, const regex_t *re, int dir)
 }
 
 const struct view_ops view_help_ops = {
-	.name = "Help",
-	.hints = "j/k:scroll  Esc:back",
-	.open = help_open,
-	.close = help_close,
-	.draw = help_draw,
-	.request = help_request,
-	.search = help_search,
+        .name = "Help",
+        .hints = "j/k:scroll  Esc:back",
+        .open = help_open,
+        .close = help_close,
+        .draw = help_draw,
+        .request = help_request,
+        .search = help_search,
 };

@@ -44,9 +44,9 @@ struct icicle_view {
 	bool *thread_built;
 	size_t nthread_paths;
 	bool built[2];
-	int sorted[2];		  /* the clock each is sorted by, or -1 */
-	unsigned generation;	  /* bumped by every build or sort */
-	int mode;		  /* TOP_DOWN or BOTTOM_UP */
+	int sorted[2];       /* the clock each is sorted by, or -1 */
+	unsigned generation; /* bumped by every build or sort */
+	int mode;            /* TOP_DOWN or BOTTOM_UP */
 
 	/* The scope the trees were built for. */
 	bool *scope_on;
@@ -54,14 +54,14 @@ struct icicle_view {
 	struct time_range range;
 	bool stale; /* the scope changed: rebuild on next use */
 
-	uint32_t zoom;	      /* the frame at the top; 0: every root */
-	uint32_t sel;	      /* the selected frame; 0 when none */
+	uint32_t zoom;        /* the frame at the top; 0: every root */
+	uint32_t sel;         /* the selected frame; 0 when none */
 	uint32_t last_method; /* app->method as this view last set it */
-	int width;	      /* columns at the last draw */
-	int top;	      /* first level shown */
-	int rows;	      /* levels shown at the last draw */
+	int width;            /* columns at the last draw */
+	int top;              /* first level shown */
+	int rows;             /* levels shown at the last draw */
 
-	char **names;	/* short name per method, made on first use */
+	char **names; /* short name per method, made on first use */
 	size_t nnames;
 	int *name_width;
 	uint8_t *match; /* per method, for search_serial */
@@ -90,7 +90,7 @@ struct paint {
 	const struct callpath *p;
 	enum clock_index k;
 	uint64_t total; /* the zoomed frame's time */
-	int y;		/* screen row of the first level shown */
+	int y;          /* screen row of the first level shown */
 };
 
 static const struct callpath *
@@ -134,17 +134,16 @@ scope_differs(const struct icicle_view *v, const struct scope *s)
 	return v->nthreads != s->nthreads ||
 	       memcmp(v->scope_on, s->on, s->nthreads * sizeof(*s->on)) ||
 	       v->range.on != s->range.on ||
-	       (s->range.on &&
-		(v->range.clock != s->range.clock ||
-		 v->range.start != s->range.start ||
-		 v->range.end != s->range.end));
+	       (s->range.on && (v->range.clock != s->range.clock ||
+	                        v->range.start != s->range.start ||
+	                        v->range.end != s->range.end));
 }
 
 static void
 remember_scope(struct icicle_view *v, const struct scope *s)
 {
 	v->scope_on = xreallocarray(v->scope_on, s->nthreads + 1,
-				    sizeof(*v->scope_on));
+	                            sizeof(*v->scope_on));
 	memcpy(v->scope_on, s->on, s->nthreads * sizeof(*s->on));
 	v->nthreads = s->nthreads;
 	v->range = s->range;
@@ -154,8 +153,7 @@ remember_scope(struct icicle_view *v, const struct scope *s)
 static uint32_t *
 save_path(const struct callpath *p, uint32_t n, uint32_t *len)
 {
-	uint32_t *path = xcalloc((size_t)p->nodes[n].depth + 1,
-				 sizeof(*path));
+	uint32_t *path = xcalloc((size_t)p->nodes[n].depth + 1, sizeof(*path));
 
 	*len = p->nodes[n].depth;
 	for (; n != 0; n = p->nodes[n].parent)
@@ -228,7 +226,7 @@ follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 		v->zoom = 0;
 		v->sel = best;
 	} else if (!v->sel || v->sel >= p->count ||
-		   !inside(p, v->sel, v->zoom)) {
+	           !inside(p, v->sel, v->zoom)) {
 		v->sel = v->zoom ? v->zoom : p->nodes[0].first_child;
 		if (v->sel == CALL_NONE)
 			v->sel = 0;
@@ -253,8 +251,8 @@ build_top_down(struct icicle_view *v, struct app *app)
 	if (!v->threads) {
 		v->nthread_paths = tree->nthreads;
 		v->threads = xcalloc(tree->nthreads + 1, sizeof(*v->threads));
-		v->thread_built = xcalloc(tree->nthreads + 1,
-					  sizeof(*v->thread_built));
+		v->thread_built =
+		        xcalloc(tree->nthreads + 1, sizeof(*v->thread_built));
 	}
 	parts = xcalloc(scope->count + 1, sizeof(*parts));
 	for (t = 0; t < tree->nthreads; t++) {
@@ -336,7 +334,7 @@ short_name(struct icicle_view *v, struct app *app, uint32_t m, int *width)
 		v->nnames = app->tree->nmethods;
 		v->names = xcalloc(v->nnames + 1, sizeof(*v->names));
 		v->name_width = xcalloc(app->tree->nmethods + 1,
-					sizeof(*v->name_width));
+		                        sizeof(*v->name_width));
 	}
 	if (!v->names[m]) {
 		v->names[m] = method_short_name(&app->tree->methods[m]);
@@ -365,7 +363,7 @@ matches(struct icicle_view *v, struct app *app, uint32_t m)
 	if (!v->match_ready || v->match_serial != app->search_serial) {
 		if (!v->match)
 			v->match = xcalloc(app->tree->nmethods + 1,
-					   sizeof(*v->match));
+			                   sizeof(*v->match));
 		memset(v->match, MATCH_UNKNOWN,
 		       app->tree->nmethods * sizeof(*v->match));
 		v->match_serial = app->search_serial;
@@ -375,8 +373,8 @@ matches(struct icicle_view *v, struct app *app, uint32_t m)
 		char *name = method_full_name(&app->tree->methods[m]);
 
 		v->match[m] = regexec(&app->re, name, 0, NULL, 0) == 0
-				      ? MATCH_YES
-				      : MATCH_NO;
+		                      ? MATCH_YES
+		                      : MATCH_NO;
 		free(name);
 	}
 	return v->match[m] == MATCH_YES;
@@ -393,8 +391,8 @@ match_share(struct icicle_view *v, struct app *app, enum clock_index k)
 	uint64_t sum = 0;
 
 	if (v->share_ready && v->share_serial == app->search_serial &&
-	    v->share_generation == v->generation &&
-	    v->share_zoom == v->zoom && v->share_mode == v->mode)
+	    v->share_generation == v->generation && v->share_zoom == v->zoom &&
+	    v->share_mode == v->mode)
 		return v->share;
 	UTIL_GROW(stack, cap, 1);
 	stack[n++] = v->zoom;
@@ -464,8 +462,7 @@ bare_name(const char *name)
 }
 
 static void
-draw_frame(struct paint *pt, uint32_t n, int x0, int x1, int y,
-	   enum role role)
+draw_frame(struct paint *pt, uint32_t n, int x0, int x1, int y, enum role role)
 {
 	struct canvas *c = pt->c;
 	bool solid = role != ROLE_CURSOR && role != ROLE_MATCH;
@@ -473,7 +470,7 @@ draw_frame(struct paint *pt, uint32_t n, int x0, int x1, int y,
 	const char *name;
 
 	canvas_fill(c, x0, y, w, solid ? canvas_glyph(c, GLYPH_BLOCK) : " ",
-		    role);
+	            role);
 	name = short_name(pt->v, pt->app, pt->p->nodes[n].method, &nw);
 	if (nw > room) {
 		char *fitted = method_fit_name(name, room);
@@ -481,9 +478,9 @@ draw_frame(struct paint *pt, uint32_t n, int x0, int x1, int y,
 		/* Packages down to their initials are not enough: the
 		 * class's own name and the method, cut. */
 		canvas_text(c, x0, y, room,
-			    (int)text_width(fitted) > room ? bare_name(name)
-							   : fitted,
-			    role);
+		            (int)text_width(fitted) > room ? bare_name(name)
+		                                           : fitted,
+		            role);
 		free(fitted);
 	} else {
 		canvas_text(c, x0, y, room, name, role);
@@ -497,8 +494,7 @@ change_role(const struct paint *pt, uint32_t n, enum role role)
 {
 	uint64_t base[CLOCK_COUNT], now = incl(pt->p, n, pt->k), was;
 
-	if (!app_base_path(pt->app, pt->p, n, pt->v->mode == BOTTOM_UP,
-			   base))
+	if (!app_base_path(pt->app, pt->p, n, pt->v->mode == BOTTOM_UP, base))
 		return ROLE_SLOWER;
 	was = base[pt->k];
 	if (now > was && (now - was) * 20 > was)
@@ -555,22 +551,22 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 	x0 = column(t, pt->total, w);
 	x1 = column(t + rest, pt->total, w);
 	canvas_fill(pt->c, x0, pt->y + level + 1 - v->top, x1 - x0,
-		    canvas_glyph(pt->c, GLYPH_SHADE), ROLE_DIM);
+	            canvas_glyph(pt->c, GLYPH_SHADE), ROLE_DIM);
 }
 
 static void
 format_ms(char *buf, size_t size, uint64_t us)
 {
 	snprintf(buf, size, "%llu.%03llu ms", (unsigned long long)(us / 1000),
-		 (unsigned long long)(us % 1000));
+	         (unsigned long long)(us % 1000));
 }
 
 /* The mode and the path to the zoomed frame, and the zoomed frame's
  * time; on a narrow line the steps lose their packages, then the oldest
  * steps are elided. */
 static void
-draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c,
-		int y, uint64_t total, enum clock_index k)
+draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
+                uint64_t total, enum clock_index k)
 {
 	const struct callpath *p = tree_of(v);
 	const char *arrow = canvas_glyph(c, GLYPH_ARROW);
@@ -582,11 +578,11 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c,
 	format_ms(time, sizeof(time), total);
 	if (v->top)
 		right = xasprintf("%d level%s above  %s %s", v->top,
-				  v->top == 1 ? "" : "s", time,
-				  k == CLOCK_CPU ? "cpu" : "wall");
+		                  v->top == 1 ? "" : "s", time,
+		                  k == CLOCK_CPU ? "cpu" : "wall");
 	else
 		right = xasprintf("%s %s", time,
-				  k == CLOCK_CPU ? "cpu" : "wall");
+		                  k == CLOCK_CPU ? "cpu" : "wall");
 	room = c->width - (int)strlen(right) - 2;
 	for (n = v->zoom; n != 0; n = p->nodes[n].parent) {
 		UTIL_GROW(chain, cap, len + 1);
@@ -596,11 +592,11 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c,
 		skip = pass > 1 ? pass - 1 : 0;
 		free(line);
 		line = xasprintf("%s: all%s%s",
-				 v->mode == TOP_DOWN ? "top-down" : "bottom-up",
-				 skip ? " " : "", skip ? arrow : "");
+		                 v->mode == TOP_DOWN ? "top-down" : "bottom-up",
+		                 skip ? " " : "", skip ? arrow : "");
 		if (skip) {
 			char *s = xasprintf("%s %s", line,
-					    canvas_glyph(c, GLYPH_TRUNCATED));
+			                    canvas_glyph(c, GLYPH_TRUNCATED));
 
 			free(line);
 			line = s;
@@ -608,7 +604,7 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c,
 		for (i = len - skip; i-- > 0;) {
 			const char *name = node_name(v, app, chain[i]);
 			char *s = xasprintf("%s %s %s", line, arrow,
-					    pass ? bare_name(name) : name);
+			                    pass ? bare_name(name) : name);
 
 			free(line);
 			line = s;
@@ -625,8 +621,7 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c,
 }
 
 static void
-icicle_draw(void *state, struct app *app, struct canvas *c, int top,
-	    int height)
+icicle_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct icicle_view *v = state;
 	enum clock_index k = app_main_clock(app);
@@ -654,17 +649,17 @@ icicle_draw(void *state, struct app *app, struct canvas *c, int top,
 		return;
 	if (!pt.total) {
 		canvas_text(c, 2, top + 1, c->width - 2,
-			    p->count > 1 ? "no time on this clock here"
-					 : "no calls in this scope",
-			    ROLE_DIM);
+		            p->count > 1 ? "no time on this clock here"
+		                         : "no calls in this scope",
+		            ROLE_DIM);
 		return;
 	}
 	if ((size_t)(v->top + v->rows) + 1 > v->row_cap) {
 		v->row_cap = 2 * (size_t)(v->top + v->rows) + 1;
 		v->row_end = xreallocarray(v->row_end, v->row_cap,
-					   sizeof(*v->row_end));
+		                           sizeof(*v->row_end));
 		v->row_hue = xreallocarray(v->row_hue, v->row_cap,
-					   sizeof(*v->row_hue));
+		                           sizeof(*v->row_hue));
 	}
 	for (level = 0; level <= v->top + v->rows; level++)
 		v->row_end[level] = -1;
@@ -687,8 +682,8 @@ icicle_draw(void *state, struct app *app, struct canvas *c, int top,
 		}
 		if (ch != CALL_NONE && v->top == 0)
 			canvas_fill(c, column(t, pt.total, c->width), top + 1,
-				    c->width - column(t, pt.total, c->width),
-				    canvas_glyph(c, GLYPH_SHADE), ROLE_DIM);
+			            c->width - column(t, pt.total, c->width),
+			            canvas_glyph(c, GLYPH_SHADE), ROLE_DIM);
 	}
 }
 
@@ -705,8 +700,7 @@ shown(const struct icicle_view *v, const struct app *app, uint32_t n)
 }
 
 static uint32_t
-first_child(const struct icicle_view *v, const struct app *app,
-	    uint32_t n)
+first_child(const struct icicle_view *v, const struct app *app, uint32_t n)
 {
 	uint32_t ch = tree_of(v)->nodes[n].first_child;
 
@@ -722,8 +716,7 @@ parent_in_zoom(const struct icicle_view *v, uint32_t n)
 }
 
 static uint32_t
-sibling(const struct icicle_view *v, const struct app *app, uint32_t n,
-	int dir)
+sibling(const struct icicle_view *v, const struct app *app, uint32_t n, int dir)
 {
 	const struct callpath *p = tree_of(v);
 	uint32_t ch, prev = 0;
@@ -813,7 +806,7 @@ icicle_request(void *state, struct app *app, enum request req)
 	case REQ_ENTER:
 		if (v->sel == v->zoom)
 			app_message(app, false,
-				    "zoomed into this frame: u zooms out");
+			            "zoomed into this frame: u zooms out");
 		v->zoom = v->sel;
 		v->top = 0;
 		return VIEW_DONE;
@@ -825,8 +818,8 @@ icicle_request(void *state, struct app *app, enum request req)
 /* Push the children of n that get a cell, right to left, so the
  * leftmost pops first. */
 static void
-push_children(const struct icicle_view *v, const struct app *app,
-	      uint32_t n, uint32_t **stack, size_t *depth, size_t *cap)
+push_children(const struct icicle_view *v, const struct app *app, uint32_t n,
+              uint32_t **stack, size_t *depth, size_t *cap)
 {
 	size_t from = *depth, i;
 	uint32_t ch;
@@ -898,7 +891,7 @@ static void
 format_pct(char *buf, size_t size, uint64_t part, uint64_t whole)
 {
 	snprintf(buf, size, "%.1f%%",
-		 whole ? 100.0 * (double)part / (double)whole : 0.0);
+	         whole ? 100.0 * (double)part / (double)whole : 0.0);
 }
 
 static char *
@@ -924,26 +917,26 @@ icicle_status(void *state, struct app *app)
 	format_pct(up, sizeof(up), x->incl[k], incl(p, x->parent, k));
 	if (app->have_re) {
 		format_pct(share, sizeof(share), match_share(v, app, k),
-			   incl(p, v->zoom, k));
+		           incl(p, v->zoom, k));
 		search = v->zoom ? xasprintf("matches %s of %s  ", share,
-					     bare_name(node_name(v, app,
-								 v->zoom)))
-				 : xasprintf("matches %s  ", share);
+		                             bare_name(node_name(v, app,
+		                                                 v->zoom)))
+		                 : xasprintf("matches %s  ", share);
 	}
 	if (v->mode == BOTTOM_UP && !x->parent)
 		what = "self ";
-	if (app->base && app_base_path(app, p, v->sel, v->mode == BOTTOM_UP,
-				       base)) {
+	if (app->base &&
+	    app_base_path(app, p, v->sel, v->mode == BOTTOM_UP, base)) {
 		format_ms(was, sizeof(was), base[k]);
 		vs = xasprintf("  base %s, new %s", was, time);
 	} else if (app->base) {
 		vs = xasprintf("  not in base, new %s", time);
 	}
 	tail = xasprintf("  %s%s  %s of all%s%s%s  %llu call%s%s", what, time,
-			 all, x->parent ? "  " : "", x->parent ? up : "",
-			 x->parent ? " of parent" : "",
-			 (unsigned long long)x->calls,
-			 x->calls == 1 ? "" : "s", vs ? vs : "");
+	                 all, x->parent ? "  " : "", x->parent ? up : "",
+	                 x->parent ? " of parent" : "",
+	                 (unsigned long long)x->calls, x->calls == 1 ? "" : "s",
+	                 vs ? vs : "");
 	free(vs);
 	/* The numbers stay in view: the name gives way, first its
 	 * packages, then its signature, then its package. */
@@ -1018,13 +1011,13 @@ icicle_refresh(void *state, struct app *app)
 }
 
 const struct view_ops view_icicle_ops = {
-	.name = "Icicle",
-	.hints = "Enter:zoom  u:out  hjkl:frames  b:bottom-up  c:clock",
-	.open = icicle_open,
-	.close = icicle_close,
-	.draw = icicle_draw,
-	.request = icicle_request,
-	.search = icicle_search,
-	.status = icicle_status,
-	.refresh = icicle_refresh,
+        .name = "Icicle",
+        .hints = "Enter:zoom  u:out  hjkl:frames  b:bottom-up  c:clock",
+        .open = icicle_open,
+        .close = icicle_close,
+        .draw = icicle_draw,
+        .request = icicle_request,
+        .search = icicle_search,
+        .status = icicle_status,
+        .refresh = icicle_refresh,
 };

@@ -51,8 +51,7 @@ info_close(void *state)
 }
 
 static void
-info_draw(void *state, struct app *app, struct canvas *c, int top,
-	  int height)
+info_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	text_view_draw(state, c, top, height);
 }
@@ -70,11 +69,11 @@ info_search(void *state, struct app *app, const regex_t *re, int dir)
 }
 
 const struct view_ops view_info_ops = {
-	.name = "Info",
-	.hints = "j/k:scroll",
-	.open = info_open,
-	.close = info_close,
-	.draw = info_draw,
-	.request = info_request,
-	.search = info_search,
+        .name = "Info",
+        .hints = "j/k:scroll",
+        .open = info_open,
+        .close = info_close,
+        .draw = info_draw,
+        .request = info_request,
+        .search = info_search,
 };

@@ -46,7 +46,7 @@ enum row_kind {
 struct row {
 	enum row_kind kind;
 	uint32_t method; /* the method row, or the edge's other method */
-	uint32_t owner;	 /* the expanded method an edge row belongs to */
+	uint32_t owner;  /* the expanded method an edge row belongs to */
 	const struct profile_edge *edge;
 	const char *section;
 };
@@ -59,7 +59,7 @@ struct expansion {
 struct profile_view {
 	struct column columns[16];
 	size_t ncolumns;
-	size_t sort;	 /* index into columns */
+	size_t sort; /* index into columns */
 	bool ascending;
 	uint32_t *order; /* methods shown, sorted */
 	size_t norder;
@@ -72,13 +72,15 @@ struct profile_view {
 };
 
 static const char *const section_names[] = {
-	"Parents", "Children", "Parents while recursive",
-	"Children while recursive",
+        "Parents",
+        "Children",
+        "Parents while recursive",
+        "Children while recursive",
 };
 
 static void
-add_column(struct profile_view *v, enum column_kind kind,
-	   enum clock_index k, const char *title, int width)
+add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
+           const char *title, int width)
 {
 	struct column *c = &v->columns[v->ncolumns++];
 
@@ -93,10 +95,10 @@ add_column(struct profile_view *v, enum column_kind kind,
 static void
 set_columns(struct profile_view *v, struct app *app)
 {
-	struct column old = v->ncolumns ? v->columns[v->sort]
-					 : (struct column){COL_INCL,
-							   app_main_clock(app),
-							   NULL, 0};
+	struct column old =
+	        v->ncolumns ? v->columns[v->sort]
+	                    : (struct column){COL_INCL, app_main_clock(app),
+	                                      NULL, 0};
 	size_t i;
 
 	v->ncolumns = 0;
@@ -122,13 +124,13 @@ set_columns(struct profile_view *v, struct app *app)
 		add_column(v, COL_EXCL, k, cpu ? "Excl Cpu" : "Excl Wall", 10);
 		add_column(v, COL_CALLS, k, "Calls+Rec", 10);
 		add_column(v, COL_PER_CALL, k, cpu ? "Cpu/Call" : "Wall/Call",
-			   10);
+		           10);
 	}
 	if (app->base) {
 		add_column(v, COL_DELTA_EXCL, app_main_clock(app), "\u0394Excl",
-			   10);
+		           10);
 		add_column(v, COL_DELTA_INCL, app_main_clock(app), "\u0394Incl",
-			   10);
+		           10);
 	}
 	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
 	v->sort = 1;
@@ -176,8 +178,7 @@ column_value(const struct column *c, const struct profile_row *r)
 /* The change of delta column c's time for method m from BASE into *d
  * (from zero when BASE never calls m); false when BASE never calls m. */
 static bool
-delta(const struct column *c, const struct app *app, uint32_t m,
-      int64_t *d)
+delta(const struct column *c, const struct app *app, uint32_t m, int64_t *d)
 {
 	const struct profile_row *r = &app->profile.rows[m];
 	uint64_t incl[CLOCK_COUNT] = {0}, excl[CLOCK_COUNT] = {0};
@@ -252,8 +253,8 @@ find_open(struct profile_view *v, uint32_t m)
 
 static void
 push_edges(struct profile_view *v, uint32_t owner, enum row_kind kind,
-	   const struct profile_edge *edges, size_t n, bool recursive,
-	   const char *section)
+           const struct profile_edge *edges, size_t n, bool recursive,
+           const char *section)
 {
 	struct row r = {ROW_SECTION, owner, owner, NULL, section};
 	bool any = false;
@@ -295,13 +296,13 @@ rebuild_rows(struct profile_view *v)
 		if (!e)
 			continue;
 		push_edges(v, m, ROW_PARENT, e->edges.parents,
-			   e->edges.nparents, false, section_names[0]);
+		           e->edges.nparents, false, section_names[0]);
 		push_edges(v, m, ROW_CHILD, e->edges.children,
-			   e->edges.nchildren, false, section_names[1]);
+		           e->edges.nchildren, false, section_names[1]);
 		push_edges(v, m, ROW_PARENT, e->edges.parents,
-			   e->edges.nparents, true, section_names[2]);
+		           e->edges.nparents, true, section_names[2]);
 		push_edges(v, m, ROW_CHILD, e->edges.children,
-			   e->edges.nchildren, true, section_names[3]);
+		           e->edges.nchildren, true, section_names[3]);
 	}
 	if (v->cursor >= v->nrows)
 		v->cursor = v->nrows ? v->nrows - 1 : 0;
@@ -315,7 +316,7 @@ sort_methods(struct profile_view *v, struct app *app)
 
 	v->norder = 0;
 	v->order = xreallocarray(v->order, app->tree->nmethods + 1,
-				 sizeof(*v->order));
+	                         sizeof(*v->order));
 	for (m = 0; m < app->tree->nmethods; m++)
 		if (profile_row_used(&app->profile, m))
 			v->order[v->norder++] = (uint32_t)m;
@@ -375,8 +376,8 @@ select_cursor(struct profile_view *v, struct app *app)
 {
 	if (v->nrows)
 		app->method = v->rows[v->cursor].kind == ROW_METHOD
-				      ? v->rows[v->cursor].method
-				      : v->rows[v->cursor].owner;
+		                      ? v->rows[v->cursor].method
+		                      : v->rows[v->cursor].owner;
 	v->selected = app->method;
 }
 
@@ -436,7 +437,7 @@ static void
 format_ms(char *buf, size_t size, uint64_t us)
 {
 	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
-		 (unsigned long long)(us % 1000));
+	         (unsigned long long)(us % 1000));
 }
 
 /* A change in microseconds as signed milliseconds, and its role. */
@@ -445,9 +446,12 @@ format_delta(char *buf, size_t size, int64_t us)
 {
 	uint64_t a = us < 0 ? (uint64_t)-us : (uint64_t)us;
 
-	snprintf(buf, size, "%s%llu.%03llu", us > 0 ? "+" : us < 0 ? "-" : "",
-		 (unsigned long long)(a / 1000),
-		 (unsigned long long)(a % 1000));
+	snprintf(buf, size, "%s%llu.%03llu",
+	         us > 0   ? "+"
+	         : us < 0 ? "-"
+	                  : "",
+	         (unsigned long long)(a / 1000),
+	         (unsigned long long)(a % 1000));
 	return us > 0 ? ROLE_SLOWER : us < 0 ? ROLE_FASTER : ROLE_NORMAL;
 }
 
@@ -455,7 +459,7 @@ static void
 format_pct(char *buf, size_t size, uint64_t v, uint64_t total)
 {
 	snprintf(buf, size, "%.1f%%",
-		 total ? 100.0 * (double)v / (double)total : 0.0);
+	         total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
 /* How many of the columns fit beside a name column of at least 24. */
@@ -482,20 +486,20 @@ draw_header(struct profile_view *v, struct canvas *c, int y, size_t ncols)
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
 	for (i = 0; i <= ncols; i++) {
 		const struct column *col =
-			&v->columns[i == ncols ? v->ncolumns - 1 : i];
+		        &v->columns[i == ncols ? v->ncolumns - 1 : i];
 		bool sorted = (i == ncols ? v->ncolumns - 1 : i) == v->sort;
 		char *title = xasprintf(
-			"%s%s", col->title,
-			sorted ? canvas_glyph(c, v->ascending ? GLYPH_SORT_UP
-							      : GLYPH_SORT_DOWN)
-			       : "");
+		        "%s%s", col->title,
+		        sorted ? canvas_glyph(c, v->ascending ? GLYPH_SORT_UP
+		                                              : GLYPH_SORT_DOWN)
+		               : "");
 
 		if (col->kind == COL_NAME)
 			canvas_text(c, x + 2, y, c->width - x - 2, title,
-				    ROLE_HEADER);
+			            ROLE_HEADER);
 		else
 			canvas_text_right(c, x, y, col->width, title,
-					  ROLE_HEADER);
+			                  ROLE_HEADER);
 		x += col->width + 1;
 		free(title);
 	}
@@ -503,7 +507,7 @@ draw_header(struct profile_view *v, struct canvas *c, int y, size_t ncols)
 
 static void
 draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
-	 const struct row *row, size_t ncols, bool selected)
+         const struct row *row, size_t ncols, bool selected)
 {
 	const struct profile *p = &app->profile;
 	const struct tt_method *m = &app->tree->methods[row->method];
@@ -520,8 +524,8 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 		const struct column *col = &v->columns[i];
 		const struct profile_row *r = &p->rows[row->method];
 		enum clock_index k = col->clock;
-		enum role cell = row->kind == ROW_METHOD ? ROLE_NORMAL
-							 : ROLE_DIM;
+		enum role cell =
+		        row->kind == ROW_METHOD ? ROLE_NORMAL : ROLE_DIM;
 		int64_t d;
 
 		buf[0] = '\0';
@@ -531,7 +535,7 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 			case COL_DELTA_INCL:
 				if (delta(col, app, row->method, &d)) {
 					cell = format_delta(buf, sizeof(buf),
-							    d);
+					                    d);
 				} else {
 					snprintf(buf, sizeof(buf), "new");
 					cell = ROLE_SLOWER;
@@ -539,33 +543,32 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 				break;
 			case COL_INCL_PCT:
 				format_pct(buf, sizeof(buf), r->incl[k],
-					   p->total[k]);
+				           p->total[k]);
 				break;
 			case COL_EXCL_PCT:
 				format_pct(buf, sizeof(buf), r->excl[k],
-					   p->total[k]);
+				           p->total[k]);
 				break;
 			case COL_CALLS:
 				snprintf(buf, sizeof(buf), "%llu+%llu",
-					 (unsigned long long)r->calls,
-					 (unsigned long long)r->rcalls);
+				         (unsigned long long)r->calls,
+				         (unsigned long long)r->rcalls);
 				break;
 			default:
 				format_ms(buf, sizeof(buf),
-					  column_value(col, r));
+				          column_value(col, r));
 				break;
 			}
 		} else {
-			const struct profile_row *owner =
-				&p->rows[row->owner];
+			const struct profile_row *owner = &p->rows[row->owner];
 			uint64_t incl = row->kind == ROW_SELF
-						? owner->top_excl[k]
-						: row->edge->incl[k];
+			                        ? owner->top_excl[k]
+			                        : row->edge->incl[k];
 
 			switch (col->kind) {
 			case COL_INCL_PCT:
 				format_pct(buf, sizeof(buf), incl,
-					   owner->incl[k]);
+				           owner->incl[k]);
 				break;
 			case COL_INCL:
 				format_ms(buf, sizeof(buf), incl);
@@ -573,16 +576,16 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 			case COL_CALLS:
 				if (row->kind == ROW_SELF)
 					break;
-				snprintf(buf, sizeof(buf), "%llu/%llu",
-					 (unsigned long long)row->edge->calls,
-					 (unsigned long long)(
-						 row->kind == ROW_PARENT
-							 ? owner->calls +
-								   owner->rcalls
-							 : p->rows[row->method]
-									   .calls +
-								   p->rows[row->method]
-									   .rcalls));
+				snprintf(
+				        buf, sizeof(buf), "%llu/%llu",
+				        (unsigned long long)row->edge->calls,
+				        (unsigned long long)(row->kind == ROW_PARENT
+				                                     ? owner->calls +
+				                                               owner->rcalls
+				                                     : p->rows[row->method]
+				                                                       .calls +
+				                                               p->rows[row->method]
+				                                                       .rcalls));
 				break;
 			default:
 				break;
@@ -598,8 +601,8 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 
 		if (row->kind == ROW_METHOD)
 			mark = find_open(v, row->method)
-				       ? canvas_glyph(c, GLYPH_EXPANDED)
-				       : " ";
+			               ? canvas_glyph(c, GLYPH_EXPANDED)
+			               : " ";
 		if (row->kind == ROW_SELF)
 			full = xstrdup("self");
 		else if (row->method == CALL_NONE)
@@ -624,7 +627,7 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 
 static void
 profile_draw(void *state, struct app *app, struct canvas *c, int top,
-	     int height)
+             int height)
 {
 	struct profile_view *v = state;
 	size_t ncols = fitting_columns(v, c->width);
@@ -640,13 +643,13 @@ profile_draw(void *state, struct app *app, struct canvas *c, int top,
 		v->top = v->cursor - (size_t)body + 1;
 	if (!v->nrows) {
 		canvas_text(c, 2, top + 1, c->width - 2,
-			    "no calls in this scope", ROLE_DIM);
+		            "no calls in this scope", ROLE_DIM);
 		return;
 	}
 	for (y = 0, i = v->top; y < body && i < v->nrows; y++, i++) {
 		/* Row rows[i] is drawn under the header. */
 		draw_row(v, app, c, top + 1 + y, &v->rows[i], ncols,
-			 i == v->cursor);
+		         i == v->cursor);
 	}
 }
 
@@ -705,9 +708,9 @@ profile_request(void *state, struct app *app, enum request req)
 		return VIEW_DONE;
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
-		v->sort = (v->sort + (req == REQ_SORT_NEXT ? 1
-							    : v->ncolumns - 1)) %
-			  v->ncolumns;
+		v->sort = (v->sort +
+		           (req == REQ_SORT_NEXT ? 1 : v->ncolumns - 1)) %
+		          v->ncolumns;
 		v->ascending = v->columns[v->sort].kind == COL_NAME;
 		resort(v, app);
 		return VIEW_DONE;
@@ -729,8 +732,8 @@ profile_request(void *state, struct app *app, enum request req)
 				expand(v, app, row->method);
 			rebuild_rows(v);
 		} else if ((row->kind == ROW_PARENT ||
-			    row->kind == ROW_CHILD) &&
-			   row->method != CALL_NONE) {
+		            row->kind == ROW_CHILD) &&
+		           row->method != CALL_NONE) {
 			app_jump(app, APP_VIEW_PROFILE, row->method);
 		}
 		return VIEW_DONE;
@@ -745,7 +748,7 @@ profile_request(void *state, struct app *app, enum request req)
 		if (!find_open(v, row->owner)) {
 			if (req == REQ_COLLAPSE || !v->nopen)
 				return req == REQ_COLLAPSE ? VIEW_DONE
-							   : VIEW_UNHANDLED;
+				                           : VIEW_UNHANDLED;
 			close_all(v);
 			rebuild_rows(v);
 			cursor_to_method(v, app->method);
@@ -816,13 +819,13 @@ profile_status(void *state, struct app *app)
 }
 
 const struct view_ops view_profile_ops = {
-	.name = "Profile",
-	.hints = "Enter:open  s/S:sort  c:clock  [/]:history  t:threads",
-	.open = profile_open,
-	.close = profile_close,
-	.draw = profile_draw,
-	.request = profile_request,
-	.search = profile_search,
-	.status = profile_status,
-	.refresh = profile_refresh,
+        .name = "Profile",
+        .hints = "Enter:open  s/S:sort  c:clock  [/]:history  t:threads",
+        .open = profile_open,
+        .close = profile_close,
+        .draw = profile_draw,
+        .request = profile_request,
+        .search = profile_search,
+        .status = profile_status,
+        .refresh = profile_refresh,
 };

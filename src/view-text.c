@@ -44,7 +44,7 @@ text_view_draw(struct text_view *v, struct canvas *c, int top, int height)
 		enum role role = v->lines[i].role;
 
 		canvas_text(c, 1, top + y, c->width - 1, v->lines[i].text,
-			    role);
+		            role);
 		if (i == v->cursor && v->cursor)
 			canvas_set_role(c, 0, top + y, c->width, ROLE_MATCH);
 	}

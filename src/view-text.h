@@ -15,8 +15,8 @@ struct text_line {
 struct text_view {
 	struct text_line *lines;
 	size_t count, cap;
-	size_t top;	/* first line shown */
-	size_t cursor;	/* the line searches land on */
+	size_t top;    /* first line shown */
+	size_t cursor; /* the line searches land on */
 };
 
 /* Append a line (copied). */
@@ -24,11 +24,10 @@ void text_view_add(struct text_view *v, enum role role, const char *text);
 /* Drop every line. */
 void text_view_clear(struct text_view *v);
 /* Draw lines from top into rows [top, top + height). */
-void text_view_draw(struct text_view *v, struct canvas *c, int top,
-		    int height);
+void text_view_draw(struct text_view *v, struct canvas *c, int top, int height);
 /* Scroll for the movement requests. */
 enum view_result text_view_request(struct text_view *v, struct app *app,
-				   enum request req);
+                                   enum request req);
 /* Scroll to the next line matching re. */
 bool text_view_search(struct text_view *v, const regex_t *re, int dir);
 

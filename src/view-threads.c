@@ -21,7 +21,7 @@ enum thread_column {
 };
 
 static const char *const titles[TCOL_COUNT] = {"Name", "Tid", "Calls",
-					       "Wall ms", "Cpu ms"};
+                                               "Wall ms", "Cpu ms"};
 
 struct threads_view {
 	uint32_t *order;
@@ -43,12 +43,12 @@ thread_value(const struct calltree *tree, uint32_t t, enum thread_column c)
 		return tree->threads[t].ncalls;
 	case TCOL_WALL:
 		return tree->has_clock[CLOCK_WALL]
-			       ? calltree_thread_span(tree, t, CLOCK_WALL)
-			       : 0;
+		               ? calltree_thread_span(tree, t, CLOCK_WALL)
+		               : 0;
 	case TCOL_CPU:
 		return tree->has_clock[CLOCK_CPU]
-			       ? calltree_thread_span(tree, t, CLOCK_CPU)
-			       : 0;
+		               ? calltree_thread_span(tree, t, CLOCK_CPU)
+		               : 0;
 	default:
 		return 0;
 	}
@@ -125,12 +125,12 @@ static void
 format_ms(char *buf, size_t size, uint64_t us)
 {
 	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
-		 (unsigned long long)(us % 1000));
+	         (unsigned long long)(us % 1000));
 }
 
 static void
 threads_draw(void *state, struct app *app, struct canvas *c, int top,
-	     int height)
+             int height)
 {
 	static const int widths[TCOL_COUNT] = {0, 8, 10, 12, 12};
 	struct threads_view *v = state;
@@ -146,12 +146,13 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0, x = 4; i < ncols; i++) {
-		char *t = xasprintf("%s%s", titles[i],
-				    (int)v->sort == i
-					    ? canvas_glyph(c, v->ascending
-								      ? GLYPH_SORT_UP
-								      : GLYPH_SORT_DOWN)
-					    : "");
+		char *t = xasprintf(
+		        "%s%s", titles[i],
+		        (int)v->sort == i
+		                ? canvas_glyph(c, v->ascending
+		                                          ? GLYPH_SORT_UP
+		                                          : GLYPH_SORT_DOWN)
+		                : "");
 		int w = i == TCOL_NAME ? name_w : widths[i];
 
 		if (i == TCOL_NAME)
@@ -172,25 +173,25 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 		char buf[32];
 
 		canvas_text(c, 0, ry, 3,
-			    scope_has(&app->scope, t) ? "[x]" : "[ ]", role);
+		            scope_has(&app->scope, t) ? "[x]" : "[ ]", role);
 		x = 4;
 		canvas_text(c, x, ry, name_w, tree->threads[t].name, role);
 		x += name_w + 1;
 		for (i = TCOL_TID; i < ncols; i++) {
-			bool absent = (i == TCOL_WALL &&
-				       !tree->has_clock[CLOCK_WALL]) ||
-				      (i == TCOL_CPU &&
-				       !tree->has_clock[CLOCK_CPU]);
+			bool absent =
+			        (i == TCOL_WALL &&
+			         !tree->has_clock[CLOCK_WALL]) ||
+			        (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]);
 
 			if (absent)
 				strcpy(buf, "-");
 			else if (i == TCOL_WALL || i == TCOL_CPU)
 				format_ms(buf, sizeof(buf),
-					  thread_value(tree, t, i));
+				          thread_value(tree, t, i));
 			else
 				snprintf(buf, sizeof(buf), "%llu",
-					 (unsigned long long)thread_value(
-						 tree, t, i));
+				         (unsigned long long)thread_value(
+				                 tree, t, i));
 			canvas_text_right(c, x, ry, widths[i], buf, role);
 			x += widths[i] + 1;
 		}
@@ -238,8 +239,8 @@ threads_request(void *state, struct app *app, enum request req)
 		return VIEW_DONE;
 	case REQ_PAGE_DOWN:
 		v->cursor = v->cursor + page < v->count ? v->cursor + page
-		      : v->count ? v->count - 1
-				 : 0;
+		            : v->count                  ? v->count - 1
+		                                        : 0;
 		return VIEW_DONE;
 	case REQ_MOVE_FIRST:
 		v->cursor = 0;
@@ -249,9 +250,9 @@ threads_request(void *state, struct app *app, enum request req)
 		return VIEW_DONE;
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
-		v->sort = (v->sort + (req == REQ_SORT_NEXT ? 1
-							    : TCOL_COUNT - 1)) %
-			  TCOL_COUNT;
+		v->sort = (v->sort +
+		           (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
+		          TCOL_COUNT;
 		v->ascending = v->sort == TCOL_NAME;
 		sort_threads(v, app);
 		return VIEW_DONE;
@@ -294,7 +295,7 @@ threads_search(void *state, struct app *app, const regex_t *re, int dir)
 		size_t at = (v->cursor + n + (size_t)dir * i) % n;
 
 		if (regexec(re, app->tree->threads[v->order[at]].name, 0, NULL,
-			    0) == 0) {
+		            0) == 0) {
 			v->cursor = at;
 			return true;
 		}
@@ -311,19 +312,19 @@ threads_status(void *state, struct app *app)
 	if (!v->count)
 		return NULL;
 	t = &app->tree->threads[v->order[v->cursor]];
-	return xasprintf("%s (tid %u): %llu events, max depth %u%s%s",
-			 t->name, t->tid, (unsigned long long)t->nevents,
-			 t->max_depth, v->ntagged ? "; tagged: " : "",
-			 v->ntagged ? "Enter scopes to them" : "");
+	return xasprintf("%s (tid %u): %llu events, max depth %u%s%s", t->name,
+	                 t->tid, (unsigned long long)t->nevents, t->max_depth,
+	                 v->ntagged ? "; tagged: " : "",
+	                 v->ntagged ? "Enter scopes to them" : "");
 }
 
 const struct view_ops view_threads_ops = {
-	.name = "Threads",
-	.hints = "Enter:scope  Space:tag  a:all  s/S:sort",
-	.open = threads_open,
-	.close = threads_close,
-	.draw = threads_draw,
-	.request = threads_request,
-	.search = threads_search,
-	.status = threads_status,
+        .name = "Threads",
+        .hints = "Enter:scope  Space:tag  a:all  s/S:sort",
+        .open = threads_open,
+        .close = threads_close,
+        .draw = threads_draw,
+        .request = threads_request,
+        .search = threads_search,
+        .status = threads_status,
 };

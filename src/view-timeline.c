@@ -42,25 +42,25 @@ enum sort_key {
 struct timeline_view {
 	struct timeline *index; /* NULL until first needed */
 	enum clock_index clock;
-	uint64_t lo, hi;	/* the trace's events on the clock */
-	uint32_t *rows;		/* threads of the scope, sorted */
+	uint64_t lo, hi; /* the trace's events on the clock */
+	uint32_t *rows;  /* threads of the scope, sorted */
 	size_t nrows;
-	bool rows_stale;	/* the scope changed */
+	bool rows_stale; /* the scope changed */
 	enum sort_key sort;
 	bool reverse;
-	size_t cur, top;	/* current row, first row shown */
-	uint64_t col;		/* microseconds per column */
-	uint64_t first;		/* first column shown, at first * col */
-	bool fit;		/* the window is the whole trace */
-	uint64_t cursor;	/* the time cursor */
-	uint32_t pinned;	/* the call jumped to, until the cursor moves */
-	bool marking;		/* a range is being selected */
+	size_t cur, top; /* current row, first row shown */
+	uint64_t col;    /* microseconds per column */
+	uint64_t first;  /* first column shown, at first * col */
+	bool fit;        /* the window is the whole trace */
+	uint64_t cursor; /* the time cursor */
+	uint32_t pinned; /* the call jumped to, until the cursor moves */
+	bool marking;    /* a range is being selected */
 	uint64_t mark_lo, mark_hi; /* the column where it started */
-	struct time_range seen;	/* the app's range at the last refresh */
-	int plot;		/* plot columns at the last draw */
-	bool ascii;		/* the last canvas's character set */
+	struct time_range seen;    /* the app's range at the last refresh */
+	int plot;                  /* plot columns at the last draw */
+	bool ascii;                /* the last canvas's character set */
 	int width;
-	uint32_t *cells;	/* one row of dominant calls */
+	uint32_t *cells; /* one row of dominant calls */
 	size_t cells_cap;
 };
 
@@ -102,15 +102,15 @@ format_time(char *buf, size_t size, uint64_t us, bool ascii)
 {
 	if (us < 1000)
 		snprintf(buf, size, "%llu%s", (unsigned long long)us,
-			 ascii ? "us" : "\u00b5s");
+		         ascii ? "us" : "\u00b5s");
 	else if (us < 1000000)
 		snprintf(buf, size, "%llu.%03llums",
-			 (unsigned long long)(us / 1000),
-			 (unsigned long long)(us % 1000));
+		         (unsigned long long)(us / 1000),
+		         (unsigned long long)(us % 1000));
 	else
 		snprintf(buf, size, "%llu.%03llus",
-			 (unsigned long long)(us / 1000000),
-			 (unsigned long long)(us / 1000 % 1000));
+		         (unsigned long long)(us / 1000000),
+		         (unsigned long long)(us / 1000 % 1000));
 }
 
 /* A tick label: t is a multiple of step, a nice value, so the unit of
@@ -124,7 +124,7 @@ format_tick(char *buf, size_t size, uint64_t t, uint64_t step, bool ascii)
 		snprintf(buf, size, "%llums", (unsigned long long)(t / 1000));
 	else
 		snprintf(buf, size, "%llu%s", (unsigned long long)t,
-			 ascii ? "us" : "\u00b5s");
+		         ascii ? "us" : "\u00b5s");
 }
 
 /* ---- rows and window -------------------------------------------------- */
@@ -190,7 +190,7 @@ fit_col(const struct timeline_view *v)
 	uint64_t span = v->hi - v->lo;
 
 	return nice_at_least((span + (uint64_t)p - 2) /
-			     (uint64_t)(p > 1 ? p - 1 : 1));
+	                     (uint64_t)(p > 1 ? p - 1 : 1));
 }
 
 /* The cursor's column, counted from the first one shown. */
@@ -235,7 +235,7 @@ fit_window(struct timeline_view *v, uint64_t from, uint64_t to)
 	int p = plot_width(v);
 
 	v->col = nice_at_least((to - from + (uint64_t)p - 3) /
-			       (uint64_t)(p > 2 ? p - 2 : 1));
+	                       (uint64_t)(p > 2 ? p - 2 : 1));
 	if (v->col >= fit_col(v)) {
 		v->fit = true;
 		v->col = fit_col(v);
@@ -334,9 +334,8 @@ marked(const struct timeline_view *v, uint64_t *from, uint64_t *to)
 static enum role
 method_role(uint32_t m)
 {
-	return (enum role)(ROLE_PALETTE_0 +
-			   (uint8_t)((m * 2654435761u) >> 16) %
-				   ROLE_PALETTE_COUNT);
+	return (enum role)(ROLE_PALETTE_0 + (uint8_t)((m * 2654435761u) >> 16) %
+	                                            ROLE_PALETTE_COUNT);
 }
 
 /* "Class.name" with the class's own name only. */
@@ -374,7 +373,7 @@ initial(const struct tt_method *m, char buf[2])
  * then blocks. */
 static void
 draw_run(struct canvas *c, const struct tt_method *m, enum role role, int x,
-	 int y, int w)
+         int y, int w)
 {
 	const char *name = *m->name ? m->name : m->klass;
 	char *label = simple_name(m), buf[2];
@@ -392,13 +391,13 @@ draw_run(struct canvas *c, const struct tt_method *m, enum role role, int x,
 	}
 	if (used < w)
 		canvas_fill(c, x + used, y, w - used,
-			    canvas_glyph(c, GLYPH_BLOCK), role);
+		            canvas_glyph(c, GLYPH_BLOCK), role);
 	free(label);
 }
 
 static void
 draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
-	  struct app *app)
+          struct app *app)
 {
 	int p = v->plot, w = 0, x;
 	uint64_t step, t, end = (v->first + (uint64_t)p) * v->col;
@@ -409,20 +408,20 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 	format_tick(buf, sizeof(buf), v->col, v->col, c->ascii);
 	{
 		/* The clock and the scale, as much as fits. */
-		char *s = xasprintf("%s %s/col",
-				    v->clock == CLOCK_WALL ? "wall" : "cpu",
-				    buf);
+		char *s =
+		        xasprintf("%s %s/col",
+		                  v->clock == CLOCK_WALL ? "wall" : "cpu", buf);
 
 		canvas_text(c, 0, y, x0 - 1,
-			    (int)text_width(s) < x0 ? s : strchr(s, ' ') + 1,
-			    ROLE_HEADER);
+		            (int)text_width(s) < x0 ? s : strchr(s, ' ') + 1,
+		            ROLE_HEADER);
 		free(s);
 	}
 	/* Ticks at least a label and two columns apart. */
 	step = nice_at_least(10 * v->col);
 	for (;;) {
 		format_tick(buf, sizeof(buf), end / step * step, step,
-			    c->ascii);
+		            c->ascii);
 		w = (int)text_width(buf);
 		if (step / v->col >= (uint64_t)w + 2)
 			break;
@@ -432,11 +431,11 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 	     t += step) {
 		x = (int)(t / v->col - v->first);
 		canvas_text(c, x0 + x, y, 1, canvas_glyph(c, GLYPH_VLINE),
-			    ROLE_HEADER);
+		            ROLE_HEADER);
 		format_tick(buf, sizeof(buf), t, step, c->ascii);
 		if ((int)text_width(buf) < p - x)
 			canvas_text(c, x0 + x + 1, y, p - x - 1, buf,
-				    ROLE_HEADER);
+			            ROLE_HEADER);
 	}
 	/* Outside an applied range the axis is dim. */
 	if (r->on) {
@@ -463,10 +462,10 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 	if (x >= 0 && x < p) {
 		if (strcmp(canvas_cell(c, x0 + x, y)->glyph, " ") == 0 ||
 		    strcmp(canvas_cell(c, x0 + x, y)->glyph,
-			   canvas_glyph(c, GLYPH_VLINE)) == 0)
+		           canvas_glyph(c, GLYPH_VLINE)) == 0)
 			canvas_text(c, x0 + x, y, 1,
-				    canvas_glyph(c, GLYPH_SORT_DOWN),
-				    ROLE_CURSOR);
+			            canvas_glyph(c, GLYPH_SORT_DOWN),
+			            ROLE_CURSOR);
 		else
 			canvas_set_role(c, x0 + x, y, 1, ROLE_CURSOR);
 	}
@@ -474,7 +473,7 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 
 static void
 draw_thread(struct timeline_view *v, struct app *app, struct canvas *c,
-	    size_t row, int y, int x0)
+            size_t row, int y, int x0)
 {
 	const struct calltree *tree = app->tree;
 	uint32_t t = v->rows[row];
@@ -484,14 +483,14 @@ draw_thread(struct timeline_view *v, struct app *app, struct canvas *c,
 	char buf[48];
 
 	canvas_text(c, 0, y, x0 - 1, tree->threads[t].name,
-		    current ? ROLE_CURSOR : ROLE_NORMAL);
+	            current ? ROLE_CURSOR : ROLE_NORMAL);
 	if (current)
 		canvas_set_role(c, 0, y, x0 - 1, ROLE_CURSOR);
 	format_time(buf, sizeof(buf), timeline_busy(v->index, t), c->ascii);
 	canvas_text_right(c, 0, y + 1, x0 - 1, buf, ROLE_DIM);
 
 	timeline_row(v->index, t, v->first * v->col, v->col, (size_t)p,
-		     v->cells);
+	             v->cells);
 	for (x = 0; x < p; x = end) {
 		uint32_t call = v->cells[x];
 
@@ -500,8 +499,8 @@ draw_thread(struct timeline_view *v, struct app *app, struct canvas *c,
 		if (call == CALL_NONE)
 			continue;
 		draw_run(c, &tree->methods[tree->calls.method[call]],
-			 method_role(tree->calls.method[call]), x0 + x, y,
-			 end - x);
+		         method_role(tree->calls.method[call]), x0 + x, y,
+		         end - x);
 	}
 	for (x = 0; x < p; x++) {
 		uint64_t s = (v->first + (uint64_t)x) * v->col;
@@ -511,9 +510,9 @@ draw_thread(struct timeline_view *v, struct app *app, struct canvas *c,
 			canvas_set_role(c, x0 + x, y, 1, ROLE_DIM);
 		if (app->method != CALL_NONE &&
 		    timeline_method_overlaps(v->index, app->method, t, s,
-					     s + v->col))
+		                             s + v->col))
 			canvas_text(c, x0 + x, y + 1, 1,
-				    canvas_glyph(c, GLYPH_HLINE), ROLE_HOT);
+			            canvas_glyph(c, GLYPH_HLINE), ROLE_HOT);
 	}
 	if (v->marking) {
 		uint64_t from, to;
@@ -524,7 +523,7 @@ draw_thread(struct timeline_view *v, struct app *app, struct canvas *c,
 
 			if (s < to && s + v->col > from)
 				canvas_set_role(c, x0 + x, y + 1, 1,
-						ROLE_MATCH);
+				                ROLE_MATCH);
 		}
 	}
 	x = (int)cursor_x(v);
@@ -534,7 +533,7 @@ draw_thread(struct timeline_view *v, struct app *app, struct canvas *c,
 
 static void
 timeline_draw(void *state, struct app *app, struct canvas *c, int top,
-	      int height)
+              int height)
 {
 	struct timeline_view *v = state;
 	int name_w = 0, x0, y, nvis;
@@ -561,7 +560,7 @@ timeline_draw(void *state, struct app *app, struct canvas *c, int top,
 	draw_axis(v, c, top, x0, app);
 	if (!v->nrows) {
 		canvas_text(c, 1, top + 2, c->width - 1,
-			    "no thread in the scope (t: threads)", ROLE_DIM);
+		            "no thread in the scope (t: threads)", ROLE_DIM);
 		return;
 	}
 	nvis = (height - 1) / 2;
@@ -591,8 +590,8 @@ cursor_to_column(struct timeline_view *v, uint64_t cx)
 /* Put the cursor on call c (pinned); zoom: fit the call to the
  * screen, else zoom out only as far as it needs to fit. */
 static void
-jump_to_call(struct timeline_view *v, const struct calltree *tree,
-	     uint32_t c, bool zoom)
+jump_to_call(struct timeline_view *v, const struct calltree *tree, uint32_t c,
+             bool zoom)
 {
 	uint64_t s = tree->calls.start[v->clock][c];
 	uint64_t e = tree->calls.end[v->clock][c];
@@ -633,8 +632,7 @@ pan(struct timeline_view *v, int dir)
 		v->cursor += p * v->col;
 	} else {
 		v->first = v->first > p ? v->first - p : 0;
-		v->cursor = v->cursor > p * v->col ? v->cursor - p * v->col
-						   : 0;
+		v->cursor = v->cursor > p * v->col ? v->cursor - p * v->col : 0;
 	}
 	keep_cursor_in(v);
 	show_cursor(v, false);
@@ -650,8 +648,9 @@ call_jump(struct timeline_view *v, struct app *app, enum request req)
 	char *name;
 
 	if (m == CALL_NONE) {
-		app_message(app, false, "no method selected: Enter on a call "
-					"selects its method");
+		app_message(app, false,
+		            "no method selected: Enter on a call "
+		            "selects its method");
 		return;
 	}
 	if (t == UINT32_MAX)
@@ -668,11 +667,11 @@ call_jump(struct timeline_view *v, struct app *app, enum request req)
 		name = method_short_name(&tree->methods[m]);
 		if (!timeline_method_calls(v->index, m, t, &calls))
 			app_message(app, false, "%s has no call on %s", name,
-				    tree->threads[t].name);
+			            tree->threads[t].name);
 		else
 			app_message(app, false, "no %s call of %s on %s",
-				    req == REQ_CALL_NEXT ? "later" : "earlier",
-				    name, tree->threads[t].name);
+			            req == REQ_CALL_NEXT ? "later" : "earlier",
+			            name, tree->threads[t].name);
 		free(name);
 		return;
 	}
@@ -697,7 +696,7 @@ apply_range(struct timeline_view *v, struct app *app)
 	format_time(a, sizeof(a), r.start, v->ascii);
 	format_time(b, sizeof(b), r.end, v->ascii);
 	app_message(app, false, "range %s..%s applied to every view (X clears)",
-		    a, b);
+	            a, b);
 }
 
 static enum view_result
@@ -737,13 +736,13 @@ timeline_request(void *state, struct app *app, enum request req)
 		return VIEW_DONE;
 	case REQ_MOVE_LAST:
 		cursor_to_column(v, v->hi > v->lo ? (v->hi - 1) / v->col
-						  : v->lo / v->col);
+		                                  : v->lo / v->col);
 		return VIEW_DONE;
 	case REQ_ZOOM_IN:
 		if (v->col == 1) {
 			app_message(app, false,
-				    "zoomed in all the way: 1 %s a column",
-				    v->ascii ? "us" : "\u00b5s");
+			            "zoomed in all the way: 1 %s a column",
+			            v->ascii ? "us" : "\u00b5s");
 			return VIEW_DONE;
 		}
 		zoom_to(v, nice_below(v->col));
@@ -766,7 +765,7 @@ timeline_request(void *state, struct app *app, enum request req)
 		v->reverse = false;
 		build_rows(v, app);
 		app_message(app, false, "threads by %s",
-			    v->sort == SORT_NAME ? "name" : "busy time");
+		            v->sort == SORT_NAME ? "name" : "busy time");
 		return VIEW_DONE;
 	case REQ_SORT_REVERSE:
 		v->reverse = !v->reverse;
@@ -819,7 +818,7 @@ timeline_search(void *state, struct app *app, const regex_t *re, int dir)
 		size_t at = (v->cur + n + (size_t)dir * i) % n;
 
 		if (regexec(re, app->tree->threads[v->rows[at]].name, 0, NULL,
-			    0) == 0) {
+		            0) == 0) {
 			v->cur = at;
 			v->pinned = CALL_NONE;
 			return true;
@@ -854,8 +853,8 @@ timeline_status(void *state, struct app *app)
 		format_time(a, sizeof(a), from, v->ascii);
 		format_time(b, sizeof(b), to, v->ascii);
 		format_time(d, sizeof(d), to - from, v->ascii);
-		head = xasprintf("range %s..%s (%s) | %s, %s %s",
-				 a, b, d, tree->threads[t].name, clock, at);
+		head = xasprintf("range %s..%s (%s) | %s, %s %s", a, b, d,
+		                 tree->threads[t].name, clock, at);
 	} else {
 		head = xasprintf("%s, %s %s", tree->threads[t].name, clock, at);
 	}
@@ -871,7 +870,7 @@ timeline_status(void *state, struct app *app)
 		char *name = simple_name(&tree->methods[tree->calls.method[g]]);
 
 		format_time(d, sizeof(d), calltree_duration(tree, g, v->clock),
-			    v->ascii);
+		            v->ascii);
 		frames[--i] = xasprintf("%s (%s)", name, d);
 		free(name);
 	}
@@ -883,7 +882,7 @@ timeline_status(void *state, struct app *app)
 			len += strlen(frames[i]) + 3;
 		line = xmalloc(len);
 		snprintf(line, len, "%s: %s", head,
-			 skip ? (v->ascii ? "~" : "\u2026") : "");
+		         skip ? (v->ascii ? "~" : "\u2026") : "");
 		for (i = skip; i < n; i++) {
 			if (i > skip || skip)
 				strcat(line, " > ");
@@ -945,13 +944,13 @@ timeline_refresh(void *state, struct app *app)
 }
 
 const struct view_ops view_timeline_ops = {
-	.name = "Timeline",
-	.hints = "+/-:zoom  h/l:move  ,/.:calls  v/V/X:range  Enter:select",
-	.open = timeline_open,
-	.close = timeline_close,
-	.draw = timeline_draw,
-	.request = timeline_request,
-	.search = timeline_search,
-	.status = timeline_status,
-	.refresh = timeline_refresh,
+        .name = "Timeline",
+        .hints = "+/-:zoom  h/l:move  ,/.:calls  v/V/X:range  Enter:select",
+        .open = timeline_open,
+        .close = timeline_close,
+        .draw = timeline_draw,
+        .request = timeline_request,
+        .search = timeline_search,
+        .status = timeline_status,
+        .refresh = timeline_refresh,
 };

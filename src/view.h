@@ -20,7 +20,7 @@ struct app;
 
 enum view_result {
 	VIEW_UNHANDLED, /* the app handles the request */
-	VIEW_DONE,	/* handled */
+	VIEW_DONE,      /* handled */
 };
 
 struct view_ops {
@@ -32,14 +32,14 @@ struct view_ops {
 	void (*close)(void *state);
 	/* Draw into rows [top, top + height) of the canvas. */
 	void (*draw)(void *state, struct app *app, struct canvas *canvas,
-		     int top, int height);
+	             int top, int height);
 	/* Handle a request; page sizes come from the last draw. */
 	enum view_result (*request)(void *state, struct app *app,
-				    enum request req);
+	                            enum request req);
 	/* Move to the next (dir 1) or previous (-1) row matching re; false
 	 * when nothing matches. */
 	bool (*search)(void *state, struct app *app, const regex_t *re,
-		       int dir);
+	               int dir);
 	/* The status line text for the selection (a new string) or NULL. */
 	char *(*status)(void *state, struct app *app);
 	/* The model's scope, clock or selection changed: refresh. */

@@ -17,14 +17,14 @@
 #include <unistd.h>
 
 static const struct cmd_spec viewer_spec = {
-	.name = "viewer",
-	.args = "FILE",
-	.summary = "Open FILE in the interactive viewer (keys: press ? "
-		   "inside).",
-	.options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR |
-		   OPT_MAPPING | OPT_BASE,
-	.min_args = 1,
-	.max_args = 1,
+        .name = "viewer",
+        .args = "FILE",
+        .summary = "Open FILE in the interactive viewer (keys: press ? "
+                   "inside).",
+        .options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR |
+                   OPT_MAPPING | OPT_BASE,
+        .min_args = 1,
+        .max_args = 1,
 };
 
 static bool
@@ -57,9 +57,10 @@ viewer_main(int argc, char **argv)
 		return CMD_INPUT;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		cmd_error(NULL, "the viewer needs a terminal; for text, try "
-				"'tracetui report %s'",
-			  opts.args[0]);
+		cmd_error(NULL,
+		          "the viewer needs a terminal; for text, try "
+		          "'tracetui report %s'",
+		          opts.args[0]);
 		calltree_free(base);
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
@@ -70,7 +71,8 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_INPUT;
 	}
-	if (!cmd_scope(&scope, tree, &opts) || !cmd_clock(tree, &opts, &clock)) {
+	if (!cmd_scope(&scope, tree, &opts) ||
+	    !cmd_clock(tree, &opts, &clock)) {
 		calltree_free(tree);
 		calltree_free(base);
 		cmd_opts_done(&opts);
@@ -82,8 +84,8 @@ viewer_main(int argc, char **argv)
 		calltree_free(base);
 	}
 	if (opts.clock >= 0)
-		app->clocks = clock == CLOCK_CPU ? APP_CLOCKS_CPU
-						 : APP_CLOCKS_WALL;
+		app->clocks =
+		        clock == CLOCK_CPU ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
 	app_set_scope(app, &scope);
 	if (!term_open(opts.color, &error)) {
 		cmd_error(NULL, "%s", error);

@@ -121,8 +121,8 @@ check_strings(const struct calltree *tree)
 /* The calls of thread t, in pre-order, against everything above. */
 static void
 check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
-		   uint32_t *path, uint32_t *on_path, uint64_t **lower,
-		   uint64_t *flag_counts)
+                   uint32_t *path, uint32_t *on_path, uint64_t **lower,
+                   uint64_t *flag_counts)
 {
 	const struct tt_calls *c = &tree->calls;
 	const struct tt_thread *th = &tree->threads[t];
@@ -286,7 +286,7 @@ check_model(const struct calltree *tree, struct walk *w)
 			unknown_threads++;
 		events += th->nevents;
 		check_thread_calls(tree, t, w, path, on_path, lower,
-				   flag_counts);
+		                   flag_counts);
 		next += th->ncalls;
 	}
 	CHECK(next == n, "threads own %zu calls of %zu", next, n);
@@ -297,7 +297,7 @@ check_model(const struct calltree *tree, struct walk *w)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			if (tree->has_clock[k])
 				CHECK(w->child_sum[k][i] <=
-					      duration(tree, i, k),
+				              duration(tree, i, k),
 				      "call %zu clock %d: children last "
 				      "%" PRIu64 ", the call %" PRIu64,
 				      i, k, w->child_sum[k][i],
@@ -330,7 +330,7 @@ check_model(const struct calltree *tree, struct walk *w)
 
 static void
 check_profile(const struct calltree *tree, const struct scope *scope,
-	      const struct walk *w)
+              const struct walk *w)
 {
 	const struct tt_calls *c = &tree->calls;
 	struct profile prof;
@@ -374,15 +374,15 @@ check_profile(const struct calltree *tree, const struct scope *scope,
 		      m, r->calls, r->rcalls, x->calls, x->rcalls);
 		for (k = 0; k < CLOCK_COUNT; k++) {
 			CHECK(r->incl[k] == x->incl[k] &&
-				      r->excl[k] == x->excl[k] &&
-				      r->top_excl[k] == x->top_excl[k],
+			              r->excl[k] == x->excl[k] &&
+			              r->top_excl[k] == x->top_excl[k],
 			      "method %zu clock %d: incl/excl/top_excl %" PRIu64
 			      "/%" PRIu64 "/%" PRIu64 ", counted %" PRIu64
 			      "/%" PRIu64 "/%" PRIu64,
 			      m, k, r->incl[k], r->excl[k], r->top_excl[k],
 			      x->incl[k], x->excl[k], x->top_excl[k]);
 			CHECK(r->top_excl[k] <= r->excl[k] &&
-				      r->top_excl[k] <= r->incl[k],
+			              r->top_excl[k] <= r->incl[k],
 			      "method %zu clock %d: top_excl %" PRIu64
 			      " above excl %" PRIu64 " or incl %" PRIu64,
 			      m, k, r->top_excl[k], r->excl[k], r->incl[k]);
@@ -441,7 +441,7 @@ check_edges(const struct calltree *tree, const struct scope *scope)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			got_incl[k] += e.parents[i].incl[k];
 		CHECK(e.parents[i].method == CALL_NONE ||
-			      e.parents[i].method < tree->nmethods,
+		              e.parents[i].method < tree->nmethods,
 		      "parent edge %zu: method %" PRIu32, i,
 		      e.parents[i].method);
 	}
@@ -491,7 +491,7 @@ node_children(const struct callpath *cp, uint32_t j, uint64_t *incl)
 
 static void
 check_callpath(const struct calltree *tree, const struct scope *scope,
-	       const struct walk *w, bool by_thread)
+               const struct walk *w, bool by_thread)
 {
 	struct callpath cp;
 	enum clock_index sort = calltree_default_clock(tree);
@@ -504,7 +504,7 @@ check_callpath(const struct calltree *tree, const struct scope *scope,
 	callpath_build(&cp, tree, scope, by_thread);
 	CHECK(cp.count >= 1, "callpath without a root");
 	CHECK(cp.nodes[0].parent == CALL_NONE &&
-		      cp.nodes[0].method == CALL_NONE && cp.nodes[0].depth == 0,
+	              cp.nodes[0].method == CALL_NONE && cp.nodes[0].depth == 0,
 	      "callpath root is not a root");
 	for (j = 1; j < cp.count; j++) {
 		const struct callpath_node *n = &cp.nodes[j];
@@ -517,7 +517,7 @@ check_callpath(const struct calltree *tree, const struct scope *scope,
 		      n->depth, p->depth);
 		if (by_thread && n->depth == 1) {
 			CHECK(n->method == CALL_NONE &&
-				      n->thread < tree->nthreads,
+			              n->thread < tree->nthreads,
 			      "thread node %zu: method %" PRIu32
 			      " thread %" PRIu32,
 			      j, n->method, n->thread);
@@ -556,7 +556,7 @@ check_callpath(const struct calltree *tree, const struct scope *scope,
 				      j, k, kids_incl[k], n->incl[k]);
 				if (j)
 					CHECK(n->excl[k] ==
-						      n->incl[k] - kids_incl[k],
+					              n->incl[k] - kids_incl[k],
 					      "node %zu clock %d: excl %" PRIu64
 					      ", incl %" PRIu64
 					      " - children %" PRIu64,
@@ -575,9 +575,9 @@ check_callpath(const struct calltree *tree, const struct scope *scope,
 			     cp.nodes[ch].next_sibling != CALL_NONE;
 			     ch = cp.nodes[ch].next_sibling)
 				CHECK(cp.nodes[ch].incl[sort] >=
-					      cp.nodes[cp.nodes[ch]
-							       .next_sibling]
-						      .incl[sort],
+				              cp.nodes[cp.nodes[ch]
+				                               .next_sibling]
+				                      .incl[sort],
 				      "node %zu: children not sorted", j);
 		}
 		CHECK(linked + 1 == cp.count, "%zu nodes linked of %zu",

@@ -371,8 +371,8 @@ struct spec {
 	uint64_t start_time;
 	enum block_layout block_layout;
 	int block_layout_line;
-	int v2_ns;            /* V2 times and summary key in nanoseconds */
-	uint64_t tsc_hz;      /* V2 header u8 at 22 */
+	int v2_ns;              /* V2 times and summary key in nanoseconds */
+	uint64_t tsc_hz;        /* V2 header u8 at 22 */
 	unsigned block_records; /* V2: a thread's block is flushed at this */
 	unsigned stride;
 	int stride_line;
@@ -1848,8 +1848,7 @@ v2_single_time(const struct spec *s, const struct v2_rec *r)
  * cumulative count (the final layout's split-flush quirk).  LINE is the
  * spec line asking for it, for errors. */
 static void
-v2_flush_thread(struct writer *w, struct v2_thread *t, int continued,
-                int line)
+v2_flush_thread(struct writer *w, struct v2_thread *t, int continued, int line)
 {
 	struct spec *s = w->s;
 	int dual = s->version == 5;
@@ -1862,8 +1861,9 @@ v2_flush_thread(struct writer *w, struct v2_thread *t, int continued,
 		return;
 	if (continued) {
 		if (s->block_layout != BLOCK_FINAL)
-			die_line(s, line, "flush ... continued needs "
-			                  "block-layout final");
+			die_line(s, line,
+			         "flush ... continued needs "
+			         "block-layout final");
 		if (!t->has_block)
 			die_line(s, line,
 			         "flush ... continued: thread %" PRIu64
@@ -3497,7 +3497,7 @@ finish_spec(struct spec *s)
 	if (is_v2(s) && (s->record_size_line || s->data_offset_line ||
 	                 s->ov_offset.set || s->ov_recsize.set))
 		die_line(s,
-		         s->record_size_line ? s->record_size_line
+		         s->record_size_line   ? s->record_size_line
 		         : s->data_offset_line ? s->data_offset_line
 		                               : s->layout_line,
 		         "V2 has no record size or data offset fields");
@@ -3517,9 +3517,8 @@ finish_spec(struct spec *s)
 	if (s->stride_line && s->layout != LAYOUT_STREAM)
 		die_line(s, s->stride_line,
 		         "stream-stride needs format stream");
-	if (s->has_summary_item &&
-	    ((s->layout != LAYOUT_STREAM && !is_v2(s)) || s->sec_file ||
-	     s->no_summary))
+	if (s->has_summary_item && ((s->layout != LAYOUT_STREAM && !is_v2(s)) ||
+	                            s->sec_file || s->no_summary))
 		die_line(s, s->has_summary_item,
 		         "'summary' needs format stream, v2 or v2-stream "
 		         "without sec-file or no-summary");

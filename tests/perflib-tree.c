@@ -19,7 +19,7 @@
 
 static void
 print_node(const struct calltree *tree, const char *text, size_t indent,
-	   uint32_t first, uint32_t end, uint32_t self)
+           uint32_t first, uint32_t end, uint32_t self)
 {
 	size_t width = indent + strlen(text);
 	uint32_t c;
@@ -38,7 +38,7 @@ print_node(const struct calltree *tree, const char *text, size_t indent,
 		      strlen(m->signature) + 8;
 		child = malloc(len);
 		snprintf(child, len, " -> %s.%s: %s", m->klass, m->name,
-			 m->signature);
+		         m->signature);
 		if (!first_child)
 			printf("\n%*s", (int)width, "");
 		first_child = false;
@@ -75,7 +75,7 @@ main(int argc, char **argv)
 	root = malloc(strlen(t->name) + 8);
 	sprintf(root, " -> %s.: ", t->name);
 	print_node(tree, root, 0, t->first_call, t->first_call + t->ncalls,
-		   CALL_NONE);
+	           CALL_NONE);
 	printf("\n");
 	free(root);
 	calltree_free(tree);

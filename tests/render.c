@@ -45,7 +45,7 @@ load(const char *path)
 
 	if (!tree) {
 		fprintf(stderr, "render: %s: offset %llu: %s\n", path,
-			(unsigned long long)err.offset, err.message);
+		        (unsigned long long)err.offset, err.message);
 		trace_error_clear(&err);
 		exit(3);
 	}
@@ -160,7 +160,7 @@ main(int argc, char **argv)
 			key = parse_key(step + 4);
 			if (key == TKEY_NONE) {
 				fprintf(stderr, "render: unknown key '%s'\n",
-					step + 4);
+				        step + 4);
 				status = 2;
 			} else {
 				app_key(app, key);
@@ -170,7 +170,7 @@ main(int argc, char **argv)
 		} else if (!strncmp(step, "size:", 5)) {
 			if (!parse_size(step + 5, &width, &height)) {
 				fprintf(stderr, "render: bad size '%s'\n",
-					step + 5);
+				        step + 5);
 				status = 2;
 			} else {
 				canvas_resize(canvas, width, height);

@@ -29,20 +29,20 @@ ok(bool cond, const char *fmt, ...)
 	return cond;
 }
 
-#define is_u64(got, want, ...)                                            \
-	do {                                                              \
-		uint64_t g_ = (got), w_ = (want);                         \
-		if (!ok(g_ == w_, __VA_ARGS__))                           \
-			printf("#   got %" PRIu64 ", want %" PRIu64 "\n", \
-			       g_, w_);                                   \
+#define is_u64(got, want, ...)                                                 \
+	do {                                                                   \
+		uint64_t g_ = (got), w_ = (want);                              \
+		if (!ok(g_ == w_, __VA_ARGS__))                                \
+			printf("#   got %" PRIu64 ", want %" PRIu64 "\n", g_,  \
+			       w_);                                            \
 	} while (0)
 
-#define is_str(got, want, ...)                                            \
-	do {                                                              \
-		const char *g_ = (got), *w_ = (want);                     \
-		if (!ok(g_ && w_ && strcmp(g_, w_) == 0, __VA_ARGS__))    \
-			printf("#   got '%s', want '%s'\n",               \
-			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");   \
+#define is_str(got, want, ...)                                                 \
+	do {                                                                   \
+		const char *g_ = (got), *w_ = (want);                          \
+		if (!ok(g_ && w_ && strcmp(g_, w_) == 0, __VA_ARGS__))         \
+			printf("#   got '%s', want '%s'\n",                    \
+			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");        \
 	} while (0)
 
 static inline int

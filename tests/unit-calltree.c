@@ -32,7 +32,6 @@
 
 #include <stdlib.h>
 
-
 enum {
 	A = 0x10,
 	B = 0x20,
@@ -127,7 +126,7 @@ finish(void)
 
 static bool
 same_edges(const struct profile_edge *a, size_t na,
-	   const struct profile_edge *b, size_t nb)
+           const struct profile_edge *b, size_t nb)
 {
 	size_t i;
 
@@ -136,8 +135,7 @@ same_edges(const struct profile_edge *a, size_t na,
 	for (i = 0; i < na; i++)
 		if (a[i].method != b[i].method ||
 		    a[i].recursive != b[i].recursive ||
-		    a[i].calls != b[i].calls ||
-		    a[i].incl[0] != b[i].incl[0] ||
+		    a[i].calls != b[i].calls || a[i].incl[0] != b[i].incl[0] ||
 		    a[i].incl[1] != b[i].incl[1])
 			return false;
 	return true;
@@ -165,19 +163,19 @@ check_cache(const struct calltree *t)
 		profile_compute(&walk, t, &scope);
 		profile_from_cache(&summed, cache, t, &scope);
 		rows_same &= walk.total[0] == summed.total[0] &&
-			     walk.total[1] == summed.total[1] &&
-			     memcmp(walk.rows, summed.rows,
-				    t->nmethods * sizeof(*walk.rows)) == 0;
+		             walk.total[1] == summed.total[1] &&
+		             memcmp(walk.rows, summed.rows,
+		                    t->nmethods * sizeof(*walk.rows)) == 0;
 		for (m = 0; m < t->nmethods; m++) {
 			struct profile_edges a, b;
 
 			profile_edges_compute(&a, t, &scope, (uint32_t)m,
-					      CLOCK_CPU);
+			                      CLOCK_CPU);
 			profile_edges_of(&b, &summed, (uint32_t)m, CLOCK_CPU);
 			edges_same &= same_edges(a.parents, a.nparents,
-						 b.parents, b.nparents) &&
-				      same_edges(a.children, a.nchildren,
-						 b.children, b.nchildren);
+			                         b.parents, b.nparents) &&
+			              same_edges(a.children, a.nchildren,
+			                         b.children, b.nchildren);
 			profile_edges_done(&a);
 			profile_edges_done(&b);
 		}
@@ -1049,7 +1047,7 @@ test_orphan_unwind(void)
 	t = finish();
 	is_anomalies(t, 1, 0, 0, 0, 1, 0, w);
 	ok(t->calls.count == 2 &&
-		   t->calls.flags[0] == (CALL_ORPHAN | CALL_UNWOUND),
+	           t->calls.flags[0] == (CALL_ORPHAN | CALL_UNWOUND),
 	   "%s: X is flagged orphan and unwound", w);
 	is_call(t, 1, A, 0, 1, 0, 0, 2, 0, 2, w);
 	calltree_free(t);
@@ -1389,8 +1387,7 @@ test_range(void)
 	is_u64(p.rows[a].incl[CLOCK_CPU], 20, "%s: A incl cpu 20", w);
 	is_u64(p.rows[a].excl[CLOCK_CPU], 5, "%s: A excl cpu 5", w);
 	is_u64(p.rows[b].incl[CLOCK_CPU], 15, "%s: B incl cpu 15", w);
-	is_u64(p.rows[a].calls + p.rows[b].calls, 2, "%s: both calls count",
-	       w);
+	is_u64(p.rows[a].calls + p.rows[b].calls, 2, "%s: both calls count", w);
 	profile_done(&p);
 
 	ok(scope_parse_range("0..1", CLOCK_WALL, &sc.range),
@@ -1399,7 +1396,7 @@ test_range(void)
 	sc.range.on = false;
 	profile_compute(&whole, t, &sc);
 	ok(memcmp(p.rows, whole.rows, t->nmethods * sizeof(*p.rows)) == 0 &&
-		   p.total[0] == whole.total[0] && p.total[1] == whole.total[1],
+	           p.total[0] == whole.total[0] && p.total[1] == whole.total[1],
 	   "%s: a range around everything changes nothing", w);
 	profile_done(&p);
 	profile_done(&whole);
@@ -1411,8 +1408,8 @@ test_range(void)
 	is_u64(p.total[CLOCK_WALL], 0, "%s: nothing after the thread", w);
 	profile_done(&p);
 	ok(!scope_parse_range("5..5", CLOCK_WALL, &sc.range) &&
-		   !scope_parse_range("x..5", CLOCK_WALL, &sc.range) &&
-		   !scope_parse_range("5", CLOCK_WALL, &sc.range),
+	           !scope_parse_range("x..5", CLOCK_WALL, &sc.range) &&
+	           !scope_parse_range("5", CLOCK_WALL, &sc.range),
 	   "%s: empty and malformed ranges are refused", w);
 	scope_done(&sc);
 	calltree_free(t);

@@ -32,7 +32,6 @@
 
 #include <stdlib.h>
 
-
 /* ---- a sink that records everything ---------------------------------- */
 
 enum { REC_MAX = 64 };

@@ -28,7 +28,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-
 /*
  * The map's hash (the MurmurHash3 64-bit finaliser), copied here only to
  * choose keys that really share a home slot.  The test then checks where

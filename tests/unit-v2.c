@@ -116,7 +116,7 @@ on_method(void *ctx, const struct trace_method_def *m)
 		    strlen(file) + 4;
 		desc = malloc(n);
 		snprintf(desc, n, "%s|%s|%s|%s", m->klass, m->name,
-			 m->signature, file);
+		         m->signature, file);
 		r->mid[r->nmethods] = m->id;
 		r->mdesc[r->nmethods++] = desc;
 	}
@@ -124,7 +124,7 @@ on_method(void *ctx, const struct trace_method_def *m)
 
 static void
 on_event(void *ctx, uint32_t tid, uint64_t id, enum trace_action action,
-	 uint64_t cpu, uint64_t wall)
+         uint64_t cpu, uint64_t wall)
 {
 	struct rec *r = ctx;
 
@@ -210,14 +210,13 @@ warned(const struct rec *r, const char *text)
 
 static void
 is_event(const struct rec *r, size_t i, uint32_t tid, uint64_t id,
-	 unsigned action, uint64_t cpu, uint64_t wall, const char *what)
+         unsigned action, uint64_t cpu, uint64_t wall, const char *what)
 {
 	const struct rec_event *e = &r->events[i];
 
 	if (!ok(i < r->nevents && e->tid == tid && e->id == id &&
-			e->action == action && e->cpu == cpu &&
-			e->wall == wall,
-		"%s", what))
+	                e->action == action && e->cpu == cpu && e->wall == wall,
+	        "%s", what))
 		printf("#   got tid %u id 0x%" PRIx64 " action %u cpu %" PRIu64
 		       " wall %" PRIu64 "\n",
 		       i < r->nevents ? e->tid : 0, i < r->nevents ? e->id : 0,
@@ -308,32 +307,40 @@ test_uleb(void)
 		size_t len, used;
 		uint64_t value;
 	} cases[] = {
-		{{0x00}, 1, 1, 0},
-		{{0x7F}, 1, 1, 127},
-		{{0x80, 0x01}, 2, 2, 128},
-		{{0xE5, 0x8E, 0x26}, 3, 3, 624485},
-		{{0x80, 0x00}, 2, 2, 0}, /* non-minimal is still a number */
-		{{0x05, 0xFF}, 2, 1, 5}, /* stops at the first byte */
-		{{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01},
-		 10, 10, UINT64_MAX},
-		{{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
-		 10, 10, UINT64_C(1) << 63},
-		/* refused */
-		{{0x80}, 1, 0, 0},
-		{{0x80, 0x80}, 2, 0, 0},
-		{{0x00}, 0, 0, 0},
-		{{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02},
-		 10, 0, 0},
-		{{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-		  0x00},
-		 11, 0, 0},
+	        {{0x00}, 1, 1, 0},
+	        {{0x7F}, 1, 1, 127},
+	        {{0x80, 0x01}, 2, 2, 128},
+	        {{0xE5, 0x8E, 0x26}, 3, 3, 624485},
+	        {{0x80, 0x00}, 2, 2, 0}, /* non-minimal is still a number */
+	        {{0x05, 0xFF}, 2, 1, 5}, /* stops at the first byte */
+	        {{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01},
+	         10,
+	         10,
+	         UINT64_MAX},
+	        {{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
+	         10,
+	         10,
+	         UINT64_C(1) << 63},
+	        /* refused */
+	        {{0x80}, 1, 0, 0},
+	        {{0x80, 0x80}, 2, 0, 0},
+	        {{0x00}, 0, 0, 0},
+	        {{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02},
+	         10,
+	         0,
+	         0},
+	        {{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	          0x00},
+	         11,
+	         0,
+	         0},
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		uint64_t v = 0xDEAD;
 		size_t used = trace_v2_uleb(cases[i].in,
-					    cases[i].in + cases[i].len, &v);
+		                            cases[i].in + cases[i].len, &v);
 
 		is_u64(used, cases[i].used, "uleb case %zu: bytes used", i);
 		if (cases[i].used)
@@ -349,39 +356,47 @@ test_sleb(void)
 		size_t len, used;
 		int64_t value;
 	} cases[] = {
-		{{0x00}, 1, 1, 0},
-		{{0x7F}, 1, 1, -1},
-		{{0x3F}, 1, 1, 63},
-		{{0x40}, 1, 1, -64},
-		{{0xC0, 0x00}, 2, 2, 64},
-		{{0xBF, 0x7F}, 2, 2, -65},
-		{{0x80, 0x7F}, 2, 2, -128},
-		{{0x80, 0x20}, 2, 2, 4096},
-		{{0x80, 0x60}, 2, 2, -4096},
-		{{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00},
-		 10, 10, INT64_MAX},
-		{{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7F},
-		 10, 10, INT64_MIN},
-		{{0xFF, 0x7F}, 2, 2, -1}, /* non-minimal */
-		/* refused */
-		{{0xC0}, 1, 0, 0},
-		{{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
-		 10, 0, 0},
-		{{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
-		  0x7F},
-		 11, 0, 0},
+	        {{0x00}, 1, 1, 0},
+	        {{0x7F}, 1, 1, -1},
+	        {{0x3F}, 1, 1, 63},
+	        {{0x40}, 1, 1, -64},
+	        {{0xC0, 0x00}, 2, 2, 64},
+	        {{0xBF, 0x7F}, 2, 2, -65},
+	        {{0x80, 0x7F}, 2, 2, -128},
+	        {{0x80, 0x20}, 2, 2, 4096},
+	        {{0x80, 0x60}, 2, 2, -4096},
+	        {{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00},
+	         10,
+	         10,
+	         INT64_MAX},
+	        {{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x7F},
+	         10,
+	         10,
+	         INT64_MIN},
+	        {{0xFF, 0x7F}, 2, 2, -1}, /* non-minimal */
+	        /* refused */
+	        {{0xC0}, 1, 0, 0},
+	        {{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01},
+	         10,
+	         0,
+	         0},
+	        {{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	          0x7F},
+	         11,
+	         0,
+	         0},
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int64_t v = 0xDEAD;
 		size_t used = trace_v2_sleb(cases[i].in,
-					    cases[i].in + cases[i].len, &v);
+		                            cases[i].in + cases[i].len, &v);
 
 		is_u64(used, cases[i].used, "sleb case %zu: bytes used", i);
 		if (cases[i].used)
-			ok(v == cases[i].value,
-			   "sleb case %zu: value %" PRId64, i, v);
+			ok(v == cases[i].value, "sleb case %zu: value %" PRId64,
+			   i, v);
 	}
 }
 
@@ -391,10 +406,10 @@ static void
 test_final(void)
 {
 	static const unsigned char payload[] = {
-		0x80, 0x20, 0x0A, 0x05, /* +0x1000 enter, wall 10, cpu 5 */
-		0x80, 0x20, 0x14, 0x03, /* +0x1000 (0x2000 enter), 30, 8 */
-		0x01, 0x05, 0x02,	/* +1 (0x2000 exit), 35, 10 */
-		0x80, 0x60, 0x0F, 0x01, /* -0x1000 (0x1000 exit), 50, 11 */
+	        0x80, 0x20, 0x0A, 0x05, /* +0x1000 enter, wall 10, cpu 5 */
+	        0x80, 0x20, 0x14, 0x03, /* +0x1000 (0x2000 enter), 30, 8 */
+	        0x01, 0x05, 0x02,       /* +1 (0x2000 exit), 35, 10 */
+	        0x80, 0x60, 0x0F, 0x01, /* -0x1000 (0x1000 exit), 50, 11 */
 	};
 	struct bytes f;
 	struct rec r;
@@ -408,7 +423,7 @@ test_final(void)
 	block12(&f, 7, 4, sizeof(payload));
 	put(&f, payload, sizeof(payload));
 	summary(&f, "*version\n5\nclock=dual\nelapsed-time-usec=50\n"
-		    "vm=art\n*end\n");
+	            "vm=art\n*end\n");
 	ok(trace_v2_read(f.b, f.n, &sink, &err), "final: read");
 	is_u64(r.nbegin, 1, "final: begin once");
 	ok(!r.event_before_begin, "final: begin before the events");
@@ -427,10 +442,10 @@ test_final(void)
 	   "final: thread 7 main");
 	is_u64(r.nmethods, 2, "final: two methods");
 	ok(r.nmethods == 2 && r.mid[0] == 0x1000 &&
-		   strcmp(r.mdesc[0], "com.example.A|run|()V|A.java") == 0,
+	           strcmp(r.mdesc[0], "com.example.A|run|()V|A.java") == 0,
 	   "final: method 0x1000");
 	ok(r.nmethods == 2 && r.mid[1] == 0x2000 &&
-		   strcmp(r.mdesc[1], "com.example.A|step|(I)V|") == 0,
+	           strcmp(r.mdesc[1], "com.example.A|step|(I)V|") == 0,
 	   "final: method 0x2000 without a file");
 	is_u64(r.nevents, 4, "final: four events");
 	is_event(&r, 0, 7, 0x1000, TRACE_ENTER, 5, 10, "final: event 1");
@@ -471,9 +486,9 @@ test_draft(void)
 	       "draft: layout property");
 	is_u64(r.nevents, 2, "draft: two events");
 	is_event(&r, 0, 9, 0x1000, TRACE_ENTER, 0, 100,
-		 "draft: the header's record");
+	         "draft: the header's record");
 	is_event(&r, 1, 9, 0x1000, TRACE_EXIT, 0, 125,
-		 "draft: the payload's record");
+	         "draft: the payload's record");
 	is_u64(r.nwarnings, 0, "draft: no warnings");
 	rec_free(&r);
 	trace_error_clear(&err);
@@ -483,11 +498,11 @@ static void
 test_perfetto(void)
 {
 	static const unsigned char payload[] = {
-		0x90, 0x03, /* +400 = 100 << 2 | enter */
-		0x07,	    /* cpu +7 */
-		0x80, 0x20, /* method +0x1000 */
-		0xF9, 0x00, /* +121 = 130 << 2 | exit */
-		0x04,	    /* cpu +4; an exit names no method */
+	        0x90, 0x03, /* +400 = 100 << 2 | enter */
+	        0x07,       /* cpu +7 */
+	        0x80, 0x20, /* method +0x1000 */
+	        0xF9, 0x00, /* +121 = 130 << 2 | exit */
+	        0x04,       /* cpu +4; an exit names no method */
 	};
 	struct bytes f;
 	struct rec r;
@@ -503,12 +518,12 @@ test_perfetto(void)
 	is_str(prop(&r, "v2-block-layout"), "Perfetto 2026 (FORMAT.md 5.6)",
 	       "perfetto: layout property");
 	ok(r.nmethods == 1 &&
-		   strcmp(r.mdesc[0], "com.example.C|do|()V|C.java") == 0,
+	           strcmp(r.mdesc[0], "com.example.C|do|()V|C.java") == 0,
 	   "perfetto: method with a line number");
 	is_u64(r.nevents, 2, "perfetto: two events");
 	is_event(&r, 0, 3, 0x1000, TRACE_ENTER, 7, 100, "perfetto: entry");
 	is_event(&r, 1, 3, 0x1000, TRACE_EXIT, 11, 130,
-		 "perfetto: exit closes the open entry");
+	         "perfetto: exit closes the open entry");
 	rec_free(&r);
 	trace_error_clear(&err);
 }
@@ -517,8 +532,8 @@ static void
 test_ns(void)
 {
 	static const unsigned char payload[] = {
-		0x80, 0x20, 0xDC, 0x0B, /* 0x1000 enter, wall 1500 ns */
-		0x01, 0xDB, 0x0B,	/* 0x1000 exit, wall +1499 = 2999 ns */
+	        0x80, 0x20, 0xDC, 0x0B, /* 0x1000 enter, wall 1500 ns */
+	        0x01, 0xDB, 0x0B,       /* 0x1000 exit, wall +1499 = 2999 ns */
 	};
 	struct bytes f;
 	struct rec r;
@@ -544,12 +559,12 @@ static void
 test_continued(void)
 {
 	static const unsigned char first[] = {
-		0x80, 0x20, 0x0A, /* 0x1000 enter, wall 10 */
-		0x80, 0x20, 0x0A, /* 0x2000 enter, wall 20 */
+	        0x80, 0x20, 0x0A, /* 0x1000 enter, wall 10 */
+	        0x80, 0x20, 0x0A, /* 0x2000 enter, wall 20 */
 	};
 	static const unsigned char second[] = {
-		0x01, 0x05,	  /* 0x2001: 0x2000 exit, wall 25 */
-		0x80, 0x60, 0x05, /* 0x1001: 0x1000 exit, wall 30 */
+	        0x01, 0x05,       /* 0x2001: 0x2000 exit, wall 25 */
+	        0x80, 0x60, 0x05, /* 0x1001: 0x1000 exit, wall 30 */
 	};
 	struct bytes f;
 	struct rec r;
@@ -566,9 +581,9 @@ test_continued(void)
 	ok(trace_v2_read(f.b, f.n, &sink, &err), "continued: read");
 	is_u64(r.nevents, 4, "continued: four events");
 	is_event(&r, 2, 1, 0x2000, TRACE_EXIT, 0, 25,
-		 "continued: first record from the previous values");
+	         "continued: first record from the previous values");
 	is_event(&r, 3, 1, 0x1000, TRACE_EXIT, 0, 30,
-		 "continued: second record");
+	         "continued: second record");
 	ok(warned(&r, "continues the previous block"),
 	   "continued: a warning says so");
 	rec_free(&r);
@@ -579,12 +594,12 @@ static void
 test_damage(void)
 {
 	static const unsigned char bad_payload[] = {
-		0x80, 0x20, 0x0A, /* a whole record */
-		0x81, 0x80,	  /* a method delta running out */
+	        0x80, 0x20, 0x0A, /* a whole record */
+	        0x81, 0x80,       /* a method delta running out */
 	};
 	static const unsigned char cut_payload[] = {
-		0x80, 0x20, 0x0A, 0x04, /* 0x1000 enter, wall 10, cpu 4 */
-		0x01, 0x0A,		/* the exit, missing its cpu */
+	        0x80, 0x20, 0x0A, 0x04, /* 0x1000 enter, wall 10, cpu 4 */
+	        0x01, 0x0A,             /* the exit, missing its cpu */
 	};
 	struct bytes f;
 	struct rec r;
