@@ -26,6 +26,7 @@
 #include "calltree.h"
 #include "scope.h"
 
+#include "rng.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -34,35 +35,17 @@ enum { NMETHODS = 5, NTHREADS = 3, MAX_DEPTH = 6, MAX_PATH = 16 };
 
 /* ---- random traces --------------------------------------------------- */
 
-static uint64_t rng_state;
-
-static uint64_t
-rng(void)
-{
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
-static unsigned
-below(unsigned n)
-{
-	return (unsigned)(rng() % n);
-}
-
 static const struct trace_sink *
 begin(struct calltree_builder **b)
 {
 	static const char *const names[NMETHODS] = {"a", "b", "c", "d", "e"};
 	struct trace_header h = {
-		.format = TRACE_FORMAT_V1,
-		.version = 3,
-		.clock = TRACE_CLOCK_DUAL,
-		.record_size = 14,
-		.data_offset = 32,
-		.time_bits = 64,
+	        .format = TRACE_FORMAT_V1,
+	        .version = 3,
+	        .clock = TRACE_CLOCK_DUAL,
+	        .record_size = 14,
+	        .data_offset = 32,
+	        .time_bits = 64,
 	};
 	const struct trace_sink *s;
 	unsigned i;
@@ -72,12 +55,12 @@ begin(struct calltree_builder **b)
 	s->begin(s->ctx, &h);
 	for (i = 0; i < NMETHODS; i++) {
 		struct trace_method_def d = {
-			.id = 0x10 * (i + 1),
-			.klass = "T",
-			.name = names[i],
-			.signature = "()V",
-			.file = "T.java",
-			.line = -1,
+		        .id = 0x10 * (i + 1),
+		        .klass = "T",
+		        .name = names[i],
+		        .signature = "()V",
+		        .file = "T.java",
+		        .line = -1,
 		};
 
 		s->method(s->ctx, &d);
@@ -107,7 +90,7 @@ random_tree(uint64_t seed, unsigned n)
 		cpu[t] += below(6);
 		wall += below(10);
 		enter = depth[t] == 0 ||
-			(depth[t] < MAX_DEPTH && below(100) < 55);
+		        (depth[t] < MAX_DEPTH && below(100) < 55);
 		if (enter) {
 			uint64_t m = 0x10 * (below(NMETHODS) + 1);
 
@@ -115,7 +98,7 @@ random_tree(uint64_t seed, unsigned n)
 			s->event(s->ctx, t + 1, m, TRACE_ENTER, cpu[t], wall);
 		} else {
 			s->event(s->ctx, t + 1, stack[t][--depth[t]],
-				 TRACE_EXIT, cpu[t], wall);
+			         TRACE_EXIT, cpu[t], wall);
 		}
 	}
 	for (t = 0; t < NTHREADS; t++) {
@@ -123,7 +106,7 @@ random_tree(uint64_t seed, unsigned n)
 			cpu[t] += below(3);
 			wall += below(4);
 			s->event(s->ctx, t + 1, stack[t][--depth[t]],
-				 TRACE_EXIT, cpu[t], wall);
+			         TRACE_EXIT, cpu[t], wall);
 		}
 	}
 	return calltree_builder_finish(b);
@@ -183,7 +166,7 @@ thread_of(const struct calltree *tree, size_t c)
 	for (t = 0; t < tree->nthreads; t++)
 		if (c >= tree->threads[t].first_call &&
 		    c < (size_t)tree->threads[t].first_call +
-				tree->threads[t].ncalls)
+		                    tree->threads[t].ncalls)
 			return t;
 	abort();
 }
@@ -191,8 +174,7 @@ thread_of(const struct calltree *tree, size_t c)
 /* The path of call c from its outermost frame (the thread first when
  * by_thread) into step; returns its length. */
 static unsigned
-call_path(const struct calltree *tree, size_t c, bool by_thread,
-	  uint32_t *step)
+call_path(const struct calltree *tree, size_t c, bool by_thread, uint32_t *step)
 {
 	const struct tt_calls *calls = &tree->calls;
 	unsigned len = calls->depth[c] + 1 + by_thread, i = len;
@@ -263,7 +245,7 @@ bf_forward(struct bf *bf, const struct calltree *tree, bool by_thread)
  * the exclusive times and calls behind it. */
 static void
 bf_inverted(struct bf *bf, const struct calltree *tree, bool by_thread,
-	    uint64_t total[CLOCK_COUNT])
+            uint64_t total[CLOCK_COUNT])
 {
 	uint32_t step[MAX_PATH], rev[MAX_PATH];
 	size_t c;
@@ -303,7 +285,7 @@ bf_inverted(struct bf *bf, const struct calltree *tree, bool by_thread,
 			idle[k] = calltree_thread_span(tree, c, k);
 		for (i2 = tree->threads[c].first_call;
 		     i2 < (size_t)tree->threads[c].first_call +
-				  tree->threads[c].ncalls;
+		                  tree->threads[c].ncalls;
 		     i2++)
 			if (tree->calls.parent[i2] == CALL_NONE)
 				for (k = 0; k < CLOCK_COUNT; k++)
@@ -329,7 +311,7 @@ node_path(const struct callpath *cp, uint32_t n, uint32_t *step)
 		const struct callpath_node *x = &cp->nodes[n];
 
 		step[--i] = x->method != CALL_NONE ? x->method
-						   : thread_marker(x->thread);
+		                                   : thread_marker(x->thread);
 	}
 	return len;
 }
@@ -419,8 +401,8 @@ check_merge(const struct calltree *tree, struct bf *bf, uint64_t seed)
 	}
 	callpath_merge(&merged, parts, t);
 	ok(matches(&merged, bf, false) &&
-		   merged.nodes[0].incl[CLOCK_CPU] == bf_root(bf, 0) &&
-		   merged.nodes[0].incl[CLOCK_WALL] == bf_root(bf, 1),
+	           merged.nodes[0].incl[CLOCK_CPU] == bf_root(bf, 0) &&
+	           merged.nodes[0].incl[CLOCK_WALL] == bf_root(bf, 1),
 	   "seed %llu: the %zu threads' trees merged are the paths of all",
 	   (unsigned long long)seed, t);
 	while (t-- > 0)
@@ -465,7 +447,7 @@ check_random(uint64_t seed, unsigned n, bool by_thread)
 		       "exclusive time",
 		       (unsigned long long)seed, how, k ? "wall" : "cpu");
 		ok(total[k] == top[k] && inv.nodes[0].incl[k] == top[k] &&
-			   fwd.nodes[0].incl[k] == top[k],
+		           fwd.nodes[0].incl[k] == top[k],
 		   "seed %llu, %s, %s: exclusive time = outermost time = "
 		   "both roots' incl (%llu)",
 		   (unsigned long long)seed, how, k ? "wall" : "cpu",
@@ -525,30 +507,30 @@ test_by_hand(void)
 	n = inv.nodes[0].first_child;
 	r = &inv.nodes[n];
 	ok(r->method == 2 && r->incl[CLOCK_CPU] == 50 &&
-		   r->incl[CLOCK_WALL] == 100 && r->excl[CLOCK_CPU] == 0 &&
-		   r->calls == 2,
+	           r->incl[CLOCK_WALL] == 100 && r->excl[CLOCK_CPU] == 0 &&
+	           r->calls == 2,
 	   "by hand: first root c, 50/100, excl 0, 2 calls");
 	x = &inv.nodes[r->first_child];
 	ok(x->method == 0 && x->incl[CLOCK_CPU] == 30 && x->calls == 1 &&
-		   x->first_child == CALL_NONE && x->excl[CLOCK_CPU] == 30,
+	           x->first_child == CALL_NONE && x->excl[CLOCK_CPU] == 30,
 	   "by hand: c's first caller a, 30, a leaf");
 	x = &inv.nodes[x->next_sibling];
 	ok(x->method == 1 && x->incl[CLOCK_CPU] == 20 &&
-		   x->incl[CLOCK_WALL] == 40 && x->excl[CLOCK_CPU] == 0 &&
-		   x->first_child != CALL_NONE &&
-		   inv.nodes[x->first_child].method == 0 &&
-		   inv.nodes[x->first_child].incl[CLOCK_CPU] == 20 &&
-		   x->next_sibling == CALL_NONE,
+	           x->incl[CLOCK_WALL] == 40 && x->excl[CLOCK_CPU] == 0 &&
+	           x->first_child != CALL_NONE &&
+	           inv.nodes[x->first_child].method == 0 &&
+	           inv.nodes[x->first_child].incl[CLOCK_CPU] == 20 &&
+	           x->next_sibling == CALL_NONE,
 	   "by hand: then b, 20/40, called by a 20");
 	r = &inv.nodes[r->next_sibling];
 	ok(r->method == 0 && r->incl[CLOCK_CPU] == 30 &&
-		   r->excl[CLOCK_CPU] == 30 && r->first_child == CALL_NONE &&
-		   r->calls == 1,
+	           r->excl[CLOCK_CPU] == 30 && r->first_child == CALL_NONE &&
+	           r->calls == 1,
 	   "by hand: second root a, 30, no callers");
 	r = &inv.nodes[r->next_sibling];
 	ok(r->method == 1 && r->incl[CLOCK_CPU] == 20 &&
-		   r->next_sibling == CALL_NONE &&
-		   inv.nodes[r->first_child].method == 0,
+	           r->next_sibling == CALL_NONE &&
+	           inv.nodes[r->first_child].method == 0,
 	   "by hand: last root b, 20, called by a");
 	callpath_done(&fwd);
 	callpath_done(&inv);
@@ -571,7 +553,7 @@ test_empty(void)
 	callpath_build(&fwd, tree, &none, false);
 	callpath_invert(&inv, &fwd);
 	ok(inv.count == 1 && inv.nodes[0].first_child == CALL_NONE &&
-		   inv.nodes[0].incl[CLOCK_CPU] == 0,
+	           inv.nodes[0].incl[CLOCK_CPU] == 0,
 	   "empty: the inverted tree is a lone root");
 	callpath_done(&fwd);
 	callpath_done(&inv);
@@ -588,6 +570,6 @@ main(void)
 	test_empty();
 	for (seed = 1; seed <= 40; seed++)
 		check_random(seed, 20 + (unsigned)(seed * 7 % 180),
-			     seed % 2 == 0);
+		             seed % 2 == 0);
 	return done_testing();
 }

@@ -28,6 +28,7 @@
 #include "calltree.h"
 #include "timeline.h"
 
+#include "rng.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -43,13 +44,13 @@ static void
 start(int nmethods)
 {
 	struct trace_header h = {
-		.format = TRACE_FORMAT_V1,
-		.version = 3,
-		.clock = TRACE_CLOCK_DUAL,
-		.record_size = 14,
-		.data_offset = 32,
-		.start_time = 0,
-		.time_bits = 32,
+	        .format = TRACE_FORMAT_V1,
+	        .version = 3,
+	        .clock = TRACE_CLOCK_DUAL,
+	        .record_size = 14,
+	        .data_offset = 32,
+	        .start_time = 0,
+	        .time_bits = 32,
 	};
 	int i;
 
@@ -59,12 +60,12 @@ start(int nmethods)
 	for (i = 0; i < nmethods; i++) {
 		char name[16];
 		struct trace_method_def d = {
-			.id = (uint64_t)(i + 1) * 4,
-			.klass = "T",
-			.name = name,
-			.signature = "()V",
-			.file = "T.java",
-			.line = -1,
+		        .id = (uint64_t)(i + 1) * 4,
+		        .klass = "T",
+		        .name = name,
+		        .signature = "()V",
+		        .file = "T.java",
+		        .line = -1,
 		};
 
 		snprintf(name, sizeof(name), "m%d", i);
@@ -77,7 +78,7 @@ ev(uint32_t tid, int method, enum trace_action action, uint64_t cpu,
    uint64_t wall)
 {
 	cur->event(cur->ctx, tid, (uint64_t)(method + 1) * 4, action, cpu,
-		   wall);
+	           wall);
 }
 
 static struct calltree *
@@ -91,24 +92,6 @@ finish(void)
 }
 
 /* ---- random trees ---------------------------------------------------- */
-
-static uint64_t rng_state;
-
-static uint64_t
-rng(void)
-{
-	uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
-
-static uint64_t
-below(uint64_t n)
-{
-	return n ? rng() % n : 0;
-}
 
 enum { MAX_THREADS = 4, MAX_DEPTH = 12 };
 
@@ -160,8 +143,7 @@ random_tree(uint64_t seed, int events)
 			   g->cpu, g->wall);
 			if (g->depth)
 				g->depth = 0; /* closed by the mismatch */
-		} else if (g->depth < MAX_DEPTH &&
-			   (g->depth == 0 || r < 50)) {
+		} else if (g->depth < MAX_DEPTH && (g->depth == 0 || r < 50)) {
 			int m = (int)below((uint64_t)nmethods);
 
 			ev(g->tid, m, TRACE_ENTER, g->cpu, g->wall);
@@ -188,7 +170,7 @@ overlap(uint64_t s, uint64_t e, uint64_t a, uint64_t b)
 
 static uint32_t
 brute_dominant(const struct calltree *tree, enum clock_index k, size_t t,
-	       uint64_t a, uint64_t b)
+               uint64_t a, uint64_t b)
 {
 	const struct tt_thread *th = &tree->threads[t];
 	const struct tt_calls *c = &tree->calls;
@@ -221,7 +203,7 @@ brute_dominant(const struct calltree *tree, enum clock_index k, size_t t,
 
 static uint32_t
 brute_open_at(const struct calltree *tree, enum clock_index k, size_t t,
-	      uint64_t at)
+              uint64_t at)
 {
 	const struct tt_thread *th = &tree->threads[t];
 	const struct tt_calls *c = &tree->calls;
@@ -251,22 +233,28 @@ expect(struct tally *ty, uint64_t got, uint64_t want, const char *what,
 		return;
 	if (!ty->wrong++)
 		snprintf(ty->first, sizeof(ty->first),
-			 "%s thread %zu [%llu, %llu): got %lld want %lld", what,
-			 t, (unsigned long long)a, (unsigned long long)b,
-			 got == NONE ? -1LL : (long long)got,
-			 want == NONE ? -1LL : (long long)want);
+		         "%s thread %zu [%llu, %llu): got %lld want %lld", what,
+		         t, (unsigned long long)a, (unsigned long long)b,
+		         got == NONE ? -1LL : (long long)got,
+		         want == NONE ? -1LL : (long long)want);
 }
 
 static void
 check_slices(const struct timeline *tl, const struct calltree *tree,
-	     enum clock_index k, size_t t, struct tally *ty)
+             enum clock_index k, size_t t, struct tally *ty)
 {
 	const struct tt_thread *th = &tree->threads[t];
 	uint64_t first = th->first[k], last = th->last[k];
 	uint64_t span = last > first ? last - first : 1;
-	uint64_t widths[] = {1,	       2,	 3,	   7,
-			     span / 37 + 1, span / 9 + 1, span / 3 + 1,
-			     span,	 2 * span + 5};
+	uint64_t widths[] = {1,
+	                     2,
+	                     3,
+	                     7,
+	                     span / 37 + 1,
+	                     span / 9 + 1,
+	                     span / 3 + 1,
+	                     span,
+	                     2 * span + 5};
 	uint32_t row[64];
 	size_t w, i;
 
@@ -288,7 +276,7 @@ check_slices(const struct timeline *tl, const struct calltree *tree,
 			timeline_row(tl, t, a, width, n, row);
 			for (i = 0; i < n; i++, a += width) {
 				uint32_t want = brute_dominant(tree, k, t, a,
-							       a + width);
+				                               a + width);
 
 				expect(ty, row[i], want, "row", t, a,
 				       a + width);
@@ -315,7 +303,7 @@ check_slices(const struct timeline *tl, const struct calltree *tree,
 
 static void
 check_methods(const struct timeline *tl, const struct calltree *tree,
-	      enum clock_index k, size_t t, struct tally *ty)
+              enum clock_index k, size_t t, struct tally *ty)
 {
 	const struct tt_thread *th = &tree->threads[t];
 	const struct tt_calls *c = &tree->calls;
@@ -336,20 +324,20 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			if (c->method[i] != m || (c->flags[i] & CALL_RECURSIVE))
 				continue;
-			expect(ty, j < n ? calls[j] : NONE, i, "method call",
-			       t, m, j);
+			expect(ty, j < n ? calls[j] : NONE, i, "method call", t,
+			       m, j);
 			j++;
 			if (longest == NONE ||
 			    c->end[k][i] - c->start[k][i] >
-				    c->end[k][longest] - c->start[k][longest])
+			            c->end[k][longest] - c->start[k][longest])
 				longest = (uint32_t)i;
 		}
 		expect(ty, n, j, "method count", t, m, 0);
-		expect(ty, timeline_method_longest(tl, (uint32_t)m, t),
-		       longest, "longest", t, m, 0);
+		expect(ty, timeline_method_longest(tl, (uint32_t)m, t), longest,
+		       "longest", t, m, 0);
 		for (r = 0; r < 30; r++) {
-			uint64_t at = th->first[k] + below(th->last[k] -
-							   th->first[k] + 3);
+			uint64_t at = th->first[k] +
+			              below(th->last[k] - th->first[k] + 3);
 			uint64_t b = at + 1 + below(20);
 			uint32_t next = NONE, prev = NONE;
 			bool any = false;
@@ -371,7 +359,7 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 			       prev, "prev", t, at, m);
 			expect(ty,
 			       timeline_method_overlaps(tl, (uint32_t)m, t, at,
-							b),
+			                                b),
 			       any, "overlaps", t, at, b);
 		}
 	}
@@ -391,21 +379,21 @@ test_random(void)
 
 		for (seed = 1; seed <= seeds; seed++) {
 			struct calltree *tree =
-				random_tree(seed * 7919 + s, sizes[s]);
+			        random_tree(seed * 7919 + s, sizes[s]);
 			int k;
 
 			for (k = 0; k < CLOCK_COUNT; k++) {
 				struct timeline *tl =
-					timeline_new(tree, (enum clock_index)k);
+				        timeline_new(tree, (enum clock_index)k);
 				size_t t;
 
 				for (t = 0; t < tree->nthreads; t++) {
 					check_slices(tl, tree,
-						     (enum clock_index)k, t,
-						     &dom);
+					             (enum clock_index)k, t,
+					             &dom);
 					check_methods(tl, tree,
-						      (enum clock_index)k, t,
-						      &meth);
+					              (enum clock_index)k, t,
+					              &meth);
 				}
 				timeline_free(tl);
 			}
@@ -413,13 +401,15 @@ test_random(void)
 			trees++;
 		}
 	}
-	if (!ok(!dom.wrong, "random trees: %ld slices and times on %ld trees "
-			    "match brute force",
-		dom.checked, trees))
+	if (!ok(!dom.wrong,
+	        "random trees: %ld slices and times on %ld trees "
+	        "match brute force",
+	        dom.checked, trees))
 		printf("#   %ld wrong; first: %s\n", dom.wrong, dom.first);
-	if (!ok(!meth.wrong, "random trees: %ld method-index answers match "
-			     "brute force",
-		meth.checked))
+	if (!ok(!meth.wrong,
+	        "random trees: %ld method-index answers match "
+	        "brute force",
+	        meth.checked))
 		printf("#   %ld wrong; first: %s\n", meth.wrong, meth.first);
 }
 
@@ -503,8 +493,7 @@ test_hand(void)
 	is_u64(timeline_method_next(tl, 3, 0, 40), 4, "m3 after 40: E");
 	is_u64(timeline_method_prev(tl, 3, 0, 50), 3, "m3 before 50: D");
 	ok(timeline_method_overlaps(tl, 3, 0, 44, 50), "m3 overlaps [44, 50)");
-	ok(!timeline_method_overlaps(tl, 3, 0, 45, 50),
-	   "m3 misses [45, 50)");
+	ok(!timeline_method_overlaps(tl, 3, 0, 45, 50), "m3 misses [45, 50)");
 	timeline_free(tl);
 
 	/* The cpu clock: times halved, so [5, 20) holds B 5..15 (C 6..14)
@@ -527,8 +516,7 @@ test_empty(void)
 	tree = finish();
 	tl = timeline_new(tree, CLOCK_WALL);
 	if (tree->nthreads)
-		is_u64(timeline_dominant(tl, 0, 0, 10), NONE,
-		       "no calls: idle");
+		is_u64(timeline_dominant(tl, 0, 0, 10), NONE, "no calls: idle");
 	else
 		ok(true, "no calls: no threads");
 	ok(timeline_memory(tl) > 0, "memory is counted");
