@@ -76,7 +76,7 @@ add_call(struct path_builder *b, const struct calltree *tree,
          uint32_t base, uint32_t **stack, size_t *stack_cap)
 {
 	const struct tt_calls *c = &tree->calls;
-	uint32_t d = c->depth[i];
+	uint32_t d = calltree_depth(tree, i);
 	uint32_t parent = d ? (*stack)[d - 1] : base;
 	uint32_t node = child_of(b, parent, c->method[i]);
 	struct callpath_node *n = &b->out->nodes[node];

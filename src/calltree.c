@@ -23,12 +23,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An open call on a thread's stack. */
 struct frame {
-	uint32_t call;
+	uint32_t call; /* its index among the thread's calls */
 	uint32_t method;
+	uint64_t id;                 /* its method id, as the records say */
+	uint64_t start[CLOCK_COUNT]; /* full start times */
+};
+
+/*
+ * One thread's calls while the trace is read, in entry order, in the
+ * model's compact form; parents are indexes among the thread's calls.
+ * finish moves them into the model in pre-order.
+ */
+struct thread_calls {
+	uint32_t *method, *parent;
+	uint16_t *depth;
+	uint8_t *flags;
+	uint32_t *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
+	size_t count, cap;
+	struct tt_time_step *steps[CLOCK_COUNT]; /* by thread call index */
+	size_t nsteps[CLOCK_COUNT], steps_cap[CLOCK_COUNT];
+	struct tt_long_call *longs[CLOCK_COUNT]; /* by thread call index */
+	size_t nlongs[CLOCK_COUNT], longs_cap[CLOCK_COUNT];
+	uint32_t high[CLOCK_COUNT]; /* high half of the last start */
 };
 
 struct thread_state {
+	struct thread_calls calls;
 	struct frame *stack;
 	size_t depth, stack_cap;
 	struct util_map shared; /* method -> its frames here, for methods
@@ -75,8 +97,8 @@ struct calltree_builder {
 	        thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
 	struct util_map method_ids; /* method id -> method index */
 	struct thread_state *states;
-	uint32_t *call_thread; /* thread of each call, in entry order */
-	size_t calls_cap, methods_cap, threads_cap, props_cap, warnings_cap;
+	size_t ncalls; /* calls of all threads */
+	size_t methods_cap, threads_cap, props_cap, warnings_cap;
 	bool began;
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
@@ -225,8 +247,6 @@ on_warning(void *ctx, uint64_t offset, const char *message)
 	w->message = arena_str(tree, message);
 }
 
-static void calls_reserve(struct calltree_builder *b, size_t need);
-
 static void
 on_begin(void *ctx, const struct trace_header *header)
 {
@@ -237,9 +257,6 @@ on_begin(void *ctx, const struct trace_header *header)
 	tree->has_clock[CLOCK_CPU] = header->clock & TRACE_CLOCK_CPU;
 	tree->has_clock[CLOCK_WALL] = header->clock & TRACE_CLOCK_WALL;
 	b->began = true;
-	/* About half the records are entries: reserve once, not by doubling. */
-	if (header->expected_records / 2 < CALL_NONE - 1)
-		calls_reserve(b, (size_t)(header->expected_records / 2) + 16);
 }
 
 static void
@@ -267,53 +284,105 @@ thread_of(struct calltree_builder *b, uint32_t tid)
 }
 
 static void
-calls_reserve(struct calltree_builder *b, size_t need)
+thread_calls_grow(struct thread_calls *tc, const bool *has_clock)
 {
-	struct tt_calls *c = &b->tree->calls;
-	size_t cap = b->calls_cap;
+	size_t cap = tc->cap;
 	int k;
 
-	if (need <= cap)
-		return;
-	UTIL_GROW(b->call_thread, cap, need);
-	c->method = xreallocarray(c->method, cap, sizeof(*c->method));
-	c->parent = xreallocarray(c->parent, cap, sizeof(*c->parent));
-	c->depth = xreallocarray(c->depth, cap, sizeof(*c->depth));
-	c->flags = xreallocarray(c->flags, cap, sizeof(*c->flags));
+	UTIL_GROW(tc->method, cap, tc->count + 1);
+	tc->parent = xreallocarray(tc->parent, cap, sizeof(*tc->parent));
+	tc->depth = xreallocarray(tc->depth, cap, sizeof(*tc->depth));
+	tc->flags = xreallocarray(tc->flags, cap, sizeof(*tc->flags));
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		if (!b->tree->has_clock[k])
+		if (!has_clock[k])
 			continue;
-		c->start[k] = xreallocarray(c->start[k], cap, sizeof(uint64_t));
-		c->end[k] = xreallocarray(c->end[k], cap, sizeof(uint64_t));
+		tc->start[k] = xreallocarray(tc->start[k], cap,
+		                             sizeof(*tc->start[k]));
+		tc->duration[k] = xreallocarray(tc->duration[k], cap,
+		                                sizeof(*tc->duration[k]));
 	}
-	b->calls_cap = cap;
+	tc->cap = cap;
+}
+
+static void
+thread_calls_free(struct thread_calls *tc)
+{
+	int k;
+
+	free(tc->method);
+	free(tc->parent);
+	free(tc->depth);
+	free(tc->flags);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		free(tc->start[k]);
+		free(tc->duration[k]);
+		free(tc->steps[k]);
+		free(tc->longs[k]);
+	}
+	memset(tc, 0, sizeof(*tc));
 }
 
 /* Append a call of method m on thread t starting at `at`. */
 static uint32_t
 new_call(struct calltree_builder *b, uint32_t t, uint32_t m, uint32_t parent,
-         uint32_t depth, uint8_t flags, const uint64_t *at)
+         size_t depth, uint8_t flags, const uint64_t *at)
 {
-	struct tt_calls *c = &b->tree->calls;
-	size_t i = c->count;
+	struct thread_calls *tc = &b->states[t].calls;
+	size_t i = tc->count;
 	int k;
 
-	if (i >= CALL_NONE - 1) {
+	if (b->ncalls >= CALL_NONE - 1) {
 		fprintf(stderr, "tracetui: more than %u calls\n",
 		        CALL_NONE - 1);
 		abort();
 	}
-	calls_reserve(b, i + 1);
-	b->call_thread[i] = t;
-	c->method[i] = m;
-	c->parent[i] = parent;
-	c->depth[i] = depth;
-	c->flags[i] = flags;
-	for (k = 0; k < CLOCK_COUNT; k++)
-		if (c->start[k])
-			c->start[k][i] = c->end[k][i] = at[k];
-	c->count = i + 1;
+	if (i == tc->cap)
+		thread_calls_grow(tc, b->tree->has_clock);
+	tc->method[i] = m;
+	tc->parent[i] = parent;
+	tc->depth[i] = depth < UINT16_MAX ? (uint16_t)depth : UINT16_MAX;
+	tc->flags[i] = flags;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint32_t high = (uint32_t)(at[k] >> 32);
+
+		if (!tc->start[k])
+			continue;
+		if (high != tc->high[k]) {
+			UTIL_GROW(tc->steps[k], tc->steps_cap[k],
+			          tc->nsteps[k] + 1);
+			tc->steps[k][tc->nsteps[k]++] =
+			        (struct tt_time_step){(uint32_t)i, high};
+			tc->high[k] = high;
+		}
+		tc->start[k][i] = (uint32_t)at[k];
+		tc->duration[k][i] = 0;
+	}
+	tc->count = i + 1;
+	b->ncalls++;
 	return (uint32_t)i;
+}
+
+/* Close call i of thread calls tc, started at `from`, at `to`. */
+static void
+end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
+         const uint64_t *to)
+{
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint64_t d = to[k] - from[k];
+
+		if (!tc->duration[k])
+			continue;
+		if (d >= UINT32_MAX) {
+			UTIL_GROW(tc->longs[k], tc->longs_cap[k],
+			          tc->nlongs[k] + 1);
+			tc->longs[k][tc->nlongs[k]++] =
+			        (struct tt_long_call){i, d};
+			d = UINT32_MAX;
+		}
+		tc->duration[k][i] = (uint32_t)d;
+	}
 }
 
 static void
@@ -381,34 +450,34 @@ pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
           uint8_t flags)
 {
 	struct thread_state *st = &b->states[t];
-	struct tt_calls *c = &b->tree->calls;
 	struct frame *f = &st->stack[--st->depth];
-	int k;
 
-	for (k = 0; k < CLOCK_COUNT; k++)
-		if (c->end[k])
-			c->end[k][f->call] = at[k];
-	c->flags[f->call] |= flags;
+	end_call(&st->calls, f->call, f->start, at);
+	st->calls.flags[f->call] |= flags;
 	presence_pop(b, t, f->method);
 }
 
 static void
-enter(struct calltree_builder *b, uint32_t t, uint32_t m, const uint64_t *at)
+enter(struct calltree_builder *b, uint32_t t, uint64_t id, const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_thread *th = &b->tree->threads[t];
+	uint32_t m = method_slot(b, id);
 	uint32_t parent = st->depth ? st->stack[st->depth - 1].call : CALL_NONE;
+	struct frame *f;
 	uint32_t call;
 
-	call = new_call(b, t, m, parent, (uint32_t)st->depth,
+	call = new_call(b, t, m, parent, st->depth,
 	                presence_count(b, t, m) ? CALL_RECURSIVE : 0, at);
 	presence_push(b, t, m);
 	if (parent == CALL_NONE)
 		push_top(st, call);
 	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
-	st->stack[st->depth].call = call;
-	st->stack[st->depth].method = m;
-	st->depth++;
+	f = &st->stack[st->depth++];
+	f->call = call;
+	f->method = m;
+	f->id = id;
+	memcpy(f->start, at, sizeof(f->start));
 	if (st->depth > th->max_depth)
 		th->max_depth = (uint32_t)st->depth;
 }
@@ -424,29 +493,29 @@ orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m,
 	size_t i;
 
 	call = new_call(b, t, m, CALL_NONE, 0, CALL_ORPHAN | flags, th->first);
+	end_call(&st->calls, call, th->first, at);
 	for (i = 0; i < st->ntops; i++)
-		b->tree->calls.parent[st->tops[i]] = call;
+		st->calls.parent[st->tops[i]] = call;
 	st->ntops = 0;
 	push_top(st, call);
 	st->orphans++;
 	b->tree->anomalies.orphan_exits++;
-	for (i = 0; i < CLOCK_COUNT; i++)
-		if (b->tree->calls.end[i])
-			b->tree->calls.end[i][call] = at[i];
 }
 
 static void
-leave(struct calltree_builder *b, uint32_t t, uint32_t m,
+leave(struct calltree_builder *b, uint32_t t, uint64_t id,
       enum trace_action action, const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
 	struct tt_anomalies *an = &b->tree->anomalies;
 	uint8_t flags = action == TRACE_UNWIND ? CALL_UNWOUND : 0;
+	uint32_t m;
 
-	if (st->depth && st->stack[st->depth - 1].method == m) {
+	if (st->depth && st->stack[st->depth - 1].id == id) {
 		pop_frame(b, t, at, flags);
 		return;
 	}
+	m = method_slot(b, id);
 	if (st->depth)
 		an->mismatched_exits++;
 	if (presence_count(b, t, m)) {
@@ -518,7 +587,6 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	struct calltree *tree = b->tree;
 	uint64_t raw[CLOCK_COUNT], at[CLOCK_COUNT];
 	uint32_t t = thread_of(b, tid);
-	uint32_t m;
 
 	raw[CLOCK_CPU] = cpu;
 	raw[CLOCK_WALL] = wall;
@@ -528,21 +596,20 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	sampling_probe_add(&b->states[t].probe, tree->has_clock[CLOCK_WALL]
 	                                                ? at[CLOCK_WALL]
 	                                                : at[CLOCK_CPU]);
-	m = method_slot(b, method_id);
 	switch (action) {
 	case TRACE_ENTER:
-		enter(b, t, m, at);
+		enter(b, t, method_id, at);
 		break;
 	case TRACE_ACTION3:
 		tree->anomalies.action3++;
-		leave(b, t, m, action, at);
+		leave(b, t, method_id, action, at);
 		break;
 	case TRACE_UNWIND:
 		tree->anomalies.unwinds++;
-		leave(b, t, m, action, at);
+		leave(b, t, method_id, action, at);
 		break;
 	case TRACE_EXIT:
-		leave(b, t, m, action, at);
+		leave(b, t, method_id, action, at);
 		break;
 	}
 }
@@ -563,96 +630,189 @@ close_open_frames(struct calltree_builder *b)
 	}
 }
 
-/*
- * Reorder *a so element i moves to dest[i], scattering into *spare and
- * swapping the two: the old array becomes the spare for the next one, so
- * nothing is copied twice and no new pages are touched.
- */
-static void
-permute32(uint32_t **a, uint32_t **spare, const uint32_t *dest, size_t n)
-{
-	uint32_t *to = *spare;
-	size_t i;
+/* The model's step and long-call tables of one clock, as they grow. */
+struct time_tables {
+	struct tt_time_step *steps;
+	size_t nsteps, steps_cap;
+	uint32_t high; /* high half in force after the last step */
+	struct tt_long_call *longs;
+	size_t nlongs, longs_cap;
+};
 
-	for (i = 0; i < n; i++)
-		to[dest[i]] = (*a)[i];
-	*spare = *a;
-	*a = to;
+/* From call `call` on, starts have high half `high`. */
+static void
+add_step(struct time_tables *tt, uint32_t call, uint32_t high)
+{
+	if (high == tt->high)
+		return;
+	if (tt->nsteps && tt->steps[tt->nsteps - 1].first_call == call) {
+		tt->steps[tt->nsteps - 1].high = high;
+	} else {
+		UTIL_GROW(tt->steps, tt->steps_cap, tt->nsteps + 1);
+		tt->steps[tt->nsteps++] = (struct tt_time_step){call, high};
+	}
+	tt->high = high;
 }
 
-static void
-permute64(uint64_t **a, uint64_t **spare, const uint32_t *dest, size_t n)
+/* Where each of a thread's calls goes in its pre-order: orphans first
+ * (the last created first), then the other calls in entry order. */
+static uint32_t *
+preorder_of(const struct thread_calls *tc, uint32_t orphans)
 {
-	uint64_t *to = *spare;
+	uint32_t *dest = xmalloc(tc->count * sizeof(*dest));
+	uint32_t next_orphan = orphans, next = orphans;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		to[dest[i]] = (*a)[i];
-	*spare = *a;
-	*a = to;
+	for (i = 0; i < tc->count; i++)
+		dest[i] = tc->flags[i] & CALL_ORPHAN ? --next_orphan : next++;
+	return dest;
 }
 
-/* Per-thread pre-order: orphans first (last created first), then the
- * other calls in entry order. */
+/* Steps of clock k for a thread's calls placed at base (by dest). */
+static void
+move_steps(struct time_tables *tt, const struct thread_calls *tc,
+           const uint32_t *dest, size_t base, int k)
+{
+	uint32_t *highs;
+	size_t i, s = 0;
+
+	add_step(tt, (uint32_t)base, 0);
+	if (!dest) {
+		for (i = 0; i < tc->nsteps[k]; i++)
+			add_step(tt, (uint32_t)base + tc->steps[k][i].first_call,
+			         tc->steps[k][i].high);
+		return;
+	}
+	if (!tc->nsteps[k])
+		return;
+	highs = xmalloc(tc->count * sizeof(*highs));
+	for (i = 0; i < tc->count; i++) {
+		uint32_t high = 0;
+
+		while (s < tc->nsteps[k] && tc->steps[k][s].first_call <= i)
+			s++;
+		if (s)
+			high = tc->steps[k][s - 1].high;
+		highs[dest[i]] = high;
+	}
+	for (i = 0; i < tc->count; i++)
+		add_step(tt, (uint32_t)(base + i), highs[i]);
+	free(highs);
+}
+
+/* Move thread t's calls into the model, in pre-order, and free them. */
+static void
+move_thread_calls(struct calltree_builder *b, size_t t,
+                  struct time_tables *tables)
+{
+	struct calltree *tree = b->tree;
+	struct tt_calls *c = &tree->calls;
+	struct thread_calls *tc = &b->states[t].calls;
+	size_t base = tree->threads[t].first_call, n = tc->count, i, j;
+	uint32_t *dest = NULL;
+	int k;
+
+	if (!n)
+		return;
+	if (b->states[t].orphans)
+		dest = preorder_of(tc, b->states[t].orphans);
+	for (i = 0; i < n; i++) {
+		uint32_t p = tc->parent[i];
+
+		j = base + (dest ? dest[i] : i);
+		c->parent[j] = p == CALL_NONE
+		                       ? CALL_NONE
+		                       : (uint32_t)(base + (dest ? dest[p] : p));
+	}
+	if (!dest) {
+		memcpy(c->method + base, tc->method, n * sizeof(*c->method));
+		memcpy(c->depth + base, tc->depth, n * sizeof(*c->depth));
+		memcpy(c->flags + base, tc->flags, n * sizeof(*c->flags));
+	} else {
+		for (i = 0; i < n; i++) {
+			j = base + dest[i];
+			c->method[j] = tc->method[i];
+			c->depth[j] = tc->depth[i];
+			c->flags[j] = tc->flags[i];
+		}
+	}
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		struct time_tables *tt = &tables[k];
+
+		if (!c->start[k])
+			continue;
+		if (!dest) {
+			memcpy(c->start[k] + base, tc->start[k],
+			       n * sizeof(*c->start[k]));
+			memcpy(c->duration[k] + base, tc->duration[k],
+			       n * sizeof(*c->duration[k]));
+		} else {
+			for (i = 0; i < n; i++) {
+				j = base + dest[i];
+				c->start[k][j] = tc->start[k][i];
+				c->duration[k][j] = tc->duration[k][i];
+			}
+		}
+		move_steps(tt, tc, dest, base, k);
+		for (i = 0; i < tc->nlongs[k]; i++) {
+			struct tt_long_call l = tc->longs[k][i];
+
+			l.call = (uint32_t)(base + (dest ? dest[l.call] : l.call));
+			UTIL_GROW(tt->longs, tt->longs_cap, tt->nlongs + 1);
+			tt->longs[tt->nlongs++] = l;
+		}
+	}
+	free(dest);
+	thread_calls_free(tc);
+}
+
+static int
+long_call_cmp(const void *a, const void *b)
+{
+	const struct tt_long_call *x = a, *y = b;
+
+	return (x->call > y->call) - (x->call < y->call);
+}
+
+/* Gather every thread's calls into the model, thread after thread. */
 static void
 group_by_thread(struct calltree_builder *b)
 {
 	struct calltree *tree = b->tree;
 	struct tt_calls *c = &tree->calls;
-	size_t n = c->count, i, t;
-	uint32_t *next_orphan, *next_call, *dest, *spare32;
-	uint64_t *spare64;
-	uint8_t *flags;
+	struct time_tables tables[CLOCK_COUNT] = {0};
+	size_t n = b->ncalls, t, first = 0;
 	int k;
 
+	for (t = 0; t < tree->nthreads; t++) {
+		tree->threads[t].first_call = (uint32_t)first;
+		tree->threads[t].ncalls = (uint32_t)b->states[t].calls.count;
+		first += b->states[t].calls.count;
+	}
+	c->count = n;
 	if (!n)
-		return; /* the call arrays are NULL: nothing to move */
-	next_orphan = xcalloc(tree->nthreads + 1, sizeof(*next_orphan));
-	next_call = xcalloc(tree->nthreads + 1, sizeof(*next_call));
-	for (i = 0; i < n; i++)
-		tree->threads[b->call_thread[i]].ncalls++;
-	for (t = 0, i = 0; t < tree->nthreads; t++) {
-		tree->threads[t].first_call = (uint32_t)i;
-		next_orphan[t] = (uint32_t)i + b->states[t].orphans;
-		next_call[t] = (uint32_t)i + b->states[t].orphans;
-		i += tree->threads[t].ncalls;
-	}
-	dest = xmalloc(n * sizeof(*dest));
-	for (i = 0; i < n; i++) {
-		uint32_t th = b->call_thread[i];
-
-		if (c->flags[i] & CALL_ORPHAN)
-			dest[i] = --next_orphan[th];
-		else
-			dest[i] = next_call[th]++;
-	}
-	free(next_orphan);
-	free(next_call);
-	free(b->call_thread);
-	b->call_thread = NULL;
-
-	for (i = 0; i < n; i++)
-		if (c->parent[i] != CALL_NONE)
-			c->parent[i] = dest[c->parent[i]];
-	spare32 = xreallocarray(NULL, b->calls_cap + 1, sizeof(*spare32));
-	permute32(&c->method, &spare32, dest, n);
-	permute32(&c->parent, &spare32, dest, n);
-	permute32(&c->depth, &spare32, dest, n);
-	free(spare32);
-	flags = xmalloc(b->calls_cap + 1);
-	for (i = 0; i < n; i++)
-		flags[dest[i]] = c->flags[i];
-	free(c->flags);
-	c->flags = flags;
-	spare64 = xreallocarray(NULL, b->calls_cap + 1, sizeof(*spare64));
+		return; /* the call arrays stay NULL */
+	c->method = xmalloc(n * sizeof(*c->method));
+	c->parent = xmalloc(n * sizeof(*c->parent));
+	c->depth = xmalloc(n * sizeof(*c->depth));
+	c->flags = xmalloc(n * sizeof(*c->flags));
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		if (c->start[k]) {
-			permute64(&c->start[k], &spare64, dest, n);
-			permute64(&c->end[k], &spare64, dest, n);
-		}
+		if (!tree->has_clock[k])
+			continue;
+		c->start[k] = xmalloc(n * sizeof(*c->start[k]));
+		c->duration[k] = xmalloc(n * sizeof(*c->duration[k]));
 	}
-	free(spare64);
-	free(dest);
+	for (t = 0; t < tree->nthreads; t++)
+		move_thread_calls(b, t, tables);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		c->steps[k] = tables[k].steps;
+		c->nsteps[k] = tables[k].nsteps;
+		if (tables[k].nlongs > 1)
+			qsort(tables[k].longs, tables[k].nlongs,
+			      sizeof(*tables[k].longs), long_call_cmp);
+		c->longs[k] = tables[k].longs;
+		c->nlongs[k] = tables[k].nlongs;
+	}
 }
 
 /* Depths and recursion flags of a thread whose orphans adopted calls. */
@@ -681,7 +841,7 @@ settle_adopted(struct calltree *tree, size_t t)
 				--*n;
 			depth--;
 		}
-		c->depth[i] = (uint32_t)depth;
+		c->depth[i] = depth < UINT16_MAX ? (uint16_t)depth : UINT16_MAX;
 		count = util_map_slot(&on_path, c->method[i], 0);
 		if (*count)
 			c->flags[i] |= CALL_RECURSIVE;
@@ -695,6 +855,35 @@ settle_adopted(struct calltree *tree, size_t t)
 	}
 	free(path);
 	util_map_done(&on_path);
+}
+
+/* The side table of calls 65535 deep or more, for threads that have them. */
+static void
+list_deep_calls(struct calltree *tree)
+{
+	struct tt_calls *c = &tree->calls;
+	size_t cap = 0, t, i;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+		uint32_t *depth;
+
+		if (th->max_depth < UINT16_MAX)
+			continue;
+		depth = xmalloc(th->ncalls * sizeof(*depth));
+		for (i = 0; i < th->ncalls; i++) {
+			uint32_t p = c->parent[th->first_call + i];
+
+			depth[i] = p == CALL_NONE ? 0
+			                          : depth[p - th->first_call] + 1;
+			if (depth[i] < UINT16_MAX)
+				continue;
+			UTIL_GROW(c->deep, cap, c->ndeep + 1);
+			c->deep[c->ndeep++] = (struct tt_deep_call){
+			        th->first_call + (uint32_t)i, depth[i]};
+		}
+		free(depth);
+	}
 }
 
 static void
@@ -714,6 +903,7 @@ finish(struct calltree_builder *b)
 			tree->anomalies.unknown_threads++;
 		sampling_verdict_add(&verdict, &b->states[i].probe);
 	}
+	list_deep_calls(tree);
 	tree->sampled =
 	        tree->header.sampled || sampling_verdict_sampled(&verdict);
 	for (i = 0; i < tree->nmethods; i++) {
@@ -745,12 +935,12 @@ builder_done(struct calltree_builder *b)
 	size_t i;
 
 	for (i = 0; i < b->tree->nthreads; i++) {
+		thread_calls_free(&b->states[i].calls);
 		free(b->states[i].stack);
 		free(b->states[i].tops);
 		util_map_done(&b->states[i].shared);
 	}
 	free(b->states);
-	free(b->call_thread);
 	free(b->presence);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);
@@ -855,10 +1045,69 @@ calltree_free(struct calltree *tree)
 	free(tree->calls.flags);
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		free(tree->calls.start[k]);
-		free(tree->calls.end[k]);
+		free(tree->calls.duration[k]);
+		free(tree->calls.steps[k]);
+		free(tree->calls.longs[k]);
 	}
+	free(tree->calls.deep);
 	util_arena_done(&tree->arena);
 	free(tree);
+}
+
+uint64_t
+calltree_start_high(const struct calltree *tree, size_t c, enum clock_index k)
+{
+	const struct tt_time_step *steps = tree->calls.steps[k];
+	size_t lo = 0, hi = tree->calls.nsteps[k];
+
+	/* The last step at or before c. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (steps[mid].first_call <= c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (uint64_t)steps[lo - 1].high << 32 : 0;
+}
+
+uint64_t
+calltree_long_duration(const struct calltree *tree, size_t c,
+                       enum clock_index k)
+{
+	const struct tt_long_call *longs = tree->calls.longs[k];
+	size_t lo = 0, hi = tree->calls.nlongs[k];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (longs[mid].call < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tree->calls.nlongs[k] && longs[lo].call == c
+	               ? longs[lo].duration
+	               : UINT32_MAX;
+}
+
+uint32_t
+calltree_deep_depth(const struct calltree *tree, size_t c)
+{
+	const struct tt_deep_call *deep = tree->calls.deep;
+	size_t lo = 0, hi = tree->calls.ndeep;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (deep[mid].call < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tree->calls.ndeep && deep[lo].call == c ? deep[lo].depth
+	                                                     : UINT16_MAX;
 }
 
 long

@@ -5,7 +5,7 @@
  * structure of arrays, grouped by thread and in pre-order within a thread:
  * thread t owns calls [threads[t].first_call, + threads[t].ncalls), every
  * call comes before its descendants, and a parent before its children.
- * Times are 64-bit microseconds: wall relative to the header's start,
+ * Times are microseconds: wall relative to the header's start,
  * thread-cpu rebased so each thread's first event is at 0; both are
  * non-decreasing per thread (backward steps are clamped and counted).
  *
@@ -87,13 +87,44 @@ struct tt_anomalies {
 	bool data_file_overflow;              /* data-file-overflow=true */
 };
 
+/* Where the high 32 bits of the start times change, in call order. */
+struct tt_time_step {
+	uint32_t first_call; /* from this call on ... */
+	uint32_t high;       /* ... starts are high << 32 | start[k][c] */
+};
+
+/* A call lasting 2^32 - 1 microseconds or more. */
+struct tt_long_call {
+	uint32_t call;
+	uint64_t duration;
+};
+
+/* A call nested 65535 deep or more. */
+struct tt_deep_call {
+	uint32_t call;
+	uint32_t depth;
+};
+
+/*
+ * Times are stored in 32 bits: the low half of each start, with the rare
+ * changes of the high half in a step table, and each duration, with the
+ * rare calls of 71 minutes or more in a side table.  Read them through
+ * calltree_start, calltree_end and calltree_duration.  Depths are stored
+ * in 16 bits, the rare deeper ones in a side table: read calltree_depth.
+ */
 struct tt_calls {
 	uint32_t *method;
-	uint32_t *parent;             /* CALL_NONE for a root of its thread */
-	uint32_t *depth;              /* 0 for a root */
-	uint8_t *flags;               /* enum call_flag bits */
-	uint64_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
-	uint64_t *end[CLOCK_COUNT];
+	uint32_t *parent; /* CALL_NONE for a root of its thread */
+	uint16_t *depth;  /* 0 for a root; UINT16_MAX: see deep */
+	uint8_t *flags;   /* enum call_flag bits */
+	uint32_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
+	uint32_t *duration[CLOCK_COUNT]; /* UINT32_MAX: see longs */
+	struct tt_time_step *steps[CLOCK_COUNT];
+	size_t nsteps[CLOCK_COUNT];
+	struct tt_long_call *longs[CLOCK_COUNT]; /* by call */
+	size_t nlongs[CLOCK_COUNT];
+	struct tt_deep_call *deep; /* by call */
+	size_t ndeep;
 	size_t count;
 };
 
@@ -150,11 +181,45 @@ void calltree_free(struct calltree *tree);
 
 /* Thread index of the thread with id tid, or -1. */
 long calltree_find_thread(const struct calltree *tree, uint32_t tid);
+/* High half of the start of call c on clock k (out of line: rare). */
+uint64_t calltree_start_high(const struct calltree *tree, size_t c,
+                             enum clock_index k);
+/* Duration of a call of 71 minutes or more (out of line: rare). */
+uint64_t calltree_long_duration(const struct calltree *tree, size_t c,
+                                enum clock_index k);
+/* Depth of a call nested 65535 deep or more (out of line: rare). */
+uint32_t calltree_deep_depth(const struct calltree *tree, size_t c);
+
+/* Start of call c on clock k, in microseconds. */
+static inline uint64_t
+calltree_start(const struct calltree *tree, size_t c, enum clock_index k)
+{
+	uint64_t lo = tree->calls.start[k][c];
+
+	return tree->calls.nsteps[k] ? calltree_start_high(tree, c, k) | lo
+	                             : lo;
+}
 /* Inclusive time of call c on clock k. */
 static inline uint64_t
 calltree_duration(const struct calltree *tree, size_t c, enum clock_index k)
 {
-	return tree->calls.end[k][c] - tree->calls.start[k][c];
+	uint32_t d = tree->calls.duration[k][c];
+
+	return d != UINT32_MAX ? d : calltree_long_duration(tree, c, k);
+}
+/* End of call c on clock k. */
+static inline uint64_t
+calltree_end(const struct calltree *tree, size_t c, enum clock_index k)
+{
+	return calltree_start(tree, c, k) + calltree_duration(tree, c, k);
+}
+/* Depth of call c: 0 for a root of its thread. */
+static inline uint32_t
+calltree_depth(const struct calltree *tree, size_t c)
+{
+	uint16_t d = tree->calls.depth[c];
+
+	return d != UINT16_MAX ? d : calltree_deep_depth(tree, c);
 }
 /* Traced time of thread t on clock k: its last event minus its first. */
 static inline uint64_t

@@ -59,16 +59,16 @@ call_cmp(const void *a, const void *b, void *arg)
 		break;
 	}
 	case BY_DEPTH:
-		vx = ctx->tree->calls.depth[x];
-		vy = ctx->tree->calls.depth[y];
+		vx = calltree_depth(ctx->tree, x);
+		vy = calltree_depth(ctx->tree, y);
 		if (vx != vy)
 			return vx > vy ? -1 : 1;
 		break;
 	case BY_START:
 		break;
 	}
-	vx = ctx->tree->calls.start[ctx->time_clock][x];
-	vy = ctx->tree->calls.start[ctx->time_clock][y];
+	vx = calltree_start(ctx->tree, x, ctx->time_clock);
+	vy = calltree_start(ctx->tree, y, ctx->time_clock);
 	if (vx != vy)
 		return vx < vy ? -1 : 1;
 	return x < y ? -1 : x > y;
@@ -231,10 +231,10 @@ cmd_calls(int argc, char **argv)
 		table_row(table);
 		table_str(table, tree->threads[th].name);
 		table_u64(table, tree->threads[th].tid);
-		table_u64(table, tree->calls.start[ctx.time_clock][c]);
+		table_u64(table, calltree_start(tree, c, ctx.time_clock));
 		time_cell(table, tree, c, CLOCK_WALL);
 		time_cell(table, tree, c, CLOCK_CPU);
-		table_u64(table, tree->calls.depth[c]);
+		table_u64(table, calltree_depth(tree, c));
 		flags_cell(table, tree->calls.flags[c]);
 		table_str(table, name);
 		free(name);

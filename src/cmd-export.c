@@ -124,7 +124,7 @@ close_top(struct evented *e)
 {
 	uint32_t call = e->stack[--e->depth];
 
-	event(e, 'C', call, e->tree->calls.end[e->clock][call]);
+	event(e, 'C', call, calltree_end(e->tree, call, e->clock));
 }
 
 static void
@@ -151,7 +151,7 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 	for (i = th->first_call; i < (size_t)th->first_call + th->ncalls; i++) {
 		while (e->depth && e->stack[e->depth - 1] != c->parent[i])
 			close_top(e);
-		event(e, 'O', (uint32_t)i, c->start[e->clock][i]);
+		event(e, 'O', (uint32_t)i, calltree_start(tree, i, e->clock));
 		UTIL_GROW(e->stack, e->cap, e->depth + 1);
 		e->stack[e->depth++] = (uint32_t)i;
 	}
@@ -242,13 +242,13 @@ write_chrome(FILE *out, const struct calltree *tree, const struct scope *scope,
 			        ",\n{\"name\":%s,\"ph\":\"X\",\"pid\":1,"
 			        "\"tid\":%" PRIu32 ",\"ts\":%" PRIu64
 			        ",\"dur\":%" PRIu64,
-			        names[c->method[i]], th->tid, c->start[k][i],
+			        names[c->method[i]], th->tid, calltree_start(tree, i, k),
 			        calltree_duration(tree, i, k));
 			if (thread_time)
 				fprintf(out,
 				        ",\"tts\":%" PRIu64
 				        ",\"tdur\":%" PRIu64,
-				        c->start[CLOCK_CPU][i],
+				        calltree_start(tree, i, CLOCK_CPU),
 				        calltree_duration(tree, i, CLOCK_CPU));
 			if (cpu)
 				fprintf(out,

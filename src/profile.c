@@ -101,7 +101,6 @@ add_thread_calls(struct profile_row *rows, struct link_table *links,
                  const struct calltree *tree, const struct scope *scope,
                  size_t t, struct scope_span *span)
 {
-	const struct tt_calls *c = &tree->calls;
 	const struct tt_thread *th = &tree->threads[t];
 	uint64_t dur[CLOCK_COUNT];
 	size_t i;
@@ -110,8 +109,8 @@ add_thread_calls(struct profile_row *rows, struct link_table *links,
 	if (!scope || !scope->range.on) {
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			for (k = 0; k < CLOCK_COUNT; k++)
-				dur[k] = c->start[k]
-				                 ? c->end[k][i] - c->start[k][i]
+				dur[k] = tree->has_clock[k]
+				                 ? calltree_duration(tree, i, k)
 				                 : 0;
 			add_call(rows, links, tree, i, dur);
 		}
@@ -319,7 +318,7 @@ edge_add(struct edge_list *l, const struct calltree *tree, uint32_t method,
 
 	e->calls++;
 	for (k = 0; k < CLOCK_COUNT; k++)
-		if (tree->calls.start[k])
+		if (tree->has_clock[k])
 			e->incl[k] += calltree_duration(tree, call, k);
 }
 

@@ -121,12 +121,10 @@ static size_t
 first_starting(const struct calltree *tree, size_t lo, size_t hi,
                enum clock_index k, uint64_t at)
 {
-	const uint64_t *start = tree->calls.start[k];
-
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (start[mid] < at)
+		if (calltree_start(tree, mid, k) < at)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -147,10 +145,9 @@ moment_of(struct moment *m, const struct calltree *tree, size_t c, bool end)
 
 	m->set = true;
 	for (k = 0; k < CLOCK_COUNT; k++)
-		m->at[k] = tree->calls.start[k]
-		                   ? (end ? tree->calls.end[k][c]
-		                          : tree->calls.start[k][c])
-		                   : 0;
+		m->at[k] = !tree->has_clock[k] ? 0
+		           : end           ? calltree_end(tree, c, k)
+		                           : calltree_start(tree, c, k);
 }
 
 /*
@@ -178,7 +175,7 @@ clocks_at(const struct calltree *tree, size_t t, enum clock_index k,
 		 * innermost call still open then; the outermost one passed
 		 * on the way ended last. */
 		for (g = (uint32_t)(f - 1); g != CALL_NONE; g = c->parent[g]) {
-			if (c->end[k][g] > when) {
+			if (calltree_end(tree, g, k) > when) {
 				inner = g;
 				break;
 			}
@@ -189,7 +186,7 @@ clocks_at(const struct calltree *tree, size_t t, enum clock_index k,
 		else if (inner != CALL_NONE)
 			moment_of(&before, tree, inner, false);
 		if (inner != CALL_NONE &&
-		    (!after.set || c->end[k][inner] < after.at[k]))
+		    (!after.set || calltree_end(tree, inner, k) < after.at[k]))
 			moment_of(&after, tree, inner, true);
 	}
 	for (j = 0; j < CLOCK_COUNT; j++) {
@@ -237,7 +234,7 @@ scope_span_of(struct scope_span *sp, const struct scope *scope,
 		return;
 	for (c = (uint32_t)(sp->first - 1); c != CALL_NONE;
 	     c = tree->calls.parent[c]) {
-		if (tree->calls.end[r->clock][c] <= r->start)
+		if (calltree_end(tree, c, r->clock) <= r->start)
 			continue;
 		UTIL_GROW(sp->open, sp->cap, sp->nopen + 1);
 		sp->open[sp->nopen++] = c;
@@ -263,23 +260,22 @@ scope_clip(const struct scope *scope, const struct calltree *tree,
            const struct scope_span *span, size_t c, uint64_t dur[CLOCK_COUNT])
 {
 	const struct time_range *r = &scope->range;
-	const struct tt_calls *calls = &tree->calls;
 	bool cut_start = false, cut_end = false;
 	int k;
 
 	if (r->on) {
-		cut_start = calls->start[r->clock][c] < r->start;
-		cut_end = calls->end[r->clock][c] > r->end;
+		cut_start = calltree_start(tree, c, r->clock) < r->start;
+		cut_end = calltree_end(tree, c, r->clock) > r->end;
 	}
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint64_t from, to;
 
-		if (!calls->start[k]) {
+		if (!tree->has_clock[k]) {
 			dur[k] = 0;
 			continue;
 		}
-		from = cut_start ? span->at_start[k] : calls->start[k][c];
-		to = cut_end ? span->at_end[k] : calls->end[k][c];
+		from = cut_start ? span->at_start[k] : calltree_start(tree, c, k);
+		to = cut_end ? span->at_end[k] : calltree_end(tree, c, k);
 		dur[k] = to > from ? to - from : 0;
 	}
 }

@@ -60,7 +60,6 @@ struct method_group {
 struct timeline {
 	const struct calltree *tree;
 	enum clock_index clock;
-	const uint64_t *start, *end; /* NULL when the clock is absent */
 	size_t ncalls;
 	uint64_t *ex;    /* ex[i]: exclusive times of calls [0, i) */
 	uint32_t *dom;   /* where the descent from a whole call ends */
@@ -73,9 +72,21 @@ struct timeline {
 };
 
 static inline uint64_t
+start_of(const struct timeline *tl, size_t c)
+{
+	return calltree_start(tl->tree, c, tl->clock);
+}
+
+static inline uint64_t
+end_of(const struct timeline *tl, size_t c)
+{
+	return calltree_end(tl->tree, c, tl->clock);
+}
+
+static inline uint64_t
 dur(const struct timeline *tl, size_t c)
 {
-	return tl->end[c] - tl->start[c];
+	return calltree_duration(tl->tree, c, tl->clock);
 }
 
 /* The longer of calls x and y, the earlier on a tie. */
@@ -89,12 +100,12 @@ longer(const struct timeline *tl, uint32_t x, uint32_t y)
 
 /* First index of [lo, hi) whose start is >= at. */
 static size_t
-lower_bound(const uint64_t *start, size_t lo, size_t hi, uint64_t at)
+lower_bound(const struct timeline *tl, size_t lo, size_t hi, uint64_t at)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (start[mid] < at)
+		if (start_of(tl, mid) < at)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -104,12 +115,12 @@ lower_bound(const uint64_t *start, size_t lo, size_t hi, uint64_t at)
 
 /* First index of [lo, hi) whose start is > at. */
 static size_t
-upper_bound(const uint64_t *start, size_t lo, size_t hi, uint64_t at)
+upper_bound(const struct timeline *tl, size_t lo, size_t hi, uint64_t at)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (start[mid] <= at)
+		if (start_of(tl, mid) <= at)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -267,7 +278,7 @@ build_methods(struct timeline *tl)
 			}
 			g = &tl->groups[tl->mgroups[m] + count[m] - 1];
 			g->count++;
-			if (tl->start && dur(tl, i) > dur(tl, g->longest))
+			if (tl->ncalls && dur(tl, i) > dur(tl, g->longest))
 				g->longest = (uint32_t)i;
 			tl->mcalls[fill[m]++] = (uint32_t)i;
 		}
@@ -285,9 +296,7 @@ timeline_new(const struct calltree *tree, enum clock_index k)
 
 	tl->tree = tree;
 	tl->clock = k;
-	tl->start = tree->calls.start[k];
-	tl->end = tree->calls.end[k];
-	tl->ncalls = tl->start ? tree->calls.count : 0;
+	tl->ncalls = tree->has_clock[k] ? tree->calls.count : 0;
 	build_descent(tl);
 	build_table(tl);
 	build_methods(tl);
@@ -349,7 +358,7 @@ open_at(const struct timeline *tl, size_t lo, size_t f, uint64_t at)
 
 	if (f == lo)
 		return CALL_NONE;
-	for (g = (uint32_t)(f - 1); g != CALL_NONE && tl->end[g] <= at;
+	for (g = (uint32_t)(f - 1); g != CALL_NONE && end_of(tl, g) <= at;
 	     g = parent[g])
 		;
 	return g;
@@ -384,7 +393,6 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
          uint64_t b, struct probe *pa, struct probe *pb)
 {
 	const uint32_t *parent = tl->tree->calls.parent;
-	const uint32_t *depth = tl->tree->calls.depth;
 	size_t lo_t = th->first_call, hi_t = lo_t + th->ncalls;
 
 	while (a < b) {
@@ -397,50 +405,50 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 		 * open at a, if that one ends inside the slice. */
 		probe_reset(pa, a);
 		if (!pa->has_open) {
-			size_t f = upper_bound(tl->start, lo_t, hi_t, a);
+			size_t f = upper_bound(tl, lo_t, hi_t, a);
 
 			pa->open = open_at(tl, lo_t, f, a);
 			pa->has_open = true;
 		}
 		c = pa->open;
-		while (c != CALL_NONE && tl->end[c] < b) {
+		while (c != CALL_NONE && end_of(tl, c) < b) {
 			left = c;
 			c = parent[c];
 		}
-		dc = c == CALL_NONE ? -1 : (long)depth[c];
+		dc = c == CALL_NONE ? -1 : (long)calltree_depth(tl->tree, c);
 		/* right: the child of C open across b. */
-		fb = lower_bound(tl->start, lo_t, hi_t, b);
+		fb = lower_bound(tl, lo_t, hi_t, b);
 		if (fb > lo_t) {
 			uint32_t h = (uint32_t)(fb - 1);
 
-			while (h != CALL_NONE && tl->end[h] <= b)
+			while (h != CALL_NONE && end_of(tl, h) <= b)
 				h = parent[h];
 			if (pb) {
 				/* No call starts at b: h is open at b. */
 				pb->set = true;
 				pb->at = b;
 				pb->lb = fb;
-				pb->has_open = fb == hi_t || tl->start[fb] > b;
+				pb->has_open = fb == hi_t || start_of(tl, fb) > b;
 				pb->open = h;
 				pb = NULL;
 			}
-			if (h != CALL_NONE && (long)depth[h] > dc) {
-				while ((long)depth[h] > dc + 1)
+			if (h != CALL_NONE && (long)calltree_depth(tl->tree, h) > dc) {
+				while ((long)calltree_depth(tl->tree, h) > dc + 1)
 					h = parent[h];
 				right = h;
-				cov_r = b - tl->start[h];
+				cov_r = b - start_of(tl, h);
 			}
 		}
 		/* The whole children: the calls in [lo, hi). */
 		hi = right != CALL_NONE ? right : fb;
-		if (left != CALL_NONE && tl->start[left] < a) {
-			cov_l = tl->end[left] - a;
-			lo = lower_bound(tl->start, left + 1, hi,
-			                 tl->end[left]);
+		if (left != CALL_NONE && start_of(tl, left) < a) {
+			cov_l = end_of(tl, left) - a;
+			lo = lower_bound(tl, left + 1, hi,
+			                 end_of(tl, left));
 		} else {
 			left = CALL_NONE;
 			if (pa->lb == SIZE_MAX)
-				pa->lb = lower_bound(tl->start, lo_t, hi_t, a);
+				pa->lb = lower_bound(tl, lo_t, hi_t, a);
 			lo = pa->lb;
 			if (c != CALL_NONE && lo <= c)
 				lo = c + 1;
@@ -457,7 +465,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 		if (cov_l >= cov_w && cov_l >= cov_r) {
 			if (cov_l <= self)
 				return c;
-			b = tl->end[left];
+			b = end_of(tl, left);
 		} else if (cov_w >= cov_r) {
 			if (cov_w <= self)
 				return c;
@@ -465,7 +473,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 		} else {
 			if (cov_r <= self)
 				return c;
-			a = tl->start[right];
+			a = start_of(tl, right);
 		}
 	}
 	return CALL_NONE;
@@ -511,7 +519,7 @@ timeline_call_at(const struct timeline *tl, size_t t, uint64_t at)
 
 	if (!tl->ncalls)
 		return CALL_NONE;
-	return open_at(tl, lo, upper_bound(tl->start, lo, hi, at), at);
+	return open_at(tl, lo, upper_bound(tl, lo, hi, at), at);
 }
 
 uint64_t
@@ -570,7 +578,7 @@ calls_before(const struct timeline *tl, const uint32_t *calls, size_t n,
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint64_t s = tl->start[calls[mid]];
+		uint64_t s = start_of(tl, calls[mid]);
 
 		if (strict ? s < at : s <= at)
 			lo = mid + 1;
@@ -614,5 +622,5 @@ timeline_method_overlaps(const struct timeline *tl, uint32_t m, size_t t,
 	 * the last one starting before t1 can reach past t0.  A call of
 	 * no length counts where it starts. */
 	return t0 < t1 && i &&
-	       (tl->end[calls[i - 1]] > t0 || tl->start[calls[i - 1]] >= t0);
+	       (end_of(tl, calls[i - 1]) > t0 || start_of(tl, calls[i - 1]) >= t0);
 }

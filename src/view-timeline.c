@@ -593,8 +593,8 @@ static void
 jump_to_call(struct timeline_view *v, const struct calltree *tree, uint32_t c,
              bool zoom)
 {
-	uint64_t s = tree->calls.start[v->clock][c];
-	uint64_t e = tree->calls.end[v->clock][c];
+	uint64_t s = calltree_start(tree, c, v->clock);
+	uint64_t e = calltree_end(tree, c, v->clock);
 	uint64_t p = (uint64_t)plot_width(v);
 
 	if (zoom || (e - s) / v->col + 2 > p) {

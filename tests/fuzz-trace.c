@@ -75,7 +75,7 @@ struct walk {
 static uint64_t
 duration(const struct calltree *tree, size_t i, int k)
 {
-	return tree->calls.end[k][i] - tree->calls.start[k][i];
+	return calltree_duration(tree, i, k);
 }
 
 /* Bytes of every string read, so no strlen is optimised away. */
@@ -135,7 +135,7 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 		if (tree->has_clock[k])
 			lower[k][0] = th->first[k];
 	for (i = th->first_call; i < end; i++) {
-		uint32_t m = c->method[i], p = c->parent[i], d = c->depth[i];
+		uint32_t m = c->method[i], p = c->parent[i], d = calltree_depth(tree, i);
 
 		CHECK(m < tree->nmethods, "call %zu: method %" PRIu32 " of %zu",
 		      i, m, tree->nmethods);
@@ -148,9 +148,9 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 			      "call %zu: parent %" PRIu32
 			      " outside thread %zu's calls before it",
 			      i, p, t);
-			CHECK(d == c->depth[p] + 1,
+			CHECK(d == calltree_depth(tree, p) + 1,
 			      "call %zu: depth %" PRIu32 ", parent's %" PRIu32,
-			      i, d, c->depth[p]);
+			      i, d, calltree_depth(tree, p));
 		}
 		/* Leave the subtrees that ended before call i. */
 		while (plen && path[plen - 1] != p)
@@ -169,8 +169,8 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 
 			if (!tree->has_clock[k])
 				continue;
-			s = c->start[k][i];
-			e = c->end[k][i];
+			s = calltree_start(tree, i, k);
+			e = calltree_end(tree, i, k);
 			CHECK(s <= e,
 			      "call %zu clock %d: start %" PRIu64
 			      " > end %" PRIu64,
@@ -181,12 +181,12 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 			      "]",
 			      i, k, s, e, t, th->first[k], th->last[k]);
 			if (p != CALL_NONE)
-				CHECK(s >= c->start[k][p] && e <= c->end[k][p],
+				CHECK(s >= calltree_start(tree, p, k) && e <= calltree_end(tree, p, k),
 				      "call %zu clock %d: [%" PRIu64
 				      ", %" PRIu64 "] outside parent %" PRIu32
 				      " [%" PRIu64 ", %" PRIu64 "]",
-				      i, k, s, e, p, c->start[k][p],
-				      c->end[k][p]);
+				      i, k, s, e, p, calltree_start(tree, p, k),
+				      calltree_end(tree, p, k));
 			CHECK(s >= lower[k][d],
 			      "call %zu clock %d: starts at %" PRIu64
 			      " before its previous sibling ends at %" PRIu64,
@@ -250,9 +250,9 @@ check_model(const struct calltree *tree, struct walk *w)
 		CHECK(!n || !!c->start[k] == tree->has_clock[k],
 		      "clock %d: has_clock %d, start array %s", k,
 		      tree->has_clock[k], c->start[k] ? "set" : "NULL");
-		CHECK(!n || !!c->end[k] == tree->has_clock[k],
-		      "clock %d: has_clock %d, end array %s", k,
-		      tree->has_clock[k], c->end[k] ? "set" : "NULL");
+		CHECK(!n || !!c->duration[k] == tree->has_clock[k],
+		      "clock %d: has_clock %d, duration array %s", k,
+		      tree->has_clock[k], c->duration[k] ? "set" : "NULL");
 		w->child_sum[k] = xcalloc(n + 1, sizeof(uint64_t));
 		lower[k] = xcalloc(n + 2, sizeof(uint64_t));
 	}

@@ -135,6 +135,10 @@ awk 'BEGIN { print "version 2\nclock wall\nthread 1 main";
 survives "$tmp/deep.trace" "a stack a million frames deep"
 "$TRACETUI" report --format tsv "$tmp/deep.trace" | grep -q "	1	999999	" ;
 ok $? "deep: 1 call + 999999 recursive"
+# Depths past 65535 come from a side table: the innermost is 999999 deep.
+[ "$("$TRACETUI" calls --sort depth --top 1 --format tsv "$tmp/deep.trace" |
+	awk -F '\t' 'NR == 2 { print $6 }')" = 999999 ]
+ok $? "deep: the innermost call is 999999 deep"
 
 awk 'BEGIN { print "version 2\nclock wall\nmethod 0x4 a.B c ()V";
 	for (i = 1; i < 65536; i++) print "thread " i " t" i;

@@ -177,7 +177,7 @@ static unsigned
 call_path(const struct calltree *tree, size_t c, bool by_thread, uint32_t *step)
 {
 	const struct tt_calls *calls = &tree->calls;
-	unsigned len = calls->depth[c] + 1 + by_thread, i = len;
+	unsigned len = calltree_depth(tree, c) + 1 + by_thread, i = len;
 	uint32_t at = (uint32_t)c;
 
 	if (len > MAX_PATH)
@@ -194,7 +194,7 @@ call_path(const struct calltree *tree, size_t c, bool by_thread, uint32_t *step)
 static uint64_t
 duration(const struct calltree *tree, size_t c, int k)
 {
-	return tree->calls.end[k][c] - tree->calls.start[k][c];
+	return calltree_duration(tree, c, k);
 }
 
 /* Exclusive time of call c: its duration less its children's. */

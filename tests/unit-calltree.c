@@ -41,6 +41,7 @@ enum {
 	Y = 0x60,
 	M = 0x70,
 	E = 0x80,
+	F = 0x90,
 };
 
 #define NONE CALL_NONE
@@ -229,9 +230,11 @@ is_call(const struct calltree *t, size_t c, uint64_t id, uint32_t parent,
 		return;
 	}
 	same = k->method[c] == mi(t, id) && k->parent[c] == parent &&
-	       k->depth[c] == depth && k->flags[c] == flags &&
-	       k->start[CLOCK_CPU][c] == cs && k->end[CLOCK_CPU][c] == ce &&
-	       k->start[CLOCK_WALL][c] == ws && k->end[CLOCK_WALL][c] == we;
+	       calltree_depth(t, c) == depth && k->flags[c] == flags &&
+	       calltree_start(t, c, CLOCK_CPU) == cs &&
+	       calltree_end(t, c, CLOCK_CPU) == ce &&
+	       calltree_start(t, c, CLOCK_WALL) == ws &&
+	       calltree_end(t, c, CLOCK_WALL) == we;
 	if (!ok(same,
 	        "%s: call %zu is 0x%llx parent %d depth %u flags [%s] cpu "
 	        "%llu..%llu wall %llu..%llu",
@@ -242,12 +245,12 @@ is_call(const struct calltree *t, size_t c, uint64_t id, uint32_t parent,
 		printf("#   got 0x%llx parent %d depth %u flags [%s] cpu "
 		       "%llu..%llu wall %llu..%llu\n",
 		       (unsigned long long)t->methods[k->method[c]].id,
-		       (int)k->parent[c], k->depth[c],
+		       (int)k->parent[c], calltree_depth(t, c),
 		       flag_text(k->flags[c], f2),
-		       (unsigned long long)k->start[CLOCK_CPU][c],
-		       (unsigned long long)k->end[CLOCK_CPU][c],
-		       (unsigned long long)k->start[CLOCK_WALL][c],
-		       (unsigned long long)k->end[CLOCK_WALL][c]);
+		       (unsigned long long)calltree_start(t, c, CLOCK_CPU),
+		       (unsigned long long)calltree_end(t, c, CLOCK_CPU),
+		       (unsigned long long)calltree_start(t, c, CLOCK_WALL),
+		       (unsigned long long)calltree_end(t, c, CLOCK_WALL));
 }
 
 /* Thread index ti: tid, its calls [first, first + n). */
@@ -1209,6 +1212,45 @@ test_unknown(void)
  *  d) action 3 is counted and closes B like an exit:
  *     A in (0,0) B in (1,1) B action-3 (2,2) A out (3,3).
  */
+/*
+ * Times past 2^32 microseconds, stored as a low half and a step table,
+ * and a call lasting more than 2^32 - 1, kept in the side table.
+ *  Thread 1: A in (0, 0) B in (1, 0x7FFFFFFF) B out (2, 0xFFFFFFFE)
+ *  A out (3, 0x10): the wall clock wraps once, so A lasts 2^32 + 16.
+ *  Thread 2: D in (0, 0xFFFFFFF0) D out (1, 0x5: wraps) F in (2, 0x6)
+ *  F out (3, 0x7) E out (4, 0x8): E is an orphan starting at the
+ *  thread's first event (before the wrap) and adopting D and F, so in
+ *  pre-order the high half goes 0, 0 (E, D), then 1 (F).
+ */
+static void
+test_long_times(void)
+{
+	const uint64_t w = UINT64_C(1) << 32;
+	struct calltree *t;
+
+	start();
+	IN(1, A, 0, 0);
+	IN(1, B, 1, 0x7FFFFFFF);
+	OUT(1, B, 2, 0xFFFFFFFE);
+	OUT(1, A, 3, 0x10);
+	IN(2, D, 0, 0xFFFFFFF0);
+	OUT(2, D, 1, 0x5);
+	IN(2, F, 2, 0x6);
+	OUT(2, F, 3, 0x7);
+	OUT(2, E, 4, 0x8);
+	t = finish();
+	is_call(t, 0, A, NONE, 0, 0, 0, 3, 0, w + 0x10, "long times");
+	is_call(t, 1, B, 0, 1, 0, 1, 2, 0x7FFFFFFF, 0xFFFFFFFE, "long times");
+	is_call(t, 2, E, NONE, 0, CALL_ORPHAN, 0, 4, 0xFFFFFFF0, w + 8,
+	        "long times");
+	is_call(t, 3, D, 2, 1, 0, 0, 1, 0xFFFFFFF0, w + 5, "long times");
+	is_call(t, 4, F, 2, 1, 0, 2, 3, w + 6, w + 7, "long times");
+	is_u64(calltree_duration(t, 0, CLOCK_WALL), w + 0x10,
+	       "long times: A lasts 2^32 + 16");
+	is_u64(t->calls.nlongs[CLOCK_WALL], 1, "long times: one long call");
+	calltree_free(t);
+}
+
 static void
 test_clock_repairs(void)
 {
@@ -1329,7 +1371,7 @@ test_properties_and_wall_only(void)
 	ok(t->calls.start[CLOCK_CPU] == NULL, "wall only: no cpu array");
 	ok(calltree_default_clock(t) == CLOCK_WALL,
 	   "wall only: default clock wall");
-	is_u64(t->calls.end[CLOCK_WALL][0] - t->calls.start[CLOCK_WALL][0], 50,
+	is_u64(calltree_duration(t, 0, CLOCK_WALL), 50,
 	       "wall only: A lasts 50");
 	scope_init_all(&all, t);
 	profile_compute(&p, t, &all);
@@ -1431,6 +1473,7 @@ main(void)
 	test_open_at_end();
 	test_unknown();
 	test_clock_repairs();
+	test_long_times();
 	test_big_tid();
 	test_properties_and_wall_only();
 	test_range();

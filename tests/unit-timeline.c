@@ -187,7 +187,7 @@ brute_dominant(const struct calltree *tree, enum clock_index k, size_t t,
 
 			if (c->parent[i] != node)
 				continue;
-			cov = overlap(c->start[k][i], c->end[k][i], a, b);
+			cov = overlap(calltree_start(tree, i, k), calltree_end(tree, i, k), a, b);
 			sum += cov;
 			if (cov > best_cov) {
 				best_cov = cov;
@@ -206,13 +206,12 @@ brute_open_at(const struct calltree *tree, enum clock_index k, size_t t,
               uint64_t at)
 {
 	const struct tt_thread *th = &tree->threads[t];
-	const struct tt_calls *c = &tree->calls;
 	uint32_t best = NONE;
 	size_t i;
 
 	for (i = th->first_call; i < th->first_call + th->ncalls; i++)
-		if (c->start[k][i] <= at && at < c->end[k][i] &&
-		    (best == NONE || c->depth[i] > c->depth[best]))
+		if (calltree_start(tree, i, k) <= at && at < calltree_end(tree, i, k) &&
+		    (best == NONE || calltree_depth(tree, i) > calltree_depth(tree, best)))
 			best = (uint32_t)i;
 	return best;
 }
@@ -312,7 +311,7 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 
 	for (i = th->first_call; i < th->first_call + th->ncalls; i++)
 		if (c->parent[i] == NONE)
-			busy += c->end[k][i] - c->start[k][i];
+			busy += calltree_end(tree, i, k) - calltree_start(tree, i, k);
 	expect(ty, timeline_busy(tl, t), busy, "busy", t, 0, 0);
 	for (m = 0; m < tree->nmethods; m++) {
 		const uint32_t *calls;
@@ -328,8 +327,8 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 			       m, j);
 			j++;
 			if (longest == NONE ||
-			    c->end[k][i] - c->start[k][i] >
-			            c->end[k][longest] - c->start[k][longest])
+			    calltree_end(tree, i, k) - calltree_start(tree, i, k) >
+			            calltree_end(tree, longest, k) - calltree_start(tree, longest, k))
 				longest = (uint32_t)i;
 		}
 		expect(ty, n, j, "method count", t, m, 0);
@@ -343,8 +342,8 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 			bool any = false;
 
 			for (j = 0; j < n; j++) {
-				uint64_t s = c->start[k][calls[j]];
-				uint64_t e = c->end[k][calls[j]];
+				uint64_t s = calltree_start(tree, calls[j], k);
+				uint64_t e = calltree_end(tree, calls[j], k);
 
 				if (s > at && next == NONE)
 					next = calls[j];
