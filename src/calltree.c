@@ -1,14 +1,16 @@
 /*
  * calltree: the builder is a trace_sink.  Per thread it keeps a stack of
- * open calls and a count of each method on that stack (so recursion is an
- * O(1) question), unwraps 32-bit times, rebases thread-cpu time and clamps
- * backward steps.  Calls are appended in entry order; at the end they are
- * moved, with one counting-sort permutation, into per-thread pre-order.
+ * open calls, unwraps 32-bit times, rebases thread-cpu time and clamps
+ * backward steps.  Each thread's calls are appended in entry order to its
+ * own chunks; finish moves them, thread after thread, into the model's
+ * flat arrays, which are then already grouped by thread and in pre-order
+ * (entry order is pre-order, once the orphans are put first).
  *
  * An exit with no matching entry (FORMAT.md 9.2 step 3) creates an
  * "orphan" call that starts at the thread's first event and adopts every
- * top-level call made so far; its depth and its descendants' depths and
- * recursion flags are settled in the final pass.
+ * top-level call made so far.  Because of them, depths, recursion flags
+ * and the table of very deep calls are settled per thread at the end, in
+ * one walk over its pre-order.
  */
 #include "config.h"
 
@@ -34,14 +36,28 @@ struct frame {
 /*
  * One thread's calls while the trace is read, in entry order, in the
  * model's compact form; parents are indexes among the thread's calls.
- * finish moves them into the model in pre-order.
+ * They are kept in chunks of CHUNK_CALLS: the first grows as needed, the
+ * others are fixed blocks, so growing never copies, and finish frees each
+ * chunk as soon as it has moved it into the model in pre-order (the peak
+ * is one copy of the calls, not two).
  */
-struct thread_calls {
+enum {
+	CHUNK_SHIFT = 16,
+	CHUNK_CALLS = 1 << CHUNK_SHIFT,
+	CHUNK_BYTES = 2 << 20, /* room for CHUNK_CALLS of every field */
+};
+
+struct call_chunk {
 	uint32_t *method, *parent;
-	uint16_t *depth;
 	uint8_t *flags;
 	uint32_t *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
-	size_t count, cap;
+	void *block; /* the block holding them, or NULL */
+};
+
+struct thread_calls {
+	struct call_chunk *chunks;
+	size_t nchunks, chunks_cap;
+	size_t count, cap; /* calls, and room for them */
 	struct tt_time_step *steps[CLOCK_COUNT]; /* by thread call index */
 	size_t nsteps[CLOCK_COUNT], steps_cap[CLOCK_COUNT];
 	struct tt_long_call *longs[CLOCK_COUNT]; /* by thread call index */
@@ -49,34 +65,36 @@ struct thread_calls {
 	uint32_t high[CLOCK_COUNT]; /* high half of the last start */
 };
 
+/* The chunk holding thread call i. */
+static inline struct call_chunk *
+chunk_of(const struct thread_calls *tc, size_t i)
+{
+	return &tc->chunks[i >> CHUNK_SHIFT];
+}
+
+/* Where thread call i is within its chunk. */
+static inline size_t
+in_chunk(size_t i)
+{
+	return i & (CHUNK_CALLS - 1);
+}
+
 struct thread_state {
 	struct thread_calls calls;
 	struct frame *stack;
 	size_t depth, stack_cap;
-	struct util_map shared; /* method -> its frames here, for methods
-	                           open on several threads (see presence) */
 	uint32_t *tops;         /* top-level calls an orphan would adopt */
 	size_t ntops, tops_cap;
 	uint64_t raw_prev[CLOCK_COUNT];
 	uint64_t epoch[CLOCK_COUNT];
 	uint64_t prev[CLOCK_COUNT];
 	uint64_t cpu_base;
+	uint64_t nevents;
 	uint32_t orphans;
 	struct sampling_probe probe;
 };
 
-/*
- * Which threads have frames of a method open: all on one thread (the
- * common case, answered from this array alone), or on several, when each
- * thread's own count is in its `shared` map.
- */
-struct presence {
-	uint32_t open;   /* frames open, all threads together */
-	uint32_t thread; /* the thread holding them, or PRESENCE_SHARED */
-};
-
 enum {
-	PRESENCE_SHARED = UINT32_MAX,
 	METHOD_CACHE = 4096,  /* direct-mapped id -> index cache */
 	TID_DIRECT = 1 << 16, /* thread ids looked up without hashing */
 };
@@ -88,8 +106,6 @@ struct method_cache_entry {
 
 struct calltree_builder {
 	struct calltree *tree;
-	struct presence *presence; /* per method */
-	size_t presence_cap;
 	struct method_cache_entry method_cache[METHOD_CACHE];
 	uint32_t *tid_direct;       /* tid -> thread index, for tid < 2^16 */
 	struct util_map thread_ids; /* tid -> thread index */
@@ -133,7 +149,6 @@ add_thread(struct calltree_builder *b, uint32_t tid, const char *name,
 	t = &tree->threads[n];
 	memset(t, 0, sizeof(*t));
 	memset(&b->states[n], 0, sizeof(b->states[n]));
-	util_map_init(&b->states[n].shared);
 	t->tid = tid;
 	t->defined = defined;
 	t->name = name;
@@ -184,14 +199,6 @@ method_slot(struct calltree_builder *b, uint64_t id)
 			abort();
 		}
 		UTIL_GROW(tree->methods, b->methods_cap, tree->nmethods + 1);
-		if (tree->nmethods + 1 > b->presence_cap) {
-			b->presence = xreallocarray(b->presence, b->methods_cap,
-			                            sizeof(*b->presence));
-			memset(b->presence + b->presence_cap, 0,
-			       (b->methods_cap - b->presence_cap) *
-			               sizeof(*b->presence));
-			b->presence_cap = b->methods_cap;
-		}
 		m = &tree->methods[tree->nmethods];
 		memset(m, 0, sizeof(*m));
 		m->id = id;
@@ -283,39 +290,94 @@ thread_of(struct calltree_builder *b, uint32_t tid)
 	return idx;
 }
 
+/* Carve one block into the fields of a full chunk. */
 static void
-thread_calls_grow(struct thread_calls *tc, const bool *has_clock)
+chunk_carve(struct call_chunk *ch, const bool *has_clock)
 {
-	size_t cap = tc->cap;
+	char *p = xmalloc(CHUNK_BYTES);
 	int k;
 
-	UTIL_GROW(tc->method, cap, tc->count + 1);
-	tc->parent = xreallocarray(tc->parent, cap, sizeof(*tc->parent));
-	tc->depth = xreallocarray(tc->depth, cap, sizeof(*tc->depth));
-	tc->flags = xreallocarray(tc->flags, cap, sizeof(*tc->flags));
+	ch->block = p;
+	ch->method = (uint32_t *)p;
+	ch->parent = ch->method + CHUNK_CALLS;
+	p = (char *)(ch->parent + CHUNK_CALLS);
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!has_clock[k])
 			continue;
-		tc->start[k] = xreallocarray(tc->start[k], cap,
-		                             sizeof(*tc->start[k]));
-		tc->duration[k] = xreallocarray(tc->duration[k], cap,
-		                                sizeof(*tc->duration[k]));
+		ch->start[k] = (uint32_t *)p;
+		ch->duration[k] = ch->start[k] + CHUNK_CALLS;
+		p = (char *)(ch->duration[k] + CHUNK_CALLS);
+	}
+	ch->flags = (uint8_t *)p;
+}
+
+/* Room for one more call. */
+static void
+thread_calls_grow(struct thread_calls *tc, const bool *has_clock)
+{
+	struct call_chunk *ch;
+	size_t cap;
+	int k;
+
+	if (tc->cap >= CHUNK_CALLS) {
+		UTIL_GROW(tc->chunks, tc->chunks_cap, tc->nchunks + 1);
+		ch = &tc->chunks[tc->nchunks++];
+		memset(ch, 0, sizeof(*ch));
+		chunk_carve(ch, has_clock);
+		tc->cap += CHUNK_CALLS;
+		return;
+	}
+	/* The first chunk grows in place up to CHUNK_CALLS. */
+	if (!tc->nchunks) {
+		UTIL_GROW(tc->chunks, tc->chunks_cap, 1);
+		memset(tc->chunks, 0, sizeof(*tc->chunks));
+		tc->nchunks = 1;
+	}
+	ch = tc->chunks;
+	cap = tc->cap ? tc->cap * 2 : 64;
+	ch->method = xreallocarray(ch->method, cap, sizeof(*ch->method));
+	ch->parent = xreallocarray(ch->parent, cap, sizeof(*ch->parent));
+	ch->flags = xreallocarray(ch->flags, cap, sizeof(*ch->flags));
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!has_clock[k])
+			continue;
+		ch->start[k] = xreallocarray(ch->start[k], cap,
+		                             sizeof(*ch->start[k]));
+		ch->duration[k] = xreallocarray(ch->duration[k], cap,
+		                                sizeof(*ch->duration[k]));
 	}
 	tc->cap = cap;
 }
 
 static void
-thread_calls_free(struct thread_calls *tc)
+chunk_free(struct call_chunk *ch)
 {
 	int k;
 
-	free(tc->method);
-	free(tc->parent);
-	free(tc->depth);
-	free(tc->flags);
+	if (ch->block) {
+		free(ch->block);
+	} else {
+		free(ch->method);
+		free(ch->parent);
+		free(ch->flags);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			free(ch->start[k]);
+			free(ch->duration[k]);
+		}
+	}
+	memset(ch, 0, sizeof(*ch));
+}
+
+static void
+thread_calls_free(struct thread_calls *tc)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < tc->nchunks; i++)
+		chunk_free(&tc->chunks[i]);
+	free(tc->chunks);
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		free(tc->start[k]);
-		free(tc->duration[k]);
 		free(tc->steps[k]);
 		free(tc->longs[k]);
 	}
@@ -325,10 +387,11 @@ thread_calls_free(struct thread_calls *tc)
 /* Append a call of method m on thread t starting at `at`. */
 static uint32_t
 new_call(struct calltree_builder *b, uint32_t t, uint32_t m, uint32_t parent,
-         size_t depth, uint8_t flags, const uint64_t *at)
+         uint8_t flags, const uint64_t *at)
 {
 	struct thread_calls *tc = &b->states[t].calls;
-	size_t i = tc->count;
+	size_t i = tc->count, j = in_chunk(i);
+	struct call_chunk *ch;
 	int k;
 
 	if (b->ncalls >= CALL_NONE - 1) {
@@ -338,14 +401,14 @@ new_call(struct calltree_builder *b, uint32_t t, uint32_t m, uint32_t parent,
 	}
 	if (i == tc->cap)
 		thread_calls_grow(tc, b->tree->has_clock);
-	tc->method[i] = m;
-	tc->parent[i] = parent;
-	tc->depth[i] = depth < UINT16_MAX ? (uint16_t)depth : UINT16_MAX;
-	tc->flags[i] = flags;
+	ch = chunk_of(tc, i);
+	ch->method[j] = m;
+	ch->parent[j] = parent;
+	ch->flags[j] = flags;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint32_t high = (uint32_t)(at[k] >> 32);
 
-		if (!tc->start[k])
+		if (!b->tree->has_clock[k])
 			continue;
 		if (high != tc->high[k]) {
 			UTIL_GROW(tc->steps[k], tc->steps_cap[k],
@@ -354,8 +417,8 @@ new_call(struct calltree_builder *b, uint32_t t, uint32_t m, uint32_t parent,
 			        (struct tt_time_step){(uint32_t)i, high};
 			tc->high[k] = high;
 		}
-		tc->start[k][i] = (uint32_t)at[k];
-		tc->duration[k][i] = 0;
+		ch->start[k][j] = (uint32_t)at[k];
+		ch->duration[k][j] = 0;
 	}
 	tc->count = i + 1;
 	b->ncalls++;
@@ -365,14 +428,16 @@ new_call(struct calltree_builder *b, uint32_t t, uint32_t m, uint32_t parent,
 /* Close call i of thread calls tc, started at `from`, at `to`. */
 static void
 end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
-         const uint64_t *to)
+         const uint64_t *to, uint8_t flags)
 {
+	struct call_chunk *ch = chunk_of(tc, i);
 	int k;
 
+	ch->flags[in_chunk(i)] |= flags;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint64_t d = to[k] - from[k];
 
-		if (!tc->duration[k])
+		if (!ch->duration[k])
 			continue;
 		if (d >= UINT32_MAX) {
 			UTIL_GROW(tc->longs[k], tc->longs_cap[k],
@@ -381,7 +446,7 @@ end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
 			        (struct tt_long_call){i, d};
 			d = UINT32_MAX;
 		}
-		tc->duration[k][i] = (uint32_t)d;
+		ch->duration[k][in_chunk(i)] = (uint32_t)d;
 	}
 }
 
@@ -392,58 +457,6 @@ push_top(struct thread_state *st, uint32_t call)
 	st->tops[st->ntops++] = call;
 }
 
-/* Frames of method m open on thread t. */
-static uint32_t
-presence_count(const struct calltree_builder *b, uint32_t t, uint32_t m)
-{
-	const struct presence *p = &b->presence[m];
-	uint32_t n = 0;
-
-	if (!p->open || p->thread == t)
-		return p->open;
-	if (p->thread != PRESENCE_SHARED)
-		return 0;
-	util_map_get(&b->states[t].shared, m, &n);
-	return n;
-}
-
-/* A frame of m opens on thread t. */
-static void
-presence_push(struct calltree_builder *b, uint32_t t, uint32_t m)
-{
-	struct presence *p = &b->presence[m];
-
-	if (!p->open || p->thread == t) {
-		p->thread = t;
-		p->open++;
-		return;
-	}
-	if (p->thread != PRESENCE_SHARED) {
-		/* A second thread: the first one's frames move to its map. */
-		util_map_put(&b->states[p->thread].shared, m, p->open);
-		p->thread = PRESENCE_SHARED;
-	}
-	++*util_map_slot(&b->states[t].shared, m, 0);
-	p->open++;
-}
-
-/* A frame of m on thread t closes. */
-static void
-presence_pop(struct calltree_builder *b, uint32_t t, uint32_t m)
-{
-	struct presence *p = &b->presence[m];
-
-	if (p->thread == PRESENCE_SHARED) {
-		uint32_t *n = util_map_slot(&b->states[t].shared, m, 0);
-
-		if (*n <= 1)
-			util_map_remove(&b->states[t].shared, m);
-		else
-			--*n;
-	}
-	p->open--;
-}
-
 /* Pop the top frame of thread t, closing its call at `at`. */
 static void
 pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
@@ -452,24 +465,19 @@ pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
 	struct thread_state *st = &b->states[t];
 	struct frame *f = &st->stack[--st->depth];
 
-	end_call(&st->calls, f->call, f->start, at);
-	st->calls.flags[f->call] |= flags;
-	presence_pop(b, t, f->method);
+	end_call(&st->calls, f->call, f->start, at, flags);
 }
 
 static void
 enter(struct calltree_builder *b, uint32_t t, uint64_t id, const uint64_t *at)
 {
 	struct thread_state *st = &b->states[t];
-	struct tt_thread *th = &b->tree->threads[t];
 	uint32_t m = method_slot(b, id);
 	uint32_t parent = st->depth ? st->stack[st->depth - 1].call : CALL_NONE;
 	struct frame *f;
 	uint32_t call;
 
-	call = new_call(b, t, m, parent, st->depth,
-	                presence_count(b, t, m) ? CALL_RECURSIVE : 0, at);
-	presence_push(b, t, m);
+	call = new_call(b, t, m, parent, 0, at);
 	if (parent == CALL_NONE)
 		push_top(st, call);
 	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
@@ -478,8 +486,6 @@ enter(struct calltree_builder *b, uint32_t t, uint64_t id, const uint64_t *at)
 	f->method = m;
 	f->id = id;
 	memcpy(f->start, at, sizeof(f->start));
-	if (st->depth > th->max_depth)
-		th->max_depth = (uint32_t)st->depth;
 }
 
 /* An exit whose method is not on the stack: FORMAT.md 9.2 step 3. */
@@ -492,16 +498,22 @@ orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m,
 	uint32_t call;
 	size_t i;
 
-	call = new_call(b, t, m, CALL_NONE, 0, CALL_ORPHAN | flags, th->first);
-	end_call(&st->calls, call, th->first, at);
+	call = new_call(b, t, m, CALL_NONE, CALL_ORPHAN | flags, th->first);
+	end_call(&st->calls, call, th->first, at, 0);
 	for (i = 0; i < st->ntops; i++)
-		st->calls.parent[st->tops[i]] = call;
+		chunk_of(&st->calls, st->tops[i])->parent[in_chunk(st->tops[i])] =
+		        call;
 	st->ntops = 0;
 	push_top(st, call);
 	st->orphans++;
 	b->tree->anomalies.orphan_exits++;
 }
 
+/*
+ * An exit of method id on thread t.  When it is not the top frame, the
+ * stack is searched from the top: the frames passed over are popped
+ * either way, so the search costs no more than their entries did.
+ */
 static void
 leave(struct calltree_builder *b, uint32_t t, uint64_t id,
       enum trace_action action, const uint64_t *at)
@@ -509,18 +521,19 @@ leave(struct calltree_builder *b, uint32_t t, uint64_t id,
 	struct thread_state *st = &b->states[t];
 	struct tt_anomalies *an = &b->tree->anomalies;
 	uint8_t flags = action == TRACE_UNWIND ? CALL_UNWOUND : 0;
-	uint32_t m;
+	size_t i;
 
 	if (st->depth && st->stack[st->depth - 1].id == id) {
 		pop_frame(b, t, at, flags);
 		return;
 	}
-	m = method_slot(b, id);
 	if (st->depth)
 		an->mismatched_exits++;
-	if (presence_count(b, t, m)) {
+	for (i = st->depth; i > 0 && st->stack[i - 1].id != id; i--)
+		;
+	if (i) {
 		/* Frames above it lost their exits. */
-		while (st->stack[st->depth - 1].method != m) {
+		while (st->depth > i) {
 			pop_frame(b, t, at, CALL_LOST_EXIT);
 			an->lost_exits++;
 		}
@@ -533,50 +546,48 @@ leave(struct calltree_builder *b, uint32_t t, uint64_t id,
 		pop_frame(b, t, at, CALL_LOST_EXIT);
 		an->lost_exits++;
 	}
-	orphan_exit(b, t, m, at, flags);
+	orphan_exit(b, t, method_slot(b, id), at, flags);
 }
 
-/* Unwrap, rebase and clamp the raw times of one event of thread t. */
+/* Unwrap and clamp one raw reading of clock k on a thread. */
+static inline uint64_t
+clock_reading(struct thread_state *st, struct tt_anomalies *an, int k,
+              uint64_t v, bool wraps)
+{
+	if (wraps && v < st->raw_prev[k] &&
+	    st->raw_prev[k] - v > UINT64_C(1) << 31) {
+		st->epoch[k] += UINT64_C(1) << 32;
+		an->wraps[k]++;
+	}
+	st->raw_prev[k] = v;
+	v += st->epoch[k];
+	if (v < st->prev[k]) {
+		an->negative_steps[k]++;
+		v = st->prev[k];
+	}
+	st->prev[k] = v;
+	return v;
+}
+
+/* The first event of a thread: where its clocks start. */
 static void
-thread_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw,
-             uint64_t *at)
+first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 {
 	struct calltree *tree = b->tree;
 	struct thread_state *st = &b->states[t];
-	struct tt_thread *th = &tree->threads[t];
-	bool first = th->nevents == 0;
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		uint64_t v = raw[k];
-
-		if (!tree->has_clock[k]) {
-			at[k] = 0;
+		if (!tree->has_clock[k])
 			continue;
-		}
-		if (tree->header.time_bits == 32 && !first) {
-			if (v < st->raw_prev[k] &&
-			    st->raw_prev[k] - v > UINT64_C(1) << 31) {
-				st->epoch[k] += UINT64_C(1) << 32;
-				tree->anomalies.wraps[k]++;
-			}
-		}
-		st->raw_prev[k] = v;
-		v += st->epoch[k];
-		if (first) {
-			if (k == CLOCK_CPU)
-				st->cpu_base = v;
-			st->prev[k] = v;
-		} else if (v < st->prev[k]) {
-			tree->anomalies.negative_steps[k]++;
-			v = st->prev[k];
-		}
-		st->prev[k] = v;
-		at[k] = k == CLOCK_CPU ? v - st->cpu_base : v;
-		if (first)
-			th->first[k] = at[k];
-		th->last[k] = at[k];
+		st->raw_prev[k] = st->prev[k] = raw[k];
 	}
+	st->cpu_base = st->prev[CLOCK_CPU];
+	for (k = 0; k < CLOCK_COUNT; k++)
+		tree->threads[t].first[k] =
+		        tree->has_clock[k]
+		                ? st->prev[k] - (k == CLOCK_CPU ? st->cpu_base : 0)
+		                : 0;
 }
 
 static void
@@ -585,17 +596,27 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 {
 	struct calltree_builder *b = ctx;
 	struct calltree *tree = b->tree;
-	uint64_t raw[CLOCK_COUNT], at[CLOCK_COUNT];
 	uint32_t t = thread_of(b, tid);
+	struct thread_state *st = &b->states[t];
+	bool wraps = tree->header.time_bits == 32;
+	uint64_t at[CLOCK_COUNT] = {0};
 
-	raw[CLOCK_CPU] = cpu;
-	raw[CLOCK_WALL] = wall;
-	thread_times(b, t, raw, at);
-	tree->threads[t].nevents++;
+	if (!st->nevents++) {
+		uint64_t raw[CLOCK_COUNT] = {cpu, wall};
+
+		first_times(b, t, raw);
+	}
+	if (tree->has_clock[CLOCK_CPU])
+		at[CLOCK_CPU] = clock_reading(st, &tree->anomalies, CLOCK_CPU,
+		                              cpu, wraps) -
+		                st->cpu_base;
+	if (tree->has_clock[CLOCK_WALL])
+		at[CLOCK_WALL] = clock_reading(st, &tree->anomalies,
+		                               CLOCK_WALL, wall, wraps);
 	tree->records++;
-	sampling_probe_add(&b->states[t].probe, tree->has_clock[CLOCK_WALL]
-	                                                ? at[CLOCK_WALL]
-	                                                : at[CLOCK_CPU]);
+	sampling_probe_add(&st->probe, tree->has_clock[CLOCK_WALL]
+	                                       ? at[CLOCK_WALL]
+	                                       : at[CLOCK_CPU]);
 	switch (action) {
 	case TRACE_ENTER:
 		enter(b, t, method_id, at);
@@ -611,6 +632,28 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	case TRACE_EXIT:
 		leave(b, t, method_id, action, at);
 		break;
+	}
+}
+
+/* Each thread's event count and last times, from its state. */
+static void
+settle_thread_times(struct calltree_builder *b)
+{
+	struct calltree *tree = b->tree;
+	size_t t;
+	int k;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		struct thread_state *st = &b->states[t];
+		struct tt_thread *th = &tree->threads[t];
+
+		th->nevents = st->nevents;
+		for (k = 0; k < CLOCK_COUNT && st->nevents; k++)
+			th->last[k] = tree->has_clock[k]
+			                      ? st->prev[k] - (k == CLOCK_CPU
+			                                               ? st->cpu_base
+			                                               : 0)
+			                      : 0;
 	}
 }
 
@@ -664,7 +707,9 @@ preorder_of(const struct thread_calls *tc, uint32_t orphans)
 	size_t i;
 
 	for (i = 0; i < tc->count; i++)
-		dest[i] = tc->flags[i] & CALL_ORPHAN ? --next_orphan : next++;
+		dest[i] = chunk_of(tc, i)->flags[in_chunk(i)] & CALL_ORPHAN
+		                  ? --next_orphan
+		                  : next++;
 	return dest;
 }
 
@@ -700,6 +745,40 @@ move_steps(struct time_tables *tt, const struct thread_calls *tc,
 	free(highs);
 }
 
+/* Copy thread call i's fields to model call j. */
+static void
+copy_call(struct tt_calls *c, size_t j, const struct call_chunk *ch, size_t i)
+{
+	int k;
+
+	c->method[j] = ch->method[i];
+	c->flags[j] = ch->flags[i];
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!c->start[k])
+			continue;
+		c->start[k][j] = ch->start[k][i];
+		c->duration[k][j] = ch->duration[k][i];
+	}
+}
+
+/* Copy the n calls of chunk ch to model calls [at, at + n). */
+static void
+copy_chunk(struct tt_calls *c, size_t at, const struct call_chunk *ch,
+           size_t n)
+{
+	int k;
+
+	memcpy(c->method + at, ch->method, n * sizeof(*c->method));
+	memcpy(c->flags + at, ch->flags, n * sizeof(*c->flags));
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!c->start[k])
+			continue;
+		memcpy(c->start[k] + at, ch->start[k], n * sizeof(*c->start[k]));
+		memcpy(c->duration[k] + at, ch->duration[k],
+		       n * sizeof(*c->duration[k]));
+	}
+}
+
 /* Move thread t's calls into the model, in pre-order, and free them. */
 static void
 move_thread_calls(struct calltree_builder *b, size_t t,
@@ -716,43 +795,11 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 		return;
 	if (b->states[t].orphans)
 		dest = preorder_of(tc, b->states[t].orphans);
-	for (i = 0; i < n; i++) {
-		uint32_t p = tc->parent[i];
-
-		j = base + (dest ? dest[i] : i);
-		c->parent[j] = p == CALL_NONE
-		                       ? CALL_NONE
-		                       : (uint32_t)(base + (dest ? dest[p] : p));
-	}
-	if (!dest) {
-		memcpy(c->method + base, tc->method, n * sizeof(*c->method));
-		memcpy(c->depth + base, tc->depth, n * sizeof(*c->depth));
-		memcpy(c->flags + base, tc->flags, n * sizeof(*c->flags));
-	} else {
-		for (i = 0; i < n; i++) {
-			j = base + dest[i];
-			c->method[j] = tc->method[i];
-			c->depth[j] = tc->depth[i];
-			c->flags[j] = tc->flags[i];
-		}
-	}
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		struct time_tables *tt = &tables[k];
 
 		if (!c->start[k])
 			continue;
-		if (!dest) {
-			memcpy(c->start[k] + base, tc->start[k],
-			       n * sizeof(*c->start[k]));
-			memcpy(c->duration[k] + base, tc->duration[k],
-			       n * sizeof(*c->duration[k]));
-		} else {
-			for (i = 0; i < n; i++) {
-				j = base + dest[i];
-				c->start[k][j] = tc->start[k][i];
-				c->duration[k][j] = tc->duration[k][i];
-			}
-		}
 		move_steps(tt, tc, dest, base, k);
 		for (i = 0; i < tc->nlongs[k]; i++) {
 			struct tt_long_call l = tc->longs[k][i];
@@ -761,6 +808,25 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 			UTIL_GROW(tt->longs, tt->longs_cap, tt->nlongs + 1);
 			tt->longs[tt->nlongs++] = l;
 		}
+	}
+	/* Chunk by chunk, each freed once copied. */
+	for (i = 0; i < n; i += CHUNK_CALLS) {
+		struct call_chunk *ch = chunk_of(tc, i);
+		size_t len = n - i < CHUNK_CALLS ? n - i : CHUNK_CALLS;
+
+		for (j = 0; j < len; j++) {
+			uint32_t p = ch->parent[j];
+			size_t to = base + (dest ? dest[i + j] : i + j);
+
+			c->parent[to] = p == CALL_NONE ? CALL_NONE
+			                : (uint32_t)(base +
+			                             (dest ? dest[p] : p));
+			if (dest)
+				copy_call(c, to, ch, j);
+		}
+		if (!dest)
+			copy_chunk(c, base + i, ch, len);
+		chunk_free(ch);
 	}
 	free(dest);
 	thread_calls_free(tc);
@@ -792,15 +858,15 @@ group_by_thread(struct calltree_builder *b)
 	c->count = n;
 	if (!n)
 		return; /* the call arrays stay NULL */
-	c->method = xmalloc(n * sizeof(*c->method));
-	c->parent = xmalloc(n * sizeof(*c->parent));
-	c->depth = xmalloc(n * sizeof(*c->depth));
-	c->flags = xmalloc(n * sizeof(*c->flags));
+	c->method = xreallocarray(NULL, n, sizeof(*c->method));
+	c->parent = xreallocarray(NULL, n, sizeof(*c->parent));
+	c->depth = xreallocarray(NULL, n, sizeof(*c->depth));
+	c->flags = xreallocarray(NULL, n, sizeof(*c->flags));
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!tree->has_clock[k])
 			continue;
-		c->start[k] = xmalloc(n * sizeof(*c->start[k]));
-		c->duration[k] = xmalloc(n * sizeof(*c->duration[k]));
+		c->start[k] = xreallocarray(NULL, n, sizeof(*c->start[k]));
+		c->duration[k] = xreallocarray(NULL, n, sizeof(*c->duration[k]));
 	}
 	for (t = 0; t < tree->nthreads; t++)
 		move_thread_calls(b, t, tables);
@@ -815,75 +881,44 @@ group_by_thread(struct calltree_builder *b)
 	}
 }
 
-/* Depths and recursion flags of a thread whose orphans adopted calls. */
+/*
+ * Depths, recursion flags and the deepest stack of thread t, in one walk
+ * of its pre-order keeping the path from the root: `open` counts each
+ * method's frames on the path (all zero on entry and on return), `path`
+ * has room for the thread's calls.  Calls 65535 deep or more go into the
+ * side table.
+ */
 static void
-settle_adopted(struct calltree *tree, size_t t)
+settle_thread(struct calltree *tree, size_t t, uint32_t *open, uint32_t *path,
+              size_t *deep_cap)
 {
 	struct tt_calls *c = &tree->calls;
 	struct tt_thread *th = &tree->threads[t];
-	struct util_map on_path;
-	uint32_t *path = NULL;
-	size_t cap = 0, depth = 0, i;
+	size_t depth = 0, i, end = (size_t)th->first_call + th->ncalls;
 
-	util_map_init(&on_path);
 	th->max_depth = 0;
-	for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
-		uint32_t parent = c->parent[i];
-		uint32_t *count;
+	for (i = th->first_call; i < end; i++) {
+		uint32_t parent = c->parent[i], m = c->method[i];
 
-		while (depth && path[depth - 1] != parent) {
-			uint32_t *n = util_map_slot(
-			        &on_path, c->method[path[depth - 1]], 0);
-			if (*n <= 1)
-				util_map_remove(&on_path,
-				                c->method[path[depth - 1]]);
-			else
-				--*n;
-			depth--;
-		}
-		c->depth[i] = depth < UINT16_MAX ? (uint16_t)depth : UINT16_MAX;
-		count = util_map_slot(&on_path, c->method[i], 0);
-		if (*count)
+		while (depth && path[depth - 1] != parent)
+			open[c->method[path[--depth]]]--;
+		if (open[m])
 			c->flags[i] |= CALL_RECURSIVE;
-		else
-			c->flags[i] &= (uint8_t)~CALL_RECURSIVE;
-		++*count;
-		UTIL_GROW(path, cap, depth + 1);
+		open[m]++;
+		if (depth < UINT16_MAX) {
+			c->depth[i] = (uint16_t)depth;
+		} else {
+			c->depth[i] = UINT16_MAX;
+			UTIL_GROW(c->deep, *deep_cap, c->ndeep + 1);
+			c->deep[c->ndeep++] =
+			        (struct tt_deep_call){(uint32_t)i, (uint32_t)depth};
+		}
 		path[depth++] = (uint32_t)i;
 		if (depth > th->max_depth)
 			th->max_depth = (uint32_t)depth;
 	}
-	free(path);
-	util_map_done(&on_path);
-}
-
-/* The side table of calls 65535 deep or more, for threads that have them. */
-static void
-list_deep_calls(struct calltree *tree)
-{
-	struct tt_calls *c = &tree->calls;
-	size_t cap = 0, t, i;
-
-	for (t = 0; t < tree->nthreads; t++) {
-		const struct tt_thread *th = &tree->threads[t];
-		uint32_t *depth;
-
-		if (th->max_depth < UINT16_MAX)
-			continue;
-		depth = xmalloc(th->ncalls * sizeof(*depth));
-		for (i = 0; i < th->ncalls; i++) {
-			uint32_t p = c->parent[th->first_call + i];
-
-			depth[i] = p == CALL_NONE ? 0
-			                          : depth[p - th->first_call] + 1;
-			if (depth[i] < UINT16_MAX)
-				continue;
-			UTIL_GROW(c->deep, cap, c->ndeep + 1);
-			c->deep[c->ndeep++] = (struct tt_deep_call){
-			        th->first_call + (uint32_t)i, depth[i]};
-		}
-		free(depth);
-	}
+	while (depth)
+		open[c->method[path[--depth]]]--;
 }
 
 static void
@@ -891,19 +926,26 @@ finish(struct calltree_builder *b)
 {
 	struct calltree *tree = b->tree;
 	struct sampling_verdict verdict;
-	size_t i;
+	size_t i, max_calls = 0, deep_cap = 0;
+	uint32_t *open, *path;
 
+	settle_thread_times(b);
 	close_open_frames(b);
 	group_by_thread(b);
+	for (i = 0; i < tree->nthreads; i++)
+		if (tree->threads[i].ncalls > max_calls)
+			max_calls = tree->threads[i].ncalls;
+	open = xcalloc(tree->nmethods + 1, sizeof(*open));
+	path = xmalloc((max_calls + 1) * sizeof(*path));
 	sampling_verdict_init(&verdict);
 	for (i = 0; i < tree->nthreads; i++) {
-		if (b->states[i].orphans)
-			settle_adopted(tree, i);
+		settle_thread(tree, i, open, path, &deep_cap);
 		if (!tree->threads[i].defined && tree->threads[i].nevents)
 			tree->anomalies.unknown_threads++;
 		sampling_verdict_add(&verdict, &b->states[i].probe);
 	}
-	list_deep_calls(tree);
+	free(open);
+	free(path);
 	tree->sampled =
 	        tree->header.sampled || sampling_verdict_sampled(&verdict);
 	for (i = 0; i < tree->nmethods; i++) {
@@ -938,10 +980,8 @@ builder_done(struct calltree_builder *b)
 		thread_calls_free(&b->states[i].calls);
 		free(b->states[i].stack);
 		free(b->states[i].tops);
-		util_map_done(&b->states[i].shared);
 	}
 	free(b->states);
-	free(b->presence);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);
 	util_map_done(&b->thread_alias);

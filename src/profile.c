@@ -14,11 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { LINK_CACHE = 1024 };
+
 /* Links of a profile being built, found by their key. */
 struct link_table {
 	struct profile_link *links;
 	size_t count, cap;
 	struct util_map index;
+	struct {
+		uint64_t key_plus_one; /* 0: empty */
+		uint32_t link;
+	} cache[LINK_CACHE]; /* direct-mapped, in front of index */
 };
 
 static uint64_t
@@ -35,10 +41,13 @@ static struct profile_link *
 link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
           bool parent_rec)
 {
-	uint32_t *slot = util_map_slot(
-	        &t->index, link_key(parent, child, child_rec, parent_rec),
-	        CALL_NONE);
+	uint64_t key = link_key(parent, child, child_rec, parent_rec);
+	size_t at = (key ^ key >> 29) & (LINK_CACHE - 1);
+	uint32_t *slot;
 
+	if (t->cache[at].key_plus_one == key + 1)
+		return &t->links[t->cache[at].link];
+	slot = util_map_slot(&t->index, key, CALL_NONE);
 	if (*slot == CALL_NONE) {
 		struct profile_link *l;
 
@@ -51,6 +60,8 @@ link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
 		l->parent_recursive = parent_rec;
 		*slot = (uint32_t)t->count++;
 	}
+	t->cache[at].key_plus_one = key + 1;
+	t->cache[at].link = *slot;
 	return &t->links[*slot];
 }
 

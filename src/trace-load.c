@@ -185,8 +185,8 @@ load_one_file(const struct file_bytes *f, const struct trace_sink *sink,
 		trace_warn(sink, at, "%zu stray bytes before the data part",
 		           skip);
 	at += skip;
-	return trace_v1_read_data(f->data + at, f->size - at, at, &key, sink,
-	                          err);
+	return (f->mapped ? trace_v1_read_mapped : trace_v1_read_data)(
+	        f->data + at, f->size - at, at, &key, sink, err);
 }
 
 /* The two-file form: key_path holds the key, data_path the data part. */
@@ -208,7 +208,8 @@ load_two_files(const char *key_path, const char *data_path,
 	file_close(&k);
 	if (!file_open(data_path, &d, err))
 		return false;
-	ok = trace_v1_read_data(d.data, d.size, 0, &key, sink, err);
+	ok = (d.mapped ? trace_v1_read_mapped : trace_v1_read_data)(
+	        d.data, d.size, 0, &key, sink, err);
 	if (!ok)
 		trace_error_set_path(err, data_path);
 	file_close(&d);

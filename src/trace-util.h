@@ -27,6 +27,12 @@ trace_u8(const unsigned char *p)
 	return (uint64_t)trace_u4(p) | (uint64_t)trace_u4(p + 4) << 32;
 }
 
+/* Tell the kernel that the whole pages of the read-only file mapping
+ * [from, to) will not be read again, so they leave the process's memory
+ * (the page cache keeps them).  Never call it on memory that is not such
+ * a mapping. */
+void trace_release_mapped(const unsigned char *from, const unsigned char *to);
+
 /* Format a warning and hand it to the sink, if it listens. */
 void trace_warn(const struct trace_sink *sink, uint64_t offset, const char *fmt,
                 ...) __attribute__((format(printf, 3, 4)));

@@ -88,10 +88,12 @@ read_records(const unsigned char *p, const unsigned char *end, unsigned size,
 	}
 }
 
-bool
-trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
-                   const struct trace_key_info *key,
-                   const struct trace_sink *sink, struct trace_error *err)
+/* trace_v1_read_data; `mapped` says buf is a read-only file mapping whose
+ * pages can be released once their records are read. */
+static bool
+read_data(const unsigned char *buf, size_t len, uint64_t base,
+          const struct trace_key_info *key, const struct trace_sink *sink,
+          struct trace_error *err, bool mapped)
 {
 	struct trace_header h = {0};
 	const unsigned char *p, *end;
@@ -173,6 +175,8 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
 		                : end;
 
 		read_records(p, stop, size, &h, sink);
+		if (mapped)
+			trace_release_mapped(p, stop);
 		p = stop;
 		if (sink->progress)
 			sink->progress(sink->ctx, base + (uint64_t)(p - buf),
@@ -184,4 +188,20 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
 		           "ignored",
 		           rest, size);
 	return true;
+}
+
+bool
+trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
+                   const struct trace_key_info *key,
+                   const struct trace_sink *sink, struct trace_error *err)
+{
+	return read_data(buf, len, base, key, sink, err, false);
+}
+
+bool
+trace_v1_read_mapped(const unsigned char *buf, size_t len, uint64_t base,
+                     const struct trace_key_info *key,
+                     const struct trace_sink *sink, struct trace_error *err)
+{
+	return read_data(buf, len, base, key, sink, err, true);
 }

@@ -21,6 +21,13 @@ bool trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
                         const struct trace_key_info *key,
                         const struct trace_sink *sink, struct trace_error *err);
 
+/* trace_v1_read_data on a read-only file mapping, whose pages leave the
+ * process's memory once their records are read. */
+bool trace_v1_read_mapped(const unsigned char *buf, size_t len, uint64_t base,
+                          const struct trace_key_info *key,
+                          const struct trace_sink *sink,
+                          struct trace_error *err);
+
 /* Smallest record size of a data version (9, 10 or 14); 0 if unknown. */
 unsigned trace_v1_min_record_size(unsigned version);
 
