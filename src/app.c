@@ -66,6 +66,7 @@ app_new(struct calltree *tree)
 	app->method = CALL_NONE;
 	app->clocks =
 	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
+	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
 	scope_init_all(&app->scope, tree);
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
@@ -81,6 +82,7 @@ app_free(struct app *app)
 
 	if (!app)
 		return;
+	warmup_free(app->warmup);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		view_ops[v]->close(app->state[v]);
 	profile_done(&app->profile);
@@ -95,6 +97,18 @@ app_free(struct app *app)
 	free(app->prompt);
 	calltree_free(app->tree);
 	free(app);
+}
+
+void
+app_wait_notice(struct app *app, const char *what)
+{
+	char *text;
+
+	if (!app->notice || warmup_done(app->warmup))
+		return;
+	text = xasprintf("Building %s...", what);
+	app->notice(text);
+	free(text);
 }
 
 void

@@ -17,6 +17,7 @@
 #include "request.h"
 #include "scope.h"
 #include "view.h"
+#include "warmup.h"
 
 #include <regex.h>
 #include <stdbool.h>
@@ -88,11 +89,17 @@ struct app {
 	size_t prompt_len, prompt_cap;
 	int page;              /* rows of the view area at the last draw */
 	struct app_base *base; /* NULL without --base */
+	struct warmup *warmup; /* indexes built in the background */
+	/* Shows text at once, before the app waits for the warmup; NULL
+	 * (headless) says nothing. */
+	void (*notice)(const char *text);
 	bool quit;
 };
 
 /* A viewer on tree (which it takes over). */
 struct app *app_new(struct calltree *tree);
+/* Before a view waits for the warmup's `what`: say so through notice. */
+void app_wait_notice(struct app *app, const char *what);
 /* Release the app and its model. */
 void app_free(struct app *app);
 /* Handle a key press from the terminal. */

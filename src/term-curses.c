@@ -171,6 +171,17 @@ term_paint(const struct canvas *c)
 	refresh();
 }
 
+void
+term_notice(const char *text)
+{
+	move(LINES - 1, 0);
+	attrset(A_REVERSE);
+	addstr(text);
+	attrset(A_NORMAL);
+	clrtoeol();
+	refresh();
+}
+
 static int
 translate(int ch)
 {

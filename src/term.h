@@ -28,6 +28,8 @@ void term_close(void);
 void term_size(int *width, int *height);
 /* Show the canvas. */
 void term_paint(const struct canvas *canvas);
+/* Show text on the bottom line at once, over what was painted. */
+void term_notice(const char *text);
 /* Wait for a key (keymap.h codes); TKEY_RESIZE after a resize. */
 int term_read_key(void);
 /* True once SIGINT, SIGTERM or SIGHUP arrived. */

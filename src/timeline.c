@@ -17,7 +17,7 @@
  *     the run is a child): a sparse table over blocks of 64 calls;
  *   - the time the whole children cover is a difference of prefix sums
  *     of exclusive times (a subtree's exclusive times add up to its
- *     root's duration): `ex`;
+ *     root's duration): ex_prefix;
  *   - once the descent enters a whole child, the slice no longer matters
  *     (its children are whole too), so the rest of the descent is a
  *     property of the call, computed once bottom-up: `dom`.
@@ -32,8 +32,9 @@
  * chosen in advance; this index answers any slice exactly, which the
  * tests check against a direct descent.
  *
- * Memory, per call: 8 bytes of prefix sums, 4 of `dom`, 4 or fewer for
- * the per-method lists, about 1.3 for the sparse table.  Building is a
+ * Memory, per call: 4 bytes of prefix sums (offsets from a 64-bit base
+ * per block of 64 calls), 4 of `dom`, 4 or fewer for the per-method
+ * lists, about 1.3 for the sparse table.  Building is a
  * few linear passes.  The method lists keep, per method and thread, the
  * calls not nested in another call of the same method (disjoint
  * intervals sorted by start), with the longest of each group.
@@ -61,7 +62,11 @@ struct timeline {
 	const struct calltree *tree;
 	enum clock_index clock;
 	size_t ncalls;
-	uint64_t *ex;    /* ex[i]: exclusive times of calls [0, i) */
+	/* E(i), the exclusive times of calls [0, i): see ex_prefix */
+	uint32_t *ex_low;
+	uint64_t *ex_base, *wide;
+	uint32_t *wide_of;
+	size_t nwide; /* blocks in `wide` */
 	uint32_t *dom;   /* where the descent from a whole call ends */
 	uint32_t *table; /* levels x nblocks: leftmost longest call */
 	size_t nblocks, nlevels;
@@ -128,31 +133,127 @@ upper_bound(const struct timeline *tl, size_t lo, size_t hi, uint64_t at)
 	return lo;
 }
 
-/* Exclusive times into ex[1..n], then `dom` bottom-up, then prefix sums.
- * Before call c is reached (in reverse pre-order), dom[c] holds its
- * longest child so far. */
+/* E(i), the sum of the exclusive times of calls [0, i). */
+static inline uint64_t
+ex_prefix(const struct timeline *tl, size_t i)
+{
+	size_t b = i >> BLOCK_SHIFT;
+
+	if (tl->wide_of[b] != UINT32_MAX)
+		return tl->wide[(size_t)tl->wide_of[b] * BLOCK +
+		                (i & (BLOCK - 1))];
+	return tl->ex_base[b] + tl->ex_low[i];
+}
+
+/* While building: the exclusive time of call i, kept in ex_low[i + 1]
+ * modulo 2^32 (exact, as it never exceeds the call's duration) or, for
+ * a call of 2^32 or more, in the `longs` list sorted by call. */
+struct long_ex {
+	uint32_t call;
+	uint64_t ex;
+};
+
+static struct long_ex *
+long_ex_of(struct long_ex *longs, size_t n, uint32_t call)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (longs[mid].call < call)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && longs[lo].call == call ? &longs[lo] : NULL;
+}
+
+static uint64_t
+exclusive_of(const struct timeline *tl, struct long_ex *longs, size_t nlongs,
+             size_t i)
+{
+	struct long_ex *l = dur(tl, i) >> 32 ? long_ex_of(longs, nlongs,
+	                                                  (uint32_t)i)
+	                                     : NULL;
+
+	return l ? l->ex : tl->ex_low[i + 1];
+}
+
+/* Turn the exclusive times into the prefix sums E(i): per block of
+ * BLOCK indexes a 64-bit base and 32-bit offsets, or, for the rare block
+ * whose offsets would not fit, 64-bit values of its own. */
+static void
+build_prefix(struct timeline *tl, struct long_ex *longs, size_t nlongs)
+{
+	size_t n = tl->ncalls, nb = (n >> BLOCK_SHIFT) + 1, i, wide_cap = 0;
+	uint64_t e = 0;
+
+	tl->ex_base = xmalloc(nb * sizeof(*tl->ex_base));
+	tl->wide_of = xmalloc(nb * sizeof(*tl->wide_of));
+	for (i = 0; i <= n; i++) {
+		size_t b = i >> BLOCK_SHIFT;
+		uint64_t x = i < n ? exclusive_of(tl, longs, nlongs, i) : 0;
+
+		if (!(i & (BLOCK - 1))) {
+			tl->ex_base[b] = e;
+			tl->wide_of[b] = UINT32_MAX;
+		}
+		if (tl->wide_of[b] == UINT32_MAX && e - tl->ex_base[b] > UINT32_MAX) {
+			/* This block goes wide: copy what it has so far. */
+			size_t j, first = b << BLOCK_SHIFT;
+
+			UTIL_GROW(tl->wide, wide_cap, (tl->nwide + 1) * BLOCK);
+			for (j = first; j < i; j++)
+				tl->wide[tl->nwide * BLOCK + (j - first)] =
+				        tl->ex_base[b] + tl->ex_low[j];
+			tl->wide_of[b] = (uint32_t)tl->nwide++;
+		}
+		if (tl->wide_of[b] != UINT32_MAX)
+			tl->wide[(size_t)tl->wide_of[b] * BLOCK +
+			         (i & (BLOCK - 1))] = e;
+		else
+			tl->ex_low[i] = (uint32_t)(e - tl->ex_base[b]);
+		e += x;
+	}
+}
+
+/* Exclusive times, then `dom` bottom-up, then the prefix sums.  Before
+ * call c is reached (in reverse pre-order), dom[c] holds its longest
+ * child so far. */
 static void
 build_descent(struct timeline *tl)
 {
 	const uint32_t *parent = tl->tree->calls.parent;
-	size_t n = tl->ncalls, i;
+	size_t n = tl->ncalls, i, nlongs = 0, longs_cap = 0;
+	struct long_ex *longs = NULL;
 
-	tl->ex = xmalloc((n + 1) * sizeof(*tl->ex));
+	tl->ex_low = xmalloc((n + 1) * sizeof(*tl->ex_low));
 	tl->dom = xmalloc((n + 1) * sizeof(*tl->dom));
-	tl->ex[0] = 0;
 	for (i = 0; i < n; i++) {
 		uint64_t d = dur(tl, i);
+		uint32_t p = parent[i];
 
 		/* A parent comes before its children. */
-		tl->ex[i + 1] = d;
-		if (parent[i] != CALL_NONE)
-			tl->ex[parent[i] + 1] -= d;
+		tl->ex_low[i + 1] = (uint32_t)d;
+		if (d >> 32) {
+			UTIL_GROW(longs, longs_cap, nlongs + 1);
+			longs[nlongs].call = (uint32_t)i;
+			longs[nlongs++].ex = d;
+		}
+		if (p != CALL_NONE) {
+			if (dur(tl, p) >> 32)
+				long_ex_of(longs, nlongs, p)->ex -= d;
+			else
+				tl->ex_low[p + 1] -= (uint32_t)d;
+		}
 		tl->dom[i] = CALL_NONE;
 	}
 	for (i = n; i-- > 0;) {
 		uint32_t best = tl->dom[i], p = parent[i];
 
-		if (best != CALL_NONE && dur(tl, best) > tl->ex[i + 1])
+		if (best != CALL_NONE &&
+		    dur(tl, best) > exclusive_of(tl, longs, nlongs, i))
 			tl->dom[i] = tl->dom[best];
 		else
 			tl->dom[i] = (uint32_t)i;
@@ -160,8 +261,8 @@ build_descent(struct timeline *tl)
 		                       dur(tl, i) >= dur(tl, tl->dom[p])))
 			tl->dom[p] = (uint32_t)i;
 	}
-	for (i = 0; i < n; i++)
-		tl->ex[i + 1] += tl->ex[i];
+	build_prefix(tl, longs, nlongs);
+	free(longs);
 }
 
 static void
@@ -304,8 +405,8 @@ timeline_new(const struct calltree *tree, enum clock_index k)
 	for (t = 0; t < tree->nthreads && tl->ncalls; t++) {
 		const struct tt_thread *th = &tree->threads[t];
 
-		tl->busy[t] = tl->ex[th->first_call + th->ncalls] -
-		              tl->ex[th->first_call];
+		tl->busy[t] = ex_prefix(tl, th->first_call + th->ncalls) -
+		              ex_prefix(tl, th->first_call);
 	}
 	return tl;
 }
@@ -315,7 +416,10 @@ timeline_free(struct timeline *tl)
 {
 	if (!tl)
 		return;
-	free(tl->ex);
+	free(tl->ex_low);
+	free(tl->ex_base);
+	free(tl->wide_of);
+	free(tl->wide);
 	free(tl->dom);
 	free(tl->table);
 	free(tl->mcalls);
@@ -340,7 +444,11 @@ timeline_memory(const struct timeline *tl)
 	                                   tl->groups[ngroups - 1].count
 	                         : 0;
 
-	return (tl->ncalls + 1) * (sizeof(*tl->ex) + sizeof(*tl->dom)) +
+	size_t nb = (tl->ncalls >> BLOCK_SHIFT) + 1;
+
+	return (tl->ncalls + 1) * (sizeof(*tl->ex_low) + sizeof(*tl->dom)) +
+	       nb * (sizeof(*tl->ex_base) + sizeof(*tl->wide_of)) +
+	       tl->nwide * BLOCK * sizeof(*tl->wide) +
 	       tl->nblocks * tl->nlevels * sizeof(*tl->table) +
 	       nmcalls * sizeof(*tl->mcalls) + ngroups * sizeof(*tl->groups) +
 	       (tree->nmethods + 1) * sizeof(*tl->mgroups) +
@@ -455,7 +563,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 		}
 		if (lo > hi)
 			lo = hi;
-		sum = tl->ex[hi] - tl->ex[lo];
+		sum = ex_prefix(tl, hi) - ex_prefix(tl, lo);
 		whole = lo < hi ? longest_in(tl, lo, hi) : CALL_NONE;
 		if (whole != CALL_NONE)
 			cov_w = dur(tl, whole);

@@ -249,10 +249,16 @@ build_top_down(struct icicle_view *v, struct app *app)
 		return;
 	}
 	if (!v->threads) {
+		app_wait_notice(app, "the call paths");
 		v->nthread_paths = tree->nthreads;
-		v->threads = xcalloc(tree->nthreads + 1, sizeof(*v->threads));
+		v->threads = warmup_take_thread_paths(app->warmup);
 		v->thread_built =
 		        xcalloc(tree->nthreads + 1, sizeof(*v->thread_built));
+		if (v->threads)
+			memset(v->thread_built, true, tree->nthreads);
+		else
+			v->threads = xcalloc(tree->nthreads + 1,
+			                     sizeof(*v->threads));
 	}
 	parts = xcalloc(scope->count + 1, sizeof(*parts));
 	for (t = 0; t < tree->nthreads; t++) {

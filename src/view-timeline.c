@@ -275,7 +275,10 @@ ensure(struct timeline_view *v, struct app *app)
 	size_t t;
 
 	if (!v->index) {
-		v->index = timeline_new(tree, v->clock);
+		app_wait_notice(app, "the timeline index");
+		v->index = warmup_take_timeline(app->warmup, v->clock);
+		if (!v->index)
+			v->index = timeline_new(tree, v->clock);
 		v->lo = UINT64_MAX;
 		v->hi = 0;
 		for (t = 0; t < tree->nthreads; t++) {

@@ -94,6 +94,7 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
+	app->notice = term_notice;
 	term_size(&width, &height);
 	canvas = canvas_new(width, height, opts.ascii || !locale_is_utf8());
 	while (!app->quit && !term_interrupted()) {

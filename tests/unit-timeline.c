@@ -40,6 +40,10 @@
 static struct calltree_builder *cur_builder;
 static const struct trace_sink *cur;
 
+/* Times are multiplied by this: a large one makes calls of 2^32 and
+ * more, and prefix sums that do not fit a block's 32-bit offsets. */
+static uint64_t time_scale = 1;
+
 static void
 start(int nmethods)
 {
@@ -50,7 +54,7 @@ start(int nmethods)
 	        .record_size = 14,
 	        .data_offset = 32,
 	        .start_time = 0,
-	        .time_bits = 32,
+	        .time_bits = time_scale > 1 ? 64 : 32,
 	};
 	int i;
 
@@ -77,8 +81,8 @@ static void
 ev(uint32_t tid, int method, enum trace_action action, uint64_t cpu,
    uint64_t wall)
 {
-	cur->event(cur->ctx, tid, (uint64_t)(method + 1) * 4, action, cpu,
-	           wall);
+	cur->event(cur->ctx, tid, (uint64_t)(method + 1) * 4, action,
+	           cpu * time_scale, wall * time_scale);
 }
 
 static struct calltree *
@@ -401,9 +405,9 @@ test_random(void)
 		}
 	}
 	if (!ok(!dom.wrong,
-	        "random trees: %ld slices and times on %ld trees "
-	        "match brute force",
-	        dom.checked, trees))
+	        "random trees, times x%llu: %ld slices and times on %ld "
+	        "trees match brute force",
+	        (unsigned long long)time_scale, dom.checked, trees))
 		printf("#   %ld wrong; first: %s\n", dom.wrong, dom.first);
 	if (!ok(!meth.wrong,
 	        "random trees: %ld method-index answers match "
@@ -528,6 +532,8 @@ main(void)
 {
 	test_hand();
 	test_empty();
+	test_random();
+	time_scale = (uint64_t)1 << 27;
 	test_random();
 	return done_testing();
 }

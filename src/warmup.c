@@ -1,0 +1,118 @@
+/*
+ * warmup: one POSIX thread per warmup, joined before anything it built
+ * is handed out, so the hand-over needs no lock; `done` is the only
+ * value both threads touch while it runs.
+ */
+#include "config.h"
+
+#include "warmup.h"
+
+#include "scope.h"
+#include "util-alloc.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+struct warmup {
+	const struct calltree *tree;
+	enum clock_index clock;
+	pthread_t thread;
+	bool running; /* started and not joined */
+	atomic_bool done;
+	struct timeline *timeline;
+	struct callpath *paths; /* per thread */
+};
+
+static void *
+build(void *arg)
+{
+	struct warmup *w = arg;
+	const struct calltree *tree = w->tree;
+	size_t t;
+
+	w->timeline = timeline_new(tree, w->clock);
+	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
+	for (t = 0; t < tree->nthreads; t++) {
+		struct scope one;
+
+		scope_init_none(&one, tree);
+		scope_add(&one, t);
+		callpath_build(&w->paths[t], tree, &one, false);
+		scope_done(&one);
+	}
+	atomic_store(&w->done, true);
+	return NULL;
+}
+
+struct warmup *
+warmup_start(const struct calltree *tree, enum clock_index k)
+{
+	struct warmup *w = xcalloc(1, sizeof(*w));
+
+	w->tree = tree;
+	w->clock = k;
+	atomic_init(&w->done, false);
+	w->running = pthread_create(&w->thread, NULL, build, w) == 0;
+	if (!w->running)
+		atomic_store(&w->done, true);
+	return w;
+}
+
+bool
+warmup_done(struct warmup *w)
+{
+	return !w || atomic_load(&w->done);
+}
+
+/* Wait for the thread, once. */
+static void
+join(struct warmup *w)
+{
+	if (w->running) {
+		pthread_join(w->thread, NULL);
+		w->running = false;
+	}
+}
+
+struct timeline *
+warmup_take_timeline(struct warmup *w, enum clock_index k)
+{
+	struct timeline *tl;
+
+	if (!w || k != w->clock)
+		return NULL;
+	join(w);
+	tl = w->timeline;
+	w->timeline = NULL;
+	return tl;
+}
+
+struct callpath *
+warmup_take_thread_paths(struct warmup *w)
+{
+	struct callpath *paths;
+
+	if (!w)
+		return NULL;
+	join(w);
+	paths = w->paths;
+	w->paths = NULL;
+	return paths;
+}
+
+void
+warmup_free(struct warmup *w)
+{
+	size_t t;
+
+	if (!w)
+		return;
+	join(w);
+	timeline_free(w->timeline);
+	if (w->paths)
+		for (t = 0; t < w->tree->nthreads; t++)
+			callpath_done(&w->paths[t]);
+	free(w->paths);
+	free(w);
+}
