@@ -27,11 +27,13 @@
 
 #include "calltree.h"
 #include "timeline.h"
+#include "warmup.h"
 
 #include "rng.h"
 #include "tap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NONE CALL_NONE
 
@@ -527,11 +529,70 @@ test_empty(void)
 	calltree_free(tree);
 }
 
+/* What the warmup builds on its thread equals what the views would build
+ * for themselves, and each thing is handed out once. */
+static void
+test_warmup(void)
+{
+	struct calltree *tree = random_tree(4242, 3000);
+	enum clock_index k = calltree_default_range_clock(tree);
+	struct warmup *w = warmup_start(tree, k);
+	struct timeline *pre = warmup_take_timeline(w, k);
+	struct timeline *own = timeline_new(tree, k);
+	struct callpath *paths = warmup_take_thread_paths(w);
+	long checked = 0, wrong = 0;
+	size_t t, i;
+
+	ok(pre != NULL && warmup_done(w), "warmup: the timeline index is built");
+	for (t = 0; pre && t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+		uint64_t span = th->last[k] - th->first[k] + 1;
+		uint32_t a[64], b[64];
+
+		timeline_row(pre, t, th->first[k], span / 64 + 1, 64, a);
+		timeline_row(own, t, th->first[k], span / 64 + 1, 64, b);
+		for (i = 0; i < 64; i++, checked++)
+			wrong += a[i] != b[i];
+	}
+	ok(checked && !wrong, "warmup: %ld slices as a fresh index says",
+	   checked);
+	checked = wrong = 0;
+	for (t = 0; paths && t < tree->nthreads; t++) {
+		struct callpath mine;
+		struct scope one;
+
+		scope_init_none(&one, tree);
+		scope_add(&one, t);
+		callpath_build(&mine, tree, &one, false);
+		wrong += mine.count != paths[t].count ||
+		         memcmp(mine.nodes, paths[t].nodes,
+		                mine.count * sizeof(*mine.nodes)) != 0;
+		checked++;
+		callpath_done(&mine);
+		scope_done(&one);
+		callpath_done(&paths[t]);
+	}
+	ok(paths && checked && !wrong,
+	   "warmup: the call paths of %ld threads as built directly", checked);
+	ok(!warmup_take_timeline(w, k) && !warmup_take_thread_paths(w),
+	   "warmup: each thing is handed out once");
+	ok(!warmup_take_timeline(w, k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL),
+	   "warmup: no index for the other clock");
+	free(paths);
+	timeline_free(pre);
+	timeline_free(own);
+	warmup_free(w);
+	/* Freed untaken: nothing leaks (valgrind and ASan check). */
+	warmup_free(warmup_start(tree, k));
+	calltree_free(tree);
+}
+
 int
 main(void)
 {
 	test_hand();
 	test_empty();
+	test_warmup();
 	test_random();
 	time_scale = (uint64_t)1 << 27;
 	test_random();
