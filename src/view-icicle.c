@@ -308,7 +308,19 @@ ensure(struct icicle_view *v, struct app *app)
 		v->sorted[TOP_DOWN] = -1;
 	}
 	if (t == BOTTOM_UP && !v->built[BOTTOM_UP]) {
-		callpath_invert(&v->trees[BOTTOM_UP], &v->trees[TOP_DOWN]);
+		struct callpath *pre = NULL;
+
+		/* The whole trace's inversion may be waiting, built. */
+		if (scope_is_all(&app->scope) && !app->scope.range.on) {
+			app_wait_notice(app, "the bottom-up tree");
+			pre = warmup_take_inverted(app->warmup);
+		}
+		if (pre)
+			v->trees[BOTTOM_UP] = *pre;
+		else
+			callpath_invert(&v->trees[BOTTOM_UP],
+			                &v->trees[TOP_DOWN]);
+		free(pre);
 		v->built[BOTTOM_UP] = true;
 		v->sorted[BOTTOM_UP] = -1;
 	}

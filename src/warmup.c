@@ -22,6 +22,7 @@ struct warmup {
 	atomic_bool done;
 	struct timeline *timeline;
 	struct callpath *paths; /* per thread */
+	struct callpath *inverted;
 };
 
 static void *
@@ -29,6 +30,7 @@ build(void *arg)
 {
 	struct warmup *w = arg;
 	const struct calltree *tree = w->tree;
+	struct callpath all;
 	size_t t;
 
 	w->timeline = timeline_new(tree, w->clock);
@@ -41,6 +43,10 @@ build(void *arg)
 		callpath_build(&w->paths[t], tree, &one, false);
 		scope_done(&one);
 	}
+	w->inverted = xcalloc(1, sizeof(*w->inverted));
+	callpath_merge(&all, w->paths, tree->nthreads);
+	callpath_invert(w->inverted, &all);
+	callpath_done(&all);
 	atomic_store(&w->done, true);
 	return NULL;
 }
@@ -101,6 +107,19 @@ warmup_take_thread_paths(struct warmup *w)
 	return paths;
 }
 
+struct callpath *
+warmup_take_inverted(struct warmup *w)
+{
+	struct callpath *inverted;
+
+	if (!w)
+		return NULL;
+	join(w);
+	inverted = w->inverted;
+	w->inverted = NULL;
+	return inverted;
+}
+
 void
 warmup_free(struct warmup *w)
 {
@@ -114,5 +133,8 @@ warmup_free(struct warmup *w)
 		for (t = 0; t < w->tree->nthreads; t++)
 			callpath_done(&w->paths[t]);
 	free(w->paths);
+	if (w->inverted)
+		callpath_done(w->inverted);
+	free(w->inverted);
 	free(w);
 }

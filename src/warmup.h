@@ -20,8 +20,9 @@
 
 struct warmup;
 
-/* Start building tree's timeline index on clock k, then every thread's
- * own call paths (as callpath_build of that one thread). */
+/* Start building tree's timeline index on clock k, every thread's own
+ * call paths (as callpath_build of that one thread), and the bottom-up
+ * tree of all threads (callpath_invert of their merge). */
 struct warmup *warmup_start(const struct calltree *tree, enum clock_index k);
 /* True once nothing is being built any more. */
 bool warmup_done(struct warmup *w);
@@ -30,6 +31,8 @@ struct timeline *warmup_take_timeline(struct warmup *w, enum clock_index k);
 /* The array of per-thread call paths, one per thread of the tree
  * (waiting for it), or NULL. */
 struct callpath *warmup_take_thread_paths(struct warmup *w);
+/* The bottom-up tree of all threads (waiting for it), or NULL. */
+struct callpath *warmup_take_inverted(struct warmup *w);
 /* Wait for the build and release what was not taken. */
 void warmup_free(struct warmup *w);
 

@@ -540,6 +540,8 @@ test_warmup(void)
 	struct timeline *pre = warmup_take_timeline(w, k);
 	struct timeline *own = timeline_new(tree, k);
 	struct callpath *paths = warmup_take_thread_paths(w);
+	struct callpath *inverted = warmup_take_inverted(w);
+	struct callpath all, mine_inverted;
 	long checked = 0, wrong = 0;
 	size_t t, i;
 
@@ -557,6 +559,18 @@ test_warmup(void)
 	ok(checked && !wrong, "warmup: %ld slices as a fresh index says",
 	   checked);
 	checked = wrong = 0;
+	callpath_merge(&all, paths, paths ? tree->nthreads : 0);
+	callpath_invert(&mine_inverted, &all);
+	ok(inverted && inverted->count == mine_inverted.count &&
+	           memcmp(inverted->nodes, mine_inverted.nodes,
+	                  inverted->count * sizeof(*inverted->nodes)) == 0,
+	   "warmup: the bottom-up tree of %zu nodes as inverted directly",
+	   mine_inverted.count);
+	callpath_done(&all);
+	callpath_done(&mine_inverted);
+	if (inverted)
+		callpath_done(inverted);
+	free(inverted);
 	for (t = 0; paths && t < tree->nthreads; t++) {
 		struct callpath mine;
 		struct scope one;
@@ -574,7 +588,8 @@ test_warmup(void)
 	}
 	ok(paths && checked && !wrong,
 	   "warmup: the call paths of %ld threads as built directly", checked);
-	ok(!warmup_take_timeline(w, k) && !warmup_take_thread_paths(w),
+	ok(!warmup_take_timeline(w, k) && !warmup_take_thread_paths(w) &&
+	           !warmup_take_inverted(w),
 	   "warmup: each thing is handed out once");
 	ok(!warmup_take_timeline(w, k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL),
 	   "warmup: no index for the other clock");
