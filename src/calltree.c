@@ -57,7 +57,7 @@ struct call_chunk {
 struct thread_calls {
 	struct call_chunk *chunks;
 	size_t nchunks, chunks_cap;
-	size_t count, cap; /* calls, and room for them */
+	size_t count, cap;                       /* calls, and room for them */
 	struct tt_time_step *steps[CLOCK_COUNT]; /* by thread call index */
 	size_t nsteps[CLOCK_COUNT], steps_cap[CLOCK_COUNT];
 	struct tt_long_call *longs[CLOCK_COUNT]; /* by thread call index */
@@ -83,7 +83,7 @@ struct thread_state {
 	struct thread_calls calls;
 	struct frame *stack;
 	size_t depth, stack_cap;
-	uint32_t *tops;         /* top-level calls an orphan would adopt */
+	uint32_t *tops; /* top-level calls an orphan would adopt */
 	size_t ntops, tops_cap;
 	uint64_t raw_prev[CLOCK_COUNT];
 	uint64_t epoch[CLOCK_COUNT];
@@ -341,8 +341,8 @@ thread_calls_grow(struct thread_calls *tc, const bool *has_clock)
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!has_clock[k])
 			continue;
-		ch->start[k] = xreallocarray(ch->start[k], cap,
-		                             sizeof(*ch->start[k]));
+		ch->start[k] =
+		        xreallocarray(ch->start[k], cap, sizeof(*ch->start[k]));
 		ch->duration[k] = xreallocarray(ch->duration[k], cap,
 		                                sizeof(*ch->duration[k]));
 	}
@@ -501,8 +501,8 @@ orphan_exit(struct calltree_builder *b, uint32_t t, uint32_t m,
 	call = new_call(b, t, m, CALL_NONE, CALL_ORPHAN | flags, th->first);
 	end_call(&st->calls, call, th->first, at, 0);
 	for (i = 0; i < st->ntops; i++)
-		chunk_of(&st->calls, st->tops[i])->parent[in_chunk(st->tops[i])] =
-		        call;
+		chunk_of(&st->calls, st->tops[i])
+		        ->parent[in_chunk(st->tops[i])] = call;
 	st->ntops = 0;
 	push_top(st, call);
 	st->orphans++;
@@ -586,7 +586,8 @@ first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 	for (k = 0; k < CLOCK_COUNT; k++)
 		tree->threads[t].first[k] =
 		        tree->has_clock[k]
-		                ? st->prev[k] - (k == CLOCK_CPU ? st->cpu_base : 0)
+		                ? st->prev[k] -
+		                          (k == CLOCK_CPU ? st->cpu_base : 0)
 		                : 0;
 }
 
@@ -611,8 +612,8 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 		                              cpu, wraps) -
 		                st->cpu_base;
 	if (tree->has_clock[CLOCK_WALL])
-		at[CLOCK_WALL] = clock_reading(st, &tree->anomalies,
-		                               CLOCK_WALL, wall, wraps);
+		at[CLOCK_WALL] = clock_reading(st, &tree->anomalies, CLOCK_WALL,
+		                               wall, wraps);
 	tree->records++;
 	sampling_probe_add(&st->probe, tree->has_clock[CLOCK_WALL]
 	                                       ? at[CLOCK_WALL]
@@ -649,11 +650,12 @@ settle_thread_times(struct calltree_builder *b)
 
 		th->nevents = st->nevents;
 		for (k = 0; k < CLOCK_COUNT && st->nevents; k++)
-			th->last[k] = tree->has_clock[k]
-			                      ? st->prev[k] - (k == CLOCK_CPU
-			                                               ? st->cpu_base
-			                                               : 0)
-			                      : 0;
+			th->last[k] =
+			        tree->has_clock[k]
+			                ? st->prev[k] - (k == CLOCK_CPU
+			                                         ? st->cpu_base
+			                                         : 0)
+			                : 0;
 	}
 }
 
@@ -724,7 +726,8 @@ move_steps(struct time_tables *tt, const struct thread_calls *tc,
 	add_step(tt, (uint32_t)base, 0);
 	if (!dest) {
 		for (i = 0; i < tc->nsteps[k]; i++)
-			add_step(tt, (uint32_t)base + tc->steps[k][i].first_call,
+			add_step(tt,
+			         (uint32_t)base + tc->steps[k][i].first_call,
 			         tc->steps[k][i].high);
 		return;
 	}
@@ -763,8 +766,7 @@ copy_call(struct tt_calls *c, size_t j, const struct call_chunk *ch, size_t i)
 
 /* Copy the n calls of chunk ch to model calls [at, at + n). */
 static void
-copy_chunk(struct tt_calls *c, size_t at, const struct call_chunk *ch,
-           size_t n)
+copy_chunk(struct tt_calls *c, size_t at, const struct call_chunk *ch, size_t n)
 {
 	int k;
 
@@ -773,7 +775,8 @@ copy_chunk(struct tt_calls *c, size_t at, const struct call_chunk *ch,
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!c->start[k])
 			continue;
-		memcpy(c->start[k] + at, ch->start[k], n * sizeof(*c->start[k]));
+		memcpy(c->start[k] + at, ch->start[k],
+		       n * sizeof(*c->start[k]));
 		memcpy(c->duration[k] + at, ch->duration[k],
 		       n * sizeof(*c->duration[k]));
 	}
@@ -804,7 +807,8 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 		for (i = 0; i < tc->nlongs[k]; i++) {
 			struct tt_long_call l = tc->longs[k][i];
 
-			l.call = (uint32_t)(base + (dest ? dest[l.call] : l.call));
+			l.call = (uint32_t)(base +
+			                    (dest ? dest[l.call] : l.call));
 			UTIL_GROW(tt->longs, tt->longs_cap, tt->nlongs + 1);
 			tt->longs[tt->nlongs++] = l;
 		}
@@ -818,7 +822,9 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 			uint32_t p = ch->parent[j];
 			size_t to = base + (dest ? dest[i + j] : i + j);
 
-			c->parent[to] = p == CALL_NONE ? CALL_NONE
+			c->parent[to] =
+			        p == CALL_NONE
+			                ? CALL_NONE
 			                : (uint32_t)(base +
 			                             (dest ? dest[p] : p));
 			if (dest)
@@ -866,7 +872,8 @@ group_by_thread(struct calltree_builder *b)
 		if (!tree->has_clock[k])
 			continue;
 		c->start[k] = xreallocarray(NULL, n, sizeof(*c->start[k]));
-		c->duration[k] = xreallocarray(NULL, n, sizeof(*c->duration[k]));
+		c->duration[k] =
+		        xreallocarray(NULL, n, sizeof(*c->duration[k]));
 	}
 	for (t = 0; t < tree->nthreads; t++)
 		move_thread_calls(b, t, tables);
@@ -910,8 +917,8 @@ settle_thread(struct calltree *tree, size_t t, uint32_t *open, uint32_t *path,
 		} else {
 			c->depth[i] = UINT16_MAX;
 			UTIL_GROW(c->deep, *deep_cap, c->ndeep + 1);
-			c->deep[c->ndeep++] =
-			        (struct tt_deep_call){(uint32_t)i, (uint32_t)depth};
+			c->deep[c->ndeep++] = (struct tt_deep_call){
+			        (uint32_t)i, (uint32_t)depth};
 		}
 		path[depth++] = (uint32_t)i;
 		if (depth > th->max_depth)
@@ -1147,7 +1154,7 @@ calltree_deep_depth(const struct calltree *tree, size_t c)
 			hi = mid;
 	}
 	return lo < tree->calls.ndeep && deep[lo].call == c ? deep[lo].depth
-	                                                     : UINT16_MAX;
+	                                                    : UINT16_MAX;
 }
 
 long

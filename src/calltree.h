@@ -114,9 +114,9 @@ struct tt_deep_call {
  */
 struct tt_calls {
 	uint32_t *method;
-	uint32_t *parent; /* CALL_NONE for a root of its thread */
-	uint16_t *depth;  /* 0 for a root; UINT16_MAX: see deep */
-	uint8_t *flags;   /* enum call_flag bits */
+	uint32_t *parent;             /* CALL_NONE for a root of its thread */
+	uint16_t *depth;              /* 0 for a root; UINT16_MAX: see deep */
+	uint8_t *flags;               /* enum call_flag bits */
 	uint32_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
 	uint32_t *duration[CLOCK_COUNT]; /* UINT32_MAX: see longs */
 	struct tt_time_step *steps[CLOCK_COUNT];

@@ -242,7 +242,8 @@ write_chrome(FILE *out, const struct calltree *tree, const struct scope *scope,
 			        ",\n{\"name\":%s,\"ph\":\"X\",\"pid\":1,"
 			        "\"tid\":%" PRIu32 ",\"ts\":%" PRIu64
 			        ",\"dur\":%" PRIu64,
-			        names[c->method[i]], th->tid, calltree_start(tree, i, k),
+			        names[c->method[i]], th->tid,
+			        calltree_start(tree, i, k),
 			        calltree_duration(tree, i, k));
 			if (thread_time)
 				fprintf(out,

@@ -146,8 +146,8 @@ moment_of(struct moment *m, const struct calltree *tree, size_t c, bool end)
 	m->set = true;
 	for (k = 0; k < CLOCK_COUNT; k++)
 		m->at[k] = !tree->has_clock[k] ? 0
-		           : end           ? calltree_end(tree, c, k)
-		                           : calltree_start(tree, c, k);
+		           : end               ? calltree_end(tree, c, k)
+		                               : calltree_start(tree, c, k);
 }
 
 /*
@@ -274,7 +274,8 @@ scope_clip(const struct scope *scope, const struct calltree *tree,
 			dur[k] = 0;
 			continue;
 		}
-		from = cut_start ? span->at_start[k] : calltree_start(tree, c, k);
+		from = cut_start ? span->at_start[k]
+		                 : calltree_start(tree, c, k);
 		to = cut_end ? span->at_end[k] : calltree_end(tree, c, k);
 		dur[k] = to > from ? to - from : 0;
 	}

@@ -66,7 +66,7 @@ struct timeline {
 	uint32_t *ex_low;
 	uint64_t *ex_base, *wide;
 	uint32_t *wide_of;
-	size_t nwide; /* blocks in `wide` */
+	size_t nwide;    /* blocks in `wide` */
 	uint32_t *dom;   /* where the descent from a whole call ends */
 	uint32_t *table; /* levels x nblocks: leftmost longest call */
 	size_t nblocks, nlevels;
@@ -173,9 +173,9 @@ static uint64_t
 exclusive_of(const struct timeline *tl, struct long_ex *longs, size_t nlongs,
              size_t i)
 {
-	struct long_ex *l = dur(tl, i) >> 32 ? long_ex_of(longs, nlongs,
-	                                                  (uint32_t)i)
-	                                     : NULL;
+	struct long_ex *l = dur(tl, i) >> 32
+	                            ? long_ex_of(longs, nlongs, (uint32_t)i)
+	                            : NULL;
 
 	return l ? l->ex : tl->ex_low[i + 1];
 }
@@ -199,7 +199,8 @@ build_prefix(struct timeline *tl, struct long_ex *longs, size_t nlongs)
 			tl->ex_base[b] = e;
 			tl->wide_of[b] = UINT32_MAX;
 		}
-		if (tl->wide_of[b] == UINT32_MAX && e - tl->ex_base[b] > UINT32_MAX) {
+		if (tl->wide_of[b] == UINT32_MAX &&
+		    e - tl->ex_base[b] > UINT32_MAX) {
 			/* This block goes wide: copy what it has so far. */
 			size_t j, first = b << BLOCK_SHIFT;
 
@@ -536,12 +537,15 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 				pb->set = true;
 				pb->at = b;
 				pb->lb = fb;
-				pb->has_open = fb == hi_t || start_of(tl, fb) > b;
+				pb->has_open =
+				        fb == hi_t || start_of(tl, fb) > b;
 				pb->open = h;
 				pb = NULL;
 			}
-			if (h != CALL_NONE && (long)calltree_depth(tl->tree, h) > dc) {
-				while ((long)calltree_depth(tl->tree, h) > dc + 1)
+			if (h != CALL_NONE &&
+			    (long)calltree_depth(tl->tree, h) > dc) {
+				while ((long)calltree_depth(tl->tree, h) >
+				       dc + 1)
 					h = parent[h];
 				right = h;
 				cov_r = b - start_of(tl, h);
@@ -551,8 +555,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 		hi = right != CALL_NONE ? right : fb;
 		if (left != CALL_NONE && start_of(tl, left) < a) {
 			cov_l = end_of(tl, left) - a;
-			lo = lower_bound(tl, left + 1, hi,
-			                 end_of(tl, left));
+			lo = lower_bound(tl, left + 1, hi, end_of(tl, left));
 		} else {
 			left = CALL_NONE;
 			if (pa->lb == SIZE_MAX)
@@ -730,5 +733,6 @@ timeline_method_overlaps(const struct timeline *tl, uint32_t m, size_t t,
 	 * the last one starting before t1 can reach past t0.  A call of
 	 * no length counts where it starts. */
 	return t0 < t1 && i &&
-	       (end_of(tl, calls[i - 1]) > t0 || start_of(tl, calls[i - 1]) >= t0);
+	       (end_of(tl, calls[i - 1]) > t0 ||
+	        start_of(tl, calls[i - 1]) >= t0);
 }

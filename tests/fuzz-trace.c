@@ -135,7 +135,8 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 		if (tree->has_clock[k])
 			lower[k][0] = th->first[k];
 	for (i = th->first_call; i < end; i++) {
-		uint32_t m = c->method[i], p = c->parent[i], d = calltree_depth(tree, i);
+		uint32_t m = c->method[i], p = c->parent[i],
+		         d = calltree_depth(tree, i);
 
 		CHECK(m < tree->nmethods, "call %zu: method %" PRIu32 " of %zu",
 		      i, m, tree->nmethods);
@@ -181,7 +182,8 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 			      "]",
 			      i, k, s, e, t, th->first[k], th->last[k]);
 			if (p != CALL_NONE)
-				CHECK(s >= calltree_start(tree, p, k) && e <= calltree_end(tree, p, k),
+				CHECK(s >= calltree_start(tree, p, k) &&
+				              e <= calltree_end(tree, p, k),
 				      "call %zu clock %d: [%" PRIu64
 				      ", %" PRIu64 "] outside parent %" PRIu32
 				      " [%" PRIu64 ", %" PRIu64 "]",

@@ -193,7 +193,8 @@ brute_dominant(const struct calltree *tree, enum clock_index k, size_t t,
 
 			if (c->parent[i] != node)
 				continue;
-			cov = overlap(calltree_start(tree, i, k), calltree_end(tree, i, k), a, b);
+			cov = overlap(calltree_start(tree, i, k),
+			              calltree_end(tree, i, k), a, b);
 			sum += cov;
 			if (cov > best_cov) {
 				best_cov = cov;
@@ -216,8 +217,10 @@ brute_open_at(const struct calltree *tree, enum clock_index k, size_t t,
 	size_t i;
 
 	for (i = th->first_call; i < th->first_call + th->ncalls; i++)
-		if (calltree_start(tree, i, k) <= at && at < calltree_end(tree, i, k) &&
-		    (best == NONE || calltree_depth(tree, i) > calltree_depth(tree, best)))
+		if (calltree_start(tree, i, k) <= at &&
+		    at < calltree_end(tree, i, k) &&
+		    (best == NONE ||
+		     calltree_depth(tree, i) > calltree_depth(tree, best)))
 			best = (uint32_t)i;
 	return best;
 }
@@ -317,7 +320,8 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 
 	for (i = th->first_call; i < th->first_call + th->ncalls; i++)
 		if (c->parent[i] == NONE)
-			busy += calltree_end(tree, i, k) - calltree_start(tree, i, k);
+			busy += calltree_end(tree, i, k) -
+			        calltree_start(tree, i, k);
 	expect(ty, timeline_busy(tl, t), busy, "busy", t, 0, 0);
 	for (m = 0; m < tree->nmethods; m++) {
 		const uint32_t *calls;
@@ -333,8 +337,10 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 			       m, j);
 			j++;
 			if (longest == NONE ||
-			    calltree_end(tree, i, k) - calltree_start(tree, i, k) >
-			            calltree_end(tree, longest, k) - calltree_start(tree, longest, k))
+			    calltree_end(tree, i, k) -
+			                    calltree_start(tree, i, k) >
+			            calltree_end(tree, longest, k) -
+			                    calltree_start(tree, longest, k))
 				longest = (uint32_t)i;
 		}
 		expect(ty, n, j, "method count", t, m, 0);
@@ -545,7 +551,8 @@ test_warmup(void)
 	long checked = 0, wrong = 0;
 	size_t t, i;
 
-	ok(pre != NULL && warmup_done(w), "warmup: the timeline index is built");
+	ok(pre != NULL && warmup_done(w),
+	   "warmup: the timeline index is built");
 	for (t = 0; pre && t < tree->nthreads; t++) {
 		const struct tt_thread *th = &tree->threads[t];
 		uint64_t span = th->last[k] - th->first[k] + 1;
