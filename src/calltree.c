@@ -27,8 +27,7 @@
 
 /* An open call on a thread's stack. */
 struct frame {
-	uint32_t call; /* its index among the thread's calls */
-	uint32_t method;
+	uint32_t call;               /* its index among the thread's calls */
 	uint64_t id;                 /* its method id, as the records say */
 	uint64_t start[CLOCK_COUNT]; /* full start times */
 };
@@ -483,7 +482,6 @@ enter(struct calltree_builder *b, uint32_t t, uint64_t id, const uint64_t *at)
 	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
 	f = &st->stack[st->depth++];
 	f->call = call;
-	f->method = m;
 	f->id = id;
 	memcpy(f->start, at, sizeof(f->start));
 }
