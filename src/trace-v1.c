@@ -48,43 +48,55 @@ v1_clock(unsigned version, const struct trace_key_info *key,
 	return key->clock;
 }
 
-/* Report the records in [p, end), each size bytes. */
+/* Report records [from, to) of run r one by one. */
 static void
-read_records(const unsigned char *p, const unsigned char *end, unsigned size,
-             const struct trace_header *h, const struct trace_sink *sink)
+report_events(const struct trace_records *r, size_t from, size_t to,
+              const struct trace_sink *sink)
 {
-	if (h->version == 1) {
-		for (; p < end; p += size)
-			sink->event(
-			        sink->ctx, p[0], trace_u4(p + 1) & ~3u,
-			        trace_u4(p + 1) & 3,
-			        h->clock == TRACE_CLOCK_CPU ? trace_u4(p + 5)
-			                                    : 0,
-			        h->clock == TRACE_CLOCK_WALL ? trace_u4(p + 5)
-			                                     : 0);
-	} else if (h->version == 2) {
-		for (; p < end; p += size)
-			sink->event(
-			        sink->ctx, trace_u2(p), trace_u4(p + 2) & ~3u,
-			        trace_u4(p + 2) & 3,
-			        h->clock == TRACE_CLOCK_CPU ? trace_u4(p + 6)
-			                                    : 0,
-			        h->clock == TRACE_CLOCK_WALL ? trace_u4(p + 6)
-			                                     : 0);
-	} else if (h->clock == TRACE_CLOCK_DUAL) {
-		for (; p < end; p += size)
-			sink->event(sink->ctx, trace_u2(p),
-			            trace_u4(p + 2) & ~3u, trace_u4(p + 2) & 3,
-			            trace_u4(p + 6), trace_u4(p + 10));
-	} else {
-		for (; p < end; p += size)
-			sink->event(
-			        sink->ctx, trace_u2(p), trace_u4(p + 2) & ~3u,
-			        trace_u4(p + 2) & 3,
-			        h->clock == TRACE_CLOCK_CPU ? trace_u4(p + 6)
-			                                    : 0,
-			        h->clock == TRACE_CLOCK_WALL ? trace_u4(p + 6)
-			                                     : 0);
+	struct trace_event ev;
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		trace_records_get(r, i, &ev);
+		sink->event(sink->ctx, ev.tid, ev.method_id, ev.action, ev.cpu,
+		            ev.wall);
+	}
+}
+
+/* Hand the count records at p to the sink: all at once when it takes
+ * them so, else one by one in chunks, with progress between them. */
+static void
+report_records(const unsigned char *p, size_t count, const unsigned char *buf,
+               size_t len, uint64_t base, const struct trace_header *h,
+               const struct trace_sink *sink, bool mapped)
+{
+	struct trace_records r = {
+	        .data = p,
+	        .count = count,
+	        .size = h->record_size,
+	        .version = h->version,
+	        .clock = h->clock,
+	        .offset = base + (uint64_t)(p - buf),
+	        .total = base + len,
+	        .mapped = mapped,
+	};
+	size_t i;
+
+	if (sink->records) {
+		sink->records(sink->ctx, &r);
+		return;
+	}
+	if (!sink->event)
+		return;
+	for (i = 0; i < count; i += V1_CHUNK) {
+		size_t stop = count - i > V1_CHUNK ? i + V1_CHUNK : count;
+
+		report_events(&r, i, stop, sink);
+		if (mapped)
+			trace_release_mapped(p + i * r.size, p + stop * r.size);
+		if (sink->progress)
+			sink->progress(sink->ctx, r.offset + stop * r.size,
+			               r.total);
 	}
 }
 
@@ -96,7 +108,7 @@ read_data(const unsigned char *buf, size_t len, uint64_t base,
           struct trace_error *err, bool mapped)
 {
 	struct trace_header h = {0};
-	const unsigned char *p, *end;
+	const unsigned char *p;
 	unsigned min, size;
 	size_t count, rest;
 
@@ -166,24 +178,9 @@ read_data(const unsigned char *buf, size_t len, uint64_t base,
 	p = buf + h.data_offset;
 	count = (len - h.data_offset) / size;
 	rest = (len - h.data_offset) % size;
-	end = p + count * size;
-	while (p < end && sink->event) {
-		/* Records in chunks, with progress between them. */
-		const unsigned char *stop =
-		        (size_t)(end - p) / size > V1_CHUNK
-		                ? p + (size_t)V1_CHUNK * size
-		                : end;
-
-		read_records(p, stop, size, &h, sink);
-		if (mapped)
-			trace_release_mapped(p, stop);
-		p = stop;
-		if (sink->progress)
-			sink->progress(sink->ctx, base + (uint64_t)(p - buf),
-			               base + len);
-	}
+	report_records(p, count, buf, len, base, &h, sink, mapped);
 	if (rest)
-		trace_warn(sink, base + (uint64_t)(end - buf),
+		trace_warn(sink, base + (uint64_t)(p + count * size - buf),
 		           "the last record is cut off (%zu of %u bytes); "
 		           "ignored",
 		           rest, size);

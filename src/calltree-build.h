@@ -1,0 +1,170 @@
+/*
+ * calltree-build: the builder's insides, shared by the sink that rebuilds
+ * calls event by event (calltree-build.c) and the path that takes a V1
+ * data part's records all at once (calltree-records.c).  Not for other
+ * modules: they use calltree.h.
+ *
+ * A thread's calls are numbered in its own index space.  Built event by
+ * event, that is entry order, and finish moves them into the model in
+ * pre-order.  "Placed" threads have their calls written straight into
+ * their slice of the model's arrays, already in pre-order: the slice was
+ * sized by counting the records first, its first slots are kept for the
+ * orphan calls (last created first), and finish moves nothing.
+ */
+#ifndef TRACETUI_CALLTREE_BUILD_H
+#define TRACETUI_CALLTREE_BUILD_H
+
+#include "calltree.h"
+#include "sampling.h"
+#include "util-map.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An open call on a thread's stack. */
+struct frame {
+	uint32_t call;               /* its index among the thread's calls */
+	uint64_t id;                 /* its method id, as the records say */
+	uint64_t start[CLOCK_COUNT]; /* full start times */
+};
+
+/*
+ * Calls are kept in chunks of CHUNK_CALLS: the first grows as needed, the
+ * others are fixed blocks, so growing never copies, and finish frees each
+ * chunk as soon as it has moved it into the model (the peak is one copy
+ * of the calls, not two).  A placed thread's chunks are views of its
+ * slice of the model.
+ */
+enum {
+	CHUNK_SHIFT = 16,
+	CHUNK_CALLS = 1 << CHUNK_SHIFT,
+	CHUNK_BYTES = 2 << 20, /* room for CHUNK_CALLS of every field */
+};
+
+struct call_chunk {
+	uint32_t *method, *parent;
+	uint8_t *flags;
+	uint32_t *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
+	void *block;   /* the block holding them, or NULL */
+	bool borrowed; /* a view of the model's arrays: nothing to free */
+};
+
+struct thread_calls {
+	struct call_chunk *chunks;
+	size_t nchunks, chunks_cap;
+	size_t count, cap;                       /* calls, and room for them */
+	struct tt_time_step *steps[CLOCK_COUNT]; /* by thread call index */
+	size_t nsteps[CLOCK_COUNT], steps_cap[CLOCK_COUNT];
+	struct tt_long_call *longs[CLOCK_COUNT]; /* by thread call index */
+	size_t nlongs[CLOCK_COUNT], longs_cap[CLOCK_COUNT];
+	uint32_t high[CLOCK_COUNT]; /* high half of the last start */
+	bool placed;                /* written into the model in place */
+	size_t orphan_slots;        /* placed: free slots before count */
+};
+
+struct thread_state {
+	struct thread_calls calls;
+	struct frame *stack;
+	size_t depth, stack_cap;
+	uint32_t *tops; /* top-level calls an orphan would adopt */
+	size_t ntops, tops_cap;
+	uint64_t raw_prev[CLOCK_COUNT];
+	uint64_t epoch[CLOCK_COUNT];
+	uint64_t prev[CLOCK_COUNT];
+	uint64_t cpu_base;
+	uint64_t nevents;
+	uint32_t orphans;
+	struct sampling_probe probe;
+};
+
+enum {
+	METHOD_CACHE = 4096,  /* direct-mapped id -> index cache */
+	TID_DIRECT = 1 << 16, /* thread ids looked up without hashing */
+};
+
+struct method_cache_entry {
+	uint64_t id;
+	uint32_t index;
+};
+
+/* Deep calls found while settling threads, before they join the model. */
+struct deep_list {
+	struct tt_deep_call *calls;
+	size_t count, cap;
+};
+
+/*
+ * What rebuilds the calls of some threads.  Workers running side by side
+ * share the builder read-only, except for the states of the threads each
+ * owns; they count anomalies apart and add no methods.
+ */
+struct build_worker {
+	struct calltree_builder *b;
+	struct tt_anomalies *an; /* where anomalies are counted */
+	struct method_cache_entry method_cache[METHOD_CACHE];
+	bool shared; /* other workers run: an unknown method id fails */
+	bool failed; /* met what placed threads cannot hold */
+	struct deep_list deep;
+};
+
+struct calltree_builder {
+	struct calltree *tree;
+	uint32_t *tid_direct;       /* tid -> thread index, for tid < 2^16 */
+	struct util_map thread_ids; /* tid -> thread index */
+	struct util_map
+	        thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
+	struct util_map method_ids; /* method id -> method index */
+	struct thread_state *states;
+	size_t ncalls; /* calls of all threads built event by event */
+	size_t methods_cap, threads_cap, props_cap, warnings_cap;
+	bool began;
+	bool placed; /* the model's arrays were sized from counts */
+	unsigned max_workers; /* for the records path; 0: one per cpu */
+	struct build_worker serial; /* the event-by-event worker */
+	struct trace_sink sink;
+	calltree_progress_fn *progress;
+	void *progress_arg;
+};
+
+/* Thread index of thread id tid, adding a thread for a new id. */
+uint32_t build_thread_of(struct calltree_builder *b, uint32_t tid);
+/* A worker for b counting anomalies into an (reset to zero). */
+void build_worker_init(struct build_worker *w, struct calltree_builder *b,
+                       struct tt_anomalies *an, bool shared);
+/* Apply event ev of thread t. */
+void build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
+                 enum trace_action action, uint64_t cpu, uint64_t wall);
+/*
+ * Apply the records [from, to) of run whose thread index (by tid_index)
+ * is owned by worker `who` (by owner); stops early when w fails.
+ */
+void build_records(struct build_worker *w, const struct trace_records *run,
+                   size_t from, size_t to, const uint32_t *tid_index,
+                   const uint8_t *owner, uint8_t who);
+/* Make thread t placed at model calls [base, base + orphans + enters). */
+void build_place_thread(struct calltree_builder *b, size_t t, size_t base,
+                        size_t orphans, size_t enters);
+/*
+ * Complete placed thread t: last times, open frames closed, parents made
+ * model indexes, depths and recursion settled.  open has nmethods + 1
+ * zeros, path room for the thread's calls.  False when the thread did
+ * not fill its slice exactly.
+ */
+bool build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
+                         uint32_t *path);
+/* Forget every thread's calls and state, and the model's arrays. */
+void build_reset_calls(struct calltree_builder *b);
+/* Sum the counters of `from` into `to`. */
+void build_add_anomalies(struct tt_anomalies *to,
+                         const struct tt_anomalies *from);
+
+/* Model arrays for n calls, on the clocks the trace has (calltree.c). */
+void calltree_alloc_calls(struct calltree *tree, size_t n);
+/* Release the model's call arrays and side tables; no calls left. */
+void calltree_free_calls(struct calltree *tree);
+
+/* The sink's records callback (calltree-records.c). */
+void build_on_records(void *ctx, const struct trace_records *run);
+
+#endif

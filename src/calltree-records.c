@@ -1,0 +1,436 @@
+/*
+ * calltree-records: a V1 data part's records, taken all at once.
+ *
+ * A first pass counts, per thread id, the events, the entries and the
+ * exits that meet an empty stack (orphans, FORMAT.md 9.2 step 3).  The
+ * model's arrays are then sized, each thread gets its slice of them
+ * (placed threads, calltree-build.h), and the threads are shared out
+ * among workers, one per cpu, that each read every record and rebuild
+ * the calls of their own threads straight into the model.  Both passes
+ * give the file's pages back as they go.
+ *
+ * What the counts cannot foresee (an exit that skips open frames and
+ * then meets an empty stack, a method the key does not define while
+ * several workers run, start times past 2^32) fails the placed build:
+ * the records then go through the event-by-event path, which gives the
+ * same model.
+ */
+#include "config.h"
+
+#include "calltree-build.h"
+
+#include "trace-util.h"
+#include "util-alloc.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum {
+	MAX_WORKERS = 8,
+	STRETCH = 1 << 20, /* records between progress and page releases */
+};
+
+/* What the first pass learns of one thread id. */
+struct tid_count {
+	uint64_t events;
+	uint64_t first;   /* index of its first record */
+	uint64_t enters;  /* entries: the calls they open */
+	uint64_t orphans; /* exits that met an empty stack */
+	uint64_t open;    /* entries not matched by an exit yet */
+};
+
+/* One worker of either pass. */
+struct records_job {
+	struct calltree_builder *b;
+	const struct trace_records *run;
+	size_t from, to; /* counting: its share of the records */
+	struct tid_count *counts;
+	const uint32_t *tid_index;
+	const uint8_t *owner;
+	uint8_t who;
+	struct build_worker worker;
+	struct tt_anomalies anomalies;
+	atomic_size_t done; /* records read so far */
+	struct records_job *all;
+	unsigned njobs;
+	bool ok;
+};
+
+/* Give back the pages of records [from, to) of run, when mapped. */
+static void
+release_records(const struct trace_records *run, size_t from, size_t to)
+{
+	if (run->mapped && to > from)
+		trace_release_mapped(run->data + from * run->size,
+		                     run->data + to * run->size);
+}
+
+static void *
+count_job(void *arg)
+{
+	struct records_job *job = arg;
+	const struct trace_records *run = job->run;
+	struct tid_count *counts = job->counts;
+	struct trace_event ev;
+	size_t i, stretch;
+
+	for (stretch = job->from; stretch < job->to; stretch += STRETCH) {
+		size_t end = job->to - stretch > STRETCH ? stretch + STRETCH
+		                                         : job->to;
+
+		for (i = stretch; i < end; i++) {
+			struct tid_count *c;
+
+			trace_records_get(run, i, &ev);
+			c = &counts[ev.tid];
+			if (!c->events++)
+				c->first = i;
+			if (ev.action == TRACE_ENTER) {
+				c->enters++;
+				c->open++;
+			} else if (c->open) {
+				c->open--;
+			} else {
+				c->orphans++;
+			}
+		}
+		release_records(run, stretch, end);
+	}
+	return NULL;
+}
+
+/* Add the counts of a later stretch of records to those before it. */
+static void
+add_counts(struct tid_count *to, const struct tid_count *later)
+{
+	size_t i;
+
+	for (i = 0; i < TID_DIRECT; i++) {
+		const struct tid_count *l = &later[i];
+		struct tid_count *c = &to[i];
+		uint64_t matched = l->orphans < c->open ? l->orphans : c->open;
+
+		if (!l->events)
+			continue;
+		if (!c->events)
+			c->first = l->first;
+		c->events += l->events;
+		c->enters += l->enters;
+		c->orphans += l->orphans - matched;
+		c->open += l->open - matched;
+	}
+}
+
+/* Run fn on jobs[0..n): the first on this thread, the others on new
+ * ones (or here, after it, when no thread can be started). */
+static void
+run_jobs(void *(*fn)(void *), struct records_job *jobs, unsigned n)
+{
+	pthread_t threads[MAX_WORKERS];
+	bool started[MAX_WORKERS] = {false};
+	unsigned i;
+
+	for (i = 1; i < n; i++)
+		started[i] = pthread_create(&threads[i], NULL, fn,
+		                            &jobs[i]) == 0;
+	fn(&jobs[0]);
+	for (i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			fn(&jobs[i]);
+	}
+}
+
+static unsigned
+cpu_count(const struct calltree_builder *b)
+{
+	long n = b->max_workers ? (long)b->max_workers
+	                        : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
+}
+
+/* Per thread id, what every record says, counted by n jobs. */
+static struct tid_count *
+count_records(struct calltree_builder *b, const struct trace_records *run,
+              struct records_job *jobs, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].b = b;
+		jobs[i].run = run;
+		jobs[i].from = run->count / n * i;
+		jobs[i].to = i + 1 < n ? run->count / n * (i + 1) : run->count;
+		jobs[i].counts = xcalloc(TID_DIRECT, sizeof(struct tid_count));
+	}
+	run_jobs(count_job, jobs, n);
+	for (i = 1; i < n; i++) {
+		add_counts(jobs[0].counts, jobs[i].counts);
+		free(jobs[i].counts);
+	}
+	return jobs[0].counts;
+}
+
+/* A sort key and what it belongs to. */
+struct keyed {
+	uint64_t key;
+	uint32_t index;
+};
+
+static int
+keyed_cmp(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+/*
+ * Threads for the ids in the order the event-by-event path meets them,
+ * tid_index filled; per thread index, its counts summed into per_thread
+ * (as long as the thread table).
+ */
+static void
+resolve_threads(struct calltree_builder *b, const struct tid_count *counts,
+                uint32_t *tid_index, struct tid_count **per_thread)
+{
+	struct keyed *seen = xmalloc(TID_DIRECT * sizeof(*seen));
+	size_t n = 0, i;
+
+	for (i = 0; i < TID_DIRECT; i++)
+		if (counts[i].events)
+			seen[n++] = (struct keyed){counts[i].first, (uint32_t)i};
+	qsort(seen, n, sizeof(*seen), keyed_cmp);
+	for (i = 0; i < n; i++)
+		tid_index[seen[i].index] = build_thread_of(b, seen[i].index);
+	*per_thread = xcalloc(b->tree->nthreads + 1, sizeof(**per_thread));
+	for (i = 0; i < n; i++) {
+		const struct tid_count *c = &counts[seen[i].index];
+		struct tid_count *t = &(*per_thread)[tid_index[seen[i].index]];
+
+		t->events += c->events;
+		t->enters += c->enters;
+		t->orphans += c->orphans;
+	}
+	free(seen);
+}
+
+/* Share the threads out among n workers by their events, largest first
+ * to the least loaded; how many workers got any. */
+static unsigned
+share_threads(const struct tid_count *per_thread, size_t nthreads,
+              uint8_t *owner, unsigned n)
+{
+	uint64_t load[MAX_WORKERS] = {0};
+	struct keyed *order = xmalloc((nthreads + 1) * sizeof(*order));
+	size_t i, busy = 0;
+	unsigned w;
+
+	for (i = 0; i < nthreads; i++)
+		if (per_thread[i].events)
+			order[busy++] = (struct keyed){
+			        UINT64_MAX - per_thread[i].events, (uint32_t)i};
+	qsort(order, busy, sizeof(*order), keyed_cmp);
+	if (busy < n)
+		n = busy ? (unsigned)busy : 1;
+	memset(owner, 0, nthreads);
+	for (i = 0; i < busy; i++) {
+		unsigned least = 0;
+
+		for (w = 1; w < n; w++)
+			if (load[w] < load[least])
+				least = w;
+		owner[order[i].index] = (uint8_t)least;
+		load[least] += per_thread[order[i].index].events;
+	}
+	free(order);
+	return n;
+}
+
+/* The fewest records every job has read. */
+static size_t
+slowest(const struct records_job *job)
+{
+	size_t least = SIZE_MAX;
+	unsigned i;
+
+	for (i = 0; i < job->njobs; i++) {
+		size_t d = atomic_load_explicit(&job->all[i].done,
+		                                memory_order_acquire);
+
+		if (d < least)
+			least = d;
+	}
+	return least;
+}
+
+static void *
+build_job(void *arg)
+{
+	struct records_job *job = arg;
+	struct calltree_builder *b = job->b;
+	const struct trace_records *run = job->run;
+	struct calltree *tree = b->tree;
+	size_t stretch, released = 0, t, max_calls = 0;
+	uint32_t *open, *path;
+
+	for (stretch = 0; stretch < run->count && !job->worker.failed;
+	     stretch += STRETCH) {
+		size_t end = run->count - stretch > STRETCH
+		                     ? stretch + STRETCH
+		                     : run->count;
+
+		build_records(&job->worker, run, stretch, end, job->tid_index,
+		              job->owner, job->who);
+		atomic_store_explicit(&job->done, end, memory_order_release);
+		if (job->who)
+			continue;
+		/* The first job gives back what every job has read, and
+		 * reports progress on the calling thread. */
+		end = slowest(job);
+		release_records(run, released, end);
+		released = end;
+		if (b->progress)
+			b->progress(b->progress_arg,
+			            run->offset + (uint64_t)end * run->size,
+			            run->total);
+	}
+	atomic_store_explicit(&job->done, run->count, memory_order_release);
+	if (job->worker.failed)
+		return NULL;
+	for (t = 0; t < tree->nthreads; t++)
+		if (job->owner[t] == job->who &&
+		    tree->threads[t].ncalls > max_calls)
+			max_calls = tree->threads[t].ncalls;
+	open = xcalloc(tree->nmethods + 1, sizeof(*open));
+	path = xmalloc((max_calls + 1) * sizeof(*path));
+	job->ok = true;
+	for (t = 0; t < tree->nthreads && job->ok; t++)
+		if (job->owner[t] == job->who)
+			job->ok = build_finish_placed(&job->worker, t, open,
+			                              path);
+	free(open);
+	free(path);
+	return NULL;
+}
+
+/* Build every thread in place from run; false when it could not be. */
+static bool
+build_placed(struct calltree_builder *b, const struct trace_records *run)
+{
+	struct calltree *tree = b->tree;
+	struct records_job jobs[MAX_WORKERS];
+	struct tid_count *counts, *per_thread;
+	uint32_t *tid_index = xcalloc(TID_DIRECT, sizeof(*tid_index));
+	unsigned n = cpu_count(b), i;
+	uint64_t total = 0;
+	uint8_t *owner;
+	size_t t;
+	bool ok = true;
+
+	memset(jobs, 0, sizeof(jobs));
+	counts = count_records(b, run, jobs, n);
+	resolve_threads(b, counts, tid_index, &per_thread);
+	free(counts);
+	for (t = 0; t < tree->nthreads; t++)
+		total += per_thread[t].enters + per_thread[t].orphans;
+	if (total >= CALL_NONE - 1) {
+		free(per_thread);
+		free(tid_index);
+		return false;
+	}
+	calltree_alloc_calls(tree, (size_t)total);
+	b->placed = true;
+	for (t = 0, total = 0; t < tree->nthreads; t++) {
+		build_place_thread(b, t, (size_t)total,
+		                   (size_t)per_thread[t].orphans,
+		                   (size_t)per_thread[t].enters);
+		total += per_thread[t].enters + per_thread[t].orphans;
+	}
+	owner = xmalloc(tree->nthreads + 1);
+	n = share_threads(per_thread, tree->nthreads, owner, n);
+	free(per_thread);
+	memset(jobs, 0, sizeof(jobs));
+	for (i = 0; i < n; i++) {
+		jobs[i].b = b;
+		jobs[i].run = run;
+		jobs[i].tid_index = tid_index;
+		jobs[i].owner = owner;
+		jobs[i].who = (uint8_t)i;
+		jobs[i].all = jobs;
+		jobs[i].njobs = n;
+		atomic_init(&jobs[i].done, 0);
+		build_worker_init(&jobs[i].worker, b, &jobs[i].anomalies,
+		                  n > 1);
+	}
+	run_jobs(build_job, jobs, n);
+	release_records(run, 0, run->count);
+	for (i = 0; i < n; i++)
+		ok = ok && jobs[i].ok;
+	for (i = 0; i < n; i++) {
+		struct deep_list *deep = &jobs[i].worker.deep;
+
+		if (ok && deep->count) {
+			struct deep_list *all = &b->serial.deep;
+
+			UTIL_GROW(all->calls, all->cap,
+			          all->count + deep->count);
+			memcpy(all->calls + all->count, deep->calls,
+			       deep->count * sizeof(*deep->calls));
+			all->count += deep->count;
+		}
+		if (ok)
+			build_add_anomalies(&tree->anomalies,
+			                    &jobs[i].anomalies);
+		free(deep->calls);
+	}
+	free(owner);
+	free(tid_index);
+	if (ok)
+		tree->records += run->count;
+	return ok;
+}
+
+/* The records one by one through the event-by-event path. */
+static void
+replay_records(struct calltree_builder *b, const struct trace_records *run)
+{
+	struct trace_event ev;
+	size_t i, stretch;
+
+	for (stretch = 0; stretch < run->count; stretch += STRETCH) {
+		size_t end = run->count - stretch > STRETCH ? stretch + STRETCH
+		                                            : run->count;
+
+		for (i = stretch; i < end; i++) {
+			trace_records_get(run, i, &ev);
+			b->tree->records++;
+			build_event(&b->serial, build_thread_of(b, ev.tid),
+			            ev.method_id, ev.action, ev.cpu, ev.wall);
+		}
+		release_records(run, stretch, end);
+		if (b->progress)
+			b->progress(b->progress_arg,
+			            run->offset + (uint64_t)end * run->size,
+			            run->total);
+	}
+}
+
+void
+build_on_records(void *ctx, const struct trace_records *run)
+{
+	struct calltree_builder *b = ctx;
+
+	/* Placing needs a builder that has seen no event yet. */
+	if (!b->ncalls && !b->placed && !b->tree->records) {
+		if (build_placed(b, run))
+			return;
+		build_reset_calls(b);
+	}
+	replay_records(b, run);
+}

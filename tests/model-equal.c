@@ -1,0 +1,167 @@
+/*
+ * model-equal: load a trace the way tracetui does (a V1 data part's
+ * records all at once, with a given number of workers) and event by
+ * event, and compare every field of the two models.
+ *
+ *   model-equal WORKERS FILE    prints "placed" or "replayed" (how the
+ *                               records were built), exits 0 when equal,
+ *                               1 with the first difference on stderr,
+ *                               3 when unreadable
+ */
+#include "config.h"
+
+#include "calltree-build.h"
+#include "trace-load.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *problem;
+
+#define SAME(what, a, b)                                                       \
+	do {                                                                   \
+		if ((a) != (b)) {                                              \
+			problem = what;                                        \
+			return false;                                          \
+		}                                                              \
+	} while (0)
+
+static bool
+same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool
+same_anomalies(const struct tt_anomalies *a, const struct tt_anomalies *b)
+{
+	int k;
+
+	SAME("orphan exits", a->orphan_exits, b->orphan_exits);
+	SAME("mismatched exits", a->mismatched_exits, b->mismatched_exits);
+	SAME("lost exits", a->lost_exits, b->lost_exits);
+	SAME("open at end", a->open_at_end, b->open_at_end);
+	SAME("unknown methods", a->unknown_methods, b->unknown_methods);
+	SAME("unknown threads", a->unknown_threads, b->unknown_threads);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		SAME("negative steps", a->negative_steps[k],
+		     b->negative_steps[k]);
+		SAME("wraps", a->wraps[k], b->wraps[k]);
+	}
+	SAME("action 3", a->action3, b->action3);
+	SAME("unwinds", a->unwinds, b->unwinds);
+	SAME("overflow", a->data_file_overflow, b->data_file_overflow);
+	return true;
+}
+
+static bool
+same_calls(const struct calltree *a, const struct calltree *b)
+{
+	const struct tt_calls *x = &a->calls, *y = &b->calls;
+	size_t c;
+	int k;
+
+	SAME("call count", x->count, y->count);
+	for (c = 0; c < x->count; c++) {
+		SAME("method", x->method[c], y->method[c]);
+		SAME("parent", x->parent[c], y->parent[c]);
+		SAME("depth", calltree_depth(a, c), calltree_depth(b, c));
+		SAME("flags", x->flags[c], y->flags[c]);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			if (!a->has_clock[k])
+				continue;
+			SAME("start", calltree_start(a, c, k),
+			     calltree_start(b, c, k));
+			SAME("duration", calltree_duration(a, c, k),
+			     calltree_duration(b, c, k));
+		}
+	}
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		SAME("steps", x->nsteps[k], y->nsteps[k]);
+		SAME("longs", x->nlongs[k], y->nlongs[k]);
+	}
+	SAME("deep calls", x->ndeep, y->ndeep);
+	return true;
+}
+
+static bool
+same_model(const struct calltree *a, const struct calltree *b)
+{
+	size_t i;
+	int k;
+
+	SAME("records", a->records, b->records);
+	SAME("sampled", a->sampled, b->sampled);
+	SAME("method count", a->nmethods, b->nmethods);
+	for (i = 0; i < a->nmethods; i++) {
+		SAME("method id", a->methods[i].id, b->methods[i].id);
+		SAME("method name",
+		     same_str(a->methods[i].name, b->methods[i].name), true);
+		SAME("method defined", a->methods[i].defined,
+		     b->methods[i].defined);
+	}
+	SAME("thread count", a->nthreads, b->nthreads);
+	for (i = 0; i < a->nthreads; i++) {
+		const struct tt_thread *x = &a->threads[i], *y = &b->threads[i];
+
+		SAME("tid", x->tid, y->tid);
+		SAME("thread name", same_str(x->name, y->name), true);
+		SAME("first call", x->first_call, y->first_call);
+		SAME("thread calls", x->ncalls, y->ncalls);
+		SAME("events", x->nevents, y->nevents);
+		SAME("max depth", x->max_depth, y->max_depth);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			SAME("first time", x->first[k], y->first[k]);
+			SAME("last time", x->last[k], y->last[k]);
+		}
+	}
+	SAME("warnings", a->nwarnings, b->nwarnings);
+	return same_anomalies(&a->anomalies, &b->anomalies) &&
+	       same_calls(a, b);
+}
+
+/* Load path with the records path (workers > 0) or event by event. */
+static struct calltree *
+load(const char *path, unsigned workers)
+{
+	struct calltree_builder *b = calltree_builder_new(path);
+	struct trace_sink sink = *calltree_builder_sink(b);
+	struct trace_error err;
+
+	b->max_workers = workers;
+	if (!workers)
+		sink.records = NULL;
+	if (!trace_load(path, &sink, &err)) {
+		calltree_builder_free(b);
+		return NULL;
+	}
+	if (workers)
+		puts(b->placed ? "placed" : "replayed");
+	return calltree_builder_finish(b);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct calltree *by_events, *by_records;
+	int status;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
+		return 2;
+	}
+	by_events = load(argv[2], 0);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]));
+	if (!by_events || !by_records) {
+		status = by_events || by_records ? 1 : 3;
+		problem = "one way loads, the other does not";
+	} else {
+		status = same_model(by_events, by_records) ? 0 : 1;
+	}
+	if (status == 1)
+		fprintf(stderr, "%s: %s differs\n", argv[2], problem);
+	calltree_free(by_events);
+	calltree_free(by_records);
+	return status;
+}

@@ -1,0 +1,49 @@
+#!/bin/sh
+# records.sh: a V1 data part's records built all at once, by one to three
+# workers, give the same model as the event-by-event path, field by field
+# (tests/model-equal), on every fixture, the real corpus and generated
+# traces of many threads, unwinds and high thread ids.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+MODEL_EQUAL=${top_builddir:-.}/tests/model-equal
+[ -x "$MODEL_EQUAL" ] || skip_all "no $MODEL_EQUAL"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+
+check() {
+	for workers in 1 2 3; do
+		how=$("$MODEL_EQUAL" $workers "$1" 2>"$tmp/why")
+		rc=$?
+		[ $rc -eq 3 ] && return # unreadable both ways
+		ok $rc "$(basename "$1"): $workers worker(s), $how"
+		[ $rc -eq 0 ] || diag <"$tmp/why"
+	done
+}
+
+for spec in "${top_srcdir:-.}"/tests/fixtures/*.spec; do
+	name=$(basename "$spec" .spec)
+	"$MKTRACE" "$spec" "$tmp/$name.trace" 2>/dev/null || continue
+	check "$tmp/$name.trace"
+done
+
+seed=1
+for shape in "threads=1 methods=50 records=20000" \
+	"threads=7 methods=300 records=60000 switch=3 unwind=50" \
+	"threads=40 methods=2000 records=80000 maxdepth=80 unwind=5" \
+	"threads=3 methods=20 records=30000 first-tid=65000 switch=1"; do
+	cat >"$tmp/gen-$seed.spec" <<SPEC
+format v1
+version 3
+clock dual
+generate $shape seed=$seed
+SPEC
+	"$MKTRACE" "$tmp/gen-$seed.spec" "$tmp/gen-$seed.trace" &&
+		check "$tmp/gen-$seed.trace"
+	seed=$((seed + 1))
+done
+
+if [ -d "$SHARED_TRACES" ]; then
+	for f in "$SHARED_TRACES"/*.trace; do
+		check "$f"
+	done
+fi
+done_testing
