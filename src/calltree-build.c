@@ -96,8 +96,8 @@ on_thread(void *ctx, uint32_t tid, const char *name)
 	b->tid_direct[tid & 0xFFFF] = CALL_NONE;
 }
 
-/* Method index of id; a new id adds a placeholder method, or fails a
- * shared worker (which then answers 0). */
+/* Method index of id; a new id adds a placeholder method, or a
+ * provisional index in a shared worker. */
 static uint32_t
 method_slot(struct build_worker *w, uint64_t id)
 {
@@ -111,8 +111,15 @@ method_slot(struct build_worker *w, uint64_t id)
 		return hit->index;
 	if (w->shared) {
 		if (!util_map_get(&b->method_ids, id, &found)) {
-			w->failed = true;
-			return 0;
+			slot = util_map_slot(&w->unknown_ids, id, CALL_NONE);
+			if (*slot == CALL_NONE) {
+				UTIL_GROW(w->unknown, w->unknown_cap,
+				          w->nunknown + 1);
+				w->unknown[w->nunknown] =
+				        (struct unknown_method){id, w->record};
+				*slot = w->known + (uint32_t)w->nunknown++;
+			}
+			found = *slot;
 		}
 		hit->id = id;
 		hit->index = found;
@@ -613,9 +620,10 @@ build_records(struct build_worker *w, const struct trace_records *run,
 
 		trace_records_get(run, i, &ev);
 		t = tid_index[ev.tid];
-		if (owner[t] == who)
-			apply_event(w, t, ev.method_id, ev.action, ev.cpu,
-			            ev.wall);
+		if (owner[t] != who)
+			continue;
+		w->record = i;
+		apply_event(w, t, ev.method_id, ev.action, ev.cpu, ev.wall);
 	}
 }
 
@@ -1096,9 +1104,75 @@ build_worker_init(struct build_worker *w, struct calltree_builder *b,
 	w->b = b;
 	w->an = an;
 	w->shared = shared;
+	w->known = (uint32_t)b->tree->nmethods;
+	util_map_init(&w->unknown_ids);
 	memset(an, 0, sizeof(*an));
 	for (i = 0; i < METHOD_CACHE; i++)
 		w->method_cache[i].id = UINT64_MAX; /* never a method id */
+}
+
+void
+build_worker_done(struct build_worker *w)
+{
+	util_map_done(&w->unknown_ids);
+	free(w->unknown);
+	free(w->deep.calls);
+	w->unknown = NULL;
+	w->deep = (struct deep_list){0};
+}
+
+static int
+first_needed_cmp(const void *a, const void *b)
+{
+	const struct unknown_method *x = a, *y = b;
+
+	return (x->record > y->record) - (x->record < y->record);
+}
+
+uint32_t **
+build_settle_unknown(struct build_worker *const *workers, unsigned n)
+{
+	struct unknown_method *all;
+	uint32_t **remap = xcalloc(n, sizeof(*remap));
+	size_t count = 0, i;
+	unsigned w;
+
+	for (w = 0; w < n; w++)
+		count += workers[w]->nunknown;
+	all = xmalloc((count + 1) * sizeof(*all));
+	for (w = 0, count = 0; w < n; w++) {
+		memcpy(all + count, workers[w]->unknown,
+		       workers[w]->nunknown * sizeof(*all));
+		count += workers[w]->nunknown;
+	}
+	/* Records are read once each: the earliest need of an id is
+	 * met first, wherever its other needs are. */
+	qsort(all, count, sizeof(*all), first_needed_cmp);
+	for (i = 0; i < count; i++)
+		method_slot(&workers[0]->b->serial, all[i].id);
+	for (w = 0; w < n; w++) {
+		remap[w] = xmalloc((workers[w]->nunknown + 1) *
+		                   sizeof(*remap[w]));
+		for (i = 0; i < workers[w]->nunknown; i++)
+			remap[w][i] = method_slot(&workers[0]->b->serial,
+			                          workers[w]->unknown[i].id);
+	}
+	free(all);
+	return remap;
+}
+
+void
+build_remap_methods(struct build_worker *w, size_t t, const uint32_t *remap)
+{
+	struct calltree *tree = w->b->tree;
+	uint32_t *method = tree->calls.method + tree->threads[t].first_call;
+	size_t i, n = tree->threads[t].ncalls;
+
+	if (!w->nunknown)
+		return;
+	for (i = 0; i < n; i++)
+		if (method[i] >= w->known)
+			method[i] = remap[method[i] - w->known];
 }
 
 static void
@@ -1112,7 +1186,7 @@ builder_done(struct calltree_builder *b)
 		free(b->states[i].tops);
 	}
 	free(b->states);
-	free(b->serial.deep.calls);
+	build_worker_done(&b->serial);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);
 	util_map_done(&b->thread_alias);

@@ -94,17 +94,30 @@ struct deep_list {
 	size_t count, cap;
 };
 
+/* A method id the key does not define, as a shared worker met it. */
+struct unknown_method {
+	uint64_t id;
+	uint64_t record; /* the record that first needed it */
+};
+
 /*
  * What rebuilds the calls of some threads.  Workers running side by side
  * share the builder read-only, except for the states of the threads each
- * owns; they count anomalies apart and add no methods.
+ * owns; they count anomalies apart and add no methods: a method id the
+ * key lacks gets index known + i, i its place in `unknown`, until
+ * build_settle_unknown gives it its own.
  */
 struct build_worker {
 	struct calltree_builder *b;
 	struct tt_anomalies *an; /* where anomalies are counted */
 	struct method_cache_entry method_cache[METHOD_CACHE];
-	bool shared; /* other workers run: an unknown method id fails */
-	bool failed; /* met what placed threads cannot hold */
+	bool shared;    /* other workers run beside this one */
+	bool failed;    /* met what placed threads cannot hold */
+	uint64_t record; /* index of the record being applied */
+	uint32_t known;  /* methods in the model when the worker began */
+	struct util_map unknown_ids; /* id -> index in unknown */
+	struct unknown_method *unknown;
+	size_t nunknown, unknown_cap;
 	struct deep_list deep;
 };
 
@@ -142,6 +155,16 @@ void build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
 void build_records(struct build_worker *w, const struct trace_records *run,
                    size_t from, size_t to, const uint32_t *tid_index,
                    const uint8_t *owner, uint8_t who);
+/* Give the methods that shared workers[0..n) met but the key lacks their
+ * model indexes, in the order the event-by-event path would add them;
+ * remap[w][i] is the index of workers[w]'s unknown method i. */
+uint32_t **build_settle_unknown(struct build_worker *const *workers,
+                                unsigned n);
+/* Replace the provisional method indexes of thread t's calls by remap's. */
+void build_remap_methods(struct build_worker *w, size_t t,
+                         const uint32_t *remap);
+/* Release what a worker holds. */
+void build_worker_done(struct build_worker *w);
 /* Make thread t placed at model calls [base, base + orphans + enters). */
 void build_place_thread(struct calltree_builder *b, size_t t, size_t base,
                         size_t orphans, size_t enters);

@@ -9,9 +9,10 @@
  * the calls of their own threads straight into the model.  Both passes
  * give the file's pages back as they go.
  *
- * What the counts cannot foresee (an exit that skips open frames and
- * then meets an empty stack, a method the key does not define while
- * several workers run, start times past 2^32) fails the placed build:
+ * Methods the key does not define get their indexes once every record
+ * is read, in the order the event-by-event path would add them.  What
+ * the counts cannot foresee (an exit that skips open frames and then
+ * meets an empty stack, start times past 2^32) fails the placed build:
  * the records then go through the event-by-event path, which gives the
  * same model.
  */
@@ -51,6 +52,7 @@ struct records_job {
 	const uint32_t *tid_index;
 	const uint8_t *owner;
 	uint8_t who;
+	const uint32_t *remap; /* final indexes of its unknown methods */
 	struct build_worker worker;
 	struct tt_anomalies anomalies;
 	atomic_size_t done; /* records read so far */
@@ -275,9 +277,7 @@ build_job(void *arg)
 	struct records_job *job = arg;
 	struct calltree_builder *b = job->b;
 	const struct trace_records *run = job->run;
-	struct calltree *tree = b->tree;
-	size_t stretch, released = 0, t, max_calls = 0;
-	uint32_t *open, *path;
+	size_t stretch, released = 0;
 
 	for (stretch = 0; stretch < run->count && !job->worker.failed;
 	     stretch += STRETCH) {
@@ -301,8 +301,18 @@ build_job(void *arg)
 			            run->total);
 	}
 	atomic_store_explicit(&job->done, run->count, memory_order_release);
-	if (job->worker.failed)
-		return NULL;
+	return NULL;
+}
+
+/* Complete the job's threads, once every job has read every record. */
+static void *
+finish_job(void *arg)
+{
+	struct records_job *job = arg;
+	struct calltree *tree = job->b->tree;
+	size_t t, max_calls = 0;
+	uint32_t *open, *path;
+
 	for (t = 0; t < tree->nthreads; t++)
 		if (job->owner[t] == job->who &&
 		    tree->threads[t].ncalls > max_calls)
@@ -310,10 +320,12 @@ build_job(void *arg)
 	open = xcalloc(tree->nmethods + 1, sizeof(*open));
 	path = xmalloc((max_calls + 1) * sizeof(*path));
 	job->ok = true;
-	for (t = 0; t < tree->nthreads && job->ok; t++)
-		if (job->owner[t] == job->who)
-			job->ok = build_finish_placed(&job->worker, t, open,
-			                              path);
+	for (t = 0; t < tree->nthreads && job->ok; t++) {
+		if (job->owner[t] != job->who)
+			continue;
+		build_remap_methods(&job->worker, t, job->remap);
+		job->ok = build_finish_placed(&job->worker, t, open, path);
+	}
 	free(open);
 	free(path);
 	return NULL;
@@ -371,7 +383,23 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	run_jobs(build_job, jobs, n);
 	release_records(run, 0, run->count);
 	for (i = 0; i < n; i++)
-		ok = ok && jobs[i].ok;
+		ok = ok && !jobs[i].worker.failed;
+	if (ok) {
+		struct build_worker *workers[MAX_WORKERS];
+		uint32_t **remap;
+
+		for (i = 0; i < n; i++)
+			workers[i] = &jobs[i].worker;
+		remap = build_settle_unknown(workers, n);
+		for (i = 0; i < n; i++)
+			jobs[i].remap = remap[i];
+		run_jobs(finish_job, jobs, n);
+		for (i = 0; i < n; i++) {
+			ok = ok && jobs[i].ok;
+			free(remap[i]);
+		}
+		free(remap);
+	}
 	for (i = 0; i < n; i++) {
 		struct deep_list *deep = &jobs[i].worker.deep;
 
@@ -387,7 +415,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 		if (ok)
 			build_add_anomalies(&tree->anomalies,
 			                    &jobs[i].anomalies);
-		free(deep->calls);
+		build_worker_done(&jobs[i].worker);
 	}
 	free(owner);
 	free(tid_index);
