@@ -453,8 +453,8 @@ enter(struct build_worker *w, uint32_t t, uint64_t id, const uint64_t *at)
 
 /* An exit whose method is not on the stack: FORMAT.md 9.2 step 3. */
 static void
-orphan_exit(struct build_worker *w, uint32_t t, uint32_t m,
-            const uint64_t *at, uint8_t flags)
+orphan_exit(struct build_worker *w, uint32_t t, uint32_t m, const uint64_t *at,
+            uint8_t flags)
 {
 	struct thread_state *st = &w->b->states[t];
 	struct tt_thread *th = &w->b->tree->threads[t];
@@ -480,8 +480,8 @@ orphan_exit(struct build_worker *w, uint32_t t, uint32_t m,
  * either way, so the search costs no more than their entries did.
  */
 static void
-leave(struct build_worker *w, uint32_t t, uint64_t id,
-      enum trace_action action, const uint64_t *at)
+leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
+      const uint64_t *at)
 {
 	struct calltree_builder *b = w->b;
 	struct thread_state *st = &b->states[t];
@@ -649,11 +649,11 @@ settle_thread_times(struct calltree_builder *b, size_t t)
 
 	th->nevents = st->nevents;
 	for (k = 0; k < CLOCK_COUNT && st->nevents; k++)
-		th->last[k] = tree->has_clock[k]
-		                      ? st->prev[k] - (k == CLOCK_CPU
-		                                               ? st->cpu_base
-		                                               : 0)
-		                      : 0;
+		th->last[k] =
+		        tree->has_clock[k]
+		                ? st->prev[k] -
+		                          (k == CLOCK_CPU ? st->cpu_base : 0)
+		                : 0;
 }
 
 /* Close every frame of thread t still open at its last event. */
@@ -1032,8 +1032,8 @@ build_place_thread(struct calltree_builder *b, size_t t, size_t base,
 	tc->cap = n;
 	tc->count = tc->orphan_slots = orphans;
 	tc->nchunks = tc->chunks_cap = (n + CHUNK_CALLS - 1) / CHUNK_CALLS;
-	tc->chunks = xcalloc(tc->nchunks ? tc->nchunks : 1,
-	                     sizeof(*tc->chunks));
+	tc->chunks =
+	        xcalloc(tc->nchunks ? tc->nchunks : 1, sizeof(*tc->chunks));
 	for (i = 0; i < tc->nchunks; i++) {
 		struct call_chunk *ch = &tc->chunks[i];
 		size_t at = base + i * CHUNK_CALLS;
@@ -1151,8 +1151,8 @@ build_settle_unknown(struct build_worker *const *workers, unsigned n)
 	for (i = 0; i < count; i++)
 		method_slot(&workers[0]->b->serial, all[i].id);
 	for (w = 0; w < n; w++) {
-		remap[w] = xmalloc((workers[w]->nunknown + 1) *
-		                   sizeof(*remap[w]));
+		remap[w] =
+		        xmalloc((workers[w]->nunknown + 1) * sizeof(*remap[w]));
 		for (i = 0; i < workers[w]->nunknown; i++)
 			remap[w][i] = method_slot(&workers[0]->b->serial,
 			                          workers[w]->unknown[i].id);
@@ -1250,4 +1250,3 @@ calltree_builder_free(struct calltree_builder *b)
 	builder_done(b); /* reads tree->nthreads: before the tree goes */
 	calltree_free(tree);
 }
-

@@ -111,8 +111,8 @@ struct build_worker {
 	struct calltree_builder *b;
 	struct tt_anomalies *an; /* where anomalies are counted */
 	struct method_cache_entry method_cache[METHOD_CACHE];
-	bool shared;    /* other workers run beside this one */
-	bool failed;    /* met what placed threads cannot hold */
+	bool shared;     /* other workers run beside this one */
+	bool failed;     /* met what placed threads cannot hold */
 	uint64_t record; /* index of the record being applied */
 	uint32_t known;  /* methods in the model when the worker began */
 	struct util_map unknown_ids; /* id -> index in unknown */
@@ -132,7 +132,7 @@ struct calltree_builder {
 	size_t ncalls; /* calls of all threads built event by event */
 	size_t methods_cap, threads_cap, props_cap, warnings_cap;
 	bool began;
-	bool placed; /* the model's arrays were sized from counts */
+	bool placed;          /* the model's arrays were sized from counts */
 	unsigned max_workers; /* for the records path; 0: one per cpu */
 	struct build_worker serial; /* the event-by-event worker */
 	struct trace_sink sink;

@@ -136,8 +136,8 @@ run_jobs(void *(*fn)(void *), struct records_job *jobs, unsigned n)
 	unsigned i;
 
 	for (i = 1; i < n; i++)
-		started[i] = pthread_create(&threads[i], NULL, fn,
-		                            &jobs[i]) == 0;
+		started[i] =
+		        pthread_create(&threads[i], NULL, fn, &jobs[i]) == 0;
 	fn(&jobs[0]);
 	for (i = 1; i < n; i++) {
 		if (started[i])
@@ -206,7 +206,8 @@ resolve_threads(struct calltree_builder *b, const struct tid_count *counts,
 
 	for (i = 0; i < TID_DIRECT; i++)
 		if (counts[i].events)
-			seen[n++] = (struct keyed){counts[i].first, (uint32_t)i};
+			seen[n++] =
+			        (struct keyed){counts[i].first, (uint32_t)i};
 	qsort(seen, n, sizeof(*seen), keyed_cmp);
 	for (i = 0; i < n; i++)
 		tid_index[seen[i].index] = build_thread_of(b, seen[i].index);
@@ -281,9 +282,8 @@ build_job(void *arg)
 
 	for (stretch = 0; stretch < run->count && !job->worker.failed;
 	     stretch += STRETCH) {
-		size_t end = run->count - stretch > STRETCH
-		                     ? stretch + STRETCH
-		                     : run->count;
+		size_t end = run->count - stretch > STRETCH ? stretch + STRETCH
+		                                            : run->count;
 
 		build_records(&job->worker, run, stretch, end, job->tid_index,
 		              job->owner, job->who);

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 void (*util_alloc_failure_hook)(void);
 
@@ -57,24 +56,6 @@ xreallocarray(void *ptr, size_t nmemb, size_t size)
 	p = realloc(ptr, nmemb * size != 0 ? nmemb * size : 1);
 	if (!p)
 		out_of_memory(nmemb * size);
-	return p;
-}
-
-void *
-xmalloc_large(size_t nmemb, size_t size)
-{
-	enum { HUGE = 2 << 20 };
-	void *p;
-
-	if (size && nmemb > SIZE_MAX / size)
-		out_of_memory(SIZE_MAX);
-	if (nmemb * size < 2 * HUGE)
-		return xmalloc(nmemb * size);
-	if (posix_memalign(&p, HUGE, nmemb * size))
-		out_of_memory(nmemb * size);
-#ifdef MADV_HUGEPAGE
-	madvise(p, nmemb * size, MADV_HUGEPAGE);
-#endif
 	return p;
 }
 

@@ -20,10 +20,6 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 /* realloc of nmemb * size bytes that aborts on failure or overflow. */
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
-/* Room for nmemb elements of size bytes, for a large array read and
- * written at random: backed by huge pages where the system offers them;
- * freed with free. */
-void *xmalloc_large(size_t nmemb, size_t size);
 /* Copy of the len bytes at s, NUL-terminated. */
 char *xstrndup(const char *s, size_t len);
 /* Copy of the NUL-terminated string s. */

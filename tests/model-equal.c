@@ -117,8 +117,7 @@ same_model(const struct calltree *a, const struct calltree *b)
 		}
 	}
 	SAME("warnings", a->nwarnings, b->nwarnings);
-	return same_anomalies(&a->anomalies, &b->anomalies) &&
-	       same_calls(a, b);
+	return same_anomalies(&a->anomalies, &b->anomalies) && same_calls(a, b);
 }
 
 /* Load path with the records path (workers > 0) or event by event. */
