@@ -98,7 +98,7 @@ on_thread(void *ctx, uint32_t tid, const char *name)
 
 /* Method index of id; a new id adds a placeholder method, or a
  * provisional index in a shared worker. */
-static uint32_t
+static inline uint32_t
 method_slot(struct build_worker *w, uint64_t id)
 {
 	struct calltree_builder *b = w->b;
@@ -323,7 +323,7 @@ thread_calls_free(struct thread_calls *tc)
 
 /* Index of a new call of thread calls tc, or CALL_NONE when a placed
  * thread's slice has no room for it. */
-static size_t
+static inline size_t
 new_call_index(struct calltree_builder *b, struct thread_calls *tc,
                uint8_t flags)
 {
@@ -346,7 +346,7 @@ new_call_index(struct calltree_builder *b, struct thread_calls *tc,
 
 /* Append a call of method m on thread t starting at `at`; CALL_NONE, with
  * w failed, when a placed thread cannot take it. */
-static uint32_t
+static inline uint32_t
 new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
          uint8_t flags, const uint64_t *at)
 {
@@ -388,7 +388,7 @@ new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
 }
 
 /* Close call i of thread calls tc, started at `from`, at `to`. */
-static void
+static inline void
 end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
          const uint64_t *to, uint8_t flags)
 {
@@ -412,7 +412,7 @@ end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
 	}
 }
 
-static void
+static inline void
 push_top(struct thread_state *st, uint32_t call)
 {
 	UTIL_GROW(st->tops, st->tops_cap, st->ntops + 1);
@@ -420,7 +420,7 @@ push_top(struct thread_state *st, uint32_t call)
 }
 
 /* Pop the top frame of thread t, closing its call at `at`. */
-static void
+static inline void
 pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
           uint8_t flags)
 {
@@ -430,7 +430,7 @@ pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
 	end_call(&st->calls, f->call, f->start, at, flags);
 }
 
-static void
+static inline void
 enter(struct build_worker *w, uint32_t t, uint64_t id, const uint64_t *at)
 {
 	struct thread_state *st = &w->b->states[t];
@@ -479,7 +479,7 @@ orphan_exit(struct build_worker *w, uint32_t t, uint32_t m, const uint64_t *at,
  * stack is searched from the top: the frames passed over are popped
  * either way, so the search costs no more than their entries did.
  */
-static void
+static inline void
 leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
       const uint64_t *at)
 {
@@ -557,7 +557,7 @@ first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 		                : 0;
 }
 
-static inline void
+static inline __attribute__((always_inline)) void
 apply_event(struct build_worker *w, uint32_t t, uint64_t method_id,
             enum trace_action action, uint64_t cpu, uint64_t wall)
 {
@@ -607,24 +607,49 @@ build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
 	apply_event(w, t, method_id, action, cpu, wall);
 }
 
-void
-build_records(struct build_worker *w, const struct trace_records *run,
+/* build_records for records of the given version and clock, which the
+ * compiler then decodes without testing them for each record. */
+static inline __attribute__((always_inline)) void
+apply_records(struct build_worker *w, const struct trace_records *run,
               size_t from, size_t to, const uint32_t *tid_index,
-              const uint8_t *owner, uint8_t who)
+              const uint8_t *owner, uint8_t who, unsigned version,
+              enum trace_clock clock)
 {
+	struct trace_records r = *run;
 	struct trace_event ev;
 	size_t i;
 
+	r.version = version;
+	r.clock = clock;
 	for (i = from; i < to && !w->failed; i++) {
 		uint32_t t;
 
-		trace_records_get(run, i, &ev);
+		trace_records_get(&r, i, &ev);
 		t = tid_index[ev.tid];
 		if (owner[t] != who)
 			continue;
 		w->record = i;
 		apply_event(w, t, ev.method_id, ev.action, ev.cpu, ev.wall);
 	}
+}
+
+void
+build_records(struct build_worker *w, const struct trace_records *run,
+              size_t from, size_t to, const uint32_t *tid_index,
+              const uint8_t *owner, uint8_t who)
+{
+#define APPLY(version, clock)                                                  \
+	apply_records(w, run, from, to, tid_index, owner, who, version, clock)
+
+	if (run->version < 2)
+		APPLY(1, run->clock);
+	else if (run->clock == TRACE_CLOCK_DUAL)
+		APPLY(3, TRACE_CLOCK_DUAL);
+	else if (run->clock == TRACE_CLOCK_CPU)
+		APPLY(2, TRACE_CLOCK_CPU);
+	else
+		APPLY(2, TRACE_CLOCK_WALL);
+#undef APPLY
 }
 
 static void
