@@ -3,12 +3,15 @@
  * the file, find the end of the key, and touch every field of every
  * record once.  `make bench` compares tracetui's load against this.
  *
- *   floor FILE    prints the record count and a checksum
+ *   floor FILE          prints the record count and a checksum
+ *   floor --fresh BYTES writes BYTES of newly allocated memory once: what
+ *                       any model of that size costs in page faults
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -23,6 +26,17 @@ main(int argc, char **argv)
 	struct stat st;
 	int fd;
 
+	if (argc == 3 && strcmp(argv[1], "--fresh") == 0) {
+		size_t bytes = strtoull(argv[2], NULL, 10), i;
+		volatile unsigned char *m = malloc(bytes ? bytes : 1);
+
+		if (!m)
+			return 2;
+		for (i = 0; i < bytes; i += 4096)
+			m[i] = 1;
+		printf("%zu bytes written\n", bytes);
+		return 0;
+	}
 	if (argc != 2 || (fd = open(argv[1], O_RDONLY)) < 0 ||
 	    fstat(fd, &st) < 0) {
 		fprintf(stderr, "usage: floor FILE\n");

@@ -4,6 +4,9 @@
 # Writes realistic traces with the fixture writer (program-shaped call
 # graph, thousands of methods, several threads), then times, on each:
 #   floor   a bare one-pass walk over the records (bench/floor.c)
+#   fresh   writing as many bytes of new memory as the model has (27
+#           bytes a call with both clocks): the page faults any loader
+#           that builds such a model pays, whatever it computes
 #   load    `tracetui info` (read and build the model)
 #   report  `tracetui report --format tsv` end to end
 # and prints the median of REPEAT runs, cpu time per record, peak memory,
@@ -40,17 +43,24 @@ SPEC
 	fi
 	size=$(wc -c <"$trace")
 	echo "== $n records, $((size / 1000000)) MB: $trace"
+	calls=$("$tracetui" info "$trace" | sed -n 's/^calls: *//p')
 	f=$("$measure" "$repeat" "$floor" "$trace")
+	m=$("$measure" "$repeat" "$floor" --fresh $((calls * 27)))
 	l=$("$measure" "$repeat" "$tracetui" info "$trace")
 	r=$("$measure" "$repeat" "$tracetui" report --format tsv "$trace")
 	echo "floor   $f"
+	echo "fresh   $m ($((calls * 27 / 1000000)) MB)"
 	echo "load    $l"
 	echo "report  $r"
-	awk -v f="$(field wall_ms "$f")" -v l="$(field cpu_ms "$l")" \
-		-v r="$(field cpu_ms "$r")" -v rw="$(field wall_ms "$r")" \
-		-v n="$n" -v mb="$(field maxrss_mb "$r")" -v size="$size" 'BEGIN {
-		printf "report: %.0f ns of cpu per record; %.1fx the floor (wall); peak memory %.0f MB = %.2fx the file\n",
-			r * 1e6 / n, rw / (f > 0 ? f : 1), mb, mb * 1048576 / size
+	awk -v f="$(field wall_ms "$f")" -v m="$(field wall_ms "$m")" \
+		-v lw="$(field wall_ms "$l")" -v r="$(field cpu_ms "$r")" \
+		-v rw="$(field wall_ms "$r")" -v n="$n" \
+		-v mb="$(field maxrss_mb "$r")" -v size="$size" 'BEGIN {
+		f = f > 0 ? f : 1
+		printf "times the floor (wall): fresh %.1fx, load %.1fx, report %.1fx\n",
+			m / f, lw / f, rw / f
+		printf "report: %.0f ns of cpu per record; peak memory %.0f MB = %.2fx the file\n",
+			r * 1e6 / n, mb, mb * 1048576 / size
 	}'
 	if [ -n "${DMTRACEDUMP:-}" ]; then
 		d=$("$measure" 1 "$DMTRACEDUMP" "$trace")
