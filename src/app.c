@@ -87,6 +87,7 @@ app_free(struct app *app)
 		view_ops[v]->close(app->state[v]);
 	profile_done(&app->profile);
 	profile_cache_free(app->cache);
+	profile_index_free(app->index);
 	scope_done(&app->scope);
 	base_free(app->base);
 	if (app->have_re)
@@ -275,13 +276,21 @@ app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
 }
 
 /* The profile of the scope: summed from the per-thread cache, or, within
- * a range, from the calls the range touches. */
+ * a range, from the blocks of calls the range covers and the calls at its
+ * edges. */
 static void
 recompute(struct app *app)
 {
 	profile_done(&app->profile);
+	if (app->scope.range.on && !app->index) {
+		app_wait_notice(app, "the range index");
+		app->index = warmup_take_profile_index(app->warmup);
+		if (!app->index)
+			app->index = profile_index_new(app->tree, 0);
+	}
 	if (app->scope.range.on)
-		profile_compute(&app->profile, app->tree, &app->scope);
+		profile_from_index(&app->profile, app->index, app->tree,
+		                   &app->scope);
 	else
 		profile_from_cache(&app->profile, app->cache, app->tree,
 		                   &app->scope);

@@ -13,6 +13,7 @@
 #include "callpath.h"
 #include "calltree.h"
 #include "canvas.h"
+#include "profile-index.h"
 #include "profile.h"
 #include "request.h"
 #include "scope.h"
@@ -73,6 +74,8 @@ struct app {
 	struct scope scope;
 	struct profile profile;      /* of the scope, both clocks */
 	struct profile_cache *cache; /* per-thread sums behind it */
+	struct profile_index *index; /* behind it within a range; NULL
+	                                until the first range */
 	enum app_clocks clocks;
 	uint32_t method; /* the selected method, or CALL_NONE */
 	enum app_view view;

@@ -23,6 +23,7 @@ struct warmup {
 	struct timeline *timeline;
 	struct callpath *paths; /* per thread */
 	struct callpath *inverted;
+	struct profile_index *profile_index;
 };
 
 static void *
@@ -47,6 +48,7 @@ build(void *arg)
 	callpath_merge(&all, w->paths, tree->nthreads);
 	callpath_invert(w->inverted, &all);
 	callpath_done(&all);
+	w->profile_index = profile_index_new(tree, 0);
 	atomic_store(&w->done, true);
 	return NULL;
 }
@@ -120,6 +122,19 @@ warmup_take_inverted(struct warmup *w)
 	return inverted;
 }
 
+struct profile_index *
+warmup_take_profile_index(struct warmup *w)
+{
+	struct profile_index *index;
+
+	if (!w)
+		return NULL;
+	join(w);
+	index = w->profile_index;
+	w->profile_index = NULL;
+	return index;
+}
+
 void
 warmup_free(struct warmup *w)
 {
@@ -136,5 +151,6 @@ warmup_free(struct warmup *w)
 	if (w->inverted)
 		callpath_done(w->inverted);
 	free(w->inverted);
+	profile_index_free(w->profile_index);
 	free(w);
 }

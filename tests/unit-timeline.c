@@ -535,6 +535,37 @@ test_empty(void)
 	calltree_free(tree);
 }
 
+/* The warmup's profile index gives a range's profile as a walk over the
+ * calls does. */
+static void
+test_warmup_index(const struct calltree *tree, struct warmup *w,
+                  enum clock_index k)
+{
+	struct profile_index *index = warmup_take_profile_index(w);
+	const struct tt_thread *th = &tree->threads[0];
+	struct profile walk, summed;
+	struct scope all;
+
+	scope_init_all(&all, tree);
+	all.range.on = true;
+	all.range.clock = k;
+	all.range.start = th->first[k] + (th->last[k] - th->first[k]) / 3;
+	all.range.end = th->first[k] + (th->last[k] - th->first[k]) / 2;
+	profile_compute(&walk, tree, &all);
+	if (index)
+		profile_from_index(&summed, index, tree, &all);
+	ok(index && walk.total[0] == summed.total[0] &&
+	           walk.total[1] == summed.total[1] &&
+	           memcmp(walk.rows, summed.rows,
+	                  tree->nmethods * sizeof(*walk.rows)) == 0,
+	   "warmup: the profile index sums a range as the calls do");
+	profile_done(&walk);
+	if (index)
+		profile_done(&summed);
+	profile_index_free(index);
+	scope_done(&all);
+}
+
 /* What the warmup builds on its thread equals what the views would build
  * for themselves, and each thing is handed out once. */
 static void
@@ -595,8 +626,9 @@ test_warmup(void)
 	}
 	ok(paths && checked && !wrong,
 	   "warmup: the call paths of %ld threads as built directly", checked);
+	test_warmup_index(tree, w, k);
 	ok(!warmup_take_timeline(w, k) && !warmup_take_thread_paths(w) &&
-	           !warmup_take_inverted(w),
+	           !warmup_take_inverted(w) && !warmup_take_profile_index(w),
 	   "warmup: each thing is handed out once");
 	ok(!warmup_take_timeline(w, k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL),
 	   "warmup: no index for the other clock");
