@@ -172,7 +172,8 @@ timeline_keys(struct app *app, struct canvas *c, long r)
 	}
 	press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 40);
 	/* A range over a tenth of the trace: the profile's recomputation
-	 * is linear in the calls inside it. */
+	 * sums the profile index's blocks inside it and walks the calls
+	 * at its ends. */
 	press(app, c, REQ_RANGE_START, "RANGE_START");
 	press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 10);
 	press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY (a tenth)");
