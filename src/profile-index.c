@@ -28,6 +28,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A block keeps its sums only when it has at most one link per
+ * PLAIN_RATIO calls, plus PLAIN_SLACK / PLAIN_RATIO links (so that small
+ * blocks keep theirs too); a block with no entries is walked.  An entry
+ * is 14 bytes with both clocks, so with the default blocks the index
+ * stays under 2 bytes a call whatever the trace.
+ */
+enum { PLAIN_RATIO = 8, PLAIN_SLACK = 64 };
+
 /* A block's sum on one clock of 2^32 - 1 or more. */
 struct long_sum {
 	size_t entry;
@@ -174,6 +183,7 @@ index_block(struct profile_index *ix, struct block_sums *b,
             const struct calltree *tree, size_t g, size_t from, size_t to)
 {
 	size_t i;
+	bool keep;
 	int k;
 
 	ix->entry[g] = ix->nentries;
@@ -197,8 +207,12 @@ index_block(struct profile_index *ix, struct block_sums *b,
 		for (k = 0; k < CLOCK_COUNT; k++)
 			s->incl[k] += duration(tree, i, k);
 	}
+	/* A block of many links, each called a few times, would cost
+	 * nearly as much as its calls: it is left to be walked. */
+	keep = b->ntouched * PLAIN_RATIO <= (to - from) + PLAIN_SLACK;
 	for (i = 0; i < b->ntouched; i++) {
-		add_entry(ix, b->touched[i], &b->sums[b->touched[i]]);
+		if (keep)
+			add_entry(ix, b->touched[i], &b->sums[b->touched[i]]);
 		memset(&b->sums[b->touched[i]], 0, sizeof(*b->sums));
 	}
 	b->ntouched = 0;
@@ -341,13 +355,33 @@ long_incl(const struct profile_index *ix, int k, size_t e)
 	return ix->longs[k][lo].incl;
 }
 
-/* Add global block g. */
-static void
-add_block(struct link_sum *sums, const struct profile_index *ix, size_t g)
+/* Calls [*from, *to) of block j of thread t, and true when the block
+ * holds sums, false when it is walked. */
+static bool
+block_of(const struct profile_index *ix, const struct calltree *tree, size_t t,
+         size_t j, size_t *from, size_t *to)
 {
-	size_t e;
+	const struct tt_thread *th = &tree->threads[t];
+	size_t lo = th->first_call, hi = lo + th->ncalls;
+	size_t g = ix->thread_block[t] + j;
+
+	*from = lo + j * ix->block;
+	*to = hi - *from > ix->block ? *from + ix->block : hi;
+	return ix->entry[g] != ix->entry[g + 1];
+}
+
+/* Add block j of thread t. */
+static void
+add_block(struct link_sum *sums, const struct profile_index *ix,
+          const struct calltree *tree, size_t t, size_t j)
+{
+	size_t e, from, to, g = ix->thread_block[t] + j;
 	int k;
 
+	if (!block_of(ix, tree, t, j, &from, &to)) {
+		walk(sums, ix, tree, from, to, false);
+		return;
+	}
 	for (e = ix->entry[g]; e < ix->entry[g + 1]; e++) {
 		struct link_sum *s = &sums[ix->link[e]];
 
@@ -372,16 +406,14 @@ add_part(struct link_sum *sums, const struct profile_index *ix,
          const struct calltree *tree, size_t t, size_t j, size_t from,
          size_t to)
 {
-	const struct tt_thread *th = &tree->threads[t];
-	size_t lo = th->first_call, hi = lo + th->ncalls;
-	size_t bfrom = lo + j * ix->block;
-	size_t bto = hi - bfrom > ix->block ? bfrom + ix->block : hi;
+	size_t bfrom, bto;
 
-	if (2 * (to - from) <= bto - bfrom) {
+	if (!block_of(ix, tree, t, j, &bfrom, &bto) ||
+	    2 * (to - from) <= bto - bfrom) {
 		walk(sums, ix, tree, from, to, false);
 		return;
 	}
-	add_block(sums, ix, ix->thread_block[t] + j);
+	add_block(sums, ix, tree, t, j);
 	walk(sums, ix, tree, bfrom, from, true);
 	walk(sums, ix, tree, to, bto, true);
 }
@@ -405,7 +437,7 @@ add_calls(struct link_sum *sums, const struct profile_index *ix,
 	if (from < lo + ja * b)
 		add_part(sums, ix, tree, t, ja - 1, from, lo + ja * b);
 	for (j = ja; j < jb; j++)
-		add_block(sums, ix, ix->thread_block[t] + j);
+		add_block(sums, ix, tree, t, j);
 	if (lo + jb * b < to)
 		add_part(sums, ix, tree, t, jb, lo + jb * b, to);
 }

@@ -2,7 +2,9 @@
  * profile-index: the calls of each thread cut into blocks of consecutive
  * calls in pre-order, each block holding the sums of its caller-callee
  * links, so that the profile of a time range adds up whole blocks and
- * walks only part of the two blocks at its ends.
+ * walks only part of the two blocks at its ends.  A block with so many
+ * links that their sums would cost about as much as its calls keeps none
+ * and is walked.
  *
  * Built once per trace; read-only afterwards, so any thread may read it.
  */
@@ -21,7 +23,7 @@ enum { PROFILE_INDEX_BLOCK = 16384 };
 struct profile_index;
 
 /* Index every thread of tree in blocks of `block` calls (0: the
- * default). */
+ * default; at most 65535). */
 struct profile_index *profile_index_new(const struct calltree *tree,
                                         size_t block);
 /* Release the index (NULL is ignored). */
