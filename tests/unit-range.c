@@ -359,7 +359,7 @@ random_clock(const struct calltree *tree)
 static void
 check_tree(const struct calltree *tree, const char *what, int tries)
 {
-	static const size_t blocks[] = {1, 2, 3, 5, 8, 64, 0};
+	static const size_t blocks[] = {1, 2, 3, 5, 8, 64, 512, 0};
 	size_t nb = sizeof(blocks) / sizeof(*blocks), bi;
 	int agree, cut = 0, i;
 
@@ -419,7 +419,7 @@ main(void)
 	        TRACE_CLOCK_DUAL, TRACE_CLOCK_WALL, TRACE_CLOCK_CPU};
 	static const char *const clock_names[] = {"dual", "wall", "cpu"};
 	uint64_t seed;
-	unsigned sizes[] = {0, 1, 2, 7, 40, 300, 3000};
+	unsigned sizes[] = {0, 1, 2, 7, 40, 300, 3000, 20000};
 	size_t si;
 	int c;
 
