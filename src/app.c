@@ -66,10 +66,12 @@ app_new(struct calltree *tree)
 	app->method = CALL_NONE;
 	app->clocks =
 	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
-	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
 	scope_init_all(&app->scope, tree);
+	/* The first screen's profile takes every cpu; the indexes of the
+	 * other views are built while it is read. */
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
+	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		app->state[v] = view_ops[v]->open(app);
 	return app;

@@ -22,15 +22,14 @@
 
 #include "trace-util.h"
 #include "util-alloc.h"
+#include "util-jobs.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
-	MAX_WORKERS = 8,
+	MAX_WORKERS = UTIL_JOBS_MAX,
 	STRETCH = 1 << 20, /* records between progress and page releases */
 };
 
@@ -126,34 +125,13 @@ add_counts(struct tid_count *to, const struct tid_count *later)
 	}
 }
 
-/* Run fn on jobs[0..n): the first on this thread, the others on new
- * ones (or here, after it, when no thread can be started). */
-static void
-run_jobs(void *(*fn)(void *), struct records_job *jobs, unsigned n)
-{
-	pthread_t threads[MAX_WORKERS];
-	bool started[MAX_WORKERS] = {false};
-	unsigned i;
-
-	for (i = 1; i < n; i++)
-		started[i] =
-		        pthread_create(&threads[i], NULL, fn, &jobs[i]) == 0;
-	fn(&jobs[0]);
-	for (i = 1; i < n; i++) {
-		if (started[i])
-			pthread_join(threads[i], NULL);
-		else
-			fn(&jobs[i]);
-	}
-}
-
+/* How many workers to run: as many as asked, else one per cpu. */
 static unsigned
-cpu_count(const struct calltree_builder *b)
+worker_count(const struct calltree_builder *b)
 {
-	long n = b->max_workers ? (long)b->max_workers
-	                        : sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : (unsigned)n;
+	if (!b->max_workers)
+		return util_jobs_count(MAX_WORKERS);
+	return b->max_workers < MAX_WORKERS ? b->max_workers : MAX_WORKERS;
 }
 
 /* Per thread id, what every record says, counted by n jobs. */
@@ -170,7 +148,7 @@ count_records(struct calltree_builder *b, const struct trace_records *run,
 		jobs[i].to = i + 1 < n ? run->count / n * (i + 1) : run->count;
 		jobs[i].counts = xcalloc(TID_DIRECT, sizeof(struct tid_count));
 	}
-	run_jobs(count_job, jobs, n);
+	util_jobs_run(count_job, jobs, sizeof(*jobs), n);
 	for (i = 1; i < n; i++) {
 		add_counts(jobs[0].counts, jobs[i].counts);
 		free(jobs[i].counts);
@@ -339,7 +317,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	struct records_job jobs[MAX_WORKERS];
 	struct tid_count *counts, *per_thread;
 	uint32_t *tid_index = xcalloc(TID_DIRECT, sizeof(*tid_index));
-	unsigned n = cpu_count(b), i;
+	unsigned n = worker_count(b), i;
 	uint64_t total = 0;
 	uint8_t *owner;
 	size_t t;
@@ -380,7 +358,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 		build_worker_init(&jobs[i].worker, b, &jobs[i].anomalies,
 		                  n > 1);
 	}
-	run_jobs(build_job, jobs, n);
+	util_jobs_run(build_job, jobs, sizeof(*jobs), n);
 	release_records(run, 0, run->count);
 	for (i = 0; i < n; i++)
 		ok = ok && !jobs[i].worker.failed;
@@ -393,7 +371,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 		remap = build_settle_unknown(workers, n);
 		for (i = 0; i < n; i++)
 			jobs[i].remap = remap[i];
-		run_jobs(finish_job, jobs, n);
+		util_jobs_run(finish_job, jobs, sizeof(*jobs), n);
 		for (i = 0; i < n; i++) {
 			ok = ok && jobs[i].ok;
 			free(remap[i]);

@@ -9,8 +9,10 @@
 #include "profile.h"
 
 #include "util-alloc.h"
+#include "util-jobs.h"
 #include "util-map.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,26 +153,6 @@ start_profile(struct profile *out, const struct calltree *tree,
 		out->total[k] = scope_total(scope, tree, k);
 }
 
-void
-profile_compute(struct profile *out, const struct calltree *tree,
-                const struct scope *scope)
-{
-	struct link_table links = {0};
-	struct scope_span span = {0};
-	size_t t;
-
-	start_profile(out, tree, scope);
-	util_map_init(&links.index);
-	for (t = 0; t < tree->nthreads; t++)
-		if (scope_has(scope, t))
-			add_thread_calls(out->rows, &links, tree, scope, t,
-			                 &span);
-	scope_span_done(&span);
-	util_map_done(&links.index);
-	out->links = links.links;
-	out->nlinks = links.count;
-}
-
 /* One thread's aggregates: only the methods it called. */
 struct thread_aggregate {
 	uint32_t *methods;
@@ -185,69 +167,118 @@ struct profile_cache {
 	size_t nthreads;
 };
 
-struct profile_cache *
-profile_cache_new(const struct calltree *tree)
+/* Thread t's aggregates into a; rows and used have a zero entry per
+ * method, and have them again on return. */
+static void
+aggregate_thread(struct thread_aggregate *a, const struct calltree *tree,
+                 size_t t, struct profile_row *rows, uint8_t *used)
 {
-	struct profile_cache *cache = xcalloc(1, sizeof(*cache));
-	struct profile_row *rows = xcalloc(tree->nmethods + 1, sizeof(*rows));
-	uint8_t *used = xcalloc(tree->nmethods + 1, 1);
-	size_t t, i;
+	struct link_table *links = xcalloc(1, sizeof(*links));
+	size_t n = 0, i;
 
-	cache->nthreads = tree->nthreads;
-	cache->threads = xcalloc(tree->nthreads + 1, sizeof(*cache->threads));
-	for (t = 0; t < tree->nthreads; t++) {
-		struct thread_aggregate *a = &cache->threads[t];
-		struct link_table links = {0};
-		size_t n = 0;
+	util_map_init(&links->index);
+	add_thread_calls(rows, links, tree, NULL, t, NULL);
+	util_map_done(&links->index);
+	a->links = links->links;
+	a->nlinks = links->count;
+	/* Collect the methods touched (called, or parents of calls), then
+	 * clear the dense rows for the next thread. */
+	a->methods = xcalloc(a->nlinks + 1, sizeof(*a->methods));
+	for (i = 0; i < a->nlinks; i++) {
+		uint32_t m = a->links[i].child;
 
-		util_map_init(&links.index);
-		add_thread_calls(rows, &links, tree, NULL, t, NULL);
-		util_map_done(&links.index);
-		a->links = links.links;
-		a->nlinks = links.count;
-		/* Collect the methods touched (called, or parents of calls),
-		 * then clear the dense rows for the next thread. */
-		a->methods = xcalloc(links.count + 1, sizeof(*a->methods));
-		for (i = 0; i < links.count; i++) {
-			uint32_t m = links.links[i].child;
-
-			if (!used[m]) {
-				used[m] = 1;
-				a->methods[n++] = m;
-			}
-		}
-		a->count = n;
-		a->rows = xcalloc(n + 1, sizeof(*a->rows));
-		for (i = 0; i < n; i++) {
-			a->rows[i] = rows[a->methods[i]];
-			memset(&rows[a->methods[i]], 0, sizeof(*rows));
-			used[a->methods[i]] = 0;
+		if (!used[m]) {
+			used[m] = 1;
+			a->methods[n++] = m;
 		}
 	}
+	a->count = n;
+	a->rows = xcalloc(n + 1, sizeof(*a->rows));
+	for (i = 0; i < n; i++) {
+		a->rows[i] = rows[a->methods[i]];
+		memset(&rows[a->methods[i]], 0, sizeof(*rows));
+		used[a->methods[i]] = 0;
+	}
+	free(links);
+}
+
+/* Workers share out the threads, largest first. */
+struct aggregate_job {
+	const struct calltree *tree;
+	struct thread_aggregate *out;
+	const uint32_t *order; /* threads to aggregate */
+	size_t count;
+	atomic_size_t *next; /* into order */
+};
+
+static void *
+aggregate_job(void *arg)
+{
+	struct aggregate_job *job = arg;
+	size_t nm = job->tree->nmethods + 1, i;
+	struct profile_row *rows = xcalloc(nm, sizeof(*rows));
+	uint8_t *used = xcalloc(nm, 1);
+
+	while ((i = atomic_fetch_add(job->next, 1)) < job->count)
+		aggregate_thread(&job->out[job->order[i]], job->tree,
+		                 job->order[i], rows, used);
 	free(rows);
 	free(used);
-	return cache;
+	return NULL;
 }
 
-void
-profile_cache_free(struct profile_cache *cache)
+/* Calls of threads out of scope a worker is not worth starting for. */
+enum { CALLS_PER_JOB = 1 << 16 };
+
+static int
+u64_cmp(const void *a, const void *b)
 {
-	size_t t;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
-	if (!cache)
-		return;
-	for (t = 0; t < cache->nthreads; t++) {
-		free(cache->threads[t].methods);
-		free(cache->threads[t].rows);
-		free(cache->threads[t].links);
-	}
-	free(cache->threads);
-	free(cache);
+	return (x > y) - (x < y);
 }
 
-void
-profile_from_cache(struct profile *out, const struct profile_cache *cache,
-                   const struct calltree *tree, const struct scope *scope)
+/* Per thread, the aggregates of the threads scope has (every thread when
+ * scope is NULL), built by one worker per cpu. */
+static struct thread_aggregate *
+aggregate_threads(const struct calltree *tree, const struct scope *scope)
+{
+	struct thread_aggregate *out =
+	        xcalloc(tree->nthreads + 1, sizeof(*out));
+	uint32_t *order = xcalloc(tree->nthreads + 1, sizeof(*order));
+	uint64_t *by_size = xcalloc(tree->nthreads + 1, sizeof(*by_size));
+	struct aggregate_job jobs[UTIL_JOBS_MAX];
+	atomic_size_t next;
+	size_t n = 0, calls = 0, t;
+	unsigned i, njobs;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		if (scope && !scope_has(scope, t))
+			continue;
+		/* Most calls first, then by index. */
+		by_size[n++] = (uint64_t)(UINT32_MAX - tree->threads[t].ncalls)
+		                       << 32 |
+		               t;
+		calls += tree->threads[t].ncalls;
+	}
+	qsort(by_size, n, sizeof(*by_size), u64_cmp);
+	for (t = 0; t < n; t++)
+		order[t] = (uint32_t)by_size[t];
+	free(by_size);
+	njobs = util_jobs_count((unsigned)(calls / CALLS_PER_JOB + 1));
+	atomic_init(&next, 0);
+	for (i = 0; i < njobs; i++)
+		jobs[i] = (struct aggregate_job){tree, out, order, n, &next};
+	util_jobs_run(aggregate_job, jobs, sizeof(*jobs), njobs);
+	free(order);
+	return out;
+}
+
+/* out: the sums of the aggregates of the threads scope has. */
+static void
+merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
+                 size_t nthreads, const struct calltree *tree,
+                 const struct scope *scope)
 {
 	struct link_table links = {0};
 	size_t t, i;
@@ -255,8 +286,8 @@ profile_from_cache(struct profile *out, const struct profile_cache *cache,
 
 	start_profile(out, tree, scope);
 	util_map_init(&links.index);
-	for (t = 0; t < cache->nthreads; t++) {
-		const struct thread_aggregate *a = &cache->threads[t];
+	for (t = 0; t < nthreads; t++) {
+		const struct thread_aggregate *a = &threads[t];
 
 		if (!scope_has(scope, t))
 			continue;
@@ -286,6 +317,75 @@ profile_from_cache(struct profile *out, const struct profile_cache *cache,
 	util_map_done(&links.index);
 	out->links = links.links;
 	out->nlinks = links.count;
+}
+
+static void
+aggregates_free(struct thread_aggregate *threads, size_t nthreads)
+{
+	size_t t;
+
+	for (t = 0; t < nthreads; t++) {
+		free(threads[t].methods);
+		free(threads[t].rows);
+		free(threads[t].links);
+	}
+	free(threads);
+}
+
+void
+profile_compute(struct profile *out, const struct calltree *tree,
+                const struct scope *scope)
+{
+	struct link_table links = {0};
+	struct scope_span span = {0};
+	struct thread_aggregate *threads;
+	size_t t;
+
+	if (!scope->range.on) {
+		/* Thread by thread, side by side, then summed in thread
+		 * order: the links come out in the order one pass over
+		 * the threads would create them. */
+		threads = aggregate_threads(tree, scope);
+		merge_aggregates(out, threads, tree->nthreads, tree, scope);
+		aggregates_free(threads, tree->nthreads);
+		return;
+	}
+	start_profile(out, tree, scope);
+	util_map_init(&links.index);
+	for (t = 0; t < tree->nthreads; t++)
+		if (scope_has(scope, t))
+			add_thread_calls(out->rows, &links, tree, scope, t,
+			                 &span);
+	scope_span_done(&span);
+	util_map_done(&links.index);
+	out->links = links.links;
+	out->nlinks = links.count;
+}
+
+struct profile_cache *
+profile_cache_new(const struct calltree *tree)
+{
+	struct profile_cache *cache = xcalloc(1, sizeof(*cache));
+
+	cache->nthreads = tree->nthreads;
+	cache->threads = aggregate_threads(tree, NULL);
+	return cache;
+}
+
+void
+profile_cache_free(struct profile_cache *cache)
+{
+	if (!cache)
+		return;
+	aggregates_free(cache->threads, cache->nthreads);
+	free(cache);
+}
+
+void
+profile_from_cache(struct profile *out, const struct profile_cache *cache,
+                   const struct calltree *tree, const struct scope *scope)
+{
+	merge_aggregates(out, cache->threads, cache->nthreads, tree, scope);
 }
 
 void
