@@ -432,6 +432,8 @@ build_on_records(void *ctx, const struct trace_records *run)
 {
 	struct calltree_builder *b = ctx;
 
+	if (!run->count)
+		return;
 	/* Placing needs a builder that has seen no event yet. */
 	if (!b->ncalls && !b->placed && !b->tree->records) {
 		if (build_placed(b, run))
