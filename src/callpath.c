@@ -150,6 +150,31 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 	util_map_done(&b.children);
 }
 
+/* The merge of one part: its nodes in the same order, so a copy, with
+ * the children relinked in that order and no thread names. */
+static void
+copy_part(struct callpath *out, const struct callpath *part)
+{
+	size_t i;
+
+	out->count = part->count;
+	out->nodes = xreallocarray(NULL, part->count, sizeof(*out->nodes));
+	memcpy(out->nodes, part->nodes, part->count * sizeof(*out->nodes));
+	for (i = 0; i < part->count; i++) {
+		out->nodes[i].thread = CALL_NONE;
+		out->nodes[i].first_child = CALL_NONE;
+		out->nodes[i].next_sibling = CALL_NONE;
+	}
+	for (i = part->count; i-- > 1;) {
+		struct callpath_node *up = &out->nodes[out->nodes[i].parent];
+
+		out->nodes[i].next_sibling = up->first_child;
+		up->first_child = (uint32_t)i;
+	}
+	out->nodes[0].calls = 0;
+	memset(out->nodes[0].excl, 0, sizeof(out->nodes[0].excl));
+}
+
 void
 callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
 {
@@ -159,6 +184,15 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
 	int k;
 
 	memset(out, 0, sizeof(*out));
+	for (p = i = 0; p < n; p++)
+		if (parts[p].count)
+			i++;
+	if (i == 1) {
+		for (p = 0; !parts[p].count; p++)
+			;
+		copy_part(out, &parts[p]);
+		return;
+	}
 	b.out = out;
 	util_map_init(&b.children);
 	node_new(&b, CALL_NONE, CALL_NONE, CALL_NONE);
@@ -197,7 +231,10 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
  * next step down must match (at).  Its children are its items grouped by
  * the method of at (a counting sort over method and thread keys), each
  * item moving on to at's parent; an item whose at has no parent ends
- * there.  Items live in one buffer used as a stack.
+ * there.  Items live in one buffer used as a stack.  A node with a single
+ * item has a single chain below it, one node per ancestor of at, made in
+ * one loop.  A node's children are made together, so they are siblings
+ * in consecutive ids and need no list of last children.
  */
 struct inv_item {
 	uint32_t at, from;
@@ -210,7 +247,8 @@ struct inv_frame {
 
 struct inverter {
 	const struct callpath *path;
-	struct path_builder b;
+	struct callpath *out;
+	size_t cap;
 	uint32_t nkeys, thread_base; /* keys: methods, then threads */
 	uint32_t *count, *start, *fill, *child, *touched;
 	struct inv_item *items;
@@ -227,6 +265,56 @@ inv_key(const struct inverter *v, uint32_t at)
 	return x->method != CALL_NONE ? x->method : v->thread_base + x->thread;
 }
 
+/* A new node under parent named like forward node at, after parent's
+ * last child made so far (prev, or CALL_NONE for the first). */
+static uint32_t
+inv_node(struct inverter *v, uint32_t parent, uint32_t at, uint32_t prev)
+{
+	struct callpath *out = v->out;
+	const struct callpath_node *like = &v->path->nodes[at];
+	struct callpath_node *n;
+	uint32_t id = (uint32_t)out->count;
+
+	UTIL_GROW(out->nodes, v->cap, out->count + 1);
+	n = &out->nodes[id];
+	memset(n, 0, sizeof(*n));
+	n->method = like->method;
+	n->thread = like->thread;
+	n->parent = parent;
+	n->first_child = n->next_sibling = CALL_NONE;
+	n->depth = out->nodes[parent].depth + 1;
+	if (prev == CALL_NONE)
+		out->nodes[parent].first_child = id;
+	else
+		out->nodes[prev].next_sibling = id;
+	out->count++;
+	return id;
+}
+
+/* The chain below node of its one item. */
+static void
+inv_chain(struct inverter *v, uint32_t node, struct inv_item it)
+{
+	const struct callpath_node *from = &v->path->nodes[it.from];
+	int k;
+
+	for (;;) {
+		uint32_t up = v->path->nodes[it.at].parent;
+		uint32_t c = inv_node(v, node, it.at, CALL_NONE);
+		struct callpath_node *x = &v->out->nodes[c];
+
+		x->calls = from->calls;
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			x->incl[k] = from->excl[k];
+			x->excl[k] = up == 0 ? from->excl[k] : 0;
+		}
+		if (up == 0)
+			return;
+		it.at = up;
+		node = c;
+	}
+}
+
 /* Make the children of node under the items [lo, hi), push their frames,
  * and leave their items at the buffer's top. */
 static void
@@ -234,6 +322,7 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 {
 	const struct callpath *path = v->path;
 	size_t i, ntouched = 0, top = v->nitems;
+	uint32_t prev = CALL_NONE;
 	int k;
 
 	for (i = lo; i < hi; i++) {
@@ -247,10 +336,9 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 	UTIL_GROW(v->items, v->items_cap, top + (hi - lo));
 	for (i = 0; i < ntouched; i++) {
 		uint32_t key = v->touched[i];
-		uint32_t at = v->child[key];
 
-		v->child[key] = node_new(&v->b, node, path->nodes[at].method,
-		                         path->nodes[at].thread);
+		prev = inv_node(v, node, v->child[key], prev);
+		v->child[key] = prev;
 		v->start[key] = v->fill[key] = (uint32_t)(top - lo);
 		top += v->count[key];
 	}
@@ -258,7 +346,7 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 		struct inv_item it = v->items[i];
 		uint32_t key = inv_key(v, it.at);
 		const struct callpath_node *from = &path->nodes[it.from];
-		struct callpath_node *c = &v->b.out->nodes[v->child[key]];
+		struct callpath_node *c = &v->out->nodes[v->child[key]];
 		uint32_t up = path->nodes[it.at].parent;
 
 		c->calls += from->calls;
@@ -274,13 +362,13 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 			to->from = it.from;
 		}
 	}
+	UTIL_GROW(v->stack, v->stack_cap, v->depth + ntouched);
 	for (i = 0; i < ntouched; i++) {
 		uint32_t key = v->touched[i];
 
 		v->count[key] = 0;
 		if (v->fill[key] == v->start[key])
 			continue;
-		UTIL_GROW(v->stack, v->stack_cap, v->depth + 1);
 		v->stack[v->depth].node = v->child[key];
 		v->stack[v->depth].lo = lo + v->start[key];
 		v->stack[v->depth].hi = lo + v->fill[key];
@@ -293,13 +381,13 @@ void
 callpath_invert(struct callpath *out, const struct callpath *path)
 {
 	struct inverter v = {0};
+	uint64_t steps = 0;
 	uint32_t i, nthreads = 0;
 	int k;
 
 	memset(out, 0, sizeof(*out));
 	v.path = path;
-	v.b.out = out;
-	node_new(&v.b, CALL_NONE, CALL_NONE, CALL_NONE);
+	v.out = out;
 	for (i = 1; i < path->count; i++) {
 		const struct callpath_node *x = &path->nodes[i];
 
@@ -307,7 +395,19 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 			v.thread_base = x->method + 1;
 		if (x->method == CALL_NONE && x->thread >= nthreads)
 			nthreads = x->thread + 1;
+		steps += x->depth;
 	}
+	/* Each step of an item up its path makes at most one node; deep
+	 * recursion makes far fewer than that, so the guess is capped. */
+	v.cap = 1 + (size_t)(steps < 8 * (uint64_t)path->count
+	                             ? steps
+	                             : 8 * (uint64_t)path->count);
+	out->nodes = xreallocarray(NULL, v.cap, sizeof(*out->nodes));
+	memset(out->nodes, 0, sizeof(*out->nodes));
+	out->nodes[0].method = out->nodes[0].thread = CALL_NONE;
+	out->nodes[0].parent = CALL_NONE;
+	out->nodes[0].first_child = out->nodes[0].next_sibling = CALL_NONE;
+	out->count = 1;
 	v.nkeys = v.thread_base + nthreads;
 	v.count = xcalloc((size_t)v.nkeys + 1, sizeof(*v.count));
 	v.start = xcalloc((size_t)v.nkeys + 1, sizeof(*v.start));
@@ -315,7 +415,7 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	v.child = xcalloc((size_t)v.nkeys + 1, sizeof(*v.child));
 	v.touched = xcalloc((size_t)v.nkeys + 1, sizeof(*v.touched));
 	/* The root's items: every forward node, to be matched itself. */
-	UTIL_GROW(v.items, v.items_cap, path->count + 1);
+	UTIL_GROW(v.items, v.items_cap, 2 * (size_t)path->count + 1);
 	for (i = 1; i < path->count; i++) {
 		v.items[v.nitems].at = i;
 		v.items[v.nitems++].from = i;
@@ -324,6 +424,10 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	while (v.depth) {
 		struct inv_frame f = v.stack[--v.depth];
 
+		if (f.hi - f.lo == 1) {
+			inv_chain(&v, f.node, v.items[f.lo]);
+			continue;
+		}
 		/* Every frame still stacked lies below f's items. */
 		v.nitems = f.hi;
 		inv_expand(&v, f.node, f.lo, f.hi);
@@ -335,6 +439,9 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 		     ch = out->nodes[ch].next_sibling)
 			out->nodes[0].incl[k] += out->nodes[ch].incl[k];
 	}
+	if (out->count < v.cap)
+		out->nodes = xreallocarray(out->nodes, out->count,
+		                           sizeof(*out->nodes));
 	free(v.count);
 	free(v.start);
 	free(v.fill);
@@ -342,7 +449,19 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	free(v.touched);
 	free(v.items);
 	free(v.stack);
-	free(v.b.last_child);
+}
+
+/* True when node x goes before node y: more time on clock k, then the
+ * lower method, then the lower thread. */
+static bool
+node_before(const struct callpath_node *x, const struct callpath_node *y,
+            enum clock_index k)
+{
+	if (x->incl[k] != y->incl[k])
+		return x->incl[k] > y->incl[k];
+	if (x->method != y->method)
+		return x->method < y->method;
+	return x->thread < y->thread;
 }
 
 static int
@@ -353,36 +472,71 @@ node_cmp(const void *a, const void *b, void *arg)
 	const struct callpath_node *x = &path->nodes[*(const uint32_t *)a];
 	const struct callpath_node *y = &path->nodes[*(const uint32_t *)b];
 
-	if (x->incl[k] != y->incl[k])
-		return x->incl[k] > y->incl[k] ? -1 : 1;
-	if (x->method != y->method)
-		return x->method < y->method ? -1 : 1;
-	return x->thread < y->thread ? -1 : x->thread > y->thread;
+	return node_before(x, y, k) ? -1 : node_before(y, x, k);
+}
+
+/* Order the n children kids of node i and relink them. */
+static void
+sort_children(struct callpath *path, uint32_t i, uint32_t *kids, size_t n,
+              enum clock_index k)
+{
+	struct callpath_node *nodes = path->nodes;
+	void *arg[2] = {path, &k};
+	size_t j;
+
+	for (j = 1; j < n; j++)
+		if (!node_before(&nodes[kids[j - 1]], &nodes[kids[j]], k))
+			break;
+	if (j == n)
+		return;
+	if (n <= 16) {
+		for (j = 1; j < n; j++) {
+			uint32_t x = kids[j];
+			size_t at = j;
+
+			for (; at > 0 &&
+			       node_before(&nodes[x], &nodes[kids[at - 1]], k);
+			     at--)
+				kids[at] = kids[at - 1];
+			kids[at] = x;
+		}
+	} else {
+		qsort_r(kids, n, sizeof(*kids), node_cmp, arg);
+	}
+	nodes[i].first_child = kids[0];
+	for (j = 0; j + 1 < n; j++)
+		nodes[kids[j]].next_sibling = kids[j + 1];
+	nodes[kids[n - 1]].next_sibling = CALL_NONE;
 }
 
 void
 callpath_sort(struct callpath *path, enum clock_index k)
 {
+	struct callpath_node *nodes = path->nodes;
 	uint32_t *kids = NULL;
-	size_t cap = 0, n, i;
-	void *arg[2] = {path, &k};
+	size_t cap = 0, fork_cap = 0, n, i;
+	bool listing = !path->forks;
 
-	for (i = 0; i < path->count; i++) {
-		uint32_t ch;
+	for (i = 0; listing && i < path->count; i++) {
+		uint32_t ch = nodes[i].first_child;
+
+		if (ch != CALL_NONE && nodes[ch].next_sibling != CALL_NONE) {
+			UTIL_GROW(path->forks, fork_cap, path->nforks + 1);
+			path->forks[path->nforks++] = (uint32_t)i;
+		}
+	}
+	if (listing && !path->forks)
+		path->forks = xcalloc(1, sizeof(*path->forks));
+	for (i = 0; i < path->nforks; i++) {
+		uint32_t at = path->forks[i], ch;
 
 		n = 0;
-		for (ch = path->nodes[i].first_child; ch != CALL_NONE;
-		     ch = path->nodes[ch].next_sibling) {
+		for (ch = nodes[at].first_child; ch != CALL_NONE;
+		     ch = nodes[ch].next_sibling) {
 			UTIL_GROW(kids, cap, n + 1);
 			kids[n++] = ch;
 		}
-		if (n < 2)
-			continue;
-		qsort_r(kids, n, sizeof(*kids), node_cmp, arg);
-		path->nodes[i].first_child = kids[0];
-		for (ch = 0; ch + 1 < n; ch++)
-			path->nodes[kids[ch]].next_sibling = kids[ch + 1];
-		path->nodes[kids[n - 1]].next_sibling = CALL_NONE;
+		sort_children(path, at, kids, n, k);
 	}
 	free(kids);
 }
@@ -391,5 +545,6 @@ void
 callpath_done(struct callpath *path)
 {
 	free(path->nodes);
+	free(path->forks);
 	memset(path, 0, sizeof(*path));
 }

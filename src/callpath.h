@@ -33,13 +33,17 @@ struct callpath_node {
 struct callpath {
 	struct callpath_node *nodes;
 	size_t count;
+	/* The nodes with two children or more, listed by the first sort so
+	 * that the next ones skip the rest; NULL until then. */
+	uint32_t *forks;
+	size_t nforks;
 };
 
 /* Merge the calls of the scope's threads by path. */
 void callpath_build(struct callpath *out, const struct calltree *tree,
                     const struct scope *scope, bool by_thread);
 /* Order every node's children by inclusive time on clock k, largest
- * first, ties by method index. */
+ * first, ties by method index; the nodes must not change after. */
 void callpath_sort(struct callpath *path, enum clock_index k);
 /*
  * The n trees of parts (built without by_thread) merged path by path into

@@ -19,6 +19,12 @@
  *   exclusive time, which is the sum of the outermost calls' durations.
  *
  * A small hand-worked case checks the shape and the order of children.
+ *
+ * Deeper random traces (long chains of single callers) check the
+ * inversion against a straightforward one (each forward node walked up
+ * its path, children found by a linear search), a merge of one part
+ * against the part, and sorting again on another clock against sorting
+ * once.
  */
 #include "config.h"
 
@@ -31,7 +37,13 @@
 
 #include <stdlib.h>
 
-enum { NMETHODS = 5, NTHREADS = 3, MAX_DEPTH = 6, MAX_PATH = 16 };
+enum {
+	NMETHODS = 5,
+	NTHREADS = 3,
+	MAX_DEPTH = 6,
+	MAX_PATH = 16,
+	MAX_STACK = 40
+};
 
 /* ---- random traces --------------------------------------------------- */
 
@@ -71,13 +83,14 @@ begin(struct calltree_builder **b)
 	return s;
 }
 
-/* A random trace of about n events; every frame is closed. */
+/* A random trace of about n events nesting up to max_depth (at most
+ * MAX_STACK); every frame is closed. */
 static struct calltree *
-random_tree(uint64_t seed, unsigned n)
+random_deep_tree(uint64_t seed, unsigned n, unsigned max_depth)
 {
 	struct calltree_builder *b;
 	const struct trace_sink *s = begin(&b);
-	uint64_t stack[NTHREADS][MAX_DEPTH];
+	uint64_t stack[NTHREADS][MAX_STACK];
 	unsigned depth[NTHREADS] = {0};
 	uint64_t cpu[NTHREADS] = {0}, wall = 0;
 	unsigned i, t;
@@ -90,7 +103,7 @@ random_tree(uint64_t seed, unsigned n)
 		cpu[t] += below(6);
 		wall += below(10);
 		enter = depth[t] == 0 ||
-		        (depth[t] < MAX_DEPTH && below(100) < 55);
+		        (depth[t] < max_depth && below(100) < 55);
 		if (enter) {
 			uint64_t m = 0x10 * (below(NMETHODS) + 1);
 
@@ -110,6 +123,12 @@ random_tree(uint64_t seed, unsigned n)
 		}
 	}
 	return calltree_builder_finish(b);
+}
+
+static struct calltree *
+random_tree(uint64_t seed, unsigned n)
+{
+	return random_deep_tree(seed, n, MAX_DEPTH);
 }
 
 /* ---- the long way ----------------------------------------------------- */
@@ -561,6 +580,183 @@ test_empty(void)
 	calltree_free(tree);
 }
 
+/* ---- the straightforward inversion ------------------------------------ */
+
+/* The child of node under out named like x, made when missing. */
+static uint32_t
+plain_child(struct callpath *out, size_t *cap, uint32_t node,
+            const struct callpath_node *x)
+{
+	uint32_t ch, last = CALL_NONE, id;
+	struct callpath_node *n;
+
+	for (ch = out->nodes[node].first_child; ch != CALL_NONE;
+	     ch = out->nodes[ch].next_sibling) {
+		if (out->nodes[ch].method == x->method &&
+		    out->nodes[ch].thread == x->thread)
+			return ch;
+		last = ch;
+	}
+	if (out->count == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		out->nodes = realloc(out->nodes, *cap * sizeof(*out->nodes));
+		if (!out->nodes)
+			abort();
+	}
+	id = (uint32_t)out->count++;
+	n = &out->nodes[id];
+	memset(n, 0, sizeof(*n));
+	n->method = x->method;
+	n->thread = x->thread;
+	n->parent = node;
+	n->depth = out->nodes[node].depth + 1;
+	n->first_child = n->next_sibling = CALL_NONE;
+	if (last == CALL_NONE)
+		out->nodes[node].first_child = id;
+	else
+		out->nodes[last].next_sibling = id;
+	return id;
+}
+
+/* Every forward node adds its exclusive times and calls to each step of
+ * its path reversed. */
+static void
+plain_invert(struct callpath *out, const struct callpath *fwd)
+{
+	size_t cap, i;
+	uint32_t ch;
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	cap = 64;
+	out->nodes = calloc(cap, sizeof(*out->nodes));
+	if (!out->nodes)
+		abort();
+	out->count = 1;
+	out->nodes[0].method = out->nodes[0].thread = CALL_NONE;
+	out->nodes[0].parent = out->nodes[0].first_child = CALL_NONE;
+	out->nodes[0].next_sibling = CALL_NONE;
+	for (i = 1; i < fwd->count; i++) {
+		const struct callpath_node *from = &fwd->nodes[i];
+		uint32_t at = (uint32_t)i, node = 0;
+
+		while (at != 0) {
+			const struct callpath_node *x = &fwd->nodes[at];
+
+			node = plain_child(out, &cap, node, x);
+			out->nodes[node].calls += from->calls;
+			for (k = 0; k < CLOCK_COUNT; k++) {
+				out->nodes[node].incl[k] += from->excl[k];
+				if (x->parent == 0)
+					out->nodes[node].excl[k] +=
+					        from->excl[k];
+			}
+			at = x->parent;
+		}
+	}
+	for (ch = out->nodes[0].first_child; ch != CALL_NONE;
+	     ch = out->nodes[ch].next_sibling)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			out->nodes[0].incl[k] += out->nodes[ch].incl[k];
+}
+
+/* Nodes a of pa and b of pb and their sorted children, down to the
+ * leaves, carry the same names, depths, calls and times. */
+static bool
+same_subtree(const struct callpath *pa, uint32_t a, const struct callpath *pb,
+             uint32_t b)
+{
+	const struct callpath_node *x = &pa->nodes[a], *y = &pb->nodes[b];
+	uint32_t ca, cb;
+
+	if (x->method != y->method || x->thread != y->thread ||
+	    x->depth != y->depth || x->calls != y->calls ||
+	    memcmp(x->incl, y->incl, sizeof(x->incl)) ||
+	    memcmp(x->excl, y->excl, sizeof(x->excl)))
+		return false;
+	for (ca = x->first_child, cb = y->first_child;
+	     ca != CALL_NONE && cb != CALL_NONE;
+	     ca = pa->nodes[ca].next_sibling, cb = pb->nodes[cb].next_sibling)
+		if (!same_subtree(pa, ca, pb, cb))
+			return false;
+	return ca == CALL_NONE && cb == CALL_NONE;
+}
+
+static bool
+same_nodes(const struct callpath *a, const struct callpath *b)
+{
+	return a->count == b->count &&
+	       memcmp(a->nodes, b->nodes, a->count * sizeof(*a->nodes)) == 0;
+}
+
+/* Per-thread trees of every thread of tree into parts (NTHREADS). */
+static size_t
+thread_parts(const struct calltree *tree, struct callpath *parts)
+{
+	size_t t;
+
+	for (t = 0; t < tree->nthreads && t < NTHREADS; t++) {
+		struct scope one;
+
+		scope_init_none(&one, tree);
+		scope_add(&one, t);
+		callpath_build(&parts[t], tree, &one, false);
+		scope_done(&one);
+	}
+	return t;
+}
+
+static void
+check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
+{
+	struct calltree *tree = random_deep_tree(seed, n, max_depth);
+	struct callpath fwd, inv, plain, parts[NTHREADS], one, again;
+	struct scope all;
+	size_t nparts, t;
+	bool ok_merge = true;
+
+	scope_init_all(&all, tree);
+	callpath_build(&fwd, tree, &all, by_thread);
+	callpath_invert(&inv, &fwd);
+	plain_invert(&plain, &fwd);
+	callpath_sort(&inv, CLOCK_WALL);
+	callpath_sort(&inv, CLOCK_CPU);
+	callpath_sort(&plain, CLOCK_CPU);
+	ok(inv.count == plain.count && same_subtree(&inv, 0, &plain, 0),
+	   "deep seed %llu, depth %u%s: %zu inverted nodes as the "
+	   "straightforward inversion",
+	   (unsigned long long)seed, max_depth, by_thread ? ", by thread" : "",
+	   inv.count - 1);
+	callpath_invert(&again, &fwd);
+	callpath_sort(&again, CLOCK_CPU);
+	ok(same_nodes(&inv, &again),
+	   "deep seed %llu: sorted on wall then cpu as sorted on cpu once",
+	   (unsigned long long)seed);
+	callpath_done(&again);
+	if (by_thread)
+		goto out;
+	nparts = thread_parts(tree, parts);
+	for (t = 0; t < nparts; t++) {
+		struct callpath empty = {0}, two[2];
+
+		two[0] = empty;
+		two[1] = parts[t];
+		callpath_merge(&one, two, 2);
+		ok_merge = ok_merge && same_nodes(&one, &parts[t]);
+		callpath_done(&one);
+	}
+	ok(ok_merge, "deep seed %llu: a merge of one part is that part",
+	   (unsigned long long)seed);
+	for (t = 0; t < nparts; t++)
+		callpath_done(&parts[t]);
+out:
+	callpath_done(&fwd);
+	callpath_done(&inv);
+	callpath_done(&plain);
+	scope_done(&all);
+	calltree_free(tree);
+}
+
 int
 main(void)
 {
@@ -571,5 +767,9 @@ main(void)
 	for (seed = 1; seed <= 40; seed++)
 		check_random(seed, 20 + (unsigned)(seed * 7 % 180),
 		             seed % 2 == 0);
+	for (seed = 1; seed <= 24; seed++)
+		check_deep(1000 + seed, 200 + (unsigned)(seed * 97 % 3000),
+		           4 + (unsigned)(seed * 5 % (MAX_STACK - 3)),
+		           seed % 3 == 0);
 	return done_testing();
 }
