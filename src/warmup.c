@@ -1,6 +1,6 @@
 /*
- * warmup: one POSIX thread per warmup, joined before anything it built
- * is handed out, so the hand-over needs no lock; `done` is the only
+ * warmup: one POSIX thread per warmup or job, joined before anything it
+ * built is handed out, so the hand-over needs no lock; `done` is the only
  * value both threads touch while it runs.
  */
 #include "config.h"
@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct warmup {
 	const struct calltree *tree;
@@ -22,6 +23,7 @@ struct warmup {
 	atomic_bool done;
 	struct timeline *timeline;
 	struct callpath *paths; /* per thread */
+	struct callpath *merged;
 	struct callpath *inverted;
 	struct profile_index *profile_index;
 };
@@ -31,7 +33,7 @@ build(void *arg)
 {
 	struct warmup *w = arg;
 	const struct calltree *tree = w->tree;
-	struct callpath all;
+	enum clock_index k = calltree_default_clock(tree);
 	size_t t;
 
 	w->timeline = timeline_new(tree, w->clock);
@@ -44,10 +46,12 @@ build(void *arg)
 		callpath_build(&w->paths[t], tree, &one, false);
 		scope_done(&one);
 	}
+	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
-	callpath_merge(&all, w->paths, tree->nthreads);
-	callpath_invert(w->inverted, &all);
-	callpath_done(&all);
+	callpath_merge(w->merged, w->paths, tree->nthreads);
+	callpath_invert(w->inverted, w->merged);
+	callpath_sort(w->merged, k);
+	callpath_sort(w->inverted, k);
 	w->profile_index = profile_index_new(tree, 0);
 	atomic_store(&w->done, true);
 	return NULL;
@@ -110,6 +114,19 @@ warmup_take_thread_paths(struct warmup *w)
 }
 
 struct callpath *
+warmup_take_merged(struct warmup *w)
+{
+	struct callpath *merged;
+
+	if (!w)
+		return NULL;
+	join(w);
+	merged = w->merged;
+	w->merged = NULL;
+	return merged;
+}
+
+struct callpath *
 warmup_take_inverted(struct warmup *w)
 {
 	struct callpath *inverted;
@@ -148,9 +165,90 @@ warmup_free(struct warmup *w)
 		for (t = 0; t < w->tree->nthreads; t++)
 			callpath_done(&w->paths[t]);
 	free(w->paths);
+	if (w->merged)
+		callpath_done(w->merged);
+	free(w->merged);
 	if (w->inverted)
 		callpath_done(w->inverted);
 	free(w->inverted);
 	profile_index_free(w->profile_index);
 	free(w);
+}
+
+struct warmup_job {
+	struct callpath *parts; /* the caller's, copied by value */
+	size_t nparts;
+	enum clock_index clock;
+	pthread_t thread;
+	atomic_bool done, abandoned;
+	struct callpath inverted;
+};
+
+static void *
+build_inverted(void *arg)
+{
+	struct warmup_job *job = arg;
+	struct callpath all;
+
+	callpath_merge(&all, job->parts, job->nparts);
+	callpath_invert(&job->inverted, &all);
+	callpath_done(&all);
+	callpath_sort(&job->inverted, job->clock);
+	/* Freeing a big tree takes milliseconds: here, not in a key press. */
+	if (atomic_load(&job->abandoned))
+		callpath_done(&job->inverted);
+	atomic_store(&job->done, true);
+	return NULL;
+}
+
+struct warmup_job *
+warmup_invert_start(const struct callpath *parts, size_t n, enum clock_index k)
+{
+	struct warmup_job *job = xcalloc(1, sizeof(*job));
+
+	job->parts = xcalloc(n + 1, sizeof(*job->parts));
+	memcpy(job->parts, parts, n * sizeof(*parts));
+	job->nparts = n;
+	job->clock = k;
+	atomic_init(&job->done, false);
+	atomic_init(&job->abandoned, false);
+	if (pthread_create(&job->thread, NULL, build_inverted, job) != 0) {
+		free(job->parts);
+		free(job);
+		return NULL;
+	}
+	return job;
+}
+
+void
+warmup_job_abandon(struct warmup_job *job)
+{
+	if (job)
+		atomic_store(&job->abandoned, true);
+}
+
+bool
+warmup_job_done(struct warmup_job *job)
+{
+	return !job || atomic_load(&job->done);
+}
+
+void
+warmup_job_take(struct warmup_job *job, struct callpath *out)
+{
+	pthread_join(job->thread, NULL);
+	*out = job->inverted;
+	free(job->parts);
+	free(job);
+}
+
+void
+warmup_job_free(struct warmup_job *job)
+{
+	struct callpath tree;
+
+	if (!job)
+		return;
+	warmup_job_take(job, &tree);
+	callpath_done(&tree);
 }

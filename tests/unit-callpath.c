@@ -23,14 +23,15 @@
  * Deeper random traces (long chains of single callers) check the
  * inversion against a straightforward one (each forward node walked up
  * its path, children found by a linear search), a merge of one part
- * against the part, and sorting again on another clock against sorting
- * once.
+ * against the part, sorting again on another clock against sorting
+ * once, and a warmup job's tree against inverting and sorting directly.
  */
 #include "config.h"
 
 #include "callpath.h"
 #include "calltree.h"
 #include "scope.h"
+#include "warmup.h"
 
 #include "rng.h"
 #include "tap.h"
@@ -710,7 +711,8 @@ static void
 check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 {
 	struct calltree *tree = random_deep_tree(seed, n, max_depth);
-	struct callpath fwd, inv, plain, parts[NTHREADS], one, again;
+	struct callpath fwd, inv, plain, parts[NTHREADS], one, again, job_tree;
+	struct warmup_job *job;
 	struct scope all;
 	size_t nparts, t;
 	bool ok_merge = true;
@@ -747,6 +749,24 @@ check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 	}
 	ok(ok_merge, "deep seed %llu: a merge of one part is that part",
 	   (unsigned long long)seed);
+	job = warmup_invert_start(parts, nparts, CLOCK_WALL);
+	callpath_sort(&inv, CLOCK_WALL);
+	if (job) {
+		warmup_job_take(job, &job_tree);
+		ok(same_nodes(&job_tree, &inv),
+		   "deep seed %llu: the job's tree as inverted and sorted "
+		   "directly",
+		   (unsigned long long)seed);
+		callpath_done(&job_tree);
+	} else {
+		ok(true, "deep seed %llu: no thread for a job",
+		   (unsigned long long)seed);
+	}
+	/* Left untaken, built or not: nothing leaks. */
+	warmup_job_free(warmup_invert_start(parts, nparts, CLOCK_CPU));
+	job = warmup_invert_start(parts, nparts, CLOCK_CPU);
+	warmup_job_abandon(job);
+	warmup_job_free(job);
 	for (t = 0; t < nparts; t++)
 		callpath_done(&parts[t]);
 out:

@@ -599,10 +599,12 @@ test_warmup(void)
 	checked = wrong = 0;
 	callpath_merge(&all, paths, paths ? tree->nthreads : 0);
 	callpath_invert(&mine_inverted, &all);
+	callpath_sort(&mine_inverted, calltree_default_clock(tree));
 	ok(inverted && inverted->count == mine_inverted.count &&
 	           memcmp(inverted->nodes, mine_inverted.nodes,
 	                  inverted->count * sizeof(*inverted->nodes)) == 0,
-	   "warmup: the bottom-up tree of %zu nodes as inverted directly",
+	   "warmup: the bottom-up tree of %zu nodes as inverted and sorted "
+	   "directly",
 	   mine_inverted.count);
 	callpath_done(&all);
 	callpath_done(&mine_inverted);
