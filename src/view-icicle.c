@@ -14,7 +14,11 @@
  *
  * The trees are built on first need after the scope or range changes
  * (from each thread's own tree, built once, unless a range cuts the
- * calls) and re-sorted when the clock changes, never on a plain redraw;
+ * calls) and re-sorted when the clock changes, never on a plain redraw.
+ * The whole trace's trees are kept while another scope is shown (its
+ * bottom-up tree comes from the warmup); another scope's bottom-up tree
+ * is built by a warmup job as soon as its top-down tree is, or as soon as
+ * the scope changes when bottom-up is showing, and taken when needed;
  * drawing and moving only walk frames at least one cell wide (children
  * are sorted widest first, so the first narrow child ends a walk).  Labels
  * lose their packages to initials, then entirely, then are cut.
@@ -38,21 +42,40 @@ enum { TOP_DOWN, BOTTOM_UP };
 /* A per-method answer of the search pattern. */
 enum { MATCH_UNKNOWN, MATCH_NO, MATCH_YES };
 
-struct icicle_view {
+/* The trees of one scope and the clock each is sorted by. */
+struct scope_trees {
 	struct callpath trees[2]; /* top-down, bottom-up */
+	bool built[2];
+	int sorted[2]; /* the clock, or -1 */
+};
+
+struct icicle_view {
+	struct scope_trees cur;   /* the scope's */
 	struct callpath *threads; /* each thread's own, made on first need */
 	bool *thread_built;
 	size_t nthread_paths;
-	bool built[2];
-	int sorted[2];       /* the clock each is sorted by, or -1 */
 	unsigned generation; /* bumped by every build or sort */
 	int mode;            /* TOP_DOWN or BOTTOM_UP */
 
-	/* The scope the trees were built for. */
+	/* The scope the trees are for, and whether it is the whole trace
+	 * (every thread, no range). */
 	bool *scope_on;
 	size_t nthreads;
 	struct time_range range;
-	bool stale; /* the scope changed: rebuild on next use */
+	bool whole_scope;
+	struct scope_trees whole; /* the whole trace's, kept meanwhile */
+
+	/* The bottom-up tree of the scope being built, sorted on
+	 * job_clock, and jobs of scopes left before they ended. */
+	struct warmup_job *job;
+	enum clock_index job_clock;
+	struct warmup_job **retired;
+	size_t nretired, retired_cap;
+
+	/* The zoom and selection to find again once the new scope's tree
+	 * is built. */
+	uint32_t *zoom_path, *sel_path, zoom_len, sel_len;
+	bool restore;
 
 	uint32_t zoom;        /* the frame at the top; 0: every root */
 	uint32_t sel;         /* the selected frame; 0 when none */
@@ -96,7 +119,7 @@ struct paint {
 static const struct callpath *
 tree_of(const struct icicle_view *v)
 {
-	return &v->trees[v->mode];
+	return &v->cur.trees[v->mode];
 }
 
 static uint64_t
@@ -147,6 +170,7 @@ remember_scope(struct icicle_view *v, const struct scope *s)
 	memcpy(v->scope_on, s->on, s->nthreads * sizeof(*s->on));
 	v->nthreads = s->nthreads;
 	v->range = s->range;
+	v->whole_scope = scope_is_all(s) && !s->range.on;
 }
 
 /* The methods on the path to node n (depth entries) into a new array. */
@@ -233,21 +257,16 @@ follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 	}
 }
 
-/* The top-down tree of the scope: without a range, the merge of its
- * threads' own trees (each built once), so a new thread scope costs a
- * merge of call paths, not a walk of the calls. */
-static void
-build_top_down(struct icicle_view *v, struct app *app)
+/* The own trees of the scope's threads (built on first need) into a new
+ * array; *n says how many. */
+static struct callpath *
+scope_parts(struct icicle_view *v, struct app *app, size_t *n)
 {
 	const struct calltree *tree = app->tree;
 	const struct scope *scope = &app->scope;
 	struct callpath *parts;
-	size_t n = 0, t;
+	size_t t;
 
-	if (scope->range.on) {
-		callpath_build(&v->trees[TOP_DOWN], tree, scope, false);
-		return;
-	}
 	if (!v->threads) {
 		app_wait_notice(app, "the call paths");
 		v->nthread_paths = tree->nthreads;
@@ -261,6 +280,7 @@ build_top_down(struct icicle_view *v, struct app *app)
 			                     sizeof(*v->threads));
 	}
 	parts = xcalloc(scope->count + 1, sizeof(*parts));
+	*n = 0;
 	for (t = 0; t < tree->nthreads; t++) {
 		if (!scope_has(scope, t))
 			continue;
@@ -273,10 +293,158 @@ build_top_down(struct icicle_view *v, struct app *app)
 			scope_done(&one);
 			v->thread_built[t] = true;
 		}
-		parts[n++] = v->threads[t];
+		parts[(*n)++] = v->threads[t];
 	}
-	callpath_merge(&v->trees[TOP_DOWN], parts, n);
+	return parts;
+}
+
+/* Free the retired jobs that have ended. */
+static void
+reap_jobs(struct icicle_view *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->nretired; i++) {
+		if (warmup_job_done(v->retired[i]))
+			warmup_job_free(v->retired[i]);
+		else
+			v->retired[n++] = v->retired[i];
+	}
+	v->nretired = n;
+}
+
+/* Start building the scope's bottom-up tree on a second thread, unless
+ * it is built or coming, a range cuts the calls (there are no parts to
+ * merge) or an earlier job still runs. */
+static void
+start_job(struct icicle_view *v, struct app *app)
+{
+	struct callpath *parts;
+	size_t n;
+
+	reap_jobs(v);
+	if (v->cur.built[BOTTOM_UP] || v->job || v->nretired ||
+	    v->whole_scope || app->scope.range.on)
+		return;
+	parts = scope_parts(v, app, &n);
+	v->job_clock = app_main_clock(app);
+	v->job = warmup_invert_start(parts, n, v->job_clock);
 	free(parts);
+}
+
+/* The top-down tree of the scope: without a range, the merge of its
+ * threads' own trees (each built once; the whole trace's comes from the
+ * warmup), so a new thread scope costs a merge of call paths, not a walk
+ * of the calls. */
+static void
+build_top_down(struct icicle_view *v, struct app *app)
+{
+	struct callpath *parts, *pre = NULL;
+	size_t n;
+
+	if (app->scope.range.on) {
+		callpath_build(&v->cur.trees[TOP_DOWN], app->tree, &app->scope,
+		               false);
+		return;
+	}
+	if (v->whole_scope) {
+		app_wait_notice(app, "the call paths");
+		pre = warmup_take_merged(app->warmup);
+	}
+	if (pre) {
+		v->cur.trees[TOP_DOWN] = *pre;
+		v->cur.sorted[TOP_DOWN] =
+		        (int)calltree_default_clock(app->tree);
+		free(pre);
+		return;
+	}
+	parts = scope_parts(v, app, &n);
+	callpath_merge(&v->cur.trees[TOP_DOWN], parts, n);
+	free(parts);
+}
+
+static void
+trees_init(struct scope_trees *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->sorted[TOP_DOWN] = st->sorted[BOTTOM_UP] = -1;
+}
+
+static void
+trees_done(struct scope_trees *st)
+{
+	callpath_done(&st->trees[TOP_DOWN]);
+	callpath_done(&st->trees[BOTTOM_UP]);
+	trees_init(st);
+}
+
+/* Move the trees of from into to, which holds none. */
+static void
+trees_move(struct scope_trees *to, struct scope_trees *from)
+{
+	*to = *from;
+	trees_init(from);
+}
+
+/* The scope changed (already remembered): keep the zoom and selection
+ * by their paths, put the old scope's trees aside (the whole trace's) or
+ * away, and take the new one's when they are kept. */
+static void
+change_scope(struct icicle_view *v, bool was_whole)
+{
+	int t = v->mode;
+
+	if (v->cur.built[t]) {
+		free(v->zoom_path);
+		free(v->sel_path);
+		v->zoom_path =
+		        save_path(&v->cur.trees[t], v->zoom, &v->zoom_len);
+		v->sel_path = save_path(&v->cur.trees[t], v->sel, &v->sel_len);
+		v->restore = true;
+	}
+	if (was_whole)
+		trees_move(&v->whole, &v->cur);
+	else
+		trees_done(&v->cur);
+	if (v->job) {
+		warmup_job_abandon(v->job);
+		UTIL_GROW(v->retired, v->retired_cap, v->nretired + 1);
+		v->retired[v->nretired++] = v->job;
+		v->job = NULL;
+	}
+	if (v->whole_scope)
+		trees_move(&v->cur, &v->whole);
+	v->zoom = v->sel = 0;
+	v->generation++;
+}
+
+/* The scope's bottom-up tree from its job or, for the whole trace, from
+ * the warmup, when there is one. */
+static void
+take_bottom_up(struct icicle_view *v, struct app *app)
+{
+	struct callpath *pre = NULL;
+
+	if (v->job) {
+		if (app->notice && !warmup_job_done(v->job))
+			app->notice("Building the bottom-up tree...");
+		warmup_job_take(v->job, &v->cur.trees[BOTTOM_UP]);
+		v->job = NULL;
+		v->cur.built[BOTTOM_UP] = true;
+		v->cur.sorted[BOTTOM_UP] = (int)v->job_clock;
+		return;
+	}
+	if (!v->whole_scope)
+		return;
+	app_wait_notice(app, "the bottom-up tree");
+	pre = warmup_take_inverted(app->warmup);
+	if (pre) {
+		v->cur.trees[BOTTOM_UP] = *pre;
+		v->cur.built[BOTTOM_UP] = true;
+		v->cur.sorted[BOTTOM_UP] =
+		        (int)calltree_default_clock(app->tree);
+	}
+	free(pre);
 }
 
 /* Build or sort what the current mode needs; keep the zoom and the
@@ -286,59 +454,44 @@ static void
 ensure(struct icicle_view *v, struct app *app)
 {
 	enum clock_index k = app_main_clock(app);
-	uint32_t *zoom_path = NULL, *sel_path = NULL, zlen = 0, slen = 0;
-	bool restore = false;
 	int t = v->mode;
 
-	if (v->stale) {
-		if (v->built[t]) {
-			zoom_path = save_path(&v->trees[t], v->zoom, &zlen);
-			sel_path = save_path(&v->trees[t], v->sel, &slen);
-			restore = true;
-		}
-		callpath_done(&v->trees[TOP_DOWN]);
-		callpath_done(&v->trees[BOTTOM_UP]);
-		v->built[TOP_DOWN] = v->built[BOTTOM_UP] = false;
-		v->stale = false;
-		v->zoom = v->sel = 0;
-	}
-	if (!v->built[TOP_DOWN]) {
+	if (v->nretired)
+		reap_jobs(v);
+	if (t == BOTTOM_UP && !v->cur.built[BOTTOM_UP])
+		take_bottom_up(v, app);
+	if (!v->cur.built[TOP_DOWN] &&
+	    (t == TOP_DOWN || !v->cur.built[BOTTOM_UP])) {
+		v->cur.sorted[TOP_DOWN] = -1;
 		build_top_down(v, app);
-		v->built[TOP_DOWN] = true;
-		v->sorted[TOP_DOWN] = -1;
+		v->cur.built[TOP_DOWN] = true;
+		if (t == TOP_DOWN)
+			start_job(v, app);
 	}
-	if (t == BOTTOM_UP && !v->built[BOTTOM_UP]) {
-		struct callpath *pre = NULL;
-
-		/* The whole trace's inversion may be waiting, built. */
-		if (scope_is_all(&app->scope) && !app->scope.range.on) {
-			app_wait_notice(app, "the bottom-up tree");
-			pre = warmup_take_inverted(app->warmup);
-		}
-		if (pre)
-			v->trees[BOTTOM_UP] = *pre;
-		else
-			callpath_invert(&v->trees[BOTTOM_UP],
-			                &v->trees[TOP_DOWN]);
-		free(pre);
-		v->built[BOTTOM_UP] = true;
-		v->sorted[BOTTOM_UP] = -1;
+	if (t == BOTTOM_UP && !v->cur.built[BOTTOM_UP]) {
+		callpath_invert(&v->cur.trees[BOTTOM_UP],
+		                &v->cur.trees[TOP_DOWN]);
+		v->cur.built[BOTTOM_UP] = true;
+		v->cur.sorted[BOTTOM_UP] = -1;
 	}
-	if (v->sorted[t] != (int)k) {
-		callpath_sort(&v->trees[t], k);
-		v->sorted[t] = (int)k;
+	if (v->cur.sorted[t] != (int)k) {
+		callpath_sort(&v->cur.trees[t], k);
+		v->cur.sorted[t] = (int)k;
 		v->generation++;
 	}
-	if (restore) {
-		v->zoom = find_path(&v->trees[t], zoom_path, zlen);
-		v->sel = find_path(&v->trees[t], sel_path, slen);
-		if (v->sel && !inside(&v->trees[t], v->sel, v->zoom))
+	if (v->restore) {
+		v->zoom =
+		        find_path(&v->cur.trees[t], v->zoom_path, v->zoom_len);
+		v->sel = find_path(&v->cur.trees[t], v->sel_path, v->sel_len);
+		if (v->sel && !inside(&v->cur.trees[t], v->sel, v->zoom))
 			v->zoom = 0;
 		if (!v->sel)
 			follow_method(v, app, k);
+		free(v->zoom_path);
+		free(v->sel_path);
+		v->zoom_path = v->sel_path = NULL;
+		v->restore = false;
 	}
-	free(zoom_path);
-	free(sel_path);
 	if (app->method != v->last_method || !v->sel)
 		follow_method(v, app, k);
 }
@@ -985,7 +1138,8 @@ icicle_open(struct app *app)
 {
 	struct icicle_view *v = xcalloc(1, sizeof(*v));
 
-	v->sorted[0] = v->sorted[1] = -1;
+	trees_init(&v->cur);
+	trees_init(&v->whole);
 	v->last_method = CALL_NONE;
 	remember_scope(v, &app->scope);
 	return v;
@@ -997,8 +1151,15 @@ icicle_close(void *state)
 	struct icicle_view *v = state;
 	size_t i;
 
-	callpath_done(&v->trees[TOP_DOWN]);
-	callpath_done(&v->trees[BOTTOM_UP]);
+	/* The jobs read the threads' trees. */
+	warmup_job_free(v->job);
+	for (i = 0; i < v->nretired; i++)
+		warmup_job_free(v->retired[i]);
+	free(v->retired);
+	free(v->zoom_path);
+	free(v->sel_path);
+	trees_done(&v->cur);
+	trees_done(&v->whole);
 	for (i = 0; i < v->nthread_paths; i++)
 		callpath_done(&v->threads[i]);
 	free(v->threads);
@@ -1019,10 +1180,14 @@ static void
 icicle_refresh(void *state, struct app *app)
 {
 	struct icicle_view *v = state;
+	bool was_whole = v->whole_scope;
 
 	if (scope_differs(v, &app->scope)) {
 		remember_scope(v, &app->scope);
-		v->stale = true;
+		change_scope(v, was_whole);
+		/* Bottom-up will be wanted first: build it meanwhile. */
+		if (v->mode == BOTTOM_UP && v->threads)
+			start_job(v, app);
 	}
 	/* A new clock re-sorts and a new selection is followed on the
 	 * next use (ensure). */

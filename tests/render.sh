@@ -283,6 +283,30 @@ for size in 100x24 80x24 120x40; do
 	fi
 done
 
+# The whole trace's trees are kept while another scope shows, and another
+# scope's bottom-up tree is built by a warmup job: coming back to a scope,
+# or taking its job's tree, draws what the first visit drew.
+same_renders() {
+	a=$1
+	b=$2
+	# shellcheck disable=SC2086
+	(cd "$tmp" && "$RENDER" --roles icicle.trace 100x16 $a) >"$tmp/a.txt"
+	# shellcheck disable=SC2086
+	(cd "$tmp" && "$RENDER" --roles icicle.trace 100x16 $b) >"$tmp/b.txt"
+	cmp -s "$tmp/a.txt" "$tmp/b.txt"
+	ok $? "icicle: '$b' draws as '$a'"
+	cmp -s "$tmp/a.txt" "$tmp/b.txt" ||
+		diff -u "$tmp/a.txt" "$tmp/b.txt" | diag
+}
+one="key:t MOVE_DOWN ENTER"
+back="key:t SCOPE_ALL key:f"
+same_renders "key:f key:b" "key:f key:b $one key:f $back"
+same_renders "key:f key:b" "key:f $one key:f $back key:b"
+same_renders "key:f key:j key:l key:b" "key:f key:j key:l key:b key:b $one key:f $back key:b"
+same_renders "$one key:f key:b" "$one key:f $back key:t ENTER key:f key:b"
+same_renders "key:f key:b $one key:f" \
+	"key:f key:b $one key:f $back key:t ENTER key:f"
+
 # A --base that cannot be read: exit 3 and one line naming it.
 (cd "$tmp" && "$RENDER" --base missing.trace diff-new.trace 80x24) \
 	>/dev/null 2>"$tmp/base.err"
