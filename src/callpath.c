@@ -87,11 +87,8 @@ add_call(struct path_builder *b, const struct calltree *tree,
 	(*stack)[d] = node;
 	n->calls++;
 	scope_clip(scope, tree, span, i, dur);
-	for (k = 0; k < CLOCK_COUNT; k++) {
+	for (k = 0; k < CLOCK_COUNT; k++)
 		n->incl[k] += dur[k];
-		n->excl[k] += dur[k];
-		b->out->nodes[parent].excl[k] -= dur[k];
-	}
 }
 
 void
@@ -116,14 +113,11 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 			continue;
 		if (by_thread) {
 			base = node_new(&b, 0, CALL_NONE, (uint32_t)t);
-			for (k = 0; k < CLOCK_COUNT; k++) {
-				if (!tree->has_clock[k])
-					continue;
-				out->nodes[base].incl[k] =
-				        scope_thread_total(scope, tree, t, k);
-				out->nodes[base].excl[k] =
-				        out->nodes[base].incl[k];
-			}
+			for (k = 0; k < CLOCK_COUNT; k++)
+				if (tree->has_clock[k])
+					out->nodes[base].incl[k] =
+					        scope_thread_total(scope, tree,
+					                           t, k);
 		}
 		scope_span_of(&span, scope, tree, t);
 		for (i = 0; i < span.nopen; i++)
@@ -142,7 +136,6 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 		     ch = out->nodes[ch].next_sibling)
 			sum += out->nodes[ch].incl[k];
 		out->nodes[0].incl[k] = sum;
-		out->nodes[0].excl[k] = 0;
 	}
 	free(stack);
 	scope_span_done(&span);
@@ -172,7 +165,6 @@ copy_part(struct callpath *out, const struct callpath *part)
 		up->first_child = (uint32_t)i;
 	}
 	out->nodes[0].calls = 0;
-	memset(out->nodes[0].excl, 0, sizeof(out->nodes[0].excl));
 }
 
 void
@@ -211,10 +203,8 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
 			ids[i] = child_of(&b, ids[x->parent], x->method);
 			to = &out->nodes[ids[i]];
 			to->calls += x->calls;
-			for (k = 0; k < CLOCK_COUNT; k++) {
+			for (k = 0; k < CLOCK_COUNT; k++)
 				to->incl[k] += x->incl[k];
-				to->excl[k] += x->excl[k];
-			}
 		}
 		for (k = 0; k < CLOCK_COUNT; k++)
 			out->nodes[0].incl[k] += part->nodes[0].incl[k];
@@ -247,6 +237,7 @@ struct inv_frame {
 
 struct inverter {
 	const struct callpath *path;
+	uint64_t (*excl)[CLOCK_COUNT]; /* of each forward node */
 	struct callpath *out;
 	size_t cap;
 	uint32_t nkeys, thread_base; /* keys: methods, then threads */
@@ -296,6 +287,7 @@ static void
 inv_chain(struct inverter *v, uint32_t node, struct inv_item it)
 {
 	const struct callpath_node *from = &v->path->nodes[it.from];
+	const uint64_t *excl = v->excl[it.from];
 	int k;
 
 	for (;;) {
@@ -304,10 +296,8 @@ inv_chain(struct inverter *v, uint32_t node, struct inv_item it)
 		struct callpath_node *x = &v->out->nodes[c];
 
 		x->calls = from->calls;
-		for (k = 0; k < CLOCK_COUNT; k++) {
-			x->incl[k] = from->excl[k];
-			x->excl[k] = up == 0 ? from->excl[k] : 0;
-		}
+		for (k = 0; k < CLOCK_COUNT; k++)
+			x->incl[k] = excl[k];
 		if (up == 0)
 			return;
 		it.at = up;
@@ -350,11 +340,8 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 		uint32_t up = path->nodes[it.at].parent;
 
 		c->calls += from->calls;
-		for (k = 0; k < CLOCK_COUNT; k++) {
-			c->incl[k] += from->excl[k];
-			if (up == 0)
-				c->excl[k] += from->excl[k];
-		}
+		for (k = 0; k < CLOCK_COUNT; k++)
+			c->incl[k] += v->excl[it.from][k];
 		if (up != 0) {
 			struct inv_item *to = &v->items[lo + v->fill[key]++];
 
@@ -397,6 +384,15 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 			nthreads = x->thread + 1;
 		steps += x->depth;
 	}
+	/* Each forward node's exclusive time, once. */
+	v.excl = xcalloc(path->count + 1, sizeof(*v.excl));
+	for (i = 0; i < path->count; i++)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			v.excl[i][k] += path->nodes[i].incl[k];
+	for (i = 1; i < path->count; i++)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			v.excl[path->nodes[i].parent][k] -=
+			        path->nodes[i].incl[k];
 	/* Each step of an item up its path makes at most one node; deep
 	 * recursion makes far fewer than that, so the guess is capped. */
 	v.cap = 1 + (size_t)(steps < 8 * (uint64_t)path->count
@@ -442,6 +438,7 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	if (out->count < v.cap)
 		out->nodes = xreallocarray(out->nodes, out->count,
 		                           sizeof(*out->nodes));
+	free(v.excl);
 	free(v.count);
 	free(v.start);
 	free(v.fill);
@@ -539,6 +536,18 @@ callpath_sort(struct callpath *path, enum clock_index k)
 		sort_children(path, at, kids, n, k);
 	}
 	free(kids);
+}
+
+uint64_t
+callpath_excl(const struct callpath *path, uint32_t n, enum clock_index k)
+{
+	uint64_t excl = path->nodes[n].incl[k];
+	uint32_t ch;
+
+	for (ch = path->nodes[n].first_child; ch != CALL_NONE;
+	     ch = path->nodes[ch].next_sibling)
+		excl -= path->nodes[ch].incl[k];
+	return excl;
 }
 
 void

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* 48 bytes: a bottom-up tree can have 20 nodes per path of the top-down
+ * one, so the exclusive time is not stored (callpath_excl). */
 struct callpath_node {
 	uint32_t method;       /* CALL_NONE for the root and thread nodes */
 	uint32_t thread;       /* thread index of a thread node */
@@ -27,7 +29,6 @@ struct callpath_node {
 	uint32_t depth;        /* 0 for the root */
 	uint64_t calls;
 	uint64_t incl[CLOCK_COUNT];
-	uint64_t excl[CLOCK_COUNT];
 };
 
 struct callpath {
@@ -59,6 +60,10 @@ void callpath_merge(struct callpath *out, const struct callpath *parts,
  * so out's roots are where time was spent and children are callers.
  */
 void callpath_invert(struct callpath *out, const struct callpath *path);
+/* The exclusive time of node n on clock k: its inclusive time less its
+ * children's. */
+uint64_t callpath_excl(const struct callpath *path, uint32_t n,
+                       enum clock_index k);
 /* Release the nodes. */
 void callpath_done(struct callpath *path);
 

@@ -68,7 +68,7 @@ fold_deep(struct folded *f)
 	for (i = 0; i < p->count; i++) {
 		const struct callpath_node *n = &p->nodes[i];
 
-		f->excl[i] += n->excl[f->clock];
+		f->excl[i] += callpath_excl(p, (uint32_t)i, f->clock);
 		if (n->depth <= FOLDED_MAX_DEPTH)
 			continue;
 		/* Parents come before children among the nodes. */

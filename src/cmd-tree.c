@@ -50,14 +50,15 @@ pct(uint64_t v, uint64_t total)
 enum { TREE_MAX_INDENT = 64 };
 
 static void
-emit_node(struct tree_out *o, const struct callpath_node *n, unsigned depth)
+emit_node(struct tree_out *o, const struct callpath_node *n, uint64_t excl,
+          unsigned depth)
 {
 	char *label = node_label(o, n);
 
 	table_row(o->table);
 	table_fmt(o->table, "%.1f", pct(n->incl[o->clock], o->total));
 	table_u64(o->table, n->incl[o->clock]);
-	table_u64(o->table, n->excl[o->clock]);
+	table_u64(o->table, excl);
 	table_u64(o->table, n->calls);
 	if (o->text) {
 		char *indented =
@@ -98,12 +99,14 @@ emit(struct tree_out *o)
 		stack[n - 1 - i] = x;
 	}
 	while (n) {
-		const struct callpath_node *node = &p->nodes[stack[--n]];
+		uint32_t id = stack[--n];
+		const struct callpath_node *node = &p->nodes[id];
 		size_t mark = n;
 
 		if (pct(node->incl[o->clock], o->total) < o->min_pct)
 			continue;
-		emit_node(o, node, node->depth - 1);
+		emit_node(o, node, callpath_excl(p, id, o->clock),
+		          node->depth - 1);
 		for (ch = node->first_child; ch != CALL_NONE;
 		     ch = p->nodes[ch].next_sibling) {
 			UTIL_GROW(stack, cap, n + 1);

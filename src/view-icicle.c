@@ -717,7 +717,7 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 		return;
 	/* The narrow children: their time is the children's less the wide
 	 * ones'. */
-	rest = x->incl[pt->k] - x->excl[pt->k];
+	rest = x->incl[pt->k] - callpath_excl(pt->p, n, pt->k);
 	rest = rest > t - t0 ? rest - (t - t0) : 0;
 	x0 = column(t, pt->total, w);
 	x1 = column(t + rest, pt->total, w);

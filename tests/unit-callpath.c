@@ -370,7 +370,8 @@ matches(const struct callpath *cp, struct bf *bf, bool inverted)
 			for (k = 0; k < CLOCK_COUNT; k++)
 				sum[k] += cp->nodes[ch].incl[k];
 		for (k = 0; k < CLOCK_COUNT; k++)
-			if (x->excl[k] + sum[k] != x->incl[k])
+			if (callpath_excl(cp, (uint32_t)n, k) + sum[k] !=
+			    x->incl[k])
 				return false;
 	}
 	for (i = 0; i < bf->count; i++)
@@ -527,25 +528,29 @@ test_by_hand(void)
 	n = inv.nodes[0].first_child;
 	r = &inv.nodes[n];
 	ok(r->method == 2 && r->incl[CLOCK_CPU] == 50 &&
-	           r->incl[CLOCK_WALL] == 100 && r->excl[CLOCK_CPU] == 0 &&
-	           r->calls == 2,
+	           r->incl[CLOCK_WALL] == 100 &&
+	           callpath_excl(&inv, n, CLOCK_CPU) == 0 && r->calls == 2,
 	   "by hand: first root c, 50/100, excl 0, 2 calls");
 	x = &inv.nodes[r->first_child];
 	ok(x->method == 0 && x->incl[CLOCK_CPU] == 30 && x->calls == 1 &&
-	           x->first_child == CALL_NONE && x->excl[CLOCK_CPU] == 30,
+	           x->first_child == CALL_NONE &&
+	           callpath_excl(&inv, r->first_child, CLOCK_CPU) == 30,
 	   "by hand: c's first caller a, 30, a leaf");
-	x = &inv.nodes[x->next_sibling];
+	n = x->next_sibling;
+	x = &inv.nodes[n];
 	ok(x->method == 1 && x->incl[CLOCK_CPU] == 20 &&
-	           x->incl[CLOCK_WALL] == 40 && x->excl[CLOCK_CPU] == 0 &&
+	           x->incl[CLOCK_WALL] == 40 &&
+	           callpath_excl(&inv, n, CLOCK_CPU) == 0 &&
 	           x->first_child != CALL_NONE &&
 	           inv.nodes[x->first_child].method == 0 &&
 	           inv.nodes[x->first_child].incl[CLOCK_CPU] == 20 &&
 	           x->next_sibling == CALL_NONE,
 	   "by hand: then b, 20/40, called by a 20");
-	r = &inv.nodes[r->next_sibling];
+	n = r->next_sibling;
+	r = &inv.nodes[n];
 	ok(r->method == 0 && r->incl[CLOCK_CPU] == 30 &&
-	           r->excl[CLOCK_CPU] == 30 && r->first_child == CALL_NONE &&
-	           r->calls == 1,
+	           callpath_excl(&inv, n, CLOCK_CPU) == 30 &&
+	           r->first_child == CALL_NONE && r->calls == 1,
 	   "by hand: second root a, 30, no callers");
 	r = &inv.nodes[r->next_sibling];
 	ok(r->method == 1 && r->incl[CLOCK_CPU] == 20 &&
@@ -646,12 +651,9 @@ plain_invert(struct callpath *out, const struct callpath *fwd)
 
 			node = plain_child(out, &cap, node, x);
 			out->nodes[node].calls += from->calls;
-			for (k = 0; k < CLOCK_COUNT; k++) {
-				out->nodes[node].incl[k] += from->excl[k];
-				if (x->parent == 0)
-					out->nodes[node].excl[k] +=
-					        from->excl[k];
-			}
+			for (k = 0; k < CLOCK_COUNT; k++)
+				out->nodes[node].incl[k] +=
+				        callpath_excl(fwd, (uint32_t)i, k);
 			at = x->parent;
 		}
 	}
@@ -672,8 +674,7 @@ same_subtree(const struct callpath *pa, uint32_t a, const struct callpath *pb,
 
 	if (x->method != y->method || x->thread != y->thread ||
 	    x->depth != y->depth || x->calls != y->calls ||
-	    memcmp(x->incl, y->incl, sizeof(x->incl)) ||
-	    memcmp(x->excl, y->excl, sizeof(x->excl)))
+	    memcmp(x->incl, y->incl, sizeof(x->incl)))
 		return false;
 	for (ca = x->first_child, cb = y->first_child;
 	     ca != CALL_NONE && cb != CALL_NONE;

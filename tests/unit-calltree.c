@@ -402,15 +402,17 @@ is_node(const struct calltree *t, const struct callpath *p, uint32_t n,
 {
 	const struct callpath_node *x = &p->nodes[n];
 	uint32_t m = id ? mi(t, id) : NONE;
+	uint64_t xc, xw;
 
 	if (n >= p->count) {
 		ok(false, "%s: node %u exists (only %zu)", what, n, p->count);
 		return;
 	}
+	xc = callpath_excl(p, n, CLOCK_CPU);
+	xw = callpath_excl(p, n, CLOCK_WALL);
 	if (!ok(x->method == m && x->parent == parent && x->depth == depth &&
 	                x->calls == calls && x->incl[CLOCK_CPU] == ic &&
-	                x->excl[CLOCK_CPU] == ec && x->incl[CLOCK_WALL] == iw &&
-	                x->excl[CLOCK_WALL] == ew,
+	                xc == ec && x->incl[CLOCK_WALL] == iw && xw == ew,
 	        "%s: node %u is 0x%llx parent %d depth %u calls %llu cpu "
 	        "%llu/%llu wall %llu/%llu",
 	        what, n, (unsigned long long)id, (int)parent, depth,
@@ -424,9 +426,9 @@ is_node(const struct calltree *t, const struct callpath *p, uint32_t n,
 		               : (unsigned long long)t->methods[x->method].id,
 		       (int)x->parent, x->depth, (unsigned long long)x->calls,
 		       (unsigned long long)x->incl[CLOCK_CPU],
-		       (unsigned long long)x->excl[CLOCK_CPU],
+		       (unsigned long long)xc,
 		       (unsigned long long)x->incl[CLOCK_WALL],
-		       (unsigned long long)x->excl[CLOCK_WALL]);
+		       (unsigned long long)xw);
 }
 
 /* ---- the cases ----------------------------------------------------------- */
