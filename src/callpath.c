@@ -364,12 +364,14 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 	v->nitems = top;
 }
 
-void
-callpath_invert(struct callpath *out, const struct callpath *path)
+bool
+callpath_invert_unless(struct callpath *out, const struct callpath *path,
+                       bool (*stop)(void *arg), void *arg)
 {
 	struct inverter v = {0};
 	uint64_t steps = 0;
-	uint32_t i, nthreads = 0;
+	uint32_t i, nthreads = 0, frames = 0;
+	bool stopped = false;
 	int k;
 
 	memset(out, 0, sizeof(*out));
@@ -420,6 +422,12 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	while (v.depth) {
 		struct inv_frame f = v.stack[--v.depth];
 
+		/* A few hundred microseconds apart. */
+		if (stop && ++frames % 4096 == 0 && stop(arg)) {
+			stopped = true;
+			break;
+		}
+
 		if (f.hi - f.lo == 1) {
 			inv_chain(&v, f.node, v.items[f.lo]);
 			continue;
@@ -446,6 +454,15 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	free(v.touched);
 	free(v.items);
 	free(v.stack);
+	if (stopped)
+		callpath_done(out);
+	return !stopped;
+}
+
+void
+callpath_invert(struct callpath *out, const struct callpath *path)
+{
+	callpath_invert_unless(out, path, NULL, NULL);
 }
 
 /* True when node x goes before node y: more time on clock k, then the

@@ -60,6 +60,10 @@ void callpath_merge(struct callpath *out, const struct callpath *parts,
  * so out's roots are where time was spent and children are callers.
  */
 void callpath_invert(struct callpath *out, const struct callpath *path);
+/* callpath_invert, unless stop(arg) answers true while it works: then
+ * out is left empty (released) and the answer is false. */
+bool callpath_invert_unless(struct callpath *out, const struct callpath *path,
+                            bool (*stop)(void *arg), void *arg);
 /* The exclusive time of node n on clock k: its inclusive time less its
  * children's. */
 uint64_t callpath_excl(const struct callpath *path, uint32_t n,

@@ -15,10 +15,12 @@
  * The trees are built on first need after the scope or range changes
  * (from each thread's own tree, built once, unless a range cuts the
  * calls) and re-sorted when the clock changes, never on a plain redraw.
- * The whole trace's trees are kept while another scope is shown (its
- * bottom-up tree comes from the warmup); another scope's bottom-up tree
- * is built by a warmup job as soon as its top-down tree is, or as soon as
- * the scope changes when bottom-up is showing, and taken when needed;
+ * The whole trace's trees are kept while another scope is shown (the
+ * first bottom-up tree comes from the warmup).  Any other bottom-up tree
+ * is built by a warmup job as soon as the top-down tree shows, or as soon
+ * as the scope changes when bottom-up is showing, and taken when needed;
+ * a job lets the kept bottom-up tree go first, so that there is one at a
+ * time (780000 nodes, 36 MiB, on the 70M-record trace);
  * drawing and moving only walk frames at least one cell wide (children
  * are sorted widest first, so the first narrow child ends a walk).  Labels
  * lose their packages to initials, then entirely, then are cut.
@@ -42,11 +44,14 @@ enum { TOP_DOWN, BOTTOM_UP };
 /* A per-method answer of the search pattern. */
 enum { MATCH_UNKNOWN, MATCH_NO, MATCH_YES };
 
-/* The trees of one scope and the clock each is sorted by. */
+/* The trees of one scope, the clock each is sorted by, and the job
+ * building its bottom-up tree (sorted on job_clock). */
 struct scope_trees {
 	struct callpath trees[2]; /* top-down, bottom-up */
 	bool built[2];
 	int sorted[2]; /* the clock, or -1 */
+	struct warmup_job *job;
+	enum clock_index job_clock;
 };
 
 struct icicle_view {
@@ -64,11 +69,9 @@ struct icicle_view {
 	struct time_range range;
 	bool whole_scope;
 	struct scope_trees whole; /* the whole trace's, kept meanwhile */
+	bool warm_taken;          /* the warmup's bottom-up tree was taken */
 
-	/* The bottom-up tree of the scope being built, sorted on
-	 * job_clock, and jobs of scopes left before they ended. */
-	struct warmup_job *job;
-	enum clock_index job_clock;
+	/* Jobs let go before they ended. */
 	struct warmup_job **retired;
 	size_t nretired, retired_cap;
 
@@ -298,6 +301,18 @@ scope_parts(struct icicle_view *v, struct app *app, size_t *n)
 	return parts;
 }
 
+/* Let the job of st go: it stops soon, and is freed once it has. */
+static void
+retire_job(struct icicle_view *v, struct scope_trees *st)
+{
+	if (!st->job)
+		return;
+	warmup_job_abandon(st->job);
+	UTIL_GROW(v->retired, v->retired_cap, v->nretired + 1);
+	v->retired[v->nretired++] = st->job;
+	st->job = NULL;
+}
+
 /* Free the retired jobs that have ended. */
 static void
 reap_jobs(struct icicle_view *v)
@@ -314,21 +329,37 @@ reap_jobs(struct icicle_view *v)
 }
 
 /* Start building the scope's bottom-up tree on a second thread, unless
- * it is built or coming, a range cuts the calls (there are no parts to
- * merge) or an earlier job still runs. */
+ * it is built or coming (from the warmup, for the whole trace) or a range
+ * cuts the calls (there are no parts to merge).  The whole trace's job is
+ * kept with its trees while another scope shows, until a job starts
+ * there; another scope's job stops when the scope is left. */
 static void
 start_job(struct icicle_view *v, struct app *app)
 {
-	struct callpath *parts;
+	struct callpath *parts, *pre;
 	size_t n;
 
-	reap_jobs(v);
-	if (v->cur.built[BOTTOM_UP] || v->job || v->nretired ||
-	    v->whole_scope || app->scope.range.on)
+	if (v->nretired)
+		reap_jobs(v);
+	if (v->cur.built[BOTTOM_UP] || v->cur.job ||
+	    (v->whole_scope && !v->warm_taken) || app->scope.range.on)
 		return;
 	parts = scope_parts(v, app, &n);
-	v->job_clock = app_main_clock(app);
-	v->job = warmup_invert_start(parts, n, v->job_clock);
+	/* One bottom-up tree at a time: the kept one (which the job
+	 * releases) and the warmup's go. */
+	retire_job(v, &v->whole);
+	v->whole.built[BOTTOM_UP] = false;
+	v->whole.sorted[BOTTOM_UP] = -1;
+	if (!v->warm_taken) {
+		pre = warmup_take_inverted(app->warmup);
+		if (pre)
+			callpath_done(pre);
+		free(pre);
+		v->warm_taken = true;
+	}
+	v->cur.job_clock = app_main_clock(app);
+	v->cur.job = warmup_invert_start(parts, n, v->cur.job_clock,
+	                                 &v->whole.trees[BOTTOM_UP]);
 	free(parts);
 }
 
@@ -370,6 +401,7 @@ trees_init(struct scope_trees *st)
 	st->sorted[TOP_DOWN] = st->sorted[BOTTOM_UP] = -1;
 }
 
+/* Release st's trees (its job must be gone). */
 static void
 trees_done(struct scope_trees *st)
 {
@@ -402,15 +434,11 @@ change_scope(struct icicle_view *v, bool was_whole)
 		v->sel_path = save_path(&v->cur.trees[t], v->sel, &v->sel_len);
 		v->restore = true;
 	}
-	if (was_whole)
+	if (was_whole) {
 		trees_move(&v->whole, &v->cur);
-	else
+	} else {
+		retire_job(v, &v->cur);
 		trees_done(&v->cur);
-	if (v->job) {
-		warmup_job_abandon(v->job);
-		UTIL_GROW(v->retired, v->retired_cap, v->nretired + 1);
-		v->retired[v->nretired++] = v->job;
-		v->job = NULL;
 	}
 	if (v->whole_scope)
 		trees_move(&v->cur, &v->whole);
@@ -425,19 +453,20 @@ take_bottom_up(struct icicle_view *v, struct app *app)
 {
 	struct callpath *pre = NULL;
 
-	if (v->job) {
-		if (app->notice && !warmup_job_done(v->job))
+	if (v->cur.job) {
+		if (app->notice && !warmup_job_done(v->cur.job))
 			app->notice("Building the bottom-up tree...");
-		warmup_job_take(v->job, &v->cur.trees[BOTTOM_UP]);
-		v->job = NULL;
+		warmup_job_take(v->cur.job, &v->cur.trees[BOTTOM_UP]);
+		v->cur.job = NULL;
 		v->cur.built[BOTTOM_UP] = true;
-		v->cur.sorted[BOTTOM_UP] = (int)v->job_clock;
+		v->cur.sorted[BOTTOM_UP] = (int)v->cur.job_clock;
 		return;
 	}
-	if (!v->whole_scope)
+	if (!v->whole_scope || v->warm_taken)
 		return;
 	app_wait_notice(app, "the bottom-up tree");
 	pre = warmup_take_inverted(app->warmup);
+	v->warm_taken = true;
 	if (pre) {
 		v->cur.trees[BOTTOM_UP] = *pre;
 		v->cur.built[BOTTOM_UP] = true;
@@ -465,9 +494,9 @@ ensure(struct icicle_view *v, struct app *app)
 		v->cur.sorted[TOP_DOWN] = -1;
 		build_top_down(v, app);
 		v->cur.built[TOP_DOWN] = true;
-		if (t == TOP_DOWN)
-			start_job(v, app);
 	}
+	if (t == TOP_DOWN)
+		start_job(v, app);
 	if (t == BOTTOM_UP && !v->cur.built[BOTTOM_UP]) {
 		callpath_invert(&v->cur.trees[BOTTOM_UP],
 		                &v->cur.trees[TOP_DOWN]);
@@ -1152,7 +1181,8 @@ icicle_close(void *state)
 	size_t i;
 
 	/* The jobs read the threads' trees. */
-	warmup_job_free(v->job);
+	warmup_job_free(v->cur.job);
+	warmup_job_free(v->whole.job);
 	for (i = 0; i < v->nretired; i++)
 		warmup_job_free(v->retired[i]);
 	free(v->retired);

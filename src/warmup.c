@@ -178,11 +178,20 @@ warmup_free(struct warmup *w)
 struct warmup_job {
 	struct callpath *parts; /* the caller's, copied by value */
 	size_t nparts;
+	struct callpath discard;
 	enum clock_index clock;
 	pthread_t thread;
 	atomic_bool done, abandoned;
 	struct callpath inverted;
 };
+
+static bool
+abandoned(void *arg)
+{
+	struct warmup_job *job = arg;
+
+	return atomic_load(&job->abandoned);
+}
 
 static void *
 build_inverted(void *arg)
@@ -190,22 +199,28 @@ build_inverted(void *arg)
 	struct warmup_job *job = arg;
 	struct callpath all;
 
-	callpath_merge(&all, job->parts, job->nparts);
-	callpath_invert(&job->inverted, &all);
-	callpath_done(&all);
-	callpath_sort(&job->inverted, job->clock);
 	/* Freeing a big tree takes milliseconds: here, not in a key press. */
-	if (atomic_load(&job->abandoned))
+	callpath_done(&job->discard);
+	callpath_merge(&all, job->parts, job->nparts);
+	if (callpath_invert_unless(&job->inverted, &all, abandoned, job))
+		callpath_sort(&job->inverted, job->clock);
+	callpath_done(&all);
+	if (abandoned(job))
 		callpath_done(&job->inverted);
 	atomic_store(&job->done, true);
 	return NULL;
 }
 
 struct warmup_job *
-warmup_invert_start(const struct callpath *parts, size_t n, enum clock_index k)
+warmup_invert_start(const struct callpath *parts, size_t n, enum clock_index k,
+                    struct callpath *discard)
 {
 	struct warmup_job *job = xcalloc(1, sizeof(*job));
 
+	if (discard) {
+		job->discard = *discard;
+		memset(discard, 0, sizeof(*discard));
+	}
 	job->parts = xcalloc(n + 1, sizeof(*job->parts));
 	memcpy(job->parts, parts, n * sizeof(*parts));
 	job->nparts = n;
@@ -213,6 +228,7 @@ warmup_invert_start(const struct callpath *parts, size_t n, enum clock_index k)
 	atomic_init(&job->done, false);
 	atomic_init(&job->abandoned, false);
 	if (pthread_create(&job->thread, NULL, build_inverted, job) != 0) {
+		callpath_done(&job->discard);
 		free(job->parts);
 		free(job);
 		return NULL;

@@ -52,11 +52,14 @@ struct warmup_job;
 
 /* Start building callpath_invert of callpath_merge of the n parts, sorted
  * on clock k; the parts must stay as they are until the job is taken or
- * freed.  NULL when no thread could be started. */
+ * freed.  The job first releases *discard (when not NULL), a tree nobody
+ * wants any more, which is then left empty.  NULL when no thread could be
+ * started (and *discard is released). */
 struct warmup_job *warmup_invert_start(const struct callpath *parts, size_t n,
-                                       enum clock_index k);
-/* Nobody will take the job's tree: the job frees it once built, unless
- * it was built already; warmup_job_free still has to be called. */
+                                       enum clock_index k,
+                                       struct callpath *discard);
+/* Nobody will take the job's tree: the job stops soon and frees what it
+ * built, unless it had ended; warmup_job_free still has to be called. */
 void warmup_job_abandon(struct warmup_job *job);
 /* True once the job's tree is built (or when job is NULL). */
 bool warmup_job_done(struct warmup_job *job);

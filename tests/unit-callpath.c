@@ -24,7 +24,8 @@
  * inversion against a straightforward one (each forward node walked up
  * its path, children found by a linear search), a merge of one part
  * against the part, sorting again on another clock against sorting
- * once, and a warmup job's tree against inverting and sorting directly.
+ * once, and a warmup job's tree against inverting and sorting directly;
+ * an inversion asked to stop leaves nothing.
  */
 #include "config.h"
 
@@ -750,7 +751,11 @@ check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 	}
 	ok(ok_merge, "deep seed %llu: a merge of one part is that part",
 	   (unsigned long long)seed);
-	job = warmup_invert_start(parts, nparts, CLOCK_WALL);
+	plain_invert(&again, &fwd);
+	job = warmup_invert_start(parts, nparts, CLOCK_WALL, &again);
+	ok(again.count == 0 && !again.nodes,
+	   "deep seed %llu: the job takes the tree to release",
+	   (unsigned long long)seed);
 	callpath_sort(&inv, CLOCK_WALL);
 	if (job) {
 		warmup_job_take(job, &job_tree);
@@ -764,8 +769,8 @@ check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 		   (unsigned long long)seed);
 	}
 	/* Left untaken, built or not: nothing leaks. */
-	warmup_job_free(warmup_invert_start(parts, nparts, CLOCK_CPU));
-	job = warmup_invert_start(parts, nparts, CLOCK_CPU);
+	warmup_job_free(warmup_invert_start(parts, nparts, CLOCK_CPU, NULL));
+	job = warmup_invert_start(parts, nparts, CLOCK_CPU, NULL);
 	warmup_job_abandon(job);
 	warmup_job_free(job);
 	for (t = 0; t < nparts; t++)
@@ -778,6 +783,49 @@ out:
 	calltree_free(tree);
 }
 
+static bool
+stop_now(void *arg)
+{
+	(*(unsigned *)arg)++;
+	return true;
+}
+
+static bool
+stop_never(void *arg)
+{
+	(*(unsigned *)arg)++;
+	return false;
+}
+
+/* An inversion asked to stop leaves nothing; one never stopped is the
+ * plain inversion. */
+static void
+test_stop(void)
+{
+	struct calltree *tree = random_deep_tree(77, 12000, 30);
+	struct callpath fwd, inv, plain;
+	struct scope all;
+	unsigned asked = 0, never = 0;
+	bool done;
+
+	scope_init_all(&all, tree);
+	callpath_build(&fwd, tree, &all, false);
+	done = callpath_invert_unless(&inv, &fwd, stop_now, &asked);
+	ok(!done && asked == 1 && inv.count == 0 && !inv.nodes,
+	   "stop: asked once, stopped, nothing left");
+	done = callpath_invert_unless(&inv, &fwd, stop_never, &never);
+	callpath_invert(&plain, &fwd);
+	ok(done && never > 0 && same_nodes(&inv, &plain),
+	   "stop: asked %u times, never stopped: the %zu nodes of the "
+	   "inversion",
+	   never, plain.count);
+	callpath_done(&inv);
+	callpath_done(&plain);
+	callpath_done(&fwd);
+	scope_done(&all);
+	calltree_free(tree);
+}
+
 int
 main(void)
 {
@@ -785,6 +833,7 @@ main(void)
 
 	test_by_hand();
 	test_empty();
+	test_stop();
 	for (seed = 1; seed <= 40; seed++)
 		check_random(seed, 20 + (unsigned)(seed * 7 % 180),
 		             seed % 2 == 0);
