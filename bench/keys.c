@@ -96,8 +96,8 @@ cmp_double(const void *a, const void *b)
 
 /* The icicle: its first draw after a scope change merges the threads'
  * call paths (built once per thread, on the icicle's first draw, which
- * VIEW_NEXT may have paid), the first inversion builds the bottom-up
- * tree; the rest only draw. */
+ * VIEW_NEXT may have paid), the first inversion after it takes the
+ * bottom-up tree a warmup job built meanwhile; the rest only draw. */
 static void
 icicle_keys(struct app *app, struct canvas *c)
 {
