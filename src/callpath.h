@@ -18,8 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* 48 bytes: a bottom-up tree can have 20 nodes per path of the top-down
- * one, so the exclusive time is not stored (callpath_excl). */
+/* 48 bytes: a bottom-up tree can have ten times as many nodes as its
+ * top-down tree, so the exclusive time is not stored (callpath_excl). */
 struct callpath_node {
 	uint32_t method;       /* CALL_NONE for the root and thread nodes */
 	uint32_t thread;       /* thread index of a thread node */
@@ -44,7 +44,8 @@ struct callpath {
 void callpath_build(struct callpath *out, const struct calltree *tree,
                     const struct scope *scope, bool by_thread);
 /* Order every node's children by inclusive time on clock k, largest
- * first, ties by method index; the nodes must not change after. */
+ * first, ties by method index.  The first sort lists the nodes with
+ * siblings to order, so the tree must not change after it. */
 void callpath_sort(struct callpath *path, enum clock_index k);
 /*
  * The n trees of parts (built without by_thread) merged path by path into

@@ -1,7 +1,8 @@
 /*
  * warmup: one POSIX thread per warmup or job, joined before anything it
- * built is handed out, so the hand-over needs no lock; `done` is the only
- * value both threads touch while it runs.
+ * built is handed out, so the hand-over needs no lock; `done` (and a
+ * job's `abandoned`) are the only values both threads touch while it
+ * runs.
  */
 #include "config.h"
 
