@@ -362,7 +362,7 @@ new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
 	}
 	ch = chunk_of(tc, i);
 	ch->method[j] = m;
-	ch->parent[j] = parent;
+	ch->parent[j] = parent == CALL_NONE ? CALL_NONE : tc->base + parent;
 	ch->flags[j] = flags;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint32_t high = (uint32_t)(at[k] >> 32);
@@ -467,7 +467,7 @@ orphan_exit(struct build_worker *w, uint32_t t, uint32_t m, const uint64_t *at,
 	end_call(&st->calls, call, th->first, at, 0);
 	for (i = 0; i < st->ntops; i++)
 		chunk_of(&st->calls, st->tops[i])
-		        ->parent[in_chunk(st->tops[i])] = call;
+		        ->parent[in_chunk(st->tops[i])] = st->calls.base + call;
 	st->ntops = 0;
 	push_top(st, call);
 	st->orphans++;
@@ -946,16 +946,11 @@ build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
 {
 	struct calltree *tree = w->b->tree;
 	struct thread_calls *tc = &w->b->states[t].calls;
-	uint32_t *parent = tree->calls.parent + tree->threads[t].first_call;
-	size_t base = tree->threads[t].first_call, i;
 
 	if (tc->orphan_slots || tc->count != tc->cap)
 		return false;
 	settle_thread_times(w->b, t);
 	close_thread_frames(w, t);
-	for (i = 0; i < tc->count; i++)
-		if (parent[i] != CALL_NONE)
-			parent[i] += (uint32_t)base;
 	settle_thread(tree, t, open, path, &w->deep);
 	return true;
 }
@@ -1054,6 +1049,7 @@ build_place_thread(struct calltree_builder *b, size_t t, size_t base,
 	b->tree->threads[t].first_call = (uint32_t)base;
 	b->tree->threads[t].ncalls = (uint32_t)n;
 	tc->placed = true;
+	tc->base = (uint32_t)base;
 	tc->cap = n;
 	tc->count = tc->orphan_slots = orphans;
 	tc->nchunks = tc->chunks_cap = (n + CHUNK_CALLS - 1) / CHUNK_CALLS;

@@ -5,11 +5,12 @@
  * modules: they use calltree.h.
  *
  * A thread's calls are numbered in its own index space.  Built event by
- * event, that is entry order, and finish moves them into the model in
- * pre-order.  "Placed" threads have their calls written straight into
- * their slice of the model's arrays, already in pre-order: the slice was
- * sized by counting the records first, its first slots are kept for the
- * orphan calls (last created first), and finish moves nothing.
+ * event, that is entry order, parents are thread indexes, and finish
+ * moves the calls into the model in pre-order.  "Placed" threads have
+ * their calls written straight into their slice of the model's arrays,
+ * already in pre-order: the slice was sized by counting the records
+ * first, its first slots are kept for the orphan calls (last created
+ * first), parents are model indexes, and finish moves nothing.
  */
 #ifndef TRACETUI_CALLTREE_BUILD_H
 #define TRACETUI_CALLTREE_BUILD_H
@@ -60,6 +61,7 @@ struct thread_calls {
 	size_t nlongs[CLOCK_COUNT], longs_cap[CLOCK_COUNT];
 	uint32_t high[CLOCK_COUNT]; /* high half of the last start */
 	bool placed;                /* written into the model in place */
+	uint32_t base;              /* placed: model index of call 0 */
 	size_t orphan_slots;        /* placed: free slots before count */
 };
 
@@ -169,8 +171,8 @@ void build_worker_done(struct build_worker *w);
 void build_place_thread(struct calltree_builder *b, size_t t, size_t base,
                         size_t orphans, size_t enters);
 /*
- * Complete placed thread t: last times, open frames closed, parents made
- * model indexes, depths and recursion settled.  open has nmethods + 1
+ * Complete placed thread t: last times, open frames closed, depths and
+ * recursion settled.  open has nmethods + 1
  * zeros, path room for the thread's calls.  False when the thread did
  * not fill its slice exactly.
  */
