@@ -345,7 +345,8 @@ new_call_index(struct calltree_builder *b, struct thread_calls *tc,
 }
 
 /* Append a call of method m on thread t starting at `at`; CALL_NONE, with
- * w failed, when a placed thread cannot take it. */
+ * w failed, when a placed thread cannot take it.  Its duration is set
+ * when it is closed (every call is, by the end). */
 static inline uint32_t
 new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
          uint8_t flags, const uint64_t *at)
@@ -382,7 +383,6 @@ new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
 			tc->high[k] = high;
 		}
 		ch->start[k][j] = (uint32_t)at[k];
-		ch->duration[k][j] = 0;
 	}
 	return (uint32_t)i;
 }
@@ -395,7 +395,8 @@ end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
 	struct call_chunk *ch = chunk_of(tc, i);
 	int k;
 
-	ch->flags[in_chunk(i)] |= flags;
+	if (flags)
+		ch->flags[in_chunk(i)] |= flags;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint64_t d = to[k] - from[k];
 
