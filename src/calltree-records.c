@@ -69,35 +69,50 @@ release_records(const struct trace_records *run, size_t from, size_t to)
 		                     run->data + to * run->size);
 }
 
+/* Count records [from, to) of run, read as the given version. */
+static inline __attribute__((always_inline)) void
+count_stretch(const struct trace_records *run, size_t from, size_t to,
+              struct tid_count *counts, unsigned version)
+{
+	struct trace_records r = *run;
+	struct trace_event ev;
+	size_t i;
+
+	r.version = version;
+	r.clock = TRACE_CLOCK_CPU; /* times are not read */
+	for (i = from; i < to; i++) {
+		struct tid_count *c;
+
+		trace_records_get(&r, i, &ev);
+		c = &counts[ev.tid];
+		if (!c->events++)
+			c->first = i;
+		if (ev.action == TRACE_ENTER) {
+			c->enters++;
+			c->open++;
+		} else if (c->open) {
+			c->open--;
+		} else {
+			c->orphans++;
+		}
+	}
+}
+
 static void *
 count_job(void *arg)
 {
 	struct records_job *job = arg;
 	const struct trace_records *run = job->run;
-	struct tid_count *counts = job->counts;
-	struct trace_event ev;
-	size_t i, stretch;
+	size_t stretch;
 
 	for (stretch = job->from; stretch < job->to; stretch += STRETCH) {
 		size_t end = job->to - stretch > STRETCH ? stretch + STRETCH
 		                                         : job->to;
 
-		for (i = stretch; i < end; i++) {
-			struct tid_count *c;
-
-			trace_records_get(run, i, &ev);
-			c = &counts[ev.tid];
-			if (!c->events++)
-				c->first = i;
-			if (ev.action == TRACE_ENTER) {
-				c->enters++;
-				c->open++;
-			} else if (c->open) {
-				c->open--;
-			} else {
-				c->orphans++;
-			}
-		}
+		if (run->version < 2)
+			count_stretch(run, stretch, end, job->counts, 1);
+		else
+			count_stretch(run, stretch, end, job->counts, 2);
 		release_records(run, stretch, end);
 	}
 	return NULL;
