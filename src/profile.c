@@ -227,7 +227,7 @@ aggregate_job(void *arg)
 	return NULL;
 }
 
-/* Calls of threads out of scope a worker is not worth starting for. */
+/* Calls below which a worker of its own is not worth starting. */
 enum { CALLS_PER_JOB = 1 << 16 };
 
 static int
