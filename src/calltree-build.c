@@ -1163,6 +1163,8 @@ build_settle_unknown(struct build_worker *const *workers, unsigned n)
 		count += workers[w]->nunknown;
 	all = xmalloc((count + 1) * sizeof(*all));
 	for (w = 0, count = 0; w < n; w++) {
+		if (!workers[w]->nunknown)
+			continue;
 		memcpy(all + count, workers[w]->unknown,
 		       workers[w]->nunknown * sizeof(*all));
 		count += workers[w]->nunknown;
