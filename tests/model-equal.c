@@ -126,12 +126,13 @@ load(const char *path, unsigned workers)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
-	struct trace_error err;
+	struct trace_error err = {0};
 
 	b->max_workers = workers;
 	if (!workers)
 		sink.records = NULL;
 	if (!trace_load(path, &sink, &err)) {
+		trace_error_clear(&err);
 		calltree_builder_free(b);
 		return NULL;
 	}
