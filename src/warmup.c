@@ -2,7 +2,9 @@
  * warmup: one POSIX thread per warmup or job, joined before anything it
  * built is handed out, so the hand-over needs no lock; `done` (and a
  * job's `abandoned`) are the only values both threads touch while it
- * runs.
+ * runs.  The timeline index, built first and never touched again by the
+ * thread, is the exception: it is handed out as soon as `timeline_ready`
+ * says so, under `lock`, so the timeline need not wait for the rest.
  */
 #include "config.h"
 
@@ -22,6 +24,9 @@ struct warmup {
 	pthread_t thread;
 	bool running; /* started and not joined */
 	atomic_bool done;
+	pthread_mutex_t lock;
+	pthread_cond_t ready;
+	bool timeline_ready; /* under lock */
 	struct timeline *timeline;
 	struct callpath *paths; /* per thread */
 	struct callpath *merged;
@@ -38,6 +43,10 @@ build(void *arg)
 	size_t t;
 
 	w->timeline = timeline_new(tree, w->clock);
+	pthread_mutex_lock(&w->lock);
+	w->timeline_ready = true;
+	pthread_cond_broadcast(&w->ready);
+	pthread_mutex_unlock(&w->lock);
 	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
 	for (t = 0; t < tree->nthreads; t++) {
 		struct scope one;
@@ -66,6 +75,8 @@ warmup_start(const struct calltree *tree, enum clock_index k)
 	w->tree = tree;
 	w->clock = k;
 	atomic_init(&w->done, false);
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->ready, NULL);
 	w->running = pthread_create(&w->thread, NULL, build, w) == 0;
 	if (!w->running)
 		atomic_store(&w->done, true);
@@ -95,7 +106,12 @@ warmup_take_timeline(struct warmup *w, enum clock_index k)
 
 	if (!w || k != w->clock)
 		return NULL;
-	join(w);
+	if (w->running) {
+		pthread_mutex_lock(&w->lock);
+		while (!w->timeline_ready)
+			pthread_cond_wait(&w->ready, &w->lock);
+		pthread_mutex_unlock(&w->lock);
+	}
 	tl = w->timeline;
 	w->timeline = NULL;
 	return tl;
@@ -173,6 +189,8 @@ warmup_free(struct warmup *w)
 		callpath_done(w->inverted);
 	free(w->inverted);
 	profile_index_free(w->profile_index);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->ready);
 	free(w);
 }
 
