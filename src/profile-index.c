@@ -538,13 +538,8 @@ profile_from_index(struct profile *out, const struct profile_index *ix,
 	struct link_sum *sums = xcalloc(ix->nlinks + 1, sizeof(*sums));
 	struct scope_span span = {0};
 	size_t t;
-	int k;
 
-	memset(out, 0, sizeof(*out));
-	out->nrows = tree->nmethods;
-	out->rows = xcalloc(tree->nmethods + 1, sizeof(*out->rows));
-	for (k = 0; k < CLOCK_COUNT; k++)
-		out->total[k] = scope_total(scope, tree, k);
+	profile_start(out, tree, scope);
 	for (t = 0; t < tree->nthreads; t++)
 		if (scope_has(scope, t))
 			add_thread(sums, ix, tree, scope, t, &span);

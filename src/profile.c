@@ -140,8 +140,8 @@ add_thread_calls(struct profile_row *rows, struct link_table *links,
 	}
 }
 
-static void
-start_profile(struct profile *out, const struct calltree *tree,
+void
+profile_start(struct profile *out, const struct calltree *tree,
               const struct scope *scope)
 {
 	int k;
@@ -284,7 +284,7 @@ merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
 	size_t t, i;
 	int k;
 
-	start_profile(out, tree, scope);
+	profile_start(out, tree, scope);
 	util_map_init(&links.index);
 	for (t = 0; t < nthreads; t++) {
 		const struct thread_aggregate *a = &threads[t];
@@ -350,7 +350,7 @@ profile_compute(struct profile *out, const struct calltree *tree,
 		aggregates_free(threads, tree->nthreads);
 		return;
 	}
-	start_profile(out, tree, scope);
+	profile_start(out, tree, scope);
 	util_map_init(&links.index);
 	for (t = 0; t < tree->nthreads; t++)
 		if (scope_has(scope, t))

@@ -45,6 +45,9 @@ struct profile {
 	size_t nlinks;
 };
 
+/* An empty profile of scope: no rows used, no links, its totals. */
+void profile_start(struct profile *out, const struct calltree *tree,
+                   const struct scope *scope);
 /* Aggregate every call of the scope's threads into out. */
 void profile_compute(struct profile *out, const struct calltree *tree,
                      const struct scope *scope);
