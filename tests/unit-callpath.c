@@ -35,6 +35,7 @@
 #include "warmup.h"
 
 #include "rng.h"
+#include "trace-begin.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -53,36 +54,9 @@ static const struct trace_sink *
 begin(struct calltree_builder **b)
 {
 	static const char *const names[NMETHODS] = {"a", "b", "c", "d", "e"};
-	struct trace_header h = {
-	        .format = TRACE_FORMAT_V1,
-	        .version = 3,
-	        .clock = TRACE_CLOCK_DUAL,
-	        .record_size = 14,
-	        .data_offset = 32,
-	        .time_bits = 64,
-	};
-	const struct trace_sink *s;
-	unsigned i;
 
-	*b = calltree_builder_new("unit-callpath");
-	s = calltree_builder_sink(*b);
-	s->begin(s->ctx, &h);
-	for (i = 0; i < NMETHODS; i++) {
-		struct trace_method_def d = {
-		        .id = 0x10 * (i + 1),
-		        .klass = "T",
-		        .name = names[i],
-		        .signature = "()V",
-		        .file = "T.java",
-		        .line = -1,
-		};
-
-		s->method(s->ctx, &d);
-	}
-	s->thread(s->ctx, 1, "main");
-	s->thread(s->ctx, 2, "worker");
-	s->thread(s->ctx, 3, "render");
-	return s;
+	return trace_begin(b, "unit-callpath", TRACE_CLOCK_DUAL, names,
+	                   NMETHODS);
 }
 
 /* A random trace of about n events nesting up to max_depth (at most

@@ -24,6 +24,7 @@
 #include "scope.h"
 
 #include "rng.h"
+#include "trace-begin.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -37,36 +38,8 @@ begin(struct calltree_builder **b, enum trace_clock clock)
 {
 	static const char *const names[NMETHODS] = {"a", "b", "c",
 	                                            "d", "e", "f"};
-	struct trace_header h = {
-	        .format = TRACE_FORMAT_V1,
-	        .version = clock == TRACE_CLOCK_DUAL ? 3 : 2,
-	        .clock = clock,
-	        .record_size = clock == TRACE_CLOCK_DUAL ? 14 : 10,
-	        .data_offset = 32,
-	        .time_bits = 64,
-	};
-	const struct trace_sink *s;
-	unsigned i;
 
-	*b = calltree_builder_new("unit-range");
-	s = calltree_builder_sink(*b);
-	s->begin(s->ctx, &h);
-	for (i = 0; i < NMETHODS; i++) {
-		struct trace_method_def d = {
-		        .id = 0x10 * (i + 1),
-		        .klass = "T",
-		        .name = names[i],
-		        .signature = "()V",
-		        .file = "T.java",
-		        .line = -1,
-		};
-
-		s->method(s->ctx, &d);
-	}
-	s->thread(s->ctx, 1, "main");
-	s->thread(s->ctx, 2, "worker");
-	s->thread(s->ctx, 3, "render");
-	return s;
+	return trace_begin(b, "unit-range", clock, names, NMETHODS);
 }
 
 static uint64_t
