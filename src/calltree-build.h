@@ -147,7 +147,7 @@ uint32_t build_thread_of(struct calltree_builder *b, uint32_t tid);
 /* A worker for b counting anomalies into an (reset to zero). */
 void build_worker_init(struct build_worker *w, struct calltree_builder *b,
                        struct tt_anomalies *an, bool shared);
-/* Apply event ev of thread t. */
+/* Apply one event of thread t (the sink's event, its thread resolved). */
 void build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
                  enum trace_action action, uint64_t cpu, uint64_t wall);
 /*
@@ -172,9 +172,8 @@ void build_place_thread(struct calltree_builder *b, size_t t, size_t base,
                         size_t orphans, size_t enters);
 /*
  * Complete placed thread t: last times, open frames closed, depths and
- * recursion settled.  open has nmethods + 1
- * zeros, path room for the thread's calls.  False when the thread did
- * not fill its slice exactly.
+ * recursion settled.  open has nmethods + 1 zeros, path room for the
+ * thread's calls.  False when the thread did not fill its slice exactly.
  */
 bool build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
                          uint32_t *path);
