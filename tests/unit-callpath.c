@@ -35,8 +35,8 @@
 #include "warmup.h"
 
 #include "rng.h"
-#include "trace-begin.h"
 #include "tap.h"
+#include "trace-begin.h"
 
 #include <stdlib.h>
 
@@ -380,11 +380,10 @@ roots_sum(const struct callpath *cp, int k)
 	return sum;
 }
 
-/* The per-thread trees merged are the tree of every thread. */
-static void
-check_merge(const struct calltree *tree, struct bf *bf, uint64_t seed)
+/* Per-thread trees of every thread of tree into parts (NTHREADS). */
+static size_t
+thread_parts(const struct calltree *tree, struct callpath *parts)
 {
-	struct callpath parts[NTHREADS], merged;
 	size_t t;
 
 	for (t = 0; t < tree->nthreads && t < NTHREADS; t++) {
@@ -395,6 +394,16 @@ check_merge(const struct calltree *tree, struct bf *bf, uint64_t seed)
 		callpath_build(&parts[t], tree, &one, false);
 		scope_done(&one);
 	}
+	return t;
+}
+
+/* The per-thread trees merged are the tree of every thread. */
+static void
+check_merge(const struct calltree *tree, struct bf *bf, uint64_t seed)
+{
+	struct callpath parts[NTHREADS], merged;
+	size_t t = thread_parts(tree, parts);
+
 	callpath_merge(&merged, parts, t);
 	ok(matches(&merged, bf, false) &&
 	           merged.nodes[0].incl[CLOCK_CPU] == bf_root(bf, 0) &&
@@ -664,23 +673,6 @@ same_nodes(const struct callpath *a, const struct callpath *b)
 {
 	return a->count == b->count &&
 	       memcmp(a->nodes, b->nodes, a->count * sizeof(*a->nodes)) == 0;
-}
-
-/* Per-thread trees of every thread of tree into parts (NTHREADS). */
-static size_t
-thread_parts(const struct calltree *tree, struct callpath *parts)
-{
-	size_t t;
-
-	for (t = 0; t < tree->nthreads && t < NTHREADS; t++) {
-		struct scope one;
-
-		scope_init_none(&one, tree);
-		scope_add(&one, t);
-		callpath_build(&parts[t], tree, &one, false);
-		scope_done(&one);
-	}
-	return t;
 }
 
 static void

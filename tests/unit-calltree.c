@@ -28,6 +28,7 @@
 #include "profile.h"
 #include "scope.h"
 
+#include "profile-same.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -123,23 +124,6 @@ finish(void)
 	cur = NULL;
 	check_cache(t);
 	return t;
-}
-
-static bool
-same_edges(const struct profile_edge *a, size_t na,
-           const struct profile_edge *b, size_t nb)
-{
-	size_t i;
-
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++)
-		if (a[i].method != b[i].method ||
-		    a[i].recursive != b[i].recursive ||
-		    a[i].calls != b[i].calls || a[i].incl[0] != b[i].incl[0] ||
-		    a[i].incl[1] != b[i].incl[1])
-			return false;
-	return true;
 }
 
 /* The per-thread cache and the links of a profile give exactly what a

@@ -23,9 +23,10 @@
 #include "profile.h"
 #include "scope.h"
 
+#include "profile-same.h"
 #include "rng.h"
-#include "trace-begin.h"
 #include "tap.h"
+#include "trace-begin.h"
 
 #include <stdlib.h>
 
@@ -140,23 +141,6 @@ same_links(struct profile *a, struct profile *b)
 		    x->incl[0] != y->incl[0] || x->incl[1] != y->incl[1])
 			return false;
 	}
-	return true;
-}
-
-static bool
-same_edges(const struct profile_edge *a, size_t na,
-           const struct profile_edge *b, size_t nb)
-{
-	size_t i;
-
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++)
-		if (a[i].method != b[i].method ||
-		    a[i].recursive != b[i].recursive ||
-		    a[i].calls != b[i].calls || a[i].incl[0] != b[i].incl[0] ||
-		    a[i].incl[1] != b[i].incl[1])
-			return false;
 	return true;
 }
 
