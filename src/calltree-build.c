@@ -858,12 +858,14 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 	thread_calls_free(tc);
 }
 
+/* Order side-table entries (long or deep calls, which both begin with
+ * their call index) by call. */
 static int
-long_call_cmp(const void *a, const void *b)
+by_call_cmp(const void *a, const void *b)
 {
-	const struct tt_long_call *x = a, *y = b;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
-	return (x->call > y->call) - (x->call < y->call);
+	return (x > y) - (x < y);
 }
 
 /* Gather every thread's calls into the model, thread after thread. */
@@ -895,7 +897,7 @@ group_by_thread(struct calltree_builder *b)
 		c->nsteps[k] = tables[k].nsteps;
 		if (tables[k].nlongs > 1)
 			qsort(tables[k].longs, tables[k].nlongs,
-			      sizeof(*tables[k].longs), long_call_cmp);
+			      sizeof(*tables[k].longs), by_call_cmp);
 		c->longs[k] = tables[k].longs;
 		c->nlongs[k] = tables[k].nlongs;
 	}
@@ -956,14 +958,6 @@ build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
 	return true;
 }
 
-static int
-deep_call_cmp(const void *a, const void *b)
-{
-	const struct tt_deep_call *x = a, *y = b;
-
-	return (x->call > y->call) - (x->call < y->call);
-}
-
 /* Depths, recursion flags and deep calls of every thread built event by
  * event, once their calls are in the model. */
 static void
@@ -1003,7 +997,7 @@ finish(struct calltree_builder *b)
 		settle_threads(b);
 	if (deep->count > 1)
 		qsort(deep->calls, deep->count, sizeof(*deep->calls),
-		      deep_call_cmp);
+		      by_call_cmp);
 	tree->calls.deep = deep->calls;
 	tree->calls.ndeep = deep->count;
 	*deep = (struct deep_list){0};
