@@ -221,6 +221,12 @@ calltree_depth(const struct calltree *tree, size_t c)
 
 	return d != UINT16_MAX ? d : calltree_deep_depth(tree, c);
 }
+/* The caller of call c, or CALL_NONE for a root of its thread. */
+static inline uint32_t
+calltree_parent(const struct calltree *tree, size_t c)
+{
+	return tree->calls.parent[c];
+}
 /* Traced time of thread t on clock k: its last event minus its first. */
 static inline uint64_t
 calltree_thread_span(const struct calltree *tree, size_t t, enum clock_index k)

@@ -479,7 +479,7 @@ add_thread(struct link_sum *sums, const struct profile_index *ix,
 	if (span->end > span->first)
 		for (c = (uint32_t)(span->end - 1);
 		     c != CALL_NONE && c >= span->first;
-		     c = tree->calls.parent[c])
+		     c = calltree_parent(tree, c))
 			add_cut(sums, ix, tree, scope, span, c, true);
 	for (i = 0; i < span->nopen; i++)
 		add_cut(sums, ix, tree, scope, span, span->open[i], false);

@@ -161,7 +161,6 @@ clocks_at(const struct calltree *tree, size_t t, enum clock_index k,
           uint64_t when, uint64_t out[CLOCK_COUNT])
 {
 	const struct tt_thread *th = &tree->threads[t];
-	const struct tt_calls *c = &tree->calls;
 	size_t lo = th->first_call, hi = lo + th->ncalls;
 	size_t f = first_starting(tree, lo, hi, k, when);
 	struct moment before = {0}, after = {0};
@@ -174,7 +173,8 @@ clocks_at(const struct calltree *tree, size_t t, enum clock_index k,
 		/* Walk up from the last call started before `when` to the
 		 * innermost call still open then; the outermost one passed
 		 * on the way ended last. */
-		for (g = (uint32_t)(f - 1); g != CALL_NONE; g = c->parent[g]) {
+		for (g = (uint32_t)(f - 1); g != CALL_NONE;
+		     g = calltree_parent(tree, g)) {
 			if (calltree_end(tree, g, k) > when) {
 				inner = g;
 				break;
@@ -233,7 +233,7 @@ scope_span_of(struct scope_span *sp, const struct scope *scope,
 	if (sp->first == lo)
 		return;
 	for (c = (uint32_t)(sp->first - 1); c != CALL_NONE;
-	     c = tree->calls.parent[c]) {
+	     c = calltree_parent(tree, c)) {
 		if (calltree_end(tree, c, r->clock) <= r->start)
 			continue;
 		UTIL_GROW(sp->open, sp->cap, sp->nopen + 1);

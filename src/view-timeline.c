@@ -866,10 +866,10 @@ timeline_status(void *state, struct app *app)
 		free(head);
 		return line;
 	}
-	for (g = c; g != CALL_NONE; g = tree->calls.parent[g])
+	for (g = c; g != CALL_NONE; g = calltree_parent(tree, g))
 		n++;
 	frames = xcalloc(n + 1, sizeof(*frames));
-	for (g = c, i = n; g != CALL_NONE; g = tree->calls.parent[g]) {
+	for (g = c, i = n; g != CALL_NONE; g = calltree_parent(tree, g)) {
 		char *name = simple_name(&tree->methods[tree->calls.method[g]]);
 
 		format_time(d, sizeof(d), calltree_duration(tree, g, v->clock),
