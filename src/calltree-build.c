@@ -239,7 +239,7 @@ chunk_carve(struct call_chunk *ch, const bool *has_clock)
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!has_clock[k])
 			continue;
-		ch->start[k] = (uint32_t *)p;
+		ch->start[k] = (uint16_t *)p;
 		ch->duration[k] = ch->start[k] + CHUNK_CALLS;
 		p = (char *)(ch->duration[k] + CHUNK_CALLS);
 	}
@@ -366,23 +366,22 @@ new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
 	ch->parent[j] = parent == CALL_NONE ? CALL_NONE : tc->base + parent;
 	ch->flags[j] = flags;
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		uint32_t high = (uint32_t)(at[k] >> 32);
+		uint64_t high = at[k] >> TIME_LOW_BITS;
 
 		if (!has_clock[k])
 			continue;
-		if (high != tc->high[k]) {
-			/* Placed calls are not in entry order. */
-			if (tc->placed) {
-				w->failed = true;
-				return CALL_NONE;
-			}
+		/* A placed thread's orphans fill the slots before its other
+		 * calls, all starting at its first time: move_steps gives
+		 * them their step. */
+		if ((!tc->nsteps[k] || high != tc->high[k]) &&
+		    !(tc->placed && (flags & CALL_ORPHAN))) {
 			UTIL_GROW(tc->steps[k], tc->steps_cap[k],
 			          tc->nsteps[k] + 1);
 			tc->steps[k][tc->nsteps[k]++] =
 			        (struct tt_time_step){(uint32_t)i, high};
 			tc->high[k] = high;
 		}
-		ch->start[k][j] = (uint32_t)at[k];
+		ch->start[k][j] = (uint16_t)at[k];
 	}
 	return (uint32_t)i;
 }
@@ -402,14 +401,14 @@ end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
 
 		if (!ch->duration[k])
 			continue;
-		if (d >= UINT32_MAX) {
+		if (d >= UINT16_MAX) {
 			UTIL_GROW(tc->longs[k], tc->longs_cap[k],
 			          tc->nlongs[k] + 1);
 			tc->longs[k][tc->nlongs[k]++] =
 			        (struct tt_long_call){i, d};
-			d = UINT32_MAX;
+			d = UINT16_MAX;
 		}
-		ch->duration[k][in_chunk(i)] = (uint32_t)d;
+		ch->duration[k][in_chunk(i)] = (uint16_t)d;
 	}
 }
 
@@ -699,16 +698,16 @@ close_thread_frames(struct build_worker *w, size_t t)
 struct time_tables {
 	struct tt_time_step *steps;
 	size_t nsteps, steps_cap;
-	uint32_t high; /* high half in force after the last step */
+	uint64_t high; /* high bits in force after the last step */
 	struct tt_long_call *longs;
 	size_t nlongs, longs_cap;
 };
 
 /* From call `call` on, starts have high half `high`. */
 static void
-add_step(struct time_tables *tt, uint32_t call, uint32_t high)
+add_step(struct time_tables *tt, uint32_t call, uint64_t high)
 {
-	if (high == tt->high)
+	if (tt->nsteps && high == tt->high)
 		return;
 	if (tt->nsteps && tt->steps[tt->nsteps - 1].first_call == call) {
 		tt->steps[tt->nsteps - 1].high = high;
@@ -735,33 +734,33 @@ preorder_of(const struct thread_calls *tc, uint32_t orphans)
 	return dest;
 }
 
-/* Steps of clock k for a thread's calls placed at base (by dest). */
+/* Steps of clock k for the calls of thread t, which start at model
+ * call base, in entry order or else as dest says. */
 static void
-move_steps(struct time_tables *tt, const struct thread_calls *tc,
+move_steps(struct time_tables *tt, const struct calltree_builder *b, size_t t,
            const uint32_t *dest, size_t base, int k)
 {
-	uint32_t *highs;
+	const struct thread_calls *tc = &b->states[t].calls;
+	uint64_t *highs;
 	size_t i, s = 0;
 
-	add_step(tt, (uint32_t)base, 0);
 	if (!dest) {
+		/* A placed thread's orphans start at its first time. */
+		if (tc->placed && b->states[t].orphans)
+			add_step(tt, (uint32_t)base,
+			         b->tree->threads[t].first[k] >> TIME_LOW_BITS);
 		for (i = 0; i < tc->nsteps[k]; i++)
 			add_step(tt,
 			         (uint32_t)base + tc->steps[k][i].first_call,
 			         tc->steps[k][i].high);
 		return;
 	}
-	if (!tc->nsteps[k])
-		return;
+	/* Built event by event, call 0 has a step. */
 	highs = xmalloc(tc->count * sizeof(*highs));
 	for (i = 0; i < tc->count; i++) {
-		uint32_t high = 0;
-
 		while (s < tc->nsteps[k] && tc->steps[k][s].first_call <= i)
 			s++;
-		if (s)
-			high = tc->steps[k][s - 1].high;
-		highs[dest[i]] = high;
+		highs[dest[i]] = tc->steps[k][s - 1].high;
 	}
 	for (i = 0; i < tc->count; i++)
 		add_step(tt, (uint32_t)(base + i), highs[i]);
@@ -823,7 +822,7 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 
 		if (!c->start[k])
 			continue;
-		move_steps(tt, tc, dest, base, k);
+		move_steps(tt, b, t, dest, base, k);
 		for (i = 0; i < tc->nlongs[k]; i++) {
 			struct tt_long_call l = tc->longs[k][i];
 
@@ -901,6 +900,7 @@ group_by_thread(struct calltree_builder *b)
 		c->longs[k] = tables[k].longs;
 		c->nlongs[k] = tables[k].nlongs;
 	}
+	calltree_index_steps(tree);
 }
 
 /*

@@ -46,7 +46,7 @@ enum {
 struct call_chunk {
 	uint32_t *method, *parent;
 	uint8_t *flags;
-	uint32_t *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
+	uint16_t *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
 	void *block;   /* the block holding them, or NULL */
 	bool borrowed; /* a view of the model's arrays: nothing to free */
 };
@@ -59,7 +59,7 @@ struct thread_calls {
 	size_t nsteps[CLOCK_COUNT], steps_cap[CLOCK_COUNT];
 	struct tt_long_call *longs[CLOCK_COUNT]; /* by thread call index */
 	size_t nlongs[CLOCK_COUNT], longs_cap[CLOCK_COUNT];
-	uint32_t high[CLOCK_COUNT]; /* high half of the last start */
+	uint64_t high[CLOCK_COUNT]; /* high bits of the last step's start */
 	bool placed;                /* written into the model in place */
 	uint32_t base;              /* placed: model index of call 0 */
 	size_t orphan_slots;        /* placed: free slots before count */
@@ -185,6 +185,8 @@ void build_add_anomalies(struct tt_anomalies *to,
 
 /* Model arrays for n calls, on the clocks the trace has (calltree.c). */
 void calltree_alloc_calls(struct calltree *tree, size_t n);
+/* Index the model's time steps, once they are all there. */
+void calltree_index_steps(struct calltree *tree);
 /* Release the model's call arrays and side tables; no calls left. */
 void calltree_free_calls(struct calltree *tree);
 

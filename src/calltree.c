@@ -70,6 +70,7 @@ calltree_free_calls(struct calltree *tree)
 		free(c->start[k]);
 		free(c->duration[k]);
 		free(c->steps[k]);
+		free(c->step_index[k]);
 		free(c->longs[k]);
 	}
 	free(c->deep);
@@ -91,22 +92,25 @@ calltree_free(struct calltree *tree)
 	free(tree);
 }
 
-uint64_t
-calltree_start_high(const struct calltree *tree, size_t c, enum clock_index k)
+void
+calltree_index_steps(struct calltree *tree)
 {
-	const struct tt_time_step *steps = tree->calls.steps[k];
-	size_t lo = 0, hi = tree->calls.nsteps[k];
+	struct tt_calls *c = &tree->calls;
+	size_t nb = (c->count >> TIME_BLOCK_SHIFT) + 1, b, s;
+	int k;
 
-	/* The last step at or before c. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (steps[mid].first_call <= c)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!c->start[k])
+			continue;
+		c->step_index[k] = xreallocarray(NULL, nb + 1,
+		                                 sizeof(*c->step_index[k]));
+		for (b = 0, s = 0; b <= nb; b++) {
+			while (s < c->nsteps[k] &&
+			       c->steps[k][s].first_call <= b << TIME_BLOCK_SHIFT)
+				s++;
+			c->step_index[k][b] = (uint32_t)s;
+		}
 	}
-	return lo ? (uint64_t)steps[lo - 1].high << 32 : 0;
 }
 
 uint64_t
@@ -126,7 +130,7 @@ calltree_long_duration(const struct calltree *tree, size_t c,
 	}
 	return lo < tree->calls.nlongs[k] && longs[lo].call == c
 	               ? longs[lo].duration
-	               : UINT32_MAX;
+	               : UINT16_MAX;
 }
 
 uint32_t

@@ -87,13 +87,19 @@ struct tt_anomalies {
 	bool data_file_overflow;              /* data-file-overflow=true */
 };
 
-/* Where the high 32 bits of the start times change, in call order. */
-struct tt_time_step {
-	uint32_t first_call; /* from this call on ... */
-	uint32_t high;       /* ... starts are high << 32 | start[k][c] */
+/* Times keep their low TIME_LOW_BITS bits per call; the rest is in steps. */
+enum {
+	TIME_LOW_BITS = 16,
+	TIME_BLOCK_SHIFT = 8, /* calls per entry of a step index: 256 */
 };
 
-/* A call lasting 2^32 - 1 microseconds or more. */
+/* Where the high bits of the start times change, in call order. */
+struct tt_time_step {
+	uint32_t first_call; /* from this call on ... */
+	uint64_t high; /* ... starts are high << TIME_LOW_BITS | start[k][c] */
+};
+
+/* A call lasting 65535 microseconds or more. */
 struct tt_long_call {
 	uint32_t call;
 	uint64_t duration;
@@ -106,10 +112,11 @@ struct tt_deep_call {
 };
 
 /*
- * Times are stored in 32 bits: the low half of each start, with the rare
- * changes of the high half in a step table, and each duration, with the
- * rare calls of 71 minutes or more in a side table.  Read them through
- * calltree_start, calltree_end and calltree_duration.  Depths are stored
+ * Times are stored in 16 bits: the low bits of each start, with the
+ * changes of the high bits (about one per 65 ms of a thread) in a step
+ * table, and each duration, with the calls of 65 ms or more in a side
+ * table.  Read them through calltree_start, calltree_end and
+ * calltree_duration.  Depths are stored
  * in 16 bits, the rare deeper ones in a side table: read calltree_depth.
  */
 struct tt_calls {
@@ -117,10 +124,12 @@ struct tt_calls {
 	uint32_t *parent;             /* CALL_NONE for a root of its thread */
 	uint16_t *depth;              /* 0 for a root; UINT16_MAX: see deep */
 	uint8_t *flags;               /* enum call_flag bits */
-	uint32_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
-	uint32_t *duration[CLOCK_COUNT]; /* UINT32_MAX: see longs */
-	struct tt_time_step *steps[CLOCK_COUNT];
+	uint16_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
+	uint16_t *duration[CLOCK_COUNT]; /* UINT16_MAX: see longs */
+	struct tt_time_step *steps[CLOCK_COUNT]; /* the first at call 0 */
 	size_t nsteps[CLOCK_COUNT];
+	/* [b]: the steps at or before call b << TIME_BLOCK_SHIFT */
+	uint32_t *step_index[CLOCK_COUNT];
 	struct tt_long_call *longs[CLOCK_COUNT]; /* by call */
 	size_t nlongs[CLOCK_COUNT];
 	struct tt_deep_call *deep; /* by call */
@@ -181,10 +190,7 @@ void calltree_free(struct calltree *tree);
 
 /* Thread index of the thread with id tid, or -1. */
 long calltree_find_thread(const struct calltree *tree, uint32_t tid);
-/* High half of the start of call c on clock k (out of line: rare). */
-uint64_t calltree_start_high(const struct calltree *tree, size_t c,
-                             enum clock_index k);
-/* Duration of a call of 71 minutes or more (out of line: rare). */
+/* Duration of a call of 65 ms or more (out of line: rare). */
 uint64_t calltree_long_duration(const struct calltree *tree, size_t c,
                                 enum clock_index k);
 /* Depth of a call nested 65535 deep or more (out of line: rare). */
@@ -194,18 +200,29 @@ uint32_t calltree_deep_depth(const struct calltree *tree, size_t c);
 static inline uint64_t
 calltree_start(const struct calltree *tree, size_t c, enum clock_index k)
 {
-	uint64_t lo = tree->calls.start[k][c];
+	const struct tt_calls *calls = &tree->calls;
+	const struct tt_time_step *steps = calls->steps[k];
+	const uint32_t *index = calls->step_index[k] + (c >> TIME_BLOCK_SHIFT);
+	size_t lo = index[0], hi = index[1];
 
-	return tree->calls.nsteps[k] ? calltree_start_high(tree, c, k) | lo
-	                             : lo;
+	/* The last step at or before c: one of the block's few. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (steps[mid].first_call <= c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return steps[lo - 1].high << TIME_LOW_BITS | calls->start[k][c];
 }
 /* Inclusive time of call c on clock k. */
 static inline uint64_t
 calltree_duration(const struct calltree *tree, size_t c, enum clock_index k)
 {
-	uint32_t d = tree->calls.duration[k][c];
+	uint16_t d = tree->calls.duration[k][c];
 
-	return d != UINT32_MAX ? d : calltree_long_duration(tree, c, k);
+	return d != UINT16_MAX ? d : calltree_long_duration(tree, c, k);
 }
 /* End of call c on clock k. */
 static inline uint64_t

@@ -255,6 +255,15 @@ check_model(const struct calltree *tree, struct walk *w)
 		CHECK(!n || !!c->duration[k] == tree->has_clock[k],
 		      "clock %d: has_clock %d, duration array %s", k,
 		      tree->has_clock[k], c->duration[k] ? "set" : "NULL");
+		if (n && c->start[k]) {
+			CHECK(c->nsteps[k] && !c->steps[k][0].first_call,
+			      "clock %d: no time step at call 0", k);
+			for (i = 1; i < c->nsteps[k]; i++)
+				CHECK(c->steps[k][i - 1].first_call <
+				              c->steps[k][i].first_call &&
+				      c->steps[k][i].first_call < n,
+				      "clock %d: step %zu out of order", k, i);
+		}
 		w->child_sum[k] = xcalloc(n + 1, sizeof(uint64_t));
 		lower[k] = xcalloc(n + 2, sizeof(uint64_t));
 	}

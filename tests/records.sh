@@ -41,9 +41,49 @@ SPEC
 	seed=$((seed + 1))
 done
 
+# Starts whose high bits change (time steps), also under orphans that start
+# at their thread's first time, before the steps of the calls they adopt.
+cat >"$tmp/start-past-wrap.spec" <<SPEC
+format v1
+clock dual
+thread 1 main
+thread 2 worker
+method 0x4 a.A run ()V
+method 0x8 a.A step ()V
+1 enter 0x4 4294967000 4294967000
+2 enter 0x8 1 1
+1 enter 0x8 100 100
+1 exit 0x8 200 200
+1 exit 0x4 300 300
+2 exit 0x8 2 2
+SPEC
+cat >"$tmp/orphans-before-steps.spec" <<SPEC
+format v1
+clock dual
+thread 1 main
+method 0x4 a.A run ()V
+method 0x8 a.A step ()V
+method 0xc a.A loop ()V
+1 exit 0x4 1000 1000
+1 enter 0x8 70000 70000
+1 exit 0x8 140000 140000
+1 enter 0x8 200000 200000
+1 exit 0x8 270000 270000
+1 exit 0xc 300000 300000
+SPEC
+for name in start-past-wrap orphans-before-steps; do
+	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
+	for workers in 1 2; do
+		how=$("$MODEL_EQUAL" $workers "$tmp/$name.trace" 2>"$tmp/why")
+		rc=$?
+		ok $([ $rc -eq 0 ] && [ "$how" = placed ] && echo 0 || echo 1) \
+			"$name: $workers worker(s), placed ($how), same model"
+		[ $rc -eq 0 ] || diag <"$tmp/why"
+	done
+done
+
 # What the counts cannot foresee sends the records through the event path:
-# an exit that skips a frame, then one that meets the emptied stack; a
-# call starting after a 32-bit wrap of the clock.
+# an exit that skips a frame, then one that meets the emptied stack.
 cat >"$tmp/skip-then-orphan.spec" <<SPEC
 format v1
 clock dual
@@ -59,21 +99,7 @@ method 0xc a.A gone ()V
 1 exit 0xc 20 20
 2 exit 0x4 30 30
 SPEC
-cat >"$tmp/start-past-wrap.spec" <<SPEC
-format v1
-clock dual
-thread 1 main
-thread 2 worker
-method 0x4 a.A run ()V
-method 0x8 a.A step ()V
-1 enter 0x4 4294967000 4294967000
-2 enter 0x8 1 1
-1 enter 0x8 100 100
-1 exit 0x8 200 200
-1 exit 0x4 300 300
-2 exit 0x8 2 2
-SPEC
-for name in skip-then-orphan start-past-wrap; do
+for name in skip-then-orphan; do
 	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
 	for workers in 1 2; do
 		how=$("$MODEL_EQUAL" $workers "$tmp/$name.trace" 2>"$tmp/why")
