@@ -841,7 +841,7 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 			uint32_t p = ch->parent[j];
 			size_t to = base + (dest ? dest[i + j] : i + j);
 
-			c->parent[to] =
+			b->parent[to] =
 			        p == CALL_NONE
 			                ? CALL_NONE
 			                : (uint32_t)(base +
@@ -887,7 +887,7 @@ group_by_thread(struct calltree_builder *b)
 		c->count = n;
 		if (!n)
 			return; /* the call arrays stay NULL */
-		calltree_alloc_calls(tree, n);
+		build_alloc_calls(b, n);
 	}
 	for (t = 0; t < tree->nthreads; t++)
 		move_thread_calls(b, t, tables);
@@ -911,16 +911,17 @@ group_by_thread(struct calltree_builder *b)
  * side table.
  */
 static void
-settle_thread(struct calltree *tree, size_t t, uint32_t *open, uint32_t *path,
-              struct deep_list *deep)
+settle_thread(struct calltree_builder *b, size_t t, uint32_t *open,
+              uint32_t *path, struct deep_list *deep)
 {
+	struct calltree *tree = b->tree;
 	struct tt_calls *c = &tree->calls;
 	struct tt_thread *th = &tree->threads[t];
 	size_t depth = 0, i, end = (size_t)th->first_call + th->ncalls;
 
 	th->max_depth = 0;
 	for (i = th->first_call; i < end; i++) {
-		uint32_t parent = c->parent[i], m = c->method[i];
+		uint32_t parent = b->parent[i], m = c->method[i];
 
 		while (depth && path[depth - 1] != parent)
 			open[c->method[path[--depth]]]--;
@@ -933,7 +934,7 @@ settle_thread(struct calltree *tree, size_t t, uint32_t *open, uint32_t *path,
 			c->depth[i] = UINT16_MAX;
 			UTIL_GROW(deep->calls, deep->cap, deep->count + 1);
 			deep->calls[deep->count++] = (struct tt_deep_call){
-			        (uint32_t)i, (uint32_t)depth};
+			        (uint32_t)i, (uint32_t)depth, parent};
 		}
 		path[depth++] = (uint32_t)i;
 		if (depth > th->max_depth)
@@ -947,14 +948,13 @@ bool
 build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
                     uint32_t *path)
 {
-	struct calltree *tree = w->b->tree;
 	struct thread_calls *tc = &w->b->states[t].calls;
 
 	if (tc->orphan_slots || tc->count != tc->cap)
 		return false;
 	settle_thread_times(w->b, t);
 	close_thread_frames(w, t);
-	settle_thread(tree, t, open, path, &w->deep);
+	settle_thread(w->b, t, open, path, &w->deep);
 	return true;
 }
 
@@ -973,7 +973,7 @@ settle_threads(struct calltree_builder *b)
 	open = xcalloc(tree->nmethods + 1, sizeof(*open));
 	path = xmalloc((max_calls + 1) * sizeof(*path));
 	for (i = 0; i < tree->nthreads; i++)
-		settle_thread(tree, i, open, path, &b->serial.deep);
+		settle_thread(b, i, open, path, &b->serial.deep);
 	free(open);
 	free(path);
 }
@@ -1001,6 +1001,9 @@ finish(struct calltree_builder *b)
 	tree->calls.deep = deep->calls;
 	tree->calls.ndeep = deep->count;
 	*deep = (struct deep_list){0};
+	free(b->parent);
+	b->parent = NULL;
+	calltree_index_depths(tree);
 	sampling_verdict_init(&verdict);
 	for (i = 0; i < tree->nthreads; i++) {
 		if (!tree->threads[i].defined && tree->threads[i].nevents)
@@ -1033,6 +1036,13 @@ finish(struct calltree_builder *b)
 }
 
 void
+build_alloc_calls(struct calltree_builder *b, size_t n)
+{
+	calltree_alloc_calls(b->tree, n);
+	b->parent = n ? xreallocarray(NULL, n, sizeof(*b->parent)) : NULL;
+}
+
+void
 build_place_thread(struct calltree_builder *b, size_t t, size_t base,
                    size_t orphans, size_t enters)
 {
@@ -1056,7 +1066,7 @@ build_place_thread(struct calltree_builder *b, size_t t, size_t base,
 
 		ch->borrowed = true;
 		ch->method = c->method + at;
-		ch->parent = c->parent + at;
+		ch->parent = b->parent + at;
 		ch->flags = c->flags + at;
 		for (k = 0; k < CLOCK_COUNT; k++) {
 			if (!c->start[k])
@@ -1088,6 +1098,8 @@ build_reset_calls(struct calltree_builder *b)
 		memset(th->last, 0, sizeof(th->last));
 	}
 	calltree_free_calls(tree);
+	free(b->parent);
+	b->parent = NULL;
 	b->placed = false;
 }
 
@@ -1204,6 +1216,7 @@ builder_done(struct calltree_builder *b)
 		free(b->states[i].tops);
 	}
 	free(b->states);
+	free(b->parent);
 	build_worker_done(&b->serial);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);

@@ -131,7 +131,8 @@ struct calltree_builder {
 	        thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
 	struct util_map method_ids; /* method id -> method index */
 	struct thread_state *states;
-	size_t ncalls; /* calls of all threads built event by event */
+	size_t ncalls;    /* calls of all threads built event by event */
+	uint32_t *parent; /* by model call, until the depths are settled */
 	size_t methods_cap, threads_cap, props_cap, warnings_cap;
 	bool began;
 	bool placed;          /* the model's arrays were sized from counts */
@@ -183,10 +184,14 @@ void build_reset_calls(struct calltree_builder *b);
 void build_add_anomalies(struct tt_anomalies *to,
                          const struct tt_anomalies *from);
 
+/* The model's arrays for n calls, and the builder's parents. */
+void build_alloc_calls(struct calltree_builder *b, size_t n);
 /* Model arrays for n calls, on the clocks the trace has (calltree.c). */
 void calltree_alloc_calls(struct calltree *tree, size_t n);
 /* Index the model's time steps, once they are all there. */
 void calltree_index_steps(struct calltree *tree);
+/* Index the model's depths for calltree_parent, once they are settled. */
+void calltree_index_depths(struct calltree *tree);
 /* Release the model's call arrays and side tables; no calls left. */
 void calltree_free_calls(struct calltree *tree);
 

@@ -349,7 +349,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 		free(tid_index);
 		return false;
 	}
-	calltree_alloc_calls(tree, (size_t)total);
+	build_alloc_calls(b, (size_t)total);
 	b->placed = true;
 	for (t = 0, total = 0; t < tree->nthreads; t++) {
 		build_place_thread(b, t, (size_t)total,

@@ -44,7 +44,6 @@ calltree_alloc_calls(struct calltree *tree, size_t n)
 	if (!n)
 		return; /* the call arrays stay NULL */
 	c->method = xreallocarray(NULL, n, sizeof(*c->method));
-	c->parent = xreallocarray(NULL, n, sizeof(*c->parent));
 	c->depth = xreallocarray(NULL, n, sizeof(*c->depth));
 	c->flags = xreallocarray(NULL, n, sizeof(*c->flags));
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -60,10 +59,9 @@ void
 calltree_free_calls(struct calltree *tree)
 {
 	struct tt_calls *c = &tree->calls;
-	int k;
+	int k, l;
 
 	free(c->method);
-	free(c->parent);
 	free(c->depth);
 	free(c->flags);
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -74,6 +72,8 @@ calltree_free_calls(struct calltree *tree)
 		free(c->longs[k]);
 	}
 	free(c->deep);
+	for (l = 0; l < DEPTH_LEVELS; l++)
+		free(c->depth_min[l]);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -102,15 +102,141 @@ calltree_index_steps(struct calltree *tree)
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!c->start[k])
 			continue;
-		c->step_index[k] = xreallocarray(NULL, nb + 1,
-		                                 sizeof(*c->step_index[k]));
+		c->step_index[k] =
+		        xreallocarray(NULL, nb + 1, sizeof(*c->step_index[k]));
 		for (b = 0, s = 0; b <= nb; b++) {
 			while (s < c->nsteps[k] &&
-			       c->steps[k][s].first_call <= b << TIME_BLOCK_SHIFT)
+			       c->steps[k][s].first_call <=
+			               b << TIME_BLOCK_SHIFT)
 				s++;
 			c->step_index[k][b] = (uint32_t)s;
 		}
 	}
+}
+
+void
+calltree_index_depths(struct calltree *tree)
+{
+	struct tt_calls *c = &tree->calls;
+	const uint16_t *below = c->depth;
+	size_t n = c->count, i;
+	int l;
+
+	for (i = 0; i < tree->nthreads; i++)
+		if (tree->threads[i].max_depth > tree->max_depth)
+			tree->max_depth = tree->threads[i].max_depth;
+	/* Up to the level of a single minimum. */
+	for (l = 0; l < DEPTH_LEVELS && n > 1; l++) {
+		size_t m =
+		        (n + (1 << DEPTH_BLOCK_SHIFT) - 1) >> DEPTH_BLOCK_SHIFT;
+		uint16_t *mins = xreallocarray(NULL, m, sizeof(*mins));
+
+		for (i = 0; i < m; i++) {
+			size_t j = i << DEPTH_BLOCK_SHIFT,
+			       end = j + (1 << DEPTH_BLOCK_SHIFT);
+			uint16_t least = UINT16_MAX;
+
+			for (end = end < n ? end : n; j < end; j++)
+				least = below[j] < least ? below[j] : least;
+			mins[i] = least;
+		}
+		c->depth_min[l] = mins;
+		c->depth_min_count[l] = m;
+		below = mins;
+		n = m;
+	}
+}
+
+/* Level l of the depths: the calls' own for l = 0, else the minimums. */
+static const uint16_t *
+depth_level(const struct tt_calls *c, int l, size_t *count)
+{
+	*count = l ? c->depth_min_count[l - 1] : c->count;
+	return l ? c->depth_min[l - 1] : c->depth;
+}
+
+uint32_t
+calltree_parent(const struct calltree *tree, size_t c)
+{
+	const struct tt_calls *calls = &tree->calls;
+	uint16_t d = calls->depth[c];
+	size_t pos = c, found = SIZE_MAX, count, i;
+	int l = 0, top = 0;
+
+	if (!d)
+		return CALL_NONE;
+	if (d == UINT16_MAX) {
+		const struct tt_deep_call *deep = calls->deep;
+		size_t lo = 0, hi = calls->ndeep;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (deep[mid].call < c)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return deep[lo].parent;
+	}
+	while (top < DEPTH_LEVELS && calls->depth_min[top])
+		top++;
+	/* Up: the entries before pos in its block, then before the block
+	 * at the level above, until one is less deep than c. */
+	for (;; l++) {
+		const uint16_t *v = depth_level(calls, l, &count);
+		size_t lo =
+		        l == top
+		                ? 0
+		                : pos & ~(size_t)((1 << DEPTH_BLOCK_SHIFT) - 1);
+
+		for (i = pos; i > lo; i--)
+			if (v[i - 1] < d)
+				break;
+		if (i > lo) {
+			found = i - 1;
+			break;
+		}
+		if (l == top)
+			return CALL_NONE; /* cannot happen: d > 0 has a caller
+			                   */
+		pos = lo >> DEPTH_BLOCK_SHIFT;
+	}
+	/* Down: the last entry of the found block less deep than c. */
+	while (l-- > 0) {
+		const uint16_t *v = depth_level(calls, l, &count);
+		size_t lo = found << DEPTH_BLOCK_SHIFT;
+
+		i = lo + (1 << DEPTH_BLOCK_SHIFT);
+		for (i = i < count ? i : count; i > lo; i--)
+			if (v[i - 1] < d)
+				break;
+		found = i - 1;
+	}
+	return (uint32_t)found;
+}
+
+void
+calltree_walk_start(struct calltree_walk *w, const struct calltree *tree,
+                    size_t from)
+{
+	uint32_t g;
+
+	if (!w->path) {
+		w->tree = tree;
+		w->path = xreallocarray(NULL, (size_t)tree->max_depth + 1,
+		                        sizeof(*w->path));
+	}
+	for (g = calltree_parent(tree, from); g != CALL_NONE;
+	     g = calltree_parent(tree, g))
+		w->path[calltree_depth(tree, g)] = g;
+}
+
+void
+calltree_walk_done(struct calltree_walk *w)
+{
+	free(w->path);
+	memset(w, 0, sizeof(*w));
 }
 
 uint64_t

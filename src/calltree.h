@@ -109,6 +109,12 @@ struct tt_long_call {
 struct tt_deep_call {
 	uint32_t call;
 	uint32_t depth;
+	uint32_t parent;
+};
+
+enum {
+	DEPTH_BLOCK_SHIFT = 6, /* calls per minimum of a depth level: 64 */
+	DEPTH_LEVELS = 6,      /* enough levels for 2^32 calls */
 };
 
 /*
@@ -116,16 +122,17 @@ struct tt_deep_call {
  * changes of the high bits (about one per 65 ms of a thread) in a step
  * table, and each duration, with the calls of 65 ms or more in a side
  * table.  Read them through calltree_start, calltree_end and
- * calltree_duration.  Depths are stored
- * in 16 bits, the rare deeper ones in a side table: read calltree_depth.
+ * calltree_duration.  Depths are stored in
+ * 16 bits, the rare deeper ones in a side table: read calltree_depth.
+ * A call's caller is the last call before it that is less deep: read
+ * calltree_parent, which finds it through the minimum depths of blocks.
  */
 struct tt_calls {
 	uint32_t *method;
-	uint32_t *parent;             /* CALL_NONE for a root of its thread */
 	uint16_t *depth;              /* 0 for a root; UINT16_MAX: see deep */
 	uint8_t *flags;               /* enum call_flag bits */
 	uint16_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
-	uint16_t *duration[CLOCK_COUNT]; /* UINT16_MAX: see longs */
+	uint16_t *duration[CLOCK_COUNT];         /* UINT16_MAX: see longs */
 	struct tt_time_step *steps[CLOCK_COUNT]; /* the first at call 0 */
 	size_t nsteps[CLOCK_COUNT];
 	/* [b]: the steps at or before call b << TIME_BLOCK_SHIFT */
@@ -134,6 +141,10 @@ struct tt_calls {
 	size_t nlongs[CLOCK_COUNT];
 	struct tt_deep_call *deep; /* by call */
 	size_t ndeep;
+	/* depth_min[l][i]: the least depth of calls [i << 6(l+1), + 2^6(l+1))
+	 */
+	uint16_t *depth_min[DEPTH_LEVELS];
+	size_t depth_min_count[DEPTH_LEVELS];
 	size_t count;
 };
 
@@ -154,6 +165,7 @@ struct calltree {
 	size_t nwarnings;
 	struct tt_anomalies anomalies;
 	struct tt_calls calls;
+	uint32_t max_depth; /* the deepest stack of any thread */
 
 	struct util_arena arena; /* names and strings */
 };
@@ -239,10 +251,30 @@ calltree_depth(const struct calltree *tree, size_t c)
 	return d != UINT16_MAX ? d : calltree_deep_depth(tree, c);
 }
 /* The caller of call c, or CALL_NONE for a root of its thread. */
+uint32_t calltree_parent(const struct calltree *tree, size_t c);
+
+/*
+ * The callers of consecutive calls of one thread, from the path of calls
+ * open at each: start the walk at call `from` (the first use sizes it),
+ * then ask calltree_walk_parent for from, from + 1, ... in turn.
+ */
+struct calltree_walk {
+	const struct calltree *tree;
+	uint32_t *path; /* path[d]: the last call met at depth d */
+};
+/* Get w, zeroed or used before, ready to walk on from call `from`. */
+void calltree_walk_start(struct calltree_walk *w, const struct calltree *tree,
+                         size_t from);
+/* Release what w holds. */
+void calltree_walk_done(struct calltree_walk *w);
+/* The caller of call c, the call after the last one asked about. */
 static inline uint32_t
-calltree_parent(const struct calltree *tree, size_t c)
+calltree_walk_parent(struct calltree_walk *w, size_t c)
 {
-	return tree->calls.parent[c];
+	uint32_t d = calltree_depth(w->tree, c);
+
+	w->path[d] = (uint32_t)c;
+	return d ? w->path[d - 1] : CALL_NONE;
 }
 /* Traced time of thread t on clock k: its last event minus its first. */
 static inline uint64_t

@@ -132,7 +132,6 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 {
 	const struct calltree *tree = e->tree;
 	const struct tt_thread *th = &tree->threads[t];
-	const struct tt_calls *c = &tree->calls;
 	char *name = suffix ? xasprintf("%s (%s)", th->name, suffix)
 	                    : xstrdup(th->name);
 	size_t i;
@@ -149,7 +148,7 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 	        ",\"endValue\":%" PRIu64 ",\"events\":[",
 	        e->at, e->end);
 	for (i = th->first_call; i < (size_t)th->first_call + th->ncalls; i++) {
-		while (e->depth && e->stack[e->depth - 1] != c->parent[i])
+		while (e->depth > calltree_depth(tree, i))
 			close_top(e);
 		event(e, 'O', (uint32_t)i, calltree_start(tree, i, e->clock));
 		UTIL_GROW(e->stack, e->cap, e->depth + 1);

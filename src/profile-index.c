@@ -78,10 +78,9 @@ struct block_sums {
 };
 
 static uint64_t
-link_key(const struct calltree *tree, size_t i)
+link_key(const struct calltree *tree, size_t i, uint32_t parent)
 {
 	const struct tt_calls *c = &tree->calls;
-	uint32_t parent = c->parent[i];
 	uint64_t pm = 0x7FFFFFFF, prec = 0;
 
 	if (parent != CALL_NONE) {
@@ -92,21 +91,21 @@ link_key(const struct calltree *tree, size_t i)
 	       (uint64_t)(c->flags[i] & CALL_RECURSIVE) << 1 | prec;
 }
 
-/* Link id of call i, adding the link when new. */
+/* Link id of call i, called by parent, adding the link when new. */
 static uint32_t
-link_add(struct profile_index *ix, const struct calltree *tree, size_t i)
+link_add(struct profile_index *ix, const struct calltree *tree, size_t i,
+         uint32_t parent)
 {
 	const struct tt_calls *c = &tree->calls;
-	uint32_t *slot = util_map_slot(&ix->ids, link_key(tree, i), CALL_NONE);
+	uint32_t *slot =
+	        util_map_slot(&ix->ids, link_key(tree, i, parent), CALL_NONE);
 	struct profile_link *l;
-	uint32_t parent;
 
 	if (*slot != CALL_NONE)
 		return *slot;
 	UTIL_GROW(ix->keys, ix->links_cap, ix->nlinks + 1);
 	l = &ix->keys[ix->nlinks];
 	memset(l, 0, sizeof(*l));
-	parent = c->parent[i];
 	l->parent = parent == CALL_NONE ? CALL_NONE : c->method[parent];
 	l->child = c->method[i];
 	l->child_recursive = c->flags[i] & CALL_RECURSIVE;
@@ -116,13 +115,14 @@ link_add(struct profile_index *ix, const struct calltree *tree, size_t i)
 	return *slot;
 }
 
-/* Link id of call i, which the index has seen. */
+/* Link id of call i, called by parent, which the index has seen. */
 static inline uint32_t
-link_of(const struct profile_index *ix, const struct calltree *tree, size_t i)
+link_of(const struct profile_index *ix, const struct calltree *tree, size_t i,
+        uint32_t parent)
 {
 	uint32_t id = 0;
 
-	util_map_get(&ix->ids, link_key(tree, i), &id);
+	util_map_get(&ix->ids, link_key(tree, i, parent), &id);
 	return id;
 }
 
@@ -177,18 +177,21 @@ add_entry(struct profile_index *ix, uint32_t l, const struct link_sum *s)
 	ix->nentries++;
 }
 
-/* Sum calls [from, to), global block g, into one entry per link. */
+/* Sum calls [from, to), global block g, into one entry per link; walk
+ * has met every call of the thread before from. */
 static void
 index_block(struct profile_index *ix, struct block_sums *b,
-            const struct calltree *tree, size_t g, size_t from, size_t to)
+            struct calltree_walk *walk, size_t g, size_t from, size_t to)
 {
+	const struct calltree *tree = walk->tree;
 	size_t i;
 	bool keep;
 	int k;
 
 	ix->entry[g] = ix->nentries;
 	for (i = from; i < to; i++) {
-		uint32_t l = link_add(ix, tree, i);
+		uint32_t l =
+		        link_add(ix, tree, i, calltree_walk_parent(walk, i));
 		struct link_sum *s;
 
 		if (l >= b->cap) {
@@ -223,6 +226,7 @@ profile_index_new(const struct calltree *tree, size_t block)
 {
 	struct profile_index *ix = xcalloc(1, sizeof(*ix));
 	struct block_sums b = {0};
+	struct calltree_walk walk = {0};
 	size_t t, j;
 	int k;
 
@@ -246,15 +250,18 @@ profile_index_new(const struct calltree *tree, size_t block)
 		const struct tt_thread *th = &tree->threads[t];
 		size_t lo = th->first_call, hi = lo + th->ncalls;
 
+		if (lo < hi)
+			calltree_walk_start(&walk, tree, lo);
 		for (j = 0; lo + j * ix->block < hi; j++) {
 			size_t from = lo + j * ix->block;
 			size_t to =
 			        hi - from > ix->block ? from + ix->block : hi;
 
-			index_block(ix, &b, tree, ix->thread_block[t] + j, from,
-			            to);
+			index_block(ix, &b, &walk, ix->thread_block[t] + j,
+			            from, to);
 		}
 	}
+	calltree_walk_done(&walk);
 	ix->entry[ix->nblocks] = ix->nentries;
 	free(b.sums);
 	free(b.touched);
@@ -323,11 +330,16 @@ walk(struct link_sum *sums, const struct profile_index *ix,
      const struct calltree *tree, size_t from, size_t to, bool neg)
 {
 	uint64_t one = neg ? UINT64_MAX : 1;
+	struct calltree_walk w = {0};
 	size_t i;
 	int k;
 
+	if (from >= to)
+		return;
+	calltree_walk_start(&w, tree, from);
 	for (i = from; i < to; i++) {
-		struct link_sum *s = &sums[link_of(ix, tree, i)];
+		struct link_sum *s = &sums[link_of(
+		        ix, tree, i, calltree_walk_parent(&w, i))];
 
 		s->calls += one;
 		for (k = 0; k < CLOCK_COUNT; k++) {
@@ -336,6 +348,7 @@ walk(struct link_sum *sums, const struct profile_index *ix,
 			s->incl[k] += neg ? 0 - d : d;
 		}
 	}
+	calltree_walk_done(&w);
 }
 
 /* The incl on clock k of entry e, stored as UINT32_MAX. */
@@ -450,7 +463,8 @@ add_cut(struct link_sum *sums, const struct profile_index *ix,
         const struct calltree *tree, const struct scope *scope,
         const struct scope_span *span, size_t c, bool uncut)
 {
-	struct link_sum *s = &sums[link_of(ix, tree, c)];
+	struct link_sum *s =
+	        &sums[link_of(ix, tree, c, calltree_parent(tree, c))];
 	uint64_t dur[CLOCK_COUNT];
 	int k;
 

@@ -67,15 +67,15 @@ link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
 	return &t->links[*slot];
 }
 
-/* Add call i, lasting dur, to rows and links. */
+/* Add call i, called by parent and lasting dur, to rows and links. */
 static void
 add_call(struct profile_row *rows, struct link_table *links,
-         const struct calltree *tree, size_t i, const uint64_t *dur)
+         const struct calltree *tree, size_t i, uint32_t parent,
+         const uint64_t *dur)
 {
 	const struct tt_calls *c = &tree->calls;
 	struct profile_row *r = &rows[c->method[i]];
 	bool rec = c->flags[i] & CALL_RECURSIVE;
-	uint32_t parent = c->parent[i];
 	bool parent_rec =
 	        parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
 	struct profile_link *l = link_slot(
@@ -115,29 +115,40 @@ add_thread_calls(struct profile_row *rows, struct link_table *links,
                  size_t t, struct scope_span *span)
 {
 	const struct tt_thread *th = &tree->threads[t];
+	struct calltree_walk walk = {0};
 	uint64_t dur[CLOCK_COUNT];
 	size_t i;
 	int k;
 
 	if (!scope || !scope->range.on) {
+		if (!th->ncalls)
+			return;
+		calltree_walk_start(&walk, tree, th->first_call);
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			for (k = 0; k < CLOCK_COUNT; k++)
 				dur[k] = tree->has_clock[k]
 				                 ? calltree_duration(tree, i, k)
 				                 : 0;
-			add_call(rows, links, tree, i, dur);
+			add_call(rows, links, tree, i,
+			         calltree_walk_parent(&walk, i), dur);
 		}
+		calltree_walk_done(&walk);
 		return;
 	}
 	scope_span_of(span, scope, tree, t);
 	for (i = 0; i < span->nopen; i++) {
 		scope_clip(scope, tree, span, span->open[i], dur);
-		add_call(rows, links, tree, span->open[i], dur);
+		add_call(rows, links, tree, span->open[i],
+		         calltree_parent(tree, span->open[i]), dur);
 	}
+	if (span->first < span->end)
+		calltree_walk_start(&walk, tree, span->first);
 	for (i = span->first; i < span->end; i++) {
 		scope_clip(scope, tree, span, i, dur);
-		add_call(rows, links, tree, i, dur);
+		add_call(rows, links, tree, i, calltree_walk_parent(&walk, i),
+		         dur);
 	}
+	calltree_walk_done(&walk);
 }
 
 void
@@ -486,6 +497,7 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 {
 	const struct tt_calls *c = &tree->calls;
 	struct edge_list parents = {0}, children = {0};
+	struct calltree_walk walk = {0};
 	size_t t, i;
 
 	util_map_init(&parents.index);
@@ -493,10 +505,11 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 	for (t = 0; t < tree->nthreads; t++) {
 		const struct tt_thread *th = &tree->threads[t];
 
-		if (!scope_has(scope, t))
+		if (!scope_has(scope, t) || !th->ncalls)
 			continue;
+		calltree_walk_start(&walk, tree, th->first_call);
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
-			uint32_t p = c->parent[i];
+			uint32_t p = calltree_walk_parent(&walk, i);
 
 			if (c->method[i] == m)
 				edge_add(&parents, tree,
@@ -508,6 +521,7 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 				         c->flags[p] & CALL_RECURSIVE, i);
 		}
 	}
+	calltree_walk_done(&walk);
 	util_map_done(&parents.index);
 	util_map_done(&children.index);
 	/* An empty list has a NULL array, which qsort_r may not be given. */

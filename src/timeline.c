@@ -225,9 +225,17 @@ build_prefix(struct timeline *tl, struct long_ex *longs, size_t nlongs)
 static void
 build_descent(struct timeline *tl)
 {
-	const uint32_t *parent = tl->tree->calls.parent;
 	size_t n = tl->ncalls, i, nlongs = 0, longs_cap = 0;
 	struct long_ex *longs = NULL;
+	uint32_t *parent = xmalloc((n + 1) * sizeof(*parent));
+	struct calltree_walk walk = {0};
+
+	for (i = 0; i < n; i++) {
+		if (i == 0)
+			calltree_walk_start(&walk, tl->tree, 0);
+		parent[i] = calltree_walk_parent(&walk, i);
+	}
+	calltree_walk_done(&walk);
 
 	tl->ex_low = xmalloc((n + 1) * sizeof(*tl->ex_low));
 	tl->dom = xmalloc((n + 1) * sizeof(*tl->dom));
@@ -264,6 +272,7 @@ build_descent(struct timeline *tl)
 	}
 	build_prefix(tl, longs, nlongs);
 	free(longs);
+	free(parent);
 }
 
 static void
@@ -462,13 +471,12 @@ timeline_memory(const struct timeline *tl)
 static uint32_t
 open_at(const struct timeline *tl, size_t lo, size_t f, uint64_t at)
 {
-	const uint32_t *parent = tl->tree->calls.parent;
 	uint32_t g;
 
 	if (f == lo)
 		return CALL_NONE;
 	for (g = (uint32_t)(f - 1); g != CALL_NONE && end_of(tl, g) <= at;
-	     g = parent[g])
+	     g = calltree_parent(tl->tree, g))
 		;
 	return g;
 }
@@ -501,7 +509,6 @@ static uint32_t
 dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
          uint64_t b, struct probe *pa, struct probe *pb)
 {
-	const uint32_t *parent = tl->tree->calls.parent;
 	size_t lo_t = th->first_call, hi_t = lo_t + th->ncalls;
 
 	while (a < b) {
@@ -522,7 +529,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 		c = pa->open;
 		while (c != CALL_NONE && end_of(tl, c) < b) {
 			left = c;
-			c = parent[c];
+			c = calltree_parent(tl->tree, c);
 		}
 		dc = c == CALL_NONE ? -1 : (long)calltree_depth(tl->tree, c);
 		/* right: the child of C open across b. */
@@ -531,7 +538,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 			uint32_t h = (uint32_t)(fb - 1);
 
 			while (h != CALL_NONE && end_of(tl, h) <= b)
-				h = parent[h];
+				h = calltree_parent(tl->tree, h);
 			if (pb) {
 				/* No call starts at b: h is open at b. */
 				pb->set = true;
@@ -546,7 +553,7 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 			    (long)calltree_depth(tl->tree, h) > dc) {
 				while ((long)calltree_depth(tl->tree, h) >
 				       dc + 1)
-					h = parent[h];
+					h = calltree_parent(tl->tree, h);
 				right = h;
 				cov_r = b - start_of(tl, h);
 			}

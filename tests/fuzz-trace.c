@@ -135,7 +135,7 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 		if (tree->has_clock[k])
 			lower[k][0] = th->first[k];
 	for (i = th->first_call; i < end; i++) {
-		uint32_t m = c->method[i], p = c->parent[i],
+		uint32_t m = c->method[i], p = calltree_parent(tree, i),
 		         d = calltree_depth(tree, i);
 
 		CHECK(m < tree->nmethods, "call %zu: method %" PRIu32 " of %zu",
@@ -260,8 +260,9 @@ check_model(const struct calltree *tree, struct walk *w)
 			      "clock %d: no time step at call 0", k);
 			for (i = 1; i < c->nsteps[k]; i++)
 				CHECK(c->steps[k][i - 1].first_call <
-				              c->steps[k][i].first_call &&
-				      c->steps[k][i].first_call < n,
+				                      c->steps[k][i]
+				                              .first_call &&
+				              c->steps[k][i].first_call < n,
 				      "clock %d: step %zu out of order", k, i);
 		}
 		w->child_sum[k] = xcalloc(n + 1, sizeof(uint64_t));
@@ -443,7 +444,9 @@ check_edges(const struct calltree *tree, const struct scope *scope)
 				if (tree->has_clock[k])
 					incl[k] += duration(tree, i, k);
 		}
-		if (c->parent[i] != CALL_NONE && c->method[c->parent[i]] == m)
+		uint32_t p = calltree_parent(tree, i);
+
+		if (p != CALL_NONE && c->method[p] == m)
 			kids++;
 	}
 	profile_edges_compute(&e, tree, scope, m, calltree_default_clock(tree));

@@ -31,7 +31,7 @@ print_node(const struct calltree *tree, const char *text, size_t indent,
 		char *child;
 		size_t len;
 
-		if (tree->calls.parent[c] != self)
+		if (calltree_parent(tree, c) != self)
 			continue;
 		m = &tree->methods[tree->calls.method[c]];
 		len = strlen(m->klass) + strlen(m->name) +

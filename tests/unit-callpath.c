@@ -179,7 +179,7 @@ call_path(const struct calltree *tree, size_t c, bool by_thread, uint32_t *step)
 		abort();
 	while (at != CALL_NONE) {
 		step[--i] = calls->method[at];
-		at = calls->parent[at];
+		at = calltree_parent(tree, at);
 	}
 	if (by_thread)
 		step[0] = thread_marker(thread_of(tree, c));
@@ -200,7 +200,7 @@ call_excl(const struct calltree *tree, size_t c, int k)
 	size_t i;
 
 	for (i = 0; i < tree->calls.count; i++)
-		if (tree->calls.parent[i] == c)
+		if (calltree_parent(tree, i) == c)
 			e -= duration(tree, i, k);
 	return e;
 }
@@ -282,7 +282,7 @@ bf_inverted(struct bf *bf, const struct calltree *tree, bool by_thread,
 		     i2 < (size_t)tree->threads[c].first_call +
 		                  tree->threads[c].ncalls;
 		     i2++)
-			if (tree->calls.parent[i2] == CALL_NONE)
+			if (calltree_parent(tree, i2) == CALL_NONE)
 				for (k = 0; k < CLOCK_COUNT; k++)
 					idle[k] -= duration(tree, i2, k);
 		step[0] = thread_marker(c);
@@ -441,7 +441,7 @@ check_random(uint64_t seed, unsigned n, bool by_thread)
 	   "prefixes with their exclusive times and calls",
 	   (unsigned long long)seed, how, inv.count - 1, bf_inv.count);
 	for (c = 0; c < tree->calls.count; c++)
-		if (tree->calls.parent[c] == CALL_NONE)
+		if (calltree_parent(tree, c) == CALL_NONE)
 			for (k = 0; k < CLOCK_COUNT; k++)
 				top[k] += duration(tree, c, k);
 	for (k = 0; k < CLOCK_COUNT; k++) {

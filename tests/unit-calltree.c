@@ -213,7 +213,7 @@ is_call(const struct calltree *t, size_t c, uint64_t id, uint32_t parent,
 		ok(false, "%s: call %zu exists (only %zu)", what, c, k->count);
 		return;
 	}
-	same = k->method[c] == mi(t, id) && k->parent[c] == parent &&
+	same = k->method[c] == mi(t, id) && calltree_parent(t, c) == parent &&
 	       calltree_depth(t, c) == depth && k->flags[c] == flags &&
 	       calltree_start(t, c, CLOCK_CPU) == cs &&
 	       calltree_end(t, c, CLOCK_CPU) == ce &&
@@ -229,7 +229,7 @@ is_call(const struct calltree *t, size_t c, uint64_t id, uint32_t parent,
 		printf("#   got 0x%llx parent %d depth %u flags [%s] cpu "
 		       "%llu..%llu wall %llu..%llu\n",
 		       (unsigned long long)t->methods[k->method[c]].id,
-		       (int)k->parent[c], calltree_depth(t, c),
+		       (int)calltree_parent(t, c), calltree_depth(t, c),
 		       flag_text(k->flags[c], f2),
 		       (unsigned long long)calltree_start(t, c, CLOCK_CPU),
 		       (unsigned long long)calltree_end(t, c, CLOCK_CPU),
@@ -1444,6 +1444,76 @@ test_range(void)
 	calltree_free(t);
 }
 
+/*
+ * Callers found by depth.  Thread 1: A, under it 5000 leaves B, then a
+ * chain of 70000 calls C (past the 16-bit depths, whose callers come
+ * from the side table) with a leaf B under every 1000th, then a last B
+ * under A, whose caller lies 75000 calls back.  Without orphans, calls
+ * are numbered in entry order, so each one's caller is the call on top
+ * of the stack when it entered.
+ */
+static void
+test_parents_by_depth(void)
+{
+	enum { LEAVES = 5000, CHAIN = 70000, CALLS = 1 + LEAVES + CHAIN + 71 };
+	uint32_t *want = calloc(CALLS, sizeof(*want)), *stack, n = 0, top = 0;
+	uint32_t *depth_of = calloc(CALLS, sizeof(*depth_of));
+	uint64_t now = 0, wrong_parent = 0, wrong_depth = 0;
+	struct calltree *t;
+	size_t c;
+
+	stack = calloc(CHAIN + 2, sizeof(*stack));
+#define ENTER(m)                                                               \
+	do {                                                                   \
+		want[n] = top ? stack[top - 1] : NONE;                         \
+		stack[top++] = n++;                                            \
+		IN(1, m, now, now);                                            \
+		now++;                                                         \
+	} while (0)
+#define LEAVE(m)                                                               \
+	do {                                                                   \
+		top--;                                                         \
+		OUT(1, m, now, now);                                           \
+		now++;                                                         \
+	} while (0)
+	start();
+	ENTER(A);
+	for (c = 0; c < LEAVES; c++) {
+		ENTER(B);
+		LEAVE(B);
+	}
+	for (c = 0; c < CHAIN; c++) {
+		ENTER(C);
+		if (c % 1000 == 0) {
+			ENTER(B);
+			LEAVE(B);
+		}
+	}
+	for (c = 0; c < CHAIN; c++)
+		LEAVE(C);
+	ENTER(B);
+	LEAVE(B);
+	LEAVE(A);
+#undef ENTER
+#undef LEAVE
+	t = finish();
+	is_u64(t->calls.count, n, "parents by depth: %u calls", n);
+	for (c = 0; c < t->calls.count && c < n; c++) {
+		/* A caller comes before its calls. */
+		depth_of[c] = want[c] == NONE ? 0 : depth_of[want[c]] + 1;
+		wrong_parent += calltree_parent(t, c) != want[c];
+		wrong_depth += calltree_depth(t, c) != depth_of[c];
+	}
+	is_u64(wrong_parent, 0, "parents by depth: every caller found");
+	is_u64(wrong_depth, 0, "parents by depth: every depth right");
+	ok(t->calls.ndeep > 0,
+	   "parents by depth: deep calls in the side table");
+	free(want);
+	free(depth_of);
+	free(stack);
+	calltree_free(t);
+}
+
 int
 main(void)
 {
@@ -1461,6 +1531,7 @@ main(void)
 	test_unknown();
 	test_clock_repairs();
 	test_long_times();
+	test_parents_by_depth();
 	test_big_tid();
 	test_properties_and_wall_only();
 	test_range();

@@ -191,7 +191,7 @@ brute_dominant(const struct calltree *tree, enum clock_index k, size_t t,
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			uint64_t cov;
 
-			if (c->parent[i] != node)
+			if (calltree_parent(tree, i) != node)
 				continue;
 			cov = overlap(calltree_start(tree, i, k),
 			              calltree_end(tree, i, k), a, b);
@@ -319,7 +319,7 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 	size_t m, i;
 
 	for (i = th->first_call; i < th->first_call + th->ncalls; i++)
-		if (c->parent[i] == NONE)
+		if (calltree_parent(tree, i) == NONE)
 			busy += calltree_end(tree, i, k) -
 			        calltree_start(tree, i, k);
 	expect(ty, timeline_busy(tl, t), busy, "busy", t, 0, 0);
