@@ -363,7 +363,9 @@ new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
 	}
 	ch = chunk_of(tc, i);
 	ch->method[j] = m;
-	ch->parent[j] = parent == CALL_NONE ? CALL_NONE : tc->base + parent;
+	if (ch->parent)
+		ch->parent[j] =
+		        parent == CALL_NONE ? CALL_NONE : tc->base + parent;
 	ch->flags[j] = flags;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint64_t high = at[k] >> TIME_LOW_BITS;
@@ -427,7 +429,34 @@ pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
 	struct thread_state *st = &b->states[t];
 	struct frame *f = &st->stack[--st->depth];
 
+	if (st->settles)
+		st->open[f->method]--;
 	end_call(&st->calls, f->call, f->start, at, flags);
+}
+
+/* Depth and deepest stack for call `call` of a placed thread that
+ * settles, entered under parent (thread indexes) with the stack as is. */
+static inline void
+settle_entry(struct build_worker *w, uint32_t t, uint32_t call, uint32_t parent,
+             uint32_t m)
+{
+	struct thread_state *st = &w->b->states[t];
+	struct tt_thread *th = &w->b->tree->threads[t];
+	size_t depth = st->depth, at = (size_t)st->calls.base + call;
+
+	st->open[m]++;
+	if (depth < UINT16_MAX) {
+		w->b->tree->calls.depth[at] = (uint16_t)depth;
+	} else {
+		struct deep_list *deep = &w->deep;
+
+		w->b->tree->calls.depth[at] = UINT16_MAX;
+		UTIL_GROW(deep->calls, deep->cap, deep->count + 1);
+		deep->calls[deep->count++] = (struct tt_deep_call){
+		        (uint32_t)at, (uint32_t)depth, st->calls.base + parent};
+	}
+	if (depth + 1 > th->max_depth)
+		th->max_depth = (uint32_t)(depth + 1);
 }
 
 static inline void
@@ -436,17 +465,32 @@ enter(struct build_worker *w, uint32_t t, uint64_t id, const uint64_t *at)
 	struct thread_state *st = &w->b->states[t];
 	uint32_t m = method_slot(w, id);
 	uint32_t parent = st->depth ? st->stack[st->depth - 1].call : CALL_NONE;
+	uint8_t flags = 0;
 	struct frame *f;
 	uint32_t call;
 
-	call = new_call(w, t, m, parent, 0, at);
+	if (st->settles) {
+		if (m >= st->open_cap) {
+			size_t old = st->open_cap;
+
+			UTIL_GROW(st->open, st->open_cap, (size_t)m + 1);
+			memset(st->open + old, 0,
+			       (st->open_cap - old) * sizeof(*st->open));
+		}
+		if (st->open[m])
+			flags = CALL_RECURSIVE;
+	}
+	call = new_call(w, t, m, parent, flags, at);
 	if (call == CALL_NONE)
 		return;
+	if (st->settles)
+		settle_entry(w, t, call, parent, m);
 	if (parent == CALL_NONE)
 		push_top(st, call);
 	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
 	f = &st->stack[st->depth++];
 	f->call = call;
+	f->method = m;
 	f->id = id;
 	memcpy(f->start, at, sizeof(f->start));
 }
@@ -887,7 +931,7 @@ group_by_thread(struct calltree_builder *b)
 		c->count = n;
 		if (!n)
 			return; /* the call arrays stay NULL */
-		build_alloc_calls(b, n);
+		build_alloc_calls(b, n, true);
 	}
 	for (t = 0; t < tree->nthreads; t++)
 		move_thread_calls(b, t, tables);
@@ -954,7 +998,8 @@ build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
 		return false;
 	settle_thread_times(w->b, t);
 	close_thread_frames(w, t);
-	settle_thread(w->b, t, open, path, &w->deep);
+	if (!w->b->states[t].settles)
+		settle_thread(w->b, t, open, path, &w->deep);
 	return true;
 }
 
@@ -1036,15 +1081,16 @@ finish(struct calltree_builder *b)
 }
 
 void
-build_alloc_calls(struct calltree_builder *b, size_t n)
+build_alloc_calls(struct calltree_builder *b, size_t n, bool parents)
 {
 	calltree_alloc_calls(b->tree, n);
-	b->parent = n ? xreallocarray(NULL, n, sizeof(*b->parent)) : NULL;
+	b->parent = n && parents ? xreallocarray(NULL, n, sizeof(*b->parent))
+	                         : NULL;
 }
 
 void
 build_place_thread(struct calltree_builder *b, size_t t, size_t base,
-                   size_t orphans, size_t enters)
+                   size_t orphans, size_t enters, bool settles)
 {
 	struct tt_calls *c = &b->tree->calls;
 	struct thread_calls *tc = &b->states[t].calls;
@@ -1054,6 +1100,7 @@ build_place_thread(struct calltree_builder *b, size_t t, size_t base,
 	b->tree->threads[t].first_call = (uint32_t)base;
 	b->tree->threads[t].ncalls = (uint32_t)n;
 	tc->placed = true;
+	b->states[t].settles = settles;
 	tc->base = (uint32_t)base;
 	tc->cap = n;
 	tc->count = tc->orphan_slots = orphans;
@@ -1066,7 +1113,7 @@ build_place_thread(struct calltree_builder *b, size_t t, size_t base,
 
 		ch->borrowed = true;
 		ch->method = c->method + at;
-		ch->parent = b->parent + at;
+		ch->parent = b->parent ? b->parent + at : NULL;
 		ch->flags = c->flags + at;
 		for (k = 0; k < CLOCK_COUNT; k++) {
 			if (!c->start[k])
@@ -1090,6 +1137,7 @@ build_reset_calls(struct calltree_builder *b)
 		thread_calls_free(&st->calls);
 		free(st->stack);
 		free(st->tops);
+		free(st->open);
 		memset(st, 0, sizeof(*st));
 		th->first_call = th->ncalls = 0;
 		th->nevents = 0;
@@ -1214,6 +1262,7 @@ builder_done(struct calltree_builder *b)
 		thread_calls_free(&b->states[i].calls);
 		free(b->states[i].stack);
 		free(b->states[i].tops);
+		free(b->states[i].open);
 	}
 	free(b->states);
 	free(b->parent);

@@ -26,6 +26,7 @@
 /* An open call on a thread's stack. */
 struct frame {
 	uint32_t call;               /* its index among the thread's calls */
+	uint32_t method;             /* its method index */
 	uint64_t id;                 /* its method id, as the records say */
 	uint64_t start[CLOCK_COUNT]; /* full start times */
 };
@@ -71,6 +72,11 @@ struct thread_state {
 	size_t depth, stack_cap;
 	uint32_t *tops; /* top-level calls an orphan would adopt */
 	size_t ntops, tops_cap;
+	/* A placed thread without orphans gets its depths and recursion
+	 * flags as it is built: open[m] counts m's frames on the stack. */
+	bool settles;
+	uint32_t *open;
+	size_t open_cap;
 	uint64_t raw_prev[CLOCK_COUNT];
 	uint64_t epoch[CLOCK_COUNT];
 	uint64_t prev[CLOCK_COUNT];
@@ -168,9 +174,10 @@ void build_remap_methods(struct build_worker *w, size_t t,
                          const uint32_t *remap);
 /* Release what a worker holds. */
 void build_worker_done(struct build_worker *w);
-/* Make thread t placed at model calls [base, base + orphans + enters). */
+/* Make thread t placed at model calls [base, base + orphans + enters),
+ * settling its calls as they come if it `settles` (no orphans). */
 void build_place_thread(struct calltree_builder *b, size_t t, size_t base,
-                        size_t orphans, size_t enters);
+                        size_t orphans, size_t enters, bool settles);
 /*
  * Complete placed thread t: last times, open frames closed, depths and
  * recursion settled.  open has nmethods + 1 zeros, path room for the
@@ -184,8 +191,8 @@ void build_reset_calls(struct calltree_builder *b);
 void build_add_anomalies(struct tt_anomalies *to,
                          const struct tt_anomalies *from);
 
-/* The model's arrays for n calls, and the builder's parents. */
-void build_alloc_calls(struct calltree_builder *b, size_t n);
+/* The model's arrays for n calls, and the builder's parents if asked. */
+void build_alloc_calls(struct calltree_builder *b, size_t n, bool parents);
 /* Model arrays for n calls, on the clocks the trace has (calltree.c). */
 void calltree_alloc_calls(struct calltree *tree, size_t n);
 /* Index the model's time steps, once they are all there. */

@@ -30,7 +30,8 @@
 
 enum {
 	MAX_WORKERS = UTIL_JOBS_MAX,
-	STRETCH = 1 << 20, /* records between progress and page releases */
+	STRETCH = 1 << 20,     /* records between progress and page releases */
+	SETTLE_OPEN = 1 << 22, /* most counts of open frames, for all threads */
 };
 
 /* What the first pass learns of one thread id. */
@@ -336,7 +337,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	uint64_t total = 0;
 	uint8_t *owner;
 	size_t t;
-	bool ok = true;
+	bool ok = true, settle, parents = false;
 
 	memset(jobs, 0, sizeof(jobs));
 	counts = count_records(b, run, jobs, n);
@@ -349,12 +350,19 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 		free(tid_index);
 		return false;
 	}
-	build_alloc_calls(b, (size_t)total);
+	/* Threads without orphans settle as they are built, if their
+	 * counts of open frames per method stay small; the others need
+	 * the parents, and a pass at the end. */
+	settle = (uint64_t)tree->nthreads * (tree->nmethods + 1) <= SETTLE_OPEN;
+	for (t = 0; t < tree->nthreads; t++)
+		parents = parents || !settle || per_thread[t].orphans;
+	build_alloc_calls(b, (size_t)total, parents);
 	b->placed = true;
 	for (t = 0, total = 0; t < tree->nthreads; t++) {
 		build_place_thread(b, t, (size_t)total,
 		                   (size_t)per_thread[t].orphans,
-		                   (size_t)per_thread[t].enters);
+		                   (size_t)per_thread[t].enters,
+		                   settle && !per_thread[t].orphans);
 		total += per_thread[t].enters + per_thread[t].orphans;
 	}
 	owner = xmalloc(tree->nthreads + 1);

@@ -82,6 +82,22 @@ for name in start-past-wrap orphans-before-steps; do
 	done
 done
 
+# A stack 70000 deep, past the 16-bit depths, beside another thread.
+awk 'BEGIN {
+	print "format v1"; print "clock dual"
+	print "thread 1 main"; print "thread 2 other"
+	print "method 0x4 a.A run ()V"; print "method 0x8 a.A step ()V"
+	for (i = 0; i < 70000; i++) {
+		printf "1 enter %s %d %d\n", i % 3 ? "0x4" : "0x8", t, t; t++
+		if (i % 5000 == 0)
+			printf "2 enter 0x8 %d %d\n2 exit 0x8 %d %d\n", t, t, t, t
+	}
+	for (i = 69999; i >= 0; i--) {
+		printf "1 exit %s %d %d\n", i % 3 ? "0x4" : "0x8", t, t; t++
+	}
+}' >"$tmp/deep.spec"
+"$MKTRACE" "$tmp/deep.spec" "$tmp/deep.trace" && check "$tmp/deep.trace"
+
 # What the counts cannot foresee sends the records through the event path:
 # an exit that skips a frame, then one that meets the emptied stack.
 cat >"$tmp/skip-then-orphan.spec" <<SPEC
