@@ -75,10 +75,9 @@ add_call(struct path_builder *b, const struct calltree *tree,
          const struct scope *scope, const struct scope_span *span, size_t i,
          uint32_t base, uint32_t **stack, size_t *stack_cap)
 {
-	const struct tt_calls *c = &tree->calls;
 	uint32_t d = calltree_depth(tree, i);
 	uint32_t parent = d ? (*stack)[d - 1] : base;
-	uint32_t node = child_of(b, parent, c->method[i]);
+	uint32_t node = child_of(b, parent, calltree_method(tree, i));
 	struct callpath_node *n = &b->out->nodes[node];
 	uint64_t dur[CLOCK_COUNT];
 	int k;

@@ -1078,6 +1078,7 @@ finish(struct calltree_builder *b)
 			free(name);
 		}
 	}
+	calltree_narrow_methods(tree);
 }
 
 void

@@ -197,6 +197,8 @@ void build_alloc_calls(struct calltree_builder *b, size_t n, bool parents);
 void calltree_alloc_calls(struct calltree *tree, size_t n);
 /* Index the model's time steps, once they are all there. */
 void calltree_index_steps(struct calltree *tree);
+/* Keep the methods in 16 bits when there are few enough, at the end. */
+void calltree_narrow_methods(struct calltree *tree);
 /* Index the model's depths for calltree_parent, once they are settled. */
 void calltree_index_depths(struct calltree *tree);
 /* Release the model's call arrays and side tables; no calls left. */

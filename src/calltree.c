@@ -62,6 +62,7 @@ calltree_free_calls(struct calltree *tree)
 	int k, l;
 
 	free(c->method);
+	free(c->method16);
 	free(c->depth);
 	free(c->flags);
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -112,6 +113,25 @@ calltree_index_steps(struct calltree *tree)
 			c->step_index[k][b] = (uint32_t)s;
 		}
 	}
+}
+
+void
+calltree_narrow_methods(struct calltree *tree)
+{
+	struct tt_calls *c = &tree->calls;
+	size_t i;
+
+	if (!c->count || tree->nmethods > UINT16_MAX)
+		return;
+	/* In place: value i moves from byte 4i to byte 2i, after it is
+	 * read (memcpy, as the two widths share the bytes). */
+	for (i = 0; i < c->count; i++) {
+		uint16_t m = (uint16_t)c->method[i];
+
+		memcpy((char *)c->method + i * sizeof(m), &m, sizeof(m));
+	}
+	c->method16 = xreallocarray(c->method, c->count, sizeof(uint16_t));
+	c->method = NULL;
 }
 
 void

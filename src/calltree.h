@@ -128,7 +128,8 @@ enum {
  * calltree_parent, which finds it through the minimum depths of blocks.
  */
 struct tt_calls {
-	uint32_t *method;
+	uint32_t *method;             /* NULL when method16 holds the methods */
+	uint16_t *method16;           /* with fewer than 65536 methods */
 	uint16_t *depth;              /* 0 for a root; UINT16_MAX: see deep */
 	uint8_t *flags;               /* enum call_flag bits */
 	uint16_t *start[CLOCK_COUNT]; /* NULL for a clock the trace lacks */
@@ -249,6 +250,13 @@ calltree_depth(const struct calltree *tree, size_t c)
 	uint16_t d = tree->calls.depth[c];
 
 	return d != UINT16_MAX ? d : calltree_deep_depth(tree, c);
+}
+/* Method index of call c. */
+static inline uint32_t
+calltree_method(const struct calltree *tree, size_t c)
+{
+	return tree->calls.method16 ? tree->calls.method16[c]
+	                            : tree->calls.method[c];
 }
 /* The caller of call c, or CALL_NONE for a root of its thread. */
 uint32_t calltree_parent(const struct calltree *tree, size_t c);

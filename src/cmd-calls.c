@@ -194,13 +194,13 @@ cmd_calls(int argc, char **argv)
 		/* The calls the range touches (all without one). */
 		scope_span_of(&span, &scope, tree, t);
 		for (i = 0; i < span.nopen; i++) {
-			if (!want[tree->calls.method[span.open[i]]])
+			if (!want[calltree_method(tree, span.open[i])])
 				continue;
 			UTIL_GROW(picked, cap, n + 1);
 			picked[n++] = span.open[i];
 		}
 		for (i = span.first; i < span.end; i++) {
-			if (!want[tree->calls.method[i]])
+			if (!want[calltree_method(tree, i)])
 				continue;
 			UTIL_GROW(picked, cap, n + 1);
 			picked[n++] = (uint32_t)i;
@@ -217,8 +217,8 @@ cmd_calls(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		uint32_t c = picked[i];
 		size_t th = 0;
-		char *name =
-		        method_full_name(&tree->methods[tree->calls.method[c]]);
+		char *name = method_full_name(
+		        &tree->methods[calltree_method(tree, c)]);
 
 		while (th + 1 < tree->nthreads &&
 		       tree->threads[th + 1].first_call <= c)

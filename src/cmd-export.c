@@ -115,7 +115,8 @@ event(struct evented *e, char type, uint32_t call, uint64_t at)
 	e->at = at;
 	fprintf(e->out,
 	        "%s{\"type\":\"%c\",\"frame\":%" PRIu32 ",\"at\":%" PRIu64 "}",
-	        e->first ? "\n" : ",\n", type, e->tree->calls.method[call], at);
+	        e->first ? "\n" : ",\n", type, calltree_method(e->tree, call),
+	        at);
 	e->first = false;
 }
 
@@ -213,7 +214,6 @@ static void
 write_chrome(FILE *out, const struct calltree *tree, const struct scope *scope,
              enum clock_index k)
 {
-	const struct tt_calls *c = &tree->calls;
 	bool cpu = tree->has_clock[CLOCK_CPU];
 	bool thread_time = cpu && k != CLOCK_CPU;
 	char **names = json_names(tree);
@@ -241,7 +241,7 @@ write_chrome(FILE *out, const struct calltree *tree, const struct scope *scope,
 			        ",\n{\"name\":%s,\"ph\":\"X\",\"pid\":1,"
 			        "\"tid\":%" PRIu32 ",\"ts\":%" PRIu64
 			        ",\"dur\":%" PRIu64,
-			        names[c->method[i]], th->tid,
+			        names[calltree_method(tree, i)], th->tid,
 			        calltree_start(tree, i, k),
 			        calltree_duration(tree, i, k));
 			if (thread_time)

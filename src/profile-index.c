@@ -84,10 +84,10 @@ link_key(const struct calltree *tree, size_t i, uint32_t parent)
 	uint64_t pm = 0x7FFFFFFF, prec = 0;
 
 	if (parent != CALL_NONE) {
-		pm = c->method[parent];
+		pm = calltree_method(tree, parent);
 		prec = c->flags[parent] & CALL_RECURSIVE;
 	}
-	return pm << 33 | (uint64_t)c->method[i] << 2 |
+	return pm << 33 | (uint64_t)calltree_method(tree, i) << 2 |
 	       (uint64_t)(c->flags[i] & CALL_RECURSIVE) << 1 | prec;
 }
 
@@ -106,8 +106,9 @@ link_add(struct profile_index *ix, const struct calltree *tree, size_t i,
 	UTIL_GROW(ix->keys, ix->links_cap, ix->nlinks + 1);
 	l = &ix->keys[ix->nlinks];
 	memset(l, 0, sizeof(*l));
-	l->parent = parent == CALL_NONE ? CALL_NONE : c->method[parent];
-	l->child = c->method[i];
+	l->parent =
+	        parent == CALL_NONE ? CALL_NONE : calltree_method(tree, parent);
+	l->child = calltree_method(tree, i);
 	l->child_recursive = c->flags[i] & CALL_RECURSIVE;
 	l->parent_recursive =
 	        parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);

@@ -74,13 +74,14 @@ add_call(struct profile_row *rows, struct link_table *links,
          const uint64_t *dur)
 {
 	const struct tt_calls *c = &tree->calls;
-	struct profile_row *r = &rows[c->method[i]];
+	struct profile_row *r = &rows[calltree_method(tree, i)];
 	bool rec = c->flags[i] & CALL_RECURSIVE;
 	bool parent_rec =
 	        parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
 	struct profile_link *l = link_slot(
-	        links, parent == CALL_NONE ? CALL_NONE : c->method[parent],
-	        c->method[i], rec, parent_rec);
+	        links,
+	        parent == CALL_NONE ? CALL_NONE : calltree_method(tree, parent),
+	        calltree_method(tree, i), rec, parent_rec);
 	int k;
 
 	if (rec)
@@ -98,7 +99,8 @@ add_call(struct profile_row *rows, struct link_table *links,
 			r->top_excl[k] += d;
 		}
 		if (parent != CALL_NONE) {
-			struct profile_row *pr = &rows[c->method[parent]];
+			struct profile_row *pr =
+			        &rows[calltree_method(tree, parent)];
 
 			pr->excl[k] -= d;
 			if (!parent_rec)
@@ -511,13 +513,15 @@ profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			uint32_t p = calltree_walk_parent(&walk, i);
 
-			if (c->method[i] == m)
+			if (calltree_method(tree, i) == m)
 				edge_add(&parents, tree,
-				         p == CALL_NONE ? CALL_NONE
-				                        : c->method[p],
+				         p == CALL_NONE
+				                 ? CALL_NONE
+				                 : calltree_method(tree, p),
 				         c->flags[i] & CALL_RECURSIVE, i);
-			if (p != CALL_NONE && c->method[p] == m)
-				edge_add(&children, tree, c->method[i],
+			if (p != CALL_NONE && calltree_method(tree, p) == m)
+				edge_add(&children, tree,
+				         calltree_method(tree, i),
 				         c->flags[p] & CALL_RECURSIVE, i);
 		}
 	}

@@ -353,7 +353,7 @@ build_methods(struct timeline *tl)
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			if (calls->flags[i] & CALL_RECURSIVE)
 				continue;
-			m = calls->method[i];
+			m = calltree_method(tree, i);
 			count[m]++;
 			ncalls++;
 			if (last[m] != t) {
@@ -379,7 +379,7 @@ build_methods(struct timeline *tl)
 
 			if (calls->flags[i] & CALL_RECURSIVE)
 				continue;
-			m = calls->method[i];
+			m = calltree_method(tree, i);
 			if (last[m] != t) {
 				last[m] = (uint32_t)t;
 				g = &tl->groups[tl->mgroups[m] + count[m]++];

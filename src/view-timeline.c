@@ -501,8 +501,8 @@ draw_thread(struct timeline_view *v, struct app *app, struct canvas *c,
 			;
 		if (call == CALL_NONE)
 			continue;
-		draw_run(c, &tree->methods[tree->calls.method[call]],
-		         method_role(tree->calls.method[call]), x0 + x, y,
+		draw_run(c, &tree->methods[calltree_method(tree, call)],
+		         method_role(calltree_method(tree, call)), x0 + x, y,
 		         end - x);
 	}
 	for (x = 0; x < p; x++) {
@@ -780,7 +780,7 @@ timeline_request(void *state, struct app *app, enum request req)
 			app_message(app, false, "no call under the cursor");
 			return VIEW_DONE;
 		}
-		app_jump(app, APP_VIEW_TIMELINE, app->tree->calls.method[c]);
+		app_jump(app, APP_VIEW_TIMELINE, calltree_method(app->tree, c));
 		return VIEW_DONE;
 	case REQ_RANGE_START:
 		v->marking = true;
@@ -870,7 +870,8 @@ timeline_status(void *state, struct app *app)
 		n++;
 	frames = xcalloc(n + 1, sizeof(*frames));
 	for (g = c, i = n; g != CALL_NONE; g = calltree_parent(tree, g)) {
-		char *name = simple_name(&tree->methods[tree->calls.method[g]]);
+		char *name =
+		        simple_name(&tree->methods[calltree_method(tree, g)]);
 
 		format_time(d, sizeof(d), calltree_duration(tree, g, v->clock),
 		            v->ascii);

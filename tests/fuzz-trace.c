@@ -135,7 +135,8 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 		if (tree->has_clock[k])
 			lower[k][0] = th->first[k];
 	for (i = th->first_call; i < end; i++) {
-		uint32_t m = c->method[i], p = calltree_parent(tree, i),
+		uint32_t m = calltree_method(tree, i),
+		         p = calltree_parent(tree, i),
 		         d = calltree_depth(tree, i);
 
 		CHECK(m < tree->nmethods, "call %zu: method %" PRIu32 " of %zu",
@@ -155,7 +156,7 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 		}
 		/* Leave the subtrees that ended before call i. */
 		while (plen && path[plen - 1] != p)
-			on_path[c->method[path[--plen]]]--;
+			on_path[calltree_method(tree, path[--plen])]--;
 		CHECK(plen == d,
 		      "call %zu: parent %" PRIu32
 		      " is not on the pre-order path (depth %" PRIu32
@@ -219,7 +220,7 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 			max_depth = d + 1;
 	}
 	while (plen)
-		on_path[c->method[path[--plen]]]--;
+		on_path[calltree_method(tree, path[--plen])]--;
 	CHECK(th->max_depth == max_depth,
 	      "thread %zu: max_depth %" PRIu32 ", deepest call %" PRIu32, t,
 	      th->max_depth, max_depth);
@@ -356,7 +357,7 @@ check_profile(const struct calltree *tree, const struct scope *scope,
 	      prof.nrows, tree->nmethods);
 	want = xcalloc(tree->nmethods + 1, sizeof(*want));
 	for (i = 0; i < c->count; i++) {
-		struct profile_row *r = &want[c->method[i]];
+		struct profile_row *r = &want[calltree_method(tree, i)];
 		bool rec = c->flags[i] & CALL_RECURSIVE;
 
 		if (rec)
@@ -436,9 +437,9 @@ check_edges(const struct calltree *tree, const struct scope *scope)
 
 	if (!c->count)
 		return;
-	m = c->method[0];
+	m = calltree_method(tree, 0);
 	for (i = 0; i < c->count; i++) {
-		if (c->method[i] == m) {
+		if (calltree_method(tree, i) == m) {
 			calls++;
 			for (k = 0; k < CLOCK_COUNT; k++)
 				if (tree->has_clock[k])
@@ -446,7 +447,7 @@ check_edges(const struct calltree *tree, const struct scope *scope)
 		}
 		uint32_t p = calltree_parent(tree, i);
 
-		if (p != CALL_NONE && c->method[p] == m)
+		if (p != CALL_NONE && calltree_method(tree, p) == m)
 			kids++;
 	}
 	profile_edges_compute(&e, tree, scope, m, calltree_default_clock(tree));

@@ -64,7 +64,7 @@ same_calls(const struct calltree *a, const struct calltree *b)
 
 	SAME("call count", x->count, y->count);
 	for (c = 0; c < x->count; c++) {
-		SAME("method", x->method[c], y->method[c]);
+		SAME("method", calltree_method(a, c), calltree_method(b, c));
 		SAME("parent", calltree_parent(a, c), calltree_parent(b, c));
 		SAME("depth", calltree_depth(a, c), calltree_depth(b, c));
 		SAME("flags", x->flags[c], y->flags[c]);

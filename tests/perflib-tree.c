@@ -33,7 +33,7 @@ print_node(const struct calltree *tree, const char *text, size_t indent,
 
 		if (calltree_parent(tree, c) != self)
 			continue;
-		m = &tree->methods[tree->calls.method[c]];
+		m = &tree->methods[calltree_method(tree, c)];
 		len = strlen(m->klass) + strlen(m->name) +
 		      strlen(m->signature) + 8;
 		child = malloc(len);

@@ -178,7 +178,7 @@ call_path(const struct calltree *tree, size_t c, bool by_thread, uint32_t *step)
 	if (len > MAX_PATH)
 		abort();
 	while (at != CALL_NONE) {
-		step[--i] = calls->method[at];
+		step[--i] = calltree_method(tree, at);
 		at = calltree_parent(tree, at);
 	}
 	if (by_thread)

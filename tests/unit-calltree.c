@@ -213,7 +213,8 @@ is_call(const struct calltree *t, size_t c, uint64_t id, uint32_t parent,
 		ok(false, "%s: call %zu exists (only %zu)", what, c, k->count);
 		return;
 	}
-	same = k->method[c] == mi(t, id) && calltree_parent(t, c) == parent &&
+	same = calltree_method(t, c) == mi(t, id) &&
+	       calltree_parent(t, c) == parent &&
 	       calltree_depth(t, c) == depth && k->flags[c] == flags &&
 	       calltree_start(t, c, CLOCK_CPU) == cs &&
 	       calltree_end(t, c, CLOCK_CPU) == ce &&
@@ -228,7 +229,7 @@ is_call(const struct calltree *t, size_t c, uint64_t id, uint32_t parent,
 	        (unsigned long long)we))
 		printf("#   got 0x%llx parent %d depth %u flags [%s] cpu "
 		       "%llu..%llu wall %llu..%llu\n",
-		       (unsigned long long)t->methods[k->method[c]].id,
+		       (unsigned long long)t->methods[calltree_method(t, c)].id,
 		       (int)calltree_parent(t, c), calltree_depth(t, c),
 		       flag_text(k->flags[c], f2),
 		       (unsigned long long)calltree_start(t, c, CLOCK_CPU),

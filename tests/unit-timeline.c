@@ -331,7 +331,8 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 		int r;
 
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
-			if (c->method[i] != m || (c->flags[i] & CALL_RECURSIVE))
+			if (calltree_method(tree, i) != m ||
+			    (c->flags[i] & CALL_RECURSIVE))
 				continue;
 			expect(ty, j < n ? calls[j] : NONE, i, "method call", t,
 			       m, j);
