@@ -1515,6 +1515,53 @@ test_parents_by_depth(void)
 	calltree_free(t);
 }
 
+/*
+ * Method indexes past 16 bits.  Thread 1 calls A, then 70000 methods the
+ * key lacks (ids 0x10000 + 4i), each once under A: the model numbers them
+ * 8 + i after the key's 8, so it keeps its methods in 32 bits; with the
+ * key's 8 only, in 16.
+ */
+static void
+test_wide_methods(void)
+{
+	enum { UNKNOWN = 70000 };
+	uint64_t wrong = 0, now = 1;
+	struct calltree *t;
+	size_t i;
+
+	start();
+	IN(1, A, 0, 0);
+	for (i = 0; i < UNKNOWN; i++) {
+		IN(1, 0x10000 + 4 * i, now, now);
+		OUT(1, 0x10000 + 4 * i, now, now);
+		now++;
+	}
+	OUT(1, A, now, now);
+	t = finish();
+	is_u64(t->nmethods, 8 + UNKNOWN, "wide methods: %d methods",
+	       8 + UNKNOWN);
+	ok(t->calls.method16 == NULL, "wide methods: kept in 32 bits");
+	wrong += calltree_method(t, 0) != mi(t, A);
+	for (i = 0; i < UNKNOWN; i++)
+		wrong += calltree_method(t, 1 + i) != 8 + i ||
+		         t->methods[8 + i].id != 0x10000 + 4 * i;
+	is_u64(wrong, 0, "wide methods: every call's method");
+	calltree_free(t);
+
+	start();
+	IN(1, A, 0, 0);
+	IN(1, E, 1, 1);
+	OUT(1, E, 2, 2);
+	OUT(1, A, 3, 3);
+	t = finish();
+	ok(t->calls.method16 != NULL && !t->calls.method,
+	   "narrow methods: kept in 16 bits");
+	ok(calltree_method(t, 0) == mi(t, A) &&
+	           calltree_method(t, 1) == mi(t, E),
+	   "narrow methods: A then E");
+	calltree_free(t);
+}
+
 int
 main(void)
 {
@@ -1533,6 +1580,7 @@ main(void)
 	test_clock_repairs();
 	test_long_times();
 	test_parents_by_depth();
+	test_wide_methods();
 	test_big_tid();
 	test_properties_and_wall_only();
 	test_range();
