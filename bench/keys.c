@@ -5,7 +5,8 @@
  * inversion and search, the timeline's zooms, pans, call jumps and
  * ranges) each followed by a full
  * redraw on a 120x40 canvas, as the viewer does after every key, and
- * prints the median and worst milliseconds per kind of request.
+ * prints the median and worst milliseconds per kind of request, then
+ * the peak memory against the file's size.
  *
  * Usage: keys TRACE [ROUNDS]   (ROUNDS defaults to 10, about 50 requests
  * each).  Built by `make bench`, not by `make check`.
@@ -21,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 enum { MAX_KINDS = 96 };
@@ -302,5 +305,17 @@ main(int argc, char **argv)
 	printf("%zu requests in %.1f ms\n", n, total);
 	canvas_free(canvas);
 	app_free(app);
+	{
+		struct rusage ru;
+		struct stat st;
+
+		/* ru_maxrss is in KiB on Linux. */
+		if (!getrusage(RUSAGE_SELF, &ru) && !stat(argv[1], &st))
+			printf("peak memory %.1f MB, %.2f of the file's %.1f "
+			       "MB\n",
+			       ru.ru_maxrss * 1024.0 / 1e6,
+			       ru.ru_maxrss * 1024.0 / (double)st.st_size,
+			       (double)st.st_size / 1e6);
+	}
 	return 0;
 }
