@@ -67,7 +67,10 @@ SPEC
 		d=$("$measure" 1 "$DMTRACEDUMP" "$trace")
 		echo "dmtracedump $d"
 		awk -v d="$(field wall_ms "$d")" -v r="$(field wall_ms "$r")" \
-			'BEGIN { printf "report is %.1fx faster than dmtracedump\n", d / r }'
+			-v l="$(field wall_ms "$l")" 'BEGIN {
+			printf "faster than dmtracedump: load %.1fx, report %.1fx\n",
+				d / l, d / r
+		}'
 	fi
 done
 if [ -x "$builddir/bench/keys" ]; then
