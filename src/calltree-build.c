@@ -747,7 +747,7 @@ struct time_tables {
 	size_t nlongs, longs_cap;
 };
 
-/* From call `call` on, starts have high half `high`. */
+/* From call `call` on, starts have high bits `high`. */
 static void
 add_step(struct time_tables *tt, uint32_t call, uint64_t high)
 {

@@ -12,9 +12,8 @@
  * Methods the key does not define get their indexes once every record
  * is read, in the order the event-by-event path would add them.  What
  * the counts cannot foresee (an exit that skips open frames and then
- * meets an empty stack, start times past 2^32) fails the placed build:
- * the records then go through the event-by-event path, which gives the
- * same model.
+ * meets an empty stack) fails the placed build: the records then go
+ * through the event-by-event path, which gives the same model.
  */
 #include "config.h"
 

@@ -165,6 +165,7 @@ calltree_index_depths(struct calltree *tree)
 		below = mins;
 		n = m;
 	}
+	c->depth_levels = l;
 }
 
 /* Level l of the depths: the calls' own for l = 0, else the minimums. */
@@ -181,7 +182,7 @@ calltree_parent(const struct calltree *tree, size_t c)
 	const struct tt_calls *calls = &tree->calls;
 	uint16_t d = calls->depth[c];
 	size_t pos = c, found = SIZE_MAX, count, i;
-	int l = 0, top = 0;
+	int l = 0, top = calls->depth_levels;
 
 	if (!d)
 		return CALL_NONE;
@@ -199,10 +200,9 @@ calltree_parent(const struct calltree *tree, size_t c)
 		}
 		return deep[lo].parent;
 	}
-	while (top < DEPTH_LEVELS && calls->depth_min[top])
-		top++;
 	/* Up: the entries before pos in its block, then before the block
-	 * at the level above, until one is less deep than c. */
+	 * at the level above, until one is less deep than c (the top level
+	 * has one, as a call deeper than 0 has a caller). */
 	for (;; l++) {
 		const uint16_t *v = depth_level(calls, l, &count);
 		size_t lo =
@@ -218,8 +218,7 @@ calltree_parent(const struct calltree *tree, size_t c)
 			break;
 		}
 		if (l == top)
-			return CALL_NONE; /* cannot happen: d > 0 has a caller
-			                   */
+			return CALL_NONE;
 		pos = lo >> DEPTH_BLOCK_SHIFT;
 	}
 	/* Down: the last entry of the found block less deep than c. */

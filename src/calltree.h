@@ -122,10 +122,10 @@ enum {
  * changes of the high bits (about one per 65 ms of a thread) in a step
  * table, and each duration, with the calls of 65 ms or more in a side
  * table.  Read them through calltree_start, calltree_end and
- * calltree_duration.  Depths are stored in
- * 16 bits, the rare deeper ones in a side table: read calltree_depth.
- * A call's caller is the last call before it that is less deep: read
- * calltree_parent, which finds it through the minimum depths of blocks.
+ * calltree_duration.  Depths are stored in 16 bits, the rare deeper ones
+ * in a side table: read calltree_depth.  A call's caller is the last
+ * call before it that is less deep: read calltree_parent, which finds it
+ * through the least depths of blocks of calls.
  */
 struct tt_calls {
 	uint32_t *method;             /* NULL when method16 holds the methods */
@@ -142,10 +142,11 @@ struct tt_calls {
 	size_t nlongs[CLOCK_COUNT];
 	struct tt_deep_call *deep; /* by call */
 	size_t ndeep;
-	/* depth_min[l][i]: the least depth of calls [i << 6(l+1), + 2^6(l+1))
-	 */
+	/* Level l + 1 of the depths: entry i is the least of entries
+	 * [64 i, 64 i + 64) of level l, level 0 being the calls' own. */
 	uint16_t *depth_min[DEPTH_LEVELS];
 	size_t depth_min_count[DEPTH_LEVELS];
+	int depth_levels; /* levels above the calls' own */
 	size_t count;
 };
 
