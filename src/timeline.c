@@ -1,6 +1,6 @@
 /*
  * timeline: the dominant call of a slice from four facts about the
- * pre-order that the calltree already keeps sorted, plus three arrays.
+ * pre-order that the calltree already keeps sorted, plus two arrays.
  *
  * Why this shape.  Per thread, calls are in pre-order and their starts
  * never decrease, so any time maps to calls by binary search, and the
@@ -19,13 +19,17 @@
  *     of exclusive times (a subtree's exclusive times add up to its
  *     root's duration): ex_prefix;
  *   - once the descent enters a whole child, the slice no longer matters
- *     (its children are whole too), so the rest of the descent is a
- *     property of the call, computed once bottom-up: `dom`.
+ *     (its children are whole too): the same two answer each level on
+ *     the child's descendants, which end where the starts pass its end.
  *
  * If L or R wins, the descent continues in it with the slice cut at its
  * edge: a new query on a narrower slice, whose container is deeper, so a
  * query costs O(depth) binary searches at worst and usually one round.
  * Nothing is proportional to the calls in the slice, at any zoom.
+ *
+ * The walks up from a call go through calltree_parent, which searches;
+ * a row's slices share their edges, and each remembers the ancestors
+ * its walks met (`struct chain`), so the next slice starts from them.
  *
  * The multi-resolution alternative (per-level buckets of fixed width)
  * answers only for slices aligned to its buckets and needs a resolution
@@ -33,11 +37,11 @@
  * tests check against a direct descent.
  *
  * Memory, per call: 4 bytes of prefix sums (offsets from a 64-bit base
- * per block of 64 calls), 4 of `dom`, 4 or fewer for the per-method
- * lists, about 1.3 for the sparse table.  Building is a
- * few linear passes.  The method lists keep, per method and thread, the
- * calls not nested in another call of the same method (disjoint
- * intervals sorted by start), with the longest of each group.
+ * per block of 64 calls), 4 or fewer for the per-method lists, about
+ * 1.3 for the sparse table.  Building is a few linear passes.  The
+ * method lists keep, per method and thread, the calls not nested in
+ * another call of the same method (disjoint intervals sorted by start),
+ * with the longest of each group.
  */
 #include "config.h"
 
@@ -67,7 +71,6 @@ struct timeline {
 	uint64_t *ex_base, *wide;
 	uint32_t *wide_of;
 	size_t nwide;    /* blocks in `wide` */
-	uint32_t *dom;   /* where the descent from a whole call ends */
 	uint32_t *table; /* levels x nblocks: leftmost longest call */
 	size_t nblocks, nlevels;
 	uint32_t *mcalls; /* by method, then thread, then start */
@@ -219,60 +222,45 @@ build_prefix(struct timeline *tl, struct long_ex *longs, size_t nlongs)
 	}
 }
 
-/* Exclusive times, then `dom` bottom-up, then the prefix sums.  Before
- * call c is reached (in reverse pre-order), dom[c] holds its longest
- * child so far. */
+/* Exclusive times, then the prefix sums.  Each call gives its duration
+ * to its own slot and takes it from its parent's: the last call of its
+ * thread one level up, kept per depth in `path`. */
 static void
 build_descent(struct timeline *tl)
 {
-	size_t n = tl->ncalls, i, nlongs = 0, longs_cap = 0;
+	const struct calltree *tree = tl->tree;
+	size_t n = tl->ncalls, t, i, nlongs = 0, longs_cap = 0, path_cap = 0;
 	struct long_ex *longs = NULL;
-	uint32_t *parent = xmalloc((n + 1) * sizeof(*parent));
-	struct calltree_walk walk = {0};
-
-	for (i = 0; i < n; i++) {
-		if (i == 0)
-			calltree_walk_start(&walk, tl->tree, 0);
-		parent[i] = calltree_walk_parent(&walk, i);
-	}
-	calltree_walk_done(&walk);
+	uint32_t *path = NULL;
 
 	tl->ex_low = xmalloc((n + 1) * sizeof(*tl->ex_low));
-	tl->dom = xmalloc((n + 1) * sizeof(*tl->dom));
-	for (i = 0; i < n; i++) {
-		uint64_t d = dur(tl, i);
-		uint32_t p = parent[i];
+	for (t = 0; t < tree->nthreads && n; t++) {
+		const struct tt_thread *th = &tree->threads[t];
 
-		/* A parent comes before its children. */
-		tl->ex_low[i + 1] = (uint32_t)d;
-		if (d >> 32) {
-			UTIL_GROW(longs, longs_cap, nlongs + 1);
-			longs[nlongs].call = (uint32_t)i;
-			longs[nlongs++].ex = d;
-		}
-		if (p != CALL_NONE) {
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			uint64_t d = dur(tl, i);
+			uint32_t depth = calltree_depth(tree, i);
+			uint32_t p = depth ? path[depth - 1] : CALL_NONE;
+
+			UTIL_GROW(path, path_cap, (size_t)depth + 1);
+			path[depth] = (uint32_t)i;
+			tl->ex_low[i + 1] = (uint32_t)d;
+			if (d >> 32) {
+				UTIL_GROW(longs, longs_cap, nlongs + 1);
+				longs[nlongs].call = (uint32_t)i;
+				longs[nlongs++].ex = d;
+			}
+			if (p == CALL_NONE)
+				continue;
 			if (dur(tl, p) >> 32)
 				long_ex_of(longs, nlongs, p)->ex -= d;
 			else
 				tl->ex_low[p + 1] -= (uint32_t)d;
 		}
-		tl->dom[i] = CALL_NONE;
-	}
-	for (i = n; i-- > 0;) {
-		uint32_t best = tl->dom[i], p = parent[i];
-
-		if (best != CALL_NONE &&
-		    dur(tl, best) > exclusive_of(tl, longs, nlongs, i))
-			tl->dom[i] = tl->dom[best];
-		else
-			tl->dom[i] = (uint32_t)i;
-		if (p != CALL_NONE && (tl->dom[p] == CALL_NONE ||
-		                       dur(tl, i) >= dur(tl, tl->dom[p])))
-			tl->dom[p] = (uint32_t)i;
 	}
 	build_prefix(tl, longs, nlongs);
 	free(longs);
-	free(parent);
+	free(path);
 }
 
 static void
@@ -430,7 +418,6 @@ timeline_free(struct timeline *tl)
 	free(tl->ex_base);
 	free(tl->wide_of);
 	free(tl->wide);
-	free(tl->dom);
 	free(tl->table);
 	free(tl->mcalls);
 	free(tl->groups);
@@ -456,7 +443,7 @@ timeline_memory(const struct timeline *tl)
 
 	size_t nb = (tl->ncalls >> BLOCK_SHIFT) + 1;
 
-	return (tl->ncalls + 1) * (sizeof(*tl->ex_low) + sizeof(*tl->dom)) +
+	return (tl->ncalls + 1) * sizeof(*tl->ex_low) +
 	       nb * (sizeof(*tl->ex_base) + sizeof(*tl->wide_of)) +
 	       tl->nwide * BLOCK * sizeof(*tl->wide) +
 	       tl->nblocks * tl->nlevels * sizeof(*tl->table) +
@@ -465,31 +452,117 @@ timeline_memory(const struct timeline *tl)
 	       tree->nthreads * sizeof(*tl->busy);
 }
 
-/* The innermost call of [lo, hi) open at `at`, given f, the first call
- * there starting after it: every call open at `at` is an ancestor of the
- * last call starting at or before it. */
+/*
+ * A call and what is known of its ancestors, by depth: at[d] is its
+ * ancestor at depth d (at[len - 1] the call itself), or CALL_NONE until
+ * a walk needs it.  Walks climb through calltree_parent, which may have
+ * to search back over many calls, so a row keeps what its walks learnt:
+ * a slice starts where the last one ended, with the same ancestors.
+ */
+struct chain {
+	uint32_t *at;
+	size_t len, cap;
+};
+
+/* chain_up for an ancestor not known yet. */
 static uint32_t
-open_at(const struct timeline *tl, size_t lo, size_t f, uint64_t at)
+chain_climb(const struct timeline *tl, struct chain *ch, size_t d)
+{
+	size_t e = d + 1;
+
+	while (ch->at[e] == CALL_NONE)
+		e++;
+	for (; e > d; e--)
+		ch->at[e - 1] = calltree_parent(tl->tree, ch->at[e]);
+	return ch->at[d];
+}
+
+/* The ancestor at depth d < ch->len, found and kept if not known. */
+static inline uint32_t
+chain_up(const struct timeline *tl, struct chain *ch, size_t d)
+{
+	return ch->at[d] != CALL_NONE ? ch->at[d] : chain_climb(tl, ch, d);
+}
+
+/*
+ * Make `to` describe call g, taking from `from` the ancestors it knows:
+ * those up to depth `keep` (-1: none) are known to be g's, and deeper
+ * ones are g's if they come before it and end after it starts.  (A
+ * call starting right at the end of one before it may be its child of
+ * no length or not; that one is left to chain_up.)  to may be from.
+ */
+static void
+chain_start(const struct timeline *tl, struct chain *to,
+            const struct chain *from, long keep, uint32_t g)
+{
+	size_t dg = calltree_depth(tl->tree, g), d;
+	uint64_t sg = start_of(tl, g);
+
+	UTIL_GROW(to->at, to->cap, dg + 1);
+	/* Where to already has one of those ancestors, it has the ones
+	 * above it too. */
+	for (d = (size_t)(keep + 1); to != from && d-- > 0;) {
+		if (d < to->len && to->at[d] == from->at[d] &&
+		    to->at[d] != CALL_NONE)
+			break;
+		to->at[d] = from->at[d];
+	}
+	for (d = (size_t)(keep + 1); d <= dg && d < from->len; d++) {
+		uint32_t x = from->at[d];
+
+		if (x == CALL_NONE)
+			continue;
+		if (x != g && (x > g || end_of(tl, x) <= sg))
+			break;
+		for (; keep < (long)d; keep++)
+			to->at[keep + 1] = from->at[keep + 1];
+	}
+	for (d = (size_t)(keep + 1); d < dg; d++)
+		to->at[d] = CALL_NONE;
+	to->at[dg] = g;
+	to->len = dg + 1;
+}
+
+/* The innermost call of [lo, hi) open at `at`, given f, the first call
+ * there starting after it, and its depth in *depth (-1 for none): every
+ * call open at `at` is an ancestor of the last call starting at or
+ * before it.  ch is left describing that last call; from and keep say
+ * what is known, as for chain_start. */
+static uint32_t
+open_at(const struct timeline *tl, size_t lo, size_t f, uint64_t at,
+        struct chain *ch, const struct chain *from, long keep, long *depth)
 {
 	uint32_t g;
+	long d;
 
-	if (f == lo)
+	*depth = -1;
+	if (f == lo) {
+		ch->len = 0;
 		return CALL_NONE;
-	for (g = (uint32_t)(f - 1); g != CALL_NONE && end_of(tl, g) <= at;
-	     g = calltree_parent(tl->tree, g))
-		;
+	}
+	g = (uint32_t)(f - 1);
+	chain_start(tl, ch, from, keep, g);
+	for (d = (long)ch->len - 1; g != CALL_NONE && end_of(tl, g) <= at;)
+		g = d ? chain_up(tl, ch, (size_t)--d) : CALL_NONE;
+	if (g != CALL_NONE)
+		*depth = d;
 	return g;
 }
 
 /* What a query learnt about one time `at` of a thread: the first call
  * starting at or after it (lb, SIZE_MAX: unknown) and the innermost call
  * open at it (when has_open).  A row's slices share their edges, so each
- * slice hands its right edge to the next. */
+ * slice hands its right edge to the next.  Once set, `open` is known even
+ * without has_open (then it is the innermost call open across `at` that
+ * starts before it), at depth `depth`, and `chain` describes it or a
+ * call below it. */
 struct probe {
 	bool set, has_open;
 	uint64_t at;
 	size_t lb;
 	uint32_t open;
+	long depth;
+	struct chain *chain;
 };
 
 static void
@@ -503,42 +576,116 @@ probe_reset(struct probe *p, uint64_t at)
 	p->lb = SIZE_MAX;
 }
 
+/* The first call of [c + 1, hi) that starts at or after c's end: the
+ * end of c's descendants, but those of no length at its very end.
+ * Galloping, as most calls have few; a call alone in [c, hi) with its
+ * descendants (the last of a parent's children) is seen at once. */
+static size_t
+subtree_end(const struct timeline *tl, size_t c, size_t hi)
+{
+	uint64_t e = end_of(tl, c);
+	size_t lo = c + 1, next = lo, step = 1;
+
+	if (lo < hi && start_of(tl, hi - 1) < e)
+		return hi;
+	while (next < hi && start_of(tl, next) < e) {
+		lo = next + 1;
+		next = lo + step;
+		step *= 2;
+	}
+	return lower_bound(tl, lo, next < hi ? next : hi, e);
+}
+
+/* Where the descent from call c, whole in the slice, ends: into its
+ * longest child (the earliest on a tie) while that one lasts longer
+ * than c's own time.  c's descendants come before hi.  The leftmost
+ * longest call of c's descendants is that child: none outlasts its
+ * ancestor among the children, which comes first.  The first child,
+ * if all of c's descendants start before its end, is the only one. */
+static uint32_t
+descend(const struct timeline *tl, uint32_t c, size_t hi)
+{
+	size_t end = subtree_end(tl, c, hi);
+
+	while (end > (size_t)c + 1) {
+		size_t first = (size_t)c + 1;
+		bool only = start_of(tl, end - 1) < end_of(tl, first);
+		uint32_t best =
+		        only ? (uint32_t)first : longest_in(tl, first, end);
+
+		if (dur(tl, best) <= ex_prefix(tl, first) - ex_prefix(tl, c))
+			break;
+		if (!only)
+			end = subtree_end(tl, best, end);
+		c = best;
+	}
+	return c;
+}
+
 /* The dominant call of [a, b) on thread th; pa may describe a, and pb
- * (if not NULL) is filled for b. */
+ * (if not NULL) is filled for b, its chain apart from pa's.  spare is a
+ * third chain for the slices the descent narrows to. */
 static uint32_t
 dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
-         uint64_t b, struct probe *pa, struct probe *pb)
+         uint64_t b, struct probe *pa, struct probe *pb, struct chain *spare)
 {
 	size_t lo_t = th->first_call, hi_t = lo_t + th->ncalls;
+	size_t fb = lower_bound(tl, lo_t, hi_t, b);
+	/* For a new probe at a: what is known of the ancestors of the last
+	 * call starting at or before it.  bc: those of the last call before
+	 * b, once walked for this b, and h, the innermost call open across
+	 * b, at depth dh.  below: after a round into left, its depth. */
+	const struct chain *known = pa->chain;
+	struct chain *bc = NULL;
+	uint32_t h = CALL_NONE;
+	long keep = -1, below = -1, dh = -1;
 
+	if (pa->set && pa->at == a)
+		keep = pa->depth;
 	while (a < b) {
-		uint32_t c, left = CALL_NONE, right = CALL_NONE, whole;
+		uint32_t c, left, right = CALL_NONE, whole;
 		uint64_t cov_l = 0, cov_r = 0, cov_w = 0, sum, self;
-		size_t fb, lo, hi;
-		long dc;
+		size_t lo, hi;
+		long dc, dopen;
 
-		/* C: the deepest call containing [a, b); left: its child
-		 * open at a, if that one ends inside the slice. */
+		/* C: the deepest call containing [a, b), at depth dc, open at
+		 * a (after a round into left: that one or below it); left:
+		 * its child open at a, if that one ends inside the slice. */
 		probe_reset(pa, a);
 		if (!pa->has_open) {
 			size_t f = upper_bound(tl, lo_t, hi_t, a);
 
-			pa->open = open_at(tl, lo_t, f, a);
+			pa->open = open_at(tl, lo_t, f, a, pa->chain, known,
+			                   keep, &pa->depth);
 			pa->has_open = true;
 		}
-		c = pa->open;
-		while (c != CALL_NONE && end_of(tl, c) < b) {
-			left = c;
-			c = calltree_parent(tl->tree, c);
+		dopen = pa->depth;
+		if (below >= 0) {
+			for (dc = below; dc < dopen; dc++)
+				if (end_of(tl, chain_up(tl, pa->chain,
+				                        (size_t)dc + 1)) < b)
+					break;
+		} else {
+			for (dc = dopen; dc >= 0; dc--)
+				if (end_of(tl, chain_up(tl, pa->chain,
+				                        (size_t)dc)) >= b)
+					break;
 		}
-		dc = c == CALL_NONE ? -1 : (long)calltree_depth(tl->tree, c);
-		/* right: the child of C open across b. */
-		fb = lower_bound(tl, lo_t, hi_t, b);
-		if (fb > lo_t) {
-			uint32_t h = (uint32_t)(fb - 1);
-
-			while (h != CALL_NONE && end_of(tl, h) <= b)
-				h = calltree_parent(tl->tree, h);
+		c = dc >= 0 ? pa->chain->at[dc] : CALL_NONE;
+		left = dc < dopen ? pa->chain->at[dc + 1] : CALL_NONE;
+		/* right: the child of C open across b, if C does not end
+		 * there; b's probe, for the next slice. */
+		if (fb > lo_t && (pb || c == CALL_NONE || end_of(tl, c) > b)) {
+			if (!bc) {
+				/* h: the innermost call open across b. */
+				bc = pb ? pb->chain : spare;
+				h = (uint32_t)(fb - 1);
+				chain_start(tl, bc, pa->chain, dc, h);
+				for (dh = (long)bc->len - 1;
+				     h != CALL_NONE && end_of(tl, h) <= b;)
+					h = dh ? chain_up(tl, bc, (size_t)--dh)
+					       : CALL_NONE;
+			}
 			if (pb) {
 				/* No call starts at b: h is open at b. */
 				pb->set = true;
@@ -547,15 +694,12 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 				pb->has_open =
 				        fb == hi_t || start_of(tl, fb) > b;
 				pb->open = h;
+				pb->depth = h != CALL_NONE ? dh : -1;
 				pb = NULL;
 			}
-			if (h != CALL_NONE &&
-			    (long)calltree_depth(tl->tree, h) > dc) {
-				while ((long)calltree_depth(tl->tree, h) >
-				       dc + 1)
-					h = calltree_parent(tl->tree, h);
-				right = h;
-				cov_r = b - start_of(tl, h);
+			if (h != CALL_NONE && dh > dc) {
+				right = chain_up(tl, bc, (size_t)(dc + 1));
+				cov_r = b - start_of(tl, right);
 			}
 		}
 		/* The whole children: the calls in [lo, hi). */
@@ -584,28 +728,45 @@ dominant(const struct timeline *tl, const struct tt_thread *th, uint64_t a,
 			if (cov_l <= self)
 				return c;
 			b = end_of(tl, left);
+			fb = lower_bound(tl, lo_t, fb, b);
+			bc = NULL;
+			below = dc + 1;
 		} else if (cov_w >= cov_r) {
 			if (cov_w <= self)
 				return c;
-			return tl->dom[whole];
+			return descend(tl, whole, hi);
 		} else {
 			if (cov_r <= self)
 				return c;
 			a = start_of(tl, right);
+			known = bc;
+			keep = dc + 1;
+			below = -1;
 		}
 	}
 	return CALL_NONE;
+}
+
+static void
+chain_free(struct chain *ch)
+{
+	free(ch->at);
 }
 
 uint32_t
 timeline_dominant(const struct timeline *tl, size_t t, uint64_t a, uint64_t b)
 {
 	const struct tt_thread *th = &tl->tree->threads[t];
-	struct probe pa = {0};
+	struct chain ch[2] = {{0}};
+	struct probe pa = {.chain = &ch[0]};
+	uint32_t c;
 
 	if (!tl->ncalls || !th->ncalls)
 		return CALL_NONE;
-	return dominant(tl, th, a, b, &pa, NULL);
+	c = dominant(tl, th, a, b, &pa, NULL, &ch[1]);
+	chain_free(&ch[0]);
+	chain_free(&ch[1]);
+	return c;
 }
 
 void
@@ -613,7 +774,8 @@ timeline_row(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
              size_t n, uint32_t *out)
 {
 	const struct tt_thread *th = &tl->tree->threads[t];
-	struct probe pa = {0}, pb;
+	struct chain ch[3] = {{0}};
+	struct probe pa = {.chain = &ch[0]}, pb;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -622,11 +784,14 @@ timeline_row(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 			continue;
 		}
 		pb.set = false;
+		pb.chain = pa.chain == &ch[0] ? &ch[1] : &ch[0];
 		out[i] = dominant(tl, th, t0 + i * width, t0 + (i + 1) * width,
-		                  &pa, &pb);
+		                  &pa, &pb, &ch[2]);
 		if (pb.set)
 			pa = pb;
 	}
+	for (i = 0; i < 3; i++)
+		chain_free(&ch[i]);
 }
 
 uint32_t
@@ -634,10 +799,16 @@ timeline_call_at(const struct timeline *tl, size_t t, uint64_t at)
 {
 	const struct tt_thread *th = &tl->tree->threads[t];
 	size_t lo = th->first_call, hi = lo + th->ncalls;
+	struct chain ch = {0};
+	uint32_t c;
+	long depth;
 
 	if (!tl->ncalls)
 		return CALL_NONE;
-	return open_at(tl, lo, upper_bound(tl, lo, hi, at), at);
+	c = open_at(tl, lo, upper_bound(tl, lo, hi, at), at, &ch, &ch, -1,
+	            &depth);
+	chain_free(&ch);
+	return c;
 }
 
 uint64_t
