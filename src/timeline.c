@@ -37,11 +37,12 @@
  * tests check against a direct descent.
  *
  * Memory, per call: 4 bytes of prefix sums (offsets from a 64-bit base
- * per block of 64 calls), 4 or fewer for the per-method lists, about
- * 1.3 for the sparse table.  Building is a few linear passes.  The
- * method lists keep, per method and thread, the calls not nested in
- * another call of the same method (disjoint intervals sorted by start),
- * with the longest of each group.
+ * per block of 64 calls), 4 or fewer for the per-method lists, and for
+ * the sparse table, per block, 2 bytes a level up to 2^10 blocks long
+ * and 4 a level above (0.8 a call at 35 million calls).  Building is a
+ * few linear passes.  The method lists keep, per method and thread, the
+ * calls not nested in another call of the same method (disjoint
+ * intervals sorted by start), with the longest of each group.
  */
 #include "config.h"
 
@@ -53,6 +54,9 @@
 #include <string.h>
 
 enum { BLOCK_SHIFT = 6, BLOCK = 1 << BLOCK_SHIFT };
+/* The sparse table's levels (2^26 blocks at most) and the first whose
+ * entries do not fit 16 bits as offsets from their first block. */
+enum { MAX_LEVELS = 32, NEAR_LEVELS = 16 - BLOCK_SHIFT + 1 };
 
 /* The calls of one method on one thread. */
 struct method_group {
@@ -70,9 +74,16 @@ struct timeline {
 	uint32_t *ex_low;
 	uint64_t *ex_base, *wide;
 	uint32_t *wide_of;
-	size_t nwide;    /* blocks in `wide` */
-	uint32_t *table; /* levels x nblocks: leftmost longest call */
-	size_t nblocks, nlevels;
+	size_t nwide; /* blocks in `wide` */
+	/* The sparse table: entry j of level l is the leftmost longest call
+	 * of blocks [j, j + 2^l), for j + 2^l <= nblocks.  Levels below
+	 * NEAR_LEVELS keep it as an offset from block j's first call
+	 * (under 2^(l + BLOCK_SHIFT)), in table_off; the others in
+	 * table_call. */
+	uint16_t *table_off;
+	uint32_t *table_call;
+	size_t level_first[MAX_LEVELS]; /* level l: its entry 0 */
+	size_t nblocks, nlevels, ntable_off, ntable_call;
 	uint32_t *mcalls; /* by method, then thread, then start */
 	struct method_group *groups;
 	uint32_t *mgroups; /* method m: groups [mgroups[m], mgroups[m+1]) */
@@ -263,6 +274,26 @@ build_descent(struct timeline *tl)
 	free(path);
 }
 
+/* Entry j of level l of the sparse table. */
+static inline uint32_t
+table_at(const struct timeline *tl, size_t l, size_t j)
+{
+	if (l < NEAR_LEVELS)
+		return (uint32_t)((j << BLOCK_SHIFT) +
+		                  tl->table_off[tl->level_first[l] + j]);
+	return tl->table_call[tl->level_first[l] + j];
+}
+
+static void
+table_set(struct timeline *tl, size_t l, size_t j, uint32_t call)
+{
+	if (l < NEAR_LEVELS)
+		tl->table_off[tl->level_first[l] + j] =
+		        (uint16_t)(call - (j << BLOCK_SHIFT));
+	else
+		tl->table_call[tl->level_first[l] + j] = call;
+}
+
 static void
 build_table(struct timeline *tl)
 {
@@ -272,22 +303,31 @@ build_table(struct timeline *tl)
 	tl->nlevels = 1;
 	while (((size_t)1 << tl->nlevels) <= nb)
 		tl->nlevels++;
-	tl->table = xmalloc((nb * tl->nlevels + 1) * sizeof(*tl->table));
+	for (l = 0; l < tl->nlevels; l++) {
+		size_t *count =
+		        l < NEAR_LEVELS ? &tl->ntable_off : &tl->ntable_call;
+
+		tl->level_first[l] = *count;
+		*count += nb + 1 - ((size_t)1 << l);
+	}
+	tl->table_off = xmalloc((tl->ntable_off + 1) * sizeof(*tl->table_off));
+	tl->table_call =
+	        xmalloc((tl->ntable_call + 1) * sizeof(*tl->table_call));
 	for (j = 0; j < nb; j++) {
 		size_t i = j * BLOCK, e = i + BLOCK < n ? i + BLOCK : n;
 		uint32_t best = (uint32_t)i;
 
 		for (i++; i < e; i++)
 			best = longer(tl, best, (uint32_t)i);
-		tl->table[j] = best;
+		table_set(tl, 0, j, best);
 	}
 	for (l = 1; l < tl->nlevels; l++) {
-		const uint32_t *prev = tl->table + (l - 1) * nb;
-		uint32_t *cur = tl->table + l * nb;
 		size_t half = (size_t)1 << (l - 1);
 
 		for (j = 0; j + 2 * half <= nb; j++)
-			cur[j] = longer(tl, prev[j], prev[j + half]);
+			table_set(tl, l, j,
+			          longer(tl, table_at(tl, l - 1, j),
+			                 table_at(tl, l - 1, j + half)));
 	}
 }
 
@@ -308,13 +348,11 @@ longest_in(const struct timeline *tl, size_t lo, size_t hi)
 		best = longer(tl, best, (uint32_t)i);
 	{
 		size_t len = bh - bl, l = 0;
-		const uint32_t *level;
 
 		while (((size_t)2 << l) <= len)
 			l++;
-		level = tl->table + l * tl->nblocks;
-		best = longer(tl, best, level[bl]);
-		best = longer(tl, best, level[bh - ((size_t)1 << l)]);
+		best = longer(tl, best, table_at(tl, l, bl));
+		best = longer(tl, best, table_at(tl, l, bh - ((size_t)1 << l)));
 	}
 	for (i = bh << BLOCK_SHIFT; i < hi; i++)
 		best = longer(tl, best, (uint32_t)i);
@@ -418,7 +456,8 @@ timeline_free(struct timeline *tl)
 	free(tl->ex_base);
 	free(tl->wide_of);
 	free(tl->wide);
-	free(tl->table);
+	free(tl->table_off);
+	free(tl->table_call);
 	free(tl->mcalls);
 	free(tl->groups);
 	free(tl->mgroups);
@@ -446,7 +485,8 @@ timeline_memory(const struct timeline *tl)
 	return (tl->ncalls + 1) * sizeof(*tl->ex_low) +
 	       nb * (sizeof(*tl->ex_base) + sizeof(*tl->wide_of)) +
 	       tl->nwide * BLOCK * sizeof(*tl->wide) +
-	       tl->nblocks * tl->nlevels * sizeof(*tl->table) +
+	       tl->ntable_off * sizeof(*tl->table_off) +
+	       tl->ntable_call * sizeof(*tl->table_call) +
 	       nmcalls * sizeof(*tl->mcalls) + ngroups * sizeof(*tl->groups) +
 	       (tree->nmethods + 1) * sizeof(*tl->mgroups) +
 	       tree->nthreads * sizeof(*tl->busy);

@@ -21,7 +21,9 @@
  *     method, their longest, the next and previous around a time, and
  *     whether one overlaps a slice.
  *
- * Then a few hand-made trees whose answers are worked out in comments.
+ * Then a thread of calls back to back whose slices span thousands of the
+ * sparse table's blocks, and a few hand-made trees whose answers are
+ * worked out in comments.
  */
 #include "config.h"
 
@@ -425,6 +427,70 @@ test_random(void)
 		printf("#   %ld wrong; first: %s\n", meth.wrong, meth.first);
 }
 
+/*
+ * A thread of 300000 calls back to back (some with one child), so a
+ * slice across many of them is won by the longest, the earliest on a
+ * tie: durations are mostly 1 to 3 with rare long ones of a few equal
+ * lengths.  The sparse table has levels up to 2^12 blocks of 64 calls,
+ * past those whose entries are 16-bit offsets.
+ */
+static void
+test_wide(void)
+{
+	static const uint64_t longs[] = {40, 90, 90, 200, 200};
+	struct calltree *tree;
+	struct timeline *tl;
+	struct tally ty = {0};
+	uint64_t t = 0, span, width;
+	int i, r;
+
+	rng_state = 20261124;
+	start(2);
+	cur->thread(cur->ctx, 1, "main");
+	for (i = 0; i < 300000; i++) {
+		uint64_t d = below(400) ? 1 + below(3) : longs[below(5)];
+
+		ev(1, 0, TRACE_ENTER, t, t);
+		if (d > 2 && below(2)) {
+			ev(1, 1, TRACE_ENTER, t + 1, t + 1);
+			ev(1, 1, TRACE_EXIT, t + d - 1, t + d - 1);
+		}
+		t += d;
+		ev(1, 0, TRACE_EXIT, t, t);
+	}
+	tree = finish();
+	tl = timeline_new(tree, CLOCK_WALL);
+	span = t;
+	/* Slices of seven eighths of the span and more cross 4096 blocks;
+	 * then narrower ones. */
+	for (width = span; width > 4;
+	     width = width > span / 2 ? width - span / 8 : width / 3) {
+		uint32_t row[4];
+		uint64_t a;
+
+		for (r = 0; r < 6; r++) {
+			a = below(span - width + 1);
+			expect(&ty, timeline_dominant(tl, 0, a, a + width),
+			       brute_dominant(tree, CLOCK_WALL, 0, a,
+			                      a + width),
+			       "wide slice", 0, a, a + width);
+		}
+		a = below(span / 2);
+		timeline_row(tl, 0, a, width / 4 + 1, 4, row);
+		for (i = 0; i < 4; i++, a += width / 4 + 1)
+			expect(&ty, row[i],
+			       brute_dominant(tree, CLOCK_WALL, 0, a,
+			                      a + width / 4 + 1),
+			       "wide row", 0, a, a + width / 4 + 1);
+	}
+	if (!ok(!ty.wrong && tree->calls.count > 4096 * 64,
+	        "%zu calls back to back: %ld slices match brute force",
+	        tree->calls.count, ty.checked))
+		printf("#   %ld wrong; first: %s\n", ty.wrong, ty.first);
+	timeline_free(tl);
+	calltree_free(tree);
+}
+
 /* ---- hand-made cases ------------------------------------------------- */
 
 /*
@@ -650,6 +716,7 @@ main(void)
 	test_hand();
 	test_empty();
 	test_warmup();
+	test_wide();
 	test_random();
 	time_scale = (uint64_t)1 << 27;
 	test_random();
