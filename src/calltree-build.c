@@ -944,7 +944,7 @@ group_by_thread(struct calltree_builder *b)
 		c->longs[k] = tables[k].longs;
 		c->nlongs[k] = tables[k].nlongs;
 	}
-	calltree_index_steps(tree);
+	calltree_index_times(tree);
 }
 
 /*

@@ -195,8 +195,8 @@ void build_add_anomalies(struct tt_anomalies *to,
 void build_alloc_calls(struct calltree_builder *b, size_t n, bool parents);
 /* Model arrays for n calls, on the clocks the trace has (calltree.c). */
 void calltree_alloc_calls(struct calltree *tree, size_t n);
-/* Index the model's time steps, once they are all there. */
-void calltree_index_steps(struct calltree *tree);
+/* Index the model's time steps and long calls, once they are complete. */
+void calltree_index_times(struct calltree *tree);
 /* Keep the methods in 16 bits when there are few enough, at the end. */
 void calltree_narrow_methods(struct calltree *tree);
 /* Index the model's depths for calltree_parent, once they are settled. */

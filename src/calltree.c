@@ -70,6 +70,7 @@ calltree_free_calls(struct calltree *tree)
 		free(c->duration[k]);
 		free(c->steps[k]);
 		free(c->step_index[k]);
+		free(c->long_index[k]);
 		free(c->longs[k]);
 	}
 	free(c->deep);
@@ -94,10 +95,10 @@ calltree_free(struct calltree *tree)
 }
 
 void
-calltree_index_steps(struct calltree *tree)
+calltree_index_times(struct calltree *tree)
 {
 	struct tt_calls *c = &tree->calls;
-	size_t nb = (c->count >> TIME_BLOCK_SHIFT) + 1, b, s;
+	size_t nb = (c->count >> TIME_BLOCK_SHIFT) + 1, b, s, l;
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -105,12 +106,18 @@ calltree_index_steps(struct calltree *tree)
 			continue;
 		c->step_index[k] =
 		        xreallocarray(NULL, nb + 1, sizeof(*c->step_index[k]));
-		for (b = 0, s = 0; b <= nb; b++) {
+		c->long_index[k] =
+		        xreallocarray(NULL, nb + 1, sizeof(*c->long_index[k]));
+		for (b = 0, s = 0, l = 0; b <= nb; b++) {
+			size_t first = b << TIME_BLOCK_SHIFT;
+
 			while (s < c->nsteps[k] &&
-			       c->steps[k][s].first_call <=
-			               b << TIME_BLOCK_SHIFT)
+			       c->steps[k][s].first_call <= first)
 				s++;
+			while (l < c->nlongs[k] && c->longs[k][l].call < first)
+				l++;
 			c->step_index[k][b] = (uint32_t)s;
+			c->long_index[k][b] = (uint32_t)l;
 		}
 	}
 }
@@ -263,7 +270,9 @@ calltree_long_duration(const struct calltree *tree, size_t c,
                        enum clock_index k)
 {
 	const struct tt_long_call *longs = tree->calls.longs[k];
-	size_t lo = 0, hi = tree->calls.nlongs[k];
+	const uint32_t *index =
+	        tree->calls.long_index[k] + (c >> TIME_BLOCK_SHIFT);
+	size_t lo = index[0], hi = index[1], end = hi;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -273,9 +282,8 @@ calltree_long_duration(const struct calltree *tree, size_t c,
 		else
 			hi = mid;
 	}
-	return lo < tree->calls.nlongs[k] && longs[lo].call == c
-	               ? longs[lo].duration
-	               : UINT16_MAX;
+	return lo < end && longs[lo].call == c ? longs[lo].duration
+	                                       : UINT16_MAX;
 }
 
 uint32_t

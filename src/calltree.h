@@ -140,6 +140,8 @@ struct tt_calls {
 	uint32_t *step_index[CLOCK_COUNT];
 	struct tt_long_call *longs[CLOCK_COUNT]; /* by call */
 	size_t nlongs[CLOCK_COUNT];
+	/* [b]: the long calls before call b << TIME_BLOCK_SHIFT */
+	uint32_t *long_index[CLOCK_COUNT];
 	struct tt_deep_call *deep; /* by call */
 	size_t ndeep;
 	/* Level l + 1 of the depths: entry i is the least of entries
