@@ -4,10 +4,9 @@
 # Writes realistic traces with the fixture writer (program-shaped call
 # graph, thousands of methods, several threads), then times, on each:
 #   floor   a bare one-pass walk over the records (bench/floor.c)
-#   fresh   writing as many bytes of new memory as the loader does (15
-#           bytes a call with both clocks, methods still in 32 bits):
-#           the page faults any loader that builds such a model pays,
-#           whatever it computes
+#   fresh   writing as many bytes of new memory as the model has (13
+#           bytes a call with both clocks): the page faults any loader
+#           that builds such a model pays, whatever it computes
 #   load    `tracetui info` (read and build the model)
 #   report  `tracetui report --format tsv` end to end
 # and prints the median of REPEAT runs, cpu time per record, peak memory,
@@ -46,11 +45,11 @@ SPEC
 	echo "== $n records, $((size / 1000000)) MB: $trace"
 	calls=$("$tracetui" info "$trace" | sed -n 's/^calls: *//p')
 	f=$("$measure" "$repeat" "$floor" "$trace")
-	m=$("$measure" "$repeat" "$floor" --fresh $((calls * 15)))
+	m=$("$measure" "$repeat" "$floor" --fresh $((calls * 13)))
 	l=$("$measure" "$repeat" "$tracetui" info "$trace")
 	r=$("$measure" "$repeat" "$tracetui" report --format tsv "$trace")
 	echo "floor   $f"
-	echo "fresh   $m ($((calls * 15 / 1000000)) MB)"
+	echo "fresh   $m ($((calls * 13 / 1000000)) MB)"
 	echo "load    $l"
 	echo "report  $r"
 	awk -v f="$(field wall_ms "$f")" -v m="$(field wall_ms "$m")" \

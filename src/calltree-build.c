@@ -362,7 +362,14 @@ new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
 		return CALL_NONE;
 	}
 	ch = chunk_of(tc, i);
-	ch->method[j] = m;
+	if (!ch->method16) {
+		ch->method[j] = m;
+	} else if (m <= UINT16_MAX) {
+		ch->method16[j] = (uint16_t)m;
+	} else {
+		w->failed = true; /* too many methods for the narrow model */
+		return CALL_NONE;
+	}
 	if (ch->parent)
 		ch->parent[j] =
 		        parent == CALL_NONE ? CALL_NONE : tc->base + parent;
@@ -931,7 +938,7 @@ group_by_thread(struct calltree_builder *b)
 		c->count = n;
 		if (!n)
 			return; /* the call arrays stay NULL */
-		build_alloc_calls(b, n, true);
+		build_alloc_calls(b, n, false, true);
 	}
 	for (t = 0; t < tree->nthreads; t++)
 		move_thread_calls(b, t, tables);
@@ -965,10 +972,10 @@ settle_thread(struct calltree_builder *b, size_t t, uint32_t *open,
 
 	th->max_depth = 0;
 	for (i = th->first_call; i < end; i++) {
-		uint32_t parent = b->parent[i], m = c->method[i];
+		uint32_t parent = b->parent[i], m = calltree_method(tree, i);
 
 		while (depth && path[depth - 1] != parent)
-			open[c->method[path[--depth]]]--;
+			open[calltree_method(tree, path[--depth])]--;
 		if (open[m])
 			c->flags[i] |= CALL_RECURSIVE;
 		open[m]++;
@@ -985,7 +992,7 @@ settle_thread(struct calltree_builder *b, size_t t, uint32_t *open,
 			th->max_depth = (uint32_t)depth;
 	}
 	while (depth)
-		open[c->method[path[--depth]]]--;
+		open[calltree_method(tree, path[--depth])]--;
 }
 
 bool
@@ -1082,9 +1089,10 @@ finish(struct calltree_builder *b)
 }
 
 void
-build_alloc_calls(struct calltree_builder *b, size_t n, bool parents)
+build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
+                  bool parents)
 {
-	calltree_alloc_calls(b->tree, n);
+	calltree_alloc_calls(b->tree, n, narrow);
 	b->parent = n && parents ? xreallocarray(NULL, n, sizeof(*b->parent))
 	                         : NULL;
 }
@@ -1113,7 +1121,8 @@ build_place_thread(struct calltree_builder *b, size_t t, size_t base,
 		size_t at = base + i * CHUNK_CALLS;
 
 		ch->borrowed = true;
-		ch->method = c->method + at;
+		ch->method = c->method ? c->method + at : NULL;
+		ch->method16 = c->method16 ? c->method16 + at : NULL;
 		ch->parent = b->parent ? b->parent + at : NULL;
 		ch->flags = c->flags + at;
 		for (k = 0; k < CLOCK_COUNT; k++) {
@@ -1240,18 +1249,28 @@ build_settle_unknown(struct build_worker *const *workers, unsigned n)
 	return remap;
 }
 
-void
+bool
 build_remap_methods(struct build_worker *w, size_t t, const uint32_t *remap)
 {
-	struct calltree *tree = w->b->tree;
-	uint32_t *method = tree->calls.method + tree->threads[t].first_call;
-	size_t i, n = tree->threads[t].ncalls;
+	struct tt_calls *c = &w->b->tree->calls;
+	size_t i, first = w->b->tree->threads[t].first_call;
+	size_t n = w->b->tree->threads[t].ncalls;
 
 	if (!w->nunknown)
-		return;
-	for (i = 0; i < n; i++)
-		if (method[i] >= w->known)
-			method[i] = remap[method[i] - w->known];
+		return true;
+	for (i = first; i < first + n && c->method; i++)
+		if (c->method[i] >= w->known)
+			c->method[i] = remap[c->method[i] - w->known];
+	for (i = first; i < first + n && c->method16; i++) {
+		uint32_t m = c->method16[i];
+
+		if (m < w->known)
+			continue;
+		if (remap[m - w->known] > UINT16_MAX)
+			return false;
+		c->method16[i] = (uint16_t)remap[m - w->known];
+	}
+	return true;
 }
 
 static void

@@ -46,6 +46,7 @@ enum {
 
 struct call_chunk {
 	uint32_t *method, *parent;
+	uint16_t *method16; /* instead of method, in a narrow model */
 	uint8_t *flags;
 	uint16_t *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
 	void *block;   /* the block holding them, or NULL */
@@ -169,8 +170,9 @@ void build_records(struct build_worker *w, const struct trace_records *run,
  * remap[w][i] is the index of workers[w]'s unknown method i. */
 uint32_t **build_settle_unknown(struct build_worker *const *workers,
                                 unsigned n);
-/* Replace the provisional method indexes of thread t's calls by remap's. */
-void build_remap_methods(struct build_worker *w, size_t t,
+/* Replace the provisional method indexes of thread t's calls by remap's;
+ * false when one does not fit the model's 16-bit methods. */
+bool build_remap_methods(struct build_worker *w, size_t t,
                          const uint32_t *remap);
 /* Release what a worker holds. */
 void build_worker_done(struct build_worker *w);
@@ -191,10 +193,13 @@ void build_reset_calls(struct calltree_builder *b);
 void build_add_anomalies(struct tt_anomalies *to,
                          const struct tt_anomalies *from);
 
-/* The model's arrays for n calls, and the builder's parents if asked. */
-void build_alloc_calls(struct calltree_builder *b, size_t n, bool parents);
-/* Model arrays for n calls, on the clocks the trace has (calltree.c). */
-void calltree_alloc_calls(struct calltree *tree, size_t n);
+/* The model's arrays for n calls (methods in 16 bits if narrow), and the
+ * builder's parents if asked. */
+void build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
+                       bool parents);
+/* Model arrays for n calls, on the clocks the trace has, methods in 16
+ * bits if narrow (calltree.c). */
+void calltree_alloc_calls(struct calltree *tree, size_t n, bool narrow);
 /* Index the model's time steps and long calls, once they are complete. */
 void calltree_index_times(struct calltree *tree);
 /* Keep the methods in 16 bits when there are few enough, at the end. */

@@ -316,8 +316,8 @@ finish_job(void *arg)
 	for (t = 0; t < tree->nthreads && job->ok; t++) {
 		if (job->owner[t] != job->who)
 			continue;
-		build_remap_methods(&job->worker, t, job->remap);
-		job->ok = build_finish_placed(&job->worker, t, open, path);
+		job->ok = build_remap_methods(&job->worker, t, job->remap) &&
+		          build_finish_placed(&job->worker, t, open, path);
 	}
 	free(open);
 	free(path);
@@ -355,7 +355,9 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	settle = (uint64_t)tree->nthreads * (tree->nmethods + 1) <= SETTLE_OPEN;
 	for (t = 0; t < tree->nthreads; t++)
 		parents = parents || !settle || per_thread[t].orphans;
-	build_alloc_calls(b, (size_t)total, parents);
+	/* Methods in 16 bits from the start, while they fit. */
+	build_alloc_calls(b, (size_t)total, tree->nmethods <= UINT16_MAX,
+	                  parents);
 	b->placed = true;
 	for (t = 0, total = 0; t < tree->nthreads; t++) {
 		build_place_thread(b, t, (size_t)total,

@@ -35,7 +35,7 @@ calltree_load_progress(const char *path, struct trace_error *err,
 }
 
 void
-calltree_alloc_calls(struct calltree *tree, size_t n)
+calltree_alloc_calls(struct calltree *tree, size_t n, bool narrow)
 {
 	struct tt_calls *c = &tree->calls;
 	int k;
@@ -43,7 +43,10 @@ calltree_alloc_calls(struct calltree *tree, size_t n)
 	c->count = n;
 	if (!n)
 		return; /* the call arrays stay NULL */
-	c->method = xreallocarray(NULL, n, sizeof(*c->method));
+	if (narrow)
+		c->method16 = xreallocarray(NULL, n, sizeof(*c->method16));
+	else
+		c->method = xreallocarray(NULL, n, sizeof(*c->method));
 	c->depth = xreallocarray(NULL, n, sizeof(*c->depth));
 	c->flags = xreallocarray(NULL, n, sizeof(*c->flags));
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -128,7 +131,7 @@ calltree_narrow_methods(struct calltree *tree)
 	struct tt_calls *c = &tree->calls;
 	size_t i;
 
-	if (!c->count || tree->nmethods > UINT16_MAX)
+	if (!c->count || !c->method || tree->nmethods > UINT16_MAX)
 		return;
 	/* In place: value i moves from byte 4i to byte 2i, after it is
 	 * read (memcpy, as the two widths share the bytes). */

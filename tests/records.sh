@@ -98,6 +98,32 @@ awk 'BEGIN {
 }' >"$tmp/deep.spec"
 "$MKTRACE" "$tmp/deep.spec" "$tmp/deep.trace" && check "$tmp/deep.trace"
 
+# Methods past 16 bits: 70000 in the key, or 65530 and ten ids the key
+# lacks, which the placed build cannot number in 16 bits and leaves to
+# the event path.
+cat >"$tmp/wide.spec" <<SPEC
+format v1
+version 3
+clock dual
+generate threads=3 methods=70000 records=200000 seed=7
+SPEC
+"$MKTRACE" "$tmp/wide.spec" "$tmp/wide.trace" && check "$tmp/wide.trace"
+awk 'BEGIN {
+	print "format v1"; print "clock dual"; print "thread 1 main"
+	for (i = 1; i <= 65530; i++)
+		printf "method 0x%x a.A m%d ()V\n", 4 * i, i
+	for (i = 0; i < 20; i++) {
+		m = i % 2 ? 4 * (i + 1) : 4 * (70000 + i)
+		printf "1 enter 0x%x %d %d\n1 exit 0x%x %d %d\n", m, i, i, m, i, i
+	}
+}' >"$tmp/wide-unknown.spec"
+"$MKTRACE" "$tmp/wide-unknown.spec" "$tmp/wide-unknown.trace"
+how=$("$MODEL_EQUAL" 2 "$tmp/wide-unknown.trace" 2>"$tmp/why")
+rc=$?
+ok $([ $rc -eq 0 ] && [ "$how" = replayed ] && echo 0 || echo 1) \
+	"wide-unknown: replayed ($how), same model"
+[ $rc -eq 0 ] || diag <"$tmp/why"
+
 # What the counts cannot foresee sends the records through the event path:
 # an exit that skips a frame, then one that meets the emptied stack.
 cat >"$tmp/skip-then-orphan.spec" <<SPEC
