@@ -178,6 +178,24 @@ calltree_index_depths(struct calltree *tree)
 	c->depth_levels = l;
 }
 
+/* The side table's entry for call c, 65535 deep or more, or NULL. */
+static const struct tt_deep_call *
+deep_call(const struct calltree *tree, size_t c)
+{
+	const struct tt_deep_call *deep = tree->calls.deep;
+	size_t lo = 0, hi = tree->calls.ndeep;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (deep[mid].call < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < tree->calls.ndeep && deep[lo].call == c ? &deep[lo] : NULL;
+}
+
 /* Level l of the depths: the calls' own for l = 0, else the minimums. */
 static const uint16_t *
 depth_level(const struct tt_calls *c, int l, size_t *count)
@@ -196,20 +214,8 @@ calltree_parent(const struct calltree *tree, size_t c)
 
 	if (!d)
 		return CALL_NONE;
-	if (d == UINT16_MAX) {
-		const struct tt_deep_call *deep = calls->deep;
-		size_t lo = 0, hi = calls->ndeep;
-
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (deep[mid].call < c)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return deep[lo].parent;
-	}
+	if (d == UINT16_MAX)
+		return deep_call(tree, c)->parent;
 	/* Up: the entries before pos in its block, then before the block
 	 * at the level above, until one is less deep than c (the top level
 	 * has one, as a call deeper than 0 has a caller). */
@@ -292,19 +298,9 @@ calltree_long_duration(const struct calltree *tree, size_t c,
 uint32_t
 calltree_deep_depth(const struct calltree *tree, size_t c)
 {
-	const struct tt_deep_call *deep = tree->calls.deep;
-	size_t lo = 0, hi = tree->calls.ndeep;
+	const struct tt_deep_call *deep = deep_call(tree, c);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (deep[mid].call < c)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < tree->calls.ndeep && deep[lo].call == c ? deep[lo].depth
-	                                                    : UINT16_MAX;
+	return deep ? deep->depth : UINT16_MAX;
 }
 
 long

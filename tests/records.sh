@@ -19,6 +19,20 @@ check() {
 	done
 }
 
+# $tmp/NAME.trace, loaded with each number of workers given, must take the
+# path WANT (placed or replayed) and give the same model as event by event.
+check_path() {
+	name=$1 want=$2
+	shift 2
+	for workers in "$@"; do
+		how=$("$MODEL_EQUAL" $workers "$tmp/$name.trace" 2>"$tmp/why")
+		rc=$?
+		ok $([ $rc -eq 0 ] && [ "$how" = "$want" ] && echo 0 || echo 1) \
+			"$name: $workers worker(s), $want ($how), same model"
+		[ $rc -eq 0 ] || diag <"$tmp/why"
+	done
+}
+
 for spec in "${top_srcdir:-.}"/tests/fixtures/*.spec; do
 	name=$(basename "$spec" .spec)
 	"$MKTRACE" "$spec" "$tmp/$name.trace" 2>/dev/null || continue
@@ -73,13 +87,7 @@ method 0xc a.A loop ()V
 SPEC
 for name in start-past-wrap orphans-before-steps; do
 	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
-	for workers in 1 2; do
-		how=$("$MODEL_EQUAL" $workers "$tmp/$name.trace" 2>"$tmp/why")
-		rc=$?
-		ok $([ $rc -eq 0 ] && [ "$how" = placed ] && echo 0 || echo 1) \
-			"$name: $workers worker(s), placed ($how), same model"
-		[ $rc -eq 0 ] || diag <"$tmp/why"
-	done
+	check_path $name placed 1 2
 done
 
 # A stack 70000 deep, past the 16-bit depths, beside another thread.
@@ -118,11 +126,7 @@ awk 'BEGIN {
 	}
 }' >"$tmp/wide-unknown.spec"
 "$MKTRACE" "$tmp/wide-unknown.spec" "$tmp/wide-unknown.trace"
-how=$("$MODEL_EQUAL" 2 "$tmp/wide-unknown.trace" 2>"$tmp/why")
-rc=$?
-ok $([ $rc -eq 0 ] && [ "$how" = replayed ] && echo 0 || echo 1) \
-	"wide-unknown: replayed ($how), same model"
-[ $rc -eq 0 ] || diag <"$tmp/why"
+check_path wide-unknown replayed 2
 
 # What the counts cannot foresee sends the records through the event path:
 # an exit that skips a frame, then one that meets the emptied stack.
@@ -141,16 +145,8 @@ method 0xc a.A gone ()V
 1 exit 0xc 20 20
 2 exit 0x4 30 30
 SPEC
-for name in skip-then-orphan; do
-	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
-	for workers in 1 2; do
-		how=$("$MODEL_EQUAL" $workers "$tmp/$name.trace" 2>"$tmp/why")
-		rc=$?
-		ok $([ $rc -eq 0 ] && [ "$how" = replayed ] && echo 0 || echo 1) \
-			"$name: $workers worker(s), replayed ($how), same model"
-		[ $rc -eq 0 ] || diag <"$tmp/why"
-	done
-done
+"$MKTRACE" "$tmp/skip-then-orphan.spec" "$tmp/skip-then-orphan.trace"
+check_path skip-then-orphan replayed 1 2
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
