@@ -234,27 +234,25 @@ build_prefix(struct timeline *tl, struct long_ex *longs, size_t nlongs)
 }
 
 /* Exclusive times, then the prefix sums.  Each call gives its duration
- * to its own slot and takes it from its parent's: the last call of its
- * thread one level up, kept per depth in `path`. */
+ * to its own slot and takes it from its parent's. */
 static void
 build_descent(struct timeline *tl)
 {
 	const struct calltree *tree = tl->tree;
-	size_t n = tl->ncalls, t, i, nlongs = 0, longs_cap = 0, path_cap = 0;
+	size_t n = tl->ncalls, t, i, nlongs = 0, longs_cap = 0;
 	struct long_ex *longs = NULL;
-	uint32_t *path = NULL;
+	struct calltree_walk walk = {0};
 
 	tl->ex_low = xmalloc((n + 1) * sizeof(*tl->ex_low));
 	for (t = 0; t < tree->nthreads && n; t++) {
 		const struct tt_thread *th = &tree->threads[t];
 
+		if (th->ncalls)
+			calltree_walk_start(&walk, tree, th->first_call);
 		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
 			uint64_t d = dur(tl, i);
-			uint32_t depth = calltree_depth(tree, i);
-			uint32_t p = depth ? path[depth - 1] : CALL_NONE;
+			uint32_t p = calltree_walk_parent(&walk, i);
 
-			UTIL_GROW(path, path_cap, (size_t)depth + 1);
-			path[depth] = (uint32_t)i;
 			tl->ex_low[i + 1] = (uint32_t)d;
 			if (d >> 32) {
 				UTIL_GROW(longs, longs_cap, nlongs + 1);
@@ -269,9 +267,9 @@ build_descent(struct timeline *tl)
 				tl->ex_low[p + 1] -= (uint32_t)d;
 		}
 	}
+	calltree_walk_done(&walk);
 	build_prefix(tl, longs, nlongs);
 	free(longs);
-	free(path);
 }
 
 /* Entry j of level l of the sparse table. */
