@@ -824,7 +824,10 @@ copy_call(struct tt_calls *c, size_t j, const struct call_chunk *ch, size_t i)
 {
 	int k;
 
-	c->method[j] = ch->method[i];
+	if (c->method16)
+		c->method16[j] = (uint16_t)ch->method[i];
+	else
+		c->method[j] = ch->method[i];
 	c->flags[j] = ch->flags[i];
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!c->start[k])
@@ -838,9 +841,14 @@ copy_call(struct tt_calls *c, size_t j, const struct call_chunk *ch, size_t i)
 static void
 copy_chunk(struct tt_calls *c, size_t at, const struct call_chunk *ch, size_t n)
 {
+	size_t i;
 	int k;
 
-	memcpy(c->method + at, ch->method, n * sizeof(*c->method));
+	if (c->method16)
+		for (i = 0; i < n; i++)
+			c->method16[at + i] = (uint16_t)ch->method[i];
+	else
+		memcpy(c->method + at, ch->method, n * sizeof(*c->method));
 	memcpy(c->flags + at, ch->flags, n * sizeof(*c->flags));
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!c->start[k])
@@ -938,7 +946,8 @@ group_by_thread(struct calltree_builder *b)
 		c->count = n;
 		if (!n)
 			return; /* the call arrays stay NULL */
-		build_alloc_calls(b, n, false, true);
+		/* Every method is known by now. */
+		build_alloc_calls(b, n, tree->nmethods <= UINT16_MAX, true);
 	}
 	for (t = 0; t < tree->nthreads; t++)
 		move_thread_calls(b, t, tables);
@@ -1085,7 +1094,6 @@ finish(struct calltree_builder *b)
 			free(name);
 		}
 	}
-	calltree_narrow_methods(tree);
 }
 
 void

@@ -202,8 +202,6 @@ void build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
 void calltree_alloc_calls(struct calltree *tree, size_t n, bool narrow);
 /* Index the model's time steps and long calls, once they are complete. */
 void calltree_index_times(struct calltree *tree);
-/* Keep the methods in 16 bits when there are few enough, at the end. */
-void calltree_narrow_methods(struct calltree *tree);
 /* Index the model's depths for calltree_parent, once they are settled. */
 void calltree_index_depths(struct calltree *tree);
 /* Release the model's call arrays and side tables; no calls left. */

@@ -126,25 +126,6 @@ calltree_index_times(struct calltree *tree)
 }
 
 void
-calltree_narrow_methods(struct calltree *tree)
-{
-	struct tt_calls *c = &tree->calls;
-	size_t i;
-
-	if (!c->count || !c->method || tree->nmethods > UINT16_MAX)
-		return;
-	/* In place: value i moves from byte 4i to byte 2i, after it is
-	 * read (memcpy, as the two widths share the bytes). */
-	for (i = 0; i < c->count; i++) {
-		uint16_t m = (uint16_t)c->method[i];
-
-		memcpy((char *)c->method + i * sizeof(m), &m, sizeof(m));
-	}
-	c->method16 = xreallocarray(c->method, c->count, sizeof(uint16_t));
-	c->method = NULL;
-}
-
-void
 calltree_index_depths(struct calltree *tree)
 {
 	struct tt_calls *c = &tree->calls;
