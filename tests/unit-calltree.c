@@ -30,6 +30,7 @@
 
 #include "profile-same.h"
 #include "tap.h"
+#include "trace-begin.h"
 
 #include <stdlib.h>
 
@@ -55,15 +56,7 @@ static const struct trace_sink *cur;
 static void
 start_clock(enum trace_clock clock)
 {
-	struct trace_header h = {
-	        .format = TRACE_FORMAT_V1,
-	        .version = clock == TRACE_CLOCK_DUAL ? 3 : 2,
-	        .clock = clock,
-	        .record_size = clock == TRACE_CLOCK_DUAL ? 14 : 10,
-	        .data_offset = 32,
-	        .start_time = 0,
-	        .time_bits = 32,
-	};
+	struct trace_header h = trace_header_v1(clock, 32);
 
 	cur_builder = calltree_builder_new("unit-calltree");
 	cur = calltree_builder_sink(cur_builder);
