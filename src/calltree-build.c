@@ -344,6 +344,32 @@ new_call_index(struct calltree_builder *b, struct thread_calls *tc,
 	return tc->count++;
 }
 
+/* Note that thread call i of tc starts at `time` on clock k: a new step
+ * when the time's high bits changed. */
+static inline void
+note_start(struct thread_calls *tc, int k, uint32_t i, uint64_t time)
+{
+	uint64_t high = time >> TIME_LOW_BITS;
+
+	if (__builtin_expect(tc->nsteps[k] && high == tc->high[k], 1))
+		return;
+	UTIL_GROW(tc->steps[k], tc->steps_cap[k], tc->nsteps[k] + 1);
+	tc->steps[k][tc->nsteps[k]++] = (struct tt_time_step){i, high};
+	tc->high[k] = high;
+}
+
+/* Duration d of thread call i of tc on clock k, as the model's 16 bits
+ * hold it: a long one is noted in full. */
+static inline uint16_t
+short_duration(struct thread_calls *tc, int k, uint32_t i, uint64_t d)
+{
+	if (__builtin_expect(d < UINT16_MAX, 1))
+		return (uint16_t)d;
+	UTIL_GROW(tc->longs[k], tc->longs_cap[k], tc->nlongs[k] + 1);
+	tc->longs[k][tc->nlongs[k]++] = (struct tt_long_call){i, d};
+	return UINT16_MAX;
+}
+
 /* Append a call of method m on thread t starting at `at`; CALL_NONE, with
  * w failed, when a placed thread cannot take it.  Its duration is set
  * when it is closed (every call is, by the end). */
@@ -375,21 +401,13 @@ new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
 		        parent == CALL_NONE ? CALL_NONE : tc->base + parent;
 	ch->flags[j] = flags;
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		uint64_t high = at[k] >> TIME_LOW_BITS;
-
 		if (!has_clock[k])
 			continue;
 		/* A placed thread's orphans fill the slots before its other
 		 * calls, all starting at its first time: move_steps gives
 		 * them their step. */
-		if ((!tc->nsteps[k] || high != tc->high[k]) &&
-		    !(tc->placed && (flags & CALL_ORPHAN))) {
-			UTIL_GROW(tc->steps[k], tc->steps_cap[k],
-			          tc->nsteps[k] + 1);
-			tc->steps[k][tc->nsteps[k]++] =
-			        (struct tt_time_step){(uint32_t)i, high};
-			tc->high[k] = high;
-		}
+		if (!(tc->placed && (flags & CALL_ORPHAN)))
+			note_start(tc, k, (uint32_t)i, at[k]);
 		ch->start[k][j] = (uint16_t)at[k];
 	}
 	return (uint32_t)i;
@@ -405,20 +423,10 @@ end_call(struct thread_calls *tc, uint32_t i, const uint64_t *from,
 
 	if (flags)
 		ch->flags[in_chunk(i)] |= flags;
-	for (k = 0; k < CLOCK_COUNT; k++) {
-		uint64_t d = to[k] - from[k];
-
-		if (!ch->duration[k])
-			continue;
-		if (d >= UINT16_MAX) {
-			UTIL_GROW(tc->longs[k], tc->longs_cap[k],
-			          tc->nlongs[k] + 1);
-			tc->longs[k][tc->nlongs[k]++] =
-			        (struct tt_long_call){i, d};
-			d = UINT16_MAX;
-		}
-		ch->duration[k][in_chunk(i)] = (uint16_t)d;
-	}
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (ch->duration[k])
+			ch->duration[k][in_chunk(i)] =
+			        short_duration(tc, k, i, to[k] - from[k]);
 }
 
 static inline void
@@ -608,31 +616,46 @@ first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 		                : 0;
 }
 
+/* Whether records on `clock` carry clock k. */
+static inline bool
+clock_has(enum trace_clock clock, int k)
+{
+	return clock & (k == CLOCK_CPU ? TRACE_CLOCK_CPU : TRACE_CLOCK_WALL);
+}
+
+/* The times of an event of thread t, unwrapped, clamped and rebased, for
+ * the clocks of `clock` (a constant where it matters). */
 static inline __attribute__((always_inline)) void
-apply_event(struct build_worker *w, uint32_t t, uint64_t method_id,
-            enum trace_action action, uint64_t cpu, uint64_t wall)
+event_times(struct build_worker *w, uint32_t t, enum trace_clock clock,
+            uint64_t cpu, uint64_t wall, uint64_t *at)
 {
 	struct calltree_builder *b = w->b;
-	struct calltree *tree = b->tree;
 	struct thread_state *st = &b->states[t];
-	bool wraps = tree->header.time_bits == 32;
-	uint64_t at[CLOCK_COUNT] = {0};
+	bool wraps = b->tree->header.time_bits == 32;
 
-	if (!st->nevents++) {
+	if (__builtin_expect(!st->nevents++, 0)) {
 		uint64_t raw[CLOCK_COUNT] = {cpu, wall};
 
 		first_times(b, t, raw);
 	}
-	if (tree->has_clock[CLOCK_CPU])
+	at[CLOCK_CPU] = at[CLOCK_WALL] = 0;
+	if (clock_has(clock, CLOCK_CPU))
 		at[CLOCK_CPU] =
 		        clock_reading(st, w->an, CLOCK_CPU, cpu, wraps) -
 		        st->cpu_base;
-	if (tree->has_clock[CLOCK_WALL])
+	if (clock_has(clock, CLOCK_WALL))
 		at[CLOCK_WALL] =
 		        clock_reading(st, w->an, CLOCK_WALL, wall, wraps);
-	sampling_probe_add(&st->probe, tree->has_clock[CLOCK_WALL]
+	sampling_probe_add(&st->probe, clock_has(clock, CLOCK_WALL)
 	                                       ? at[CLOCK_WALL]
 	                                       : at[CLOCK_CPU]);
+}
+
+/* Apply an event of thread t at times `at`. */
+static inline __attribute__((always_inline)) void
+apply_action(struct build_worker *w, uint32_t t, uint64_t method_id,
+             enum trace_action action, const uint64_t *at)
+{
 	switch (action) {
 	case TRACE_ENTER:
 		enter(w, t, method_id, at);
@@ -655,17 +678,98 @@ void
 build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
             enum trace_action action, uint64_t cpu, uint64_t wall)
 {
-	apply_event(w, t, method_id, action, cpu, wall);
+	uint64_t at[CLOCK_COUNT];
+
+	event_times(w, t, w->b->tree->header.clock, cpu, wall, at);
+	apply_action(w, t, method_id, action, at);
+}
+
+/*
+ * An entry of a thread that settles, into a model with 16-bit methods,
+ * on the clocks of `clock`: the common case of enter, written straight
+ * into the thread's slice of the model.  False, with nothing done, when
+ * it is not that case.
+ */
+static inline __attribute__((always_inline)) bool
+enter_settled(struct build_worker *w, uint32_t t, uint64_t id,
+              const uint64_t *at, enum trace_clock clock)
+{
+	struct calltree_builder *b = w->b;
+	struct tt_calls *c = &b->tree->calls;
+	struct thread_state *st = &b->states[t];
+	struct thread_calls *tc = &st->calls;
+	uint32_t m = method_slot(w, id), i = (uint32_t)tc->count;
+	size_t x = (size_t)tc->base + i, depth = st->depth;
+	struct frame *f;
+	int k;
+
+	if (__builtin_expect(i == tc->cap || m >= st->open_cap ||
+	                             m > UINT16_MAX || depth >= UINT16_MAX ||
+	                             depth == st->stack_cap,
+	                     0))
+		return false;
+	tc->count++;
+	c->method16[x] = (uint16_t)m;
+	c->flags[x] = st->open[m] ? CALL_RECURSIVE : 0;
+	c->depth[x] = (uint16_t)depth;
+	st->open[m]++;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!clock_has(clock, k))
+			continue;
+		note_start(tc, k, i, at[k]);
+		c->start[k][x] = (uint16_t)at[k];
+	}
+	if (depth + 1 > b->tree->threads[t].max_depth)
+		b->tree->threads[t].max_depth = (uint32_t)(depth + 1);
+	st->depth++;
+	f = &st->stack[depth];
+	f->call = i;
+	f->method = m;
+	f->id = id;
+	memcpy(f->start, at, sizeof(f->start));
+	return true;
+}
+
+/* An exit of the top frame of a thread that settles, on the clocks of
+ * `clock`; false, with nothing done, when it is not that. */
+static inline __attribute__((always_inline)) bool
+leave_settled(struct build_worker *w, uint32_t t, uint64_t id,
+              const uint64_t *at, enum trace_clock clock)
+{
+	struct calltree_builder *b = w->b;
+	struct tt_calls *c = &b->tree->calls;
+	struct thread_state *st = &b->states[t];
+	struct frame *f;
+	size_t x;
+	int k;
+
+	if (__builtin_expect(!st->depth || st->stack[st->depth - 1].id != id,
+	                     0))
+		return false;
+	f = &st->stack[--st->depth];
+	st->open[f->method]--;
+	x = (size_t)st->calls.base + f->call;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!clock_has(clock, k))
+			continue;
+		c->duration[k][x] = short_duration(&st->calls, k, f->call,
+		                                   at[k] - f->start[k]);
+	}
+	return true;
 }
 
 /* build_records for records of the given version and clock, which the
- * compiler then decodes without testing them for each record. */
+ * compiler then decodes without testing them for each record.  Threads
+ * that settle into a model with 16-bit methods take the short way for
+ * their entries and well-matched exits. */
 static inline __attribute__((always_inline)) void
 apply_records(struct build_worker *w, const struct trace_records *run,
               size_t from, size_t to, const uint32_t *tid_index,
               const uint8_t *owner, uint8_t who, unsigned version,
               enum trace_clock clock)
 {
+	struct thread_state *states = w->b->states;
+	bool narrow = w->b->tree->calls.method16;
 	struct trace_records r = *run;
 	struct trace_event ev;
 	size_t i;
@@ -673,6 +777,7 @@ apply_records(struct build_worker *w, const struct trace_records *run,
 	r.version = version;
 	r.clock = clock;
 	for (i = from; i < to && !w->failed; i++) {
+		uint64_t at[CLOCK_COUNT];
 		uint32_t t;
 
 		trace_records_get(&r, i, &ev);
@@ -680,7 +785,16 @@ apply_records(struct build_worker *w, const struct trace_records *run,
 		if (owner[t] != who)
 			continue;
 		w->record = i;
-		apply_event(w, t, ev.method_id, ev.action, ev.cpu, ev.wall);
+		event_times(w, t, clock, ev.cpu, ev.wall, at);
+		if (narrow && states[t].settles) {
+			if (ev.action == TRACE_ENTER &&
+			    enter_settled(w, t, ev.method_id, at, clock))
+				continue;
+			if (ev.action == TRACE_EXIT &&
+			    leave_settled(w, t, ev.method_id, at, clock))
+				continue;
+		}
+		apply_action(w, t, ev.method_id, ev.action, at);
 	}
 }
 
@@ -710,7 +824,7 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	struct calltree_builder *b = ctx;
 
 	b->tree->records++;
-	apply_event(&b->serial, build_thread_of(b, tid), method_id, action, cpu,
+	build_event(&b->serial, build_thread_of(b, tid), method_id, action, cpu,
 	            wall);
 }
 
