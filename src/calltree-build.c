@@ -758,18 +758,36 @@ leave_settled(struct build_worker *w, uint32_t t, uint64_t id,
 	return true;
 }
 
+/* Apply event ev of thread t, on the clocks of `clock`.  Threads that
+ * settle into a model with 16-bit methods take the short way for their
+ * entries and well-matched exits. */
+static inline __attribute__((always_inline)) void
+apply_record(struct build_worker *w, uint32_t t, const struct trace_event *ev,
+             enum trace_clock clock)
+{
+	uint64_t at[CLOCK_COUNT];
+
+	event_times(w, t, clock, ev->cpu, ev->wall, at);
+	if (w->b->tree->calls.method16 && w->b->states[t].settles) {
+		if (ev->action == TRACE_ENTER &&
+		    enter_settled(w, t, ev->method_id, at, clock))
+			return;
+		if (ev->action == TRACE_EXIT &&
+		    leave_settled(w, t, ev->method_id, at, clock))
+			return;
+	}
+	apply_action(w, t, ev->method_id, ev->action, at);
+}
+
 /* build_records for records of the given version and clock, which the
- * compiler then decodes without testing them for each record.  Threads
- * that settle into a model with 16-bit methods take the short way for
- * their entries and well-matched exits. */
+ * compiler then decodes without testing them for each record; all of
+ * thread `only` when it is not CALL_NONE. */
 static inline __attribute__((always_inline)) void
 apply_records(struct build_worker *w, const struct trace_records *run,
               size_t from, size_t to, const uint32_t *tid_index,
-              const uint8_t *owner, uint8_t who, unsigned version,
-              enum trace_clock clock)
+              const uint8_t *owner, uint8_t who, uint32_t only,
+              unsigned version, enum trace_clock clock)
 {
-	struct thread_state *states = w->b->states;
-	bool narrow = w->b->tree->calls.method16;
 	struct trace_records r = *run;
 	struct trace_event ev;
 	size_t i;
@@ -777,34 +795,28 @@ apply_records(struct build_worker *w, const struct trace_records *run,
 	r.version = version;
 	r.clock = clock;
 	for (i = from; i < to && !w->failed; i++) {
-		uint64_t at[CLOCK_COUNT];
-		uint32_t t;
+		uint32_t t = only;
 
 		trace_records_get(&r, i, &ev);
-		t = tid_index[ev.tid];
-		if (owner[t] != who)
-			continue;
-		w->record = i;
-		event_times(w, t, clock, ev.cpu, ev.wall, at);
-		if (narrow && states[t].settles) {
-			if (ev.action == TRACE_ENTER &&
-			    enter_settled(w, t, ev.method_id, at, clock))
-				continue;
-			if (ev.action == TRACE_EXIT &&
-			    leave_settled(w, t, ev.method_id, at, clock))
+		if (only == CALL_NONE) {
+			t = tid_index[ev.tid];
+			if (owner[t] != who)
 				continue;
 		}
-		apply_action(w, t, ev.method_id, ev.action, at);
+		w->record = i;
+		apply_record(w, t, &ev, clock);
 	}
 }
 
-void
-build_records(struct build_worker *w, const struct trace_records *run,
-              size_t from, size_t to, const uint32_t *tid_index,
-              const uint8_t *owner, uint8_t who)
+/* apply_records, its version and clock told apart once. */
+static void
+dispatch_records(struct build_worker *w, const struct trace_records *run,
+                 size_t from, size_t to, const uint32_t *tid_index,
+                 const uint8_t *owner, uint8_t who, uint32_t only)
 {
 #define APPLY(version, clock)                                                  \
-	apply_records(w, run, from, to, tid_index, owner, who, version, clock)
+	apply_records(w, run, from, to, tid_index, owner, who, only, version,  \
+	              clock)
 
 	if (run->version < 2)
 		APPLY(1, run->clock);
@@ -815,6 +827,21 @@ build_records(struct build_worker *w, const struct trace_records *run,
 	else
 		APPLY(2, TRACE_CLOCK_WALL);
 #undef APPLY
+}
+
+void
+build_records(struct build_worker *w, const struct trace_records *run,
+              size_t from, size_t to, const uint32_t *tid_index,
+              const uint8_t *owner, uint8_t who)
+{
+	dispatch_records(w, run, from, to, tid_index, owner, who, CALL_NONE);
+}
+
+void
+build_thread_records(struct build_worker *w, const struct trace_records *run,
+                     size_t from, size_t to, uint32_t t)
+{
+	dispatch_records(w, run, from, to, NULL, NULL, 0, t);
 }
 
 static void

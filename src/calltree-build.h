@@ -165,6 +165,11 @@ void build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
 void build_records(struct build_worker *w, const struct trace_records *run,
                    size_t from, size_t to, const uint32_t *tid_index,
                    const uint8_t *owner, uint8_t who);
+/* Apply the records [from, to) of run, all of thread index t; stops early
+ * when w fails. */
+void build_thread_records(struct build_worker *w,
+                          const struct trace_records *run, size_t from,
+                          size_t to, uint32_t t);
 /* Give the methods that shared workers[0..n) met but the key lacks their
  * model indexes, in the order the event-by-event path would add them;
  * remap[w][i] is the index of workers[w]'s unknown method i. */

@@ -31,6 +31,8 @@ enum {
 	MAX_WORKERS = UTIL_JOBS_MAX,
 	STRETCH = 1 << 20,     /* records between progress and page releases */
 	SETTLE_OPEN = 1 << 22, /* most counts of open frames, for all threads */
+	MIN_RUN = 16, /* fewest records a thread's run has, on average, for
+	                 the runs to be kept */
 };
 
 /* What the first pass learns of one thread id. */
@@ -42,12 +44,29 @@ struct tid_count {
 	uint64_t open;    /* entries not matched by an exit yet */
 };
 
+/* A stretch of consecutive records of one thread id. */
+struct tid_run {
+	uint32_t tid;
+	uint32_t count;
+};
+
+/* The runs of a counting job's share of the records, in order; dropped
+ * when there are too many to be worth keeping. */
+struct run_list {
+	struct tid_run *runs;
+	size_t count, cap;
+	bool dropped;
+};
+
 /* One worker of either pass. */
 struct records_job {
 	struct calltree_builder *b;
 	const struct trace_records *run;
 	size_t from, to; /* counting: its share of the records */
 	struct tid_count *counts;
+	struct run_list runs;         /* counting: the runs of its share */
+	const struct run_list *lists; /* building: every run, or NULL */
+	unsigned nlists;
 	const uint32_t *tid_index;
 	const uint8_t *owner;
 	uint8_t who;
@@ -69,32 +88,69 @@ release_records(const struct trace_records *run, size_t from, size_t to)
 		                     run->data + to * run->size);
 }
 
-/* Count records [from, to) of run, read as the given version. */
+/* Append count records of thread id tid to the runs. */
+static void
+add_run(struct run_list *l, uint32_t tid, size_t count)
+{
+	if (l->count && l->runs[l->count - 1].tid == tid &&
+	    l->runs[l->count - 1].count <= UINT32_MAX - count) {
+		l->runs[l->count - 1].count += (uint32_t)count;
+		return;
+	}
+	while (count) {
+		uint32_t n = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+
+		UTIL_GROW(l->runs, l->cap, l->count + 1);
+		l->runs[l->count++] = (struct tid_run){tid, n};
+		count -= n;
+	}
+}
+
+/* Thread id and action of record p, read as the given version. */
+static inline uint32_t
+record_tid(const unsigned char *p, unsigned version)
+{
+	return version >= 2 ? (uint32_t)(p[0] | p[1] << 8) : p[0];
+}
+
+static inline bool
+record_enters(const unsigned char *p, unsigned version)
+{
+	return (p[version >= 2 ? 2 : 1] & 3) == TRACE_ENTER;
+}
+
+/* Count records [from, to) of run, read as the given version, and note
+ * their runs.  Within a run the counts stay in registers. */
 static inline __attribute__((always_inline)) void
 count_stretch(const struct trace_records *run, size_t from, size_t to,
-              struct tid_count *counts, unsigned version)
+              struct tid_count *counts, struct run_list *runs, unsigned version)
 {
-	struct trace_records r = *run;
-	struct trace_event ev;
-	size_t i;
+	const unsigned char *p = run->data + from * run->size;
+	size_t i = from;
 
-	r.version = version;
-	r.clock = TRACE_CLOCK_CPU; /* times are not read */
-	for (i = from; i < to; i++) {
-		struct tid_count *c;
+	while (i < to) {
+		uint32_t tid = record_tid(p, version);
+		struct tid_count *c = &counts[tid];
+		uint64_t open = c->open, enters = 0, orphans = 0;
+		size_t start = i;
 
-		trace_records_get(&r, i, &ev);
-		c = &counts[ev.tid];
-		if (!c->events++)
+		if (!c->events)
 			c->first = i;
-		if (ev.action == TRACE_ENTER) {
-			c->enters++;
-			c->open++;
-		} else if (c->open) {
-			c->open--;
-		} else {
-			c->orphans++;
+		for (; i < to && record_tid(p, version) == tid;
+		     i++, p += run->size) {
+			uint64_t in = record_enters(p, version), out = 1 - in;
+			uint64_t empty = open == 0;
+
+			enters += in;
+			orphans += out & empty;
+			open = open + in - (out & (1 - empty));
 		}
+		c->events += i - start;
+		c->enters += enters;
+		c->orphans += orphans;
+		c->open = open;
+		if (!runs->dropped)
+			add_run(runs, tid, i - start);
 	}
 }
 
@@ -103,6 +159,7 @@ count_job(void *arg)
 {
 	struct records_job *job = arg;
 	const struct trace_records *run = job->run;
+	struct run_list *runs = &job->runs;
 	size_t stretch;
 
 	for (stretch = job->from; stretch < job->to; stretch += STRETCH) {
@@ -110,10 +167,15 @@ count_job(void *arg)
 		                                         : job->to;
 
 		if (run->version < 2)
-			count_stretch(run, stretch, end, job->counts, 1);
+			count_stretch(run, stretch, end, job->counts, runs, 1);
 		else
-			count_stretch(run, stretch, end, job->counts, 2);
+			count_stretch(run, stretch, end, job->counts, runs, 2);
 		release_records(run, stretch, end);
+		if (!runs->dropped &&
+		    runs->count > (end - job->from) / MIN_RUN) {
+			free(runs->runs);
+			*runs = (struct run_list){.dropped = true};
+		}
 	}
 	return NULL;
 }
@@ -149,11 +211,14 @@ worker_count(const struct calltree_builder *b)
 	return b->max_workers < MAX_WORKERS ? b->max_workers : MAX_WORKERS;
 }
 
-/* Per thread id, what every record says, counted by n jobs. */
+/* Per thread id, what every record says, counted by n jobs; their runs
+ * in lists[0, *nlists), none when too many. */
 static struct tid_count *
 count_records(struct calltree_builder *b, const struct trace_records *run,
-              struct records_job *jobs, unsigned n)
+              struct records_job *jobs, unsigned n, struct run_list *lists,
+              unsigned *nlists)
 {
+	bool dropped = false;
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
@@ -168,6 +233,13 @@ count_records(struct calltree_builder *b, const struct trace_records *run,
 		add_counts(jobs[0].counts, jobs[i].counts);
 		free(jobs[i].counts);
 	}
+	for (i = 0; i < n; i++) {
+		lists[i] = jobs[i].runs;
+		dropped = dropped || lists[i].dropped;
+	}
+	for (i = 0; i < n && dropped; i++)
+		free(lists[i].runs);
+	*nlists = dropped ? 0 : n;
 	return jobs[0].counts;
 }
 
@@ -265,11 +337,57 @@ slowest(const struct records_job *job)
 	return least;
 }
 
-static void *
-build_job(void *arg)
+/* Note that the job has read records [0, end).  The first job gives
+ * back what every job has read, and reports progress on the calling
+ * thread. */
+static void
+reached(struct records_job *job, size_t end, size_t *released)
 {
-	struct records_job *job = arg;
 	struct calltree_builder *b = job->b;
+	const struct trace_records *run = job->run;
+
+	atomic_store_explicit(&job->done, end, memory_order_release);
+	if (job->who)
+		return;
+	end = slowest(job);
+	release_records(run, *released, end);
+	*released = end;
+	if (b->progress)
+		b->progress(b->progress_arg,
+		            run->offset + (uint64_t)end * run->size,
+		            run->total);
+}
+
+/* Apply the runs of the job's threads, in order. */
+static void
+build_runs(struct records_job *job)
+{
+	size_t at = 0, mark = STRETCH, released = 0, l, r;
+
+	for (l = 0; l < job->nlists; l++) {
+		const struct run_list *list = &job->lists[l];
+
+		for (r = 0; r < list->count && !job->worker.failed; r++) {
+			const struct tid_run *run = &list->runs[r];
+			uint32_t t = job->tid_index[run->tid];
+
+			if (job->owner[t] == job->who)
+				build_thread_records(&job->worker, job->run, at,
+				                     at + run->count, t);
+			at += run->count;
+			if (at >= mark) {
+				reached(job, at, &released);
+				mark = at + STRETCH;
+			}
+		}
+	}
+	reached(job, job->run->count, &released);
+}
+
+/* Apply the records of the job's threads, picked out of all of them. */
+static void
+build_all(struct records_job *job)
+{
 	const struct trace_records *run = job->run;
 	size_t stretch, released = 0;
 
@@ -280,20 +398,20 @@ build_job(void *arg)
 
 		build_records(&job->worker, run, stretch, end, job->tid_index,
 		              job->owner, job->who);
-		atomic_store_explicit(&job->done, end, memory_order_release);
-		if (job->who)
-			continue;
-		/* The first job gives back what every job has read, and
-		 * reports progress on the calling thread. */
-		end = slowest(job);
-		release_records(run, released, end);
-		released = end;
-		if (b->progress)
-			b->progress(b->progress_arg,
-			            run->offset + (uint64_t)end * run->size,
-			            run->total);
+		reached(job, end, &released);
 	}
-	atomic_store_explicit(&job->done, run->count, memory_order_release);
+	reached(job, run->count, &released);
+}
+
+static void *
+build_job(void *arg)
+{
+	struct records_job *job = arg;
+
+	if (job->lists)
+		build_runs(job);
+	else
+		build_all(job);
 	return NULL;
 }
 
@@ -330,21 +448,24 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 {
 	struct calltree *tree = b->tree;
 	struct records_job jobs[MAX_WORKERS];
+	struct run_list lists[MAX_WORKERS];
 	struct tid_count *counts, *per_thread;
 	uint32_t *tid_index = xcalloc(TID_DIRECT, sizeof(*tid_index));
-	unsigned n = worker_count(b), i;
+	unsigned n = worker_count(b), nlists, i;
 	uint64_t total = 0;
 	uint8_t *owner;
 	size_t t;
 	bool ok = true, settle, parents = false;
 
 	memset(jobs, 0, sizeof(jobs));
-	counts = count_records(b, run, jobs, n);
+	counts = count_records(b, run, jobs, n, lists, &nlists);
 	resolve_threads(b, counts, tid_index, &per_thread);
 	free(counts);
 	for (t = 0; t < tree->nthreads; t++)
 		total += per_thread[t].enters + per_thread[t].orphans;
 	if (total >= CALL_NONE - 1) {
+		for (i = 0; i < nlists; i++)
+			free(lists[i].runs);
 		free(per_thread);
 		free(tid_index);
 		return false;
@@ -378,12 +499,16 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 		jobs[i].who = (uint8_t)i;
 		jobs[i].all = jobs;
 		jobs[i].njobs = n;
+		jobs[i].lists = nlists ? lists : NULL;
+		jobs[i].nlists = nlists;
 		atomic_init(&jobs[i].done, 0);
 		build_worker_init(&jobs[i].worker, b, &jobs[i].anomalies,
 		                  n > 1);
 	}
 	util_jobs_run(build_job, jobs, sizeof(*jobs), n);
 	release_records(run, 0, run->count);
+	for (i = 0; i < nlists; i++)
+		free(lists[i].runs);
 	for (i = 0; i < n; i++)
 		ok = ok && !jobs[i].worker.failed;
 	if (ok) {
