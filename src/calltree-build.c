@@ -344,6 +344,15 @@ new_call_index(struct calltree_builder *b, struct thread_calls *tc,
 	return tc->count++;
 }
 
+/* From thread call i of tc on, starts of clock k have high bits `high`. */
+static __attribute__((noinline)) void
+add_time_step(struct thread_calls *tc, int k, uint32_t i, uint64_t high)
+{
+	UTIL_GROW(tc->steps[k], tc->steps_cap[k], tc->nsteps[k] + 1);
+	tc->steps[k][tc->nsteps[k]++] = (struct tt_time_step){i, high};
+	tc->high[k] = high;
+}
+
 /* Note that thread call i of tc starts at `time` on clock k: a new step
  * when the time's high bits changed. */
 static inline void
@@ -351,11 +360,16 @@ note_start(struct thread_calls *tc, int k, uint32_t i, uint64_t time)
 {
 	uint64_t high = time >> TIME_LOW_BITS;
 
-	if (__builtin_expect(tc->nsteps[k] && high == tc->high[k], 1))
-		return;
-	UTIL_GROW(tc->steps[k], tc->steps_cap[k], tc->nsteps[k] + 1);
-	tc->steps[k][tc->nsteps[k]++] = (struct tt_time_step){i, high};
-	tc->high[k] = high;
+	if (__builtin_expect(!tc->nsteps[k] || high != tc->high[k], 0))
+		add_time_step(tc, k, i, high);
+}
+
+/* Thread call i of tc lasted d on clock k, too long for 16 bits. */
+static __attribute__((noinline)) void
+add_long_call(struct thread_calls *tc, int k, uint32_t i, uint64_t d)
+{
+	UTIL_GROW(tc->longs[k], tc->longs_cap[k], tc->nlongs[k] + 1);
+	tc->longs[k][tc->nlongs[k]++] = (struct tt_long_call){i, d};
 }
 
 /* Duration d of thread call i of tc on clock k, as the model's 16 bits
@@ -365,8 +379,7 @@ short_duration(struct thread_calls *tc, int k, uint32_t i, uint64_t d)
 {
 	if (__builtin_expect(d < UINT16_MAX, 1))
 		return (uint16_t)d;
-	UTIL_GROW(tc->longs[k], tc->longs_cap[k], tc->nlongs[k] + 1);
-	tc->longs[k][tc->nlongs[k]++] = (struct tt_long_call){i, d};
+	add_long_call(tc, k, i, d);
 	return UINT16_MAX;
 }
 
@@ -574,23 +587,24 @@ leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
 	orphan_exit(w, t, method_slot(w, id), at, flags);
 }
 
-/* Unwrap and clamp one raw reading of clock k on a thread. */
+/* Unwrap and clamp one raw reading v of clock k, whose state is c. */
 static inline uint64_t
-clock_reading(struct thread_state *st, struct tt_anomalies *an, int k,
-              uint64_t v, bool wraps)
+clock_reading(struct clock_state *c, struct tt_anomalies *an, int k, uint64_t v,
+              bool wraps)
 {
-	if (wraps && v < st->raw_prev[k] &&
-	    st->raw_prev[k] - v > UINT64_C(1) << 31) {
-		st->epoch[k] += UINT64_C(1) << 32;
+	if (__builtin_expect(wraps && v < c->raw_prev &&
+	                             c->raw_prev - v > UINT64_C(1) << 31,
+	                     0)) {
+		c->epoch += UINT64_C(1) << 32;
 		an->wraps[k]++;
 	}
-	st->raw_prev[k] = v;
-	v += st->epoch[k];
-	if (v < st->prev[k]) {
+	c->raw_prev = v;
+	v += c->epoch;
+	if (__builtin_expect(v < c->prev, 0)) {
 		an->negative_steps[k]++;
-		v = st->prev[k];
+		v = c->prev;
 	}
-	st->prev[k] = v;
+	c->prev = v;
 	return v;
 }
 
@@ -605,13 +619,13 @@ first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!tree->has_clock[k])
 			continue;
-		st->raw_prev[k] = st->prev[k] = raw[k];
+		st->clocks[k].raw_prev = st->clocks[k].prev = raw[k];
 	}
-	st->cpu_base = st->prev[CLOCK_CPU];
+	st->cpu_base = st->clocks[CLOCK_CPU].prev;
 	for (k = 0; k < CLOCK_COUNT; k++)
 		tree->threads[t].first[k] =
 		        tree->has_clock[k]
-		                ? st->prev[k] -
+		                ? st->clocks[k].prev -
 		                          (k == CLOCK_CPU ? st->cpu_base : 0)
 		                : 0;
 }
@@ -640,12 +654,12 @@ event_times(struct build_worker *w, uint32_t t, enum trace_clock clock,
 	}
 	at[CLOCK_CPU] = at[CLOCK_WALL] = 0;
 	if (clock_has(clock, CLOCK_CPU))
-		at[CLOCK_CPU] =
-		        clock_reading(st, w->an, CLOCK_CPU, cpu, wraps) -
-		        st->cpu_base;
+		at[CLOCK_CPU] = clock_reading(&st->clocks[CLOCK_CPU], w->an,
+		                              CLOCK_CPU, cpu, wraps) -
+		                st->cpu_base;
 	if (clock_has(clock, CLOCK_WALL))
-		at[CLOCK_WALL] =
-		        clock_reading(st, w->an, CLOCK_WALL, wall, wraps);
+		at[CLOCK_WALL] = clock_reading(&st->clocks[CLOCK_WALL], w->an,
+		                               CLOCK_WALL, wall, wraps);
 	sampling_probe_add(&st->probe, clock_has(clock, CLOCK_WALL)
 	                                       ? at[CLOCK_WALL]
 	                                       : at[CLOCK_CPU]);
@@ -684,104 +698,213 @@ build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
 	apply_action(w, t, method_id, action, at);
 }
 
+/* apply_action, called from where inlining it is not worth it. */
+static __attribute__((noinline)) void
+apply_action_apart(struct build_worker *w, uint32_t t, uint64_t method_id,
+                   enum trace_action action, const uint64_t *at)
+{
+	apply_action(w, t, method_id, action, at);
+}
+
 /*
- * An entry of a thread that settles, into a model with 16-bit methods,
- * on the clocks of `clock`: the common case of enter, written straight
- * into the thread's slice of the model.  False, with nothing done, when
- * it is not that case.
+ * What a thread that settles into a model with 16-bit methods needs for
+ * each of its records, held apart from its state while a run of them is
+ * applied: stores into the model's byte arrays could alias the state,
+ * and have it read again for each record.  The model's arrays start at
+ * the thread's call 0.
+ */
+struct run_state {
+	uint16_t *method, *depth, *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
+	uint8_t *flags;
+	struct frame *stack;
+	uint32_t *open;
+	size_t count, cap, sp, stack_cap, open_cap;
+	struct clock_state clocks[CLOCK_COUNT];
+	uint64_t cpu_base;
+	uint64_t high[CLOCK_COUNT]; /* of the last step; UINT64_MAX: none */
+	uint64_t nevents;
+	struct sampling_probe probe;
+	uint32_t max_depth;
+};
+
+/* Take up thread t's state. */
+static inline __attribute__((always_inline)) void
+run_load(struct run_state *rs, struct build_worker *w, uint32_t t)
+{
+	struct tt_calls *c = &w->b->tree->calls;
+	struct thread_state *st = &w->b->states[t];
+	struct thread_calls *tc = &st->calls;
+	int k;
+
+	rs->method = c->method16 + tc->base;
+	rs->depth = c->depth + tc->base;
+	rs->flags = c->flags + tc->base;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		rs->start[k] = c->start[k] ? c->start[k] + tc->base : NULL;
+		rs->duration[k] =
+		        c->duration[k] ? c->duration[k] + tc->base : NULL;
+		rs->high[k] = tc->nsteps[k] ? tc->high[k] : UINT64_MAX;
+		rs->clocks[k] = st->clocks[k];
+	}
+	rs->stack = st->stack;
+	rs->open = st->open;
+	rs->count = tc->count;
+	rs->cap = tc->cap;
+	rs->sp = st->depth;
+	rs->stack_cap = st->stack_cap;
+	rs->open_cap = st->open_cap;
+	rs->cpu_base = st->cpu_base;
+	rs->nevents = st->nevents;
+	rs->probe = st->probe;
+	rs->max_depth = w->b->tree->threads[t].max_depth;
+}
+
+/* Give thread t's state back. */
+static inline __attribute__((always_inline)) void
+run_store(const struct run_state *rs, struct build_worker *w, uint32_t t)
+{
+	struct thread_state *st = &w->b->states[t];
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++)
+		st->clocks[k] = rs->clocks[k];
+	st->calls.count = rs->count;
+	st->depth = rs->sp;
+	st->nevents = rs->nevents;
+	st->probe = rs->probe;
+	w->b->tree->threads[t].max_depth = rs->max_depth;
+}
+
+/*
+ * An entry of method m, or an exit of the top frame, by a thread that
+ * settles: written straight into the model.  False, with nothing done,
+ * for anything else.
  */
 static inline __attribute__((always_inline)) bool
-enter_settled(struct build_worker *w, uint32_t t, uint64_t id,
-              const uint64_t *at, enum trace_clock clock)
+run_event(struct run_state *rs, struct thread_calls *tc, uint64_t id,
+          uint32_t m, enum trace_action action, const uint64_t *at,
+          enum trace_clock clock)
 {
-	struct calltree_builder *b = w->b;
-	struct tt_calls *c = &b->tree->calls;
-	struct thread_state *st = &b->states[t];
-	struct thread_calls *tc = &st->calls;
-	uint32_t m = method_slot(w, id), i = (uint32_t)tc->count;
-	size_t x = (size_t)tc->base + i, depth = st->depth;
 	struct frame *f;
+	size_t i = rs->count;
 	int k;
 
-	if (__builtin_expect(i == tc->cap || m >= st->open_cap ||
-	                             m > UINT16_MAX || depth >= UINT16_MAX ||
-	                             depth == st->stack_cap,
-	                     0))
-		return false;
-	tc->count++;
-	c->method16[x] = (uint16_t)m;
-	c->flags[x] = st->open[m] ? CALL_RECURSIVE : 0;
-	c->depth[x] = (uint16_t)depth;
-	st->open[m]++;
-	for (k = 0; k < CLOCK_COUNT; k++) {
-		if (!clock_has(clock, k))
-			continue;
-		note_start(tc, k, i, at[k]);
-		c->start[k][x] = (uint16_t)at[k];
+	if (action == TRACE_ENTER) {
+		if (__builtin_expect(i == rs->cap || m >= rs->open_cap ||
+		                             m > UINT16_MAX ||
+		                             rs->sp >= UINT16_MAX ||
+		                             rs->sp == rs->stack_cap,
+		                     0))
+			return false;
+		rs->count++;
+		rs->method[i] = (uint16_t)m;
+		rs->flags[i] = rs->open[m] ? CALL_RECURSIVE : 0;
+		rs->depth[i] = (uint16_t)rs->sp;
+		rs->open[m]++;
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			uint64_t high = at[k] >> TIME_LOW_BITS;
+
+			if (!clock_has(clock, k))
+				continue;
+			if (__builtin_expect(high != rs->high[k], 0)) {
+				add_time_step(tc, k, (uint32_t)i, high);
+				rs->high[k] = high;
+			}
+			rs->start[k][i] = (uint16_t)at[k];
+		}
+		f = &rs->stack[rs->sp++];
+		if (rs->sp > rs->max_depth)
+			rs->max_depth = (uint32_t)rs->sp;
+		f->call = (uint32_t)i;
+		f->method = m;
+		f->id = id;
+		memcpy(f->start, at, sizeof(f->start));
+		return true;
 	}
-	if (depth + 1 > b->tree->threads[t].max_depth)
-		b->tree->threads[t].max_depth = (uint32_t)(depth + 1);
-	st->depth++;
-	f = &st->stack[depth];
-	f->call = i;
-	f->method = m;
-	f->id = id;
-	memcpy(f->start, at, sizeof(f->start));
+	if (action != TRACE_EXIT || !rs->sp || rs->stack[rs->sp - 1].id != id)
+		return false;
+	f = &rs->stack[--rs->sp];
+	rs->open[f->method]--;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (clock_has(clock, k))
+			rs->duration[k][f->call] = short_duration(
+			        tc, k, f->call, at[k] - f->start[k]);
 	return true;
 }
 
-/* An exit of the top frame of a thread that settles, on the clocks of
- * `clock`; false, with nothing done, when it is not that. */
-static inline __attribute__((always_inline)) bool
-leave_settled(struct build_worker *w, uint32_t t, uint64_t id,
-              const uint64_t *at, enum trace_clock clock)
-{
-	struct calltree_builder *b = w->b;
-	struct tt_calls *c = &b->tree->calls;
-	struct thread_state *st = &b->states[t];
-	struct frame *f;
-	size_t x;
-	int k;
-
-	if (__builtin_expect(!st->depth || st->stack[st->depth - 1].id != id,
-	                     0))
-		return false;
-	f = &st->stack[--st->depth];
-	st->open[f->method]--;
-	x = (size_t)st->calls.base + f->call;
-	for (k = 0; k < CLOCK_COUNT; k++) {
-		if (!clock_has(clock, k))
-			continue;
-		c->duration[k][x] = short_duration(&st->calls, k, f->call,
-		                                   at[k] - f->start[k]);
-	}
-	return true;
-}
-
-/* Apply event ev of thread t, on the clocks of `clock`.  Threads that
- * settle into a model with 16-bit methods take the short way for their
- * entries and well-matched exits. */
+/*
+ * Apply records [from, to) of r, all of thread t, decoded as r's version
+ * and clock say (constants where it is inlined).  A thread that settles
+ * into a model with 16-bit methods has its state held in a run_state,
+ * given back around whatever run_event does not do.
+ */
 static inline __attribute__((always_inline)) void
-apply_record(struct build_worker *w, uint32_t t, const struct trace_event *ev,
-             enum trace_clock clock)
+apply_run(struct build_worker *w, const struct trace_records *r, size_t from,
+          size_t to, uint32_t t)
 {
-	uint64_t at[CLOCK_COUNT];
+	struct thread_state *st = &w->b->states[t];
+	bool wraps = w->b->tree->header.time_bits == 32;
+	struct trace_event ev;
+	struct run_state rs;
+	size_t i = from;
+	int k;
 
-	event_times(w, t, clock, ev->cpu, ev->wall, at);
-	if (w->b->tree->calls.method16 && w->b->states[t].settles) {
-		if (ev->action == TRACE_ENTER &&
-		    enter_settled(w, t, ev->method_id, at, clock))
-			return;
-		if (ev->action == TRACE_EXIT &&
-		    leave_settled(w, t, ev->method_id, at, clock))
-			return;
+	if (!w->b->tree->calls.method16 || !st->settles) {
+		for (; i < to && !w->failed; i++) {
+			trace_records_get(r, i, &ev);
+			w->record = i;
+			build_event(w, t, ev.method_id, ev.action, ev.cpu,
+			            ev.wall);
+		}
+		return;
 	}
-	apply_action(w, t, ev->method_id, ev->action, at);
+	if (!st->nevents && i < to) {
+		trace_records_get(r, i, &ev);
+		w->record = i++;
+		build_event(w, t, ev.method_id, ev.action, ev.cpu, ev.wall);
+	}
+	run_load(&rs, w, t);
+	for (; i < to; i++) {
+		uint64_t raw[CLOCK_COUNT], at[CLOCK_COUNT] = {0};
+		struct method_cache_entry *hit;
+		uint32_t m = 0;
+
+		trace_records_get(r, i, &ev);
+		raw[CLOCK_CPU] = ev.cpu;
+		raw[CLOCK_WALL] = ev.wall;
+		rs.nevents++;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			if (clock_has(r->clock, k))
+				at[k] = clock_reading(&rs.clocks[k], w->an, k,
+				                      raw[k], wraps) -
+				        (k == CLOCK_CPU ? rs.cpu_base : 0);
+		sampling_probe_add(&rs.probe, clock_has(r->clock, CLOCK_WALL)
+		                                      ? at[CLOCK_WALL]
+		                                      : at[CLOCK_CPU]);
+		if (ev.action == TRACE_ENTER) {
+			hit = &w->method_cache[(ev.method_id >> 2) &
+			                       (METHOD_CACHE - 1)];
+			w->record = i;
+			m = hit->id == ev.method_id
+			            ? hit->index
+			            : method_slot(w, ev.method_id);
+		}
+		if (run_event(&rs, &st->calls, ev.method_id, m, ev.action, at,
+		              r->clock))
+			continue;
+		run_store(&rs, w, t);
+		w->record = i;
+		apply_action_apart(w, t, ev.method_id, ev.action, at);
+		if (w->failed)
+			return;
+		run_load(&rs, w, t);
+	}
+	run_store(&rs, w, t);
 }
 
-/* build_records for records of the given version and clock, which the
- * compiler then decodes without testing them for each record; all of
- * thread `only` when it is not CALL_NONE. */
+/* apply_run over records [from, to) of run, of the given version and
+ * clock; only those of thread `only` when it is not CALL_NONE, else
+ * those of the threads whose owner (by tid_index) is `who`. */
 static inline __attribute__((always_inline)) void
 apply_records(struct build_worker *w, const struct trace_records *run,
               size_t from, size_t to, const uint32_t *tid_index,
@@ -790,21 +913,26 @@ apply_records(struct build_worker *w, const struct trace_records *run,
 {
 	struct trace_records r = *run;
 	struct trace_event ev;
-	size_t i;
+	size_t i, end;
 
 	r.version = version;
 	r.clock = clock;
-	for (i = from; i < to && !w->failed; i++) {
-		uint32_t t = only;
+	if (only != CALL_NONE) {
+		apply_run(w, &r, from, to, only);
+		return;
+	}
+	for (i = from; i < to && !w->failed; i = end) {
+		uint32_t tid;
 
 		trace_records_get(&r, i, &ev);
-		if (only == CALL_NONE) {
-			t = tid_index[ev.tid];
-			if (owner[t] != who)
-				continue;
+		tid = ev.tid;
+		for (end = i + 1; end < to; end++) {
+			trace_records_get(&r, end, &ev);
+			if (ev.tid != tid)
+				break;
 		}
-		w->record = i;
-		apply_record(w, t, &ev, clock);
+		if (owner[tid_index[tid]] == who)
+			apply_run(w, &r, i, end, tid_index[tid]);
 	}
 }
 
@@ -868,7 +996,7 @@ settle_thread_times(struct calltree_builder *b, size_t t)
 	for (k = 0; k < CLOCK_COUNT && st->nevents; k++)
 		th->last[k] =
 		        tree->has_clock[k]
-		                ? st->prev[k] -
+		                ? st->clocks[k].prev -
 		                          (k == CLOCK_CPU ? st->cpu_base : 0)
 		                : 0;
 }

@@ -67,6 +67,13 @@ struct thread_calls {
 	size_t orphan_slots;        /* placed: free slots before count */
 };
 
+/* Where a thread's readings of one clock stand. */
+struct clock_state {
+	uint64_t raw_prev; /* the last reading as written */
+	uint64_t epoch;    /* what the wraps so far add */
+	uint64_t prev;     /* the last time, unwrapped and clamped */
+};
+
 struct thread_state {
 	struct thread_calls calls;
 	struct frame *stack;
@@ -78,9 +85,7 @@ struct thread_state {
 	bool settles;
 	uint32_t *open;
 	size_t open_cap;
-	uint64_t raw_prev[CLOCK_COUNT];
-	uint64_t epoch[CLOCK_COUNT];
-	uint64_t prev[CLOCK_COUNT];
+	struct clock_state clocks[CLOCK_COUNT];
 	uint64_t cpu_base;
 	uint64_t nevents;
 	uint32_t orphans;
