@@ -2,12 +2,14 @@
  * calltree-records: a V1 data part's records, taken all at once.
  *
  * A first pass counts, per thread id, the events, the entries and the
- * exits that meet an empty stack (orphans, FORMAT.md 9.2 step 3).  The
- * model's arrays are then sized, each thread gets its slice of them
- * (placed threads, calltree-build.h), and the threads are shared out
- * among workers, one per cpu, that each read every record and rebuild
- * the calls of their own threads straight into the model.  Both passes
- * give the file's pages back as they go.
+ * exits that meet an empty stack (orphans, FORMAT.md 9.2 step 3), and
+ * notes the runs of consecutive records of one thread id.  The model's
+ * arrays are then sized, each thread gets its slice of them (placed
+ * threads, calltree-build.h), and the threads are shared out among
+ * workers, one per cpu, that each walk the runs (or, when they are too
+ * short to be worth noting, every record) and rebuild the calls of their
+ * own threads straight into the model.  Both passes give the file's
+ * pages back as they go.
  *
  * Methods the key does not define get their indexes once every record
  * is read, in the order the event-by-event path would add them.  What
