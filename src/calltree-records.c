@@ -108,13 +108,14 @@ add_run(struct run_list *l, uint32_t tid, size_t count)
 	}
 }
 
-/* Thread id and action of record p, read as the given version. */
+/* Thread id of record p, read as the given version. */
 static inline uint32_t
 record_tid(const unsigned char *p, unsigned version)
 {
 	return version >= 2 ? (uint32_t)(p[0] | p[1] << 8) : p[0];
 }
 
+/* Whether record p, read as the given version, is an entry. */
 static inline bool
 record_enters(const unsigned char *p, unsigned version)
 {
