@@ -55,6 +55,18 @@ SPEC
 	seed=$((seed + 1))
 done
 
+# Threads that first appear in the second half of the records, where a
+# second worker counts them: their runs come from its list.
+cat >"$tmp/late-threads.spec" <<SPEC
+format v1
+version 3
+clock dual
+generate threads=2 methods=60 records=20000 seed=3
+generate threads=3 methods=60 records=20000 seed=4
+SPEC
+"$MKTRACE" "$tmp/late-threads.spec" "$tmp/late-threads.trace" &&
+	check_path late-threads placed 1 2 3
+
 # Starts whose high bits change (time steps), also under orphans that start
 # at their thread's first time, before the steps of the calls they adopt.
 cat >"$tmp/start-past-wrap.spec" <<SPEC
