@@ -39,11 +39,20 @@ enum {
 
 /* What the first pass learns of one thread id. */
 struct tid_count {
+	uint32_t tid;
 	uint64_t events;
 	uint64_t first;   /* index of its first record */
 	uint64_t enters;  /* entries: the calls they open */
 	uint64_t orphans; /* exits that met an empty stack */
 	uint64_t open;    /* entries not matched by an exit yet */
+};
+
+/* The counts of the thread ids met, in the order first met. */
+struct tid_table {
+	uint32_t
+	        *slot; /* by thread id: 1 + its index in counts, 0 if not met */
+	struct tid_count *counts;
+	size_t count, cap;
 };
 
 /* A stretch of consecutive records of one thread id. */
@@ -64,8 +73,8 @@ struct run_list {
 struct records_job {
 	struct calltree_builder *b;
 	const struct trace_records *run;
-	size_t from, to; /* counting: its share of the records */
-	struct tid_count *counts;
+	size_t from, to;              /* counting: its share of the records */
+	struct tid_table counts;      /* counting: those of its share */
 	struct run_list runs;         /* counting: the runs of its share */
 	const struct run_list *lists; /* building: every run, or NULL */
 	unsigned nlists;
@@ -88,6 +97,28 @@ release_records(const struct trace_records *run, size_t from, size_t to)
 	if (run->mapped && to > from)
 		trace_release_mapped(run->data + from * run->size,
 		                     run->data + to * run->size);
+}
+
+/* The counts of thread id tid, zero when first met. */
+static struct tid_count *
+tid_count_of(struct tid_table *t, uint32_t tid)
+{
+	if (!t->slot)
+		t->slot = xcalloc(TID_DIRECT, sizeof(*t->slot));
+	if (!t->slot[tid]) {
+		UTIL_GROW(t->counts, t->cap, t->count + 1);
+		t->counts[t->count] = (struct tid_count){.tid = tid};
+		t->slot[tid] = (uint32_t)++t->count;
+	}
+	return &t->counts[t->slot[tid] - 1];
+}
+
+static void
+tid_table_free(struct tid_table *t)
+{
+	free(t->slot);
+	free(t->counts);
+	memset(t, 0, sizeof(*t));
 }
 
 /* Append count records of thread id tid to the runs. */
@@ -126,14 +157,14 @@ record_enters(const unsigned char *p, unsigned version)
  * their runs.  Within a run the counts stay in registers. */
 static inline __attribute__((always_inline)) void
 count_stretch(const struct trace_records *run, size_t from, size_t to,
-              struct tid_count *counts, struct run_list *runs, unsigned version)
+              struct tid_table *counts, struct run_list *runs, unsigned version)
 {
 	const unsigned char *p = run->data + from * run->size;
 	size_t i = from;
 
 	while (i < to) {
 		uint32_t tid = record_tid(p, version);
-		struct tid_count *c = &counts[tid];
+		struct tid_count *c = tid_count_of(counts, tid);
 		uint64_t open = c->open, enters = 0, orphans = 0;
 		size_t start = i;
 
@@ -170,9 +201,9 @@ count_job(void *arg)
 		                                         : job->to;
 
 		if (run->version < 2)
-			count_stretch(run, stretch, end, job->counts, runs, 1);
+			count_stretch(run, stretch, end, &job->counts, runs, 1);
 		else
-			count_stretch(run, stretch, end, job->counts, runs, 2);
+			count_stretch(run, stretch, end, &job->counts, runs, 2);
 		release_records(run, stretch, end);
 		if (!runs->dropped &&
 		    runs->count > (end - job->from) / MIN_RUN) {
@@ -185,17 +216,15 @@ count_job(void *arg)
 
 /* Add the counts of a later stretch of records to those before it. */
 static void
-add_counts(struct tid_count *to, const struct tid_count *later)
+add_counts(struct tid_table *to, const struct tid_table *later)
 {
 	size_t i;
 
-	for (i = 0; i < TID_DIRECT; i++) {
-		const struct tid_count *l = &later[i];
-		struct tid_count *c = &to[i];
+	for (i = 0; i < later->count; i++) {
+		const struct tid_count *l = &later->counts[i];
+		struct tid_count *c = tid_count_of(to, l->tid);
 		uint64_t matched = l->orphans < c->open ? l->orphans : c->open;
 
-		if (!l->events)
-			continue;
 		if (!c->events)
 			c->first = l->first;
 		c->events += l->events;
@@ -214,9 +243,9 @@ worker_count(const struct calltree_builder *b)
 	return b->max_workers < MAX_WORKERS ? b->max_workers : MAX_WORKERS;
 }
 
-/* Per thread id, what every record says, counted by n jobs; their runs
- * in lists[0, *nlists), none when too many. */
-static struct tid_count *
+/* Per thread id, what every record says, counted by n jobs, into
+ * jobs[0].counts; their runs in lists[0, *nlists), none when too many. */
+static void
 count_records(struct calltree_builder *b, const struct trace_records *run,
               struct records_job *jobs, unsigned n, struct run_list *lists,
               unsigned *nlists)
@@ -229,12 +258,11 @@ count_records(struct calltree_builder *b, const struct trace_records *run,
 		jobs[i].run = run;
 		jobs[i].from = run->count / n * i;
 		jobs[i].to = i + 1 < n ? run->count / n * (i + 1) : run->count;
-		jobs[i].counts = xcalloc(TID_DIRECT, sizeof(struct tid_count));
 	}
 	util_jobs_run(count_job, jobs, sizeof(*jobs), n);
 	for (i = 1; i < n; i++) {
-		add_counts(jobs[0].counts, jobs[i].counts);
-		free(jobs[i].counts);
+		add_counts(&jobs[0].counts, &jobs[i].counts);
+		tid_table_free(&jobs[i].counts);
 	}
 	for (i = 0; i < n; i++) {
 		lists[i] = jobs[i].runs;
@@ -243,7 +271,6 @@ count_records(struct calltree_builder *b, const struct trace_records *run,
 	for (i = 0; i < n && dropped; i++)
 		free(lists[i].runs);
 	*nlists = dropped ? 0 : n;
-	return jobs[0].counts;
 }
 
 /* A sort key and what it belongs to. */
@@ -266,23 +293,24 @@ keyed_cmp(const void *a, const void *b)
  * (as long as the thread table).
  */
 static void
-resolve_threads(struct calltree_builder *b, const struct tid_count *counts,
+resolve_threads(struct calltree_builder *b, const struct tid_table *counts,
                 uint32_t *tid_index, struct tid_count **per_thread)
 {
-	struct keyed *seen = xmalloc(TID_DIRECT * sizeof(*seen));
-	size_t n = 0, i;
+	struct keyed *seen = xmalloc((counts->count + 1) * sizeof(*seen));
+	size_t n = counts->count, i;
 
-	for (i = 0; i < TID_DIRECT; i++)
-		if (counts[i].events)
-			seen[n++] =
-			        (struct keyed){counts[i].first, (uint32_t)i};
-	qsort(seen, n, sizeof(*seen), keyed_cmp);
 	for (i = 0; i < n; i++)
-		tid_index[seen[i].index] = build_thread_of(b, seen[i].index);
+		seen[i] = (struct keyed){counts->counts[i].first, (uint32_t)i};
+	qsort(seen, n, sizeof(*seen), keyed_cmp);
+	for (i = 0; i < n; i++) {
+		uint32_t tid = counts->counts[seen[i].index].tid;
+
+		tid_index[tid] = build_thread_of(b, tid);
+	}
 	*per_thread = xcalloc(b->tree->nthreads + 1, sizeof(**per_thread));
 	for (i = 0; i < n; i++) {
-		const struct tid_count *c = &counts[seen[i].index];
-		struct tid_count *t = &(*per_thread)[tid_index[seen[i].index]];
+		const struct tid_count *c = &counts->counts[seen[i].index];
+		struct tid_count *t = &(*per_thread)[tid_index[c->tid]];
 
 		t->events += c->events;
 		t->enters += c->enters;
@@ -452,7 +480,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	struct calltree *tree = b->tree;
 	struct records_job jobs[MAX_WORKERS];
 	struct run_list lists[MAX_WORKERS];
-	struct tid_count *counts, *per_thread;
+	struct tid_count *per_thread;
 	uint32_t *tid_index = xcalloc(TID_DIRECT, sizeof(*tid_index));
 	unsigned n = worker_count(b), nlists, i;
 	uint64_t total = 0;
@@ -461,9 +489,9 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	bool ok = true, settle, parents = false;
 
 	memset(jobs, 0, sizeof(jobs));
-	counts = count_records(b, run, jobs, n, lists, &nlists);
-	resolve_threads(b, counts, tid_index, &per_thread);
-	free(counts);
+	count_records(b, run, jobs, n, lists, &nlists);
+	resolve_threads(b, &jobs[0].counts, tid_index, &per_thread);
+	tid_table_free(&jobs[0].counts);
 	for (t = 0; t < tree->nthreads; t++)
 		total += per_thread[t].enters + per_thread[t].orphans;
 	if (total >= CALL_NONE - 1) {
