@@ -139,46 +139,38 @@ add_run(struct run_list *l, uint32_t tid, size_t count)
 	}
 }
 
-/* Thread id of record p, read as the given version. */
-static inline uint32_t
-record_tid(const unsigned char *p, unsigned version)
-{
-	return version >= 2 ? (uint32_t)(p[0] | p[1] << 8) : p[0];
-}
-
-/* Whether record p, read as the given version, is an entry. */
-static inline bool
-record_enters(const unsigned char *p, unsigned version)
-{
-	return (p[version >= 2 ? 2 : 1] & 3) == TRACE_ENTER;
-}
-
 /* Count records [from, to) of run, read as the given version, and note
  * their runs.  Within a run the counts stay in registers. */
 static inline __attribute__((always_inline)) void
 count_stretch(const struct trace_records *run, size_t from, size_t to,
               struct tid_table *counts, struct run_list *runs, unsigned version)
 {
-	const unsigned char *p = run->data + from * run->size;
+	struct trace_records r = *run;
+	struct trace_event ev;
 	size_t i = from;
 
+	r.version = version;
+	r.clock = TRACE_CLOCK_CPU; /* times are not read */
+	if (i < to)
+		trace_records_get(&r, i, &ev);
 	while (i < to) {
-		uint32_t tid = record_tid(p, version);
+		uint32_t tid = ev.tid;
 		struct tid_count *c = tid_count_of(counts, tid);
 		uint64_t open = c->open, enters = 0, orphans = 0;
 		size_t start = i;
 
 		if (!c->events)
 			c->first = i;
-		for (; i < to && record_tid(p, version) == tid;
-		     i++, p += run->size) {
-			uint64_t in = record_enters(p, version), out = 1 - in;
+		do {
+			uint64_t in = ev.action == TRACE_ENTER, out = 1 - in;
 			uint64_t empty = open == 0;
 
 			enters += in;
 			orphans += out & empty;
 			open = open + in - (out & (1 - empty));
-		}
+			if (++i < to)
+				trace_records_get(&r, i, &ev);
+		} while (i < to && ev.tid == tid);
 		c->events += i - start;
 		c->enters += enters;
 		c->orphans += orphans;
