@@ -7,6 +7,8 @@
 #   fresh   writing as many bytes of new memory as the model has (13
 #           bytes a call with both clocks): the page faults any loader
 #           that builds such a model pays, whatever it computes
+#   bare    the least loader that builds such a model on every cpu
+#           (bench/bare.c): entries matched with exits, nothing else
 #   load    `tracetui info` (read and build the model)
 #   report  `tracetui report --format tsv` end to end
 # and prints the median of REPEAT runs, cpu time per record, peak memory,
@@ -23,6 +25,7 @@ mkdir -p "$out"
 
 measure="$builddir/bench/measure"
 floor="$builddir/bench/floor"
+bare="$builddir/bench/bare"
 tracetui="$builddir/src/tracetui"
 mktrace="$builddir/tests/mktrace"
 
@@ -46,19 +49,22 @@ SPEC
 	calls=$("$tracetui" info "$trace" | sed -n 's/^calls: *//p')
 	f=$("$measure" "$repeat" "$floor" "$trace")
 	m=$("$measure" "$repeat" "$floor" --fresh $((calls * 13)))
+	b=$("$measure" "$repeat" "$bare" "$trace")
 	l=$("$measure" "$repeat" "$tracetui" info "$trace")
 	r=$("$measure" "$repeat" "$tracetui" report --format tsv "$trace")
 	echo "floor   $f"
 	echo "fresh   $m ($((calls * 13 / 1000000)) MB)"
+	echo "bare    $b"
 	echo "load    $l"
 	echo "report  $r"
 	awk -v f="$(field wall_ms "$f")" -v m="$(field wall_ms "$m")" \
+		-v b="$(field wall_ms "$b")" \
 		-v lw="$(field wall_ms "$l")" -v r="$(field cpu_ms "$r")" \
 		-v rw="$(field wall_ms "$r")" -v n="$n" \
 		-v mb="$(field maxrss_mb "$r")" -v size="$size" 'BEGIN {
 		f = f > 0 ? f : 1
-		printf "times the floor (wall): fresh %.1fx, load %.1fx, report %.1fx\n",
-			m / f, lw / f, rw / f
+		printf "times the floor (wall): fresh %.1fx, bare %.1fx, load %.1fx, report %.1fx\n",
+			m / f, b / f, lw / f, rw / f
 		printf "report: %.0f ns of cpu per record; peak memory %.0f MB = %.2fx the file\n",
 			r * 1e6 / n, mb, mb * 1048576 / size
 	}'
