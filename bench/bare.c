@@ -1,7 +1,7 @@
 /*
- * bare: the least work of any loader that builds a per-call model of a
- * V1 one-file trace, on every cpu.  `make bench` sets tracetui's load
- * against it.
+ * bare: a loader of V1 one-file traces stripped to what any loader that
+ * builds a per-call model must do, on every cpu.  `make bench` sets
+ * tracetui's load against it.
  *
  *   bare FILE    prints the call count and a checksum
  *

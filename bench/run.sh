@@ -7,8 +7,9 @@
 #   fresh   writing as many bytes of new memory as the model has (13
 #           bytes a call with both clocks): the page faults any loader
 #           that builds such a model pays, whatever it computes
-#   bare    the least loader that builds such a model on every cpu
-#           (bench/bare.c): entries matched with exits, nothing else
+#   bare    a loader stripped to what any loader of such a model must
+#           do, on every cpu (bench/bare.c): entries matched with exits
+#           and the model written, nothing else
 #   load    `tracetui info` (read and build the model)
 #   report  `tracetui report --format tsv` end to end
 # and prints the median of REPEAT runs, cpu time per record, peak memory,
