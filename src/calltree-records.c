@@ -156,27 +156,31 @@ count_stretch(const struct trace_records *run, size_t from, size_t to,
 	while (i < to) {
 		uint32_t tid = ev.tid;
 		struct tid_count *c = tid_count_of(counts, tid);
-		uint64_t open = c->open, enters = 0, orphans = 0;
+		int64_t depth = 0, lowest = 0; /* entries less exits so far */
+		uint64_t n, orphans;
 		size_t start = i;
 
 		if (!c->events)
 			c->first = i;
 		do {
-			uint64_t in = ev.action == TRACE_ENTER, out = 1 - in;
-			uint64_t empty = open == 0;
-
-			enters += in;
-			orphans += out & empty;
-			open = open + in - (out & (1 - empty));
+			depth += ev.action == TRACE_ENTER ? 1 : -1;
+			lowest = depth < lowest ? depth : lowest;
 			if (++i < to)
 				trace_records_get(&r, i, &ev);
 		} while (i < to && ev.tid == tid);
-		c->events += i - start;
-		c->enters += enters;
+		/* An exit meets an empty stack each time the depth falls
+		 * below every depth before it and below the frames open
+		 * before the run. */
+		n = i - start;
+		orphans = (uint64_t)-lowest > c->open
+		                  ? (uint64_t)-lowest - c->open
+		                  : 0;
+		c->events += n;
+		c->enters += (n + (uint64_t)depth) / 2;
 		c->orphans += orphans;
-		c->open = open;
+		c->open += (uint64_t)depth + orphans;
 		if (!runs->dropped)
-			add_run(runs, tid, i - start);
+			add_run(runs, tid, n);
 	}
 }
 
