@@ -844,6 +844,18 @@ run_event(struct run_state *rs, struct thread_calls *tc, uint64_t id,
 	return true;
 }
 
+/* Apply record i of r, of thread t, through the event path. */
+static inline __attribute__((always_inline)) void
+apply_record(struct build_worker *w, const struct trace_records *r, size_t i,
+             uint32_t t)
+{
+	struct trace_event ev;
+
+	trace_records_get(r, i, &ev);
+	w->record = i;
+	build_event(w, t, ev.method_id, ev.action, ev.cpu, ev.wall);
+}
+
 /*
  * Apply records [from, to) of r, all of thread t, decoded as r's version
  * and clock say (constants where it is inlined).  A thread that settles
@@ -861,19 +873,13 @@ apply_run(struct build_worker *w, const struct trace_records *r, size_t from,
 	size_t i = from;
 
 	if (!w->b->tree->calls.method16 || !st->settles) {
-		for (; i < to && !w->failed; i++) {
-			trace_records_get(r, i, &ev);
-			w->record = i;
-			build_event(w, t, ev.method_id, ev.action, ev.cpu,
-			            ev.wall);
-		}
+		for (; i < to && !w->failed; i++)
+			apply_record(w, r, i, t);
 		return;
 	}
-	if (!st->nevents && i < to) {
-		trace_records_get(r, i, &ev);
-		w->record = i++;
-		build_event(w, t, ev.method_id, ev.action, ev.cpu, ev.wall);
-	}
+	/* The first event sets the clocks' states up. */
+	if (!st->nevents && i < to)
+		apply_record(w, r, i++, t);
 	run_load(&rs, w, t);
 	for (; i < to; i++) {
 		uint64_t at[CLOCK_COUNT];
