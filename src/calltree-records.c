@@ -139,6 +139,15 @@ add_run(struct run_list *l, uint32_t tid, size_t count)
 	}
 }
 
+static void
+free_run_lists(struct run_list *lists, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		free(lists[i].runs);
+}
+
 /* Count records [from, to) of run, read as the given version, and note
  * their runs.  Within a run the counts stay in registers. */
 static inline __attribute__((always_inline)) void
@@ -264,8 +273,8 @@ count_records(struct calltree_builder *b, const struct trace_records *run,
 		lists[i] = jobs[i].runs;
 		dropped = dropped || lists[i].dropped;
 	}
-	for (i = 0; i < n && dropped; i++)
-		free(lists[i].runs);
+	if (dropped)
+		free_run_lists(lists, n);
 	*nlists = dropped ? 0 : n;
 }
 
@@ -491,8 +500,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	for (t = 0; t < tree->nthreads; t++)
 		total += per_thread[t].enters + per_thread[t].orphans;
 	if (total >= CALL_NONE - 1) {
-		for (i = 0; i < nlists; i++)
-			free(lists[i].runs);
+		free_run_lists(lists, nlists);
 		free(per_thread);
 		free(tid_index);
 		return false;
@@ -534,8 +542,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	}
 	util_jobs_run(build_job, jobs, sizeof(*jobs), n);
 	release_records(run, 0, run->count);
-	for (i = 0; i < nlists; i++)
-		free(lists[i].runs);
+	free_run_lists(lists, nlists);
 	for (i = 0; i < n; i++)
 		ok = ok && !jobs[i].worker.failed;
 	if (ok) {
