@@ -13,11 +13,12 @@
  */
 #include "config.h"
 
-#include "app.h"
-#include "calltree.h"
-#include "canvas.h"
-#include "request.h"
-#include "trace-error.h"
+#include "tui/app.h"
+#include "model/calltree.h"
+#include "model/open.h"
+#include "tui/canvas.h"
+#include "tui/request.h"
+#include "read/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>

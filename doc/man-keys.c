@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "request.h"
+#include "tui/request.h"
 
 #include <stdio.h>
 #include <string.h>

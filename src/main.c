@@ -3,8 +3,8 @@
  */
 #include "config.h"
 
-#include "cmd.h"
-#include "viewer.h"
+#include "cli/cmd.h"
+#include "tui/viewer.h"
 
 #include <locale.h>
 #include <stdio.h>

@@ -25,12 +25,12 @@
  */
 #include "config.h"
 
-#include "callpath.h"
-#include "calltree.h"
-#include "profile.h"
-#include "scope.h"
-#include "trace-load.h"
-#include "util-alloc.h"
+#include "query/callpath.h"
+#include "model/calltree.h"
+#include "query/profile.h"
+#include "model/scope.h"
+#include "read/load.h"
+#include "util/alloc.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 #!/bin/sh
-# hprof.sh: hprof text CPU profiles (PRODUCT.md 1, src/trace-hprof.c).
+# hprof.sh: hprof text CPU profiles (PRODUCT.md 1, src/read/hprof.c).
 #
 # - The hand-written tests/fixtures/hprof-*.txt: their "# expect:" lines
 #   are the `report --format tsv` rows worked out by hand, their

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mapping.sh: --mapping FILE (src/mapping.c) on the obfuscated trace of
+# mapping.sh: --mapping FILE (src/model/mapping.c) on the obfuscated trace of
 # tests/fixtures/mapping-obf.spec with tests/fixtures/mapping-obf.mapping.txt.
 #
 # - report --format tsv rows equal the spec's "# expect-mapped:" lines

@@ -10,8 +10,8 @@
  */
 #include "config.h"
 
-#include "calltree-build.h"
-#include "trace-load.h"
+#include "model/builder.h"
+#include "read/load.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,7 +11,8 @@
  */
 #include "config.h"
 
-#include "calltree.h"
+#include "model/calltree.h"
+#include "model/open.h"
 
 #include <stdio.h>
 #include <stdlib.h>

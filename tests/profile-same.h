@@ -4,7 +4,7 @@
 #ifndef TRACETUI_TESTS_PROFILE_SAME_H
 #define TRACETUI_TESTS_PROFILE_SAME_H
 
-#include "profile.h"
+#include "query/profile.h"
 
 #include <stdbool.h>
 #include <stddef.h>

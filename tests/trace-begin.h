@@ -5,7 +5,7 @@
 #ifndef TRACETUI_TESTS_TRACE_BEGIN_H
 #define TRACETUI_TESTS_TRACE_BEGIN_H
 
-#include "calltree.h"
+#include "model/calltree.h"
 
 /* The header of a V1 trace on `clock` (version 3 when dual, else 2)
  * whose times have time_bits bits. */

@@ -29,10 +29,10 @@
  */
 #include "config.h"
 
-#include "callpath.h"
-#include "calltree.h"
-#include "scope.h"
-#include "warmup.h"
+#include "query/callpath.h"
+#include "model/calltree.h"
+#include "model/scope.h"
+#include "tui/warmup.h"
 
 #include "rng.h"
 #include "tap.h"
@@ -171,7 +171,6 @@ thread_of(const struct calltree *tree, size_t c)
 static unsigned
 call_path(const struct calltree *tree, size_t c, bool by_thread, uint32_t *step)
 {
-	const struct tt_calls *calls = &tree->calls;
 	unsigned len = calltree_depth(tree, c) + 1 + by_thread, i = len;
 	uint32_t at = (uint32_t)c;
 

@@ -23,10 +23,10 @@
  */
 #include "config.h"
 
-#include "callpath.h"
-#include "calltree.h"
-#include "profile.h"
-#include "scope.h"
+#include "query/callpath.h"
+#include "model/calltree.h"
+#include "query/profile.h"
+#include "model/scope.h"
 
 #include "profile-same.h"
 #include "tap.h"
@@ -1013,7 +1013,7 @@ test_orphans_two_threads(void)
  * were on the stack before tracing began):
  *   A in (0,0) A out (2,2) X unwind (5,5)
  * X is an orphan [0,5] adopting A, and it left by exception, so it
- * carries both CALL_ORPHAN and CALL_UNWOUND (calltree.h: "left by
+ * carries both CALL_ORPHAN and CALL_UNWOUND (model/calltree.h: "left by
  * exception (action 2)"; FORMAT.md 11: keep a flag for "exited by
  * exception").
  */

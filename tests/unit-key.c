@@ -24,9 +24,9 @@
  */
 #include "config.h"
 
-#include "trace-key.h"
-#include "trace-stream.h"
-#include "trace-v1.h"
+#include "read/key.h"
+#include "read/stream.h"
+#include "read/v1.h"
 
 #include "tap.h"
 

@@ -18,10 +18,10 @@
  */
 #include "config.h"
 
-#include "calltree.h"
-#include "profile-index.h"
-#include "profile.h"
-#include "scope.h"
+#include "model/calltree.h"
+#include "query/profile-index.h"
+#include "query/profile.h"
+#include "model/scope.h"
 
 #include "profile-same.h"
 #include "rng.h"

@@ -1,5 +1,5 @@
 /*
- * unit-timeline: the timeline index (timeline.c) against brute force on
+ * unit-timeline: the timeline index (query/timeline.c) against brute force on
  * random call trees.
  *
  * Each tree is built through calltree_builder_sink from synthetic events:
@@ -27,9 +27,9 @@
  */
 #include "config.h"
 
-#include "calltree.h"
-#include "timeline.h"
-#include "warmup.h"
+#include "model/calltree.h"
+#include "query/timeline.h"
+#include "tui/warmup.h"
 
 #include "rng.h"
 #include "tap.h"
@@ -181,7 +181,6 @@ brute_dominant(const struct calltree *tree, enum clock_index k, size_t t,
                uint64_t a, uint64_t b)
 {
 	const struct tt_thread *th = &tree->threads[t];
-	const struct tt_calls *c = &tree->calls;
 	uint32_t node = NONE;
 	uint64_t cov_node = b - a;
 

@@ -17,10 +17,10 @@
  */
 #include "config.h"
 
-#include "table.h"
-#include "text-width.h"
-#include "util-arena.h"
-#include "util-map.h"
+#include "text/table.h"
+#include "text/width.h"
+#include "util/arena.h"
+#include "util/map.h"
 
 #include "tap.h"
 

@@ -26,7 +26,7 @@
  */
 #include "config.h"
 
-#include "trace-v2.h"
+#include "read/v2.h"
 
 #include "tap.h"
 

@@ -1,0 +1,253 @@
+/*
+ * calls: every call of the methods whose full name matches a POSIX
+ * extended regular expression (all calls without one): thread, start
+ * (microseconds on the wall clock since the trace start, or thread-cpu
+ * when there is no wall clock), wall and cpu durations, depth, flags.
+ */
+#include "config.h"
+
+#include "cli/cmd.h"
+#include "query/method-name.h"
+#include "util/alloc.h"
+
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cmd_spec calls_spec = {
+        .name = "calls",
+        .args = "FILE [REGEX]",
+        .summary = "Print every call of the methods matching REGEX.",
+        .options = OPT_THREAD | OPT_RANGE | OPT_SORT | OPT_TOP | OPT_FORMAT |
+                   OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 2,
+        .sort_keys = "start (default), wall, cpu, depth",
+};
+
+enum calls_sort { BY_START, BY_WALL, BY_CPU, BY_DEPTH };
+
+struct calls_ctx {
+	const struct calltree *tree;
+	enum calls_sort sort;
+	enum clock_index time_clock;
+};
+
+static uint64_t
+dur(const struct calltree *tree, uint32_t c, enum clock_index k)
+{
+	return tree->has_clock[k] ? calltree_duration(tree, c, k) : 0;
+}
+
+static int
+call_cmp(const void *a, const void *b, void *arg)
+{
+	const struct calls_ctx *ctx = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t vx, vy;
+
+	switch (ctx->sort) {
+	case BY_WALL:
+	case BY_CPU: {
+		enum clock_index k =
+		        ctx->sort == BY_WALL ? CLOCK_WALL : CLOCK_CPU;
+
+		vx = dur(ctx->tree, x, k);
+		vy = dur(ctx->tree, y, k);
+		if (vx != vy)
+			return vx > vy ? -1 : 1;
+		break;
+	}
+	case BY_DEPTH:
+		vx = calltree_depth(ctx->tree, x);
+		vy = calltree_depth(ctx->tree, y);
+		if (vx != vy)
+			return vx > vy ? -1 : 1;
+		break;
+	case BY_START:
+		break;
+	}
+	vx = calltree_start(ctx->tree, x, ctx->time_clock);
+	vy = calltree_start(ctx->tree, y, ctx->time_clock);
+	if (vx != vy)
+		return vx < vy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static bool
+parse_sort(const char *name, enum calls_sort *sort)
+{
+	static const char *const names[] = {"start", "wall", "cpu", "depth"};
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (strcmp(name, names[i]) == 0) {
+			*sort = (enum calls_sort)i;
+			return true;
+		}
+	}
+	cmd_error("calls",
+	          "unknown sort column '%s' (start, wall, cpu, "
+	          "depth)",
+	          name);
+	return false;
+}
+
+static void
+flags_cell(struct table *t, uint8_t flags)
+{
+	char buf[64] = "";
+
+	if (flags & CALL_RECURSIVE)
+		strcat(buf, ",recursive");
+	if (flags & CALL_ORPHAN)
+		strcat(buf, ",orphan");
+	if (flags & CALL_OPEN_AT_END)
+		strcat(buf, ",open");
+	if (flags & CALL_UNWOUND)
+		strcat(buf, ",unwound");
+	if (flags & CALL_LOST_EXIT)
+		strcat(buf, ",lost-exit");
+	table_str(t, buf[0] ? buf + 1 : "");
+}
+
+/* Mark the methods whose full name matches re. */
+static bool *
+match_methods(const struct calltree *tree, const char *pattern)
+{
+	bool *want = xcalloc(tree->nmethods + 1, sizeof(*want));
+	regex_t re;
+	size_t i;
+	int rc;
+
+	if (!pattern) {
+		for (i = 0; i < tree->nmethods; i++)
+			want[i] = true;
+		return want;
+	}
+	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+
+		regerror(rc, &re, msg, sizeof(msg));
+		cmd_error("calls", "bad regular expression '%s': %s", pattern,
+		          msg);
+		free(want);
+		return NULL;
+	}
+	for (i = 0; i < tree->nmethods; i++) {
+		char *name = method_full_name(&tree->methods[i]);
+
+		want[i] = regexec(&re, name, 0, NULL, 0) == 0;
+		free(name);
+	}
+	regfree(&re);
+	return want;
+}
+
+static void
+time_cell(struct table *t, const struct calltree *tree, uint32_t c,
+          enum clock_index k)
+{
+	if (tree->has_clock[k])
+		table_u64(t, calltree_duration(tree, c, k));
+	else
+		table_empty(t);
+}
+
+int
+cmd_calls(int argc, char **argv)
+{
+	static const char *const names[] = {"thread", "tid",   "start",
+	                                    "wall",   "cpu",   "depth",
+	                                    "flags",  "method"};
+	static const enum table_kind kinds[] = {
+	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_STRING};
+	struct cmd_opts opts;
+	struct calltree *tree;
+	struct scope scope = {0};
+	struct scope_span span = {0};
+	struct calls_ctx ctx = {0};
+	uint32_t *picked = NULL;
+	bool *want = NULL;
+	size_t n = 0, cap = 0, t, i;
+	struct table *table;
+	int status = cmd_parse(&calls_spec, argc, argv, &opts);
+
+	if (status >= 0)
+		return status;
+	tree = cmd_load(opts.args[0]);
+	status = CMD_INPUT;
+	if (!tree)
+		goto out;
+	status = CMD_USAGE;
+	if (!cmd_scope(&scope, tree, &opts) ||
+	    (opts.sort && !parse_sort(opts.sort, &ctx.sort)))
+		goto out;
+	want = match_methods(tree, opts.nargs > 1 ? opts.args[1] : NULL);
+	if (!want)
+		goto out;
+	for (t = 0; t < tree->nthreads; t++) {
+		if (!scope_has(&scope, t))
+			continue;
+		/* The calls the range touches (all without one). */
+		scope_span_of(&span, &scope, tree, t);
+		for (i = 0; i < span.nopen; i++) {
+			if (!want[calltree_method(tree, span.open[i])])
+				continue;
+			UTIL_GROW(picked, cap, n + 1);
+			picked[n++] = span.open[i];
+		}
+		for (i = span.first; i < span.end; i++) {
+			if (!want[calltree_method(tree, i)])
+				continue;
+			UTIL_GROW(picked, cap, n + 1);
+			picked[n++] = (uint32_t)i;
+		}
+	}
+	scope_span_done(&span);
+	ctx.tree = tree;
+	ctx.time_clock = tree->has_clock[CLOCK_WALL] ? CLOCK_WALL : CLOCK_CPU;
+	if (n > 1) /* picked is NULL when nothing matched */
+		qsort_r(picked, n, sizeof(*picked), call_cmp, &ctx);
+	if (opts.top >= 0 && (size_t)opts.top < n)
+		n = (size_t)opts.top;
+	table = table_new(8, names, kinds);
+	for (i = 0; i < n; i++) {
+		uint32_t c = picked[i];
+		size_t th = 0;
+		char *name = method_full_name(
+		        &tree->methods[calltree_method(tree, c)]);
+
+		while (th + 1 < tree->nthreads &&
+		       tree->threads[th + 1].first_call <= c)
+			th++;
+		/* Threads without calls share first_call with the next. */
+		while (th < tree->nthreads &&
+		       c >= tree->threads[th].first_call +
+		                       tree->threads[th].ncalls)
+			th++;
+		table_row(table);
+		table_str(table, tree->threads[th].name);
+		table_u64(table, tree->threads[th].tid);
+		table_u64(table, calltree_start(tree, c, ctx.time_clock));
+		time_cell(table, tree, c, CLOCK_WALL);
+		time_cell(table, tree, c, CLOCK_CPU);
+		table_u64(table, calltree_depth(tree, c));
+		flags_cell(table, tree->calls.flags[c]);
+		table_str(table, name);
+		free(name);
+	}
+	table_print(table, stdout, opts.format);
+	table_free(table);
+	status = CMD_OK;
+out:
+	free(want);
+	free(picked);
+	if (scope.on)
+		scope_done(&scope);
+	calltree_free(tree);
+	cmd_opts_done(&opts);
+	return status;
+}

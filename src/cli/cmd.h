@@ -1,0 +1,121 @@
+/*
+ * cmd: what the batch commands share: option parsing, help, loading a
+ * trace with PRODUCT.md section 3's messages and exit statuses, thread
+ * selection and the clock and sort choices.
+ *
+ * Each command is a function taking its own argv (argv[0] is the command
+ * name) and returning the process exit status.
+ */
+#ifndef TRACETUI_CMD_H
+#define TRACETUI_CMD_H
+
+#include "model/calltree.h"
+#include "model/mapping.h"
+#include "model/scope.h"
+#include "text/table.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum cmd_status {
+	CMD_OK = 0,
+	CMD_FAIL = 1,  /* a condition the user asked about holds */
+	CMD_USAGE = 2, /* bad command line */
+	CMD_INPUT = 3, /* the file cannot be read or holds nothing usable */
+};
+
+/* Options a command accepts (bits of cmd_spec.options). */
+enum cmd_option {
+	OPT_THREAD = 1 << 0,
+	OPT_CLOCK = 1 << 1,
+	OPT_SORT = 1 << 2,
+	OPT_TOP = 1 << 3,
+	OPT_FORMAT = 1 << 4,
+	OPT_MIN_PCT = 1 << 5,
+	OPT_NO_THREAD = 1 << 6,
+	OPT_ASCII = 1 << 7,
+	OPT_COLOR = 1 << 8,
+	OPT_RANGE = 1 << 9,
+	OPT_FAIL_IF = 1 << 10,
+	OPT_NORMALIZE = 1 << 11,
+	OPT_MAPPING = 1 << 12,
+	OPT_BASE = 1 << 13,
+};
+
+struct cmd_spec {
+	const char *name;
+	const char *args;    /* "FILE", "FILE [REGEX]" */
+	const char *summary; /* one line */
+	unsigned options;    /* enum cmd_option bits */
+	int min_args, max_args;
+	const char *sort_keys; /* accepted --sort values, for the help */
+	/* NULL-terminated --format values when not the table formats: the
+	 * value is left in cmd_opts.format_name for the command. */
+	const char *const *formats;
+	const char *epilog; /* help text after the options, or NULL */
+};
+
+struct cmd_opts {
+	const char **threads; /* --thread values, in order */
+	size_t nthreads;
+	int clock;        /* CLOCK_CPU, CLOCK_WALL, or -1 for default */
+	const char *sort; /* NULL for the command's default */
+	long top;         /* -1 for all */
+	enum table_format format;
+	const char *format_name; /* --format as given, NULL when absent */
+	double min_pct;
+	bool no_thread;
+	const char **fail_if; /* --fail-if expressions, in order */
+	size_t nfail_if;
+	bool normalize;      /* --normalize */
+	const char *range;   /* --range, checked */
+	const char *mapping; /* --mapping FILE, loaded by cmd_parse */
+	const char *base;    /* --base FILE, or NULL */
+	bool ascii;          /* --ascii */
+	int color;           /* enum term_color: auto, always, never */
+	char **args;         /* positional arguments */
+	int nargs;
+};
+
+/*
+ * Parse argv for spec into opts.  Returns -1 to go on, or an exit status
+ * (after printing help, the version, or a usage error).
+ */
+int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
+              struct cmd_opts *opts);
+/* Release what cmd_parse allocated. */
+void cmd_opts_done(struct cmd_opts *opts);
+
+/*
+ * Load path; on failure print "tracetui: FILE: offset N: problem" and
+ * return NULL.  Warnings go to stderr.  The --mapping that the last
+ * cmd_parse loaded renames the methods.
+ */
+struct calltree *cmd_load(const char *path);
+/* The --mapping loaded by the last cmd_parse, or NULL. */
+const struct mapping *cmd_mapping(void);
+
+/* Fill scope from --thread options; false after a usage message. */
+bool cmd_scope(struct scope *scope, const struct calltree *tree,
+               const struct cmd_opts *opts);
+
+/* The clock asked for, or the trace's default; false after a message
+ * when the trace lacks the asked clock. */
+bool cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
+               enum clock_index *clock);
+
+/* Print "tracetui: CMD: message" to stderr. */
+void cmd_error(const char *cmd, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+/* The commands. */
+int cmd_report(int argc, char **argv);
+int cmd_tree(int argc, char **argv);
+int cmd_calls(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_folded(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+#endif

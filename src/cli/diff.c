@@ -1,0 +1,578 @@
+/*
+ * diff: the per-method comparison of two traces (query/diff.h), printed as
+ * a table sorted by the size of the change, and the --fail-if gate for
+ * CI.  Both traces are read with the same --thread and --clock.
+ *
+ * Every expression is parsed before a trace is read, so a malformed one
+ * costs nothing (exit 2).  Conditions that hold are printed on stderr,
+ * keeping stdout the table in the format asked for; exit 1 when any
+ * holds.
+ *
+ * Machine formats (tsv, csv, json) have the columns
+ *   method status base_calls new_calls delta_calls
+ *   base_excl new_excl delta_excl pct_excl base_incl new_incl delta_incl
+ *   pct_incl
+ * with status both, new or gone; times in integer microseconds, or with
+ * --normalize the *_excl_share / *_incl_share columns: percentages of
+ * each trace's total, deltas in percentage points.  A pct cell is the
+ * change relative to BASE; "new" or "gone" (null in JSON) when the method
+ * is absent on one side, empty (null) when BASE is zero and NEW is not.
+ */
+#include "config.h"
+
+#include "cli/cmd.h"
+#include "query/diff.h"
+#include "query/profile.h"
+#include "util/alloc.h"
+
+#include <inttypes.h>
+#include <math.h> /* isinf, no libm */
+#include <stdlib.h>
+#include <string.h>
+
+static const char diff_epilog[] =
+        "Methods match on class, name and signature ('/' in a class reads "
+        "as '.').\nTimes are on one clock: --clock, or cpu when both traces "
+        "have it.\nPercentages are relative to BASE; \"new\" and \"gone\" "
+        "mark methods\nfound in only one trace.\n"
+        "\n"
+        "--fail-if EXPR (repeatable):\n"
+        "  EXPR       FUNCTION(GLOB) OP THRESHOLD  or  TOTAL OP THRESHOLD\n"
+        "  FUNCTION   excl_cpu, incl_cpu, excl_wall, incl_wall or calls\n"
+        "  TOTAL      total_cpu or total_wall: each trace's traced time\n"
+        "  GLOB       a shell pattern over Class.method ('*' also matches "
+        "dots);\n"
+        "             the values of every matching method are summed\n"
+        "  OP         > or <\n"
+        "  THRESHOLD  a signed number and a unit: % (change relative to "
+        "BASE),\n"
+        "             us, ms or s (change in time; a bare number is us), a "
+        "bare\n"
+        "             number for calls\n"
+        "  EXPR holds when NEW minus BASE (or that change in % of BASE) is "
+        "above\n"
+        "  (>) or below (<) THRESHOLD.  Examples:\n"
+        "    --fail-if 'excl_cpu(com.example.*) > +10%'\n"
+        "    --fail-if 'incl_wall(com.example.Foo.bar) > +5ms'\n"
+        "    --fail-if 'calls(java.util.HashMap.get) > +1000'\n"
+        "    --fail-if 'total_cpu > +3%'\n"
+        "  With --normalize, method times are shares of their trace's total:\n"
+        "  % compares the shares, a time compares the change in share times\n"
+        "  BASE's total; totals are always absolute.  Each condition that\n"
+        "  holds is printed on stderr with both values.\n";
+
+static const struct cmd_spec diff_spec = {
+        .name = "diff",
+        .args = "BASE NEW",
+        .summary = "Compare two traces method by method: the change in "
+                   "exclusive and\ninclusive time and in calls, largest "
+                   "first.",
+        .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
+                   OPT_NORMALIZE | OPT_FAIL_IF,
+        .min_args = 2,
+        .max_args = 2,
+        .sort_keys = "excl (default), incl, calls, name",
+        .epilog = diff_epilog,
+};
+
+struct diff_cmd {
+	struct diff diff;
+	enum clock_index clock;
+	bool normalize;
+	enum diff_metric sort;
+};
+
+static bool
+parse_sort(const char *name, enum diff_metric *m)
+{
+	static const struct {
+		const char *name;
+		enum diff_metric m;
+	} keys[] = {
+	        {"excl", DIFF_EXCL},   {"incl", DIFF_INCL},
+	        {"calls", DIFF_CALLS}, {"name", DIFF_NAME},
+	        {"method", DIFF_NAME},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcmp(name, keys[i].name) == 0) {
+			*m = keys[i].m;
+			return true;
+		}
+	}
+	cmd_error("diff",
+	          "unknown sort column '%s' (excl, incl, calls or "
+	          "name)",
+	          name);
+	return false;
+}
+
+/* Print a malformed expression with a caret under the column. */
+static void
+report_malformed(const char *text, const struct diff_cond_error *err)
+{
+	size_t i;
+
+	cmd_error("diff", "--fail-if: column %zu: %s", err->column,
+	          err->message);
+	fprintf(stderr, "  %s\n  ", text);
+	for (i = 0; i + 1 < err->column && text[i]; i++)
+		fputc(text[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+static const char *
+clock_name(enum clock_index k)
+{
+	return k == CLOCK_CPU ? "thread-cpu" : "wall";
+}
+
+/* The clock both traces are read on; false after a message. */
+static bool
+pick_clock(struct calltree *const trees[2], const struct cmd_opts *opts,
+           enum clock_index *clock)
+{
+	int s;
+
+	if (opts->clock >= 0) {
+		for (s = 0; s < 2; s++)
+			if (!cmd_clock(trees[s], opts, clock))
+				return false;
+		return true;
+	}
+	if (trees[0]->has_clock[CLOCK_CPU] && trees[1]->has_clock[CLOCK_CPU])
+		*clock = CLOCK_CPU;
+	else if (trees[0]->has_clock[CLOCK_WALL] &&
+	         trees[1]->has_clock[CLOCK_WALL])
+		*clock = CLOCK_WALL;
+	else {
+		cmd_error("diff", "%s and %s have no clock in common",
+		          trees[0]->path, trees[1]->path);
+		return false;
+	}
+	return true;
+}
+
+/* "+1.234", "-0.010" or "0.000": signed microseconds as milliseconds. */
+static char *
+signed_ms(int64_t us)
+{
+	uint64_t a = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
+
+	return xasprintf("%s%" PRIu64 ".%03" PRIu64,
+	                 us > 0   ? "+"
+	                 : us < 0 ? "-"
+	                          : "",
+	                 a / 1000, a % 1000);
+}
+
+/* x to `decimals` places, with its sign when plus; never "-0". */
+static char *
+fixed(double x, int decimals, bool plus, const char *suffix)
+{
+	char *s = xasprintf(plus ? "%+.*f%s" : "%.*f%s", decimals, x, suffix);
+	const char *p = s + (*s == '+' || *s == '-');
+
+	while (*p == '0' || *p == '.')
+		p++;
+	if (!*p || !strcmp(p, suffix)) {
+		free(s);
+		s = xasprintf("%.*f%s", decimals, 0.0, suffix);
+	}
+	return s;
+}
+
+/* x rounded to `decimals` places, signed, no "-0". */
+static char *
+signed_fixed(double x, int decimals, const char *suffix)
+{
+	return fixed(x, decimals, true, suffix);
+}
+
+/* The pct cell of row's metric m; NULL when the change is infinite. */
+static char *
+pct_text(const struct diff_cmd *d, const struct diff_row *row,
+         enum diff_metric m, bool text)
+{
+	double pct;
+
+	if (!row->present[DIFF_BASE])
+		return xstrdup("new");
+	if (!row->present[DIFF_NEW])
+		return xstrdup("gone");
+	if (!diff_percent(diff_value(&d->diff, &row->v[DIFF_BASE], DIFF_BASE, m,
+	                             d->clock, d->normalize),
+	                  diff_value(&d->diff, &row->v[DIFF_NEW], DIFF_NEW, m,
+	                             d->clock, d->normalize),
+	                  &pct))
+		return text ? xstrdup("+inf%") : NULL;
+	return text ? signed_fixed(pct, 1, "%") : fixed(pct, 2, false, "");
+}
+
+static int64_t
+time_delta(const struct diff_cmd *d, const struct diff_row *row,
+           enum diff_metric m)
+{
+	const uint64_t *b = m == DIFF_INCL ? row->v[DIFF_BASE].incl
+	                                   : row->v[DIFF_BASE].excl;
+	const uint64_t *n =
+	        m == DIFF_INCL ? row->v[DIFF_NEW].incl : row->v[DIFF_NEW].excl;
+
+	return (int64_t)(n[d->clock] - b[d->clock]);
+}
+
+static double
+share(const struct diff_cmd *d, const struct diff_row *row, enum diff_side s,
+      enum diff_metric m)
+{
+	return diff_value(&d->diff, &row->v[s], s, m, d->clock, true);
+}
+
+static void
+take(struct table *t, char *s)
+{
+	if (s)
+		table_str(t, s);
+	else
+		table_empty(t);
+	free(s);
+}
+
+static void
+ms_cell(struct table *t, uint64_t us)
+{
+	table_fmt(t, "%" PRIu64 ".%03" PRIu64, us / 1000, us % 1000);
+}
+
+static struct table *
+text_table(const struct diff_cmd *d, size_t n)
+{
+	static const char *const names[] = {
+	        "Excl Base", "Excl New", "Excl Diff",  "Excl %",
+	        "Incl Diff", "Incl %",   "Calls Diff", "Method",
+	};
+	static const enum table_kind kinds[] = {
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
+	};
+	enum diff_metric shown = d->sort == DIFF_INCL ? DIFF_INCL : DIFF_EXCL;
+	const char *head[8];
+	struct table *t;
+	size_t i;
+	int s;
+
+	memcpy(head, names, sizeof(head));
+	if (shown == DIFF_INCL) {
+		head[0] = "Incl Base";
+		head[1] = "Incl New";
+	}
+	t = table_new(8, head, kinds);
+	for (i = 0; i < n; i++) {
+		const struct diff_row *row = &d->diff.rows[i];
+		enum diff_metric m;
+
+		table_row(t);
+		for (s = 0; s < 2; s++) {
+			if (!row->present[s])
+				table_str(t, "-");
+			else if (d->normalize)
+				table_fmt(t, "%.2f%%",
+				          share(d, row, (enum diff_side)s,
+				                shown));
+			else
+				ms_cell(t, shown == DIFF_INCL
+				                   ? row->v[s].incl[d->clock]
+				                   : row->v[s].excl[d->clock]);
+		}
+		for (m = DIFF_EXCL; m <= DIFF_INCL; m++) {
+			if (d->normalize)
+				take(t,
+				     signed_fixed(share(d, row, DIFF_NEW, m) -
+				                          share(d, row,
+				                                DIFF_BASE, m),
+				                  2, "pt"));
+			else
+				take(t, signed_ms(time_delta(d, row, m)));
+			take(t, pct_text(d, row, m, true));
+		}
+		take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
+		                             (double)row->v[DIFF_BASE].calls,
+		                     0, ""));
+		table_str(t, row->name);
+	}
+	return t;
+}
+
+static struct table *
+machine_table(const struct diff_cmd *d, size_t n, enum table_format format)
+{
+	static const char *const names[] = {
+	        "method",      "status",    "base_calls", "new_calls",
+	        "delta_calls", "base_excl", "new_excl",   "delta_excl",
+	        "pct_excl",    "base_incl", "new_incl",   "delta_incl",
+	        "pct_incl",
+	};
+	static const char *const share_names[] = {
+	        "method",          "status",           "base_calls",
+	        "new_calls",       "delta_calls",      "base_excl_share",
+	        "new_excl_share",  "delta_excl_share", "pct_excl",
+	        "base_incl_share", "new_incl_share",   "delta_incl_share",
+	        "pct_incl",
+	};
+	static const enum table_kind kinds[] = {
+	        TABLE_STRING, TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER,
+	};
+	struct table *t =
+	        table_new(13, d->normalize ? share_names : names, kinds);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct diff_row *row = &d->diff.rows[i];
+		const struct diff_values *b = &row->v[DIFF_BASE];
+		const struct diff_values *nv = &row->v[DIFF_NEW];
+		enum diff_metric m;
+
+		table_row(t);
+		table_str(t, row->name);
+		table_str(t, !row->present[DIFF_BASE]  ? "new"
+		             : !row->present[DIFF_NEW] ? "gone"
+		                                       : "both");
+		table_u64(t, b->calls);
+		table_u64(t, nv->calls);
+		table_i64(t, (int64_t)(nv->calls - b->calls));
+		for (m = DIFF_EXCL; m <= DIFF_INCL; m++) {
+			char *pct = pct_text(d, row, m, false);
+
+			if (d->normalize) {
+				double sb = share(d, row, DIFF_BASE, m);
+				double sn = share(d, row, DIFF_NEW, m);
+
+				table_fmt(t, "%.4f", sb);
+				table_fmt(t, "%.4f", sn);
+				take(t, fixed(sn - sb, 4, false, ""));
+			} else {
+				uint64_t vb = m == DIFF_INCL
+				                      ? b->incl[d->clock]
+				                      : b->excl[d->clock];
+				uint64_t vn = m == DIFF_INCL
+				                      ? nv->incl[d->clock]
+				                      : nv->excl[d->clock];
+
+				table_u64(t, vb);
+				table_u64(t, vn);
+				table_i64(t, (int64_t)(vn - vb));
+			}
+			/* JSON numbers cannot say "new": status does. */
+			if (pct && format == TABLE_JSON &&
+			    (!row->present[DIFF_BASE] ||
+			     !row->present[DIFF_NEW])) {
+				free(pct);
+				pct = NULL;
+			}
+			if (pct)
+				table_fmt(t, "%s", pct);
+			else
+				table_empty(t);
+			free(pct);
+		}
+	}
+	return t;
+}
+
+/* "1.234 ms", "12.50% of total" or "42 calls". */
+static char *
+cond_value_text(const struct diff_cond *c, double v, bool normalize)
+{
+	if (!c->total && c->metric == DIFF_CALLS)
+		return xasprintf("%.0f calls", v);
+	if (!c->total && normalize)
+		return xasprintf("%.2f%% of total", v);
+	return xasprintf("%.3f ms", v / 1000);
+}
+
+static char *
+cond_change_text(const struct diff_cond *c, const struct diff_cond_result *r)
+{
+	if (isinf(r->change))
+		return xstrdup("+inf%");
+	if (c->unit == DIFF_UNIT_PERCENT)
+		return signed_fixed(r->change, 1, "%");
+	if (!c->total && c->metric == DIFF_CALLS)
+		return signed_fixed(r->change, 0, "");
+	return signed_fixed(r->change / 1000, 3, " ms");
+}
+
+/* Evaluate every condition; print those that hold.  True when one does. */
+static bool
+check_conditions(const struct diff_cmd *d, const struct diff_cond *conds,
+                 size_t n)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct diff_cond *c = &conds[i];
+		struct diff_cond_result r;
+		char *vb, *vn, *ch;
+
+		diff_cond_eval(c, &d->diff, d->normalize, &r);
+		if (!c->total && !r.matched)
+			cmd_error("diff",
+			          "warning: --fail-if '%s': no method matches "
+			          "'%s' in either trace",
+			          c->text, c->glob);
+		if (!r.holds)
+			continue;
+		any = true;
+		vb = cond_value_text(c, r.value[DIFF_BASE], d->normalize);
+		vn = cond_value_text(c, r.value[DIFF_NEW], d->normalize);
+		ch = cond_change_text(c, &r);
+		cmd_error("diff", "condition holds: %s: base %s, new %s (%s)",
+		          c->text, vb, vn, ch);
+		free(vb);
+		free(vn);
+		free(ch);
+	}
+	return any;
+}
+
+/* The clocks the conditions read exist in both traces; else a message. */
+static bool
+conditions_have_clocks(const struct diff_cond *conds, size_t n,
+                       struct calltree *const trees[2])
+{
+	size_t i;
+	int s;
+
+	for (i = 0; i < n; i++) {
+		if (!conds[i].total && conds[i].metric == DIFF_CALLS)
+			continue;
+		for (s = 0; s < 2; s++) {
+			if (trees[s]->has_clock[conds[i].clock])
+				continue;
+			cmd_error("diff", "--fail-if '%s': %s has no %s clock",
+			          conds[i].text, trees[s]->path,
+			          clock_name(conds[i].clock));
+			return false;
+		}
+	}
+	return true;
+}
+
+static void
+print_header(const struct diff_cmd *d, struct calltree *const trees[2],
+             const struct scope scopes[2])
+{
+	static const char *const label[] = {"base:", "new: "};
+	const struct diff *df = &d->diff;
+	size_t both = df->nrows - df->only[DIFF_BASE] - df->only[DIFF_NEW];
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		uint64_t total = df->total[s][d->clock];
+
+		printf("%s %s: %s clock, total %" PRIu64 ".%03" PRIu64
+		       " ms over %zu thread%s",
+		       label[s], trees[s]->path, clock_name(d->clock),
+		       total / 1000, total % 1000, scopes[s].count,
+		       scopes[s].count == 1 ? "" : "s");
+		if (s == DIFF_NEW) {
+			double pct;
+			char *p;
+
+			if (diff_percent((double)df->total[0][d->clock],
+			                 (double)total, &pct))
+				p = signed_fixed(pct, 1, "%");
+			else
+				p = xstrdup("+inf%");
+			printf(" (%s)", p);
+			free(p);
+		}
+		putchar('\n');
+	}
+	printf("methods: %zu in both, %zu only in base (gone), %zu only in "
+	       "new\n",
+	       both, df->only[DIFF_BASE], df->only[DIFF_NEW]);
+	if (d->normalize)
+		printf("times are shares of each trace's total; differences "
+		       "in percentage points (pt)\n");
+}
+
+int
+cmd_diff(int argc, char **argv)
+{
+	struct cmd_opts opts;
+	struct calltree *trees[2] = {NULL, NULL};
+	struct scope scopes[2] = {{0}, {0}};
+	struct profile profiles[2] = {{0}, {0}};
+	struct diff_cmd d = {0};
+	struct diff_cond *conds = NULL;
+	struct table *t;
+	size_t nconds = 0, n, i;
+	int status = cmd_parse(&diff_spec, argc, argv, &opts), s;
+
+	if (status >= 0)
+		return status;
+	status = CMD_USAGE;
+	d.sort = DIFF_EXCL;
+	d.normalize = opts.normalize;
+	if (opts.sort && !parse_sort(opts.sort, &d.sort))
+		goto out;
+	conds = xcalloc(opts.nfail_if + 1, sizeof(*conds));
+	for (i = 0; i < opts.nfail_if; i++) {
+		struct diff_cond_error err;
+
+		if (!diff_cond_parse(&conds[nconds], opts.fail_if[i], &err)) {
+			report_malformed(opts.fail_if[i], &err);
+			goto out;
+		}
+		nconds++;
+	}
+	for (s = 0; s < 2; s++) {
+		trees[s] = cmd_load(opts.args[s]);
+		if (!trees[s]) {
+			status = CMD_INPUT;
+			goto out;
+		}
+	}
+	for (s = 0; s < 2; s++)
+		if (!cmd_scope(&scopes[s], trees[s], &opts))
+			goto out;
+	if (!pick_clock(trees, &opts, &d.clock) ||
+	    !conditions_have_clocks(conds, nconds, trees))
+		goto out;
+	for (s = 0; s < 2; s++)
+		profile_compute(&profiles[s], trees[s], &scopes[s]);
+	diff_compute(&d.diff, trees[0], &profiles[0], trees[1], &profiles[1]);
+	diff_sort(&d.diff, d.sort, d.clock, d.normalize);
+	n = d.diff.nrows;
+	if (opts.top >= 0 && (size_t)opts.top < n)
+		n = (size_t)opts.top;
+	if (opts.format == TABLE_TEXT) {
+		print_header(&d, trees, scopes);
+		t = text_table(&d, n);
+	} else {
+		t = machine_table(&d, n, opts.format);
+	}
+	table_print(t, stdout, opts.format);
+	table_free(t);
+	fflush(stdout);
+	status = check_conditions(&d, conds, nconds) ? CMD_FAIL : CMD_OK;
+out:
+	for (i = 0; i < nconds; i++)
+		diff_cond_done(&conds[i]);
+	free(conds);
+	diff_done(&d.diff);
+	for (s = 0; s < 2; s++) {
+		profile_done(&profiles[s]);
+		if (scopes[s].on)
+			scope_done(&scopes[s]);
+		calltree_free(trees[s]);
+	}
+	cmd_opts_done(&opts);
+	return status;
+}

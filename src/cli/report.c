@@ -1,0 +1,281 @@
+/*
+ * report: the per-method profile table.  The TSV layout is a stable
+ * interface (PRODUCT.md section 3): method, calls, rcalls, then inclusive
+ * and exclusive microseconds per clock, empty for a clock the trace lacks.
+ * The text layout is Traceview's columns for one clock, times in ms.
+ */
+#include "config.h"
+
+#include "cli/cmd.h"
+#include "query/method-name.h"
+#include "query/profile.h"
+#include "util/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cmd_spec report_spec = {
+        .name = "report",
+        .args = "FILE",
+        .summary = "Print the per-method profile: inclusive and exclusive "
+                   "times, calls.",
+        .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_SORT | OPT_TOP |
+                   OPT_FORMAT | OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 1,
+        .sort_keys = "incl (default), excl, calls, percall, name, incl_cpu, "
+                     "excl_cpu, incl_wall, excl_wall",
+};
+
+enum sort_key {
+	SORT_INCL,
+	SORT_EXCL,
+	SORT_CALLS,
+	SORT_PERCALL,
+	SORT_NAME,
+};
+
+struct report_row {
+	uint32_t method;
+	char *name;
+	const struct profile_row *r;
+};
+
+struct sort_ctx {
+	enum sort_key key;
+	enum clock_index clock;
+};
+
+/* Inclusive time per call, rounded to the nearest microsecond. */
+static uint64_t
+per_call(const struct profile_row *r, enum clock_index k)
+{
+	uint64_t n = r->calls + r->rcalls;
+
+	return n ? (r->incl[k] + n / 2) / n : 0;
+}
+
+static uint64_t
+sort_value(const struct report_row *row, const struct sort_ctx *s)
+{
+	switch (s->key) {
+	case SORT_INCL:
+		return row->r->incl[s->clock];
+	case SORT_EXCL:
+		return row->r->excl[s->clock];
+	case SORT_CALLS:
+		return row->r->calls + row->r->rcalls;
+	case SORT_PERCALL:
+		return per_call(row->r, s->clock);
+	case SORT_NAME:
+		break;
+	}
+	return 0;
+}
+
+static int
+row_cmp(const void *a, const void *b, void *arg)
+{
+	const struct report_row *x = a, *y = b;
+	const struct sort_ctx *s = arg;
+
+	if (s->key != SORT_NAME) {
+		uint64_t vx = sort_value(x, s), vy = sort_value(y, s);
+
+		if (vx != vy)
+			return vx > vy ? -1 : 1;
+	}
+	return strcmp(x->name, y->name);
+}
+
+/* Parse --sort; may also pick the clock (incl_cpu, excl_wall, ...). */
+static bool
+parse_sort(const char *name, struct sort_ctx *s, const struct calltree *tree)
+{
+	static const struct {
+		const char *name;
+		enum sort_key key;
+		int clock;
+	} keys[] = {
+	        {"incl", SORT_INCL, -1},
+	        {"excl", SORT_EXCL, -1},
+	        {"calls", SORT_CALLS, -1},
+	        {"percall", SORT_PERCALL, -1},
+	        {"name", SORT_NAME, -1},
+	        {"method", SORT_NAME, -1},
+	        {"incl_cpu", SORT_INCL, CLOCK_CPU},
+	        {"excl_cpu", SORT_EXCL, CLOCK_CPU},
+	        {"incl_wall", SORT_INCL, CLOCK_WALL},
+	        {"excl_wall", SORT_EXCL, CLOCK_WALL},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (strcmp(name, keys[i].name) != 0)
+			continue;
+		s->key = keys[i].key;
+		if (keys[i].clock >= 0) {
+			if (!tree->has_clock[keys[i].clock]) {
+				cmd_error("report",
+				          "%s: the trace has no %s clock",
+				          tree->path,
+				          keys[i].clock == CLOCK_CPU
+				                  ? "thread-cpu"
+				                  : "wall");
+				return false;
+			}
+			s->clock = (enum clock_index)keys[i].clock;
+		}
+		return true;
+	}
+	cmd_error("report", "unknown sort column '%s' (see --help)", name);
+	return false;
+}
+
+static void
+time_cell(struct table *t, const struct calltree *tree, enum clock_index k,
+          uint64_t v)
+{
+	if (tree->has_clock[k])
+		table_u64(t, v);
+	else
+		table_empty(t);
+}
+
+static struct table *
+machine_table(const struct calltree *tree, struct report_row *rows, size_t n)
+{
+	static const char *const names[] = {
+	        "method",   "calls",     "rcalls",    "incl_cpu",
+	        "excl_cpu", "incl_wall", "excl_wall",
+	};
+	static const enum table_kind kinds[] = {
+	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	};
+	struct table *t = table_new(7, names, kinds);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct profile_row *r = rows[i].r;
+
+		table_row(t);
+		table_str(t, rows[i].name);
+		table_u64(t, r->calls);
+		table_u64(t, r->rcalls);
+		time_cell(t, tree, CLOCK_CPU, r->incl[CLOCK_CPU]);
+		time_cell(t, tree, CLOCK_CPU, r->excl[CLOCK_CPU]);
+		time_cell(t, tree, CLOCK_WALL, r->incl[CLOCK_WALL]);
+		time_cell(t, tree, CLOCK_WALL, r->excl[CLOCK_WALL]);
+	}
+	return t;
+}
+
+static void
+pct_cell(struct table *t, uint64_t v, uint64_t total)
+{
+	table_fmt(t, "%.1f%%", total ? 100.0 * (double)v / (double)total : 0.0);
+}
+
+static void
+ms_cell(struct table *t, uint64_t us)
+{
+	table_fmt(t, "%llu.%03llu", (unsigned long long)(us / 1000),
+	          (unsigned long long)(us % 1000));
+}
+
+static struct table *
+text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
+           size_t n)
+{
+	static const char *const names[] = {
+	        "Incl %",    "Incl ms",   "Excl %", "Excl ms",
+	        "Calls+Rec", "Incl/Call", "Method",
+	};
+	static const enum table_kind kinds[] = {
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
+	};
+	struct table *t = table_new(7, names, kinds);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct profile_row *r = rows[i].r;
+
+		table_row(t);
+		pct_cell(t, r->incl[k], p->total[k]);
+		ms_cell(t, r->incl[k]);
+		pct_cell(t, r->excl[k], p->total[k]);
+		ms_cell(t, r->excl[k]);
+		table_fmt(t, "%llu+%llu", (unsigned long long)r->calls,
+		          (unsigned long long)r->rcalls);
+		ms_cell(t, per_call(r, k));
+		table_str(t, rows[i].name);
+	}
+	return t;
+}
+
+int
+cmd_report(int argc, char **argv)
+{
+	struct cmd_opts opts;
+	struct calltree *tree = NULL;
+	struct scope scope = {0};
+	struct profile p = {0};
+	struct report_row *rows = NULL;
+	struct sort_ctx sort = {SORT_INCL, CLOCK_CPU};
+	struct table *t;
+	size_t n = 0, i;
+	int status = cmd_parse(&report_spec, argc, argv, &opts);
+
+	if (status >= 0)
+		return status;
+	status = CMD_USAGE;
+	tree = cmd_load(opts.args[0]);
+	if (!tree) {
+		status = CMD_INPUT;
+		goto out;
+	}
+	if (!cmd_scope(&scope, tree, &opts) ||
+	    !cmd_clock(tree, &opts, &sort.clock) ||
+	    (opts.sort && !parse_sort(opts.sort, &sort, tree)))
+		goto out;
+	profile_compute(&p, tree, &scope);
+	rows = xcalloc(tree->nmethods + 1, sizeof(*rows));
+	for (i = 0; i < tree->nmethods; i++) {
+		if (!profile_row_used(&p, i))
+			continue;
+		rows[n].method = (uint32_t)i;
+		rows[n].name = method_full_name(&tree->methods[i]);
+		rows[n].r = &p.rows[i];
+		n++;
+	}
+	qsort_r(rows, n, sizeof(*rows), row_cmp, &sort);
+	if (opts.top >= 0 && (size_t)opts.top < n)
+		n = (size_t)opts.top;
+	if (opts.format == TABLE_TEXT) {
+		printf("%s: %s clock, total %llu.%03llu ms over %zu thread%s\n",
+		       tree->path,
+		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
+		       (unsigned long long)(p.total[sort.clock] / 1000),
+		       (unsigned long long)(p.total[sort.clock] % 1000),
+		       scope.count, scope.count == 1 ? "" : "s");
+		t = text_table(&p, sort.clock, rows, n);
+	} else {
+		t = machine_table(tree, rows, n);
+	}
+	table_print(t, stdout, opts.format);
+	table_free(t);
+	status = CMD_OK;
+out:
+	if (rows)
+		for (i = 0; i < tree->nmethods; i++)
+			free(rows[i].name);
+	free(rows);
+	profile_done(&p);
+	if (scope.on)
+		scope_done(&scope);
+	calltree_free(tree);
+	cmd_opts_done(&opts);
+	return status;
+}

@@ -1,0 +1,180 @@
+/*
+ * tree: the top-down call tree merged by call path, children ordered
+ * by inclusive time, pruned below --min-pct of the scope's total.  Each
+ * thread is a root unless --no-thread merges the threads' paths.
+ */
+#include "config.h"
+
+#include "query/callpath.h"
+#include "cli/cmd.h"
+#include "query/method-name.h"
+#include "util/alloc.h"
+
+#include <stdlib.h>
+
+static const struct cmd_spec tree_spec = {
+        .name = "tree",
+        .args = "FILE",
+        .summary = "Print the top-down call tree merged by call path.",
+        .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_FORMAT |
+                   OPT_MIN_PCT | OPT_NO_THREAD | OPT_MAPPING,
+        .min_args = 1,
+        .max_args = 1,
+};
+
+struct tree_out {
+	const struct calltree *tree;
+	const struct callpath *path;
+	struct table *table;
+	enum clock_index clock;
+	uint64_t total;
+	double min_pct;
+	bool text;
+};
+
+static char *
+node_label(const struct tree_out *o, const struct callpath_node *n)
+{
+	if (n->method != CALL_NONE)
+		return method_full_name(&o->tree->methods[n->method]);
+	return xasprintf("[%s]", o->tree->threads[n->thread].name);
+}
+
+static double
+pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* Deeper levels than this are not indented further, but numbered. */
+enum { TREE_MAX_INDENT = 64 };
+
+static void
+emit_node(struct tree_out *o, const struct callpath_node *n, uint64_t excl,
+          unsigned depth)
+{
+	char *label = node_label(o, n);
+
+	table_row(o->table);
+	table_fmt(o->table, "%.1f", pct(n->incl[o->clock], o->total));
+	table_u64(o->table, n->incl[o->clock]);
+	table_u64(o->table, excl);
+	table_u64(o->table, n->calls);
+	if (o->text) {
+		char *indented =
+		        depth > TREE_MAX_INDENT
+		                ? xasprintf("%*s[%u] %s", TREE_MAX_INDENT * 2,
+		                            "", depth, label)
+		                : xasprintf("%*s%s", (int)depth * 2, "", label);
+
+		table_str(o->table, indented);
+		free(indented);
+	} else {
+		table_u64(o->table, depth);
+		table_str(o->table, label);
+	}
+	free(label);
+}
+
+/* Print the subtrees of the root's children, depth first, with an
+ * explicit stack (call trees can be a million levels deep). */
+static void
+emit(struct tree_out *o)
+{
+	const struct callpath *p = o->path;
+	uint32_t *stack = NULL;
+	size_t n = 0, cap = 0;
+	uint32_t ch;
+
+	/* Push children in reverse so the largest comes out first. */
+	for (ch = p->nodes[0].first_child; ch != CALL_NONE;
+	     ch = p->nodes[ch].next_sibling) {
+		UTIL_GROW(stack, cap, n + 1);
+		stack[n++] = ch;
+	}
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t x = stack[i];
+
+		stack[i] = stack[n - 1 - i];
+		stack[n - 1 - i] = x;
+	}
+	while (n) {
+		uint32_t id = stack[--n];
+		const struct callpath_node *node = &p->nodes[id];
+		size_t mark = n;
+
+		if (pct(node->incl[o->clock], o->total) < o->min_pct)
+			continue;
+		emit_node(o, node, callpath_excl(p, id, o->clock),
+		          node->depth - 1);
+		for (ch = node->first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, n + 1);
+			stack[n++] = ch;
+		}
+		for (size_t i = mark, j = n; i < j--; i++) {
+			uint32_t x = stack[i];
+
+			stack[i] = stack[j];
+			stack[j] = x;
+		}
+	}
+	free(stack);
+}
+
+int
+cmd_tree(int argc, char **argv)
+{
+	static const char *const text_names[] = {"incl%", "incl_us", "excl_us",
+	                                         "calls", "method"};
+	static const char *const data_names[] = {"incl_pct", "incl",  "excl",
+	                                         "calls",    "depth", "method"};
+	static const enum table_kind kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_STRING};
+	static const enum table_kind text_kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
+	                                             TABLE_NUMBER, TABLE_NUMBER,
+	                                             TABLE_STRING};
+	struct cmd_opts opts;
+	struct calltree *tree;
+	struct scope scope;
+	struct callpath path;
+	struct tree_out o = {0};
+	int status = cmd_parse(&tree_spec, argc, argv, &opts);
+
+	if (status >= 0)
+		return status;
+	tree = cmd_load(opts.args[0]);
+	if (!tree) {
+		cmd_opts_done(&opts);
+		return CMD_INPUT;
+	}
+	if (!cmd_scope(&scope, tree, &opts)) {
+		calltree_free(tree);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
+	if (!cmd_clock(tree, &opts, &o.clock)) {
+		scope_done(&scope);
+		calltree_free(tree);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
+	callpath_build(&path, tree, &scope, !opts.no_thread);
+	callpath_sort(&path, o.clock);
+	o.tree = tree;
+	o.path = &path;
+	o.text = opts.format == TABLE_TEXT;
+	o.total = scope_total(&scope, tree, o.clock);
+	o.min_pct = opts.min_pct;
+	o.table = o.text ? table_new(5, text_names, text_kinds)
+	                 : table_new(6, data_names, kinds);
+	emit(&o);
+	table_print(o.table, stdout, opts.format);
+	table_free(o.table);
+	callpath_done(&path);
+	scope_done(&scope);
+	calltree_free(tree);
+	cmd_opts_done(&opts);
+	return CMD_OK;
+}

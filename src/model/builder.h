@@ -1,0 +1,213 @@
+/*
+ * builder: the builder's insides, shared by the sink that rebuilds
+ * calls event by event (model/builder.c) and the path that takes a V1
+ * data part's records all at once (model/builder-records.c).  Not for other
+ * modules: they use model/calltree.h.
+ *
+ * A thread's calls are numbered in its own index space.  Built event by
+ * event, that is entry order, parents are thread indexes, and finish
+ * moves the calls into the model in pre-order.  "Placed" threads have
+ * their calls written straight into their slice of the model's arrays,
+ * already in pre-order: the slice was sized by counting the records
+ * first, its first slots are kept for the orphan calls (last created
+ * first), parents are model indexes, and finish moves nothing.
+ */
+#ifndef TRACETUI_CALLTREE_BUILD_H
+#define TRACETUI_CALLTREE_BUILD_H
+
+#include "model/calltree.h"
+#include "model/sampling.h"
+#include "util/map.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An open call on a thread's stack. */
+struct frame {
+	uint32_t call;               /* its index among the thread's calls */
+	uint32_t method;             /* its method index */
+	uint64_t id;                 /* its method id, as the records say */
+	uint64_t start[CLOCK_COUNT]; /* full start times */
+};
+
+/*
+ * Calls are kept in chunks of CHUNK_CALLS: the first grows as needed, the
+ * others are fixed blocks, so growing never copies, and finish frees each
+ * chunk as soon as it has moved it into the model (the peak is one copy
+ * of the calls, not two).  A placed thread's chunks are views of its
+ * slice of the model.
+ */
+enum {
+	CHUNK_SHIFT = 16,
+	CHUNK_CALLS = 1 << CHUNK_SHIFT,
+	CHUNK_BYTES = 2 << 20, /* room for CHUNK_CALLS of every field */
+};
+
+struct call_chunk {
+	uint32_t *method, *parent;
+	uint16_t *method16; /* instead of method, in a narrow model */
+	uint8_t *flags;
+	uint16_t *start[CLOCK_COUNT], *duration[CLOCK_COUNT];
+	void *block;   /* the block holding them, or NULL */
+	bool borrowed; /* a view of the model's arrays: nothing to free */
+};
+
+struct thread_calls {
+	struct call_chunk *chunks;
+	size_t nchunks, chunks_cap;
+	size_t count, cap;                       /* calls, and room for them */
+	struct tt_time_step *steps[CLOCK_COUNT]; /* by thread call index */
+	size_t nsteps[CLOCK_COUNT], steps_cap[CLOCK_COUNT];
+	struct tt_long_call *longs[CLOCK_COUNT]; /* by thread call index */
+	size_t nlongs[CLOCK_COUNT], longs_cap[CLOCK_COUNT];
+	uint64_t high[CLOCK_COUNT]; /* high bits of the last step's start */
+	bool placed;                /* written into the model in place */
+	uint32_t base;              /* placed: model index of call 0 */
+	size_t orphan_slots;        /* placed: free slots before count */
+};
+
+/* Where a thread's readings of one clock stand. */
+struct clock_state {
+	uint64_t raw_prev; /* the last reading as written */
+	uint64_t epoch;    /* what the wraps so far add */
+	uint64_t prev;     /* the last time, unwrapped and clamped */
+};
+
+struct thread_state {
+	struct thread_calls calls;
+	struct frame *stack;
+	size_t depth, stack_cap;
+	uint32_t *tops; /* top-level calls an orphan would adopt */
+	size_t ntops, tops_cap;
+	/* A placed thread without orphans gets its depths and recursion
+	 * flags as it is built: open[m] counts m's frames on the stack. */
+	bool settles;
+	uint32_t *open;
+	size_t open_cap;
+	struct clock_state clocks[CLOCK_COUNT];
+	uint64_t cpu_base;
+	uint64_t nevents;
+	uint32_t orphans;
+	struct sampling_probe probe;
+};
+
+enum {
+	METHOD_CACHE = 4096,  /* direct-mapped id -> index cache */
+	TID_DIRECT = 1 << 16, /* thread ids looked up without hashing */
+};
+
+struct method_cache_entry {
+	uint64_t id;
+	uint32_t index;
+};
+
+/* Deep calls found while settling threads, before they join the model. */
+struct deep_list {
+	struct tt_deep_call *calls;
+	size_t count, cap;
+};
+
+/* A method id the key does not define, as a shared worker met it. */
+struct unknown_method {
+	uint64_t id;
+	uint64_t record; /* the record that first needed it */
+};
+
+/*
+ * What rebuilds the calls of some threads.  Workers running side by side
+ * share the builder read-only, except for the states of the threads each
+ * owns; they count anomalies apart and add no methods: a method id the
+ * key lacks gets index known + i, i its place in `unknown`, until
+ * build_settle_unknown gives it its own.
+ */
+struct build_worker {
+	struct calltree_builder *b;
+	struct tt_anomalies *an; /* where anomalies are counted */
+	struct method_cache_entry method_cache[METHOD_CACHE];
+	bool shared;     /* other workers run beside this one */
+	bool failed;     /* met what placed threads cannot hold */
+	uint64_t record; /* index of the record being applied */
+	uint32_t known;  /* methods in the model when the worker began */
+	struct util_map unknown_ids; /* id -> index in unknown */
+	struct unknown_method *unknown;
+	size_t nunknown, unknown_cap;
+	struct deep_list deep;
+};
+
+struct calltree_builder {
+	struct calltree *tree;
+	uint32_t *tid_direct;       /* tid -> thread index, for tid < 2^16 */
+	struct util_map thread_ids; /* tid -> thread index */
+	struct util_map
+	        thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
+	struct util_map method_ids; /* method id -> method index */
+	struct thread_state *states;
+	size_t ncalls;    /* calls of all threads built event by event */
+	uint32_t *parent; /* by model call, until the depths are settled */
+	size_t methods_cap, threads_cap, props_cap, warnings_cap;
+	bool began;
+	bool placed;          /* the model's arrays were sized from counts */
+	unsigned max_workers; /* for the records path; 0: one per cpu */
+	struct build_worker serial; /* the event-by-event worker */
+	struct trace_sink sink;
+	calltree_progress_fn *progress;
+	void *progress_arg;
+};
+
+/* Thread index of thread id tid, adding a thread for a new id. */
+uint32_t build_thread_of(struct calltree_builder *b, uint32_t tid);
+/* A worker for b counting anomalies into an (reset to zero). */
+void build_worker_init(struct build_worker *w, struct calltree_builder *b,
+                       struct tt_anomalies *an, bool shared);
+/* Apply one event of thread t (the sink's event, its thread resolved). */
+void build_event(struct build_worker *w, uint32_t t, uint64_t method_id,
+                 enum trace_action action, uint64_t cpu, uint64_t wall);
+/*
+ * Apply the records [from, to) of run whose thread index (by tid_index)
+ * is owned by worker `who` (by owner); stops early when w fails.
+ */
+void build_records(struct build_worker *w, const struct trace_records *run,
+                   size_t from, size_t to, const uint32_t *tid_index,
+                   const uint8_t *owner, uint8_t who);
+/* Apply the records [from, to) of run, all of thread index t; stops early
+ * when w fails. */
+void build_thread_records(struct build_worker *w,
+                          const struct trace_records *run, size_t from,
+                          size_t to, uint32_t t);
+/* Give the methods that shared workers[0..n) met but the key lacks their
+ * model indexes, in the order the event-by-event path would add them;
+ * remap[w][i] is the index of workers[w]'s unknown method i. */
+uint32_t **build_settle_unknown(struct build_worker *const *workers,
+                                unsigned n);
+/* Replace the provisional method indexes of thread t's calls by remap's;
+ * false when one does not fit the model's 16-bit methods. */
+bool build_remap_methods(struct build_worker *w, size_t t,
+                         const uint32_t *remap);
+/* Release what a worker holds. */
+void build_worker_done(struct build_worker *w);
+/* Make thread t placed at model calls [base, base + orphans + enters),
+ * settling its calls as they come if it `settles` (no orphans). */
+void build_place_thread(struct calltree_builder *b, size_t t, size_t base,
+                        size_t orphans, size_t enters, bool settles);
+/*
+ * Complete placed thread t: last times, open frames closed, depths and
+ * recursion settled.  open has nmethods + 1 zeros, path room for the
+ * thread's calls.  False when the thread did not fill its slice exactly.
+ */
+bool build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
+                         uint32_t *path);
+/* Forget every thread's calls and state, and the model's arrays. */
+void build_reset_calls(struct calltree_builder *b);
+/* Sum the counters of `from` into `to`. */
+void build_add_anomalies(struct tt_anomalies *to,
+                         const struct tt_anomalies *from);
+
+/* The model's arrays for n calls (methods in 16 bits if narrow), and the
+ * builder's parents if asked. */
+void build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
+                       bool parents);
+/* The sink's records callback (model/builder-records.c). */
+void build_on_records(void *ctx, const struct trace_records *run);
+
+#endif

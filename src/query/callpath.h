@@ -1,0 +1,75 @@
+/*
+ * callpath: the calls of a scope merged by call path (the top-down tree,
+ * the icicle and folded stacks all read it).
+ *
+ * Node 0 is a synthetic root.  With by_thread, the root's children are one
+ * node per thread (method CALL_NONE) and call paths hang below them;
+ * otherwise paths of every thread merge from the root down.  A node's
+ * inclusive time is the sum of the durations of the calls on that path;
+ * its exclusive time is inclusive minus its children's.  The callpath
+ * owns its arrays.
+ */
+#ifndef TRACETUI_CALLPATH_H
+#define TRACETUI_CALLPATH_H
+
+#include "model/calltree.h"
+#include "model/scope.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* 48 bytes: a bottom-up tree can have ten times as many nodes as its
+ * top-down tree, so the exclusive time is not stored (callpath_excl). */
+struct callpath_node {
+	uint32_t method;       /* CALL_NONE for the root and thread nodes */
+	uint32_t thread;       /* thread index of a thread node */
+	uint32_t parent;       /* CALL_NONE for the root */
+	uint32_t first_child;  /* CALL_NONE when a leaf */
+	uint32_t next_sibling; /* CALL_NONE when last */
+	uint32_t depth;        /* 0 for the root */
+	uint64_t calls;
+	uint64_t incl[CLOCK_COUNT];
+};
+
+struct callpath {
+	struct callpath_node *nodes;
+	size_t count;
+	/* The nodes with two children or more, listed by the first sort so
+	 * that the next ones skip the rest; NULL until then. */
+	uint32_t *forks;
+	size_t nforks;
+};
+
+/* Merge the calls of the scope's threads by path. */
+void callpath_build(struct callpath *out, const struct calltree *tree,
+                    const struct scope *scope, bool by_thread);
+/* Order every node's children by inclusive time on clock k, largest
+ * first, ties by method index.  The first sort lists the nodes with
+ * siblings to order, so the tree must not change after it. */
+void callpath_sort(struct callpath *path, enum clock_index k);
+/*
+ * The n trees of parts (built without by_thread) merged path by path into
+ * out: one node per path with the sums of its times and calls, the same
+ * tree callpath_build makes for the union of their threads.
+ */
+void callpath_merge(struct callpath *out, const struct callpath *parts,
+                    size_t n);
+/*
+ * The bottom-up tree of path into out: every node of path but the root
+ * adds its exclusive times and calls along its own path reversed (its
+ * method, then its caller's, up to its outermost frame or thread node),
+ * so out's roots are where time was spent and children are callers.
+ */
+void callpath_invert(struct callpath *out, const struct callpath *path);
+/* callpath_invert, unless stop(arg) answers true while it works: then
+ * out is left empty (released) and the answer is false. */
+bool callpath_invert_unless(struct callpath *out, const struct callpath *path,
+                            bool (*stop)(void *arg), void *arg);
+/* The exclusive time of node n on clock k: its inclusive time less its
+ * children's. */
+uint64_t callpath_excl(const struct callpath *path, uint32_t n,
+                       enum clock_index k);
+/* Release the nodes. */
+void callpath_done(struct callpath *path);
+
+#endif

@@ -1,0 +1,449 @@
+/*
+ * diff: rows are made by sorting every used method of both profiles by
+ * (dotted class, name, signature, side) and merging runs of equal
+ * triples, so matching costs O(n log n) in the methods of both traces.
+ * Conditions are parsed by hand, one token after another, so an error
+ * can name the column where the text stopped making sense.
+ */
+#include "config.h"
+
+#include "query/diff.h"
+
+#include "query/method-name.h"
+#include "util/alloc.h"
+#include "util/chars.h"
+
+#include <fnmatch.h>
+#include <math.h> /* INFINITY, no libm */
+#include <stdlib.h>
+#include <string.h>
+
+/* One used method of one side, before matching. */
+struct diff_entry {
+	char *klass; /* dotted copy */
+	const struct tt_method *m;
+	const struct profile_row *r;
+	enum diff_side side;
+};
+
+static char *
+dotted(const char *s)
+{
+	char *d = xstrdup(s), *p;
+
+	for (p = d; *p; p++)
+		if (*p == '/')
+			*p = '.';
+	return d;
+}
+
+/* Order by the matching triple alone. */
+static int
+triple_cmp(const struct diff_entry *x, const struct diff_entry *y)
+{
+	int c = strcmp(x->klass, y->klass);
+
+	if (!c)
+		c = strcmp(x->m->name, y->m->name);
+	if (!c)
+		c = strcmp(x->m->signature, y->m->signature);
+	return c;
+}
+
+static bool
+same_method(const struct diff_entry *x, const struct diff_entry *y)
+{
+	return triple_cmp(x, y) == 0;
+}
+
+static int
+entry_cmp(const void *a, const void *b)
+{
+	const struct diff_entry *x = a, *y = b;
+	int c = triple_cmp(x, y);
+
+	return c ? c : (int)x->side - (int)y->side;
+}
+
+static size_t
+add_entries(struct diff_entry *e, const struct calltree *tree,
+            const struct profile *p, enum diff_side side)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < tree->nmethods && i < p->nrows; i++) {
+		if (!profile_row_used(p, i))
+			continue;
+		e[n].klass = dotted(tree->methods[i].klass);
+		e[n].m = &tree->methods[i];
+		e[n].r = &p->rows[i];
+		e[n].side = side;
+		n++;
+	}
+	return n;
+}
+
+static void
+add_values(struct diff_values *v, const struct profile_row *r)
+{
+	int k;
+
+	v->calls += r->calls + r->rcalls;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		v->incl[k] += r->incl[k];
+		v->excl[k] += r->excl[k];
+	}
+}
+
+void
+diff_compute(struct diff *out, const struct calltree *base,
+             const struct profile *bp, const struct calltree *new,
+             const struct profile *np)
+{
+	struct diff_entry *e =
+	        xcalloc(base->nmethods + new->nmethods + 1, sizeof(*e));
+	size_t n, i, j;
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		out->total[DIFF_BASE][k] = bp->total[k];
+		out->total[DIFF_NEW][k] = np->total[k];
+		out->has_clock[DIFF_BASE][k] = base->has_clock[k];
+		out->has_clock[DIFF_NEW][k] = new->has_clock[k];
+	}
+	n = add_entries(e, base, bp, DIFF_BASE);
+	n += add_entries(e + n, new, np, DIFF_NEW);
+	qsort(e, n, sizeof(*e), entry_cmp);
+	out->rows = xcalloc(n + 1, sizeof(*out->rows));
+	for (i = 0; i < n; i = j) {
+		struct diff_row *row = &out->rows[out->nrows++];
+		struct tt_method named = *e[i].m;
+
+		named.klass = e[i].klass;
+		row->name = method_full_name(&named);
+		row->short_name = method_short_name(&named);
+		for (j = i; j < n && same_method(&e[i], &e[j]); j++) {
+			row->present[e[j].side] = true;
+			add_values(&row->v[e[j].side], e[j].r);
+		}
+		if (row->present[DIFF_BASE] != row->present[DIFF_NEW])
+			out->only[row->present[DIFF_NEW]]++;
+	}
+	for (i = 0; i < n; i++)
+		free(e[i].klass);
+	free(e);
+}
+
+void
+diff_done(struct diff *diff)
+{
+	size_t i;
+
+	for (i = 0; i < diff->nrows; i++) {
+		free(diff->rows[i].name);
+		free(diff->rows[i].short_name);
+	}
+	free(diff->rows);
+	memset(diff, 0, sizeof(*diff));
+}
+
+double
+diff_value(const struct diff *diff, const struct diff_values *v,
+           enum diff_side s, enum diff_metric m, enum clock_index k,
+           bool normalize)
+{
+	double x;
+
+	switch (m) {
+	case DIFF_CALLS:
+		return (double)v->calls;
+	case DIFF_INCL:
+		x = (double)v->incl[k];
+		break;
+	case DIFF_EXCL:
+		x = (double)v->excl[k];
+		break;
+	default:
+		return 0;
+	}
+	if (!normalize)
+		return x;
+	return diff->total[s][k] ? 100.0 * x / (double)diff->total[s][k] : 0;
+}
+
+bool
+diff_percent(double base, double new, double *pct)
+{
+	if (base == 0) {
+		*pct = new == 0 ? 0 : INFINITY;
+		return new == 0;
+	}
+	*pct = 100.0 * (new - base) / base;
+	return true;
+}
+
+struct sort_ctx {
+	const struct diff *diff;
+	enum diff_metric m;
+	enum clock_index k;
+	bool normalize;
+};
+
+static double
+abs_change(const struct sort_ctx *s, const struct diff_row *r)
+{
+	double d = diff_value(s->diff, &r->v[DIFF_NEW], DIFF_NEW, s->m, s->k,
+	                      s->normalize) -
+	           diff_value(s->diff, &r->v[DIFF_BASE], DIFF_BASE, s->m, s->k,
+	                      s->normalize);
+
+	return d < 0 ? -d : d;
+}
+
+static int
+row_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff_row *x = a, *y = b;
+	const struct sort_ctx *s = arg;
+
+	if (s->m != DIFF_NAME) {
+		double vx = abs_change(s, x), vy = abs_change(s, y);
+
+		if (vx != vy)
+			return vx > vy ? -1 : 1;
+	}
+	return strcmp(x->name, y->name);
+}
+
+void
+diff_sort(struct diff *diff, enum diff_metric m, enum clock_index k,
+          bool normalize)
+{
+	struct sort_ctx s = {diff, m, k, normalize};
+
+	qsort_r(diff->rows, diff->nrows, sizeof(*diff->rows), row_cmp, &s);
+}
+
+/* Conditions. */
+
+static const struct {
+	const char *name;
+	bool total;
+	enum diff_metric metric;
+	enum clock_index clock;
+} functions[] = {
+        {"excl_cpu", false, DIFF_EXCL, CLOCK_CPU},
+        {"incl_cpu", false, DIFF_INCL, CLOCK_CPU},
+        {"excl_wall", false, DIFF_EXCL, CLOCK_WALL},
+        {"incl_wall", false, DIFF_INCL, CLOCK_WALL},
+        {"calls", false, DIFF_CALLS, CLOCK_CPU},
+        {"total_cpu", true, DIFF_EXCL, CLOCK_CPU},
+        {"total_wall", true, DIFF_EXCL, CLOCK_WALL},
+};
+
+static bool
+is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool
+is_word(char c)
+{
+	return is_alpha(c) || c == '_' || is_digit(c);
+}
+
+static const char *
+skip_blanks(const char *p)
+{
+	while (is_blank(*p))
+		p++;
+	return p;
+}
+
+static bool
+fail(struct diff_cond *c, struct diff_cond_error *err, const char *text,
+     const char *at, const char *message)
+{
+	err->column = (size_t)(at - text) + 1;
+	err->message = message;
+	diff_cond_done(c);
+	return false;
+}
+
+/* [+-]DIGITS[.DIGITS] or [+-].DIGITS, read without the locale. */
+static const char *
+parse_number(const char *p, double *out)
+{
+	double sign = 1, v = 0, scale = 0.1;
+
+	if (*p == '+' || *p == '-')
+		sign = *p++ == '-' ? -1 : 1;
+	if (!is_digit(*p) && !(*p == '.' && is_digit(p[1])))
+		return NULL;
+	for (; is_digit(*p); p++)
+		v = v * 10 + (*p - '0');
+	if (*p == '.')
+		for (p++; is_digit(*p); p++, scale /= 10)
+			v += (*p - '0') * scale;
+	*out = sign * v;
+	return p;
+}
+
+bool
+diff_cond_parse(struct diff_cond *c, const char *text,
+                struct diff_cond_error *err)
+{
+	static const struct {
+		const char *name;
+		enum diff_unit unit;
+		double scale;
+	} units[] = {
+	        {"us", DIFF_UNIT_US, 1},
+	        {"ms", DIFF_UNIT_MS, 1e3},
+	        {"s", DIFF_UNIT_S, 1e6},
+	};
+	const char *p = skip_blanks(text), *start = p, *close;
+	size_t i, len;
+
+	memset(c, 0, sizeof(*c));
+	for (len = strlen(p); len && is_blank(p[len - 1]); len--)
+		;
+	c->text = xstrndup(p, len);
+	while (is_word(*p))
+		p++;
+	len = (size_t)(p - start);
+	if (!len)
+		return fail(c, err, text, start,
+		            "expected a function: excl_cpu, incl_cpu, "
+		            "excl_wall, incl_wall, calls, total_cpu or "
+		            "total_wall");
+	for (i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
+		if (strlen(functions[i].name) == len &&
+		    !strncmp(functions[i].name, start, len))
+			break;
+	if (i == sizeof(functions) / sizeof(functions[0]))
+		return fail(c, err, text, start,
+		            "unknown function (excl_cpu, incl_cpu, excl_wall, "
+		            "incl_wall, calls, total_cpu or total_wall)");
+	c->total = functions[i].total;
+	c->metric = functions[i].metric;
+	c->clock = functions[i].clock;
+	p = skip_blanks(p);
+	if (c->total) {
+		if (*p == '(') {
+			p = skip_blanks(p + 1);
+			if (*p != ')')
+				return fail(c, err, text, p,
+				            "total_cpu and total_wall take no "
+				            "method pattern");
+			p = skip_blanks(p + 1);
+		}
+	} else {
+		if (*p != '(')
+			return fail(c, err, text, p,
+			            "expected '(' and a method pattern");
+		start = skip_blanks(p + 1);
+		close = strchr(start, ')');
+		if (!close)
+			return fail(c, err, text, start + strlen(start),
+			            "expected ')' after the method pattern");
+		for (p = close; p > start && is_blank(p[-1]); p--)
+			;
+		if (p == start)
+			return fail(c, err, text, start,
+			            "expected a method pattern (a glob over "
+			            "Class.method)");
+		c->glob = xstrndup(start, (size_t)(p - start));
+		for (i = 0; c->glob[i]; i++)
+			if (c->glob[i] == '/')
+				c->glob[i] = '.';
+		p = skip_blanks(close + 1);
+	}
+	if (*p != '>' && *p != '<')
+		return fail(c, err, text, p, "expected '>' or '<'");
+	c->op = *p;
+	p = skip_blanks(p + 1);
+	start = p;
+	p = parse_number(p, &c->threshold);
+	if (!p)
+		return fail(c, err, text, start,
+		            "expected a number such as +10%, -5ms or +1000");
+	p = skip_blanks(p);
+	start = p;
+	if (*p == '%') {
+		c->unit = DIFF_UNIT_PERCENT;
+		p++;
+	} else if (is_alpha(*p)) {
+		while (is_alpha(*p))
+			p++;
+		len = (size_t)(p - start);
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (strlen(units[i].name) == len &&
+			    !strncmp(units[i].name, start, len))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return fail(c, err, text, start,
+			            "unknown unit (%, us, ms or s)");
+		if (c->metric == DIFF_CALLS)
+			return fail(c, err, text, start,
+			            "calls take a count or a percentage, not "
+			            "a time unit");
+		c->unit = units[i].unit;
+		c->threshold *= units[i].scale;
+	}
+	p = skip_blanks(p);
+	if (*p)
+		return fail(c, err, text, p,
+		            "unexpected text after the threshold");
+	return true;
+}
+
+void
+diff_cond_done(struct diff_cond *c)
+{
+	free(c->text);
+	free(c->glob);
+	c->text = c->glob = NULL;
+}
+
+void
+diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
+               bool normalize, struct diff_cond_result *r)
+{
+	enum clock_index k = c->clock;
+	size_t i;
+	int s;
+
+	memset(r, 0, sizeof(*r));
+	if (c->total) {
+		/* A total's share of itself is always 100%: never normalised.
+		 */
+		normalize = false;
+		for (s = 0; s < 2; s++)
+			r->value[s] = (double)diff->total[s][k];
+	} else {
+		for (i = 0; i < diff->nrows; i++) {
+			const struct diff_row *row = &diff->rows[i];
+
+			if (fnmatch(c->glob, row->short_name, 0) != 0)
+				continue;
+			r->matched++;
+			for (s = 0; s < 2; s++)
+				r->value[s] += diff_value(
+				        diff, &row->v[s], (enum diff_side)s,
+				        c->metric, k, normalize);
+		}
+	}
+	if (c->unit == DIFF_UNIT_PERCENT)
+		diff_percent(r->value[DIFF_BASE], r->value[DIFF_NEW],
+		             &r->change);
+	else if (normalize && c->metric != DIFF_CALLS)
+		r->change = (r->value[DIFF_NEW] - r->value[DIFF_BASE]) / 100.0 *
+		            (double)diff->total[DIFF_BASE][k];
+	else
+		r->change = r->value[DIFF_NEW] - r->value[DIFF_BASE];
+	r->holds = c->op == '>' ? r->change > c->threshold
+	                        : r->change < c->threshold;
+}

@@ -1,0 +1,128 @@
+/*
+ * diff: the per-method comparison of two profiles, BASE and NEW, and the
+ * --fail-if conditions evaluated on it.
+ *
+ * Methods match on class, name and signature, the class compared with
+ * '/' read as '.'; methods of one trace with the same triple are summed
+ * into one row.  A row records which sides called the method at all;
+ * values of a side that did not are zero.  Rows are in name order until
+ * diff_sort reorders them.  A diff owns its rows and names; it does not
+ * point into the calltrees or profiles it was computed from.
+ *
+ * With normalize, times are read as percentages of their own trace's
+ * total on that clock (the "share"), so a trace that is uniformly slower
+ * shows no change; call counts are never normalised.
+ */
+#ifndef TRACETUI_DIFF_H
+#define TRACETUI_DIFF_H
+
+#include "model/calltree.h"
+#include "query/profile.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum diff_side {
+	DIFF_BASE = 0,
+	DIFF_NEW = 1,
+};
+
+enum diff_metric {
+	DIFF_EXCL,
+	DIFF_INCL,
+	DIFF_CALLS, /* calls + recursive calls */
+	DIFF_NAME,  /* only as a sort key */
+};
+
+struct diff_values {
+	uint64_t calls; /* calls + recursive calls */
+	uint64_t incl[CLOCK_COUNT];
+	uint64_t excl[CLOCK_COUNT];
+};
+
+struct diff_row {
+	char *name;       /* "CLASS.NAME SIGNATURE", the class dotted */
+	char *short_name; /* "CLASS.NAME", the class dotted: globs match it */
+	bool present[2];  /* indexed by enum diff_side */
+	struct diff_values v[2];
+};
+
+struct diff {
+	struct diff_row *rows;
+	size_t nrows;
+	size_t only[2]; /* rows present on that side only */
+	uint64_t total[2][CLOCK_COUNT];
+	bool has_clock[2][CLOCK_COUNT];
+};
+
+/* Match the used methods of profiles bp (of base) and np (of new). */
+void diff_compute(struct diff *out, const struct calltree *base,
+                  const struct profile *bp, const struct calltree *new,
+                  const struct profile *np);
+/* Release the rows. */
+void diff_done(struct diff *diff);
+
+/* Metric m on clock k of values v from side s: microseconds, calls, or
+ * with normalize a time as a percentage of that side's total. */
+double diff_value(const struct diff *diff, const struct diff_values *v,
+                  enum diff_side s, enum diff_metric m, enum clock_index k,
+                  bool normalize);
+/* Relative change from base to new in percent into *pct; false when it
+ * is infinite (base zero, new not).  Zero to zero is no change. */
+bool diff_percent(double base, double new, double *pct);
+
+/* Order rows by the absolute change of m on clock k, largest first, or
+ * by name for DIFF_NAME; ties by name. */
+void diff_sort(struct diff *diff, enum diff_metric m, enum clock_index k,
+               bool normalize);
+
+/*
+ * A --fail-if condition: FUNCTION[(GLOB)] OP THRESHOLD (the grammar is in
+ * cli/diff.c's help and the man page).
+ */
+enum diff_unit {
+	DIFF_UNIT_NONE,    /* microseconds for times, a count for calls */
+	DIFF_UNIT_PERCENT, /* relative change */
+	DIFF_UNIT_US,
+	DIFF_UNIT_MS,
+	DIFF_UNIT_S,
+};
+
+struct diff_cond {
+	char *text;              /* as written, outer blanks trimmed */
+	bool total;              /* total_cpu, total_wall: no glob */
+	enum diff_metric metric; /* DIFF_EXCL, DIFF_INCL or DIFF_CALLS */
+	enum clock_index clock;  /* times and totals */
+	char *glob;              /* over "CLASS.NAME", dotted; NULL: total */
+	char op;                 /* '>' or '<' */
+	double threshold;        /* percent, calls or microseconds */
+	enum diff_unit unit;
+};
+
+/* Where and why a condition is malformed. */
+struct diff_cond_error {
+	size_t column;       /* 1-based byte column in the text */
+	const char *message; /* static */
+};
+
+/* Parse text into c; false with err filled when it is malformed. */
+bool diff_cond_parse(struct diff_cond *c, const char *text,
+                     struct diff_cond_error *err);
+/* Release what diff_cond_parse allocated. */
+void diff_cond_done(struct diff_cond *c);
+
+struct diff_cond_result {
+	double value[2]; /* summed over matching methods, per side */
+	double change;   /* percent, or new - base (microseconds with
+	                    normalize: the share change times BASE's
+	                    total); infinite when undefined */
+	size_t matched;  /* rows the glob matched */
+	bool holds;
+};
+
+/* Evaluate c on diff (whose traces must have c's clock). */
+void diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
+                    bool normalize, struct diff_cond_result *r);
+
+#endif

@@ -1,0 +1,573 @@
+/*
+ * profile: one pass over the scope's calls.  A call's exclusive time is
+ * its duration minus its children's, so each call adds its duration to
+ * its own method and subtracts it from its parent's method: no per-call
+ * child sums are stored.
+ */
+#include "config.h"
+
+#include "query/profile.h"
+
+#include "util/alloc.h"
+#include "util/jobs.h"
+#include "util/map.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LINK_CACHE = 1024 };
+
+/* Links of a profile being built, found by their key. */
+struct link_table {
+	struct profile_link *links;
+	size_t count, cap;
+	struct util_map index;
+	struct {
+		uint64_t key_plus_one; /* 0: empty */
+		uint32_t link;
+	} cache[LINK_CACHE]; /* direct-mapped, in front of index */
+};
+
+static uint64_t
+link_key(uint32_t parent, uint32_t child, bool child_rec, bool parent_rec)
+{
+	/* Method indexes stay below 2^31 (CALL_NONE maps to 2^31 - 1). */
+	uint64_t p = parent == CALL_NONE ? 0x7FFFFFFF : parent;
+
+	return p << 33 | (uint64_t)child << 2 | (uint64_t)child_rec << 1 |
+	       parent_rec;
+}
+
+static struct profile_link *
+link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
+          bool parent_rec)
+{
+	uint64_t key = link_key(parent, child, child_rec, parent_rec);
+	size_t at = (key ^ key >> 29) & (LINK_CACHE - 1);
+	uint32_t *slot;
+
+	if (t->cache[at].key_plus_one == key + 1)
+		return &t->links[t->cache[at].link];
+	slot = util_map_slot(&t->index, key, CALL_NONE);
+	if (*slot == CALL_NONE) {
+		struct profile_link *l;
+
+		UTIL_GROW(t->links, t->cap, t->count + 1);
+		l = &t->links[t->count];
+		memset(l, 0, sizeof(*l));
+		l->parent = parent;
+		l->child = child;
+		l->child_recursive = child_rec;
+		l->parent_recursive = parent_rec;
+		*slot = (uint32_t)t->count++;
+	}
+	t->cache[at].key_plus_one = key + 1;
+	t->cache[at].link = *slot;
+	return &t->links[*slot];
+}
+
+/* Add call i, called by parent and lasting dur, to rows and links. */
+static void
+add_call(struct profile_row *rows, struct link_table *links,
+         const struct calltree *tree, size_t i, uint32_t parent,
+         const uint64_t *dur)
+{
+	const struct tt_calls *c = &tree->calls;
+	struct profile_row *r = &rows[calltree_method(tree, i)];
+	bool rec = c->flags[i] & CALL_RECURSIVE;
+	bool parent_rec =
+	        parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
+	struct profile_link *l = link_slot(
+	        links,
+	        parent == CALL_NONE ? CALL_NONE : calltree_method(tree, parent),
+	        calltree_method(tree, i), rec, parent_rec);
+	int k;
+
+	if (rec)
+		r->rcalls++;
+	else
+		r->calls++;
+	l->calls++;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint64_t d = dur[k];
+
+		l->incl[k] += d;
+		r->excl[k] += d;
+		if (!rec) {
+			r->incl[k] += d;
+			r->top_excl[k] += d;
+		}
+		if (parent != CALL_NONE) {
+			struct profile_row *pr =
+			        &rows[calltree_method(tree, parent)];
+
+			pr->excl[k] -= d;
+			if (!parent_rec)
+				pr->top_excl[k] -= d;
+		}
+	}
+}
+
+/* Add the calls of thread t that the scope's range touches (every call
+ * when scope is NULL). */
+static void
+add_thread_calls(struct profile_row *rows, struct link_table *links,
+                 const struct calltree *tree, const struct scope *scope,
+                 size_t t, struct scope_span *span)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	struct calltree_walk walk = {0};
+	uint64_t dur[CLOCK_COUNT];
+	size_t i;
+	int k;
+
+	if (!scope || !scope->range.on) {
+		if (!th->ncalls)
+			return;
+		calltree_walk_start(&walk, tree, th->first_call);
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			for (k = 0; k < CLOCK_COUNT; k++)
+				dur[k] = tree->has_clock[k]
+				                 ? calltree_duration(tree, i, k)
+				                 : 0;
+			add_call(rows, links, tree, i,
+			         calltree_walk_parent(&walk, i), dur);
+		}
+		calltree_walk_done(&walk);
+		return;
+	}
+	scope_span_of(span, scope, tree, t);
+	for (i = 0; i < span->nopen; i++) {
+		scope_clip(scope, tree, span, span->open[i], dur);
+		add_call(rows, links, tree, span->open[i],
+		         calltree_parent(tree, span->open[i]), dur);
+	}
+	if (span->first < span->end)
+		calltree_walk_start(&walk, tree, span->first);
+	for (i = span->first; i < span->end; i++) {
+		scope_clip(scope, tree, span, i, dur);
+		add_call(rows, links, tree, i, calltree_walk_parent(&walk, i),
+		         dur);
+	}
+	calltree_walk_done(&walk);
+}
+
+void
+profile_start(struct profile *out, const struct calltree *tree,
+              const struct scope *scope)
+{
+	int k;
+
+	memset(out, 0, sizeof(*out));
+	out->nrows = tree->nmethods;
+	out->rows = xcalloc(tree->nmethods + 1, sizeof(*out->rows));
+	for (k = 0; k < CLOCK_COUNT; k++)
+		out->total[k] = scope_total(scope, tree, k);
+}
+
+/* One thread's aggregates: only the methods it called. */
+struct thread_aggregate {
+	uint32_t *methods;
+	struct profile_row *rows;
+	size_t count;
+	struct profile_link *links;
+	size_t nlinks;
+};
+
+struct profile_cache {
+	struct thread_aggregate *threads;
+	size_t nthreads;
+};
+
+/* Thread t's aggregates into a; rows and used have a zero entry per
+ * method, and have them again on return. */
+static void
+aggregate_thread(struct thread_aggregate *a, const struct calltree *tree,
+                 size_t t, struct profile_row *rows, uint8_t *used)
+{
+	struct link_table *links = xcalloc(1, sizeof(*links));
+	size_t n = 0, i;
+
+	util_map_init(&links->index);
+	add_thread_calls(rows, links, tree, NULL, t, NULL);
+	util_map_done(&links->index);
+	a->links = links->links;
+	a->nlinks = links->count;
+	/* Collect the methods touched (called, or parents of calls), then
+	 * clear the dense rows for the next thread. */
+	a->methods = xcalloc(a->nlinks + 1, sizeof(*a->methods));
+	for (i = 0; i < a->nlinks; i++) {
+		uint32_t m = a->links[i].child;
+
+		if (!used[m]) {
+			used[m] = 1;
+			a->methods[n++] = m;
+		}
+	}
+	a->count = n;
+	a->rows = xcalloc(n + 1, sizeof(*a->rows));
+	for (i = 0; i < n; i++) {
+		a->rows[i] = rows[a->methods[i]];
+		memset(&rows[a->methods[i]], 0, sizeof(*rows));
+		used[a->methods[i]] = 0;
+	}
+	free(links);
+}
+
+/* Workers share out the threads, largest first. */
+struct aggregate_job {
+	const struct calltree *tree;
+	struct thread_aggregate *out;
+	const uint32_t *order; /* threads to aggregate */
+	size_t count;
+	atomic_size_t *next; /* into order */
+};
+
+static void *
+aggregate_job(void *arg)
+{
+	struct aggregate_job *job = arg;
+	size_t nm = job->tree->nmethods + 1, i;
+	struct profile_row *rows = xcalloc(nm, sizeof(*rows));
+	uint8_t *used = xcalloc(nm, 1);
+
+	while ((i = atomic_fetch_add(job->next, 1)) < job->count)
+		aggregate_thread(&job->out[job->order[i]], job->tree,
+		                 job->order[i], rows, used);
+	free(rows);
+	free(used);
+	return NULL;
+}
+
+/* Calls below which a worker of its own is not worth starting. */
+enum { CALLS_PER_JOB = 1 << 16 };
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Per thread, the aggregates of the threads scope has (every thread when
+ * scope is NULL), built by one worker per cpu. */
+static struct thread_aggregate *
+aggregate_threads(const struct calltree *tree, const struct scope *scope)
+{
+	struct thread_aggregate *out =
+	        xcalloc(tree->nthreads + 1, sizeof(*out));
+	uint32_t *order = xcalloc(tree->nthreads + 1, sizeof(*order));
+	uint64_t *by_size = xcalloc(tree->nthreads + 1, sizeof(*by_size));
+	struct aggregate_job jobs[UTIL_JOBS_MAX];
+	atomic_size_t next;
+	size_t n = 0, calls = 0, t;
+	unsigned i, njobs;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		if (scope && !scope_has(scope, t))
+			continue;
+		/* Most calls first, then by index. */
+		by_size[n++] = (uint64_t)(UINT32_MAX - tree->threads[t].ncalls)
+		                       << 32 |
+		               t;
+		calls += tree->threads[t].ncalls;
+	}
+	qsort(by_size, n, sizeof(*by_size), u64_cmp);
+	for (t = 0; t < n; t++)
+		order[t] = (uint32_t)by_size[t];
+	free(by_size);
+	njobs = util_jobs_count((unsigned)(calls / CALLS_PER_JOB + 1));
+	atomic_init(&next, 0);
+	for (i = 0; i < njobs; i++)
+		jobs[i] = (struct aggregate_job){tree, out, order, n, &next};
+	util_jobs_run(aggregate_job, jobs, sizeof(*jobs), njobs);
+	free(order);
+	return out;
+}
+
+/* out: the sums of the aggregates of the threads scope has. */
+static void
+merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
+                 size_t nthreads, const struct calltree *tree,
+                 const struct scope *scope)
+{
+	struct link_table links = {0};
+	size_t t, i;
+	int k;
+
+	profile_start(out, tree, scope);
+	util_map_init(&links.index);
+	for (t = 0; t < nthreads; t++) {
+		const struct thread_aggregate *a = &threads[t];
+
+		if (!scope_has(scope, t))
+			continue;
+		for (i = 0; i < a->count; i++) {
+			struct profile_row *to = &out->rows[a->methods[i]];
+			const struct profile_row *from = &a->rows[i];
+
+			to->calls += from->calls;
+			to->rcalls += from->rcalls;
+			for (k = 0; k < CLOCK_COUNT; k++) {
+				to->incl[k] += from->incl[k];
+				to->excl[k] += from->excl[k];
+				to->top_excl[k] += from->top_excl[k];
+			}
+		}
+		for (i = 0; i < a->nlinks; i++) {
+			const struct profile_link *from = &a->links[i];
+			struct profile_link *to = link_slot(
+			        &links, from->parent, from->child,
+			        from->child_recursive, from->parent_recursive);
+
+			to->calls += from->calls;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				to->incl[k] += from->incl[k];
+		}
+	}
+	util_map_done(&links.index);
+	out->links = links.links;
+	out->nlinks = links.count;
+}
+
+static void
+aggregates_free(struct thread_aggregate *threads, size_t nthreads)
+{
+	size_t t;
+
+	for (t = 0; t < nthreads; t++) {
+		free(threads[t].methods);
+		free(threads[t].rows);
+		free(threads[t].links);
+	}
+	free(threads);
+}
+
+void
+profile_compute(struct profile *out, const struct calltree *tree,
+                const struct scope *scope)
+{
+	struct link_table links = {0};
+	struct scope_span span = {0};
+	struct thread_aggregate *threads;
+	size_t t;
+
+	if (!scope->range.on) {
+		/* Thread by thread, side by side, then summed in thread
+		 * order: the links come out in the order one pass over
+		 * the threads would create them. */
+		threads = aggregate_threads(tree, scope);
+		merge_aggregates(out, threads, tree->nthreads, tree, scope);
+		aggregates_free(threads, tree->nthreads);
+		return;
+	}
+	profile_start(out, tree, scope);
+	util_map_init(&links.index);
+	for (t = 0; t < tree->nthreads; t++)
+		if (scope_has(scope, t))
+			add_thread_calls(out->rows, &links, tree, scope, t,
+			                 &span);
+	scope_span_done(&span);
+	util_map_done(&links.index);
+	out->links = links.links;
+	out->nlinks = links.count;
+}
+
+struct profile_cache *
+profile_cache_new(const struct calltree *tree)
+{
+	struct profile_cache *cache = xcalloc(1, sizeof(*cache));
+
+	cache->nthreads = tree->nthreads;
+	cache->threads = aggregate_threads(tree, NULL);
+	return cache;
+}
+
+void
+profile_cache_free(struct profile_cache *cache)
+{
+	if (!cache)
+		return;
+	aggregates_free(cache->threads, cache->nthreads);
+	free(cache);
+}
+
+void
+profile_from_cache(struct profile *out, const struct profile_cache *cache,
+                   const struct calltree *tree, const struct scope *scope)
+{
+	merge_aggregates(out, cache->threads, cache->nthreads, tree, scope);
+}
+
+void
+profile_done(struct profile *profile)
+{
+	free(profile->rows);
+	free(profile->links);
+	memset(profile, 0, sizeof(*profile));
+}
+
+struct edge_list {
+	struct profile_edge *edges;
+	size_t count, cap;
+	struct util_map index; /* method << 1 | recursive -> edge */
+};
+
+static struct profile_edge *
+edge_get(struct edge_list *l, uint32_t method, bool recursive)
+{
+	uint64_t key = (uint64_t)method << 1 | recursive;
+	uint32_t *slot = util_map_slot(&l->index, key, CALL_NONE);
+	struct profile_edge *e;
+
+	if (*slot == CALL_NONE) {
+		UTIL_GROW(l->edges, l->cap, l->count + 1);
+		e = &l->edges[l->count];
+		memset(e, 0, sizeof(*e));
+		e->method = method;
+		e->recursive = recursive;
+		*slot = (uint32_t)l->count++;
+	}
+	return &l->edges[*slot];
+}
+
+static void
+edge_add(struct edge_list *l, const struct calltree *tree, uint32_t method,
+         bool recursive, size_t call)
+{
+	struct profile_edge *e = edge_get(l, method, recursive);
+	int k;
+
+	e->calls++;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (tree->has_clock[k])
+			e->incl[k] += calltree_duration(tree, call, k);
+}
+
+/* Add a link's numbers to the edge of (method, recursive). */
+static void
+edge_merge(struct edge_list *l, uint32_t method, bool recursive,
+           const struct profile_link *link)
+{
+	struct profile_edge *e = edge_get(l, method, recursive);
+	int k;
+
+	e->calls += link->calls;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		e->incl[k] += link->incl[k];
+}
+
+static int
+edge_cmp(const void *a, const void *b, void *clock)
+{
+	const struct profile_edge *x = a, *y = b;
+	enum clock_index sort_clock = *(const enum clock_index *)clock;
+
+	if (x->recursive != y->recursive)
+		return x->recursive ? 1 : -1;
+	if (x->incl[sort_clock] != y->incl[sort_clock])
+		return x->incl[sort_clock] > y->incl[sort_clock] ? -1 : 1;
+	if (x->calls != y->calls)
+		return x->calls > y->calls ? -1 : 1;
+	return x->method < y->method ? -1 : x->method > y->method;
+}
+
+/* Sort the lists and hand them to out. */
+static void
+edges_finish(struct profile_edges *out, struct edge_list *parents,
+             struct edge_list *children, uint32_t m, enum clock_index k)
+{
+	/* An empty list has a NULL array, which qsort_r may not be given. */
+	if (parents->count > 1)
+		qsort_r(parents->edges, parents->count, sizeof(*parents->edges),
+		        edge_cmp, &k);
+	if (children->count > 1)
+		qsort_r(children->edges, children->count,
+		        sizeof(*children->edges), edge_cmp, &k);
+	out->method = m;
+	out->parents = parents->edges;
+	out->nparents = parents->count;
+	out->children = children->edges;
+	out->nchildren = children->count;
+}
+
+void
+profile_edges_compute(struct profile_edges *out, const struct calltree *tree,
+                      const struct scope *scope, uint32_t m, enum clock_index k)
+{
+	const struct tt_calls *c = &tree->calls;
+	struct edge_list parents = {0}, children = {0};
+	struct calltree_walk walk = {0};
+	size_t t, i;
+
+	util_map_init(&parents.index);
+	util_map_init(&children.index);
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		if (!scope_has(scope, t) || !th->ncalls)
+			continue;
+		calltree_walk_start(&walk, tree, th->first_call);
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			uint32_t p = calltree_walk_parent(&walk, i);
+
+			if (calltree_method(tree, i) == m)
+				edge_add(&parents, tree,
+				         p == CALL_NONE
+				                 ? CALL_NONE
+				                 : calltree_method(tree, p),
+				         c->flags[i] & CALL_RECURSIVE, i);
+			if (p != CALL_NONE && calltree_method(tree, p) == m)
+				edge_add(&children, tree,
+				         calltree_method(tree, i),
+				         c->flags[p] & CALL_RECURSIVE, i);
+		}
+	}
+	calltree_walk_done(&walk);
+	util_map_done(&parents.index);
+	util_map_done(&children.index);
+	/* An empty list has a NULL array, which qsort_r may not be given. */
+	if (parents.count > 1)
+		qsort_r(parents.edges, parents.count, sizeof(*parents.edges),
+		        edge_cmp, &k);
+	if (children.count > 1)
+		qsort_r(children.edges, children.count, sizeof(*children.edges),
+		        edge_cmp, &k);
+	out->method = m;
+	out->parents = parents.edges;
+	out->nparents = parents.count;
+	out->children = children.edges;
+	out->nchildren = children.count;
+}
+
+void
+profile_edges_of(struct profile_edges *out, const struct profile *p, uint32_t m,
+                 enum clock_index k)
+{
+	struct edge_list parents = {0}, children = {0};
+	size_t i;
+
+	util_map_init(&parents.index);
+	util_map_init(&children.index);
+	for (i = 0; i < p->nlinks; i++) {
+		const struct profile_link *l = &p->links[i];
+
+		if (l->child == m)
+			edge_merge(&parents, l->parent, l->child_recursive, l);
+		if (l->parent == m)
+			edge_merge(&children, l->child, l->parent_recursive, l);
+	}
+	util_map_done(&parents.index);
+	util_map_done(&children.index);
+	edges_finish(out, &parents, &children, m, k);
+}
+
+void
+profile_edges_done(struct profile_edges *edges)
+{
+	free(edges->parents);
+	free(edges->children);
+	memset(edges, 0, sizeof(*edges));
+}

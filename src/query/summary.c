@@ -1,0 +1,181 @@
+/*
+ * summary: one function per part, each appending lines.
+ */
+#include "config.h"
+
+#include "query/summary.h"
+
+#include "text/width.h"
+#include "util/alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+format_name(const struct calltree *tree)
+{
+	if (tree->header.format == TRACE_FORMAT_HPROF)
+		return "hprof text CPU profile";
+	if (tree->header.format == TRACE_FORMAT_V2)
+		return "V2";
+	if (tree->header.format == TRACE_FORMAT_V2_STREAM)
+		return "V2 streaming";
+	return tree->header.format == TRACE_FORMAT_V1_STREAM ? "V1 streaming"
+	                                                     : "V1";
+}
+
+static const char *
+clock_name(enum trace_clock clock)
+{
+	switch (clock) {
+	case TRACE_CLOCK_CPU:
+		return "thread-cpu";
+	case TRACE_CLOCK_WALL:
+		return "wall";
+	case TRACE_CLOCK_DUAL:
+		return "dual";
+	}
+	return "?";
+}
+
+static void line(struct summary *s, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+static void
+line(struct summary *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	UTIL_GROW(s->lines, s->cap, s->count + 1);
+	s->lines[s->count++] = text;
+}
+
+static void
+anomaly(struct summary *s, const char *what, unsigned long long n)
+{
+	if (n)
+		line(s, "  %-28s %llu", what, n);
+}
+
+static void
+anomalies(struct summary *s, const struct tt_anomalies *a)
+{
+	bool any = a->orphan_exits || a->mismatched_exits || a->lost_exits ||
+	           a->open_at_end || a->unknown_methods || a->unknown_threads ||
+	           a->negative_steps[0] || a->negative_steps[1] ||
+	           a->wraps[0] || a->wraps[1] || a->action3 || a->unwinds ||
+	           a->data_file_overflow;
+
+	line(s, "anomalies:%s", any ? "" : " none");
+	anomaly(s, "orphan exits", a->orphan_exits);
+	anomaly(s, "mismatched exits", a->mismatched_exits);
+	anomaly(s, "frames closed by a mismatch", a->lost_exits);
+	anomaly(s, "frames open at the end", a->open_at_end);
+	anomaly(s, "unknown method ids", a->unknown_methods);
+	anomaly(s, "unknown thread ids", a->unknown_threads);
+	anomaly(s, "negative cpu steps clamped", a->negative_steps[CLOCK_CPU]);
+	anomaly(s, "negative wall steps clamped",
+	        a->negative_steps[CLOCK_WALL]);
+	anomaly(s, "cpu clock 32-bit wraps", a->wraps[CLOCK_CPU]);
+	anomaly(s, "wall clock 32-bit wraps", a->wraps[CLOCK_WALL]);
+	anomaly(s, "action-3 records", a->action3);
+	anomaly(s, "exception unwinds", a->unwinds);
+	if (a->data_file_overflow)
+		line(s, "  %-28s %s", "data-file-overflow",
+		     "true (the trace ends early)");
+}
+
+void
+summary_build(struct summary *s, const struct calltree *tree)
+{
+	char *e;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	e = text_escape(tree->path);
+	line(s, "file:        %s", e);
+	free(e);
+	if (tree->header.format == TRACE_FORMAT_V2 ||
+	    tree->header.format == TRACE_FORMAT_V2_STREAM)
+		line(s,
+		     "format:      %s, version %u, LEB128 records, packets "
+		     "from offset %u",
+		     format_name(tree), tree->header.version,
+		     tree->header.data_offset);
+	else
+		line(s,
+		     "format:      %s, version %u, %u-byte records, data "
+		     "at offset %u",
+		     format_name(tree), tree->header.version,
+		     tree->header.record_size, tree->header.data_offset);
+	line(s, "clock:       %s", clock_name(tree->header.clock));
+	line(s, "recording:   %s",
+	     tree->sampled ? "sampled (call counts are stack changes)"
+	                   : "instrumented");
+	line(s, "start time:  %llu us",
+	     (unsigned long long)tree->header.start_time);
+	line(s, "records:     %llu", (unsigned long long)tree->records);
+	line(s, "calls:       %zu", tree->calls.count);
+	line(s, "methods:     %zu", tree->nmethods);
+	line(s, "complete:    %s",
+	     tree->header.incomplete ? "no (cut off before the summary)"
+	                             : "yes");
+	line(s, "properties:");
+	for (i = 0; i < tree->nproperties; i++) {
+		char *k = text_escape(tree->properties[i].key);
+		char *v = text_escape(tree->properties[i].value);
+
+		line(s, "  %s=%s", k, v);
+		free(k);
+		free(v);
+	}
+	line(s, "threads:");
+	line(s, "  %10s %10s %8s %14s %14s  %s", "tid", "events", "calls",
+	     "wall us", "cpu us", "name");
+	for (i = 0; i < tree->nthreads; i++) {
+		const struct tt_thread *t = &tree->threads[i];
+		char wall[32] = "-", cpu[32] = "-";
+		char *name = text_escape(t->name);
+
+		if (tree->has_clock[CLOCK_WALL])
+			snprintf(wall, sizeof(wall), "%llu",
+			         (unsigned long long)calltree_thread_span(
+			                 tree, i, CLOCK_WALL));
+		if (tree->has_clock[CLOCK_CPU])
+			snprintf(cpu, sizeof(cpu), "%llu",
+			         (unsigned long long)calltree_thread_span(
+			                 tree, i, CLOCK_CPU));
+		line(s, "  %10u %10llu %8u %14s %14s  %s%s", t->tid,
+		     (unsigned long long)t->nevents, t->ncalls, wall, cpu, name,
+		     t->defined ? "" : " (not in the key)");
+		free(name);
+	}
+	anomalies(s, &tree->anomalies);
+	if (tree->nwarnings) {
+		line(s, "warnings:");
+		for (i = 0; i < tree->nwarnings; i++) {
+			char *m = text_escape(tree->warnings[i].message);
+
+			line(s, "  offset %llu: %s",
+			     (unsigned long long)tree->warnings[i].offset, m);
+			free(m);
+		}
+	}
+}
+
+void
+summary_done(struct summary *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->count; i++)
+		free(s->lines[i]);
+	free(s->lines);
+	memset(s, 0, sizeof(*s));
+}

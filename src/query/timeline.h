@@ -1,0 +1,69 @@
+/*
+ * timeline: an index over a calltree's calls on one clock that answers,
+ * per thread, "which call dominates the time slice [t0, t1)" without
+ * touching every call in it, and where the calls of one method are.
+ *
+ * The dominant call of a slice is found by descending from the thread's
+ * top level: among the calls at the next level down, take the one that
+ * covers most of the slice (the earliest on a tie), and go into it while
+ * it covers more of the slice than the current call's own time there
+ * (at the top level, the time no call covers).  A slice mostly idle is
+ * CALL_NONE.  This is what a pixel of Traceview's timeline would show
+ * (the innermost call), taken as a majority vote level by level.
+ *
+ * The index points into the calltree, which must outlive it; it owns
+ * everything else.
+ */
+#ifndef TRACETUI_TIMELINE_H
+#define TRACETUI_TIMELINE_H
+
+#include "model/calltree.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct timeline;
+
+/* Build the index of tree's calls on clock k (linear in the calls). */
+struct timeline *timeline_new(const struct calltree *tree, enum clock_index k);
+/* Release it. */
+void timeline_free(struct timeline *tl);
+/* The clock the index reads. */
+enum clock_index timeline_clock(const struct timeline *tl);
+/* Bytes the index holds beyond the calltree. */
+size_t timeline_memory(const struct timeline *tl);
+
+/* The call dominating [t0, t1) on thread t, or CALL_NONE (idle). */
+uint32_t timeline_dominant(const struct timeline *tl, size_t t, uint64_t t0,
+                           uint64_t t1);
+/* out[i] = the dominant call of [t0 + i * width, t0 + (i + 1) * width)
+ * on thread t, for i < n. */
+void timeline_row(const struct timeline *tl, size_t t, uint64_t t0,
+                  uint64_t width, size_t n, uint32_t *out);
+/* The innermost call of thread t open at time at, or CALL_NONE. */
+uint32_t timeline_call_at(const struct timeline *tl, size_t t, uint64_t at);
+/* Time thread t spends inside any call. */
+uint64_t timeline_busy(const struct timeline *tl, size_t t);
+
+/*
+ * The calls of method m on thread t that are not inside another call of
+ * m, sorted by start; they never overlap.  Returns how many, with the
+ * array in *calls (valid while the index lives).
+ */
+size_t timeline_method_calls(const struct timeline *tl, uint32_t m, size_t t,
+                             const uint32_t **calls);
+/* The longest of those calls (the earliest on a tie), or CALL_NONE. */
+uint32_t timeline_method_longest(const struct timeline *tl, uint32_t m,
+                                 size_t t);
+/* The first of those calls starting after `after`, or CALL_NONE. */
+uint32_t timeline_method_next(const struct timeline *tl, uint32_t m, size_t t,
+                              uint64_t after);
+/* The last of those calls starting before `before`, or CALL_NONE. */
+uint32_t timeline_method_prev(const struct timeline *tl, uint32_t m, size_t t,
+                              uint64_t before);
+/* True when one of those calls overlaps [t0, t1) or starts in it. */
+bool timeline_method_overlaps(const struct timeline *tl, uint32_t m, size_t t,
+                              uint64_t t0, uint64_t t1);
+
+#endif

@@ -1,0 +1,521 @@
+/*
+ * load: files are mapped read-only when they are regular files and
+ * read into memory otherwise (pipes); anything else is refused before a
+ * byte is read, so devices such as /dev/zero cannot hang the loader.
+ */
+#include "config.h"
+
+#include "read/load.h"
+
+#include "read/hprof.h"
+#include "read/key.h"
+#include "read/stream.h"
+#include "read/bytes.h"
+#include "read/v1.h"
+#include "read/v2.h"
+#include "util/alloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+struct file_bytes {
+	const unsigned char *data;
+	size_t size;
+	bool mapped;
+};
+
+static void
+file_close(struct file_bytes *f)
+{
+	if (f->mapped)
+		munmap((void *)f->data, f->size);
+	else
+		free((void *)f->data);
+	memset(f, 0, sizeof(*f));
+}
+
+/* Read a pipe to its end. */
+static bool
+read_all(int fd, struct file_bytes *f)
+{
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	for (;;) {
+		ssize_t got;
+
+		UTIL_GROW(buf, cap, n + 65536);
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			free(buf);
+			return false;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+	}
+	f->data = buf;
+	f->size = n;
+	return true;
+}
+
+/* Map or read path; false with err naming the problem. */
+static bool
+file_open(const char *path, struct file_bytes *f, struct trace_error *err)
+{
+	struct stat st;
+	int fd;
+	bool ok = true;
+
+	memset(f, 0, sizeof(*f));
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		trace_error_set(err, 0, "cannot open: %s", strerror(errno));
+		trace_error_set_path(err, path);
+		return false;
+	}
+	if (fstat(fd, &st) < 0) {
+		trace_error_set(err, 0, "cannot stat: %s", strerror(errno));
+		ok = false;
+	} else if (S_ISDIR(st.st_mode)) {
+		trace_error_set(err, 0, "is a directory, not a trace file");
+		ok = false;
+	} else if (S_ISREG(st.st_mode)) {
+		f->size = (size_t)st.st_size;
+		if (f->size) {
+			void *p = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE,
+			               fd, 0);
+			if (p == MAP_FAILED) {
+				trace_error_set(err, 0, "cannot map: %s",
+				                strerror(errno));
+				ok = false;
+			} else {
+				f->data = p;
+				f->mapped = true;
+			}
+		}
+	} else if (S_ISFIFO(st.st_mode)) {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		if (!read_all(fd, f)) {
+			trace_error_set(err, 0, "cannot read: %s",
+			                strerror(errno));
+			ok = false;
+		}
+	} else {
+		trace_error_set(err, 0,
+		                "is a device or socket, not a trace file");
+		ok = false;
+	}
+	close(fd);
+	if (!ok)
+		trace_error_set_path(err, path);
+	return ok;
+}
+
+static bool
+has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* path with its suffix `from` replaced by `to` (or `to` appended). */
+static char *
+sibling(const char *path, const char *from, const char *to)
+{
+	size_t n = strlen(path);
+
+	if (from && has_suffix(path, from))
+		n -= strlen(from);
+	return xasprintf("%.*s%s", (int)n, path, to);
+}
+
+static bool
+file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* A key followed by its data part in the same bytes. */
+static bool
+load_one_file(const struct file_bytes *f, const struct trace_sink *sink,
+              struct trace_error *err)
+{
+	struct trace_key_info key;
+	size_t at, skip;
+
+	if (!trace_key_parse(f->data, f->size, 0, sink, &key, err))
+		return false;
+	if (!key.has_end) {
+		trace_error_set(err, f->size,
+		                "expected '*end' closing the key, found the "
+		                "end of the file");
+		return false;
+	}
+	at = key.end;
+	if (at >= f->size) {
+		trace_error_set(err, at,
+		                "expected the binary data part ('SLOW') after "
+		                "'*end', found the end of the file");
+		return false;
+	}
+	/* Tolerate a few stray bytes between the key and the data. */
+	for (skip = 0; skip < 8 && at + skip + 4 <= f->size; skip++)
+		if (memcmp(f->data + at + skip, "SLOW", 4) == 0)
+			break;
+	if (skip == 8 || at + skip + 4 > f->size) {
+		trace_error_set(err, at,
+		                "expected the data magic 'SLOW' after '*end'");
+		return false;
+	}
+	if (skip)
+		trace_warn(sink, at, "%zu stray bytes before the data part",
+		           skip);
+	at += skip;
+	return (f->mapped ? trace_v1_read_mapped : trace_v1_read_data)(
+	        f->data + at, f->size - at, at, &key, sink, err);
+}
+
+/* The two-file form: key_path holds the key, data_path the data part. */
+static bool
+load_two_files(const char *key_path, const char *data_path,
+               const struct trace_sink *sink, struct trace_error *err)
+{
+	struct file_bytes k, d;
+	struct trace_key_info key;
+	bool ok;
+
+	if (!file_open(key_path, &k, err))
+		return false;
+	if (!trace_key_parse(k.data, k.size, 0, sink, &key, err)) {
+		trace_error_set_path(err, key_path);
+		file_close(&k);
+		return false;
+	}
+	file_close(&k);
+	if (!file_open(data_path, &d, err))
+		return false;
+	ok = (d.mapped ? trace_v1_read_mapped : trace_v1_read_data)(
+	        d.data, d.size, 0, &key, sink, err);
+	if (!ok)
+		trace_error_set_path(err, data_path);
+	file_close(&d);
+	return ok;
+}
+
+static bool
+load_stream(const char *path, const struct file_bytes *f,
+            const struct trace_sink *sink, struct trace_error *err)
+{
+	char *sec_path = path ? sibling(path, NULL, ".sec") : NULL;
+	struct file_bytes sec = {0};
+	struct trace_error ignored = {0};
+	bool have_sec, ok;
+
+	have_sec = sec_path && file_exists(sec_path) &&
+	           file_open(sec_path, &sec, &ignored);
+	trace_error_clear(&ignored);
+	ok = trace_stream_read(f->data, f->size, have_sec ? sec.data : NULL,
+	                       sec.size, sink, err);
+	if (have_sec)
+		file_close(&sec);
+	free(sec_path);
+	return ok;
+}
+
+/*
+ * A gzip file may inflate to GZIP_RATIO times its size (at least
+ * GZIP_FLOOR bytes), and never to more than GZIP_LIMIT: past that it is
+ * refused as a decompression bomb.
+ */
+#define GZIP_RATIO 64
+#define GZIP_FLOOR ((uint64_t)1 << 20)
+#define GZIP_LIMIT ((uint64_t)16 << 30)
+
+static bool load_detected(const char *path, const struct file_bytes *f,
+                          const struct trace_sink *sink,
+                          struct trace_error *err);
+
+/* The inflate limit for a gzip file of size bytes. */
+static size_t
+gzip_cap(size_t size)
+{
+	uint64_t cap = (uint64_t)size * GZIP_RATIO;
+
+	if (cap < GZIP_FLOOR)
+		cap = GZIP_FLOOR;
+	if (cap > GZIP_LIMIT)
+		cap = GZIP_LIMIT;
+	if (cap > SIZE_MAX / 2)
+		cap = SIZE_MAX / 2;
+	return (size_t)cap;
+}
+
+/*
+ * Inflate every gzip member of f into *out (malloc'd, *out_len bytes);
+ * false with err naming the compressed offset of the problem.
+ */
+static bool
+gunzip_all(const struct file_bytes *f, const struct trace_sink *sink,
+           unsigned char **out, size_t *out_len, struct trace_error *err)
+{
+	size_t cap = gzip_cap(f->size), have = 0, n = 0, fed = 0;
+	unsigned char *buf = NULL;
+	z_stream z;
+	bool ok = false;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+		trace_error_set(err, 0, "gzip: cannot start inflating");
+		return false;
+	}
+	for (;;) {
+		size_t used, room, before;
+		int rc;
+
+		if (z.avail_in == 0 && fed < f->size) {
+			size_t chunk = f->size - fed;
+
+			if (chunk > UINT_MAX)
+				chunk = UINT_MAX;
+			z.next_in = (Bytef *)(uintptr_t)(f->data + fed);
+			z.avail_in = (uInt)chunk;
+			fed += chunk;
+		}
+		used = fed - z.avail_in;
+		if (n == have) {
+			/* One byte past the cap tells a bomb apart. */
+			size_t grow = have ? have : 65536;
+
+			if (have > cap) {
+				trace_error_set(err, used,
+				                "gzip data inflates to more "
+				                "than %zu bytes (%d times its "
+				                "size): refused as a likely "
+				                "decompression bomb",
+				                cap, GZIP_RATIO);
+				goto done;
+			}
+			have = have + grow > cap + 1 ? cap + 1 : have + grow;
+			buf = xreallocarray(buf, have, 1);
+		}
+		room = have - n > UINT_MAX ? UINT_MAX : have - n;
+		z.next_out = buf + n;
+		z.avail_out = (uInt)room;
+		before = room;
+		rc = inflate(&z, Z_NO_FLUSH);
+		n += before - z.avail_out;
+		used = fed - z.avail_in;
+		if (rc == Z_STREAM_END) {
+			if (used == f->size)
+				break;
+			if (f->size - used >= 2 && f->data[used] == 0x1F &&
+			    f->data[used + 1] == 0x8B) {
+				inflateReset(&z); /* another member */
+				continue;
+			}
+			trace_warn(sink, used,
+			           "%zu bytes after the gzip data ignored",
+			           f->size - used);
+			break;
+		}
+		if (rc == Z_BUF_ERROR && z.avail_in == 0 && fed == f->size) {
+			trace_error_set(err, f->size,
+			                "gzip data cut off: expected more "
+			                "compressed data");
+			goto done;
+		}
+		if (rc != Z_OK && rc != Z_BUF_ERROR) {
+			trace_error_set(err, used, "gzip data corrupt: %s",
+			                z.msg ? z.msg : "inflate failed");
+			goto done;
+		}
+	}
+	if (n > cap) {
+		trace_error_set(err, fed - z.avail_in,
+		                "gzip data inflates to more than %zu bytes "
+		                "(%d times its size): refused as a likely "
+		                "decompression bomb",
+		                cap, GZIP_RATIO);
+		goto done;
+	}
+	ok = true;
+done:
+	inflateEnd(&z);
+	if (!ok) {
+		free(buf);
+		return false;
+	}
+	*out = buf;
+	*out_len = n;
+	return true;
+}
+
+/*
+ * A gzip-compressed trace: inflated whole, then detected like any file
+ * (no sibling files); offsets in messages are in the inflated bytes.
+ */
+static bool
+load_gzip(const struct file_bytes *f, const struct trace_sink *sink,
+          struct trace_error *err)
+{
+	struct file_bytes inner = {0};
+	unsigned char *data;
+	size_t len;
+	bool ok;
+
+	if (!gunzip_all(f, sink, &data, &len, err))
+		return false;
+	inner.data = data;
+	inner.size = len;
+	if (len >= 2 && data[0] == 0x1F && data[1] == 0x8B) {
+		trace_error_set(err, 0, "gzip inside gzip is not supported");
+		free(data);
+		return false;
+	}
+	if (sink->property)
+		sink->property(sink->ctx, "compression", "gzip");
+	ok = load_detected(NULL, &inner, sink, err);
+	if (!ok && err->message) {
+		char *m = xasprintf("%s (offset in the gunzipped data)",
+		                    err->message);
+
+		free(err->message);
+		err->message = m;
+	}
+	free(data);
+	return ok;
+}
+
+static bool
+load_detected(const char *path, const struct file_bytes *f,
+              const struct trace_sink *sink, struct trace_error *err)
+{
+	const unsigned char *b = f->data;
+	unsigned version;
+
+	if (f->size == 0) {
+		trace_error_set(err, 0,
+		                "the file is empty; expected '*version' or "
+		                "'SLOW'");
+		return false;
+	}
+	if (f->size >= 8 && memcmp(b, "*version", 8) == 0) {
+		struct trace_key_info key;
+		struct trace_error probe = {0};
+		static const struct trace_sink quiet = {0};
+		bool key_only;
+
+		/* A lone .key file: the data is in its sibling. */
+		key_only =
+		        path &&
+		        trace_key_parse(b, f->size, 0, &quiet, &key, &probe) &&
+		        key.has_end && key.end >= f->size;
+		trace_error_clear(&probe);
+		if (key_only) {
+			char *data = sibling(path, ".key", ".data");
+			bool ok = false;
+
+			if (file_exists(data))
+				ok = load_two_files(path, data, sink, err);
+			free(data);
+			if (ok || trace_error_isset(err))
+				return ok;
+		}
+		return load_one_file(f, sink, err);
+	}
+	if (f->size >= 6 && memcmp(b, "SLOW", 4) == 0) {
+		version = trace_u2(b + 4);
+		if (version >= 1 && version <= 3) {
+			char *key;
+			bool ok;
+
+			if (!path) {
+				trace_error_set(err, 0,
+				                "a bare data part without its "
+				                "key");
+				return false;
+			}
+			key = sibling(path, ".data", ".key");
+			if (!file_exists(key)) {
+				trace_error_set(err, 0,
+				                "a bare data part: expected "
+				                "its key in %s",
+				                key);
+				free(key);
+				return false;
+			}
+			ok = load_two_files(key, path, sink, err);
+			free(key);
+			return ok;
+		}
+		if ((version & 0xF0) == 0xF0 && (version & 0x0F) >= 1 &&
+		    (version & 0x0F) <= 3)
+			return load_stream(path, f, sink, err);
+		if (version == 4 || version == 5 || version == 0xF4 ||
+		    version == 0xF5)
+			return trace_v2_read(b, f->size, sink, err);
+		trace_error_set(err, 4,
+		                "unknown trace version 0x%X after 'SLOW'",
+		                version);
+		return false;
+	}
+	if (trace_hprof_detect(b, f->size))
+		return trace_hprof_read(b, f->size, sink, err);
+	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)
+		return load_gzip(f, sink, err);
+	trace_error_set(err, 0,
+	                "not a method trace: expected '*version' or 'SLOW'");
+	return false;
+}
+
+bool
+trace_load_bytes(const unsigned char *data, size_t size,
+                 const struct trace_sink *sink, struct trace_error *err)
+{
+	struct file_bytes f = {data, size, false};
+
+	return load_detected(NULL, &f, sink, err);
+}
+
+bool
+trace_load(const char *path, const struct trace_sink *sink,
+           struct trace_error *err)
+{
+	struct file_bytes f;
+	bool ok;
+
+	if (!file_exists(path)) {
+		char *key = xasprintf("%s.key", path);
+		char *data = xasprintf("%s.data", path);
+
+		if (file_exists(key) && file_exists(data)) {
+			ok = load_two_files(key, data, sink, err);
+			free(key);
+			free(data);
+			return ok;
+		}
+		free(key);
+		free(data);
+	}
+	if (!file_open(path, &f, err))
+		return false;
+	ok = load_detected(path, &f, sink, err);
+	if (!ok)
+		trace_error_set_path(err, path);
+	file_close(&f);
+	return ok;
+}

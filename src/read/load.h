@@ -1,0 +1,32 @@
+/*
+ * load: open a trace by path, detect its variant and run the reader
+ * for it (FORMAT.md section 0).
+ *
+ * Accepted paths: a one-file trace; either half of the two-file form
+ * (name.key / name.data) or its base name; a streaming trace, with its
+ * name.sec side file when there is one.
+ */
+#ifndef TRACETUI_TRACE_LOAD_H
+#define TRACETUI_TRACE_LOAD_H
+
+#include "read/error.h"
+#include "read/sink.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Read the trace at path into sink.  False with err set (naming the file,
+ * the byte offset and what was expected) when nothing usable was read.
+ */
+bool trace_load(const char *path, const struct trace_sink *sink,
+                struct trace_error *err);
+
+/*
+ * Read a trace held in memory (no sibling .key, .data or .sec files are
+ * looked for); same contract as trace_load.
+ */
+bool trace_load_bytes(const unsigned char *data, size_t size,
+                      const struct trace_sink *sink, struct trace_error *err);
+
+#endif

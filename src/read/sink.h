@@ -1,0 +1,134 @@
+/*
+ * sink: the interface through which every reader hands a trace on.
+ *
+ * A reader calls, in this order:
+ *   begin                      once, with what the header says;
+ *   property, thread, method   any number of times, in any order, also
+ *                              between events (streaming traces define
+ *                              threads and methods inline);
+ *   event                      once per record, in file order, or
+ *   records                    once for all the records of a V1 data
+ *                              part, when the sink offers it;
+ *   warning                    whenever something is skipped or repaired;
+ *   progress                   now and then, on large inputs;
+ * and returns.  Strings passed to a callback are valid only during that
+ * call: a sink that keeps them copies them.  A callback may not fail; a
+ * sink that wants less simply ignores what it does not need.
+ */
+#ifndef TRACETUI_TRACE_SINK_H
+#define TRACETUI_TRACE_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum trace_format {
+	TRACE_FORMAT_V1,        /* key + data in one file, or .key + .data */
+	TRACE_FORMAT_V1_STREAM, /* SLOW 0xF1..0xF3 with inline packets */
+	TRACE_FORMAT_V2,        /* SLOW 4 or 5: LEB128 entry blocks */
+	TRACE_FORMAT_V2_STREAM, /* SLOW 0xF4 or 0xF5 */
+	TRACE_FORMAT_HPROF,     /* hprof text CPU profile (read/hprof.c) */
+};
+
+/* Which clocks the records carry. */
+enum trace_clock {
+	TRACE_CLOCK_CPU = 1,  /* thread-cpu only */
+	TRACE_CLOCK_WALL = 2, /* wall only */
+	TRACE_CLOCK_DUAL = 3, /* both; CPU_CLOCK | WALL_CLOCK */
+};
+
+enum trace_action {
+	TRACE_ENTER = 0,
+	TRACE_EXIT = 1,
+	TRACE_UNWIND = 2,  /* exit by exception */
+	TRACE_ACTION3 = 3, /* never written; treated as an exit */
+};
+
+struct trace_header {
+	enum trace_format format;
+	unsigned version; /* 1, 2 or 3 (streaming: low nibble) */
+	enum trace_clock clock;
+	unsigned record_size;      /* bytes per record as read */
+	unsigned data_offset;      /* header's offset to the first record */
+	uint64_t start_time;       /* header's start time, microseconds */
+	unsigned time_bits;        /* 32: times wrap and need unwrapping */
+	int incomplete;            /* the file ends before the writer did */
+	uint64_t expected_records; /* records the reader expects, roughly */
+	int sampled;               /* known to be sampled: the model says so */
+};
+
+struct trace_method_def {
+	uint64_t id;       /* low two bits clear */
+	const char *klass; /* as written: dotted or slashed */
+	const char *name;
+	const char *signature;
+	const char *file; /* NULL when the line has no file */
+	long line;        /* -1 when the line has none */
+};
+
+/* One decoded record. */
+struct trace_event {
+	uint32_t tid;
+	uint32_t method_id; /* low two bits clear */
+	enum trace_action action;
+	uint32_t cpu, wall; /* 0 when the clock is absent */
+};
+
+/* The fixed-size records of a V1 data part (FORMAT.md 2.2), undecoded. */
+struct trace_records {
+	const unsigned char *data; /* the first record */
+	size_t count;
+	unsigned size;    /* bytes per record */
+	unsigned version; /* 1: one-byte thread ids, one clock; 2: two-byte
+	                     ids, one clock; 3: two-byte ids, two clocks */
+	enum trace_clock clock;
+	uint64_t offset; /* file offset of data */
+	uint64_t total;  /* bytes in the file, for progress */
+	int mapped;      /* data is a read-only file mapping: pages done
+	                    with may be given back (trace_release_mapped) */
+};
+
+/* Decode record i of run r. */
+static inline void
+trace_records_get(const struct trace_records *r, size_t i,
+                  struct trace_event *ev)
+{
+	const unsigned char *p = r->data + i * r->size;
+	unsigned wide = r->version >= 2;
+	const unsigned char *m = p + 1 + wide, *t = m + 4;
+	uint32_t word = (uint32_t)m[0] | (uint32_t)m[1] << 8 |
+	                (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+	uint32_t first = (uint32_t)t[0] | (uint32_t)t[1] << 8 |
+	                 (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
+
+	ev->tid = wide ? (uint32_t)(p[0] | p[1] << 8) : p[0];
+	ev->method_id = word & ~3u;
+	ev->action = (enum trace_action)(word & 3);
+	if (r->clock == TRACE_CLOCK_DUAL) {
+		ev->cpu = first;
+		ev->wall = (uint32_t)t[4] | (uint32_t)t[5] << 8 |
+		           (uint32_t)t[6] << 16 | (uint32_t)t[7] << 24;
+	} else {
+		ev->cpu = r->clock == TRACE_CLOCK_CPU ? first : 0;
+		ev->wall = r->clock == TRACE_CLOCK_WALL ? first : 0;
+	}
+}
+
+struct trace_sink {
+	void *ctx;
+	void (*begin)(void *ctx, const struct trace_header *header);
+	void (*property)(void *ctx, const char *key, const char *value);
+	void (*thread)(void *ctx, uint32_t tid, const char *name);
+	void (*method)(void *ctx, const struct trace_method_def *method);
+	/* cpu and wall are 0 when the clock is absent. */
+	void (*event)(void *ctx, uint32_t tid, uint64_t method_id,
+	              enum trace_action action, uint64_t cpu, uint64_t wall);
+	/* Optional, in place of event for a V1 data part: every record at
+	 * once.  The sink may read them in any order and from several
+	 * threads until it returns; it reports progress itself. */
+	void (*records)(void *ctx, const struct trace_records *run);
+	void (*warning)(void *ctx, uint64_t offset, const char *message);
+	/* From time to time on large inputs: bytes read of total. */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+};
+
+#endif

@@ -1,0 +1,259 @@
+/*
+ * stream: two passes over the mapped bytes.  The first walks the
+ * item structure only, to find the summary (which holds the clock) and to
+ * choose the record stride: ART 6 to 13 write 14-byte records even when
+ * the header says 10 (FORMAT.md 4.3).  The second reports everything.
+ */
+#include "config.h"
+
+#include "read/stream.h"
+
+#include "read/key.h"
+#include "read/bytes.h"
+#include "util/alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	STREAM_HEADER = 32,
+	STREAM_PROBE_ITEMS = 4096,
+	STREAM_PROGRESS_ITEMS = 1 << 20,
+};
+
+enum stream_stop {
+	STOP_END,       /* clean end of file */
+	STOP_SUMMARY,   /* reached the summary packet */
+	STOP_TRUNCATED, /* an item runs past the end of the file */
+	STOP_BAD,       /* an escape packet with an unknown opcode */
+};
+
+struct stream_walk {
+	enum stream_stop stop;
+	size_t at;      /* offset of the item where the walk stopped */
+	size_t items;   /* items walked */
+	size_t summary; /* offset of the summary text, STOP_SUMMARY */
+	size_t summary_len;
+	unsigned opcode; /* the bad opcode, STOP_BAD */
+};
+
+/* Walk items from the header on with the given stride, at most max. */
+static void
+stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
+            struct stream_walk *w)
+{
+	size_t pos = STREAM_HEADER;
+
+	memset(w, 0, sizeof(*w));
+	for (; pos < len && w->items < max; w->items++) {
+		size_t need;
+
+		w->at = pos;
+		if (len - pos < 2) {
+			w->stop = STOP_TRUNCATED;
+			return;
+		}
+		if (trace_u2(buf + pos)) {
+			need = stride;
+		} else if (len - pos < 3) {
+			w->stop = STOP_TRUNCATED;
+			return;
+		} else if (buf[pos + 2] == 1) {
+			need = len - pos < 5 ? 5 : 5 + trace_u2(buf + pos + 3);
+		} else if (buf[pos + 2] == 2) {
+			need = len - pos < 7 ? 7 : 7 + trace_u2(buf + pos + 5);
+		} else if (buf[pos + 2] == 3) {
+			if (len - pos < 7) {
+				w->stop = STOP_TRUNCATED;
+				return;
+			}
+			w->summary = pos + 7;
+			w->summary_len = trace_u4(buf + pos + 3);
+			if (w->summary_len > len - w->summary) {
+				w->stop = STOP_TRUNCATED;
+				return;
+			}
+			w->stop = STOP_SUMMARY;
+			return;
+		} else {
+			w->opcode = buf[pos + 2];
+			w->stop = STOP_BAD;
+			return;
+		}
+		if (need > len - pos) {
+			w->stop = STOP_TRUNCATED;
+			return;
+		}
+		pos += need;
+	}
+	w->at = pos;
+	w->stop = STOP_END;
+}
+
+/* True when walk a looks like the right stride rather than b. */
+static bool
+walk_better(const struct stream_walk *a, const struct stream_walk *b)
+{
+	if ((a->stop == STOP_BAD) != (b->stop == STOP_BAD))
+		return b->stop == STOP_BAD;
+	return a->items > b->items && a->stop != STOP_BAD;
+}
+
+static enum trace_clock
+clock_of(const struct trace_key_info *key, bool have_key, unsigned version,
+         const struct trace_sink *sink)
+{
+	if (have_key && key->has_clock)
+		return key->clock;
+	if (version >= 3)
+		return TRACE_CLOCK_DUAL;
+	trace_warn(sink, 4,
+	           "no summary names the clock of this version-%u stream; "
+	           "assuming wall",
+	           version);
+	return TRACE_CLOCK_WALL;
+}
+
+static void
+report_items(const unsigned char *buf, size_t end, unsigned stride,
+             const struct trace_header *h, const struct trace_sink *sink)
+{
+	size_t pos = STREAM_HEADER, items = 0;
+	unsigned times = stride >= 14 ? 2 : stride >= 10 ? 1 : 0;
+
+	while (pos < end) {
+		uint16_t tid = trace_u2(buf + pos);
+
+		if (++items % STREAM_PROGRESS_ITEMS == 0 && sink->progress)
+			sink->progress(sink->ctx, pos, end);
+		if (tid) {
+			const unsigned char *r = buf + pos;
+			uint32_t word = trace_u4(r + 2);
+			uint64_t a = times ? trace_u4(r + 6) : 0;
+			uint64_t b = times > 1 ? trace_u4(r + 10) : 0;
+			uint64_t cpu = 0, wall = 0;
+
+			if (h->clock == TRACE_CLOCK_DUAL) {
+				cpu = a;
+				wall = b;
+			} else if (h->clock == TRACE_CLOCK_CPU) {
+				cpu = a;
+			} else {
+				wall = a;
+			}
+			if (sink->event)
+				sink->event(sink->ctx, tid, word & ~3u,
+				            word & 3, cpu, wall);
+			pos += stride;
+		} else if (buf[pos + 2] == 1) {
+			size_t n = trace_u2(buf + pos + 3);
+			const unsigned char *text = buf + pos + 5;
+			size_t tl = n;
+
+			while (tl &&
+			       (text[tl - 1] == '\n' || text[tl - 1] == '\r'))
+				tl--;
+			trace_key_method_line(text, tl, pos + 5, sink);
+			pos += 5 + n;
+		} else if (buf[pos + 2] == 2) {
+			size_t n = trace_u2(buf + pos + 5);
+			char *name = xstrndup((const char *)buf + pos + 7, n);
+
+			if (sink->thread)
+				sink->thread(sink->ctx, trace_u2(buf + pos + 3),
+				             name);
+			free(name);
+			pos += 7 + n;
+		} else {
+			break; /* the summary: already reported */
+		}
+	}
+}
+
+bool
+trace_stream_read(const unsigned char *buf, size_t len,
+                  const unsigned char *sec, size_t sec_len,
+                  const struct trace_sink *sink, struct trace_error *err)
+{
+	struct trace_header h = {0};
+	struct trace_key_info key = {0};
+	struct stream_walk w, alt;
+	unsigned header_size;
+	bool have_key = false;
+
+	if (len < STREAM_HEADER) {
+		trace_error_set(err, len,
+		                "expected a %d-byte streaming header, found "
+		                "%zu bytes",
+		                STREAM_HEADER, len);
+		return false;
+	}
+	h.format = TRACE_FORMAT_V1_STREAM;
+	h.version = trace_u2(buf + 4) & 0x0F;
+	h.data_offset = trace_u2(buf + 6);
+	h.start_time = trace_u8(buf + 8);
+	h.time_bits = 32;
+	header_size = trace_u2(buf + 16);
+	if (h.version < 1 || h.version > 3) {
+		trace_error_set(err, 4, "unsupported streaming version 0x%X",
+		                trace_u2(buf + 4));
+		return false;
+	}
+	if (header_size < 6 || header_size > 64) {
+		unsigned guess = h.version >= 3 ? 14 : 10;
+
+		trace_warn(sink, 16, "record size %u is impossible; using %u",
+		           header_size, guess);
+		header_size = guess;
+	}
+	h.record_size = header_size;
+	stream_walk(buf, len, header_size, STREAM_PROBE_ITEMS, &w);
+	if (header_size == 10) {
+		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt);
+		if (walk_better(&alt, &w)) {
+			trace_warn(sink, 16,
+			           "records are 14 bytes apart although the "
+			           "header says 10 (ART 6 to 13); reading "
+			           "them so");
+			h.record_size = 14;
+		}
+	}
+	stream_walk(buf, len, h.record_size, SIZE_MAX, &w);
+
+	if (w.stop == STOP_SUMMARY) {
+		have_key = trace_key_parse(buf + w.summary, w.summary_len,
+		                           w.summary, sink, &key, err);
+		if (!have_key)
+			return false;
+		if (w.summary + w.summary_len < len)
+			trace_warn(sink, w.summary + w.summary_len,
+			           "%zu bytes after the summary packet "
+			           "ignored",
+			           len - (w.summary + w.summary_len));
+	} else if (sec) {
+		have_key = trace_key_parse(sec, sec_len, 0, sink, &key, err);
+		if (!have_key)
+			return false;
+	}
+	if (w.stop == STOP_BAD)
+		trace_warn(sink, w.at,
+		           "unknown packet opcode %u; the rest of the file "
+		           "is ignored",
+		           w.opcode);
+	else if (w.stop == STOP_TRUNCATED)
+		trace_warn(sink, w.at,
+		           "the stream is cut off inside an item; the rest "
+		           "is ignored");
+	if (w.stop != STOP_SUMMARY && !sec)
+		trace_warn(sink, w.at,
+		           "the stream ends without its summary packet: the "
+		           "trace is incomplete");
+	h.incomplete = w.stop != STOP_SUMMARY && !sec;
+	h.clock = clock_of(&key, have_key, h.version, sink);
+	h.expected_records = w.items;
+	if (sink->begin)
+		sink->begin(sink->ctx, &h);
+	report_items(buf, w.at, h.record_size, &h, sink);
+	return true;
+}

@@ -1,0 +1,279 @@
+/*
+ * table: cells are stored as strings in one growing array, row-major; a
+ * NULL cell is an empty one.  Text output pads to the widest cell of each
+ * column, measured in terminal columns.
+ */
+#include "config.h"
+
+#include "text/table.h"
+
+#include "text/width.h"
+#include "util/alloc.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct table {
+	size_t ncols;
+	char **names;
+	enum table_kind *kinds;
+	char **cells;
+	size_t ncells, cap;
+};
+
+struct table *
+table_new(size_t ncols, const char *const *names, const enum table_kind *kinds)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+	size_t i;
+
+	t->ncols = ncols;
+	t->names = xcalloc(ncols, sizeof(*t->names));
+	t->kinds = xcalloc(ncols, sizeof(*t->kinds));
+	for (i = 0; i < ncols; i++) {
+		t->names[i] = xstrdup(names[i]);
+		t->kinds[i] = kinds[i];
+	}
+	return t;
+}
+
+void
+table_free(struct table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->ncols; i++)
+		free(t->names[i]);
+	for (i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->names);
+	free(t->kinds);
+	free(t->cells);
+	free(t);
+}
+
+static void
+push(struct table *t, char *cell)
+{
+	UTIL_GROW(t->cells, t->cap, t->ncells + 1);
+	t->cells[t->ncells++] = cell;
+}
+
+void
+table_row(struct table *t)
+{
+	while (t->ncells % t->ncols)
+		push(t, NULL);
+}
+
+void
+table_str(struct table *t, const char *s)
+{
+	push(t, xstrdup(s));
+}
+
+void
+table_u64(struct table *t, uint64_t v)
+{
+	push(t, xasprintf("%" PRIu64, v));
+}
+
+void
+table_i64(struct table *t, int64_t v)
+{
+	push(t, xasprintf("%" PRId64, v));
+}
+
+void
+table_fmt(struct table *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	push(t, xvasprintf(fmt, ap));
+	va_end(ap);
+}
+
+void
+table_empty(struct table *t)
+{
+	push(t, NULL);
+}
+
+void
+table_json_string(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
+
+	fputc('"', out);
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(out, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else if (*p == '\t')
+			fputs("\\t", out);
+		else if (*p < 0x20 || *p == 0x7F)
+			fprintf(out, "\\u%04x", *p);
+		else if (*p < 0x80)
+			fputc(*p, out);
+		else {
+			/* Copy valid UTF-8 characters, replace other bytes. */
+			size_t n = text_utf8_char((const char *)p,
+			                          (size_t)(end - p));
+
+			if (!n) {
+				fputs("\\ufffd", out);
+				continue;
+			}
+			fwrite(p, 1, n, out);
+			p += n - 1;
+		}
+	}
+	fputc('"', out);
+}
+
+static void
+print_csv_cell(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void
+print_sep(const struct table *t, FILE *out, enum table_format format,
+          char *const *row)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncols; i++) {
+		char *s = text_escape(row[i] ? row[i] : "");
+
+		if (i)
+			fputc(format == TABLE_TSV ? '\t' : ',', out);
+		if (format == TABLE_TSV)
+			fputs(s, out);
+		else
+			print_csv_cell(out, s);
+		free(s);
+	}
+	fputc('\n', out);
+}
+
+static void
+print_json(const struct table *t, FILE *out)
+{
+	size_t r, i, nrows = t->ncells / t->ncols;
+
+	fputs("[\n", out);
+	for (r = 0; r < nrows; r++) {
+		fputs("  {", out);
+		for (i = 0; i < t->ncols; i++) {
+			const char *cell = t->cells[r * t->ncols + i];
+
+			if (i)
+				fputs(", ", out);
+			table_json_string(out, t->names[i]);
+			fputs(": ", out);
+			if (!cell)
+				fputs("null", out);
+			else if (t->kinds[i] == TABLE_NUMBER)
+				fputs(cell, out);
+			else
+				table_json_string(out, cell);
+		}
+		fputs(r + 1 < nrows ? "},\n" : "}\n", out);
+	}
+	fputs("]\n", out);
+}
+
+static void
+print_text(const struct table *t, FILE *out)
+{
+	size_t *width = xcalloc(t->ncols, sizeof(*width));
+	size_t r, i, nrows = t->ncells / t->ncols;
+
+	for (i = 0; i < t->ncols; i++)
+		width[i] = text_width(t->names[i]);
+	for (r = 0; r < nrows; r++) {
+		for (i = 0; i < t->ncols; i++) {
+			const char *cell = t->cells[r * t->ncols + i];
+			size_t w = cell ? text_width(cell) : 0;
+
+			if (w > width[i])
+				width[i] = w;
+		}
+	}
+	for (r = 0; r <= nrows; r++) {
+		for (i = 0; i < t->ncols; i++) {
+			const char *cell = r ? t->cells[(r - 1) * t->ncols + i]
+			                     : t->names[i];
+			size_t w, pad;
+			bool last = i + 1 == t->ncols;
+
+			char *shown;
+
+			if (!cell)
+				cell = "";
+			w = text_width(cell);
+			pad = width[i] > w ? width[i] - w : 0;
+			if (i)
+				fputs("  ", out);
+			if (t->kinds[i] == TABLE_NUMBER)
+				fprintf(out, "%*s", (int)pad, "");
+			shown = text_escape(cell);
+			fputs(shown, out);
+			free(shown);
+			if (t->kinds[i] == TABLE_STRING && !last)
+				fprintf(out, "%*s", (int)pad, "");
+		}
+		fputc('\n', out);
+	}
+	free(width);
+}
+
+void
+table_print(const struct table *t, FILE *out, enum table_format format)
+{
+	switch (format) {
+	case TABLE_TEXT:
+		print_text(t, out);
+		break;
+	case TABLE_TSV:
+	case TABLE_CSV:
+		print_sep(t, out, format, t->names);
+		for (size_t r = 0; r < t->ncells / t->ncols; r++)
+			print_sep(t, out, format, t->cells + r * t->ncols);
+		break;
+	case TABLE_JSON:
+		print_json(t, out);
+		break;
+	}
+}
+
+int
+table_format_parse(const char *name)
+{
+	static const char *const names[] = {"text", "tsv", "csv", "json"};
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}

@@ -1,0 +1,721 @@
+/*
+ * app: requests a view does not handle fall through to the app: view
+ * switching, history, the clock, search and quitting.  Every key press
+ * redraws the whole canvas; the terminal layer sends only what changed.
+ */
+#include "config.h"
+
+#include "tui/app.h"
+
+#include "tui/keymap.h"
+#include "query/method-name.h"
+#include "util/alloc.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
+        [APP_VIEW_PROFILE] = &view_profile_ops,
+        [APP_VIEW_TIMELINE] = &view_timeline_ops,
+        [APP_VIEW_ICICLE] = &view_icicle_ops,
+        [APP_VIEW_THREADS] = &view_threads_ops,
+        [APP_VIEW_INFO] = &view_info_ops,
+        [APP_VIEW_HELP] = &view_help_ops,
+};
+
+static void
+base_free(struct app_base *b)
+{
+	size_t i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nkeys; i++)
+		free(b->keys[i]);
+	free(b->keys);
+	free(b->incl);
+	free(b->excl);
+	callpath_done(&b->paths[0]);
+	callpath_done(&b->paths[1]);
+	free(b->key_of);
+	free(b->path);
+	free(b);
+}
+
+static void
+refresh_views(struct app *app)
+{
+	int v;
+
+	for (v = 0; v < APP_VIEW_COUNT; v++) {
+		app->reselect[v] = false;
+		if (view_ops[v]->refresh)
+			view_ops[v]->refresh(app->state[v], app);
+	}
+}
+
+struct app *
+app_new(struct calltree *tree)
+{
+	struct app *app = xcalloc(1, sizeof(*app));
+	int v;
+
+	app->tree = tree;
+	app->method = CALL_NONE;
+	app->clocks =
+	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
+	scope_init_all(&app->scope, tree);
+	/* The first screen's profile takes every cpu; the indexes of the
+	 * other views are built while it is read. */
+	app->cache = profile_cache_new(tree);
+	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
+	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		app->state[v] = view_ops[v]->open(app);
+	return app;
+}
+
+void
+app_free(struct app *app)
+{
+	int v;
+
+	if (!app)
+		return;
+	warmup_free(app->warmup);
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		view_ops[v]->close(app->state[v]);
+	profile_done(&app->profile);
+	profile_cache_free(app->cache);
+	profile_index_free(app->index);
+	scope_done(&app->scope);
+	base_free(app->base);
+	if (app->have_re)
+		regfree(&app->re);
+	free(app->back.places);
+	free(app->forward.places);
+	free(app->message);
+	free(app->prompt);
+	calltree_free(app->tree);
+	free(app);
+}
+
+void
+app_wait_notice(struct app *app, const char *what)
+{
+	char *text;
+
+	if (!app->notice || warmup_done(app->warmup))
+		return;
+	text = xasprintf("Building %s...", what);
+	app->notice(text);
+	free(text);
+}
+
+void
+app_message(struct app *app, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	free(app->message);
+	va_start(ap, fmt);
+	app->message = xvasprintf(fmt, ap);
+	va_end(ap);
+	app->message_is_error = error;
+}
+
+enum clock_index
+app_main_clock(const struct app *app)
+{
+	return app->clocks == APP_CLOCKS_WALL ? CLOCK_WALL : CLOCK_CPU;
+}
+
+/* The full name of m with '/' in its class read as '.'. */
+static char *
+method_key(const struct tt_method *m)
+{
+	struct tt_method copy = *m;
+	char *klass = xstrdup(m->klass), *p, *key;
+
+	for (p = klass; *p; p++)
+		if (*p == '/')
+			*p = '.';
+	copy.klass = klass;
+	key = method_full_name(&copy);
+	free(klass);
+	return key;
+}
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The index of key in b's keys, or CALL_NONE. */
+static uint32_t
+key_index(const struct app_base *b, const char *key)
+{
+	char *const *at = b->nkeys ? bsearch(&key, b->keys, b->nkeys,
+	                                     sizeof(*b->keys), key_cmp)
+	                           : NULL;
+
+	return at ? (uint32_t)(at - b->keys) : CALL_NONE;
+}
+
+void
+app_set_base(struct app *app, const struct calltree *base, const char *path)
+{
+	struct app_base *b = xcalloc(1, sizeof(*b));
+	struct profile prof;
+	struct scope all;
+	uint32_t *key_of;
+	size_t m, n, i;
+	int k, t;
+
+	b->path = xstrdup(path);
+	scope_init_all(&all, base);
+	profile_compute(&prof, base, &all);
+	b->keys = xcalloc(base->nmethods + 1, sizeof(*b->keys));
+	for (m = 0; m < base->nmethods; m++)
+		if (profile_row_used(&prof, m))
+			b->keys[b->nkeys++] = method_key(&base->methods[m]);
+	qsort(b->keys, b->nkeys, sizeof(*b->keys), key_cmp);
+	for (i = n = 0; i < b->nkeys; i++) {
+		if (n && !strcmp(b->keys[n - 1], b->keys[i]))
+			free(b->keys[i]);
+		else
+			b->keys[n++] = b->keys[i];
+	}
+	b->nkeys = n;
+	b->incl = xcalloc(n + 1, sizeof(*b->incl));
+	b->excl = xcalloc(n + 1, sizeof(*b->excl));
+	key_of = xcalloc(base->nmethods + 1, sizeof(*key_of));
+	for (m = 0; m < base->nmethods; m++) {
+		char *key;
+
+		key_of[m] = CALL_NONE;
+		if (!profile_row_used(&prof, m))
+			continue;
+		key = method_key(&base->methods[m]);
+		key_of[m] = key_index(b, key);
+		free(key);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			b->incl[key_of[m]][k] += prof.rows[m].incl[k];
+			b->excl[key_of[m]][k] += prof.rows[m].excl[k];
+		}
+	}
+	callpath_build(&b->paths[0], base, &all, false);
+	callpath_invert(&b->paths[1], &b->paths[0]);
+	for (t = 0; t < 2; t++)
+		for (i = 1; i < b->paths[t].count; i++)
+			if (b->paths[t].nodes[i].method != CALL_NONE)
+				b->paths[t].nodes[i].method =
+				        key_of[b->paths[t].nodes[i].method];
+	free(key_of);
+	profile_done(&prof);
+	scope_done(&all);
+	b->key_of = xcalloc(app->tree->nmethods + 1, sizeof(*b->key_of));
+	for (m = 0; m < app->tree->nmethods; m++) {
+		char *key = method_key(&app->tree->methods[m]);
+
+		b->key_of[m] = key_index(b, key);
+		free(key);
+	}
+	base_free(app->base);
+	app->base = b;
+	refresh_views(app);
+}
+
+bool
+app_base_method(const struct app *app, uint32_t m, uint64_t incl[CLOCK_COUNT],
+                uint64_t excl[CLOCK_COUNT])
+{
+	uint32_t key;
+
+	if (!app->base || m == CALL_NONE ||
+	    (key = app->base->key_of[m]) == CALL_NONE)
+		return false;
+	memcpy(incl, app->base->incl[key], sizeof(app->base->incl[key]));
+	memcpy(excl, app->base->excl[key], sizeof(app->base->excl[key]));
+	return true;
+}
+
+bool
+app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
+              bool inverted, uint64_t incl[CLOCK_COUNT])
+{
+	const struct callpath *bp;
+	uint32_t *keys, len, at, i;
+	bool found = true;
+
+	if (!app->base || !n)
+		return false;
+	bp = &app->base->paths[inverted];
+	len = p->nodes[n].depth;
+	keys = xcalloc((size_t)len + 1, sizeof(*keys));
+	for (at = n; at != 0; at = p->nodes[at].parent) {
+		uint32_t m = p->nodes[at].method;
+
+		keys[p->nodes[at].depth - 1] =
+		        m == CALL_NONE ? CALL_NONE : app->base->key_of[m];
+	}
+	for (i = 0, at = 0; found && i < len; i++) {
+		uint32_t ch = bp->nodes[at].first_child;
+
+		while (ch != CALL_NONE && (keys[i] == CALL_NONE ||
+		                           bp->nodes[ch].method != keys[i]))
+			ch = bp->nodes[ch].next_sibling;
+		found = ch != CALL_NONE;
+		at = ch;
+	}
+	free(keys);
+	if (found)
+		memcpy(incl, bp->nodes[at].incl, sizeof(bp->nodes[at].incl));
+	return found;
+}
+
+/* The profile of the scope: summed from the per-thread cache, or, within
+ * a range, from the blocks of calls the range covers and the calls at its
+ * edges. */
+static void
+recompute(struct app *app)
+{
+	profile_done(&app->profile);
+	if (app->scope.range.on && !app->index) {
+		app_wait_notice(app, "the range index");
+		app->index = warmup_take_profile_index(app->warmup);
+		if (!app->index)
+			app->index = profile_index_new(app->tree, 0);
+	}
+	if (app->scope.range.on)
+		profile_from_index(&app->profile, app->index, app->tree,
+		                   &app->scope);
+	else
+		profile_from_cache(&app->profile, app->cache, app->tree,
+		                   &app->scope);
+	refresh_views(app);
+}
+
+void
+app_set_scope(struct app *app, struct scope *scope)
+{
+	struct time_range range = app->scope.range;
+
+	scope_done(&app->scope);
+	app->scope = *scope;
+	app->scope.range = range;
+	memset(scope, 0, sizeof(*scope));
+	recompute(app);
+}
+
+void
+app_set_range(struct app *app, const struct time_range *range)
+{
+	if (range && range->on)
+		app->scope.range = *range;
+	else
+		memset(&app->scope.range, 0, sizeof(app->scope.range));
+	recompute(app);
+}
+
+static void
+history_push(struct app_history *h, struct app_place place)
+{
+	UTIL_GROW(h->places, h->cap, h->count + 1);
+	h->places[h->count++] = place;
+}
+
+static struct app_place
+here(const struct app *app)
+{
+	struct app_place p = {app->view, app->method};
+
+	return p;
+}
+
+static void
+go_to(struct app *app, struct app_place place)
+{
+	app->view = place.view;
+	app->method = place.method;
+	refresh_views(app);
+}
+
+void
+app_jump(struct app *app, enum app_view view, uint32_t m)
+{
+	struct app_place to = {view, m};
+
+	if (view == app->view && m == app->method)
+		return;
+	history_push(&app->back, here(app));
+	app->forward.count = 0;
+	go_to(app, to);
+}
+
+void
+app_select(struct app *app, uint32_t m)
+{
+	int v;
+
+	if (m == app->method)
+		return;
+	app->method = m;
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		app->reselect[v] = v != (int)app->view;
+}
+
+static void
+history_move(struct app *app, struct app_history *from, struct app_history *to,
+             const char *what)
+{
+	if (!from->count) {
+		app_message(app, false, "nothing %s in the history", what);
+		return;
+	}
+	history_push(to, here(app));
+	go_to(app, from->places[--from->count]);
+}
+
+static void
+switch_view(struct app *app, enum app_view view)
+{
+	if (view == app->view)
+		return;
+	history_push(&app->back, here(app));
+	app->forward.count = 0;
+	app->view = view;
+	if (app->reselect[view]) {
+		app->reselect[view] = false;
+		if (view_ops[view]->refresh)
+			view_ops[view]->refresh(app->state[view], app);
+	}
+}
+
+static void
+cycle_clock(struct app *app)
+{
+	const struct calltree *tree = app->tree;
+
+	if (!tree->has_clock[CLOCK_CPU] || !tree->has_clock[CLOCK_WALL]) {
+		app_message(app, false, "this trace has only the %s clock",
+		            tree->has_clock[CLOCK_CPU] ? "thread-cpu" : "wall");
+		return;
+	}
+	app->clocks = (app->clocks + 1) % 3;
+	refresh_views(app);
+}
+
+static void
+run_search(struct app *app, int dir)
+{
+	const struct view_ops *ops = view_ops[app->view];
+
+	if (!app->have_re) {
+		app_message(app, false, "no search yet: press / first");
+		return;
+	}
+	if (!ops->search) {
+		app_message(app, false, "this view has nothing to search");
+		return;
+	}
+	if (!ops->search(app->state[app->view], app, &app->re, dir))
+		app_message(app, false, "no match");
+}
+
+void
+app_search(struct app *app, const char *pattern)
+{
+	regex_t re;
+	int rc;
+
+	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		char msg[256];
+
+		regerror(rc, &re, msg, sizeof(msg));
+		app_message(app, true, "bad regular expression: %s", msg);
+		return;
+	}
+	if (app->have_re)
+		regfree(&app->re);
+	app->re = re;
+	app->have_re = true;
+	app->search_serial++;
+	run_search(app, 1);
+}
+
+void
+app_request(struct app *app, enum request req)
+{
+	const struct view_ops *ops = view_ops[app->view];
+
+	if (ops->request(app->state[app->view], app, req) == VIEW_DONE)
+		return;
+	switch (req) {
+	case REQ_VIEW_NEXT:
+		switch_view(app, (app->view + 1) % APP_VIEW_COUNT);
+		break;
+	case REQ_VIEW_PREV:
+		switch_view(app,
+		            (app->view + APP_VIEW_COUNT - 1) % APP_VIEW_COUNT);
+		break;
+	case REQ_VIEW_PROFILE:
+		switch_view(app, APP_VIEW_PROFILE);
+		break;
+	case REQ_VIEW_TIMELINE:
+		switch_view(app, APP_VIEW_TIMELINE);
+		break;
+	case REQ_VIEW_ICICLE:
+		switch_view(app, APP_VIEW_ICICLE);
+		break;
+	case REQ_RANGE_CLEAR:
+		if (!app->scope.range.on) {
+			app_message(app, false, "no range to clear");
+			break;
+		}
+		app_set_range(app, NULL);
+		app_message(app, false, "range cleared: the whole trace");
+		break;
+	case REQ_VIEW_THREADS:
+		switch_view(app, APP_VIEW_THREADS);
+		break;
+	case REQ_VIEW_INFO:
+		switch_view(app, APP_VIEW_INFO);
+		break;
+	case REQ_VIEW_HELP:
+		switch_view(app, APP_VIEW_HELP);
+		break;
+	case REQ_BACK_OUT:
+		if (app->view != APP_VIEW_PROFILE)
+			switch_view(app, APP_VIEW_PROFILE);
+		break;
+	case REQ_HISTORY_BACK:
+		history_move(app, &app->back, &app->forward, "back");
+		break;
+	case REQ_HISTORY_FORWARD:
+		history_move(app, &app->forward, &app->back, "forward");
+		break;
+	case REQ_CLOCK:
+		cycle_clock(app);
+		break;
+	case REQ_SEARCH:
+		app->prompting = true;
+		app->prompt_len = 0;
+		UTIL_GROW(app->prompt, app->prompt_cap, 1);
+		app->prompt[0] = '\0';
+		break;
+	case REQ_SEARCH_NEXT:
+		run_search(app, 1);
+		break;
+	case REQ_SEARCH_PREV:
+		run_search(app, -1);
+		break;
+	case REQ_QUIT:
+		app->quit = true;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Append the UTF-8 encoding of key to the prompt. */
+static void
+prompt_add(struct app *app, int key)
+{
+	char buf[4];
+	size_t n;
+
+	if (key < 0x80) {
+		buf[0] = (char)key;
+		n = 1;
+	} else if (key < 0x800) {
+		buf[0] = (char)(0xC0 | key >> 6);
+		buf[1] = (char)(0x80 | (key & 0x3F));
+		n = 2;
+	} else if (key < 0x10000) {
+		buf[0] = (char)(0xE0 | key >> 12);
+		buf[1] = (char)(0x80 | (key >> 6 & 0x3F));
+		buf[2] = (char)(0x80 | (key & 0x3F));
+		n = 3;
+	} else {
+		buf[0] = (char)(0xF0 | key >> 18);
+		buf[1] = (char)(0x80 | (key >> 12 & 0x3F));
+		buf[2] = (char)(0x80 | (key >> 6 & 0x3F));
+		buf[3] = (char)(0x80 | (key & 0x3F));
+		n = 4;
+	}
+	UTIL_GROW(app->prompt, app->prompt_cap, app->prompt_len + n + 1);
+	memcpy(app->prompt + app->prompt_len, buf, n);
+	app->prompt_len += n;
+	app->prompt[app->prompt_len] = '\0';
+}
+
+static void
+prompt_key(struct app *app, int key)
+{
+	if (key == TKEY_ESC || key == 7 /* C-g */) {
+		app->prompting = false;
+	} else if (key == TKEY_ENTER || key == '\n') {
+		app->prompting = false;
+		if (app->prompt_len)
+			app_search(app, app->prompt);
+	} else if (key == TKEY_BACKSPACE || key == 127 || key == 8) {
+		while (app->prompt_len &&
+		       (app->prompt[app->prompt_len - 1] & 0xC0) == 0x80)
+			app->prompt_len--;
+		if (app->prompt_len)
+			app->prompt_len--;
+		app->prompt[app->prompt_len] = '\0';
+	} else if (key >= ' ' && key < TKEY_BASE && key != 127) {
+		prompt_add(app, key);
+	}
+}
+
+void
+app_key(struct app *app, int key)
+{
+	enum request req;
+
+	free(app->message);
+	app->message = NULL;
+	if (app->prompting) {
+		prompt_key(app, key);
+		return;
+	}
+	if (key == TKEY_RESIZE)
+		return;
+	req = keymap_lookup(key);
+	if (req == REQ_NONE) {
+		app_message(app, false, "unbound key: press ? for help");
+		return;
+	}
+	app_request(app, req);
+}
+
+static void
+draw_title(struct app *app, struct canvas *c)
+{
+	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
+	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
+	                                                     : "cpu+wall";
+	char *threads, *title, *range;
+	size_t t;
+
+	if (scope_is_all(&app->scope)) {
+		threads = xasprintf("all %zu threads", app->scope.nthreads);
+	} else if (app->scope.count == 1) {
+		for (t = 0; !scope_has(&app->scope, t); t++)
+			;
+		threads = xasprintf("thread %s", app->tree->threads[t].name);
+	} else {
+		threads = xasprintf("%zu of %zu threads", app->scope.count,
+		                    app->scope.nthreads);
+	}
+	if (app->scope.range.on)
+		range = xasprintf("range: %s %.3f..%.3f ms",
+		                  app->scope.range.clock == CLOCK_WALL ? "wall"
+		                                                       : "cpu",
+		                  (double)app->scope.range.start / 1000,
+		                  (double)app->scope.range.end / 1000);
+	else
+		range = xstrdup("range: all");
+	title = xasprintf("%s%s%s | %s | %s | clock: %s | %s", app->tree->path,
+	                  app->base ? " vs " : "",
+	                  app->base ? app->base->path : "",
+	                  view_ops[app->view]->name, threads, clock, range);
+	free(range);
+	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
+	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
+	free(threads);
+	free(title);
+}
+
+static char *
+anomaly_summary(const struct calltree *tree)
+{
+	const struct tt_anomalies *a = &tree->anomalies;
+	unsigned long long n = a->orphan_exits + a->mismatched_exits +
+	                       a->unknown_methods + a->unknown_threads +
+	                       a->negative_steps[0] + a->negative_steps[1] +
+	                       a->action3;
+
+	if (a->data_file_overflow)
+		return xstrdup("data-file-overflow: the trace ends early "
+		               "(i: info)");
+	if (!n)
+		return NULL;
+	return xasprintf("%llu anomalies (i: info)", n);
+}
+
+static void
+draw_status(struct app *app, struct canvas *c)
+{
+	int y = c->height - 2;
+	char *text = NULL, *right = NULL;
+	enum role role = ROLE_STATUS;
+	int used;
+
+	canvas_fill(c, 0, y, c->width, " ", ROLE_STATUS);
+	if (app->prompting) {
+		text = xasprintf("/%s", app->prompt);
+	} else if (app->message) {
+		text = xstrdup(app->message);
+		if (app->message_is_error)
+			role = ROLE_WARNING;
+	} else if (view_ops[app->view]->status) {
+		text = view_ops[app->view]->status(app->state[app->view], app);
+	}
+	right = anomaly_summary(app->tree);
+	if (right) {
+		int w = (int)text_width(right);
+
+		if (w < c->width / 2) {
+			canvas_text(c, c->width - w, y, w, right, ROLE_WARNING);
+			used = c->width - w - 1;
+		} else {
+			used = c->width;
+		}
+	} else {
+		used = c->width;
+	}
+	if (text)
+		canvas_text(c, 0, y, used, text, role);
+	free(text);
+	free(right);
+}
+
+static void
+draw_hints(struct app *app, struct canvas *c)
+{
+	char *hints = xasprintf("%s  /:search  Tab:views  ?:help  q:quit",
+	                        view_ops[app->view]->hints);
+
+	canvas_fill(c, 0, c->height - 1, c->width, " ", ROLE_HINT);
+	canvas_text(c, 0, c->height - 1, c->width, hints, ROLE_HINT);
+	free(hints);
+}
+
+void
+app_draw(struct app *app, struct canvas *c)
+{
+	canvas_clear(c);
+	if (c->width < APP_MIN_WIDTH || c->height < APP_MIN_HEIGHT) {
+		char *msg = xasprintf("tracetui needs %dx%d (now %dx%d)",
+		                      APP_MIN_WIDTH, APP_MIN_HEIGHT, c->width,
+		                      c->height);
+
+		canvas_text(c, 0, 0, c->width, msg, ROLE_WARNING);
+		free(msg);
+		return;
+	}
+	draw_title(app, c);
+	app->page = c->height - 3;
+	view_ops[app->view]->draw(app->state[app->view], app, c, 1,
+	                          c->height - 3);
+	draw_status(app, c);
+	draw_hints(app, c);
+}

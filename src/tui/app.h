@@ -1,0 +1,147 @@
+/*
+ * app: the viewer's state and loop logic, without a terminal.
+ *
+ * The app owns the model it is given, the thread scope, the profile of
+ * that scope, the views, the navigation history and the search.  Keys go
+ * in through app_key (or requests through app_request), a frame comes out
+ * through app_draw into a canvas; tui/term-curses.c and the headless render
+ * tests both drive it the same way.
+ */
+#ifndef TRACETUI_APP_H
+#define TRACETUI_APP_H
+
+#include "query/callpath.h"
+#include "model/calltree.h"
+#include "tui/canvas.h"
+#include "query/profile-index.h"
+#include "query/profile.h"
+#include "tui/request.h"
+#include "model/scope.h"
+#include "tui/views/view.h"
+#include "tui/warmup.h"
+
+#include <regex.h>
+#include <stdbool.h>
+
+enum app_view {
+	APP_VIEW_PROFILE,
+	APP_VIEW_TIMELINE,
+	APP_VIEW_ICICLE,
+	APP_VIEW_THREADS,
+	APP_VIEW_INFO,
+	APP_VIEW_HELP,
+	APP_VIEW_COUNT,
+};
+
+/* Which clocks the profile shows. */
+enum app_clocks {
+	APP_CLOCKS_CPU,
+	APP_CLOCKS_WALL,
+	APP_CLOCKS_BOTH,
+};
+
+/* A place in the navigation history. */
+struct app_place {
+	enum app_view view;
+	uint32_t method;
+};
+
+struct app_history {
+	struct app_place *places;
+	size_t count, cap;
+};
+
+enum { APP_MIN_WIDTH = 40, APP_MIN_HEIGHT = 8 };
+
+/*
+ * The trace --base compares with, summarised once: its called methods
+ * keyed by full name (the class dotted), with their times over every
+ * thread, and its call paths (threads merged) whose nodes' methods are
+ * those keys' indices.
+ */
+struct app_base {
+	char *path;
+	char **keys; /* sorted, distinct */
+	size_t nkeys;
+	uint64_t (*incl)[CLOCK_COUNT]; /* per key */
+	uint64_t (*excl)[CLOCK_COUNT];
+	struct callpath paths[2]; /* top-down, bottom-up */
+	uint32_t *key_of; /* per method of the app's tree, or CALL_NONE */
+};
+
+struct app {
+	struct calltree *tree;
+	struct scope scope;
+	struct profile profile;      /* of the scope, both clocks */
+	struct profile_cache *cache; /* per-thread sums behind it */
+	struct profile_index *index; /* behind it within a range; NULL
+	                                until the first range */
+	enum app_clocks clocks;
+	uint32_t method; /* the selected method, or CALL_NONE */
+	enum app_view view;
+	void *state[APP_VIEW_COUNT];
+	bool reselect[APP_VIEW_COUNT]; /* refresh on show: app_select */
+	struct app_history back, forward;
+	char *message; /* shown once in the status line */
+	bool message_is_error;
+	regex_t re;
+	bool have_re;
+	unsigned search_serial; /* changes with every new pattern */
+	bool prompting;         /* reading a search pattern */
+	char *prompt;
+	size_t prompt_len, prompt_cap;
+	int page;              /* rows of the view area at the last draw */
+	struct app_base *base; /* NULL without --base */
+	struct warmup *warmup; /* indexes built in the background */
+	/* Shows text at once, before the app waits for the warmup; NULL
+	 * (headless) says nothing. */
+	void (*notice)(const char *text);
+	bool quit;
+};
+
+/* A viewer on tree (which it takes over). */
+struct app *app_new(struct calltree *tree);
+/* Before a view waits for the warmup's `what`: say so through notice. */
+void app_wait_notice(struct app *app, const char *what);
+/* Release the app and its model. */
+void app_free(struct app *app);
+/* Handle a key press from the terminal. */
+void app_key(struct app *app, int key);
+/* Handle a request. */
+void app_request(struct app *app, enum request req);
+/* Draw the whole screen into canvas (which has the terminal's size). */
+void app_draw(struct app *app, struct canvas *canvas);
+
+/* Show a message in the status line until the next key. */
+void app_message(struct app *app, bool error, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+/* Make scope the scope of every view (taken over). */
+void app_set_scope(struct app *app, struct scope *scope);
+/*
+ * Restrict every view to range (NULL or range->on false: the whole
+ * trace); the profile is recomputed and the views refreshed.
+ */
+void app_set_range(struct app *app, const struct time_range *range);
+
+/* Select method m in every view, remembering where we were. */
+void app_jump(struct app *app, enum app_view view, uint32_t m);
+/* Select method m from the current view without a history entry; the
+ * other views follow it when they are shown next. */
+void app_select(struct app *app, uint32_t m);
+/* Search for pattern (a POSIX extended regex) from the selection. */
+void app_search(struct app *app, const char *pattern);
+/* Compare with base (not taken over), read from path. */
+void app_set_base(struct app *app, const struct calltree *base,
+                  const char *path);
+/* Method m's times in BASE into incl and excl; false when BASE never
+ * calls it (or there is no BASE). */
+bool app_base_method(const struct app *app, uint32_t m,
+                     uint64_t incl[CLOCK_COUNT], uint64_t excl[CLOCK_COUNT]);
+/* The inclusive times into incl of BASE's node on the path of node n of
+ * p (bottom-up with inverted); false when BASE lacks the path. */
+bool app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
+                   bool inverted, uint64_t incl[CLOCK_COUNT]);
+/* The clock the profile's single-clock columns use. */
+enum clock_index app_main_clock(const struct app *app);
+
+#endif

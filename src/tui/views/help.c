@@ -1,0 +1,73 @@
+/*
+ * help: every request with its keys, from the request table, in the
+ * table's groups; the same text the man page's key list is made from.
+ */
+#include "config.h"
+
+#include "util/alloc.h"
+#include "tui/views/text.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void *
+help_open(struct app *app)
+{
+	struct text_view *v = xcalloc(1, sizeof(*v));
+	const char *group = NULL;
+	size_t i;
+
+	text_view_add(v, ROLE_HEADER, "Keys");
+	for (i = 0; i < REQ_COUNT - 1; i++) {
+		const struct request_info *r = &request_table[i];
+		char *line;
+
+		if (!group || strcmp(group, r->group) != 0) {
+			group = r->group;
+			text_view_add(v, ROLE_NORMAL, "");
+			text_view_add(v, ROLE_SECTION, group);
+		}
+		line = xasprintf("  %-18s %s", r->keys, r->help);
+		text_view_add(v, ROLE_NORMAL, line);
+		free(line);
+	}
+	return v;
+}
+
+static void
+help_close(void *state)
+{
+	struct text_view *v = state;
+
+	text_view_clear(v);
+	free(v->lines);
+	free(v);
+}
+
+static void
+help_draw(void *state, struct app *app, struct canvas *c, int top, int height)
+{
+	text_view_draw(state, c, top, height);
+}
+
+static enum view_result
+help_request(void *state, struct app *app, enum request req)
+{
+	return text_view_request(state, app, req);
+}
+
+static bool
+help_search(void *state, struct app *app, const regex_t *re, int dir)
+{
+	return text_view_search(state, re, dir);
+}
+
+const struct view_ops view_help_ops = {
+        .name = "Help",
+        .hints = "j/k:scroll  Esc:back",
+        .open = help_open,
+        .close = help_close,
+        .draw = help_draw,
+        .request = help_request,
+        .search = help_search,
+};

@@ -1,0 +1,1236 @@
+/*
+ * icicle: the calls of the scope merged by call path (threads
+ * merged), drawn as an icicle: one row per depth, roots at the top, each
+ * frame as wide as its share of the zoomed frame's inclusive time on the
+ * main clock, labelled with its Class.method fitted to its width.  The
+ * inverted (bottom-up) tree has the methods where time was spent at the
+ * top and their callers below them.
+ *
+ * A frame spans the columns [t0 * W / T, t1 * W / T) where [t0, t1) is
+ * its time from the zoomed frame's start (children laid out widest
+ * first) and T the zoomed frame's time, so columns never drift and a
+ * frame at least T / W long always gets a cell.  Narrower children are
+ * merged into one shaded run after their wider siblings.
+ *
+ * The trees are built on first need after the scope or range changes
+ * (from each thread's own tree, built once, unless a range cuts the
+ * calls) and re-sorted when the clock changes, never on a plain redraw.
+ * The whole trace's trees are kept while another scope is shown (the
+ * first bottom-up tree comes from the warmup).  Any other bottom-up tree
+ * is built by a warmup job as soon as the top-down tree shows, or as soon
+ * as the scope changes when bottom-up is showing, and taken when needed;
+ * a job lets the kept bottom-up tree go first, so that there is one at a
+ * time (780000 nodes, 36 MiB, on the 70M-record trace);
+ * drawing and moving only walk frames at least one cell wide (children
+ * are sorted widest first, so the first narrow child ends a walk).  Labels
+ * lose their packages to initials, then entirely, then are cut.
+ *
+ * With --base, a frame whose inclusive time grew by more than 5% of that
+ * of BASE's frame on the same call path (or that BASE lacks) is drawn as
+ * slower, one that shrank by more than 5% as faster.
+ */
+#include "config.h"
+
+#include "tui/app.h"
+#include "query/callpath.h"
+#include "query/method-name.h"
+#include "util/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { TOP_DOWN, BOTTOM_UP };
+
+/* A per-method answer of the search pattern. */
+enum { MATCH_UNKNOWN, MATCH_NO, MATCH_YES };
+
+/* The trees of one scope, the clock each is sorted by, and the job
+ * building its bottom-up tree (sorted on job_clock). */
+struct scope_trees {
+	struct callpath trees[2]; /* top-down, bottom-up */
+	bool built[2];
+	int sorted[2]; /* the clock, or -1 */
+	struct warmup_job *job;
+	enum clock_index job_clock;
+};
+
+struct icicle_view {
+	struct scope_trees cur;   /* the scope's */
+	struct callpath *threads; /* each thread's own, made on first need */
+	bool *thread_built;
+	size_t nthread_paths;
+	unsigned generation; /* bumped by every build or sort */
+	int mode;            /* TOP_DOWN or BOTTOM_UP */
+
+	/* The scope the trees are for, and whether it is the whole trace
+	 * (every thread, no range). */
+	bool *scope_on;
+	size_t nthreads;
+	struct time_range range;
+	bool whole_scope;
+	struct scope_trees whole; /* the whole trace's, kept meanwhile */
+	bool warm_taken;          /* the warmup's bottom-up tree was taken */
+
+	/* Jobs let go before they ended. */
+	struct warmup_job **retired;
+	size_t nretired, retired_cap;
+
+	/* The zoom and selection to find again once the new scope's tree
+	 * is built. */
+	uint32_t *zoom_path, *sel_path, zoom_len, sel_len;
+	bool restore;
+
+	uint32_t zoom;        /* the frame at the top; 0: every root */
+	uint32_t sel;         /* the selected frame; 0 when none */
+	uint32_t last_method; /* app->method as this view last set it */
+	int width;            /* columns at the last draw */
+	int top;              /* first level shown */
+	int rows;             /* levels shown at the last draw */
+
+	char **names; /* short name per method, made on first use */
+	size_t nnames;
+	int *name_width;
+	uint8_t *match; /* per method, for search_serial */
+	unsigned match_serial;
+	bool match_ready;
+
+	/* The share of the zoomed frame the matches cover, and its key. */
+	uint64_t share;
+	unsigned share_serial, share_generation;
+	uint32_t share_zoom;
+	int share_mode;
+	bool share_ready;
+
+	/* Scratch: per level, the right edge and hue of the last frame. */
+	int *row_end;
+	uint8_t *row_hue;
+	size_t row_cap;
+	uint32_t *order; /* frames in pre-order, for the search */
+	size_t order_cap;
+};
+
+struct paint {
+	struct icicle_view *v;
+	struct app *app;
+	struct canvas *c;
+	const struct callpath *p;
+	enum clock_index k;
+	uint64_t total; /* the zoomed frame's time */
+	int y;          /* screen row of the first level shown */
+};
+
+static const struct callpath *
+tree_of(const struct icicle_view *v)
+{
+	return &v->cur.trees[v->mode];
+}
+
+static uint64_t
+incl(const struct callpath *p, uint32_t n, enum clock_index k)
+{
+	return p->nodes[n].incl[k];
+}
+
+/* Column of time t on a width of w for a zoomed frame of total; times
+ * are microseconds, so t * w stays far below 2^64. */
+static int
+column(uint64_t t, uint64_t total, int w)
+{
+	return total ? (int)(t * (uint64_t)w / total) : 0;
+}
+
+/* True when a frame of time t gets at least one cell. */
+static bool
+wide(uint64_t t, uint64_t total, int w)
+{
+	return t && t * (uint64_t)w >= total;
+}
+
+static int
+view_width(const struct icicle_view *v)
+{
+	return v->width > 0 ? v->width : 80;
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+static bool
+scope_differs(const struct icicle_view *v, const struct scope *s)
+{
+	return v->nthreads != s->nthreads ||
+	       memcmp(v->scope_on, s->on, s->nthreads * sizeof(*s->on)) ||
+	       v->range.on != s->range.on ||
+	       (s->range.on && (v->range.clock != s->range.clock ||
+	                        v->range.start != s->range.start ||
+	                        v->range.end != s->range.end));
+}
+
+static void
+remember_scope(struct icicle_view *v, const struct scope *s)
+{
+	v->scope_on = xreallocarray(v->scope_on, s->nthreads + 1,
+	                            sizeof(*v->scope_on));
+	memcpy(v->scope_on, s->on, s->nthreads * sizeof(*s->on));
+	v->nthreads = s->nthreads;
+	v->range = s->range;
+	v->whole_scope = scope_is_all(s) && !s->range.on;
+}
+
+/* The methods on the path to node n (depth entries) into a new array. */
+static uint32_t *
+save_path(const struct callpath *p, uint32_t n, uint32_t *len)
+{
+	uint32_t *path = xcalloc((size_t)p->nodes[n].depth + 1, sizeof(*path));
+
+	*len = p->nodes[n].depth;
+	for (; n != 0; n = p->nodes[n].parent)
+		path[p->nodes[n].depth - 1] = p->nodes[n].method;
+	return path;
+}
+
+/* The node at the end of path, or 0 when the tree lacks it. */
+static uint32_t
+find_path(const struct callpath *p, const uint32_t *path, uint32_t len)
+{
+	uint32_t n = 0, i;
+
+	for (i = 0; i < len; i++) {
+		uint32_t ch = p->nodes[n].first_child;
+
+		while (ch != CALL_NONE && p->nodes[ch].method != path[i])
+			ch = p->nodes[ch].next_sibling;
+		if (ch == CALL_NONE)
+			return 0;
+		n = ch;
+	}
+	return n;
+}
+
+static bool
+inside(const struct callpath *p, uint32_t n, uint32_t zoom)
+{
+	if (!zoom)
+		return true;
+	for (; n != 0; n = p->nodes[n].parent)
+		if (n == zoom)
+			return true;
+	return false;
+}
+
+static void
+select_node(struct icicle_view *v, struct app *app, uint32_t n)
+{
+	uint32_t m = tree_of(v)->nodes[n].method;
+
+	v->sel = n;
+	if (n && m != CALL_NONE) {
+		app_select(app, m);
+		v->last_method = m;
+	}
+}
+
+/* Select the widest frame of app->method, inside the zoom if it has one
+ * there; keep a valid selection when the method has none. */
+static void
+follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
+{
+	const struct callpath *p = tree_of(v);
+	uint32_t m = app->method, best = 0, best_in = 0, i;
+
+	v->last_method = m;
+	for (i = 1; m != CALL_NONE && i < p->count; i++) {
+		if (p->nodes[i].method != m)
+			continue;
+		if (!best || incl(p, i, k) > incl(p, best, k))
+			best = i;
+		if ((!best_in || incl(p, i, k) > incl(p, best_in, k)) &&
+		    inside(p, i, v->zoom))
+			best_in = i;
+	}
+	if (best_in) {
+		v->sel = best_in;
+	} else if (best) {
+		v->zoom = 0;
+		v->sel = best;
+	} else if (!v->sel || v->sel >= p->count ||
+	           !inside(p, v->sel, v->zoom)) {
+		v->sel = v->zoom ? v->zoom : p->nodes[0].first_child;
+		if (v->sel == CALL_NONE)
+			v->sel = 0;
+	}
+}
+
+/* The own trees of the scope's threads (built on first need) into a new
+ * array; *n says how many. */
+static struct callpath *
+scope_parts(struct icicle_view *v, struct app *app, size_t *n)
+{
+	const struct calltree *tree = app->tree;
+	const struct scope *scope = &app->scope;
+	struct callpath *parts;
+	size_t t;
+
+	if (!v->threads) {
+		app_wait_notice(app, "the call paths");
+		v->nthread_paths = tree->nthreads;
+		v->threads = warmup_take_thread_paths(app->warmup);
+		v->thread_built =
+		        xcalloc(tree->nthreads + 1, sizeof(*v->thread_built));
+		if (v->threads)
+			memset(v->thread_built, true, tree->nthreads);
+		else
+			v->threads = xcalloc(tree->nthreads + 1,
+			                     sizeof(*v->threads));
+	}
+	parts = xcalloc(scope->count + 1, sizeof(*parts));
+	*n = 0;
+	for (t = 0; t < tree->nthreads; t++) {
+		if (!scope_has(scope, t))
+			continue;
+		if (!v->thread_built[t]) {
+			struct scope one;
+
+			scope_init_none(&one, tree);
+			scope_add(&one, t);
+			callpath_build(&v->threads[t], tree, &one, false);
+			scope_done(&one);
+			v->thread_built[t] = true;
+		}
+		parts[(*n)++] = v->threads[t];
+	}
+	return parts;
+}
+
+/* Let the job of st go: it stops soon, and is freed once it has. */
+static void
+retire_job(struct icicle_view *v, struct scope_trees *st)
+{
+	if (!st->job)
+		return;
+	warmup_job_abandon(st->job);
+	UTIL_GROW(v->retired, v->retired_cap, v->nretired + 1);
+	v->retired[v->nretired++] = st->job;
+	st->job = NULL;
+}
+
+/* Free the retired jobs that have ended. */
+static void
+reap_jobs(struct icicle_view *v)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < v->nretired; i++) {
+		if (warmup_job_done(v->retired[i]))
+			warmup_job_free(v->retired[i]);
+		else
+			v->retired[n++] = v->retired[i];
+	}
+	v->nretired = n;
+}
+
+/* Start building the scope's bottom-up tree on a second thread, unless
+ * it is built or coming (from the warmup, for the whole trace) or a range
+ * cuts the calls (there are no parts to merge).  The whole trace's job is
+ * kept with its trees while another scope shows, until a job starts
+ * there; another scope's job stops when the scope is left. */
+static void
+start_job(struct icicle_view *v, struct app *app)
+{
+	struct callpath *parts, *pre;
+	size_t n;
+
+	if (v->nretired)
+		reap_jobs(v);
+	if (v->cur.built[BOTTOM_UP] || v->cur.job ||
+	    (v->whole_scope && !v->warm_taken) || app->scope.range.on)
+		return;
+	parts = scope_parts(v, app, &n);
+	/* One bottom-up tree at a time: the kept one (which the job
+	 * releases) and the warmup's go. */
+	retire_job(v, &v->whole);
+	v->whole.built[BOTTOM_UP] = false;
+	v->whole.sorted[BOTTOM_UP] = -1;
+	if (!v->warm_taken) {
+		pre = warmup_take_inverted(app->warmup);
+		if (pre)
+			callpath_done(pre);
+		free(pre);
+		v->warm_taken = true;
+	}
+	v->cur.job_clock = app_main_clock(app);
+	v->cur.job = warmup_invert_start(parts, n, v->cur.job_clock,
+	                                 &v->whole.trees[BOTTOM_UP]);
+	free(parts);
+}
+
+/* The top-down tree of the scope: without a range, the merge of its
+ * threads' own trees (each built once; the whole trace's comes from the
+ * warmup), so a new thread scope costs a merge of call paths, not a walk
+ * of the calls. */
+static void
+build_top_down(struct icicle_view *v, struct app *app)
+{
+	struct callpath *parts, *pre = NULL;
+	size_t n;
+
+	if (app->scope.range.on) {
+		callpath_build(&v->cur.trees[TOP_DOWN], app->tree, &app->scope,
+		               false);
+		return;
+	}
+	if (v->whole_scope) {
+		app_wait_notice(app, "the call paths");
+		pre = warmup_take_merged(app->warmup);
+	}
+	if (pre) {
+		v->cur.trees[TOP_DOWN] = *pre;
+		v->cur.sorted[TOP_DOWN] =
+		        (int)calltree_default_clock(app->tree);
+		free(pre);
+		return;
+	}
+	parts = scope_parts(v, app, &n);
+	callpath_merge(&v->cur.trees[TOP_DOWN], parts, n);
+	free(parts);
+}
+
+static void
+trees_init(struct scope_trees *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->sorted[TOP_DOWN] = st->sorted[BOTTOM_UP] = -1;
+}
+
+/* Release st's trees (its job must be gone). */
+static void
+trees_done(struct scope_trees *st)
+{
+	callpath_done(&st->trees[TOP_DOWN]);
+	callpath_done(&st->trees[BOTTOM_UP]);
+	trees_init(st);
+}
+
+/* Move the trees of from into to, which holds none. */
+static void
+trees_move(struct scope_trees *to, struct scope_trees *from)
+{
+	*to = *from;
+	trees_init(from);
+}
+
+/* The scope changed (already remembered): keep the zoom and selection
+ * by their paths, put the old scope's trees aside (the whole trace's) or
+ * away, and take the new one's when they are kept. */
+static void
+change_scope(struct icicle_view *v, bool was_whole)
+{
+	int t = v->mode;
+
+	if (v->cur.built[t]) {
+		free(v->zoom_path);
+		free(v->sel_path);
+		v->zoom_path =
+		        save_path(&v->cur.trees[t], v->zoom, &v->zoom_len);
+		v->sel_path = save_path(&v->cur.trees[t], v->sel, &v->sel_len);
+		v->restore = true;
+	}
+	if (was_whole) {
+		trees_move(&v->whole, &v->cur);
+	} else {
+		retire_job(v, &v->cur);
+		trees_done(&v->cur);
+	}
+	if (v->whole_scope)
+		trees_move(&v->cur, &v->whole);
+	v->zoom = v->sel = 0;
+	v->generation++;
+}
+
+/* The scope's bottom-up tree from its job or, for the whole trace, from
+ * the warmup, when there is one. */
+static void
+take_bottom_up(struct icicle_view *v, struct app *app)
+{
+	struct callpath *pre = NULL;
+
+	if (v->cur.job) {
+		if (app->notice && !warmup_job_done(v->cur.job))
+			app->notice("Building the bottom-up tree...");
+		warmup_job_take(v->cur.job, &v->cur.trees[BOTTOM_UP]);
+		v->cur.job = NULL;
+		v->cur.built[BOTTOM_UP] = true;
+		v->cur.sorted[BOTTOM_UP] = (int)v->cur.job_clock;
+		return;
+	}
+	if (!v->whole_scope || v->warm_taken)
+		return;
+	app_wait_notice(app, "the bottom-up tree");
+	pre = warmup_take_inverted(app->warmup);
+	v->warm_taken = true;
+	if (pre) {
+		v->cur.trees[BOTTOM_UP] = *pre;
+		v->cur.built[BOTTOM_UP] = true;
+		v->cur.sorted[BOTTOM_UP] =
+		        (int)calltree_default_clock(app->tree);
+	}
+	free(pre);
+}
+
+/* Build or sort what the current mode needs; keep the zoom and the
+ * selection by their paths across a rebuild; follow app->method when
+ * another view changed it. */
+static void
+ensure(struct icicle_view *v, struct app *app)
+{
+	enum clock_index k = app_main_clock(app);
+	int t = v->mode;
+
+	if (v->nretired)
+		reap_jobs(v);
+	if (t == BOTTOM_UP && !v->cur.built[BOTTOM_UP])
+		take_bottom_up(v, app);
+	if (!v->cur.built[TOP_DOWN] &&
+	    (t == TOP_DOWN || !v->cur.built[BOTTOM_UP])) {
+		v->cur.sorted[TOP_DOWN] = -1;
+		build_top_down(v, app);
+		v->cur.built[TOP_DOWN] = true;
+	}
+	if (t == TOP_DOWN)
+		start_job(v, app);
+	if (t == BOTTOM_UP && !v->cur.built[BOTTOM_UP]) {
+		callpath_invert(&v->cur.trees[BOTTOM_UP],
+		                &v->cur.trees[TOP_DOWN]);
+		v->cur.built[BOTTOM_UP] = true;
+		v->cur.sorted[BOTTOM_UP] = -1;
+	}
+	if (v->cur.sorted[t] != (int)k) {
+		callpath_sort(&v->cur.trees[t], k);
+		v->cur.sorted[t] = (int)k;
+		v->generation++;
+	}
+	if (v->restore) {
+		v->zoom =
+		        find_path(&v->cur.trees[t], v->zoom_path, v->zoom_len);
+		v->sel = find_path(&v->cur.trees[t], v->sel_path, v->sel_len);
+		if (v->sel && !inside(&v->cur.trees[t], v->sel, v->zoom))
+			v->zoom = 0;
+		if (!v->sel)
+			follow_method(v, app, k);
+		free(v->zoom_path);
+		free(v->sel_path);
+		v->zoom_path = v->sel_path = NULL;
+		v->restore = false;
+	}
+	if (app->method != v->last_method || !v->sel)
+		follow_method(v, app, k);
+}
+
+/* ---- names and matches ------------------------------------------------- */
+
+static const char *
+short_name(struct icicle_view *v, struct app *app, uint32_t m, int *width)
+{
+	if (!v->names) {
+		v->nnames = app->tree->nmethods;
+		v->names = xcalloc(v->nnames + 1, sizeof(*v->names));
+		v->name_width = xcalloc(app->tree->nmethods + 1,
+		                        sizeof(*v->name_width));
+	}
+	if (!v->names[m]) {
+		v->names[m] = method_short_name(&app->tree->methods[m]);
+		v->name_width[m] = (int)text_width(v->names[m]);
+	}
+	if (width)
+		*width = v->name_width[m];
+	return v->names[m];
+}
+
+/* The label of node n: its short name, or "all" for the root. */
+static const char *
+node_name(struct icicle_view *v, struct app *app, uint32_t n)
+{
+	uint32_t m = tree_of(v)->nodes[n].method;
+
+	return n && m != CALL_NONE ? short_name(v, app, m, NULL) : "all";
+}
+
+/* True when method m's full name matches the app's pattern. */
+static bool
+matches(struct icicle_view *v, struct app *app, uint32_t m)
+{
+	if (!app->have_re || m == CALL_NONE)
+		return false;
+	if (!v->match_ready || v->match_serial != app->search_serial) {
+		if (!v->match)
+			v->match = xcalloc(app->tree->nmethods + 1,
+			                   sizeof(*v->match));
+		memset(v->match, MATCH_UNKNOWN,
+		       app->tree->nmethods * sizeof(*v->match));
+		v->match_serial = app->search_serial;
+		v->match_ready = true;
+	}
+	if (v->match[m] == MATCH_UNKNOWN) {
+		char *name = method_full_name(&app->tree->methods[m]);
+
+		v->match[m] = regexec(&app->re, name, 0, NULL, 0) == 0
+		                      ? MATCH_YES
+		                      : MATCH_NO;
+		free(name);
+	}
+	return v->match[m] == MATCH_YES;
+}
+
+/* The time of the zoomed frame inside matching frames, each counted
+ * once: a match's descendants are not visited. */
+static uint64_t
+match_share(struct icicle_view *v, struct app *app, enum clock_index k)
+{
+	const struct callpath *p = tree_of(v);
+	uint32_t *stack = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t sum = 0;
+
+	if (v->share_ready && v->share_serial == app->search_serial &&
+	    v->share_generation == v->generation && v->share_zoom == v->zoom &&
+	    v->share_mode == v->mode)
+		return v->share;
+	UTIL_GROW(stack, cap, 1);
+	stack[n++] = v->zoom;
+	while (n) {
+		uint32_t at = stack[--n], ch;
+
+		if (at && matches(v, app, p->nodes[at].method)) {
+			sum += incl(p, at, k);
+			continue;
+		}
+		for (ch = p->nodes[at].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, n + 1);
+			stack[n++] = ch;
+		}
+	}
+	free(stack);
+	v->share = sum;
+	v->share_serial = app->search_serial;
+	v->share_generation = v->generation;
+	v->share_zoom = v->zoom;
+	v->share_mode = v->mode;
+	v->share_ready = true;
+	return sum;
+}
+
+/* ---- drawing ----------------------------------------------------------- */
+
+static int
+level_of(const struct icicle_view *v, uint32_t n)
+{
+	const struct callpath *p = tree_of(v);
+	uint32_t base = v->zoom ? p->nodes[v->zoom].depth : 1;
+
+	return (int)p->nodes[n].depth - (int)base;
+}
+
+/* A hue for method m that differs from its left neighbour's (when they
+ * touch) and its parent's. */
+static uint8_t
+hue(struct icicle_view *v, uint32_t m, int level, int x0, int parent)
+{
+	uint8_t h = (uint8_t)((m * 2654435761u) >> 16) % ROLE_PALETTE_COUNT;
+	int i;
+
+	for (i = 0; i < ROLE_PALETTE_COUNT; i++) {
+		if ((v->row_end[level] != x0 || v->row_hue[level] != h) &&
+		    h != parent)
+			break;
+		h = (uint8_t)((h + 1) % ROLE_PALETTE_COUNT);
+	}
+	return h;
+}
+
+/* "Klass.method" of "a.b.Klass.method": the class without its package. */
+static const char *
+bare_name(const char *name)
+{
+	const char *dot = strrchr(name, '.'), *p;
+
+	if (!dot)
+		return name;
+	for (p = dot; p > name; p--)
+		if (p[-1] == '.' || p[-1] == '/')
+			return p;
+	return name;
+}
+
+static void
+draw_frame(struct paint *pt, uint32_t n, int x0, int x1, int y, enum role role)
+{
+	struct canvas *c = pt->c;
+	bool solid = role != ROLE_CURSOR && role != ROLE_MATCH;
+	int w = x1 - x0, room = w > 1 ? w - 1 : w, nw;
+	const char *name;
+
+	canvas_fill(c, x0, y, w, solid ? canvas_glyph(c, GLYPH_BLOCK) : " ",
+	            role);
+	name = short_name(pt->v, pt->app, pt->p->nodes[n].method, &nw);
+	if (nw > room) {
+		char *fitted = method_fit_name(name, room);
+
+		/* Packages down to their initials are not enough: the
+		 * class's own name and the method, cut. */
+		canvas_text(c, x0, y, room,
+		            (int)text_width(fitted) > room ? bare_name(name)
+		                                           : fitted,
+		            role);
+		free(fitted);
+	} else {
+		canvas_text(c, x0, y, room, name, role);
+	}
+}
+
+/* The role of node n against BASE's frame on its path: ROLE_SLOWER or
+ * ROLE_FASTER past a 5% change, else role. */
+static enum role
+change_role(const struct paint *pt, uint32_t n, enum role role)
+{
+	uint64_t base[CLOCK_COUNT], now = incl(pt->p, n, pt->k), was;
+
+	if (!app_base_path(pt->app, pt->p, n, pt->v->mode == BOTTOM_UP, base))
+		return ROLE_SLOWER;
+	was = base[pt->k];
+	if (now > was && (now - was) * 20 > was)
+		return ROLE_SLOWER;
+	if (now < was && (was - now) * 20 > was)
+		return ROLE_FASTER;
+	return role;
+}
+
+/* Draw node n, which starts t0 after the zoomed frame, at level, and the
+ * wide frames below it that fit on the screen. */
+static void
+draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
+{
+	struct icicle_view *v = pt->v;
+	const struct callpath_node *x = &pt->p->nodes[n];
+	int w = pt->c->width;
+	int x0 = column(t0, pt->total, w);
+	int x1 = column(t0 + x->incl[pt->k], pt->total, w);
+	uint8_t h = hue(v, x->method, level, x0, parent);
+	uint64_t t = t0, rest;
+	uint32_t ch;
+
+	v->row_end[level] = x1;
+	v->row_hue[level] = h;
+	if (level >= v->top) {
+		enum role role = (enum role)(ROLE_PALETTE_0 + h);
+
+		if (n == v->sel)
+			role = ROLE_CURSOR;
+		else if (matches(v, pt->app, x->method))
+			role = ROLE_MATCH;
+		else if (pt->app->base)
+			role = change_role(pt, n, role);
+		draw_frame(pt, n, x0, x1, pt->y + level - v->top, role);
+	}
+	if (level + 1 >= v->top + v->rows)
+		return;
+	for (ch = x->first_child; ch != CALL_NONE;
+	     ch = pt->p->nodes[ch].next_sibling) {
+		uint64_t d = incl(pt->p, ch, pt->k);
+
+		if (!wide(d, pt->total, w))
+			break;
+		draw_node(pt, ch, t, level + 1, h);
+		t += d;
+	}
+	if (ch == CALL_NONE || level + 1 < v->top)
+		return;
+	/* The narrow children: their time is the children's less the wide
+	 * ones'. */
+	rest = x->incl[pt->k] - callpath_excl(pt->p, n, pt->k);
+	rest = rest > t - t0 ? rest - (t - t0) : 0;
+	x0 = column(t, pt->total, w);
+	x1 = column(t + rest, pt->total, w);
+	canvas_fill(pt->c, x0, pt->y + level + 1 - v->top, x1 - x0,
+	            canvas_glyph(pt->c, GLYPH_SHADE), ROLE_DIM);
+}
+
+static void
+format_ms(char *buf, size_t size, uint64_t us)
+{
+	snprintf(buf, size, "%llu.%03llu ms", (unsigned long long)(us / 1000),
+	         (unsigned long long)(us % 1000));
+}
+
+/* The mode and the path to the zoomed frame, and the zoomed frame's
+ * time; on a narrow line the steps lose their packages, then the oldest
+ * steps are elided. */
+static void
+draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
+                uint64_t total, enum clock_index k)
+{
+	const struct callpath *p = tree_of(v);
+	const char *arrow = canvas_glyph(c, GLYPH_ARROW);
+	uint32_t *chain = NULL, n; /* chain[0] is the zoomed frame */
+	size_t len = 0, cap = 0, pass, skip, i;
+	char time[32], *right, *line = NULL;
+	int room;
+
+	format_ms(time, sizeof(time), total);
+	if (v->top)
+		right = xasprintf("%d level%s above  %s %s", v->top,
+		                  v->top == 1 ? "" : "s", time,
+		                  k == CLOCK_CPU ? "cpu" : "wall");
+	else
+		right = xasprintf("%s %s", time,
+		                  k == CLOCK_CPU ? "cpu" : "wall");
+	room = c->width - (int)strlen(right) - 2;
+	for (n = v->zoom; n != 0; n = p->nodes[n].parent) {
+		UTIL_GROW(chain, cap, len + 1);
+		chain[len++] = n;
+	}
+	for (pass = 0;; pass++) {
+		skip = pass > 1 ? pass - 1 : 0;
+		free(line);
+		line = xasprintf("%s: all%s%s",
+		                 v->mode == TOP_DOWN ? "top-down" : "bottom-up",
+		                 skip ? " " : "", skip ? arrow : "");
+		if (skip) {
+			char *s = xasprintf("%s %s", line,
+			                    canvas_glyph(c, GLYPH_TRUNCATED));
+
+			free(line);
+			line = s;
+		}
+		for (i = len - skip; i-- > 0;) {
+			const char *name = node_name(v, app, chain[i]);
+			char *s = xasprintf("%s %s %s", line, arrow,
+			                    pass ? bare_name(name) : name);
+
+			free(line);
+			line = s;
+		}
+		if ((int)text_width(line) <= room || skip >= len)
+			break;
+	}
+	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
+	canvas_text(c, 0, y, room, line, ROLE_HEADER);
+	canvas_text_right(c, 0, y, c->width, right, ROLE_HEADER);
+	free(right);
+	free(line);
+	free(chain);
+}
+
+static void
+icicle_draw(void *state, struct app *app, struct canvas *c, int top, int height)
+{
+	struct icicle_view *v = state;
+	enum clock_index k = app_main_clock(app);
+	struct paint pt = {v, app, c, NULL, k, 0, top + 1};
+	const struct callpath *p;
+	int level;
+
+	ensure(v, app);
+	p = tree_of(v);
+	v->width = c->width;
+	v->rows = height - 1;
+	pt.p = p;
+	pt.total = incl(p, v->zoom, k);
+	if (v->sel && v->rows > 0) {
+		level = level_of(v, v->sel);
+		if (level < v->top)
+			v->top = level;
+		if (level >= v->top + v->rows)
+			v->top = level - v->rows + 1;
+	}
+	if (v->top < 0 || !pt.total)
+		v->top = 0;
+	draw_breadcrumb(v, app, c, top, pt.total, k);
+	if (v->rows < 1)
+		return;
+	if (!pt.total) {
+		canvas_text(c, 2, top + 1, c->width - 2,
+		            p->count > 1 ? "no time on this clock here"
+		                         : "no calls in this scope",
+		            ROLE_DIM);
+		return;
+	}
+	if ((size_t)(v->top + v->rows) + 1 > v->row_cap) {
+		v->row_cap = 2 * (size_t)(v->top + v->rows) + 1;
+		v->row_end = xreallocarray(v->row_end, v->row_cap,
+		                           sizeof(*v->row_end));
+		v->row_hue = xreallocarray(v->row_hue, v->row_cap,
+		                           sizeof(*v->row_hue));
+	}
+	for (level = 0; level <= v->top + v->rows; level++)
+		v->row_end[level] = -1;
+	if (v->zoom) {
+		draw_node(&pt, v->zoom, 0, 0, -1);
+	} else {
+		/* The synthetic root is not drawn: its children make the
+		 * first level. */
+		uint64_t t = 0;
+		uint32_t ch;
+
+		for (ch = p->nodes[0].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			uint64_t d = incl(p, ch, k);
+
+			if (!wide(d, pt.total, c->width))
+				break;
+			draw_node(&pt, ch, t, 0, -1);
+			t += d;
+		}
+		if (ch != CALL_NONE && v->top == 0)
+			canvas_fill(c, column(t, pt.total, c->width), top + 1,
+			            c->width - column(t, pt.total, c->width),
+			            canvas_glyph(c, GLYPH_SHADE), ROLE_DIM);
+	}
+}
+
+/* ---- moving ------------------------------------------------------------ */
+
+/* True when node n gets a cell under the current zoom. */
+static bool
+shown(const struct icicle_view *v, const struct app *app, uint32_t n)
+{
+	enum clock_index k = app_main_clock(app);
+	const struct callpath *p = tree_of(v);
+
+	return n && wide(incl(p, n, k), incl(p, v->zoom, k), view_width(v));
+}
+
+static uint32_t
+first_child(const struct icicle_view *v, const struct app *app, uint32_t n)
+{
+	uint32_t ch = tree_of(v)->nodes[n].first_child;
+
+	return ch != CALL_NONE && shown(v, app, ch) ? ch : 0;
+}
+
+static uint32_t
+parent_in_zoom(const struct icicle_view *v, uint32_t n)
+{
+	uint32_t up = tree_of(v)->nodes[n].parent;
+
+	return n == v->zoom || up == 0 || up == CALL_NONE ? 0 : up;
+}
+
+static uint32_t
+sibling(const struct icicle_view *v, const struct app *app, uint32_t n, int dir)
+{
+	const struct callpath *p = tree_of(v);
+	uint32_t ch, prev = 0;
+
+	if (n == v->zoom)
+		return 0;
+	if (dir > 0) {
+		ch = p->nodes[n].next_sibling;
+		return ch != CALL_NONE && shown(v, app, ch) ? ch : 0;
+	}
+	for (ch = p->nodes[p->nodes[n].parent].first_child; ch != n;
+	     ch = p->nodes[ch].next_sibling)
+		prev = ch;
+	return prev;
+}
+
+/* The first level's first frame, the top of what is shown. */
+static uint32_t
+first_frame(const struct icicle_view *v, const struct app *app)
+{
+	return v->zoom ? v->zoom : first_child(v, app, 0);
+}
+
+static void
+move_levels(struct icicle_view *v, struct app *app, int delta)
+{
+	uint32_t n = v->sel, next;
+
+	for (; delta < 0 && (next = parent_in_zoom(v, n)); delta++)
+		n = next;
+	for (; delta > 0 && (next = first_child(v, app, n)); delta--)
+		n = next;
+	if (n != v->sel)
+		select_node(v, app, n);
+}
+
+static enum view_result
+icicle_request(void *state, struct app *app, enum request req)
+{
+	struct icicle_view *v = state;
+	int page = v->rows > 1 ? v->rows - 1 : 1;
+	uint32_t n;
+
+	ensure(v, app);
+	if (req == REQ_INVERT) {
+		v->mode = v->mode == TOP_DOWN ? BOTTOM_UP : TOP_DOWN;
+		v->zoom = v->sel = 0;
+		v->top = 0;
+		ensure(v, app);
+		return VIEW_DONE;
+	}
+	if (req == REQ_BACK_OUT) {
+		if (!v->zoom)
+			return VIEW_UNHANDLED;
+		v->zoom = tree_of(v)->nodes[v->zoom].parent;
+		v->top = 0;
+		return VIEW_DONE;
+	}
+	if (!v->sel)
+		return req == REQ_ENTER ? VIEW_DONE : VIEW_UNHANDLED;
+	switch (req) {
+	case REQ_MOVE_UP:
+		move_levels(v, app, -1);
+		return VIEW_DONE;
+	case REQ_MOVE_DOWN:
+		move_levels(v, app, 1);
+		return VIEW_DONE;
+	case REQ_PAGE_UP:
+		move_levels(v, app, -page);
+		return VIEW_DONE;
+	case REQ_PAGE_DOWN:
+		move_levels(v, app, page);
+		return VIEW_DONE;
+	case REQ_MOVE_FIRST:
+		if ((n = first_frame(v, app)))
+			select_node(v, app, n);
+		return VIEW_DONE;
+	case REQ_MOVE_LAST:
+		move_levels(v, app, INT32_MAX);
+		return VIEW_DONE;
+	case REQ_EXPAND:
+	case REQ_COLLAPSE:
+		n = sibling(v, app, v->sel, req == REQ_EXPAND ? 1 : -1);
+		if (n)
+			select_node(v, app, n);
+		return VIEW_DONE;
+	case REQ_ENTER:
+		if (v->sel == v->zoom)
+			app_message(app, false,
+			            "zoomed into this frame: u zooms out");
+		v->zoom = v->sel;
+		v->top = 0;
+		return VIEW_DONE;
+	default:
+		return VIEW_UNHANDLED;
+	}
+}
+
+/* Push the children of n that get a cell, right to left, so the
+ * leftmost pops first. */
+static void
+push_children(const struct icicle_view *v, const struct app *app, uint32_t n,
+              uint32_t **stack, size_t *depth, size_t *cap)
+{
+	size_t from = *depth, i;
+	uint32_t ch;
+
+	for (ch = first_child(v, app, n); ch; ch = sibling(v, app, ch, 1)) {
+		UTIL_GROW(*stack, *cap, *depth + 1);
+		(*stack)[(*depth)++] = ch;
+	}
+	for (i = 0; i < (*depth - from) / 2; i++) {
+		uint32_t s = (*stack)[from + i];
+
+		(*stack)[from + i] = (*stack)[*depth - 1 - i];
+		(*stack)[*depth - 1 - i] = s;
+	}
+}
+
+/* Frames that get a cell under the zoom, in pre-order, into v->order;
+ * returns how many. */
+static size_t
+shown_frames(struct icicle_view *v, const struct app *app)
+{
+	uint32_t *stack = NULL;
+	size_t n = 0, depth = 0, cap = 0;
+
+	if (v->zoom) {
+		UTIL_GROW(stack, cap, 1);
+		stack[depth++] = v->zoom;
+	} else {
+		push_children(v, app, 0, &stack, &depth, &cap);
+	}
+	while (depth) {
+		uint32_t at = stack[--depth];
+
+		UTIL_GROW(v->order, v->order_cap, n + 1);
+		v->order[n++] = at;
+		push_children(v, app, at, &stack, &depth, &cap);
+	}
+	free(stack);
+	return n;
+}
+
+static bool
+icicle_search(void *state, struct app *app, const regex_t *re, int dir)
+{
+	struct icicle_view *v = state;
+	size_t n, i, at = 0;
+	bool found = false;
+
+	(void)re; /* app->re, through the per-method cache */
+	ensure(v, app);
+	n = shown_frames(v, app);
+	for (i = 0; i < n; i++)
+		if (v->order[i] == v->sel)
+			at = i, found = true;
+	for (i = found ? 1 : 0; i <= n && n; i++) {
+		size_t j = dir > 0 ? (at + i) % n : (at + n - i % n) % n;
+
+		if (matches(v, app, tree_of(v)->nodes[v->order[j]].method)) {
+			select_node(v, app, v->order[j]);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ---- the status line --------------------------------------------------- */
+
+static void
+format_pct(char *buf, size_t size, uint64_t part, uint64_t whole)
+{
+	snprintf(buf, size, "%.1f%%",
+	         whole ? 100.0 * (double)part / (double)whole : 0.0);
+}
+
+static char *
+icicle_status(void *state, struct app *app)
+{
+	struct icicle_view *v = state;
+	enum clock_index k = app_main_clock(app);
+	const struct callpath *p;
+	const struct callpath_node *x;
+	char time[40], all[16], up[16], share[16], was[40];
+	char *tail, *search = NULL, *name, *fitted, *text, *vs = NULL;
+	uint64_t base[CLOCK_COUNT];
+	const char *what = "";
+	int room;
+
+	ensure(v, app);
+	p = tree_of(v);
+	if (!v->sel)
+		return NULL;
+	x = &p->nodes[v->sel];
+	format_ms(time, sizeof(time), x->incl[k]);
+	format_pct(all, sizeof(all), x->incl[k], incl(p, 0, k));
+	format_pct(up, sizeof(up), x->incl[k], incl(p, x->parent, k));
+	if (app->have_re) {
+		format_pct(share, sizeof(share), match_share(v, app, k),
+		           incl(p, v->zoom, k));
+		search = v->zoom ? xasprintf("matches %s of %s  ", share,
+		                             bare_name(node_name(v, app,
+		                                                 v->zoom)))
+		                 : xasprintf("matches %s  ", share);
+	}
+	if (v->mode == BOTTOM_UP && !x->parent)
+		what = "self ";
+	if (app->base &&
+	    app_base_path(app, p, v->sel, v->mode == BOTTOM_UP, base)) {
+		format_ms(was, sizeof(was), base[k]);
+		vs = xasprintf("  base %s, new %s", was, time);
+	} else if (app->base) {
+		vs = xasprintf("  not in base, new %s", time);
+	}
+	tail = xasprintf("  %s%s  %s of all%s%s%s  %llu call%s%s", what, time,
+	                 all, x->parent ? "  " : "", x->parent ? up : "",
+	                 x->parent ? " of parent" : "",
+	                 (unsigned long long)x->calls, x->calls == 1 ? "" : "s",
+	                 vs ? vs : "");
+	free(vs);
+	/* The numbers stay in view: the name gives way, first its
+	 * packages, then its signature, then its package. */
+	name = method_full_name(&app->tree->methods[x->method]);
+	room = view_width(v) - 1 - (int)text_width(tail) -
+	       (search ? (int)text_width(search) : 0);
+	fitted = method_fit_name(name, room);
+	if ((int)text_width(fitted) > room) {
+		free(fitted);
+		fitted = method_fit_name(node_name(v, app, v->sel), room);
+	}
+	if ((int)text_width(fitted) > room) {
+		free(fitted);
+		fitted = xstrdup(bare_name(node_name(v, app, v->sel)));
+	}
+	text = xasprintf("%s%s%s", search ? search : "", fitted, tail);
+	free(fitted);
+	free(name);
+	free(tail);
+	free(search);
+	return text;
+}
+
+/* ---- the view ---------------------------------------------------------- */
+
+static void *
+icicle_open(struct app *app)
+{
+	struct icicle_view *v = xcalloc(1, sizeof(*v));
+
+	trees_init(&v->cur);
+	trees_init(&v->whole);
+	v->last_method = CALL_NONE;
+	remember_scope(v, &app->scope);
+	return v;
+}
+
+static void
+icicle_close(void *state)
+{
+	struct icicle_view *v = state;
+	size_t i;
+
+	/* The jobs read the threads' trees. */
+	warmup_job_free(v->cur.job);
+	warmup_job_free(v->whole.job);
+	for (i = 0; i < v->nretired; i++)
+		warmup_job_free(v->retired[i]);
+	free(v->retired);
+	free(v->zoom_path);
+	free(v->sel_path);
+	trees_done(&v->cur);
+	trees_done(&v->whole);
+	for (i = 0; i < v->nthread_paths; i++)
+		callpath_done(&v->threads[i]);
+	free(v->threads);
+	free(v->thread_built);
+	for (i = 0; v->names && i < v->nnames; i++)
+		free(v->names[i]);
+	free(v->scope_on);
+	free(v->names);
+	free(v->name_width);
+	free(v->match);
+	free(v->row_end);
+	free(v->row_hue);
+	free(v->order);
+	free(v);
+}
+
+static void
+icicle_refresh(void *state, struct app *app)
+{
+	struct icicle_view *v = state;
+	bool was_whole = v->whole_scope;
+
+	if (scope_differs(v, &app->scope)) {
+		remember_scope(v, &app->scope);
+		change_scope(v, was_whole);
+		/* Bottom-up will be wanted first: build it meanwhile. */
+		if (v->mode == BOTTOM_UP && v->threads)
+			start_job(v, app);
+	}
+	/* A new clock re-sorts and a new selection is followed on the
+	 * next use (ensure). */
+}
+
+const struct view_ops view_icicle_ops = {
+        .name = "Icicle",
+        .hints = "Enter:zoom  u:out  hjkl:frames  b:bottom-up  c:clock",
+        .open = icicle_open,
+        .close = icicle_close,
+        .draw = icicle_draw,
+        .request = icicle_request,
+        .search = icicle_search,
+        .status = icicle_status,
+        .refresh = icicle_refresh,
+};

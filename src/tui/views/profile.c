@@ -1,0 +1,831 @@
+/*
+ * profile: the sortable per-method table with Traceview's columns,
+ * for the cpu clock, the wall clock, or both side by side.  A method
+ * expands in place into its parents and children (PRODUCT.md section 2);
+ * Enter on one of them jumps to it through the app's history.
+ *
+ * The table is a flat list of rows rebuilt whenever the order, the
+ * expansions or the scope change; drawing touches only visible rows.
+ */
+#include "config.h"
+
+#include "tui/app.h"
+#include "query/method-name.h"
+#include "util/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum column_kind {
+	COL_INCL_PCT,
+	COL_INCL,
+	COL_EXCL_PCT,
+	COL_EXCL,
+	COL_CALLS,
+	COL_PER_CALL,
+	COL_DELTA_EXCL, /* the change from --base's trace */
+	COL_DELTA_INCL,
+	COL_NAME,
+};
+
+struct column {
+	enum column_kind kind;
+	enum clock_index clock;
+	const char *title;
+	int width;
+};
+
+enum row_kind {
+	ROW_METHOD,
+	ROW_SECTION,
+	ROW_PARENT,
+	ROW_CHILD,
+	ROW_SELF,
+};
+
+struct row {
+	enum row_kind kind;
+	uint32_t method; /* the method row, or the edge's other method */
+	uint32_t owner;  /* the expanded method an edge row belongs to */
+	const struct profile_edge *edge;
+	const char *section;
+};
+
+struct expansion {
+	uint32_t method;
+	struct profile_edges edges;
+};
+
+struct profile_view {
+	struct column columns[16];
+	size_t ncolumns;
+	size_t sort; /* index into columns */
+	bool ascending;
+	uint32_t *order; /* methods shown, sorted */
+	size_t norder;
+	struct expansion *open;
+	size_t nopen, open_cap;
+	struct row *rows;
+	size_t nrows, rows_cap;
+	size_t cursor, top;
+	uint32_t selected; /* the method this view last selected */
+};
+
+static const char *const section_names[] = {
+        "Parents",
+        "Children",
+        "Parents while recursive",
+        "Children while recursive",
+};
+
+static void
+add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
+           const char *title, int width)
+{
+	struct column *c = &v->columns[v->ncolumns++];
+
+	c->kind = kind;
+	c->clock = k;
+	c->title = title;
+	c->width = width;
+}
+
+/* The column set of the app's clocks; the sort column is kept by kind
+ * and clock when it still exists. */
+static void
+set_columns(struct profile_view *v, struct app *app)
+{
+	struct column old =
+	        v->ncolumns ? v->columns[v->sort]
+	                    : (struct column){COL_INCL, app_main_clock(app),
+	                                      NULL, 0};
+	size_t i;
+
+	v->ncolumns = 0;
+	if (app->clocks == APP_CLOCKS_BOTH) {
+		add_column(v, COL_INCL_PCT, CLOCK_CPU, "Cpu%", 6);
+		add_column(v, COL_INCL, CLOCK_CPU, "Incl Cpu", 10);
+		add_column(v, COL_EXCL_PCT, CLOCK_CPU, "XCpu%", 6);
+		add_column(v, COL_EXCL, CLOCK_CPU, "Excl Cpu", 10);
+		add_column(v, COL_INCL_PCT, CLOCK_WALL, "Wall%", 6);
+		add_column(v, COL_INCL, CLOCK_WALL, "Incl Wall", 10);
+		add_column(v, COL_EXCL_PCT, CLOCK_WALL, "XWall%", 6);
+		add_column(v, COL_EXCL, CLOCK_WALL, "Excl Wall", 10);
+		add_column(v, COL_CALLS, CLOCK_CPU, "Calls+Rec", 10);
+		add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 10);
+		add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call", 10);
+	} else {
+		enum clock_index k = app_main_clock(app);
+		bool cpu = k == CLOCK_CPU;
+
+		add_column(v, COL_INCL_PCT, k, "Incl%", 6);
+		add_column(v, COL_INCL, k, cpu ? "Incl Cpu" : "Incl Wall", 10);
+		add_column(v, COL_EXCL_PCT, k, "Excl%", 6);
+		add_column(v, COL_EXCL, k, cpu ? "Excl Cpu" : "Excl Wall", 10);
+		add_column(v, COL_CALLS, k, "Calls+Rec", 10);
+		add_column(v, COL_PER_CALL, k, cpu ? "Cpu/Call" : "Wall/Call",
+		           10);
+	}
+	if (app->base) {
+		add_column(v, COL_DELTA_EXCL, app_main_clock(app), "\u0394Excl",
+		           10);
+		add_column(v, COL_DELTA_INCL, app_main_clock(app), "\u0394Incl",
+		           10);
+	}
+	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
+	v->sort = 1;
+	for (i = 0; i < v->ncolumns; i++) {
+		if (v->columns[i].kind == old.kind &&
+		    (old.kind == COL_NAME || old.kind == COL_CALLS ||
+		     v->columns[i].clock == old.clock)) {
+			v->sort = i;
+			break;
+		}
+	}
+}
+
+/* Inclusive time per call, rounded to the nearest microsecond. */
+static uint64_t
+per_call(const struct profile_row *r, enum clock_index k)
+{
+	uint64_t n = r->calls + r->rcalls;
+
+	return n ? (r->incl[k] + n / 2) / n : 0;
+}
+
+static uint64_t
+column_value(const struct column *c, const struct profile_row *r)
+{
+	switch (c->kind) {
+	case COL_INCL_PCT:
+	case COL_INCL:
+		return r->incl[c->clock];
+	case COL_EXCL_PCT:
+	case COL_EXCL:
+		return r->excl[c->clock];
+	case COL_CALLS:
+		return r->calls + r->rcalls;
+	case COL_PER_CALL:
+		return per_call(r, c->clock);
+	case COL_DELTA_EXCL:
+	case COL_DELTA_INCL:
+	case COL_NAME:
+		break;
+	}
+	return 0;
+}
+
+/* The change of delta column c's time for method m from BASE into *d
+ * (from zero when BASE never calls m); false when BASE never calls m. */
+static bool
+delta(const struct column *c, const struct app *app, uint32_t m, int64_t *d)
+{
+	const struct profile_row *r = &app->profile.rows[m];
+	uint64_t incl[CLOCK_COUNT] = {0}, excl[CLOCK_COUNT] = {0};
+	bool in_base = app_base_method(app, m, incl, excl);
+	enum clock_index k = c->clock;
+
+	if (c->kind == COL_DELTA_EXCL)
+		*d = (int64_t)r->excl[k] - (int64_t)excl[k];
+	else
+		*d = (int64_t)r->incl[k] - (int64_t)incl[k];
+	return in_base;
+}
+
+struct sort_ctx {
+	const struct profile_view *v;
+	const struct app *app;
+};
+
+static int
+method_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *s = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct column *c = &s->v->columns[s->v->sort];
+	int r = 0;
+
+	if (c->kind == COL_NAME) {
+		char *nx = method_full_name(&s->app->tree->methods[x]);
+		char *ny = method_full_name(&s->app->tree->methods[y]);
+
+		r = strcmp(nx, ny);
+		free(nx);
+		free(ny);
+		return s->v->ascending ? r : -r;
+	}
+	if (c->kind == COL_DELTA_EXCL || c->kind == COL_DELTA_INCL) {
+		int64_t dx, dy;
+
+		delta(c, s->app, x, &dx);
+		delta(c, s->app, y, &dy);
+		if (dx != dy)
+			r = dx > dy ? -1 : 1;
+	} else {
+		uint64_t vx = column_value(c, &s->app->profile.rows[x]);
+		uint64_t vy = column_value(c, &s->app->profile.rows[y]);
+
+		if (vx != vy)
+			r = vx > vy ? -1 : 1;
+	}
+	if (s->v->ascending)
+		r = -r;
+	return r ? r : (x < y ? -1 : x > y);
+}
+
+static void
+push_row(struct profile_view *v, struct row row)
+{
+	UTIL_GROW(v->rows, v->rows_cap, v->nrows + 1);
+	v->rows[v->nrows++] = row;
+}
+
+static struct expansion *
+find_open(struct profile_view *v, uint32_t m)
+{
+	size_t i;
+
+	for (i = 0; i < v->nopen; i++)
+		if (v->open[i].method == m)
+			return &v->open[i];
+	return NULL;
+}
+
+static void
+push_edges(struct profile_view *v, uint32_t owner, enum row_kind kind,
+           const struct profile_edge *edges, size_t n, bool recursive,
+           const char *section)
+{
+	struct row r = {ROW_SECTION, owner, owner, NULL, section};
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		any |= edges[i].recursive == recursive;
+	if (!any && (kind == ROW_PARENT || recursive))
+		return;
+	push_row(v, r);
+	if (kind == ROW_CHILD && !recursive) {
+		struct row self = {ROW_SELF, owner, owner, NULL, NULL};
+
+		push_row(v, self);
+	}
+	for (i = 0; i < n; i++) {
+		if (edges[i].recursive != recursive)
+			continue;
+		r.kind = kind;
+		r.method = edges[i].method;
+		r.edge = &edges[i];
+		r.section = NULL;
+		push_row(v, r);
+	}
+}
+
+static void
+rebuild_rows(struct profile_view *v)
+{
+	size_t i;
+
+	v->nrows = 0;
+	for (i = 0; i < v->norder; i++) {
+		uint32_t m = v->order[i];
+		struct row r = {ROW_METHOD, m, m, NULL, NULL};
+		struct expansion *e = find_open(v, m);
+
+		push_row(v, r);
+		if (!e)
+			continue;
+		push_edges(v, m, ROW_PARENT, e->edges.parents,
+		           e->edges.nparents, false, section_names[0]);
+		push_edges(v, m, ROW_CHILD, e->edges.children,
+		           e->edges.nchildren, false, section_names[1]);
+		push_edges(v, m, ROW_PARENT, e->edges.parents,
+		           e->edges.nparents, true, section_names[2]);
+		push_edges(v, m, ROW_CHILD, e->edges.children,
+		           e->edges.nchildren, true, section_names[3]);
+	}
+	if (v->cursor >= v->nrows)
+		v->cursor = v->nrows ? v->nrows - 1 : 0;
+}
+
+static void
+sort_methods(struct profile_view *v, struct app *app)
+{
+	struct sort_ctx ctx = {v, app};
+	size_t m;
+
+	v->norder = 0;
+	v->order = xreallocarray(v->order, app->tree->nmethods + 1,
+	                         sizeof(*v->order));
+	for (m = 0; m < app->tree->nmethods; m++)
+		if (profile_row_used(&app->profile, m))
+			v->order[v->norder++] = (uint32_t)m;
+	qsort_r(v->order, v->norder, sizeof(*v->order), method_cmp, &ctx);
+}
+
+static void
+close_all(struct profile_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nopen; i++)
+		profile_edges_done(&v->open[i].edges);
+	v->nopen = 0;
+}
+
+static void
+expand(struct profile_view *v, struct app *app, uint32_t m)
+{
+	struct expansion *e;
+
+	if (find_open(v, m))
+		return;
+	UTIL_GROW(v->open, v->open_cap, v->nopen + 1);
+	e = &v->open[v->nopen++];
+	e->method = m;
+	profile_edges_of(&e->edges, &app->profile, m, app_main_clock(app));
+}
+
+static void
+collapse(struct profile_view *v, uint32_t m)
+{
+	struct expansion *e = find_open(v, m);
+
+	if (!e)
+		return;
+	profile_edges_done(&e->edges);
+	*e = v->open[--v->nopen];
+}
+
+/* Put the cursor on method m's row, if it is shown. */
+static void
+cursor_to_method(struct profile_view *v, uint32_t m)
+{
+	size_t i;
+
+	for (i = 0; i < v->nrows; i++) {
+		if (v->rows[i].kind == ROW_METHOD && v->rows[i].method == m) {
+			v->cursor = i;
+			return;
+		}
+	}
+}
+
+static void
+select_cursor(struct profile_view *v, struct app *app)
+{
+	if (v->nrows)
+		app->method = v->rows[v->cursor].kind == ROW_METHOD
+		                      ? v->rows[v->cursor].method
+		                      : v->rows[v->cursor].owner;
+	v->selected = app->method;
+}
+
+static void *
+profile_open(struct app *app)
+{
+	struct profile_view *v = xcalloc(1, sizeof(*v));
+
+	set_columns(v, app);
+	sort_methods(v, app);
+	rebuild_rows(v);
+	select_cursor(v, app);
+	return v;
+}
+
+static void
+profile_close(void *state)
+{
+	struct profile_view *v = state;
+
+	close_all(v);
+	free(v->open);
+	free(v->order);
+	free(v->rows);
+	free(v);
+}
+
+static void
+profile_refresh(void *state, struct app *app)
+{
+	struct profile_view *v = state;
+	uint32_t *keep = NULL;
+	size_t n = v->nopen, i;
+
+	/* Scope or clock changed: recompute what is open. */
+	keep = xcalloc(n + 1, sizeof(*keep));
+	for (i = 0; i < n; i++)
+		keep[i] = v->open[i].method;
+	close_all(v);
+	set_columns(v, app);
+	sort_methods(v, app);
+	for (i = 0; i < n; i++)
+		if (profile_row_used(&app->profile, keep[i]))
+			expand(v, app, keep[i]);
+	free(keep);
+	/* A jump from elsewhere opens the method it lands on. */
+	if (app->method != v->selected && app->method != CALL_NONE &&
+	    profile_row_used(&app->profile, app->method))
+		expand(v, app, app->method);
+	rebuild_rows(v);
+	if (app->method != CALL_NONE)
+		cursor_to_method(v, app->method);
+	select_cursor(v, app);
+}
+
+static void
+format_ms(char *buf, size_t size, uint64_t us)
+{
+	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
+	         (unsigned long long)(us % 1000));
+}
+
+/* A change in microseconds as signed milliseconds, and its role. */
+static enum role
+format_delta(char *buf, size_t size, int64_t us)
+{
+	uint64_t a = us < 0 ? (uint64_t)-us : (uint64_t)us;
+
+	snprintf(buf, size, "%s%llu.%03llu",
+	         us > 0   ? "+"
+	         : us < 0 ? "-"
+	                  : "",
+	         (unsigned long long)(a / 1000),
+	         (unsigned long long)(a % 1000));
+	return us > 0 ? ROLE_SLOWER : us < 0 ? ROLE_FASTER : ROLE_NORMAL;
+}
+
+static void
+format_pct(char *buf, size_t size, uint64_t v, uint64_t total)
+{
+	snprintf(buf, size, "%.1f%%",
+	         total ? 100.0 * (double)v / (double)total : 0.0);
+}
+
+/* How many of the columns fit beside a name column of at least 24. */
+static size_t
+fitting_columns(const struct profile_view *v, int width)
+{
+	size_t n = v->ncolumns - 1;
+	int used = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		used += v->columns[i].width + 1;
+	while (n > 2 && width - used < 30)
+		used -= v->columns[--n].width + 1;
+	return n;
+}
+
+static void
+draw_header(struct profile_view *v, struct canvas *c, int y, size_t ncols)
+{
+	int x = 0;
+	size_t i;
+
+	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
+	for (i = 0; i <= ncols; i++) {
+		const struct column *col =
+		        &v->columns[i == ncols ? v->ncolumns - 1 : i];
+		bool sorted = (i == ncols ? v->ncolumns - 1 : i) == v->sort;
+		char *title = xasprintf(
+		        "%s%s", col->title,
+		        sorted ? canvas_glyph(c, v->ascending ? GLYPH_SORT_UP
+		                                              : GLYPH_SORT_DOWN)
+		               : "");
+
+		if (col->kind == COL_NAME)
+			canvas_text(c, x + 2, y, c->width - x - 2, title,
+			            ROLE_HEADER);
+		else
+			canvas_text_right(c, x, y, col->width, title,
+			                  ROLE_HEADER);
+		x += col->width + 1;
+		free(title);
+	}
+}
+
+static void
+draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
+         const struct row *row, size_t ncols, bool selected)
+{
+	const struct profile *p = &app->profile;
+	const struct tt_method *m = &app->tree->methods[row->method];
+	enum role role = ROLE_NORMAL;
+	char buf[64];
+	int x = 0;
+	size_t i;
+
+	if (row->kind == ROW_SECTION) {
+		canvas_text(c, 4, y, c->width - 4, row->section, ROLE_SECTION);
+		return;
+	}
+	for (i = 0; i < ncols; i++) {
+		const struct column *col = &v->columns[i];
+		const struct profile_row *r = &p->rows[row->method];
+		enum clock_index k = col->clock;
+		enum role cell =
+		        row->kind == ROW_METHOD ? ROLE_NORMAL : ROLE_DIM;
+		int64_t d;
+
+		buf[0] = '\0';
+		if (row->kind == ROW_METHOD) {
+			switch (col->kind) {
+			case COL_DELTA_EXCL:
+			case COL_DELTA_INCL:
+				if (delta(col, app, row->method, &d)) {
+					cell = format_delta(buf, sizeof(buf),
+					                    d);
+				} else {
+					snprintf(buf, sizeof(buf), "new");
+					cell = ROLE_SLOWER;
+				}
+				break;
+			case COL_INCL_PCT:
+				format_pct(buf, sizeof(buf), r->incl[k],
+				           p->total[k]);
+				break;
+			case COL_EXCL_PCT:
+				format_pct(buf, sizeof(buf), r->excl[k],
+				           p->total[k]);
+				break;
+			case COL_CALLS:
+				snprintf(buf, sizeof(buf), "%llu+%llu",
+				         (unsigned long long)r->calls,
+				         (unsigned long long)r->rcalls);
+				break;
+			default:
+				format_ms(buf, sizeof(buf),
+				          column_value(col, r));
+				break;
+			}
+		} else {
+			const struct profile_row *owner = &p->rows[row->owner];
+			uint64_t incl = row->kind == ROW_SELF
+			                        ? owner->top_excl[k]
+			                        : row->edge->incl[k];
+
+			switch (col->kind) {
+			case COL_INCL_PCT:
+				format_pct(buf, sizeof(buf), incl,
+				           owner->incl[k]);
+				break;
+			case COL_INCL:
+				format_ms(buf, sizeof(buf), incl);
+				break;
+			case COL_CALLS:
+				if (row->kind == ROW_SELF)
+					break;
+				snprintf(
+				        buf, sizeof(buf), "%llu/%llu",
+				        (unsigned long long)row->edge->calls,
+				        (unsigned long long)(row->kind == ROW_PARENT
+				                                     ? owner->calls +
+				                                               owner->rcalls
+				                                     : p->rows[row->method]
+				                                                       .calls +
+				                                               p->rows[row->method]
+				                                                       .rcalls));
+				break;
+			default:
+				break;
+			}
+		}
+		canvas_text_right(c, x, y, col->width, buf, cell);
+		x += col->width + 1;
+	}
+	{
+		int indent = row->kind == ROW_METHOD ? 0 : 4;
+		const char *mark = "  ";
+		char *full, *fitted, *label;
+
+		if (row->kind == ROW_METHOD)
+			mark = find_open(v, row->method)
+			               ? canvas_glyph(c, GLYPH_EXPANDED)
+			               : " ";
+		if (row->kind == ROW_SELF)
+			full = xstrdup("self");
+		else if (row->method == CALL_NONE)
+			full = xstrdup("(top level)");
+		else
+			full = method_full_name(m);
+		fitted = method_fit_name(full, c->width - x - 2 - indent);
+		label = xasprintf("%s %*s%s", mark, indent, "", fitted);
+		if (row->kind != ROW_METHOD)
+			role = ROLE_DIM;
+		if (app->have_re && row->kind == ROW_METHOD &&
+		    regexec(&app->re, full, 0, NULL, 0) == 0)
+			role = ROLE_MATCH;
+		canvas_text(c, x, y, c->width - x, label, role);
+		free(full);
+		free(fitted);
+		free(label);
+	}
+	if (selected)
+		canvas_set_role(c, 0, y, c->width, ROLE_CURSOR);
+}
+
+static void
+profile_draw(void *state, struct app *app, struct canvas *c, int top,
+             int height)
+{
+	struct profile_view *v = state;
+	size_t ncols = fitting_columns(v, c->width);
+	int body = height - 1, y;
+	size_t i;
+
+	draw_header(v, c, top, ncols);
+	if (body < 1)
+		return;
+	if (v->cursor < v->top)
+		v->top = v->cursor;
+	if (v->cursor >= v->top + (size_t)body)
+		v->top = v->cursor - (size_t)body + 1;
+	if (!v->nrows) {
+		canvas_text(c, 2, top + 1, c->width - 2,
+		            "no calls in this scope", ROLE_DIM);
+		return;
+	}
+	for (y = 0, i = v->top; y < body && i < v->nrows; y++, i++) {
+		/* Row rows[i] is drawn under the header. */
+		draw_row(v, app, c, top + 1 + y, &v->rows[i], ncols,
+		         i == v->cursor);
+	}
+}
+
+static void
+move_cursor(struct profile_view *v, struct app *app, long delta)
+{
+	long to = (long)v->cursor + delta;
+
+	if (!v->nrows)
+		return;
+	if (to < 0)
+		to = 0;
+	if (to >= (long)v->nrows)
+		to = (long)v->nrows - 1;
+	v->cursor = (size_t)to;
+	select_cursor(v, app);
+}
+
+static void
+resort(struct profile_view *v, struct app *app)
+{
+	uint32_t keep = app->method;
+
+	sort_methods(v, app);
+	rebuild_rows(v);
+	if (keep != CALL_NONE)
+		cursor_to_method(v, keep);
+	select_cursor(v, app);
+}
+
+static enum view_result
+profile_request(void *state, struct app *app, enum request req)
+{
+	struct profile_view *v = state;
+	const struct row *row = v->nrows ? &v->rows[v->cursor] : NULL;
+	long page = app->page > 2 ? app->page - 2 : 1;
+
+	switch (req) {
+	case REQ_MOVE_UP:
+		move_cursor(v, app, -1);
+		return VIEW_DONE;
+	case REQ_MOVE_DOWN:
+		move_cursor(v, app, 1);
+		return VIEW_DONE;
+	case REQ_PAGE_UP:
+		move_cursor(v, app, -page);
+		return VIEW_DONE;
+	case REQ_PAGE_DOWN:
+		move_cursor(v, app, page);
+		return VIEW_DONE;
+	case REQ_MOVE_FIRST:
+		move_cursor(v, app, -(long)v->nrows);
+		return VIEW_DONE;
+	case REQ_MOVE_LAST:
+		move_cursor(v, app, (long)v->nrows);
+		return VIEW_DONE;
+	case REQ_SORT_NEXT:
+	case REQ_SORT_PREV:
+		v->sort = (v->sort +
+		           (req == REQ_SORT_NEXT ? 1 : v->ncolumns - 1)) %
+		          v->ncolumns;
+		v->ascending = v->columns[v->sort].kind == COL_NAME;
+		resort(v, app);
+		return VIEW_DONE;
+	case REQ_SORT_REVERSE:
+		v->ascending = !v->ascending;
+		resort(v, app);
+		return VIEW_DONE;
+	default:
+		break;
+	}
+	if (!row)
+		return VIEW_UNHANDLED;
+	switch (req) {
+	case REQ_ENTER:
+		if (row->kind == ROW_METHOD) {
+			if (find_open(v, row->method))
+				collapse(v, row->method);
+			else
+				expand(v, app, row->method);
+			rebuild_rows(v);
+		} else if ((row->kind == ROW_PARENT ||
+		            row->kind == ROW_CHILD) &&
+		           row->method != CALL_NONE) {
+			app_jump(app, APP_VIEW_PROFILE, row->method);
+		}
+		return VIEW_DONE;
+	case REQ_EXPAND:
+		if (row->kind == ROW_METHOD) {
+			expand(v, app, row->method);
+			rebuild_rows(v);
+		}
+		return VIEW_DONE;
+	case REQ_COLLAPSE:
+	case REQ_BACK_OUT:
+		if (!find_open(v, row->owner)) {
+			if (req == REQ_COLLAPSE || !v->nopen)
+				return req == REQ_COLLAPSE ? VIEW_DONE
+				                           : VIEW_UNHANDLED;
+			close_all(v);
+			rebuild_rows(v);
+			cursor_to_method(v, app->method);
+			return VIEW_DONE;
+		}
+		collapse(v, row->owner);
+		rebuild_rows(v);
+		cursor_to_method(v, row->owner);
+		select_cursor(v, app);
+		return VIEW_DONE;
+	default:
+		return VIEW_UNHANDLED;
+	}
+}
+
+static bool
+profile_search(void *state, struct app *app, const regex_t *re, int dir)
+{
+	struct profile_view *v = state;
+	size_t n = v->nrows, i;
+
+	for (i = 1; i <= n; i++) {
+		size_t at = (v->cursor + n + (size_t)dir * i) % n;
+		const struct row *row = &v->rows[at];
+		char *name;
+		bool hit;
+
+		if (row->kind != ROW_METHOD)
+			continue;
+		name = method_full_name(&app->tree->methods[row->method]);
+		hit = regexec(re, name, 0, NULL, 0) == 0;
+		free(name);
+		if (hit) {
+			v->cursor = at;
+			select_cursor(v, app);
+			return true;
+		}
+	}
+	return false;
+}
+
+static char *
+profile_status(void *state, struct app *app)
+{
+	struct profile_view *v = state;
+	const struct row *row;
+	const struct tt_method *m;
+	char *name, *text;
+	uint32_t subject;
+
+	if (!v->nrows)
+		return NULL;
+	row = &v->rows[v->cursor];
+	subject = row->method;
+	if (row->kind == ROW_SECTION || row->kind == ROW_SELF ||
+	    row->method == CALL_NONE)
+		subject = row->owner;
+	m = &app->tree->methods[subject];
+	name = method_full_name(m);
+	if (m->file && m->line >= 0)
+		text = xasprintf("%s  (%s:%ld)", name, m->file, m->line);
+	else if (m->file)
+		text = xasprintf("%s  (%s)", name, m->file);
+	else
+		text = xstrdup(name);
+	free(name);
+	return text;
+}
+
+const struct view_ops view_profile_ops = {
+        .name = "Profile",
+        .hints = "Enter:open  s/S:sort  c:clock  [/]:history  t:threads",
+        .open = profile_open,
+        .close = profile_close,
+        .draw = profile_draw,
+        .request = profile_request,
+        .search = profile_search,
+        .status = profile_status,
+        .refresh = profile_refresh,
+};

@@ -1,0 +1,330 @@
+/*
+ * threads: every thread with its id, calls, wall span and cpu time,
+ * sortable.  Enter makes the selected thread (or the tagged ones) the
+ * scope of every view; `a` goes back to all threads.
+ */
+#include "config.h"
+
+#include "tui/app.h"
+#include "util/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum thread_column {
+	TCOL_NAME,
+	TCOL_TID,
+	TCOL_CALLS,
+	TCOL_WALL,
+	TCOL_CPU,
+	TCOL_COUNT,
+};
+
+static const char *const titles[TCOL_COUNT] = {"Name", "Tid", "Calls",
+                                               "Wall ms", "Cpu ms"};
+
+struct threads_view {
+	uint32_t *order;
+	size_t count;
+	bool *tagged;
+	size_t ntagged;
+	enum thread_column sort;
+	bool ascending;
+	size_t cursor, top;
+};
+
+static uint64_t
+thread_value(const struct calltree *tree, uint32_t t, enum thread_column c)
+{
+	switch (c) {
+	case TCOL_TID:
+		return tree->threads[t].tid;
+	case TCOL_CALLS:
+		return tree->threads[t].ncalls;
+	case TCOL_WALL:
+		return tree->has_clock[CLOCK_WALL]
+		               ? calltree_thread_span(tree, t, CLOCK_WALL)
+		               : 0;
+	case TCOL_CPU:
+		return tree->has_clock[CLOCK_CPU]
+		               ? calltree_thread_span(tree, t, CLOCK_CPU)
+		               : 0;
+	default:
+		return 0;
+	}
+}
+
+struct sort_ctx {
+	const struct threads_view *v;
+	const struct calltree *tree;
+};
+
+static int
+thread_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *s = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int r;
+
+	if (s->v->sort == TCOL_NAME) {
+		/* Reversed like the numbers below, which sort descending
+		 * unless ascending is set. */
+		r = strcmp(s->tree->threads[y].name, s->tree->threads[x].name);
+	} else {
+		uint64_t vx = thread_value(s->tree, x, s->v->sort);
+		uint64_t vy = thread_value(s->tree, y, s->v->sort);
+
+		r = vx == vy ? 0 : vx > vy ? -1 : 1;
+	}
+	if (s->v->ascending)
+		r = -r;
+	return r ? r : (x < y ? -1 : x > y);
+}
+
+static void
+sort_threads(struct threads_view *v, struct app *app)
+{
+	struct sort_ctx ctx = {v, app->tree};
+	uint32_t keep = v->count ? v->order[v->cursor] : 0;
+	size_t i;
+
+	qsort_r(v->order, v->count, sizeof(*v->order), thread_cmp, &ctx);
+	for (i = 0; i < v->count; i++)
+		if (v->order[i] == keep)
+			v->cursor = i;
+}
+
+static void *
+threads_open(struct app *app)
+{
+	struct threads_view *v = xcalloc(1, sizeof(*v));
+	size_t t;
+
+	v->count = app->tree->nthreads;
+	v->order = xcalloc(v->count + 1, sizeof(*v->order));
+	v->tagged = xcalloc(v->count + 1, sizeof(*v->tagged));
+	for (t = 0; t < v->count; t++)
+		v->order[t] = (uint32_t)t;
+	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
+	sort_threads(v, app);
+	v->cursor = 0;
+	return v;
+}
+
+static void
+threads_close(void *state)
+{
+	struct threads_view *v = state;
+
+	free(v->order);
+	free(v->tagged);
+	free(v);
+}
+
+static void
+format_ms(char *buf, size_t size, uint64_t us)
+{
+	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
+	         (unsigned long long)(us % 1000));
+}
+
+static void
+threads_draw(void *state, struct app *app, struct canvas *c, int top,
+             int height)
+{
+	static const int widths[TCOL_COUNT] = {0, 8, 10, 12, 12};
+	struct threads_view *v = state;
+	const struct calltree *tree = app->tree;
+	int name_w = c->width - 4 - (8 + 10 + 12 + 12 + 4);
+	int body = height - 1, y, x, i, ncols = TCOL_COUNT;
+	size_t row;
+
+	/* On a narrow screen, drop columns from the right rather than
+	 * squeeze the names out or cut numbers at the edge. */
+	while (ncols > TCOL_TID + 1 && name_w < 16)
+		name_w += widths[--ncols] + 1;
+
+	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
+	for (i = 0, x = 4; i < ncols; i++) {
+		char *t = xasprintf(
+		        "%s%s", titles[i],
+		        (int)v->sort == i
+		                ? canvas_glyph(c, v->ascending
+		                                          ? GLYPH_SORT_UP
+		                                          : GLYPH_SORT_DOWN)
+		                : "");
+		int w = i == TCOL_NAME ? name_w : widths[i];
+
+		if (i == TCOL_NAME)
+			canvas_text(c, x, top, w, t, ROLE_HEADER);
+		else
+			canvas_text_right(c, x, top, w, t, ROLE_HEADER);
+		x += w + 1;
+		free(t);
+	}
+	if (v->cursor < v->top)
+		v->top = v->cursor;
+	if (body > 0 && v->cursor >= v->top + (size_t)body)
+		v->top = v->cursor - (size_t)body + 1;
+	for (y = 0, row = v->top; y < body && row < v->count; y++, row++) {
+		uint32_t t = v->order[row];
+		int ry = top + 1 + y;
+		enum role role = v->tagged[t] ? ROLE_TAGGED : ROLE_NORMAL;
+		char buf[32];
+
+		canvas_text(c, 0, ry, 3,
+		            scope_has(&app->scope, t) ? "[x]" : "[ ]", role);
+		x = 4;
+		canvas_text(c, x, ry, name_w, tree->threads[t].name, role);
+		x += name_w + 1;
+		for (i = TCOL_TID; i < ncols; i++) {
+			bool absent =
+			        (i == TCOL_WALL &&
+			         !tree->has_clock[CLOCK_WALL]) ||
+			        (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]);
+
+			if (absent)
+				strcpy(buf, "-");
+			else if (i == TCOL_WALL || i == TCOL_CPU)
+				format_ms(buf, sizeof(buf),
+				          thread_value(tree, t, i));
+			else
+				snprintf(buf, sizeof(buf), "%llu",
+				         (unsigned long long)thread_value(
+				                 tree, t, i));
+			canvas_text_right(c, x, ry, widths[i], buf, role);
+			x += widths[i] + 1;
+		}
+		if (row == v->cursor)
+			canvas_set_role(c, 0, ry, c->width, ROLE_CURSOR);
+	}
+}
+
+static void
+apply_scope(struct threads_view *v, struct app *app)
+{
+	struct scope scope;
+	size_t t;
+
+	scope_init_none(&scope, app->tree);
+	if (v->ntagged) {
+		for (t = 0; t < v->count; t++)
+			if (v->tagged[t])
+				scope_add(&scope, t);
+	} else if (v->count) {
+		scope_add(&scope, v->order[v->cursor]);
+	}
+	app_set_scope(app, &scope);
+	app_jump(app, APP_VIEW_PROFILE, app->method);
+}
+
+static enum view_result
+threads_request(void *state, struct app *app, enum request req)
+{
+	struct threads_view *v = state;
+	size_t page = app->page > 2 ? (size_t)app->page - 2 : 1;
+	struct scope all;
+
+	switch (req) {
+	case REQ_MOVE_UP:
+		if (v->cursor)
+			v->cursor--;
+		return VIEW_DONE;
+	case REQ_MOVE_DOWN:
+		if (v->cursor + 1 < v->count)
+			v->cursor++;
+		return VIEW_DONE;
+	case REQ_PAGE_UP:
+		v->cursor = v->cursor > page ? v->cursor - page : 0;
+		return VIEW_DONE;
+	case REQ_PAGE_DOWN:
+		v->cursor = v->cursor + page < v->count ? v->cursor + page
+		            : v->count                  ? v->count - 1
+		                                        : 0;
+		return VIEW_DONE;
+	case REQ_MOVE_FIRST:
+		v->cursor = 0;
+		return VIEW_DONE;
+	case REQ_MOVE_LAST:
+		v->cursor = v->count ? v->count - 1 : 0;
+		return VIEW_DONE;
+	case REQ_SORT_NEXT:
+	case REQ_SORT_PREV:
+		v->sort = (v->sort +
+		           (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
+		          TCOL_COUNT;
+		v->ascending = v->sort == TCOL_NAME;
+		sort_threads(v, app);
+		return VIEW_DONE;
+	case REQ_SORT_REVERSE:
+		v->ascending = !v->ascending;
+		sort_threads(v, app);
+		return VIEW_DONE;
+	case REQ_TAG:
+		if (v->count) {
+			uint32_t t = v->order[v->cursor];
+
+			v->tagged[t] = !v->tagged[t];
+			v->ntagged += v->tagged[t] ? 1 : -1;
+			if (v->cursor + 1 < v->count)
+				v->cursor++;
+		}
+		return VIEW_DONE;
+	case REQ_ENTER:
+		apply_scope(v, app);
+		return VIEW_DONE;
+	case REQ_SCOPE_ALL:
+		scope_init_all(&all, app->tree);
+		app_set_scope(app, &all);
+		memset(v->tagged, 0, v->count * sizeof(*v->tagged));
+		v->ntagged = 0;
+		app_message(app, false, "scope: all threads");
+		return VIEW_DONE;
+	default:
+		return VIEW_UNHANDLED;
+	}
+}
+
+static bool
+threads_search(void *state, struct app *app, const regex_t *re, int dir)
+{
+	struct threads_view *v = state;
+	size_t n = v->count, i;
+
+	for (i = 1; i <= n; i++) {
+		size_t at = (v->cursor + n + (size_t)dir * i) % n;
+
+		if (regexec(re, app->tree->threads[v->order[at]].name, 0, NULL,
+		            0) == 0) {
+			v->cursor = at;
+			return true;
+		}
+	}
+	return false;
+}
+
+static char *
+threads_status(void *state, struct app *app)
+{
+	struct threads_view *v = state;
+	const struct tt_thread *t;
+
+	if (!v->count)
+		return NULL;
+	t = &app->tree->threads[v->order[v->cursor]];
+	return xasprintf("%s (tid %u): %llu events, max depth %u%s%s", t->name,
+	                 t->tid, (unsigned long long)t->nevents, t->max_depth,
+	                 v->ntagged ? "; tagged: " : "",
+	                 v->ntagged ? "Enter scopes to them" : "");
+}
+
+const struct view_ops view_threads_ops = {
+        .name = "Threads",
+        .hints = "Enter:scope  Space:tag  a:all  s/S:sort",
+        .open = threads_open,
+        .close = threads_close,
+        .draw = threads_draw,
+        .request = threads_request,
+        .search = threads_search,
+        .status = threads_status,
+};

@@ -1,0 +1,289 @@
+/*
+ * warmup: one POSIX thread per warmup or job, joined before anything it
+ * built is handed out, so the hand-over needs no lock; `done` (and a
+ * job's `abandoned`) are the only values both threads touch while it
+ * runs.  The timeline index, built first and never touched again by the
+ * thread, is the exception: it is handed out as soon as `timeline_ready`
+ * says so, under `lock`, so the timeline need not wait for the rest.
+ */
+#include "config.h"
+
+#include "tui/warmup.h"
+
+#include "model/scope.h"
+#include "util/alloc.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct warmup {
+	const struct calltree *tree;
+	enum clock_index clock;
+	pthread_t thread;
+	bool running; /* started and not joined */
+	atomic_bool done;
+	pthread_mutex_t lock;
+	pthread_cond_t ready;
+	bool timeline_ready; /* under lock */
+	struct timeline *timeline;
+	struct callpath *paths; /* per thread */
+	struct callpath *merged;
+	struct callpath *inverted;
+	struct profile_index *profile_index;
+};
+
+static void *
+build(void *arg)
+{
+	struct warmup *w = arg;
+	const struct calltree *tree = w->tree;
+	enum clock_index k = calltree_default_clock(tree);
+	size_t t;
+
+	w->timeline = timeline_new(tree, w->clock);
+	pthread_mutex_lock(&w->lock);
+	w->timeline_ready = true;
+	pthread_cond_broadcast(&w->ready);
+	pthread_mutex_unlock(&w->lock);
+	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
+	for (t = 0; t < tree->nthreads; t++) {
+		struct scope one;
+
+		scope_init_none(&one, tree);
+		scope_add(&one, t);
+		callpath_build(&w->paths[t], tree, &one, false);
+		scope_done(&one);
+	}
+	w->merged = xcalloc(1, sizeof(*w->merged));
+	w->inverted = xcalloc(1, sizeof(*w->inverted));
+	callpath_merge(w->merged, w->paths, tree->nthreads);
+	callpath_invert(w->inverted, w->merged);
+	callpath_sort(w->merged, k);
+	callpath_sort(w->inverted, k);
+	w->profile_index = profile_index_new(tree, 0);
+	atomic_store(&w->done, true);
+	return NULL;
+}
+
+struct warmup *
+warmup_start(const struct calltree *tree, enum clock_index k)
+{
+	struct warmup *w = xcalloc(1, sizeof(*w));
+
+	w->tree = tree;
+	w->clock = k;
+	atomic_init(&w->done, false);
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->ready, NULL);
+	w->running = pthread_create(&w->thread, NULL, build, w) == 0;
+	if (!w->running)
+		atomic_store(&w->done, true);
+	return w;
+}
+
+bool
+warmup_done(struct warmup *w)
+{
+	return !w || atomic_load(&w->done);
+}
+
+/* Wait for the thread, once. */
+static void
+join(struct warmup *w)
+{
+	if (w->running) {
+		pthread_join(w->thread, NULL);
+		w->running = false;
+	}
+}
+
+struct timeline *
+warmup_take_timeline(struct warmup *w, enum clock_index k)
+{
+	struct timeline *tl;
+
+	if (!w || k != w->clock)
+		return NULL;
+	if (w->running) {
+		pthread_mutex_lock(&w->lock);
+		while (!w->timeline_ready)
+			pthread_cond_wait(&w->ready, &w->lock);
+		pthread_mutex_unlock(&w->lock);
+	}
+	tl = w->timeline;
+	w->timeline = NULL;
+	return tl;
+}
+
+struct callpath *
+warmup_take_thread_paths(struct warmup *w)
+{
+	struct callpath *paths;
+
+	if (!w)
+		return NULL;
+	join(w);
+	paths = w->paths;
+	w->paths = NULL;
+	return paths;
+}
+
+struct callpath *
+warmup_take_merged(struct warmup *w)
+{
+	struct callpath *merged;
+
+	if (!w)
+		return NULL;
+	join(w);
+	merged = w->merged;
+	w->merged = NULL;
+	return merged;
+}
+
+struct callpath *
+warmup_take_inverted(struct warmup *w)
+{
+	struct callpath *inverted;
+
+	if (!w)
+		return NULL;
+	join(w);
+	inverted = w->inverted;
+	w->inverted = NULL;
+	return inverted;
+}
+
+struct profile_index *
+warmup_take_profile_index(struct warmup *w)
+{
+	struct profile_index *index;
+
+	if (!w)
+		return NULL;
+	join(w);
+	index = w->profile_index;
+	w->profile_index = NULL;
+	return index;
+}
+
+void
+warmup_free(struct warmup *w)
+{
+	size_t t;
+
+	if (!w)
+		return;
+	join(w);
+	timeline_free(w->timeline);
+	if (w->paths)
+		for (t = 0; t < w->tree->nthreads; t++)
+			callpath_done(&w->paths[t]);
+	free(w->paths);
+	if (w->merged)
+		callpath_done(w->merged);
+	free(w->merged);
+	if (w->inverted)
+		callpath_done(w->inverted);
+	free(w->inverted);
+	profile_index_free(w->profile_index);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->ready);
+	free(w);
+}
+
+struct warmup_job {
+	struct callpath *parts; /* the caller's, copied by value */
+	size_t nparts;
+	struct callpath discard;
+	enum clock_index clock;
+	pthread_t thread;
+	atomic_bool done, abandoned;
+	struct callpath inverted;
+};
+
+static bool
+abandoned(void *arg)
+{
+	struct warmup_job *job = arg;
+
+	return atomic_load(&job->abandoned);
+}
+
+static void *
+build_inverted(void *arg)
+{
+	struct warmup_job *job = arg;
+	struct callpath all;
+
+	/* Freeing a big tree takes milliseconds: here, not in a key press. */
+	callpath_done(&job->discard);
+	callpath_merge(&all, job->parts, job->nparts);
+	if (callpath_invert_unless(&job->inverted, &all, abandoned, job))
+		callpath_sort(&job->inverted, job->clock);
+	callpath_done(&all);
+	if (abandoned(job))
+		callpath_done(&job->inverted);
+	atomic_store(&job->done, true);
+	return NULL;
+}
+
+struct warmup_job *
+warmup_invert_start(const struct callpath *parts, size_t n, enum clock_index k,
+                    struct callpath *discard)
+{
+	struct warmup_job *job = xcalloc(1, sizeof(*job));
+
+	if (discard) {
+		job->discard = *discard;
+		memset(discard, 0, sizeof(*discard));
+	}
+	job->parts = xcalloc(n + 1, sizeof(*job->parts));
+	memcpy(job->parts, parts, n * sizeof(*parts));
+	job->nparts = n;
+	job->clock = k;
+	atomic_init(&job->done, false);
+	atomic_init(&job->abandoned, false);
+	if (pthread_create(&job->thread, NULL, build_inverted, job) != 0) {
+		callpath_done(&job->discard);
+		free(job->parts);
+		free(job);
+		return NULL;
+	}
+	return job;
+}
+
+void
+warmup_job_abandon(struct warmup_job *job)
+{
+	if (job)
+		atomic_store(&job->abandoned, true);
+}
+
+bool
+warmup_job_done(struct warmup_job *job)
+{
+	return !job || atomic_load(&job->done);
+}
+
+void
+warmup_job_take(struct warmup_job *job, struct callpath *out)
+{
+	pthread_join(job->thread, NULL);
+	*out = job->inverted;
+	free(job->parts);
+	free(job);
+}
+
+void
+warmup_job_free(struct warmup_job *job)
+{
+	struct callpath tree;
+
+	if (!job)
+		return;
+	warmup_job_take(job, &tree);
+	callpath_done(&tree);
+}

@@ -1,0 +1,121 @@
+/*
+ * alloc: allocation that aborts on failure, so no caller handles NULL.
+ */
+#include "config.h"
+
+#include "util/alloc.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void (*util_alloc_failure_hook)(void);
+
+static void
+out_of_memory(size_t size)
+{
+	if (util_alloc_failure_hook)
+		util_alloc_failure_hook();
+	fprintf(stderr, "tracetui: out of memory (allocating %zu bytes)\n",
+	        size);
+	abort();
+}
+
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size && nmemb > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(nmemb * size);
+	return p;
+}
+
+void *
+xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (size && nmemb > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	p = realloc(ptr, nmemb * size != 0 ? nmemb * size : 1);
+	if (!p)
+		out_of_memory(nmemb * size);
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t len)
+{
+	char *p = xmalloc(len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *
+xvasprintf(const char *fmt, va_list ap)
+{
+	va_list copy;
+	int len;
+	char *p;
+
+	va_copy(copy, ap);
+	len = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (len < 0)
+		len = 0;
+	p = xmalloc((size_t)len + 1);
+	va_copy(copy, ap);
+	vsnprintf(p, (size_t)len + 1, fmt, copy);
+	va_end(copy);
+	return p;
+}
+
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = xvasprintf(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void
+util_grow(void **ptr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 8;
+
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			out_of_memory(SIZE_MAX);
+		n *= 2;
+	}
+	*ptr = xreallocarray(*ptr, n, size);
+	*cap = n;
+}
