@@ -9,6 +9,7 @@
 #include "cli/cmd.h"
 #include "query/method-name.h"
 #include "query/profile.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -177,13 +178,6 @@ pct_cell(struct table *t, uint64_t v, uint64_t total)
 	table_fmt(t, "%.1f%%", total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
-static void
-ms_cell(struct table *t, uint64_t us)
-{
-	table_fmt(t, "%llu.%03llu", (unsigned long long)(us / 1000),
-	          (unsigned long long)(us % 1000));
-}
-
 static struct table *
 text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
            size_t n)
@@ -204,12 +198,12 @@ text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
 
 		table_row(t);
 		pct_cell(t, r->incl[k], p->total[k]);
-		ms_cell(t, r->incl[k]);
+		table_ms(t, r->incl[k]);
 		pct_cell(t, r->excl[k], p->total[k]);
-		ms_cell(t, r->excl[k]);
+		table_ms(t, r->excl[k]);
 		table_fmt(t, "%llu+%llu", (unsigned long long)r->calls,
 		          (unsigned long long)r->rcalls);
-		ms_cell(t, per_call(r, k));
+		table_ms(t, per_call(r, k));
 		table_str(t, rows[i].name);
 	}
 	return t;
@@ -254,11 +248,12 @@ cmd_report(int argc, char **argv)
 	if (opts.top >= 0 && (size_t)opts.top < n)
 		n = (size_t)opts.top;
 	if (opts.format == TABLE_TEXT) {
-		printf("%s: %s clock, total %llu.%03llu ms over %zu thread%s\n",
+		char ms[DURATION_SIZE];
+
+		printf("%s: %s clock, total %s ms over %zu thread%s\n",
 		       tree->path,
 		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
-		       (unsigned long long)(p.total[sort.clock] / 1000),
-		       (unsigned long long)(p.total[sort.clock] % 1000),
+		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
 		       scope.count, scope.count == 1 ? "" : "s");
 		t = text_table(&p, sort.clock, rows, n);
 	} else {
