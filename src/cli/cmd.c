@@ -8,6 +8,7 @@
 
 #include "model/mapping.h"
 #include "model/open.h"
+#include "read/load.h"
 #include "util/alloc.h"
 
 #include <errno.h>
@@ -289,17 +290,11 @@ cmd_option_doc(size_t i, char *flags, size_t size, const char **help,
 	return true;
 }
 
-static void
-print_help(const struct cmd_spec *spec)
+void
+cmd_help_options(const struct cmd_spec *spec)
 {
 	size_t i;
 
-	if (strcmp(spec->name, "viewer") == 0)
-		printf("Usage: tracetui [OPTIONS] %s\n", spec->args);
-	else
-		printf("Usage: tracetui %s [OPTIONS] %s\n", spec->name,
-		       spec->args);
-	printf("%s\n\nOptions:\n", spec->summary);
 	for (i = 0; i < NOPTIONS; i++) {
 		const struct option_def *o = &options[i];
 		char flags[64];
@@ -320,6 +315,18 @@ print_help(const struct cmd_spec *spec)
 		} else
 			printf("  %-22s %s\n", flags, o->help);
 	}
+}
+
+static void
+print_help(const struct cmd_spec *spec)
+{
+	if (strcmp(spec->name, "viewer") == 0)
+		printf("Usage: tracetui [OPTIONS] %s\n", spec->args);
+	else
+		printf("Usage: tracetui %s [OPTIONS] %s\n", spec->name,
+		       spec->args);
+	printf("%s\n\nOptions:\n", spec->summary);
+	cmd_help_options(spec);
 	printf("  %-22s %s\n  %-22s %s\n", "-h, --help", "show this help",
 	       "-V, --version", "show the version");
 	if (spec->epilog)
@@ -342,7 +349,10 @@ usage_error(const struct cmd_spec *spec, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see 'tracetui %s --help')\n", spec->name);
+	if (strcmp(spec->name, "viewer") == 0)
+		fprintf(stderr, " (see 'tracetui --help')\n");
+	else
+		fprintf(stderr, " (see 'tracetui %s --help')\n", spec->name);
 	return CMD_USAGE;
 }
 
@@ -504,6 +514,19 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	if (opts->names)
 		mapping_apply(opts->names, tree);
 	return tree;
+}
+
+bool
+cmd_openable(const char *path)
+{
+	struct trace_error err = {0};
+
+	if (trace_openable(path, &err))
+		return true;
+	fprintf(stderr, "tracetui: %s: %s\n", err.path ? err.path : path,
+	        err.message);
+	trace_error_clear(&err);
+	return false;
 }
 
 int

@@ -89,6 +89,8 @@ int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
  * adds (or NULL); false past the last. */
 bool cmd_option_doc(size_t i, char *flags, size_t size, const char **help,
                     const char **more);
+/* Print the options spec accepts, one --help line each, to stdout. */
+void cmd_help_options(const struct cmd_spec *spec);
 /* Release what cmd_parse allocated. */
 void cmd_opts_done(struct cmd_opts *opts);
 
@@ -98,6 +100,10 @@ void cmd_opts_done(struct cmd_opts *opts);
  * the methods.
  */
 struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
+
+/* Whether path can be opened at all; false after "tracetui: FILE:
+ * cannot open: why". */
+bool cmd_openable(const char *path);
 
 /* A trace opened for a command: its options, model, scope and clock. */
 struct cmd_trace {

@@ -27,6 +27,12 @@ static const struct cmd_spec viewer_spec = {
         .max_args = 1,
 };
 
+void
+viewer_help_options(void)
+{
+	cmd_help_options(&viewer_spec);
+}
+
 static bool
 locale_is_utf8(void)
 {
@@ -51,9 +57,11 @@ viewer_main(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	/* A BASE that cannot be read is reported before the terminal is
+	/* A file that cannot be read is reported before the terminal is
 	 * needed, as a --mapping that cannot be is. */
-	if (opts.base && !(base = cmd_load(&opts, opts.base))) {
+	if ((opts.base && !(base = cmd_load(&opts, opts.base))) ||
+	    !cmd_openable(opts.args[0])) {
+		calltree_free(base);
 		cmd_opts_done(&opts);
 		return CMD_INPUT;
 	}
