@@ -7,7 +7,9 @@
  *
  * The trees are query/callpath's, as the icicle reads them: top-down is
  * the merge of the scope's threads' own trees (shared through the app),
- * or a walk of the calls within a range; bottom-up is its inversion.
+ * or a walk of the calls within a range; bottom-up is its inversion,
+ * built by a warmup job as soon as the top-down tree is (without a
+ * range) and taken when `b` wants it.
  * Rows are materialised only for expanded nodes, so the first screen of
  * a large trace costs its top level; `E` stops after EXPAND_LIMIT new
  * rows.  Children are sorted by the sort column when a node is expanded.
@@ -55,7 +57,8 @@ struct calltree_view {
 	const struct calltree *tree;
 	struct callpath trees[2]; /* top-down, bottom-up */
 	bool built[2];
-	bool *open[2]; /* per node of each tree: expanded */
+	bool *open[2];          /* per node of each tree: expanded */
+	struct warmup_job *job; /* building the bottom-up tree meanwhile */
 	int mode;
 
 	/* The scope the trees are for. */
@@ -143,6 +146,11 @@ drop_trees(struct calltree_view *v)
 {
 	int t;
 
+	if (v->job) {
+		warmup_job_abandon(v->job);
+		warmup_job_free(v->job);
+		v->job = NULL;
+	}
 	for (t = 0; t < 2; t++) {
 		if (v->built[t])
 			callpath_done(&v->trees[t]);
@@ -161,10 +169,14 @@ build(struct calltree_view *v, struct app *app, int t)
 	struct callpath *parts;
 	size_t n;
 
-	if (t == BOTTOM_UP) {
+	if (t == BOTTOM_UP && v->job) {
+		if (app->notice && !warmup_job_done(v->job))
+			app->notice("Building the bottom-up tree...");
+		warmup_job_take(v->job, &v->trees[BOTTOM_UP]);
+		v->job = NULL;
+	} else if (t == BOTTOM_UP) {
 		if (!v->built[TOP_DOWN])
 			build(v, app, TOP_DOWN);
-		app_wait_notice(app, "the bottom-up tree");
 		callpath_invert(&v->trees[BOTTOM_UP], &v->trees[TOP_DOWN]);
 	} else if (app->scope.range.on) {
 		callpath_build(&v->trees[TOP_DOWN], app->tree, &app->scope,
@@ -172,6 +184,10 @@ build(struct calltree_view *v, struct app *app, int t)
 	} else {
 		parts = app_scope_parts(app, &n);
 		callpath_merge(&v->trees[TOP_DOWN], parts, n);
+		/* b will want the bottom-up tree: build it meanwhile. */
+		if (!v->built[BOTTOM_UP])
+			v->job = warmup_invert_start(parts, n,
+			                             app_main_clock(app), NULL);
 		free(parts);
 	}
 	v->built[t] = true;
