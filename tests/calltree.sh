@@ -71,6 +71,47 @@ else
 	ok 1 "demo: the threads view scopes to one thread"
 fi
 
+# E stops after 10000 new rows: a root calling 110 methods that each call
+# the same 100 leaves has 11110 paths below the root.  Opening runs in
+# the order shown (the 110 equal paths by node order), a row at a time,
+# so the last of them stay closed and the last row is one of them.
+awk 'BEGIN {
+	print "format v1\nversion 3\nclock dual\nvm art\nthread 1 main"
+	print "method 0x4 com.example.Root run ()V Root.java"
+	for (i = 1; i <= 110; i++)
+		printf "method 0x%x com.example.Mid m%d ()V Mid.java\n", 4 + 4 * i, i
+	for (j = 1; j <= 100; j++)
+		printf "method 0x%x com.example.Leaf l%d ()V Leaf.java\n", 4096 + 4 * j, j
+	t = 0
+	printf "call 1 0x4 0 0 %d %d {\n", 110 * 101, 110 * 101
+	for (i = 1; i <= 110; i++) {
+		printf "call 1 0x%x %d %d %d %d {\n", 4 + 4 * i, t, t, t + 101, t + 101
+		for (j = 1; j <= 100; j++) {
+			printf "call 1 0x%x %d %d %d %d\n", 4096 + 4 * j, t + j, t + j, t + j + 1, t + j + 1
+		}
+		print "}"
+		t += 101
+	}
+	print "}"
+}' >"$tmp/wide.spec"
+if "$MKTRACE" "$tmp/wide.spec" "$tmp/wide.trace"; then
+	status=$("$RENDER" "$tmp/wide.trace" 100x12 key:C key:g key:E |
+		tail -n 2 | head -n 1)
+	echo "$status" | grep -q '^stopped at 10000 rows'
+	ok $? "E on the root stops at 10000 rows and says so"
+	[ "$status" = "${status#stopped}" ] && echo "$status" | diag
+	last=$("$RENDER" "$tmp/wide.trace" 100x12 key:C key:g key:E key:G |
+		tail -n 2 | head -n 1)
+	echo "$last" | grep -Eq '^com\.example\.Mid\.m[0-9]+ \(\)V  depth 2$'
+	ok $? "the paths past the bound stay closed (last row: $last)"
+	status=$("$RENDER" "$tmp/wide.trace" 100x12 key:C key:g key:j key:l \
+		key:j key:E key:j | tail -n 2 | head -n 1)
+	echo "$status" | grep -Eq '^com\.example\.Leaf\.l[0-9]+ \(\)V  depth 3$'
+	ok $? "E on one of the 110 opens its 100 leaves without a bound"
+else
+	ok 1 "mktrace writes the wide trace"
+fi
+
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		name=$(basename "$f" .trace)

@@ -190,6 +190,7 @@ calltree-expand-all|--ascii|icicle|100x24|key:C key:g key:E
 calltree-collapse-parent||icicle|100x16|key:C key:g key:e key:h key:h
 calltree-sort-resets||icicle|100x16|key:C key:g key:e key:s
 calltree-search||icicle|100x16|key:C key:g key:E search:Lexer key:n
+calltree-search-opens|--roles|icicle|100x16|key:C key:g search:Lexer key:n
 calltree-clock-wall||icicle|100x16|key:C key:c
 calltree-scope-one||icicle|100x16|key:t MOVE_DOWN ENTER key:C
 calltree-range||timeline|100x16|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY key:C

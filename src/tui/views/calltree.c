@@ -17,7 +17,9 @@
  * The selection is a method: moving selects the row's method, and a
  * method selected elsewhere is shown here with every path to it opened
  * (top-down, heaviest first, within EXPAND_LIMIT rows) or as its own
- * top-level row with its callers (bottom-up).
+ * top-level row with its callers (bottom-up).  A new search pattern
+ * opens the paths to its matches the same way; n and N then go from
+ * row to row.
  */
 #include "config.h"
 
@@ -75,9 +77,10 @@ struct calltree_view {
 	struct list list; /* over rows */
 	bool rows_stale;  /* rebuild from the open flags */
 
-	uint32_t followed; /* app->method as last shown or selected here */
-	int width;         /* columns at the last draw */
-	char note[160];    /* the status line until the next request */
+	uint32_t followed;      /* app->method as last shown or selected here */
+	int width;              /* columns at the last draw */
+	unsigned search_serial; /* the pattern whose matches were opened */
+	char note[160];         /* the status line until the next request */
 };
 
 static const struct callpath *
@@ -448,17 +451,36 @@ incl_desc(const void *a, const void *b, void *arg)
 	return x > y ? -1 : x < y;
 }
 
+/* Open the paths to the n nodes, heaviest first, while fewer than
+ * EXPAND_LIMIT rows were added; sorts nodes, and answers how many paths
+ * were opened. */
+static size_t
+open_paths(struct calltree_view *v, uint32_t *nodes, size_t n)
+{
+	size_t added = 0, shown;
+
+	qsort_r(nodes, n, sizeof(*nodes), incl_desc, v);
+	for (shown = 0; shown < n && added < EXPAND_LIMIT; shown++)
+		open_path(v, nodes[shown], &added);
+	rebuild_rows(v);
+	if (shown < n)
+		snprintf(v->note, sizeof(v->note),
+		         "%zu of %zu paths opened (limit: %d rows)", shown, n,
+		         EXPAND_LIMIT);
+	return shown;
+}
+
 /*
- * Show method m: top-down, open every path to it, heaviest first, while
- * fewer than EXPAND_LIMIT rows were added, and put the cursor on its
- * heaviest node; bottom-up, open its top-level node (its callers).
+ * Show method m: top-down, open every path to it (open_paths) and put
+ * the cursor on its heaviest node; bottom-up, open its top-level node
+ * (its callers).
  */
 static void
 follow(struct calltree_view *v, uint32_t m)
 {
 	const struct callpath *p = path_of(v);
 	uint32_t *nodes = NULL, i;
-	size_t n = 0, cap = 0, added = 0, shown = 0, at;
+	size_t n = 0, cap = 0, at;
 
 	v->followed = m;
 	if (m == CALL_NONE)
@@ -472,20 +494,45 @@ follow(struct calltree_view *v, uint32_t m)
 	}
 	if (!n)
 		return;
-	qsort_r(nodes, n, sizeof(*nodes), incl_desc, v);
-	for (shown = 0; shown < n && added < EXPAND_LIMIT; shown++)
-		open_path(v, nodes[shown], &added);
 	if (v->mode == BOTTOM_UP)
 		v->open[BOTTOM_UP][nodes[0]] = true;
-	rebuild_rows(v);
+	open_paths(v, nodes, n);
 	at = row_of(v, nodes[0]);
 	if (at != SIZE_MAX)
 		list_select(&v->list, at);
-	if (shown < n)
-		snprintf(v->note, sizeof(v->note),
-		         "%zu of %zu paths opened (limit: %d rows)", shown, n,
-		         EXPAND_LIMIT);
 	free(nodes);
+}
+
+/* A new pattern: open the paths to every node whose method matches it
+ * (open_paths), so that the search finds them among the rows. */
+static void
+reveal(struct calltree_view *v, const regex_t *re)
+{
+	const struct callpath *p = path_of(v);
+	uint8_t *known = xcalloc(v->tree->nmethods + 1, sizeof(*known));
+	uint32_t *nodes = NULL, i;
+	size_t n = 0, cap = 0;
+
+	for (i = 1; i < p->count; i++) {
+		uint32_t m = p->nodes[i].method;
+
+		if (m == CALL_NONE)
+			continue;
+		if (!known[m]) {
+			char *name = method_full_name(&v->tree->methods[m]);
+
+			known[m] = regexec(re, name, 0, NULL, 0) == 0 ? 2 : 1;
+			free(name);
+		}
+		if (known[m] != 2)
+			continue;
+		UTIL_GROW(nodes, cap, n + 1);
+		nodes[n++] = i;
+	}
+	if (n)
+		open_paths(v, nodes, n);
+	free(nodes);
+	free(known);
 }
 
 /* Open the hottest path from row r: down the child with the most
@@ -870,6 +917,12 @@ calltree_find(void *state, const struct app *app, const regex_t *re, int dir,
 	void *arg[2] = {v, (void *)re};
 	struct list_hit hit;
 
+	if (!v->nrows)
+		return false;
+	if (app->search_serial != v->search_serial) {
+		v->search_serial = app->search_serial;
+		reveal(v, re);
+	}
 	if (!list_search(&v->list, dir, row_matches, arg, &hit))
 		return false;
 	moved(v);
