@@ -25,6 +25,7 @@
 
 #include "query/callpath.h"
 #include "query/method-name.h"
+#include "text/duration.h"
 #include "tui/app.h"
 #include "tui/list.h"
 #include "util/alloc.h"
@@ -601,13 +602,6 @@ parent_row(const struct calltree_view *v, size_t r)
 /* ---- drawing ----------------------------------------------------------- */
 
 static void
-format_ms(char *buf, size_t size, uint64_t us)
-{
-	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
-	         (unsigned long long)(us % 1000));
-}
-
-static void
 draw_header(struct calltree_view *v, struct canvas *c, int y)
 {
 	static const char *const titles[2][2][TCOL_COUNT] = {
@@ -703,8 +697,9 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 				         (unsigned long long)node->calls);
 			break;
 		default:
-			format_ms(buf, sizeof(buf),
-			          column_value(v, row->node, i));
+			duration_ms_fit(buf, sizeof(buf),
+			                column_value(v, row->node, i),
+			                widths[i]);
 			break;
 		}
 		canvas_text_right(c, x, y, widths[i], buf, ROLE_NORMAL);
@@ -937,7 +932,7 @@ calltree_status(void *state, struct app *app)
 	struct calltree_view *v = state;
 	const struct callpath_node *node;
 	const struct tt_method *m;
-	char *name, *text;
+	char *name, *text, ms[DURATION_SIZE];
 
 	if (v->note[0])
 		return xstrdup(v->note);
@@ -946,11 +941,10 @@ calltree_status(void *state, struct app *app)
 	node = &path_of(v)->nodes[v->rows[v->list.cursor].node];
 	if (node->method == CALL_NONE)
 		return xasprintf(
-		        "%s: %llu.%03llu ms",
+		        "%s: %s ms",
 		        v->mode == TOP_DOWN ? "every call path"
 		                            : "every method's callers",
-		        (unsigned long long)(node->incl[v->clock] / 1000),
-		        (unsigned long long)(node->incl[v->clock] % 1000));
+		        duration_ms(ms, sizeof(ms), node->incl[v->clock]));
 	m = &app->tree->methods[node->method];
 	name = method_full_name(m);
 	text = xasprintf("%s  depth %u", name, node->depth);
