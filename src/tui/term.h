@@ -4,8 +4,9 @@
  *
  * term_close restores the terminal and may be called any number of
  * times; it is also called on exit, on allocation failure, and after a
- * fatal signal.  SIGINT, SIGTERM and SIGHUP make term_read_key return
- * TKEY_NONE with term_interrupted() true, so the loop ends cleanly.
+ * fatal signal.  SIGINT, SIGTERM and SIGHUP, and a terminal that hangs
+ * up or reaches its end, make term_read_key return TKEY_NONE with
+ * term_interrupted() true, so the loop ends cleanly.
  */
 #ifndef TRACETUI_TERM_H
 #define TRACETUI_TERM_H
@@ -32,7 +33,10 @@ void term_paint(const struct canvas *canvas);
 void term_notice(const char *text);
 /* Wait for a key (tui/keymap.h codes); TKEY_RESIZE after a resize. */
 int term_read_key(void);
-/* True once SIGINT, SIGTERM or SIGHUP arrived. */
+/* True once SIGINT, SIGTERM or SIGHUP arrived, or the terminal vanished. */
 bool term_interrupted(void);
+/* The signal that ended the viewer (SIGHUP for a vanished terminal), or
+ * 0. */
+int term_signal_number(void);
 
 #endif

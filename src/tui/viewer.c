@@ -115,5 +115,7 @@ viewer_main(int argc, char **argv)
 	canvas_free(canvas);
 	app_free(app);
 	cmd_opts_done(&opts);
-	return CMD_OK;
+	/* Ended by a signal: the shell's 128 + its number (130 for SIGINT,
+	 * 143 for SIGTERM, 129 for SIGHUP or a vanished terminal). */
+	return term_signal_number() ? 128 + term_signal_number() : CMD_OK;
 }
