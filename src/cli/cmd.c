@@ -8,10 +8,13 @@
 
 #include "model/mapping.h"
 #include "model/open.h"
+#include "read/load.h"
+#include "text/width.h"
 #include "util/alloc.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +29,8 @@ enum {
 	LONG_FAIL_IF,
 	LONG_NORMALIZE,
 	LONG_MAPPING,
-	LONG_BASE
+	LONG_BASE,
+	LONG_MAX_INPUT
 };
 
 /* The --mapping of the last cmd_parse, applied by cmd_load. */
@@ -70,12 +74,17 @@ void
 cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	char *raw, *shown;
 
-	fprintf(stderr, "tracetui: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* Messages quote file names, options and the file's own bytes. */
+	shown = text_escape(raw);
+	fprintf(stderr, "tracetui: %s%s%s\n", cmd ? cmd : "", cmd ? ": " : "",
+	        shown);
+	free(shown);
+	free(raw);
 }
 
 static void
@@ -107,12 +116,16 @@ print_help(const struct cmd_spec *spec)
 		} else
 			printf("  %-22s %s\n", h->flags, h->text);
 	}
+	printf("  %-22s %s\n", "    --max-input SIZE",
+	       "read at most SIZE bytes from a pipe (default 1G; K, M, G, "
+	       "T suffixes)");
 	printf("  %-22s %s\n  %-22s %s\n", "-h, --help", "show this help",
 	       "-V, --version", "show the version");
 	if (spec->epilog)
 		printf("\n%s", spec->epilog);
 	printf("\nExit status: 0 success, %s2 usage error, 3 the file "
-	       "cannot be read.\n",
+	       "cannot be read,\n4 the output cannot be written, 5 out of "
+	       "memory, 128+N ended by signal N.\n",
 	       spec->options & OPT_FAIL_IF ? "1 a --fail-if condition holds,\n"
 	                                   : "");
 }
@@ -124,13 +137,43 @@ static int
 usage_error(const struct cmd_spec *spec, const char *fmt, ...)
 {
 	va_list ap;
+	char *raw, *shown;
 
-	fprintf(stderr, "tracetui: %s: ", spec->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see 'tracetui %s --help')\n", spec->name);
+	shown = text_escape(raw);
+	fprintf(stderr, "tracetui: %s: %s (see 'tracetui %s --help')\n",
+	        spec->name, shown, spec->name);
+	free(shown);
+	free(raw);
 	return CMD_USAGE;
+}
+
+/* A byte count with an optional binary K, M, G or T suffix. */
+static bool
+parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	if (*end && strchr("KkMmGgTt", *end)) {
+		shift = (int)(strchr("KMGT", *end & ~0x20) - "KMGT" + 1) * 10;
+		end++;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v > (UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
 }
 
 static bool
@@ -162,6 +205,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	        {"normalize", no_argument, NULL, LONG_NORMALIZE},
 	        {"mapping", required_argument, NULL, LONG_MAPPING},
 	        {"base", required_argument, NULL, LONG_BASE},
+	        {"max-input", required_argument, NULL, LONG_MAX_INPUT},
 	        {"help", no_argument, NULL, 'h'},
 	        {"version", no_argument, NULL, 'V'},
 	        {NULL, 0, NULL, 0},
@@ -313,6 +357,17 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		case LONG_BASE:
 			opts->base = optarg;
 			break;
+		case LONG_MAX_INPUT: {
+			uint64_t size;
+
+			if (!parse_size(optarg, &size) || !size)
+				return usage_error(spec,
+				                   "--max-input needs a size "
+				                   "such as 4G, not '%s'",
+				                   optarg);
+			trace_load_max_input = size;
+			break;
+		}
 		case 'h':
 			print_help(spec);
 			return CMD_OK;
@@ -385,16 +440,27 @@ cmd_load(const char *path)
 	if (tty)
 		fputs("\r\033[K", stderr);
 	if (!tree) {
-		fprintf(stderr, "tracetui: %s: offset %llu: %s\n",
-		        err.path ? err.path : path,
-		        (unsigned long long)err.offset, err.message);
+		char *where = text_escape(err.path ? err.path : path);
+		char *what = text_escape(err.message);
+
+		fprintf(stderr, "tracetui: %s: offset %llu: %s\n", where,
+		        (unsigned long long)err.offset, what);
+		free(where);
+		free(what);
 		trace_error_clear(&err);
 		return NULL;
 	}
-	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++)
+	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++) {
+		/* Warnings quote the file's own bytes: escaped for stderr. */
+		char *where = text_escape(path);
+		char *what = text_escape(tree->warnings[i].message);
+
 		fprintf(stderr, "tracetui: %s: offset %llu: warning: %s\n",
-		        path, (unsigned long long)tree->warnings[i].offset,
-		        tree->warnings[i].message);
+		        where, (unsigned long long)tree->warnings[i].offset,
+		        what);
+		free(where);
+		free(what);
+	}
 	if (tree->nwarnings > MAX_WARNINGS_SHOWN)
 		fprintf(stderr,
 		        "tracetui: %s: %zu more warnings ('tracetui info' "
