@@ -110,7 +110,7 @@ xasprintf(const char *fmt, ...)
 void
 util_grow(void **ptr, size_t *cap, size_t need, size_t size)
 {
-	size_t n = *cap ? *cap : 8;
+	size_t n = *cap ? *cap : 2;
 
 	while (n < need) {
 		if (n > SIZE_MAX / 2)

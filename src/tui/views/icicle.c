@@ -288,12 +288,7 @@ scope_parts(struct icicle_view *v, struct app *app, size_t *n)
 		if (!scope_has(scope, t))
 			continue;
 		if (!v->thread_built[t]) {
-			struct scope one;
-
-			scope_init_none(&one, tree);
-			scope_add(&one, t);
-			callpath_build(&v->threads[t], tree, &one, false);
-			scope_done(&one);
+			callpath_build_thread(&v->threads[t], tree, t);
 			v->thread_built[t] = true;
 		}
 		parts[(*n)++] = v->threads[t];
