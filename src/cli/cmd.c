@@ -117,8 +117,7 @@ print_help(const struct cmd_spec *spec)
 			printf("  %-22s %s\n", h->flags, h->text);
 	}
 	printf("  %-22s %s\n", "    --max-input SIZE",
-	       "read at most SIZE bytes from a pipe (default 1G; K, M, G, "
-	       "T suffixes)");
+	       "read at most SIZE bytes from a pipe (default 1G)");
 	printf("  %-22s %s\n  %-22s %s\n", "-h, --help", "show this help",
 	       "-V, --version", "show the version");
 	if (spec->epilog)
