@@ -107,11 +107,9 @@ set_colors(enum term_color mode)
 	"tree, calls, info)"
 
 bool
-term_open(enum term_color color, char **error)
+term_usable(char **error)
 {
-	struct sigaction sa;
 	const char *name = getenv("TERM");
-	SCREEN *screen;
 
 	if (!name || !*name || strcmp(name, "dumb") == 0) {
 		*error = xasprintf("the viewer needs a terminal that can move "
@@ -119,6 +117,17 @@ term_open(enum term_color color, char **error)
 		                   name && *name ? "dumb" : "not set");
 		return false;
 	}
+	return true;
+}
+
+bool
+term_open(enum term_color color, char **error)
+{
+	struct sigaction sa;
+	SCREEN *screen;
+
+	if (!term_usable(error))
+		return false;
 	screen = newterm(NULL, stdout, stdin);
 	if (!screen) {
 		*error = xstrdup("cannot initialise the terminal (check "

@@ -21,6 +21,9 @@ enum term_color {
 	TERM_COLOR_NEVER,
 };
 
+/* False with a message in *error when TERM says the terminal cannot
+ * host the viewer (dumb, unset), before anything is loaded. */
+bool term_usable(char **error);
 /* Take over the terminal; false with a message in *error otherwise. */
 bool term_open(enum term_color color, char **error);
 /* Restore the terminal. */

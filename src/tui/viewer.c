@@ -65,6 +65,13 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
+	if (!term_usable(&error)) {
+		cmd_error(NULL, "%s", error);
+		free(error);
+		calltree_free(base);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
 	tree = cmd_load(opts.args[0]);
 	if (!tree) {
 		calltree_free(base);
