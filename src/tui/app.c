@@ -164,13 +164,7 @@ app_scope_parts(struct app *app, size_t *n)
 		if (!scope_has(scope, t))
 			continue;
 		if (!app->thread_built[t]) {
-			struct scope one;
-
-			scope_init_none(&one, tree);
-			scope_add(&one, t);
-			callpath_build(&app->thread_paths[t], tree, &one,
-			               false);
-			scope_done(&one);
+			callpath_build_thread(&app->thread_paths[t], tree, t);
 			app->thread_built[t] = true;
 		}
 		parts[(*n)++] = app->thread_paths[t];

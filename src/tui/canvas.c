@@ -164,13 +164,14 @@ canvas_text(struct canvas *c, int x, int y, int max, const char *s,
 		left -= used;
 		if (w == 0)
 			continue;
-		if (strncmp(g, "\\x", 2) == 0 && w == 4) {
-			/* An escape is four ASCII cells. */
+		if (g[0] == '\\' && (size_t)w == strlen(g)) {
+			/* An escape (\x1B, \u202E) is one ASCII cell a
+			 * byte. */
 			int i;
 
-			if (col + 4 > x + room)
+			if (col + w > x + room)
 				break;
-			for (i = 0; i < 4; i++) {
+			for (i = 0; i < w; i++) {
 				char one[2] = {g[i], '\0'};
 
 				put_glyph(c, col++, y, limit, one, 1, role);

@@ -747,6 +747,14 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
 	else
 		right = xasprintf("%s %s", time,
 		                  k == CLOCK_CPU ? "cpu" : "wall");
+	if (p->cut_depth) {
+		/* A deep recursion's callers past the cut are left out. */
+		char *cut = xasprintf("callers cut at depth %u  %s",
+		                      (unsigned)p->cut_depth, right);
+
+		free(right);
+		right = cut;
+	}
 	room = c->width - (int)strlen(right) - 2;
 	for (n = v->zoom; n != 0; n = p->nodes[n].parent) {
 		UTIL_GROW(chain, cap, len + 1);
