@@ -203,6 +203,8 @@ calltree-from-icicle||icicle|100x16|key:f key:j key:j key:C
 calltree-enter-profile||icicle|100x16|key:C key:g key:e key:Enter
 calltree-from-drill-down||calls|100x16|key:G key:k ENTER MOVE_DOWN*6 key:C
 calltree-narrow||gen|60x16|key:C key:g key:E
+calltree-80x24||gen|80x24|key:C key:g key:e
+calltree-bottom-up-ascii|--ascii|gen|80x24|key:C key:b key:g key:j key:e
 base-profile|--roles --base diff-base.trace|diff-new|120x12|
 base-profile-sort|--roles --base diff-base.trace|diff-new|120x12|SORT_NEXT*5
 base-profile-wall|--roles --base diff-base.trace|diff-new|120x12|CLOCK

@@ -642,20 +642,19 @@ draw_header(struct calltree_view *v, struct canvas *c, int y)
 /* The guides of a row at depth d into buf: one pair of columns per level
  * above it (a line where that level has siblings to come), then its own
  * branch.  last[l] says whether the row's ancestor at level l is the
- * last of its siblings.  Levels beyond max show as one truncation mark. */
+ * last of its siblings.  The first skip levels, the same for every row
+ * drawn, show as one truncation mark, so the lines stay aligned. */
 static void
 guides(const struct canvas *c, char *buf, size_t size, const bool *last,
-       uint32_t d, uint32_t max)
+       uint32_t d, uint32_t skip)
 {
-	uint32_t l = 1;
+	uint32_t l = skip + 1;
 	size_t at = 0;
 
 	buf[0] = '\0';
-	if (d > max) {
+	if (skip)
 		at += (size_t)snprintf(buf + at, size - at, "%s ",
 		                       canvas_glyph(c, GLYPH_TRUNCATED));
-		l = d - max + 1;
-	}
 	for (; l < d && at < size; l++)
 		at += (size_t)snprintf(buf + at, size - at, "%s ",
 		                       last[l] ? " "
@@ -668,7 +667,7 @@ guides(const struct canvas *c, char *buf, size_t size, const bool *last,
 
 static void
 draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
-         size_t r, const bool *last, uint32_t max_levels)
+         size_t r, const bool *last, uint32_t max_levels, uint32_t skip)
 {
 	const struct callpath *p = path_of(v);
 	const struct tree_row *row = &v->rows[r];
@@ -706,7 +705,7 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 		x += widths[i] + 1;
 	}
 	lines = xcalloc(lines_size, 1);
-	guides(c, lines, lines_size, last, row->depth, max_levels);
+	guides(c, lines, lines_size, last, row->depth, skip);
 	mark = !has_children(v, row->node)   ? " "
 	       : v->open[v->mode][row->node] ? canvas_glyph(c, GLYPH_EXPANDED)
 	                                     : canvas_glyph(c, GLYPH_COLLAPSED);
@@ -758,7 +757,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 {
 	struct calltree_view *v = state;
 	int body = height - 1, y, name_x = 0, i;
-	uint32_t max_levels, d;
+	uint32_t max_levels, d, skip;
 	bool *last;
 	size_t r;
 
@@ -771,18 +770,26 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 	for (i = 0; i < TCOL_NAME; i++)
 		if (shown(v, i))
 			name_x += widths[i] + 1;
-	/* Deeper levels than fit beside 20 columns of name show as one
-	 * mark. */
-	max_levels = c->width - name_x > 24
-	                     ? (uint32_t)(c->width - name_x - 20) / 2
+	/* How many levels of guides fit beside 28 columns of name. */
+	max_levels = c->width - name_x > 32
+	                     ? (uint32_t)(c->width - name_x - 28) / 2
 	                     : 2;
 	/* The last-sibling flags of the first row's ancestors, then kept
 	 * as rows go down. */
 	r = v->list.top;
 	d = r < v->nrows ? v->rows[r].depth : 0;
-	for (i = (int)r; i < (int)(r + (size_t)body) && i < (int)v->nrows; i++)
+	skip = d ? d - 1 : 0;
+	for (i = (int)r; i < (int)(r + (size_t)body) && i < (int)v->nrows;
+	     i++) {
 		if (v->rows[i].depth > d)
 			d = v->rows[i].depth;
+		if (v->rows[i].depth <= skip)
+			skip = v->rows[i].depth ? v->rows[i].depth - 1 : 0;
+	}
+	/* Levels above every row shown make way when they do not fit;
+	 * rows keep their places relative to each other. */
+	if (d - skip < max_levels)
+		skip = d > max_levels ? d - max_levels : 0;
 	last = xcalloc((size_t)d + 2, sizeof(*last));
 	if (r < v->nrows) {
 		uint32_t want = v->rows[r].depth;
@@ -797,7 +804,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 	}
 	for (y = 0; y < body && r < v->nrows; y++, r++) {
 		last[v->rows[r].depth] = v->rows[r].last;
-		draw_row(v, app, c, top + 1 + y, r, last, max_levels);
+		draw_row(v, app, c, top + 1 + y, r, last, max_levels, skip);
 	}
 	free(last);
 }
