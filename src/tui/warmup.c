@@ -53,7 +53,7 @@ build(void *arg)
 
 		scope_init_none(&one, tree);
 		scope_add(&one, t);
-		callpath_build(&w->paths[t], tree, &one, false);
+		callpath_build_whole(&w->paths[t], tree, &one, false);
 		scope_done(&one);
 	}
 	w->merged = xcalloc(1, sizeof(*w->merged));
