@@ -2,26 +2,25 @@
  * drilldown: the parents and children of one method within a scope
  * (PRODUCT.md section 2), as the rows every front end shows.
  *
- * Four sections, each present when it has rows: Parents, Children (led
- * by a `self` row, always present), Parents while recursive and Children
- * while recursive (led by a `self` row of its own).  A row's time along
- * its edge counts each stretch of time once: a call is left out of it
- * when a call on the same edge encloses it, so that no row exceeds what
- * its share is taken of:
+ * Four sections: Parents, Children (led by a `self` row, always shown),
+ * Parents while recursive and Children while recursive (led by a `self`
+ * row of its own, shown when the method has recursive calls); the others
+ * are shown when they have rows.  A row holds the summed durations of the
+ * calls along its edge, and its share is taken of
  *
- *   Parents, Children        the method's inclusive time;
+ *   Parents, Children        the method's inclusive time (the durations
+ *                            of its non-recursive calls);
  *   ... while recursive      the time spent while recursive: the summed
- *                            durations of the method's recursive calls
- *                            that no recursive call of it encloses.
+ *                            durations of its recursive calls.
  *
- * The two `self` rows (exclusive time of the non-recursive and of the
- * recursive calls) add up to the method's exclusive time.
+ * Each section adds up to 100% of its base, so no share exceeds 100%,
+ * and the two `self` rows (exclusive time of the non-recursive and of
+ * the recursive calls) add up to the method's exclusive time.
  */
 #ifndef TRACETUI_DRILLDOWN_H
 #define TRACETUI_DRILLDOWN_H
 
 #include "model/calltree.h"
-#include "model/scope.h"
 #include "query/profile.h"
 
 #include <stdbool.h>
@@ -64,21 +63,12 @@ struct drilldown {
 	size_t nrows;
 };
 
-/*
- * The drill-down of method m within scope, whose profile is p, edges
- * ordered by time on clock k.  A method without recursive calls is read
- * from p's links; one with them from the scope's calls.
- */
-void drilldown_compute(struct drilldown *out, const struct calltree *tree,
-                       const struct scope *scope, const struct profile *p,
+/* The drill-down of method m from profile p (any scope, any range),
+ * edges ordered by time on clock k, largest first. */
+void drilldown_compute(struct drilldown *out, const struct profile *p,
                        uint32_t m, enum clock_index k);
-/* The same rows always from the scope's calls (p gives the call counts
- * of n/total). */
-void drilldown_from_calls(struct drilldown *out, const struct calltree *tree,
-                          const struct scope *scope, const struct profile *p,
-                          uint32_t m, enum clock_index k);
 /* Row r's share of its base on clock k, in percent (0 when the base is
- * 0); never above 100. */
+ * 0). */
 double drill_share(const struct drill_row *r, enum clock_index k);
 /* The title of a section: "Parents", "Children while recursive"... */
 const char *drill_section_name(enum drill_section s);
