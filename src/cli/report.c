@@ -2,13 +2,16 @@
  * report: the per-method profile table.  The TSV layout is a stable
  * interface (PRODUCT.md section 3): method, calls, rcalls, then inclusive
  * and exclusive microseconds per clock, empty for a clock the trace lacks.
- * The text layout is Traceview's columns for one clock, times in ms.
+ * The text layout is Traceview's columns for one clock, times in ms,
+ * under a line saying so when the trace is sampled: its calls and times
+ * are estimates.
  */
 #include "config.h"
 
 #include "cli/cmd.h"
 #include "query/method-name.h"
 #include "query/profile.h"
+#include "query/summary.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -225,6 +228,7 @@ cmd_report(int argc, char **argv)
 	struct report_row *rows = NULL;
 	struct sort_ctx sort = {SORT_INCL, CLOCK_CPU};
 	struct table *t;
+	char *note;
 	size_t n = 0, i;
 	int status = cmd_parse(&report_spec, argc, argv, &opts);
 
@@ -260,6 +264,10 @@ cmd_report(int argc, char **argv)
 		       (unsigned long long)(p.total[sort.clock] / 1000),
 		       (unsigned long long)(p.total[sort.clock] % 1000),
 		       scope.count, scope.count == 1 ? "" : "s");
+		note = summary_sampled_note(tree);
+		if (note)
+			printf("%s\n", note);
+		free(note);
 		t = text_table(&p, sort.clock, rows, n);
 	} else {
 		t = machine_table(tree, rows, n);

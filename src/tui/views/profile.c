@@ -84,6 +84,13 @@ add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
 	c->width = width;
 }
 
+/* A sampled trace's call counts are estimates from its samples. */
+static const char *
+calls_title(const struct app *app)
+{
+	return app->tree->sampled ? "~Calls+Rec" : "Calls+Rec";
+}
+
 /* The column set of the app's clocks; the sort column is kept by kind
  * and clock when it still exists. */
 static void
@@ -105,7 +112,7 @@ set_columns(struct profile_view *v, struct app *app)
 		add_column(v, COL_INCL, CLOCK_WALL, "Incl Wall", 10);
 		add_column(v, COL_EXCL_PCT, CLOCK_WALL, "XWall%", 6);
 		add_column(v, COL_EXCL, CLOCK_WALL, "Excl Wall", 10);
-		add_column(v, COL_CALLS, CLOCK_CPU, "Calls+Rec", 10);
+		add_column(v, COL_CALLS, CLOCK_CPU, calls_title(app), 10);
 		add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 10);
 		add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call", 10);
 	} else {
@@ -116,7 +123,7 @@ set_columns(struct profile_view *v, struct app *app)
 		add_column(v, COL_INCL, k, cpu ? "Incl Cpu" : "Incl Wall", 10);
 		add_column(v, COL_EXCL_PCT, k, "Excl%", 6);
 		add_column(v, COL_EXCL, k, cpu ? "Excl Cpu" : "Excl Wall", 10);
-		add_column(v, COL_CALLS, k, "Calls+Rec", 10);
+		add_column(v, COL_CALLS, k, calls_title(app), 10);
 		add_column(v, COL_PER_CALL, k, cpu ? "Cpu/Call" : "Wall/Call",
 		           10);
 	}
