@@ -17,6 +17,7 @@ static const char *const glyphs_utf8[GLYPH_COUNT] = {
         [GLYPH_SORT_UP] = "\u25b2",   [GLYPH_HLINE] = "\u2500",
         [GLYPH_VLINE] = "\u2502",     [GLYPH_BLOCK] = "\u2588",
         [GLYPH_SHADE] = "\u2591",     [GLYPH_ARROW] = "\u2192",
+        [GLYPH_BRANCH] = "\u251c",    [GLYPH_LAST] = "\u2514",
 };
 
 static const char *const glyphs_ascii[GLYPH_COUNT] = {
@@ -25,6 +26,7 @@ static const char *const glyphs_ascii[GLYPH_COUNT] = {
         [GLYPH_SORT_UP] = "^",   [GLYPH_HLINE] = "-",
         [GLYPH_VLINE] = "|",     [GLYPH_BLOCK] = "#",
         [GLYPH_SHADE] = ".",     [GLYPH_ARROW] = ">",
+        [GLYPH_BRANCH] = "|",    [GLYPH_LAST] = "`",
 };
 
 static const char role_letters[ROLE_COUNT] = {
