@@ -871,7 +871,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (k = 0; k < CLOCK_COUNT; k++)
 		free(w.child_sum[k]);
 	/* The viewer takes the model over and frees it. */
-	if (tree->calls.count <= 20000)
+	if (tree->calls.count <= 2000)
 		check_viewer(tree);
 	else
 		calltree_free(tree);
