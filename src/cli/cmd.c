@@ -247,7 +247,7 @@ static const struct option_def options[] = {
          "exit 1 when EXPR holds (repeatable)", set_fail_if,
          "For diff; see DIFF for the grammar."},
         {OPT_ALPHA, 0, "alpha", "A",
-         "over several runs, p below A is significant (default 0.05)",
+         "over runs, p below A is significant (default 0.05)",
          set_alpha,
          "For diff over several runs per side: a change whose "
          "Mann-Whitney p-value is A or more is marked ~ and never trips "
