@@ -47,7 +47,8 @@ test_median(void)
 	double one[] = {7};
 
 	is_near(stats_median(odd, 5), 3, 0, "median of 5 values");
-	is_near(stats_median(even, 4), 25, 0, "median of 4: mean of the middle");
+	is_near(stats_median(even, 4), 25, 0,
+	        "median of 4: mean of the middle");
 	is_near(stats_median(one, 1), 7, 0, "median of 1 value");
 }
 
@@ -240,10 +241,9 @@ test_shift(void)
 				c = (long)i;
 			}
 			stats_shift(NULL, x, n1, y, n2, 0.1, &s);
-			if (np % 2
-			            ? s.estimate != d[np / 2]
-			            : s.estimate !=
-			                      (d[np / 2 - 1] + d[np / 2]) / 2)
+			if (np % 2 ? s.estimate != d[np / 2]
+			           : s.estimate !=
+			                     (d[np / 2 - 1] + d[np / 2]) / 2)
 				all = false;
 			if (c < 0 || (size_t)c >= np - 1 - (size_t)c) {
 				if (s.has_ci)

@@ -85,8 +85,9 @@ split_sides(struct runs_cmd *d)
 			return false;
 		}
 	if (!d->nfiles[DIFF_BASE] || !d->nfiles[DIFF_NEW]) {
-		cmd_error("diff", "no trace %s '--': expected BASE... -- "
-		                  "NEW...",
+		cmd_error("diff",
+		          "no trace %s '--': expected BASE... -- "
+		          "NEW...",
 		          d->nfiles[DIFF_BASE] ? "after" : "before");
 		return false;
 	}
@@ -157,7 +158,7 @@ read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
 static bool
 pick_clock(struct runs_cmd *d)
 {
-	bool (*has)[CLOCK_COUNT] = d->diff.has_clock;
+	bool(*has)[CLOCK_COUNT] = d->diff.has_clock;
 
 	if (d->opts->clock >= 0)
 		d->clock = (enum clock_index)d->opts->clock;
@@ -206,9 +207,9 @@ machine_table(struct runs_cmd *d, size_t n, enum table_format format)
 	static const char *const metric_names[] = {"calls", "excl", "incl"};
 	static const enum diff_metric metrics[] = {DIFF_CALLS, DIFF_EXCL,
 	                                           DIFF_INCL};
-	static const char *const fields[] = {"base",  "new", "delta",
-	                                     "pct",   "shift", "low",
-	                                     "high",  "p",   "significant"};
+	static const char *const fields[] = {"base", "new",   "delta",
+	                                     "pct",  "shift", "low",
+	                                     "high", "p",     "significant"};
 	enum { NFIELDS = 9, NCOLS = 4 + 3 * NFIELDS };
 	char *names[NCOLS];
 	const char *heads[NCOLS];
@@ -223,8 +224,8 @@ machine_table(struct runs_cmd *d, size_t n, enum table_format format)
 	names[c++] = xstrdup("new_runs");
 	for (mi = 0; mi < 3; mi++)
 		for (f = 0; f < NFIELDS; f++) {
-			bool share = d->normalize && metrics[mi] != DIFF_CALLS &&
-			             f < 3;
+			bool share = d->normalize &&
+			             metrics[mi] != DIFF_CALLS && f < 3;
 
 			names[c++] = xasprintf("%s_%s%s", fields[f],
 			                       metric_names[mi],
@@ -239,8 +240,8 @@ machine_table(struct runs_cmd *d, size_t n, enum table_format format)
 		free(names[c]);
 	for (i = 0; i < n; i++) {
 		const struct diff_row *row = &d->diff.rows[i];
-		bool one_side = !row->present[DIFF_BASE] ||
-		                !row->present[DIFF_NEW];
+		bool one_side =
+		        !row->present[DIFF_BASE] || !row->present[DIFF_NEW];
 
 		table_row(t);
 		table_str(t, row->name);
@@ -252,10 +253,10 @@ machine_table(struct runs_cmd *d, size_t n, enum table_format format)
 			double pct;
 
 			diff_stats_row(&d->st, row, metrics[mi], &st);
-			take(t, value_text(d, metrics[mi],
-			                   st.median[DIFF_BASE]));
-			take(t, value_text(d, metrics[mi],
-			                   st.median[DIFF_NEW]));
+			take(t,
+			     value_text(d, metrics[mi], st.median[DIFF_BASE]));
+			take(t,
+			     value_text(d, metrics[mi], st.median[DIFF_NEW]));
 			take(t, value_text(d, metrics[mi], st.delta));
 			if (one_side && format == TABLE_JSON)
 				table_empty(t);
@@ -266,16 +267,13 @@ machine_table(struct runs_cmd *d, size_t n, enum table_format format)
 				take(t, diff_fixed(pct, 2, false, ""));
 			else
 				table_empty(t);
-			take(t, value_text(d, metrics[mi],
-			                   st.shift.estimate));
-			take(t, st.shift.has_ci
-			                ? value_text(d, metrics[mi],
-			                             st.shift.low)
-			                : NULL);
-			take(t, st.shift.has_ci
-			                ? value_text(d, metrics[mi],
-			                             st.shift.high)
-			                : NULL);
+			take(t, value_text(d, metrics[mi], st.shift.estimate));
+			take(t, st.shift.has_ci ? value_text(d, metrics[mi],
+			                                     st.shift.low)
+			                        : NULL);
+			take(t, st.shift.has_ci ? value_text(d, metrics[mi],
+			                                     st.shift.high)
+			                        : NULL);
 			take(t, diff_fixed(st.test.p, 6, false, ""));
 			table_str(t, st.significant ? "true" : "false");
 		}
@@ -350,8 +348,8 @@ text_table(struct runs_cmd *d, size_t n)
 			table_str(t, "new");
 		else if (!row->present[DIFF_NEW])
 			table_str(t, "gone");
-		else if (diff_percent(st.median[DIFF_BASE],
-		                      st.median[DIFF_NEW], &pct))
+		else if (diff_percent(st.median[DIFF_BASE], st.median[DIFF_NEW],
+		                      &pct))
 			take(t, diff_fixed(pct, 1, true, "%"));
 		else
 			table_str(t, "+inf%");
@@ -428,8 +426,7 @@ print_header(struct runs_cmd *d)
 /* Evaluate every condition; print those that hold and those held back
  * as not significant.  True when one holds. */
 static bool
-check_conditions(struct runs_cmd *d, const struct diff_cond *conds,
-                 size_t n)
+check_conditions(struct runs_cmd *d, const struct diff_cond *conds, size_t n)
 {
 	bool any = false;
 	size_t i;
@@ -507,8 +504,7 @@ diff_runs(const struct cmd_opts *opts)
 	if (!pick_clock(&d))
 		goto out;
 	diff_stats_init(&d.st, &d.diff, opts->alpha, d.clock, d.normalize);
-	if (stats_min_p(d.nfiles[DIFF_BASE], d.nfiles[DIFF_NEW]) >=
-	    opts->alpha)
+	if (stats_min_p(d.nfiles[DIFF_BASE], d.nfiles[DIFF_NEW]) >= opts->alpha)
 		cmd_error("diff",
 		          "warning: with %zu and %zu runs no p-value can be "
 		          "below %g, so no change is significant (4 runs per "

@@ -67,9 +67,9 @@ diff_stats_row(struct diff_stats *st, const struct diff_row *row,
 
 	for (s = 0; s < 2; s++)
 		for (r = 0; r < st->diff->nruns[s]; r++)
-			st->sample[s][r] = diff_run_value(
-			        st->diff, row, (enum diff_side)s, r, m,
-			        st->clock, st->normalize);
+			st->sample[s][r] =
+			        diff_run_value(st->diff, row, (enum diff_side)s,
+			                       r, m, st->clock, st->normalize);
 	compare_samples(st, out);
 }
 
@@ -163,7 +163,7 @@ diff_stats_cond_eval(struct diff_stats *st, const struct diff_cond *c,
 	} else {
 		r->change = stat->delta;
 	}
-	r->holds = stat->significant && (c->op == '>'
-	                                         ? r->change > c->threshold
-	                                         : r->change < c->threshold);
+	r->holds =
+	        stat->significant && (c->op == '>' ? r->change > c->threshold
+	                                           : r->change < c->threshold);
 }

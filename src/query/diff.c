@@ -101,9 +101,8 @@ diff_add_run(struct diff *d, enum diff_side side, const struct calltree *tree,
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		d->run_total[side][run][k] = p->total[k];
 		d->total[side][k] += p->total[k];
-		d->has_clock[side][k] =
-		        (run == 0 || d->has_clock[side][k]) &&
-		        tree->has_clock[k];
+		d->has_clock[side][k] = (run == 0 || d->has_clock[side][k]) &&
+		                        tree->has_clock[k];
 	}
 	for (i = 0; i < tree->nmethods && i < p->nrows; i++) {
 		const struct profile_row *r = &p->rows[i];

@@ -45,7 +45,7 @@ struct diff_row {
 	char *name;       /* "CLASS.NAME SIGNATURE", the class dotted */
 	char *short_name; /* "CLASS.NAME", the class dotted: globs match it */
 	bool present[2];  /* indexed by enum diff_side; in any run */
-	struct diff_values v[2]; /* summed over the side's runs */
+	struct diff_values v[2];     /* summed over the side's runs */
 	struct diff_values *runs[2]; /* per run of the side, in order */
 };
 
@@ -54,12 +54,12 @@ struct diff_entry;
 struct diff {
 	struct diff_row *rows;
 	size_t nrows;
-	size_t only[2]; /* rows present on that side only */
-	uint64_t total[2][CLOCK_COUNT];    /* summed over the side's runs */
-	bool has_clock[2][CLOCK_COUNT];    /* in every run of the side */
-	size_t nruns[2];                   /* traces per side */
+	size_t only[2];                 /* rows present on that side only */
+	uint64_t total[2][CLOCK_COUNT]; /* summed over the side's runs */
+	bool has_clock[2][CLOCK_COUNT]; /* in every run of the side */
+	size_t nruns[2];                /* traces per side */
 	uint64_t (*run_total[2])[CLOCK_COUNT]; /* per run */
-	struct diff_values *run_values;    /* what rows' runs point into */
+	struct diff_values *run_values;        /* what rows' runs point into */
 	/* Runs added and not yet matched (diff_add_run). */
 	struct diff_entry *entries;
 	size_t nentries, entries_cap;

@@ -100,8 +100,7 @@ static double
 normal_u_cdf(size_t n1, size_t n2, double u)
 {
 	double mean = (double)n1 * (double)n2 / 2;
-	double sd = sqrt((double)n1 * (double)n2 * (double)(n1 + n2 + 1) /
-	                 12);
+	double sd = sqrt((double)n1 * (double)n2 * (double)(n1 + n2 + 1) / 12);
 
 	return stats_normal_cdf((u + 0.5 - mean) / sd);
 }

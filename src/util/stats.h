@@ -55,9 +55,8 @@ double stats_udist_cdf(const struct stats_udist *d, double u);
 
 /* The Mann-Whitney U test of y against x (nx, ny > 0); d is the
  * distribution for sizes nx, ny, or NULL to make one here. */
-void stats_mann_whitney(const struct stats_udist *d, const double *x,
-                        size_t nx, const double *y, size_t ny,
-                        struct stats_utest *t);
+void stats_mann_whitney(const struct stats_udist *d, const double *x, size_t nx,
+                        const double *y, size_t ny, struct stats_utest *t);
 
 /* The smallest two-sided p-value samples of n1 and n2 values can give
  * (all of one sample above the other, no ties): 2 / C(n1 + n2, n1). */
