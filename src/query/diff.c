@@ -1,7 +1,8 @@
 /*
- * diff: rows are made by sorting every used method of both profiles by
- * (dotted class, name, signature, side) and merging runs of equal
- * triples, so matching costs O(n log n) in the methods of both traces.
+ * diff: rows are made by sorting every used method of every run by
+ * (dotted class, name, signature, side, run) and merging runs of equal
+ * triples, so matching costs O(n log n) in the methods of all traces.
+ * Each run's entries copy their names, so its trace can go at once.
  * Conditions are parsed by hand, one token after another, so an error
  * can name the column where the text stopped making sense.
  */
@@ -9,6 +10,7 @@
 
 #include "query/diff.h"
 
+#include "model/identity.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
 #include "util/chars.h"
@@ -20,49 +22,18 @@
 
 /* One used method of one run, before matching; owns its strings. */
 struct diff_entry {
-	char *klass; /* dotted copy */
-	char *name, *signature;
+	struct tt_method m; /* class, name and signature: copies */
 	char *full_name, *short_name;
 	struct diff_values v;
 	enum diff_side side;
 	size_t run;
 };
 
-static char *
-dotted(const char *s)
-{
-	char *d = xstrdup(s), *p;
-
-	for (p = d; *p; p++)
-		if (*p == '/')
-			*p = '.';
-	return d;
-}
-
-/* Order by the matching triple alone. */
-static int
-triple_cmp(const struct diff_entry *x, const struct diff_entry *y)
-{
-	int c = strcmp(x->klass, y->klass);
-
-	if (!c)
-		c = strcmp(x->name, y->name);
-	if (!c)
-		c = strcmp(x->signature, y->signature);
-	return c;
-}
-
-static bool
-same_method(const struct diff_entry *x, const struct diff_entry *y)
-{
-	return triple_cmp(x, y) == 0;
-}
-
 static int
 entry_cmp(const void *a, const void *b)
 {
 	const struct diff_entry *x = a, *y = b;
-	int c = triple_cmp(x, y);
+	int c = identity_cmp(&x->m, &y->m);
 
 	if (!c)
 		c = (int)x->side - (int)y->side;
@@ -108,18 +79,23 @@ diff_add_run(struct diff *d, enum diff_side side, const struct calltree *tree,
 		const struct profile_row *r = &p->rows[i];
 		struct tt_method named = tree->methods[i];
 		struct diff_entry *e;
+		char *klass, *c;
 
 		if (!profile_row_used(p, i))
 			continue;
 		UTIL_GROW(d->entries, d->entries_cap, d->nentries + 1);
 		e = &d->entries[d->nentries++];
 		memset(e, 0, sizeof(*e));
-		e->klass = dotted(named.klass);
-		e->name = xstrdup(named.name);
-		e->signature = xstrdup(named.signature);
-		named.klass = e->klass;
+		e->m.klass = xstrdup(named.klass);
+		e->m.name = xstrdup(named.name);
+		e->m.signature = xstrdup(named.signature);
+		named.klass = klass = xstrdup(named.klass);
+		for (c = klass; *c; c++) /* the name as matched */
+			if (*c == '/')
+				*c = '.';
 		e->full_name = method_full_name(&named);
 		e->short_name = method_short_name(&named);
+		free(klass);
 		e->side = side;
 		e->run = run;
 		e->v.calls = r->calls + r->rcalls;
@@ -133,9 +109,9 @@ diff_add_run(struct diff *d, enum diff_side side, const struct calltree *tree,
 static void
 entry_done(struct diff_entry *e)
 {
-	free(e->klass);
-	free(e->name);
-	free(e->signature);
+	free((char *)e->m.klass);
+	free((char *)e->m.name);
+	free((char *)e->m.signature);
 	free(e->full_name);
 	free(e->short_name);
 }
@@ -159,7 +135,7 @@ diff_finish(struct diff *out)
 		row->name = e[i].full_name;
 		row->short_name = e[i].short_name;
 		e[i].full_name = e[i].short_name = NULL;
-		for (j = i; j < n && same_method(&e[i], &e[j]); j++) {
+		for (j = i; j < n && !identity_cmp(&e[i].m, &e[j].m); j++) {
 			row->present[e[j].side] = true;
 			add_values(&row->v[e[j].side], &e[j].v);
 			add_values(&row->runs[e[j].side][e[j].run], &e[j].v);
