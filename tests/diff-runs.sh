@@ -25,10 +25,10 @@ LC_ALL=C
 export LC_ALL
 cd "$tmp" || exit 1
 
-# mk NAME FOO BAR: App.main calls Foo.run for FOO us then Bar.run for BAR
-# us, on both clocks, and spends 10 us of its own.
+# mk NAME FOO BAR [OWN]: App.main calls Foo.run for FOO us then Bar.run
+# for BAR us, on both clocks, and spends OWN (default 10) us of its own.
 mk() {
-	mk_end=$(($2 + $3 + 10))
+	mk_end=$(($2 + $3 + ${4:-10}))
 	printf '%s\n' 'vm art' 'thread 1 main' \
 		'method 0x4 com.example.App main ()V App.java' \
 		'method 0x8 com.example.Foo run ()V Foo.java' \
@@ -176,6 +176,36 @@ ok "$([ $rc -eq 2 ] && echo "$err" | grep -q -- '--alpha needs a level' &&
 run "$TRACETUI" diff b1.trace -- n1.trace missing.trace
 ok "$([ $rc -eq 3 ] && echo "$err" | grep -q 'missing.trace' &&
 	echo 0 || echo 1)" "a run that cannot be read: exit 3, named"
+
+# --sort name and --top over runs.
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --sort name --top 2 $BASE -- $NEW
+ok "$([ "$(printf '%s\n' "$out" | tail -n +2 | cut -f1 | tr '\n' ,)" = \
+	'com.example.App.main ()V,com.example.Bar.run ()V,' ] && echo 0 ||
+	echo 1)" "--sort name --top 2 over runs"
+
+# A NEW that is uniformly 10% slower: Foo 100 -> 110, Bar 50 -> 55, own
+# time 10 -> 11, so every share is the same (100/160 = 110/176).  Five
+# runs each, every run alike: without --normalize Foo's change is
+# significant (all of NEW above all of BASE, tied within each side:
+# normal approximation, variance 25/12 * (11 - 240/90) = 17.3611, z =
+# 12 / 4.16667 = 2.88, p = 0.003977); with it every share ties, p = 1.
+for i in 1 2 3 4 5; do
+	mk "u$i" 100 50 10
+	mk "v$i" 110 55 11
+done
+U="u1.trace u2.trace u3.trace u4.trace u5.trace"
+V="v1.trace v2.trace v3.trace v4.trace v5.trace"
+row='com.example.Foo.run ()V'
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv $U -- $V
+expect_fields "uniformly slower: significant in time" \
+	delta_excl=10 p_excl=0.003977 significant_excl=true
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --normalize $U -- $V
+expect_fields "uniformly slower, --normalize: shares unchanged, p 1" \
+	base_excl_share=62.5000 new_excl_share=62.5000 \
+	delta_excl_share=0.0000 p_excl=1.000000 significant_excl=false
 
 # Eight runs per side drawn with a fixed seed (the Park-Miller generator,
 # exact in awk's doubles): Foo around 100 ms +-4% in BASE and 110 ms +-4%
