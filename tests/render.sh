@@ -20,6 +20,9 @@ for spec in diff-base diff-new; do
 	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
 		skip_all "mktrace failed on $spec"
 done
+# A sampled trace (hprof profiles are): the title and the calls column
+# say its numbers are estimates.
+cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
 	skip_all "mktrace failed"
@@ -210,6 +213,7 @@ base-icicle|--roles --base diff-base.trace|diff-new|100x12|key:f
 base-icicle-status|--roles --base diff-base.trace|diff-new|100x12|key:f key:j
 base-icicle-new|--base diff-base.trace|diff-new|100x12|key:f key:j key:l
 base-icicle-inverted|--roles --base diff-base.trace|diff-new|100x12|key:f key:b
+sampled-profile||sampled|120x10|
 CASES
 }
 
