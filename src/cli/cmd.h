@@ -43,6 +43,7 @@ enum cmd_option {
 	OPT_NORMALIZE = 1 << 11,
 	OPT_MAPPING = 1 << 12,
 	OPT_BASE = 1 << 13,
+	OPT_ALPHA = 1 << 14,
 };
 
 struct cmd_spec {
@@ -75,6 +76,7 @@ struct cmd_opts {
 	const char *mapping; /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;    /* --base FILE, or NULL */
+	double alpha;        /* --alpha, default 0.05 */
 	bool ascii;          /* --ascii */
 	int color;           /* enum term_color: auto, always, never */
 	char **args;         /* positional arguments */
