@@ -35,7 +35,8 @@ chart_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 	const struct calltree *tree = timeline_tree(tl);
 	enum clock_index k = timeline_clock(tl);
 	uint32_t *dom = xcalloc(n + 1, sizeof(*dom)), *chain = NULL;
-	size_t cap = 0, len = 0, need = 0, i, r;
+	size_t cap = 0, len = 0, need = 0, i, r, end = 0;
+	uint32_t ended = CALL_NONE; /* the call whose subtree ends at end */
 
 	timeline_row(tl, t, t0, width, n, dom);
 	for (i = 0; i < n; i++) {
@@ -60,8 +61,13 @@ chart_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 				break;
 			}
 		}
+		if (mark == SIZE_MAX && c != ended && c != CALL_NONE) {
+			/* Neighbouring slices often stop at the same call. */
+			end = timeline_subtree_end(tl, t, c);
+			ended = c;
+		}
 		if (mark == SIZE_MAX &&
-		    timeline_nested_overlaps(tl, t, c, a, b))
+		    timeline_nested_overlaps(tl, t, c, end, a, b))
 			mark = top;
 		if (mark != SIZE_MAX)
 			top = mark + 1;

@@ -1138,7 +1138,7 @@ timeline_first_callee(const struct timeline *tl, size_t t, uint32_t c)
 
 bool
 timeline_nested_overlaps(const struct timeline *tl, size_t t, uint32_t c,
-                         uint64_t a, uint64_t b)
+                         size_t end, uint64_t a, uint64_t b)
 {
 	const struct tt_thread *th = &tl->tree->threads[t];
 	size_t lo, hi, i, ch;
@@ -1154,7 +1154,7 @@ timeline_nested_overlaps(const struct timeline *tl, size_t t, uint32_t c,
 		       timeline_call_at(tl, t, a) != CALL_NONE;
 	}
 	lo = (size_t)c + 1;
-	hi = timeline_subtree_end(tl, t, c);
+	hi = end;
 	if (lo >= hi)
 		return false;
 	/* A descendant starting inside the slice, else the child open

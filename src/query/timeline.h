@@ -97,8 +97,9 @@ uint64_t timeline_call_excl(const struct timeline *tl, uint32_t c);
 uint32_t timeline_first_callee(const struct timeline *tl, size_t t,
                                uint32_t c);
 /* True when a call nested in c (with c CALL_NONE: any call of thread t)
- * overlaps [a, b) or, of no length, starts in it. */
+ * overlaps [a, b) or, of no length, starts in it; end is c's
+ * timeline_subtree_end (unused without c). */
 bool timeline_nested_overlaps(const struct timeline *tl, size_t t, uint32_t c,
-                              uint64_t a, uint64_t b);
+                              size_t end, uint64_t a, uint64_t b);
 
 #endif
