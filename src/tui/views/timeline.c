@@ -829,9 +829,17 @@ draw_selected(struct timeline_view *v, const struct calltree *tree,
 {
 	uint64_t s = calltree_start(tree, v->call, v->clock);
 	uint64_t e = calltree_end(tree, v->call, v->clock);
-	int64_t a = (int64_t)(s / v->col) - (int64_t)v->first;
-	int64_t b = (int64_t)((e > s ? e - 1 : s) / v->col) - (int64_t)v->first;
+	uint64_t ca = s / v->col, cb = e > s ? (e - 1) / v->col : ca;
+	int64_t a, b;
 
+	/* The cells it covers half of, as the chart counts them (its
+	 * neighbours keep their edges); a shorter call takes its first. */
+	if (ca < cb && 2 * ((ca + 1) * v->col - s) < v->col)
+		ca++;
+	if (cb > ca && 2 * (e - cb * v->col) < v->col)
+		cb--;
+	a = (int64_t)ca - (int64_t)v->first;
+	b = (int64_t)cb - (int64_t)v->first;
 	if (b < 0 || a >= v->plot)
 		return;
 	if (a < 0)
