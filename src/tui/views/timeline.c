@@ -1327,7 +1327,9 @@ move_end(struct timeline_view *v, struct app *app, bool last)
 		select_call(v, tree, g);
 }
 
-/* Lay the calls out on the other clock, keeping the selection. */
+/* Lay the calls out on the other clock, keeping the selection; the
+ * index of the clock left is freed, the other's built (a pass over the
+ * calls, the one key press that walks them). */
 static void
 switch_clock(struct timeline_view *v, struct app *app)
 {
@@ -1339,6 +1341,10 @@ switch_clock(struct timeline_view *v, struct app *app)
 		            v->clock == CLOCK_WALL ? "wall" : "thread-cpu");
 		return;
 	}
+	/* One index at a time: two would hold 9 bytes a call more than
+	 * the memory budget has room for on the largest traces. */
+	timeline_free(v->index[v->clock]);
+	v->index[v->clock] = NULL;
 	v->clock = k;
 	v->marking = false;
 	if (!v->index[k]) {
