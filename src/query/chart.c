@@ -48,7 +48,8 @@ chart_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 		if (c != CALL_NONE) {
 			top = (size_t)calltree_depth(tree, c) + 1;
 			UTIL_GROW(chain, cap, top);
-			for (g = c, d = top; d-- > 0; g = calltree_parent(tree, g)) {
+			for (g = c, d = top; d-- > 0;
+			     g = calltree_parent(tree, g)) {
 				if (d < len && chain[d] == g)
 					break;
 				chain[d] = g;
