@@ -320,8 +320,8 @@ chart_of(struct timeline_view *v, size_t i, size_t cap)
 	d->rows = d->need > d->dtop ? d->need - d->dtop : 0;
 	if (i == v->cur && v->call != CALL_NONE) {
 		/* The selected call's row, even under a mark. */
-		size_t depth = calltree_depth(timeline_tree(tlv_index_of(v)),
-		                              v->call);
+		size_t depth =
+		        calltree_depth(timeline_tree(tlv_index_of(v)), v->call);
 
 		if (depth + 1 - d->dtop > d->rows)
 			d->rows = depth + 1 - d->dtop;
@@ -338,6 +338,52 @@ lines_of(struct timeline_view *v, size_t i, size_t cap)
 	if (v->folded[v->rows[i]])
 		return 1;
 	return 1 + (int)chart_of(v, i, cap)->rows;
+}
+
+/* At most this many matching methods are marked on the header lines:
+ * each costs a binary search per column and thread. */
+enum { MARKED_MATCHES = 32 };
+
+/* On thread t's header line, the columns where calls of the search's
+ * methods (ROLE_MATCH) or of the selected method (ROLE_HOT) are, at any
+ * depth: calls hidden in marks show there, as Traceview's thin lines
+ * under a row did. */
+static void
+mark_methods(struct timeline_view *v, struct app *app, struct canvas *c,
+             uint32_t t, int y, int x0)
+{
+	const struct timeline *tl = tlv_index_of(v);
+	const bool *match = tlv_matches(v, app);
+	uint32_t found[MARKED_MATCHES];
+	size_t n = 0, m, i;
+	int x;
+
+	for (m = 0; match && m < app->tree->nmethods; m++) {
+		const uint32_t *calls;
+
+		if (!match[m] ||
+		    !timeline_method_calls(tl, (uint32_t)m, t, &calls))
+			continue;
+		if (n == MARKED_MATCHES) {
+			n = 0;
+			break;
+		}
+		found[n++] = (uint32_t)m;
+	}
+	for (x = 0; x < v->plot; x++) {
+		uint64_t s = (v->first + (uint64_t)x) * v->col;
+
+		for (i = 0; i < n; i++) {
+			if (timeline_method_overlaps(tl, found[i], t, s,
+			                             s + v->col)) {
+				canvas_set_role(c, x0 + x, y, 1, ROLE_MATCH);
+				break;
+			}
+		}
+		if (i == n && app->method != CALL_NONE &&
+		    timeline_method_overlaps(tl, app->method, t, s, s + v->col))
+			canvas_set_role(c, x0 + x, y, 1, ROLE_HOT);
+	}
 }
 
 static void
@@ -366,8 +412,9 @@ draw_header(struct timeline_view *v, struct app *app, struct canvas *c,
 		return;
 	}
 	canvas_fill(c, x0, y, p, canvas_glyph(c, GLYPH_HLINE), ROLE_DIM);
+	mark_methods(v, app, c, t, y, x0);
 	tlv_format_time(buf, sizeof(buf), timeline_busy(tlv_index_of(v), t),
-	            c->ascii);
+	                c->ascii);
 	label = xasprintf(" %s busy ", buf);
 	canvas_text_right(c, x0, y, p - 1, label, ROLE_DIM);
 	free(label);
@@ -486,8 +533,8 @@ draw_panel(struct timeline_view *v, struct app *app, struct canvas *c, int y,
 		free(line);
 		tlv_format_time(busy, sizeof(busy),
 		                timeline_busy(tlv_index_of(v), t), c->ascii);
-		line = xasprintf("%s busy, %u calls, %u deep", busy,
-		                 th->ncalls, th->ncalls ? th->max_depth : 0);
+		line = xasprintf("%s busy, %u calls, %u deep", busy, th->ncalls,
+		                 th->ncalls ? th->max_depth : 0);
 		canvas_text(c, 0, y + 2, c->width, line, ROLE_NORMAL);
 		free(line);
 		if (h > 3)
@@ -552,8 +599,7 @@ draw_panel(struct timeline_view *v, struct app *app, struct canvas *c, int y,
 }
 
 void
-tlv_draw(void *state, struct app *app, struct canvas *c, int top,
-              int height)
+tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct timeline_view *v = state;
 	int name_w = 0, x0, y, panel, area, used;

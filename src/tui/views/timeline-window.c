@@ -169,7 +169,7 @@ tlv_fit_window(struct timeline_view *v, uint64_t from, uint64_t to)
 /* The range applied on this clock, if any, into from and to. */
 bool
 tlv_range_here(const struct timeline_view *v, const struct app *app,
-           uint64_t *from, uint64_t *to)
+               uint64_t *from, uint64_t *to)
 {
 	const struct time_range *r = &app->scope.range;
 
@@ -307,7 +307,7 @@ tlv_row_of(const struct timeline_view *v, uint32_t t)
 /* What the selection covers: the call, else the cursor's column. */
 void
 tlv_selected_span(const struct timeline_view *v, const struct calltree *tree,
-              uint64_t *from, uint64_t *to)
+                  uint64_t *from, uint64_t *to)
 {
 	if (v->call != CALL_NONE) {
 		*from = calltree_start(tree, v->call, v->clock);
@@ -323,7 +323,7 @@ tlv_selected_span(const struct timeline_view *v, const struct calltree *tree,
 /* The marked range so far: the anchor's span and the selection's. */
 void
 tlv_marked(const struct timeline_view *v, const struct calltree *tree,
-       uint64_t *from, uint64_t *to)
+           uint64_t *from, uint64_t *to)
 {
 	uint64_t lo, hi;
 
@@ -357,7 +357,7 @@ tlv_select_call(struct timeline_view *v, const struct calltree *tree,
 /* Select call c of thread t, unfolding it. */
 void
 tlv_select_on_thread(struct timeline_view *v, const struct calltree *tree,
-                 uint32_t t, uint32_t c)
+                     uint32_t t, uint32_t c)
 {
 	size_t row = tlv_row_of(v, t);
 
@@ -374,7 +374,7 @@ tlv_select_on_thread(struct timeline_view *v, const struct calltree *tree,
  * CALL_NONE. */
 uint32_t
 tlv_call_near(const struct timeline_view *v, const struct calltree *tree,
-          uint64_t at, uint32_t d)
+              uint64_t at, uint32_t d)
 {
 	uint32_t g =
 	        timeline_call_at(tlv_index_of(v), tlv_current_thread(v), at);

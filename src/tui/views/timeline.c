@@ -494,9 +494,9 @@ timeline_status(void *state, struct app *app)
 	c = v->call;
 	clock = tlv_clock_name(v->clock);
 	tlv_format_time(at, sizeof(at),
-	            c != CALL_NONE ? calltree_start(tree, c, v->clock)
-	                           : v->cursor,
-	            v->ascii);
+	                c != CALL_NONE ? calltree_start(tree, c, v->clock)
+	                               : v->cursor,
+	                v->ascii);
 	if (v->marking) {
 		uint64_t from, to;
 		char a[32], b[32];
