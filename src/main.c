@@ -7,8 +7,10 @@
 #include "tui/viewer.h"
 
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const struct {
 	const char *name;
@@ -34,17 +36,87 @@ usage(FILE *out)
 
 	fprintf(out, "Usage: tracetui [OPTIONS] FILE\n"
 	             "       tracetui COMMAND [OPTIONS] FILE\n\n"
-	             "Without a command, FILE opens in the interactive "
-	             "viewer\n(options: -t THREAD, -c CLOCK, --ascii, "
-	             "--color WHEN, --mapping FILE,\n"
-	             "--base BASE).\n\n"
-	             "Read Android method traces (.trace).\n\nCommands:\n");
+	             "Read Android method traces (.trace).  Without a "
+	             "command, FILE opens in the\ninteractive viewer.\n\n"
+	             "Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name,
 		        commands[i].summary);
+	if (out == stdout) {
+		printf("\nViewer options:\n");
+		viewer_help_options();
+	}
 	fprintf(out, "\n'tracetui COMMAND --help' describes a command.\n"
 	             "Exit status: 0 success, 2 usage error, 3 the file "
 	             "cannot be read.\n");
+}
+
+/* The edit distance between a and b (insertions, deletions, changes),
+ * or 9 when either is longer than the commands are. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t row[16], i, j, n = strlen(b);
+
+	if (strlen(a) >= 15 || n >= 15)
+		return 9;
+	for (j = 0; j <= n; j++)
+		row[j] = j;
+	for (i = 1; a[i - 1]; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= n; j++) {
+			size_t up = row[j];
+			size_t best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+/*
+ * argv[1] is neither a command nor an option: a file for the viewer,
+ * unless it names no file and is a command mistyped, or is followed by
+ * more words.  True after saying so.
+ */
+static bool
+unknown_command(int argc, char **argv)
+{
+	const char *word = argv[1], *near = NULL;
+	size_t i, best = 3;
+	struct stat st;
+
+	if (stat(word, &st) == 0)
+		return false;
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		size_t d = distance(word, commands[i].name);
+
+		if (d < best) {
+			best = d;
+			near = commands[i].name;
+		}
+	}
+	if (!near && argc < 3)
+		return false;
+	fprintf(stderr, "tracetui: unknown command '");
+	for (i = 0; word[i] && i < 40; i++)
+		fputc((unsigned char)word[i] >= 0x20 &&
+		                      (unsigned char)word[i] < 0x7f
+		              ? word[i]
+		              : '?',
+		      stderr);
+	if (near)
+		fprintf(stderr, "'; did you mean '%s'?\n", near);
+	else
+		fprintf(stderr, "' (see 'tracetui --help')\n");
+	return true;
 }
 
 int
@@ -72,5 +144,7 @@ main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
+	if (argv[1][0] != '-' && unknown_command(argc, argv))
+		return CMD_USAGE;
 	return viewer_main(argc, argv);
 }

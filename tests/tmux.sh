@@ -415,4 +415,19 @@ fi
 keys q
 sane q
 
+label="--range"
+rm -f "$tmp/pid"
+keys "clear; sh -c 'echo \$\$ >$tmp/pid; cd $tmp &&" \
+	" exec $TRACETUI --range 1ms..2ms gen.trace'" Enter
+wait_for '[ -s "$tmp/pid" ]'
+pid=$(cat "$tmp/pid" 2>/dev/null)
+expect '\| range: (wall|cpu) 1\.000\.\.2\.000 ms' \
+	"$label: the viewer opens on the range"
+top=$("$TRACETUI" report --range 1ms..2ms --top 1 --format tsv \
+	"$tmp/gen.trace" | awk -F'\t' 'NR == 2 { print $4 }')
+top_ms=$(printf '%d.%03d' $((top / 1000)) $((top % 1000)))
+expect " $top_ms " "$label: its top row is report's ($top_ms ms)"
+keys q
+sane q
+
 done_testing

@@ -39,6 +39,7 @@
 
 #include "model/mapping.h"
 
+#include "model/identity.h"
 #include "util/alloc.h"
 #include "util/arena.h"
 #include "util/chars.h"
@@ -116,31 +117,6 @@ buf_take(struct buf *b)
 	return s;
 }
 
-/* The hash of a class name, '/' read as '.'. */
-static uint64_t
-class_hash(const char *s, size_t n)
-{
-	uint64_t h = HASH_SEED;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h = hash_byte(h, (unsigned char)(s[i] == '/' ? '.' : s[i]));
-	}
-	return h;
-}
-
-/* Equal class names, '/' read as '.'. */
-static bool
-class_eq(const char *dotted, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (dotted[i] != (s[i] == '/' ? '.' : s[i]) || !dotted[i])
-			return false;
-	return dotted[n] == '\0';
-}
-
 static uint64_t
 method_key(uint32_t klass, const char *obf, size_t n)
 {
@@ -154,10 +130,11 @@ find_class(const struct mapping *map, const char *s, size_t n)
 {
 	uint32_t i;
 
-	if (!util_map_get(&map->class_hash, class_hash(s, n), &i))
+	if (!util_map_get(&map->class_hash, identity_class_hash(s, n), &i))
 		return NONE;
 	for (; i != NONE; i = map->classes[i].next)
-		if (class_eq(map->classes[i].obf, s, n))
+		if (!identity_class_cmp(map->classes[i].obf,
+		                        strlen(map->classes[i].obf), s, n))
 			return i;
 	return NONE;
 }
@@ -298,7 +275,7 @@ class_line(struct parser *p, const char *s, const char *e)
 	c->orig = keep(map, s, (size_t)(orig_e - s));
 	c->obf = keep(map, obf, (size_t)(e - obf));
 	/* A repeated obfuscated name: the first class keeps it. */
-	key = class_hash(obf, (size_t)(e - obf));
+	key = identity_class_hash(obf, (size_t)(e - obf));
 	head = util_map_slot(&map->class_hash, key, NONE);
 	tail = util_map_slot(&map->class_tail, key, NONE);
 	c->next = NONE;

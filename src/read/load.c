@@ -492,6 +492,37 @@ trace_load_bytes(const unsigned char *data, size_t size,
 }
 
 bool
+trace_openable(const char *path, struct trace_error *err)
+{
+	struct stat st;
+	char *key, *data;
+	bool pair;
+	int fd, problem;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		trace_error_set(err, 0, "is a directory, not a trace file");
+		trace_error_set_path(err, path);
+		return false;
+	}
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd >= 0) {
+		close(fd);
+		return true;
+	}
+	problem = errno;
+	key = xasprintf("%s.key", path);
+	data = xasprintf("%s.data", path);
+	pair = file_exists(key) && file_exists(data);
+	free(key);
+	free(data);
+	if (!pair) {
+		trace_error_set(err, 0, "cannot open: %s", strerror(problem));
+		trace_error_set_path(err, path);
+	}
+	return pair;
+}
+
+bool
 trace_load(const char *path, const struct trace_sink *sink,
            struct trace_error *err)
 {

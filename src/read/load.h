@@ -23,6 +23,13 @@ bool trace_load(const char *path, const struct trace_sink *sink,
                 struct trace_error *err);
 
 /*
+ * Whether trace_load could open path (or its .key and .data pair) at
+ * all, asked before work that a missing file makes pointless; false
+ * with err set ("cannot open: No such file or directory").
+ */
+bool trace_openable(const char *path, struct trace_error *err);
+
+/*
  * Read a trace held in memory (no sibling .key, .data or .sec files are
  * looked for); same contract as trace_load.
  */

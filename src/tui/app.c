@@ -26,25 +26,6 @@ static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
 };
 
 static void
-base_free(struct app_base *b)
-{
-	size_t i;
-
-	if (!b)
-		return;
-	for (i = 0; i < b->nkeys; i++)
-		free(b->keys[i]);
-	free(b->keys);
-	free(b->incl);
-	free(b->excl);
-	callpath_done(&b->paths[0]);
-	callpath_done(&b->paths[1]);
-	free(b->key_of);
-	free(b->path);
-	free(b);
-}
-
-static void
 refresh_views(struct app *app)
 {
 	int v;
@@ -91,7 +72,8 @@ app_free(struct app *app)
 	profile_cache_free(app->cache);
 	profile_index_free(app->index);
 	scope_done(&app->scope);
-	base_free(app->base);
+	base_compare_free(app->base);
+	free(app->base_path);
 	if (app->have_re)
 		regfree(&app->re);
 	free(app->back.places);
@@ -132,100 +114,13 @@ app_main_clock(const struct app *app)
 	return app->clocks == APP_CLOCKS_WALL ? CLOCK_WALL : CLOCK_CPU;
 }
 
-/* The full name of m with '/' in its class read as '.'. */
-static char *
-method_key(const struct tt_method *m)
-{
-	struct tt_method copy = *m;
-	char *klass = xstrdup(m->klass), *p, *key;
-
-	for (p = klass; *p; p++)
-		if (*p == '/')
-			*p = '.';
-	copy.klass = klass;
-	key = method_full_name(&copy);
-	free(klass);
-	return key;
-}
-
-static int
-key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The index of key in b's keys, or CALL_NONE. */
-static uint32_t
-key_index(const struct app_base *b, const char *key)
-{
-	char *const *at = b->nkeys ? bsearch(&key, b->keys, b->nkeys,
-	                                     sizeof(*b->keys), key_cmp)
-	                           : NULL;
-
-	return at ? (uint32_t)(at - b->keys) : CALL_NONE;
-}
-
 void
 app_set_base(struct app *app, const struct calltree *base, const char *path)
 {
-	struct app_base *b = xcalloc(1, sizeof(*b));
-	struct profile prof;
-	struct scope all;
-	uint32_t *key_of;
-	size_t m, n, i;
-	int k, t;
-
-	b->path = xstrdup(path);
-	scope_init_all(&all, base);
-	profile_compute(&prof, base, &all);
-	b->keys = xcalloc(base->nmethods + 1, sizeof(*b->keys));
-	for (m = 0; m < base->nmethods; m++)
-		if (profile_row_used(&prof, m))
-			b->keys[b->nkeys++] = method_key(&base->methods[m]);
-	qsort(b->keys, b->nkeys, sizeof(*b->keys), key_cmp);
-	for (i = n = 0; i < b->nkeys; i++) {
-		if (n && !strcmp(b->keys[n - 1], b->keys[i]))
-			free(b->keys[i]);
-		else
-			b->keys[n++] = b->keys[i];
-	}
-	b->nkeys = n;
-	b->incl = xcalloc(n + 1, sizeof(*b->incl));
-	b->excl = xcalloc(n + 1, sizeof(*b->excl));
-	key_of = xcalloc(base->nmethods + 1, sizeof(*key_of));
-	for (m = 0; m < base->nmethods; m++) {
-		char *key;
-
-		key_of[m] = CALL_NONE;
-		if (!profile_row_used(&prof, m))
-			continue;
-		key = method_key(&base->methods[m]);
-		key_of[m] = key_index(b, key);
-		free(key);
-		for (k = 0; k < CLOCK_COUNT; k++) {
-			b->incl[key_of[m]][k] += prof.rows[m].incl[k];
-			b->excl[key_of[m]][k] += prof.rows[m].excl[k];
-		}
-	}
-	callpath_build(&b->paths[0], base, &all, false);
-	callpath_invert(&b->paths[1], &b->paths[0]);
-	for (t = 0; t < 2; t++)
-		for (i = 1; i < b->paths[t].count; i++)
-			if (b->paths[t].nodes[i].method != CALL_NONE)
-				b->paths[t].nodes[i].method =
-				        key_of[b->paths[t].nodes[i].method];
-	free(key_of);
-	profile_done(&prof);
-	scope_done(&all);
-	b->key_of = xcalloc(app->tree->nmethods + 1, sizeof(*b->key_of));
-	for (m = 0; m < app->tree->nmethods; m++) {
-		char *key = method_key(&app->tree->methods[m]);
-
-		b->key_of[m] = key_index(b, key);
-		free(key);
-	}
-	base_free(app->base);
-	app->base = b;
+	base_compare_free(app->base);
+	free(app->base_path);
+	app->base = base_compare_new(app->tree, base);
+	app->base_path = xstrdup(path);
 	refresh_views(app);
 }
 
@@ -233,48 +128,14 @@ bool
 app_base_method(const struct app *app, uint32_t m, uint64_t incl[CLOCK_COUNT],
                 uint64_t excl[CLOCK_COUNT])
 {
-	uint32_t key;
-
-	if (!app->base || m == CALL_NONE ||
-	    (key = app->base->key_of[m]) == CALL_NONE)
-		return false;
-	memcpy(incl, app->base->incl[key], sizeof(app->base->incl[key]));
-	memcpy(excl, app->base->excl[key], sizeof(app->base->excl[key]));
-	return true;
+	return base_compare_method(app->base, m, incl, excl);
 }
 
 bool
 app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
               bool inverted, uint64_t incl[CLOCK_COUNT])
 {
-	const struct callpath *bp;
-	uint32_t *keys, len, at, i;
-	bool found = true;
-
-	if (!app->base || !n)
-		return false;
-	bp = &app->base->paths[inverted];
-	len = p->nodes[n].depth;
-	keys = xcalloc((size_t)len + 1, sizeof(*keys));
-	for (at = n; at != 0; at = p->nodes[at].parent) {
-		uint32_t m = p->nodes[at].method;
-
-		keys[p->nodes[at].depth - 1] =
-		        m == CALL_NONE ? CALL_NONE : app->base->key_of[m];
-	}
-	for (i = 0, at = 0; found && i < len; i++) {
-		uint32_t ch = bp->nodes[at].first_child;
-
-		while (ch != CALL_NONE && (keys[i] == CALL_NONE ||
-		                           bp->nodes[ch].method != keys[i]))
-			ch = bp->nodes[ch].next_sibling;
-		found = ch != CALL_NONE;
-		at = ch;
-	}
-	free(keys);
-	if (found)
-		memcpy(incl, bp->nodes[at].incl, sizeof(bp->nodes[at].incl));
-	return found;
+	return base_compare_path(app->base, p, n, inverted, incl);
 }
 
 /* The profile of the scope: summed from the per-thread cache, or, within
@@ -625,7 +486,7 @@ draw_title(struct app *app, struct canvas *c)
 		range = xstrdup("range: all");
 	title = xasprintf("%s%s%s | %s | %s | clock: %s | %s", app->tree->path,
 	                  app->base ? " vs " : "",
-	                  app->base ? app->base->path : "",
+	                  app->base ? app->base_path : "",
 	                  view_ops[app->view]->name, threads, clock, range);
 	free(range);
 	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);

@@ -10,6 +10,7 @@
 #ifndef TRACETUI_APP_H
 #define TRACETUI_APP_H
 
+#include "query/base.h"
 #include "query/callpath.h"
 #include "model/calltree.h"
 #include "tui/canvas.h"
@@ -59,16 +60,6 @@ enum { APP_MIN_WIDTH = 40, APP_MIN_HEIGHT = 8 };
  * thread, and its call paths (threads merged) whose nodes' methods are
  * those keys' indices.
  */
-struct app_base {
-	char *path;
-	char **keys; /* sorted, distinct */
-	size_t nkeys;
-	uint64_t (*incl)[CLOCK_COUNT]; /* per key */
-	uint64_t (*excl)[CLOCK_COUNT];
-	struct callpath paths[2]; /* top-down, bottom-up */
-	uint32_t *key_of; /* per method of the app's tree, or CALL_NONE */
-};
-
 struct app {
 	struct calltree *tree;
 	struct scope scope;
@@ -91,7 +82,8 @@ struct app {
 	char *prompt;
 	size_t prompt_len, prompt_cap;
 	int page;              /* rows of the view area at the last draw */
-	struct app_base *base; /* NULL without --base */
+	struct base_compare *base; /* NULL without --base */
+	char *base_path;           /* its file, as given */
 	struct warmup *warmup; /* indexes built in the background */
 	/* Shows text at once, before the app waits for the warmup; NULL
 	 * (headless) says nothing. */
