@@ -11,26 +11,13 @@
 
 #include "query/chart.h"
 #include "query/method-name.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 #include "util/hash.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A tick label: t is a multiple of step, a nice value, so the unit of
- * step writes it without decimals. */
-static void
-format_tick(char *buf, size_t size, uint64_t t, uint64_t step, bool ascii)
-{
-	if (step >= 1000000)
-		snprintf(buf, size, "%llus", (unsigned long long)(t / 1000000));
-	else if (step >= 1000)
-		snprintf(buf, size, "%llums", (unsigned long long)(t / 1000));
-	else
-		snprintf(buf, size, "%llu%s", (unsigned long long)t,
-		         ascii ? "us" : "\u00b5s");
-}
 
 /* ---- drawing ---------------------------------------------------------- */
 
@@ -175,7 +162,7 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 	char buf[48], scale[48];
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
-	tlv_format_time(scale, sizeof(scale), v->col, c->ascii);
+	duration_label(scale, sizeof(scale), v->col, c->ascii);
 	{
 		/* The clock and the scale, as much as fits. */
 		char *s =
@@ -189,8 +176,8 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 	/* Ticks at least a label and two columns apart. */
 	step = tlv_nice_at_least(10 * v->col);
 	for (;;) {
-		format_tick(buf, sizeof(buf), end / step * step, step,
-		            c->ascii);
+		duration_tick(buf, sizeof(buf), end / step * step, step,
+		              c->ascii);
 		w = (int)text_width(buf);
 		if (step / v->col >= (uint64_t)w + 2)
 			break;
@@ -201,7 +188,7 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 		x = (int)(t / v->col - v->first);
 		canvas_text(c, x0 + x, y, 1, canvas_glyph(c, GLYPH_VLINE),
 		            ROLE_HEADER);
-		format_tick(buf, sizeof(buf), t, step, c->ascii);
+		duration_tick(buf, sizeof(buf), t, step, c->ascii);
 		if ((int)text_width(buf) < p - x)
 			canvas_text(c, x0 + x + 1, y, p - x - 1, buf,
 			            ROLE_HEADER);
@@ -413,8 +400,8 @@ draw_header(struct timeline_view *v, struct app *app, struct canvas *c,
 	}
 	canvas_fill(c, x0, y, p, canvas_glyph(c, GLYPH_HLINE), ROLE_DIM);
 	mark_methods(v, app, c, t, y, x0);
-	tlv_format_time(buf, sizeof(buf), timeline_busy(tlv_index_of(v), t),
-	                c->ascii);
+	duration_label(buf, sizeof(buf), timeline_busy(tlv_index_of(v), t),
+	               c->ascii);
 	label = xasprintf(" %s busy ", buf);
 	canvas_text_right(c, x0, y, p - 1, label, ROLE_DIM);
 	free(label);
@@ -483,9 +470,9 @@ both_clocks(const struct calltree *tree, const uint64_t t[CLOCK_COUNT],
 	char w[32] = "", u[32] = "";
 
 	if (tree->has_clock[CLOCK_WALL])
-		tlv_format_time(w, sizeof(w), t[CLOCK_WALL], ascii);
+		duration_label(w, sizeof(w), t[CLOCK_WALL], ascii);
 	if (tree->has_clock[CLOCK_CPU])
-		tlv_format_time(u, sizeof(u), t[CLOCK_CPU], ascii);
+		duration_label(u, sizeof(u), t[CLOCK_CPU], ascii);
 	return xasprintf("%s%s%s%s%s", *w ? "wall " : "", w,
 	                 *w && *u ? "  " : "", *u ? "cpu " : "", u);
 }
@@ -531,8 +518,8 @@ draw_panel(struct timeline_view *v, struct app *app, struct canvas *c, int y,
 		line = xasprintf("thread %s (id %u)", th->name, th->tid);
 		canvas_text(c, 0, y + 1, c->width, line, ROLE_SECTION);
 		free(line);
-		tlv_format_time(busy, sizeof(busy),
-		                timeline_busy(tlv_index_of(v), t), c->ascii);
+		duration_label(busy, sizeof(busy),
+		               timeline_busy(tlv_index_of(v), t), c->ascii);
 		line = xasprintf("%s busy, %u calls, %u deep", busy, th->ncalls,
 		                 th->ncalls ? th->max_depth : 0);
 		canvas_text(c, 0, y + 2, c->width, line, ROLE_NORMAL);

@@ -9,6 +9,8 @@
 
 #include "tui/views/timeline.h"
 
+#include "text/duration.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,23 +48,6 @@ tlv_nice_below(uint64_t col)
 			return n;
 		n = next;
 	}
-}
-
-/* Write us as "380µs", "1.060ms" or "2.800s" (exact: "us" in ASCII). */
-void
-tlv_format_time(char *buf, size_t size, uint64_t us, bool ascii)
-{
-	if (us < 1000)
-		snprintf(buf, size, "%llu%s", (unsigned long long)us,
-		         ascii ? "us" : "\u00b5s");
-	else if (us < 1000000)
-		snprintf(buf, size, "%llu.%03llums",
-		         (unsigned long long)(us / 1000),
-		         (unsigned long long)(us % 1000));
-	else
-		snprintf(buf, size, "%llu.%03llus",
-		         (unsigned long long)(us / 1000000),
-		         (unsigned long long)(us / 1000 % 1000));
 }
 
 const char *

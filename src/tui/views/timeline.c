@@ -43,6 +43,7 @@
 
 #include "query/chart.h"
 #include "query/method-name.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <stdio.h>
@@ -176,8 +177,8 @@ apply_range(struct timeline_view *v, struct app *app)
 	tlv_marked(v, app->tree, &r.start, &r.end);
 	v->marking = false;
 	app_set_range(app, &r); /* refreshes this view, which fits it */
-	tlv_format_time(a, sizeof(a), r.start, v->ascii);
-	tlv_format_time(b, sizeof(b), r.end, v->ascii);
+	duration_label(a, sizeof(a), r.start, v->ascii);
+	duration_label(b, sizeof(b), r.end, v->ascii);
 	app_message(app, false, "range %s..%s applied to every view (X clears)",
 	            a, b);
 }
@@ -493,18 +494,18 @@ timeline_status(void *state, struct app *app)
 	t = tlv_current_thread(v);
 	c = v->call;
 	clock = tlv_clock_name(v->clock);
-	tlv_format_time(at, sizeof(at),
-	                c != CALL_NONE ? calltree_start(tree, c, v->clock)
-	                               : v->cursor,
-	                v->ascii);
+	duration_label(at, sizeof(at),
+	               c != CALL_NONE ? calltree_start(tree, c, v->clock)
+	                              : v->cursor,
+	               v->ascii);
 	if (v->marking) {
 		uint64_t from, to;
 		char a[32], b[32];
 
 		tlv_marked(v, tree, &from, &to);
-		tlv_format_time(a, sizeof(a), from, v->ascii);
-		tlv_format_time(b, sizeof(b), to, v->ascii);
-		tlv_format_time(d, sizeof(d), to - from, v->ascii);
+		duration_label(a, sizeof(a), from, v->ascii);
+		duration_label(b, sizeof(b), to, v->ascii);
+		duration_label(d, sizeof(d), to - from, v->ascii);
 		head = xasprintf("range %s..%s (%s) | %s, %s %s", a, b, d,
 		                 tree->threads[t].name, clock, at);
 	} else {
@@ -528,8 +529,8 @@ timeline_status(void *state, struct app *app)
 		for (p = name; *p; p++)
 			if ((*p == '.' || *p == '/') && strchr(p + 1, '.'))
 				k = p + 1;
-		tlv_format_time(d, sizeof(d),
-		                calltree_duration(tree, g, v->clock), v->ascii);
+		duration_label(d, sizeof(d),
+		               calltree_duration(tree, g, v->clock), v->ascii);
 		frames[--i] = xasprintf("%s (%s)", k, d);
 		free(name);
 	}

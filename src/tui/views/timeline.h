@@ -69,8 +69,6 @@ struct timeline_view {
 uint64_t tlv_nice_at_least(uint64_t x);
 /* The largest nice value below col (1 when col is 1). */
 uint64_t tlv_nice_below(uint64_t col);
-/* Write us as "380µs", "1.060ms" or "2.800s" (exact: "us" in ASCII). */
-void tlv_format_time(char *buf, size_t size, uint64_t us, bool ascii);
 /* "wall" or "cpu". */
 const char *tlv_clock_name(enum clock_index k);
 /* The index of the clock the bars are laid out on. */
