@@ -21,9 +21,15 @@
  *     method, their longest, the next and previous around a time, and
  *     whether one overlaps a slice.
  *
+ * The call chart's moves (along a depth, to the first callee, where a
+ * call's descendants end, the first and last call at a depth) must match
+ * scans of the pre-order.
+ *
  * Then a thread of calls back to back whose slices span thousands of the
  * sparse table's blocks, and a few hand-made trees whose answers are
- * worked out in comments.
+ * worked out in comments: the dominant calls, the chart's cells and the
+ * rows it needs ('+N deeper'), moves across 300000 calls, and search
+ * steps across threads in time order.
  */
 #include "config.h"
 
