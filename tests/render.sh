@@ -169,6 +169,8 @@ chart-demo-mono|--ascii|demo|100x30|VIEW_TIMELINE MOVE_DOWN*6 key:z ZOOM_OUT*2
 chart-down|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN
 chart-down-leaf||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*4
 chart-up-to-header||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN MOVE_UP MOVE_UP
+chart-back-out||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 key:u
+chart-back-out-twice||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 key:u key:Esc
 chart-header-up||timeline|100x24|VIEW_TIMELINE key:Space key:j key:k
 chart-right|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN key:l key:l
 chart-right-last||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND*4

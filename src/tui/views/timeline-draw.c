@@ -478,22 +478,28 @@ both_clocks(const struct calltree *tree, const uint64_t t[CLOCK_COUNT],
 }
 
 /* Call c's exclusive time on clock k: from the index on that clock when
- * there is one, else its duration less its callees'. */
+ * there is one, else its duration less its callees' (walked once per
+ * selected call: a call may have a great many). */
 static uint64_t
-call_excl(const struct timeline_view *v, const struct calltree *tree,
-          uint32_t t, uint32_t c, enum clock_index k)
+call_excl(struct timeline_view *v, const struct calltree *tree, uint32_t t,
+          uint32_t c, enum clock_index k)
 {
-	const struct timeline *tl = v->index[k] ? v->index[k] : tlv_index_of(v);
+	const struct timeline *tl = tlv_index_of(v);
 	uint64_t ex = calltree_duration(tree, c, k);
 	size_t end;
 	uint32_t g;
 
 	if (v->index[k])
 		return timeline_call_excl(v->index[k], c);
+	if (v->excl_call == c && v->excl_clock == k)
+		return v->excl;
 	end = timeline_subtree_end(tl, t, c);
 	for (g = timeline_first_callee(tl, t, c); g != CALL_NONE && g < end;
 	     g = timeline_next_at_depth(tl, t, g))
 		ex -= calltree_duration(tree, g, k);
+	v->excl_call = c;
+	v->excl_clock = k;
+	v->excl = ex;
 	return ex;
 }
 

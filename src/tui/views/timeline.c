@@ -452,6 +452,11 @@ timeline_request(void *state, struct app *app, enum request req)
 			v->marking = false;
 			return VIEW_DONE;
 		}
+		if (v->call != CALL_NONE) {
+			/* Out of the calls to the thread's header first. */
+			v->call = CALL_NONE;
+			return VIEW_DONE;
+		}
 		return VIEW_UNHANDLED;
 	default:
 		return VIEW_UNHANDLED;
@@ -573,6 +578,7 @@ timeline_open(struct app *app)
 	v->fit = FIT_TARGET;
 	v->col = 1;
 	v->call = CALL_NONE;
+	v->excl_call = CALL_NONE;
 	v->seen = app->scope.range;
 	return v;
 }

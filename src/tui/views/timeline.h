@@ -63,6 +63,11 @@ struct timeline_view {
 	bool *match;           /* per method: matches the search */
 	unsigned match_serial; /* the search it was made for, + 1 */
 	struct drawn *drawn;   /* per row, during a draw */
+	/* The selected call's exclusive time on the clock without an
+	 * index, once walked. */
+	uint32_t excl_call;
+	enum clock_index excl_clock;
+	uint64_t excl;
 };
 
 /* The smallest of 1, 2, 5, 10, 20, ... that is >= x. */
