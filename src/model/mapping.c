@@ -29,7 +29,8 @@
  *     Without a signature, or when none matches, the real methods are the
  *     candidates (inline frames only if there are none).  One distinct
  *     original name is used as is (a frame from another class also sets
- *     the class); several are joined with '|', in file order.
+ *     the class); several are joined with '|', in file order, the
+ *     first MAX_NAMES of them and then "...".
  *
  * Invariants: every loop is bounded by the file's bytes or by the trace's
  * strings; strings are kept in the mapping's arena; lookups cost a hash
@@ -40,6 +41,7 @@
 #include "model/mapping.h"
 
 #include "model/identity.h"
+#include "read/load.h"
 #include "util/alloc.h"
 #include "util/arena.h"
 #include "util/chars.h"
@@ -486,6 +488,17 @@ mapping_load(const char *path, char **error)
 		if (got == 0)
 			break;
 		text.len += (size_t)got;
+		if (text.len > trace_load_max_input) {
+			*error = xasprintf("%s: the mapping goes on past %llu "
+			                   "bytes (raise the limit with "
+			                   "--max-input SIZE)",
+			                   path,
+			                   (unsigned long long)
+			                           trace_load_max_input);
+			free(text.s);
+			close(fd);
+			return NULL;
+		}
 	}
 	close(fd);
 	map = mapping_parse(text.s ? text.s : "", text.len, path, error);
@@ -570,6 +583,9 @@ wanted(const struct mp_method *m, const char *desc, int pass)
 	}
 }
 
+/* At most this many original names are joined for one method. */
+enum { MAX_NAMES = 8 };
+
 /* The original name(s) of method obf of class c, or NULL when none. */
 static char *
 method_names(const struct mapping *map, uint32_t c, const char *obf,
@@ -603,7 +619,12 @@ method_names(const struct mapping *map, uint32_t c, const char *obf,
 			    strcmp(map->methods[*slot].name, m->name) == 0)
 				continue;
 			*slot = i;
-			if (count++)
+			if (count++ == MAX_NAMES) {
+				/* Bounded output for a crafted file. */
+				buf_add(&out, "|...", 4);
+				break;
+			}
+			if (count > 1)
 				buf_addc(&out, '|');
 			buf_add(&out, m->name, strlen(m->name));
 		}

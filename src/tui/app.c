@@ -17,13 +17,36 @@
 #include <string.h>
 
 static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
-        [APP_VIEW_PROFILE] = &view_profile_ops,
-        [APP_VIEW_TIMELINE] = &view_timeline_ops,
-        [APP_VIEW_ICICLE] = &view_icicle_ops,
-        [APP_VIEW_THREADS] = &view_threads_ops,
-        [APP_VIEW_INFO] = &view_info_ops,
-        [APP_VIEW_HELP] = &view_help_ops,
+#define VIEW_OPS(id, name, req) [APP_VIEW_##id] = &view_##name##_ops,
+        VIEW_LIST(VIEW_OPS)
+#undef VIEW_OPS
 };
+
+/* The request that shows each view. */
+static const enum request view_request[APP_VIEW_COUNT] = {
+#define VIEW_REQUEST(id, name, req) [APP_VIEW_##id] = req,
+        VIEW_LIST(VIEW_REQUEST)
+#undef VIEW_REQUEST
+};
+
+/* The method view v's selection stands for, or CALL_NONE. */
+static uint32_t
+view_selection(const struct app *app, enum app_view v)
+{
+	return view_ops[v]->selection ? view_ops[v]->selection(app->state[v])
+	                              : CALL_NONE;
+}
+
+/* View v's selection into app->method, the other views left to notice
+ * it as they draw. */
+static void
+take_selection(struct app *app, enum app_view v)
+{
+	uint32_t m = view_selection(app, v);
+
+	if (m != CALL_NONE)
+		app->method = m;
+}
 
 static void
 refresh_views(struct app *app)
@@ -35,6 +58,7 @@ refresh_views(struct app *app)
 		if (view_ops[v]->refresh)
 			view_ops[v]->refresh(app->state[v], app);
 	}
+	take_selection(app, app->view);
 }
 
 struct app *
@@ -55,12 +79,14 @@ app_new(struct calltree *tree)
 	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		app->state[v] = view_ops[v]->open(app);
+	take_selection(app, app->view);
 	return app;
 }
 
 void
 app_free(struct app *app)
 {
+	size_t t;
 	int v;
 
 	if (!app)
@@ -68,6 +94,11 @@ app_free(struct app *app)
 	warmup_free(app->warmup);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		view_ops[v]->close(app->state[v]);
+	if (app->thread_paths)
+		for (t = 0; t < app->tree->nthreads; t++)
+			callpath_done(&app->thread_paths[t]);
+	free(app->thread_paths);
+	free(app->thread_built);
 	profile_done(&app->profile);
 	profile_cache_free(app->cache);
 	profile_index_free(app->index);
@@ -106,6 +137,39 @@ app_message(struct app *app, bool error, const char *fmt, ...)
 	app->message = xvasprintf(fmt, ap);
 	va_end(ap);
 	app->message_is_error = error;
+}
+
+struct callpath *
+app_scope_parts(struct app *app, size_t *n)
+{
+	const struct calltree *tree = app->tree;
+	const struct scope *scope = &app->scope;
+	struct callpath *parts;
+	size_t t;
+
+	if (!app->thread_paths) {
+		app_wait_notice(app, "the call paths");
+		app->thread_paths = warmup_take_thread_paths(app->warmup);
+		app->thread_built =
+		        xcalloc(tree->nthreads + 1, sizeof(*app->thread_built));
+		if (app->thread_paths)
+			memset(app->thread_built, true, tree->nthreads);
+		else
+			app->thread_paths = xcalloc(tree->nthreads + 1,
+			                            sizeof(*app->thread_paths));
+	}
+	parts = xcalloc(scope->count + 1, sizeof(*parts));
+	*n = 0;
+	for (t = 0; t < tree->nthreads; t++) {
+		if (!scope_has(scope, t))
+			continue;
+		if (!app->thread_built[t]) {
+			callpath_build_thread(&app->thread_paths[t], tree, t);
+			app->thread_built[t] = true;
+		}
+		parts[(*n)++] = app->thread_paths[t];
+	}
+	return parts;
 }
 
 enum clock_index
@@ -253,6 +317,7 @@ switch_view(struct app *app, enum app_view view)
 		app->reselect[view] = false;
 		if (view_ops[view]->refresh)
 			view_ops[view]->refresh(app->state[view], app);
+		take_selection(app, view);
 	}
 }
 
@@ -270,20 +335,73 @@ cycle_clock(struct app *app)
 	refresh_views(app);
 }
 
+/* A question for the current view, with how things are now. */
+static void
+ask_init(const struct app *app, struct view_ask *ask)
+{
+	memset(ask, 0, sizeof(*ask));
+	ask->method = app->method;
+	ask->jump = APP_VIEW_COUNT;
+}
+
+/* Apply what the current view asked for, then take its selection. */
+static void
+apply_ask(struct app *app, struct view_ask *ask)
+{
+	enum app_view from = app->view;
+	uint32_t m;
+
+	if (ask->set_scope)
+		app_set_scope(app, &ask->scope);
+	if (ask->jump != APP_VIEW_COUNT)
+		app_jump(app, ask->jump, ask->method);
+	else if (app->view == from &&
+	         (m = view_selection(app, from)) != CALL_NONE)
+		app_select(app, m);
+	if (ask->message[0])
+		app_message(app, false, "%s", ask->message);
+}
+
+/* The selection's status with where the match is among all matches:
+ * "NAME  [3/17]". */
+static void
+say_match(struct app *app, const struct view_ask *ask)
+{
+	const struct view_ops *ops = view_ops[app->view];
+	char *status =
+	        ops->status ? ops->status(app->state[app->view], app) : NULL;
+
+	app_message(app, false, "%s%s[%zu/%zu]", status ? status : "",
+	            status ? "  " : "", ask->match, ask->matches);
+	free(status);
+}
+
 static void
 run_search(struct app *app, int dir)
 {
 	const struct view_ops *ops = view_ops[app->view];
+	struct view_ask ask;
+	bool found;
 
 	if (!app->have_re) {
 		app_message(app, false, "no search yet: press / first");
 		return;
 	}
-	if (!ops->search) {
+	if (!ops->search && !ops->find) {
 		app_message(app, false, "this view has nothing to search");
 		return;
 	}
-	if (!ops->search(app->state[app->view], app, &app->re, dir))
+	if (ops->find) {
+		ask_init(app, &ask);
+		found = ops->find(app->state[app->view], app, &app->re, dir,
+		                  &ask);
+		apply_ask(app, &ask);
+		if (found && ask.match && !ask.message[0])
+			say_match(app, &ask);
+	} else {
+		found = ops->search(app->state[app->view], app, &app->re, dir);
+	}
+	if (!found)
 		app_message(app, false, "no match");
 }
 
@@ -313,9 +431,25 @@ void
 app_request(struct app *app, enum request req)
 {
 	const struct view_ops *ops = view_ops[app->view];
+	enum view_result done;
+	struct view_ask ask;
+	int v;
 
-	if (ops->request(app->state[app->view], app, req) == VIEW_DONE)
+	if (ops->handle) {
+		ask_init(app, &ask);
+		done = ops->handle(app->state[app->view], app, req, &ask);
+		apply_ask(app, &ask);
+	} else {
+		done = ops->request(app->state[app->view], app, req);
+	}
+	if (done == VIEW_DONE)
 		return;
+	for (v = 0; v < APP_VIEW_COUNT; v++) {
+		if (req == view_request[v]) {
+			switch_view(app, (enum app_view)v);
+			return;
+		}
+	}
 	switch (req) {
 	case REQ_VIEW_NEXT:
 		switch_view(app, (app->view + 1) % APP_VIEW_COUNT);
@@ -324,15 +458,6 @@ app_request(struct app *app, enum request req)
 		switch_view(app,
 		            (app->view + APP_VIEW_COUNT - 1) % APP_VIEW_COUNT);
 		break;
-	case REQ_VIEW_PROFILE:
-		switch_view(app, APP_VIEW_PROFILE);
-		break;
-	case REQ_VIEW_TIMELINE:
-		switch_view(app, APP_VIEW_TIMELINE);
-		break;
-	case REQ_VIEW_ICICLE:
-		switch_view(app, APP_VIEW_ICICLE);
-		break;
 	case REQ_RANGE_CLEAR:
 		if (!app->scope.range.on) {
 			app_message(app, false, "no range to clear");
@@ -340,15 +465,6 @@ app_request(struct app *app, enum request req)
 		}
 		app_set_range(app, NULL);
 		app_message(app, false, "range cleared: the whole trace");
-		break;
-	case REQ_VIEW_THREADS:
-		switch_view(app, APP_VIEW_THREADS);
-		break;
-	case REQ_VIEW_INFO:
-		switch_view(app, APP_VIEW_INFO);
-		break;
-	case REQ_VIEW_HELP:
-		switch_view(app, APP_VIEW_HELP);
 		break;
 	case REQ_BACK_OUT:
 		if (app->view != APP_VIEW_PROFILE)

@@ -24,16 +24,6 @@
 #include <regex.h>
 #include <stdbool.h>
 
-enum app_view {
-	APP_VIEW_PROFILE,
-	APP_VIEW_TIMELINE,
-	APP_VIEW_ICICLE,
-	APP_VIEW_THREADS,
-	APP_VIEW_INFO,
-	APP_VIEW_HELP,
-	APP_VIEW_COUNT,
-};
-
 /* Which clocks the profile shows. */
 enum app_clocks {
 	APP_CLOCKS_CPU,
@@ -85,6 +75,10 @@ struct app {
 	struct base_compare *base; /* NULL without --base */
 	char *base_path;           /* its file, as given */
 	struct warmup *warmup; /* indexes built in the background */
+	/* Each thread's own call paths (callpath_build of that thread),
+	 * from the warmup or made on first need: app_scope_parts. */
+	struct callpath *thread_paths;
+	bool *thread_built;
 	/* Shows text at once, before the app waits for the warmup; NULL
 	 * (headless) says nothing. */
 	void (*notice)(const char *text);
@@ -133,6 +127,10 @@ bool app_base_method(const struct app *app, uint32_t m,
  * p (bottom-up with inverted); false when BASE lacks the path. */
 bool app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
                    bool inverted, uint64_t incl[CLOCK_COUNT]);
+/* The own call paths of the scope's threads (each built once, shared by
+ * the views that merge them) in a new array of *n; the paths stay the
+ * app's. */
+struct callpath *app_scope_parts(struct app *app, size_t *n);
 /* The clock the profile's single-clock columns use. */
 enum clock_index app_main_clock(const struct app *app);
 
