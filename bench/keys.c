@@ -3,7 +3,8 @@
  * requests (moves, pages, sorts, expand and collapse, clock cycles, view
  * switches, thread scope changes, a search, the icicle's moves, zoom,
  * inversion and search, the call tree's openings and inversion, the
- * timeline's zooms, pans, call jumps and ranges) each followed by a full
+ * call chart's moves, zooms, pans, call jumps, searches and ranges)
+ * each followed by a full
  * redraw on a 120x40 canvas, as the viewer does after every key, and
  * prints the median and worst milliseconds per kind of request, then
  * the peak memory against the file's size.
@@ -137,55 +138,81 @@ icicle_keys(struct app *app, struct canvas *c)
 	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
 }
 
-/* The timeline: the first time it shows, the index is built; then
- * moves, pans and pages at every zoom level from the whole trace down to
- * a microsecond a column and back, selecting the method under the
- * cursor, jumps between its calls, and a range applied and cleared. */
+/* The timeline's call chart: the first time it shows, the index is
+ * built; then moves of the time cursor on a thread's header, calls
+ * walked down the stack and along depths, zooms from the whole trace
+ * down to a microsecond a column and back with pans, zoom to the
+ * selected call and fit, the method under the selection chosen and its
+ * calls stepped through across threads, a search stepped across
+ * threads, folds, a range applied and cleared, and the clock switched
+ * (the other clock's index built the first time). */
 static void
 timeline_keys(struct app *app, struct canvas *c, long r)
 {
+	double t0;
 	int z;
 
 	press(app, c, REQ_VIEW_TIMELINE, "VIEW_TIMELINE");
 	press(app, c, REQ_REDRAW, "REDRAW (timeline)");
-	press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 40 + (int)r);
-	press(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (timeline)");
+	press_n(app, c, REQ_EXPAND, "EXPAND (timeline header)", 40 + (int)r);
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (chart callee)", 6);
+	press_n(app, c, REQ_EXPAND, "EXPAND (chart next call)", 10);
+	press_n(app, c, REQ_COLLAPSE, "COLLAPSE (chart prev call)", 4);
 	for (z = 0; z < 40; z++) {
 		press(app, c, REQ_ZOOM_IN, "ZOOM_IN (timeline)");
 		if (z % 4 == 0) {
 			press(app, c, REQ_PAGE_DOWN, "PAGE_DOWN (timeline)");
-			press(app, c, REQ_EXPAND, "EXPAND (timeline)");
+			press(app, c, REQ_EXPAND, "EXPAND (chart next call)");
 			press(app, c, REQ_PAGE_UP, "PAGE_UP (timeline)");
-			press(app, c, REQ_COLLAPSE, "COLLAPSE (timeline)");
-			press(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (timeline)");
-			press(app, c, REQ_MOVE_UP, "MOVE_UP (timeline)");
+			press(app, c, REQ_COLLAPSE,
+			      "COLLAPSE (chart prev call)");
+			press(app, c, REQ_MOVE_DOWN,
+			      "MOVE_DOWN (chart callee)");
+			press(app, c, REQ_MOVE_UP, "MOVE_UP (chart caller)");
 		}
 		if (z == 20) {
 			press(app, c, REQ_ENTER, "ENTER (timeline select)");
 			press_n(app, c, REQ_CALL_NEXT, "CALL_NEXT", 3);
 			press_n(app, c, REQ_CALL_PREV, "CALL_PREV", 2);
 			press(app, c, REQ_RANGE_START, "RANGE_START");
-			press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 8);
+			press_n(app, c, REQ_EXPAND, "EXPAND (chart next call)",
+			        8);
 			press(app, c, REQ_RANGE_APPLY,
-			      "RANGE_APPLY (8 columns)");
+			      "RANGE_APPLY (8 calls)");
 			press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
 			press(app, c, REQ_CALL_LONGEST, "CALL_LONGEST");
+			press(app, c, REQ_ZOOM_CALL, "ZOOM_CALL");
+			press(app, c, REQ_FIT, "FIT");
+			press(app, c, REQ_ZOOM_CALL, "ZOOM_CALL");
 			press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 6);
 			press_n(app, c, REQ_CALL_NEXT, "CALL_NEXT", 2);
 		}
 	}
 	press_n(app, c, REQ_ZOOM_OUT, "ZOOM_OUT (timeline)", 40);
+	t0 = now_ms();
+	app_search(app, "[Dd]raw|run");
+	app_draw(app, c);
+	record("search (timeline)", now_ms() - t0);
+	press_n(app, c, REQ_SEARCH_NEXT, "SEARCH_NEXT (timeline)", 4);
+	press_n(app, c, REQ_SEARCH_PREV, "SEARCH_PREV (timeline)", 2);
+	press_n(app, c, REQ_MOVE_UP, "MOVE_UP (chart caller)", 60);
+	press(app, c, REQ_TAG, "TAG (fold a thread)");
+	press(app, c, REQ_TAG, "TAG (fold a thread)");
 	/* A range over a tenth of the trace: the profile's recomputation
 	 * sums the profile index's blocks inside it and walks the calls
 	 * at its ends. */
 	press(app, c, REQ_RANGE_START, "RANGE_START");
-	press_n(app, c, REQ_EXPAND, "EXPAND (timeline)", 10);
+	press_n(app, c, REQ_EXPAND, "EXPAND (timeline header)", 10);
 	press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY (a tenth)");
 	press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
 	press(app, c, REQ_SORT_NEXT, "SORT_NEXT (timeline)");
 	press(app, c, REQ_SORT_NEXT, "SORT_NEXT (timeline)");
 	press(app, c, REQ_MOVE_LAST, "MOVE_LAST (timeline)");
 	press(app, c, REQ_MOVE_FIRST, "MOVE_FIRST (timeline)");
+	press(app, c, REQ_CHART_CLOCK,
+	      r ? "CHART_CLOCK" : "CHART_CLOCK (first: build)");
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (chart callee)", 3);
+	press(app, c, REQ_CHART_CLOCK, "CHART_CLOCK");
 	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
 }
 

@@ -23,6 +23,8 @@ done
 # A sampled trace (hprof profiles are): the title and the calls column
 # say its numbers are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
+"$MKTRACE" "$srcdir/data/demo.spec" "$tmp/demo.trace" ||
+	skip_all "mktrace failed on data/demo.spec"
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
 	skip_all "mktrace failed"
@@ -154,30 +156,58 @@ timeline-zoom-limit||timeline|80x12|VIEW_TIMELINE EXPAND*15 key:+ key:+ key:+ ke
 timeline-zoom-out||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*3 key:-
 timeline-zoom-out-all||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*3 ZOOM_OUT*3
 timeline-zoom-out-limit||timeline|80x12|VIEW_TIMELINE ZOOM_OUT
+timeline-fit||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*3 key:0
 timeline-move||timeline|80x12|VIEW_TIMELINE key:l key:l key:l key:h
 timeline-move-scrolls||timeline|80x12|VIEW_TIMELINE ZOOM_IN*2 EXPAND*75
 timeline-pan|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*2 PAGE_DOWN
 timeline-pan-back||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN*2 PAGE_DOWN PAGE_UP
+timeline-pan-call||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN ZOOM_IN*3 PAGE_DOWN
 timeline-last||timeline|80x12|VIEW_TIMELINE ZOOM_IN*2 MOVE_LAST
 timeline-first||timeline|80x12|VIEW_TIMELINE ZOOM_IN*2 MOVE_LAST MOVE_FIRST
-timeline-threads|--roles|timeline|80x12|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN
 timeline-scroll||timeline|80x9|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN
 timeline-sort-name||timeline|80x12|VIEW_TIMELINE SORT_NEXT
 timeline-sort-reverse||timeline|80x12|VIEW_TIMELINE MOVE_DOWN SORT_REVERSE
-timeline-search||timeline|80x12|VIEW_TIMELINE search:^Binder
-timeline-enter|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*20 ENTER
-timeline-enter-idle||timeline|80x12|VIEW_TIMELINE MOVE_DOWN ENTER
-timeline-enter-profile||timeline|100x16|VIEW_TIMELINE EXPAND*20 ENTER VIEW_PROFILE
-timeline-call-next||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN ENTER key:. key:.
-timeline-call-prev||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN ENTER CALL_NEXT*3 key:,
-timeline-call-last||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN ENTER CALL_NEXT*7
-timeline-call-longest|--roles|timeline|80x12|VIEW_TIMELINE MOVE_DOWN EXPAND*10 ENTER key:L
-timeline-call-elsewhere||timeline|80x12|VIEW_TIMELINE EXPAND*20 ENTER MOVE_DOWN CALL_NEXT
-timeline-range-mark|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*10 key:v EXPAND*19
-timeline-range-apply|--roles|timeline|80x12|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 key:V
-timeline-range-profile||timeline|100x16|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY VIEW_PROFILE
-timeline-range-profile-wall||timeline|100x16|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY VIEW_PROFILE CLOCK
-timeline-range-clear||timeline|80x12|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY key:X
+chart-demo-fit||demo|120x40|VIEW_TIMELINE
+chart-demo-mono|--ascii|demo|100x30|VIEW_TIMELINE MOVE_DOWN*6 key:z ZOOM_OUT*2
+chart-down|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN
+chart-down-leaf||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*4
+chart-up-to-header||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN MOVE_UP MOVE_UP
+chart-back-out||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 key:u
+chart-back-out-twice||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 key:u key:Esc
+chart-header-up||timeline|100x24|VIEW_TIMELINE key:Space key:j key:k
+chart-right|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN key:l key:l
+chart-right-last||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND*4
+chart-left||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND*3 key:h
+chart-across-callers||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 EXPAND
+chart-last-at-depth||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 key:G
+chart-zoom-call|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:z
+chart-zoom-call-fit||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:z key:F
+chart-zoom-no-call||timeline|80x12|VIEW_TIMELINE ZOOM_CALL
+chart-folded|--roles|timeline|100x24|VIEW_TIMELINE key:Space
+chart-folded-enter||timeline|100x24|VIEW_TIMELINE key:Enter key:j key:Enter key:k key:Enter
+chart-deeper||timeline|80x8|VIEW_TIMELINE
+chart-deeper-scroll||timeline|80x8|VIEW_TIMELINE MOVE_DOWN*2 EXPAND MOVE_DOWN key:G MOVE_DOWN
+chart-clock|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:w
+chart-clock-back||timeline|100x24|VIEW_TIMELINE key:w key:w
+chart-clock-single||cpu|80x12|VIEW_TIMELINE key:w
+chart-search|--roles|timeline|100x24|VIEW_TIMELINE search:Net|Binder
+chart-search-next||timeline|100x24|VIEW_TIMELINE search:Net|Binder key:n
+chart-search-next-2||timeline|100x24|VIEW_TIMELINE search:Net|Binder key:n key:n
+chart-search-prev||timeline|100x24|VIEW_TIMELINE search:Net|Binder key:n key:n key:N
+chart-search-none||timeline|80x12|VIEW_TIMELINE search:NoSuch
+timeline-enter|--roles|timeline|80x12|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND ENTER
+timeline-enter-profile||timeline|100x16|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND ENTER VIEW_PROFILE
+timeline-call-profile||timeline|100x24|MOVE_DOWN*5 VIEW_TIMELINE CALL_NEXT
+timeline-call-next||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 EXPAND ENTER key:. key:.
+timeline-call-prev||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 EXPAND ENTER CALL_NEXT*3 key:,
+timeline-call-last||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 EXPAND ENTER CALL_NEXT*7
+timeline-call-longest|--roles|timeline|100x24|VIEW_TIMELINE search:Net key:n key:Enter key:L
+timeline-range-mark|--roles|timeline|80x12|VIEW_TIMELINE ZOOM_IN EXPAND*20 key:v EXPAND*39
+timeline-range-apply|--roles|timeline|80x12|VIEW_TIMELINE ZOOM_IN EXPAND*20 RANGE_START EXPAND*39 key:V
+timeline-range-profile||timeline|100x16|VIEW_TIMELINE ZOOM_IN EXPAND*20 RANGE_START EXPAND*39 RANGE_APPLY VIEW_PROFILE
+timeline-range-profile-wall||timeline|100x16|VIEW_TIMELINE ZOOM_IN EXPAND*20 RANGE_START EXPAND*39 RANGE_APPLY VIEW_PROFILE CLOCK
+timeline-range-clear||timeline|80x12|VIEW_TIMELINE ZOOM_IN EXPAND*20 RANGE_START EXPAND*39 RANGE_APPLY key:X
+timeline-range-calls||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN key:v EXPAND key:V
 timeline-range-cancel||timeline|80x12|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*3 BACK_OUT
 timeline-range-none||timeline|80x12|VIEW_TIMELINE RANGE_APPLY
 timeline-resize||timeline|80x12|VIEW_TIMELINE EXPAND*15 ZOOM_IN size:60x16
@@ -196,7 +226,7 @@ calltree-search||icicle|100x16|key:C key:g key:E search:Lexer key:n
 calltree-search-opens|--roles|icicle|100x16|key:C key:g search:Lexer key:n
 calltree-clock-wall||icicle|100x16|key:C key:c
 calltree-scope-one||icicle|100x16|key:t MOVE_DOWN ENTER key:C
-calltree-range||timeline|100x16|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY key:C
+calltree-range||timeline|100x16|VIEW_TIMELINE ZOOM_IN EXPAND*20 RANGE_START EXPAND*39 RANGE_APPLY key:C
 calltree-from-profile||icicle|100x16|MOVE_DOWN*2 key:C
 calltree-bottom-up-from-profile||icicle|100x16|MOVE_DOWN*2 key:C key:b
 calltree-and-back||icicle|100x16|MOVE_DOWN*2 key:C key:p

@@ -1,10 +1,11 @@
 #!/bin/sh
 # tmux.sh: the viewer end to end in a detached tmux server with a socket
 # of its own (100x30): open, sort, drill down and back, switch views, the
-# icicle (frames, zoom, inversion, search), the timeline (zoom, pan, a
-# range applied and cleared, Enter on a call), search, the call tree
-# (open, hottest path, expand, back to the profile), resize, redraw,
-# suspend, quit; Ctrl-C, SIGTERM and SIGHUP; with TERM xterm-256color,
+# icicle (frames, zoom, inversion, search), the call chart (arrows over
+# calls, zoom to a call and fit, a range applied and cleared, Enter on a
+# call), search, the call tree (open, hottest path, expand, back to the
+# profile), resize, redraw, suspend, quit; Ctrl-C, SIGTERM and SIGHUP;
+# with TERM xterm-256color,
 # screen and vt100, in C (ASCII drawing) and UTF-8 locales, and with
 # NO_COLOR.  After every exit the shell prompt must be back with the
 # terminal sane (icanon and echo on, cursor visible, out of the alternate
@@ -234,30 +235,55 @@ if [ -n "$utf8" ]; then
 	keys u
 	expect '\| Profile \|' "$label: u at the top leaves for the profile"
 
-	# The timeline: open, zoom in and out, move and pan, select a range,
-	# apply and clear it, Enter on a call, and the profile follows.
+	# The call chart: the whole trace fits the width; the arrows walk
+	# calls (Down: first callee, Right/Left: along a depth, Up: the
+	# caller); z zooms to the selected call and 0 fits the trace again;
+	# a range from two calls is applied and cleared; Enter on a call
+	# selects its method in the profile.
 	keys T
 	expect '\| Timeline \| all 3 threads \|' "$label: T shows the timeline"
-	expect '^wall 1ms/col +▼0ms +│10ms' \
-		"$label: the whole trace on a wall-clock axis"
-	expect '^main +[a-zA-Z]' "$label: a row of calls per thread"
-	keys +
-	expect '^(wall )?500µs/col' "$label: + zooms in"
-	keys -
-	expect '^wall 1ms/col' "$label: - zooms out"
+	expect '^(wall )?1\.007ms/col +▼0ms +│20ms' \
+		"$label: the whole trace fits the width"
+	expect '^▾ main ' "$label: a header per thread"
+	expect '^ +▏com\.android\.internal\.os\.ZygoteInit\.main█' \
+		"$label: a labelled bar per call, one row per depth"
+	keys Down
+	wait_for 'status_line | grep -q "^main, wall [0-9.µms]*: ZygoteInit.main ([0-9.]*ms)$"'
+	ok $? "$label: Down selects the root call"
+	keys Down Down Down Down Down
+	wait_for 'status_line | grep -q "> Looper.loop ([0-9.]*ms) > Looper.loopOnce ([0-9.µms]*)$"'
+	ok $? "$label: Down walks to the first callee, depth by depth"
+	first=$(status_line)
+	keys Right
+	wait_for '[ "$(status_line)" != "$first" ] &&
+		status_line | grep -q "> Looper.loopOnce ([0-9.µms]*)$"'
+	ok $? "$label: Right goes to the next call at the same depth"
+	keys Left
+	wait_for '[ "$(status_line)" = "$first" ]'
+	ok $? "$label: Left comes back to it"
+	keys Up
+	wait_for 'status_line | grep -q "> Looper.loop ([0-9.]*ms)$"'
+	ok $? "$label: Up goes to the caller"
+	keys Down
+	wait_for '[ "$(status_line)" = "$first" ]'
+	ok $? "$label: Down again: its first callee"
+	keys z
+	expect '^(wall )?[0-9]+µs/col' "$label: z zooms to the selected call"
+	expect '^android\.os\.Looper\.loopOnce ' \
+		"$label: the panel names the selected call"
+	expect '^incl wall [0-9.µms]+ +cpu [0-9.µms]+ +excl wall ' \
+		"$label: the panel gives its times on both clocks"
+	keys 0
+	expect '^(wall )?1\.007ms/col +▼?[0-9]' "$label: 0 fits the whole trace again"
 	keys + +
-	expect '^(wall )?200µs/col' "$label: + + zooms in twice"
-	before=$(status_line)
-	keys l
-	wait_status_change "$before"
-	ok $? "$label: l moves the time cursor"
-	axis=$(row 2)
-	keys NPage
-	wait_for '[ "$(row 2)" != "$axis" ]'
-	ok $? "$label: PgDn pans a screen"
-	keys v l l l
+	expect '^(wall )?500µs/col' "$label: + + zooms in twice"
+	keys -
+	expect '^(wall )?1\.000ms/col' "$label: - zooms out"
+	keys F
+	expect '^(wall )?1\.007ms/col' "$label: F fits again"
+	keys v Right
 	wait_for 'status_line | grep -q "^range [0-9.]*[µm]s\.\."'
-	ok $? "$label: v starts a range, l extends it"
+	ok $? "$label: v starts a range, Right extends it"
 	keys V
 	expect '\| range: wall [0-9.]+\.\.' \
 		"$label: V applies the range to every view"
@@ -268,10 +294,8 @@ if [ -n "$utf8" ]; then
 	expect '\| Timeline \|' "$label: back to the timeline"
 	keys X
 	expect '\| range: all$' "$label: X clears the range"
-	keys l
-	wait_for '! status_line | grep -q "range cleared" &&
-		! status_line | grep -q ": idle$"'
-	ok $? "$label: the cursor is on a call"
+	keys Left
+	wait_for '! status_line | grep -q "range cleared"'
 	name=$(status_line | sed 's/.*[:>] //; s/ ([^(]*)$//')
 	keys Enter
 	keys p
@@ -411,6 +435,13 @@ tm capture-pane -p -e -t t >"$tmp/sgr"
 ok $? "$label: no colours"
 grep -q '\[7m' "$tmp/sgr"
 ok $? "$label: the selection is in reverse video"
+if [ "$glyphs" = utf8 ]; then
+	expect '▏com\.android\.internal\.os\.ZygoteInit\.main' \
+		"$label: the chart's bars keep their edges"
+else
+	expect '\|com\.android\.internal\.os\.ZygoteInit\.main' \
+		"$label: the chart's bars keep their edges"
+fi
 keys q
 sane q
 

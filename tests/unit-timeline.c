@@ -21,13 +21,20 @@
  *     method, their longest, the next and previous around a time, and
  *     whether one overlaps a slice.
  *
+ * The call chart's moves (along a depth, to the first callee, where a
+ * call's descendants end, the first and last call at a depth) must match
+ * scans of the pre-order.
+ *
  * Then a thread of calls back to back whose slices span thousands of the
  * sparse table's blocks, and a few hand-made trees whose answers are
- * worked out in comments.
+ * worked out in comments: the dominant calls, the chart's cells and the
+ * rows it needs ('+N deeper'), moves across 300000 calls, and search
+ * steps across threads in time order.
  */
 #include "config.h"
 
 #include "model/calltree.h"
+#include "query/chart.h"
 #include "query/timeline.h"
 #include "tui/warmup.h"
 #include "util/alloc.h"
@@ -404,11 +411,64 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 	}
 }
 
+/* The chart's moves against scans of the pre-order: the next and the
+ * previous call at a call's depth, its first callee, where its
+ * descendants end; the first and last call at each depth. */
+static void
+check_moves(const struct timeline *tl, const struct calltree *tree, size_t t,
+            struct tally *ty)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	size_t lo = th->first_call, hi = lo + th->ncalls, c, j;
+	uint32_t d;
+
+	for (c = lo; c < hi; c++) {
+		uint32_t next = NONE, prev = NONE, callee = NONE;
+		size_t end = hi;
+
+		d = calltree_depth(tree, c);
+		for (j = c + 1; j < hi && next == NONE; j++)
+			if (calltree_depth(tree, j) == d)
+				next = (uint32_t)j;
+		for (j = c; j-- > lo && prev == NONE;)
+			if (calltree_depth(tree, j) == d)
+				prev = (uint32_t)j;
+		for (j = c + 1; j < hi && end == hi; j++)
+			if (calltree_depth(tree, j) <= d)
+				end = j;
+		if (c + 1 < hi && calltree_depth(tree, c + 1) == d + 1)
+			callee = (uint32_t)(c + 1);
+		expect(ty, timeline_next_at_depth(tl, t, (uint32_t)c), next,
+		       "next at depth", t, c, d);
+		expect(ty, timeline_prev_at_depth(tl, t, (uint32_t)c), prev,
+		       "prev at depth", t, c, d);
+		expect(ty, timeline_first_callee(tl, t, (uint32_t)c), callee,
+		       "first callee", t, c, d);
+		expect(ty, timeline_subtree_end(tl, t, (uint32_t)c), end,
+		       "subtree end", t, c, d);
+	}
+	for (d = 0; d <= th->max_depth + 1; d++) {
+		uint32_t first = NONE, last = NONE;
+
+		for (c = lo; c < hi; c++) {
+			if (calltree_depth(tree, c) != d)
+				continue;
+			if (first == NONE)
+				first = (uint32_t)c;
+			last = (uint32_t)c;
+		}
+		expect(ty, timeline_first_at_depth(tl, t, d), first,
+		       "first at depth", t, d, 0);
+		expect(ty, timeline_last_at_depth(tl, t, d), last,
+		       "last at depth", t, d, 0);
+	}
+}
+
 static void
 test_random(void)
 {
 	static const int sizes[] = {10, 60, 400, 2000};
-	struct tally dom = {0}, meth = {0};
+	struct tally dom = {0}, meth = {0}, moves = {0};
 	long trees = 0;
 	uint64_t seed;
 	size_t s;
@@ -433,6 +493,9 @@ test_random(void)
 					check_methods(tl, tree,
 					              (enum clock_index)k, t,
 					              &meth);
+					if (k == CLOCK_WALL)
+						check_moves(tl, tree, t,
+						            &moves);
 				}
 				timeline_free(tl);
 			}
@@ -450,6 +513,10 @@ test_random(void)
 	        "brute force",
 	        meth.checked))
 		printf("#   %ld wrong; first: %s\n", meth.wrong, meth.first);
+	if (!ok(!moves.wrong && moves.checked > 10000,
+	        "random trees: %ld chart moves match scans of the calls",
+	        moves.checked))
+		printf("#   %ld wrong; first: %s\n", moves.wrong, moves.first);
 }
 
 /*
@@ -607,6 +674,230 @@ test_hand(void)
 	calltree_free(tree);
 }
 
+/*
+ * The chart of the hand-made tree above in slices of 10 (rows: depths
+ * 0, 1, 2; '-' nothing, '*' a mark):
+ *
+ *   slice  [0,10) [10,20) [20,30) [30,40) [40,50) [50,60) [60,70) ...
+ *   0      A      A       A       A       A       A       A
+ *   1      -      B       B       -       *       E       *
+ *   2      -      C       C       -       -       -       -
+ *
+ *   [70,80) [80,90) [90,100)
+ *   A       A       A
+ *   -       G       G
+ *   -       -       -
+ *
+ * [10,20): B covers it, C covers 8 > B's own 2: C, which covers more
+ * than half.  [40,50): D covers 5, A's own 5: the tie keeps A, and D
+ * starts inside: a mark.  [50,60): E covers 6 > A's own 4: E.  [60,70):
+ * F's 4 < A's 6: A, and a mark for F.  [70,80): A alone (G starts at
+ * 80).  The chart needs 3 rows.
+ */
+static void
+test_chart(void)
+{
+	static const uint32_t M = CHART_MARK;
+	static const uint32_t want[3][10] = {
+	        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+	        {NONE, 1, 1, NONE, M, 4, M, NONE, 6, 6},
+	        {NONE, 2, 2, NONE, NONE, NONE, NONE, NONE, NONE, NONE},
+	};
+	struct calltree *tree = hand_tree();
+	struct timeline *tl = timeline_new(tree, CLOCK_WALL);
+	uint32_t cells[4 * 10], one[1];
+	size_t d, i, bad = 0;
+
+	is_u64(chart_rows(tl, 0, 0, 10, 10, 0, 4, cells), 3,
+	       "chart in slices of 10: 3 rows");
+	for (d = 0; d < 3; d++)
+		for (i = 0; i < 10; i++)
+			bad += cells[d * 10 + i] != want[d][i];
+	for (i = 0; i < 10; i++)
+		bad += cells[3 * 10 + i] != NONE;
+	is_u64(bad, 0, "chart in slices of 10: every cell as worked out");
+	/* Rows from depth 1 only: the same cells, the same need. */
+	is_u64(chart_rows(tl, 0, 0, 10, 10, 1, 1, cells), 3,
+	       "rows from depth 1: the chart still needs 3");
+	for (i = bad = 0; i < 10; i++)
+		bad += cells[i] != want[1][i];
+	is_u64(bad, 0, "rows from depth 1: depth 1's cells");
+	/* Two rows of a chart of 3: "+1 deeper". */
+	is_u64(chart_rows(tl, 0, 0, 10, 10, 0, 2, cells) - 2, 1,
+	       "two rows shown: +1 deeper");
+	/* One slice of the whole thread: A (own 45 beats any child), its
+	 * children leave a mark: 2 rows, "+1 deeper" under one. */
+	is_u64(chart_rows(tl, 0, 0, 100, 1, 0, 1, one), 2,
+	       "one slice: A over a mark, 2 rows");
+	is_u64(one[0], 0, "one slice: A");
+	/* [95, 105): A covers 5, idle 5: the tie keeps idle, A leaves a
+	 * mark at depth 0. */
+	chart_rows(tl, 0, 95, 10, 1, 0, 1, one);
+	is_u64(one[0], M, "[95, 105): half of A is a mark");
+	/* [24, 32): C covers 4 of 8, just half: shown. */
+	is_u64(chart_rows(tl, 0, 24, 8, 1, 2, 1, one), 3, "[24, 32): 3 rows");
+	is_u64(one[0], 2, "[24, 32): C at depth 2");
+	/* [26, 36): B's 4 < A's own 6: A, and B open at 26 marks depth 1. */
+	chart_rows(tl, 0, 26, 10, 1, 1, 1, one);
+	is_u64(one[0], M, "[26, 36): B, open at its start, leaves a mark");
+
+	/* Moves: pre-order A 0, B 1, C 2, D 3, E 4, F 5, G 6. */
+	is_u64(timeline_next_at_depth(tl, 0, 1), 3, "right of B: D");
+	is_u64(timeline_next_at_depth(tl, 0, 5), 6, "right of F: G");
+	is_u64(timeline_next_at_depth(tl, 0, 6), NONE, "right of G: none");
+	is_u64(timeline_prev_at_depth(tl, 0, 3), 1, "left of D: B");
+	is_u64(timeline_prev_at_depth(tl, 0, 1), NONE, "left of B: none");
+	is_u64(timeline_next_at_depth(tl, 0, 2), NONE, "right of C: none");
+	is_u64(timeline_first_callee(tl, 0, 0), 1, "down from A: B");
+	is_u64(timeline_first_callee(tl, 0, 1), 2, "down from B: C");
+	is_u64(timeline_first_callee(tl, 0, 3), NONE, "down from D: none");
+	is_u64(calltree_parent(tree, 2), 1, "up from C: B");
+	is_u64(timeline_subtree_end(tl, 0, 1), 3, "B's descendants end at D");
+	is_u64(timeline_last_at_depth(tl, 0, 1), 6, "last at depth 1: G");
+	timeline_free(tl);
+	calltree_free(tree);
+}
+
+/*
+ * A parent with 300000 children back to back, two of which have a child
+ * of their own (at calls 100001 + 1 and 250001 + 1 ...): moves along
+ * depth 2 skip the thousands of blocks between them.
+ */
+static void
+test_chart_far(void)
+{
+	struct calltree *tree;
+	struct timeline *tl;
+	uint64_t t = 0;
+	uint32_t x, y;
+	int i;
+
+	start(3);
+	cur->thread(cur->ctx, 1, "main");
+	ev(1, 0, TRACE_ENTER, t, t);
+	for (i = 0; i < 300000; i++) {
+		ev(1, 1, TRACE_ENTER, t, t);
+		if (i == 100000 || i == 250000) {
+			ev(1, 2, TRACE_ENTER, t, t + 1);
+			ev(1, 2, TRACE_EXIT, t, t + 2);
+		}
+		t += 3;
+		ev(1, 1, TRACE_EXIT, t, t);
+	}
+	ev(1, 0, TRACE_EXIT, t, t);
+	tree = finish();
+	tl = timeline_new(tree, CLOCK_WALL);
+	x = timeline_first_at_depth(tl, 0, 2);
+	y = timeline_next_at_depth(tl, 0, x);
+	is_u64(x, 1 + 100000 + 1, "far: the first call at depth 2");
+	is_u64(y, 1 + 250000 + 2, "far: right of it, 150000 calls later");
+	is_u64(timeline_prev_at_depth(tl, 0, y), x, "far: and back left");
+	is_u64(timeline_next_at_depth(tl, 0, y), NONE, "far: none after");
+	is_u64(timeline_subtree_end(tl, 0, 0), tree->calls.count,
+	       "far: the root's descendants run to the end");
+	is_u64(timeline_prev_at_depth(tl, 0, (uint32_t)tree->calls.count - 1),
+	       tree->calls.count - 2, "far: left along depth 1");
+	timeline_free(tl);
+	calltree_free(tree);
+}
+
+/*
+ * Search steps across threads in time order (start, then thread, then
+ * call), wall times:
+ *
+ *   t1: m1 [10, 20)  m1 [50, 60)  m2 [70, 80)
+ *   t2: m1 [10, 15)  m1 [30, 40)
+ *   t3: m2 [20, 25)  m1 [55, 58)  m3 [60, 61)
+ *
+ * Matching m1 and m2: (10, t1) (10, t2) (20, t3) (30, t2) (50, t1)
+ * (55, t3) (70, t1); m3 never.
+ */
+static void
+test_chart_steps(void)
+{
+	static const struct {
+		uint32_t tid;
+		uint64_t start;
+	} order[] = {{1, 10}, {2, 10}, {3, 20}, {2, 30},
+	             {1, 50}, {3, 55}, {1, 70}};
+	struct calltree *tree;
+	struct timeline *tl;
+	struct scope all, some;
+	struct chart_hit h = {0, 0, 0}, l;
+	bool match[4] = {false, true, true, false};
+	size_t i, bad = 0, n = sizeof(order) / sizeof(order[0]);
+
+	start(4);
+	cur->thread(cur->ctx, 1, "t1");
+	cur->thread(cur->ctx, 2, "t2");
+	cur->thread(cur->ctx, 3, "t3");
+	ev(1, 1, TRACE_ENTER, 5, 10);
+	ev(2, 1, TRACE_ENTER, 5, 10);
+	ev(2, 1, TRACE_EXIT, 7, 15);
+	ev(1, 1, TRACE_EXIT, 10, 20);
+	ev(3, 2, TRACE_ENTER, 10, 20);
+	ev(3, 2, TRACE_EXIT, 12, 25);
+	ev(2, 1, TRACE_ENTER, 15, 30);
+	ev(2, 1, TRACE_EXIT, 20, 40);
+	ev(1, 1, TRACE_ENTER, 25, 50);
+	ev(3, 1, TRACE_ENTER, 27, 55);
+	ev(3, 1, TRACE_EXIT, 29, 58);
+	ev(1, 1, TRACE_EXIT, 30, 60);
+	ev(3, 3, TRACE_ENTER, 30, 60);
+	ev(3, 3, TRACE_EXIT, 30, 61);
+	ev(1, 2, TRACE_ENTER, 35, 70);
+	ev(1, 2, TRACE_EXIT, 40, 80);
+	tree = finish();
+	tl = timeline_new(tree, CLOCK_WALL);
+	scope_init_all(&all, tree);
+	for (i = 0; i < n; i++) {
+		if (!chart_step(tl, &all, match, 1, &h) ||
+		    h.thread != (uint32_t)calltree_find_thread(
+		                        tree, order[i].tid) ||
+		    h.start != order[i].start)
+			bad++;
+	}
+	is_u64(bad, 0, "search steps forward across threads in time order");
+	ok(!chart_step(tl, &all, match, 1, &h) && h.start == 70,
+	   "no match after the last: the position stays");
+	for (i = n - 1; i-- > 0;) {
+		if (!chart_step(tl, &all, match, -1, &h) ||
+		    h.thread != (uint32_t)calltree_find_thread(
+		                        tree, order[i].tid) ||
+		    h.start != order[i].start)
+			bad++;
+	}
+	is_u64(bad, 0, "and back, in the reverse order");
+	ok(!chart_step(tl, &all, match, -1, &h), "none before the first");
+	/* Without t2: (10, t1) then (20, t3). */
+	scope_init_all(&some, tree);
+	some.on[calltree_find_thread(tree, 2)] = false;
+	some.count--;
+	h.start = 0;
+	h.thread = 0;
+	h.call = 0;
+	chart_step(tl, &some, match, 1, &h);
+	chart_step(tl, &some, match, 1, &h);
+	is_u64(h.thread, (uint64_t)calltree_find_thread(tree, 3),
+	       "a thread out of the scope is skipped");
+	is_u64(h.start, 20, "its calls too");
+	/* L: m1's longest is 10 long on t1 (10) and t2 (30): the earlier. */
+	ok(chart_longest(tl, &all, 1, &l) &&
+	           l.thread == (uint32_t)calltree_find_thread(tree, 1) &&
+	           l.start == 10,
+	   "longest m1 call over the threads: t1's at 10");
+	ok(chart_longest(tl, &some, 1, &l) && l.start == 10,
+	   "without t2: still t1's");
+	some.on[calltree_find_thread(tree, 1)] = false;
+	some.count--;
+	ok(chart_longest(tl, &some, 1, &l) && l.start == 55,
+	   "t3 alone: its m1 call at 55");
+	scope_done(&some);
+	scope_done(&all);
+	timeline_free(tl);
+	calltree_free(tree);
+}
+
 /* A trace with no calls at all: everything is idle. */
 static void
 test_empty(void)
@@ -737,6 +1028,9 @@ int
 main(void)
 {
 	test_hand();
+	test_chart();
+	test_chart_far();
+	test_chart_steps();
 	test_empty();
 	test_warmup();
 	test_wide();

@@ -88,7 +88,14 @@ struct timeline {
 	struct method_group *groups;
 	uint32_t *mgroups; /* method m: groups [mgroups[m], mgroups[m+1]) */
 	uint64_t *busy;    /* per thread */
+	/* The least and greatest depth of each block of DEPTH_BLOCK calls
+	 * (saturated at UINT16_MAX), and of each DEPTH_BLOCK of those: the
+	 * depth searches skip blocks with nothing to find. */
+	uint16_t *dmin[2], *dmax[2];
+	size_t ndepth[2];
 };
+
+enum { DEPTH_SHIFT = 6, DEPTH_BLOCK = 1 << DEPTH_SHIFT };
 
 static inline uint64_t
 start_of(const struct timeline *tl, size_t c)
@@ -423,6 +430,45 @@ build_methods(struct timeline *tl)
 	free(fill);
 }
 
+/* The depth blocks: level 0 over the calls, level 1 over level 0. */
+static void
+build_depths(struct timeline *tl)
+{
+	const struct calltree *tree = tl->tree;
+	size_t n = tree->calls.count, l, i;
+
+	for (l = 0; l < 2; l++) {
+		size_t below = l ? tl->ndepth[0] : n;
+		size_t nb = (below + DEPTH_BLOCK - 1) >> DEPTH_SHIFT;
+
+		tl->ndepth[l] = nb;
+		tl->dmin[l] = xmalloc((nb + 1) * sizeof(*tl->dmin[l]));
+		tl->dmax[l] = xmalloc((nb + 1) * sizeof(*tl->dmax[l]));
+		for (i = 0; i < nb; i++) {
+			tl->dmin[l][i] = UINT16_MAX;
+			tl->dmax[l][i] = 0;
+		}
+		for (i = 0; i < below; i++) {
+			uint16_t lo, hi;
+			size_t b = i >> DEPTH_SHIFT;
+
+			if (l) {
+				lo = tl->dmin[0][i];
+				hi = tl->dmax[0][i];
+			} else {
+				uint32_t d = calltree_depth(tree, i);
+
+				lo = hi = d < UINT16_MAX ? (uint16_t)d
+				                         : UINT16_MAX;
+			}
+			if (lo < tl->dmin[l][b])
+				tl->dmin[l][b] = lo;
+			if (hi > tl->dmax[l][b])
+				tl->dmax[l][b] = hi;
+		}
+	}
+}
+
 struct timeline *
 timeline_new(const struct calltree *tree, enum clock_index k)
 {
@@ -435,6 +481,7 @@ timeline_new(const struct calltree *tree, enum clock_index k)
 	build_descent(tl);
 	build_table(tl);
 	build_methods(tl);
+	build_depths(tl);
 	tl->busy = xcalloc(tree->nthreads + 1, sizeof(*tl->busy));
 	for (t = 0; t < tree->nthreads && tl->ncalls; t++) {
 		const struct tt_thread *th = &tree->threads[t];
@@ -460,6 +507,10 @@ timeline_free(struct timeline *tl)
 	free(tl->groups);
 	free(tl->mgroups);
 	free(tl->busy);
+	free(tl->dmin[0]);
+	free(tl->dmin[1]);
+	free(tl->dmax[0]);
+	free(tl->dmax[1]);
 	free(tl);
 }
 
@@ -467,6 +518,12 @@ enum clock_index
 timeline_clock(const struct timeline *tl)
 {
 	return tl->clock;
+}
+
+const struct calltree *
+timeline_tree(const struct timeline *tl)
+{
+	return tl->tree;
 }
 
 size_t
@@ -487,7 +544,9 @@ timeline_memory(const struct timeline *tl)
 	       tl->ntable_call * sizeof(*tl->table_call) +
 	       nmcalls * sizeof(*tl->mcalls) + ngroups * sizeof(*tl->groups) +
 	       (tree->nmethods + 1) * sizeof(*tl->mgroups) +
-	       tree->nthreads * sizeof(*tl->busy);
+	       tree->nthreads * sizeof(*tl->busy) +
+	       (tl->ndepth[0] + tl->ndepth[1]) *
+	               (sizeof(*tl->dmin[0]) + sizeof(*tl->dmax[0]));
 }
 
 /*
@@ -951,4 +1010,201 @@ timeline_method_overlaps(const struct timeline *tl, uint32_t m, size_t t,
 	return t0 < t1 && i &&
 	       (end_of(tl, calls[i - 1]) > t0 ||
 	        start_of(tl, calls[i - 1]) >= t0);
+}
+
+/* ---- depths: moves in the call chart ----------------------------------- */
+
+/* Does depth d pass the test (deep: at least want, else at most)? */
+static inline bool
+depth_ok(uint32_t d, uint32_t want, bool deep)
+{
+	return deep ? d >= want : d <= want;
+}
+
+/* Might block i of level l hold a depth that passes?  A saturated
+ * bound says nothing. */
+static inline bool
+block_may(const struct timeline *tl, int l, size_t i, uint32_t want,
+          bool deep)
+{
+	return deep ? tl->dmax[l][i] >= want || tl->dmax[l][i] == UINT16_MAX
+	            : tl->dmin[l][i] <= want;
+}
+
+/* The first call of [from, hi) whose depth passes, or hi. */
+static size_t
+depth_scan_forward(const struct timeline *tl, size_t from, size_t hi,
+                   uint32_t want, bool deep)
+{
+	const size_t big = (size_t)1 << (2 * DEPTH_SHIFT);
+	size_t i = from;
+
+	while (i < hi) {
+		if (!(i & (big - 1)) && i + big <= hi &&
+		    !block_may(tl, 1, i >> (2 * DEPTH_SHIFT), want, deep)) {
+			i += big;
+			continue;
+		}
+		if (!(i & (DEPTH_BLOCK - 1)) && i + DEPTH_BLOCK <= hi &&
+		    !block_may(tl, 0, i >> DEPTH_SHIFT, want, deep)) {
+			i += DEPTH_BLOCK;
+			continue;
+		}
+		if (depth_ok(calltree_depth(tl->tree, i), want, deep))
+			return i;
+		i++;
+	}
+	return hi;
+}
+
+/* The last call of [lo, before) whose depth passes, or SIZE_MAX. */
+static size_t
+depth_scan_back(const struct timeline *tl, size_t lo, size_t before,
+                uint32_t want, bool deep)
+{
+	const size_t big = (size_t)1 << (2 * DEPTH_SHIFT);
+	size_t i = before;
+
+	while (i > lo) {
+		if (!(i & (big - 1)) && i - big >= lo &&
+		    !block_may(tl, 1, (i - big) >> (2 * DEPTH_SHIFT), want,
+		               deep)) {
+			i -= big;
+			continue;
+		}
+		if (!(i & (DEPTH_BLOCK - 1)) && i - DEPTH_BLOCK >= lo &&
+		    !block_may(tl, 0, (i - DEPTH_BLOCK) >> DEPTH_SHIFT, want,
+		               deep)) {
+			i -= DEPTH_BLOCK;
+			continue;
+		}
+		i--;
+		if (depth_ok(calltree_depth(tl->tree, i), want, deep))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+size_t
+timeline_subtree_end(const struct timeline *tl, size_t t, uint32_t c)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+
+	return depth_scan_forward(tl, (size_t)c + 1,
+	                          th->first_call + th->ncalls,
+	                          calltree_depth(tl->tree, c), false);
+}
+
+uint32_t
+timeline_next_at_depth(const struct timeline *tl, size_t t, uint32_t c)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	size_t hi = th->first_call + th->ncalls;
+	uint32_t d = calltree_depth(tl->tree, c);
+	size_t i = depth_scan_forward(tl, timeline_subtree_end(tl, t, c), hi,
+	                              d, true);
+
+	/* What follows c's descendants is less deep than c, so the first
+	 * call at least as deep as c after them is as deep. */
+	return i < hi ? (uint32_t)i : CALL_NONE;
+}
+
+uint32_t
+timeline_prev_at_depth(const struct timeline *tl, size_t t, uint32_t c)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	uint32_t d = calltree_depth(tl->tree, c);
+	size_t i = depth_scan_back(tl, th->first_call, c, d, true);
+
+	/* That is the previous call at c's depth or one of its
+	 * descendants: the last call at most as deep, from there back. */
+	if (i == SIZE_MAX)
+		return CALL_NONE;
+	return (uint32_t)depth_scan_back(tl, th->first_call, i + 1, d, false);
+}
+
+uint32_t
+timeline_first_callee(const struct timeline *tl, size_t t, uint32_t c)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	size_t n = (size_t)c + 1;
+
+	return n < th->first_call + th->ncalls &&
+	                       calltree_depth(tl->tree, n) >
+	                               calltree_depth(tl->tree, c)
+	               ? (uint32_t)n
+	               : CALL_NONE;
+}
+
+bool
+timeline_nested_overlaps(const struct timeline *tl, size_t t, uint32_t c,
+                         size_t end, uint64_t a, uint64_t b)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	size_t lo, hi, i, ch;
+	uint32_t d;
+
+	if (!tl->ncalls || !th->ncalls || a >= b)
+		return false;
+	if (c == CALL_NONE) {
+		lo = th->first_call;
+		hi = lo + th->ncalls;
+		i = lower_bound(tl, lo, hi, a);
+		return (i < hi && start_of(tl, i) < b) ||
+		       timeline_call_at(tl, t, a) != CALL_NONE;
+	}
+	lo = (size_t)c + 1;
+	hi = end;
+	if (lo >= hi)
+		return false;
+	/* A descendant starting inside the slice, else the child open
+	 * at its start. */
+	i = lower_bound(tl, lo, hi, a);
+	if (i < hi && start_of(tl, i) < b)
+		return true;
+	if (i == lo)
+		return false;
+	d = calltree_depth(tl->tree, c) + 1;
+	ch = depth_scan_back(tl, lo, i, d, false);
+	return ch != SIZE_MAX && end_of(tl, ch) > a;
+}
+
+uint32_t
+timeline_first_at_depth(const struct timeline *tl, size_t t, uint32_t d)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	size_t hi = th->first_call + th->ncalls;
+	size_t i = depth_scan_forward(tl, th->first_call, hi, d, true);
+
+	/* The first call that deep has no caller as deep before it. */
+	return i < hi ? (uint32_t)i : CALL_NONE;
+}
+
+uint32_t
+timeline_last_at_depth(const struct timeline *tl, size_t t, uint32_t d)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	size_t hi = th->first_call + th->ncalls;
+	size_t i = depth_scan_back(tl, th->first_call, hi, d, true);
+
+	if (i == SIZE_MAX)
+		return CALL_NONE;
+	return (uint32_t)depth_scan_back(tl, th->first_call, i + 1, d, false);
+}
+
+uint32_t
+timeline_first_from(const struct timeline *tl, size_t t, uint64_t at)
+{
+	const struct tt_thread *th = &tl->tree->threads[t];
+	size_t hi = th->first_call + th->ncalls;
+	size_t i = tl->ncalls ? lower_bound(tl, th->first_call, hi, at) : hi;
+
+	return i < hi ? (uint32_t)i : CALL_NONE;
+}
+
+uint64_t
+timeline_call_excl(const struct timeline *tl, uint32_t c)
+{
+	return tl->ncalls ? ex_prefix(tl, (size_t)c + 1) - ex_prefix(tl, c)
+	                  : 0;
 }

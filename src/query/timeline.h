@@ -31,6 +31,8 @@ struct timeline *timeline_new(const struct calltree *tree, enum clock_index k);
 void timeline_free(struct timeline *tl);
 /* The clock the index reads. */
 enum clock_index timeline_clock(const struct timeline *tl);
+/* The calltree the index reads. */
+const struct calltree *timeline_tree(const struct timeline *tl);
 /* Bytes the index holds beyond the calltree. */
 size_t timeline_memory(const struct timeline *tl);
 
@@ -65,5 +67,39 @@ uint32_t timeline_method_prev(const struct timeline *tl, uint32_t m, size_t t,
 /* True when one of those calls overlaps [t0, t1) or starts in it. */
 bool timeline_method_overlaps(const struct timeline *tl, uint32_t m, size_t t,
                               uint64_t t0, uint64_t t1);
+
+/*
+ * Moves in the call chart, on thread t (which holds call c), whatever
+ * the clock: the calls nested in c are [c + 1, timeline_subtree_end);
+ * the next and previous calls at c's depth, across callers, and c's
+ * first callee are CALL_NONE when there is none.  Blocks of calls'
+ * least and greatest depths let the searches skip what cannot match.
+ */
+size_t timeline_subtree_end(const struct timeline *tl, size_t t, uint32_t c);
+/* The first call after c's descendants as deep as c, or CALL_NONE. */
+uint32_t timeline_next_at_depth(const struct timeline *tl, size_t t,
+                                uint32_t c);
+/* The last call before c as deep as c, or CALL_NONE. */
+uint32_t timeline_prev_at_depth(const struct timeline *tl, size_t t,
+                                uint32_t c);
+/* The first call of thread t at depth d, or CALL_NONE. */
+uint32_t timeline_first_at_depth(const struct timeline *tl, size_t t,
+                                 uint32_t d);
+/* The last call of thread t at depth d, or CALL_NONE. */
+uint32_t timeline_last_at_depth(const struct timeline *tl, size_t t,
+                                uint32_t d);
+/* The first call of thread t starting at or after at, or CALL_NONE. */
+uint32_t timeline_first_from(const struct timeline *tl, size_t t,
+                             uint64_t at);
+/* Call c's exclusive time on the index's clock. */
+uint64_t timeline_call_excl(const struct timeline *tl, uint32_t c);
+/* c's first callee, or CALL_NONE. */
+uint32_t timeline_first_callee(const struct timeline *tl, size_t t,
+                               uint32_t c);
+/* True when a call nested in c (with c CALL_NONE: any call of thread t)
+ * overlaps [a, b) or, of no length, starts in it; end is c's
+ * timeline_subtree_end (unused without c). */
+bool timeline_nested_overlaps(const struct timeline *tl, size_t t, uint32_t c,
+                              size_t end, uint64_t a, uint64_t b);
 
 #endif

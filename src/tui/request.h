@@ -14,16 +14,16 @@
 
 /* R(ID, group, keys, help) */
 #define REQUEST_LIST(R)                                                        \
-	R(MOVE_UP, "Move", "k Up", "move up")                                  \
-	R(MOVE_DOWN, "Move", "j Down", "move down")                            \
+	R(MOVE_UP, "Move", "k Up", "move up; the caller of a call")            \
+	R(MOVE_DOWN, "Move", "j Down", "move down; the first callee")          \
 	R(PAGE_UP, "Move", "PgUp C-b", "move up a page")                       \
 	R(PAGE_DOWN, "Move", "PgDn C-f", "move down a page")                   \
 	R(MOVE_FIRST, "Move", "g Home", "go to the first row")                 \
 	R(MOVE_LAST, "Move", "G End", "go to the last row")                    \
 	R(EXPAND, "Move", "l Right",                                           \
-	  "expand the row; pan right; next sibling frame")                     \
+	  "expand the row; next call at its depth; next sibling frame")        \
 	R(COLLAPSE, "Move", "h Left",                                          \
-	  "collapse the row; pan left; previous sibling frame")                \
+	  "collapse the row; previous call at its depth; previous frame")      \
 	R(ENTER, "Move", "Enter",                                              \
 	  "open: expand a method, jump to a caller or "                        \
 	  "callee, choose a thread")                                           \
@@ -47,10 +47,16 @@
 	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \
 	R(ZOOM_IN, "Timeline", "+ =", "zoom in around the cursor")             \
 	R(ZOOM_OUT, "Timeline", "- _", "zoom out")                             \
-	R(CALL_NEXT, "Timeline", ".", "next call of the selected method")      \
-	R(CALL_PREV, "Timeline", ",", "previous call of the selected method")  \
+	R(CALL_NEXT, "Timeline", ".",                                          \
+	  "next call of the selected method, on any thread")                   \
+	R(CALL_PREV, "Timeline", ",",                                          \
+	  "previous call of the selected method, on any thread")               \
 	R(CALL_LONGEST, "Timeline", "L",                                       \
 	  "longest call of the selected method")                               \
+	R(FIT, "Timeline", "0 F", "fit the whole trace (or the range)")        \
+	R(ZOOM_CALL, "Timeline", "z", "zoom to the selected call")             \
+	R(CHART_CLOCK, "Timeline", "w",                                        \
+	  "lay the calls out on the wall or the cpu clock")                    \
 	R(RANGE_START, "Timeline", "v",                                        \
 	  "start a time range at the cursor; moving extends it")               \
 	R(RANGE_APPLY, "Timeline", "V", "apply the range to every view")       \
@@ -60,7 +66,8 @@
 	  "expand the hottest path down to where it splits")                   \
 	R(EXPAND_ALL, "Call tree", "E",                                        \
 	  "expand everything under the row (up to 10000 rows)")                \
-	R(TAG, "Threads", "Space", "tag or untag the selected thread")         \
+	R(TAG, "Threads", "Space",                                             \
+	  "tag or untag the selected thread; fold a thread's calls")           \
 	R(SCOPE_ALL, "Threads", "a", "scope: all threads")                     \
 	R(SEARCH, "Search", "/", "search with a regular expression")           \
 	R(SEARCH_NEXT, "Search", "n", "next match")                            \
