@@ -25,6 +25,8 @@ static const struct {
          "folded stacks for FlameGraph, flamelens, speedscope"},
         {"diff", cmd_diff, "per-method comparison of two traces"},
         {"export", cmd_export, "speedscope or Chrome trace-event JSON"},
+        {"flamegraph", cmd_flamegraph,
+         "a flame graph as a self-contained SVG"},
 };
 
 static void
@@ -40,7 +42,7 @@ usage(FILE *out)
 	             "--base BASE).\n\n"
 	             "Read Android method traces (.trace).\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name,
+		fprintf(out, "  %-10s %s\n", commands[i].name,
 		        commands[i].summary);
 	fprintf(out, "\n'tracetui COMMAND --help' describes a command.\n"
 	             "Exit status: 0 success, 2 usage error, 3 the file "

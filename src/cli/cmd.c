@@ -26,7 +26,10 @@ enum {
 	LONG_FAIL_IF,
 	LONG_NORMALIZE,
 	LONG_MAPPING,
-	LONG_BASE
+	LONG_BASE,
+	LONG_WIDTH,
+	LONG_MIN_WIDTH,
+	LONG_INVERTED
 };
 
 /* The --mapping of the last cmd_parse, applied by cmd_load. */
@@ -64,6 +67,11 @@ static const struct option_help option_help[] = {
          "mapping.txt"},
         {OPT_BASE, "    --base BASE",
          "compare with the trace BASE: deltas and slower/faster frames"},
+        {OPT_WIDTH, "    --width PX", "the picture's width (default 1200)"},
+        {OPT_MIN_WIDTH, "    --min-width PX",
+         "leave out frames narrower than PX pixels (default 0.1)"},
+        {OPT_INVERTED, "    --inverted",
+         "an icicle graph: the root at the top"},
 };
 
 void
@@ -162,6 +170,9 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	        {"normalize", no_argument, NULL, LONG_NORMALIZE},
 	        {"mapping", required_argument, NULL, LONG_MAPPING},
 	        {"base", required_argument, NULL, LONG_BASE},
+	        {"width", required_argument, NULL, LONG_WIDTH},
+	        {"min-width", required_argument, NULL, LONG_MIN_WIDTH},
+	        {"inverted", no_argument, NULL, LONG_INVERTED},
 	        {"help", no_argument, NULL, 'h'},
 	        {"version", no_argument, NULL, 'V'},
 	        {NULL, 0, NULL, 0},
@@ -184,6 +195,9 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	        {LONG_NORMALIZE, OPT_NORMALIZE},
 	        {LONG_MAPPING, OPT_MAPPING},
 	        {LONG_BASE, OPT_BASE},
+	        {LONG_WIDTH, OPT_WIDTH},
+	        {LONG_MIN_WIDTH, OPT_MIN_WIDTH},
+	        {LONG_INVERTED, OPT_INVERTED},
 	};
 	size_t cap = 0, fail_cap = 0, i;
 	int li; /* index of the long option just read, or -1 */
@@ -193,6 +207,8 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	opts->clock = -1;
 	opts->top = -1;
 	opts->min_pct = 1.0;
+	opts->width = 1200;
+	opts->min_width = 0.1;
 	opterr = 0;
 	optind = 1;
 	li = -1;
@@ -312,6 +328,26 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 			break;
 		case LONG_BASE:
 			opts->base = optarg;
+			break;
+		case LONG_WIDTH:
+			if (!parse_number(optarg, &v) || v < 100 ||
+			    v > 100000 || v != (int)v)
+				return usage_error(spec,
+				                   "--width needs pixels from "
+				                   "100 to 100000, not '%s'",
+				                   optarg);
+			opts->width = (int)v;
+			break;
+		case LONG_MIN_WIDTH:
+			if (!parse_number(optarg, &v) || v < 0 || v > 100000)
+				return usage_error(spec,
+				                   "--min-width needs pixels, "
+				                   "not '%s'",
+				                   optarg);
+			opts->min_width = v;
+			break;
+		case LONG_INVERTED:
+			opts->inverted = true;
 			break;
 		case 'h':
 			print_help(spec);

@@ -1,0 +1,83 @@
+/*
+ * markup: XML's five special characters become entities; the two
+ * noncharacters XML forbids (U+FFFE, U+FFFF) become \uFFFE and \uFFFF.
+ * The script-safe JSON is table_json_string's literal with '<', '>' and
+ * '&' (never structural inside a literal) turned into \u escapes.
+ */
+#include "config.h"
+
+#include "text/markup.h"
+
+#include "text/table.h"
+#include "text/width.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void
+markup_escape(FILE *out, const char *s)
+{
+	char *clean = text_escape(s);
+	const char *p;
+
+	for (p = clean; *p; p++) {
+		switch (*p) {
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		case '\'':
+			fputs("&#39;", out);
+			break;
+		case '\xEF':
+			if (p[1] == '\xBF' && (p[2] == '\xBE' || p[2] == '\xBF')) {
+				fprintf(out, "\\uFFF%c",
+				        p[2] == '\xBE' ? 'E' : 'F');
+				p += 2;
+				break;
+			}
+			fputc(*p, out);
+			break;
+		default:
+			fputc(*p, out);
+		}
+	}
+	free(clean);
+}
+
+void
+markup_json_string(FILE *out, const char *s)
+{
+	char *lit = NULL;
+	size_t len = 0, i;
+	FILE *mem = open_memstream(&lit, &len);
+
+	if (!mem)
+		abort();
+	table_json_string(mem, s);
+	fclose(mem);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)lit[i];
+
+		if (c == '<' || c == '>' || c == '&')
+			fprintf(out, "\\u%04x", c);
+		else if (c == 0xE2 && i + 2 < len &&
+		         (unsigned char)lit[i + 1] == 0x80 &&
+		         ((unsigned char)lit[i + 2] == 0xA8 ||
+		          (unsigned char)lit[i + 2] == 0xA9)) {
+			fprintf(out, "\\u%04x",
+			        0x2000 | (unsigned char)lit[i + 2]);
+			i += 2;
+		} else
+			fputc(c, out);
+	}
+	free(lit);
+}
