@@ -248,6 +248,82 @@ PY
 ok $? "--min-width 5 leaves out narrower frames, --width 800"
 diag <"$tmp/why"
 
+# --base: each frame carries BASE's numbers of the same path (read from
+# BASE's own graph), its colour says whether its own time grew, and the
+# title holds both totals as report prints them.
+diff_check() {
+	d_name=$1
+	shift
+	"$TRACETUI" flamegraph --min-width 0 "$@" diff-base.trace \
+		>base.svg 2>"$tmp/err" &&
+		"$TRACETUI" flamegraph --min-width 0 "$@" \
+			--base diff-base.trace diff-new.trace >d.svg \
+			2>>"$tmp/err"
+	s=$?
+	d_opts=
+	for a in "$@"; do
+		[ "$a" = --no-thread ] || d_opts="$d_opts $a"
+	done
+	# shellcheck disable=SC2086
+	"$TRACETUI" report $d_opts diff-base.trace | head -1 >"$tmp/tb"
+	# shellcheck disable=SC2086
+	"$TRACETUI" report $d_opts diff-new.trace | head -1 >"$tmp/tn"
+	[ $s -eq 0 ] && python3 - base.svg d.svg "$tmp/tb" "$tmp/tn" \
+		"$d_name" \
+		>"$tmp/why" 2>&1 <<'PY'
+import re, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+def key(name):
+    head, _, sig = name.partition(" ")
+    return head.replace("/", ".") + " " + sig
+def frames(p):
+    root = ET.parse(p).getroot()
+    out, path = [], []
+    for g in root.iter(NS + "g"):
+        if g.get("class") != "f":
+            continue
+        d = int(g.get("data-d"))
+        del path[d:]
+        path.append(key(g.find(NS + "title").text.split("\n")[0]))
+        fill = g.find(NS + "rect").get("fill")
+        out.append((tuple(path[1:]), g, [int(c) for c in
+                                         re.findall(r"\d+", fill)]))
+    return root, out
+_, base = frames(sys.argv[1])
+root, new = frames(sys.argv[2])
+was = {p: (int(g.get("data-i")), int(g.get("data-e"))) for p, g, _ in base}
+grew = shrank = 0
+for p, g, rgb in new:
+    if p in was:
+        assert (int(g.get("data-b")), int(g.get("data-be"))) == was[p], p
+        delta = int(g.get("data-e")) - was[p][1]
+    else:
+        assert g.get("data-b") is None, p
+        delta = int(g.get("data-e"))
+    if delta > 0:
+        assert rgb[0] == 255 and rgb[2] < 255, (p, rgb)
+        grew += 1
+    elif delta < 0:
+        assert rgb[2] == 255 and rgb[0] < 255, (p, rgb)
+        shrank += 1
+    else:
+        assert rgb == [245, 245, 245], (p, rgb)
+# On the cpu clock only growth is visible; on the wall clock App.main's
+# own time shrank.
+assert grew and (shrank or "wall" not in sys.argv[5]), (grew, shrank)
+total = lambda f: open(f).read().split("total ")[1].split(" over")[0]
+sub = [t for t in root.iter(NS + "text") if t.get("id") == "fl-subtitle"][0]
+assert "base %s, new %s" % (total(sys.argv[3]), total(sys.argv[4])) \
+    in sub.text, sub.text
+PY
+	ok $? "--base $d_name: BASE's numbers per path, red and blue, totals"
+	diag <"$tmp/why"
+	diag <"$tmp/err"
+}
+diff_check "by thread"
+diff_check "merged, wall clock" --no-thread --clock wall
+diff_check "thread main" --thread main
+
 # Usage and input errors.
 run "$TRACETUI" flamegraph --width 10 v3-dual.trace
 ok "$([ $rc -eq 2 ] && [ -z "$out" ] && echo 0 || echo 1)" \
