@@ -1,8 +1,11 @@
 /*
  * markup: XML's five special characters become entities; the two
  * noncharacters XML forbids (U+FFFE, U+FFFF) become \uFFFE and \uFFFF.
- * The script-safe JSON is table_json_string's literal with '<', '>' and
- * '&' (never structural inside a literal) turned into \u escapes.
+ * The script-safe JSON is table_json_string's literal of the escaped
+ * text (so a name reads as it does in every other output) with '<', '>'
+ * and '&' (never structural inside a literal) turned into \u escapes.  In
+ * DOT's quoted strings only '"' and '\' need a backslash; escaping the
+ * backslash also keeps Graphviz from reading \N or \l in a name.
  */
 #include "config.h"
 
@@ -56,14 +59,15 @@ markup_escape(FILE *out, const char *s)
 void
 markup_json_string(FILE *out, const char *s)
 {
-	char *lit = NULL;
+	char *lit = NULL, *clean = text_escape(s);
 	size_t len = 0, i;
 	FILE *mem = open_memstream(&lit, &len);
 
 	if (!mem)
 		abort();
-	table_json_string(mem, s);
+	table_json_string(mem, clean);
 	fclose(mem);
+	free(clean);
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)lit[i];
 
@@ -80,4 +84,18 @@ markup_json_string(FILE *out, const char *s)
 			fputc(c, out);
 	}
 	free(lit);
+}
+
+void
+markup_dot_escape(FILE *out, const char *s)
+{
+	char *clean = text_escape(s);
+	const char *p;
+
+	for (p = clean; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	free(clean);
 }

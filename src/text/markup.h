@@ -13,8 +13,11 @@
 
 /* Write s escaped for XML or HTML text and attribute values. */
 void markup_escape(FILE *out, const char *s);
-/* Write s as a JSON string literal that is also safe inside an HTML
- * <script> element (no '<', '>' or '&'; U+2028 and U+2029 escaped). */
+/* Write s, escaped as text_escape does, as a JSON string literal that
+ * is also safe inside an HTML <script> element (no '<', '>' or '&';
+ * U+2028 and U+2029 escaped). */
 void markup_json_string(FILE *out, const char *s);
+/* Write s escaped for the inside of a Graphviz DOT quoted string. */
+void markup_dot_escape(FILE *out, const char *s);
 
 #endif
