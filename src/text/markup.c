@@ -77,8 +77,9 @@ markup_json_string(FILE *out, const char *s)
 		         (unsigned char)lit[i + 1] == 0x80 &&
 		         ((unsigned char)lit[i + 2] == 0xA8 ||
 		          (unsigned char)lit[i + 2] == 0xA9)) {
+			/* E2 80 A8 is U+2028, E2 80 A9 U+2029. */
 			fprintf(out, "\\u%04x",
-			        0x2000 | (unsigned char)lit[i + 2]);
+			        0x2000 + (unsigned char)lit[i + 2] - 0x80);
 			i += 2;
 		} else
 			fputc(c, out);
