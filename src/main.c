@@ -25,8 +25,7 @@ static const struct {
          "folded stacks for FlameGraph, flamelens, speedscope"},
         {"diff", cmd_diff, "per-method comparison of two traces"},
         {"export", cmd_export, "speedscope or Chrome trace-event JSON"},
-        {"flamegraph", cmd_flamegraph,
-         "a flame graph as a self-contained SVG"},
+        {"flamegraph", cmd_flamegraph, "a flame graph as a self-contained SVG"},
 };
 
 static void

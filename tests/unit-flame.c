@@ -49,8 +49,7 @@ test_markup(void)
 	s = written(markup_escape, "\xef\xbf\xbe ok \xc3\xa9");
 	is_str(s, "\\uFFFE ok \xc3\xa9", "markup_escape: U+FFFE, UTF-8 kept");
 	free(s);
-	s = written(markup_json_string,
-	            "</script>&\"\\\xe2\x80\xa8\x1f");
+	s = written(markup_json_string, "</script>&\"\\\xe2\x80\xa8\x1f");
 	is_str(s, "\"\\u003c/script\\u003e\\u0026\\\"\\\\\\u2028\\\\x1F\"",
 	       "markup_json_string: no <, >, & or U+2028 left");
 	free(s);

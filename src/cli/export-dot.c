@@ -90,7 +90,8 @@ export_dot(FILE *out, const struct export_view *v)
 		                     (uint32_t)n);
 		if (*slot == n) {
 			UTIL_GROW(edges, cap, n + 1);
-			edges[n++] = (struct dot_edge){l->parent, l->child, 0, 0};
+			edges[n++] =
+			        (struct dot_edge){l->parent, l->child, 0, 0};
 		}
 		edges[*slot].calls += l->calls;
 		edges[*slot].incl += l->incl[k];
@@ -101,8 +102,7 @@ export_dot(FILE *out, const struct export_view *v)
 	fputs("digraph tracetui {\n", out);
 	fputs("graph [labelloc=t, fontname=\"Helvetica\", label=\"", out);
 	markup_dot_escape(out, tree->path);
-	fprintf(out,
-	        ": %s clock%s", k == CLOCK_CPU ? "thread-cpu" : "wall",
+	fprintf(out, ": %s clock%s", k == CLOCK_CPU ? "thread-cpu" : "wall",
 	        v->range ? ", range " : "");
 	if (v->range)
 		markup_dot_escape(out, v->range);

@@ -159,9 +159,9 @@ row_cmp(const void *a, const void *b)
 static void
 ms_cell(FILE *out, uint64_t us)
 {
-	fprintf(out, "<td data-v=\"%" PRIu64 "\">%" PRIu64 ".%03" PRIu64
-	             "</td>",
-	        us, us / 1000, us % 1000);
+	fprintf(out,
+	        "<td data-v=\"%" PRIu64 "\">%" PRIu64 ".%03" PRIu64 "</td>", us,
+	        us / 1000, us % 1000);
 }
 
 static void
@@ -182,8 +182,8 @@ write_json(FILE *out, const struct export_view *v, const struct profile *p)
 	fputs("<script type=\"application/json\" id=\"tt-data\">\n{\"file\": ",
 	      out);
 	markup_json_string(out, v->tree->path);
-	fprintf(out, ",\n\"clock\": \"%s\", \"total\": %" PRIu64
-	             ",\n\"methods\": [",
+	fprintf(out,
+	        ",\n\"clock\": \"%s\", \"total\": %" PRIu64 ",\n\"methods\": [",
 	        k == CLOCK_CPU ? "cpu" : "wall", p->total[k]);
 	for (i = 0; i < p->nrows; i++) {
 		const struct profile_row *r = &p->rows[i];
@@ -309,8 +309,7 @@ export_html(FILE *out, const struct export_view *v)
 	else
 		scope = xasprintf("%zu of %zu threads", v->scope->count,
 		                  tree->nthreads);
-	head = xasprintf("%s, %s clock%s%s, total %" PRIu64 ".%03" PRIu64
-	                 " ms",
+	head = xasprintf("%s, %s clock%s%s, total %" PRIu64 ".%03" PRIu64 " ms",
 	                 scope, k == CLOCK_CPU ? "thread-cpu" : "wall",
 	                 v->range ? ", range " : "", v->range ? v->range : "",
 	                 p.total[k] / 1000, p.total[k] % 1000);

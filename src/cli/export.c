@@ -315,8 +315,9 @@ cmd_export(int argc, char **argv)
 	}
 	if (strcmp(opts.format_name, "dot") == 0 ||
 	    strcmp(opts.format_name, "html") == 0) {
-		struct export_view v = {tree,         &scope,     k,
-		                        opts.min_pct, opts.range, !opts.no_thread};
+		struct export_view v = {tree,       &scope,
+		                        k,          opts.min_pct,
+		                        opts.range, !opts.no_thread};
 
 		if (opts.format_name[0] == 'd')
 			export_dot(stdout, &v);

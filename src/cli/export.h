@@ -15,9 +15,9 @@ struct export_view {
 	const struct calltree *tree;
 	const struct scope *scope;
 	enum clock_index clock;
-	double min_pct;      /* dot: leave out what is under it */
-	const char *range;   /* --range as given, or NULL */
-	bool by_thread;      /* html's flame graph: a frame per thread */
+	double min_pct;    /* dot: leave out what is under it */
+	const char *range; /* --range as given, or NULL */
+	bool by_thread;    /* html's flame graph: a frame per thread */
 };
 
 /* The call graph in Graphviz DOT: a node per method, an edge per

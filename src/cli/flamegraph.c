@@ -162,15 +162,17 @@ cmd_flamegraph(int argc, char **argv)
 		                  base_name(now.tree->path),
 		                  base_name(base.tree->path));
 		fmt_ms(b, sizeof(b), fb.total);
-		subtitle = xasprintf("%s, %s clock%s%s: base %s, new %s "
-		                     "(%+.2f%%); red grew, blue shrank",
-		                     scope, k == CLOCK_CPU ? "thread-cpu" : "wall",
-		                     opts.range ? ", range " : "",
-		                     opts.range ? opts.range : "", b, a,
-		                     fb.total ? 100.0 * ((double)flame.total -
-		                                         (double)fb.total) /
-		                                        (double)fb.total
-		                              : 0.0);
+		subtitle =
+		        xasprintf("%s, %s clock%s%s: base %s, new %s "
+		                  "(%+.2f%%); red grew, blue shrank",
+		                  scope, k == CLOCK_CPU ? "thread-cpu" : "wall",
+		                  opts.range ? ", range " : "",
+		                  opts.range ? opts.range : "", b, a,
+		                  fb.total ? 100.0 *
+		                                     ((double)flame.total -
+		                                      (double)fb.total) /
+		                                     (double)fb.total
+		                           : 0.0);
 	} else {
 		title = xasprintf("%s graph: %s",
 		                  opts.inverted ? "Icicle" : "Flame",

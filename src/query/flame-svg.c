@@ -23,10 +23,10 @@
 #include <string.h>
 
 enum {
-	ROW = 16,     /* pixels per depth */
-	FONT = 12,    /* label font size */
-	TOP = 60,     /* title, subtitle and buttons above the frames */
-	BOTTOM = 34,  /* the details line below them */
+	ROW = 16,    /* pixels per depth */
+	FONT = 12,   /* label font size */
+	TOP = 60,    /* title, subtitle and buttons above the frames */
+	BOTTOM = 34, /* the details line below them */
 };
 
 /* Microseconds as "1234.567 ms", with a sign when asked. */
@@ -36,7 +36,10 @@ fmt_ms(char *buf, size_t size, int64_t us, bool sign)
 	uint64_t a = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
 
 	snprintf(buf, size, "%s%" PRIu64 ".%03" PRIu64 " ms",
-	         us < 0 ? "-" : sign ? "+" : "", a / 1000, a % 1000);
+	         us < 0 ? "-"
+	         : sign ? "+"
+	                : "",
+	         a / 1000, a % 1000);
 }
 
 static double
@@ -66,8 +69,8 @@ package_colour(const struct tt_method *m, int rgb[3])
 static void
 delta_colour(int64_t delta, uint64_t max, int rgb[3])
 {
-	uint64_t a = delta < 0 ? (uint64_t)0 - (uint64_t)delta
-	                       : (uint64_t)delta;
+	uint64_t a =
+	        delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta;
 	int pale = max ? (int)(210.0 * (double)(max - a) / (double)max + 0.5)
 	               : 210;
 
@@ -94,7 +97,8 @@ frame_names(const struct flame_frame *f, const struct callpath *path,
 		*full = xstrdup(*label);
 		break;
 	case FLAME_THREAD:
-		*label = xstrdup(tree->threads[path->nodes[f->node].thread].name);
+		*label = xstrdup(
+		        tree->threads[path->nodes[f->node].thread].name);
 		*full = xasprintf("thread %s", *label);
 		break;
 	case FLAME_OUTSIDE:
@@ -155,10 +159,10 @@ write_title(FILE *out, const struct flame_frame *f, const char *full,
 	        pct(f->incl, total), b, f->calls);
 	if (base && base->found[i]) {
 		fmt_ms(a, sizeof(a), (int64_t)base->incl[i], false);
-		fmt_ms(b, sizeof(b),
-		       (int64_t)f->incl - (int64_t)base->incl[i], true);
-		fmt_ms(c, sizeof(c),
-		       (int64_t)f->excl - (int64_t)base->excl[i], true);
+		fmt_ms(b, sizeof(b), (int64_t)f->incl - (int64_t)base->incl[i],
+		       true);
+		fmt_ms(c, sizeof(c), (int64_t)f->excl - (int64_t)base->excl[i],
+		       true);
 		fprintf(out, "\nbase incl %s: incl %s, excl %s", a, b, c);
 	} else if (base) {
 		fputs("\nnot in base", out);
@@ -190,7 +194,9 @@ static const char script[] =
         "}\n"
         "function ms(us) { return (us / 1000).toFixed(3) + ' ms'; }\n"
         "function label(f, w) {\n"
-        "  var c = Math.floor(w / (" "12" " * 0.59));\n"
+        "  var c = Math.floor(w / ("
+        "12"
+        " * 0.59));\n"
         "  if (c < 3) return '';\n"
         "  return f.n.length <= c ? f.n : f.n.slice(0, c - 2) + '..';\n"
         "}\n"
@@ -222,7 +228,8 @@ static const char script[] =
         "  if (find.getAttribute('data-on') === '1') {\n"
         "    find.setAttribute('data-on', '0');\n"
         "  } else {\n"
-        "    var text = window.prompt('Search for (a regular expression)', '');\n"
+        "    var text = window.prompt('Search for (a regular expression)', "
+        "'');\n"
         "    if (!text) return;\n"
         "    try { re = new RegExp(text); }\n"
         "    catch (e) { matched.textContent = 'Bad expression'; return; }\n"
@@ -276,8 +283,8 @@ flame_svg_write(FILE *out, const struct flame *flame,
 		for (i = 0; i < flame->count; i++) {
 			int64_t d = (int64_t)flame->frames[i].excl -
 			            (int64_t)o->base->excl[i];
-			uint64_t a = d < 0 ? (uint64_t)0 - (uint64_t)d
-			                   : (uint64_t)d;
+			uint64_t a =
+			        d < 0 ? (uint64_t)0 - (uint64_t)d : (uint64_t)d;
 
 			if (a > maxd)
 				maxd = a;
@@ -306,13 +313,15 @@ flame_svg_write(FILE *out, const struct flame *flame,
 	        "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 	        "fill=\"rgb(248,248,240)\"/>\n",
 	        o->width, height);
-	fprintf(out, "<text id=\"fl-title\" x=\"%d\" y=\"24\" "
-	             "text-anchor=\"middle\">",
+	fprintf(out,
+	        "<text id=\"fl-title\" x=\"%d\" y=\"24\" "
+	        "text-anchor=\"middle\">",
 	        o->width / 2);
 	markup_escape(out, o->title ? o->title : "Flame graph");
 	fputs("</text>\n", out);
-	fprintf(out, "<text id=\"fl-subtitle\" x=\"%d\" y=\"42\" "
-	             "text-anchor=\"middle\">",
+	fprintf(out,
+	        "<text id=\"fl-subtitle\" x=\"%d\" y=\"42\" "
+	        "text-anchor=\"middle\">",
 	        o->width / 2);
 	markup_escape(out, o->subtitle ? o->subtitle : "");
 	fputs("</text>\n", out);
@@ -331,8 +340,9 @@ flame_svg_write(FILE *out, const struct flame *flame,
 	for (i = 0; i < flame->count; i++) {
 		const struct flame_frame *f = &flame->frames[i];
 		double x = FLAME_SVG_PAD, w = plot;
-		int y = o->inverted ? TOP + (int)f->depth * ROW
-		                    : TOP + (int)(flame->depth - f->depth) * ROW;
+		int y = o->inverted
+		                ? TOP + (int)f->depth * ROW
+		                : TOP + (int)(flame->depth - f->depth) * ROW;
 		char *label, *full, *fit;
 		int rgb[3];
 
@@ -374,8 +384,7 @@ flame_svg_write(FILE *out, const struct flame *flame,
 		        "height=\"%d\" rx=\"2\" fill=\"rgb(%d,%d,%d)\"/>",
 		        x, y, w, ROW - 1, rgb[0], rgb[1], rgb[2]);
 		fit = fit_label(label, w / (FONT * 0.59));
-		fprintf(out, "<text x=\"%.2f\" y=\"%d\">", x + 3,
-		        y + ROW - 4);
+		fprintf(out, "<text x=\"%.2f\" y=\"%d\">", x + 3, y + ROW - 4);
 		markup_escape(out, fit);
 		fputs("</text></g>\n", out);
 		free(fit);

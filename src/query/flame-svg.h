@@ -28,12 +28,12 @@
 enum { FLAME_SVG_PAD = 10 };
 
 struct flame_svg {
-	int width;           /* of the picture, pixels */
-	bool inverted;       /* an icicle: the root at the top */
-	bool embedded;       /* inside an HTML page: no XML declaration */
-	const char *title;   /* raw text, escaped when written */
+	int width;         /* of the picture, pixels */
+	bool inverted;     /* an icicle: the root at the top */
+	bool embedded;     /* inside an HTML page: no XML declaration */
+	const char *title; /* raw text, escaped when written */
 	const char *subtitle;
-	const char *root_name; /* the root frame's label */
+	const char *root_name;         /* the root frame's label */
 	const struct flame_base *base; /* a differential graph, or NULL */
 };
 

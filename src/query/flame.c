@@ -33,8 +33,8 @@ add_frame(struct flame *out, size_t *cap, const struct flame_frame *f)
 }
 
 void
-flame_layout(struct flame *out, const struct callpath *path,
-             enum clock_index k, uint64_t total, uint64_t min_incl)
+flame_layout(struct flame *out, const struct callpath *path, enum clock_index k,
+             uint64_t total, uint64_t min_incl)
 {
 	struct pending *stack = NULL;
 	size_t n = 0, cap = 0, fcap = 0;
@@ -91,8 +91,8 @@ flame_layout(struct flame *out, const struct callpath *path,
 			out->cut = true;
 			continue;
 		}
-		f.kind = node->method == CALL_NONE ? FLAME_THREAD
-		                                   : FLAME_METHOD;
+		f.kind =
+		        node->method == CALL_NONE ? FLAME_THREAD : FLAME_METHOD;
 		f.x = p.x;
 		f.incl = node->incl[k];
 		f.excl = callpath_excl(path, p.node, k);
@@ -138,8 +138,8 @@ flame_done(struct flame *flame)
 /* A name of either trace and where it came from, to be given an id. */
 struct named {
 	char *key;
-	int side;      /* 0: NEW, 1: BASE */
-	bool thread;   /* a thread name, not a method */
+	int side;    /* 0: NEW, 1: BASE */
+	bool thread; /* a thread name, not a method */
 	uint32_t index;
 };
 
@@ -185,11 +185,11 @@ shared_ids(const struct calltree *trees[2])
 	for (s = 0; s < 2; s++) {
 		const struct calltree *t = trees[s];
 
-		ids[s] = xcalloc(t->nmethods + t->nthreads + 1,
-		                 sizeof(*ids[s]));
+		ids[s] =
+		        xcalloc(t->nmethods + t->nthreads + 1, sizeof(*ids[s]));
 		for (i = 0; i < t->nmethods; i++)
-			all[n++] = (struct named){method_key(&t->methods[i]),
-			                          s, false, (uint32_t)i};
+			all[n++] = (struct named){method_key(&t->methods[i]), s,
+			                          false, (uint32_t)i};
 		for (i = 0; i < t->nthreads; i++)
 			all[n++] = (struct named){xstrdup(t->threads[i].name),
 			                          s, true, (uint32_t)i};
@@ -200,8 +200,8 @@ shared_ids(const struct calltree *trees[2])
 
 		if (i && named_cmp(&all[i - 1], &all[i]) != 0)
 			next++;
-		ids[all[i].side][all[i].index +
-		                 (all[i].thread ? t->nmethods : 0)] = next;
+		ids[all[i].side]
+		   [all[i].index + (all[i].thread ? t->nmethods : 0)] = next;
 	}
 	for (i = 0; i < n; i++)
 		free(all[i].key);

@@ -48,10 +48,10 @@ struct flame_frame {
 struct flame {
 	struct flame_frame *frames; /* parents before their children */
 	size_t count;
-	uint64_t total;  /* the root's width */
-	uint32_t depth;  /* of the deepest frame */
-	size_t pruned;   /* frames left out for being too narrow */
-	bool cut;        /* frames left out below FLAME_MAX_DEPTH */
+	uint64_t total; /* the root's width */
+	uint32_t depth; /* of the deepest frame */
+	size_t pruned;  /* frames left out for being too narrow */
+	bool cut;       /* frames left out below FLAME_MAX_DEPTH */
 };
 
 /*
@@ -65,10 +65,10 @@ void flame_done(struct flame *flame);
 
 /* BASE's numbers for each frame of a flame of NEW. */
 struct flame_base {
-	bool *found;     /* BASE has a frame on the same path */
-	uint64_t *incl;  /* BASE's, 0 when not found */
+	bool *found;    /* BASE has a frame on the same path */
+	uint64_t *incl; /* BASE's, 0 when not found */
 	uint64_t *excl;
-	uint64_t total;  /* BASE's root */
+	uint64_t total; /* BASE's root */
 };
 
 /*

@@ -41,7 +41,8 @@ markup_escape(FILE *out, const char *s)
 			fputs("&#39;", out);
 			break;
 		case '\xEF':
-			if (p[1] == '\xBF' && (p[2] == '\xBE' || p[2] == '\xBF')) {
+			if (p[1] == '\xBF' &&
+			    (p[2] == '\xBE' || p[2] == '\xBF')) {
 				fprintf(out, "\\uFFF%c",
 				        p[2] == '\xBE' ? 'E' : 'F');
 				p += 2;
