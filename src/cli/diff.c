@@ -23,6 +23,7 @@
 #include "cli/cmd.h"
 #include "query/diff.h"
 #include "query/profile.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <inttypes.h>
@@ -154,19 +155,6 @@ pick_clock(struct calltree *const trees[2], const struct cmd_opts *opts,
 	return true;
 }
 
-/* "+1.234", "-0.010" or "0.000": signed microseconds as milliseconds. */
-static char *
-signed_ms(int64_t us)
-{
-	uint64_t a = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
-
-	return xasprintf("%s%" PRIu64 ".%03" PRIu64,
-	                 us > 0   ? "+"
-	                 : us < 0 ? "-"
-	                          : "",
-	                 a / 1000, a % 1000);
-}
-
 /* x to `decimals` places, with its sign when plus; never "-0". */
 static char *
 fixed(double x, int decimals, bool plus, const char *suffix)
@@ -239,12 +227,6 @@ take(struct table *t, char *s)
 	free(s);
 }
 
-static void
-ms_cell(struct table *t, uint64_t us)
-{
-	table_fmt(t, "%" PRIu64 ".%03" PRIu64, us / 1000, us % 1000);
-}
-
 static struct table *
 text_table(const struct diff_cmd *d, size_t n)
 {
@@ -281,7 +263,7 @@ text_table(const struct diff_cmd *d, size_t n)
 				          share(d, row, (enum diff_side)s,
 				                shown));
 			else
-				ms_cell(t, shown == DIFF_INCL
+				table_ms(t, shown == DIFF_INCL
 				                   ? row->v[s].incl[d->clock]
 				                   : row->v[s].excl[d->clock]);
 		}
@@ -293,7 +275,7 @@ text_table(const struct diff_cmd *d, size_t n)
 				                                DIFF_BASE, m),
 				                  2, "pt"));
 			else
-				take(t, signed_ms(time_delta(d, row, m)));
+				table_ms_signed(t, time_delta(d, row, m));
 			take(t, pct_text(d, row, m, true));
 		}
 		take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
@@ -475,10 +457,11 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 	for (s = 0; s < 2; s++) {
 		uint64_t total = df->total[s][d->clock];
 
-		printf("%s %s: %s clock, total %" PRIu64 ".%03" PRIu64
-		       " ms over %zu thread%s",
+		char ms[DURATION_SIZE];
+
+		printf("%s %s: %s clock, total %s ms over %zu thread%s",
 		       label[s], trees[s]->path, clock_name(d->clock),
-		       total / 1000, total % 1000, scopes[s].count,
+		       duration_ms(ms, sizeof(ms), total), scopes[s].count,
 		       scopes[s].count == 1 ? "" : "s");
 		if (s == DIFF_NEW) {
 			double pct;
@@ -533,7 +516,7 @@ cmd_diff(int argc, char **argv)
 		nconds++;
 	}
 	for (s = 0; s < 2; s++) {
-		trees[s] = cmd_load(opts.args[s]);
+		trees[s] = cmd_load(&opts, opts.args[s]);
 		if (!trees[s]) {
 			status = CMD_INPUT;
 			goto out;

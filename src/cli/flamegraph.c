@@ -85,7 +85,7 @@ static int
 side_open(struct side *s, const char *file, const struct cmd_opts *opts,
           enum clock_index *k, bool pick_clock)
 {
-	s->tree = cmd_load(file);
+	s->tree = cmd_load(opts, file);
 	if (!s->tree)
 		return CMD_INPUT;
 	if (!cmd_scope(&s->scope, s->tree, opts))

@@ -9,6 +9,7 @@
 #include "cli/cmd.h"
 #include "query/method-name.h"
 #include "query/profile.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -177,13 +178,6 @@ pct_cell(struct table *t, uint64_t v, uint64_t total)
 	table_fmt(t, "%.1f%%", total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
-static void
-ms_cell(struct table *t, uint64_t us)
-{
-	table_fmt(t, "%llu.%03llu", (unsigned long long)(us / 1000),
-	          (unsigned long long)(us % 1000));
-}
-
 static struct table *
 text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
            size_t n)
@@ -204,12 +198,12 @@ text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
 
 		table_row(t);
 		pct_cell(t, r->incl[k], p->total[k]);
-		ms_cell(t, r->incl[k]);
+		table_ms(t, r->incl[k]);
 		pct_cell(t, r->excl[k], p->total[k]);
-		ms_cell(t, r->excl[k]);
+		table_ms(t, r->excl[k]);
 		table_fmt(t, "%llu+%llu", (unsigned long long)r->calls,
 		          (unsigned long long)r->rcalls);
-		ms_cell(t, per_call(r, k));
+		table_ms(t, per_call(r, k));
 		table_str(t, rows[i].name);
 	}
 	return t;
@@ -218,29 +212,23 @@ text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
 int
 cmd_report(int argc, char **argv)
 {
-	struct cmd_opts opts;
-	struct calltree *tree = NULL;
-	struct scope scope = {0};
+	struct cmd_trace ct;
 	struct profile p = {0};
 	struct report_row *rows = NULL;
-	struct sort_ctx sort = {SORT_INCL, CLOCK_CPU};
+	struct sort_ctx sort;
 	struct table *t;
 	size_t n = 0, i;
-	int status = cmd_parse(&report_spec, argc, argv, &opts);
+	int status = cmd_open(&ct, &report_spec, argc, argv);
+	struct calltree *tree = ct.tree;
 
 	if (status >= 0)
 		return status;
-	status = CMD_USAGE;
-	tree = cmd_load(opts.args[0]);
-	if (!tree) {
-		status = CMD_INPUT;
-		goto out;
+	sort = (struct sort_ctx){SORT_INCL, ct.clock};
+	if (ct.opts.sort && !parse_sort(ct.opts.sort, &sort, tree)) {
+		cmd_close(&ct);
+		return CMD_USAGE;
 	}
-	if (!cmd_scope(&scope, tree, &opts) ||
-	    !cmd_clock(tree, &opts, &sort.clock) ||
-	    (opts.sort && !parse_sort(opts.sort, &sort, tree)))
-		goto out;
-	profile_compute(&p, tree, &scope);
+	profile_compute(&p, tree, &ct.scope);
 	rows = xcalloc(tree->nmethods + 1, sizeof(*rows));
 	for (i = 0; i < tree->nmethods; i++) {
 		if (!profile_row_used(&p, i))
@@ -251,31 +239,26 @@ cmd_report(int argc, char **argv)
 		n++;
 	}
 	qsort_r(rows, n, sizeof(*rows), row_cmp, &sort);
-	if (opts.top >= 0 && (size_t)opts.top < n)
-		n = (size_t)opts.top;
-	if (opts.format == TABLE_TEXT) {
-		printf("%s: %s clock, total %llu.%03llu ms over %zu thread%s\n",
+	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
+		n = (size_t)ct.opts.top;
+	if (ct.opts.format == TABLE_TEXT) {
+		char ms[DURATION_SIZE];
+
+		printf("%s: %s clock, total %s ms over %zu thread%s\n",
 		       tree->path,
 		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
-		       (unsigned long long)(p.total[sort.clock] / 1000),
-		       (unsigned long long)(p.total[sort.clock] % 1000),
-		       scope.count, scope.count == 1 ? "" : "s");
+		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
+		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
 		t = text_table(&p, sort.clock, rows, n);
 	} else {
 		t = machine_table(tree, rows, n);
 	}
-	table_print(t, stdout, opts.format);
+	table_print(t, stdout, ct.opts.format);
 	table_free(t);
-	status = CMD_OK;
-out:
-	if (rows)
-		for (i = 0; i < tree->nmethods; i++)
-			free(rows[i].name);
+	for (i = 0; i < tree->nmethods; i++)
+		free(rows[i].name);
 	free(rows);
 	profile_done(&p);
-	if (scope.on)
-		scope_done(&scope);
-	calltree_free(tree);
-	cmd_opts_done(&opts);
-	return status;
+	cmd_close(&ct);
+	return CMD_OK;
 }

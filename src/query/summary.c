@@ -91,6 +91,11 @@ anomalies(struct summary *s, const struct tt_anomalies *a)
 		     "true (the trace ends early)");
 }
 
+static void trace_header(struct summary *s, const struct calltree *tree);
+static void hprof_header(struct summary *s, const struct calltree *tree);
+static void properties_and_threads(struct summary *s,
+                                   const struct calltree *tree);
+
 void
 summary_build(struct summary *s, const struct calltree *tree)
 {
@@ -101,6 +106,32 @@ summary_build(struct summary *s, const struct calltree *tree)
 	e = text_escape(tree->path);
 	line(s, "file:        %s", e);
 	free(e);
+	if (tree->header.format == TRACE_FORMAT_HPROF)
+		hprof_header(s, tree);
+	else
+		trace_header(s, tree);
+	line(s, "methods:     %zu", tree->nmethods);
+	line(s, "complete:    %s",
+	     tree->header.incomplete ? "no (cut off before the summary)"
+	                             : "yes");
+	properties_and_threads(s, tree);
+	anomalies(s, &tree->anomalies);
+	if (tree->nwarnings) {
+		line(s, "warnings:");
+		for (i = 0; i < tree->nwarnings; i++) {
+			char *m = text_escape(tree->warnings[i].message);
+
+			line(s, "  offset %llu: %s",
+			     (unsigned long long)tree->warnings[i].offset, m);
+			free(m);
+		}
+	}
+}
+
+/* What the file is, for a trace with records and timestamps. */
+static void
+trace_header(struct summary *s, const struct calltree *tree)
+{
 	if (tree->header.format == TRACE_FORMAT_V2 ||
 	    tree->header.format == TRACE_FORMAT_V2_STREAM)
 		line(s,
@@ -122,10 +153,37 @@ summary_build(struct summary *s, const struct calltree *tree)
 	     (unsigned long long)tree->header.start_time);
 	line(s, "records:     %llu", (unsigned long long)tree->records);
 	line(s, "calls:       %zu", tree->calls.count);
-	line(s, "methods:     %zu", tree->nmethods);
-	line(s, "complete:    %s",
-	     tree->header.incomplete ? "no (cut off before the summary)"
-	                             : "yes");
+}
+
+/* What the file is, for an hprof profile: stacks with sample counts (or
+ * cpu times), no timestamps and no order. */
+static void
+hprof_header(struct summary *s, const struct calltree *tree)
+{
+	const char *version = calltree_property(tree, "hprof");
+	const char *profile = calltree_property(tree, "hprof-profile");
+	const char *unit = calltree_property(tree, "hprof-unit");
+	char *v = text_escape(version ? version : "hprof");
+	char *p = text_escape(profile ? profile : "cpu samples");
+	char *u = text_escape(unit ? unit : "1 us = 1 sample");
+
+	line(s, "format:      hprof text CPU profile (%s), %s", v, p);
+	line(s, "times:       from the profile's counts (%s); no timestamps, "
+	        "so calls are laid end to end in an order of their own",
+	     u);
+	line(s, "calls:       %zu (the frames of the profile's stacks)",
+	     tree->calls.count);
+	free(v);
+	free(p);
+	free(u);
+}
+
+/* The key's properties and the threads with their spans. */
+static void
+properties_and_threads(struct summary *s, const struct calltree *tree)
+{
+	size_t i;
+
 	line(s, "properties:");
 	for (i = 0; i < tree->nproperties; i++) {
 		char *k = text_escape(tree->properties[i].key);
@@ -155,17 +213,6 @@ summary_build(struct summary *s, const struct calltree *tree)
 		     (unsigned long long)t->nevents, t->ncalls, wall, cpu, name,
 		     t->defined ? "" : " (not in the key)");
 		free(name);
-	}
-	anomalies(s, &tree->anomalies);
-	if (tree->nwarnings) {
-		line(s, "warnings:");
-		for (i = 0; i < tree->nwarnings; i++) {
-			char *m = text_escape(tree->warnings[i].message);
-
-			line(s, "  offset %llu: %s",
-			     (unsigned long long)tree->warnings[i].offset, m);
-			free(m);
-		}
 	}
 }
 

@@ -1,6 +1,7 @@
 /*
- * markup: XML's five special characters become entities; the two
- * noncharacters XML forbids (U+FFFE, U+FFFF) become \uFFFE and \uFFFF.
+ * markup: XML text is text_xml's (XML's five special characters as
+ * entities); the two noncharacters XML forbids (U+FFFE, U+FFFF) then
+ * become \uFFFE and \uFFFF.
  * The script-safe JSON is table_json_string's literal of the escaped
  * text (so a name reads as it does in every other output) with '<', '>'
  * and '&' (never structural inside a literal) turned into \u escapes.  In
@@ -20,39 +21,16 @@
 void
 markup_escape(FILE *out, const char *s)
 {
-	char *clean = text_escape(s);
+	char *clean = text_xml(s);
 	const char *p;
 
 	for (p = clean; *p; p++) {
-		switch (*p) {
-		case '&':
-			fputs("&amp;", out);
-			break;
-		case '<':
-			fputs("&lt;", out);
-			break;
-		case '>':
-			fputs("&gt;", out);
-			break;
-		case '"':
-			fputs("&quot;", out);
-			break;
-		case '\'':
-			fputs("&#39;", out);
-			break;
-		case '\xEF':
-			if (p[1] == '\xBF' &&
-			    (p[2] == '\xBE' || p[2] == '\xBF')) {
-				fprintf(out, "\\uFFF%c",
-				        p[2] == '\xBE' ? 'E' : 'F');
-				p += 2;
-				break;
-			}
+		if (p[0] == '\xEF' && p[1] == '\xBF' &&
+		    (p[2] == '\xBE' || p[2] == '\xBF')) {
+			fprintf(out, "\\uFFF%c", p[2] == '\xBE' ? 'E' : 'F');
+			p += 2;
+		} else
 			fputc(*p, out);
-			break;
-		default:
-			fputc(*p, out);
-		}
 	}
 	free(clean);
 }

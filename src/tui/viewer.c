@@ -21,11 +21,17 @@ static const struct cmd_spec viewer_spec = {
         .args = "FILE",
         .summary = "Open FILE in the interactive viewer (keys: press ? "
                    "inside).",
-        .options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR |
-                   OPT_MAPPING | OPT_BASE,
+        .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII |
+                   OPT_COLOR | OPT_MAPPING | OPT_BASE,
         .min_args = 1,
         .max_args = 1,
 };
+
+void
+viewer_help_options(void)
+{
+	cmd_help_options(&viewer_spec);
+}
 
 static bool
 locale_is_utf8(void)
@@ -46,13 +52,16 @@ viewer_main(int argc, char **argv)
 	char *error = NULL;
 	int width, height;
 	enum clock_index clock;
+	struct time_range range;
 	int status = cmd_parse(&viewer_spec, argc, argv, &opts);
 
 	if (status >= 0)
 		return status;
-	/* A BASE that cannot be read is reported before the terminal is
+	/* A file that cannot be read is reported before the terminal is
 	 * needed, as a --mapping that cannot be is. */
-	if (opts.base && !(base = cmd_load(opts.base))) {
+	if ((opts.base && !(base = cmd_load(&opts, opts.base))) ||
+	    !cmd_openable(opts.args[0])) {
+		calltree_free(base);
 		cmd_opts_done(&opts);
 		return CMD_INPUT;
 	}
@@ -65,7 +74,14 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	tree = cmd_load(opts.args[0]);
+	if (!term_usable(&error)) {
+		cmd_error(NULL, "%s", error);
+		free(error);
+		calltree_free(base);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
+	tree = cmd_load(&opts, opts.args[0]);
 	if (!tree) {
 		calltree_free(base);
 		cmd_opts_done(&opts);
@@ -86,7 +102,10 @@ viewer_main(int argc, char **argv)
 	if (opts.clock >= 0)
 		app->clocks =
 		        clock == CLOCK_CPU ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
+	range = scope.range;
 	app_set_scope(app, &scope);
+	if (range.on)
+		app_set_range(app, &range);
 	if (!term_open(opts.color, &error)) {
 		cmd_error(NULL, "%s", error);
 		free(error);
@@ -115,5 +134,7 @@ viewer_main(int argc, char **argv)
 	canvas_free(canvas);
 	app_free(app);
 	cmd_opts_done(&opts);
-	return CMD_OK;
+	/* Ended by a signal: the shell's 128 + its number (130 for SIGINT,
+	 * 143 for SIGTERM, 129 for SIGHUP or a vanished terminal). */
+	return term_signal_number() ? 128 + term_signal_number() : CMD_OK;
 }
