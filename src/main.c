@@ -34,7 +34,9 @@ static const struct {
         {"folded", cmd_folded,
          "folded stacks for FlameGraph, flamelens, speedscope"},
         {"diff", cmd_diff, "per-method comparison of two traces"},
-        {"export", cmd_export, "speedscope or Chrome trace-event JSON"},
+        {"export", cmd_export,
+         "speedscope or Chrome JSON, a dot call graph, an HTML report"},
+        {"flamegraph", cmd_flamegraph, "a flame graph as a self-contained SVG"},
 };
 
 static void
@@ -48,7 +50,7 @@ usage(FILE *out)
 	             "command, FILE opens in the\ninteractive viewer.\n\n"
 	             "Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-8s %s\n", commands[i].name,
+		fprintf(out, "  %-10s %s\n", commands[i].name,
 		        commands[i].summary);
 	if (out == stdout) {
 		printf("\nViewer options:\n");

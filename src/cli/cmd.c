@@ -211,6 +211,38 @@ set_alpha(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return NULL;
 }
 
+static const char *
+set_width(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	double v;
+
+	(void)spec;
+	if (!parse_number(arg, &v) || v < 100 || v > 100000 || v != (int)v)
+		return "--width needs pixels from 100 to 100000, not '%s'";
+	o->width = (int)v;
+	return NULL;
+}
+
+static const char *
+set_min_width(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	double v;
+
+	(void)spec;
+	if (!parse_number(arg, &v) || v < 0 || v > 100000)
+		return "--min-width needs pixels, not '%s'";
+	o->min_width = v;
+	return NULL;
+}
+
+static const char *
+set_inverted(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->inverted = true;
+	return NULL;
+}
+
 /* A byte count with an optional binary K, M, G or T suffix. */
 static bool
 parse_size(const char *s, uint64_t *out)
@@ -267,10 +299,11 @@ static const struct option_def options[] = {
          "scripts."},
         {OPT_MIN_PCT, 0, "min-pct", "P",
          "hide paths under P% of the total (default 1)", set_min_pct,
-         "For tree."},
+         "For tree, and export --format dot (methods and edges)."},
         {OPT_NO_THREAD, 0, "no-thread", NULL,
          "do not start each stack with its thread's name", set_no_thread,
-         "For tree and folded: the threads' paths merge."},
+         "For tree, folded, flamegraph and export --format html: the "
+         "threads' paths merge."},
         {OPT_ASCII, 0, "ascii", NULL, "draw with ASCII characters only",
          set_ascii, "Also when the locale is not UTF-8."},
         {OPT_COLOR, 0, "color", "WHEN", "auto, always or never", set_color,
@@ -297,13 +330,15 @@ static const struct option_def options[] = {
          "rename obfuscated classes and methods with an R8/ProGuard "
          "mapping.txt",
          set_mapping,
-         "For report, tree, calls, folded, dump and the viewer.  An "
+         "For report, tree, calls, folded, dump, flamegraph, export and "
+         "the viewer.  An "
          "ambiguous name that the signature does not settle shows every "
          "candidate, joined with |."},
         {OPT_BASE, 0, "base", "BASE",
          "compare with the trace BASE: deltas and slower/faster frames",
          set_base,
-         "For the viewer.  The profile adds delta Excl and delta Incl "
+         "For flamegraph, a differential graph (see there).  For the "
+         "viewer: the profile adds delta Excl and delta Incl "
          "columns on the main clock (the change in milliseconds, or new "
          "for a method BASE never calls), sortable like the others; the "
          "icicle draws a frame as slower or faster when its inclusive "
@@ -311,6 +346,15 @@ static const struct option_def options[] = {
          "call path (a path BASE lacks is slower), and its status line "
          "gives both times.  Methods match by full name, a slash in the "
          "class read as a dot."},
+        {OPT_WIDTH, 0, "width", "PX", "the picture's width (default 1200)",
+         set_width, "For flamegraph."},
+        {OPT_MIN_WIDTH, 0, "min-width", "PX",
+         "leave out frames narrower than PX pixels (default 0.1)",
+         set_min_width,
+         "For flamegraph; their time stays in their parent."},
+        {OPT_INVERTED, 0, "inverted", NULL,
+         "an icicle graph: the root at the top", set_inverted,
+         "For flamegraph."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "
@@ -481,6 +525,8 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	opts->top = -1;
 	opts->min_pct = 1.0;
 	opts->alpha = 0.05;
+	opts->width = 1200;
+	opts->min_width = 0.1;
 	getopt_tables(longopts, shortopts);
 	opterr = 0;
 	optind = 1;

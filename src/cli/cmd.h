@@ -43,7 +43,10 @@ enum cmd_option {
 	OPT_NORMALIZE = 1 << 11,
 	OPT_MAPPING = 1 << 12,
 	OPT_BASE = 1 << 13,
-	OPT_ALPHA = 1 << 14,
+	OPT_WIDTH = 1 << 14,
+	OPT_MIN_WIDTH = 1 << 15,
+	OPT_INVERTED = 1 << 16,
+	OPT_ALPHA = 1 << 17,
 };
 
 struct cmd_spec {
@@ -77,6 +80,9 @@ struct cmd_opts {
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;    /* --base FILE, or NULL */
 	double alpha;        /* --alpha, default 0.05 */
+	int width;           /* --width pixels (default 1200) */
+	double min_width;    /* --min-width pixels (default 0.1) */
+	bool inverted;       /* --inverted */
 	bool ascii;          /* --ascii */
 	int color;           /* enum term_color: auto, always, never */
 	char **args;         /* positional arguments */
@@ -151,5 +157,6 @@ int cmd_dump(int argc, char **argv);
 int cmd_folded(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_flamegraph(int argc, char **argv);
 
 #endif

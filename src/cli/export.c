@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include "cli/cmd.h"
+#include "cli/export.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
 
@@ -32,14 +33,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const export_formats[] = {"speedscope", "chrome", NULL};
+static const char *const export_formats[] = {"speedscope", "chrome", "dot",
+                                             "html", NULL};
 
 static const struct cmd_spec export_spec = {
         .name = "export",
         .args = "FILE",
         .summary = "Write the calls of FILE as speedscope or Chrome "
-                   "trace-event JSON.",
-        .options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT,
+                   "trace-event JSON,\na Graphviz call graph or an HTML "
+                   "report.",
+        .options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT | OPT_MIN_PCT |
+                   OPT_RANGE | OPT_NO_THREAD | OPT_MAPPING,
         .min_args = 1,
         .max_args = 1,
         .formats = export_formats,
@@ -53,7 +57,19 @@ static const struct cmd_spec export_spec = {
                   "              the cpu time in args.cpu_dur, for Perfetto "
                   "and\n"
                   "              chrome://tracing\n"
-                  "The JSON goes to standard output.\n",
+                  "  dot         the call graph for Graphviz (dot -Tsvg): "
+                  "a node per method,\n"
+                  "              edges weighted by inclusive time, both "
+                  "left out under\n"
+                  "              --min-pct of the total\n"
+                  "  html        one self-contained page: the profile "
+                  "table (click a\n"
+                  "              column to sort, a method for its callers "
+                  "and callees)\n"
+                  "              and the flame graph\n"
+                  "--range and --no-thread apply to dot and html only.  "
+                  "The output goes\n"
+                  "to standard output.\n",
 };
 
 /* Each method's name as a JSON string literal, escaped once. */
@@ -273,8 +289,8 @@ cmd_export(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	if (!opts.format_name) {
-		cmd_error("export", "--format speedscope or --format chrome is "
-		                    "needed (see 'tracetui export --help')");
+		cmd_error("export", "--format speedscope, chrome, dot or html "
+		                    "is needed (see 'tracetui export --help')");
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
@@ -289,7 +305,25 @@ cmd_export(int argc, char **argv)
 		scope_done(&scope);
 		goto out;
 	}
-	if (strcmp(opts.format_name, "speedscope") == 0) {
+	if ((opts.range || opts.no_thread) &&
+	    (strcmp(opts.format_name, "speedscope") == 0 ||
+	     strcmp(opts.format_name, "chrome") == 0)) {
+		cmd_error("export", "--range and --no-thread apply to dot and "
+		                    "html only");
+		scope_done(&scope);
+		goto out;
+	}
+	if (strcmp(opts.format_name, "dot") == 0 ||
+	    strcmp(opts.format_name, "html") == 0) {
+		struct export_view v = {tree,       &scope,
+		                        k,          opts.min_pct,
+		                        opts.range, !opts.no_thread};
+
+		if (opts.format_name[0] == 'd')
+			export_dot(stdout, &v);
+		else
+			export_html(stdout, &v);
+	} else if (strcmp(opts.format_name, "speedscope") == 0) {
 		write_speedscope(stdout, tree, &scope, opts.clock);
 	} else {
 		if (opts.clock < 0)

@@ -1,0 +1,286 @@
+#!/bin/sh
+# export-pictures.sh: `tracetui export --format dot|html`.
+#
+# Both outputs are parsed (python3; skipped without it) and their numbers
+# checked against `report` for the same scope and clock:
+# - dot: every edge joins declared nodes; with --min-pct 0 each method
+#   node carries report's incl, excl and calls, and its incoming edges
+#   add up to its incl; with --min-pct P nothing under P% is left; names
+#   with quotes and backslashes read back whole; `dot -Tsvg` accepts it
+#   when graphviz is installed;
+# - html: the embedded JSON parses and holds report's rows and total,
+#   the links add up to each method's incl, the table has a row per
+#   method, the inline SVG parses as XML with the total at its root, and
+#   a name holding </script> stays text.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+fixtures=$srcdir/tests/fixtures
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
+LC_ALL=C
+export LC_ALL
+cd "$tmp" || exit 1
+
+# The report's rows by name (duplicate names summed) and its total.
+cat >"$tmp/report.py" <<'PY'
+def load(tsv, text, wall):
+    rows = {}
+    for line in open(tsv, encoding="utf-8").read().split("\n")[1:]:
+        if not line:
+            continue
+        c = line.split("\t")
+        i, e = (c[5], c[6]) if wall or c[3] == "" else (c[3], c[4])
+        was = rows.get(c[0], (0, 0, 0, 0))
+        rows[c[0]] = (was[0] + int(c[1]), was[1] + int(c[2]),
+                      was[2] + int(i), was[3] + int(e))
+    head = open(text, encoding="utf-8").readline()
+    total = int(round(float(head.split("total ")[1].split(" ms")[0]) * 1000))
+    return rows, total
+PY
+
+cat >"$tmp/dot.py" <<'PY'
+import re, sys
+sys.path.insert(0, sys.argv[5])
+import report
+dot, tsv, text, mode = sys.argv[1:5]
+rows, total = report.load(tsv, text, "wall" in sys.argv[6:])
+
+def fail(msg):
+    print(msg)
+    sys.exit(1)
+
+value = r'"(?:[^"\\]|\\.)*"|[^,\]\s]+'
+attr = re.compile(r'(\w+)=(' + value + ')')
+def attrs(s):
+    out = {}
+    for k, v in attr.findall(s):
+        if v.startswith('"'):
+            v = re.sub(r'\\(.)', lambda m: "\n" if m.group(1) == "n"
+                       else m.group(1), v[1:-1])
+        out[k] = v
+    return out
+lines = open(dot, encoding="utf-8").read().split("\n")
+if lines[0] != "digraph tracetui {" or lines[-2] != "}":
+    fail("not one digraph")
+nodes, edges, graph = {}, [], {}
+for line in lines[1:-2]:
+    m = re.match(r'^(\w+) -> (\w+) \[(.*)\];$', line)
+    if m:
+        edges.append((m.group(1), m.group(2), attrs(m.group(3))))
+        continue
+    m = re.match(r'^(\w+) \[(.*)\];$', line)
+    if not m:
+        fail("a line that is neither node nor edge: %r" % line)
+    if m.group(1) == "graph":
+        graph = attrs(m.group(2))
+    elif m.group(1) not in ("node", "edge"):
+        nodes[m.group(1)] = attrs(m.group(2))
+if int(graph["total_us"]) != total or int(nodes["top"]["incl_us"]) != total:
+    fail("total %s, report %d" % (graph["total_us"], total))
+into = {}
+for a, b, e in edges:
+    if a not in nodes or b not in nodes:
+        fail("edge %s -> %s between undeclared nodes" % (a, b))
+    into[b] = into.get(b, 0) + int(e["incl_us"])
+    if mode != "all" and 100.0 * int(e["incl_us"]) / total < float(mode):
+        fail("edge %s -> %s under %s%%" % (a, b, mode))
+seen = {}
+for n, a in nodes.items():
+    if n == "top":
+        continue
+    name = a["tooltip"]
+    if not name.startswith(a["label"].split("\n")[0]):
+        fail("label %r for %r" % (a["label"], name))
+    got = seen.get(name, (0, 0, 0, 0))
+    seen[name] = (got[0] + int(a["calls"]), got[1] + int(a["rcalls"]),
+                  got[2] + int(a["incl_us"]), got[3] + int(a["excl_us"]))
+    if mode == "all" and into.get(n, 0) != int(a["incl_us"]):
+        fail("%s: edges in add up to %d, incl %s"
+             % (name, into.get(n, 0), a["incl_us"]))
+    if mode != "all" and 100.0 * int(a["incl_us"]) / total < float(mode):
+        fail("%s under %s%%" % (name, mode))
+for name, r in seen.items():
+    if rows.get(name) != r:
+        fail("%s: dot %r, report %r" % (name, r, rows.get(name)))
+if mode == "all" and set(seen) != set(rows):
+    fail("methods missing: %r" % (set(rows) ^ set(seen)))
+PY
+
+cat >"$tmp/page.py" <<'PY'
+import json, sys, html.parser, xml.etree.ElementTree as ET
+sys.path.insert(0, sys.argv[4])
+import report
+page, tsv, text = sys.argv[1:4]
+rows, total = report.load(tsv, text, "wall" in sys.argv[5:])
+
+def fail(msg):
+    print(msg)
+    sys.exit(1)
+
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.scripts, self.cells, self.stack = [], [], []
+        self.data_json = None
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.stack.append((tag, a))
+        if tag == "script":
+            self.scripts.append(a)
+        if tag == "td" and a.get("class") == "name":
+            self.cells.append("")
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop()[0] != tag:
+            pass
+    def handle_data(self, d):
+        if not self.stack:
+            return
+        tag, a = self.stack[-1]
+        if tag == "script" and a.get("id") == "tt-data":
+            self.data_json = (self.data_json or "") + d
+        if tag == "td" and a.get("class") == "name":
+            self.cells[-1] += d
+raw = open(page, encoding="utf-8").read()
+p = Page()
+p.feed(raw)
+if len(p.scripts) != 3:
+    fail("%d script elements, not 3" % len(p.scripts))
+data = json.loads(p.data_json)
+if data["total"] != total:
+    fail("total %d, report %d" % (data["total"], total))
+seen = {}
+for m in data["methods"]:
+    got = seen.get(m["name"], (0, 0, 0, 0))
+    seen[m["name"]] = (got[0] + m["calls"], got[1] + m["rcalls"],
+                       got[2] + m["incl"], got[3] + m["excl"])
+if seen != rows:
+    bad = [n for n in set(seen) | set(rows) if seen.get(n) != rows.get(n)]
+    fail("methods differ from report: %r" % bad[:5])
+into = {}
+for l in data["links"]:
+    if not l["child_recursive"]:
+        into[l["child"]] = into.get(l["child"], 0) + l["incl"]
+for m in data["methods"]:
+    if into.get(m["id"], 0) != m["incl"]:
+        fail("%s: links add up to %d, incl %d"
+             % (m["name"], into.get(m["id"], 0), m["incl"]))
+if sorted(p.cells) != sorted(m["name"] for m in data["methods"]):
+    fail("table rows differ from the methods")
+svg = raw[raw.index("<svg "):raw.index("</svg>") + 6]
+root = ET.fromstring(svg)
+ns = "{http://www.w3.org/2000/svg}"
+top = [g for g in root.iter(ns + "g") if g.get("class") == "f"][0]
+if int(top.get("data-i")) != total:
+    fail("flame root %s, total %d" % (top.get("data-i"), total))
+PY
+
+# check FORMAT MODE NAME TRACE [OPTIONS...]
+check() {
+	c_format=$1
+	c_mode=$2
+	c_name=$3
+	c_trace=$4
+	shift 4
+	c_wall=
+	case " $* " in *" wall "*) c_wall=wall ;; esac
+	c_pct=
+	[ "$c_format" = dot ] && [ "$c_mode" = all ] && c_pct="--min-pct 0"
+	[ "$c_format" = dot ] && [ "$c_mode" != all ] &&
+		c_pct="--min-pct $c_mode"
+	# shellcheck disable=SC2086
+	if ! "$TRACETUI" export -f "$c_format" $c_pct "$@" "$c_trace" \
+		>"$tmp/out" 2>"$tmp/err"; then
+		ok 1 "$c_name: export -f $c_format fails"
+		diag <"$tmp/err"
+		return
+	fi
+	c_opts=
+	for a in "$@"; do
+		[ "$a" = --no-thread ] || c_opts="$c_opts $a"
+	done
+	# shellcheck disable=SC2086
+	"$TRACETUI" report -f tsv $c_opts "$c_trace" >"$tmp/r.tsv" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$TRACETUI" report $c_opts "$c_trace" >"$tmp/r.txt" 2>/dev/null
+	if [ "$c_format" = dot ]; then
+		python3 "$tmp/dot.py" "$tmp/out" "$tmp/r.tsv" "$tmp/r.txt" \
+			"$c_mode" "$tmp" $c_wall >"$tmp/why" 2>&1
+	else
+		python3 "$tmp/page.py" "$tmp/out" "$tmp/r.tsv" "$tmp/r.txt" \
+			"$tmp" $c_wall >"$tmp/why" 2>&1
+	fi
+	ok $? "$c_name: export -f $c_format $c_pct $* agrees with report"
+	diag <"$tmp/why"
+}
+
+for spec in "$fixtures"/*.spec; do
+	name=$(basename "$spec" .spec)
+	case $name in broken-* | generated-*) continue ;; esac
+	"$MKTRACE" "$spec" "$name.trace" 2>/dev/null || {
+		ok 1 "$name: mktrace failed"
+		continue
+	}
+	"$TRACETUI" info "$name.trace" >/dev/null 2>&1 || continue
+	check dot all "$name" "$name.trace"
+	check html - "$name" "$name.trace"
+done
+"$MKTRACE" "$srcdir/data/demo.spec" demo.trace
+check dot 1 demo demo.trace
+check dot 5 "demo wall" demo.trace --clock wall
+check dot all "demo main" demo.trace --thread main
+check html - "demo range" demo.trace --range 100..900
+check html - "demo wall merged" demo.trace --clock wall --no-thread
+check dot all "v3-dual range" v3-dual.trace --range 0.005..0.02 --clock wall
+
+# Names that would be markup, DOT syntax or a script's end.
+"$MKTRACE" - names.trace <<'SPEC'
+clock dual
+thread 1 main
+method 0x4 "</script><script>alert(1)</script>" "a&b\"c\\d\x1f" "()V" F.java
+call 1 0x4 0 0 10 20
+SPEC
+check html - "markup in names" names.trace
+check dot all "quotes in names" names.trace
+"$TRACETUI" export -f html names.trace >names.html
+python3 - names.html >"$tmp/why" 2>&1 <<'PY'
+import sys
+raw = open(sys.argv[1], encoding="utf-8").read()
+assert "<script>alert" not in raw and "</script><script>" not in raw
+assert raw.count("<script") == 3, raw.count("<script")
+PY
+ok $? "html: a name holding </script> never closes a script"
+diag <"$tmp/why"
+
+if command -v dot >/dev/null 2>&1; then
+	"$TRACETUI" export -f dot demo.trace | dot -Tsvg >demo.svg 2>"$tmp/err"
+	ok $? "dot -Tsvg reads the call graph"
+	diag <"$tmp/err"
+	"$TRACETUI" export -f dot names.trace | dot -Tsvg >names.svg \
+		2>"$tmp/err"
+	ok $? "dot -Tsvg reads names with quotes and backslashes"
+else
+	ok 0 "dot -Tsvg # SKIP no graphviz"
+fi
+
+run "$TRACETUI" export -f chrome --range 1..2 v3-dual.trace
+ok "$([ $rc -eq 2 ] && [ -z "$out" ] && echo 0 || echo 1)" \
+	"--range with a JSON format: exit 2"
+run "$TRACETUI" export -f dot --min-pct 200 v3-dual.trace
+ok "$([ $rc -eq 2 ] && [ -z "$out" ] && echo 0 || echo 1)" \
+	"--min-pct 200: exit 2"
+
+if [ -d "$SHARED_TRACES" ]; then
+	for f in "$SHARED_TRACES"/*.trace; do
+		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
+		check dot all "$(basename "$f")" "$f"
+		check html - "$(basename "$f")" "$f"
+	done
+else
+	ok 0 "real traces # SKIP no $SHARED_TRACES"
+fi
+
+done_testing
