@@ -26,11 +26,14 @@ enum {
 	LONG_FAIL_IF,
 	LONG_NORMALIZE,
 	LONG_MAPPING,
-	LONG_BASE
+	LONG_BASE,
+	LONG_SAMPLE_TYPE
 };
 
 /* The --mapping of the last cmd_parse, applied by cmd_load. */
 static struct mapping *loaded_mapping;
+/* The --sample-type of the last cmd_parse, or as set since. */
+static const char *sample_type;
 
 struct option_help {
 	unsigned bit;
@@ -64,6 +67,9 @@ static const struct option_help option_help[] = {
          "mapping.txt"},
         {OPT_BASE, "    --base BASE",
          "compare with the trace BASE: deltas and slower/faster frames"},
+        {OPT_SAMPLE_TYPE, "    --sample-type TYPE",
+         "pprof profiles: the sample type to show, by name or index from "
+         "0 (default: the profile's)"},
 };
 
 void
@@ -162,6 +168,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	        {"normalize", no_argument, NULL, LONG_NORMALIZE},
 	        {"mapping", required_argument, NULL, LONG_MAPPING},
 	        {"base", required_argument, NULL, LONG_BASE},
+	        {"sample-type", required_argument, NULL, LONG_SAMPLE_TYPE},
 	        {"help", no_argument, NULL, 'h'},
 	        {"version", no_argument, NULL, 'V'},
 	        {NULL, 0, NULL, 0},
@@ -184,6 +191,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	        {LONG_NORMALIZE, OPT_NORMALIZE},
 	        {LONG_MAPPING, OPT_MAPPING},
 	        {LONG_BASE, OPT_BASE},
+	        {LONG_SAMPLE_TYPE, OPT_SAMPLE_TYPE},
 	};
 	size_t cap = 0, fail_cap = 0, i;
 	int li; /* index of the long option just read, or -1 */
@@ -313,6 +321,9 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		case LONG_BASE:
 			opts->base = optarg;
 			break;
+		case LONG_SAMPLE_TYPE:
+			opts->sample_type = optarg;
+			break;
 		case 'h':
 			print_help(spec);
 			return CMD_OK;
@@ -334,6 +345,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	if (opts->nargs > spec->max_args)
 		return usage_error(spec, "unexpected argument '%s'",
 		                   opts->args[spec->max_args]);
+	sample_type = opts->sample_type;
 	mapping_free(loaded_mapping);
 	loaded_mapping = NULL;
 	if (opts->mapping) {
@@ -378,8 +390,9 @@ cmd_load(const char *path)
 {
 	struct trace_error err = {0};
 	bool tty = isatty(STDERR_FILENO);
-	struct calltree *tree = calltree_load_progress(
-	        path, &err, tty ? show_progress : NULL, (void *)path);
+	struct calltree_load_options o = {
+	        sample_type, tty ? show_progress : NULL, (void *)path};
+	struct calltree *tree = calltree_load_with(path, &o, &err);
 	size_t i;
 
 	if (tty)
@@ -400,6 +413,11 @@ cmd_load(const char *path)
 		        "tracetui: %s: %zu more warnings ('tracetui info' "
 		        "lists them all)\n",
 		        path, tree->nwarnings - MAX_WARNINGS_SHOWN);
+	if (sample_type && tree->header.format != TRACE_FORMAT_PPROF)
+		fprintf(stderr,
+		        "tracetui: %s: warning: --sample-type applies to "
+		        "pprof profiles only; ignored\n",
+		        path);
 	if (loaded_mapping)
 		mapping_apply(loaded_mapping, tree);
 	return tree;
@@ -409,6 +427,12 @@ const struct mapping *
 cmd_mapping(void)
 {
 	return loaded_mapping;
+}
+
+void
+cmd_set_sample_type(const char *type)
+{
+	sample_type = type;
 }
 
 bool

@@ -40,6 +40,7 @@ enum cmd_option {
 	OPT_NORMALIZE = 1 << 11,
 	OPT_MAPPING = 1 << 12,
 	OPT_BASE = 1 << 13,
+	OPT_SAMPLE_TYPE = 1 << 14,
 };
 
 struct cmd_spec {
@@ -75,6 +76,8 @@ struct cmd_opts {
 	int color;           /* enum term_color: auto, always, never */
 	char **args;         /* positional arguments */
 	int nargs;
+	/* --sample-type NAME|INDEX, or NULL */
+	const char *sample_type;
 };
 
 /*
@@ -94,6 +97,9 @@ void cmd_opts_done(struct cmd_opts *opts);
 struct calltree *cmd_load(const char *path);
 /* The --mapping loaded by the last cmd_parse, or NULL. */
 const struct mapping *cmd_mapping(void);
+/* Make cmd_load read pprof profiles' sample type `type` (a name or an
+ * index; NULL: each profile's default), as --sample-type does. */
+void cmd_set_sample_type(const char *type);
 
 /* Fill scope from --thread options; false after a usage message. */
 bool cmd_scope(struct scope *scope, const struct calltree *tree,

@@ -22,7 +22,7 @@ static const struct cmd_spec viewer_spec = {
         .summary = "Open FILE in the interactive viewer (keys: press ? "
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR |
-                   OPT_MAPPING | OPT_BASE,
+                   OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
 };
