@@ -17,7 +17,9 @@
  *            the exclusive times of all methods add up to the durations of
  *            the root calls, which fit in the threads' traced time;
  *   callpath each node's inclusive time covers its children's, exclusive
- *            is the difference, and every call is counted once.
+ *            is the difference, and every call is counted once;
+ *   pprof    no unmatched events; the profile is read again on its first
+ *            sample type.
  *
  * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
  * libFuzzer's: every file named on the command line is run through the
@@ -598,25 +600,37 @@ check_callpath(const struct calltree *tree, const struct scope *scope,
 	callpath_done(&cp);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Load and check one input, pprof profiles on sample_type; true when it
+ * loaded as a pprof profile. */
+static bool
+fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 {
 	struct calltree_builder *b = calltree_builder_new("fuzz");
+	struct trace_sink sink = *calltree_builder_sink(b);
 	struct trace_error err = {0};
 	struct calltree *tree;
 	struct scope scope;
 	struct walk w;
+	bool pprof;
 	int k;
 
-	if (!trace_load_bytes(data, size, calltree_builder_sink(b), &err)) {
+	sink.sample_type = sample_type;
+	if (!trace_load_bytes(data, size, &sink, &err)) {
 		CHECK(trace_error_isset(&err), "load failed without an error");
 		calltree_builder_free(b);
 		trace_error_clear(&err);
-		return 0;
+		return false;
 	}
 	CHECK(!trace_error_isset(&err), "load succeeded with an error: %s",
 	      err.message);
 	tree = calltree_builder_finish(b);
+	pprof = tree->header.format == TRACE_FORMAT_PPROF;
+	/* Stacks laid end to end leave nothing unmatched. */
+	CHECK(!pprof || (!tree->anomalies.orphan_exits &&
+	                 !tree->anomalies.mismatched_exits &&
+	                 !tree->anomalies.open_at_end &&
+	                 !tree->anomalies.unknown_methods),
+	      "a pprof profile made unmatched events");
 	memset(&w, 0, sizeof(w));
 	check_strings(tree);
 	check_model(tree, &w);
@@ -629,6 +643,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (k = 0; k < CLOCK_COUNT; k++)
 		free(w.child_sum[k]);
 	calltree_free(tree);
+	return pprof;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* A pprof profile again on its first sample type (the default is
+	 * its last, or the one it names). */
+	if (fuzz_one(data, size, NULL))
+		fuzz_one(data, size, "0");
 	return 0;
 }
 
