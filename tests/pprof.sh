@@ -1,8 +1,15 @@
 #!/bin/sh
-# pprof.sh: pprof profile.proto files (src/read/pprof.c) against the real
-# profiles in $SHARED_PPROF and the numbers an independent decoder gave
-# for them (its README.md); skipped when they are absent.
+# pprof.sh: pprof profile.proto files (src/read/pprof.c).
 #
+# The profile tests/unit-pprof encodes by hand and its grown copy (S4 of
+# its comment grown by 1024 bytes and 2 objects):
+# - `diff` gives alloc +1024 bytes exclusive, main +1024 inclusive, the
+#   others unchanged, in TSV as integers and in text as sizes; --fail-if
+#   thresholds are in the profile's unit;
+# - `report` text shows sizes and counts; export says speedscope's unit.
+#
+# The real profiles in $SHARED_PPROF and the numbers an independent
+# decoder gave for them (its README.md), skipped when they are absent:
 # - `report -f tsv --sample-type TYPE`: the function names, exclusive
 #   (flat) and inclusive (cum) values equal expected/FILE.TYPE.tsv, and
 #   the exclusive values add up to its "# total" line;
@@ -17,8 +24,8 @@
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
 [ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
-P=${SHARED_PPROF:-${top_srcdir:-.}/../shared/pprof}
-[ -d "$P/expected" ] || skip_all "no $P/expected"
+UNIT_PPROF=${top_builddir:-.}/tests/unit-pprof
+[ -x "$UNIT_PPROF" ] || skip_all "no $UNIT_PPROF"
 LC_ALL=C
 export LC_ALL
 
@@ -35,6 +42,52 @@ same() {
 flat_cum() {
 	awk -F'\t' -v OFS='\t' 'NR > 1 { print $1, $7, $6 }' | sort
 }
+
+# The hand-encoded pair.
+"$UNIT_PPROF" --write "$tmp" >/dev/null
+old=$tmp/pprof-heap.pb
+new=$tmp/pprof-heap-grown.pb
+run "$TRACETUI" diff -f tsv "$old" "$new"
+printf '%s\n' "$out" | awk -F'\t' -v OFS='\t' 'NR > 1 {
+	print $1, $6, $7, $8, $10, $11, $12 }' | sort >"$tmp/got"
+cat >"$tmp/expect" <<'END'
+0x1234	50	50	0	50	50	0
+alloc	130	1154	1024	130	1154	1024
+inl	0	0	0	130	1154	1024
+main	0	0	0	180	1204	1024
+rec	0	0	0	50	50	0
+END
+same "$tmp/expect" "$tmp/got" "diff: growth per function in bytes"
+run "$TRACETUI" diff --sample-type objects -f tsv "$old" "$new"
+ok "$(printf '%s\n' "$out" | awk -F'\t' '$1 == "alloc" { print $6, $7 }' |
+	grep -qx '4 6' && echo 0 || echo 1)" "diff: growth in objects"
+run "$TRACETUI" diff "$old" "$new"
+ok "$(printf '%s\n' "$out" | grep -q '^ *130 B  *1\.1 KiB  *+1\.0 KiB .* alloc$' &&
+	printf '%s\n' "$out" | grep -q 'space/bytes, total 180 B' &&
+	echo 0 || echo 1)" "diff: text in B and KiB"
+run "$TRACETUI" diff --fail-if 'excl_wall(alloc) > +1000' "$old" "$new"
+ok "$([ $rc -eq 1 ] && echo 0 || echo 1)" \
+	"diff: --fail-if holds on 1024 bytes over 1000"
+run "$TRACETUI" diff --fail-if 'excl_wall(alloc) > +1025' "$old" "$new"
+ok "$rc" "diff: --fail-if does not hold on 1024 bytes over 1025"
+run "$TRACETUI" report "$old"
+ok "$(printf '%s\n' "$out" | grep -q 'Incl size' &&
+	printf '%s\n' "$out" | grep -q '130 B .* alloc$' && echo 0 || echo 1)" \
+	"report: sizes in the text table"
+run "$TRACETUI" report --sample-type objects "$old"
+ok "$(printf '%s\n' "$out" | grep -q 'Incl count' &&
+	printf '%s\n' "$out" | grep -q ' 4  .* alloc$' && echo 0 || echo 1)" \
+	"report: counts in the text table"
+run "$TRACETUI" export -f speedscope "$old"
+ok "$(printf '%s\n' "$out" | grep -q '"unit":"bytes"' && echo 0 || echo 1)" \
+	"export: speedscope's unit is bytes"
+
+P=${SHARED_PPROF:-${top_srcdir:-.}/../shared/pprof}
+if ! [ -d "$P/expected" ]; then
+	echo "# no $P/expected: the real profiles are skipped"
+	done_testing
+	exit
+fi
 
 for f in "$P"/*; do
 	[ -f "$f" ] || continue

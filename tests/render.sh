@@ -16,6 +16,11 @@ for spec in calls wide gen icicle timeline; do
 	"$MKTRACE" "$srcdir/tests/fixtures/render-$spec.spec" \
 		"$tmp/$spec.trace" || skip_all "mktrace failed on render-$spec"
 done
+# A pprof profile, found by its content whatever its name: the one
+# tests/unit-pprof encodes, whose comment works out its numbers (space:
+# main 180 B total, alloc 130 B self, 0x1234 50 B in libc.so).
+cp "$srcdir/tests/fuzz-corpus/pprof-heap.pb" "$tmp/heap.trace" ||
+	skip_all "no pprof-heap.pb"
 for spec in diff-base diff-new; do
 	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
 		skip_all "mktrace failed on $spec"
@@ -189,6 +194,11 @@ base-icicle|--roles --base diff-base.trace|diff-new|100x12|key:f
 base-icicle-status|--roles --base diff-base.trace|diff-new|100x12|key:f key:j
 base-icicle-new|--base diff-base.trace|diff-new|100x12|key:f key:j key:l
 base-icicle-inverted|--roles --base diff-base.trace|diff-new|100x12|key:f key:b
+pprof-profile||heap|100x12|
+pprof-address||heap|100x12|MOVE_LAST MOVE_UP
+pprof-timeline||heap|80x8|VIEW_TIMELINE
+pprof-icicle||heap|100x12|key:f
+sample-type-not-pprof||calls|80x12|key:y
 CASES
 }
 

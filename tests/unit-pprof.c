@@ -6,8 +6,10 @@
  * fields, values of 0 and below 0, the choice of sample type; then bad
  * messages, each refused with its offset and problem.
  *
- * With --write-seeds DIR it writes the profiles it builds into DIR
- * instead (tests/fuzz-corpus/pprof-*.pb came from there).
+ * With --write DIR it writes the profile into DIR as pprof-heap.pb
+ * instead (tests/fuzz-corpus has it), and as pprof-heap-grown.pb the same
+ * with S4 grown to (5, 1054): alloc's flat space 1154, 1024 more, its
+ * flat objects 6 (tests/pprof.sh diffs the two).
  */
 #include "config.h"
 
@@ -192,13 +194,14 @@ static const char *const strings[] = {
  * The strings come last, as nothing requires them first.
  */
 static struct buf
-good_profile(void)
+good_profile(bool grown)
 {
 	static const int64_t l_alloc[] = {2, 3}, l_main[] = {1}, l_rec[] = {4};
 	static const int64_t s1[] = {2, 1}, s2[] = {3, 4, 4, 1}, s3[] = {4, 1},
 	                     s5[] = {1};
 	static const int64_t v1[] = {1, 100}, v2[] = {2, 50}, v3[] = {0, 0},
-	                     v4[] = {3, 30}, v5[] = {-1, -5};
+	                     v4[] = {3, 30}, v4_grown[] = {5, 1054},
+	                     v5[] = {-1, -5};
 	struct buf b = {0}, m = {0};
 	size_t i;
 
@@ -207,7 +210,7 @@ good_profile(void)
 	put_sample(&b, s1, 2, true, v1, 2);
 	put_sample(&b, s2, 4, false, v2, 2);
 	put_sample(&b, s3, 2, true, v3, 2);
-	put_sample(&b, s1, 2, false, v4, 2);
+	put_sample(&b, s1, 2, false, grown ? v4_grown : v4, 2);
 	put_sample(&b, s5, 1, true, v5, 2);
 	put_int(&m, 1, 1);
 	put_int(&m, 5, S_LIBC);
@@ -331,7 +334,7 @@ test_good(void)
 	        {"main", 0, 6}, {"inl", 0, 4},    {"alloc", 4, 4},
 	        {"rec", 0, 2},  {"0x1234", 2, 2},
 	};
-	struct buf b = good_profile();
+	struct buf b = good_profile(false);
 	struct trace_error err = {0};
 	struct calltree *tree;
 	long m;
@@ -502,26 +505,31 @@ test_detect(void)
 }
 
 static int
-write_seeds(const char *dir)
+write_profiles(const char *dir)
 {
-	struct buf b = good_profile();
-	char *path = xasprintf("%s/pprof-heap.pb", dir);
-	FILE *f = fopen(path, "wb");
+	int grown;
 
-	if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) {
-		perror(path);
-		return 1;
+	for (grown = 0; grown < 2; grown++) {
+		struct buf b = good_profile(grown);
+		char *path = xasprintf("%s/pprof-heap%s.pb", dir,
+		                       grown ? "-grown" : "");
+		FILE *f = fopen(path, "wb");
+
+		if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) {
+			perror(path);
+			return 1;
+		}
+		free(path);
+		free(b.p);
 	}
-	free(path);
-	free(b.p);
 	return 0;
 }
 
 int
 main(int argc, char **argv)
 {
-	if (argc == 3 && strcmp(argv[1], "--write-seeds") == 0)
-		return write_seeds(argv[2]);
+	if (argc == 3 && strcmp(argv[1], "--write") == 0)
+		return write_profiles(argv[2]);
 	test_good();
 	test_bad();
 	test_detect();

@@ -68,8 +68,7 @@ static const struct option_help option_help[] = {
         {OPT_BASE, "    --base BASE",
          "compare with the trace BASE: deltas and slower/faster frames"},
         {OPT_SAMPLE_TYPE, "    --sample-type TYPE",
-         "pprof profiles: the sample type to show, by name or index from "
-         "0 (default: the profile's)"},
+         "pprof: the sample type, by name or index from 0"},
 };
 
 void

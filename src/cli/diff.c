@@ -23,6 +23,7 @@
 #include "cli/cmd.h"
 #include "query/diff.h"
 #include "query/profile.h"
+#include "query/quantity.h"
 #include "util/alloc.h"
 
 #include <inttypes.h>
@@ -80,6 +81,7 @@ struct diff_cmd {
 	enum clock_index clock;
 	bool normalize;
 	enum diff_metric sort;
+	enum trace_unit unit; /* what both files' values count */
 };
 
 static bool
@@ -240,9 +242,25 @@ take(struct table *t, char *s)
 }
 
 static void
-ms_cell(struct table *t, uint64_t us)
+ms_cell(struct table *t, uint64_t us, enum trace_unit unit)
 {
-	table_fmt(t, "%" PRIu64 ".%03" PRIu64, us / 1000, us % 1000);
+	char buf[64];
+
+	quantity_format(buf, sizeof(buf), us, unit, false);
+	table_str(t, buf);
+}
+
+/* A signed change in the unit of the values. */
+static char *
+signed_value(int64_t v, enum trace_unit unit)
+{
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char buf[64];
+
+	if (unit == TRACE_UNIT_US)
+		return signed_ms(v);
+	quantity_format(buf, sizeof(buf), a, unit, false);
+	return xasprintf("%s%s", v > 0 ? "+" : v < 0 ? "-" : "", buf);
 }
 
 static struct table *
@@ -281,9 +299,11 @@ text_table(const struct diff_cmd *d, size_t n)
 				          share(d, row, (enum diff_side)s,
 				                shown));
 			else
-				ms_cell(t, shown == DIFF_INCL
-				                   ? row->v[s].incl[d->clock]
-				                   : row->v[s].excl[d->clock]);
+				ms_cell(t,
+				        shown == DIFF_INCL
+				                ? row->v[s].incl[d->clock]
+				                : row->v[s].excl[d->clock],
+				        d->unit);
 		}
 		for (m = DIFF_EXCL; m <= DIFF_INCL; m++) {
 			if (d->normalize)
@@ -293,7 +313,8 @@ text_table(const struct diff_cmd *d, size_t n)
 				                                DIFF_BASE, m),
 				                  2, "pt"));
 			else
-				take(t, signed_ms(time_delta(d, row, m)));
+				take(t, signed_value(time_delta(d, row, m),
+				                     d->unit));
 			take(t, pct_text(d, row, m, true));
 		}
 		take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
@@ -474,11 +495,15 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 
 	for (s = 0; s < 2; s++) {
 		uint64_t total = df->total[s][d->clock];
+		char text[64];
 
-		printf("%s %s: %s clock, total %" PRIu64 ".%03" PRIu64
-		       " ms over %zu thread%s",
-		       label[s], trees[s]->path, clock_name(d->clock),
-		       total / 1000, total % 1000, scopes[s].count,
+		const char *type =
+		        calltree_property(trees[s], "pprof-sample-type");
+
+		quantity_format(text, sizeof(text), total, d->unit, true);
+		printf("%s %s: %s%s, total %s over %zu thread%s", label[s],
+		       trees[s]->path, type ? type : clock_name(d->clock),
+		       type ? "" : " clock", text, scopes[s].count,
 		       scopes[s].count == 1 ? "" : "s");
 		if (s == DIFF_NEW) {
 			double pct;
@@ -545,6 +570,16 @@ cmd_diff(int argc, char **argv)
 	if (!pick_clock(trees, &opts, &d.clock) ||
 	    !conditions_have_clocks(conds, nconds, trees))
 		goto out;
+	d.unit = trees[1]->header.unit;
+	if (trees[0]->header.unit != d.unit) {
+		cmd_error("diff",
+		          "%s and %s count different things (%s and %s); "
+		          "compare profiles of one sample type",
+		          trees[0]->path, trees[1]->path,
+		          quantity_label(trees[0]->header.unit),
+		          quantity_label(d.unit));
+		goto out;
+	}
 	for (s = 0; s < 2; s++)
 		profile_compute(&profiles[s], trees[s], &scopes[s]);
 	diff_compute(&d.diff, trees[0], &profiles[0], trees[1], &profiles[1]);

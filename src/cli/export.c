@@ -128,6 +128,23 @@ close_top(struct evented *e)
 	event(e, 'C', call, calltree_end(e->tree, call, e->clock));
 }
 
+/* Speedscope's word for what the values count. */
+static const char *
+speedscope_unit(enum trace_unit unit)
+{
+	switch (unit) {
+	case TRACE_UNIT_NS:
+		return "nanoseconds";
+	case TRACE_UNIT_BYTES:
+		return "bytes";
+	case TRACE_UNIT_COUNT:
+		return "none";
+	case TRACE_UNIT_US:
+		break;
+	}
+	return "microseconds";
+}
+
 static void
 write_profile(struct evented *e, size_t t, const char *suffix)
 {
@@ -145,9 +162,9 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 	table_json_string(e->out, name);
 	free(name);
 	fprintf(e->out,
-	        ",\"unit\":\"microseconds\",\"startValue\":%" PRIu64
+	        ",\"unit\":\"%s\",\"startValue\":%" PRIu64
 	        ",\"endValue\":%" PRIu64 ",\"events\":[",
-	        e->at, e->end);
+	        speedscope_unit(tree->header.unit), e->at, e->end);
 	for (i = th->first_call; i < (size_t)th->first_call + th->ncalls; i++) {
 		while (e->depth > calltree_depth(tree, i))
 			close_top(e);

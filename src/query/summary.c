@@ -18,6 +18,8 @@ format_name(const struct calltree *tree)
 {
 	if (tree->header.format == TRACE_FORMAT_HPROF)
 		return "hprof text CPU profile";
+	if (tree->header.format == TRACE_FORMAT_PPROF)
+		return "pprof profile.proto";
 	if (tree->header.format == TRACE_FORMAT_V2)
 		return "V2";
 	if (tree->header.format == TRACE_FORMAT_V2_STREAM)
@@ -101,8 +103,15 @@ summary_build(struct summary *s, const struct calltree *tree)
 	e = text_escape(tree->path);
 	line(s, "file:        %s", e);
 	free(e);
-	if (tree->header.format == TRACE_FORMAT_V2 ||
-	    tree->header.format == TRACE_FORMAT_V2_STREAM)
+	if (tree->header.format == TRACE_FORMAT_PPROF) {
+		const char *type = calltree_property(tree, "pprof-sample-type");
+
+		e = text_escape(type ? type : "");
+		line(s, "format:      %s, sample type %s", format_name(tree),
+		     e);
+		free(e);
+	} else if (tree->header.format == TRACE_FORMAT_V2 ||
+	           tree->header.format == TRACE_FORMAT_V2_STREAM)
 		line(s,
 		     "format:      %s, version %u, LEB128 records, packets "
 		     "from offset %u",

@@ -64,6 +64,7 @@ app_new(struct calltree *tree)
 
 	app->tree = tree;
 	app->method = CALL_NONE;
+	app->sample_type_wanted = -1;
 	app->clocks =
 	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
 	scope_init_all(&app->scope, tree);
@@ -409,6 +410,28 @@ cycle_clock(struct app *app)
 	refresh_views(app);
 }
 
+/* Ask the viewer to reload a pprof profile on its next sample type. */
+static void
+cycle_sample_type(struct app *app)
+{
+	const char *at =
+	        calltree_property(app->tree, "pprof-sample-type-index");
+	unsigned long i, n;
+
+	if (app->tree->header.format != TRACE_FORMAT_PPROF || !at ||
+	    sscanf(at, "%lu of %lu", &i, &n) != 2) {
+		app_message(app, false,
+		            "only pprof profiles have sample types");
+		return;
+	}
+	if (n < 2) {
+		app_message(app, false, "this profile has one sample type");
+		return;
+	}
+	app->sample_type_wanted = (long)((i + 1) % n);
+	app->quit = true;
+}
+
 static void
 run_search(struct app *app, int dir)
 {
@@ -501,6 +524,9 @@ app_request(struct app *app, enum request req)
 		break;
 	case REQ_CLOCK:
 		cycle_clock(app);
+		break;
+	case REQ_SAMPLE_TYPE:
+		cycle_sample_type(app);
 		break;
 	case REQ_SEARCH:
 		app->prompting = true;
@@ -602,6 +628,7 @@ draw_title(struct app *app, struct canvas *c)
 	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
 	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
 	                                                     : "cpu+wall";
+	const char *type = calltree_property(app->tree, "pprof-sample-type");
 	char *threads, *title, *range;
 	size_t t;
 
@@ -623,10 +650,11 @@ draw_title(struct app *app, struct canvas *c)
 		                  (double)app->scope.range.end / 1000);
 	else
 		range = xstrdup("range: all");
-	title = xasprintf("%s%s%s | %s | %s | clock: %s | %s", app->tree->path,
+	title = xasprintf("%s%s%s | %s | %s | %s: %s | %s", app->tree->path,
 	                  app->base ? " vs " : "",
 	                  app->base ? app->base->path : "",
-	                  view_ops[app->view]->name, threads, clock, range);
+	                  view_ops[app->view]->name, threads,
+	                  type ? "type" : "clock", type ? type : clock, range);
 	free(range);
 	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
 	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
@@ -714,8 +742,15 @@ app_draw(struct app *app, struct canvas *c)
 	}
 	draw_title(app, c);
 	app->page = c->height - 3;
-	view_ops[app->view]->draw(app->state[app->view], app, c, 1,
-	                          c->height - 3);
+	if (app->view == APP_VIEW_TIMELINE &&
+	    app->tree->header.format == TRACE_FORMAT_PPROF)
+		canvas_text(c, 2, 2, c->width - 2,
+		            "No timeline: pprof samples carry no time (1: "
+		            "profile, 3: flame graph)",
+		            ROLE_NORMAL);
+	else
+		view_ops[app->view]->draw(app->state[app->view], app, c, 1,
+		                          c->height - 3);
 	draw_status(app, c);
 	draw_hints(app, c);
 }

@@ -40,6 +40,8 @@
 	R(VIEW_INFO, "Views", "5 i", "info view")                              \
 	R(VIEW_HELP, "Views", "6 ? F1", "this help")                           \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
+	R(SAMPLE_TYPE, "Profile", "y",                                         \
+	  "pprof: cycle the sample type (sizes, counts, ...)")                 \
 	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
 	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
 	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \
