@@ -118,9 +118,9 @@ ok "$(echo "$out" | head -1 | grep -q \
 	'^method,status,base_calls,new_calls,delta_calls,base_excl_share,' &&
 	echo 0 || echo 1)" "--normalize: the share columns are named so"
 
-if command -v python3 >/dev/null 2>&1; then
+if [ -n "$python" ]; then
 	"$TRACETUI" diff --format json base.trace new.trace >"$tmp/j" 2>&1
-	python3 - "$tmp/j" <<'EOF'
+	"$python" - "$tmp/j" <<'EOF'
 import json, sys
 rows = json.load(open(sys.argv[1]))
 by = {r["method"]: r for r in rows}

@@ -25,8 +25,6 @@ LC_ALL=C
 export LC_ALL
 cd "$tmp" || exit 1
 
-python=
-command -v python3 >/dev/null 2>&1 && python=python3
 
 # check.py FORMAT FILE [CALLS]: exit 0 when FILE is a valid export with
 # CALLS calls per profile clock.

@@ -208,9 +208,9 @@ capture v3-dual report-csv report --format csv "$f"
 check v3-dual report-csv
 capture v3-dual report-json report --format json "$f"
 check v3-dual report-json
-if command -v python3 >/dev/null 2>&1; then
+if [ -n "$python" ]; then
 	"$TRACETUI" report --format json "$f" 2>/dev/null |
-		python3 -m json.tool >/dev/null 2>&1
+		"$python" -m json.tool >/dev/null 2>&1
 	ok $? "v3-dual: report --format json parses"
 else
 	ok 0 "v3-dual: report --format json parses # SKIP no python3"

@@ -53,3 +53,10 @@ run() {
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+
+# The python3 interpreter itself, in $python (empty without one): a
+# version manager's shim costs a dozen processes a call.
+python=
+if command -v python3 >/dev/null 2>&1; then
+	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+fi

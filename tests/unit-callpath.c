@@ -722,6 +722,8 @@ check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 	   "deep seed %llu: the job takes the tree to release",
 	   (unsigned long long)seed);
 	callpath_sort(&inv, CLOCK_WALL);
+	ok(job != NULL, "deep seed %llu: a thread takes the job",
+	   (unsigned long long)seed);
 	if (job) {
 		warmup_job_take(job, &job_tree);
 		ok(same_nodes(&job_tree, &inv),
@@ -729,9 +731,6 @@ check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 		   "directly",
 		   (unsigned long long)seed);
 		callpath_done(&job_tree);
-	} else {
-		ok(true, "deep seed %llu: no thread for a job",
-		   (unsigned long long)seed);
 	}
 	/* Left untaken, built or not: nothing leaks. */
 	warmup_job_free(warmup_invert_start(parts, nparts, CLOCK_CPU, NULL));

@@ -17,6 +17,7 @@
  */
 #include "config.h"
 
+#include "text/duration.h"
 #include "text/table.h"
 #include "text/width.h"
 #include "util/arena.h"
@@ -632,6 +633,43 @@ test_table(void)
 	ok(table_format_parse("xml") == -1, "format: xml is unknown");
 }
 
+/* Durations: exact milliseconds, and a column that never overflows. */
+static void
+test_duration(void)
+{
+	char b[DURATION_SIZE];
+
+	is_str(duration_ms(b, sizeof(b), 0), "0.000", "ms: zero");
+	is_str(duration_ms(b, sizeof(b), 1234567), "1234.567", "ms: exact");
+	is_str(duration_ms_signed(b, sizeof(b), -250), "-0.250", "ms: minus");
+	is_str(duration_ms_signed(b, sizeof(b), 1500), "+1.500", "ms: plus");
+	is_str(duration_ms_signed(b, sizeof(b), 0), "0.000", "ms: no sign");
+	is_str(duration_ms_signed(b, sizeof(b), INT64_MIN),
+	       "-9223372036854775.808", "ms: the least change");
+	is_str(duration_ms_fit(b, sizeof(b), 1234567, 10), "1234.567",
+	       "fit: fits as is");
+	is_str(duration_ms_fit(b, sizeof(b), 1234567, 7), "1234.57",
+	       "fit: two decimals, rounded");
+	is_str(duration_ms_fit(b, sizeof(b), 5846530210, 9), "5846530.2",
+	       "fit: one decimal");
+	is_str(duration_ms_fit(b, sizeof(b), 5846530210, 7), "5846530",
+	       "fit: whole milliseconds");
+	is_str(duration_ms_fit(b, sizeof(b), 58465302100, 7), "58465s",
+	       "fit: seconds past the milliseconds' width");
+	is_str(duration_ms_fit(b, sizeof(b), 5846530210, 6), "5847s",
+	       "fit: whole seconds, rounded");
+	is_str(duration_label(b, sizeof(b), 950, true), "950us", "label: us");
+	is_str(duration_label(b, sizeof(b), 12345, false), "12.345ms",
+	       "label: ms");
+	is_str(duration_label(b, sizeof(b), 3200000, false), "3.200s",
+	       "label: s");
+	is_str(duration_tick(b, sizeof(b), 3000000, 1000000, false), "3s",
+	       "tick: s");
+	is_str(duration_tick(b, sizeof(b), 400000, 200000, false), "400ms",
+	       "tick: ms");
+	is_str(duration_tick(b, sizeof(b), 50, 10, true), "50us", "tick: us");
+}
+
 int
 main(void)
 {
@@ -642,5 +680,6 @@ main(void)
 	test_arena();
 	test_text_width();
 	test_table();
+	test_duration();
 	return done_testing();
 }

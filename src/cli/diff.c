@@ -156,19 +156,6 @@ pick_clock(struct calltree *const trees[2], const struct cmd_opts *opts,
 	return true;
 }
 
-/* "+1.234", "-0.010" or "0.000": signed microseconds as milliseconds. */
-static char *
-signed_ms(int64_t us)
-{
-	uint64_t a = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
-
-	return xasprintf("%s%" PRIu64 ".%03" PRIu64,
-	                 us > 0   ? "+"
-	                 : us < 0 ? "-"
-	                          : "",
-	                 a / 1000, a % 1000);
-}
-
 /* x to `decimals` places, with its sign when plus; never "-0". */
 static char *
 fixed(double x, int decimals, bool plus, const char *suffix)
@@ -241,26 +228,33 @@ take(struct table *t, char *s)
 	free(s);
 }
 
+/* A value in ms, or in the unit a profile's values have. */
 static void
 ms_cell(struct table *t, uint64_t us, enum trace_unit unit)
 {
 	char buf[64];
 
+	if (unit == TRACE_UNIT_US) {
+		table_ms(t, us);
+		return;
+	}
 	quantity_format(buf, sizeof(buf), us, unit, false);
 	table_str(t, buf);
 }
 
-/* A signed change in the unit of the values. */
-static char *
-signed_value(int64_t v, enum trace_unit unit)
+/* A signed change in ms, or in the unit a profile's values have. */
+static void
+ms_signed_cell(struct table *t, int64_t v, enum trace_unit unit)
 {
 	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 	char buf[64];
 
-	if (unit == TRACE_UNIT_US)
-		return signed_ms(v);
+	if (unit == TRACE_UNIT_US) {
+		table_ms_signed(t, v);
+		return;
+	}
 	quantity_format(buf, sizeof(buf), a, unit, false);
-	return xasprintf("%s%s", v > 0 ? "+" : v < 0 ? "-" : "", buf);
+	take(t, xasprintf("%s%s", v > 0 ? "+" : v < 0 ? "-" : "", buf));
 }
 
 static struct table *
@@ -313,8 +307,8 @@ text_table(const struct diff_cmd *d, size_t n)
 				                                DIFF_BASE, m),
 				                  2, "pt"));
 			else
-				take(t, signed_value(time_delta(d, row, m),
-				                     d->unit));
+				ms_signed_cell(t, time_delta(d, row, m),
+				               d->unit);
 			take(t, pct_text(d, row, m, true));
 		}
 		take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
@@ -495,10 +489,9 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 
 	for (s = 0; s < 2; s++) {
 		uint64_t total = df->total[s][d->clock];
-		char text[64];
-
 		const char *type =
 		        calltree_property(trees[s], "pprof-sample-type");
+		char text[64];
 
 		quantity_format(text, sizeof(text), total, d->unit, true);
 		printf("%s %s: %s%s, total %s over %zu thread%s", label[s],

@@ -10,6 +10,7 @@
 #include "query/method-name.h"
 #include "query/profile.h"
 #include "query/quantity.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -184,6 +185,10 @@ ms_cell(struct table *t, uint64_t v, enum trace_unit unit)
 {
 	char buf[64];
 
+	if (unit == TRACE_UNIT_US) {
+		table_ms(t, v);
+		return;
+	}
 	quantity_format(buf, sizeof(buf), v, unit, false);
 	table_str(t, buf);
 }
@@ -274,11 +279,12 @@ cmd_report(int argc, char **argv)
 		       total, scope.count, scope.count == 1 ? "" : "s");
 		t = text_table(&p, sort.clock, rows, n, tree->header.unit);
 	} else if (opts.format == TABLE_TEXT) {
-		printf("%s: %s clock, total %llu.%03llu ms over %zu thread%s\n",
+		char ms[DURATION_SIZE];
+
+		printf("%s: %s clock, total %s ms over %zu thread%s\n",
 		       tree->path,
 		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
-		       (unsigned long long)(p.total[sort.clock] / 1000),
-		       (unsigned long long)(p.total[sort.clock] % 1000),
+		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
 		       scope.count, scope.count == 1 ? "" : "s");
 		t = text_table(&p, sort.clock, rows, n, TRACE_UNIT_US);
 	} else {

@@ -12,6 +12,29 @@
  * top-level call made so far.  Because of them, depths, recursion flags
  * and the table of very deep calls are settled per thread at the end, in
  * one walk over its pre-order.
+ *
+ * Every path that builds calls (the events here, the placed records of
+ * builder-records.c, and the runs that file hands back to this one)
+ * must, per thread, and give the same model field by field
+ * (tests/records.sh runs both on every fixture, generated and real
+ * trace, and tests/model-equal compares them):
+ *
+ *  1. unwrap each clock's 32-bit times (FORMAT.md 8.5) and rebase
+ *     thread-cpu time to the thread's first event (8.2);
+ *  2. clamp a backward step to zero and count it (8.6);
+ *  3. close the top call on an exit, an unwind or an action-3 record
+ *     that matches it, counting unwinds and action-3 records;
+ *  4. close the frames above a deeper match at the exit's time, flagged
+ *     lost-exit, and count a mismatch (9.2 step 4);
+ *  5. turn an exit that finds no entry into an orphan call from the
+ *     thread's first event that adopts the top-level calls before it
+ *     (9.2 step 3);
+ *  6. close what is still open at the thread's last event, flagged
+ *     open-at-end (9.2 step 5);
+ *  7. give undefined method and thread ids placeholders, numbered in
+ *     the order the events meet them (9.2 step 6);
+ *  8. settle depths, recursion flags and the deep-call table in
+ *     per-thread pre-order, orphans first.
  */
 #include "config.h"
 

@@ -7,6 +7,8 @@
 
 #include "query/quantity.h"
 
+#include "text/duration.h"
+
 #include <stdio.h>
 
 void
@@ -22,11 +24,13 @@ quantity_format(char *buf, size_t size, uint64_t v, enum trace_unit unit,
 	case TRACE_UNIT_NS:
 		v /= 1000;
 		/* fall through */
-	case TRACE_UNIT_US:
-		snprintf(buf, size, "%llu.%03llu%s",
-		         (unsigned long long)(v / 1000),
-		         (unsigned long long)(v % 1000), suffix ? " ms" : "");
+	case TRACE_UNIT_US: {
+		char ms[DURATION_SIZE];
+
+		snprintf(buf, size, "%s%s", duration_ms(ms, sizeof(ms), v),
+		         suffix ? " ms" : "");
 		return;
+	}
 	case TRACE_UNIT_BYTES:
 		if (v < 1024) {
 			snprintf(buf, size, "%llu B", (unsigned long long)v);

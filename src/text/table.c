@@ -7,6 +7,7 @@
 
 #include "text/table.h"
 
+#include "text/duration.h"
 #include "text/width.h"
 #include "util/alloc.h"
 
@@ -97,6 +98,22 @@ table_fmt(struct table *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	push(t, xvasprintf(fmt, ap));
 	va_end(ap);
+}
+
+void
+table_ms(struct table *table, uint64_t us)
+{
+	char buf[DURATION_SIZE];
+
+	table_str(table, duration_ms(buf, sizeof(buf), us));
+}
+
+void
+table_ms_signed(struct table *table, int64_t us)
+{
+	char buf[DURATION_SIZE];
+
+	table_str(table, duration_ms_signed(buf, sizeof(buf), us));
 }
 
 void

@@ -41,6 +41,10 @@ void table_i64(struct table *table, int64_t v);
 void table_fmt(struct table *table, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 /* Append an empty cell (null in JSON). */
+/* A cell of microseconds written as milliseconds ("1234.567"). */
+void table_ms(struct table *table, uint64_t us);
+/* A cell of a signed change in microseconds, as milliseconds ("+1.500"). */
+void table_ms_signed(struct table *table, int64_t us);
 void table_empty(struct table *table);
 /* Print the table in format to out; header line unless headless. */
 void table_print(const struct table *table, FILE *out,

@@ -1,0 +1,38 @@
+/*
+ * duration: how a time in microseconds is written, everywhere: tables
+ * and columns in milliseconds with three decimals, switching to seconds
+ * when a column would overflow; labels with a unit of their own.
+ */
+#ifndef TRACETUI_DURATION_H
+#define TRACETUI_DURATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for any duration this module writes, with its sign and unit. */
+#define DURATION_SIZE 32
+
+/* us as milliseconds with three decimals ("1234.567"); returns buf. */
+char *duration_ms(char *buf, size_t size, uint64_t us);
+
+/* A signed change as milliseconds ("+1.500", "-0.250", "0.000"). */
+char *duration_ms_signed(char *buf, size_t size, int64_t us);
+
+/*
+ * us in at most width columns for a milliseconds column: "1234.567"
+ * when it fits, else fewer decimals, else whole seconds with a unit
+ * ("58465s"), so a column never drops digits of the integer part.
+ */
+char *duration_ms_fit(char *buf, size_t size, uint64_t us, int width);
+
+/* us with its unit, three decimals past the largest unit it reaches:
+ * "950µs", "12.345ms", "3.200s" ("us" when ascii). */
+char *duration_label(char *buf, size_t size, uint64_t us, bool ascii);
+
+/* A tick label for t, a multiple of step, in the unit of step and
+ * without decimals: "200ms", "3s", "50µs". */
+char *duration_tick(char *buf, size_t size, uint64_t t, uint64_t step,
+                    bool ascii);
+
+#endif
