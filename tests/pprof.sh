@@ -6,7 +6,9 @@
 # - `diff` gives alloc +1024 bytes exclusive, main +1024 inclusive, the
 #   others unchanged, in TSV as integers and in text as sizes; --fail-if
 #   thresholds are in the profile's unit;
-# - `report` text shows sizes and counts; export says speedscope's unit.
+# - `report` text shows sizes and counts; export says speedscope's unit;
+# - the viewer (in tmux, when installed): y cycles the sample types, the
+#   timeline says there is none.
 #
 # The real profiles in $SHARED_PPROF and the numbers an independent
 # decoder gave for them (its README.md), skipped when they are absent:
@@ -81,6 +83,51 @@ ok "$(printf '%s\n' "$out" | grep -q 'Incl count' &&
 run "$TRACETUI" export -f speedscope "$old"
 ok "$(printf '%s\n' "$out" | grep -q '"unit":"bytes"' && echo 0 || echo 1)" \
 	"export: speedscope's unit is bytes"
+
+# The viewer in a detached tmux server of our own: the title names the
+# sample type, y loads the next one (the objects of the hand-made
+# profile: main 6 in total), the timeline says there is none, q quits.
+if command -v tmux >/dev/null 2>&1; then
+	sock=tracetui-pprof-$$
+	tm() {
+		tmux -L "$sock" -f /dev/null "$@"
+	}
+	# wait_for TEXT: poll the pane for TEXT for up to 5 s.
+	wait_for() {
+		i=0
+		while [ $i -lt 50 ]; do
+			tm capture-pane -p -t p 2>/dev/null | grep -q -- "$1" &&
+				return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		tm capture-pane -p -t p 2>/dev/null | diag
+		return 1
+	}
+	if tm new-session -d -s p -x 100 -y 20 \
+		"env TERM=screen LC_ALL=C '$TRACETUI' '$old'; echo EXIT \$?; sleep 10" \
+		>/dev/null 2>&1; then
+		wait_for 'type: space/bytes'
+		ok $? "viewer: the title names the sample type"
+		ok "$(wait_for '180 B .* main$' && echo 0 || echo 1)" \
+			"viewer: sizes in the profile"
+		tm send-keys -t p y
+		wait_for 'type: objects/count'
+		ok $? "viewer: y loads the next sample type"
+		ok "$(wait_for '  6 .* main$' && echo 0 || echo 1)" \
+			"viewer: counts after y"
+		tm send-keys -t p y
+		wait_for 'type: space/bytes'
+		ok $? "viewer: y comes back to the first type"
+		tm send-keys -t p 2
+		wait_for 'No timeline: pprof samples carry no time'
+		ok $? "viewer: the timeline says there is none"
+		tm send-keys -t p q
+		wait_for 'EXIT 0'
+		ok $? "viewer: q quits with status 0"
+		tm kill-server >/dev/null 2>&1
+	fi
+fi
 
 P=${SHARED_PPROF:-${top_srcdir:-.}/../shared/pprof}
 if ! [ -d "$P/expected" ]; then
