@@ -198,6 +198,7 @@ pprof-profile||heap|100x12|
 pprof-address||heap|100x12|MOVE_LAST MOVE_UP
 pprof-timeline||heap|80x8|VIEW_TIMELINE
 pprof-icicle||heap|100x12|key:f
+pprof-threads||heap|100x8|VIEW_THREADS
 sample-type-not-pprof||calls|80x12|key:y
 CASES
 }

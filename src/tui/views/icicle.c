@@ -771,19 +771,21 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
 {
 	const struct callpath *p = tree_of(v);
 	const char *arrow = canvas_glyph(c, GLYPH_ARROW);
+	const char *clock = k == CLOCK_CPU ? " cpu" : " wall";
 	uint32_t *chain = NULL, n; /* chain[0] is the zoomed frame */
 	size_t len = 0, cap = 0, pass, skip, i;
 	char time[32], *right, *line = NULL;
 	int room;
 
 	format_value(time, sizeof(time), total, app);
+	/* A profile's sizes and counts are on no clock worth naming. */
+	if (app->tree->header.unit != TRACE_UNIT_US)
+		clock = "";
 	if (v->top)
-		right = xasprintf("%d level%s above  %s %s", v->top,
-		                  v->top == 1 ? "" : "s", time,
-		                  k == CLOCK_CPU ? "cpu" : "wall");
+		right = xasprintf("%d level%s above  %s%s", v->top,
+		                  v->top == 1 ? "" : "s", time, clock);
 	else
-		right = xasprintf("%s %s", time,
-		                  k == CLOCK_CPU ? "cpu" : "wall");
+		right = xasprintf("%s%s", time, clock);
 	room = c->width - (int)strlen(right) - 2;
 	for (n = v->zoom; n != 0; n = p->nodes[n].parent) {
 		UTIL_GROW(chain, cap, len + 1);
