@@ -37,8 +37,9 @@ usage(FILE *out)
 	             "Without a command, FILE opens in the interactive "
 	             "viewer\n(options: -t THREAD, -c CLOCK, --ascii, "
 	             "--color WHEN, --mapping FILE,\n"
-	             "--base BASE).\n\n"
-	             "Read Android method traces (.trace).\n\nCommands:\n");
+	             "--base BASE, --sample-type TYPE).\n\n"
+	             "Read Android method traces (.trace), and hprof and pprof "
+	             "profiles\n(heapprofd's heap dumps).\n\nCommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-8s %s\n", commands[i].name,
 		        commands[i].summary);
