@@ -1,12 +1,16 @@
 /*
  * man-keys: copy the man page template from standard input to standard
  * output, replacing the line "@KEYS@" with the key list generated from
- * REQUEST_LIST, the same table the viewer's key handler and help use.
+ * REQUEST_LIST, the same table the viewer's key handler and help use,
+ * and the line "@OPTIONS@" with the option table the commands parse
+ * from and print their --help from.
  */
 #include "config.h"
 
+#include "cli/cmd.h"
 #include "tui/request.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +49,38 @@ keys(void)
 	}
 }
 
+static void
+options(void)
+{
+	char flags[64];
+	const char *help, *more;
+	size_t i;
+
+	for (i = 0; cmd_option_doc(i, flags, sizeof(flags), &help, &more);
+	     i++) {
+		const char *f = flags;
+		char first[2] = {0, 0};
+
+		while (*f == ' ')
+			f++;
+		printf(".TP\n.B ");
+		roff(f);
+		printf("\n");
+		first[0] = (char)toupper((unsigned char)help[0]);
+		roff(first);
+		roff(help + 1);
+		printf(".");
+		if (more) {
+			putchar(' ');
+			roff(more);
+		}
+		putchar('\n');
+	}
+	printf(".TP\n.B ");
+	roff("-h, --help, -V, --version");
+	printf("\nHelp for the command, or the version.\n");
+}
+
 int
 main(void)
 {
@@ -53,6 +89,8 @@ main(void)
 	while (fgets(line, sizeof(line), stdin)) {
 		if (strcmp(line, "@KEYS@\n") == 0)
 			keys();
+		else if (strcmp(line, "@OPTIONS@\n") == 0)
+			options();
 		else
 			fputs(line, stdout);
 	}

@@ -70,4 +70,25 @@ mkfifo "$tmp/fifo.trace" 2>/dev/null && {
 	wait
 }
 
+# A mistyped command, a missing file and a directory are said as such,
+# before the viewer would ask for a terminal.
+run "$TRACETUI" repot x.trace
+ok $([ $rc -eq 2 ] && [ "$err" = "tracetui: unknown command 'repot'; did you mean 'report'?" ] &&
+	echo 0 || echo 1) "a mistyped command: did you mean"
+run "$TRACETUI" florp x.trace
+ok $([ $rc -eq 2 ] && echo "$err" | grep -q "^tracetui: unknown command 'florp' (see 'tracetui --help')$" &&
+	echo 0 || echo 1) "an unknown command far from every one"
+run "$TRACETUI" "$tmp/missing.trace"
+ok $([ $rc -eq 3 ] && [ "$err" = "tracetui: $tmp/missing.trace: cannot open: No such file or directory" ] &&
+	echo 0 || echo 1) "the viewer on a missing file says so"
+run "$TRACETUI" "$tmp"
+ok $([ $rc -eq 3 ] && echo "$err" | grep -q "is a directory" &&
+	echo 0 || echo 1) "the viewer on a directory says so"
+run "$TRACETUI" --bogus x.trace
+ok $([ $rc -eq 2 ] && echo "$err" | grep -q "(see 'tracetui --help')$" &&
+	echo 0 || echo 1) "the viewer's usage errors point at tracetui --help"
+run "$TRACETUI" --help
+ok $([ $rc -eq 0 ] && echo "$out" | grep -q -- "--range A..B" &&
+	echo 0 || echo 1) "tracetui --help lists the viewer's options"
+
 done_testing

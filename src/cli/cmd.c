@@ -8,134 +8,65 @@
 
 #include "model/mapping.h"
 #include "model/open.h"
+#include "read/load.h"
+#include "text/width.h"
 #include "util/alloc.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum {
-	LONG_MIN_PCT = 256,
-	LONG_NO_THREAD,
-	LONG_ASCII,
-	LONG_COLOR,
-	LONG_RANGE,
-	LONG_FAIL_IF,
-	LONG_NORMALIZE,
-	LONG_MAPPING,
-	LONG_BASE,
-	LONG_SAMPLE_TYPE
+/* A value parser: NULL when arg is taken into o, else a usage message
+ * (static or in why's buffer). */
+typedef const char *option_set_fn(struct cmd_opts *o, const char *arg,
+                                  const struct cmd_spec *spec);
+
+/* One option: how it is written, what --help and the man page say about
+ * it, and how its value is read. */
+struct option_def {
+	unsigned bit;      /* enum cmd_option */
+	int short_name;    /* 0 for a long option only */
+	const char *name;  /* the long name */
+	const char *value; /* the value's placeholder, NULL for a flag */
+	const char *help;  /* one line for --help */
+	option_set_fn *set;
+	const char *more; /* what the man page adds, or NULL */
 };
 
-/* The --mapping of the last cmd_parse, applied by cmd_load. */
-static struct mapping *loaded_mapping;
-/* The --sample-type of the last cmd_parse, or as set since. */
-static const char *sample_type;
+static char why[256];
 
-struct option_help {
-	unsigned bit;
-	const char *flags;
-	const char *text;
-};
-
-static const struct option_help option_help[] = {
-        {OPT_THREAD, "-t, --thread SEL",
-         "only threads named SEL, with id SEL, or all (repeatable)"},
-        {OPT_CLOCK, "-c, --clock CLOCK",
-         "wall or cpu (default: cpu if present)"},
-        {OPT_SORT, "-s, --sort COLUMN", NULL},
-        {OPT_TOP, "-n, --top N", "print only the first N rows"},
-        {OPT_FORMAT, "-f, --format FMT", "text, tsv, csv or json"},
-        {OPT_MIN_PCT, "    --min-pct P",
-         "hide paths under P% of the total (default 1)"},
-        {OPT_NO_THREAD, "    --no-thread",
-         "do not start each stack with its thread's name"},
-        {OPT_ASCII, "    --ascii", "draw with ASCII characters only"},
-        {OPT_COLOR, "    --color WHEN", "auto, always or never"},
-        {OPT_RANGE, "    --range A..B",
-         "only the time from A to B after the trace start, on the wall "
-         "clock (cpu without one); units us, ms (default) or s"},
-        {OPT_NORMALIZE, "    --normalize",
-         "compare shares of each trace's total, not times"},
-        {OPT_FAIL_IF, "    --fail-if EXPR",
-         "exit 1 when EXPR holds (repeatable; see below)"},
-        {OPT_MAPPING, "    --mapping FILE",
-         "rename obfuscated classes and methods with an R8/ProGuard "
-         "mapping.txt"},
-        {OPT_BASE, "    --base BASE",
-         "compare with the trace BASE: deltas and slower/faster frames"},
-        {OPT_SAMPLE_TYPE, "    --sample-type TYPE",
-         "pprof: the sample type, by name or index from 0"},
-};
-
-void
-cmd_error(const char *cmd, const char *fmt, ...)
+static const char *
+set_thread(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
-	va_list ap;
-
-	fprintf(stderr, "tracetui: %s%s", cmd ? cmd : "", cmd ? ": " : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	(void)spec;
+	UTIL_GROW(o->threads, o->threads_cap, o->nthreads + 1);
+	o->threads[o->nthreads++] = arg;
+	return NULL;
 }
 
-static void
-print_help(const struct cmd_spec *spec)
+static const char *
+set_clock(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
-	size_t i;
-
-	if (strcmp(spec->name, "viewer") == 0)
-		printf("Usage: tracetui [OPTIONS] %s\n", spec->args);
+	(void)spec;
+	if (strcmp(arg, "cpu") == 0 || strcmp(arg, "thread-cpu") == 0)
+		o->clock = CLOCK_CPU;
+	else if (strcmp(arg, "wall") == 0)
+		o->clock = CLOCK_WALL;
 	else
-		printf("Usage: tracetui %s [OPTIONS] %s\n", spec->name,
-		       spec->args);
-	printf("%s\n\nOptions:\n", spec->summary);
-	for (i = 0; i < sizeof(option_help) / sizeof(option_help[0]); i++) {
-		const struct option_help *h = &option_help[i];
-
-		if (!(spec->options & h->bit))
-			continue;
-		if (h->bit == OPT_SORT)
-			printf("  %-22s sort by one of: %s\n", h->flags,
-			       spec->sort_keys);
-		else if (h->bit == OPT_FORMAT && spec->formats) {
-			size_t f;
-
-			printf("  %-22s one of:", h->flags);
-			for (f = 0; spec->formats[f]; f++)
-				printf("%s %s", f ? "," : "", spec->formats[f]);
-			putchar('\n');
-		} else
-			printf("  %-22s %s\n", h->flags, h->text);
-	}
-	printf("  %-22s %s\n  %-22s %s\n", "-h, --help", "show this help",
-	       "-V, --version", "show the version");
-	if (spec->epilog)
-		printf("\n%s", spec->epilog);
-	printf("\nExit status: 0 success, %s2 usage error, 3 the file "
-	       "cannot be read.\n",
-	       spec->options & OPT_FAIL_IF ? "1 a --fail-if condition holds,\n"
-	                                   : "");
+		return "unknown clock '%s' (wall or cpu)";
+	return NULL;
 }
 
-static int usage_error(const struct cmd_spec *spec, const char *fmt, ...)
-        __attribute__((format(printf, 2, 3)));
-
-static int
-usage_error(const struct cmd_spec *spec, const char *fmt, ...)
+static const char *
+set_sort(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
-	va_list ap;
-
-	fprintf(stderr, "tracetui: %s: ", spec->name);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see 'tracetui %s --help')\n", spec->name);
-	return CMD_USAGE;
+	(void)spec;
+	o->sort = arg;
+	return NULL;
 }
 
 static bool
@@ -148,181 +79,425 @@ parse_number(const char *s, double *out)
 	return end != s && !*end && !errno;
 }
 
+static const char *
+set_top(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	double v;
+
+	(void)spec;
+	if (!parse_number(arg, &v) || v < 0 || v != (long)v)
+		return "--top needs a count, not '%s'";
+	o->top = (long)v;
+	return NULL;
+}
+
+static const char *
+set_format(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	size_t i;
+
+	o->format_name = arg;
+	if (spec->formats) {
+		for (i = 0; spec->formats[i]; i++)
+			if (strcmp(arg, spec->formats[i]) == 0)
+				return NULL;
+		return "unknown format '%s'";
+	}
+	if (table_format_parse(arg) < 0)
+		return "unknown format '%s' (text, tsv, csv or json)";
+	o->format = (enum table_format)table_format_parse(arg);
+	return NULL;
+}
+
+static const char *
+set_min_pct(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	double v;
+
+	(void)spec;
+	if (!parse_number(arg, &v) || v < 0 || v > 100)
+		return "--min-pct needs a percentage, not '%s'";
+	o->min_pct = v;
+	return NULL;
+}
+
+static const char *
+set_no_thread(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->no_thread = true;
+	return NULL;
+}
+
+static const char *
+set_ascii(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->ascii = true;
+	return NULL;
+}
+
+static const char *
+set_color(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	static const char *const whens[] = {"auto", "always", "never"};
+	int i;
+
+	(void)spec;
+	for (i = 0; i < 3; i++)
+		if (strcmp(arg, whens[i]) == 0) {
+			o->color = i;
+			return NULL;
+		}
+	return "--color takes auto, always or never, not '%s'";
+}
+
+static const char *
+set_range(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	struct time_range probe;
+
+	(void)spec;
+	if (!scope_parse_range(arg, CLOCK_WALL, &probe))
+		return "--range needs START..END with START < END, e.g. "
+		       "1.5s..2s, not '%s'";
+	o->range = arg;
+	return NULL;
+}
+
+static const char *
+set_fail_if(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	UTIL_GROW(o->fail_if, o->fail_if_cap, o->nfail_if + 1);
+	o->fail_if[o->nfail_if++] = arg;
+	return NULL;
+}
+
+static const char *
+set_normalize(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->normalize = true;
+	return NULL;
+}
+
+static const char *
+set_mapping(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	o->mapping = arg;
+	return NULL;
+}
+
+static const char *
+set_base(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	o->base = arg;
+	return NULL;
+}
+
+static const char *
+set_sample_type(struct cmd_opts *o, const char *arg,
+                const struct cmd_spec *spec)
+{
+	(void)spec;
+	o->sample_type = arg;
+	return NULL;
+}
+
+/* A byte count with an optional binary K, M, G or T suffix. */
+static bool
+parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	if (*end && strchr("KkMmGgTt", *end)) {
+		shift = (int)(strchr("KMGT", *end & ~0x20) - "KMGT" + 1) * 10;
+		end++;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v > (UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+static const char *
+set_max_input(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	uint64_t size;
+
+	(void)o, (void)spec;
+	if (!parse_size(arg, &size) || !size)
+		return "--max-input needs a size such as 4G, not '%s'";
+	trace_load_max_input = size;
+	return NULL;
+}
+
+/* Every option of every command, in the order --help lists them; bit 0
+ * for the options every command takes. */
+static const struct option_def options[] = {
+        {OPT_THREAD, 't', "thread", "SEL",
+         "only threads named SEL, with id SEL, or all (repeatable)",
+         set_thread, NULL},
+        {OPT_CLOCK, 'c', "clock", "CLOCK",
+         "wall or cpu (default: cpu if present)", set_clock,
+         "The clock to show and sort by."},
+        {OPT_SORT, 's', "sort", "COLUMN", "the column to sort by", set_sort,
+         "Each command's --help lists its columns."},
+        {OPT_TOP, 'n', "top", "N", "print only the first N rows", set_top,
+         NULL},
+        {OPT_FORMAT, 'f', "format", "FMT", "text, tsv, csv or json",
+         set_format, "Text is aligned for reading; tsv is stable for "
+         "scripts."},
+        {OPT_MIN_PCT, 0, "min-pct", "P",
+         "hide paths under P% of the total (default 1)", set_min_pct,
+         "For tree."},
+        {OPT_NO_THREAD, 0, "no-thread", NULL,
+         "do not start each stack with its thread's name", set_no_thread,
+         "For tree and folded: the threads' paths merge."},
+        {OPT_ASCII, 0, "ascii", NULL, "draw with ASCII characters only",
+         set_ascii, "Also when the locale is not UTF-8."},
+        {OPT_COLOR, 0, "color", "WHEN", "auto, always or never", set_color,
+         "Colours in the viewer; NO_COLOR in the environment means never."},
+        {OPT_RANGE, 0, "range", "A..B",
+         "only the time from A to B after the trace start, on the wall "
+         "clock (cpu without one); units us, ms (default) or s",
+         set_range,
+         "For every command that shows times, and the viewer; the numbers "
+         "of the calls cut by an edge count only the part inside."},
+        {OPT_NORMALIZE, 0, "normalize", NULL,
+         "compare shares of each trace's total, not times", set_normalize,
+         "For diff."},
+        {OPT_FAIL_IF, 0, "fail-if", "EXPR",
+         "exit 1 when EXPR holds (repeatable)", set_fail_if,
+         "For diff; see DIFF for the grammar."},
+        {OPT_MAPPING, 0, "mapping", "FILE",
+         "rename obfuscated classes and methods with an R8/ProGuard "
+         "mapping.txt",
+         set_mapping,
+         "For report, tree, calls, folded, dump and the viewer.  An "
+         "ambiguous name that the signature does not settle shows every "
+         "candidate, joined with |."},
+        {OPT_BASE, 0, "base", "BASE",
+         "compare with the trace BASE: deltas and slower/faster frames",
+         set_base,
+         "For the viewer.  The profile adds delta Excl and delta Incl "
+         "columns on the main clock (the change in milliseconds, or new "
+         "for a method BASE never calls), sortable like the others; the "
+         "icicle draws a frame as slower or faster when its inclusive "
+         "time changed by more than 5% of that of BASE's frame on the same "
+         "call path (a path BASE lacks is slower), and its status line "
+         "gives both times.  Methods match by full name, a slash in the "
+         "class read as a dot."},
+        {OPT_SAMPLE_TYPE, 0, "sample-type", "TYPE",
+         "pprof: the sample type, by name or index from 0",
+         set_sample_type,
+         "For every command and the viewer, on pprof profiles: the sample "
+         "type to load, by its name (alloc_space, Unreleased malloc size) "
+         "or its index from 0; info lists them, and y in the viewer loads "
+         "the next.  diff compares two profiles of one sample type, growth "
+         "per function in its unit; a --fail-if threshold without a unit "
+         "is in that unit."},
+        {0, 0, "max-input", "SIZE",
+         "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
+         "From a pipe or - (the standard input); K M G T suffixes count in "
+         "powers of 1024.  Past it the load fails with status 3.  A mapping "
+         "file read from a pipe has the same limit."},
+};
+enum { NOPTIONS = sizeof(options) / sizeof(options[0]) };
+
+void
+cmd_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	char *raw, *shown;
+
+	va_start(ap, fmt);
+	raw = xvasprintf(fmt, ap);
+	va_end(ap);
+	/* Messages quote file names, options and the file's own bytes. */
+	shown = text_escape(raw);
+	fprintf(stderr, "tracetui: %s%s%s\n", cmd ? cmd : "", cmd ? ": " : "",
+	        shown);
+	free(shown);
+	free(raw);
+}
+
+/* "-t, --thread SEL" or "    --ascii": how --help writes o. */
+static void
+option_flags(const struct option_def *o, char *buf, size_t size)
+{
+	char shrt[8] = "   ";
+
+	if (o->short_name)
+		snprintf(shrt, sizeof(shrt), "-%c,", o->short_name);
+	snprintf(buf, size, "%s --%s%s%s", shrt, o->name, o->value ? " " : "",
+	         o->value ? o->value : "");
+}
+
+bool
+cmd_option_doc(size_t i, char *flags, size_t size, const char **help,
+               const char **more)
+{
+	if (i >= NOPTIONS)
+		return false;
+	option_flags(&options[i], flags, size);
+	*help = options[i].help;
+	*more = options[i].more;
+	return true;
+}
+
+void
+cmd_help_options(const struct cmd_spec *spec)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct option_def *o = &options[i];
+		char flags[64];
+
+		if (o->bit && !(spec->options & o->bit))
+			continue;
+		option_flags(o, flags, sizeof(flags));
+		if (o->bit == OPT_SORT)
+			printf("  %-22s sort by one of: %s\n", flags,
+			       spec->sort_keys);
+		else if (o->bit == OPT_FORMAT && spec->formats) {
+			size_t f;
+
+			printf("  %-22s one of:", flags);
+			for (f = 0; spec->formats[f]; f++)
+				printf("%s %s", f ? "," : "", spec->formats[f]);
+			putchar('\n');
+		} else
+			printf("  %-22s %s\n", flags, o->help);
+	}
+}
+
+static void
+print_help(const struct cmd_spec *spec)
+{
+	if (strcmp(spec->name, "viewer") == 0)
+		printf("Usage: tracetui [OPTIONS] %s\n", spec->args);
+	else
+		printf("Usage: tracetui %s [OPTIONS] %s\n", spec->name,
+		       spec->args);
+	printf("%s\n\nOptions:\n", spec->summary);
+	cmd_help_options(spec);
+	printf("  %-22s %s\n  %-22s %s\n", "-h, --help", "show this help",
+	       "-V, --version", "show the version");
+	if (spec->epilog)
+		printf("\n%s", spec->epilog);
+	printf("\nExit status: 0 success, %s2 usage error, 3 the file "
+	       "cannot be read,\n4 the output cannot be written, 5 out of "
+	       "memory, 128+N ended by signal N.\n",
+	       spec->options & OPT_FAIL_IF ? "1 a --fail-if condition holds,\n"
+	                                   : "");
+}
+
+static int usage_error(const struct cmd_spec *spec, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
+
+static int
+usage_error(const struct cmd_spec *spec, const char *fmt, ...)
+{
+	va_list ap;
+	char *raw, *shown;
+	bool viewer = strcmp(spec->name, "viewer") == 0;
+
+	va_start(ap, fmt);
+	raw = xvasprintf(fmt, ap);
+	va_end(ap);
+	shown = text_escape(raw);
+	fprintf(stderr, "tracetui: %s: %s (see 'tracetui %s%s--help')\n",
+	        spec->name, shown, viewer ? "" : spec->name, viewer ? "" : " ");
+	free(shown);
+	free(raw);
+	return CMD_USAGE;
+}
+
+/* The getopt tables for every option: long ones in longopts (ending
+ * with help and version), short ones in shortopts. */
+static void
+getopt_tables(struct option *longopts, char *shortopts)
+{
+	size_t i;
+	char *p = shortopts;
+
+	p += sprintf(p, "+:");
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct option_def *o = &options[i];
+
+		longopts[i] = (struct option){
+		        o->name, o->value ? required_argument : no_argument,
+		        NULL, o->short_name ? o->short_name : 256 + (int)i};
+		if (o->short_name)
+			p += sprintf(p, "%c%s", o->short_name,
+			             o->value ? ":" : "");
+	}
+	longopts[i++] = (struct option){"help", no_argument, NULL, 'h'};
+	longopts[i++] = (struct option){"version", no_argument, NULL, 'V'};
+	longopts[i] = (struct option){NULL, 0, NULL, 0};
+	sprintf(p, "hV");
+}
+
+/* The option getopt_long answered c for, or NULL. */
+static const struct option_def *
+option_of(int c)
+{
+	size_t i;
+
+	if (c >= 256 && c < 256 + NOPTIONS)
+		return &options[c - 256];
+	for (i = 0; i < NOPTIONS; i++)
+		if (c && options[i].short_name == c)
+			return &options[i];
+	return NULL;
+}
+
 int
 cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
           struct cmd_opts *opts)
 {
-	static const struct option longopts[] = {
-	        {"thread", required_argument, NULL, 't'},
-	        {"clock", required_argument, NULL, 'c'},
-	        {"sort", required_argument, NULL, 's'},
-	        {"top", required_argument, NULL, 'n'},
-	        {"format", required_argument, NULL, 'f'},
-	        {"min-pct", required_argument, NULL, LONG_MIN_PCT},
-	        {"no-thread", no_argument, NULL, LONG_NO_THREAD},
-	        {"ascii", no_argument, NULL, LONG_ASCII},
-	        {"color", required_argument, NULL, LONG_COLOR},
-	        {"range", required_argument, NULL, LONG_RANGE},
-	        {"fail-if", required_argument, NULL, LONG_FAIL_IF},
-	        {"normalize", no_argument, NULL, LONG_NORMALIZE},
-	        {"mapping", required_argument, NULL, LONG_MAPPING},
-	        {"base", required_argument, NULL, LONG_BASE},
-	        {"sample-type", required_argument, NULL, LONG_SAMPLE_TYPE},
-	        {"help", no_argument, NULL, 'h'},
-	        {"version", no_argument, NULL, 'V'},
-	        {NULL, 0, NULL, 0},
-	};
-	static const struct {
-		int opt;
-		unsigned bit;
-	} needs[] = {
-	        {'t', OPT_THREAD},
-	        {'c', OPT_CLOCK},
-	        {'s', OPT_SORT},
-	        {'n', OPT_TOP},
-	        {'f', OPT_FORMAT},
-	        {LONG_MIN_PCT, OPT_MIN_PCT},
-	        {LONG_NO_THREAD, OPT_NO_THREAD},
-	        {LONG_ASCII, OPT_ASCII},
-	        {LONG_COLOR, OPT_COLOR},
-	        {LONG_RANGE, OPT_RANGE},
-	        {LONG_FAIL_IF, OPT_FAIL_IF},
-	        {LONG_NORMALIZE, OPT_NORMALIZE},
-	        {LONG_MAPPING, OPT_MAPPING},
-	        {LONG_BASE, OPT_BASE},
-	        {LONG_SAMPLE_TYPE, OPT_SAMPLE_TYPE},
-	};
-	size_t cap = 0, fail_cap = 0, i;
-	int li; /* index of the long option just read, or -1 */
+	struct option longopts[NOPTIONS + 3];
+	char shortopts[3 * NOPTIONS + 8];
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
 	opts->clock = -1;
 	opts->top = -1;
 	opts->min_pct = 1.0;
+	getopt_tables(longopts, shortopts);
 	opterr = 0;
 	optind = 1;
-	li = -1;
-	while ((c = getopt_long(argc, argv, "+:t:c:s:n:f:hV", longopts, &li)) !=
-	       -1) {
-		double v;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		const struct option_def *o = option_of(c);
+		const char *problem;
 
-		for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
-			if (needs[i].opt != c || (spec->options & needs[i].bit))
-				continue;
-			if (li >= 0)
-				return usage_error(spec,
-				                   "option '--%s' does not "
-				                   "apply",
-				                   longopts[li].name);
-			return usage_error(spec, "option '-%c' does not apply",
-			                   c);
-		}
-		li = -1;
-		switch (c) {
-		case 't':
-			UTIL_GROW(opts->threads, cap, opts->nthreads + 1);
-			opts->threads[opts->nthreads++] = optarg;
-			break;
-		case 'c':
-			if (strcmp(optarg, "cpu") == 0 ||
-			    strcmp(optarg, "thread-cpu") == 0)
-				opts->clock = CLOCK_CPU;
-			else if (strcmp(optarg, "wall") == 0)
-				opts->clock = CLOCK_WALL;
-			else
-				return usage_error(spec,
-				                   "unknown clock '%s' (wall "
-				                   "or cpu)",
-				                   optarg);
-			break;
-		case 's':
-			opts->sort = optarg;
-			break;
-		case 'n':
-			if (!parse_number(optarg, &v) || v < 0 || v != (long)v)
-				return usage_error(spec,
-				                   "--top needs a count, not "
-				                   "'%s'",
-				                   optarg);
-			opts->top = (long)v;
-			break;
-		case 'f':
-			opts->format_name = optarg;
-			if (spec->formats) {
-				for (i = 0; spec->formats[i]; i++)
-					if (strcmp(optarg, spec->formats[i]) ==
-					    0)
-						break;
-				if (!spec->formats[i])
-					return usage_error(spec,
-					                   "unknown format "
-					                   "'%s'",
-					                   optarg);
-				break;
+		if (o && o->bit && !(spec->options & o->bit))
+			return usage_error(spec, "option '--%s' does not apply",
+			                   o->name);
+		if (o) {
+			problem = o->set(opts, optarg, spec);
+			if (problem) {
+				snprintf(why, sizeof(why), problem, optarg);
+				return usage_error(spec, "%s", why);
 			}
-			if (table_format_parse(optarg) < 0)
-				return usage_error(spec,
-				                   "unknown format '%s' (text, "
-				                   "tsv, csv or json)",
-				                   optarg);
-			opts->format =
-			        (enum table_format)table_format_parse(optarg);
-			break;
-		case LONG_MIN_PCT:
-			if (!parse_number(optarg, &v) || v < 0 || v > 100)
-				return usage_error(spec,
-				                   "--min-pct needs a "
-				                   "percentage, not '%s'",
-				                   optarg);
-			opts->min_pct = v;
-			break;
-		case LONG_NO_THREAD:
-			opts->no_thread = true;
-			break;
-		case LONG_ASCII:
-			opts->ascii = true;
-			break;
-		case LONG_COLOR:
-			if (strcmp(optarg, "auto") == 0)
-				opts->color = 0;
-			else if (strcmp(optarg, "always") == 0)
-				opts->color = 1;
-			else if (strcmp(optarg, "never") == 0)
-				opts->color = 2;
-			else
-				return usage_error(spec,
-				                   "--color takes auto, always "
-				                   "or never");
-			break;
-		case LONG_RANGE: {
-			struct time_range probe;
-
-			if (!scope_parse_range(optarg, CLOCK_WALL, &probe))
-				return usage_error(spec,
-				                   "--range needs START..END "
-				                   "with START < END, e.g. "
-				                   "1.5s..2s, not '%s'",
-				                   optarg);
-			opts->range = optarg;
-			break;
+			continue;
 		}
-		case LONG_FAIL_IF:
-			UTIL_GROW(opts->fail_if, fail_cap, opts->nfail_if + 1);
-			opts->fail_if[opts->nfail_if++] = optarg;
-			break;
-		case LONG_NORMALIZE:
-			opts->normalize = true;
-			break;
-		case LONG_MAPPING:
-			opts->mapping = optarg;
-			break;
-		case LONG_BASE:
-			opts->base = optarg;
-			break;
-		case LONG_SAMPLE_TYPE:
-			opts->sample_type = optarg;
-			break;
+		switch (c) {
 		case 'h':
 			print_help(spec);
 			return CMD_OK;
@@ -344,14 +519,11 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	if (opts->nargs > spec->max_args)
 		return usage_error(spec, "unexpected argument '%s'",
 		                   opts->args[spec->max_args]);
-	sample_type = opts->sample_type;
-	mapping_free(loaded_mapping);
-	loaded_mapping = NULL;
 	if (opts->mapping) {
 		char *error = NULL;
 
-		loaded_mapping = mapping_load(opts->mapping, &error);
-		if (!loaded_mapping) {
+		opts->names = mapping_load(opts->mapping, &error);
+		if (!opts->names) {
 			cmd_error(NULL, "%s", error);
 			free(error);
 			return CMD_INPUT;
@@ -365,8 +537,8 @@ cmd_opts_done(struct cmd_opts *opts)
 {
 	free(opts->threads);
 	opts->threads = NULL;
-	mapping_free(loaded_mapping);
-	loaded_mapping = NULL;
+	mapping_free(opts->names);
+	opts->names = NULL;
 	free(opts->fail_if);
 	opts->fail_if = NULL;
 }
@@ -385,53 +557,99 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 }
 
 struct calltree *
-cmd_load(const char *path)
+cmd_load(const struct cmd_opts *opts, const char *path)
 {
 	struct trace_error err = {0};
 	bool tty = isatty(STDERR_FILENO);
 	struct calltree_load_options o = {
-	        sample_type, tty ? show_progress : NULL, (void *)path};
+	        opts->sample_type, tty ? show_progress : NULL, (void *)path};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 	size_t i;
 
 	if (tty)
 		fputs("\r\033[K", stderr);
 	if (!tree) {
-		fprintf(stderr, "tracetui: %s: offset %llu: %s\n",
-		        err.path ? err.path : path,
-		        (unsigned long long)err.offset, err.message);
+		char *where = text_escape(err.path ? err.path : path);
+		char *what = text_escape(err.message);
+
+		fprintf(stderr, "tracetui: %s: offset %llu: %s\n", where,
+		        (unsigned long long)err.offset, what);
+		free(where);
+		free(what);
 		trace_error_clear(&err);
 		return NULL;
 	}
-	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++)
+	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++) {
+		/* Warnings quote the file's own bytes: escaped for stderr. */
+		char *where = text_escape(path);
+		char *what = text_escape(tree->warnings[i].message);
+
 		fprintf(stderr, "tracetui: %s: offset %llu: warning: %s\n",
-		        path, (unsigned long long)tree->warnings[i].offset,
-		        tree->warnings[i].message);
+		        where, (unsigned long long)tree->warnings[i].offset,
+		        what);
+		free(where);
+		free(what);
+	}
 	if (tree->nwarnings > MAX_WARNINGS_SHOWN)
 		fprintf(stderr,
 		        "tracetui: %s: %zu more warnings ('tracetui info' "
 		        "lists them all)\n",
 		        path, tree->nwarnings - MAX_WARNINGS_SHOWN);
-	if (sample_type && tree->header.format != TRACE_FORMAT_PPROF)
-		fprintf(stderr,
-		        "tracetui: %s: warning: --sample-type applies to "
-		        "pprof profiles only; ignored\n",
-		        path);
-	if (loaded_mapping)
-		mapping_apply(loaded_mapping, tree);
+	if (opts->sample_type && tree->header.format != TRACE_FORMAT_PPROF)
+		cmd_error(NULL,
+		          "%s: warning: --sample-type applies to pprof profiles "
+		          "only; ignored",
+		          path);
+	if (opts->names)
+		mapping_apply(opts->names, tree);
 	return tree;
 }
 
-const struct mapping *
-cmd_mapping(void)
+bool
+cmd_openable(const char *path)
 {
-	return loaded_mapping;
+	struct trace_error err = {0};
+
+	if (trace_openable(path, &err))
+		return true;
+	cmd_error(NULL, "%s: %s", err.path ? err.path : path, err.message);
+	trace_error_clear(&err);
+	return false;
+}
+
+int
+cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
+         char **argv)
+{
+	int status = cmd_parse(spec, argc, argv, &ct->opts);
+
+	ct->tree = NULL;
+	if (status >= 0)
+		return status;
+	ct->tree = cmd_load(&ct->opts, ct->opts.args[0]);
+	if (!ct->tree) {
+		cmd_opts_done(&ct->opts);
+		return CMD_INPUT;
+	}
+	if (!cmd_scope(&ct->scope, ct->tree, &ct->opts))
+		goto usage;
+	if (!cmd_clock(ct->tree, &ct->opts, &ct->clock)) {
+		scope_done(&ct->scope);
+		goto usage;
+	}
+	return -1;
+usage:
+	calltree_free(ct->tree);
+	cmd_opts_done(&ct->opts);
+	return CMD_USAGE;
 }
 
 void
-cmd_set_sample_type(const char *type)
+cmd_close(struct cmd_trace *ct)
 {
-	sample_type = type;
+	scope_done(&ct->scope);
+	calltree_free(ct->tree);
+	cmd_opts_done(&ct->opts);
 }
 
 bool

@@ -22,6 +22,9 @@ enum cmd_status {
 	CMD_FAIL = 1,  /* a condition the user asked about holds */
 	CMD_USAGE = 2, /* bad command line */
 	CMD_INPUT = 3, /* the file cannot be read or holds nothing usable */
+	CMD_WRITE = 4, /* the output cannot be written (full disk, closed
+	                  pipe) */
+	CMD_NO_MEMORY = 5, /* out of memory (set by main.c's hook) */
 };
 
 /* Options a command accepts (bits of cmd_spec.options). */
@@ -58,7 +61,7 @@ struct cmd_spec {
 
 struct cmd_opts {
 	const char **threads; /* --thread values, in order */
-	size_t nthreads;
+	size_t nthreads, threads_cap;
 	int clock;        /* CLOCK_CPU, CLOCK_WALL, or -1 for default */
 	const char *sort; /* NULL for the command's default */
 	long top;         /* -1 for all */
@@ -67,10 +70,11 @@ struct cmd_opts {
 	double min_pct;
 	bool no_thread;
 	const char **fail_if; /* --fail-if expressions, in order */
-	size_t nfail_if;
+	size_t nfail_if, fail_if_cap;
 	bool normalize;      /* --normalize */
 	const char *range;   /* --range, checked */
-	const char *mapping; /* --mapping FILE, loaded by cmd_parse */
+	const char *mapping; /* --mapping FILE */
+	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;    /* --base FILE, or NULL */
 	bool ascii;          /* --ascii */
 	int color;           /* enum term_color: auto, always, never */
@@ -86,20 +90,45 @@ struct cmd_opts {
  */
 int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
               struct cmd_opts *opts);
+/* Option i of the table every command parses from, for the man page:
+ * its flags as --help writes them, its help line and what the man page
+ * adds (or NULL); false past the last. */
+bool cmd_option_doc(size_t i, char *flags, size_t size, const char **help,
+                    const char **more);
+/* Print the options spec accepts, one --help line each, to stdout. */
+void cmd_help_options(const struct cmd_spec *spec);
 /* Release what cmd_parse allocated. */
 void cmd_opts_done(struct cmd_opts *opts);
 
 /*
  * Load path; on failure print "tracetui: FILE: offset N: problem" and
- * return NULL.  Warnings go to stderr.  The --mapping that the last
- * cmd_parse loaded renames the methods.
+ * return NULL.  Warnings go to stderr.  The --mapping of opts renames
+ * the methods.
  */
-struct calltree *cmd_load(const char *path);
-/* The --mapping loaded by the last cmd_parse, or NULL. */
-const struct mapping *cmd_mapping(void);
-/* Make cmd_load read pprof profiles' sample type `type` (a name or an
- * index; NULL: each profile's default), as --sample-type does. */
-void cmd_set_sample_type(const char *type);
+struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
+
+/* Whether path can be opened at all; false after "tracetui: FILE:
+ * cannot open: why". */
+bool cmd_openable(const char *path);
+
+/* A trace opened for a command: its options, model, scope and clock. */
+struct cmd_trace {
+	struct cmd_opts opts;
+	struct calltree *tree;
+	struct scope scope;
+	enum clock_index clock;
+};
+
+/*
+ * What most commands do first: parse argv for spec, load the trace
+ * opts.args[0] names, and pick the scope and clock the options ask for.
+ * Returns -1 to go on (then cmd_close releases ct), or the exit status
+ * after a message.
+ */
+int cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
+             char **argv);
+/* Release what cmd_open made. */
+void cmd_close(struct cmd_trace *ct);
 
 /* Fill scope from --thread options; false after a usage message. */
 bool cmd_scope(struct scope *scope, const struct calltree *tree,

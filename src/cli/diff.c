@@ -551,7 +551,7 @@ cmd_diff(int argc, char **argv)
 		nconds++;
 	}
 	for (s = 0; s < 2; s++) {
-		trees[s] = cmd_load(opts.args[s]);
+		trees[s] = cmd_load(&opts, opts.args[s]);
 		if (!trees[s]) {
 			status = CMD_INPUT;
 			goto out;

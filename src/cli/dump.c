@@ -42,6 +42,7 @@ struct dump {
 	size_t nthreads, threads_cap;
 	struct util_map depth; /* tid -> nesting depth, as int32 bits */
 	enum trace_clock clock;
+	const struct mapping *renames; /* --mapping, or NULL */
 	char *dots;
 	char **warnings; /* printed once the file turned out usable */
 	size_t nwarnings, warnings_cap;
@@ -55,8 +56,8 @@ dump_method(void *ctx, const struct trace_method_def *def)
 	char *raw;
 	uint32_t *slot = util_map_slot(&d->method_index, def->id, CALL_NONE);
 
-	if (cmd_mapping()) /* --mapping: the original names */
-		mapping_rename(cmd_mapping(), def->klass, def->name,
+	if (d->renames) /* --mapping: the original names */
+		mapping_rename(d->renames, def->klass, def->name,
 		               def->signature, &n);
 	raw = xasprintf("%s.%s %s", n.klass ? n.klass : def->klass,
 	                n.name ? n.name : def->name,
@@ -172,16 +173,21 @@ cmd_dump(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	util_map_init(&d.method_index);
 	util_map_init(&d.depth);
+	d.renames = opts.names;
 	d.dots = xmalloc(DUMP_MAX_DOTS + 1);
 	memset(d.dots, '.', DUMP_MAX_DOTS);
 	d.dots[DUMP_MAX_DOTS] = '\0';
 	status = CMD_OK;
 	sink.sample_type = opts.sample_type;
 	if (!trace_load(opts.args[0], &sink, &err)) {
+		char *where = text_escape(err.path ? err.path : opts.args[0]);
+		char *what = text_escape(err.message);
+
 		fflush(stdout);
 		fprintf(stderr, "tracetui: %s: offset %" PRIu64 ": %s\n",
-		        err.path ? err.path : opts.args[0], err.offset,
-		        err.message);
+		        where, err.offset, what);
+		free(where);
+		free(what);
 		trace_error_clear(&err);
 		status = CMD_INPUT;
 	}

@@ -295,7 +295,7 @@ cmd_export(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	tree = cmd_load(opts.args[0]);
+	tree = cmd_load(&opts, opts.args[0]);
 	status = CMD_INPUT;
 	if (!tree)
 		goto out;

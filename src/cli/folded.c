@@ -113,7 +113,7 @@ cmd_folded(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	tree = cmd_load(opts.args[0]);
+	tree = cmd_load(&opts, opts.args[0]);
 	status = CMD_INPUT;
 	if (!tree)
 		goto out;

@@ -30,7 +30,7 @@ cmd_info(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	tree = cmd_load(opts.args[0]);
+	tree = cmd_load(&opts, opts.args[0]);
 	cmd_opts_done(&opts);
 	if (!tree)
 		return CMD_INPUT;

@@ -232,29 +232,23 @@ text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
 int
 cmd_report(int argc, char **argv)
 {
-	struct cmd_opts opts;
-	struct calltree *tree = NULL;
-	struct scope scope = {0};
+	struct cmd_trace ct;
 	struct profile p = {0};
 	struct report_row *rows = NULL;
-	struct sort_ctx sort = {SORT_INCL, CLOCK_CPU};
+	struct sort_ctx sort;
 	struct table *t;
 	size_t n = 0, i;
-	int status = cmd_parse(&report_spec, argc, argv, &opts);
+	int status = cmd_open(&ct, &report_spec, argc, argv);
+	struct calltree *tree = ct.tree;
 
 	if (status >= 0)
 		return status;
-	status = CMD_USAGE;
-	tree = cmd_load(opts.args[0]);
-	if (!tree) {
-		status = CMD_INPUT;
-		goto out;
+	sort = (struct sort_ctx){SORT_INCL, ct.clock};
+	if (ct.opts.sort && !parse_sort(ct.opts.sort, &sort, tree)) {
+		cmd_close(&ct);
+		return CMD_USAGE;
 	}
-	if (!cmd_scope(&scope, tree, &opts) ||
-	    !cmd_clock(tree, &opts, &sort.clock) ||
-	    (opts.sort && !parse_sort(opts.sort, &sort, tree)))
-		goto out;
-	profile_compute(&p, tree, &scope);
+	profile_compute(&p, tree, &ct.scope);
 	rows = xcalloc(tree->nmethods + 1, sizeof(*rows));
 	for (i = 0; i < tree->nmethods; i++) {
 		if (!profile_row_used(&p, i))
@@ -265,9 +259,10 @@ cmd_report(int argc, char **argv)
 		n++;
 	}
 	qsort_r(rows, n, sizeof(*rows), row_cmp, &sort);
-	if (opts.top >= 0 && (size_t)opts.top < n)
-		n = (size_t)opts.top;
-	if (opts.format == TABLE_TEXT && tree->header.unit != TRACE_UNIT_US) {
+	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
+		n = (size_t)ct.opts.top;
+	if (ct.opts.format == TABLE_TEXT &&
+	    tree->header.unit != TRACE_UNIT_US) {
 		char total[64];
 
 		quantity_format(total, sizeof(total), p.total[sort.clock],
@@ -276,32 +271,26 @@ cmd_report(int argc, char **argv)
 		       calltree_property(tree, "pprof-sample-type")
 		               ? calltree_property(tree, "pprof-sample-type")
 		               : quantity_label(tree->header.unit),
-		       total, scope.count, scope.count == 1 ? "" : "s");
+		       total, ct.scope.count, ct.scope.count == 1 ? "" : "s");
 		t = text_table(&p, sort.clock, rows, n, tree->header.unit);
-	} else if (opts.format == TABLE_TEXT) {
+	} else if (ct.opts.format == TABLE_TEXT) {
 		char ms[DURATION_SIZE];
 
 		printf("%s: %s clock, total %s ms over %zu thread%s\n",
 		       tree->path,
 		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
 		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
-		       scope.count, scope.count == 1 ? "" : "s");
+		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
 		t = text_table(&p, sort.clock, rows, n, TRACE_UNIT_US);
 	} else {
 		t = machine_table(tree, rows, n);
 	}
-	table_print(t, stdout, opts.format);
+	table_print(t, stdout, ct.opts.format);
 	table_free(t);
-	status = CMD_OK;
-out:
-	if (rows)
-		for (i = 0; i < tree->nmethods; i++)
-			free(rows[i].name);
+	for (i = 0; i < tree->nmethods; i++)
+		free(rows[i].name);
 	free(rows);
 	profile_done(&p);
-	if (scope.on)
-		scope_done(&scope);
-	calltree_free(tree);
-	cmd_opts_done(&opts);
-	return status;
+	cmd_close(&ct);
+	return CMD_OK;
 }

@@ -147,7 +147,7 @@ cmd_tree(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
-	tree = cmd_load(opts.args[0]);
+	tree = cmd_load(&opts, opts.args[0]);
 	if (!tree) {
 		cmd_opts_done(&opts);
 		return CMD_INPUT;

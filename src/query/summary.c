@@ -18,8 +18,6 @@ format_name(const struct calltree *tree)
 {
 	if (tree->header.format == TRACE_FORMAT_HPROF)
 		return "hprof text CPU profile";
-	if (tree->header.format == TRACE_FORMAT_PPROF)
-		return "pprof profile.proto";
 	if (tree->header.format == TRACE_FORMAT_V2)
 		return "V2";
 	if (tree->header.format == TRACE_FORMAT_V2_STREAM)
@@ -93,6 +91,12 @@ anomalies(struct summary *s, const struct tt_anomalies *a)
 		     "true (the trace ends early)");
 }
 
+static void trace_header(struct summary *s, const struct calltree *tree);
+static void hprof_header(struct summary *s, const struct calltree *tree);
+static void pprof_header(struct summary *s, const struct calltree *tree);
+static void properties_and_threads(struct summary *s,
+                                   const struct calltree *tree);
+
 void
 summary_build(struct summary *s, const struct calltree *tree)
 {
@@ -103,15 +107,36 @@ summary_build(struct summary *s, const struct calltree *tree)
 	e = text_escape(tree->path);
 	line(s, "file:        %s", e);
 	free(e);
-	if (tree->header.format == TRACE_FORMAT_PPROF) {
-		const char *type = calltree_property(tree, "pprof-sample-type");
+	if (tree->header.format == TRACE_FORMAT_HPROF)
+		hprof_header(s, tree);
+	else if (tree->header.format == TRACE_FORMAT_PPROF)
+		pprof_header(s, tree);
+	else
+		trace_header(s, tree);
+	line(s, "methods:     %zu", tree->nmethods);
+	line(s, "complete:    %s",
+	     tree->header.incomplete ? "no (cut off before the summary)"
+	                             : "yes");
+	properties_and_threads(s, tree);
+	anomalies(s, &tree->anomalies);
+	if (tree->nwarnings) {
+		line(s, "warnings:");
+		for (i = 0; i < tree->nwarnings; i++) {
+			char *m = text_escape(tree->warnings[i].message);
 
-		e = text_escape(type ? type : "");
-		line(s, "format:      %s, sample type %s", format_name(tree),
-		     e);
-		free(e);
-	} else if (tree->header.format == TRACE_FORMAT_V2 ||
-	           tree->header.format == TRACE_FORMAT_V2_STREAM)
+			line(s, "  offset %llu: %s",
+			     (unsigned long long)tree->warnings[i].offset, m);
+			free(m);
+		}
+	}
+}
+
+/* What the file is, for a trace with records and timestamps. */
+static void
+trace_header(struct summary *s, const struct calltree *tree)
+{
+	if (tree->header.format == TRACE_FORMAT_V2 ||
+	    tree->header.format == TRACE_FORMAT_V2_STREAM)
 		line(s,
 		     "format:      %s, version %u, LEB128 records, packets "
 		     "from offset %u",
@@ -131,10 +156,57 @@ summary_build(struct summary *s, const struct calltree *tree)
 	     (unsigned long long)tree->header.start_time);
 	line(s, "records:     %llu", (unsigned long long)tree->records);
 	line(s, "calls:       %zu", tree->calls.count);
-	line(s, "methods:     %zu", tree->nmethods);
-	line(s, "complete:    %s",
-	     tree->header.incomplete ? "no (cut off before the summary)"
-	                             : "yes");
+}
+
+/* What the file is, for an hprof profile: stacks with sample counts (or
+ * cpu times), no timestamps and no order. */
+static void
+hprof_header(struct summary *s, const struct calltree *tree)
+{
+	const char *version = calltree_property(tree, "hprof");
+	const char *profile = calltree_property(tree, "hprof-profile");
+	const char *unit = calltree_property(tree, "hprof-unit");
+	char *v = text_escape(version ? version : "hprof");
+	char *p = text_escape(profile ? profile : "cpu samples");
+	char *u = text_escape(unit ? unit : "1 us = 1 sample");
+
+	line(s, "format:      hprof text CPU profile (%s), %s", v, p);
+	line(s, "times:       from the profile's counts (%s); no timestamps, "
+	        "so calls are laid end to end in an order of their own",
+	     u);
+	line(s, "calls:       %zu (the frames of the profile's stacks)",
+	     tree->calls.count);
+	free(v);
+	free(p);
+	free(u);
+}
+
+/* What the file is, for a pprof profile: one sample type of several. */
+static void
+pprof_header(struct summary *s, const struct calltree *tree)
+{
+	const char *type = calltree_property(tree, "pprof-sample-type");
+	const char *all = calltree_property(tree, "pprof-sample-types");
+	char *t = text_escape(type ? type : "");
+	char *a = text_escape(all ? all : "");
+
+	line(s, "format:      pprof profile.proto, sample type %s (of: %s)", t,
+	     a);
+	line(s, "values:      the sample type's, as the wall clock's times; no "
+	        "timestamps, so samples are laid end to end in an order of "
+	        "their own");
+	line(s, "calls:       %zu (the frames of the profile's samples)",
+	     tree->calls.count);
+	free(t);
+	free(a);
+}
+
+/* The key's properties and the threads with their spans. */
+static void
+properties_and_threads(struct summary *s, const struct calltree *tree)
+{
+	size_t i;
+
 	line(s, "properties:");
 	for (i = 0; i < tree->nproperties; i++) {
 		char *k = text_escape(tree->properties[i].key);
@@ -164,17 +236,6 @@ summary_build(struct summary *s, const struct calltree *tree)
 		     (unsigned long long)t->nevents, t->ncalls, wall, cpu, name,
 		     t->defined ? "" : " (not in the key)");
 		free(name);
-	}
-	anomalies(s, &tree->anomalies);
-	if (tree->nwarnings) {
-		line(s, "warnings:");
-		for (i = 0; i < tree->nwarnings; i++) {
-			char *m = text_escape(tree->warnings[i].message);
-
-			line(s, "  offset %llu: %s",
-			     (unsigned long long)tree->warnings[i].offset, m);
-			free(m);
-		}
 	}
 }
 

@@ -10,6 +10,7 @@
 #ifndef TRACETUI_APP_H
 #define TRACETUI_APP_H
 
+#include "query/base.h"
 #include "query/callpath.h"
 #include "model/calltree.h"
 #include "tui/canvas.h"
@@ -22,16 +23,6 @@
 
 #include <regex.h>
 #include <stdbool.h>
-
-enum app_view {
-	APP_VIEW_PROFILE,
-	APP_VIEW_TIMELINE,
-	APP_VIEW_ICICLE,
-	APP_VIEW_THREADS,
-	APP_VIEW_INFO,
-	APP_VIEW_HELP,
-	APP_VIEW_COUNT,
-};
 
 /* Which clocks the profile shows. */
 enum app_clocks {
@@ -59,16 +50,6 @@ enum { APP_MIN_WIDTH = 40, APP_MIN_HEIGHT = 8 };
  * thread, and its call paths (threads merged) whose nodes' methods are
  * those keys' indices.
  */
-struct app_base {
-	char *path;
-	char **keys; /* sorted, distinct */
-	size_t nkeys;
-	uint64_t (*incl)[CLOCK_COUNT]; /* per key */
-	uint64_t (*excl)[CLOCK_COUNT];
-	struct callpath paths[2]; /* top-down, bottom-up */
-	uint32_t *key_of; /* per method of the app's tree, or CALL_NONE */
-};
-
 struct app {
 	struct calltree *tree;
 	struct scope scope;
@@ -91,8 +72,13 @@ struct app {
 	char *prompt;
 	size_t prompt_len, prompt_cap;
 	int page;              /* rows of the view area at the last draw */
-	struct app_base *base; /* NULL without --base */
+	struct base_compare *base; /* NULL without --base */
+	char *base_path;           /* its file, as given */
 	struct warmup *warmup; /* indexes built in the background */
+	/* Each thread's own call paths (callpath_build of that thread),
+	 * from the warmup or made on first need: app_scope_parts. */
+	struct callpath *thread_paths;
+	bool *thread_built;
 	/* Shows text at once, before the app waits for the warmup; NULL
 	 * (headless) says nothing. */
 	void (*notice)(const char *text);
@@ -144,6 +130,10 @@ bool app_base_method(const struct app *app, uint32_t m,
  * p (bottom-up with inverted); false when BASE lacks the path. */
 bool app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
                    bool inverted, uint64_t incl[CLOCK_COUNT]);
+/* The own call paths of the scope's threads (each built once, shared by
+ * the views that merge them) in a new array of *n; the paths stay the
+ * app's. */
+struct callpath *app_scope_parts(struct app *app, size_t *n);
 /* The clock the profile's single-clock columns use. */
 enum clock_index app_main_clock(const struct app *app);
 

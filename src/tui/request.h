@@ -39,6 +39,8 @@
 	R(VIEW_THREADS, "Views", "4 t", "threads view")                        \
 	R(VIEW_INFO, "Views", "5 i", "info view")                              \
 	R(VIEW_HELP, "Views", "6 ? F1", "this help")                           \
+	R(VIEW_CALLTREE, "Views", "7 C",                                       \
+	  "call tree view; on a method: its call paths")                       \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
 	R(SAMPLE_TYPE, "Profile", "y",                                         \
 	  "pprof: cycle the sample type (sizes, counts, ...)")                 \
@@ -55,7 +57,11 @@
 	  "start a time range at the cursor; moving extends it")               \
 	R(RANGE_APPLY, "Timeline", "V", "apply the range to every view")       \
 	R(RANGE_CLEAR, "Timeline", "X", "clear the range")                     \
-	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle")                \
+	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle or call tree")   \
+	R(EXPAND_HOT, "Call tree", "e *",                                      \
+	  "expand the hottest path down to where it splits")                   \
+	R(EXPAND_ALL, "Call tree", "E",                                        \
+	  "expand everything under the row (up to 10000 rows)")                \
 	R(TAG, "Threads", "Space", "tag or untag the selected thread")         \
 	R(SCOPE_ALL, "Threads", "a", "scope: all threads")                     \
 	R(SEARCH, "Search", "/", "search with a regular expression")           \

@@ -22,11 +22,17 @@ static const struct cmd_spec viewer_spec = {
         .args = "FILE",
         .summary = "Open FILE in the interactive viewer (keys: press ? "
                    "inside).",
-        .options = OPT_THREAD | OPT_CLOCK | OPT_ASCII | OPT_COLOR |
+        .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
                    OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
 };
+
+void
+viewer_help_options(void)
+{
+	cmd_help_options(&viewer_spec);
+}
 
 static bool
 locale_is_utf8(void)
@@ -65,6 +71,7 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	struct trace_error err = {0};
 	struct calltree *tree, *base = NULL;
 	struct scope scope;
+	struct time_range range;
 	struct app *fresh;
 
 	snprintf(type, sizeof(type), "%ld", app->sample_type_wanted);
@@ -80,10 +87,10 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 		calltree_free(tree);
 		return app;
 	}
-	if (cmd_mapping()) {
-		mapping_apply(cmd_mapping(), tree);
+	if (opts->names) {
+		mapping_apply(opts->names, tree);
 		if (base)
-			mapping_apply(cmd_mapping(), base);
+			mapping_apply(opts->names, base);
 	}
 	fresh = app_new(tree);
 	if (base) {
@@ -92,7 +99,10 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	}
 	if (!cmd_scope(&scope, tree, opts))
 		scope_init_all(&scope, tree);
+	range = scope.range;
 	app_set_scope(fresh, &scope);
+	if (range.on)
+		app_set_range(fresh, &range);
 	fresh->clocks = app->clocks;
 	fresh->notice = app->notice;
 	if (app->view != APP_VIEW_PROFILE)
@@ -114,13 +124,16 @@ viewer_main(int argc, char **argv)
 	char *error = NULL;
 	int width, height;
 	enum clock_index clock;
+	struct time_range range;
 	int status = cmd_parse(&viewer_spec, argc, argv, &opts);
 
 	if (status >= 0)
 		return status;
-	/* A BASE that cannot be read is reported before the terminal is
+	/* A file that cannot be read is reported before the terminal is
 	 * needed, as a --mapping that cannot be is. */
-	if (opts.base && !(base = cmd_load(opts.base))) {
+	if ((opts.base && !(base = cmd_load(&opts, opts.base))) ||
+	    !cmd_openable(opts.args[0])) {
+		calltree_free(base);
 		cmd_opts_done(&opts);
 		return CMD_INPUT;
 	}
@@ -133,7 +146,14 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	tree = cmd_load(opts.args[0]);
+	if (!term_usable(&error)) {
+		cmd_error(NULL, "%s", error);
+		free(error);
+		calltree_free(base);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
+	tree = cmd_load(&opts, opts.args[0]);
 	if (!tree) {
 		calltree_free(base);
 		cmd_opts_done(&opts);
@@ -154,7 +174,10 @@ viewer_main(int argc, char **argv)
 	if (opts.clock >= 0)
 		app->clocks =
 		        clock == CLOCK_CPU ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
+	range = scope.range;
 	app_set_scope(app, &scope);
+	if (range.on)
+		app_set_range(app, &range);
 	if (!term_open(opts.color, &error)) {
 		cmd_error(NULL, "%s", error);
 		free(error);
@@ -187,5 +210,7 @@ viewer_main(int argc, char **argv)
 	canvas_free(canvas);
 	app_free(app);
 	cmd_opts_done(&opts);
-	return CMD_OK;
+	/* Ended by a signal: the shell's 128 + its number (130 for SIGINT,
+	 * 143 for SIGTERM, 129 for SIGHUP or a vanished terminal). */
+	return term_signal_number() ? 128 + term_signal_number() : CMD_OK;
 }

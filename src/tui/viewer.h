@@ -8,5 +8,7 @@
 
 /* Run the viewer with argv as on the command line; the exit status. */
 int viewer_main(int argc, char **argv);
+/* Print the viewer's options, one --help line each, to stdout. */
+void viewer_help_options(void);
 
 #endif
