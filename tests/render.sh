@@ -28,6 +28,9 @@ for spec in diff-base diff-new; do
 	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
 		skip_all "mktrace failed on $spec"
 done
+# A sampled trace (hprof profiles are): the title and the calls column
+# say its numbers are estimates.
+cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
 	skip_all "mktrace failed"
@@ -218,6 +221,7 @@ base-icicle|--roles --base diff-base.trace|diff-new|100x12|key:f
 base-icicle-status|--roles --base diff-base.trace|diff-new|100x12|key:f key:j
 base-icicle-new|--base diff-base.trace|diff-new|100x12|key:f key:j key:l
 base-icicle-inverted|--roles --base diff-base.trace|diff-new|100x12|key:f key:b
+sampled-profile||sampled|120x10|
 pprof-profile||heap|100x12|
 pprof-address||heap|100x12|MOVE_LAST MOVE_UP
 pprof-timeline||heap|80x8|VIEW_TIMELINE

@@ -24,6 +24,8 @@
 #include "query/diff.h"
 #include "query/profile.h"
 #include "query/quantity.h"
+#include "query/summary.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <inttypes.h>
@@ -478,6 +480,22 @@ conditions_have_clocks(const struct diff_cond *conds, size_t n,
 	return true;
 }
 
+/* Warn when one trace is sampled and the other instrumented: their
+ * calls and times do not measure the same thing. */
+static void
+warn_sampling(struct calltree *const trees[2])
+{
+	int s;
+
+	if (trees[0]->sampled == trees[1]->sampled)
+		return;
+	s = trees[0]->sampled ? 0 : 1;
+	cmd_error("diff",
+	          "warning: %s is sampled and %s instrumented: calls and "
+	          "times compare estimates with measurements",
+	          trees[s]->path, trees[!s]->path);
+}
+
 static void
 print_header(const struct diff_cmd *d, struct calltree *const trees[2],
              const struct scope scopes[2])
@@ -485,6 +503,7 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 	static const char *const label[] = {"base:", "new: "};
 	const struct diff *df = &d->diff;
 	size_t both = df->nrows - df->only[DIFF_BASE] - df->only[DIFF_NEW];
+	char *note;
 	int s;
 
 	for (s = 0; s < 2; s++) {
@@ -511,6 +530,10 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 			free(p);
 		}
 		putchar('\n');
+		note = summary_sampled_note(trees[s]);
+		if (note)
+			printf("%s %s\n", label[s], note);
+		free(note);
 	}
 	printf("methods: %zu in both, %zu only in base (gone), %zu only in "
 	       "new\n",
@@ -560,6 +583,7 @@ cmd_diff(int argc, char **argv)
 	for (s = 0; s < 2; s++)
 		if (!cmd_scope(&scopes[s], trees[s], &opts))
 			goto out;
+	warn_sampling(trees);
 	if (!pick_clock(trees, &opts, &d.clock) ||
 	    !conditions_have_clocks(conds, nconds, trees))
 		goto out;

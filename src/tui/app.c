@@ -9,6 +9,7 @@
 
 #include "tui/keymap.h"
 #include "query/method-name.h"
+#include "query/summary.h"
 #include "util/alloc.h"
 
 #include <stdarg.h>
@@ -165,7 +166,8 @@ app_scope_parts(struct app *app, size_t *n)
 		if (!scope_has(scope, t))
 			continue;
 		if (!app->thread_built[t]) {
-			callpath_build_thread(&app->thread_paths[t], tree, t);
+			callpath_build_thread_whole(&app->thread_paths[t], tree,
+			                            t);
 			app->thread_built[t] = true;
 		}
 		parts[(*n)++] = app->thread_paths[t];
@@ -606,9 +608,17 @@ draw_title(struct app *app, struct canvas *c)
 	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
 	                                                     : "cpu+wall";
 	const char *type = calltree_property(app->tree, "pprof-sample-type");
-	char *threads, *title, *range;
+	char *threads, *title, *range, *sampled = NULL;
 	size_t t;
 
+	/* A pprof profile's values are its samples', not estimates. */
+	if (app->tree->sampled && !type) {
+		char *every = summary_sample_interval(app->tree);
+
+		/* Calls and times are estimates from the samples. */
+		sampled = xasprintf(", sampled %s: estimates", every);
+		free(every);
+	}
 	if (scope_is_all(&app->scope)) {
 		threads = xasprintf("all %zu threads", app->scope.nthreads);
 	} else if (app->scope.count == 1) {
@@ -627,12 +637,14 @@ draw_title(struct app *app, struct canvas *c)
 		                  (double)app->scope.range.end / 1000);
 	else
 		range = xstrdup("range: all");
-	title = xasprintf("%s%s%s | %s | %s | %s: %s | %s", app->tree->path,
-	                  app->base ? " vs " : "",
+	title = xasprintf("%s%s%s | %s | %s | %s: %s%s | %s",
+	                  app->tree->path, app->base ? " vs " : "",
 	                  app->base ? app->base_path : "",
 	                  view_ops[app->view]->name, threads,
-	                  type ? "type" : "clock", type ? type : clock, range);
+	                  type ? "type" : "clock", type ? type : clock,
+	                  sampled ? sampled : "", range);
 	free(range);
+	free(sampled);
 	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
 	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
 	free(threads);

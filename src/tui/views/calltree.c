@@ -183,8 +183,8 @@ build(struct calltree_view *v, struct app *app, int t)
 			build(v, app, TOP_DOWN);
 		callpath_invert(&v->trees[BOTTOM_UP], &v->trees[TOP_DOWN]);
 	} else if (app->scope.range.on) {
-		callpath_build(&v->trees[TOP_DOWN], app->tree, &app->scope,
-		               false);
+		callpath_build_whole(&v->trees[TOP_DOWN], app->tree,
+		                     &app->scope, false);
 	} else {
 		parts = app_scope_parts(app, &n);
 		callpath_merge(&v->trees[TOP_DOWN], parts, n);
@@ -216,7 +216,7 @@ node_cmp(const void *a, const void *b, void *arg)
 		uint32_t mx = path_of(v)->nodes[x].method;
 		uint32_t my = path_of(v)->nodes[y].method;
 
-		if (mx != CALL_NONE && my != CALL_NONE) {
+		if (mx < CALLPATH_OUTSIDE && my < CALLPATH_OUTSIDE) {
 			char *nx = method_full_name(&v->tree->methods[mx]);
 			char *ny = method_full_name(&v->tree->methods[my]);
 
@@ -224,7 +224,7 @@ node_cmp(const void *a, const void *b, void *arg)
 			free(nx);
 			free(ny);
 		} else {
-			r = (mx != CALL_NONE) - (my != CALL_NONE);
+			r = (mx < CALLPATH_OUTSIDE) - (my < CALLPATH_OUTSIDE);
 		}
 		return v->ascending ? r : -r;
 	} else {
@@ -387,8 +387,11 @@ rebuild_rows(struct calltree_view *v)
 static uint32_t
 row_method(const struct calltree_view *v, size_t r)
 {
-	return r < v->nrows ? path_of(v)->nodes[v->rows[r].node].method
-	                    : CALL_NONE;
+	const struct callpath_node *x =
+	        r < v->nrows ? &path_of(v)->nodes[v->rows[r].node] : NULL;
+
+	/* The root and the time outside any method are no method. */
+	return x && callpath_is_method(x) ? x->method : CALL_NONE;
 }
 
 /* The cursor moved: its method is the selection now. */
@@ -517,7 +520,7 @@ reveal(struct calltree_view *v, const regex_t *re)
 	for (i = 1; i < p->count; i++) {
 		uint32_t m = p->nodes[i].method;
 
-		if (m == CALL_NONE)
+		if (!callpath_is_method(&p->nodes[i]))
 			continue;
 		if (!known[m]) {
 			char *name = method_full_name(&v->tree->methods[m]);
@@ -712,11 +715,11 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	                                     : canvas_glyph(c, GLYPH_COLLAPSED);
 	if (!row->node)
 		name = xstrdup("all");
-	else if (node->method == CALL_NONE)
-		name = xstrdup("(outside any method)");
+	else if (!callpath_is_method(node))
+		name = xstrdup(CALLPATH_OUTSIDE_NAME);
 	else
 		name = method_full_name(&app->tree->methods[node->method]);
-	if (app->have_re && node->method != CALL_NONE && row->node &&
+	if (app->have_re && callpath_is_method(node) && row->node &&
 	    regexec(&app->re, name, 0, NULL, 0) == 0)
 		role = ROLE_MATCH;
 	fitted = method_fit_name(name,
