@@ -46,8 +46,9 @@ usage(FILE *out)
 
 	fprintf(out, "Usage: tracetui [OPTIONS] FILE\n"
 	             "       tracetui COMMAND [OPTIONS] FILE\n\n"
-	             "Read Android method traces (.trace).  Without a "
-	             "command, FILE opens in the\ninteractive viewer.\n\n"
+	             "Read Android method traces (.trace), and hprof and pprof "
+	             "profiles (heapprofd's\nheap dumps).  Without a command, "
+	             "FILE opens in the interactive viewer.\n\n"
 	             "Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name,

@@ -30,7 +30,9 @@
  *            top-down and bottom-up, and every cell it paints is escaped;
  *   escaping the input as a string through text_escape, text_json,
  *            text_csv and text_xml leaves no control byte, and JSON no
- *            raw C1 or invalid UTF-8.
+ *            raw C1 or invalid UTF-8;
+ *   pprof    no unmatched events; the profile is read again on its first
+ *            sample type.
  *
  * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
  * libFuzzer's: every file named on the command line is run through the
@@ -835,26 +837,37 @@ check_viewer(struct calltree *tree)
 	app_free(app);
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Load and check one input, pprof profiles on sample_type; true when it
+ * loaded as a pprof profile. */
+static bool
+fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 {
 	struct calltree_builder *b = calltree_builder_new("fuzz");
+	struct trace_sink sink = *calltree_builder_sink(b);
 	struct trace_error err = {0};
 	struct calltree *tree;
 	struct scope scope;
 	struct walk w;
+	bool pprof;
 	int k;
 
-	check_escaping(data, size);
-	if (!trace_load_bytes(data, size, calltree_builder_sink(b), &err)) {
+	sink.sample_type = sample_type;
+	if (!trace_load_bytes(data, size, &sink, &err)) {
 		CHECK(trace_error_isset(&err), "load failed without an error");
 		calltree_builder_free(b);
 		trace_error_clear(&err);
-		return 0;
+		return false;
 	}
 	CHECK(!trace_error_isset(&err), "load succeeded with an error: %s",
 	      err.message);
 	tree = calltree_builder_finish(b);
+	pprof = tree->header.format == TRACE_FORMAT_PPROF;
+	/* Stacks laid end to end leave nothing unmatched. */
+	CHECK(!pprof || (!tree->anomalies.orphan_exits &&
+	                 !tree->anomalies.mismatched_exits &&
+	                 !tree->anomalies.open_at_end &&
+	                 !tree->anomalies.unknown_methods),
+	      "a pprof profile made unmatched events");
 	memset(&w, 0, sizeof(w));
 	check_strings(tree);
 	check_model(tree, &w);
@@ -875,6 +888,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_viewer(tree);
 	else
 		calltree_free(tree);
+	return pprof;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	check_escaping(data, size);
+	/* A pprof profile again on its first sample type (the default is
+	 * its last, or the one it names). */
+	if (fuzz_one(data, size, NULL))
+		fuzz_one(data, size, "0");
 	return 0;
 }
 

@@ -16,6 +16,14 @@ for spec in calls wide gen icicle timeline; do
 	"$MKTRACE" "$srcdir/tests/fixtures/render-$spec.spec" \
 		"$tmp/$spec.trace" || skip_all "mktrace failed on render-$spec"
 done
+# pprof profiles, found by their content whatever their names: the one
+# tests/unit-pprof encodes, whose comment works out its numbers (space:
+# main 180 B total, alloc 130 B self, 0x1234 50 B in libc.so), and its
+# grown copy (alloc 1024 B more: 1154 B, main 1204 B).
+"$builddir/tests/unit-pprof" --write "$tmp" >/dev/null &&
+	mv "$tmp/pprof-heap.pb" "$tmp/heap.trace" &&
+	mv "$tmp/pprof-heap-grown.pb" "$tmp/grown.trace" ||
+	skip_all "unit-pprof --write failed"
 for spec in diff-base diff-new; do
 	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
 		skip_all "mktrace failed on $spec"
@@ -246,6 +254,14 @@ base-icicle-status|--roles --base diff-base.trace|diff-new|100x12|key:f key:j
 base-icicle-new|--base diff-base.trace|diff-new|100x12|key:f key:j key:l
 base-icicle-inverted|--roles --base diff-base.trace|diff-new|100x12|key:f key:b
 sampled-profile||sampled|120x10|
+pprof-profile||heap|100x12|
+pprof-address||heap|100x12|MOVE_LAST MOVE_UP
+pprof-timeline||heap|80x8|VIEW_TIMELINE
+pprof-icicle||heap|100x12|key:f
+pprof-threads||heap|100x8|VIEW_THREADS
+pprof-base-profile|--base heap.trace|grown|110x10|
+pprof-base-icicle|--roles --base heap.trace|grown|100x10|key:f key:j key:j
+sample-type-not-pprof||calls|80x12|key:y
 CASES
 }
 

@@ -19,7 +19,7 @@ static const struct cmd_spec calls_spec = {
         .args = "FILE [REGEX]",
         .summary = "Print every call of the methods matching REGEX.",
         .options = OPT_THREAD | OPT_RANGE | OPT_SORT | OPT_TOP | OPT_FORMAT |
-                   OPT_MAPPING,
+                   OPT_MAPPING | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 2,
         .sort_keys = "start (default), wall, cpu, depth",

@@ -243,6 +243,15 @@ set_inverted(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return NULL;
 }
 
+static const char *
+set_sample_type(struct cmd_opts *o, const char *arg,
+                const struct cmd_spec *spec)
+{
+	(void)spec;
+	o->sample_type = arg;
+	return NULL;
+}
+
 /* A byte count with an optional binary K, M, G or T suffix. */
 static bool
 parse_size(const char *s, uint64_t *out)
@@ -355,6 +364,15 @@ static const struct option_def options[] = {
         {OPT_INVERTED, 0, "inverted", NULL,
          "an icicle graph: the root at the top", set_inverted,
          "For flamegraph."},
+        {OPT_SAMPLE_TYPE, 0, "sample-type", "TYPE",
+         "pprof: the sample type, by name or index from 0",
+         set_sample_type,
+         "For every command and the viewer, on pprof profiles: the sample "
+         "type to load, by its name (alloc_space, Unreleased malloc size) "
+         "or its index from 0; info lists them, and y in the viewer loads "
+         "the next.  diff compares two profiles of one sample type, growth "
+         "per function in its unit; a --fail-if threshold without a unit "
+         "is in that unit."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "
@@ -609,8 +627,9 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 {
 	struct trace_error err = {0};
 	bool tty = isatty(STDERR_FILENO);
-	struct calltree *tree = calltree_load_progress(
-	        path, &err, tty ? show_progress : NULL, (void *)path);
+	struct calltree_load_options o = {
+	        opts->sample_type, tty ? show_progress : NULL, (void *)path};
+	struct calltree *tree = calltree_load_with(path, &o, &err);
 	size_t i;
 
 	if (tty)
@@ -642,6 +661,11 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 		        "tracetui: %s: %zu more warnings ('tracetui info' "
 		        "lists them all)\n",
 		        path, tree->nwarnings - MAX_WARNINGS_SHOWN);
+	if (opts->sample_type && tree->header.format != TRACE_FORMAT_PPROF)
+		cmd_error(NULL,
+		          "%s: warning: --sample-type applies to pprof profiles "
+		          "only; ignored",
+		          path);
 	if (opts->names)
 		mapping_apply(opts->names, tree);
 	return tree;

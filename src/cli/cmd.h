@@ -47,6 +47,7 @@ enum cmd_option {
 	OPT_MIN_WIDTH = 1 << 15,
 	OPT_INVERTED = 1 << 16,
 	OPT_ALPHA = 1 << 17,
+	OPT_SAMPLE_TYPE = 1 << 18,
 };
 
 struct cmd_spec {
@@ -87,6 +88,8 @@ struct cmd_opts {
 	int color;           /* enum term_color: auto, always, never */
 	char **args;         /* positional arguments */
 	int nargs;
+	/* --sample-type NAME|INDEX, or NULL */
+	const char *sample_type;
 };
 
 /*

@@ -24,6 +24,7 @@
 #include "cli/diff.h"
 #include "query/diff.h"
 #include "query/profile.h"
+#include "query/quantity.h"
 #include "query/summary.h"
 #include "text/duration.h"
 #include "util/alloc.h"
@@ -78,7 +79,8 @@ static const struct cmd_spec diff_spec = {
                    "exclusive and\ninclusive time and in calls, largest "
                    "first.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
-                   OPT_NORMALIZE | OPT_FAIL_IF | OPT_ALPHA,
+                   OPT_NORMALIZE | OPT_FAIL_IF | OPT_ALPHA |
+                   OPT_SAMPLE_TYPE,
         .min_args = 2,
         .max_args = DIFF_MAX_ARGS,
         .sort_keys = "excl (default), incl, calls, name",
@@ -90,6 +92,7 @@ struct diff_cmd {
 	enum clock_index clock;
 	bool normalize;
 	enum diff_metric sort;
+	enum trace_unit unit; /* what both files' values count */
 };
 
 static bool
@@ -236,6 +239,35 @@ take(struct table *t, char *s)
 	free(s);
 }
 
+/* A value in ms, or in the unit a profile's values have. */
+static void
+ms_cell(struct table *t, uint64_t us, enum trace_unit unit)
+{
+	char buf[64];
+
+	if (unit == TRACE_UNIT_US) {
+		table_ms(t, us);
+		return;
+	}
+	quantity_format(buf, sizeof(buf), us, unit, false);
+	table_str(t, buf);
+}
+
+/* A signed change in ms, or in the unit a profile's values have. */
+static void
+ms_signed_cell(struct table *t, int64_t v, enum trace_unit unit)
+{
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	char buf[64];
+
+	if (unit == TRACE_UNIT_US) {
+		table_ms_signed(t, v);
+		return;
+	}
+	quantity_format(buf, sizeof(buf), a, unit, false);
+	take(t, xasprintf("%s%s", v > 0 ? "+" : v < 0 ? "-" : "", buf));
+}
+
 static struct table *
 text_table(const struct diff_cmd *d, size_t n)
 {
@@ -272,9 +304,11 @@ text_table(const struct diff_cmd *d, size_t n)
 				          share(d, row, (enum diff_side)s,
 				                shown));
 			else
-				table_ms(t, shown == DIFF_INCL
-				                   ? row->v[s].incl[d->clock]
-				                   : row->v[s].excl[d->clock]);
+				ms_cell(t,
+				        shown == DIFF_INCL
+				                ? row->v[s].incl[d->clock]
+				                : row->v[s].excl[d->clock],
+				        d->unit);
 		}
 		for (m = DIFF_EXCL; m <= DIFF_INCL; m++) {
 			if (d->normalize)
@@ -284,7 +318,8 @@ text_table(const struct diff_cmd *d, size_t n)
 				                                DIFF_BASE, m),
 				                  2, "pt"));
 			else
-				table_ms_signed(t, time_delta(d, row, m));
+				ms_signed_cell(t, time_delta(d, row, m),
+				               d->unit);
 			take(t, pct_text(d, row, m, true));
 		}
 		take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
@@ -482,12 +517,14 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 
 	for (s = 0; s < 2; s++) {
 		uint64_t total = df->total[s][d->clock];
+		const char *type =
+		        calltree_property(trees[s], "pprof-sample-type");
+		char text[64];
 
-		char ms[DURATION_SIZE];
-
-		printf("%s %s: %s clock, total %s ms over %zu thread%s",
-		       label[s], trees[s]->path, clock_name(d->clock),
-		       duration_ms(ms, sizeof(ms), total), scopes[s].count,
+		quantity_format(text, sizeof(text), total, d->unit, true);
+		printf("%s %s: %s%s, total %s over %zu thread%s", label[s],
+		       trees[s]->path, type ? type : clock_name(d->clock),
+		       type ? "" : " clock", text, scopes[s].count,
 		       scopes[s].count == 1 ? "" : "s");
 		if (s == DIFF_NEW) {
 			double pct;
@@ -569,6 +606,16 @@ cmd_diff(int argc, char **argv)
 	if (!pick_clock(trees, &opts, &d.clock) ||
 	    !conditions_have_clocks(conds, nconds, trees))
 		goto out;
+	d.unit = trees[1]->header.unit;
+	if (trees[0]->header.unit != d.unit) {
+		cmd_error("diff",
+		          "%s and %s count different things (%s and %s); "
+		          "compare profiles of one sample type",
+		          trees[0]->path, trees[1]->path,
+		          quantity_label(trees[0]->header.unit),
+		          quantity_label(d.unit));
+		goto out;
+	}
 	for (s = 0; s < 2; s++)
 		profile_compute(&profiles[s], trees[s], &scopes[s]);
 	diff_compute(&d.diff, trees[0], &profiles[0], trees[1], &profiles[1]);

@@ -20,7 +20,7 @@ static const struct cmd_spec dump_spec = {
         .name = "dump",
         .args = "FILE",
         .summary = "Print the records in file order, as dmtracedump -o does.",
-        .options = OPT_MAPPING,
+        .options = OPT_MAPPING | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
 };
@@ -178,6 +178,7 @@ cmd_dump(int argc, char **argv)
 	memset(d.dots, '.', DUMP_MAX_DOTS);
 	d.dots[DUMP_MAX_DOTS] = '\0';
 	status = CMD_OK;
+	sink.sample_type = opts.sample_type;
 	if (!trace_load(opts.args[0], &sink, &err)) {
 		char *where = text_escape(err.path ? err.path : opts.args[0]);
 		char *what = text_escape(err.message);

@@ -43,7 +43,7 @@ static const struct cmd_spec export_spec = {
                    "trace-event JSON,\na Graphviz call graph or an HTML "
                    "report.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT | OPT_MIN_PCT |
-                   OPT_RANGE | OPT_NO_THREAD | OPT_MAPPING,
+                   OPT_RANGE | OPT_NO_THREAD | OPT_MAPPING | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
         .formats = export_formats,
@@ -144,6 +144,23 @@ close_top(struct evented *e)
 	event(e, 'C', call, calltree_end(e->tree, call, e->clock));
 }
 
+/* Speedscope's word for what the values count. */
+static const char *
+speedscope_unit(enum trace_unit unit)
+{
+	switch (unit) {
+	case TRACE_UNIT_NS:
+		return "nanoseconds";
+	case TRACE_UNIT_BYTES:
+		return "bytes";
+	case TRACE_UNIT_COUNT:
+		return "none";
+	case TRACE_UNIT_US:
+		break;
+	}
+	return "microseconds";
+}
+
 static void
 write_profile(struct evented *e, size_t t, const char *suffix)
 {
@@ -161,9 +178,9 @@ write_profile(struct evented *e, size_t t, const char *suffix)
 	table_json_string(e->out, name);
 	free(name);
 	fprintf(e->out,
-	        ",\"unit\":\"microseconds\",\"startValue\":%" PRIu64
+	        ",\"unit\":\"%s\",\"startValue\":%" PRIu64
 	        ",\"endValue\":%" PRIu64 ",\"events\":[",
-	        e->at, e->end);
+	        speedscope_unit(tree->header.unit), e->at, e->end);
 	for (i = th->first_call; i < (size_t)th->first_call + th->ncalls; i++) {
 		while (e->depth > calltree_depth(tree, i))
 			close_top(e);

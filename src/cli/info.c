@@ -14,7 +14,7 @@ static const struct cmd_spec info_spec = {
         .args = "FILE",
         .summary = "Print the format, properties, threads and anomalies of a "
                    "trace.",
-        .options = 0,
+        .options = OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
 };

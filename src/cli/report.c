@@ -11,6 +11,7 @@
 #include "cli/cmd.h"
 #include "query/method-name.h"
 #include "query/profile.h"
+#include "query/quantity.h"
 #include "query/summary.h"
 #include "text/duration.h"
 #include "util/alloc.h"
@@ -24,7 +25,7 @@ static const struct cmd_spec report_spec = {
         .summary = "Print the per-method profile: inclusive and exclusive "
                    "times, calls.",
         .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_SORT | OPT_TOP |
-                   OPT_FORMAT | OPT_MAPPING,
+                   OPT_FORMAT | OPT_MAPPING | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
         .sort_keys = "incl (default), excl, calls, percall, name, incl_cpu, "
@@ -181,32 +182,51 @@ pct_cell(struct table *t, uint64_t v, uint64_t total)
 	table_fmt(t, "%.1f%%", total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
+/* A value in ms, or in the unit a profile's values have. */
+static void
+ms_cell(struct table *t, uint64_t v, enum trace_unit unit)
+{
+	char buf[64];
+
+	if (unit == TRACE_UNIT_US) {
+		table_ms(t, v);
+		return;
+	}
+	quantity_format(buf, sizeof(buf), v, unit, false);
+	table_str(t, buf);
+}
+
 static struct table *
 text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
-           size_t n)
+           size_t n, enum trace_unit unit)
 {
-	static const char *const names[] = {
-	        "Incl %",    "Incl ms",   "Excl %", "Excl ms",
-	        "Calls+Rec", "Incl/Call", "Method",
-	};
 	static const enum table_kind kinds[] = {
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
 	};
-	struct table *t = table_new(7, names, kinds);
+	char incl[32], excl[32];
+	const char *names[] = {
+	        "Incl %",    incl,        "Excl %", excl,
+	        "Calls+Rec", "Incl/Call", "Method",
+	};
+	struct table *t;
 	size_t i;
+
+	snprintf(incl, sizeof(incl), "Incl %s", quantity_label(unit));
+	snprintf(excl, sizeof(excl), "Excl %s", quantity_label(unit));
+	t = table_new(7, names, kinds);
 
 	for (i = 0; i < n; i++) {
 		const struct profile_row *r = rows[i].r;
 
 		table_row(t);
 		pct_cell(t, r->incl[k], p->total[k]);
-		table_ms(t, r->incl[k]);
+		ms_cell(t, r->incl[k], unit);
 		pct_cell(t, r->excl[k], p->total[k]);
-		table_ms(t, r->excl[k]);
+		ms_cell(t, r->excl[k], unit);
 		table_fmt(t, "%llu+%llu", (unsigned long long)r->calls,
 		          (unsigned long long)r->rcalls);
-		table_ms(t, per_call(r, k));
+		ms_cell(t, per_call(r, k), unit);
 		table_str(t, rows[i].name);
 	}
 	return t;
@@ -245,7 +265,19 @@ cmd_report(int argc, char **argv)
 	qsort_r(rows, n, sizeof(*rows), row_cmp, &sort);
 	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
 		n = (size_t)ct.opts.top;
-	if (ct.opts.format == TABLE_TEXT) {
+	if (ct.opts.format == TABLE_TEXT &&
+	    tree->header.unit != TRACE_UNIT_US) {
+		char total[64];
+
+		quantity_format(total, sizeof(total), p.total[sort.clock],
+		                tree->header.unit, true);
+		printf("%s: %s, total %s over %zu thread%s\n", tree->path,
+		       calltree_property(tree, "pprof-sample-type")
+		               ? calltree_property(tree, "pprof-sample-type")
+		               : quantity_label(tree->header.unit),
+		       total, ct.scope.count, ct.scope.count == 1 ? "" : "s");
+		t = text_table(&p, sort.clock, rows, n, tree->header.unit);
+	} else if (ct.opts.format == TABLE_TEXT) {
 		char ms[DURATION_SIZE];
 
 		printf("%s: %s clock, total %s ms over %zu thread%s\n",
@@ -257,7 +289,7 @@ cmd_report(int argc, char **argv)
 		if (note)
 			printf("%s\n", note);
 		free(note);
-		t = text_table(&p, sort.clock, rows, n);
+		t = text_table(&p, sort.clock, rows, n, TRACE_UNIT_US);
 	} else {
 		t = machine_table(tree, rows, n);
 	}

@@ -19,7 +19,7 @@ static const struct cmd_spec tree_spec = {
         .args = "FILE",
         .summary = "Print the top-down call tree merged by call path.",
         .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_FORMAT |
-                   OPT_MIN_PCT | OPT_NO_THREAD | OPT_MAPPING,
+                   OPT_MIN_PCT | OPT_NO_THREAD | OPT_MAPPING | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
 };
@@ -131,6 +131,9 @@ cmd_tree(int argc, char **argv)
 {
 	static const char *const text_names[] = {"incl%", "incl_us", "excl_us",
 	                                         "calls", "method"};
+	/* A profile's values are sizes or counts, in its unit. */
+	static const char *const value_names[] = {"incl%", "incl", "excl",
+	                                          "calls", "method"};
 	static const char *const data_names[] = {"incl_pct", "incl",  "excl",
 	                                         "calls",    "depth", "method"};
 	static const enum table_kind kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
@@ -171,7 +174,11 @@ cmd_tree(int argc, char **argv)
 	o.text = opts.format == TABLE_TEXT;
 	o.total = scope_total(&scope, tree, o.clock);
 	o.min_pct = opts.min_pct;
-	o.table = o.text ? table_new(5, text_names, text_kinds)
+	o.table = o.text ? table_new(5,
+	                             tree->header.unit == TRACE_UNIT_US
+	                                     ? text_names
+	                                     : value_names,
+	                             text_kinds)
 	                 : table_new(6, data_names, kinds);
 	emit(&o);
 	table_print(o.table, stdout, opts.format);

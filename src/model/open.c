@@ -18,10 +18,22 @@ struct calltree *
 calltree_load_progress(const char *path, struct trace_error *err,
                        calltree_progress_fn *progress, void *arg)
 {
+	struct calltree_load_options o = {NULL, progress, arg};
+
+	return calltree_load_with(path, &o, err);
+}
+
+struct calltree *
+calltree_load_with(const char *path, const struct calltree_load_options *o,
+                   struct trace_error *err)
+{
 	struct calltree_builder *b = calltree_builder_new(path);
 
-	b->progress = progress;
-	b->progress_arg = arg;
+	if (o) {
+		b->progress = o->progress;
+		b->progress_arg = o->progress_arg;
+		b->sink.sample_type = o->sample_type;
+	}
 	if (!trace_load(path, calltree_builder_sink(b), err)) {
 		calltree_builder_free(b);
 		return NULL;

@@ -20,4 +20,18 @@ struct calltree *calltree_load(const char *path, struct trace_error *err);
 struct calltree *calltree_load_progress(const char *path,
                                         struct trace_error *err,
                                         calltree_progress_fn *fn, void *arg);
+
+/* What a load may ask beyond the path; zeroed: the defaults. */
+struct calltree_load_options {
+	/* A profile's sample type (pprof), by name or index; NULL: the
+	 * profile's default. */
+	const char *sample_type;
+	calltree_progress_fn *progress; /* NULL: none */
+	void *progress_arg;
+};
+
+/* calltree_load with options (o may be NULL). */
+struct calltree *calltree_load_with(const char *path,
+                                    const struct calltree_load_options *o,
+                                    struct trace_error *err);
 #endif

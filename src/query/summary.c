@@ -93,6 +93,7 @@ anomalies(struct summary *s, const struct tt_anomalies *a)
 
 static void trace_header(struct summary *s, const struct calltree *tree);
 static void hprof_header(struct summary *s, const struct calltree *tree);
+static void pprof_header(struct summary *s, const struct calltree *tree);
 static void properties_and_threads(struct summary *s,
                                    const struct calltree *tree);
 
@@ -108,6 +109,8 @@ summary_build(struct summary *s, const struct calltree *tree)
 	free(e);
 	if (tree->header.format == TRACE_FORMAT_HPROF)
 		hprof_header(s, tree);
+	else if (tree->header.format == TRACE_FORMAT_PPROF)
+		pprof_header(s, tree);
 	else
 		trace_header(s, tree);
 	line(s, "methods:     %zu", tree->nmethods);
@@ -183,6 +186,26 @@ hprof_header(struct summary *s, const struct calltree *tree)
 	free(v);
 	free(p);
 	free(u);
+}
+
+/* What the file is, for a pprof profile: one sample type of several. */
+static void
+pprof_header(struct summary *s, const struct calltree *tree)
+{
+	const char *type = calltree_property(tree, "pprof-sample-type");
+	const char *all = calltree_property(tree, "pprof-sample-types");
+	char *t = text_escape(type ? type : "");
+	char *a = text_escape(all ? all : "");
+
+	line(s, "format:      pprof profile.proto, sample type %s (of: %s)", t,
+	     a);
+	line(s, "values:      the sample type's, as the wall clock's times; no "
+	        "timestamps, so samples are laid end to end in an order of "
+	        "their own");
+	line(s, "calls:       %zu (the frames of the profile's samples)",
+	     tree->calls.count);
+	free(t);
+	free(a);
 }
 
 /* The key's properties and the threads with their spans. */

@@ -12,6 +12,7 @@
 
 #include "read/hprof.h"
 #include "read/key.h"
+#include "read/pprof.h"
 #include "read/stream.h"
 #include "read/bytes.h"
 #include "read/v1.h"
@@ -566,6 +567,8 @@ load_detected(const char *path, const struct file_bytes *f,
 		return trace_hprof_read(b, f->size, sink, err);
 	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)
 		return load_gzip(f, sink, err);
+	if (trace_pprof_detect(b, f->size))
+		return trace_pprof_read(b, f->size, sink, err);
 	trace_error_set(err, 0,
 	                "not a method trace: expected '*version' or 'SLOW'");
 	return false;

@@ -27,6 +27,15 @@ enum trace_format {
 	TRACE_FORMAT_V2,        /* SLOW 4 or 5: LEB128 entry blocks */
 	TRACE_FORMAT_V2_STREAM, /* SLOW 0xF4 or 0xF5 */
 	TRACE_FORMAT_HPROF,     /* hprof text CPU profile (read/hprof.c) */
+	TRACE_FORMAT_PPROF,     /* pprof profile.proto (read/pprof.c) */
+};
+
+/* What the times count: microseconds, unless a profile says otherwise. */
+enum trace_unit {
+	TRACE_UNIT_US = 0,
+	TRACE_UNIT_NS,    /* nanoseconds */
+	TRACE_UNIT_BYTES, /* sizes */
+	TRACE_UNIT_COUNT, /* samples, objects, allocations, ... */
 };
 
 /* Which clocks the records carry. */
@@ -54,6 +63,7 @@ struct trace_header {
 	int incomplete;            /* the file ends before the writer did */
 	uint64_t expected_records; /* records the reader expects, roughly */
 	int sampled;               /* known to be sampled: the model says so */
+	enum trace_unit unit;      /* what the times count */
 };
 
 struct trace_method_def {
@@ -129,6 +139,10 @@ struct trace_sink {
 	void (*warning)(void *ctx, uint64_t offset, const char *message);
 	/* From time to time on large inputs: bytes read of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
+	/* Not a callback: for a profile with several values per sample
+	 * (pprof), the one the sink wants, by name or index from 0; NULL
+	 * for the profile's default. */
+	const char *sample_type;
 };
 
 #endif

@@ -70,6 +70,7 @@ app_new(struct calltree *tree)
 
 	app->tree = tree;
 	app->method = CALL_NONE;
+	app->sample_type_wanted = -1;
 	app->clocks =
 	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
 	scope_init_all(&app->scope, tree);
@@ -337,6 +338,28 @@ cycle_clock(struct app *app)
 	refresh_views(app);
 }
 
+/* Ask the viewer to reload a pprof profile on its next sample type. */
+static void
+cycle_sample_type(struct app *app)
+{
+	const char *at =
+	        calltree_property(app->tree, "pprof-sample-type-index");
+	unsigned long i, n;
+
+	if (app->tree->header.format != TRACE_FORMAT_PPROF || !at ||
+	    sscanf(at, "%lu of %lu", &i, &n) != 2) {
+		app_message(app, false,
+		            "only pprof profiles have sample types");
+		return;
+	}
+	if (n < 2) {
+		app_message(app, false, "this profile has one sample type");
+		return;
+	}
+	app->sample_type_wanted = (long)((i + 1) % n);
+	app->quit = true;
+}
+
 /* A question for the current view, with how things are now. */
 static void
 ask_init(const struct app *app, struct view_ask *ask)
@@ -481,6 +504,9 @@ app_request(struct app *app, enum request req)
 	case REQ_CLOCK:
 		cycle_clock(app);
 		break;
+	case REQ_SAMPLE_TYPE:
+		cycle_sample_type(app);
+		break;
 	case REQ_SEARCH:
 		app->prompting = true;
 		app->prompt_len = 0;
@@ -581,10 +607,12 @@ draw_title(struct app *app, struct canvas *c)
 	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
 	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
 	                                                     : "cpu+wall";
+	const char *type = calltree_property(app->tree, "pprof-sample-type");
 	char *threads, *title, *range, *sampled = NULL;
 	size_t t;
 
-	if (app->tree->sampled) {
+	/* A pprof profile's values are its samples', not estimates. */
+	if (app->tree->sampled && !type) {
 		char *every = summary_sample_interval(app->tree);
 
 		/* Calls and times are estimates from the samples. */
@@ -609,10 +637,11 @@ draw_title(struct app *app, struct canvas *c)
 		                  (double)app->scope.range.end / 1000);
 	else
 		range = xstrdup("range: all");
-	title = xasprintf("%s%s%s | %s | %s | clock: %s%s | %s",
+	title = xasprintf("%s%s%s | %s | %s | %s: %s%s | %s",
 	                  app->tree->path, app->base ? " vs " : "",
 	                  app->base ? app->base_path : "",
-	                  view_ops[app->view]->name, threads, clock,
+	                  view_ops[app->view]->name, threads,
+	                  type ? "type" : "clock", type ? type : clock,
 	                  sampled ? sampled : "", range);
 	free(range);
 	free(sampled);
@@ -702,8 +731,15 @@ app_draw(struct app *app, struct canvas *c)
 	}
 	draw_title(app, c);
 	app->page = c->height - 3;
-	view_ops[app->view]->draw(app->state[app->view], app, c, 1,
-	                          c->height - 3);
+	if (app->view == APP_VIEW_TIMELINE &&
+	    app->tree->header.format == TRACE_FORMAT_PPROF)
+		canvas_text(c, 2, 2, c->width - 2,
+		            "No timeline: pprof samples carry no time (1: "
+		            "profile, 3: flame graph)",
+		            ROLE_NORMAL);
+	else
+		view_ops[app->view]->draw(app->state[app->view], app, c, 1,
+		                          c->height - 3);
 	draw_status(app, c);
 	draw_hints(app, c);
 }

@@ -83,6 +83,9 @@ struct app {
 	 * (headless) says nothing. */
 	void (*notice)(const char *text);
 	bool quit;
+	/* At or above 0: the loop quits so that the viewer reloads the
+	 * profile on this sample type (y); -1 otherwise. */
+	long sample_type_wanted;
 };
 
 /* A viewer on tree (which it takes over). */

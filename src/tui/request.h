@@ -42,6 +42,8 @@
 	R(VIEW_CALLTREE, "Views", "7 C",                                       \
 	  "call tree view; on a method: its call paths")                       \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
+	R(SAMPLE_TYPE, "Profile", "y",                                         \
+	  "pprof: cycle the sample type (sizes, counts, ...)")                 \
 	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
 	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
 	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \

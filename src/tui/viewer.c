@@ -8,6 +8,7 @@
 
 #include "tui/app.h"
 #include "cli/cmd.h"
+#include "model/open.h"
 #include "tui/keymap.h"
 #include "tui/term.h"
 
@@ -21,8 +22,8 @@ static const struct cmd_spec viewer_spec = {
         .args = "FILE",
         .summary = "Open FILE in the interactive viewer (keys: press ? "
                    "inside).",
-        .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII |
-                   OPT_COLOR | OPT_MAPPING | OPT_BASE,
+        .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
+                   OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
 };
@@ -39,6 +40,77 @@ locale_is_utf8(void)
 	const char *cs = nl_langinfo(CODESET);
 
 	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/* The request that shows view v. */
+static enum request
+view_request(enum app_view v)
+{
+	static const enum request shows[APP_VIEW_COUNT] = {
+	        [APP_VIEW_PROFILE] = REQ_VIEW_PROFILE,
+	        [APP_VIEW_TIMELINE] = REQ_VIEW_TIMELINE,
+	        [APP_VIEW_ICICLE] = REQ_VIEW_ICICLE,
+	        [APP_VIEW_THREADS] = REQ_VIEW_THREADS,
+	        [APP_VIEW_INFO] = REQ_VIEW_INFO,
+	        [APP_VIEW_HELP] = REQ_VIEW_HELP,
+	};
+
+	return shows[v];
+}
+
+/*
+ * The file (and --base) read again on the sample type app asks for (y),
+ * in a new app on the same view; the old app, told why, when a file can
+ * no longer be read.
+ */
+static struct app *
+reload_sample_type(struct app *app, const struct cmd_opts *opts)
+{
+	char type[32];
+	struct calltree_load_options o = {type, NULL, NULL};
+	struct trace_error err = {0};
+	struct calltree *tree, *base = NULL;
+	struct scope scope;
+	struct time_range range;
+	struct app *fresh;
+
+	snprintf(type, sizeof(type), "%ld", app->sample_type_wanted);
+	app->sample_type_wanted = -1;
+	app->quit = false;
+	tree = calltree_load_with(opts->args[0], &o, &err);
+	if (tree && opts->base)
+		base = calltree_load_with(opts->base, &o, &err);
+	if (!tree || (opts->base && !base)) {
+		app_message(app, true, "cannot read the file again: %s",
+		            err.message);
+		trace_error_clear(&err);
+		calltree_free(tree);
+		return app;
+	}
+	if (opts->names) {
+		mapping_apply(opts->names, tree);
+		if (base)
+			mapping_apply(opts->names, base);
+	}
+	fresh = app_new(tree);
+	if (base) {
+		app_set_base(fresh, base, opts->base);
+		calltree_free(base);
+	}
+	if (!cmd_scope(&scope, tree, opts))
+		scope_init_all(&scope, tree);
+	range = scope.range;
+	app_set_scope(fresh, &scope);
+	if (range.on)
+		app_set_range(fresh, &range);
+	fresh->clocks = app->clocks;
+	fresh->notice = app->notice;
+	if (app->view != APP_VIEW_PROFILE)
+		app_request(fresh, view_request(app->view));
+	app_message(fresh, false, "sample type %s",
+	            calltree_property(tree, "pprof-sample-type"));
+	app_free(app);
+	return fresh;
 }
 
 int
@@ -116,9 +188,13 @@ viewer_main(int argc, char **argv)
 	app->notice = term_notice;
 	term_size(&width, &height);
 	canvas = canvas_new(width, height, opts.ascii || !locale_is_utf8());
-	while (!app->quit && !term_interrupted()) {
+	while (!term_interrupted()) {
 		int key;
 
+		if (app->quit && app->sample_type_wanted >= 0)
+			app = reload_sample_type(app, &opts);
+		if (app->quit)
+			break;
 		app_draw(app, canvas);
 		term_paint(canvas);
 		key = term_read_key();

@@ -34,6 +34,7 @@
 #include "tui/app.h"
 #include "query/callpath.h"
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -723,11 +724,11 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 	            canvas_glyph(pt->c, GLYPH_SHADE), ROLE_DIM);
 }
 
+/* A time in milliseconds, or a profile's size or count. */
 static void
-format_ms(char *buf, size_t size, uint64_t us)
+format_value(char *buf, size_t size, uint64_t v, const struct app *app)
 {
-	snprintf(buf, size, "%llu.%03llu ms", (unsigned long long)(us / 1000),
-	         (unsigned long long)(us % 1000));
+	quantity_format(buf, size, v, app->tree->header.unit, true);
 }
 
 /* The mode and the path to the zoomed frame, and the zoomed frame's
@@ -739,19 +740,21 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
 {
 	const struct callpath *p = tree_of(v);
 	const char *arrow = canvas_glyph(c, GLYPH_ARROW);
+	const char *clock = k == CLOCK_CPU ? " cpu" : " wall";
 	uint32_t *chain = NULL, n; /* chain[0] is the zoomed frame */
 	size_t len = 0, cap = 0, pass, skip, i;
 	char time[32], *right, *line = NULL;
 	int room;
 
-	format_ms(time, sizeof(time), total);
+	format_value(time, sizeof(time), total, app);
+	/* A profile's sizes and counts are on no clock worth naming. */
+	if (app->tree->header.unit != TRACE_UNIT_US)
+		clock = "";
 	if (v->top)
-		right = xasprintf("%d level%s above  %s %s", v->top,
-		                  v->top == 1 ? "" : "s", time,
-		                  k == CLOCK_CPU ? "cpu" : "wall");
+		right = xasprintf("%d level%s above  %s%s", v->top,
+		                  v->top == 1 ? "" : "s", time, clock);
 	else
-		right = xasprintf("%s %s", time,
-		                  k == CLOCK_CPU ? "cpu" : "wall");
+		right = xasprintf("%s%s", time, clock);
 	if (p->cut_depth) {
 		/* A deep recursion's callers past the cut are left out. */
 		char *cut = xasprintf("callers cut at depth %u  %s",
@@ -1089,7 +1092,7 @@ icicle_status(void *state, struct app *app)
 	if (!v->sel)
 		return NULL;
 	x = &p->nodes[v->sel];
-	format_ms(time, sizeof(time), x->incl[k]);
+	format_value(time, sizeof(time), x->incl[k], app);
 	format_pct(all, sizeof(all), x->incl[k], incl(p, 0, k));
 	format_pct(up, sizeof(up), x->incl[k], incl(p, x->parent, k));
 	if (app->have_re) {
@@ -1104,7 +1107,7 @@ icicle_status(void *state, struct app *app)
 		what = "self ";
 	if (app->base &&
 	    app_base_path(app, p, v->sel, v->mode == BOTTOM_UP, base)) {
-		format_ms(was, sizeof(was), base[k]);
+		format_value(was, sizeof(was), base[k], app);
 		vs = xasprintf("  base %s, new %s", was, time);
 	} else if (app->base) {
 		vs = xasprintf("  not in base, new %s", time);

@@ -15,6 +15,7 @@
 #include "tui/list.h"
 #include "query/drilldown.h"
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -121,11 +122,18 @@ set_columns(struct profile_view *v, struct app *app)
 	} else {
 		enum clock_index k = app_main_clock(app);
 		bool cpu = k == CLOCK_CPU;
+		const char *incl = cpu ? "Incl Cpu" : "Incl Wall";
+		const char *excl = cpu ? "Excl Cpu" : "Excl Wall";
 
+		/* A profile's values are a total and a self, not times. */
+		if (app->tree->header.format == TRACE_FORMAT_PPROF) {
+			incl = "Total";
+			excl = "Self";
+		}
 		add_column(v, COL_INCL_PCT, k, "Incl%", 6);
-		add_column(v, COL_INCL, k, cpu ? "Incl Cpu" : "Incl Wall", 10);
+		add_column(v, COL_INCL, k, incl, 10);
 		add_column(v, COL_EXCL_PCT, k, "Excl%", 6);
-		add_column(v, COL_EXCL, k, cpu ? "Excl Cpu" : "Excl Wall", 10);
+		add_column(v, COL_EXCL, k, excl, 10);
 		add_column(v, COL_CALLS, k, calls_title(app), 10);
 		add_column(v, COL_PER_CALL, k, cpu ? "Cpu/Call" : "Wall/Call",
 		           10);
@@ -420,25 +428,21 @@ profile_refresh(void *state, struct app *app)
 	select_cursor(v);
 }
 
+/* A time in milliseconds, or a profile's size or count. */
 static void
-format_ms(char *buf, size_t size, uint64_t us)
+format_value(char *buf, size_t size, uint64_t v, enum trace_unit unit)
 {
-	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
-	         (unsigned long long)(us % 1000));
+	quantity_format(buf, size, v, unit, false);
 }
 
-/* A change in microseconds as signed milliseconds, and its role. */
+/* A change, signed, and its role. */
 static enum role
-format_delta(char *buf, size_t size, int64_t us)
+format_delta(char *buf, size_t size, int64_t us, enum trace_unit unit)
 {
 	uint64_t a = us < 0 ? (uint64_t)-us : (uint64_t)us;
 
-	snprintf(buf, size, "%s%llu.%03llu",
-	         us > 0   ? "+"
-	         : us < 0 ? "-"
-	                  : "",
-	         (unsigned long long)(a / 1000),
-	         (unsigned long long)(a % 1000));
+	buf[0] = us > 0 ? '+' : us < 0 ? '-' : '\0';
+	quantity_format(buf + (us != 0), size - 1, a, unit, false);
 	return us > 0 ? ROLE_SLOWER : us < 0 ? ROLE_FASTER : ROLE_NORMAL;
 }
 
@@ -505,6 +509,7 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 {
 	const struct profile *p = &app->profile;
 	const struct tt_method *m = &app->tree->methods[row->method];
+	enum trace_unit unit = app->tree->header.unit;
 	enum role role = ROLE_NORMAL;
 	char buf[64];
 	int x = 0;
@@ -528,8 +533,8 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 			case COL_DELTA_EXCL:
 			case COL_DELTA_INCL:
 				if (delta(col, app, row->method, &d)) {
-					cell = format_delta(buf, sizeof(buf),
-					                    d);
+					cell = format_delta(buf, sizeof(buf), d,
+					                    unit);
 				} else {
 					snprintf(buf, sizeof(buf), "new");
 					cell = ROLE_SLOWER;
@@ -549,8 +554,8 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 				         (unsigned long long)r->rcalls);
 				break;
 			default:
-				format_ms(buf, sizeof(buf),
-				          column_value(col, r));
+				format_value(buf, sizeof(buf),
+				             column_value(col, r), unit);
 				break;
 			}
 		} else {
@@ -562,7 +567,8 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 				             drill_share(dr, k));
 				break;
 			case COL_INCL:
-				format_ms(buf, sizeof(buf), dr->incl[k]);
+				format_value(buf, sizeof(buf), dr->incl[k],
+				             unit);
 				break;
 			case COL_CALLS:
 				if (row->kind == ROW_SELF)

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tui/app.h"
+#include "query/quantity.h"
 #include "tui/list.h"
 #include "util/alloc.h"
 
@@ -121,11 +122,11 @@ threads_close(void *state)
 	free(v);
 }
 
+/* A time in milliseconds, or a profile's size or count. */
 static void
-format_ms(char *buf, size_t size, uint64_t us)
+format_value(char *buf, size_t size, uint64_t v, enum trace_unit unit)
 {
-	snprintf(buf, size, "%llu.%03llu", (unsigned long long)(us / 1000),
-	         (unsigned long long)(us % 1000));
+	quantity_format(buf, size, v, unit, false);
 }
 
 static void
@@ -146,8 +147,11 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0, x = 4; i < ncols; i++) {
+		/* A profile's values are not times: "Wall" alone. */
+		bool bare = i == TCOL_WALL &&
+		            app->tree->header.unit != TRACE_UNIT_US;
 		char *t = xasprintf(
-		        "%s%s", titles[i],
+		        "%s%s", bare ? "Wall" : titles[i],
 		        (int)v->sort == i
 		                ? canvas_glyph(c, v->ascending
 		                                          ? GLYPH_SORT_UP
@@ -183,8 +187,9 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 			if (absent)
 				strcpy(buf, "-");
 			else if (i == TCOL_WALL || i == TCOL_CPU)
-				format_ms(buf, sizeof(buf),
-				          thread_value(tree, t, i));
+				format_value(buf, sizeof(buf),
+				             thread_value(tree, t, i),
+				             tree->header.unit);
 			else
 				snprintf(buf, sizeof(buf), "%llu",
 				         (unsigned long long)thread_value(

@@ -1,0 +1,249 @@
+#!/bin/sh
+# pprof.sh: pprof profile.proto files (src/read/pprof.c).
+#
+# The profile tests/unit-pprof encodes by hand and its grown copy (S4 of
+# its comment grown by 1024 bytes and 2 objects):
+# - `diff` gives alloc +1024 bytes exclusive, main +1024 inclusive, the
+#   others unchanged, in TSV as integers and in text as sizes; --fail-if
+#   thresholds are in the profile's unit;
+# - `report` text shows sizes and counts; export says speedscope's unit;
+# - the viewer (in tmux, when installed): y cycles the sample types, the
+#   timeline says there is none.
+#
+# The real profiles in $SHARED_PPROF and the numbers an independent
+# decoder gave for them (its README.md), skipped when they are absent:
+# - `report -f tsv --sample-type TYPE`: the function names, exclusive
+#   (flat) and inclusive (cum) values equal expected/FILE.TYPE.tsv, and
+#   the exclusive values add up to its "# total" line;
+# - `folded --no-thread --sample-type TYPE` equals expected/FILE.TYPE.folded
+#   (stacks worth 0 aside: folded prints only time spent);
+# - the type chosen by index equals the type chosen by name; without
+#   --sample-type the profile's default_sample_type, else its last type;
+# - a gzipped profile reads like its gunzipped bytes;
+# - an unknown type, every cut of a profile and flipped bytes are refused
+#   with a message naming the offset, or loaded: never a crash.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+UNIT_PPROF=${top_builddir:-.}/tests/unit-pprof
+[ -x "$UNIT_PPROF" ] || skip_all "no $UNIT_PPROF"
+LC_ALL=C
+export LC_ALL
+
+same() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diff -u "$1" "$2" | head -20 | diag
+	fi
+}
+
+# name, exclusive and inclusive wall values of report --format tsv rows.
+flat_cum() {
+	awk -F'\t' -v OFS='\t' 'NR > 1 { print $1, $7, $6 }' | sort
+}
+
+# The hand-encoded pair.
+"$UNIT_PPROF" --write "$tmp" >/dev/null
+old=$tmp/pprof-heap.pb
+new=$tmp/pprof-heap-grown.pb
+run "$TRACETUI" diff -f tsv "$old" "$new"
+printf '%s\n' "$out" | awk -F'\t' -v OFS='\t' 'NR > 1 {
+	print $1, $6, $7, $8, $10, $11, $12 }' | sort >"$tmp/got"
+cat >"$tmp/expect" <<'END'
+0x1234	50	50	0	50	50	0
+alloc	130	1154	1024	130	1154	1024
+inl	0	0	0	130	1154	1024
+main	0	0	0	180	1204	1024
+rec	0	0	0	50	50	0
+END
+same "$tmp/expect" "$tmp/got" "diff: growth per function in bytes"
+run "$TRACETUI" diff --sample-type objects -f tsv "$old" "$new"
+ok "$(printf '%s\n' "$out" | awk -F'\t' '$1 == "alloc" { print $6, $7 }' |
+	grep -qx '4 6' && echo 0 || echo 1)" "diff: growth in objects"
+run "$TRACETUI" diff "$old" "$new"
+ok "$(printf '%s\n' "$out" | grep -q '^ *130 B  *1\.1 KiB  *+1\.0 KiB .* alloc$' &&
+	printf '%s\n' "$out" | grep -q 'space/bytes, total 180 B' &&
+	echo 0 || echo 1)" "diff: text in B and KiB"
+run "$TRACETUI" diff --fail-if 'excl_wall(alloc) > +1000' "$old" "$new"
+ok "$([ $rc -eq 1 ] && echo 0 || echo 1)" \
+	"diff: --fail-if holds on 1024 bytes over 1000"
+run "$TRACETUI" diff --fail-if 'excl_wall(alloc) > +1025' "$old" "$new"
+ok "$rc" "diff: --fail-if does not hold on 1024 bytes over 1025"
+run "$TRACETUI" report "$old"
+ok "$(printf '%s\n' "$out" | grep -q 'Incl size' &&
+	printf '%s\n' "$out" | grep -q '130 B .* alloc$' && echo 0 || echo 1)" \
+	"report: sizes in the text table"
+run "$TRACETUI" report --sample-type objects "$old"
+ok "$(printf '%s\n' "$out" | grep -q 'Incl count' &&
+	printf '%s\n' "$out" | grep -q ' 4  .* alloc$' && echo 0 || echo 1)" \
+	"report: counts in the text table"
+run "$TRACETUI" export -f speedscope "$old"
+ok "$(printf '%s\n' "$out" | grep -q '"unit":"bytes"' && echo 0 || echo 1)" \
+	"export: speedscope's unit is bytes"
+
+# The viewer in a detached tmux server of our own: the title names the
+# sample type, y loads the next one (the objects of the hand-made
+# profile: main 6 in total), the timeline says there is none, q quits.
+if command -v tmux >/dev/null 2>&1; then
+	sock=tracetui-pprof-$$
+	tm() {
+		tmux -L "$sock" -f /dev/null "$@"
+	}
+	# wait_for TEXT: poll the pane for TEXT for up to 5 s.
+	wait_for() {
+		i=0
+		while [ $i -lt 50 ]; do
+			tm capture-pane -p -t p 2>/dev/null | grep -q -- "$1" &&
+				return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		tm capture-pane -p -t p 2>/dev/null | diag
+		return 1
+	}
+	if tm new-session -d -s p -x 100 -y 20 \
+		"env TERM=screen LC_ALL=C '$TRACETUI' '$old'; echo EXIT \$?; sleep 10" \
+		>/dev/null 2>&1; then
+		wait_for 'type: space/bytes'
+		ok $? "viewer: the title names the sample type"
+		ok "$(wait_for '180 B .* main$' && echo 0 || echo 1)" \
+			"viewer: sizes in the profile"
+		tm send-keys -t p y
+		wait_for 'type: objects/count'
+		ok $? "viewer: y loads the next sample type"
+		ok "$(wait_for '  6 .* main$' && echo 0 || echo 1)" \
+			"viewer: counts after y"
+		tm send-keys -t p y
+		wait_for 'type: space/bytes'
+		ok $? "viewer: y comes back to the first type"
+		tm send-keys -t p 2
+		wait_for 'No timeline: pprof samples carry no time'
+		ok $? "viewer: the timeline says there is none"
+		tm send-keys -t p q
+		wait_for 'EXIT 0'
+		ok $? "viewer: q quits with status 0"
+		tm kill-server >/dev/null 2>&1
+	fi
+fi
+
+P=${SHARED_PPROF:-${top_srcdir:-.}/../shared/pprof}
+if ! [ -d "$P/expected" ]; then
+	echo "# no $P/expected: the real profiles are skipped"
+	done_testing
+	exit
+fi
+
+for f in "$P"/*; do
+	[ -f "$f" ] || continue
+	base=$(basename "$f")
+	types=
+	for e in "$P/expected/$base".*.tsv; do
+		[ -f "$e" ] || continue
+		type=${e#"$P/expected/$base."}
+		type=${type%.tsv}
+		types="$types $type"
+		tail -n +2 "$e" | sort >"$tmp/expect"
+		total=$(sed -n 's/^# total\t//p' "$e")
+
+		run "$TRACETUI" report -f tsv --sample-type "$type" "$f"
+		printf '%s\n' "$out" | flat_cum >"$tmp/got"
+		ok "$rc" "$base $type: report exits 0"
+		same "$tmp/expect" "$tmp/got" \
+			"$base $type: flat and cum per function equal pprof's"
+		sum=$(awk -F'\t' '{ s += $2 } END { printf "%.0f", s }' \
+			"$tmp/got")
+		ok "$([ "$sum" = "$total" ] && echo 0 || echo 1)" \
+			"$base $type: flat values add up to the total $total"
+
+		grep -v ' 0$' "$P/expected/$base.$type.folded" |
+			sort >"$tmp/expect-folded"
+		"$TRACETUI" folded --no-thread --sample-type "$type" "$f" \
+			2>/dev/null | sort >"$tmp/got-folded"
+		same "$tmp/expect-folded" "$tmp/got-folded" \
+			"$base $type: folded stacks equal pprof's"
+	done
+	[ -n "$types" ] || continue
+
+	# Types by index: the order info lists them in.
+	run "$TRACETUI" info "$f"
+	list=$(printf '%s\n' "$out" | sed -n 's/^ *pprof-sample-types=//p')
+	ok "$([ $rc -eq 0 ] && [ -n "$list" ] && echo 0 || echo 1)" \
+		"$base: info lists the sample types"
+	i=0
+	printf '%s\n' "$list" | tr ',' '\n' | sed 's/^ //; s|/.*||' \
+		>"$tmp/types"
+	while read -r type; do
+		"$TRACETUI" report -f tsv --sample-type "$type" "$f" \
+			>"$tmp/by-name" 2>/dev/null
+		"$TRACETUI" report -f tsv --sample-type "$i" "$f" \
+			>"$tmp/by-index" 2>/dev/null
+		same "$tmp/by-name" "$tmp/by-index" \
+			"$base: type $i is $type"
+		i=$((i + 1))
+	done <"$tmp/types"
+done
+
+# The default type: default_sample_type, else the last.
+for pair in parca__alloc_objects.pb.gz:alloc_space \
+	parca__fib.pb.gz:cpu pprof__go.nomappings.crash:inuse_space; do
+	f=$P/${pair%%:*}
+	[ -f "$f" ] || continue
+	"$TRACETUI" report -f tsv "$f" >"$tmp/default" 2>/dev/null
+	"$TRACETUI" report -f tsv --sample-type "${pair#*:}" "$f" \
+		>"$tmp/named" 2>/dev/null
+	same "$tmp/named" "$tmp/default" \
+		"${pair%%:*}: the default sample type is ${pair#*:}"
+done
+
+f=$P/pprof__sample.cpu
+if [ -f "$f" ]; then
+	gzip -dc <"$f" >"$tmp/plain.pb"
+	"$TRACETUI" report -f tsv "$f" >"$tmp/gz" 2>/dev/null
+	"$TRACETUI" report -f tsv "$tmp/plain.pb" >"$tmp/plain" 2>/dev/null
+	ok "$([ -s "$tmp/gz" ] && cmp -s "$tmp/gz" "$tmp/plain" &&
+		echo 0 || echo 1)" "the gunzipped profile reads the same"
+
+	run "$TRACETUI" report --sample-type nosuch "$f"
+	ok "$([ $rc -eq 3 ] &&
+		printf '%s\n' "$err" | grep -q "no sample type 'nosuch'" &&
+		printf '%s\n' "$err" | grep -q 'samples, cpu' &&
+		echo 0 || echo 1)" "an unknown sample type: exit 3, the types listed"
+
+	# Every cut of the profile: refused with an offset, or loaded.
+	size=$(wc -c <"$tmp/plain.pb")
+	bad=0
+	n=1
+	while [ $n -lt "$size" ]; do
+		head -c $n "$tmp/plain.pb" >"$tmp/cut.pb"
+		run "$TRACETUI" report -f tsv "$tmp/cut.pb"
+		case $rc in
+		0) ;;
+		3) printf '%s\n' "$err" | grep -q 'offset [0-9]*: ' ||
+			bad=$((bad + 1)) ;;
+		*) bad=$((bad + 1)); echo "cut at $n: exit $rc" | diag ;;
+		esac
+		n=$((n + 37))
+	done
+	ok "$bad" "every cut of the profile is refused with an offset or read"
+
+	# Bytes flipped one at a time, every 13th.
+	bad=0
+	n=0
+	while [ $n -lt "$size" ]; do
+		od -An -v -tu1 "$tmp/plain.pb" | tr -s ' ' '\n' | sed '/^$/d' |
+			awk -v n=$n 'NR - 1 == n { $0 = ($0 + 128) % 256 }
+				{ printf "%c", $0 + 0 }' >"$tmp/flip.pb" 2>/dev/null
+		run "$TRACETUI" report -f tsv "$tmp/flip.pb"
+		case $rc in
+		0|3) ;;
+		*) bad=$((bad + 1)); echo "flip at $n: exit $rc" | diag ;;
+		esac
+		n=$((n + 131))
+	done
+	ok "$bad" "flipped bytes are refused or read, never a crash"
+fi
+
+done_testing
