@@ -12,6 +12,7 @@
 #include "model/calltree.h"
 #include "model/mapping.h"
 #include "model/scope.h"
+#include "query/transforms.h"
 #include "text/table.h"
 
 #include <stdbool.h>
@@ -40,6 +41,7 @@ enum cmd_option {
 	OPT_NORMALIZE = 1 << 11,
 	OPT_MAPPING = 1 << 12,
 	OPT_BASE = 1 << 13,
+	OPT_TRANSFORM = 1 << 14, /* --focus, --merge, --drop, ... */
 };
 
 struct cmd_spec {
@@ -72,6 +74,10 @@ struct cmd_opts {
 	const char *mapping; /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;    /* --base FILE, or NULL */
+	/* --focus, --merge, --drop, --collapse-recursion, --collapse and
+	 * --group, in the order given: cmd_load applies them in turn. */
+	struct transform_step *transforms;
+	size_t ntransforms, transforms_cap;
 	bool ascii;          /* --ascii */
 	int color;           /* enum term_color: auto, always, never */
 	char **args;         /* positional arguments */
@@ -97,7 +103,7 @@ void cmd_opts_done(struct cmd_opts *opts);
 /*
  * Load path; on failure print "tracetui: FILE: offset N: problem" and
  * return NULL.  Warnings go to stderr.  The --mapping of opts renames
- * the methods.
+ * the methods; then the transforms of opts apply, in order.
  */
 struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
 

@@ -69,7 +69,8 @@ static const struct cmd_spec diff_spec = {
                    "exclusive and\ninclusive time and in calls, largest "
                    "first.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
-                   OPT_NORMALIZE | OPT_FAIL_IF,
+                   OPT_NORMALIZE | OPT_FAIL_IF |
+                   OPT_TRANSFORM,
         .min_args = 2,
         .max_args = 2,
         .sort_keys = "excl (default), incl, calls, name",

@@ -39,7 +39,8 @@ static const struct cmd_spec export_spec = {
         .args = "FILE",
         .summary = "Write the calls of FILE as speedscope or Chrome "
                    "trace-event JSON.",
-        .options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT,
+        .options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT |
+                   OPT_TRANSFORM,
         .min_args = 1,
         .max_args = 1,
         .formats = export_formats,
