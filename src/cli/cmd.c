@@ -325,7 +325,8 @@ static const struct option_def options[] = {
          "call",
          set_focus,
          "Each outermost call of a matching method becomes a root of its "
-         "thread; the time outside them is left out, and a call of the "
+         "thread; the time outside them is in no call (the thread keeps "
+         "its traced time), and a call of the "
          "root's own method inside it is merged into it.  The transform "
          "options (--focus, --merge, --drop, --collapse-recursion, "
          "--collapse, --group) are for report, tree, folded, export and "
