@@ -17,6 +17,7 @@
 #include "query/profile.h"
 #include "tui/request.h"
 #include "model/scope.h"
+#include "model/transform.h"
 #include "tui/views/view.h"
 #include "tui/warmup.h"
 
@@ -44,6 +45,14 @@ enum app_clocks {
 struct app_place {
 	enum app_view view;
 	uint32_t method;
+	size_t transforms; /* how many transforms applied there */
+};
+
+/* A transform applied in the viewer, and what it selected. */
+struct app_transform {
+	enum transform_kind kind;
+	bool *methods; /* by method index, NULL for all */
+	char *label;   /* "merge T.a", for the title */
 };
 
 struct app_history {
@@ -93,6 +102,12 @@ struct app {
 	int page;              /* rows of the view area at the last draw */
 	struct app_base *base; /* NULL without --base */
 	struct warmup *warmup; /* indexes built in the background */
+	/* The model as loaded while transforms apply (else NULL); the
+	 * transforms applied are [0, ntransforms), those up to nkept can
+	 * come back by going forward in the history. */
+	struct calltree *original;
+	struct app_transform *transforms;
+	size_t ntransforms, nkept, transforms_cap;
 	/* Shows text at once, before the app waits for the warmup; NULL
 	 * (headless) says nothing. */
 	void (*notice)(const char *text);
@@ -141,6 +156,8 @@ bool app_base_method(const struct app *app, uint32_t m,
  * p (bottom-up with inverted); false when BASE lacks the path. */
 bool app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
                    bool inverted, uint64_t incl[CLOCK_COUNT]);
+/* Apply a transform of kind on the selected method (a history entry). */
+void app_transform(struct app *app, enum transform_kind kind);
 /* The clock the profile's single-clock columns use. */
 enum clock_index app_main_clock(const struct app *app);
 
