@@ -103,6 +103,7 @@ app_free(struct app *app)
 		calltree_free(app->original);
 	for (i = 0; i < app->nkept; i++) {
 		free(app->transforms[i].methods);
+		free(app->transforms[i].path);
 		free(app->transforms[i].label);
 	}
 	free(app->transforms);
@@ -686,7 +687,10 @@ replace_tree(struct app *app, struct calltree *tree)
 static struct calltree *
 apply_one(const struct calltree *tree, const struct app_transform *x)
 {
-	struct transform t = {.kind = x->kind, .methods = x->methods};
+	struct transform t = {.kind = x->kind,
+	                      .methods = x->methods,
+	                      .path = x->path,
+	                      .npath = x->npath};
 
 	return transform_apply(tree, &t);
 }
@@ -739,6 +743,8 @@ same_group(const struct calltree *tree, uint32_t m, bool package)
 	return sel;
 }
 
+static void push_transform(struct app *app, struct app_transform *xp);
+
 void
 app_transform(struct app *app, enum transform_kind kind)
 {
@@ -757,8 +763,6 @@ app_transform(struct app *app, enum transform_kind kind)
 	                kind == TRANSFORM_GROUP_PACKAGE;
 	struct app_transform x = {.kind = kind};
 	uint32_t m = app->method;
-	struct calltree *next;
-	size_t i;
 
 	if (!grouping && m == CALL_NONE) {
 		app_message(app, false, "select a method first");
@@ -780,11 +784,44 @@ app_transform(struct app *app, enum transform_kind kind)
 		free(name);
 	} else
 		x.label = xstrdup(verbs[kind]);
+	push_transform(app, &x);
+}
+
+void
+app_transform_path(struct app *app, uint32_t *path, size_t n)
+{
+	struct app_transform x = {.kind = TRANSFORM_FOCUS_SUBTREE,
+	                          .path = path,
+	                          .npath = n};
+	const struct tt_method *m;
+	char *name;
+
+	if (!n) {
+		free(path);
+		app_message(app, false, "select a frame first");
+		return;
+	}
+	m = &app->tree->methods[path[n - 1]];
+	name = method_short_name(m);
+	x.label = xasprintf("focus %s%s", n > 1 ? "...;" : "", name);
+	free(name);
+	push_transform(app, &x);
+}
+
+/* Apply x (taken over) on top of the transforms shown. */
+static void
+push_transform(struct app *app, struct app_transform *xp)
+{
+	struct app_transform x = *xp;
+	struct calltree *next;
+	size_t i;
+
 	next = apply_one(app->tree, &x);
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
 	for (i = app->ntransforms; i < app->nkept; i++) {
 		free(app->transforms[i].methods);
+		free(app->transforms[i].path);
 		free(app->transforms[i].label);
 	}
 	UTIL_GROW(app->transforms, app->transforms_cap, app->ntransforms + 1);

@@ -52,6 +52,8 @@ struct app_place {
 struct app_transform {
 	enum transform_kind kind;
 	bool *methods; /* by method index, NULL for all */
+	uint32_t *path; /* focus on a call path: its methods from a root */
+	size_t npath;
 	char *label;   /* "merge T.a", for the title */
 };
 
@@ -158,6 +160,9 @@ bool app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
                    bool inverted, uint64_t incl[CLOCK_COUNT]);
 /* Apply a transform of kind on the selected method (a history entry). */
 void app_transform(struct app *app, enum transform_kind kind);
+/* Focus on the calls along path[0..n) of methods from a root (taken
+ * over; a history entry). */
+void app_transform_path(struct app *app, uint32_t *path, size_t n);
 /* The clock the profile's single-clock columns use. */
 enum clock_index app_main_clock(const struct app *app);
 

@@ -60,7 +60,7 @@
 	R(SEARCH_NEXT, "Search", "n", "next match")                            \
 	R(SEARCH_PREV, "Search", "N", "previous match")                        \
 	R(TRANSFORM_FOCUS, "Transforms", "F",                                  \
-	  "focus on the selected method: its calls become the roots")          \
+	  "focus on the selected method (icicle: on the call path)")           \
 	R(TRANSFORM_MERGE, "Transforms", "M",                                  \
 	  "merge the selected method into its callers")                        \
 	R(TRANSFORM_DROP, "Transforms", "D",                                   \
