@@ -2,8 +2,8 @@
  * keys: what a key press costs.  Loads a trace, then runs rounds of
  * requests (moves, pages, sorts, expand and collapse, clock cycles, view
  * switches, thread scope changes, a search, the icicle's moves, zoom,
- * inversion and search, the timeline's zooms, pans, call jumps and
- * ranges) each followed by a full
+ * inversion and search, the call tree's openings and inversion, the
+ * timeline's zooms, pans, call jumps and ranges) each followed by a full
  * redraw on a 120x40 canvas, as the viewer does after every key, and
  * prints the median and worst milliseconds per kind of request, then
  * the peak memory against the file's size.
@@ -189,6 +189,27 @@ timeline_keys(struct app *app, struct canvas *c, long r)
 	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
 }
 
+/* The call tree: its first draw after a scope change merges the
+ * threads' call paths, its first inversion builds the bottom-up tree;
+ * the rest open rows (E up to 10000 of them) and draw. */
+static void
+calltree_keys(struct app *app, struct canvas *c)
+{
+	press(app, c, REQ_VIEW_CALLTREE, "VIEW_CALLTREE");
+	press(app, c, REQ_MOVE_FIRST, "MOVE_FIRST (tree)");
+	press(app, c, REQ_EXPAND_HOT, "EXPAND_HOT (tree)");
+	press_n(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (tree)", 3);
+	press(app, c, REQ_EXPAND_ALL, "EXPAND_ALL (tree)");
+	press_n(app, c, REQ_PAGE_DOWN, "PAGE_DOWN (tree)", 2);
+	press(app, c, REQ_SORT_NEXT, "SORT_NEXT (tree)");
+	press(app, c, REQ_COLLAPSE, "COLLAPSE (tree)");
+	press(app, c, REQ_INVERT, "INVERT (tree)");
+	press(app, c, REQ_MOVE_DOWN, "MOVE_DOWN (tree)");
+	press(app, c, REQ_EXPAND, "EXPAND (tree)");
+	press(app, c, REQ_INVERT, "INVERT (tree back)");
+	press(app, c, REQ_VIEW_PROFILE, "VIEW_PROFILE");
+}
+
 /* Round r: about fifty requests touching every costly path.  Thread
  * scopes alternate between the two longest threads (the threads view
  * sorts by wall time), since idle threads would make them look free. */
@@ -239,6 +260,7 @@ round_of_keys(struct app *app, struct canvas *c, long r)
 	press(app, c, REQ_SEARCH_NEXT, "SEARCH_NEXT");
 	press(app, c, REQ_REDRAW, "REDRAW");
 	icicle_keys(app, c);
+	calltree_keys(app, c);
 	timeline_keys(app, c, r);
 }
 

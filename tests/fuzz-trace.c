@@ -17,7 +17,20 @@
  *            the exclusive times of all methods add up to the durations of
  *            the root calls, which fit in the threads' traced time;
  *   callpath each node's inclusive time covers its children's, exclusive
- *            is the difference, and every call is counted once.
+ *            is the difference, and every call is counted once;
+ *   bottom-up the inverted merged tree: its roots hold every call and all
+ *            the exclusive time, each node's callers fit inside it, and
+ *            no node lies below the depth it says it was cut at;
+ *   timeline every thread's dominant call of its whole span, of halves
+ *            and of single instants belongs to the thread and overlaps the
+ *            slice; each method's calls are its own;
+ *   diff     the trace compared with itself: every row on both sides with
+ *            equal values;
+ *   viewer   (small models) the headless app draws every view, the icicle
+ *            top-down and bottom-up, and every cell it paints is escaped;
+ *   escaping the input as a string through text_escape, text_json,
+ *            text_csv and text_xml leaves no control byte, and JSON no
+ *            raw C1 or invalid UTF-8.
  *
  * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
  * libFuzzer's: every file named on the command line is run through the
@@ -27,9 +40,15 @@
 
 #include "query/callpath.h"
 #include "model/calltree.h"
+#include "query/diff.h"
 #include "query/profile.h"
+#include "query/timeline.h"
 #include "model/scope.h"
 #include "read/load.h"
+#include "text/width.h"
+#include "tui/app.h"
+#include "tui/canvas.h"
+#include "tui/request.h"
 #include "util/alloc.h"
 
 #include <inttypes.h>
@@ -598,6 +617,201 @@ check_callpath(const struct calltree *tree, const struct scope *scope,
 	callpath_done(&cp);
 }
 
+/* The bottom-up tree of the merged top-down tree. */
+static void
+check_inverted(const struct calltree *tree, const struct scope *scope)
+{
+	struct callpath fwd, inv;
+	uint64_t calls = 0, excl[CLOCK_COUNT] = {0}, roots[CLOCK_COUNT] = {0};
+	size_t j;
+	int k;
+
+	callpath_build(&fwd, tree, scope, false);
+	callpath_invert(&inv, &fwd);
+	for (j = 1; j < fwd.count; j++)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			excl[k] += callpath_excl(&fwd, (uint32_t)j, k);
+	CHECK(inv.count >= 1 && inv.nodes[0].parent == CALL_NONE,
+	      "bottom-up tree without a root");
+	for (j = 1; j < inv.count; j++) {
+		const struct callpath_node *n = &inv.nodes[j];
+		uint64_t kids[CLOCK_COUNT];
+
+		CHECK(n->parent < j && n->method < tree->nmethods,
+		      "bottom-up node %zu: parent %" PRIu32 " method %" PRIu32,
+		      j, n->parent, n->method);
+		CHECK(!inv.cut_depth || n->depth <= inv.cut_depth,
+		      "bottom-up node %zu at depth %" PRIu32 " past the cut %"
+		      PRIu32, j, n->depth, inv.cut_depth);
+		node_children(&inv, (uint32_t)j, kids);
+		for (k = 0; k < CLOCK_COUNT; k++)
+			CHECK(kids[k] <= n->incl[k],
+			      "bottom-up node %zu clock %d: callers %" PRIu64
+			      " > %" PRIu64, j, k, kids[k], n->incl[k]);
+		if (n->depth == 1) {
+			calls += n->calls;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				roots[k] += n->incl[k];
+		}
+	}
+	CHECK(calls == tree->calls.count,
+	      "bottom-up roots count %" PRIu64 " calls of %zu", calls,
+	      tree->calls.count);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		CHECK(roots[k] == excl[k],
+		      "clock %d: bottom-up roots %" PRIu64 ", exclusive %" PRIu64,
+		      k, roots[k], excl[k]);
+	callpath_done(&inv);
+	callpath_done(&fwd);
+}
+
+/* A call the timeline answers for thread t over [t0, t1). */
+static void
+check_timeline_call(const struct calltree *tree, size_t t, uint32_t c,
+                    enum clock_index k, uint64_t t0, uint64_t t1)
+{
+	const struct tt_thread *th = &tree->threads[t];
+
+	if (c == CALL_NONE)
+		return;
+	CHECK(c >= th->first_call && c < th->first_call + th->ncalls,
+	      "timeline: call %" PRIu32 " not of thread %zu", c, t);
+	CHECK(calltree_start(tree, c, k) <= t1 &&
+	              calltree_end(tree, c, k) >= t0,
+	      "timeline: call %" PRIu32 " outside [%" PRIu64 ", %" PRIu64 "]",
+	      c, t0, t1);
+}
+
+static void
+check_timeline(const struct calltree *tree)
+{
+	enum clock_index k = calltree_default_clock(tree);
+	struct timeline *tl = timeline_new(tree, k);
+	size_t t, m;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+		uint64_t a = th->first[k], b = th->last[k], mid = a + (b - a) / 2;
+		uint32_t row[8];
+		size_t i;
+
+		if (!th->ncalls || b <= a)
+			continue;
+		check_timeline_call(tree, t, timeline_dominant(tl, t, a, b), k,
+		                    a, b);
+		check_timeline_call(tree, t, timeline_dominant(tl, t, a, mid),
+		                    k, a, mid);
+		check_timeline_call(tree, t, timeline_call_at(tl, t, mid), k,
+		                    mid, mid);
+		timeline_row(tl, t, a, (b - a) / 8 + 1, 8, row);
+		for (i = 0; i < 8; i++)
+			check_timeline_call(tree, t, row[i], k, a, b);
+		CHECK(timeline_busy(tl, t) <= b - a + 1,
+		      "timeline: thread %zu busy past its span", t);
+	}
+	for (m = 0; m < tree->nmethods && m < 64; m++) {
+		for (t = 0; t < tree->nthreads; t++) {
+			const uint32_t *calls;
+			size_t n = timeline_method_calls(tl, (uint32_t)m, t,
+			                                 &calls), i;
+
+			for (i = 0; i < n; i++)
+				CHECK(calltree_method(tree, calls[i]) == m,
+				      "timeline: method %zu lists call %" PRIu32,
+				      m, calls[i]);
+		}
+	}
+	timeline_free(tl);
+}
+
+static void
+check_diff(const struct calltree *tree, const struct scope *scope)
+{
+	struct profile p;
+	struct diff d;
+	size_t i;
+
+	profile_compute(&p, tree, scope);
+	diff_compute(&d, tree, &p, tree, &p);
+	CHECK(!d.only[0] && !d.only[1], "diff with itself: rows on one side");
+	for (i = 0; i < d.nrows; i++)
+		CHECK(d.rows[i].present[0] && d.rows[i].present[1] &&
+		              memcmp(&d.rows[i].v[0], &d.rows[i].v[1],
+		                     sizeof(d.rows[i].v[0])) == 0,
+		      "diff with itself: row %zu differs", i);
+	diff_done(&d);
+	profile_done(&p);
+}
+
+/* No C0 control, DEL or raw C1 byte left in s. */
+static void
+check_no_controls(const char *s, const char *what)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	for (; *p; p++)
+		CHECK(*p >= 0x20 && *p != 0x7F,
+		      "%s: control byte 0x%02X left", what, *p);
+}
+
+static void
+check_escaping(const uint8_t *data, size_t size)
+{
+	char *s = xstrndup((const char *)data, size > 4096 ? 4096 : size);
+	char *e = text_escape(s), *j = text_json(s), *c = text_csv(s);
+	char *x = text_xml(s);
+	size_t i;
+
+	check_no_controls(e, "text_escape");
+	check_no_controls(j, "text_json");
+	check_no_controls(c, "text_csv");
+	check_no_controls(x, "text_xml");
+	CHECK(text_is_clean(e), "text_escape's output is not clean");
+	CHECK(text_width(e) == text_width(s), "escaping changed the width");
+	for (i = 0; j[i]; i++) {
+		size_t n = text_utf8_char(j + i, strlen(j + i));
+
+		CHECK(n, "text_json: invalid UTF-8 at %zu", i);
+		CHECK(!(n == 2 && (unsigned char)j[i] == 0xC2 &&
+		        (unsigned char)j[i + 1] < 0xA0),
+		      "text_json: raw C1 control at %zu", i);
+		i += n - 1;
+	}
+	free(s);
+	free(e);
+	free(j);
+	free(c);
+	free(x);
+}
+
+/* The headless viewer on a small model: every view drawn, every cell
+ * escaped. */
+static void
+check_viewer(struct calltree *tree)
+{
+	static const enum request tour[] = {
+	        REQ_VIEW_PROFILE, REQ_ENTER,       REQ_MOVE_DOWN,
+	        REQ_VIEW_TIMELINE, REQ_ZOOM_IN,    REQ_MOVE_DOWN,
+	        REQ_CALL_NEXT,     REQ_VIEW_ICICLE, REQ_MOVE_DOWN,
+	        REQ_ENTER,         REQ_INVERT,     REQ_MOVE_DOWN,
+	        REQ_VIEW_THREADS,  REQ_ENTER,      REQ_SCOPE_ALL,
+	        REQ_VIEW_INFO,
+	};
+	struct app *app = app_new(tree);
+	struct canvas *canvas = canvas_new(80, 24, false);
+	size_t i;
+	int cell;
+
+	for (i = 0; i < sizeof(tour) / sizeof(tour[0]); i++) {
+		app_request(app, tour[i]);
+		app_draw(app, canvas);
+		for (cell = 0; cell < canvas->width * canvas->height; cell++)
+			check_no_controls(canvas->cells[cell].glyph, "canvas");
+	}
+	canvas_free(canvas);
+	app_free(app);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -608,6 +822,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct walk w;
 	int k;
 
+	check_escaping(data, size);
 	if (!trace_load_bytes(data, size, calltree_builder_sink(b), &err)) {
 		CHECK(trace_error_isset(&err), "load failed without an error");
 		calltree_builder_free(b);
@@ -625,10 +840,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_edges(tree, &scope);
 	check_callpath(tree, &scope, &w, true);
 	check_callpath(tree, &scope, &w, false);
+	check_inverted(tree, &scope);
+	check_timeline(tree);
+	check_diff(tree, &scope);
 	scope_done(&scope);
 	for (k = 0; k < CLOCK_COUNT; k++)
 		free(w.child_sum[k]);
-	calltree_free(tree);
+	/* The viewer takes the model over and frees it. */
+	if (tree->calls.count <= 20000)
+		check_viewer(tree);
+	else
+		calltree_free(tree);
 	return 0;
 }
 

@@ -187,6 +187,27 @@ timeline-scope-one||timeline|80x12|key:t MOVE_DOWN ENTER key:T
 timeline-cpu-only||cpu|80x12|VIEW_TIMELINE
 timeline-wide-names|--roles|wide|80x12|VIEW_TIMELINE
 timeline-wide-ascii|--ascii|wide|80x12|VIEW_TIMELINE
+calltree-top-down|--roles|icicle|100x16|key:C
+calltree-bottom-up||icicle|100x16|key:C key:b
+calltree-bottom-up-open||icicle|100x16|key:C key:b key:g key:j key:l key:j key:l key:j
+calltree-expand-hot||icicle|100x16|key:C key:g key:e
+calltree-expand-all|--ascii|icicle|100x24|key:C key:g key:E
+calltree-collapse-parent||icicle|100x16|key:C key:g key:e key:h key:h
+calltree-sort-resets||icicle|100x16|key:C key:g key:e key:s
+calltree-search||icicle|100x16|key:C key:g key:E search:Lexer key:n
+calltree-search-opens|--roles|icicle|100x16|key:C key:g search:Lexer key:n
+calltree-clock-wall||icicle|100x16|key:C key:c
+calltree-scope-one||icicle|100x16|key:t MOVE_DOWN ENTER key:C
+calltree-range||timeline|100x16|VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY key:C
+calltree-from-profile||icicle|100x16|MOVE_DOWN*2 key:C
+calltree-bottom-up-from-profile||icicle|100x16|MOVE_DOWN*2 key:C key:b
+calltree-and-back||icicle|100x16|MOVE_DOWN*2 key:C key:p
+calltree-to-profile||icicle|100x16|MOVE_DOWN*2 key:C key:j key:p
+calltree-to-icicle||icicle|100x16|MOVE_DOWN*2 key:C key:j key:f
+calltree-from-icicle||icicle|100x16|key:f key:j key:j key:C
+calltree-enter-profile||icicle|100x16|key:C key:g key:e key:Enter
+calltree-from-drill-down||calls|100x16|key:G key:k ENTER MOVE_DOWN*6 key:C
+calltree-narrow||gen|60x16|key:C key:g key:E
 base-profile|--roles --base diff-base.trace|diff-new|120x12|
 base-profile-sort|--roles --base diff-base.trace|diff-new|120x12|SORT_NEXT*5
 base-profile-wall|--roles --base diff-base.trace|diff-new|120x12|CLOCK

@@ -2,7 +2,8 @@
 # tmux.sh: the viewer end to end in a detached tmux server with a socket
 # of its own (100x30): open, sort, drill down and back, switch views, the
 # icicle (frames, zoom, inversion, search), the timeline (zoom, pan, a
-# range applied and cleared, Enter on a call), search, resize, redraw,
+# range applied and cleared, Enter on a call), search, the call tree
+# (open, hottest path, expand, back to the profile), resize, redraw,
 # suspend, quit; Ctrl-C, SIGTERM and SIGHUP; with TERM xterm-256color,
 # screen and vt100, in C (ASCII drawing) and UTF-8 locales, and with
 # NO_COLOR.  After every exit the shell prompt must be back with the
@@ -287,6 +288,34 @@ if [ -n "$utf8" ]; then
 	wait_for '[ "$(status_line)" != "$before" ] &&
 		status_line | grep -q Binder'
 	ok $? "$label: n goes to the next match"
+
+	# The call tree: C opens it on the selected method's paths, g goes
+	# to the root, e opens the hottest path with tree guides, h on the
+	# root closes and l opens it again, j goes to the first top-level
+	# path, Enter shows its method in the profile.
+	keys C
+	expect '\| Call tree \|' "$label: C shows the call tree"
+	expect 'Name  \(top-down\)$' "$label: the tree is top-down"
+	keys g
+	wait_for 'status_line | grep -q "^every call path: [0-9.]* ms"'
+	ok $? "$label: g selects the root, the scope's total"
+	keys e
+	wait_for 'status_line | grep -q "  depth [0-9]*$"'
+	ok $? "$label: e goes down the hottest path"
+	expect '│ [├└]─[▾▸ ] ' "$label: the opened path is drawn with guides"
+	keys g h
+	wait_for '! on_screen "─[▾▸ ] "'
+	ok $? "$label: h on the root closes the whole tree"
+	keys l
+	expect '─[▾▸ ] ' "$label: l opens it again"
+	keys j
+	wait_for 'status_line | grep -q "  depth 1$"'
+	ok $? "$label: j goes to the first path"
+	name=$(status_line | sed 's/  depth [0-9]*$//')
+	keys Enter
+	expect '\| Profile \|' "$label: Enter shows the profile"
+	wait_for 'status_line | grep -qF "$name"'
+	ok $? "$label: the profile selects the tree's method"
 
 	# Resizes.
 	tm resize-window -t t -x 120 -y 40

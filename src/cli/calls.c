@@ -155,6 +155,24 @@ time_cell(struct table *t, const struct calltree *tree, uint32_t c,
 		table_empty(t);
 }
 
+/* The last thread whose calls start at or before call c, by binary
+ * search: a scan per row was quadratic in threads. */
+static size_t
+thread_of_call(const struct calltree *tree, uint32_t c)
+{
+	size_t lo = 0, hi = tree->nthreads;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tree->threads[mid].first_call <= c)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int
 cmd_calls(int argc, char **argv)
 {
@@ -216,13 +234,10 @@ cmd_calls(int argc, char **argv)
 	table = table_new(8, names, kinds);
 	for (i = 0; i < n; i++) {
 		uint32_t c = picked[i];
-		size_t th = 0;
+		size_t th = thread_of_call(tree, c);
 		char *name = method_full_name(
 		        &tree->methods[calltree_method(tree, c)]);
 
-		while (th + 1 < tree->nthreads &&
-		       tree->threads[th + 1].first_call <= c)
-			th++;
 		/* Threads without calls share first_call with the next. */
 		while (th < tree->nthreads &&
 		       c >= tree->threads[th].first_call +

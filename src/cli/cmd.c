@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,7 +266,46 @@ set_group(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return "--group takes class or package, not '%s'";
 }
 
-/* Every option of every command, in the order --help lists them. */
+/* A byte count with an optional binary K, M, G or T suffix. */
+static bool
+parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	if (*end && strchr("KkMmGgTt", *end)) {
+		shift = (int)(strchr("KMGT", *end & ~0x20) - "KMGT" + 1) * 10;
+		end++;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v > (UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+static const char *
+set_max_input(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	uint64_t size;
+
+	(void)o, (void)spec;
+	if (!parse_size(arg, &size) || !size)
+		return "--max-input needs a size such as 4G, not '%s'";
+	trace_load_max_input = size;
+	return NULL;
+}
+
+/* Every option of every command, in the order --help lists them; bit 0
+ * for the options every command takes. */
 static const struct option_def options[] = {
         {OPT_THREAD, 't', "thread", "SEL",
          "only threads named SEL, with id SEL, or all (repeatable)",
@@ -360,6 +400,11 @@ static const struct option_def options[] = {
          set_group,
          "Every frame is named after its class (or package); inclusive "
          "time counts once per stack, as for recursion."},
+        {0, 0, "max-input", "SIZE",
+         "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
+         "From a pipe or - (the standard input); K M G T suffixes count in "
+         "powers of 1024.  Past it the load fails with status 3.  A mapping "
+         "file read from a pipe has the same limit."},
 };
 enum { NOPTIONS = sizeof(options) / sizeof(options[0]) };
 
@@ -367,12 +412,17 @@ void
 cmd_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
+	char *raw, *shown;
 
-	fprintf(stderr, "tracetui: %s%s", cmd ? cmd : "", cmd ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* Messages quote file names, options and the file's own bytes. */
+	shown = text_escape(raw);
+	fprintf(stderr, "tracetui: %s%s%s\n", cmd ? cmd : "", cmd ? ": " : "",
+	        shown);
+	free(shown);
+	free(raw);
 }
 
 /* "-t, --thread SEL" or "    --ascii": how --help writes o. */
@@ -408,7 +458,7 @@ cmd_help_options(const struct cmd_spec *spec)
 		const struct option_def *o = &options[i];
 		char flags[64];
 
-		if (!(spec->options & o->bit))
+		if (o->bit && !(spec->options & o->bit))
 			continue;
 		option_flags(o, flags, sizeof(flags));
 		if (o->bit == OPT_SORT)
@@ -441,7 +491,8 @@ print_help(const struct cmd_spec *spec)
 	if (spec->epilog)
 		printf("\n%s", spec->epilog);
 	printf("\nExit status: 0 success, %s2 usage error, 3 the file "
-	       "cannot be read.\n",
+	       "cannot be read,\n4 the output cannot be written, 5 out of "
+	       "memory, 128+N ended by signal N.\n",
 	       spec->options & OPT_FAIL_IF ? "1 a --fail-if condition holds,\n"
 	                                   : "");
 }
@@ -453,15 +504,17 @@ static int
 usage_error(const struct cmd_spec *spec, const char *fmt, ...)
 {
 	va_list ap;
+	char *raw, *shown;
+	bool viewer = strcmp(spec->name, "viewer") == 0;
 
-	fprintf(stderr, "tracetui: %s: ", spec->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	raw = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (strcmp(spec->name, "viewer") == 0)
-		fprintf(stderr, " (see 'tracetui --help')\n");
-	else
-		fprintf(stderr, " (see 'tracetui %s --help')\n", spec->name);
+	shown = text_escape(raw);
+	fprintf(stderr, "tracetui: %s: %s (see 'tracetui %s%s--help')\n",
+	        spec->name, shown, viewer ? "" : spec->name, viewer ? "" : " ");
+	free(shown);
+	free(raw);
 	return CMD_USAGE;
 }
 
@@ -523,7 +576,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		const struct option_def *o = option_of(c);
 		const char *problem;
 
-		if (o && !(spec->options & o->bit))
+		if (o && o->bit && !(spec->options & o->bit))
 			return usage_error(spec, "option '--%s' does not apply",
 			                   o->name);
 		if (o) {
@@ -607,16 +660,27 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	if (tty)
 		fputs("\r\033[K", stderr);
 	if (!tree) {
-		fprintf(stderr, "tracetui: %s: offset %llu: %s\n",
-		        err.path ? err.path : path,
-		        (unsigned long long)err.offset, err.message);
+		char *where = text_escape(err.path ? err.path : path);
+		char *what = text_escape(err.message);
+
+		fprintf(stderr, "tracetui: %s: offset %llu: %s\n", where,
+		        (unsigned long long)err.offset, what);
+		free(where);
+		free(what);
 		trace_error_clear(&err);
 		return NULL;
 	}
-	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++)
+	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++) {
+		/* Warnings quote the file's own bytes: escaped for stderr. */
+		char *where = text_escape(path);
+		char *what = text_escape(tree->warnings[i].message);
+
 		fprintf(stderr, "tracetui: %s: offset %llu: warning: %s\n",
-		        path, (unsigned long long)tree->warnings[i].offset,
-		        tree->warnings[i].message);
+		        where, (unsigned long long)tree->warnings[i].offset,
+		        what);
+		free(where);
+		free(what);
+	}
 	if (tree->nwarnings > MAX_WARNINGS_SHOWN)
 		fprintf(stderr,
 		        "tracetui: %s: %zu more warnings ('tracetui info' "
@@ -649,8 +713,7 @@ cmd_openable(const char *path)
 
 	if (trace_openable(path, &err))
 		return true;
-	fprintf(stderr, "tracetui: %s: %s\n", err.path ? err.path : path,
-	        err.message);
+	cmd_error(NULL, "%s: %s", err.path ? err.path : path, err.message);
 	trace_error_clear(&err);
 	return false;
 }

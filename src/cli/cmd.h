@@ -23,6 +23,9 @@ enum cmd_status {
 	CMD_FAIL = 1,  /* a condition the user asked about holds */
 	CMD_USAGE = 2, /* bad command line */
 	CMD_INPUT = 3, /* the file cannot be read or holds nothing usable */
+	CMD_WRITE = 4, /* the output cannot be written (full disk, closed
+	                  pipe) */
+	CMD_NO_MEMORY = 5, /* out of memory (set by main.c's hook) */
 };
 
 /* Options a command accepts (bits of cmd_spec.options). */

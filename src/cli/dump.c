@@ -179,10 +179,14 @@ cmd_dump(int argc, char **argv)
 	d.dots[DUMP_MAX_DOTS] = '\0';
 	status = CMD_OK;
 	if (!trace_load(opts.args[0], &sink, &err)) {
+		char *where = text_escape(err.path ? err.path : opts.args[0]);
+		char *what = text_escape(err.message);
+
 		fflush(stdout);
 		fprintf(stderr, "tracetui: %s: offset %" PRIu64 ": %s\n",
-		        err.path ? err.path : opts.args[0], err.offset,
-		        err.message);
+		        where, err.offset, what);
+		free(where);
+		free(what);
 		trace_error_clear(&err);
 		status = CMD_INPUT;
 	}

@@ -287,12 +287,14 @@ thread_calls_grow(struct thread_calls *tc, const bool *has_clock)
 	}
 	/* The first chunk grows in place up to CHUNK_CALLS. */
 	if (!tc->nchunks) {
-		UTIL_GROW(tc->chunks, tc->chunks_cap, 1);
-		memset(tc->chunks, 0, sizeof(*tc->chunks));
+		/* One chunk, and a few calls: a trace may hold a great many
+		 * threads of a call or two each. */
+		tc->chunks = xcalloc(1, sizeof(*tc->chunks));
+		tc->chunks_cap = 1;
 		tc->nchunks = 1;
 	}
 	ch = tc->chunks;
-	cap = tc->cap ? tc->cap * 2 : 64;
+	cap = tc->cap ? tc->cap * 2 : 4;
 	ch->method = xreallocarray(ch->method, cap, sizeof(*ch->method));
 	ch->parent = xreallocarray(ch->parent, cap, sizeof(*ch->parent));
 	ch->flags = xreallocarray(ch->flags, cap, sizeof(*ch->flags));

@@ -29,7 +29,8 @@
  *     Without a signature, or when none matches, the real methods are the
  *     candidates (inline frames only if there are none).  One distinct
  *     original name is used as is (a frame from another class also sets
- *     the class); several are joined with '|', in file order.
+ *     the class); several are joined with '|', in file order, the
+ *     first MAX_NAMES of them and then "...".
  *
  * Invariants: every loop is bounded by the file's bytes or by the trace's
  * strings; strings are kept in the mapping's arena; lookups cost a hash
@@ -39,6 +40,8 @@
 
 #include "model/mapping.h"
 
+#include "model/identity.h"
+#include "read/load.h"
 #include "util/alloc.h"
 #include "util/arena.h"
 #include "util/chars.h"
@@ -116,31 +119,6 @@ buf_take(struct buf *b)
 	return s;
 }
 
-/* The hash of a class name, '/' read as '.'. */
-static uint64_t
-class_hash(const char *s, size_t n)
-{
-	uint64_t h = HASH_SEED;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h = hash_byte(h, (unsigned char)(s[i] == '/' ? '.' : s[i]));
-	}
-	return h;
-}
-
-/* Equal class names, '/' read as '.'. */
-static bool
-class_eq(const char *dotted, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (dotted[i] != (s[i] == '/' ? '.' : s[i]) || !dotted[i])
-			return false;
-	return dotted[n] == '\0';
-}
-
 static uint64_t
 method_key(uint32_t klass, const char *obf, size_t n)
 {
@@ -154,10 +132,11 @@ find_class(const struct mapping *map, const char *s, size_t n)
 {
 	uint32_t i;
 
-	if (!util_map_get(&map->class_hash, class_hash(s, n), &i))
+	if (!util_map_get(&map->class_hash, identity_class_hash(s, n), &i))
 		return NONE;
 	for (; i != NONE; i = map->classes[i].next)
-		if (class_eq(map->classes[i].obf, s, n))
+		if (!identity_class_cmp(map->classes[i].obf,
+		                        strlen(map->classes[i].obf), s, n))
 			return i;
 	return NONE;
 }
@@ -298,7 +277,7 @@ class_line(struct parser *p, const char *s, const char *e)
 	c->orig = keep(map, s, (size_t)(orig_e - s));
 	c->obf = keep(map, obf, (size_t)(e - obf));
 	/* A repeated obfuscated name: the first class keeps it. */
-	key = class_hash(obf, (size_t)(e - obf));
+	key = identity_class_hash(obf, (size_t)(e - obf));
 	head = util_map_slot(&map->class_hash, key, NONE);
 	tail = util_map_slot(&map->class_tail, key, NONE);
 	c->next = NONE;
@@ -509,6 +488,17 @@ mapping_load(const char *path, char **error)
 		if (got == 0)
 			break;
 		text.len += (size_t)got;
+		if (text.len > trace_load_max_input) {
+			*error = xasprintf("%s: the mapping goes on past %llu "
+			                   "bytes (raise the limit with "
+			                   "--max-input SIZE)",
+			                   path,
+			                   (unsigned long long)
+			                           trace_load_max_input);
+			free(text.s);
+			close(fd);
+			return NULL;
+		}
 	}
 	close(fd);
 	map = mapping_parse(text.s ? text.s : "", text.len, path, error);
@@ -593,6 +583,9 @@ wanted(const struct mp_method *m, const char *desc, int pass)
 	}
 }
 
+/* At most this many original names are joined for one method. */
+enum { MAX_NAMES = 8 };
+
 /* The original name(s) of method obf of class c, or NULL when none. */
 static char *
 method_names(const struct mapping *map, uint32_t c, const char *obf,
@@ -626,7 +619,12 @@ method_names(const struct mapping *map, uint32_t c, const char *obf,
 			    strcmp(map->methods[*slot].name, m->name) == 0)
 				continue;
 			*slot = i;
-			if (count++)
+			if (count++ == MAX_NAMES) {
+				/* Bounded output for a crafted file. */
+				buf_add(&out, "|...", 4);
+				break;
+			}
+			if (count > 1)
 				buf_addc(&out, '|');
 			buf_add(&out, m->name, strlen(m->name));
 		}

@@ -90,9 +90,12 @@ add_call(struct path_builder *b, const struct calltree *tree,
 		n->incl[k] += dur[k];
 }
 
-void
-callpath_build(struct callpath *out, const struct calltree *tree,
-               const struct scope *scope, bool by_thread)
+/* callpath_build over threads [t0, t1) only; scope->on NULL takes each
+ * of them (a thread's own tree without a set of every thread). */
+static void
+build_threads(struct callpath *out, const struct calltree *tree,
+              const struct scope *scope, bool by_thread, size_t t0,
+              size_t t1)
 {
 	struct path_builder b = {0};
 	struct scope_span span = {0};
@@ -104,11 +107,11 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 	b.out = out;
 	util_map_init(&b.children);
 	node_new(&b, CALL_NONE, CALL_NONE, CALL_NONE);
-	for (t = 0; t < tree->nthreads; t++) {
+	for (t = t0; t < t1; t++) {
 		const struct tt_thread *th = &tree->threads[t];
 		uint32_t base = 0;
 
-		if (!scope_has(scope, t) || !th->ncalls)
+		if ((scope->on && !scope_has(scope, t)) || !th->ncalls)
 			continue;
 		if (by_thread) {
 			base = node_new(&b, 0, CALL_NONE, (uint32_t)t);
@@ -140,6 +143,24 @@ callpath_build(struct callpath *out, const struct calltree *tree,
 	scope_span_done(&span);
 	free(b.last_child);
 	util_map_done(&b.children);
+}
+
+void
+callpath_build(struct callpath *out, const struct calltree *tree,
+               const struct scope *scope, bool by_thread)
+{
+	build_threads(out, tree, scope, by_thread, 0, tree->nthreads);
+}
+
+void
+callpath_build_thread(struct callpath *out, const struct calltree *tree,
+                      size_t t)
+{
+	struct scope whole;
+
+	memset(&whole, 0, sizeof(whole));
+	whole.nthreads = tree->nthreads;
+	build_threads(out, tree, &whole, false, t, t + 1);
 }
 
 /* The merge of one part: its nodes in the same order, so a copy, with
@@ -245,6 +266,7 @@ struct inverter {
 	size_t nitems, items_cap;
 	struct inv_frame *stack;
 	size_t depth, stack_cap;
+	uint32_t max_depth; /* no node deeper (callpath.cut_depth) */
 };
 
 static uint32_t
@@ -297,7 +319,7 @@ inv_chain(struct inverter *v, uint32_t node, struct inv_item it)
 		x->calls = from->calls;
 		for (k = 0; k < CLOCK_COUNT; k++)
 			x->incl[k] = excl[k];
-		if (up == 0)
+		if (up == 0 || x->depth >= v->max_depth)
 			return;
 		it.at = up;
 		node = c;
@@ -341,7 +363,7 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 		c->calls += from->calls;
 		for (k = 0; k < CLOCK_COUNT; k++)
 			c->incl[k] += v->excl[it.from][k];
-		if (up != 0) {
+		if (up != 0 && c->depth < v->max_depth) {
 			struct inv_item *to = &v->items[lo + v->fill[key]++];
 
 			to->at = up;
@@ -363,6 +385,51 @@ inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
 	v->nitems = top;
 }
 
+/*
+ * The depth past which the bottom-up tree of path is cut.  Level d of it
+ * takes one step per forward node at least d deep, so the whole tree
+ * takes the sum of the forward depths: quadratic in the depth of a deep
+ * recursion.  The levels are kept while their steps stay within
+ * INV_STEPS_PER_CALL per call of the trace plus INV_STEPS_FLOOR, so time
+ * and memory stay linear in the input; UINT32_MAX when nothing is cut.
+ */
+#define INV_STEPS_PER_CALL 4
+#define INV_STEPS_FLOOR ((uint64_t)1 << 20)
+
+static uint32_t
+inv_depth_cap(const struct callpath *path)
+{
+	uint64_t calls = 0, budget, steps = 0, left;
+	uint32_t i, maxd = 0, d, cap = UINT32_MAX;
+	uint32_t *at_depth;
+
+	for (i = 1; i < path->count; i++) {
+		calls += path->nodes[i].calls;
+		if (path->nodes[i].depth > maxd)
+			maxd = path->nodes[i].depth;
+		steps += path->nodes[i].depth;
+	}
+	budget = INV_STEPS_PER_CALL * calls + INV_STEPS_FLOOR;
+	if (steps <= budget)
+		return UINT32_MAX;
+	at_depth = xcalloc((size_t)maxd + 2, sizeof(*at_depth));
+	for (i = 1; i < path->count; i++)
+		at_depth[path->nodes[i].depth]++;
+	/* left: forward nodes at depth d or deeper. */
+	left = path->count - 1;
+	steps = 0;
+	for (d = 1; d <= maxd; d++) {
+		steps += left;
+		if (steps > budget) {
+			cap = d - 1 ? d - 1 : 1;
+			break;
+		}
+		left -= at_depth[d];
+	}
+	free(at_depth);
+	return cap;
+}
+
 bool
 callpath_invert_unless(struct callpath *out, const struct callpath *path,
                        bool (*stop)(void *arg), void *arg)
@@ -376,6 +443,7 @@ callpath_invert_unless(struct callpath *out, const struct callpath *path,
 	memset(out, 0, sizeof(*out));
 	v.path = path;
 	v.out = out;
+	v.max_depth = inv_depth_cap(path);
 	for (i = 1; i < path->count; i++) {
 		const struct callpath_node *x = &path->nodes[i];
 
@@ -453,6 +521,7 @@ callpath_invert_unless(struct callpath *out, const struct callpath *path,
 	free(v.touched);
 	free(v.items);
 	free(v.stack);
+	out->cut_depth = v.max_depth == UINT32_MAX ? 0 : v.max_depth;
 	if (stopped)
 		callpath_done(out);
 	return !stopped;

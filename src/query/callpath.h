@@ -38,11 +38,18 @@ struct callpath {
 	 * that the next ones skip the rest; NULL until then. */
 	uint32_t *forks;
 	size_t nforks;
+	/* A bottom-up tree whose full size would not be linear in the
+	 * input (a deep recursion) stops at this depth; 0 when whole. */
+	uint32_t cut_depth;
 };
 
 /* Merge the calls of the scope's threads by path. */
 void callpath_build(struct callpath *out, const struct calltree *tree,
                     const struct scope *scope, bool by_thread);
+/* Thread t's own tree over its whole time (callpath_build of a scope of
+ * t alone, in time independent of the number of threads). */
+void callpath_build_thread(struct callpath *out, const struct calltree *tree,
+                           size_t t);
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index.  The first sort lists the nodes with
  * siblings to order, so the tree must not change after it. */
@@ -59,6 +66,8 @@ void callpath_merge(struct callpath *out, const struct callpath *parts,
  * adds its exclusive times and calls along its own path reversed (its
  * method, then its caller's, up to its outermost frame or thread node),
  * so out's roots are where time was spent and children are callers.
+ * When the sum of path's depths exceeds a few steps per call, the levels
+ * past out->cut_depth are left out, so time and memory stay linear.
  */
 void callpath_invert(struct callpath *out, const struct callpath *path);
 /* callpath_invert, unless stop(arg) answers true while it works: then

@@ -9,6 +9,7 @@
 
 #include "query/diff.h"
 
+#include "model/identity.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
 #include "util/chars.h"
@@ -20,47 +21,16 @@
 
 /* One used method of one side, before matching. */
 struct diff_entry {
-	char *klass; /* dotted copy */
 	const struct tt_method *m;
 	const struct profile_row *r;
 	enum diff_side side;
 };
 
-static char *
-dotted(const char *s)
-{
-	char *d = xstrdup(s), *p;
-
-	for (p = d; *p; p++)
-		if (*p == '/')
-			*p = '.';
-	return d;
-}
-
-/* Order by the matching triple alone. */
-static int
-triple_cmp(const struct diff_entry *x, const struct diff_entry *y)
-{
-	int c = strcmp(x->klass, y->klass);
-
-	if (!c)
-		c = strcmp(x->m->name, y->m->name);
-	if (!c)
-		c = strcmp(x->m->signature, y->m->signature);
-	return c;
-}
-
-static bool
-same_method(const struct diff_entry *x, const struct diff_entry *y)
-{
-	return triple_cmp(x, y) == 0;
-}
-
 static int
 entry_cmp(const void *a, const void *b)
 {
 	const struct diff_entry *x = a, *y = b;
-	int c = triple_cmp(x, y);
+	int c = identity_cmp(x->m, y->m);
 
 	return c ? c : (int)x->side - (int)y->side;
 }
@@ -74,7 +44,6 @@ add_entries(struct diff_entry *e, const struct calltree *tree,
 	for (i = 0; i < tree->nmethods && i < p->nrows; i++) {
 		if (!profile_row_used(p, i))
 			continue;
-		e[n].klass = dotted(tree->methods[i].klass);
 		e[n].m = &tree->methods[i];
 		e[n].r = &p->rows[i];
 		e[n].side = side;
@@ -119,19 +88,22 @@ diff_compute(struct diff *out, const struct calltree *base,
 	for (i = 0; i < n; i = j) {
 		struct diff_row *row = &out->rows[out->nrows++];
 		struct tt_method named = *e[i].m;
+		char *klass = xstrdup(named.klass), *p;
 
-		named.klass = e[i].klass;
+		for (p = klass; *p; p++) /* the name as matched */
+			if (*p == '/')
+				*p = '.';
+		named.klass = klass;
 		row->name = method_full_name(&named);
 		row->short_name = method_short_name(&named);
-		for (j = i; j < n && same_method(&e[i], &e[j]); j++) {
+		free(klass);
+		for (j = i; j < n && !identity_cmp(e[i].m, e[j].m); j++) {
 			row->present[e[j].side] = true;
 			add_values(&row->v[e[j].side], e[j].r);
 		}
 		if (row->present[DIFF_BASE] != row->present[DIFF_NEW])
 			out->only[row->present[DIFF_NEW]]++;
 	}
-	for (i = 0; i < n; i++)
-		free(e[i].klass);
 	free(e);
 }
 

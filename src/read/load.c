@@ -1,7 +1,10 @@
 /*
  * load: files are mapped read-only when they are regular files and
- * read into memory otherwise (pipes); anything else is refused before a
- * byte is read, so devices such as /dev/zero cannot hang the loader.
+ * read into memory otherwise (pipes, up to trace_load_max_input bytes);
+ * anything else is refused before a byte is read, so devices such as
+ * /dev/zero cannot hang the loader.  The files mapped at any moment are
+ * listed, so that a SIGBUS from a file cut short under the reader can be
+ * reported as such (trace_load_fault).
  */
 #include "config.h"
 
@@ -18,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,31 +36,105 @@ struct file_bytes {
 	bool mapped;
 };
 
+uint64_t trace_load_max_input = TRACE_LOAD_MAX_INPUT_DEFAULT;
+
+/* The files mapped now (a trace, its key or data part, its .sec file),
+ * read by trace_load_fault from a signal handler. */
+enum { MAPPED_MAX = 4 };
+static struct {
+	const unsigned char *volatile data;
+	volatile size_t size;
+	char path[512];
+} mapped[MAPPED_MAX];
+
+static void
+mapped_add(const char *path, const unsigned char *data, size_t size)
+{
+	int i;
+
+	for (i = 0; i < MAPPED_MAX; i++) {
+		if (mapped[i].data)
+			continue;
+		snprintf(mapped[i].path, sizeof(mapped[i].path), "%s", path);
+		mapped[i].size = size;
+		mapped[i].data = data;
+		return;
+	}
+}
+
+static void
+mapped_remove(const unsigned char *data)
+{
+	int i;
+
+	for (i = 0; i < MAPPED_MAX; i++)
+		if (mapped[i].data == data)
+			mapped[i].data = NULL;
+}
+
+bool
+trace_load_fault(const void *addr, const char **path, uint64_t *offset)
+{
+	uintptr_t a = (uintptr_t)addr;
+	int i;
+
+	for (i = 0; i < MAPPED_MAX; i++) {
+		uintptr_t base = (uintptr_t)mapped[i].data;
+
+		if (base && a >= base && a - base < mapped[i].size) {
+			*path = mapped[i].path;
+			*offset = a - base;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void
 file_close(struct file_bytes *f)
 {
-	if (f->mapped)
+	if (f->mapped) {
+		mapped_remove(f->data);
 		munmap((void *)f->data, f->size);
-	else
+	} else {
 		free((void *)f->data);
+	}
 	memset(f, 0, sizeof(*f));
 }
 
-/* Read a pipe to its end. */
+/* Read a pipe to its end, or to trace_load_max_input bytes: false with
+ * err set either way it fails. */
 static bool
-read_all(int fd, struct file_bytes *f)
+read_all(int fd, struct file_bytes *f, struct trace_error *err)
 {
 	unsigned char *buf = NULL;
 	size_t cap = 0, n = 0;
+	uint64_t limit = trace_load_max_input;
 
 	for (;;) {
 		ssize_t got;
+		size_t room;
 
+		if (n > limit) {
+			trace_error_set(err, limit,
+			                "input from a pipe goes on past %llu "
+			                "bytes (raise the limit with "
+			                "--max-input SIZE)",
+			                (unsigned long long)limit);
+			free(buf);
+			return false;
+		}
 		UTIL_GROW(buf, cap, n + 65536);
-		got = read(fd, buf + n, cap - n);
+		room = cap - n;
+		/* Read at most one byte past the limit. */
+		if ((uint64_t)n + room > limit + 1)
+			room = (size_t)(limit + 1 - n);
+		got = read(fd, buf + n, room);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
+			trace_error_set(err, n, "cannot read: %s",
+			                strerror(errno));
 			free(buf);
 			return false;
 		}
@@ -78,7 +156,9 @@ file_open(const char *path, struct file_bytes *f, struct trace_error *err)
 	bool ok = true;
 
 	memset(f, 0, sizeof(*f));
-	fd = open(path, O_RDONLY | O_NONBLOCK);
+	/* "-" is the standard input. */
+	fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO)
+	                            : open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0) {
 		trace_error_set(err, 0, "cannot open: %s", strerror(errno));
 		trace_error_set_path(err, path);
@@ -102,15 +182,13 @@ file_open(const char *path, struct file_bytes *f, struct trace_error *err)
 			} else {
 				f->data = p;
 				f->mapped = true;
+				mapped_add(path, p, f->size);
 			}
 		}
 	} else if (S_ISFIFO(st.st_mode)) {
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		if (!read_all(fd, f)) {
-			trace_error_set(err, 0, "cannot read: %s",
-			                strerror(errno));
+		if (!read_all(fd, f, err))
 			ok = false;
-		}
 	} else {
 		trace_error_set(err, 0,
 		                "is a device or socket, not a trace file");
@@ -230,6 +308,17 @@ load_stream(const char *path, const struct file_bytes *f,
 	trace_error_clear(&ignored);
 	ok = trace_stream_read(f->data, f->size, have_sec ? sec.data : NULL,
 	                       sec.size, sink, err);
+	if (!ok && have_sec) {
+		/* A .sec file whose key fails is the file to blame. */
+		static const struct trace_sink quiet = {0};
+		struct trace_key_info key;
+		struct trace_error probe = {0};
+
+		if (!trace_key_parse(sec.data, sec.size, 0, &quiet, &key,
+		                     &probe))
+			trace_error_set_path(err, sec_path);
+		trace_error_clear(&probe);
+	}
 	if (have_sec)
 		file_close(&sec);
 	free(sec_path);

@@ -14,6 +14,20 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+/* The most bytes read from a pipe or other unseekable input (1 GiB
+ * unless --max-input raised it); past that the load fails. */
+#define TRACE_LOAD_MAX_INPUT_DEFAULT ((uint64_t)1 << 30)
+extern uint64_t trace_load_max_input;
+
+/*
+ * When addr lies in a file mapped by a load under way, name the file
+ * and the offset of addr in it and return true.  Safe in a signal
+ * handler: a SIGBUS there means the file shrank while it was read.
+ */
+bool trace_load_fault(const void *addr, const char **path,
+                      uint64_t *offset);
 
 /*
  * Read the trace at path into sink.  False with err set (naming the file,

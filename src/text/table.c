@@ -125,51 +125,7 @@ table_empty(struct table *t)
 void
 table_json_string(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	const unsigned char *end = p + strlen(s);
-
-	fputc('"', out);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p == '\t')
-			fputs("\\t", out);
-		else if (*p < 0x20 || *p == 0x7F)
-			fprintf(out, "\\u%04x", *p);
-		else if (*p < 0x80)
-			fputc(*p, out);
-		else {
-			/* Copy valid UTF-8 characters, replace other bytes. */
-			size_t n = text_utf8_char((const char *)p,
-			                          (size_t)(end - p));
-
-			if (!n) {
-				fputs("\\ufffd", out);
-				continue;
-			}
-			fwrite(p, 1, n, out);
-			p += n - 1;
-		}
-	}
-	fputc('"', out);
-}
-
-static void
-print_csv_cell(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
+	text_write_json(out, s);
 }
 
 static void
@@ -179,14 +135,13 @@ print_sep(const struct table *t, FILE *out, enum table_format format,
 	size_t i;
 
 	for (i = 0; i < t->ncols; i++) {
-		char *s = text_escape(row[i] ? row[i] : "");
+		const char *cell = row[i] ? row[i] : "";
+		char *s = format == TABLE_TSV ? text_escape(cell)
+		                              : text_csv(cell);
 
 		if (i)
 			fputc(format == TABLE_TSV ? '\t' : ',', out);
-		if (format == TABLE_TSV)
-			fputs(s, out);
-		else
-			print_csv_cell(out, s);
+		fputs(s, out);
 		free(s);
 	}
 	fputc('\n', out);

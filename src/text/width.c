@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unictype.h>
 #include <unistr.h>
 #include <uniwidth.h>
 
@@ -27,19 +28,52 @@ text_utf8_char(const char *s, size_t left)
 	return (size_t)n;
 }
 
-/* Length of the valid printable character at p, or 0 to escape p[0]. */
-static int
-printable_at(const uint8_t *p, size_t left, int *width)
+/* Characters that draw nothing yet change how text reads: format
+ * characters (bidi overrides and isolates, zero-width spaces and joiners,
+ * the byte order mark, tags) and the line and paragraph separators. */
+static bool
+is_invisible(ucs4_t uc)
 {
-	ucs4_t uc;
+	return uc_is_general_category(uc, UC_CATEGORY_Cf) ||
+	       uc_is_general_category(uc, UC_CATEGORY_Zl) ||
+	       uc_is_general_category(uc, UC_CATEGORY_Zp);
+}
+
+/* A C0 or C1 control character, or DEL. */
+static bool
+is_control(ucs4_t uc)
+{
+	return uc < 0x20 || (uc >= 0x7F && uc < 0xA0);
+}
+
+/* The visible name of an invisible character: \u202E, \U000E0001. */
+static int
+name_invisible(char *out, size_t size, ucs4_t uc)
+{
+	return uc <= 0xFFFF ? snprintf(out, size, "\\u%04X", (unsigned)uc)
+	                    : snprintf(out, size, "\\U%08X", (unsigned)uc);
+}
+
+/*
+ * Length of the valid printable character at p, or 0 to escape p[0]
+ * as \xNN.  An invisible character is valid but not printable: its
+ * length is returned with *uc set and *width -1.
+ */
+static int
+printable_at(const uint8_t *p, size_t left, int *width, ucs4_t *uc)
+{
 	int n = (int)text_utf8_char((const char *)p, left);
 
 	if (!n)
 		return 0;
-	u8_mbtouc(&uc, p, (size_t)n);
-	if (uc < 0x20 || (uc >= 0x7F && uc < 0xA0))
+	u8_mbtouc(uc, p, (size_t)n);
+	if (is_control(*uc))
 		return 0;
-	*width = uc_width(uc, "UTF-8");
+	if (is_invisible(*uc)) {
+		*width = -1;
+		return n;
+	}
+	*width = uc_width(*uc, "UTF-8");
 	if (*width < 0)
 		return 0;
 	return n;
@@ -52,11 +86,14 @@ text_width(const char *s)
 	size_t left = strlen(s), width = 0;
 
 	while (left) {
-		int w, n = printable_at(p, left, &w);
+		ucs4_t uc;
+		int w, n = printable_at(p, left, &w, &uc);
 
 		if (!n) {
 			width += 4;
 			n = 1;
+		} else if (w < 0) {
+			width += uc <= 0xFFFF ? 6 : 10;
 		} else {
 			width += (size_t)w;
 		}
@@ -73,9 +110,10 @@ text_is_clean(const char *s)
 	size_t left = strlen(s);
 
 	while (left) {
-		int w, n = printable_at(p, left, &w);
+		ucs4_t uc;
+		int w, n = printable_at(p, left, &w, &uc);
 
-		if (!n)
+		if (!n || w < 0)
 			return false;
 		p += n;
 		left -= (size_t)n;
@@ -88,15 +126,19 @@ text_escape(const char *s)
 {
 	const uint8_t *p = (const uint8_t *)s;
 	size_t left = strlen(s), len = 0;
+	/* 4 bytes for 1 (\xNN), or 10 for 4 (\U000E0001) at worst. */
 	char *out = xmalloc(left * 4 + 1);
 
 	while (left) {
-		int w, n = printable_at(p, left, &w);
+		ucs4_t uc;
+		int w, n = printable_at(p, left, &w, &uc);
 
 		if (!n) {
 			snprintf(out + len, 5, "\\x%02X", *p);
 			len += 4;
 			n = 1;
+		} else if (w < 0) {
+			len += (size_t)name_invisible(out + len, 11, uc);
 		} else {
 			memcpy(out + len, p, (size_t)n);
 			len += (size_t)n;
@@ -113,13 +155,18 @@ text_next_glyph(const char *s, size_t left, bool ascii,
                 char glyph[TEXT_GLYPH_MAX], int *width)
 {
 	const uint8_t *p = (const uint8_t *)s;
-	int w, n = printable_at(p, left, &w);
+	ucs4_t uc;
+	int w, n = printable_at(p, left, &w, &uc);
 	size_t used;
 
 	if (!n) {
 		snprintf(glyph, TEXT_GLYPH_MAX, "\\x%02X", *p);
 		*width = 4;
 		return 1;
+	}
+	if (w < 0) {
+		*width = name_invisible(glyph, TEXT_GLYPH_MAX, uc);
+		return (size_t)n;
 	}
 	if (ascii && *p >= 0x80) {
 		strcpy(glyph, "?");
@@ -133,7 +180,8 @@ text_next_glyph(const char *s, size_t left, bool ascii,
 	}
 	/* Attach combining marks (width 0) that fit. */
 	while (used < left && !ascii) {
-		int mw, m = printable_at(p + used, left - used, &mw);
+		ucs4_t mc;
+		int mw, m = printable_at(p + used, left - used, &mw, &mc);
 
 		if (!m || mw != 0 ||
 		    strlen(glyph) + (size_t)m >= TEXT_GLYPH_MAX)
@@ -142,4 +190,143 @@ text_next_glyph(const char *s, size_t left, bool ascii,
 		used += (size_t)m;
 	}
 	return used;
+}
+
+/* A string being built: bytes appended, grown as needed. */
+struct out_buf {
+	char *s;
+	size_t len, cap;
+};
+
+static void
+put(struct out_buf *b, const void *bytes, size_t n)
+{
+	UTIL_GROW(b->s, b->cap, b->len + n + 1);
+	memcpy(b->s + b->len, bytes, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void
+put_str(struct out_buf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+/* \uXXXX for uc, as a surrogate pair beyond the BMP. */
+static void
+put_json_u(struct out_buf *b, ucs4_t uc)
+{
+	char e[16];
+
+	if (uc > 0xFFFF) {
+		uc -= 0x10000;
+		snprintf(e, sizeof(e), "\\u%04x\\u%04x",
+		         (unsigned)(0xD800 + (uc >> 10)),
+		         (unsigned)(0xDC00 + (uc & 0x3FF)));
+	} else {
+		snprintf(e, sizeof(e), "\\u%04x", (unsigned)uc);
+	}
+	put_str(b, e);
+}
+
+char *
+text_json(const char *s)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	size_t left = strlen(s);
+	struct out_buf b = {0};
+
+	put(&b, "\"", 1);
+	while (left) {
+		ucs4_t uc;
+		int n = (int)text_utf8_char((const char *)p, left);
+
+		if (!n) {
+			/* Not UTF-8: the replacement character. */
+			put_str(&b, "\\ufffd");
+			n = 1;
+		} else {
+			u8_mbtouc(&uc, p, (size_t)n);
+			if (uc == '"' || uc == '\\') {
+				char e[2] = {'\\', (char)uc};
+
+				put(&b, e, 2);
+			} else if (uc == '\n') {
+				put_str(&b, "\\n");
+			} else if (uc == '\t') {
+				put_str(&b, "\\t");
+			} else if (is_control(uc) || is_invisible(uc)) {
+				put_json_u(&b, uc);
+			} else {
+				put(&b, p, (size_t)n);
+			}
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	put(&b, "\"", 1);
+	return b.s;
+}
+
+void
+text_write_json(FILE *out, const char *s)
+{
+	char *j = text_json(s);
+
+	fputs(j, out);
+	free(j);
+}
+
+char *
+text_csv(const char *s)
+{
+	char *e = text_escape(s);
+	struct out_buf b = {0};
+	const char *q;
+
+	if (!strpbrk(e, ",\"")) /* text_escape leaves no CR or LF */
+		return e;
+	put(&b, "\"", 1);
+	for (q = e; *q; q++) {
+		if (*q == '"')
+			put(&b, "\"", 1);
+		put(&b, q, 1);
+	}
+	put(&b, "\"", 1);
+	free(e);
+	return b.s;
+}
+
+char *
+text_xml(const char *s)
+{
+	char *e = text_escape(s);
+	struct out_buf b = {0};
+	const char *q;
+
+	put(&b, "", 0);
+	for (q = e; *q; q++) {
+		switch (*q) {
+		case '&':
+			put_str(&b, "&amp;");
+			break;
+		case '<':
+			put_str(&b, "&lt;");
+			break;
+		case '>':
+			put_str(&b, "&gt;");
+			break;
+		case '"':
+			put_str(&b, "&quot;");
+			break;
+		case '\'':
+			put_str(&b, "&apos;");
+			break;
+		default:
+			put(&b, q, 1);
+		}
+	}
+	free(e);
+	return b.s;
 }

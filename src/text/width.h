@@ -3,15 +3,29 @@
  * libunistring).
  *
  * Strings come from the trace, so they may be invalid UTF-8 or carry
- * control characters (even terminal escape sequences).  text_escape turns
- * every such byte into a visible \xNN; what remains is printable and is
- * measured in terminal columns by text_width.
+ * control characters (even terminal escape sequences).  This is the one
+ * door by which they leave the program, one function per destination:
+ *
+ *   terminal, stderr, text reports   text_escape (the viewer's canvas
+ *                                    through text_next_glyph, the same
+ *                                    rules)
+ *   JSON                             text_json, text_write_json
+ *   CSV                              text_csv
+ *   XML and SVG                      text_xml
+ *
+ * On terminals every invalid byte and C0 or C1 control character or DEL
+ * becomes a visible \xNN, and every character that draws nothing but
+ * changes how text reads (bidi overrides and isolates, zero-width
+ * spaces and joiners, other format characters, line separators) its
+ * name, \u202E; what remains is printable and is measured in terminal
+ * columns by text_width.
  */
 #ifndef TRACETUI_TEXT_WIDTH_H
 #define TRACETUI_TEXT_WIDTH_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Bytes a glyph may take in text_next_glyph's buffer. */
 #define TEXT_GLYPH_MAX 24
@@ -33,7 +47,21 @@ size_t text_utf8_char(const char *s, size_t left);
 size_t text_width(const char *s);
 /* True when s needs no escaping. */
 bool text_is_clean(const char *s);
-/* A new string: s with invalid bytes and control characters as \xNN. */
+/* A new string: s with invalid bytes and control characters as \xNN,
+ * invisible characters as \uXXXX (for terminals, stderr, text). */
 char *text_escape(const char *s);
+
+/* A new string: s as a quoted JSON string literal (RFC 8259), with
+ * control and invisible characters as \u escapes, invalid bytes as
+ * U+FFFD. */
+char *text_json(const char *s);
+/* Write text_json(s) to out. */
+void text_write_json(FILE *out, const char *s);
+/* A new string: text_escape(s) as one CSV field (RFC 4180), quoted
+ * when it holds a comma or a quote. */
+char *text_csv(const char *s);
+/* A new string: text_escape(s) with XML's five special characters as
+ * entities, fit for SVG text and attribute values. */
+char *text_xml(const char *s);
 
 #endif

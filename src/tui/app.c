@@ -17,31 +17,35 @@
 #include <string.h>
 
 static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
-        [APP_VIEW_PROFILE] = &view_profile_ops,
-        [APP_VIEW_TIMELINE] = &view_timeline_ops,
-        [APP_VIEW_ICICLE] = &view_icicle_ops,
-        [APP_VIEW_THREADS] = &view_threads_ops,
-        [APP_VIEW_INFO] = &view_info_ops,
-        [APP_VIEW_HELP] = &view_help_ops,
+#define VIEW_OPS(id, name, req) [APP_VIEW_##id] = &view_##name##_ops,
+        VIEW_LIST(VIEW_OPS)
+#undef VIEW_OPS
 };
 
-static void
-base_free(struct app_base *b)
-{
-	size_t i;
+/* The request that shows each view. */
+static const enum request view_request[APP_VIEW_COUNT] = {
+#define VIEW_REQUEST(id, name, req) [APP_VIEW_##id] = req,
+        VIEW_LIST(VIEW_REQUEST)
+#undef VIEW_REQUEST
+};
 
-	if (!b)
-		return;
-	for (i = 0; i < b->nkeys; i++)
-		free(b->keys[i]);
-	free(b->keys);
-	free(b->incl);
-	free(b->excl);
-	callpath_done(&b->paths[0]);
-	callpath_done(&b->paths[1]);
-	free(b->key_of);
-	free(b->path);
-	free(b);
+/* The method view v's selection stands for, or CALL_NONE. */
+static uint32_t
+view_selection(const struct app *app, enum app_view v)
+{
+	return view_ops[v]->selection ? view_ops[v]->selection(app->state[v])
+	                              : CALL_NONE;
+}
+
+/* View v's selection into app->method, the other views left to notice
+ * it as they draw. */
+static void
+take_selection(struct app *app, enum app_view v)
+{
+	uint32_t m = view_selection(app, v);
+
+	if (m != CALL_NONE)
+		app->method = m;
 }
 
 static void
@@ -54,6 +58,7 @@ refresh_views(struct app *app)
 		if (view_ops[v]->refresh)
 			view_ops[v]->refresh(app->state[v], app);
 	}
+	take_selection(app, app->view);
 }
 
 struct app *
@@ -74,12 +79,14 @@ app_new(struct calltree *tree)
 	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		app->state[v] = view_ops[v]->open(app);
+	take_selection(app, app->view);
 	return app;
 }
 
 void
 app_free(struct app *app)
 {
+	size_t t;
 	int v;
 	size_t i;
 
@@ -88,11 +95,17 @@ app_free(struct app *app)
 	warmup_free(app->warmup);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		view_ops[v]->close(app->state[v]);
+	if (app->thread_paths)
+		for (t = 0; t < app->tree->nthreads; t++)
+			callpath_done(&app->thread_paths[t]);
+	free(app->thread_paths);
+	free(app->thread_built);
 	profile_done(&app->profile);
 	profile_cache_free(app->cache);
 	profile_index_free(app->index);
 	scope_done(&app->scope);
-	base_free(app->base);
+	base_compare_free(app->base);
+	free(app->base_path);
 	if (app->have_re)
 		regfree(&app->re);
 	free(app->back.places);
@@ -135,106 +148,52 @@ app_message(struct app *app, bool error, const char *fmt, ...)
 	app->message_is_error = error;
 }
 
+struct callpath *
+app_scope_parts(struct app *app, size_t *n)
+{
+	const struct calltree *tree = app->tree;
+	const struct scope *scope = &app->scope;
+	struct callpath *parts;
+	size_t t;
+
+	if (!app->thread_paths) {
+		app_wait_notice(app, "the call paths");
+		app->thread_paths = warmup_take_thread_paths(app->warmup);
+		app->thread_built =
+		        xcalloc(tree->nthreads + 1, sizeof(*app->thread_built));
+		if (app->thread_paths)
+			memset(app->thread_built, true, tree->nthreads);
+		else
+			app->thread_paths = xcalloc(tree->nthreads + 1,
+			                            sizeof(*app->thread_paths));
+	}
+	parts = xcalloc(scope->count + 1, sizeof(*parts));
+	*n = 0;
+	for (t = 0; t < tree->nthreads; t++) {
+		if (!scope_has(scope, t))
+			continue;
+		if (!app->thread_built[t]) {
+			callpath_build_thread(&app->thread_paths[t], tree, t);
+			app->thread_built[t] = true;
+		}
+		parts[(*n)++] = app->thread_paths[t];
+	}
+	return parts;
+}
+
 enum clock_index
 app_main_clock(const struct app *app)
 {
 	return app->clocks == APP_CLOCKS_WALL ? CLOCK_WALL : CLOCK_CPU;
 }
 
-/* The full name of m with '/' in its class read as '.'. */
-static char *
-method_key(const struct tt_method *m)
-{
-	struct tt_method copy = *m;
-	char *klass = xstrdup(m->klass), *p, *key;
-
-	for (p = klass; *p; p++)
-		if (*p == '/')
-			*p = '.';
-	copy.klass = klass;
-	key = method_full_name(&copy);
-	free(klass);
-	return key;
-}
-
-static int
-key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The index of key in b's keys, or CALL_NONE. */
-static uint32_t
-key_index(const struct app_base *b, const char *key)
-{
-	char *const *at = b->nkeys ? bsearch(&key, b->keys, b->nkeys,
-	                                     sizeof(*b->keys), key_cmp)
-	                           : NULL;
-
-	return at ? (uint32_t)(at - b->keys) : CALL_NONE;
-}
-
 void
 app_set_base(struct app *app, const struct calltree *base, const char *path)
 {
-	struct app_base *b = xcalloc(1, sizeof(*b));
-	struct profile prof;
-	struct scope all;
-	uint32_t *key_of;
-	size_t m, n, i;
-	int k, t;
-
-	b->path = xstrdup(path);
-	scope_init_all(&all, base);
-	profile_compute(&prof, base, &all);
-	b->keys = xcalloc(base->nmethods + 1, sizeof(*b->keys));
-	for (m = 0; m < base->nmethods; m++)
-		if (profile_row_used(&prof, m))
-			b->keys[b->nkeys++] = method_key(&base->methods[m]);
-	qsort(b->keys, b->nkeys, sizeof(*b->keys), key_cmp);
-	for (i = n = 0; i < b->nkeys; i++) {
-		if (n && !strcmp(b->keys[n - 1], b->keys[i]))
-			free(b->keys[i]);
-		else
-			b->keys[n++] = b->keys[i];
-	}
-	b->nkeys = n;
-	b->incl = xcalloc(n + 1, sizeof(*b->incl));
-	b->excl = xcalloc(n + 1, sizeof(*b->excl));
-	key_of = xcalloc(base->nmethods + 1, sizeof(*key_of));
-	for (m = 0; m < base->nmethods; m++) {
-		char *key;
-
-		key_of[m] = CALL_NONE;
-		if (!profile_row_used(&prof, m))
-			continue;
-		key = method_key(&base->methods[m]);
-		key_of[m] = key_index(b, key);
-		free(key);
-		for (k = 0; k < CLOCK_COUNT; k++) {
-			b->incl[key_of[m]][k] += prof.rows[m].incl[k];
-			b->excl[key_of[m]][k] += prof.rows[m].excl[k];
-		}
-	}
-	callpath_build(&b->paths[0], base, &all, false);
-	callpath_invert(&b->paths[1], &b->paths[0]);
-	for (t = 0; t < 2; t++)
-		for (i = 1; i < b->paths[t].count; i++)
-			if (b->paths[t].nodes[i].method != CALL_NONE)
-				b->paths[t].nodes[i].method =
-				        key_of[b->paths[t].nodes[i].method];
-	free(key_of);
-	profile_done(&prof);
-	scope_done(&all);
-	b->key_of = xcalloc(app->tree->nmethods + 1, sizeof(*b->key_of));
-	for (m = 0; m < app->tree->nmethods; m++) {
-		char *key = method_key(&app->tree->methods[m]);
-
-		b->key_of[m] = key_index(b, key);
-		free(key);
-	}
-	base_free(app->base);
-	app->base = b;
+	base_compare_free(app->base);
+	free(app->base_path);
+	app->base = base_compare_new(app->tree, base);
+	app->base_path = xstrdup(path);
 	refresh_views(app);
 }
 
@@ -242,48 +201,14 @@ bool
 app_base_method(const struct app *app, uint32_t m, uint64_t incl[CLOCK_COUNT],
                 uint64_t excl[CLOCK_COUNT])
 {
-	uint32_t key;
-
-	if (!app->base || m == CALL_NONE ||
-	    (key = app->base->key_of[m]) == CALL_NONE)
-		return false;
-	memcpy(incl, app->base->incl[key], sizeof(app->base->incl[key]));
-	memcpy(excl, app->base->excl[key], sizeof(app->base->excl[key]));
-	return true;
+	return base_compare_method(app->base, m, incl, excl);
 }
 
 bool
 app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
               bool inverted, uint64_t incl[CLOCK_COUNT])
 {
-	const struct callpath *bp;
-	uint32_t *keys, len, at, i;
-	bool found = true;
-
-	if (!app->base || !n)
-		return false;
-	bp = &app->base->paths[inverted];
-	len = p->nodes[n].depth;
-	keys = xcalloc((size_t)len + 1, sizeof(*keys));
-	for (at = n; at != 0; at = p->nodes[at].parent) {
-		uint32_t m = p->nodes[at].method;
-
-		keys[p->nodes[at].depth - 1] =
-		        m == CALL_NONE ? CALL_NONE : app->base->key_of[m];
-	}
-	for (i = 0, at = 0; found && i < len; i++) {
-		uint32_t ch = bp->nodes[at].first_child;
-
-		while (ch != CALL_NONE && (keys[i] == CALL_NONE ||
-		                           bp->nodes[ch].method != keys[i]))
-			ch = bp->nodes[ch].next_sibling;
-		found = ch != CALL_NONE;
-		at = ch;
-	}
-	free(keys);
-	if (found)
-		memcpy(incl, bp->nodes[at].incl, sizeof(bp->nodes[at].incl));
-	return found;
+	return base_compare_path(app->base, p, n, inverted, incl);
 }
 
 /* The profile of the scope: summed from the per-thread cache, or, within
@@ -404,6 +329,7 @@ switch_view(struct app *app, enum app_view view)
 		app->reselect[view] = false;
 		if (view_ops[view]->refresh)
 			view_ops[view]->refresh(app->state[view], app);
+		take_selection(app, view);
 	}
 }
 
@@ -421,20 +347,73 @@ cycle_clock(struct app *app)
 	refresh_views(app);
 }
 
+/* A question for the current view, with how things are now. */
+static void
+ask_init(const struct app *app, struct view_ask *ask)
+{
+	memset(ask, 0, sizeof(*ask));
+	ask->method = app->method;
+	ask->jump = APP_VIEW_COUNT;
+}
+
+/* Apply what the current view asked for, then take its selection. */
+static void
+apply_ask(struct app *app, struct view_ask *ask)
+{
+	enum app_view from = app->view;
+	uint32_t m;
+
+	if (ask->set_scope)
+		app_set_scope(app, &ask->scope);
+	if (ask->jump != APP_VIEW_COUNT)
+		app_jump(app, ask->jump, ask->method);
+	else if (app->view == from &&
+	         (m = view_selection(app, from)) != CALL_NONE)
+		app_select(app, m);
+	if (ask->message[0])
+		app_message(app, false, "%s", ask->message);
+}
+
+/* The selection's status with where the match is among all matches:
+ * "NAME  [3/17]". */
+static void
+say_match(struct app *app, const struct view_ask *ask)
+{
+	const struct view_ops *ops = view_ops[app->view];
+	char *status =
+	        ops->status ? ops->status(app->state[app->view], app) : NULL;
+
+	app_message(app, false, "%s%s[%zu/%zu]", status ? status : "",
+	            status ? "  " : "", ask->match, ask->matches);
+	free(status);
+}
+
 static void
 run_search(struct app *app, int dir)
 {
 	const struct view_ops *ops = view_ops[app->view];
+	struct view_ask ask;
+	bool found;
 
 	if (!app->have_re) {
 		app_message(app, false, "no search yet: press / first");
 		return;
 	}
-	if (!ops->search) {
+	if (!ops->search && !ops->find) {
 		app_message(app, false, "this view has nothing to search");
 		return;
 	}
-	if (!ops->search(app->state[app->view], app, &app->re, dir))
+	if (ops->find) {
+		ask_init(app, &ask);
+		found = ops->find(app->state[app->view], app, &app->re, dir,
+		                  &ask);
+		apply_ask(app, &ask);
+		if (found && ask.match && !ask.message[0])
+			say_match(app, &ask);
+	} else {
+		found = ops->search(app->state[app->view], app, &app->re, dir);
+	}
+	if (!found)
 		app_message(app, false, "no match");
 }
 
@@ -473,9 +452,25 @@ void
 app_request(struct app *app, enum request req)
 {
 	const struct view_ops *ops = view_ops[app->view];
+	enum view_result done;
+	struct view_ask ask;
+	int v;
 
-	if (ops->request(app->state[app->view], app, req) == VIEW_DONE)
+	if (ops->handle) {
+		ask_init(app, &ask);
+		done = ops->handle(app->state[app->view], app, req, &ask);
+		apply_ask(app, &ask);
+	} else {
+		done = ops->request(app->state[app->view], app, req);
+	}
+	if (done == VIEW_DONE)
 		return;
+	for (v = 0; v < APP_VIEW_COUNT; v++) {
+		if (req == view_request[v]) {
+			switch_view(app, (enum app_view)v);
+			return;
+		}
+	}
 	switch (req) {
 	case REQ_VIEW_NEXT:
 		switch_view(app, (app->view + 1) % APP_VIEW_COUNT);
@@ -484,15 +479,6 @@ app_request(struct app *app, enum request req)
 		switch_view(app,
 		            (app->view + APP_VIEW_COUNT - 1) % APP_VIEW_COUNT);
 		break;
-	case REQ_VIEW_PROFILE:
-		switch_view(app, APP_VIEW_PROFILE);
-		break;
-	case REQ_VIEW_TIMELINE:
-		switch_view(app, APP_VIEW_TIMELINE);
-		break;
-	case REQ_VIEW_ICICLE:
-		switch_view(app, APP_VIEW_ICICLE);
-		break;
 	case REQ_RANGE_CLEAR:
 		if (!app->scope.range.on) {
 			app_message(app, false, "no range to clear");
@@ -500,15 +486,6 @@ app_request(struct app *app, enum request req)
 		}
 		app_set_range(app, NULL);
 		app_message(app, false, "range cleared: the whole trace");
-		break;
-	case REQ_VIEW_THREADS:
-		switch_view(app, APP_VIEW_THREADS);
-		break;
-	case REQ_VIEW_INFO:
-		switch_view(app, APP_VIEW_INFO);
-		break;
-	case REQ_VIEW_HELP:
-		switch_view(app, APP_VIEW_HELP);
 		break;
 	case REQ_BACK_OUT:
 		if (app->view != APP_VIEW_PROFILE)
@@ -658,22 +635,20 @@ replace_tree(struct app *app, struct calltree *tree)
 	profile_cache_free(app->cache);
 	profile_index_free(app->index);
 	app->index = NULL;
+	if (app->thread_paths)
+		for (m = 0; m < app->tree->nthreads; m++)
+			callpath_done(&app->thread_paths[m]);
+	free(app->thread_paths);
+	free(app->thread_built);
+	app->thread_paths = NULL;
+	app->thread_built = NULL;
 	if (app->tree != app->original)
 		calltree_free(app->tree);
 	app->tree = tree;
 	if (app->method != CALL_NONE && app->method >= tree->nmethods)
 		app->method = CALL_NONE;
-	if (app->base) {
-		free(app->base->key_of);
-		app->base->key_of =
-		        xcalloc(tree->nmethods + 1, sizeof(*app->base->key_of));
-		for (m = 0; m < tree->nmethods; m++) {
-			char *key = method_key(&tree->methods[m]);
-
-			app->base->key_of[m] = key_index(app->base, key);
-			free(key);
-		}
-	}
+	if (app->base)
+		base_compare_rekey(app->base, tree);
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
 	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
@@ -863,7 +838,7 @@ draw_title(struct app *app, struct canvas *c)
 		range = xstrdup("range: all");
 	title = xasprintf("%s%s%s | %s | %s | clock: %s | %s", app->tree->path,
 	                  app->base ? " vs " : "",
-	                  app->base ? app->base->path : "",
+	                  app->base ? app->base_path : "",
 	                  view_ops[app->view]->name, threads, clock, range);
 	free(range);
 	for (t = 0; t < app->ntransforms; t++) {

@@ -10,6 +10,7 @@
 #ifndef TRACETUI_APP_H
 #define TRACETUI_APP_H
 
+#include "query/base.h"
 #include "query/callpath.h"
 #include "model/calltree.h"
 #include "tui/canvas.h"
@@ -23,16 +24,6 @@
 
 #include <regex.h>
 #include <stdbool.h>
-
-enum app_view {
-	APP_VIEW_PROFILE,
-	APP_VIEW_TIMELINE,
-	APP_VIEW_ICICLE,
-	APP_VIEW_THREADS,
-	APP_VIEW_INFO,
-	APP_VIEW_HELP,
-	APP_VIEW_COUNT,
-};
 
 /* Which clocks the profile shows. */
 enum app_clocks {
@@ -70,16 +61,6 @@ enum { APP_MIN_WIDTH = 40, APP_MIN_HEIGHT = 8 };
  * thread, and its call paths (threads merged) whose nodes' methods are
  * those keys' indices.
  */
-struct app_base {
-	char *path;
-	char **keys; /* sorted, distinct */
-	size_t nkeys;
-	uint64_t (*incl)[CLOCK_COUNT]; /* per key */
-	uint64_t (*excl)[CLOCK_COUNT];
-	struct callpath paths[2]; /* top-down, bottom-up */
-	uint32_t *key_of; /* per method of the app's tree, or CALL_NONE */
-};
-
 struct app {
 	struct calltree *tree;
 	struct scope scope;
@@ -102,7 +83,8 @@ struct app {
 	char *prompt;
 	size_t prompt_len, prompt_cap;
 	int page;              /* rows of the view area at the last draw */
-	struct app_base *base; /* NULL without --base */
+	struct base_compare *base; /* NULL without --base */
+	char *base_path;           /* its file, as given */
 	struct warmup *warmup; /* indexes built in the background */
 	/* The model as loaded while transforms apply (else NULL); the
 	 * transforms applied are [0, ntransforms), those up to nkept can
@@ -110,6 +92,10 @@ struct app {
 	struct calltree *original;
 	struct app_transform *transforms;
 	size_t ntransforms, nkept, transforms_cap;
+	/* Each thread's own call paths (callpath_build of that thread),
+	 * from the warmup or made on first need: app_scope_parts. */
+	struct callpath *thread_paths;
+	bool *thread_built;
 	/* Shows text at once, before the app waits for the warmup; NULL
 	 * (headless) says nothing. */
 	void (*notice)(const char *text);
@@ -163,6 +149,10 @@ void app_transform(struct app *app, enum transform_kind kind);
 /* Focus on the calls along path[0..n) of methods from a root (taken
  * over; a history entry). */
 void app_transform_path(struct app *app, uint32_t *path, size_t n);
+/* The own call paths of the scope's threads (each built once, shared by
+ * the views that merge them) in a new array of *n; the paths stay the
+ * app's. */
+struct callpath *app_scope_parts(struct app *app, size_t *n);
 /* The clock the profile's single-clock columns use. */
 enum clock_index app_main_clock(const struct app *app);
 

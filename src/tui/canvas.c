@@ -17,6 +17,7 @@ static const char *const glyphs_utf8[GLYPH_COUNT] = {
         [GLYPH_SORT_UP] = "\u25b2",   [GLYPH_HLINE] = "\u2500",
         [GLYPH_VLINE] = "\u2502",     [GLYPH_BLOCK] = "\u2588",
         [GLYPH_SHADE] = "\u2591",     [GLYPH_ARROW] = "\u2192",
+        [GLYPH_BRANCH] = "\u251c",    [GLYPH_LAST] = "\u2514",
 };
 
 static const char *const glyphs_ascii[GLYPH_COUNT] = {
@@ -25,6 +26,7 @@ static const char *const glyphs_ascii[GLYPH_COUNT] = {
         [GLYPH_SORT_UP] = "^",   [GLYPH_HLINE] = "-",
         [GLYPH_VLINE] = "|",     [GLYPH_BLOCK] = "#",
         [GLYPH_SHADE] = ".",     [GLYPH_ARROW] = ">",
+        [GLYPH_BRANCH] = "|",    [GLYPH_LAST] = "`",
 };
 
 static const char role_letters[ROLE_COUNT] = {
@@ -162,13 +164,14 @@ canvas_text(struct canvas *c, int x, int y, int max, const char *s,
 		left -= used;
 		if (w == 0)
 			continue;
-		if (strncmp(g, "\\x", 2) == 0 && w == 4) {
-			/* An escape is four ASCII cells. */
+		if (g[0] == '\\' && (size_t)w == strlen(g)) {
+			/* An escape (\x1B, \u202E) is one ASCII cell a
+			 * byte. */
 			int i;
 
-			if (col + 4 > x + room)
+			if (col + w > x + room)
 				break;
-			for (i = 0; i < 4; i++) {
+			for (i = 0; i < w; i++) {
 				char one[2] = {g[i], '\0'};
 
 				put_glyph(c, col++, y, limit, one, 1, role);

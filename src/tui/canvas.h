@@ -58,6 +58,8 @@ enum glyph {
 	GLYPH_BLOCK,
 	GLYPH_SHADE,
 	GLYPH_ARROW,
+	GLYPH_BRANCH, /* a tree row with siblings after it */
+	GLYPH_LAST,   /* the last child of a tree row */
 	GLYPH_COUNT,
 };
 

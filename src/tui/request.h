@@ -39,6 +39,8 @@
 	R(VIEW_THREADS, "Views", "4 t", "threads view")                        \
 	R(VIEW_INFO, "Views", "5 i", "info view")                              \
 	R(VIEW_HELP, "Views", "6 ? F1", "this help")                           \
+	R(VIEW_CALLTREE, "Views", "7 C",                                       \
+	  "call tree view; on a method: its call paths")                       \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
 	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
 	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
@@ -53,7 +55,11 @@
 	  "start a time range at the cursor; moving extends it")               \
 	R(RANGE_APPLY, "Timeline", "V", "apply the range to every view")       \
 	R(RANGE_CLEAR, "Timeline", "X", "clear the range")                     \
-	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle")                \
+	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle or call tree")   \
+	R(EXPAND_HOT, "Call tree", "e *",                                      \
+	  "expand the hottest path down to where it splits")                   \
+	R(EXPAND_ALL, "Call tree", "E",                                        \
+	  "expand everything under the row (up to 10000 rows)")                \
 	R(TAG, "Threads", "Space", "tag or untag the selected thread")         \
 	R(SCOPE_ALL, "Threads", "a", "scope: all threads")                     \
 	R(SEARCH, "Search", "/", "search with a regular expression")           \
@@ -67,7 +73,7 @@
 	  "drop the selected method's calls and their time")                   \
 	R(TRANSFORM_RECURSION, "Transforms", "R",                              \
 	  "collapse the selected method's recursion")                          \
-	R(TRANSFORM_CLASS, "Transforms", "C",                                  \
+	R(TRANSFORM_CLASS, "Transforms", "K",                                  \
 	  "collapse the selected method's class into one frame")               \
 	R(TRANSFORM_PACKAGE, "Transforms", "P",                                \
 	  "collapse the selected method's package into one frame")             \

@@ -12,9 +12,13 @@
 #include "util/alloc.h"
 
 #include <curses.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <term.h>
+#include <time.h>
+#include <unistd.h>
 
 static bool term_active;
 static volatile sig_atomic_t term_signal;
@@ -97,17 +101,51 @@ set_colors(enum term_color mode)
 		role_attr[r] = styles[r].mono;
 }
 
+/* The advice given when the terminal cannot host the viewer. */
+#define BATCH_ADVICE                                                           \
+	"; the batch commands print text instead (tracetui report FILE, "     \
+	"tree, calls, info)"
+
+bool
+term_usable(char **error)
+{
+	const char *name = getenv("TERM");
+
+	if (!name || !*name || strcmp(name, "dumb") == 0) {
+		*error = xasprintf("the viewer needs a terminal that can move "
+		                   "its cursor, and TERM is %s" BATCH_ADVICE,
+		                   name && *name ? "dumb" : "not set");
+		return false;
+	}
+	return true;
+}
+
 bool
 term_open(enum term_color color, char **error)
 {
 	struct sigaction sa;
+	SCREEN *screen;
 
-	if (!newterm(NULL, stdout, stdin)) {
-		*error = xstrdup("cannot initialise the terminal (check TERM)");
+	if (!term_usable(error))
+		return false;
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
+		*error = xstrdup("cannot initialise the terminal (check "
+		                 "TERM)" BATCH_ADVICE);
 		return false;
 	}
+	{
+		const char *cup = tigetstr("cup");
+
+		if (!cup || cup == (char *)-1) {
+			endwin();
+			delscreen(screen);
+			*error = xstrdup("the terminal cannot move its cursor "
+			                 "(check TERM)" BATCH_ADVICE);
+			return false;
+		}
+	}
 	term_active = true;
-	util_alloc_failure_hook = term_close;
 	atexit(term_close);
 	cbreak();
 	noecho();
@@ -217,19 +255,56 @@ translate(int ch)
 	}
 }
 
+/* Milliseconds on a monotonic clock. */
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * After get_wch gave nothing: true when the terminal is gone (hung up,
+ * closed, or read at its end), which a SIGHUP that is ignored or never
+ * sent would otherwise leave the loop spinning on.  `quick` counts the
+ * empty reads in a row that came back well before their timeout.
+ */
+static bool
+terminal_vanished(long long waited_ms, int *quick)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+
+	if (poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))
+		return true;
+	if (waited_ms >= 100) {
+		*quick = 0;
+		return false;
+	}
+	return ++*quick >= 50;
+}
+
 int
 term_read_key(void)
 {
 	wint_t wc;
+	int quick = 0;
 
 	for (;;) {
+		long long before = now_ms();
 		int rc;
 
 		if (term_signal)
 			return TKEY_NONE;
 		rc = get_wch(&wc);
-		if (rc == ERR)
+		if (rc == ERR) {
+			if (terminal_vanished(now_ms() - before, &quick)) {
+				term_signal = SIGHUP;
+				return TKEY_NONE;
+			}
 			continue;
+		}
 		if (rc == KEY_CODE_YES)
 			return translate((int)wc);
 		/* C-l: the next refresh repaints every cell, not just
@@ -244,4 +319,10 @@ bool
 term_interrupted(void)
 {
 	return term_signal != 0;
+}
+
+int
+term_signal_number(void)
+{
+	return (int)term_signal;
 }

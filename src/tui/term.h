@@ -4,8 +4,9 @@
  *
  * term_close restores the terminal and may be called any number of
  * times; it is also called on exit, on allocation failure, and after a
- * fatal signal.  SIGINT, SIGTERM and SIGHUP make term_read_key return
- * TKEY_NONE with term_interrupted() true, so the loop ends cleanly.
+ * fatal signal.  SIGINT, SIGTERM and SIGHUP, and a terminal that hangs
+ * up or reaches its end, make term_read_key return TKEY_NONE with
+ * term_interrupted() true, so the loop ends cleanly.
  */
 #ifndef TRACETUI_TERM_H
 #define TRACETUI_TERM_H
@@ -20,6 +21,9 @@ enum term_color {
 	TERM_COLOR_NEVER,
 };
 
+/* False with a message in *error when TERM says the terminal cannot
+ * host the viewer (dumb, unset), before anything is loaded. */
+bool term_usable(char **error);
 /* Take over the terminal; false with a message in *error otherwise. */
 bool term_open(enum term_color color, char **error);
 /* Restore the terminal. */
@@ -32,7 +36,10 @@ void term_paint(const struct canvas *canvas);
 void term_notice(const char *text);
 /* Wait for a key (tui/keymap.h codes); TKEY_RESIZE after a resize. */
 int term_read_key(void);
-/* True once SIGINT, SIGTERM or SIGHUP arrived. */
+/* True once SIGINT, SIGTERM or SIGHUP arrived, or the terminal vanished. */
 bool term_interrupted(void);
+/* The signal that ended the viewer (SIGHUP for a vanished terminal), or
+ * 0. */
+int term_signal_number(void);
 
 #endif

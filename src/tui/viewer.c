@@ -74,6 +74,13 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
+	if (!term_usable(&error)) {
+		cmd_error(NULL, "%s", error);
+		free(error);
+		calltree_free(base);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
 	tree = cmd_load(&opts, opts.args[0]);
 	if (!tree) {
 		calltree_free(base);
@@ -127,5 +134,7 @@ viewer_main(int argc, char **argv)
 	canvas_free(canvas);
 	app_free(app);
 	cmd_opts_done(&opts);
-	return CMD_OK;
+	/* Ended by a signal: the shell's 128 + its number (130 for SIGINT,
+	 * 143 for SIGTERM, 129 for SIGHUP or a vanished terminal). */
+	return term_signal_number() ? 128 + term_signal_number() : CMD_OK;
 }

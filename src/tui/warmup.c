@@ -48,14 +48,8 @@ build(void *arg)
 	pthread_cond_broadcast(&w->ready);
 	pthread_mutex_unlock(&w->lock);
 	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
-	for (t = 0; t < tree->nthreads; t++) {
-		struct scope one;
-
-		scope_init_none(&one, tree);
-		scope_add(&one, t);
-		callpath_build(&w->paths[t], tree, &one, false);
-		scope_done(&one);
-	}
+	for (t = 0; t < tree->nthreads; t++)
+		callpath_build_thread(&w->paths[t], tree, t);
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
 	callpath_merge(w->merged, w->paths, tree->nthreads);

@@ -1,5 +1,6 @@
 /*
- * alloc: allocation that aborts on failure, so no caller handles NULL.
+ * alloc: allocation that ends the program through the failure hook (or
+ * aborts) on failure, so no caller handles NULL.
  */
 #include "config.h"
 
@@ -11,13 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-void (*util_alloc_failure_hook)(void);
+void (*util_alloc_failure_hook)(size_t size);
 
 static void
 out_of_memory(size_t size)
 {
 	if (util_alloc_failure_hook)
-		util_alloc_failure_hook();
+		util_alloc_failure_hook(size);
 	fprintf(stderr, "tracetui: out of memory (allocating %zu bytes)\n",
 	        size);
 	abort();
@@ -109,7 +110,7 @@ xasprintf(const char *fmt, ...)
 void
 util_grow(void **ptr, size_t *cap, size_t need, size_t size)
 {
-	size_t n = *cap ? *cap : 8;
+	size_t n = *cap ? *cap : 2;
 
 	while (n < need) {
 		if (n > SIZE_MAX / 2)

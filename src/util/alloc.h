@@ -1,9 +1,11 @@
 /*
  * alloc: allocation that never returns NULL, and growable arrays.
  *
- * Every function aborts the program with a message on allocation failure
- * (after the terminal layer has restored the screen through the hook), so
- * callers never test for NULL.  Memory returned here is owned by the caller.
+ * On allocation failure every function calls util_alloc_failure_hook
+ * with the size it needed; main.c installs one that restores the
+ * terminal, says how much was needed and exits with status 5.  Without a
+ * hook (or if it returns) the program aborts with a message.  So callers
+ * never test for NULL.  Memory returned here is owned by the caller.
  */
 #ifndef TRACETUI_UTIL_ALLOC_H
 #define TRACETUI_UTIL_ALLOC_H
@@ -11,8 +13,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Called once before aborting on allocation failure; NULL for none. */
-extern void (*util_alloc_failure_hook)(void);
+/* Called with the bytes needed (SIZE_MAX: more than can be addressed)
+ * when an allocation fails; NULL for none.  Meant not to return. */
+extern void (*util_alloc_failure_hook)(size_t size);
 
 /* malloc that aborts on failure; size 0 returns a unique pointer. */
 void *xmalloc(size_t size);

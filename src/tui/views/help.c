@@ -50,24 +50,12 @@ help_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	text_view_draw(state, c, top, height);
 }
 
-static enum view_result
-help_request(void *state, struct app *app, enum request req)
-{
-	return text_view_request(state, app, req);
-}
-
-static bool
-help_search(void *state, struct app *app, const regex_t *re, int dir)
-{
-	return text_view_search(state, re, dir);
-}
-
 const struct view_ops view_help_ops = {
         .name = "Help",
         .hints = "j/k:scroll  Esc:back",
         .open = help_open,
         .close = help_close,
         .draw = help_draw,
-        .request = help_request,
-        .search = help_search,
+        .handle = text_view_handle,
+        .find = text_view_find,
 };

@@ -55,12 +55,9 @@ struct scope_trees {
 };
 
 struct icicle_view {
-	struct scope_trees cur;   /* the scope's */
-	struct callpath *threads; /* each thread's own, made on first need */
-	bool *thread_built;
-	size_t nthread_paths;
-	unsigned generation; /* bumped by every build or sort */
-	int mode;            /* TOP_DOWN or BOTTOM_UP */
+	struct scope_trees cur; /* the scope's */
+	unsigned generation;    /* bumped by every build or sort */
+	int mode;               /* TOP_DOWN or BOTTOM_UP */
 
 	/* The scope the trees are for, and whether it is the whole trace
 	 * (every thread, no range). */
@@ -260,45 +257,12 @@ follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 	}
 }
 
-/* The own trees of the scope's threads (built on first need) into a new
- * array; *n says how many. */
+/* The own trees of the scope's threads (the app's, built on first need)
+ * into a new array; *n says how many. */
 static struct callpath *
 scope_parts(struct icicle_view *v, struct app *app, size_t *n)
 {
-	const struct calltree *tree = app->tree;
-	const struct scope *scope = &app->scope;
-	struct callpath *parts;
-	size_t t;
-
-	if (!v->threads) {
-		app_wait_notice(app, "the call paths");
-		v->nthread_paths = tree->nthreads;
-		v->threads = warmup_take_thread_paths(app->warmup);
-		v->thread_built =
-		        xcalloc(tree->nthreads + 1, sizeof(*v->thread_built));
-		if (v->threads)
-			memset(v->thread_built, true, tree->nthreads);
-		else
-			v->threads = xcalloc(tree->nthreads + 1,
-			                     sizeof(*v->threads));
-	}
-	parts = xcalloc(scope->count + 1, sizeof(*parts));
-	*n = 0;
-	for (t = 0; t < tree->nthreads; t++) {
-		if (!scope_has(scope, t))
-			continue;
-		if (!v->thread_built[t]) {
-			struct scope one;
-
-			scope_init_none(&one, tree);
-			scope_add(&one, t);
-			callpath_build(&v->threads[t], tree, &one, false);
-			scope_done(&one);
-			v->thread_built[t] = true;
-		}
-		parts[(*n)++] = v->threads[t];
-	}
-	return parts;
+	return app_scope_parts(app, n);
 }
 
 /* Let the job of st go: it stops soon, and is freed once it has. */
@@ -783,6 +747,14 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
 	else
 		right = xasprintf("%s %s", time,
 		                  k == CLOCK_CPU ? "cpu" : "wall");
+	if (p->cut_depth) {
+		/* A deep recursion's callers past the cut are left out. */
+		char *cut = xasprintf("callers cut at depth %u  %s",
+		                      (unsigned)p->cut_depth, right);
+
+		free(right);
+		right = cut;
+	}
 	room = c->width - (int)strlen(right) - 2;
 	for (n = v->zoom; n != 0; n = p->nodes[n].parent) {
 		UTIL_GROW(chain, cap, len + 1);
@@ -1212,10 +1184,6 @@ icicle_close(void *state)
 	free(v->sel_path);
 	trees_done(&v->cur);
 	trees_done(&v->whole);
-	for (i = 0; i < v->nthread_paths; i++)
-		callpath_done(&v->threads[i]);
-	free(v->threads);
-	free(v->thread_built);
 	for (i = 0; v->names && i < v->nnames; i++)
 		free(v->names[i]);
 	free(v->scope_on);
@@ -1238,7 +1206,7 @@ icicle_refresh(void *state, struct app *app)
 		remember_scope(v, &app->scope);
 		change_scope(v, was_whole);
 		/* Bottom-up will be wanted first: build it meanwhile. */
-		if (v->mode == BOTTOM_UP && v->threads)
+		if (v->mode == BOTTOM_UP && app->thread_paths)
 			start_job(v, app);
 	}
 	/* A new clock re-sorts and a new selection is followed on the

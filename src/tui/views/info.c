@@ -56,24 +56,12 @@ info_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	text_view_draw(state, c, top, height);
 }
 
-static enum view_result
-info_request(void *state, struct app *app, enum request req)
-{
-	return text_view_request(state, app, req);
-}
-
-static bool
-info_search(void *state, struct app *app, const regex_t *re, int dir)
-{
-	return text_view_search(state, re, dir);
-}
-
 const struct view_ops view_info_ops = {
         .name = "Info",
         .hints = "j/k:scroll",
         .open = info_open,
         .close = info_close,
         .draw = info_draw,
-        .request = info_request,
-        .search = info_search,
+        .handle = text_view_handle,
+        .find = text_view_find,
 };

@@ -6,10 +6,13 @@
  *
  * The table is a flat list of rows rebuilt whenever the order, the
  * expansions or the scope change; drawing touches only visible rows.
+ * Cursor, paging and search are the list widget's (tui/list.h); a new
+ * sort puts the cursor back on the first row.
  */
 #include "config.h"
 
 #include "tui/app.h"
+#include "tui/list.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
 
@@ -67,7 +70,7 @@ struct profile_view {
 	size_t nopen, open_cap;
 	struct row *rows;
 	size_t nrows, rows_cap;
-	size_t cursor, top;
+	struct list list;  /* over rows */
 	uint32_t selected; /* the method this view last selected */
 };
 
@@ -304,12 +307,11 @@ rebuild_rows(struct profile_view *v)
 		push_edges(v, m, ROW_CHILD, e->edges.children,
 		           e->edges.nchildren, true, section_names[3]);
 	}
-	if (v->cursor >= v->nrows)
-		v->cursor = v->nrows ? v->nrows - 1 : 0;
+	list_set_count(&v->list, v->nrows);
 }
 
 static void
-sort_methods(struct profile_view *v, struct app *app)
+sort_methods(struct profile_view *v, const struct app *app)
 {
 	struct sort_ctx ctx = {v, app};
 	size_t m;
@@ -334,7 +336,7 @@ close_all(struct profile_view *v)
 }
 
 static void
-expand(struct profile_view *v, struct app *app, uint32_t m)
+expand(struct profile_view *v, const struct app *app, uint32_t m)
 {
 	struct expansion *e;
 
@@ -365,20 +367,22 @@ cursor_to_method(struct profile_view *v, uint32_t m)
 
 	for (i = 0; i < v->nrows; i++) {
 		if (v->rows[i].kind == ROW_METHOD && v->rows[i].method == m) {
-			v->cursor = i;
+			list_select(&v->list, i);
 			return;
 		}
 	}
 }
 
+/* The cursor's method (a drill-down row's owner) becomes the selection. */
 static void
-select_cursor(struct profile_view *v, struct app *app)
+select_cursor(struct profile_view *v)
 {
-	if (v->nrows)
-		app->method = v->rows[v->cursor].kind == ROW_METHOD
-		                      ? v->rows[v->cursor].method
-		                      : v->rows[v->cursor].owner;
-	v->selected = app->method;
+	const struct row *row;
+
+	if (!v->nrows)
+		return;
+	row = &v->rows[v->list.cursor];
+	v->selected = row->kind == ROW_METHOD ? row->method : row->owner;
 }
 
 static void *
@@ -386,10 +390,11 @@ profile_open(struct app *app)
 {
 	struct profile_view *v = xcalloc(1, sizeof(*v));
 
+	v->selected = CALL_NONE;
 	set_columns(v, app);
 	sort_methods(v, app);
 	rebuild_rows(v);
-	select_cursor(v, app);
+	select_cursor(v);
 	return v;
 }
 
@@ -430,7 +435,7 @@ profile_refresh(void *state, struct app *app)
 	rebuild_rows(v);
 	if (app->method != CALL_NONE)
 		cursor_to_method(v, app->method);
-	select_cursor(v, app);
+	select_cursor(v);
 }
 
 static void
@@ -637,75 +642,41 @@ profile_draw(void *state, struct app *app, struct canvas *c, int top,
 	draw_header(v, c, top, ncols);
 	if (body < 1)
 		return;
-	if (v->cursor < v->top)
-		v->top = v->cursor;
-	if (v->cursor >= v->top + (size_t)body)
-		v->top = v->cursor - (size_t)body + 1;
+	list_layout(&v->list, (size_t)body);
 	if (!v->nrows) {
 		canvas_text(c, 2, top + 1, c->width - 2,
 		            "no calls in this scope", ROLE_DIM);
 		return;
 	}
-	for (y = 0, i = v->top; y < body && i < v->nrows; y++, i++) {
+	for (y = 0, i = v->list.top; y < body && i < v->nrows; y++, i++) {
 		/* Row rows[i] is drawn under the header. */
 		draw_row(v, app, c, top + 1 + y, &v->rows[i], ncols,
-		         i == v->cursor);
+		         i == v->list.cursor);
 	}
 }
 
+/* Sort again: the cursor goes back to the first row. */
 static void
-move_cursor(struct profile_view *v, struct app *app, long delta)
+resort(struct profile_view *v, const struct app *app)
 {
-	long to = (long)v->cursor + delta;
-
-	if (!v->nrows)
-		return;
-	if (to < 0)
-		to = 0;
-	if (to >= (long)v->nrows)
-		to = (long)v->nrows - 1;
-	v->cursor = (size_t)to;
-	select_cursor(v, app);
-}
-
-static void
-resort(struct profile_view *v, struct app *app)
-{
-	uint32_t keep = app->method;
-
 	sort_methods(v, app);
 	rebuild_rows(v);
-	if (keep != CALL_NONE)
-		cursor_to_method(v, keep);
-	select_cursor(v, app);
+	list_reset(&v->list);
+	select_cursor(v);
 }
 
 static enum view_result
-profile_request(void *state, struct app *app, enum request req)
+profile_handle(void *state, const struct app *app, enum request req,
+               struct view_ask *ask)
 {
 	struct profile_view *v = state;
-	const struct row *row = v->nrows ? &v->rows[v->cursor] : NULL;
-	long page = app->page > 2 ? app->page - 2 : 1;
+	const struct row *row = v->nrows ? &v->rows[v->list.cursor] : NULL;
 
+	if (list_move(&v->list, req)) {
+		select_cursor(v);
+		return VIEW_DONE;
+	}
 	switch (req) {
-	case REQ_MOVE_UP:
-		move_cursor(v, app, -1);
-		return VIEW_DONE;
-	case REQ_MOVE_DOWN:
-		move_cursor(v, app, 1);
-		return VIEW_DONE;
-	case REQ_PAGE_UP:
-		move_cursor(v, app, -page);
-		return VIEW_DONE;
-	case REQ_PAGE_DOWN:
-		move_cursor(v, app, page);
-		return VIEW_DONE;
-	case REQ_MOVE_FIRST:
-		move_cursor(v, app, -(long)v->nrows);
-		return VIEW_DONE;
-	case REQ_MOVE_LAST:
-		move_cursor(v, app, (long)v->nrows);
-		return VIEW_DONE;
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
 		v->sort = (v->sort +
@@ -734,7 +705,8 @@ profile_request(void *state, struct app *app, enum request req)
 		} else if ((row->kind == ROW_PARENT ||
 		            row->kind == ROW_CHILD) &&
 		           row->method != CALL_NONE) {
-			app_jump(app, APP_VIEW_PROFILE, row->method);
+			ask->jump = APP_VIEW_PROFILE;
+			ask->method = row->method;
 		}
 		return VIEW_DONE;
 	case REQ_EXPAND:
@@ -751,43 +723,69 @@ profile_request(void *state, struct app *app, enum request req)
 				                           : VIEW_UNHANDLED;
 			close_all(v);
 			rebuild_rows(v);
-			cursor_to_method(v, app->method);
+			cursor_to_method(v, v->selected);
 			return VIEW_DONE;
 		}
 		collapse(v, row->owner);
 		rebuild_rows(v);
 		cursor_to_method(v, row->owner);
-		select_cursor(v, app);
+		select_cursor(v);
 		return VIEW_DONE;
+	case REQ_VIEW_CALLTREE:
+		/* The method's call paths: the tree follows the selection. */
+		if (row->kind != ROW_METHOD && row->method != CALL_NONE &&
+		    row->kind != ROW_SELF) {
+			ask->jump = APP_VIEW_CALLTREE;
+			ask->method = row->method;
+			return VIEW_DONE;
+		}
+		return VIEW_UNHANDLED;
 	default:
 		return VIEW_UNHANDLED;
 	}
 }
 
+/* True when rows[row] is a method whose full name matches the search. */
 static bool
-profile_search(void *state, struct app *app, const regex_t *re, int dir)
+row_matches(size_t row, void *arg)
+{
+	void **a = arg;
+	const struct profile_view *v = a[0];
+	const struct app *app = a[1];
+	const regex_t *re = a[2];
+	char *name;
+	bool hit;
+
+	if (v->rows[row].kind != ROW_METHOD)
+		return false;
+	name = method_full_name(&app->tree->methods[v->rows[row].method]);
+	hit = regexec(re, name, 0, NULL, 0) == 0;
+	free(name);
+	return hit;
+}
+
+static bool
+profile_find(void *state, const struct app *app, const regex_t *re, int dir,
+             struct view_ask *ask)
 {
 	struct profile_view *v = state;
-	size_t n = v->nrows, i;
+	void *arg[3] = {v, (void *)app, (void *)re};
+	struct list_hit hit;
 
-	for (i = 1; i <= n; i++) {
-		size_t at = (v->cursor + n + (size_t)dir * i) % n;
-		const struct row *row = &v->rows[at];
-		char *name;
-		bool hit;
+	if (!list_search(&v->list, dir, row_matches, arg, &hit))
+		return false;
+	select_cursor(v);
+	ask->match = hit.nth;
+	ask->matches = hit.total;
+	return true;
+}
 
-		if (row->kind != ROW_METHOD)
-			continue;
-		name = method_full_name(&app->tree->methods[row->method]);
-		hit = regexec(re, name, 0, NULL, 0) == 0;
-		free(name);
-		if (hit) {
-			v->cursor = at;
-			select_cursor(v, app);
-			return true;
-		}
-	}
-	return false;
+static uint32_t
+profile_selection(void *state)
+{
+	const struct profile_view *v = state;
+
+	return v->nrows ? v->selected : CALL_NONE;
 }
 
 static char *
@@ -801,7 +799,7 @@ profile_status(void *state, struct app *app)
 
 	if (!v->nrows)
 		return NULL;
-	row = &v->rows[v->cursor];
+	row = &v->rows[v->list.cursor];
 	subject = row->method;
 	if (row->kind == ROW_SECTION || row->kind == ROW_SELF ||
 	    row->method == CALL_NONE)
@@ -824,8 +822,9 @@ const struct view_ops view_profile_ops = {
         .open = profile_open,
         .close = profile_close,
         .draw = profile_draw,
-        .request = profile_request,
-        .search = profile_search,
         .status = profile_status,
         .refresh = profile_refresh,
+        .handle = profile_handle,
+        .find = profile_find,
+        .selection = profile_selection,
 };

@@ -8,6 +8,7 @@
 
 #include "util/alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,8 @@ text_view_add(struct text_view *v, enum role role, const char *text)
 	v->lines[v->count].text = xstrdup(text);
 	v->lines[v->count].role = role;
 	v->count++;
+	v->list.pager = true;
+	list_set_count(&v->list, v->count);
 }
 
 void
@@ -27,7 +30,9 @@ text_view_clear(struct text_view *v)
 
 	for (i = 0; i < v->count; i++)
 		free(v->lines[i].text);
-	v->count = v->top = v->cursor = 0;
+	v->count = 0;
+	memset(&v->list, 0, sizeof(v->list));
+	v->list.pager = true;
 }
 
 void
@@ -36,64 +41,47 @@ text_view_draw(struct text_view *v, struct canvas *c, int top, int height)
 	size_t i;
 	int y;
 
-	if (v->count > (size_t)height && v->top > v->count - (size_t)height)
-		v->top = v->count - (size_t)height;
-	if (v->count <= (size_t)height)
-		v->top = 0;
-	for (y = 0, i = v->top; y < height && i < v->count; y++, i++) {
+	list_layout(&v->list, height > 0 ? (size_t)height : 0);
+	for (y = 0, i = v->list.top; y < height && i < v->count; y++, i++) {
 		enum role role = v->lines[i].role;
 
 		canvas_text(c, 1, top + y, c->width - 1, v->lines[i].text,
 		            role);
-		if (i == v->cursor && v->cursor)
+		if (i == v->list.cursor && v->list.cursor)
 			canvas_set_role(c, 0, top + y, c->width, ROLE_MATCH);
 	}
 }
 
 enum view_result
-text_view_request(struct text_view *v, struct app *app, enum request req)
+text_view_handle(void *state, const struct app *app, enum request req,
+                 struct view_ask *ask)
 {
-	size_t page = app->page > 1 ? (size_t)app->page - 1 : 1;
+	struct text_view *v = state;
 
-	switch (req) {
-	case REQ_MOVE_UP:
-		if (v->top)
-			v->top--;
-		return VIEW_DONE;
-	case REQ_MOVE_DOWN:
-		if (v->top + 1 < v->count)
-			v->top++;
-		return VIEW_DONE;
-	case REQ_PAGE_UP:
-		v->top = v->top > page ? v->top - page : 0;
-		return VIEW_DONE;
-	case REQ_PAGE_DOWN:
-		v->top = v->top + page < v->count ? v->top + page : v->top;
-		return VIEW_DONE;
-	case REQ_MOVE_FIRST:
-		v->top = 0;
-		return VIEW_DONE;
-	case REQ_MOVE_LAST:
-		v->top = v->count ? v->count - 1 : 0;
-		return VIEW_DONE;
-	default:
-		return VIEW_UNHANDLED;
-	}
+	return list_move(&v->list, req) ? VIEW_DONE : VIEW_UNHANDLED;
+}
+
+/* True when line row matches the search. */
+static bool
+line_matches(size_t row, void *arg)
+{
+	void **a = arg;
+	const struct text_view *v = a[0];
+
+	return regexec(a[1], v->lines[row].text, 0, NULL, 0) == 0;
 }
 
 bool
-text_view_search(struct text_view *v, const regex_t *re, int dir)
+text_view_find(void *state, const struct app *app, const regex_t *re, int dir,
+               struct view_ask *ask)
 {
-	size_t n = v->count, i;
+	struct text_view *v = state;
+	void *arg[2] = {v, (void *)re};
+	struct list_hit hit;
 
-	for (i = 1; i <= n; i++) {
-		size_t at = (v->cursor + n + (size_t)dir * i) % n;
-
-		if (regexec(re, v->lines[at].text, 0, NULL, 0) == 0) {
-			v->cursor = at;
-			v->top = at;
-			return true;
-		}
-	}
-	return false;
+	if (!list_search(&v->list, dir, line_matches, arg, &hit))
+		return false;
+	ask->match = hit.nth;
+	ask->matches = hit.total;
+	return true;
 }

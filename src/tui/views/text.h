@@ -1,11 +1,12 @@
 /*
  * text: a scrollable list of lines, shared by the info and help
- * views.  It owns its lines.
+ * views: a pager on the list widget.  It owns its lines.
  */
 #ifndef TRACETUI_VIEW_TEXT_H
 #define TRACETUI_VIEW_TEXT_H
 
 #include "tui/app.h"
+#include "tui/list.h"
 
 struct text_line {
 	char *text;
@@ -15,8 +16,7 @@ struct text_line {
 struct text_view {
 	struct text_line *lines;
 	size_t count, cap;
-	size_t top;    /* first line shown */
-	size_t cursor; /* the line searches land on */
+	struct list list; /* a pager; its cursor is the last match */
 };
 
 /* Append a line (copied). */
@@ -26,9 +26,10 @@ void text_view_clear(struct text_view *v);
 /* Draw lines from top into rows [top, top + height). */
 void text_view_draw(struct text_view *v, struct canvas *c, int top, int height);
 /* Scroll for the movement requests. */
-enum view_result text_view_request(struct text_view *v, struct app *app,
-                                   enum request req);
-/* Scroll to the next line matching re. */
-bool text_view_search(struct text_view *v, const regex_t *re, int dir);
+enum view_result text_view_handle(void *state, const struct app *app,
+                                  enum request req, struct view_ask *ask);
+/* Scroll to the next line matching re; the match count goes to ask. */
+bool text_view_find(void *state, const struct app *app, const regex_t *re,
+                    int dir, struct view_ask *ask);
 
 #endif

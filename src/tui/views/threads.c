@@ -1,11 +1,14 @@
 /*
  * threads: every thread with its id, calls, wall span and cpu time,
  * sortable.  Enter makes the selected thread (or the tagged ones) the
- * scope of every view; `a` goes back to all threads.
+ * scope of every view; `a` goes back to all threads.  Cursor, paging
+ * and search are the list widget's; a new sort puts the cursor back on
+ * the first row.
  */
 #include "config.h"
 
 #include "tui/app.h"
+#include "tui/list.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -30,7 +33,7 @@ struct threads_view {
 	size_t ntagged;
 	enum thread_column sort;
 	bool ascending;
-	size_t cursor, top;
+	struct list list; /* over order */
 };
 
 static uint64_t
@@ -81,17 +84,14 @@ thread_cmp(const void *a, const void *b, void *arg)
 	return r ? r : (x < y ? -1 : x > y);
 }
 
+/* Sort again: the cursor goes back to the first row. */
 static void
-sort_threads(struct threads_view *v, struct app *app)
+sort_threads(struct threads_view *v, const struct app *app)
 {
 	struct sort_ctx ctx = {v, app->tree};
-	uint32_t keep = v->count ? v->order[v->cursor] : 0;
-	size_t i;
 
 	qsort_r(v->order, v->count, sizeof(*v->order), thread_cmp, &ctx);
-	for (i = 0; i < v->count; i++)
-		if (v->order[i] == keep)
-			v->cursor = i;
+	list_reset(&v->list);
 }
 
 static void *
@@ -106,8 +106,8 @@ threads_open(struct app *app)
 	for (t = 0; t < v->count; t++)
 		v->order[t] = (uint32_t)t;
 	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
+	list_set_count(&v->list, v->count);
 	sort_threads(v, app);
-	v->cursor = 0;
 	return v;
 }
 
@@ -162,11 +162,8 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 		x += w + 1;
 		free(t);
 	}
-	if (v->cursor < v->top)
-		v->top = v->cursor;
-	if (body > 0 && v->cursor >= v->top + (size_t)body)
-		v->top = v->cursor - (size_t)body + 1;
-	for (y = 0, row = v->top; y < body && row < v->count; y++, row++) {
+	list_layout(&v->list, body > 0 ? (size_t)body : 0);
+	for (y = 0, row = v->list.top; y < body && row < v->count; y++, row++) {
 		uint32_t t = v->order[row];
 		int ry = top + 1 + y;
 		enum role role = v->tagged[t] ? ROLE_TAGGED : ROLE_NORMAL;
@@ -195,59 +192,40 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 			canvas_text_right(c, x, ry, widths[i], buf, role);
 			x += widths[i] + 1;
 		}
-		if (row == v->cursor)
+		if (row == v->list.cursor)
 			canvas_set_role(c, 0, ry, c->width, ROLE_CURSOR);
 	}
 }
 
+/* Ask for the selected thread (or the tagged ones) as the scope, and
+ * the profile. */
 static void
-apply_scope(struct threads_view *v, struct app *app)
+ask_scope(const struct threads_view *v, const struct app *app,
+          struct view_ask *ask)
 {
-	struct scope scope;
 	size_t t;
 
-	scope_init_none(&scope, app->tree);
+	scope_init_none(&ask->scope, app->tree);
 	if (v->ntagged) {
 		for (t = 0; t < v->count; t++)
 			if (v->tagged[t])
-				scope_add(&scope, t);
+				scope_add(&ask->scope, t);
 	} else if (v->count) {
-		scope_add(&scope, v->order[v->cursor]);
+		scope_add(&ask->scope, v->order[v->list.cursor]);
 	}
-	app_set_scope(app, &scope);
-	app_jump(app, APP_VIEW_PROFILE, app->method);
+	ask->set_scope = true;
+	ask->jump = APP_VIEW_PROFILE;
 }
 
 static enum view_result
-threads_request(void *state, struct app *app, enum request req)
+threads_handle(void *state, const struct app *app, enum request req,
+               struct view_ask *ask)
 {
 	struct threads_view *v = state;
-	size_t page = app->page > 2 ? (size_t)app->page - 2 : 1;
-	struct scope all;
 
+	if (list_move(&v->list, req))
+		return VIEW_DONE;
 	switch (req) {
-	case REQ_MOVE_UP:
-		if (v->cursor)
-			v->cursor--;
-		return VIEW_DONE;
-	case REQ_MOVE_DOWN:
-		if (v->cursor + 1 < v->count)
-			v->cursor++;
-		return VIEW_DONE;
-	case REQ_PAGE_UP:
-		v->cursor = v->cursor > page ? v->cursor - page : 0;
-		return VIEW_DONE;
-	case REQ_PAGE_DOWN:
-		v->cursor = v->cursor + page < v->count ? v->cursor + page
-		            : v->count                  ? v->count - 1
-		                                        : 0;
-		return VIEW_DONE;
-	case REQ_MOVE_FIRST:
-		v->cursor = 0;
-		return VIEW_DONE;
-	case REQ_MOVE_LAST:
-		v->cursor = v->count ? v->count - 1 : 0;
-		return VIEW_DONE;
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
 		v->sort = (v->sort +
@@ -262,45 +240,54 @@ threads_request(void *state, struct app *app, enum request req)
 		return VIEW_DONE;
 	case REQ_TAG:
 		if (v->count) {
-			uint32_t t = v->order[v->cursor];
+			uint32_t t = v->order[v->list.cursor];
 
 			v->tagged[t] = !v->tagged[t];
 			v->ntagged += v->tagged[t] ? 1 : -1;
-			if (v->cursor + 1 < v->count)
-				v->cursor++;
+			list_move(&v->list, REQ_MOVE_DOWN);
 		}
 		return VIEW_DONE;
 	case REQ_ENTER:
-		apply_scope(v, app);
+		ask_scope(v, app, ask);
 		return VIEW_DONE;
 	case REQ_SCOPE_ALL:
-		scope_init_all(&all, app->tree);
-		app_set_scope(app, &all);
+		scope_init_all(&ask->scope, app->tree);
+		ask->set_scope = true;
 		memset(v->tagged, 0, v->count * sizeof(*v->tagged));
 		v->ntagged = 0;
-		app_message(app, false, "scope: all threads");
+		snprintf(ask->message, sizeof(ask->message),
+		         "scope: all threads");
 		return VIEW_DONE;
 	default:
 		return VIEW_UNHANDLED;
 	}
 }
 
+/* True when the thread on row matches the search. */
 static bool
-threads_search(void *state, struct app *app, const regex_t *re, int dir)
+row_matches(size_t row, void *arg)
+{
+	void **a = arg;
+	const struct threads_view *v = a[0];
+	const struct app *app = a[1];
+
+	return regexec(a[2], app->tree->threads[v->order[row]].name, 0, NULL,
+	               0) == 0;
+}
+
+static bool
+threads_find(void *state, const struct app *app, const regex_t *re, int dir,
+             struct view_ask *ask)
 {
 	struct threads_view *v = state;
-	size_t n = v->count, i;
+	void *arg[3] = {v, (void *)app, (void *)re};
+	struct list_hit hit;
 
-	for (i = 1; i <= n; i++) {
-		size_t at = (v->cursor + n + (size_t)dir * i) % n;
-
-		if (regexec(re, app->tree->threads[v->order[at]].name, 0, NULL,
-		            0) == 0) {
-			v->cursor = at;
-			return true;
-		}
-	}
-	return false;
+	if (!list_search(&v->list, dir, row_matches, arg, &hit))
+		return false;
+	ask->match = hit.nth;
+	ask->matches = hit.total;
+	return true;
 }
 
 static char *
@@ -311,7 +298,7 @@ threads_status(void *state, struct app *app)
 
 	if (!v->count)
 		return NULL;
-	t = &app->tree->threads[v->order[v->cursor]];
+	t = &app->tree->threads[v->order[v->list.cursor]];
 	return xasprintf("%s (tid %u): %llu events, max depth %u%s%s", t->name,
 	                 t->tid, (unsigned long long)t->nevents, t->max_depth,
 	                 v->ntagged ? "; tagged: " : "",
@@ -324,7 +311,7 @@ const struct view_ops view_threads_ops = {
         .open = threads_open,
         .close = threads_close,
         .draw = threads_draw,
-        .request = threads_request,
-        .search = threads_search,
         .status = threads_status,
+        .handle = threads_handle,
+        .find = threads_find,
 };

@@ -1,14 +1,21 @@
 /*
- * view: the interface every view implements (profile, threads, info,
- * help).  A view draws into a canvas area, handles requests, searches,
- * and describes its selection for the status line; it never touches the
+ * view: the interface every view implements, and the table of views.
+ * A view draws into a canvas area, handles requests, searches, and
+ * describes its selection for the status line; it never touches the
  * terminal.  Views keep their own state and read the model through the
- * app; they change what the app shares (selected method, scope) only
- * through app functions.
+ * app.  A view with `handle` and `find` never changes the app: it says
+ * what it wants changed in a struct view_ask, which the app applies, and
+ * the app reads its selected method through `selection`.  (The timeline
+ * and icicle still change the app through app functions, in `request`
+ * and `search`.)
+ *
+ * A new view is one file defining view_NAME_ops and one line in
+ * VIEW_LIST.
  */
 #ifndef TRACETUI_VIEW_H
 #define TRACETUI_VIEW_H
 
+#include "model/scope.h"
 #include "tui/canvas.h"
 #include "tui/request.h"
 
@@ -17,6 +24,39 @@
 #include <stdint.h>
 
 struct app;
+
+/* V(ID, name, request that shows it): every view, in the order Tab
+ * cycles through them; view ID is APP_VIEW_ID and its operations are
+ * view_name_ops. */
+#define VIEW_LIST(V)                                                           \
+	V(PROFILE, profile, REQ_VIEW_PROFILE)                                  \
+	V(TIMELINE, timeline, REQ_VIEW_TIMELINE)                               \
+	V(ICICLE, icicle, REQ_VIEW_ICICLE)                                     \
+	V(THREADS, threads, REQ_VIEW_THREADS)                                  \
+	V(INFO, info, REQ_VIEW_INFO)                                           \
+	V(HELP, help, REQ_VIEW_HELP)                                           \
+	V(CALLTREE, calltree, REQ_VIEW_CALLTREE)
+
+enum app_view {
+#define VIEW_ENUM(id, name, req) APP_VIEW_##id,
+	VIEW_LIST(VIEW_ENUM)
+#undef VIEW_ENUM
+	        APP_VIEW_COUNT,
+};
+
+/* What a view asks the app to change; the app fills it with how things
+ * are before the view is called, and applies what differs after. */
+struct view_ask {
+	uint32_t method;    /* the method to select */
+	enum app_view jump; /* jump there with method, through the history;
+	                       APP_VIEW_COUNT: stay */
+	bool set_scope;     /* make scope the scope of every view */
+	struct scope scope; /* taken over by the app when set_scope */
+	char message[160];  /* shown in the status line when not empty */
+	size_t match;       /* a search's match among the matching rows,
+	                       from 1; 0: none to show */
+	size_t matches;     /* how many rows match */
+};
 
 enum view_result {
 	VIEW_UNHANDLED, /* the app handles the request */
@@ -44,13 +84,22 @@ struct view_ops {
 	char *(*status)(void *state, struct app *app);
 	/* The model's scope, clock or selection changed: refresh. */
 	void (*refresh)(void *state, struct app *app);
+	/* Handle a request, asking for changes through ask; used instead
+	 * of request when set. */
+	enum view_result (*handle)(void *state, const struct app *app,
+	                           enum request req, struct view_ask *ask);
+	/* search, asking for changes through ask; used instead of search
+	 * when set. */
+	bool (*find)(void *state, const struct app *app, const regex_t *re,
+	             int dir, struct view_ask *ask);
+	/* The method the view's selection stands for, or CALL_NONE; the
+	 * app selects it after open, refresh, handle and find. */
+	uint32_t (*selection)(void *state);
 };
 
-extern const struct view_ops view_profile_ops;
-extern const struct view_ops view_timeline_ops;
-extern const struct view_ops view_icicle_ops;
-extern const struct view_ops view_threads_ops;
-extern const struct view_ops view_info_ops;
-extern const struct view_ops view_help_ops;
+#define VIEW_EXTERN(id, name, req)                                             \
+	extern const struct view_ops view_##name##_ops;
+VIEW_LIST(VIEW_EXTERN)
+#undef VIEW_EXTERN
 
 #endif

@@ -1,0 +1,60 @@
+#!/bin/sh
+# shape.sh: what a deep recursion and a great many threads cost in the
+# viewer.  Writes, with the fixture writer, one thread recursing DEPTHS
+# deep and V2 traces of THREADS threads of one call each, then runs the
+# headless viewer (tests/render) through every view (the bottom-up
+# icicle, the timeline, the threads' scope) and quits, and prints the
+# wall and cpu time and peak memory, per frame of depth or per thread.
+# Both should stay flat as the shape grows: linear in the input.
+#
+#   make bench-shape        DEPTHS="10000 40000" THREADS="10000 40000"
+set -eu
+builddir=${builddir:-.}
+out=${BENCH_DIR:-$builddir/bench/out}
+depths=${DEPTHS:-10000 40000}
+threads=${THREADS:-10000 40000}
+mkdir -p "$out"
+measure="$builddir/bench/measure"
+render="$builddir/tests/render"
+mktrace="$builddir/tests/mktrace"
+tour="VIEW_PROFILE ENTER MOVE_DOWN*3 VIEW_TIMELINE ZOOM_IN*3 CALL_NEXT
+VIEW_ICICLE MOVE_DOWN*5 ENTER INVERT MOVE_DOWN*5 VIEW_THREADS MOVE_DOWN
+ENTER SCOPE_ALL VIEW_INFO QUIT"
+
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# report WHAT N TRACE: one line of costs per unit of N.
+report() {
+	# shellcheck disable=SC2086
+	m=$("$measure" 1 "$render" "$3" 100x30 $tour)
+	size=$(wc -c <"$3")
+	awk -v what="$1" -v n="$2" -v size="$size" \
+		-v w="$(field wall_ms "$m")" -v c="$(field cpu_ms "$m")" \
+		-v mb="$(field maxrss_mb "$m")" 'BEGIN {
+		printf "%-8s %7d  file %6.1f MB  wall %7.0f ms  cpu %7.0f ms  peak %6.1f MB\n",
+			what, n, size / 1e6, w, c, mb
+		printf "%-8s per unit: %6.2f us of cpu, %6.0f bytes of peak memory (%.1fx the file)\n",
+			"", c * 1000 / n, mb * 1048576 / n, mb * 1048576 / size
+	}'
+}
+
+for d in $depths; do
+	t="$out/deep-$d.trace"
+	[ -f "$t" ] || awk -v d="$d" 'BEGIN {
+		print "version 3\nclock dual\nvm art\nthread 1 main"
+		print "method 0x4 a.Deep r ()V Deep.java"
+		for (i = 0; i < d; i++) print "1 enter 0x4 " i " " i
+		for (i = 0; i < d; i++) print "1 exit 0x4 " d + i " " d + i
+	}' | "$mktrace" - "$t"
+	report depth "$d" "$t"
+done
+for n in $threads; do
+	t="$out/threads-$n.trace"
+	[ -f "$t" ] || awk -v n="$n" 'BEGIN {
+		print "format v2\nclock dual\nvm art\nmethod 0x4 a.B c ()V B.java"
+		for (i = 1; i <= n; i++) print "thread " i " t" i
+		for (i = 1; i <= n; i++)
+			print "call " i " 0x4 " i " " i " " i + 1 " " i + 1
+	}' | "$mktrace" - "$t"
+	report threads "$n" "$t"
+done

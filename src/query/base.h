@@ -1,0 +1,39 @@
+/*
+ * base: a trace compared with a BASE trace (the viewer's --base): BASE's
+ * inclusive and exclusive times per method and per call path, found from
+ * the methods of the trace shown, matched by identity (model/identity.h).
+ * BASE itself is not kept.
+ */
+#ifndef TRACETUI_BASE_H
+#define TRACETUI_BASE_H
+
+#include "model/calltree.h"
+#include "query/callpath.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct base_compare;
+
+/* BASE's numbers over all its threads, keyed for the methods of tree. */
+struct base_compare *base_compare_new(const struct calltree *tree,
+                                      const struct calltree *base);
+/* Key b for the methods of tree instead (a transformed model of the
+ * trace shown). */
+void base_compare_rekey(struct base_compare *b, const struct calltree *tree);
+/* Release what base_compare_new made (NULL is fine). */
+void base_compare_free(struct base_compare *b);
+
+/* Method m of tree: BASE's times into incl and excl; false when BASE
+ * never calls it. */
+bool base_compare_method(const struct base_compare *b, uint32_t m,
+                         uint64_t incl[CLOCK_COUNT],
+                         uint64_t excl[CLOCK_COUNT]);
+
+/* The inclusive times into incl of BASE's node on the path of node n of
+ * p, a call path tree of tree (bottom-up with inverted); false when BASE
+ * lacks the path. */
+bool base_compare_path(const struct base_compare *b, const struct callpath *p,
+                       uint32_t n, bool inverted, uint64_t incl[CLOCK_COUNT]);
+
+#endif

@@ -1,0 +1,1012 @@
+/*
+ * calltree: the scope's calls merged by call path, as an indented tree
+ * with Incl %, Incl, Excl and Calls on the main clock: top-down (callees
+ * under their callers) or bottom-up (`b`: the methods where time was
+ * spent at the top level, their callers under them).  The root is the
+ * scope's total; percentages are of the scope's total as in `report`.
+ *
+ * The trees are query/callpath's, as the icicle reads them: top-down is
+ * the merge of the scope's threads' own trees (shared through the app),
+ * or a walk of the calls within a range; bottom-up is its inversion,
+ * built by a warmup job as soon as the top-down tree is (without a
+ * range) and taken when `b` wants it.
+ * Rows are materialised only for expanded nodes, so the first screen of
+ * a large trace costs its top level; `E` stops after EXPAND_LIMIT new
+ * rows.  Children are sorted by the sort column when a node is expanded.
+ *
+ * The selection is a method: moving selects the row's method, and a
+ * method selected elsewhere is shown here with every path to it opened
+ * (top-down, heaviest first, within EXPAND_LIMIT rows) or as its own
+ * top-level row with its callers (bottom-up).  A new search pattern
+ * opens the paths to its matches the same way; n and N then go from
+ * row to row.
+ */
+#include "config.h"
+
+#include "query/callpath.h"
+#include "query/method-name.h"
+#include "text/duration.h"
+#include "tui/app.h"
+#include "tui/list.h"
+#include "util/alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TOP_DOWN, BOTTOM_UP };
+
+/* At most this many rows are added by `E` or by showing a method. */
+enum { EXPAND_LIMIT = 10000 };
+
+enum tree_column {
+	TCOL_INCL_PCT,
+	TCOL_INCL,
+	TCOL_EXCL,
+	TCOL_CALLS,
+	TCOL_NAME,
+	TCOL_COUNT,
+};
+
+static const int widths[TCOL_COUNT] = {6, 10, 10, 10, 0};
+
+struct tree_row {
+	uint32_t node;
+	uint32_t depth; /* 0 for the root */
+	bool last;      /* the last of its siblings as shown */
+};
+
+struct calltree_view {
+	const struct calltree *tree;
+	struct callpath trees[2]; /* top-down, bottom-up */
+	bool built[2];
+	bool *open[2];          /* per node of each tree: expanded */
+	struct warmup_job *job; /* building the bottom-up tree meanwhile */
+	int mode;
+
+	/* The scope the trees are for. */
+	bool *scope_on;
+	size_t nthreads;
+	struct time_range range;
+
+	enum clock_index clock; /* rows are sorted and drawn for */
+	enum tree_column sort;
+	bool ascending;
+
+	struct tree_row *rows;
+	size_t nrows, cap;
+	struct list list; /* over rows */
+	bool rows_stale;  /* rebuild from the open flags */
+
+	uint32_t followed;      /* app->method as last shown or selected here */
+	int width;              /* columns at the last draw */
+	unsigned search_serial; /* the pattern whose matches were opened */
+	char note[160];         /* the status line until the next request */
+};
+
+static const struct callpath *
+path_of(const struct calltree_view *v)
+{
+	return &v->trees[v->mode];
+}
+
+static uint64_t
+column_value(const struct calltree_view *v, uint32_t n, enum tree_column c)
+{
+	const struct callpath *p = path_of(v);
+
+	switch (c) {
+	case TCOL_EXCL:
+		return callpath_excl(p, n, v->clock);
+	case TCOL_CALLS:
+		return p->nodes[n].calls;
+	default:
+		return p->nodes[n].incl[v->clock];
+	}
+}
+
+/* Whether column c shows: a bottom-up node's time is all exclusive time
+ * of its top-level method, so that tree has no Excl column; narrow
+ * screens drop Calls, then Excl, to leave the names room. */
+static bool
+shown(const struct calltree_view *v, enum tree_column c)
+{
+	if (c == TCOL_EXCL)
+		return v->mode == TOP_DOWN && v->width >= 64;
+	return c != TCOL_CALLS || v->width >= 76;
+}
+
+static bool
+has_children(const struct calltree_view *v, uint32_t n)
+{
+	return path_of(v)->nodes[n].first_child != CALL_NONE;
+}
+
+/* ---- the scope's trees ------------------------------------------------- */
+
+static bool
+scope_differs(const struct calltree_view *v, const struct scope *s)
+{
+	return v->nthreads != s->nthreads ||
+	       memcmp(v->scope_on, s->on, s->nthreads * sizeof(*s->on)) ||
+	       v->range.on != s->range.on ||
+	       (s->range.on && (v->range.clock != s->range.clock ||
+	                        v->range.start != s->range.start ||
+	                        v->range.end != s->range.end));
+}
+
+static void
+remember_scope(struct calltree_view *v, const struct scope *s)
+{
+	v->scope_on = xreallocarray(v->scope_on, s->nthreads + 1,
+	                            sizeof(*v->scope_on));
+	memcpy(v->scope_on, s->on, s->nthreads * sizeof(*s->on));
+	v->nthreads = s->nthreads;
+	v->range = s->range;
+}
+
+static void
+drop_trees(struct calltree_view *v)
+{
+	int t;
+
+	if (v->job) {
+		warmup_job_abandon(v->job);
+		warmup_job_free(v->job);
+		v->job = NULL;
+	}
+	for (t = 0; t < 2; t++) {
+		if (v->built[t])
+			callpath_done(&v->trees[t]);
+		free(v->open[t]);
+		v->open[t] = NULL;
+		v->built[t] = false;
+	}
+	v->nrows = 0;
+	list_set_count(&v->list, 0);
+}
+
+/* Build the tree of mode t for the app's scope. */
+static void
+build(struct calltree_view *v, struct app *app, int t)
+{
+	struct callpath *parts;
+	size_t n;
+
+	if (t == BOTTOM_UP && v->job) {
+		if (app->notice && !warmup_job_done(v->job))
+			app->notice("Building the bottom-up tree...");
+		warmup_job_take(v->job, &v->trees[BOTTOM_UP]);
+		v->job = NULL;
+	} else if (t == BOTTOM_UP) {
+		if (!v->built[TOP_DOWN])
+			build(v, app, TOP_DOWN);
+		callpath_invert(&v->trees[BOTTOM_UP], &v->trees[TOP_DOWN]);
+	} else if (app->scope.range.on) {
+		callpath_build(&v->trees[TOP_DOWN], app->tree, &app->scope,
+		               false);
+	} else {
+		parts = app_scope_parts(app, &n);
+		callpath_merge(&v->trees[TOP_DOWN], parts, n);
+		/* b will want the bottom-up tree: build it meanwhile. */
+		if (!v->built[BOTTOM_UP])
+			v->job = warmup_invert_start(parts, n,
+			                             app_main_clock(app), NULL);
+		free(parts);
+	}
+	v->built[t] = true;
+	v->open[t] = xcalloc(v->trees[t].count + 1, sizeof(*v->open[t]));
+	v->open[t][0] = true;
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+struct sort_ctx {
+	const struct calltree_view *v;
+};
+
+static int
+node_cmp(const void *a, const void *b, void *arg)
+{
+	const struct calltree_view *v = ((const struct sort_ctx *)arg)->v;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int r = 0;
+
+	if (v->sort == TCOL_NAME) {
+		uint32_t mx = path_of(v)->nodes[x].method;
+		uint32_t my = path_of(v)->nodes[y].method;
+
+		if (mx != CALL_NONE && my != CALL_NONE) {
+			char *nx = method_full_name(&v->tree->methods[mx]);
+			char *ny = method_full_name(&v->tree->methods[my]);
+
+			r = strcmp(nx, ny);
+			free(nx);
+			free(ny);
+		} else {
+			r = (mx != CALL_NONE) - (my != CALL_NONE);
+		}
+		return v->ascending ? r : -r;
+	} else {
+		uint64_t vx = column_value(v, x, v->sort);
+		uint64_t vy = column_value(v, y, v->sort);
+
+		if (vx != vy)
+			r = vx > vy ? -1 : 1;
+	}
+	if (v->ascending)
+		r = -r;
+	return r ? r : (x < y ? -1 : x > y);
+}
+
+/* Node n's children in the sort order, into a new array of *count. */
+static uint32_t *
+sorted_children(const struct calltree_view *v, uint32_t n, size_t *count)
+{
+	const struct callpath *p = path_of(v);
+	struct sort_ctx ctx = {v};
+	uint32_t *kids = NULL, ch;
+	size_t cap = 0;
+
+	*count = 0;
+	for (ch = p->nodes[n].first_child; ch != CALL_NONE;
+	     ch = p->nodes[ch].next_sibling) {
+		UTIL_GROW(kids, cap, *count + 1);
+		kids[(*count)++] = ch;
+	}
+	qsort_r(kids, *count, sizeof(*kids), node_cmp, &ctx);
+	return kids;
+}
+
+/* Rows being made: appended, then spliced into the view's. */
+struct row_vec {
+	struct tree_row *rows;
+	size_t count, cap;
+};
+
+static void
+vec_push(struct row_vec *out, uint32_t node, uint32_t depth, bool last)
+{
+	UTIL_GROW(out->rows, out->cap, out->count + 1);
+	out->rows[out->count].node = node;
+	out->rows[out->count].depth = depth;
+	out->rows[out->count].last = last;
+	out->count++;
+}
+
+struct frame {
+	uint32_t *kids;
+	size_t n, i;
+	uint32_t depth;
+};
+
+/*
+ * The rows under node n (at depth) as shown: its children and, under
+ * each open one, theirs.  With budget, closed nodes are opened too while
+ * fewer than *budget rows were made; *stopped says whether one stayed
+ * closed for that.
+ */
+static void
+emit(struct calltree_view *v, uint32_t n, uint32_t depth, struct row_vec *out,
+     const size_t *budget, bool *stopped)
+{
+	struct frame *stack = NULL;
+	size_t nstack = 0, cap = 0, start = out->count;
+	bool *open = v->open[v->mode];
+
+	UTIL_GROW(stack, cap, 1);
+	stack[0].kids = sorted_children(v, n, &stack[0].n);
+	stack[0].i = 0;
+	stack[0].depth = depth + 1;
+	nstack = 1;
+	while (nstack) {
+		struct frame *f = &stack[nstack - 1];
+		uint32_t c;
+
+		if (f->i == f->n) {
+			free(f->kids);
+			nstack--;
+			continue;
+		}
+		c = f->kids[f->i++];
+		vec_push(out, c, f->depth, f->i == f->n);
+		if (!has_children(v, c))
+			continue;
+		if (!open[c] && budget) {
+			if (out->count - start < *budget)
+				open[c] = true;
+			else
+				*stopped = true;
+		}
+		if (!open[c])
+			continue;
+		UTIL_GROW(stack, cap, nstack + 1);
+		f = &stack[nstack++];
+		f->kids = sorted_children(v, c, &f->n);
+		f->i = 0;
+		f->depth = stack[nstack - 2].depth + 1;
+	}
+	free(stack);
+}
+
+/* Replace the rows after row r that are deeper than it with out's. */
+static void
+splice(struct calltree_view *v, size_t r, struct row_vec *out)
+{
+	size_t end = r + 1, tail;
+
+	while (end < v->nrows && v->rows[end].depth > v->rows[r].depth)
+		end++;
+	tail = v->nrows - end;
+	UTIL_GROW(v->rows, v->cap, r + 1 + out->count + tail);
+	memmove(v->rows + r + 1 + out->count, v->rows + end,
+	        tail * sizeof(*v->rows));
+	if (out->count)
+		memcpy(v->rows + r + 1, out->rows,
+		       out->count * sizeof(*v->rows));
+	v->nrows = r + 1 + out->count + tail;
+	list_set_count(&v->list, v->nrows);
+	free(out->rows);
+}
+
+/* The row of node n, or SIZE_MAX when it is not shown. */
+static size_t
+row_of(const struct calltree_view *v, uint32_t n)
+{
+	size_t i;
+
+	for (i = 0; i < v->nrows; i++)
+		if (v->rows[i].node == n)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Every row again from the open flags; the cursor stays on its node when
+ * it is still shown. */
+static void
+rebuild_rows(struct calltree_view *v)
+{
+	uint32_t keep = v->nrows ? v->rows[v->list.cursor].node : 0;
+	struct row_vec out = {0};
+	size_t at;
+
+	v->nrows = 0;
+	UTIL_GROW(v->rows, v->cap, 1);
+	v->rows[0].node = 0;
+	v->rows[0].depth = 0;
+	v->rows[0].last = true;
+	v->nrows = 1;
+	if (v->open[v->mode][0])
+		emit(v, 0, 0, &out, NULL, NULL);
+	splice(v, 0, &out);
+	at = row_of(v, keep);
+	list_select(&v->list, at == SIZE_MAX ? 0 : at);
+	v->rows_stale = false;
+}
+
+static uint32_t
+row_method(const struct calltree_view *v, size_t r)
+{
+	return r < v->nrows ? path_of(v)->nodes[v->rows[r].node].method
+	                    : CALL_NONE;
+}
+
+/* The cursor moved: its method is the selection now. */
+static void
+moved(struct calltree_view *v)
+{
+	uint32_t m = row_method(v, v->list.cursor);
+
+	if (m != CALL_NONE)
+		v->followed = m;
+}
+
+static void
+expand_row(struct calltree_view *v, size_t r)
+{
+	struct row_vec out = {0};
+	uint32_t n = v->rows[r].node;
+
+	if (!has_children(v, n) || v->open[v->mode][n])
+		return;
+	v->open[v->mode][n] = true;
+	emit(v, n, v->rows[r].depth, &out, NULL, NULL);
+	splice(v, r, &out);
+}
+
+static void
+collapse_row(struct calltree_view *v, size_t r)
+{
+	struct row_vec out = {0};
+
+	v->open[v->mode][v->rows[r].node] = false;
+	splice(v, r, &out);
+}
+
+/* Open node n's ancestors; the rows this adds are counted into *rows. */
+static void
+open_path(struct calltree_view *v, uint32_t n, size_t *rows)
+{
+	const struct callpath *p = path_of(v);
+	bool *open = v->open[v->mode];
+
+	for (n = p->nodes[n].parent; n != CALL_NONE; n = p->nodes[n].parent) {
+		uint32_t ch;
+
+		if (open[n])
+			continue;
+		open[n] = true;
+		for (ch = p->nodes[n].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling)
+			(*rows)++;
+	}
+}
+
+static int
+incl_desc(const void *a, const void *b, void *arg)
+{
+	const struct calltree_view *v = arg;
+	uint64_t x = path_of(v)->nodes[*(const uint32_t *)a].incl[v->clock];
+	uint64_t y = path_of(v)->nodes[*(const uint32_t *)b].incl[v->clock];
+
+	return x > y ? -1 : x < y;
+}
+
+/* Open the paths to the n nodes, heaviest first, while fewer than
+ * EXPAND_LIMIT rows were added; sorts nodes, and answers how many paths
+ * were opened. */
+static size_t
+open_paths(struct calltree_view *v, uint32_t *nodes, size_t n)
+{
+	size_t added = 0, shown;
+
+	qsort_r(nodes, n, sizeof(*nodes), incl_desc, v);
+	for (shown = 0; shown < n && added < EXPAND_LIMIT; shown++)
+		open_path(v, nodes[shown], &added);
+	rebuild_rows(v);
+	if (shown < n)
+		snprintf(v->note, sizeof(v->note),
+		         "%zu of %zu paths opened (limit: %d rows)", shown, n,
+		         EXPAND_LIMIT);
+	return shown;
+}
+
+/*
+ * Show method m: top-down, open every path to it (open_paths) and put
+ * the cursor on its heaviest node; bottom-up, open its top-level node
+ * (its callers).
+ */
+static void
+follow(struct calltree_view *v, uint32_t m)
+{
+	const struct callpath *p = path_of(v);
+	uint32_t *nodes = NULL, i;
+	size_t n = 0, cap = 0, at;
+
+	v->followed = m;
+	if (m == CALL_NONE)
+		return;
+	for (i = 1; i < p->count; i++) {
+		if (p->nodes[i].method != m ||
+		    (v->mode == BOTTOM_UP && p->nodes[i].depth != 1))
+			continue;
+		UTIL_GROW(nodes, cap, n + 1);
+		nodes[n++] = i;
+	}
+	if (!n)
+		return;
+	if (v->mode == BOTTOM_UP)
+		v->open[BOTTOM_UP][nodes[0]] = true;
+	open_paths(v, nodes, n);
+	at = row_of(v, nodes[0]);
+	if (at != SIZE_MAX)
+		list_select(&v->list, at);
+	free(nodes);
+}
+
+/* A new pattern: open the paths to every node whose method matches it
+ * (open_paths), so that the search finds them among the rows. */
+static void
+reveal(struct calltree_view *v, const regex_t *re)
+{
+	const struct callpath *p = path_of(v);
+	uint8_t *known = xcalloc(v->tree->nmethods + 1, sizeof(*known));
+	uint32_t *nodes = NULL, i;
+	size_t n = 0, cap = 0;
+
+	for (i = 1; i < p->count; i++) {
+		uint32_t m = p->nodes[i].method;
+
+		if (m == CALL_NONE)
+			continue;
+		if (!known[m]) {
+			char *name = method_full_name(&v->tree->methods[m]);
+
+			known[m] = regexec(re, name, 0, NULL, 0) == 0 ? 2 : 1;
+			free(name);
+		}
+		if (known[m] != 2)
+			continue;
+		UTIL_GROW(nodes, cap, n + 1);
+		nodes[n++] = i;
+	}
+	if (n)
+		open_paths(v, nodes, n);
+	free(nodes);
+	free(known);
+}
+
+/* Open the hottest path from row r: down the child with the most
+ * inclusive time while it has at least half of its parent's, so the
+ * cursor stops where the time splits (or at a leaf). */
+static void
+expand_hot(struct calltree_view *v, size_t r)
+{
+	const struct callpath *p = path_of(v);
+	uint32_t n = v->rows[r].node, ch, best;
+	size_t at;
+
+	for (;;) {
+		best = CALL_NONE;
+		for (ch = p->nodes[n].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling)
+			if (best == CALL_NONE ||
+			    p->nodes[ch].incl[v->clock] >
+			            p->nodes[best].incl[v->clock])
+				best = ch;
+		if (best == CALL_NONE)
+			break;
+		v->open[v->mode][n] = true;
+		if (2 * p->nodes[best].incl[v->clock] <
+		    p->nodes[n].incl[v->clock])
+			break;
+		n = best;
+	}
+	rebuild_rows(v);
+	at = row_of(v, n);
+	if (at != SIZE_MAX)
+		list_select(&v->list, at);
+}
+
+/* Open everything under row r, stopping after EXPAND_LIMIT new rows. */
+static void
+expand_all(struct calltree_view *v, size_t r)
+{
+	struct row_vec out = {0};
+	size_t budget = EXPAND_LIMIT;
+	uint32_t n = v->rows[r].node;
+	bool stopped = false;
+
+	if (!has_children(v, n))
+		return;
+	v->open[v->mode][n] = true;
+	emit(v, n, v->rows[r].depth, &out, &budget, &stopped);
+	splice(v, r, &out);
+	if (stopped)
+		snprintf(v->note, sizeof(v->note),
+		         "stopped at %d rows: E on a deeper row opens more",
+		         EXPAND_LIMIT);
+}
+
+/* The row of the parent of row r, or r for the root. */
+static size_t
+parent_row(const struct calltree_view *v, size_t r)
+{
+	size_t i = r;
+
+	while (i > 0 && v->rows[i].depth >= v->rows[r].depth)
+		i--;
+	return i;
+}
+
+/* ---- drawing ----------------------------------------------------------- */
+
+static void
+draw_header(struct calltree_view *v, struct canvas *c, int y)
+{
+	static const char *const titles[2][2][TCOL_COUNT] = {
+	        {{"Incl%", "Incl Cpu", "Excl Cpu", "Calls", "Name"},
+	         {"Incl%", "Incl Wall", "Excl Wall", "Calls", "Name"}},
+	        {{"Self%", "Self Cpu", "", "Calls", "Name"},
+	         {"Self%", "Self Wall", "", "Calls", "Name"}},
+	};
+	int x = 0, i;
+
+	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
+	for (i = 0; i < TCOL_COUNT; i++) {
+		char *t;
+
+		if (!shown(v, i))
+			continue;
+		t = xasprintf(
+		        "%s%s%s", titles[v->mode][v->clock == CLOCK_WALL][i],
+		        (int)v->sort == i
+		                ? canvas_glyph(c, v->ascending
+		                                          ? GLYPH_SORT_UP
+		                                          : GLYPH_SORT_DOWN)
+		                : "",
+		        i != TCOL_NAME        ? ""
+		        : v->mode == TOP_DOWN ? "  (top-down)"
+		                              : "  (bottom-up: callers below)");
+
+		if (i == TCOL_NAME)
+			canvas_text(c, x + 2, y, c->width - x - 2, t,
+			            ROLE_HEADER);
+		else
+			canvas_text_right(c, x, y, widths[i], t, ROLE_HEADER);
+		x += widths[i] + 1;
+		free(t);
+	}
+}
+
+/* The guides of a row at depth d into buf: one pair of columns per level
+ * above it (a line where that level has siblings to come), then its own
+ * branch.  last[l] says whether the row's ancestor at level l is the
+ * last of its siblings.  Levels beyond max show as one truncation mark. */
+static void
+guides(const struct canvas *c, char *buf, size_t size, const bool *last,
+       uint32_t d, uint32_t max)
+{
+	uint32_t l = 1;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	if (d > max) {
+		at += (size_t)snprintf(buf + at, size - at, "%s ",
+		                       canvas_glyph(c, GLYPH_TRUNCATED));
+		l = d - max + 1;
+	}
+	for (; l < d && at < size; l++)
+		at += (size_t)snprintf(buf + at, size - at, "%s ",
+		                       last[l] ? " "
+		                               : canvas_glyph(c, GLYPH_VLINE));
+	if (d && at < size)
+		snprintf(buf + at, size - at, "%s%s",
+		         canvas_glyph(c, last[d] ? GLYPH_LAST : GLYPH_BRANCH),
+		         canvas_glyph(c, GLYPH_HLINE));
+}
+
+static void
+draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
+         size_t r, const bool *last, uint32_t max_levels)
+{
+	const struct callpath *p = path_of(v);
+	const struct tree_row *row = &v->rows[r];
+	const struct callpath_node *node = &p->nodes[row->node];
+	uint64_t total = app->profile.total[v->clock];
+	enum role role = ROLE_NORMAL;
+	char buf[64], *name, *fitted, *label, *lines;
+	const char *mark;
+	int x = 0, i;
+	size_t lines_size = (size_t)(max_levels + 2) * 2 * TEXT_GLYPH_MAX;
+
+	for (i = 0; i < TCOL_NAME; i++) {
+		if (!shown(v, i))
+			continue;
+		buf[0] = '\0';
+		switch (i) {
+		case TCOL_INCL_PCT:
+			snprintf(buf, sizeof(buf), "%.1f%%",
+			         total ? 100.0 * (double)node->incl[v->clock] /
+			                         (double)total
+			               : 0.0);
+			break;
+		case TCOL_CALLS:
+			if (row->node)
+				snprintf(buf, sizeof(buf), "%llu",
+				         (unsigned long long)node->calls);
+			break;
+		default:
+			duration_ms_fit(buf, sizeof(buf),
+			                column_value(v, row->node, i),
+			                widths[i]);
+			break;
+		}
+		canvas_text_right(c, x, y, widths[i], buf, ROLE_NORMAL);
+		x += widths[i] + 1;
+	}
+	lines = xcalloc(lines_size, 1);
+	guides(c, lines, lines_size, last, row->depth, max_levels);
+	mark = !has_children(v, row->node)   ? " "
+	       : v->open[v->mode][row->node] ? canvas_glyph(c, GLYPH_EXPANDED)
+	                                     : canvas_glyph(c, GLYPH_COLLAPSED);
+	if (!row->node)
+		name = xstrdup("all");
+	else if (node->method == CALL_NONE)
+		name = xstrdup("(outside any method)");
+	else
+		name = method_full_name(&app->tree->methods[node->method]);
+	if (app->have_re && node->method != CALL_NONE && row->node &&
+	    regexec(&app->re, name, 0, NULL, 0) == 0)
+		role = ROLE_MATCH;
+	fitted = method_fit_name(name,
+	                         c->width - x - 2 - (int)text_width(lines) - 2);
+	label = xasprintf("%s%s %s", lines, mark, fitted);
+	canvas_text(c, x + 1, y, c->width - x - 1, label, role);
+	free(lines);
+	free(name);
+	free(fitted);
+	free(label);
+	if (r == v->list.cursor)
+		canvas_set_role(c, 0, y, c->width, ROLE_CURSOR);
+}
+
+/* Build what the mode needs, sort for the clock, show a method selected
+ * elsewhere. */
+static void
+ensure(struct calltree_view *v, struct app *app)
+{
+	enum clock_index k = app_main_clock(app);
+
+	if (!v->built[v->mode]) {
+		build(v, app, v->mode);
+		v->rows_stale = true;
+	}
+	if (k != v->clock) {
+		v->clock = k;
+		v->rows_stale = true;
+	}
+	if (v->rows_stale || !v->nrows)
+		rebuild_rows(v);
+	if (app->method != v->followed)
+		follow(v, app->method);
+}
+
+static void
+calltree_draw(void *state, struct app *app, struct canvas *c, int top,
+              int height)
+{
+	struct calltree_view *v = state;
+	int body = height - 1, y, name_x = 0, i;
+	uint32_t max_levels, d;
+	bool *last;
+	size_t r;
+
+	ensure(v, app);
+	v->width = c->width;
+	draw_header(v, c, top);
+	if (body < 1)
+		return;
+	list_layout(&v->list, (size_t)body);
+	for (i = 0; i < TCOL_NAME; i++)
+		if (shown(v, i))
+			name_x += widths[i] + 1;
+	/* Deeper levels than fit beside 20 columns of name show as one
+	 * mark. */
+	max_levels = c->width - name_x > 24
+	                     ? (uint32_t)(c->width - name_x - 20) / 2
+	                     : 2;
+	/* The last-sibling flags of the first row's ancestors, then kept
+	 * as rows go down. */
+	r = v->list.top;
+	d = r < v->nrows ? v->rows[r].depth : 0;
+	for (i = (int)r; i < (int)(r + (size_t)body) && i < (int)v->nrows; i++)
+		if (v->rows[i].depth > d)
+			d = v->rows[i].depth;
+	last = xcalloc((size_t)d + 2, sizeof(*last));
+	if (r < v->nrows) {
+		uint32_t want = v->rows[r].depth;
+		size_t i2 = r;
+
+		while (want > 0 && i2-- > 0) {
+			if (v->rows[i2].depth < want) {
+				want = v->rows[i2].depth;
+				last[want] = v->rows[i2].last;
+			}
+		}
+	}
+	for (y = 0; y < body && r < v->nrows; y++, r++) {
+		last[v->rows[r].depth] = v->rows[r].last;
+		draw_row(v, app, c, top + 1 + y, r, last, max_levels);
+	}
+	free(last);
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+static enum view_result
+calltree_handle(void *state, const struct app *app, enum request req,
+                struct view_ask *ask)
+{
+	struct calltree_view *v = state;
+	size_t r = v->list.cursor;
+	uint32_t m;
+
+	v->note[0] = '\0';
+	if (!v->nrows)
+		return req == REQ_INVERT ? VIEW_DONE : VIEW_UNHANDLED;
+	if (list_move(&v->list, req)) {
+		moved(v);
+		return VIEW_DONE;
+	}
+	switch (req) {
+	case REQ_EXPAND:
+		if (v->open[v->mode][v->rows[r].node] &&
+		    has_children(v, v->rows[r].node))
+			list_select(&v->list, r + 1);
+		else
+			expand_row(v, r);
+		break;
+	case REQ_COLLAPSE:
+		if (v->open[v->mode][v->rows[r].node] &&
+		    has_children(v, v->rows[r].node))
+			collapse_row(v, r);
+		else
+			list_select(&v->list, parent_row(v, r));
+		break;
+	case REQ_EXPAND_HOT:
+		expand_hot(v, r);
+		break;
+	case REQ_EXPAND_ALL:
+		expand_all(v, r);
+		break;
+	case REQ_ENTER:
+		m = row_method(v, r);
+		if (m == CALL_NONE) {
+			if (v->open[v->mode][v->rows[r].node])
+				collapse_row(v, r);
+			else
+				expand_row(v, r);
+			break;
+		}
+		ask->jump = APP_VIEW_PROFILE;
+		ask->method = m;
+		return VIEW_DONE;
+	case REQ_INVERT:
+		v->mode = !v->mode;
+		if (!shown(v, v->sort))
+			v->sort = TCOL_INCL;
+		v->nrows = 0;
+		list_set_count(&v->list, 0);
+		/* The next draw shows the selected method in the other
+		 * tree. */
+		v->followed = CALL_NONE;
+		return VIEW_DONE;
+	case REQ_SORT_NEXT:
+	case REQ_SORT_PREV:
+		do
+			v->sort =
+			        (v->sort +
+			         (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
+			        TCOL_COUNT;
+		while (!shown(v, v->sort));
+		v->ascending = v->sort == TCOL_NAME;
+		rebuild_rows(v);
+		list_reset(&v->list);
+		break;
+	case REQ_SORT_REVERSE:
+		v->ascending = !v->ascending;
+		rebuild_rows(v);
+		list_reset(&v->list);
+		break;
+	default:
+		return VIEW_UNHANDLED;
+	}
+	moved(v);
+	return VIEW_DONE;
+}
+
+/* True when the row's method matches the search. */
+static bool
+row_matches(size_t r, void *arg)
+{
+	void **a = arg;
+	const struct calltree_view *v = a[0];
+	uint32_t m = row_method(v, r);
+	char *name;
+	bool hit;
+
+	if (m == CALL_NONE)
+		return false;
+	name = method_full_name(&v->tree->methods[m]);
+	hit = regexec(a[1], name, 0, NULL, 0) == 0;
+	free(name);
+	return hit;
+}
+
+static bool
+calltree_find(void *state, const struct app *app, const regex_t *re, int dir,
+              struct view_ask *ask)
+{
+	struct calltree_view *v = state;
+	void *arg[2] = {v, (void *)re};
+	struct list_hit hit;
+
+	if (!v->nrows)
+		return false;
+	if (app->search_serial != v->search_serial) {
+		v->search_serial = app->search_serial;
+		reveal(v, re);
+	}
+	if (!list_search(&v->list, dir, row_matches, arg, &hit))
+		return false;
+	moved(v);
+	ask->match = hit.nth;
+	ask->matches = hit.total;
+	return true;
+}
+
+static char *
+calltree_status(void *state, struct app *app)
+{
+	struct calltree_view *v = state;
+	const struct callpath_node *node;
+	const struct tt_method *m;
+	char *name, *text, ms[DURATION_SIZE];
+
+	if (v->note[0])
+		return xstrdup(v->note);
+	if (!v->nrows)
+		return NULL;
+	node = &path_of(v)->nodes[v->rows[v->list.cursor].node];
+	if (node->method == CALL_NONE)
+		return xasprintf(
+		        "%s: %s ms",
+		        v->mode == TOP_DOWN ? "every call path"
+		                            : "every method's callers",
+		        duration_ms(ms, sizeof(ms), node->incl[v->clock]));
+	m = &app->tree->methods[node->method];
+	name = method_full_name(m);
+	text = xasprintf("%s  depth %u", name, node->depth);
+	free(name);
+	return text;
+}
+
+static uint32_t
+calltree_selection(void *state)
+{
+	const struct calltree_view *v = state;
+
+	return v->nrows ? row_method(v, v->list.cursor) : CALL_NONE;
+}
+
+static void *
+calltree_open(struct app *app)
+{
+	struct calltree_view *v = xcalloc(1, sizeof(*v));
+
+	v->tree = app->tree;
+	v->sort = TCOL_INCL;
+	v->clock = app_main_clock(app);
+	v->followed = CALL_NONE;
+	v->width = 80;
+	remember_scope(v, &app->scope);
+	return v;
+}
+
+static void
+calltree_close(void *state)
+{
+	struct calltree_view *v = state;
+
+	drop_trees(v);
+	free(v->rows);
+	free(v->scope_on);
+	free(v);
+}
+
+static void
+calltree_refresh(void *state, struct app *app)
+{
+	struct calltree_view *v = state;
+
+	if (scope_differs(v, &app->scope)) {
+		remember_scope(v, &app->scope);
+		drop_trees(v);
+		v->followed = CALL_NONE;
+	}
+}
+
+const struct view_ops view_calltree_ops = {
+        .name = "Call tree",
+        .hints = "l/h:open/close  e:hot path  E:all  b:bottom-up  "
+                 "Enter:profile",
+        .open = calltree_open,
+        .close = calltree_close,
+        .draw = calltree_draw,
+        .status = calltree_status,
+        .refresh = calltree_refresh,
+        .handle = calltree_handle,
+        .find = calltree_find,
+        .selection = calltree_selection,
+};

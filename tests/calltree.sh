@@ -1,0 +1,131 @@
+#!/bin/sh
+# calltree.sh: the call tree view's root against the batch commands, on
+# data/demo.trace and on the real traces in ../shared/traces (skipped when
+# absent).  The root's time, which the view shows in its status line when
+# the root is selected, must be the sum of the top-level paths that
+# `tracetui tree --no-thread` prints for the same scope and clock, and no
+# more than `report`'s total.  PRODUCT.md section 2 wants it to equal
+# that total, time outside any method being a frame of its own; the
+# query layer does not make that frame yet, so where the two differ the
+# test says so as a TODO rather than a pass.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+builddir=$(cd "${top_builddir:-.}" && pwd)
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+RENDER=${RENDER:-$builddir/tests/render}
+[ -x "$RENDER" ] || skip_all "no $RENDER"
+demo=$builddir/data/demo.trace
+[ -f "$demo" ] || demo=$srcdir/data/demo.trace
+[ -f "$demo" ] || skip_all "no data/demo.trace"
+
+# Milliseconds with three decimals ("2943.288") as microseconds.
+us() {
+	echo "$1" | sed 's/\.//; s/^0*//; s/^$/0/'
+}
+
+# check LABEL FILE CLOCK THREAD STEPS...: the root of the call tree drawn
+# after STEPS (which end on the tree with the root selected), on CLOCK
+# (cpu or wall), within THREAD (a name, or "all").
+check() {
+	label=$1 file=$2 clock=$3 thread=$4
+	shift 4
+	out=$("$RENDER" "$file" 400x12 "$@" 2>&1)
+	root=$(echo "$out" | sed -n "s/^every call path: \([0-9.]*\) ms.*/\1/p")
+	title_clock=$(echo "$out" | sed -n '1s/.*| clock: \([a-z+]*\) |.*/\1/p')
+	if [ -z "$root" ] || [ "$title_clock" != "$clock" ]; then
+		ok 1 "$label: the tree's root is drawn on the $clock clock"
+		echo "$out" | diag
+		return
+	fi
+	root=$(us "$root")
+	tree_sum=$("$TRACETUI" tree --no-thread --min-pct 0 --format tsv \
+		-c "$clock" \
+		-t "$thread" "$file" 2>/dev/null |
+		awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 } END { print s + 0 }')
+	total=$("$TRACETUI" report -c "$clock" -t "$thread" "$file" \
+		2>/dev/null | sed -n '1s/.*, total \([0-9.]*\) ms over.*/\1/p')
+	total=$(us "$total")
+	[ "$root" -eq "$tree_sum" ]
+	ok $? "$label: root $root us = tree's top-level paths $tree_sum us"
+	[ "$root" -le "$total" ]
+	ok $? "$label: root $root us <= report's total $total us"
+	tap_n=$((tap_n + 1))
+	if [ "$root" -eq "$total" ]; then
+		echo "ok $tap_n - $label: root = report's total $total us"
+	else
+		echo "not ok $tap_n - $label: root = report's total:" \
+			"$((total - root)) us outside any method" \
+			"# TODO time outside methods is not a frame yet"
+	fi
+}
+
+check "demo cpu" "$demo" cpu all key:C key:g
+check "demo wall" "$demo" wall all key:c key:C key:g
+# The threads view's second row by wall span, as the title names it.
+thread=$("$RENDER" "$demo" 400x12 key:t MOVE_DOWN ENTER key:C key:g |
+	sed -n '1s/.*| thread \(.*\) | clock.*/\1/p')
+if [ -n "$thread" ]; then
+	check "demo thread $thread cpu" "$demo" cpu "$thread" \
+		key:t MOVE_DOWN ENTER key:C key:g
+else
+	ok 1 "demo: the threads view scopes to one thread"
+fi
+
+# E stops after 10000 new rows: a root calling 110 methods that each call
+# the same 100 leaves has 11110 paths below the root.  Opening runs in
+# the order shown (the 110 equal paths by node order), a row at a time,
+# so the last of them stay closed and the last row is one of them.
+awk 'BEGIN {
+	print "format v1\nversion 3\nclock dual\nvm art\nthread 1 main"
+	print "method 0x4 com.example.Root run ()V Root.java"
+	for (i = 1; i <= 110; i++)
+		printf "method 0x%x com.example.Mid m%d ()V Mid.java\n", 4 + 4 * i, i
+	for (j = 1; j <= 100; j++)
+		printf "method 0x%x com.example.Leaf l%d ()V Leaf.java\n", 4096 + 4 * j, j
+	t = 0
+	printf "call 1 0x4 0 0 %d %d {\n", 110 * 101, 110 * 101
+	for (i = 1; i <= 110; i++) {
+		printf "call 1 0x%x %d %d %d %d {\n", 4 + 4 * i, t, t, t + 101, t + 101
+		for (j = 1; j <= 100; j++) {
+			printf "call 1 0x%x %d %d %d %d\n", 4096 + 4 * j, t + j, t + j, t + j + 1, t + j + 1
+		}
+		print "}"
+		t += 101
+	}
+	print "}"
+}' >"$tmp/wide.spec"
+if "$MKTRACE" "$tmp/wide.spec" "$tmp/wide.trace"; then
+	status=$("$RENDER" "$tmp/wide.trace" 100x12 key:C key:g key:E |
+		tail -n 2 | head -n 1)
+	echo "$status" | grep -q '^stopped at 10000 rows'
+	ok $? "E on the root stops at 10000 rows and says so"
+	[ "$status" = "${status#stopped}" ] && echo "$status" | diag
+	last=$("$RENDER" "$tmp/wide.trace" 100x12 key:C key:g key:E key:G |
+		tail -n 2 | head -n 1)
+	echo "$last" | grep -Eq '^com\.example\.Mid\.m[0-9]+ \(\)V  depth 2$'
+	ok $? "the paths past the bound stay closed (last row: $last)"
+	status=$("$RENDER" "$tmp/wide.trace" 100x12 key:C key:g key:j key:l \
+		key:j key:E key:j | tail -n 2 | head -n 1)
+	echo "$status" | grep -Eq '^com\.example\.Leaf\.l[0-9]+ \(\)V  depth 3$'
+	ok $? "E on one of the 110 opens its 100 leaves without a bound"
+else
+	ok 1 "mktrace writes the wide trace"
+fi
+
+if [ -d "$SHARED_TRACES" ]; then
+	for f in "$SHARED_TRACES"/*.trace; do
+		name=$(basename "$f" .trace)
+		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
+		first=$("$RENDER" "$f" 400x12 2>/dev/null |
+			sed -n '1s/.*| clock: \([a-z+]*\) |.*/\1/p')
+		[ -n "$first" ] || continue
+		check "$name $first" "$f" "$first" all key:C key:g
+		if [ "$first" = cpu ] &&
+			"$RENDER" "$f" 400x12 key:c | head -1 | grep -q 'clock: wall'; then
+			check "$name wall" "$f" wall all key:c key:C key:g
+		fi
+	done
+else
+	echo "# no $SHARED_TRACES: the real traces are skipped"
+fi
+done_testing

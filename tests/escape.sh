@@ -1,0 +1,180 @@
+#!/bin/sh
+# escape.sh: the one output door.  Every name field, option value and
+# thread name of every reader (V1 key, streaming packets, V2 packets)
+# carries every C0 control byte a field can hold, DEL, raw bytes
+# 0x80-0x9f, the C1 controls as UTF-8, bidi controls and zero-width
+# characters; every command's output in every format, its stderr, and
+# the headless viewer's every view must show none of them raw.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+RENDER=${top_builddir:-.}/tests/render
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+
+# The hostile text as mktrace \xHH escapes: C0 but NUL, LF and CR (which
+# end a key line before any reader sees them), DEL, raw C1 bytes, C1 as
+# UTF-8, then LRE RLE PDF LRO RLO, LRI RLI FSI PDI, ZWSP ZWNJ ZWJ LRM RLM,
+# word joiner, BOM, soft hyphen, line separator.
+hostile=""
+for b in 01 02 03 04 05 06 07 08 0b 0c 0e 0f 10 11 12 13 14 15 16 17 \
+	18 19 1a 1b 1c 1d 1e 1f 7f 80 85 9b 9f; do
+	hostile="$hostile\\x$b"
+done
+for b in 80 81 85 8d 90 9b 9c 9d 9e 9f; do
+	hostile="$hostile\\xc2\\x$b"
+done
+for c in 80aa 80ab 80ac 80ad 80ae 81a6 81a7 81a8 81a9 808b 808c 808d \
+	808e 808f 81a0; do
+	hostile="$hostile\\xe2\\x${c%??}\\x${c#??}"
+done
+hostile="$hostile\\xef\\xbb\\xbf\\xc2\\xad\\xe2\\x80\\xa8"
+# Terminal escapes as a writer of a hostile file would use them.
+osc="\\x1b]52;c;aGk=\\x07\\x1b]0;title\\x07\\x1b[2J\\x9b31m"
+# A tab ends a method field, so method fields get the text without it.
+field="$hostile$osc"
+thread="\\x09$hostile$osc"
+
+# raw TEXT: TEXT with its \xHH escapes turned into the bytes.
+raw() {
+	printf '%s' "$1" | LC_ALL=C awk '
+	function hex(h,   i, v) {
+		v = 0
+		for (i = 1; i <= 2; i++)
+			v = v * 16 + index("0123456789abcdef",
+				tolower(substr(h, i, 1))) - 1
+		return v
+	}
+	{
+		s = $0
+		out = ""
+		while (match(s, /\\x[0-9a-fA-F][0-9a-fA-F]/)) {
+			out = out substr(s, 1, RSTART - 1) \
+				sprintf("%c", hex(substr(s, RSTART + 2, 2)))
+			s = substr(s, RSTART + 4)
+		}
+		printf "%s", out s
+	}'
+}
+
+# clean FILE: status 0 when FILE holds no byte or character that should
+# have been escaped (tab and newline are layout).  Decodes UTF-8 in awk so
+# that it needs nothing but POSIX tools.
+clean() {
+	od -An -v -tu1 "$1" | awk '
+	function bad(what) { print what; found = 1; exit 1 }
+	{ for (i = 1; i <= NF; i++) b[n++] = $i }
+	END {
+		if (found) exit 1
+		for (i = 0; i < n; i++) {
+			c = b[i]
+			if (c == 9 || c == 10) continue
+			if (c < 32 || c == 127) bad("control byte " c " at " i)
+			if (c < 128) continue
+			if (c >= 194 && c <= 223) { len = 2; cp = c - 192 }
+			else if (c >= 224 && c <= 239) { len = 3; cp = c - 224 }
+			else if (c >= 240 && c <= 244) { len = 4; cp = c - 240 }
+			else bad("invalid byte " c " at " i)
+			for (j = 1; j < len; j++) {
+				d = b[i + j]
+				if (d < 128 || d > 191) bad("invalid sequence at " i)
+				cp = cp * 64 + d - 128
+			}
+			i += len - 1
+			if (cp >= 128 && cp < 160) bad("C1 control " cp)
+			if ((cp >= 8203 && cp <= 8207) || (cp >= 8234 && cp <= 8238) ||
+			    (cp >= 8288 && cp <= 8303) || cp == 65279 || cp == 173 ||
+			    cp == 8232 || cp == 8233 || cp == 1564)
+				bad("invisible character " cp)
+		}
+		exit found
+	}' >"$tmp/why"
+}
+
+check() {
+	# check FILE DESCRIPTION
+	clean "$1"
+	rc=$?
+	ok $rc "$2"
+	[ $rc -eq 0 ] || diag <"$tmp/why"
+}
+
+for format in v1 stream v2; do
+	{
+		echo "format $format"
+		echo "clock dual"
+		echo "vm art"
+		# Option lines are written as they stand: raw bytes.
+		echo "property clock=$(raw "$osc")"
+		echo "property $(raw "$osc")=$(raw "$field")"
+		echo "thread 1 \"$thread\""
+		echo "thread 2 main"
+		echo "method 0x4 \"a$field.B\" \"c$field\" \"()V$field\" \"B$field.java\""
+		echo "method 0x8 a.B d ()V B.java"
+		echo "call 1 0x4 0 0 100 100 {"
+		echo " call 1 0x8 10 10 50 50"
+		echo "}"
+		echo "call 2 0x8 0 0 30 30"
+	} >"$tmp/$format.spec"
+	if ! "$MKTRACE" "$tmp/$format.spec" "$tmp/$format.trace" 2>"$tmp/err"; then
+		ok 1 "$format: mktrace writes the hostile trace"
+		diag <"$tmp/err"
+		continue
+	fi
+	f=$tmp/$format.trace
+	# The file must hold what it claims to, or the test proves nothing.
+	LC_ALL=C grep -q "$(printf 'title\007')" "$f"
+	ok $? "$format: the trace holds raw escapes"
+	for cmd in "report" "report -f tsv" "report -f csv" "report -f json" \
+		"tree" "tree -f json" "calls" "calls -f csv" "calls -f json" \
+		"info" "dump" "folded" "export -f speedscope" \
+		"export -f chrome" "diff $f"; do
+		# shellcheck disable=SC2086
+		"$TRACETUI" $cmd "$f" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] || [ $rc -eq 1 ]
+		ok $? "$format: $cmd runs (exit $rc)"
+		check "$tmp/out" "$format: $cmd: output escaped"
+		check "$tmp/err" "$format: $cmd: stderr escaped"
+	done
+	# The clock option is quoted in a warning: escaped there too.
+	"$TRACETUI" report "$f" 2>&1 >/dev/null | grep -q 'x1B]52;c;aGk=\\x07'
+	ok $? "$format: the clock warning shows the escape as \\x1B text"
+	if [ -x "$RENDER" ]; then
+		"$RENDER" "$f" 100x30 VIEW_PROFILE ENTER size:100x30 \
+			VIEW_TIMELINE size:100x30 VIEW_ICICLE size:100x30 \
+			INVERT size:100x30 VIEW_THREADS size:100x30 \
+			VIEW_INFO >"$tmp/view" 2>&1
+		ok $? "$format: the viewer draws every view"
+		check "$tmp/view" "$format: the viewer's views escaped"
+	fi
+done
+
+# Bidi and zero-width characters are named on terminals, C1 controls
+# escaped in JSON.
+"$TRACETUI" report "$tmp/v1.trace" >"$tmp/out" 2>/dev/null
+grep -q 'u202E' "$tmp/out"
+ok $? "the right-to-left override is shown as \\u202E"
+grep -q 'u200B' "$tmp/out"
+ok $? "the zero-width space is shown as \\u200B"
+"$TRACETUI" report -f json "$tmp/v1.trace" >"$tmp/out" 2>/dev/null
+grep -q '\\u0085' "$tmp/out" && grep -q '\\u202e' "$tmp/out"
+ok $? "JSON escapes C1 controls and bidi overrides as \\u escapes"
+if command -v python3 >/dev/null 2>&1; then
+	for cmd in "report -f json" "export -f speedscope" "export -f chrome"; do
+		# shellcheck disable=SC2086
+		"$TRACETUI" $cmd "$tmp/v2.trace" 2>/dev/null |
+			python3 -c 'import json, sys; json.load(sys.stdin)'
+		ok $? "$cmd: valid JSON"
+	done
+fi
+
+# Options and file names that reach stderr are escaped as well.
+"$TRACETUI" report -c "$(printf 'x\033]0;t\007')" "$tmp/v1.trace" \
+	>/dev/null 2>"$tmp/err"
+check "$tmp/err" "an unknown --clock value is escaped on stderr"
+"$TRACETUI" report "$tmp/$(printf 'no\033[2Jfile')" >/dev/null 2>"$tmp/err"
+check "$tmp/err" "a file name with escapes is escaped on stderr"
+
+done_testing

@@ -1,0 +1,254 @@
+#!/bin/sh
+# harden.sh: failures reported and work bounded by the input.  A thread
+# recursing 40000 deep and 20000 threads open in the headless viewer and
+# visit every view within generous bounds of time and memory; output to
+# a full disk or a closed pipe exits 4; out of memory exits 5 with the
+# size; a pipe is read up to --max-input; a junk .sec file is named; a
+# trace cut short while it is read is an input error, not SIGBUS;
+# TERM=dumb is refused with advice; in a terminal, SIGINT, SIGTERM and
+# SIGHUP end the viewer with 130, 143 and 129 and a terminal that goes
+# away ends it even with SIGHUP ignored.  Every input is generated here.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+RENDER=${top_builddir:-.}/tests/render
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+command -v timeout >/dev/null || skip_all "no timeout(1)"
+
+if ldd "$TRACETUI" 2>/dev/null | grep -q libasan ||
+	grep -q AddressSanitizer "$TRACETUI" 2>/dev/null; then
+	asan=yes
+else
+	asan=no
+fi
+# limited KB CMD...: CMD with KB of address space (unlimited under
+# AddressSanitizer) and 300 s.
+limited() {
+	kb=$1
+	shift
+	[ $asan = yes ] && kb=unlimited
+	(ulimit -v "$kb" 2>/dev/null; exec timeout 300 "$@")
+}
+
+# Every view, moves in each, the bottom-up icicle, the threads' scope.
+TOUR="VIEW_PROFILE ENTER MOVE_DOWN*3 SORT_NEXT VIEW_TIMELINE ZOOM_IN*3
+MOVE_DOWN CALL_NEXT CALL_LONGEST VIEW_ICICLE MOVE_DOWN*5 ENTER INVERT
+MOVE_DOWN*5 SEARCH_NEXT VIEW_THREADS MOVE_DOWN*3 ENTER SCOPE_ALL
+VIEW_INFO VIEW_HELP QUIT"
+
+# --- a deep recursion -------------------------------------------------
+awk 'BEGIN {
+	print "version 3\nclock dual\nvm art\nthread 1 main"
+	print "method 0x4 a.Deep r ()V Deep.java"
+	print "method 0x8 a.Deep leaf ()V Deep.java"
+	d = 40000
+	for (i = 0; i < d; i++) print "1 enter 0x4 " i " " i
+	print "1 enter 0x8 " d " " d
+	print "1 exit 0x8 " d + 5 " " d + 5
+	for (i = 0; i < d; i++) print "1 exit 0x4 " d + 10 + i " " d + 10 + i
+}' >"$tmp/deep.spec"
+"$MKTRACE" "$tmp/deep.spec" "$tmp/deep.trace"
+ok $? "mktrace writes a trace 40000 calls deep"
+if [ -x "$RENDER" ]; then
+	# shellcheck disable=SC2086
+	limited 1048576 "$RENDER" "$tmp/deep.trace" 100x30 $TOUR \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ok $rc "deep: every view within 1 GiB and 300 s (exit $rc)"
+	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
+fi
+for cmd in report tree calls folded info; do
+	limited 1048576 "$TRACETUI" $cmd "$tmp/deep.trace" >/dev/null 2>&1
+	ok $? "deep: $cmd within bounds"
+done
+# One outer call of r (enter 0, exit 40010 + 39999) over 39999 recursive
+# ones, the leaf's 5 its only exclusive time elsewhere.
+"$TRACETUI" report -f tsv "$tmp/deep.trace" |
+	grep -q '^a.Deep.r ()V	1	39999	80009	80004	80009	80004$'
+ok $? "deep: r called once and 39999 times recursively, 80009 us inclusive"
+
+# --- many threads -------------------------------------------------------
+awk 'BEGIN {
+	print "format v2\nclock dual\nvm art\nmethod 0x4 a.B c ()V B.java"
+	n = 20000
+	for (i = 1; i <= n; i++) print "thread " i " t" i
+	for (i = 1; i <= n; i++)
+		print "call " i " 0x4 " i " " i " " i + 1 " " i + 1
+}' >"$tmp/many.spec"
+"$MKTRACE" "$tmp/many.spec" "$tmp/many.trace"
+ok $? "mktrace writes a trace of 20000 threads"
+if [ -x "$RENDER" ]; then
+	# shellcheck disable=SC2086
+	limited 1048576 "$RENDER" "$tmp/many.trace" 100x30 $TOUR \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ok $rc "many threads: every view within 1 GiB and 300 s (exit $rc)"
+	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
+fi
+limited 1048576 "$TRACETUI" calls "$tmp/many.trace" >"$tmp/out" 2>&1
+ok $? "many threads: calls within bounds"
+[ "$(grep -c ' a\.B\.c ()V$' "$tmp/out")" -eq 20000 ] &&
+	grep -q '^t20000 *20000 ' "$tmp/out"
+ok $? "many threads: calls lists each thread's call under its name"
+
+# --- write errors -------------------------------------------------------
+"$MKTRACE" "${top_srcdir:-.}/data/demo.spec" "$tmp/demo.trace"
+if [ -w /dev/full ]; then
+	run "$TRACETUI" report "$tmp/demo.trace"
+	"$TRACETUI" report "$tmp/demo.trace" >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 4 ] && grep -q "cannot write the output" "$tmp/err"
+	ok $? "a full disk: exit 4 with a message (exit $rc)"
+fi
+# A reader that closes its end at once.
+("$TRACETUI" dump "$tmp/demo.trace" 2>"$tmp/err"; echo $? >"$tmp/rc") |
+	(exec 0<&-; sleep 1)
+rc=$(cat "$tmp/rc")
+[ "$rc" -eq 4 ] && grep -q "cannot write the output" "$tmp/err"
+ok $? "a closed pipe: exit 4 with a message (exit $rc)"
+"$TRACETUI" --help | grep -q "4 the output cannot be written, 5 out of memory"
+ok $? "the help lists the exit statuses"
+
+# --- pipes ----------------------------------------------------------------
+head -c 3000000 /dev/zero |
+	"$TRACETUI" report --max-input 1M - >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "offset 1048576: .*--max-input" "$tmp/err" &&
+	[ ! -s "$tmp/out" ]
+ok $? "a pipe past --max-input is refused at the cap (exit $rc)"
+"$TRACETUI" report "$tmp/demo.trace" >"$tmp/want" 2>/dev/null
+cat "$tmp/demo.trace" | "$TRACETUI" report --max-input 1G - >"$tmp/got" \
+	2>/dev/null
+sed 1d "$tmp/want" >"$tmp/want1"
+sed 1d "$tmp/got" >"$tmp/got1"
+cmp -s "$tmp/want1" "$tmp/got1"
+ok $? "a trace read from a pipe as '-' gives the file's report"
+"$TRACETUI" report --max-input 12x - </dev/null >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q "needs a size" "$tmp/err"
+ok $? "--max-input refuses a malformed size"
+
+# --- a junk .sec file ---------------------------------------------------
+printf 'format stream\nsec-file\nclock dual\nthread 1 main\n%s\n%s\n' \
+	"method 0x4 a.B c ()V B.java" "call 1 0x4 0 0 10 10" >"$tmp/sec.spec"
+"$MKTRACE" "$tmp/sec.spec" "$tmp/sec.trace"
+"$TRACETUI" report "$tmp/sec.trace" >/dev/null 2>&1
+ok $? "a streaming trace with its .sec file reads"
+printf 'junk\001\002' >"$tmp/sec.trace.sec"
+"$TRACETUI" report "$tmp/sec.trace" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 3 ] && grep -q "sec.trace.sec: offset " "$tmp/err"
+ok $? "a junk .sec file is named in the message (exit $rc)"
+[ $rc -eq 3 ] || diag <"$tmp/err"
+
+# --- a file cut short while it is read ----------------------------------
+printf '%s\n' "format v1" "clock dual" \
+	"generate threads=4 methods=300 records=3000000 seed=7 maxdepth=40" \
+	>"$tmp/big.spec"
+if "$MKTRACE" "$tmp/big.spec" "$tmp/big.trace"; then
+	bad=0
+	for delay in 0.05 0.1 0.2 0.4; do
+		cp "$tmp/big.trace" "$tmp/cut.trace"
+		"$TRACETUI" report "$tmp/cut.trace" >/dev/null 2>"$tmp/err" &
+		p=$!
+		sleep $delay
+		truncate -s 4096 "$tmp/cut.trace"
+		wait $p
+		rc=$?
+		if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+			bad=$((bad + 1))
+			echo "cut after $delay s: exit $rc" | diag
+		fi
+		if [ $rc -eq 3 ] && ! grep -q "offset [0-9]*: " "$tmp/err"; then
+			bad=$((bad + 1))
+			diag <"$tmp/err"
+		fi
+	done
+	ok $bad "a trace cut while read: exit 0 or 3 with a message, no SIGBUS"
+	# Out of memory: the mapped file alone takes most of 60 MB.
+	if [ $asan = no ]; then
+		(ulimit -v 60000 2>/dev/null
+			exec timeout 120 "$TRACETUI" report "$tmp/big.trace") \
+			>/dev/null 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 5 ] &&
+			grep -Eq "out of memory \\([0-9]+ bytes were needed" "$tmp/err"
+		ok $? "out of memory: exit 5 saying how much was needed (exit $rc)"
+		[ $rc -eq 5 ] || head -3 "$tmp/err" | diag
+	fi
+
+fi
+
+# --- terminals ------------------------------------------------------------
+if command -v script >/dev/null 2>&1; then
+	TERM=dumb script -qec "$TRACETUI $tmp/demo.trace" /dev/null \
+		>"$tmp/out" 2>&1 </dev/null
+	grep -q "TERM is dumb; the batch commands" "$tmp/out"
+	ok $? "TERM=dumb: refused, suggesting the batch commands"
+fi
+
+if command -v tmux >/dev/null 2>&1; then
+	unset TMUX
+	sock=tracetui-harden-$$
+	tm() { tmux -L "$sock" -f /dev/null "$@"; }
+	trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+	# viewer NAME [setsid]: the viewer in window NAME, its status
+	# written to $tmp/NAME.rc when it ends; its pid in $pid.
+	viewer() {
+		rm -f "$tmp/$1.rc" "$tmp/$1.pid"
+		cat >"$tmp/$1.sh" <<SCRIPT
+trap '' HUP
+echo \$\$ >"$tmp/$1.pid"
+env TERM=xterm "$TRACETUI" "$tmp/demo.trace"
+echo \$? >"$tmp/$1.rc"
+SCRIPT
+		pre=
+		[ "${2:-}" = setsid ] && pre="setsid"
+		if tm has-session -t h 2>/dev/null; then
+			tm new-window -d -t h -n "$1" \
+				"$pre sh $tmp/$1.sh; sleep 30"
+		else
+			tm new-session -d -s h -n "$1" -x 100 -y 30 \
+				"$pre sh $tmp/$1.sh; sleep 30"
+		fi
+		i=0
+		while [ $i -lt 50 ] && [ ! -s "$tmp/$1.pid" ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		sleep 1 # the trace loads and the terminal opens
+		pid=$(pgrep -P "$(cat "$tmp/$1.pid" 2>/dev/null)" 2>/dev/null |
+			head -1)
+	}
+	# status NAME: the status the viewer in NAME ended with, waiting 10 s.
+	status() {
+		i=0
+		while [ $i -lt 100 ] && [ ! -s "$tmp/$1.rc" ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		cat "$tmp/$1.rc" 2>/dev/null || echo none
+	}
+	if viewer int && [ -n "$pid" ]; then
+		kill -INT "$pid"
+		rc=$(status int)
+		[ "$rc" = 130 ]
+		ok $? "SIGINT ends the viewer with 130 (got $rc)"
+		viewer term
+		kill -TERM "$pid"
+		rc=$(status term)
+		[ "$rc" = 143 ]
+		ok $? "SIGTERM ends the viewer with 143 (got $rc)"
+		viewer vanish setsid
+		tm kill-window -t h:vanish
+		rc=$(status vanish)
+		[ "$rc" != none ]
+		ok $? "a terminal that goes away ends the viewer (got $rc)"
+		[ "$rc" = none ] && kill "$pid" 2>/dev/null
+	else
+		echo "tmux could not start the viewer" | diag
+	fi
+fi
+
+done_testing
