@@ -96,4 +96,17 @@ for n in AppMethodOrder__oldVersion AndroidPerformance__App \
 	ok $? "$n: detected as instrumented"
 done
 
+# The sampling interval against the one Firefox Profiler infers (its
+# snapshot's "interval", in ms, to one decimal).
+for n in firefox-profiler__art-trace-regular \
+	firefox-profiler__art-trace-streaming; do
+	want=$(sed -n 's/.*"interval": \([0-9.]*\),.*/\1/p' \
+		"$T/$n.expected-profile-snapshot.txt" | head -1)
+	got=$("$TRACETUI" info "$T/$n.trace" 2>/dev/null |
+		sed -n 's/^recording: *sampled about every \([0-9.]*\) ms.*/\1/p')
+	awk -v g="$got" -v w="$want" 'BEGIN { d = g - w;
+		exit !(g != "" && w != "" && d < 0.05 && d > -0.05) }'
+	ok $? "$n: sampled every $got ms, Firefox Profiler says $want ms"
+done
+
 done_testing

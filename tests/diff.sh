@@ -327,6 +327,31 @@ else
 	ok 0 "real traces against themselves # SKIP no $SHARED_TRACES"
 fi
 
+# A sampled trace against an instrumented one: a warning, and the sampled
+# side's header line says its numbers are estimates.  hprof profiles are
+# sampled; the fixtures are instrumented.
+run "$TRACETUI" diff base.trace "$fixtures/hprof-samples.txt"
+case $err in
+*"diff: warning: $fixtures/hprof-samples.txt is sampled and base.trace instrumented"*)
+	ok 0 "sampled against instrumented: warned" ;;
+*) ok 1 "sampled against instrumented: warned: $err" ;;
+esac
+echo "$out" | grep -q '^new:  sampled at an unknown interval: call counts are estimates'
+ok $? "sampled against instrumented: the new side labelled sampled"
+echo "$out" | grep -q '^base: sampled'
+ok $((! $?)) "sampled against instrumented: the base side not labelled"
+run "$TRACETUI" diff base.trace new.trace
+case $err in
+*sampled*) ok 1 "instrumented against instrumented: no warning: $err" ;;
+*) ok 0 "instrumented against instrumented: no warning" ;;
+esac
+run "$TRACETUI" report "$fixtures/hprof-samples.txt"
+echo "$out" | sed -n 2p | grep -q '^sampled at an unknown interval: call counts are estimates from the samples (stack changes), times are estimates to within the interval$'
+ok $? "report: a sampled trace's text says its numbers are estimates"
+run "$TRACETUI" report --format tsv "$fixtures/hprof-samples.txt"
+echo "$out" | grep -q sampled
+ok $((! $?)) "report --format tsv: the columns stay as they are"
+
 # The text layout.
 golden_check() {
 	# golden_check NAME ARGS...

@@ -26,14 +26,18 @@ export LC_ALL
 cd "$tmp" || exit 1
 
 
-# check.py FORMAT FILE [CALLS]: exit 0 when FILE is a valid export with
-# CALLS calls per profile clock.
+# check.py MANIFEST: each line "FORMAT<tab>FILE<tab>CALLS<tab>NAME" is an
+# export to check (valid, with CALLS calls per profile clock); prints
+# "ok<tab>NAME" or "not ok<tab>NAME<tab>why" per line.  One interpreter
+# for every export: starting one costs more than checking a file.
 cat >"$tmp/check.py" <<'EOF'
 import json, sys
 
+class Invalid(Exception):
+    pass
+
 def fail(msg):
-    print(msg)
-    sys.exit(1)
+    raise Invalid(msg)
 
 def speedscope(doc):
     if doc.get("$schema") != \
@@ -109,12 +113,20 @@ def chrome(doc):
             ends.append(end)
     return [n]
 
-kind, path = sys.argv[1], sys.argv[2]
-with open(path, "rb") as f:
-    doc = json.loads(f.read().decode("utf-8"))
-counts = (speedscope if kind == "speedscope" else chrome)(doc)
-if len(sys.argv) > 3 and any(c != int(sys.argv[3]) for c in counts):
-    fail("%r calls, expected %s" % (counts, sys.argv[3]))
+def check(kind, path, calls):
+    with open(path, "rb") as f:
+        doc = json.loads(f.read().decode("utf-8"))
+    counts = (speedscope if kind == "speedscope" else chrome)(doc)
+    if any(c != int(calls) for c in counts):
+        fail("%r calls, expected %s" % (counts, calls))
+
+for line in open(sys.argv[1], encoding="utf-8"):
+    kind, path, calls, name = line.rstrip("\n").split("\t")
+    try:
+        check(kind, path, calls)
+        print("ok\t%s" % name)
+    except Exception as e:
+        print("not ok\t%s\t%s" % (name, str(e).replace("\n", " ")))
 EOF
 
 # valid FORMAT TRACE NAME [THREAD [OPTIONS]]: export with --thread THREAD
@@ -140,10 +152,29 @@ valid() {
 	fi
 	v_calls=$("$TRACETUI" calls --format tsv $v_thread "$v_trace" \
 		2>/dev/null | tail -n +2 | wc -l)
-	$python "$tmp/check.py" "$v_format" "$tmp/out.json" $v_calls \
-		>"$tmp/why" 2>&1
-	ok $? "$v_name: $v_format export is valid, $v_calls calls"
-	diag <"$tmp/why"
+	v_n=$((v_n + 1))
+	mv "$tmp/out.json" "$tmp/out.$v_n.json"
+	printf '%s\t%s\t%s\t%s\n' "$v_format" "$tmp/out.$v_n.json" \
+		"$v_calls" "$v_name: $v_format export is valid, $v_calls calls" \
+		>>"$tmp/manifest"
+}
+v_n=0
+: >"$tmp/manifest"
+
+# The verdicts of check.py on every export valid() collected.
+checked() {
+	[ -s "$tmp/manifest" ] || return
+	"$python" "$tmp/check.py" "$tmp/manifest" >"$tmp/verdicts" 2>&1 ||
+		echo "not ok	check.py	$(cat "$tmp/verdicts")" >>"$tmp/verdicts"
+	while IFS='	' read -r c_verdict c_name c_why; do
+		if [ "$c_verdict" = ok ]; then
+			ok 0 "$c_name"
+		else
+			ok 1 "$c_name"
+			echo "$c_why" | diag
+		fi
+	done <"$tmp/verdicts"
+	: >"$tmp/manifest"
 }
 
 # Every fixture that loads.
@@ -278,5 +309,7 @@ if [ -d "$SHARED_TRACES" ]; then
 else
 	ok 0 "real traces # SKIP no $SHARED_TRACES"
 fi
+
+checked
 
 done_testing

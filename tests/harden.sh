@@ -1,7 +1,8 @@
 #!/bin/sh
 # harden.sh: failures reported and work bounded by the input.  A thread
 # recursing 40000 deep and 20000 threads open in the headless viewer and
-# visit every view within generous bounds of time and memory; output to
+# visit every view within generous bounds of time and memory; a crafted
+# mapping joins a bounded number of names; output to
 # a full disk or a closed pipe exits 4; out of memory exits 5 with the
 # size; a pipe is read up to --max-input; a junk .sec file is named; a
 # trace cut short while it is read is an input error, not SIGBUS;
@@ -92,6 +93,31 @@ ok $? "many threads: calls within bounds"
 [ "$(grep -c ' a\.B\.c ()V$' "$tmp/out")" -eq 20000 ] &&
 	grep -q '^t20000 *20000 ' "$tmp/out"
 ok $? "many threads: calls lists each thread's call under its name"
+
+# --- a crafted mapping --------------------------------------------------
+# 20000 originals behind one obfuscated name, and 2000 methods of that
+# name in the trace: every renamed name joins at most eight of them.
+awk 'BEGIN {
+	print "com.example.Big -> a.B:"
+	for (i = 0; i < 20000; i++) print "    void orig" i "(int) -> a"
+}' >"$tmp/crafted.map"
+awk 'BEGIN {
+	print "version 3\nclock dual\nvm art\nthread 1 main"
+	for (i = 1; i <= 2000; i++) printf "method 0x%x a.B a (J%d)V B.java\n", i * 4, i
+	for (i = 1; i <= 2000; i++) printf "call 1 0x%x %d %d %d %d\n", i * 4, 2 * i, 2 * i, 2 * i + 1, 2 * i + 1
+}' >"$tmp/crafted.spec"
+"$MKTRACE" "$tmp/crafted.spec" "$tmp/crafted.trace"
+limited 1048576 "$TRACETUI" report -f tsv --mapping "$tmp/crafted.map" \
+	"$tmp/crafted.trace" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok $rc "a crafted mapping: report within 1 GiB and 300 s (exit $rc)"
+awk -F'\t' 'NR > 1 { n = split($1, parts, "|"); if (n > 9) bad++ }
+	END { exit bad ? 1 : 0 }' "$tmp/out" &&
+	grep -q '^com.example.Big.orig0|orig1|orig2|orig3|orig4|orig5|orig6|orig7|\.\.\. ' \
+		"$tmp/out"
+ok $? "a crafted mapping: eight names and '...' per method"
+[ "$(wc -c <"$tmp/out")" -lt 1000000 ]
+ok $? "a crafted mapping: the output stays small"
 
 # --- write errors -------------------------------------------------------
 "$MKTRACE" "${top_srcdir:-.}/data/demo.spec" "$tmp/demo.trace"

@@ -93,6 +93,7 @@ same_model(const struct calltree *a, const struct calltree *b)
 
 	SAME("records", a->records, b->records);
 	SAME("sampled", a->sampled, b->sampled);
+	SAME("sample interval", a->sample_interval, b->sample_interval);
 	SAME("method count", a->nmethods, b->nmethods);
 	for (i = 0; i < a->nmethods; i++) {
 		SAME("method id", a->methods[i].id, b->methods[i].id);

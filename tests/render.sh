@@ -20,6 +20,9 @@ for spec in diff-base diff-new; do
 	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
 		skip_all "mktrace failed on $spec"
 done
+# A sampled trace (hprof profiles are): the title and the calls column
+# say its numbers are estimates.
+cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
 	skip_all "mktrace failed"
@@ -208,6 +211,8 @@ calltree-from-icicle||icicle|100x16|key:f key:j key:j key:C
 calltree-enter-profile||icicle|100x16|key:C key:g key:e key:Enter
 calltree-from-drill-down||calls|100x16|key:G key:k ENTER MOVE_DOWN*6 key:C
 calltree-narrow||gen|60x16|key:C key:g key:E
+calltree-80x24||gen|80x24|key:C key:g key:e
+calltree-bottom-up-ascii|--ascii|gen|80x24|key:C key:b key:g key:j key:e
 base-profile|--roles --base diff-base.trace|diff-new|120x12|
 base-profile-sort|--roles --base diff-base.trace|diff-new|120x12|SORT_NEXT*5
 base-profile-wall|--roles --base diff-base.trace|diff-new|120x12|CLOCK
@@ -215,6 +220,7 @@ base-icicle|--roles --base diff-base.trace|diff-new|100x12|key:f
 base-icicle-status|--roles --base diff-base.trace|diff-new|100x12|key:f key:j
 base-icicle-new|--base diff-base.trace|diff-new|100x12|key:f key:j key:l
 base-icicle-inverted|--roles --base diff-base.trace|diff-new|100x12|key:f key:b
+sampled-profile||sampled|120x10|
 CASES
 }
 

@@ -100,11 +100,12 @@ expect "--focus: the outermost calls become roots, nested ones merged" \
 r.C.rec ()V 1 0 30 20 30 20
 r.D.mid ()V 1 0 10 10 10 10
 EOF
-# The thread keeps its traced time (100): what lies outside the focus
-# is in no call, and percentages stay shares of the thread.
+# The thread keeps its traced time (100): the 90 outside the focus
+# is outside any method, and percentages stay shares of the thread.
 expect "--focus: tree has the method as its root" \
 	tree --format tsv --min-pct 0 --focus 'D\.mid' t.trace <<EOF
-100.0 100 90 0 0 [main]
+100.0 100 0 0 0 [main]
+90.0 90 90 0 1 (outside any method)
 10.0 10 4 1 1 r.D.mid ()V
 6.0 6 6 1 2 r.C.rec ()V
 EOF
@@ -173,14 +174,14 @@ ok $? "--collapse package: p keeps 100 - 20 (q) - 30 (r) = 50"
 
 expect "folded: merge and drop in one command" \
 	folded --merge 'A\.run' --drop 'r\.D' t.trace <<EOF
-main;p.App.main;p.A.helper 10
-main;p.App.main;p.A.helper;q.B.work 10
-main;p.App.main;q.B.work 10
-main;p.App.main;r.C.rec 10
-main;p.App.main;r.C.rec;r.C.rec 10
+main;p.App.main ()V;p.A.helper ()V 10
+main;p.App.main ()V;p.A.helper ()V;q.B.work ()V 10
+main;p.App.main ()V;q.B.work ()V 10
+main;p.App.main ()V;r.C.rec ()V 10
+main;p.App.main ()V;r.C.rec ()V;r.C.rec ()V 10
 EOF
 "$TRACETUI" folded --merge 'A\.run' --drop 'r\.D' t.trace | head -n 1 >first
-echo "main;p.App.main 40" | cmp -s - first
+echo "main;p.App.main ()V 40" | cmp -s - first
 ok $? "folded: main keeps its 20 and run's 20"
 
 # diff transforms both traces: grouped rows, no change.

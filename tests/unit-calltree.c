@@ -1183,10 +1183,11 @@ test_unknown(void)
  *  a) thread-cpu starting at 1000000: rebased to 0; wall is not rebased.
  *     A in (1000000,500) B in (1000010,510) B out (1000030,530)
  *     A out (1000050,560) -> A [0,50] [500,560], B [10,30] [510,530].
- *  b) backward steps, clamped and counted once per clock:
+ *  b) backward steps, clamped step by step and counted once per clock
+ *     (FORMAT.md 8.6: the step back counts 0, the later steps in full):
  *     A in (0,100) B in (10,90) B out (5,120) A out (20,130)
- *     -> wall 90 -> 100, cpu 5 -> 10: A [0,20] [100,130], B [10,10]
- *     [100,120].
+ *     -> wall 100, 100 (-10 as 0), 130 (+30), 140 (+10); cpu 0, 10,
+ *     10 (-5 as 0), 25 (+15): A [0,25] [100,140], B [10,10] [100,130].
  *  c) 32-bit wraps: cpu 0xFFFFFFF0 -> 0x10 -> 0x20 -> 0x30 becomes
  *     0, 0x20, 0x30, 0x40 after rebasing (0x1_0000_0010 - 0xFFFF_FFF0 =
  *     32); wall 0xFFFFFF00 = 4294967040, 0x100 -> 4294967552, 0x200 ->
@@ -1259,8 +1260,8 @@ test_clock_repairs(void)
 	OUT(1, B, 5, 120);
 	OUT(1, A, 20, 130);
 	t = finish();
-	is_call(t, 0, A, NONE, 0, 0, 0, 20, 100, 130, "negative step");
-	is_call(t, 1, B, 0, 1, 0, 10, 10, 100, 120, "negative step");
+	is_call(t, 0, A, NONE, 0, 0, 0, 25, 100, 140, "negative step");
+	is_call(t, 1, B, 0, 1, 0, 10, 10, 100, 130, "negative step");
 	is_u64(t->anomalies.negative_steps[CLOCK_CPU], 1,
 	       "negative step: one on cpu");
 	is_u64(t->anomalies.negative_steps[CLOCK_WALL], 1,

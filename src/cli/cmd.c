@@ -266,6 +266,19 @@ set_group(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return "--group takes class or package, not '%s'";
 }
 
+static const char *
+set_alpha(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	double v;
+
+	(void)spec;
+	if (!parse_number(arg, &v) || !(v > 0 && v < 1))
+		return "--alpha needs a level between 0 and 1, such as 0.05, "
+		       "not '%s'";
+	o->alpha = v;
+	return NULL;
+}
+
 /* A byte count with an optional binary K, M, G or T suffix. */
 static bool
 parse_size(const char *s, uint64_t *out)
@@ -342,6 +355,12 @@ static const struct option_def options[] = {
         {OPT_FAIL_IF, 0, "fail-if", "EXPR",
          "exit 1 when EXPR holds (repeatable)", set_fail_if,
          "For diff; see DIFF for the grammar."},
+        {OPT_ALPHA, 0, "alpha", "A",
+         "over runs, p below A is significant (default 0.05)",
+         set_alpha,
+         "For diff over several runs per side: a change whose "
+         "Mann-Whitney p-value is A or more is marked ~ and never trips "
+         "--fail-if; the intervals are at level 1 - A."},
         {OPT_MAPPING, 0, "mapping", "FILE",
          "rename obfuscated classes and methods with an R8/ProGuard "
          "mapping.txt",
@@ -569,6 +588,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	opts->clock = -1;
 	opts->top = -1;
 	opts->min_pct = 1.0;
+	opts->alpha = 0.05;
 	getopt_tables(longopts, shortopts);
 	opterr = 0;
 	optind = 1;

@@ -44,7 +44,8 @@ enum cmd_option {
 	OPT_NORMALIZE = 1 << 11,
 	OPT_MAPPING = 1 << 12,
 	OPT_BASE = 1 << 13,
-	OPT_TRANSFORM = 1 << 14, /* --focus, --merge, --drop, ... */
+	OPT_ALPHA = 1 << 14,
+	OPT_TRANSFORM = 1 << 15, /* --focus, --merge, --drop, ... */
 };
 
 struct cmd_spec {
@@ -77,6 +78,7 @@ struct cmd_opts {
 	const char *mapping; /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;    /* --base FILE, or NULL */
+	double alpha;        /* --alpha, default 0.05 */
 	/* --focus, --merge, --drop, --collapse-recursion, --collapse and
 	 * --group, in the order given: cmd_load applies them in turn. */
 	struct transform_step *transforms;

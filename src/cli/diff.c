@@ -21,8 +21,10 @@
 #include "config.h"
 
 #include "cli/cmd.h"
+#include "cli/diff.h"
 #include "query/diff.h"
 #include "query/profile.h"
+#include "query/summary.h"
 #include "text/duration.h"
 #include "util/alloc.h"
 
@@ -60,19 +62,26 @@ static const char diff_epilog[] =
         "  With --normalize, method times are shares of their trace's total:\n"
         "  % compares the shares, a time compares the change in share times\n"
         "  BASE's total; totals are always absolute.  Each condition that\n"
-        "  holds is printed on stderr with both values.\n";
+        "  holds is printed on stderr with both values.\n"
+        "\n"
+        "Several runs per side: tracetui diff BASE... -- NEW...\n"
+        "  Each method's value per run (zero where a run lacks it); the\n"
+        "  median of each side, the change of the medians, the interval of\n"
+        "  the shift (Hodges-Lehmann) and the two-sided Mann-Whitney U\n"
+        "  p-value.  A change with p >= --alpha (default 0.05) is marked ~,\n"
+        "  and --fail-if conditions hold only on significant changes.\n";
 
 static const struct cmd_spec diff_spec = {
         .name = "diff",
-        .args = "BASE NEW",
+        .args = "BASE NEW  or  BASE... -- NEW...",
         .summary = "Compare two traces method by method: the change in "
                    "exclusive and\ninclusive time and in calls, largest "
                    "first.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
-                   OPT_NORMALIZE | OPT_FAIL_IF |
+                   OPT_NORMALIZE | OPT_FAIL_IF | OPT_ALPHA |
                    OPT_TRANSFORM,
         .min_args = 2,
-        .max_args = 2,
+        .max_args = DIFF_MAX_ARGS,
         .sort_keys = "excl (default), incl, calls, name",
         .epilog = diff_epilog,
 };
@@ -446,6 +455,22 @@ conditions_have_clocks(const struct diff_cond *conds, size_t n,
 	return true;
 }
 
+/* Warn when one trace is sampled and the other instrumented: their
+ * calls and times do not measure the same thing. */
+static void
+warn_sampling(struct calltree *const trees[2])
+{
+	int s;
+
+	if (trees[0]->sampled == trees[1]->sampled)
+		return;
+	s = trees[0]->sampled ? 0 : 1;
+	cmd_error("diff",
+	          "warning: %s is sampled and %s instrumented: calls and "
+	          "times compare estimates with measurements",
+	          trees[s]->path, trees[!s]->path);
+}
+
 static void
 print_header(const struct diff_cmd *d, struct calltree *const trees[2],
              const struct scope scopes[2])
@@ -453,6 +478,7 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 	static const char *const label[] = {"base:", "new: "};
 	const struct diff *df = &d->diff;
 	size_t both = df->nrows - df->only[DIFF_BASE] - df->only[DIFF_NEW];
+	char *note;
 	int s;
 
 	for (s = 0; s < 2; s++) {
@@ -477,6 +503,10 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 			free(p);
 		}
 		putchar('\n');
+		note = summary_sampled_note(trees[s]);
+		if (note)
+			printf("%s %s\n", label[s], note);
+		free(note);
 	}
 	printf("methods: %zu in both, %zu only in base (gone), %zu only in "
 	       "new\n",
@@ -501,7 +531,17 @@ cmd_diff(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
+	if (diff_runs_wanted(&opts)) {
+		status = diff_runs(&opts);
+		cmd_opts_done(&opts);
+		return status;
+	}
 	status = CMD_USAGE;
+	if (opts.nargs != 2) {
+		cmd_error("diff", "expected BASE NEW, or BASE... -- NEW... "
+		          "(see 'tracetui diff --help')");
+		goto out;
+	}
 	d.sort = DIFF_EXCL;
 	d.normalize = opts.normalize;
 	if (opts.sort && !parse_sort(opts.sort, &d.sort))
@@ -526,6 +566,7 @@ cmd_diff(int argc, char **argv)
 	for (s = 0; s < 2; s++)
 		if (!cmd_scope(&scopes[s], trees[s], &opts))
 			goto out;
+	warn_sampling(trees);
 	if (!pick_clock(trees, &opts, &d.clock) ||
 	    !conditions_have_clocks(conds, nconds, trees))
 		goto out;
@@ -559,4 +600,37 @@ out:
 	}
 	cmd_opts_done(&opts);
 	return status;
+}
+
+/* What diff-runs.c shares (cli/diff.h). */
+
+bool
+diff_parse_sort(const char *name, enum diff_metric *m)
+{
+	return parse_sort(name, m);
+}
+
+void
+diff_report_malformed(const char *text, const struct diff_cond_error *err)
+{
+	report_malformed(text, err);
+}
+
+char *
+diff_fixed(double x, int decimals, bool plus, const char *suffix)
+{
+	return fixed(x, decimals, plus, suffix);
+}
+
+char *
+diff_cond_value_text(const struct diff_cond *c, double v, bool normalize)
+{
+	return cond_value_text(c, v, normalize);
+}
+
+char *
+diff_cond_change_text(const struct diff_cond *c,
+                      const struct diff_cond_result *r)
+{
+	return cond_change_text(c, r);
 }

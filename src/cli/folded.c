@@ -1,8 +1,11 @@
 /*
  * folded: FlameGraph's folded stacks, one line per call path with its
- * exclusive time in microseconds: "thread;Class.method;Class.callee 42".
- * Frames carry no signature (signatures contain ';'); a ';' or a space
- * inside a thread name becomes '_' so the line still splits right.
+ * exclusive time in microseconds:
+ * "thread;Class.method (I)V;Class.callee (Lpkg/Type,)V 42".  Frames are
+ * full names, so overloads stay apart, with every ';' written ',' (the
+ * frame separator); a ';' or a space inside a thread name becomes '_'.
+ * The time outside any method is a frame of its own, so the lines add up
+ * to the scope's total; paths are printed however deep they go.
  */
 #include "config.h"
 
@@ -28,7 +31,9 @@ static const struct cmd_spec folded_spec = {
         .max_args = 1,
 };
 
-/* A frame's text with separators made safe. */
+/* A frame's text with separators made safe: in a thread name ';' and
+ * ' ' become '_'; in a method's signature ';' becomes ',', which no
+ * signature holds, so overloads stay apart. */
 static char *
 frame_text(const char *raw, bool is_thread)
 {
@@ -36,53 +41,21 @@ frame_text(const char *raw, bool is_thread)
 	char *p;
 
 	for (p = s; *p; p++)
-		if (*p == ';' || (is_thread && *p == ' '))
+		if (is_thread && (*p == ';' || *p == ' '))
 			*p = '_';
+		else if (*p == ';')
+			*p = ',';
 	return s;
 }
-
-/* Paths deeper than this end at this depth, the frames below folded into
- * the last one: each line repeats its whole path, so deeper paths would
- * make the output grow with the square of the depth. */
-enum { FOLDED_MAX_DEPTH = 1024 };
 
 struct folded {
 	const struct calltree *tree;
 	const struct callpath *path;
 	enum clock_index clock;
 	char **frames;  /* text of each path node, built once */
-	uint64_t *excl; /* exclusive time of each node, deep ones folded */
 	uint32_t *stack;
 	size_t stack_cap;
 };
-
-/* Fold the exclusive time of nodes deeper than the limit into their
- * ancestor at the limit; true if any was. */
-static bool
-fold_deep(struct folded *f)
-{
-	const struct callpath *p = f->path;
-	uint32_t *anchor = xcalloc(p->count + 1, sizeof(*anchor));
-	bool folded = false;
-	size_t i;
-
-	for (i = 0; i < p->count; i++) {
-		const struct callpath_node *n = &p->nodes[i];
-
-		f->excl[i] += callpath_excl(p, (uint32_t)i, f->clock);
-		if (n->depth <= FOLDED_MAX_DEPTH)
-			continue;
-		/* Parents come before children among the nodes. */
-		anchor[i] = n->depth == FOLDED_MAX_DEPTH + 1
-		                    ? n->parent
-		                    : anchor[n->parent];
-		f->excl[anchor[i]] += f->excl[i];
-		f->excl[i] = 0;
-		folded = true;
-	}
-	free(anchor);
-	return folded;
-}
 
 static void
 print_path(struct folded *f, uint32_t id)
@@ -90,7 +63,9 @@ print_path(struct folded *f, uint32_t id)
 	size_t depth = 0, i;
 	uint32_t at;
 
-	if (!f->excl[id])
+	uint64_t excl = callpath_excl(f->path, id, f->clock);
+
+	if (!excl)
 		return;
 	for (at = id; at != 0; at = f->path->nodes[at].parent) {
 		UTIL_GROW(f->stack, f->stack_cap, depth + 1);
@@ -98,7 +73,7 @@ print_path(struct folded *f, uint32_t id)
 	}
 	for (i = depth; i-- > 0;)
 		printf("%s%s", f->frames[f->stack[i]], i ? ";" : "");
-	printf(" %" PRIu64 "\n", f->excl[id]);
+	printf(" %" PRIu64 "\n", excl);
 }
 
 int
@@ -125,29 +100,24 @@ cmd_folded(int argc, char **argv)
 		scope_done(&scope);
 		goto out;
 	}
-	callpath_build(&path, tree, &scope, !opts.no_thread);
+	callpath_build_whole(&path, tree, &scope, !opts.no_thread);
 	f.tree = tree;
 	f.path = &path;
 	f.frames = xcalloc(path.count, sizeof(*f.frames));
 	for (i = 1; i < path.count; i++) {
 		const struct callpath_node *n = &path.nodes[i];
 		char *raw =
-		        n->method == CALL_NONE
+		        n->method == CALLPATH_OUTSIDE
+		                ? xstrdup(CALLPATH_OUTSIDE_NAME)
+		        : n->method == CALL_NONE
 		                ? xstrdup(tree->threads[n->thread].name)
-		                : method_short_name(&tree->methods[n->method]);
+		                : method_full_name(&tree->methods[n->method]);
 
 		f.frames[i] = frame_text(raw, n->method == CALL_NONE);
 		free(raw);
 	}
-	f.excl = xcalloc(path.count + 1, sizeof(*f.excl));
-	if (fold_deep(&f))
-		cmd_error("folded",
-		          "%s: paths deeper than %d frames end there (the "
-		          "time below is counted in their last frame)",
-		          tree->path, FOLDED_MAX_DEPTH);
 	for (i = 1; i < path.count; i++)
 		print_path(&f, (uint32_t)i);
-	free(f.excl);
 	for (i = 0; i < path.count; i++)
 		free(f.frames[i]);
 	free(f.frames);

@@ -2,13 +2,16 @@
  * report: the per-method profile table.  The TSV layout is a stable
  * interface (PRODUCT.md section 3): method, calls, rcalls, then inclusive
  * and exclusive microseconds per clock, empty for a clock the trace lacks.
- * The text layout is Traceview's columns for one clock, times in ms.
+ * The text layout is Traceview's columns for one clock, times in ms,
+ * under a line saying so when the trace is sampled: its calls and times
+ * are estimates.
  */
 #include "config.h"
 
 #include "cli/cmd.h"
 #include "query/method-name.h"
 #include "query/profile.h"
+#include "query/summary.h"
 #include "text/duration.h"
 #include "util/alloc.h"
 
@@ -218,6 +221,7 @@ cmd_report(int argc, char **argv)
 	struct report_row *rows = NULL;
 	struct sort_ctx sort;
 	struct table *t;
+	char *note;
 	size_t n = 0, i;
 	int status = cmd_open(&ct, &report_spec, argc, argv);
 	struct calltree *tree = ct.tree;
@@ -250,6 +254,10 @@ cmd_report(int argc, char **argv)
 		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
 		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
 		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
+		note = summary_sampled_note(tree);
+		if (note)
+			printf("%s\n", note);
+		free(note);
 		t = text_table(&p, sort.clock, rows, n);
 	} else {
 		t = machine_table(tree, rows, n);

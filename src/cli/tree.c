@@ -1,7 +1,9 @@
 /*
  * tree: the top-down call tree merged by call path, children ordered
  * by inclusive time, pruned below --min-pct of the scope's total.  Each
- * thread is a root unless --no-thread merges the threads' paths.
+ * thread is a root unless --no-thread merges the threads' paths; the time
+ * outside any method is a node of its own, so the roots add up to the
+ * scope's total, as in `report`.
  */
 #include "config.h"
 
@@ -36,6 +38,8 @@ struct tree_out {
 static char *
 node_label(const struct tree_out *o, const struct callpath_node *n)
 {
+	if (n->method == CALLPATH_OUTSIDE)
+		return xstrdup(CALLPATH_OUTSIDE_NAME);
 	if (n->method != CALL_NONE)
 		return method_full_name(&o->tree->methods[n->method]);
 	return xasprintf("[%s]", o->tree->threads[n->thread].name);
@@ -161,7 +165,7 @@ cmd_tree(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	callpath_build(&path, tree, &scope, !opts.no_thread);
+	callpath_build_whole(&path, tree, &scope, !opts.no_thread);
 	callpath_sort(&path, o.clock);
 	o.tree = tree;
 	o.path = &path;

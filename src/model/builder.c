@@ -612,11 +612,18 @@ leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
 	orphan_exit(w, t, method_slot(w, id), at, flags);
 }
 
-/* Unwrap and clamp one raw reading v of clock k, whose state is c. */
+/*
+ * Unwrap and clamp one raw reading v of clock k, whose state is c.  The
+ * clamp is step by step (FORMAT.md 8.6): a step backwards counts 0 and
+ * the steps after it count in full, so one bad reading does not stop
+ * the clock until it catches up again.
+ */
 static inline uint64_t
 clock_reading(struct clock_state *c, struct tt_anomalies *an, int k, uint64_t v,
               bool wraps)
 {
+	uint64_t last = c->raw_prev + c->epoch;
+
 	if (__builtin_expect(wraps && v < c->raw_prev &&
 	                             c->raw_prev - v > UINT64_C(1) << 31,
 	                     0)) {
@@ -625,12 +632,11 @@ clock_reading(struct clock_state *c, struct tt_anomalies *an, int k, uint64_t v,
 	}
 	c->raw_prev = v;
 	v += c->epoch;
-	if (__builtin_expect(v < c->prev, 0)) {
+	if (__builtin_expect(v < last, 0))
 		an->negative_steps[k]++;
-		v = c->prev;
-	}
-	c->prev = v;
-	return v;
+	else
+		c->prev += v - last;
+	return c->prev;
 }
 
 /* The first event of a thread: where its clocks start. */
@@ -1379,6 +1385,8 @@ finish(struct calltree_builder *b)
 	}
 	tree->sampled =
 	        tree->header.sampled || sampling_verdict_sampled(&verdict);
+	if (sampling_verdict_sampled(&verdict))
+		tree->sample_interval = sampling_verdict_interval(&verdict);
 	for (i = 0; i < tree->nmethods; i++) {
 		struct tt_method *m = &tree->methods[i];
 		char *name;

@@ -25,8 +25,16 @@ sampling_verdict_add(struct sampling_verdict *v, const struct sampling_probe *p)
 		return;
 	v->threads++;
 	v->min_step_sum += p->min_step;
+	if (!v->min_step || p->min_step < v->min_step)
+		v->min_step = p->min_step;
 	v->events += p->events;
 	v->same_time += p->same_time;
+}
+
+uint64_t
+sampling_verdict_interval(const struct sampling_verdict *v)
+{
+	return v->min_step;
 }
 
 bool

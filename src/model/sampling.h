@@ -24,6 +24,7 @@ struct sampling_probe {
 struct sampling_verdict {
 	uint64_t threads;
 	uint64_t min_step_sum;
+	uint64_t min_step; /* the smallest of the threads' smallest steps */
 	uint64_t events;
 	uint64_t same_time;
 };
@@ -51,5 +52,9 @@ void sampling_verdict_add(struct sampling_verdict *v,
                           const struct sampling_probe *p);
 /* True when the trace looks sampled. */
 bool sampling_verdict_sampled(const struct sampling_verdict *v);
+/* The sampling interval the voting threads show, in the trace's time
+ * unit: a sampled thread's steps are whole intervals (or more), so the
+ * smallest step of any of them; 0 when none voted. */
+uint64_t sampling_verdict_interval(const struct sampling_verdict *v);
 
 #endif

@@ -91,11 +91,11 @@ base_compare_new(const struct calltree *tree, const struct calltree *base)
 			b->excl[key_of[m]][k] += prof.rows[m].excl[k];
 		}
 	}
-	callpath_build(&b->paths[0], base, &all, false);
+	callpath_build_whole(&b->paths[0], base, &all, false);
 	callpath_invert(&b->paths[1], &b->paths[0]);
 	for (t = 0; t < 2; t++)
 		for (i = 1; i < b->paths[t].count; i++)
-			if (b->paths[t].nodes[i].method != CALL_NONE)
+			if (callpath_is_method(&b->paths[t].nodes[i]))
 				b->paths[t].nodes[i].method =
 				        key_of[b->paths[t].nodes[i].method];
 	free(key_of);
@@ -163,7 +163,7 @@ base_compare_path(const struct base_compare *b, const struct callpath *p,
 		uint32_t m = p->nodes[at].method;
 
 		keys[p->nodes[at].depth - 1] =
-		        m == CALL_NONE ? CALL_NONE : b->key_of[m];
+		        !callpath_is_method(&p->nodes[at]) ? m : b->key_of[m];
 	}
 	for (i = 0, at = 0; found && i < len; i++) {
 		uint32_t ch = bp->nodes[at].first_child;

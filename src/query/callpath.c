@@ -69,11 +69,12 @@ child_of(struct path_builder *b, uint32_t parent, uint32_t method)
 	return *slot;
 }
 
-/* Add call i (its node is under the one at depth - 1, or base). */
+/* Add call i (its node is under the one at depth - 1, or base); a
+ * top-level call's durations go to top as well. */
 static void
 add_call(struct path_builder *b, const struct calltree *tree,
          const struct scope *scope, const struct scope_span *span, size_t i,
-         uint32_t base, uint32_t **stack, size_t *stack_cap)
+         uint32_t base, uint32_t **stack, size_t *stack_cap, uint64_t *top)
 {
 	uint32_t d = calltree_depth(tree, i);
 	uint32_t parent = d ? (*stack)[d - 1] : base;
@@ -86,16 +87,47 @@ add_call(struct path_builder *b, const struct calltree *tree,
 	(*stack)[d] = node;
 	n->calls++;
 	scope_clip(scope, tree, span, i, dur);
-	for (k = 0; k < CLOCK_COUNT; k++)
+	for (k = 0; k < CLOCK_COUNT; k++) {
 		n->incl[k] += dur[k];
+		if (!d)
+			top[k] += dur[k];
+	}
 }
 
-/* callpath_build over threads [t0, t1) only; scope->on NULL takes each
- * of them (a thread's own tree without a set of every thread). */
+/* Add thread t's time outside its top-level calls (which took top) to
+ * the node of that time under base, made when there is any. */
+static void
+add_outside(struct path_builder *b, const struct calltree *tree,
+            const struct scope *scope, size_t t, uint32_t base,
+            const uint64_t *top)
+{
+	uint64_t out[CLOCK_COUNT] = {0};
+	bool any = false;
+	uint32_t node;
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint64_t all = tree->has_clock[k]
+		                       ? scope_thread_total(scope, tree, t, k)
+		                       : 0;
+
+		out[k] = all > top[k] ? all - top[k] : 0;
+		any |= out[k] != 0;
+	}
+	if (!any)
+		return;
+	node = child_of(b, base, CALLPATH_OUTSIDE);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		b->out->nodes[node].incl[k] += out[k];
+}
+
+/* callpath_build over threads [t0, t1) only, with the time outside any
+ * method when `outside`; scope->on NULL takes each of them (a thread's
+ * own tree without a set of every thread). */
 static void
 build_threads(struct callpath *out, const struct calltree *tree,
               const struct scope *scope, bool by_thread, size_t t0,
-              size_t t1)
+              size_t t1, bool outside)
 {
 	struct path_builder b = {0};
 	struct scope_span span = {0};
@@ -109,6 +141,7 @@ build_threads(struct callpath *out, const struct calltree *tree,
 	node_new(&b, CALL_NONE, CALL_NONE, CALL_NONE);
 	for (t = t0; t < t1; t++) {
 		const struct tt_thread *th = &tree->threads[t];
+		uint64_t top[CLOCK_COUNT] = {0};
 		uint32_t base = 0;
 
 		if ((scope->on && !scope_has(scope, t)) || !th->ncalls)
@@ -124,10 +157,12 @@ build_threads(struct callpath *out, const struct calltree *tree,
 		scope_span_of(&span, scope, tree, t);
 		for (i = 0; i < span.nopen; i++)
 			add_call(&b, tree, scope, &span, span.open[i], base,
-			         &stack, &stack_cap);
+			         &stack, &stack_cap, top);
 		for (i = span.first; i < span.end; i++)
 			add_call(&b, tree, scope, &span, i, base, &stack,
-			         &stack_cap);
+			         &stack_cap, top);
+		if (outside)
+			add_outside(&b, tree, scope, t, base, top);
 	}
 	/* The root spans what is below it. */
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -149,18 +184,40 @@ void
 callpath_build(struct callpath *out, const struct calltree *tree,
                const struct scope *scope, bool by_thread)
 {
-	build_threads(out, tree, scope, by_thread, 0, tree->nthreads);
+	build_threads(out, tree, scope, by_thread, 0, tree->nthreads, false);
+}
+
+void
+callpath_build_whole(struct callpath *out, const struct calltree *tree,
+                     const struct scope *scope, bool by_thread)
+{
+	build_threads(out, tree, scope, by_thread, 0, tree->nthreads, true);
+}
+
+/* Thread t's own tree, with or without the time outside any method. */
+static void
+build_one(struct callpath *out, const struct calltree *tree, size_t t,
+          bool outside)
+{
+	struct scope whole;
+
+	memset(&whole, 0, sizeof(whole));
+	whole.nthreads = tree->nthreads;
+	build_threads(out, tree, &whole, false, t, t + 1, outside);
 }
 
 void
 callpath_build_thread(struct callpath *out, const struct calltree *tree,
                       size_t t)
 {
-	struct scope whole;
+	build_one(out, tree, t, false);
+}
 
-	memset(&whole, 0, sizeof(whole));
-	whole.nthreads = tree->nthreads;
-	build_threads(out, tree, &whole, false, t, t + 1);
+void
+callpath_build_thread_whole(struct callpath *out, const struct calltree *tree,
+                            size_t t)
+{
+	build_one(out, tree, t, true);
 }
 
 /* The merge of one part: its nodes in the same order, so a copy, with
@@ -274,6 +331,8 @@ inv_key(const struct inverter *v, uint32_t at)
 {
 	const struct callpath_node *x = &v->path->nodes[at];
 
+	if (x->method == CALLPATH_OUTSIDE)
+		return v->nkeys - 1;
 	return x->method != CALL_NONE ? x->method : v->thread_base + x->thread;
 }
 
@@ -447,7 +506,7 @@ callpath_invert_unless(struct callpath *out, const struct callpath *path,
 	for (i = 1; i < path->count; i++) {
 		const struct callpath_node *x = &path->nodes[i];
 
-		if (x->method != CALL_NONE && x->method >= v.thread_base)
+		if (callpath_is_method(x) && x->method >= v.thread_base)
 			v.thread_base = x->method + 1;
 		if (x->method == CALL_NONE && x->thread >= nthreads)
 			nthreads = x->thread + 1;
@@ -473,7 +532,8 @@ callpath_invert_unless(struct callpath *out, const struct callpath *path,
 	out->nodes[0].parent = CALL_NONE;
 	out->nodes[0].first_child = out->nodes[0].next_sibling = CALL_NONE;
 	out->count = 1;
-	v.nkeys = v.thread_base + nthreads;
+	/* Keys: methods, threads, then the time outside any method. */
+	v.nkeys = v.thread_base + nthreads + 1;
 	v.count = xcalloc((size_t)v.nkeys + 1, sizeof(*v.count));
 	v.start = xcalloc((size_t)v.nkeys + 1, sizeof(*v.start));
 	v.fill = xcalloc((size_t)v.nkeys + 1, sizeof(*v.fill));

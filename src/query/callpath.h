@@ -46,10 +46,39 @@ struct callpath {
 /* Merge the calls of the scope's threads by path. */
 void callpath_build(struct callpath *out, const struct calltree *tree,
                     const struct scope *scope, bool by_thread);
+
+/*
+ * The method of a node that holds the time a thread spends outside any
+ * traced method (its traced time less its top-level calls'), and the
+ * name every output gives it.
+ */
+#define CALLPATH_OUTSIDE (CALL_NONE - 1)
+#define CALLPATH_OUTSIDE_NAME "(outside any method)"
+
+/* True when node n stands for a method of the calltree (not the root, a
+ * thread or the time outside any method). */
+static inline bool
+callpath_is_method(const struct callpath_node *n)
+{
+	return n->method < CALLPATH_OUTSIDE;
+}
+
+/*
+ * callpath_build, and the time outside any method as a node of its own
+ * (method CALLPATH_OUTSIDE): one under each thread node with by_thread,
+ * else one under the root for every thread.  The root then holds the
+ * scope's total on each clock (scope_total), as `report` does.
+ */
+void callpath_build_whole(struct callpath *out, const struct calltree *tree,
+                          const struct scope *scope, bool by_thread);
 /* Thread t's own tree over its whole time (callpath_build of a scope of
  * t alone, in time independent of the number of threads). */
 void callpath_build_thread(struct callpath *out, const struct calltree *tree,
                            size_t t);
+/* callpath_build_thread with the time outside any method, as
+ * callpath_build_whole of a scope of t alone. */
+void callpath_build_thread_whole(struct callpath *out,
+                                 const struct calltree *tree, size_t t);
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index.  The first sort lists the nodes with
  * siblings to order, so the tree must not change after it. */

@@ -1,7 +1,8 @@
 /*
- * diff: rows are made by sorting every used method of both profiles by
- * (dotted class, name, signature, side) and merging runs of equal
- * triples, so matching costs O(n log n) in the methods of both traces.
+ * diff: rows are made by sorting every used method of every run by
+ * (dotted class, name, signature, side, run) and merging runs of equal
+ * triples, so matching costs O(n log n) in the methods of all traces.
+ * Each run's entries copy their names, so its trace can go at once.
  * Conditions are parsed by hand, one token after another, so an error
  * can name the column where the text stopped making sense.
  */
@@ -19,45 +20,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One used method of one side, before matching. */
+/* One used method of one run, before matching; owns its strings. */
 struct diff_entry {
-	const struct tt_method *m;
-	const struct profile_row *r;
+	struct tt_method m; /* class, name and signature: copies */
+	char *full_name, *short_name;
+	struct diff_values v;
 	enum diff_side side;
+	size_t run;
 };
 
 static int
 entry_cmp(const void *a, const void *b)
 {
 	const struct diff_entry *x = a, *y = b;
-	int c = identity_cmp(x->m, y->m);
+	int c = identity_cmp(&x->m, &y->m);
 
-	return c ? c : (int)x->side - (int)y->side;
-}
-
-static size_t
-add_entries(struct diff_entry *e, const struct calltree *tree,
-            const struct profile *p, enum diff_side side)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < tree->nmethods && i < p->nrows; i++) {
-		if (!profile_row_used(p, i))
-			continue;
-		e[n].m = &tree->methods[i];
-		e[n].r = &p->rows[i];
-		e[n].side = side;
-		n++;
-	}
-	return n;
+	if (!c)
+		c = (int)x->side - (int)y->side;
+	if (!c)
+		c = x->run < y->run ? -1 : x->run > y->run;
+	return c;
 }
 
 static void
-add_values(struct diff_values *v, const struct profile_row *r)
+add_values(struct diff_values *v, const struct diff_values *r)
 {
 	int k;
 
-	v->calls += r->calls + r->rcalls;
+	v->calls += r->calls;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		v->incl[k] += r->incl[k];
 		v->excl[k] += r->excl[k];
@@ -65,46 +55,110 @@ add_values(struct diff_values *v, const struct profile_row *r)
 }
 
 void
-diff_compute(struct diff *out, const struct calltree *base,
-             const struct profile *bp, const struct calltree *new,
-             const struct profile *np)
+diff_begin(struct diff *out)
 {
-	struct diff_entry *e =
-	        xcalloc(base->nmethods + new->nmethods + 1, sizeof(*e));
-	size_t n, i, j;
+	memset(out, 0, sizeof(*out));
+}
+
+void
+diff_add_run(struct diff *d, enum diff_side side, const struct calltree *tree,
+             const struct profile *p)
+{
+	size_t run = d->nruns[side]++, i;
 	int k;
 
-	memset(out, 0, sizeof(*out));
+	d->run_total[side] = xreallocarray(d->run_total[side], d->nruns[side],
+	                                   sizeof(*d->run_total[side]));
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		out->total[DIFF_BASE][k] = bp->total[k];
-		out->total[DIFF_NEW][k] = np->total[k];
-		out->has_clock[DIFF_BASE][k] = base->has_clock[k];
-		out->has_clock[DIFF_NEW][k] = new->has_clock[k];
+		d->run_total[side][run][k] = p->total[k];
+		d->total[side][k] += p->total[k];
+		d->has_clock[side][k] = (run == 0 || d->has_clock[side][k]) &&
+		                        tree->has_clock[k];
 	}
-	n = add_entries(e, base, bp, DIFF_BASE);
-	n += add_entries(e + n, new, np, DIFF_NEW);
+	for (i = 0; i < tree->nmethods && i < p->nrows; i++) {
+		const struct profile_row *r = &p->rows[i];
+		struct tt_method named = tree->methods[i];
+		struct diff_entry *e;
+		char *klass, *c;
+
+		if (!profile_row_used(p, i))
+			continue;
+		UTIL_GROW(d->entries, d->entries_cap, d->nentries + 1);
+		e = &d->entries[d->nentries++];
+		memset(e, 0, sizeof(*e));
+		e->m.klass = xstrdup(named.klass);
+		e->m.name = xstrdup(named.name);
+		e->m.signature = xstrdup(named.signature);
+		named.klass = klass = xstrdup(named.klass);
+		for (c = klass; *c; c++) /* the name as matched */
+			if (*c == '/')
+				*c = '.';
+		e->full_name = method_full_name(&named);
+		e->short_name = method_short_name(&named);
+		free(klass);
+		e->side = side;
+		e->run = run;
+		e->v.calls = r->calls + r->rcalls;
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			e->v.incl[k] = r->incl[k];
+			e->v.excl[k] = r->excl[k];
+		}
+	}
+}
+
+static void
+entry_done(struct diff_entry *e)
+{
+	free((char *)e->m.klass);
+	free((char *)e->m.name);
+	free((char *)e->m.signature);
+	free(e->full_name);
+	free(e->short_name);
+}
+
+void
+diff_finish(struct diff *out)
+{
+	struct diff_entry *e = out->entries;
+	size_t n = out->nentries, per_row = out->nruns[0] + out->nruns[1];
+	size_t i, j;
+
 	qsort(e, n, sizeof(*e), entry_cmp);
 	out->rows = xcalloc(n + 1, sizeof(*out->rows));
+	out->run_values = xcalloc(n * per_row + 1, sizeof(*out->run_values));
 	for (i = 0; i < n; i = j) {
-		struct diff_row *row = &out->rows[out->nrows++];
-		struct tt_method named = *e[i].m;
-		char *klass = xstrdup(named.klass), *p;
+		struct diff_row *row = &out->rows[out->nrows];
 
-		for (p = klass; *p; p++) /* the name as matched */
-			if (*p == '/')
-				*p = '.';
-		named.klass = klass;
-		row->name = method_full_name(&named);
-		row->short_name = method_short_name(&named);
-		free(klass);
-		for (j = i; j < n && !identity_cmp(e[i].m, e[j].m); j++) {
+		row->runs[DIFF_BASE] = out->run_values + out->nrows * per_row;
+		row->runs[DIFF_NEW] = row->runs[DIFF_BASE] + out->nruns[0];
+		out->nrows++;
+		row->name = e[i].full_name;
+		row->short_name = e[i].short_name;
+		e[i].full_name = e[i].short_name = NULL;
+		for (j = i; j < n && !identity_cmp(&e[i].m, &e[j].m); j++) {
 			row->present[e[j].side] = true;
-			add_values(&row->v[e[j].side], e[j].r);
+			add_values(&row->v[e[j].side], &e[j].v);
+			add_values(&row->runs[e[j].side][e[j].run], &e[j].v);
 		}
 		if (row->present[DIFF_BASE] != row->present[DIFF_NEW])
 			out->only[row->present[DIFF_NEW]]++;
 	}
+	for (i = 0; i < n; i++)
+		entry_done(&e[i]);
 	free(e);
+	out->entries = NULL;
+	out->nentries = out->entries_cap = 0;
+}
+
+void
+diff_compute(struct diff *out, const struct calltree *base,
+             const struct profile *bp, const struct calltree *new,
+             const struct profile *np)
+{
+	diff_begin(out);
+	diff_add_run(out, DIFF_BASE, base, bp);
+	diff_add_run(out, DIFF_NEW, new, np);
+	diff_finish(out);
 }
 
 void
@@ -116,7 +170,13 @@ diff_done(struct diff *diff)
 		free(diff->rows[i].name);
 		free(diff->rows[i].short_name);
 	}
+	for (i = 0; i < diff->nentries; i++)
+		entry_done(&diff->entries[i]);
+	free(diff->entries);
 	free(diff->rows);
+	free(diff->run_values);
+	free(diff->run_total[0]);
+	free(diff->run_total[1]);
 	memset(diff, 0, sizeof(*diff));
 }
 
@@ -142,6 +202,32 @@ diff_value(const struct diff *diff, const struct diff_values *v,
 	if (!normalize)
 		return x;
 	return diff->total[s][k] ? 100.0 * x / (double)diff->total[s][k] : 0;
+}
+
+double
+diff_run_value(const struct diff *diff, const struct diff_row *row,
+               enum diff_side s, size_t r, enum diff_metric m,
+               enum clock_index k, bool normalize)
+{
+	const struct diff_values *v = &row->runs[s][r];
+	uint64_t total = diff->run_total[s][r][k];
+	double x;
+
+	switch (m) {
+	case DIFF_CALLS:
+		return (double)v->calls;
+	case DIFF_INCL:
+		x = (double)v->incl[k];
+		break;
+	case DIFF_EXCL:
+		x = (double)v->excl[k];
+		break;
+	default:
+		return 0;
+	}
+	if (!normalize)
+		return x;
+	return total ? 100.0 * x / (double)total : 0;
 }
 
 bool

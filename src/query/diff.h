@@ -44,17 +44,39 @@ struct diff_values {
 struct diff_row {
 	char *name;       /* "CLASS.NAME SIGNATURE", the class dotted */
 	char *short_name; /* "CLASS.NAME", the class dotted: globs match it */
-	bool present[2];  /* indexed by enum diff_side */
-	struct diff_values v[2];
+	bool present[2];  /* indexed by enum diff_side; in any run */
+	struct diff_values v[2];     /* summed over the side's runs */
+	struct diff_values *runs[2]; /* per run of the side, in order */
 };
+
+struct diff_entry;
 
 struct diff {
 	struct diff_row *rows;
 	size_t nrows;
-	size_t only[2]; /* rows present on that side only */
-	uint64_t total[2][CLOCK_COUNT];
-	bool has_clock[2][CLOCK_COUNT];
+	size_t only[2];                 /* rows present on that side only */
+	uint64_t total[2][CLOCK_COUNT]; /* summed over the side's runs */
+	bool has_clock[2][CLOCK_COUNT]; /* in every run of the side */
+	size_t nruns[2];                /* traces per side */
+	uint64_t (*run_total[2])[CLOCK_COUNT]; /* per run */
+	struct diff_values *run_values;        /* what rows' runs point into */
+	/* Runs added and not yet matched (diff_add_run). */
+	struct diff_entry *entries;
+	size_t nentries, entries_cap;
 };
+
+/*
+ * Several runs per side: begin, add each run's profile (the trace and
+ * profile may be freed right after), finish.  A row's v[s] sums the
+ * side's runs and runs[s] keeps each.
+ */
+/* Start an empty diff. */
+void diff_begin(struct diff *out);
+/* Add profile p of tree as the next run of side s. */
+void diff_add_run(struct diff *d, enum diff_side s, const struct calltree *tree,
+                  const struct profile *p);
+/* Match the used methods of every run added into rows. */
+void diff_finish(struct diff *d);
 
 /* Match the used methods of profiles bp (of base) and np (of new). */
 void diff_compute(struct diff *out, const struct calltree *base,
@@ -68,6 +90,11 @@ void diff_done(struct diff *diff);
 double diff_value(const struct diff *diff, const struct diff_values *v,
                   enum diff_side s, enum diff_metric m, enum clock_index k,
                   bool normalize);
+/* Metric m on clock k of run r of side s in row: as diff_value, with
+ * normalize a share of that run's own total. */
+double diff_run_value(const struct diff *diff, const struct diff_row *row,
+                      enum diff_side s, size_t r, enum diff_metric m,
+                      enum clock_index k, bool normalize);
 /* Relative change from base to new in percent into *pct; false when it
  * is infinite (base zero, new not).  Zero to zero is no change. */
 bool diff_percent(double base, double new, double *pct);

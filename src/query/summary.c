@@ -146,9 +146,16 @@ trace_header(struct summary *s, const struct calltree *tree)
 		     format_name(tree), tree->header.version,
 		     tree->header.record_size, tree->header.data_offset);
 	line(s, "clock:       %s", clock_name(tree->header.clock));
-	line(s, "recording:   %s",
-	     tree->sampled ? "sampled (call counts are stack changes)"
-	                   : "instrumented");
+	if (tree->sampled) {
+		char *every = summary_sample_interval(tree);
+
+		line(s, "recording:   sampled %s (call counts are stack "
+		        "changes)",
+		     every);
+		free(every);
+	} else {
+		line(s, "recording:   instrumented");
+	}
 	line(s, "start time:  %llu us",
 	     (unsigned long long)tree->header.start_time);
 	line(s, "records:     %llu", (unsigned long long)tree->records);
@@ -225,4 +232,32 @@ summary_done(struct summary *s)
 		free(s->lines[i]);
 	free(s->lines);
 	memset(s, 0, sizeof(*s));
+}
+
+char *
+summary_sample_interval(const struct calltree *tree)
+{
+	uint64_t us = tree->sample_interval;
+
+	if (!us)
+		return xstrdup("at an unknown interval");
+	return xasprintf("about every %llu.%03llu ms",
+	                 (unsigned long long)(us / 1000),
+	                 (unsigned long long)(us % 1000));
+}
+
+char *
+summary_sampled_note(const struct calltree *tree)
+{
+	char *every, *note;
+
+	if (!tree->sampled)
+		return NULL;
+	every = summary_sample_interval(tree);
+	note = xasprintf("sampled %s: call counts are estimates from the "
+	                 "samples (stack changes), times are estimates to "
+	                 "within the interval",
+	                 every);
+	free(every);
+	return note;
 }

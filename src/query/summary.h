@@ -20,4 +20,14 @@ void summary_build(struct summary *out, const struct calltree *tree);
 /* Release the lines. */
 void summary_done(struct summary *summary);
 
+/*
+ * For a sampled trace, the line every output that shows calls and times
+ * carries: call counts are sample-derived estimates, times estimates
+ * with the sampling interval.  NULL for an instrumented trace.
+ */
+char *summary_sampled_note(const struct calltree *tree);
+/* "about every 1.000 ms", or "at an unknown interval": how often a
+ * sampled trace was sampled (a new string). */
+char *summary_sample_interval(const struct calltree *tree);
+
 #endif

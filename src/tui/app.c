@@ -9,6 +9,7 @@
 
 #include "tui/keymap.h"
 #include "query/method-name.h"
+#include "query/summary.h"
 #include "util/alloc.h"
 
 #include <stdarg.h>
@@ -173,7 +174,8 @@ app_scope_parts(struct app *app, size_t *n)
 		if (!scope_has(scope, t))
 			continue;
 		if (!app->thread_built[t]) {
-			callpath_build_thread(&app->thread_paths[t], tree, t);
+			callpath_build_thread_whole(&app->thread_paths[t], tree,
+			                            t);
 			app->thread_built[t] = true;
 		}
 		parts[(*n)++] = app->thread_paths[t];
@@ -815,9 +817,16 @@ draw_title(struct app *app, struct canvas *c)
 	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
 	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
 	                                                     : "cpu+wall";
-	char *threads, *title, *range;
+	char *threads, *title, *range, *sampled = NULL;
 	size_t t;
 
+	if (app->tree->sampled) {
+		char *every = summary_sample_interval(app->tree);
+
+		/* Calls and times are estimates from the samples. */
+		sampled = xasprintf(", sampled %s: estimates", every);
+		free(every);
+	}
 	if (scope_is_all(&app->scope)) {
 		threads = xasprintf("all %zu threads", app->scope.nthreads);
 	} else if (app->scope.count == 1) {
@@ -836,11 +845,13 @@ draw_title(struct app *app, struct canvas *c)
 		                  (double)app->scope.range.end / 1000);
 	else
 		range = xstrdup("range: all");
-	title = xasprintf("%s%s%s | %s | %s | clock: %s | %s", app->tree->path,
-	                  app->base ? " vs " : "",
+	title = xasprintf("%s%s%s | %s | %s | clock: %s%s | %s",
+	                  app->tree->path, app->base ? " vs " : "",
 	                  app->base ? app->base_path : "",
-	                  view_ops[app->view]->name, threads, clock, range);
+	                  view_ops[app->view]->name, threads, clock,
+	                  sampled ? sampled : "", range);
 	free(range);
+	free(sampled);
 	for (t = 0; t < app->ntransforms; t++) {
 		char *more = xasprintf("%s%s%s", title, t ? " > " : " | ",
 		                       app->transforms[t].label);

@@ -49,7 +49,7 @@ build(void *arg)
 	pthread_mutex_unlock(&w->lock);
 	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
 	for (t = 0; t < tree->nthreads; t++)
-		callpath_build_thread(&w->paths[t], tree, t);
+		callpath_build_thread_whole(&w->paths[t], tree, t);
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
 	callpath_merge(w->merged, w->paths, tree->nthreads);

@@ -27,7 +27,7 @@
 struct warmup;
 
 /* Start building tree's timeline index on clock k, every thread's own
- * call paths (as callpath_build of that one thread), the top-down and
+ * call paths (as callpath_build_whole of that one thread), the top-down and
  * bottom-up trees of all threads (their merge and callpath_invert of it),
  * both sorted on the tree's default clock, and the profile index of time
  * ranges. */

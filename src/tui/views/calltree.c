@@ -183,8 +183,8 @@ build(struct calltree_view *v, struct app *app, int t)
 			build(v, app, TOP_DOWN);
 		callpath_invert(&v->trees[BOTTOM_UP], &v->trees[TOP_DOWN]);
 	} else if (app->scope.range.on) {
-		callpath_build(&v->trees[TOP_DOWN], app->tree, &app->scope,
-		               false);
+		callpath_build_whole(&v->trees[TOP_DOWN], app->tree,
+		                     &app->scope, false);
 	} else {
 		parts = app_scope_parts(app, &n);
 		callpath_merge(&v->trees[TOP_DOWN], parts, n);
@@ -216,7 +216,7 @@ node_cmp(const void *a, const void *b, void *arg)
 		uint32_t mx = path_of(v)->nodes[x].method;
 		uint32_t my = path_of(v)->nodes[y].method;
 
-		if (mx != CALL_NONE && my != CALL_NONE) {
+		if (mx < CALLPATH_OUTSIDE && my < CALLPATH_OUTSIDE) {
 			char *nx = method_full_name(&v->tree->methods[mx]);
 			char *ny = method_full_name(&v->tree->methods[my]);
 
@@ -224,7 +224,7 @@ node_cmp(const void *a, const void *b, void *arg)
 			free(nx);
 			free(ny);
 		} else {
-			r = (mx != CALL_NONE) - (my != CALL_NONE);
+			r = (mx < CALLPATH_OUTSIDE) - (my < CALLPATH_OUTSIDE);
 		}
 		return v->ascending ? r : -r;
 	} else {
@@ -387,8 +387,11 @@ rebuild_rows(struct calltree_view *v)
 static uint32_t
 row_method(const struct calltree_view *v, size_t r)
 {
-	return r < v->nrows ? path_of(v)->nodes[v->rows[r].node].method
-	                    : CALL_NONE;
+	const struct callpath_node *x =
+	        r < v->nrows ? &path_of(v)->nodes[v->rows[r].node] : NULL;
+
+	/* The root and the time outside any method are no method. */
+	return x && callpath_is_method(x) ? x->method : CALL_NONE;
 }
 
 /* The cursor moved: its method is the selection now. */
@@ -517,7 +520,7 @@ reveal(struct calltree_view *v, const regex_t *re)
 	for (i = 1; i < p->count; i++) {
 		uint32_t m = p->nodes[i].method;
 
-		if (m == CALL_NONE)
+		if (!callpath_is_method(&p->nodes[i]))
 			continue;
 		if (!known[m]) {
 			char *name = method_full_name(&v->tree->methods[m]);
@@ -642,20 +645,19 @@ draw_header(struct calltree_view *v, struct canvas *c, int y)
 /* The guides of a row at depth d into buf: one pair of columns per level
  * above it (a line where that level has siblings to come), then its own
  * branch.  last[l] says whether the row's ancestor at level l is the
- * last of its siblings.  Levels beyond max show as one truncation mark. */
+ * last of its siblings.  The first skip levels, the same for every row
+ * drawn, show as one truncation mark, so the lines stay aligned. */
 static void
 guides(const struct canvas *c, char *buf, size_t size, const bool *last,
-       uint32_t d, uint32_t max)
+       uint32_t d, uint32_t skip)
 {
-	uint32_t l = 1;
+	uint32_t l = skip + 1;
 	size_t at = 0;
 
 	buf[0] = '\0';
-	if (d > max) {
+	if (skip)
 		at += (size_t)snprintf(buf + at, size - at, "%s ",
 		                       canvas_glyph(c, GLYPH_TRUNCATED));
-		l = d - max + 1;
-	}
 	for (; l < d && at < size; l++)
 		at += (size_t)snprintf(buf + at, size - at, "%s ",
 		                       last[l] ? " "
@@ -668,7 +670,7 @@ guides(const struct canvas *c, char *buf, size_t size, const bool *last,
 
 static void
 draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
-         size_t r, const bool *last, uint32_t max_levels)
+         size_t r, const bool *last, uint32_t max_levels, uint32_t skip)
 {
 	const struct callpath *p = path_of(v);
 	const struct tree_row *row = &v->rows[r];
@@ -706,17 +708,17 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 		x += widths[i] + 1;
 	}
 	lines = xcalloc(lines_size, 1);
-	guides(c, lines, lines_size, last, row->depth, max_levels);
+	guides(c, lines, lines_size, last, row->depth, skip);
 	mark = !has_children(v, row->node)   ? " "
 	       : v->open[v->mode][row->node] ? canvas_glyph(c, GLYPH_EXPANDED)
 	                                     : canvas_glyph(c, GLYPH_COLLAPSED);
 	if (!row->node)
 		name = xstrdup("all");
-	else if (node->method == CALL_NONE)
-		name = xstrdup("(outside any method)");
+	else if (!callpath_is_method(node))
+		name = xstrdup(CALLPATH_OUTSIDE_NAME);
 	else
 		name = method_full_name(&app->tree->methods[node->method]);
-	if (app->have_re && node->method != CALL_NONE && row->node &&
+	if (app->have_re && callpath_is_method(node) && row->node &&
 	    regexec(&app->re, name, 0, NULL, 0) == 0)
 		role = ROLE_MATCH;
 	fitted = method_fit_name(name,
@@ -758,7 +760,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 {
 	struct calltree_view *v = state;
 	int body = height - 1, y, name_x = 0, i;
-	uint32_t max_levels, d;
+	uint32_t max_levels, d, skip;
 	bool *last;
 	size_t r;
 
@@ -771,18 +773,26 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 	for (i = 0; i < TCOL_NAME; i++)
 		if (shown(v, i))
 			name_x += widths[i] + 1;
-	/* Deeper levels than fit beside 20 columns of name show as one
-	 * mark. */
-	max_levels = c->width - name_x > 24
-	                     ? (uint32_t)(c->width - name_x - 20) / 2
+	/* How many levels of guides fit beside 28 columns of name. */
+	max_levels = c->width - name_x > 32
+	                     ? (uint32_t)(c->width - name_x - 28) / 2
 	                     : 2;
 	/* The last-sibling flags of the first row's ancestors, then kept
 	 * as rows go down. */
 	r = v->list.top;
 	d = r < v->nrows ? v->rows[r].depth : 0;
-	for (i = (int)r; i < (int)(r + (size_t)body) && i < (int)v->nrows; i++)
+	skip = d ? d - 1 : 0;
+	for (i = (int)r; i < (int)(r + (size_t)body) && i < (int)v->nrows;
+	     i++) {
 		if (v->rows[i].depth > d)
 			d = v->rows[i].depth;
+		if (v->rows[i].depth <= skip)
+			skip = v->rows[i].depth ? v->rows[i].depth - 1 : 0;
+	}
+	/* Levels above every row shown make way when they do not fit;
+	 * rows keep their places relative to each other. */
+	if (d - skip < max_levels)
+		skip = d > max_levels ? d - max_levels : 0;
 	last = xcalloc((size_t)d + 2, sizeof(*last));
 	if (r < v->nrows) {
 		uint32_t want = v->rows[r].depth;
@@ -797,7 +807,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 	}
 	for (y = 0; y < body && r < v->nrows; y++, r++) {
 		last[v->rows[r].depth] = v->rows[r].last;
-		draw_row(v, app, c, top + 1 + y, r, last, max_levels);
+		draw_row(v, app, c, top + 1 + y, r, last, max_levels, skip);
 	}
 	free(last);
 }

@@ -220,7 +220,7 @@ select_node(struct icicle_view *v, struct app *app, uint32_t n)
 	uint32_t m = tree_of(v)->nodes[n].method;
 
 	v->sel = n;
-	if (n && m != CALL_NONE) {
+	if (n && callpath_is_method(&tree_of(v)->nodes[n])) {
 		app_select(app, m);
 		v->last_method = m;
 	}
@@ -338,8 +338,8 @@ build_top_down(struct icicle_view *v, struct app *app)
 	size_t n;
 
 	if (app->scope.range.on) {
-		callpath_build(&v->cur.trees[TOP_DOWN], app->tree, &app->scope,
-		               false);
+		callpath_build_whole(&v->cur.trees[TOP_DOWN], app->tree,
+		                     &app->scope, false);
 		return;
 	}
 	if (v->whole_scope) {
@@ -494,6 +494,11 @@ ensure(struct icicle_view *v, struct app *app)
 static const char *
 short_name(struct icicle_view *v, struct app *app, uint32_t m, int *width)
 {
+	if (m == CALLPATH_OUTSIDE) {
+		if (width)
+			*width = (int)text_width(CALLPATH_OUTSIDE_NAME);
+		return CALLPATH_OUTSIDE_NAME;
+	}
 	if (!v->names) {
 		v->nnames = app->tree->nmethods;
 		v->names = xcalloc(v->nnames + 1, sizeof(*v->names));
@@ -522,7 +527,7 @@ node_name(struct icicle_view *v, struct app *app, uint32_t n)
 static bool
 matches(struct icicle_view *v, struct app *app, uint32_t m)
 {
-	if (!app->have_re || m == CALL_NONE)
+	if (!app->have_re || m >= CALLPATH_OUTSIDE)
 		return false;
 	if (!v->match_ready || v->match_serial != app->search_serial) {
 		if (!v->match)
@@ -1134,7 +1139,9 @@ icicle_status(void *state, struct app *app)
 	free(vs);
 	/* The numbers stay in view: the name gives way, first its
 	 * packages, then its signature, then its package. */
-	name = method_full_name(&app->tree->methods[x->method]);
+	name = callpath_is_method(x)
+	               ? method_full_name(&app->tree->methods[x->method])
+	               : xstrdup(node_name(v, app, v->sel));
 	room = view_width(v) - 1 - (int)text_width(tail) -
 	       (search ? (int)text_width(search) : 0);
 	fitted = method_fit_name(name, room);

@@ -13,6 +13,7 @@
 
 #include "tui/app.h"
 #include "tui/list.h"
+#include "query/drilldown.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
 
@@ -50,13 +51,13 @@ struct row {
 	enum row_kind kind;
 	uint32_t method; /* the method row, or the edge's other method */
 	uint32_t owner;  /* the expanded method an edge row belongs to */
-	const struct profile_edge *edge;
+	const struct drill_row *drill; /* an edge or self row's numbers */
 	const char *section;
 };
 
 struct expansion {
 	uint32_t method;
-	struct profile_edges edges;
+	struct drilldown drill;
 };
 
 struct profile_view {
@@ -74,13 +75,6 @@ struct profile_view {
 	uint32_t selected; /* the method this view last selected */
 };
 
-static const char *const section_names[] = {
-        "Parents",
-        "Children",
-        "Parents while recursive",
-        "Children while recursive",
-};
-
 static void
 add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
            const char *title, int width)
@@ -91,6 +85,13 @@ add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
 	c->clock = k;
 	c->title = title;
 	c->width = width;
+}
+
+/* A sampled trace's call counts are estimates from its samples. */
+static const char *
+calls_title(const struct app *app)
+{
+	return app->tree->sampled ? "~Calls+Rec" : "Calls+Rec";
 }
 
 /* The column set of the app's clocks; the sort column is kept by kind
@@ -114,7 +115,7 @@ set_columns(struct profile_view *v, struct app *app)
 		add_column(v, COL_INCL, CLOCK_WALL, "Incl Wall", 10);
 		add_column(v, COL_EXCL_PCT, CLOCK_WALL, "XWall%", 6);
 		add_column(v, COL_EXCL, CLOCK_WALL, "Excl Wall", 10);
-		add_column(v, COL_CALLS, CLOCK_CPU, "Calls+Rec", 10);
+		add_column(v, COL_CALLS, CLOCK_CPU, calls_title(app), 10);
 		add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 10);
 		add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call", 10);
 	} else {
@@ -125,7 +126,7 @@ set_columns(struct profile_view *v, struct app *app)
 		add_column(v, COL_INCL, k, cpu ? "Incl Cpu" : "Incl Wall", 10);
 		add_column(v, COL_EXCL_PCT, k, "Excl%", 6);
 		add_column(v, COL_EXCL, k, cpu ? "Excl Cpu" : "Excl Wall", 10);
-		add_column(v, COL_CALLS, k, "Calls+Rec", 10);
+		add_column(v, COL_CALLS, k, calls_title(app), 10);
 		add_column(v, COL_PER_CALL, k, cpu ? "Cpu/Call" : "Wall/Call",
 		           10);
 	}
@@ -254,32 +255,20 @@ find_open(struct profile_view *v, uint32_t m)
 	return NULL;
 }
 
+/* The rows of method owner's drill-down, as the query lays them out. */
 static void
-push_edges(struct profile_view *v, uint32_t owner, enum row_kind kind,
-           const struct profile_edge *edges, size_t n, bool recursive,
-           const char *section)
+push_drill(struct profile_view *v, uint32_t owner, const struct drilldown *d)
 {
-	struct row r = {ROW_SECTION, owner, owner, NULL, section};
-	bool any = false;
+	static const enum row_kind kinds[] = {ROW_SECTION, ROW_PARENT,
+	                                      ROW_CHILD, ROW_SELF};
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		any |= edges[i].recursive == recursive;
-	if (!any && (kind == ROW_PARENT || recursive))
-		return;
-	push_row(v, r);
-	if (kind == ROW_CHILD && !recursive) {
-		struct row self = {ROW_SELF, owner, owner, NULL, NULL};
+	for (i = 0; i < d->nrows; i++) {
+		const struct drill_row *dr = &d->rows[i];
+		struct row r = {kinds[dr->kind], dr->method, owner, dr, NULL};
 
-		push_row(v, self);
-	}
-	for (i = 0; i < n; i++) {
-		if (edges[i].recursive != recursive)
-			continue;
-		r.kind = kind;
-		r.method = edges[i].method;
-		r.edge = &edges[i];
-		r.section = NULL;
+		if (dr->kind == DRILL_HEADING)
+			r.section = drill_section_name(dr->section);
 		push_row(v, r);
 	}
 }
@@ -298,14 +287,7 @@ rebuild_rows(struct profile_view *v)
 		push_row(v, r);
 		if (!e)
 			continue;
-		push_edges(v, m, ROW_PARENT, e->edges.parents,
-		           e->edges.nparents, false, section_names[0]);
-		push_edges(v, m, ROW_CHILD, e->edges.children,
-		           e->edges.nchildren, false, section_names[1]);
-		push_edges(v, m, ROW_PARENT, e->edges.parents,
-		           e->edges.nparents, true, section_names[2]);
-		push_edges(v, m, ROW_CHILD, e->edges.children,
-		           e->edges.nchildren, true, section_names[3]);
+		push_drill(v, m, &e->drill);
 	}
 	list_set_count(&v->list, v->nrows);
 }
@@ -331,7 +313,7 @@ close_all(struct profile_view *v)
 	size_t i;
 
 	for (i = 0; i < v->nopen; i++)
-		profile_edges_done(&v->open[i].edges);
+		drilldown_done(&v->open[i].drill);
 	v->nopen = 0;
 }
 
@@ -345,7 +327,7 @@ expand(struct profile_view *v, const struct app *app, uint32_t m)
 	UTIL_GROW(v->open, v->open_cap, v->nopen + 1);
 	e = &v->open[v->nopen++];
 	e->method = m;
-	profile_edges_of(&e->edges, &app->profile, m, app_main_clock(app));
+	drilldown_compute(&e->drill, &app->profile, m, app_main_clock(app));
 }
 
 static void
@@ -355,7 +337,7 @@ collapse(struct profile_view *v, uint32_t m)
 
 	if (!e)
 		return;
-	profile_edges_done(&e->edges);
+	drilldown_done(&e->drill);
 	*e = v->open[--v->nopen];
 }
 
@@ -460,11 +442,18 @@ format_delta(char *buf, size_t size, int64_t us)
 	return us > 0 ? ROLE_SLOWER : us < 0 ? ROLE_FASTER : ROLE_NORMAL;
 }
 
+/* A share in a column of 6: from 1000% on without the decimal. */
+static void
+format_share(char *buf, size_t size, double pct)
+{
+	snprintf(buf, size, pct >= 999.95 ? "%.0f%%" : "%.1f%%", pct);
+}
+
 static void
 format_pct(char *buf, size_t size, uint64_t v, uint64_t total)
 {
-	snprintf(buf, size, "%.1f%%",
-	         total ? 100.0 * (double)v / (double)total : 0.0);
+	format_share(buf, size,
+	             total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
 /* How many of the columns fit beside a name column of at least 24. */
@@ -565,32 +554,22 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 				break;
 			}
 		} else {
-			const struct profile_row *owner = &p->rows[row->owner];
-			uint64_t incl = row->kind == ROW_SELF
-			                        ? owner->top_excl[k]
-			                        : row->edge->incl[k];
+			const struct drill_row *dr = row->drill;
 
 			switch (col->kind) {
 			case COL_INCL_PCT:
-				format_pct(buf, sizeof(buf), incl,
-				           owner->incl[k]);
+				format_share(buf, sizeof(buf),
+				             drill_share(dr, k));
 				break;
 			case COL_INCL:
-				format_ms(buf, sizeof(buf), incl);
+				format_ms(buf, sizeof(buf), dr->incl[k]);
 				break;
 			case COL_CALLS:
 				if (row->kind == ROW_SELF)
 					break;
-				snprintf(
-				        buf, sizeof(buf), "%llu/%llu",
-				        (unsigned long long)row->edge->calls,
-				        (unsigned long long)(row->kind == ROW_PARENT
-				                                     ? owner->calls +
-				                                               owner->rcalls
-				                                     : p->rows[row->method]
-				                                                       .calls +
-				                                               p->rows[row->method]
-				                                                       .rcalls));
+				snprintf(buf, sizeof(buf), "%llu/%llu",
+				         (unsigned long long)dr->calls,
+				         (unsigned long long)dr->of_calls);
 				break;
 			default:
 				break;

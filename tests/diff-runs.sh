@@ -1,0 +1,298 @@
+#!/bin/sh
+# diff-runs.sh: `tracetui diff BASE... -- NEW...` on runs written here by
+# tests/mktrace with chosen times, so every statistic is known:
+#
+# - five runs per side whose Foo.run times are 98..102 and 118..122 (a
+#   20% change with 2% spread) and whose Bar.run times overlap: medians,
+#   change, Hodges-Lehmann shift and interval, and p-values worked out
+#   by hand in the comments below;
+# - --fail-if trips on Foo (significant) and not on Bar, whose change
+#   passes the threshold but is noise; the same condition on one run per
+#   side trips;
+# - --alpha, the warning when the runs are too few to reach it, the
+#   usage errors of the run lists, 'A -- B' equal to 'A B';
+# - eight runs per side drawn with a fixed seed, checked against a
+#   brute-force reference written in awk (every subset of ranks
+#   enumerated for the exact p-value and the interval), sharing no code
+#   with src/util/stats.c.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+LC_ALL=C
+export LC_ALL
+cd "$tmp" || exit 1
+
+# mk NAME FOO BAR [OWN]: App.main calls Foo.run for FOO us then Bar.run
+# for BAR us, on both clocks, and spends OWN (default 10) us of its own.
+mk() {
+	mk_end=$(($2 + $3 + ${4:-10}))
+	printf '%s\n' 'vm art' 'thread 1 main' \
+		'method 0x4 com.example.App main ()V App.java' \
+		'method 0x8 com.example.Foo run ()V Foo.java' \
+		'method 0xc com.example.Bar run ()V Bar.java' \
+		"call 1 0x4 0 $mk_end {" "call 1 0x8 0 $2" \
+		"call 1 0xc $2 $(($2 + $3))" '}' |
+		"$MKTRACE" - "$1.trace" || skip_all "mktrace failed"
+}
+
+mk b1 98 48
+mk b2 99 50
+mk b3 100 52
+mk b4 101 54
+mk b5 102 56
+mk n1 118 50
+mk n2 119 52
+mk n3 120 54
+mk n4 121 56
+mk n5 122 58
+BASE="b1.trace b2.trace b3.trace b4.trace b5.trace"
+NEW="n1.trace n2.trace n3.trace n4.trace n5.trace"
+
+# field NAME: the value of column NAME in the row of method $row of the
+# TSV in $out.
+field() {
+	printf '%s\n' "$out" | awk -F'\t' -v col="$1" -v row="$row" '
+		NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i }
+		NR > 1 && $1 == row { print $c }'
+}
+
+# expect_fields DESCRIPTION NAME=VALUE...: the fields of $row in $out.
+expect_fields() {
+	ef_desc=$1
+	shift
+	ef_bad=
+	for ef in "$@"; do
+		ef_got=$(field "${ef%%=*}")
+		[ "$ef_got" = "${ef#*=}" ] ||
+			ef_bad="$ef_bad ${ef%%=*}: got '$ef_got', want '${ef#*=}';"
+	done
+	if [ -z "$ef_bad" ]; then
+		ok 0 "$ef_desc"
+	else
+		ok 1 "$ef_desc"
+		echo "$ef_bad" | diag
+	fi
+}
+
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv $BASE -- $NEW
+ok "$rc" "five runs per side: exit 0"
+
+# Foo.run: base 98..102, new 118..122, no ties: medians 100 and 120,
+# +20%.  Every new run above every base run: U = 25, the exact
+# two-sided p = 2 / C(10, 5) = 2/252 = 0.007937.  The 25 differences
+# are 16..24, d occurring 5 - |d - 20| times: their median 20; for 5 and
+# 5 runs the 0.05 critical count is 2 (P(U <= 2) = 4/252 <= 0.025 <
+# 7/252), so the interval runs from the 3rd difference, 17, to the
+# 23rd, 23.
+row='com.example.Foo.run ()V'
+expect_fields "Foo: medians, change, shift, interval, exact p" \
+	base_runs=5 new_runs=5 base_excl=100 new_excl=120 delta_excl=20 \
+	pct_excl=20.00 shift_excl=20 low_excl=17 high_excl=23 \
+	p_excl=0.007937 significant_excl=true base_calls=1 p_calls=1.000000 \
+	significant_calls=false
+
+# Bar.run: base 48 50 52 54 56, new 50 52 54 56 58: medians 52 and 54,
+# +3.85%.  Ties (50, 52, 54, 56 on both sides): midranks 1, 2.5, 4.5,
+# 6.5, 8.5, 10; new's rank sum 2.5 + 4.5 + 6.5 + 8.5 + 10 = 32, U = 32 -
+# 15 = 17.  Normal approximation: mean 12.5, tie term 4 * (8 - 2) = 24,
+# variance 25/12 * (11 - 24/90) = 22.3611, z = (4.5 - 0.5) / 4.72875 =
+# 0.845889, p = erfc(z / sqrt 2) = 0.397615.  Differences -6..10 by 2,
+# k occurring 5 - |k - 2| / 2 times: median 2, interval [-4, 8].
+row='com.example.Bar.run ()V'
+expect_fields "Bar: ties, tie-corrected normal p, not significant" \
+	base_excl=52 new_excl=54 delta_excl=2 pct_excl=3.85 shift_excl=2 \
+	low_excl=-4 high_excl=8 p_excl=0.397615 significant_excl=false
+
+# App.main: excl 10 in every run: all tied, p = 1; incl 156..166 and
+# 178..190 (Foo + Bar + 10) fully separated: 2/252 again.
+row='com.example.App.main ()V'
+expect_fields "App.main: equal runs give p 1; incl separated" \
+	base_excl=10 new_excl=10 p_excl=1.000000 significant_excl=false \
+	base_incl=162 new_incl=184 p_incl=0.007937 significant_incl=true
+
+# The text table: ~ where not significant, the interval in ms.
+# shellcheck disable=SC2086
+run "$TRACETUI" diff $BASE -- $NEW
+printf '%s\n' "$out" | grep -q '^ *0\.100 *0\.120 *+0\.020 *+20\.0% *+0\.017\.\.+0\.023 *0\.008 *0 *com\.example\.Foo\.run ()V$'
+ok $? "text: Foo +20.0%, interval +0.017..+0.023 ms, p 0.008"
+printf '%s\n' "$out" | grep -q '^ *0\.052 *0\.054 *+0\.002 *~ *-0\.004\.\.+0\.008 *0\.398 .*Bar\.run'
+ok $? "text: Bar marked ~ (p 0.398)"
+printf '%s\n' "$out" | head -1 | grep -q '^base: 5 runs, thread-cpu clock, median total 0\.162 ms: b1\.trace b2\.trace'
+ok $? "text: the header names the runs and the median total"
+
+# --fail-if over runs: Foo's +20% is significant, Bar's +3.8% is not.
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --fail-if 'excl_cpu(*Foo*) > +10%' $BASE -- $NEW
+ok "$([ $rc -eq 1 ] && echo "$err" | grep -q \
+	"condition holds: excl_cpu(\*Foo\*) > +10%: base median 0.100 ms, new median 0.120 ms (+20.0%, p=0.0079)" &&
+	echo 0 || echo 1)" "--fail-if trips on a significant change"
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --fail-if 'excl_cpu(*Bar*) > +1%' $BASE -- $NEW
+ok "$([ $rc -eq 0 ] && echo "$err" | grep -q \
+	"not significant, not failing: excl_cpu(\*Bar\*) > +1%: .*p=0.3976 >= 0.05" &&
+	echo 0 || echo 1)" "--fail-if does not trip on noise, and says so"
+run "$TRACETUI" diff --fail-if 'excl_cpu(*Bar*) > +1%' b3.trace n3.trace
+ok "$([ $rc -eq 1 ] && echo 0 || echo 1)" \
+	"the same condition on one run per side trips (52 -> 54 us)"
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --fail-if 'total_cpu > +10%' $BASE -- $NEW
+ok "$([ $rc -eq 1 ] && echo "$err" | grep -q 'total_cpu > +10%: base median 0.162 ms, new median 0.184 ms (+13.6%' &&
+	echo 0 || echo 1)" "--fail-if total_cpu: medians of the run totals"
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --alpha 0.005 --fail-if 'excl_cpu(*Foo*) > +10%' \
+	--format tsv $BASE -- $NEW
+row='com.example.Foo.run ()V'
+ok "$([ $rc -eq 0 ] && [ "$(field significant_excl)" = false ] &&
+	echo 0 || echo 1)" "--alpha 0.005: p 0.0079 is no longer significant"
+
+# Three runs per side cannot reach 0.05: the best p is 2/20 = 0.1.
+run "$TRACETUI" diff --format tsv b1.trace b2.trace b3.trace -- \
+	n1.trace n2.trace n3.trace
+row='com.example.Foo.run ()V'
+ok "$([ $rc -eq 0 ] && [ "$(field p_excl)" = 0.100000 ] &&
+	[ "$(field significant_excl)" = false ] && [ -z "$(field low_excl)" ] &&
+	echo "$err" | grep -q 'warning: with 3 and 3 runs no p-value can be below 0.05' &&
+	echo 0 || echo 1)" "3 and 3 runs: p 0.1, no interval, a warning"
+
+# One run per side with '--' is the two-trace form.
+"$TRACETUI" diff --format tsv b1.trace n1.trace >"$tmp/two" 2>&1
+"$TRACETUI" diff --format tsv b1.trace -- n1.trace >"$tmp/dash" 2>&1
+cmp -s "$tmp/two" "$tmp/dash"
+ok $? "'A -- B' prints what 'A B' prints"
+
+run "$TRACETUI" diff b1.trace b2.trace --
+ok "$([ $rc -eq 2 ] && echo "$err" | grep -q "no trace after '--'" &&
+	echo 0 || echo 1)" "nothing after '--': usage error"
+run "$TRACETUI" diff b1.trace b2.trace n1.trace
+ok "$([ $rc -eq 2 ] && echo "$err" | grep -q 'expected BASE NEW, or BASE... -- NEW...' &&
+	echo 0 || echo 1)" "three traces without '--': usage error"
+run "$TRACETUI" diff --alpha 1.5 b1.trace b2.trace -- n1.trace n2.trace
+ok "$([ $rc -eq 2 ] && echo "$err" | grep -q -- '--alpha needs a level' &&
+	echo 0 || echo 1)" "--alpha 1.5: usage error"
+run "$TRACETUI" diff b1.trace -- n1.trace missing.trace
+ok "$([ $rc -eq 3 ] && echo "$err" | grep -q 'missing.trace' &&
+	echo 0 || echo 1)" "a run that cannot be read: exit 3, named"
+
+# --sort name and --top over runs.
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --sort name --top 2 $BASE -- $NEW
+ok "$([ "$(printf '%s\n' "$out" | tail -n +2 | cut -f1 | tr '\n' ,)" = \
+	'com.example.App.main ()V,com.example.Bar.run ()V,' ] && echo 0 ||
+	echo 1)" "--sort name --top 2 over runs"
+
+# A NEW that is uniformly 10% slower: Foo 100 -> 110, Bar 50 -> 55, own
+# time 10 -> 11, so every share is the same (100/160 = 110/176).  Five
+# runs each, every run alike: without --normalize Foo's change is
+# significant (all of NEW above all of BASE, tied within each side:
+# normal approximation, variance 25/12 * (11 - 240/90) = 17.3611, z =
+# 12 / 4.16667 = 2.88, p = 0.003977); with it every share ties, p = 1.
+for i in 1 2 3 4 5; do
+	mk "u$i" 100 50 10
+	mk "v$i" 110 55 11
+done
+U="u1.trace u2.trace u3.trace u4.trace u5.trace"
+V="v1.trace v2.trace v3.trace v4.trace v5.trace"
+row='com.example.Foo.run ()V'
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv $U -- $V
+expect_fields "uniformly slower: significant in time" \
+	delta_excl=10 p_excl=0.003977 significant_excl=true
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --normalize $U -- $V
+expect_fields "uniformly slower, --normalize: shares unchanged, p 1" \
+	base_excl_share=62.5000 new_excl_share=62.5000 \
+	delta_excl_share=0.0000 p_excl=1.000000 significant_excl=false
+
+# Eight runs per side drawn with a fixed seed (the Park-Miller generator,
+# exact in awk's doubles): Foo around 100 ms +-4% in BASE and 110 ms +-4%
+# in NEW, Bar around 50 ms +-5% on both sides.  The awk reference below
+# recomputes medians, the exact p-value, the shift and its 95% interval
+# by enumerating all C(16, 8) = 12870 assignments of ranks.
+awk 'BEGIN {
+	s = 2026
+	for (side = 0; side < 2; side++)
+		for (i = 1; i <= 8; i++) {
+			s = (s * 16807) % 2147483647
+			foo = int((side ? 110000 : 100000) * (0.96 + 0.08 * s / 2147483647))
+			s = (s * 16807) % 2147483647
+			bar = int(50000 * (0.95 + 0.10 * s / 2147483647))
+			print (side ? "g" : "f") i, foo, bar
+		}
+}' >runs.txt
+while read -r name foo bar; do
+	mk "$name" "$foo" "$bar"
+done <runs.txt
+
+# ref COLUMN: "median_x median_y p shift low high" for the values of
+# COLUMN (2 Foo, 3 Bar) of runs.txt, f* against g*.
+ref() {
+	awk -v col="$1" '
+	function median(a, n,   i, j, t) {
+		for (i = 1; i <= n; i++)
+			for (j = i + 1; j <= n; j++)
+				if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	function num(v) { return v == int(v) ? sprintf("%d", v) : sprintf("%.1f", v) }
+	# count[u]: subsets of 8 of the ranks 1..16 (the y side) whose U is u.
+	function enumerate(next_rank, chosen, ranksum) {
+		if (chosen == 8) { count[ranksum - 36]++; return }
+		if (next_rank > 16 || 16 - next_rank + 1 < 8 - chosen) return
+		enumerate(next_rank + 1, chosen + 1, ranksum + next_rank)
+		enumerate(next_rank + 1, chosen, ranksum)
+	}
+	{ v = $col; if ($1 ~ /^f/) x[++nx] = v; else y[++ny] = v; all[v]++ }
+	END {
+		for (v in all) if (all[v] > 1) { print "ties"; exit }
+		for (i = 1; i <= nx; i++) for (j = 1; j <= ny; j++) {
+			if (y[j] > x[i]) u++
+			d[++nd] = y[j] - x[i]
+		}
+		enumerate(1, 0, 0)
+		total = 0
+		for (k = 0; k <= 64; k++) total += count[k]
+		lo = u < 64 - u ? u : 64 - u
+		tail = 0
+		for (k = 0; k <= lo; k++) tail += count[k]
+		p = 2 * tail / total; if (p > 1) p = 1
+		c = -1; cum = 0
+		for (k = 0; k <= 64; k++) {
+			cum += count[k]
+			if (cum / total > 0.025) break
+			c = k
+		}
+		for (i = 1; i <= nx; i++) xs[i] = x[i]
+		for (i = 1; i <= ny; i++) ys[i] = y[i]
+		mx = median(xs, nx); my = median(ys, ny)
+		shift = median(d, nd)   # sorts d
+		printf "%s %s %.6f %s %s %s\n", num(mx), num(my), p,
+			num(shift), num(d[c + 1]), num(d[nd - c])
+	}' runs.txt
+}
+
+G_BASE="f1.trace f2.trace f3.trace f4.trace f5.trace f6.trace f7.trace f8.trace"
+G_NEW="g1.trace g2.trace g3.trace g4.trace g5.trace g6.trace g7.trace g8.trace"
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv $G_BASE -- $G_NEW
+for m in 2:com.example.Foo.run 3:com.example.Bar.run; do
+	want=$(ref "${m%%:*}")
+	row="${m#*:} ()V"
+	got="$(field base_excl) $(field new_excl)"
+	got="$got $(field p_excl) $(field shift_excl) $(field low_excl)"
+	got="$got $(field high_excl)"
+	if [ "$want" = "$got" ] && [ "$want" != ties ]; then
+		ok 0 "8 runs, seed 2026, ${m#*:}: $got"
+	else
+		ok 1 "8 runs, seed 2026, ${m#*:}"
+		echo "want $want, got $got" | diag
+	fi
+done
+row='com.example.Foo.run ()V'
+ok "$([ "$(field significant_excl)" = true ] && echo 0 || echo 1)" \
+	"8 runs: Foo's 10% change is significant"
+
+done_testing

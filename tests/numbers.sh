@@ -1,0 +1,83 @@
+#!/bin/sh
+# numbers.sh: one set of numbers (PRODUCT.md section 2).  tests/numbers
+# checks, in the library, that report's total, the profile, the call
+# paths of tree, folded and the icicle agree to the microsecond and that
+# every drill-down keeps its shares and self rows, on every real trace in
+# ../shared/traces and on generated recursive traces; the commands'
+# outputs are then checked against each other: report's total, the roots
+# of `tree --format tsv` and the sum of `folded`, per clock, with and
+# without --no-thread.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+NUMBERS=${top_builddir:-.}/tests/numbers
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+[ -x "$NUMBERS" ] || skip_all "no $NUMBERS"
+
+# Generated traces: deep, recursive, several threads, both clocks.
+n=0
+for gen in "threads=3 methods=80 records=30000 seed=11 maxdepth=48" \
+	"threads=5 methods=40 records=20000 seed=12 maxdepth=64" \
+	"threads=2 methods=120 records=40000 seed=13 maxdepth=24 unwind=20"; do
+	n=$((n + 1))
+	printf 'format v1\nversion 3\nclock dual\ngenerate %s\n' "$gen" \
+		>"$tmp/gen$n.spec"
+	"$MKTRACE" "$tmp/gen$n.spec" "$tmp/gen$n.trace" 2>"$tmp/err"
+	ok $? "generated $n ($gen): written"
+done
+for spec in recursion-direct recursion-indirect orphan-exits \
+	mismatched-exit open-frames time-backwards unwind; do
+	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" \
+		2>"$tmp/err"
+	ok $? "$spec: written"
+done
+
+traces="$tmp/*.trace"
+if [ -d "$SHARED_TRACES" ]; then
+	traces="$traces $SHARED_TRACES/*.trace"
+else
+	echo "# no trace corpus at $SHARED_TRACES: generated traces only"
+fi
+
+# The library's numbers; its TAP lines are renumbered into ours.
+# shellcheck disable=SC2086
+"$NUMBERS" $traces >"$tmp/lib.tap"
+lib_rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok 0 "${line#ok * - }" ;;
+	"not ok "*) ok 1 "${line#not ok * - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$tmp/lib.tap"
+ok $lib_rc "tests/numbers exits 0"
+
+# Microseconds from report's "total 12.345 ms" header.
+report_total() {
+	sed -n '1s/.* total \([0-9]*\)\.\([0-9]*\) ms .*/\1\2/p' |
+		sed 's/^0*//; s/^$/0/'
+}
+
+# shellcheck disable=SC2086
+for f in $traces; do
+	name=$(basename "$f")
+	"$TRACETUI" report "$f" >/dev/null 2>&1 || continue
+	for clock in cpu wall; do
+		"$TRACETUI" report --clock $clock "$f" >"$tmp/report" \
+			2>/dev/null || continue
+		total=$(report_total <"$tmp/report")
+		for nt in "" --no-thread; do
+			tree=$("$TRACETUI" tree $nt --clock $clock \
+				--min-pct 0 --format tsv "$f" 2>/dev/null |
+				awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 }
+					END { printf "%d", s }')
+			folded=$("$TRACETUI" folded $nt --clock $clock "$f" \
+				2>/dev/null | awk '{ s += $NF }
+					END { printf "%d", s }')
+			[ "$tree" = "$total" ] && [ "$folded" = "$total" ]
+			ok $? "$name, $clock${nt:+, $nt}: report $total = tree $tree = folded $folded"
+		done
+	done
+done
+done_testing
