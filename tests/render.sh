@@ -111,6 +111,11 @@ search-none||calls|100x16|search:nomatch
 search-bad||calls|100x16|search:(
 search-threads||calls|80x12|VIEW_THREADS search:pool
 unbound-key||calls|80x12|key:x
+transform-merge||calls|100x16|MOVE_DOWN key:M
+transform-focus-drop||calls|100x16|MOVE_DOWN key:F MOVE_DOWN key:D
+transform-group-twice||calls|100x16|key:Z key:Z
+transform-undo-redo||calls|100x16|MOVE_DOWN key:M key:Z key:[ key:[ key:]
+transform-focus-path||calls|100x14|VIEW_ICICLE MOVE_DOWN*3 key:F VIEW_PROFILE
 page-down||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN
 resize-larger||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN size:120x40
 resize-smaller||gen|120x40|MOVE_LAST size:80x24

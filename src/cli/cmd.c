@@ -198,6 +198,74 @@ set_base(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return NULL;
 }
 
+/* Record a transform step of kind, on methods matching arg if given. */
+static const char *
+add_transform(struct cmd_opts *o, enum transform_kind kind, const char *arg)
+{
+	static char bad[128];
+	const char *problem = arg ? transforms_check_regex(arg) : NULL;
+
+	if (problem) {
+		snprintf(bad, sizeof(bad), "'%%s': %s", problem);
+		return bad;
+	}
+	UTIL_GROW(o->transforms, o->transforms_cap, o->ntransforms + 1);
+	o->transforms[o->ntransforms++] =
+	        (struct transform_step){kind, arg};
+	return NULL;
+}
+
+static const char *
+set_focus(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	return add_transform(o, TRANSFORM_FOCUS_METHOD, arg);
+}
+
+static const char *
+set_merge(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	return add_transform(o, TRANSFORM_MERGE, arg);
+}
+
+static const char *
+set_drop(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	return add_transform(o, TRANSFORM_DROP, arg);
+}
+
+static const char *
+set_collapse_recursion(struct cmd_opts *o, const char *arg,
+                       const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	return add_transform(o, TRANSFORM_COLLAPSE_RECURSION, NULL);
+}
+
+static const char *
+set_collapse(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	if (strcmp(arg, "class") == 0)
+		return add_transform(o, TRANSFORM_COLLAPSE_CLASS, NULL);
+	if (strcmp(arg, "package") == 0)
+		return add_transform(o, TRANSFORM_COLLAPSE_PACKAGE, NULL);
+	return "--collapse takes class or package, not '%s'";
+}
+
+static const char *
+set_group(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	if (strcmp(arg, "class") == 0)
+		return add_transform(o, TRANSFORM_GROUP_CLASS, NULL);
+	if (strcmp(arg, "package") == 0)
+		return add_transform(o, TRANSFORM_GROUP_PACKAGE, NULL);
+	return "--group takes class or package, not '%s'";
+}
+
 static const char *
 set_alpha(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
@@ -373,6 +441,46 @@ static const struct option_def options[] = {
          "the next.  diff compares two profiles of one sample type, growth "
          "per function in its unit; a --fail-if threshold without a unit "
          "is in that unit."},
+        {OPT_TRANSFORM, 0, "focus", "RE",
+         "only the calls of methods matching RE, as roots, and what they "
+         "call",
+         set_focus,
+         "Each outermost call of a matching method becomes a root of its "
+         "thread; the time outside them is in no call (the thread keeps "
+         "its traced time), and a call of the "
+         "root's own method inside it is merged into it.  The transform "
+         "options (--focus, --merge, --drop, --collapse-recursion, "
+         "--collapse, --group) are for report, tree, folded, export and "
+         "diff, may be repeated and apply in the order given; RE is a "
+         "POSIX extended regular expression matched anywhere in a "
+         "method's full name."},
+        {OPT_TRANSFORM, 0, "merge", "RE",
+         "remove methods matching RE from the stacks; their time goes to "
+         "their callers",
+         set_merge,
+         "A merged call's callees become its caller's, and its exclusive "
+         "time is added to the caller's."},
+        {OPT_TRANSFORM, 0, "drop", "RE",
+         "remove the calls of methods matching RE and all under them",
+         set_drop,
+         "Their time is removed too: the callers' inclusive times lose "
+         "it, and later calls start that much earlier."},
+        {OPT_TRANSFORM, 0, "collapse-recursion", NULL,
+         "fold every method called inside itself into its outer call",
+         set_collapse_recursion,
+         "Direct and indirect recursion: a call with a caller of the same "
+         "method anywhere up its stack is merged into its caller."},
+        {OPT_TRANSFORM, 0, "collapse", "WHAT",
+         "class or package: nested frames of one become one frame",
+         set_collapse,
+         "A call whose nearest kept caller has the same class (or "
+         "package) is merged into it, and the frame is named after the "
+         "class (or package)."},
+        {OPT_TRANSFORM, 0, "group", "WHAT",
+         "class or package: one row per class or package",
+         set_group,
+         "Every frame is named after its class (or package); inclusive "
+         "time counts once per stack, as for recursion."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "
@@ -607,6 +715,8 @@ cmd_opts_done(struct cmd_opts *opts)
 	opts->names = NULL;
 	free(opts->fail_if);
 	opts->fail_if = NULL;
+	free(opts->transforms);
+	opts->transforms = NULL;
 }
 
 enum { MAX_WARNINGS_SHOWN = 10 };
@@ -668,6 +778,21 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 		          path);
 	if (opts->names)
 		mapping_apply(opts->names, tree);
+	if (opts->ntransforms) {
+		const char *unmatched;
+
+		tree = transforms_apply(tree, opts->transforms,
+		                        opts->ntransforms, &unmatched);
+		if (unmatched) {
+			char *shown = text_escape(unmatched);
+
+			fprintf(stderr,
+			        "tracetui: %s: warning: '%s' matches no "
+			        "method\n",
+			        path, shown);
+			free(shown);
+		}
+	}
 	return tree;
 }
 

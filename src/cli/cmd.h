@@ -12,6 +12,7 @@
 #include "model/calltree.h"
 #include "model/mapping.h"
 #include "model/scope.h"
+#include "query/transforms.h"
 #include "text/table.h"
 
 #include <stdbool.h>
@@ -48,6 +49,7 @@ enum cmd_option {
 	OPT_INVERTED = 1 << 16,
 	OPT_ALPHA = 1 << 17,
 	OPT_SAMPLE_TYPE = 1 << 18,
+	OPT_TRANSFORM = 1 << 19, /* --focus, --merge, --drop, ... */
 };
 
 struct cmd_spec {
@@ -84,6 +86,10 @@ struct cmd_opts {
 	int width;           /* --width pixels (default 1200) */
 	double min_width;    /* --min-width pixels (default 0.1) */
 	bool inverted;       /* --inverted */
+	/* --focus, --merge, --drop, --collapse-recursion, --collapse and
+	 * --group, in the order given: cmd_load applies them in turn. */
+	struct transform_step *transforms;
+	size_t ntransforms, transforms_cap;
 	bool ascii;          /* --ascii */
 	int color;           /* enum term_color: auto, always, never */
 	char **args;         /* positional arguments */
@@ -111,7 +117,7 @@ void cmd_opts_done(struct cmd_opts *opts);
 /*
  * Load path; on failure print "tracetui: FILE: offset N: problem" and
  * return NULL.  Warnings go to stderr.  The --mapping of opts renames
- * the methods.
+ * the methods; then the transforms of opts apply, in order.
  */
 struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
 

@@ -80,7 +80,7 @@ static const struct cmd_spec diff_spec = {
                    "first.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
                    OPT_NORMALIZE | OPT_FAIL_IF | OPT_ALPHA |
-                   OPT_SAMPLE_TYPE,
+                   OPT_SAMPLE_TYPE | OPT_TRANSFORM,
         .min_args = 2,
         .max_args = DIFF_MAX_ARGS,
         .sort_keys = "excl (default), incl, calls, name",

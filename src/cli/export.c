@@ -43,7 +43,8 @@ static const struct cmd_spec export_spec = {
                    "trace-event JSON,\na Graphviz call graph or an HTML "
                    "report.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_FORMAT | OPT_MIN_PCT |
-                   OPT_RANGE | OPT_NO_THREAD | OPT_MAPPING | OPT_SAMPLE_TYPE,
+                   OPT_RANGE | OPT_NO_THREAD | OPT_MAPPING | OPT_SAMPLE_TYPE |
+                   OPT_TRANSFORM,
         .min_args = 1,
         .max_args = 1,
         .formats = export_formats,

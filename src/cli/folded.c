@@ -25,7 +25,7 @@ static const struct cmd_spec folded_spec = {
         .summary = "Print folded stacks (exclusive microseconds per call "
                    "path) for FlameGraph, flamelens or speedscope.",
         .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD |
-                   OPT_MAPPING | OPT_SAMPLE_TYPE,
+                   OPT_MAPPING | OPT_SAMPLE_TYPE | OPT_TRANSFORM,
         .min_args = 1,
         .max_args = 1,
 };

@@ -652,7 +652,7 @@ first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 			continue;
 		st->clocks[k].raw_prev = st->clocks[k].prev = raw[k];
 	}
-	st->cpu_base = st->clocks[CLOCK_CPU].prev;
+	st->cpu_base = b->keep_cpu ? 0 : st->clocks[CLOCK_CPU].prev;
 	for (k = 0; k < CLOCK_COUNT; k++)
 		tree->threads[t].first[k] =
 		        tree->has_clock[k]
@@ -1643,6 +1643,12 @@ calltree_builder_new(const char *path)
 	        .progress = on_progress,
 	};
 	return b;
+}
+
+void
+calltree_builder_keep_cpu(struct calltree_builder *b)
+{
+	b->keep_cpu = true;
 }
 
 const struct trace_sink *

@@ -149,6 +149,7 @@ struct calltree_builder {
 	bool began;
 	bool placed;          /* the model's arrays were sized from counts */
 	unsigned max_workers; /* for the records path; 0: one per cpu */
+	bool keep_cpu;        /* thread-cpu times come rebased already */
 	struct build_worker serial; /* the event-by-event worker */
 	struct trace_sink sink;
 	calltree_progress_fn *progress;

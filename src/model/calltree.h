@@ -200,6 +200,9 @@ struct calltree_builder;
 struct calltree_builder *calltree_builder_new(const char *path);
 /* The sink that feeds the builder; valid until finish or free. */
 const struct trace_sink *calltree_builder_sink(struct calltree_builder *b);
+/* Take thread-cpu times as already rebased to each thread's start (a
+ * model's own times fed back), not from each thread's first event. */
+void calltree_builder_keep_cpu(struct calltree_builder *b);
 /* Complete the model: close open frames, order calls, count anomalies. */
 struct calltree *calltree_builder_finish(struct calltree_builder *b);
 /* Drop the builder and its unfinished model. */

@@ -108,6 +108,17 @@ base_compare_new(const struct calltree *tree, const struct calltree *base)
 }
 
 void
+base_compare_rekey(struct base_compare *b, const struct calltree *tree)
+{
+	size_t m;
+
+	free(b->key_of);
+	b->key_of = xcalloc(tree->nmethods + 1, sizeof(*b->key_of));
+	for (m = 0; m < tree->nmethods; m++)
+		b->key_of[m] = key_index(b, &tree->methods[m]);
+}
+
+void
 base_compare_free(struct base_compare *b)
 {
 	if (!b)

@@ -18,6 +18,9 @@ struct base_compare;
 /* BASE's numbers over all its threads, keyed for the methods of tree. */
 struct base_compare *base_compare_new(const struct calltree *tree,
                                       const struct calltree *base);
+/* Key b for the methods of tree instead (a transformed model of the
+ * trace shown). */
+void base_compare_rekey(struct base_compare *b, const struct calltree *tree);
 /* Release what base_compare_new made (NULL is fine). */
 void base_compare_free(struct base_compare *b);
 

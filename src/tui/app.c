@@ -90,6 +90,7 @@ app_free(struct app *app)
 {
 	size_t t;
 	int v;
+	size_t i;
 
 	if (!app)
 		return;
@@ -113,6 +114,14 @@ app_free(struct app *app)
 	free(app->forward.places);
 	free(app->message);
 	free(app->prompt);
+	if (app->original != app->tree)
+		calltree_free(app->original);
+	for (i = 0; i < app->nkept; i++) {
+		free(app->transforms[i].methods);
+		free(app->transforms[i].path);
+		free(app->transforms[i].label);
+	}
+	free(app->transforms);
 	calltree_free(app->tree);
 	free(app);
 }
@@ -259,14 +268,17 @@ history_push(struct app_history *h, struct app_place place)
 static struct app_place
 here(const struct app *app)
 {
-	struct app_place p = {app->view, app->method};
+	struct app_place p = {app->view, app->method, app->ntransforms};
 
 	return p;
 }
 
+static void set_transforms(struct app *app, size_t n);
+
 static void
 go_to(struct app *app, struct app_place place)
 {
+	set_transforms(app, place.transforms);
 	app->view = place.view;
 	app->method = place.method;
 	refresh_views(app);
@@ -275,7 +287,7 @@ go_to(struct app *app, struct app_place place)
 void
 app_jump(struct app *app, enum app_view view, uint32_t m)
 {
-	struct app_place to = {view, m};
+	struct app_place to = {view, m, app->ntransforms};
 
 	if (view == app->view && m == app->method)
 		return;
@@ -452,6 +464,15 @@ app_search(struct app *app, const char *pattern)
 	run_search(app, 1);
 }
 
+/* The kind of the last transform applied, or -1. */
+static int
+last_transform(const struct app *app)
+{
+	return app->ntransforms
+	               ? (int)app->transforms[app->ntransforms - 1].kind
+	               : -1;
+}
+
 void
 app_request(struct app *app, enum request req)
 {
@@ -521,6 +542,30 @@ app_request(struct app *app, enum request req)
 		break;
 	case REQ_QUIT:
 		app->quit = true;
+		break;
+	case REQ_TRANSFORM_FOCUS:
+		app_transform(app, TRANSFORM_FOCUS_METHOD);
+		break;
+	case REQ_TRANSFORM_MERGE:
+		app_transform(app, TRANSFORM_MERGE);
+		break;
+	case REQ_TRANSFORM_DROP:
+		app_transform(app, TRANSFORM_DROP);
+		break;
+	case REQ_TRANSFORM_RECURSION:
+		app_transform(app, TRANSFORM_COLLAPSE_RECURSION);
+		break;
+	case REQ_TRANSFORM_CLASS:
+		app_transform(app, TRANSFORM_COLLAPSE_CLASS);
+		break;
+	case REQ_TRANSFORM_PACKAGE:
+		app_transform(app, TRANSFORM_COLLAPSE_PACKAGE);
+		break;
+	case REQ_TRANSFORM_GROUP:
+		/* Again, on classes: group those by package. */
+		app_transform(app, last_transform(app) == TRANSFORM_GROUP_CLASS
+		                           ? TRANSFORM_GROUP_PACKAGE
+		                           : TRANSFORM_GROUP_CLASS);
 		break;
 	default:
 		break;
@@ -601,6 +646,197 @@ app_key(struct app *app, int key)
 	app_request(app, req);
 }
 
+/* ---- transforms ------------------------------------------------------ */
+
+/* Make tree the app's model: every view, profile and index rebuilt on it,
+ * the scope, range, selection and base kept. */
+static void
+replace_tree(struct app *app, struct calltree *tree)
+{
+	int v;
+	size_t m;
+
+	warmup_free(app->warmup);
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		view_ops[v]->close(app->state[v]);
+	profile_done(&app->profile);
+	profile_cache_free(app->cache);
+	profile_index_free(app->index);
+	app->index = NULL;
+	if (app->thread_paths)
+		for (m = 0; m < app->tree->nthreads; m++)
+			callpath_done(&app->thread_paths[m]);
+	free(app->thread_paths);
+	free(app->thread_built);
+	app->thread_paths = NULL;
+	app->thread_built = NULL;
+	if (app->tree != app->original)
+		calltree_free(app->tree);
+	app->tree = tree;
+	if (app->method != CALL_NONE && app->method >= tree->nmethods)
+		app->method = CALL_NONE;
+	if (app->base)
+		base_compare_rekey(app->base, tree);
+	app->cache = profile_cache_new(tree);
+	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
+	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		app->state[v] = view_ops[v]->open(app);
+	if (app->scope.range.on)
+		recompute(app);
+}
+
+/* Transform x applied to tree: a new model. */
+static struct calltree *
+apply_one(const struct calltree *tree, const struct app_transform *x)
+{
+	struct transform t = {.kind = x->kind,
+	                      .methods = x->methods,
+	                      .path = x->path,
+	                      .npath = x->npath};
+
+	return transform_apply(tree, &t);
+}
+
+/* Show the model with the first n transforms applied. */
+static void
+set_transforms(struct app *app, size_t n)
+{
+	struct calltree *tree;
+	size_t i;
+
+	if (n == app->ntransforms || n > app->nkept)
+		return;
+	tree = app->original;
+	for (i = 0; i < n; i++) {
+		struct calltree *next = apply_one(tree, &app->transforms[i]);
+
+		if (tree != app->original)
+			calltree_free(tree);
+		tree = next;
+	}
+	replace_tree(app, tree);
+	app->ntransforms = n;
+}
+
+/* The length of the part of class k that names its class (all of it)
+ * or its package (up to its last '.' or '/'). */
+static size_t
+group_len(const char *k, bool package)
+{
+	const char *dot = strrchr(k, '.'), *slash = strrchr(k, '/');
+	const char *sep = dot > slash ? dot : slash;
+
+	return !package ? strlen(k) : sep ? (size_t)(sep - k) : 0;
+}
+
+/* The methods of tree in the class (or package) of method m. */
+static bool *
+same_group(const struct calltree *tree, uint32_t m, bool package)
+{
+	bool *sel = xcalloc(tree->nmethods + 1, sizeof(*sel));
+	const char *k = tree->methods[m].klass;
+	size_t len = group_len(k, package), i;
+
+	for (i = 0; i < tree->nmethods; i++) {
+		const char *o = tree->methods[i].klass;
+
+		sel[i] = group_len(o, package) == len && !strncmp(o, k, len);
+	}
+	return sel;
+}
+
+static void push_transform(struct app *app, struct app_transform *xp);
+
+void
+app_transform(struct app *app, enum transform_kind kind)
+{
+	static const char *const verbs[] = {
+	        [TRANSFORM_FOCUS_SUBTREE] = "focus",
+	        [TRANSFORM_FOCUS_METHOD] = "focus",
+	        [TRANSFORM_MERGE] = "merge",
+	        [TRANSFORM_DROP] = "drop",
+	        [TRANSFORM_COLLAPSE_RECURSION] = "collapse recursion",
+	        [TRANSFORM_COLLAPSE_CLASS] = "collapse class",
+	        [TRANSFORM_COLLAPSE_PACKAGE] = "collapse package",
+	        [TRANSFORM_GROUP_CLASS] = "group by class",
+	        [TRANSFORM_GROUP_PACKAGE] = "group by package",
+	};
+	bool grouping = kind == TRANSFORM_GROUP_CLASS ||
+	                kind == TRANSFORM_GROUP_PACKAGE;
+	struct app_transform x = {.kind = kind};
+	uint32_t m = app->method;
+
+	if (!grouping && m == CALL_NONE) {
+		app_message(app, false, "select a method first");
+		return;
+	}
+	if (kind == TRANSFORM_COLLAPSE_CLASS ||
+	    kind == TRANSFORM_COLLAPSE_PACKAGE) {
+		x.methods = same_group(app->tree, m,
+		                       kind == TRANSFORM_COLLAPSE_PACKAGE);
+		x.label = xasprintf("%s %s", verbs[kind],
+		                    app->tree->methods[m].klass);
+	} else if (!grouping) {
+		char *name = method_short_name(&app->tree->methods[m]);
+
+		x.methods = xcalloc(app->tree->nmethods + 1,
+		                    sizeof(*x.methods));
+		x.methods[m] = true;
+		x.label = xasprintf("%s %s", verbs[kind], name);
+		free(name);
+	} else
+		x.label = xstrdup(verbs[kind]);
+	push_transform(app, &x);
+}
+
+void
+app_transform_path(struct app *app, uint32_t *path, size_t n)
+{
+	struct app_transform x = {.kind = TRANSFORM_FOCUS_SUBTREE,
+	                          .path = path,
+	                          .npath = n};
+	const struct tt_method *m;
+	char *name;
+
+	if (!n) {
+		free(path);
+		app_message(app, false, "select a frame first");
+		return;
+	}
+	m = &app->tree->methods[path[n - 1]];
+	name = method_short_name(m);
+	x.label = xasprintf("focus %s%s", n > 1 ? "...;" : "", name);
+	free(name);
+	push_transform(app, &x);
+}
+
+/* Apply x (taken over) on top of the transforms shown. */
+static void
+push_transform(struct app *app, struct app_transform *xp)
+{
+	struct app_transform x = *xp;
+	struct calltree *next;
+	size_t i;
+
+	next = apply_one(app->tree, &x);
+	history_push(&app->back, here(app));
+	app->forward.count = 0;
+	for (i = app->ntransforms; i < app->nkept; i++) {
+		free(app->transforms[i].methods);
+		free(app->transforms[i].path);
+		free(app->transforms[i].label);
+	}
+	UTIL_GROW(app->transforms, app->transforms_cap, app->ntransforms + 1);
+	app->transforms[app->ntransforms] = x;
+	app->nkept = app->ntransforms + 1;
+	if (!app->original)
+		app->original = app->tree;
+	replace_tree(app, next);
+	app->ntransforms++;
+	app_message(app, false, "%s ([ undoes it)", x.label);
+}
+
 static void
 draw_title(struct app *app, struct canvas *c)
 {
@@ -645,6 +881,13 @@ draw_title(struct app *app, struct canvas *c)
 	                  sampled ? sampled : "", range);
 	free(range);
 	free(sampled);
+	for (t = 0; t < app->ntransforms; t++) {
+		char *more = xasprintf("%s%s%s", title, t ? " > " : " | ",
+		                       app->transforms[t].label);
+
+		free(title);
+		title = more;
+	}
 	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
 	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
 	free(threads);

@@ -18,6 +18,7 @@
 #include "query/profile.h"
 #include "tui/request.h"
 #include "model/scope.h"
+#include "model/transform.h"
 #include "tui/views/view.h"
 #include "tui/warmup.h"
 
@@ -35,6 +36,16 @@ enum app_clocks {
 struct app_place {
 	enum app_view view;
 	uint32_t method;
+	size_t transforms; /* how many transforms applied there */
+};
+
+/* A transform applied in the viewer, and what it selected. */
+struct app_transform {
+	enum transform_kind kind;
+	bool *methods; /* by method index, NULL for all */
+	uint32_t *path; /* focus on a call path: its methods from a root */
+	size_t npath;
+	char *label;   /* "merge T.a", for the title */
 };
 
 struct app_history {
@@ -75,6 +86,12 @@ struct app {
 	struct base_compare *base; /* NULL without --base */
 	char *base_path;           /* its file, as given */
 	struct warmup *warmup; /* indexes built in the background */
+	/* The model as loaded while transforms apply (else NULL); the
+	 * transforms applied are [0, ntransforms), those up to nkept can
+	 * come back by going forward in the history. */
+	struct calltree *original;
+	struct app_transform *transforms;
+	size_t ntransforms, nkept, transforms_cap;
 	/* Each thread's own call paths (callpath_build of that thread),
 	 * from the warmup or made on first need: app_scope_parts. */
 	struct callpath *thread_paths;
@@ -130,6 +147,11 @@ bool app_base_method(const struct app *app, uint32_t m,
  * p (bottom-up with inverted); false when BASE lacks the path. */
 bool app_base_path(const struct app *app, const struct callpath *p, uint32_t n,
                    bool inverted, uint64_t incl[CLOCK_COUNT]);
+/* Apply a transform of kind on the selected method (a history entry). */
+void app_transform(struct app *app, enum transform_kind kind);
+/* Focus on the calls along path[0..n) of methods from a root (taken
+ * over; a history entry). */
+void app_transform_path(struct app *app, uint32_t *path, size_t n);
 /* The own call paths of the scope's threads (each built once, shared by
  * the views that merge them) in a new array of *n; the paths stay the
  * app's. */

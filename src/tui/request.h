@@ -74,6 +74,20 @@
 	R(SEARCH, "Search", "/", "search with a regular expression")           \
 	R(SEARCH_NEXT, "Search", "n", "next match")                            \
 	R(SEARCH_PREV, "Search", "N", "previous match")                        \
+	R(TRANSFORM_FOCUS, "Transforms", "F",                                  \
+	  "focus on the selected method (icicle: on the call path)")           \
+	R(TRANSFORM_MERGE, "Transforms", "M",                                  \
+	  "merge the selected method into its callers")                        \
+	R(TRANSFORM_DROP, "Transforms", "D",                                   \
+	  "drop the selected method's calls and their time")                   \
+	R(TRANSFORM_RECURSION, "Transforms", "R",                              \
+	  "collapse the selected method's recursion")                          \
+	R(TRANSFORM_CLASS, "Transforms", "K",                                  \
+	  "collapse the selected method's class into one frame")               \
+	R(TRANSFORM_PACKAGE, "Transforms", "P",                                \
+	  "collapse the selected method's package into one frame")             \
+	R(TRANSFORM_GROUP, "Transforms", "Z",                                  \
+	  "group by class; again: by package ([ undoes a transform)")          \
 	R(REDRAW, "Other", "C-l", "redraw the screen")                         \
 	R(QUIT, "Other", "q", "quit (Ctrl-Z suspends)")
 

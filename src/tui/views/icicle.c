@@ -933,6 +933,24 @@ move_levels(struct icicle_view *v, struct app *app, int delta)
 		select_node(v, app, n);
 }
 
+/* Focus on the selected frame's call path (the methods from a root down
+ * to it; thread frames are not methods). */
+static void
+focus_call_path(const struct icicle_view *v, struct app *app)
+{
+	const struct callpath *p = tree_of(v);
+	uint32_t *path, n = 0, i, k;
+
+	for (i = v->sel; i != CALL_NONE; i = p->nodes[i].parent)
+		n += p->nodes[i].method != CALL_NONE;
+	path = xcalloc(n + 1, sizeof(*path));
+	i = v->sel;
+	for (k = n; k > 0; i = p->nodes[i].parent)
+		if (p->nodes[i].method != CALL_NONE)
+			path[--k] = p->nodes[i].method;
+	app_transform_path(app, path, n);
+}
+
 static enum view_result
 icicle_request(void *state, struct app *app, enum request req)
 {
@@ -957,6 +975,10 @@ icicle_request(void *state, struct app *app, enum request req)
 	}
 	if (!v->sel)
 		return req == REQ_ENTER ? VIEW_DONE : VIEW_UNHANDLED;
+	if (req == REQ_TRANSFORM_FOCUS && v->mode == TOP_DOWN) {
+		focus_call_path(v, app);
+		return VIEW_DONE;
+	}
 	switch (req) {
 	case REQ_MOVE_UP:
 		move_levels(v, app, -1);

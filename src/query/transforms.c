@@ -1,0 +1,99 @@
+/*
+ * transforms: a regex is matched once per method against the full name
+ * method-name writes, which gives the transform its selected methods.
+ */
+#include "config.h"
+
+#include "query/transforms.h"
+
+#include "query/method-name.h"
+#include "util/alloc.h"
+
+#include <regex.h>
+#include <stdlib.h>
+
+const char *
+transforms_check_regex(const char *regex)
+{
+	regex_t re;
+
+	if (regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0)
+		return "not a valid extended regular expression";
+	regfree(&re);
+	return NULL;
+}
+
+/* The methods of tree whose full names match regex, or NULL when the
+ * regex does not compile; *any tells whether one does. */
+static bool *
+select_methods(const struct calltree *tree, const char *regex, bool *any)
+{
+	regex_t re;
+	bool *sel;
+	size_t i;
+
+	*any = false;
+	if (regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0)
+		return NULL;
+	sel = xcalloc(tree->nmethods + 1, sizeof(*sel));
+	for (i = 0; i < tree->nmethods; i++) {
+		char *name = method_full_name(&tree->methods[i]);
+
+		sel[i] = regexec(&re, name, 0, NULL, 0) == 0;
+		*any |= sel[i];
+		free(name);
+	}
+	regfree(&re);
+	return sel;
+}
+
+struct calltree *
+transforms_apply(struct calltree *tree, const struct transform_step *steps,
+                 size_t n, const char **unmatched)
+{
+	size_t i;
+
+	*unmatched = NULL;
+	for (i = 0; i < n; i++) {
+		struct transform t = {.kind = steps[i].kind};
+		bool *sel = NULL, any = true;
+		struct calltree *next;
+
+		if (steps[i].regex) {
+			sel = select_methods(tree, steps[i].regex, &any);
+			if (!sel)
+				continue; /* refused when the option was read */
+			if (!any && !*unmatched)
+				*unmatched = steps[i].regex;
+		}
+		t.methods = sel;
+		next = transform_apply(tree, &t);
+		free(sel);
+		calltree_free(tree);
+		tree = next;
+	}
+	return tree;
+}
+
+const char *
+transforms_option(enum transform_kind kind)
+{
+	switch (kind) {
+	case TRANSFORM_FOCUS_SUBTREE:
+	case TRANSFORM_FOCUS_METHOD:
+		return "--focus";
+	case TRANSFORM_MERGE:
+		return "--merge";
+	case TRANSFORM_DROP:
+		return "--drop";
+	case TRANSFORM_COLLAPSE_RECURSION:
+		return "--collapse-recursion";
+	case TRANSFORM_COLLAPSE_CLASS:
+	case TRANSFORM_COLLAPSE_PACKAGE:
+		return "--collapse";
+	case TRANSFORM_GROUP_CLASS:
+	case TRANSFORM_GROUP_PACKAGE:
+		break;
+	}
+	return "--group";
+}
