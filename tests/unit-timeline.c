@@ -998,7 +998,7 @@ test_warmup(void)
 
 		scope_init_none(&one, tree);
 		scope_add(&one, t);
-		callpath_build(&mine, tree, &one, false);
+		callpath_build_whole(&mine, tree, &one, false);
 		wrong += mine.count != paths[t].count ||
 		         memcmp(mine.nodes, paths[t].nodes,
 		                mine.count * sizeof(*mine.nodes)) != 0;

@@ -5,7 +5,8 @@
  * full names, so overloads stay apart, with every ';' written ',' (the
  * frame separator); a ';' or a space inside a thread name becomes '_'.
  * The time outside any method is a frame of its own, so the lines add up
- * to the scope's total; paths are printed however deep they go.
+ * to the scope's total.  Paths are printed however deep they go, unless
+ * the output would be quadratic in a deep recursion (cut_deep).
  */
 #include "config.h"
 
@@ -47,22 +48,68 @@ frame_text(const char *raw, bool is_thread)
 	return s;
 }
 
+/* Frames the lines may hold in all before deep paths are cut: each line
+ * repeats its whole path, so a deep recursion would otherwise make the
+ * output grow with the square of its depth.  Below this, every path is
+ * printed however deep it goes. */
+enum { FOLDED_MAX_FRAMES = 1 << 25, FOLDED_MIN_CUT = 1024 };
+
 struct folded {
 	const struct calltree *tree;
 	const struct callpath *path;
 	enum clock_index clock;
 	char **frames;  /* text of each path node, built once */
+	uint64_t *excl; /* exclusive time of each node, cut ones moved up */
 	uint32_t *stack;
 	size_t stack_cap;
 };
+
+/* Each node's exclusive time; when the lines would hold more than
+ * FOLDED_MAX_FRAMES frames, the time of nodes deeper than a depth that
+ * keeps them about that size moves to their ancestor at that depth,
+ * which is returned (0: nothing cut). */
+static uint32_t
+cut_deep(struct folded *f)
+{
+	const struct callpath *p = f->path;
+	uint64_t frames = 0, lines = 0;
+	uint32_t cut, *anchor;
+	size_t i;
+
+	for (i = 0; i < p->count; i++) {
+		f->excl[i] = callpath_excl(p, (uint32_t)i, f->clock);
+		if (f->excl[i]) {
+			frames += p->nodes[i].depth;
+			lines++;
+		}
+	}
+	if (frames <= FOLDED_MAX_FRAMES)
+		return 0;
+	cut = (uint32_t)(FOLDED_MAX_FRAMES / lines);
+	if (cut < FOLDED_MIN_CUT)
+		cut = FOLDED_MIN_CUT;
+	anchor = xcalloc(p->count + 1, sizeof(*anchor));
+	for (i = 0; i < p->count; i++) {
+		const struct callpath_node *n = &p->nodes[i];
+
+		if (n->depth <= cut)
+			continue;
+		/* Parents come before children among the nodes. */
+		anchor[i] = n->depth == cut + 1 ? n->parent
+		                                : anchor[n->parent];
+		f->excl[anchor[i]] += f->excl[i];
+		f->excl[i] = 0;
+	}
+	free(anchor);
+	return cut;
+}
 
 static void
 print_path(struct folded *f, uint32_t id)
 {
 	size_t depth = 0, i;
 	uint32_t at;
-
-	uint64_t excl = callpath_excl(f->path, id, f->clock);
+	uint64_t excl = f->excl[id];
 
 	if (!excl)
 		return;
@@ -83,6 +130,7 @@ cmd_folded(int argc, char **argv)
 	struct scope scope;
 	struct callpath path;
 	struct folded f = {0};
+	uint32_t cut;
 	size_t i;
 	int status = cmd_parse(&folded_spec, argc, argv, &opts);
 
@@ -115,8 +163,18 @@ cmd_folded(int argc, char **argv)
 		f.frames[i] = frame_text(raw, n->method == CALL_NONE);
 		free(raw);
 	}
+	f.excl = xcalloc(path.count + 1, sizeof(*f.excl));
+	cut = cut_deep(&f);
+	if (cut)
+		cmd_error("folded",
+		          "%s: paths deeper than %" PRIu32 " frames end there "
+		          "(the time below is counted in their last frame), "
+		          "or the output would grow with the square of the "
+		          "depth",
+		          tree->path, cut);
 	for (i = 1; i < path.count; i++)
 		print_path(&f, (uint32_t)i);
+	free(f.excl);
 	for (i = 0; i < path.count; i++)
 		free(f.frames[i]);
 	free(f.frames);
