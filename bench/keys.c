@@ -177,8 +177,7 @@ timeline_keys(struct app *app, struct canvas *c, long r)
 			press(app, c, REQ_RANGE_START, "RANGE_START");
 			press_n(app, c, REQ_EXPAND, "EXPAND (chart next call)",
 			        8);
-			press(app, c, REQ_RANGE_APPLY,
-			      "RANGE_APPLY (8 calls)");
+			press(app, c, REQ_RANGE_APPLY, "RANGE_APPLY (8 calls)");
 			press(app, c, REQ_RANGE_CLEAR, "RANGE_CLEAR");
 			press(app, c, REQ_CALL_LONGEST, "CALL_LONGEST");
 			press(app, c, REQ_ZOOM_CALL, "ZOOM_CALL");

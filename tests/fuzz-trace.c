@@ -666,13 +666,15 @@ check_inverted(const struct calltree *tree, const struct scope *scope)
 		      "bottom-up node %zu: parent %" PRIu32 " method %" PRIu32,
 		      j, n->parent, n->method);
 		CHECK(!inv.cut_depth || n->depth <= inv.cut_depth,
-		      "bottom-up node %zu at depth %" PRIu32 " past the cut %"
-		      PRIu32, j, n->depth, inv.cut_depth);
+		      "bottom-up node %zu at depth %" PRIu32
+		      " past the cut %" PRIu32,
+		      j, n->depth, inv.cut_depth);
 		node_children(&inv, (uint32_t)j, kids);
 		for (k = 0; k < CLOCK_COUNT; k++)
 			CHECK(kids[k] <= n->incl[k],
 			      "bottom-up node %zu clock %d: callers %" PRIu64
-			      " > %" PRIu64, j, k, kids[k], n->incl[k]);
+			      " > %" PRIu64,
+			      j, k, kids[k], n->incl[k]);
 		if (n->depth == 1) {
 			calls += n->calls;
 			for (k = 0; k < CLOCK_COUNT; k++)
@@ -684,7 +686,8 @@ check_inverted(const struct calltree *tree, const struct scope *scope)
 	      tree->calls.count);
 	for (k = 0; k < CLOCK_COUNT; k++)
 		CHECK(roots[k] == excl[k],
-		      "clock %d: bottom-up roots %" PRIu64 ", exclusive %" PRIu64,
+		      "clock %d: bottom-up roots %" PRIu64
+		      ", exclusive %" PRIu64,
 		      k, roots[k], excl[k]);
 	callpath_done(&inv);
 	callpath_done(&fwd);
@@ -716,7 +719,8 @@ check_timeline(const struct calltree *tree)
 
 	for (t = 0; t < tree->nthreads; t++) {
 		const struct tt_thread *th = &tree->threads[t];
-		uint64_t a = th->first[k], b = th->last[k], mid = a + (b - a) / 2;
+		uint64_t a = th->first[k], b = th->last[k],
+		         mid = a + (b - a) / 2;
 		uint32_t row[8];
 		size_t i;
 
@@ -738,11 +742,13 @@ check_timeline(const struct calltree *tree)
 		for (t = 0; t < tree->nthreads; t++) {
 			const uint32_t *calls;
 			size_t n = timeline_method_calls(tl, (uint32_t)m, t,
-			                                 &calls), i;
+			                                 &calls),
+			       i;
 
 			for (i = 0; i < n; i++)
 				CHECK(calltree_method(tree, calls[i]) == m,
-				      "timeline: method %zu lists call %" PRIu32,
+				      "timeline: method %zu lists call "
+				      "%" PRIu32,
 				      m, calls[i]);
 		}
 	}
@@ -775,8 +781,8 @@ check_no_controls(const char *s, const char *what)
 	const unsigned char *p = (const unsigned char *)s;
 
 	for (; *p; p++)
-		CHECK(*p >= 0x20 && *p != 0x7F,
-		      "%s: control byte 0x%02X left", what, *p);
+		CHECK(*p >= 0x20 && *p != 0x7F, "%s: control byte 0x%02X left",
+		      what, *p);
 }
 
 static void
@@ -815,11 +821,11 @@ static void
 check_viewer(struct calltree *tree)
 {
 	static const enum request tour[] = {
-	        REQ_VIEW_PROFILE, REQ_ENTER,       REQ_MOVE_DOWN,
-	        REQ_VIEW_TIMELINE, REQ_ZOOM_IN,    REQ_MOVE_DOWN,
+	        REQ_VIEW_PROFILE,  REQ_ENTER,       REQ_MOVE_DOWN,
+	        REQ_VIEW_TIMELINE, REQ_ZOOM_IN,     REQ_MOVE_DOWN,
 	        REQ_CALL_NEXT,     REQ_VIEW_ICICLE, REQ_MOVE_DOWN,
-	        REQ_ENTER,         REQ_INVERT,     REQ_MOVE_DOWN,
-	        REQ_VIEW_THREADS,  REQ_ENTER,      REQ_SCOPE_ALL,
+	        REQ_ENTER,         REQ_INVERT,      REQ_MOVE_DOWN,
+	        REQ_VIEW_THREADS,  REQ_ENTER,       REQ_SCOPE_ALL,
 	        REQ_VIEW_INFO,
 	};
 	struct app *app = app_new(tree);

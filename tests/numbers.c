@@ -39,8 +39,8 @@ same(struct tally *t, uint64_t got, uint64_t want, const char *what,
 	if (got == want)
 		return true;
 	if (t->failed++ < 20)
-		printf("# %s: %s, clock %d: %s is %llu, not %llu\n",
-		       t->file, scope, k, what, (unsigned long long)got,
+		printf("# %s: %s, clock %d: %s is %llu, not %llu\n", t->file,
+		       scope, k, what, (unsigned long long)got,
 		       (unsigned long long)want);
 	return false;
 }
@@ -113,14 +113,15 @@ drilldowns_hold(struct tally *t, const struct calltree *tree,
 			good &= same(t, sums[DRILL_PARENTS], d.incl[k],
 			             "parents vs incl", scope, k);
 		good &= same(t, sums[DRILL_PARENTS_RECURSIVE], d.recursive[k],
-		             "recursive parents vs time while recursive",
-		             scope, k);
+		             "recursive parents vs time while recursive", scope,
+		             k);
 		if (p->rows[m].rcalls)
-			good &= same(t, sums[DRILL_CHILDREN_RECURSIVE],
-			             d.recursive[k],
-			             "recursive children and self vs time while "
-			             "recursive",
-			             scope, k);
+			good &= same(
+			        t, sums[DRILL_CHILDREN_RECURSIVE],
+			        d.recursive[k],
+			        "recursive children and self vs time while "
+			        "recursive",
+			        scope, k);
 		drilldown_done(&d);
 	}
 	return good;

@@ -80,8 +80,8 @@ check(const char *what, const struct calltree *tree, uint64_t id,
 			   i, (int)w->kind, (int)w->section);
 			if (r->kind == DRILL_HEADING)
 				continue;
-			is_u64(r->calls, w->calls, "%s, clock %d, row %zu: calls",
-			       what, k, i);
+			is_u64(r->calls, w->calls,
+			       "%s, clock %d, row %zu: calls", what, k, i);
 			is_u64(r->of_calls, w->of_calls,
 			       "%s, clock %d, row %zu: of calls", what, k, i);
 			is_u64(r->incl[k], w->incl,

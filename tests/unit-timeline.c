@@ -852,8 +852,8 @@ test_chart_steps(void)
 	scope_init_all(&all, tree);
 	for (i = 0; i < n; i++) {
 		if (!chart_step(tl, &all, match, 1, &h) ||
-		    h.thread != (uint32_t)calltree_find_thread(
-		                        tree, order[i].tid) ||
+		    h.thread != (uint32_t)calltree_find_thread(tree,
+		                                               order[i].tid) ||
 		    h.start != order[i].start)
 			bad++;
 	}
@@ -862,8 +862,8 @@ test_chart_steps(void)
 	   "no match after the last: the position stays");
 	for (i = n - 1; i-- > 0;) {
 		if (!chart_step(tl, &all, match, -1, &h) ||
-		    h.thread != (uint32_t)calltree_find_thread(
-		                        tree, order[i].tid) ||
+		    h.thread != (uint32_t)calltree_find_thread(tree,
+		                                               order[i].tid) ||
 		    h.start != order[i].start)
 			bad++;
 	}

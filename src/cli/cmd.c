@@ -210,8 +210,7 @@ add_transform(struct cmd_opts *o, enum transform_kind kind, const char *arg)
 		return bad;
 	}
 	UTIL_GROW(o->transforms, o->transforms_cap, o->ntransforms + 1);
-	o->transforms[o->ntransforms++] =
-	        (struct transform_step){kind, arg};
+	o->transforms[o->ntransforms++] = (struct transform_step){kind, arg};
 	return NULL;
 }
 
@@ -362,8 +361,8 @@ set_max_input(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
  * for the options every command takes. */
 static const struct option_def options[] = {
         {OPT_THREAD, 't', "thread", "SEL",
-         "only threads named SEL, with id SEL, or all (repeatable)",
-         set_thread, NULL},
+         "only threads named SEL, with id SEL, or all (repeatable)", set_thread,
+         NULL},
         {OPT_CLOCK, 'c', "clock", "CLOCK",
          "wall or cpu (default: cpu if present)", set_clock,
          "The clock to show and sort by."},
@@ -371,8 +370,8 @@ static const struct option_def options[] = {
          "Each command's --help lists its columns."},
         {OPT_TOP, 'n', "top", "N", "print only the first N rows", set_top,
          NULL},
-        {OPT_FORMAT, 'f', "format", "FMT", "text, tsv, csv or json",
-         set_format, "Text is aligned for reading; tsv is stable for "
+        {OPT_FORMAT, 'f', "format", "FMT", "text, tsv, csv or json", set_format,
+         "Text is aligned for reading; tsv is stable for "
          "scripts."},
         {OPT_MIN_PCT, 0, "min-pct", "P",
          "hide paths under P% of the total (default 1)", set_min_pct,
@@ -398,8 +397,7 @@ static const struct option_def options[] = {
          "exit 1 when EXPR holds (repeatable)", set_fail_if,
          "For diff; see DIFF for the grammar."},
         {OPT_ALPHA, 0, "alpha", "A",
-         "over runs, p below A is significant (default 0.05)",
-         set_alpha,
+         "over runs, p below A is significant (default 0.05)", set_alpha,
          "For diff over several runs per side: a change whose "
          "Mann-Whitney p-value is A or more is marked ~ and never trips "
          "--fail-if; the intervals are at level 1 - A."},
@@ -427,14 +425,12 @@ static const struct option_def options[] = {
          set_width, "For flamegraph."},
         {OPT_MIN_WIDTH, 0, "min-width", "PX",
          "leave out frames narrower than PX pixels (default 0.1)",
-         set_min_width,
-         "For flamegraph; their time stays in their parent."},
+         set_min_width, "For flamegraph; their time stays in their parent."},
         {OPT_INVERTED, 0, "inverted", NULL,
          "an icicle graph: the root at the top", set_inverted,
          "For flamegraph."},
         {OPT_SAMPLE_TYPE, 0, "sample-type", "TYPE",
-         "pprof: the sample type, by name or index from 0",
-         set_sample_type,
+         "pprof: the sample type, by name or index from 0", set_sample_type,
          "For every command and the viewer, on pprof profiles: the sample "
          "type to load, by its name (alloc_space, Unreleased malloc size) "
          "or its index from 0; info lists them, and y in the viewer loads "
@@ -461,8 +457,7 @@ static const struct option_def options[] = {
          "A merged call's callees become its caller's, and its exclusive "
          "time is added to the caller's."},
         {OPT_TRANSFORM, 0, "drop", "RE",
-         "remove the calls of methods matching RE and all under them",
-         set_drop,
+         "remove the calls of methods matching RE and all under them", set_drop,
          "Their time is removed too: the callers' inclusive times lose "
          "it, and later calls start that much earlier."},
         {OPT_TRANSFORM, 0, "collapse-recursion", NULL,
@@ -477,8 +472,7 @@ static const struct option_def options[] = {
          "package) is merged into it, and the frame is named after the "
          "class (or package)."},
         {OPT_TRANSFORM, 0, "group", "WHAT",
-         "class or package: one row per class or package",
-         set_group,
+         "class or package: one row per class or package", set_group,
          "Every frame is named after its class (or package); inclusive "
          "time counts once per stack, as for recursion."},
         {0, 0, "max-input", "SIZE",
@@ -772,10 +766,11 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 		        "lists them all)\n",
 		        path, tree->nwarnings - MAX_WARNINGS_SHOWN);
 	if (opts->sample_type && tree->header.format != TRACE_FORMAT_PPROF)
-		cmd_error(NULL,
-		          "%s: warning: --sample-type applies to pprof profiles "
-		          "only; ignored",
-		          path);
+		cmd_error(
+		        NULL,
+		        "%s: warning: --sample-type applies to pprof profiles "
+		        "only; ignored",
+		        path);
 	if (opts->names)
 		mapping_apply(opts->names, tree);
 	if (opts->ntransforms) {

@@ -20,11 +20,11 @@
 
 enum cmd_status {
 	CMD_OK = 0,
-	CMD_FAIL = 1,  /* a condition the user asked about holds */
-	CMD_USAGE = 2, /* bad command line */
-	CMD_INPUT = 3, /* the file cannot be read or holds nothing usable */
-	CMD_WRITE = 4, /* the output cannot be written (full disk, closed
-	                  pipe) */
+	CMD_FAIL = 1,      /* a condition the user asked about holds */
+	CMD_USAGE = 2,     /* bad command line */
+	CMD_INPUT = 3,     /* the file cannot be read or holds nothing usable */
+	CMD_WRITE = 4,     /* the output cannot be written (full disk, closed
+	                      pipe) */
 	CMD_NO_MEMORY = 5, /* out of memory (set by main.c's hook) */
 };
 
@@ -77,22 +77,22 @@ struct cmd_opts {
 	bool no_thread;
 	const char **fail_if; /* --fail-if expressions, in order */
 	size_t nfail_if, fail_if_cap;
-	bool normalize;      /* --normalize */
-	const char *range;   /* --range, checked */
-	const char *mapping; /* --mapping FILE */
+	bool normalize;        /* --normalize */
+	const char *range;     /* --range, checked */
+	const char *mapping;   /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
-	const char *base;    /* --base FILE, or NULL */
-	double alpha;        /* --alpha, default 0.05 */
-	int width;           /* --width pixels (default 1200) */
-	double min_width;    /* --min-width pixels (default 0.1) */
-	bool inverted;       /* --inverted */
+	const char *base;      /* --base FILE, or NULL */
+	double alpha;          /* --alpha, default 0.05 */
+	int width;             /* --width pixels (default 1200) */
+	double min_width;      /* --min-width pixels (default 0.1) */
+	bool inverted;         /* --inverted */
 	/* --focus, --merge, --drop, --collapse-recursion, --collapse and
 	 * --group, in the order given: cmd_load applies them in turn. */
 	struct transform_step *transforms;
 	size_t ntransforms, transforms_cap;
-	bool ascii;          /* --ascii */
-	int color;           /* enum term_color: auto, always, never */
-	char **args;         /* positional arguments */
+	bool ascii;  /* --ascii */
+	int color;   /* enum term_color: auto, always, never */
+	char **args; /* positional arguments */
 	int nargs;
 	/* --sample-type NAME|INDEX, or NULL */
 	const char *sample_type;

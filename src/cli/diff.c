@@ -79,8 +79,8 @@ static const struct cmd_spec diff_spec = {
                    "exclusive and\ninclusive time and in calls, largest "
                    "first.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
-                   OPT_NORMALIZE | OPT_FAIL_IF | OPT_ALPHA |
-                   OPT_SAMPLE_TYPE | OPT_TRANSFORM,
+                   OPT_NORMALIZE | OPT_FAIL_IF | OPT_ALPHA | OPT_SAMPLE_TYPE |
+                   OPT_TRANSFORM,
         .min_args = 2,
         .max_args = DIFF_MAX_ARGS,
         .sort_keys = "excl (default), incl, calls, name",
@@ -575,7 +575,7 @@ cmd_diff(int argc, char **argv)
 	status = CMD_USAGE;
 	if (opts.nargs != 2) {
 		cmd_error("diff", "expected BASE NEW, or BASE... -- NEW... "
-		          "(see 'tracetui diff --help')");
+		                  "(see 'tracetui diff --help')");
 		goto out;
 	}
 	d.sort = DIFF_EXCL;

@@ -184,8 +184,8 @@ cmd_dump(int argc, char **argv)
 		char *what = text_escape(err.message);
 
 		fflush(stdout);
-		fprintf(stderr, "tracetui: %s: offset %" PRIu64 ": %s\n",
-		        where, err.offset, what);
+		fprintf(stderr, "tracetui: %s: offset %" PRIu64 ": %s\n", where,
+		        err.offset, what);
 		free(where);
 		free(what);
 		trace_error_clear(&err);

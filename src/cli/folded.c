@@ -95,8 +95,7 @@ cut_deep(struct folded *f)
 		if (n->depth <= cut)
 			continue;
 		/* Parents come before children among the nodes. */
-		anchor[i] = n->depth == cut + 1 ? n->parent
-		                                : anchor[n->parent];
+		anchor[i] = n->depth == cut + 1 ? n->parent : anchor[n->parent];
 		f->excl[anchor[i]] += f->excl[i];
 		f->excl[i] = 0;
 	}

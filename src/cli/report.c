@@ -25,8 +25,7 @@ static const struct cmd_spec report_spec = {
         .summary = "Print the per-method profile: inclusive and exclusive "
                    "times, calls.",
         .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_SORT | OPT_TOP |
-                   OPT_FORMAT | OPT_MAPPING | OPT_SAMPLE_TYPE |
-                   OPT_TRANSFORM,
+                   OPT_FORMAT | OPT_MAPPING | OPT_SAMPLE_TYPE | OPT_TRANSFORM,
         .min_args = 1,
         .max_args = 1,
         .sort_keys = "incl (default), excl, calls, percall, name, incl_cpu, "

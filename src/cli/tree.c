@@ -19,8 +19,8 @@ static const struct cmd_spec tree_spec = {
         .args = "FILE",
         .summary = "Print the top-down call tree merged by call path.",
         .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_FORMAT |
-                   OPT_MIN_PCT | OPT_NO_THREAD | OPT_MAPPING |
-                   OPT_SAMPLE_TYPE | OPT_TRANSFORM,
+                   OPT_MIN_PCT | OPT_NO_THREAD | OPT_MAPPING | OPT_SAMPLE_TYPE |
+                   OPT_TRANSFORM,
         .min_args = 1,
         .max_args = 1,
 };

@@ -156,7 +156,7 @@ struct calltree {
 	char *path;
 	struct trace_header header;
 	bool has_clock[CLOCK_COUNT];
-	bool sampled; /* sampling-mode recording (FORMAT.md 6) */
+	bool sampled;             /* sampling-mode recording (FORMAT.md 6) */
 	uint64_t sample_interval; /* sampled: us between samples, an
 	                             estimate; 0 when unknown */
 	uint64_t records;

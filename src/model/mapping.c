@@ -489,12 +489,11 @@ mapping_load(const char *path, char **error)
 			break;
 		text.len += (size_t)got;
 		if (text.len > trace_load_max_input) {
-			*error = xasprintf("%s: the mapping goes on past %llu "
-			                   "bytes (raise the limit with "
-			                   "--max-input SIZE)",
-			                   path,
-			                   (unsigned long long)
-			                           trace_load_max_input);
+			*error = xasprintf(
+			        "%s: the mapping goes on past %llu "
+			        "bytes (raise the limit with "
+			        "--max-input SIZE)",
+			        path, (unsigned long long)trace_load_max_input);
 			free(text.s);
 			close(fd);
 			return NULL;

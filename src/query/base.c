@@ -18,7 +18,7 @@
 struct base_compare {
 	struct tt_method *keys; /* sorted by identity, distinct */
 	size_t nkeys;
-	struct util_arena names; /* the keys' strings */
+	struct util_arena names;       /* the keys' strings */
 	uint64_t (*incl)[CLOCK_COUNT]; /* per key */
 	uint64_t (*excl)[CLOCK_COUNT];
 	struct callpath paths[2]; /* top-down, bottom-up; methods are keys */

@@ -126,8 +126,8 @@ add_outside(struct path_builder *b, const struct calltree *tree,
  * own tree without a set of every thread). */
 static void
 build_threads(struct callpath *out, const struct calltree *tree,
-              const struct scope *scope, bool by_thread, size_t t0,
-              size_t t1, bool outside)
+              const struct scope *scope, bool by_thread, size_t t0, size_t t1,
+              bool outside)
 {
 	struct path_builder b = {0};
 	struct scope_span span = {0};

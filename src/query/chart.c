@@ -76,7 +76,7 @@ chart_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 			need = top;
 		for (r = 0; r < rows; r++) {
 			d = d0 + r;
-			out[r * n + i] = d == mark  ? CHART_MARK
+			out[r * n + i] = d == mark ? CHART_MARK
 			                 : d < top ? chain[d]
 			                           : CALL_NONE;
 		}
@@ -165,8 +165,8 @@ chart_step(const struct timeline *tl, const struct scope *scope,
 }
 
 bool
-chart_longest(const struct timeline *tl, const struct scope *scope,
-              uint32_t m, struct chart_hit *out)
+chart_longest(const struct timeline *tl, const struct scope *scope, uint32_t m,
+              struct chart_hit *out)
 {
 	const struct calltree *tree = timeline_tree(tl);
 	enum clock_index k = timeline_clock(tl);

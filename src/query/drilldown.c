@@ -94,9 +94,15 @@ builder_finish(struct builder *b, struct drilldown *out,
 		struct section *sec = &b->sections[s];
 		bool rec = s == DRILL_PARENTS_RECURSIVE ||
 		           s == DRILL_CHILDREN_RECURSIVE;
-		bool kids = s == DRILL_CHILDREN || s == DRILL_CHILDREN_RECURSIVE;
-		struct drill_row head = {DRILL_HEADING, (enum drill_section)s,
-		                         m, 0, 0, {0}, {0}};
+		bool kids =
+		        s == DRILL_CHILDREN || s == DRILL_CHILDREN_RECURSIVE;
+		struct drill_row head = {DRILL_HEADING,
+		                         (enum drill_section)s,
+		                         m,
+		                         0,
+		                         0,
+		                         {0},
+		                         {0}};
 
 		util_map_done(&sec->index);
 		/* Children always show self; recursive children when the
@@ -110,13 +116,9 @@ builder_finish(struct builder *b, struct drilldown *out,
 			        row_cmp, &k);
 		push(out, &cap, &head);
 		if (kids) {
-			struct drill_row self = {DRILL_SELF,
-			                         (enum drill_section)s,
-			                         m,
-			                         0,
-			                         0,
-			                         {0},
-			                         {0}};
+			struct drill_row self = {
+			        DRILL_SELF, (enum drill_section)s, m, 0, 0, {0},
+			        {0}};
 
 			memcpy(self.incl, b->self[rec], sizeof(self.incl));
 			push(out, &cap, &self);
@@ -177,9 +179,9 @@ drilldown_compute(struct drilldown *out, const struct profile *p, uint32_t m,
 			}
 		}
 		if (l->parent == m) {
-			enum drill_section s = l->parent_recursive
-			                               ? DRILL_CHILDREN_RECURSIVE
-			                               : DRILL_CHILDREN;
+			enum drill_section s =
+			        l->parent_recursive ? DRILL_CHILDREN_RECURSIVE
+			                            : DRILL_CHILDREN;
 
 			r = section_row(&b.sections[s], DRILL_CHILD, s,
 			                l->child);

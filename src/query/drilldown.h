@@ -47,9 +47,9 @@ struct drill_row {
 	/* The edge's other method (CALL_NONE: the top level of a thread);
 	 * the examined method for a heading or a self row. */
 	uint32_t method;
-	uint64_t calls;    /* calls along the edge: n of "n/total" */
-	uint64_t of_calls; /* total: the examined method's calls for a
-	                      parent, the child's for a child */
+	uint64_t calls;             /* calls along the edge: n of "n/total" */
+	uint64_t of_calls;          /* total: the examined method's calls for a
+	                               parent, the child's for a child */
 	uint64_t incl[CLOCK_COUNT]; /* along the edge; self: exclusive */
 	uint64_t base[CLOCK_COUNT]; /* what the share is taken of */
 };

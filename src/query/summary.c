@@ -152,8 +152,9 @@ trace_header(struct summary *s, const struct calltree *tree)
 	if (tree->sampled) {
 		char *every = summary_sample_interval(tree);
 
-		line(s, "recording:   sampled %s (call counts are stack "
-		        "changes)",
+		line(s,
+		     "recording:   sampled %s (call counts are stack "
+		     "changes)",
 		     every);
 		free(every);
 	} else {
@@ -178,8 +179,9 @@ hprof_header(struct summary *s, const struct calltree *tree)
 	char *u = text_escape(unit ? unit : "1 us = 1 sample");
 
 	line(s, "format:      hprof text CPU profile (%s), %s", v, p);
-	line(s, "times:       from the profile's counts (%s); no timestamps, "
-	        "so calls are laid end to end in an order of their own",
+	line(s,
+	     "times:       from the profile's counts (%s); no timestamps, "
+	     "so calls are laid end to end in an order of their own",
 	     u);
 	line(s, "calls:       %zu (the frames of the profile's stacks)",
 	     tree->calls.count);

@@ -1024,8 +1024,7 @@ depth_ok(uint32_t d, uint32_t want, bool deep)
 /* Might block i of level l hold a depth that passes?  A saturated
  * bound says nothing. */
 static inline bool
-block_may(const struct timeline *tl, int l, size_t i, uint32_t want,
-          bool deep)
+block_may(const struct timeline *tl, int l, size_t i, uint32_t want, bool deep)
 {
 	return deep ? tl->dmax[l][i] >= want || tl->dmax[l][i] == UINT16_MAX
 	            : tl->dmin[l][i] <= want;
@@ -1101,8 +1100,8 @@ timeline_next_at_depth(const struct timeline *tl, size_t t, uint32_t c)
 	const struct tt_thread *th = &tl->tree->threads[t];
 	size_t hi = th->first_call + th->ncalls;
 	uint32_t d = calltree_depth(tl->tree, c);
-	size_t i = depth_scan_forward(tl, timeline_subtree_end(tl, t, c), hi,
-	                              d, true);
+	size_t i = depth_scan_forward(tl, timeline_subtree_end(tl, t, c), hi, d,
+	                              true);
 
 	/* What follows c's descendants is less deep than c, so the first
 	 * call at least as deep as c after them is as deep. */
@@ -1205,6 +1204,5 @@ timeline_first_from(const struct timeline *tl, size_t t, uint64_t at)
 uint64_t
 timeline_call_excl(const struct timeline *tl, uint32_t c)
 {
-	return tl->ncalls ? ex_prefix(tl, (size_t)c + 1) - ex_prefix(tl, c)
-	                  : 0;
+	return tl->ncalls ? ex_prefix(tl, (size_t)c + 1) - ex_prefix(tl, c) : 0;
 }

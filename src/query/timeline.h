@@ -89,13 +89,11 @@ uint32_t timeline_first_at_depth(const struct timeline *tl, size_t t,
 uint32_t timeline_last_at_depth(const struct timeline *tl, size_t t,
                                 uint32_t d);
 /* The first call of thread t starting at or after at, or CALL_NONE. */
-uint32_t timeline_first_from(const struct timeline *tl, size_t t,
-                             uint64_t at);
+uint32_t timeline_first_from(const struct timeline *tl, size_t t, uint64_t at);
 /* Call c's exclusive time on the index's clock. */
 uint64_t timeline_call_excl(const struct timeline *tl, uint32_t c);
 /* c's first callee, or CALL_NONE. */
-uint32_t timeline_first_callee(const struct timeline *tl, size_t t,
-                               uint32_t c);
+uint32_t timeline_first_callee(const struct timeline *tl, size_t t, uint32_t c);
 /* True when a call nested in c (with c CALL_NONE: any call of thread t)
  * overlaps [a, b) or, of no length, starts in it; end is c's
  * timeline_subtree_end (unused without c). */

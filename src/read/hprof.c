@@ -253,8 +253,7 @@ static uint32_t
 intern_method(struct hprof *h, const char *klass, size_t klen, const char *name,
               size_t nlen)
 {
-	uint64_t key = hash_bytes(
-	        hash_bytes(HASH_SEED, klass, klen), "", 1);
+	uint64_t key = hash_bytes(hash_bytes(HASH_SEED, klass, klen), "", 1);
 	uint32_t *head, i;
 	struct hp_method *m;
 

@@ -26,8 +26,7 @@ extern uint64_t trace_load_max_input;
  * and the offset of addr in it and return true.  Safe in a signal
  * handler: a SIGBUS there means the file shrank while it was read.
  */
-bool trace_load_fault(const void *addr, const char **path,
-                      uint64_t *offset);
+bool trace_load_fault(const void *addr, const char **path, uint64_t *offset);
 
 /*
  * Read the trace at path into sink.  False with err set (naming the file,

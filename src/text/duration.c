@@ -36,9 +36,10 @@ static int
 fixed(char *buf, size_t size, uint64_t v, uint64_t unit, int decimals,
       const char *suffix)
 {
-	uint64_t scale = decimals == 0 ? 1 : decimals == 1 ? 10
-	                                   : decimals == 2 ? 100
-	                                                   : 1000;
+	uint64_t scale = decimals == 0   ? 1
+	                 : decimals == 1 ? 10
+	                 : decimals == 2 ? 100
+	                                 : 1000;
 	uint64_t step = unit / scale;
 	uint64_t q = (v + step / 2) / step;
 
@@ -88,6 +89,7 @@ duration_tick(char *buf, size_t size, uint64_t t, uint64_t step, bool ascii)
 	else if (step >= 1000)
 		snprintf(buf, size, "%" PRIu64 "ms", t / 1000);
 	else
-		snprintf(buf, size, "%" PRIu64 "%s", t, ascii ? "us" : "\u00b5s");
+		snprintf(buf, size, "%" PRIu64 "%s", t,
+		         ascii ? "us" : "\u00b5s");
 	return buf;
 }

@@ -780,8 +780,8 @@ app_transform(struct app *app, enum transform_kind kind)
 	} else if (!grouping) {
 		char *name = method_short_name(&app->tree->methods[m]);
 
-		x.methods = xcalloc(app->tree->nmethods + 1,
-		                    sizeof(*x.methods));
+		x.methods =
+		        xcalloc(app->tree->nmethods + 1, sizeof(*x.methods));
 		x.methods[m] = true;
 		x.label = xasprintf("%s %s", verbs[kind], name);
 		free(name);
@@ -793,9 +793,8 @@ app_transform(struct app *app, enum transform_kind kind)
 void
 app_transform_path(struct app *app, uint32_t *path, size_t n)
 {
-	struct app_transform x = {.kind = TRANSFORM_FOCUS_SUBTREE,
-	                          .path = path,
-	                          .npath = n};
+	struct app_transform x = {
+	        .kind = TRANSFORM_FOCUS_SUBTREE, .path = path, .npath = n};
 	const struct tt_method *m;
 	char *name;
 
@@ -873,12 +872,11 @@ draw_title(struct app *app, struct canvas *c)
 		                  (double)app->scope.range.end / 1000);
 	else
 		range = xstrdup("range: all");
-	title = xasprintf("%s%s%s | %s | %s | %s: %s%s | %s",
-	                  app->tree->path, app->base ? " vs " : "",
-	                  app->base ? app->base_path : "",
-	                  view_ops[app->view]->name, threads,
-	                  type ? "type" : "clock", type ? type : clock,
-	                  sampled ? sampled : "", range);
+	title = xasprintf(
+	        "%s%s%s | %s | %s | %s: %s%s | %s", app->tree->path,
+	        app->base ? " vs " : "", app->base ? app->base_path : "",
+	        view_ops[app->view]->name, threads, type ? "type" : "clock",
+	        type ? type : clock, sampled ? sampled : "", range);
 	free(range);
 	free(sampled);
 	for (t = 0; t < app->ntransforms; t++) {

@@ -42,10 +42,10 @@ struct app_place {
 /* A transform applied in the viewer, and what it selected. */
 struct app_transform {
 	enum transform_kind kind;
-	bool *methods; /* by method index, NULL for all */
+	bool *methods;  /* by method index, NULL for all */
 	uint32_t *path; /* focus on a call path: its methods from a root */
 	size_t npath;
-	char *label;   /* "merge T.a", for the title */
+	char *label; /* "merge T.a", for the title */
 };
 
 struct app_history {
@@ -82,10 +82,10 @@ struct app {
 	bool prompting;         /* reading a search pattern */
 	char *prompt;
 	size_t prompt_len, prompt_cap;
-	int page;              /* rows of the view area at the last draw */
+	int page;                  /* rows of the view area at the last draw */
 	struct base_compare *base; /* NULL without --base */
 	char *base_path;           /* its file, as given */
-	struct warmup *warmup; /* indexes built in the background */
+	struct warmup *warmup;     /* indexes built in the background */
 	/* The model as loaded while transforms apply (else NULL); the
 	 * transforms applied are [0, ntransforms), those up to nkept can
 	 * come back by going forward in the history. */

@@ -103,7 +103,7 @@ set_colors(enum term_color mode)
 
 /* The advice given when the terminal cannot host the viewer. */
 #define BATCH_ADVICE                                                           \
-	"; the batch commands print text instead (tracetui report FILE, "     \
+	"; the batch commands print text instead (tracetui report FILE, "      \
 	"tree, calls, info)"
 
 bool

@@ -383,10 +383,10 @@ draw_header(struct timeline_view *v, struct app *app, struct canvas *c,
 	char *label, buf[48];
 	int p = v->plot;
 
-	label = xasprintf("%s %s",
-	                  canvas_glyph(c, folded ? GLYPH_COLLAPSED
-	                                         : GLYPH_EXPANDED),
-	                  tree->threads[t].name);
+	label = xasprintf(
+	        "%s %s",
+	        canvas_glyph(c, folded ? GLYPH_COLLAPSED : GLYPH_EXPANDED),
+	        tree->threads[t].name);
 	canvas_text(c, 0, y, x0 - 1, label, here ? ROLE_CURSOR : ROLE_SECTION);
 	if (here)
 		canvas_set_role(c, 0, y, x0 - 1, ROLE_CURSOR);
@@ -431,8 +431,8 @@ draw_selected(struct timeline_view *v, const struct calltree *tree,
 		a = 0;
 	if (b >= v->plot)
 		b = v->plot - 1;
-	draw_bar(c, &tree->methods[calltree_method(tree, v->call)],
-	         ROLE_CURSOR, true, x0 + (int)a, y, (int)(b - a + 1));
+	draw_bar(c, &tree->methods[calltree_method(tree, v->call)], ROLE_CURSOR,
+	         true, x0 + (int)a, y, (int)(b - a + 1));
 }
 
 /* A thread's depths from y; returns the lines used. */
@@ -608,8 +608,9 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		if (w > name_w)
 			name_w = w;
 	}
-	name_w = name_w < 10 ? 10 : name_w > c->width / 5 ? c->width / 5
-	                                                  : name_w;
+	name_w = name_w < 10             ? 10
+	         : name_w > c->width / 5 ? c->width / 5
+	                                 : name_w;
 	x0 = name_w + 1;
 	v->plot = c->width - x0;
 	tlv_refit(v, app);
@@ -646,13 +647,13 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		upto = 1;
 		if (v->call != CALL_NONE)
 			upto += (int)(calltree_depth(app->tree, v->call) -
-			              v->dtop) + 1;
+			              v->dtop) +
+			        1;
 		if (need + upto <= area || v->top == v->cur)
 			break;
 		v->top++;
 	}
-	for (i = v->top, y = top + 1; i < v->nrows && y < top + 1 + area;
-	     i++) {
+	for (i = v->top, y = top + 1; i < v->nrows && y < top + 1 + area; i++) {
 		draw_header(v, app, c, i, y, x0, cap);
 		y++;
 		if (v->folded[v->rows[i]])
@@ -664,8 +665,8 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 			struct drawn *d = chart_of(v, i, cap);
 			size_t keep = d->rows;
 
-			d->rows = (size_t)used < d->rows ? (size_t)used
-			                                 : d->rows;
+			d->rows =
+			        (size_t)used < d->rows ? (size_t)used : d->rows;
 			draw_depths(v, app, c, i, y, x0, cap);
 			d->rows = keep;
 		}

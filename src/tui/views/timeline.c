@@ -75,8 +75,7 @@ pan(struct timeline_view *v, const struct calltree *tree, int dir)
 	} else {
 		last = v->hi / v->col;
 		if (dir > 0) {
-			v->first =
-			        v->first + p <= last ? v->first + p : last;
+			v->first = v->first + p <= last ? v->first + p : last;
 			v->cursor += p * v->col;
 		} else {
 			v->first = v->first > p ? v->first - p : 0;
@@ -275,7 +274,7 @@ move_end(struct timeline_view *v, struct app *app, bool last)
 	uint32_t t = tlv_current_thread(v), g;
 
 	if (v->call == CALL_NONE) {
-		cursor_to_column(v, !last ? v->lo / v->col
+		cursor_to_column(v, !last           ? v->lo / v->col
 		                    : v->hi > v->lo ? (v->hi - 1) / v->col
 		                                    : v->lo / v->col);
 		return;

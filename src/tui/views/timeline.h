@@ -45,15 +45,15 @@ struct timeline_view {
 	bool rows_stale; /* the scope changed */
 	enum sort_key sort;
 	bool reverse;
-	bool *folded;       /* per thread of the tree */
-	size_t cur, top;    /* current row, first row shown */
-	uint32_t call;      /* the selected call, or CALL_NONE: the header */
-	size_t dtop;        /* the current thread's first depth shown */
-	uint64_t col;       /* microseconds per column */
-	uint64_t first;     /* first column shown, at first * col */
-	enum fit_mode fit;  /* recompute the window at every draw */
-	uint64_t cursor;    /* the time cursor */
-	bool marking;       /* a range is being selected */
+	bool *folded;      /* per thread of the tree */
+	size_t cur, top;   /* current row, first row shown */
+	uint32_t call;     /* the selected call, or CALL_NONE: the header */
+	size_t dtop;       /* the current thread's first depth shown */
+	uint64_t col;      /* microseconds per column */
+	uint64_t first;    /* first column shown, at first * col */
+	enum fit_mode fit; /* recompute the window at every draw */
+	uint64_t cursor;   /* the time cursor */
+	bool marking;      /* a range is being selected */
 	uint64_t mark_lo, mark_hi; /* what was selected at its start */
 	struct time_range seen;    /* the app's range at the last refresh */
 	int plot;                  /* plot columns at the last draw */
