@@ -194,7 +194,7 @@ chart-left||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND*3 key:h
 chart-across-callers||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 EXPAND
 chart-last-at-depth||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*3 key:G
 chart-zoom-call|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:z
-chart-zoom-call-fit||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:z key:F
+chart-zoom-call-fit||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:z key:0
 chart-zoom-no-call||timeline|80x12|VIEW_TIMELINE ZOOM_CALL
 chart-folded|--roles|timeline|100x24|VIEW_TIMELINE key:Space
 chart-folded-enter||timeline|100x24|VIEW_TIMELINE key:Enter key:j key:Enter key:k key:Enter

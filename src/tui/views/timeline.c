@@ -23,7 +23,7 @@
  * The window is a whole number of columns of `col` microseconds each:
  * slices start at multiples of col, so panning never reshuffles cells.
  * Until the user zooms or pans, the window fits the whole trace (or the
- * applied range) to the width; `0`/`F` fits again, `z` fits the selected
+ * applied range) to the width; `0` fits again, `z` fits the selected
  * call, and zooming goes through 1, 2, 5 times powers of ten.  `w` lays
  * the calls out on the other clock (each thread on its own cpu time, as
  * Android Studio's thread time does).  `/` highlights every call of the
