@@ -369,6 +369,30 @@ test_no_calls(void)
 	calltree_free(tree);
 }
 
+/* A copied scope equals its source and owns its set; a changed thread or
+ * range makes them differ. */
+static void
+test_scope_copy(void)
+{
+	bool on[3] = {true, false, true};
+	struct scope a = {on, 3, 2, {0}}, b = {0};
+
+	scope_copy(&b, &a);
+	ok(scope_equal(&a, &b) && b.on != a.on && b.count == 2,
+	   "scope copy: equal, with a set of its own");
+	b.on[1] = true;
+	ok(!scope_equal(&a, &b), "scope copy: another thread differs");
+	scope_copy(&b, &a);
+	b.range.on = true;
+	b.range.end = 5;
+	ok(!scope_equal(&a, &b), "scope copy: a range differs");
+	a.range = b.range;
+	ok(scope_equal(&a, &b), "scope copy: the same range is equal");
+	a.range.start = 1;
+	ok(!scope_equal(&a, &b), "scope copy: another start differs");
+	scope_done(&b);
+}
+
 int
 main(void)
 {
@@ -381,6 +405,7 @@ main(void)
 	int c;
 
 	test_no_calls();
+	test_scope_copy();
 	for (c = 0; c < 3; c++) {
 		for (si = 0; si < sizeof(sizes) / sizeof(*sizes); si++) {
 			for (seed = 1; seed <= 3; seed++) {

@@ -49,6 +49,27 @@ scope_done(struct scope *scope)
 }
 
 bool
+scope_equal(const struct scope *a, const struct scope *b)
+{
+	return a->nthreads == b->nthreads &&
+	       !memcmp(a->on, b->on, a->nthreads * sizeof(*a->on)) &&
+	       a->range.on == b->range.on &&
+	       (!a->range.on || (a->range.clock == b->range.clock &&
+	                         a->range.start == b->range.start &&
+	                         a->range.end == b->range.end));
+}
+
+void
+scope_copy(struct scope *dst, const struct scope *src)
+{
+	dst->on = xreallocarray(dst->on, src->nthreads + 1, sizeof(*dst->on));
+	memcpy(dst->on, src->on, src->nthreads * sizeof(*src->on));
+	dst->nthreads = src->nthreads;
+	dst->count = src->count;
+	dst->range = src->range;
+}
+
+bool
 scope_select(struct scope *scope, const struct calltree *tree, const char *sel)
 {
 	bool found = false;

@@ -45,6 +45,10 @@ scope_is_all(const struct scope *scope)
 }
 /* Release the array. */
 void scope_done(struct scope *scope);
+/* Whether a and b hold the same threads and the same range. */
+bool scope_equal(const struct scope *a, const struct scope *b);
+/* Make *dst (done or zeroed before) a copy of src with its own set. */
+void scope_copy(struct scope *dst, const struct scope *src);
 
 /*
  * Add the threads that sel names: "all", a thread name, or a thread id.

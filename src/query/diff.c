@@ -180,37 +180,11 @@ diff_done(struct diff *diff)
 	memset(diff, 0, sizeof(*diff));
 }
 
-double
-diff_value(const struct diff *diff, const struct diff_values *v,
-           enum diff_side s, enum diff_metric m, enum clock_index k,
-           bool normalize)
+/* Metric m of v on clock k, or its percentage of total with normalize. */
+static double
+metric_value(const struct diff_values *v, enum diff_metric m,
+             enum clock_index k, uint64_t total, bool normalize)
 {
-	double x;
-
-	switch (m) {
-	case DIFF_CALLS:
-		return (double)v->calls;
-	case DIFF_INCL:
-		x = (double)v->incl[k];
-		break;
-	case DIFF_EXCL:
-		x = (double)v->excl[k];
-		break;
-	default:
-		return 0;
-	}
-	if (!normalize)
-		return x;
-	return diff->total[s][k] ? 100.0 * x / (double)diff->total[s][k] : 0;
-}
-
-double
-diff_run_value(const struct diff *diff, const struct diff_row *row,
-               enum diff_side s, size_t r, enum diff_metric m,
-               enum clock_index k, bool normalize)
-{
-	const struct diff_values *v = &row->runs[s][r];
-	uint64_t total = diff->run_total[s][r][k];
 	double x;
 
 	switch (m) {
@@ -228,6 +202,23 @@ diff_run_value(const struct diff *diff, const struct diff_row *row,
 	if (!normalize)
 		return x;
 	return total ? 100.0 * x / (double)total : 0;
+}
+
+double
+diff_value(const struct diff *diff, const struct diff_values *v,
+           enum diff_side s, enum diff_metric m, enum clock_index k,
+           bool normalize)
+{
+	return metric_value(v, m, k, diff->total[s][k], normalize);
+}
+
+double
+diff_run_value(const struct diff *diff, const struct diff_row *row,
+               enum diff_side s, size_t r, enum diff_metric m,
+               enum clock_index k, bool normalize)
+{
+	return metric_value(&row->runs[s][r], m, k, diff->run_total[s][r][k],
+	                    normalize);
 }
 
 bool

@@ -55,7 +55,7 @@
 	  "previous call of the selected method, on any thread")               \
 	R(CALL_LONGEST, "Timeline", "L",                                       \
 	  "longest call of the selected method")                               \
-	R(FIT, "Timeline", "0", "fit the whole trace (or the range)")        \
+	R(FIT, "Timeline", "0", "fit the whole trace (or the range)")          \
 	R(ZOOM_CALL, "Timeline", "z", "zoom to the selected call")             \
 	R(CHART_CLOCK, "Timeline", "w",                                        \
 	  "lay the calls out on the wall or the cpu clock")                    \

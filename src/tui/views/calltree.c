@@ -65,9 +65,7 @@ struct calltree_view {
 	int mode;
 
 	/* The scope the trees are for. */
-	bool *scope_on;
-	size_t nthreads;
-	struct time_range range;
+	struct scope seen;
 
 	enum clock_index clock; /* rows are sorted and drawn for */
 	enum tree_column sort;
@@ -127,22 +125,13 @@ has_children(const struct calltree_view *v, uint32_t n)
 static bool
 scope_differs(const struct calltree_view *v, const struct scope *s)
 {
-	return v->nthreads != s->nthreads ||
-	       memcmp(v->scope_on, s->on, s->nthreads * sizeof(*s->on)) ||
-	       v->range.on != s->range.on ||
-	       (s->range.on && (v->range.clock != s->range.clock ||
-	                        v->range.start != s->range.start ||
-	                        v->range.end != s->range.end));
+	return !scope_equal(&v->seen, s);
 }
 
 static void
 remember_scope(struct calltree_view *v, const struct scope *s)
 {
-	v->scope_on = xreallocarray(v->scope_on, s->nthreads + 1,
-	                            sizeof(*v->scope_on));
-	memcpy(v->scope_on, s->on, s->nthreads * sizeof(*s->on));
-	v->nthreads = s->nthreads;
-	v->range = s->range;
+	scope_copy(&v->seen, s);
 }
 
 static void
@@ -991,7 +980,7 @@ calltree_close(void *state)
 
 	drop_trees(v);
 	free(v->rows);
-	free(v->scope_on);
+	scope_done(&v->seen);
 	free(v);
 }
 

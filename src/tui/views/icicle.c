@@ -62,9 +62,7 @@ struct icicle_view {
 
 	/* The scope the trees are for, and whether it is the whole trace
 	 * (every thread, no range). */
-	bool *scope_on;
-	size_t nthreads;
-	struct time_range range;
+	struct scope seen;
 	bool whole_scope;
 	struct scope_trees whole; /* the whole trace's, kept meanwhile */
 	bool warm_taken;          /* the warmup's bottom-up tree was taken */
@@ -155,22 +153,13 @@ view_width(const struct icicle_view *v)
 static bool
 scope_differs(const struct icicle_view *v, const struct scope *s)
 {
-	return v->nthreads != s->nthreads ||
-	       memcmp(v->scope_on, s->on, s->nthreads * sizeof(*s->on)) ||
-	       v->range.on != s->range.on ||
-	       (s->range.on && (v->range.clock != s->range.clock ||
-	                        v->range.start != s->range.start ||
-	                        v->range.end != s->range.end));
+	return !scope_equal(&v->seen, s);
 }
 
 static void
 remember_scope(struct icicle_view *v, const struct scope *s)
 {
-	v->scope_on = xreallocarray(v->scope_on, s->nthreads + 1,
-	                            sizeof(*v->scope_on));
-	memcpy(v->scope_on, s->on, s->nthreads * sizeof(*s->on));
-	v->nthreads = s->nthreads;
-	v->range = s->range;
+	scope_copy(&v->seen, s);
 	v->whole_scope = scope_is_all(s) && !s->range.on;
 }
 
@@ -1196,7 +1185,7 @@ icicle_close(void *state)
 	trees_done(&v->whole);
 	for (i = 0; v->names && i < v->nnames; i++)
 		free(v->names[i]);
-	free(v->scope_on);
+	scope_done(&v->seen);
 	free(v->names);
 	free(v->name_width);
 	free(v->match);
