@@ -279,8 +279,8 @@ if [ -n "$utf8" ]; then
 	expect '^(wall )?500µs/col' "$label: + + zooms in twice"
 	keys -
 	expect '^(wall )?1\.000ms/col' "$label: - zooms out"
-	keys F
-	expect '^(wall )?1\.007ms/col' "$label: F fits again"
+	keys 0
+	expect '^(wall )?1\.007ms/col' "$label: 0 fits again"
 	keys v Right
 	wait_for 'status_line | grep -q "^range [0-9.]*[µm]s\.\."'
 	ok $? "$label: v starts a range, Right extends it"

@@ -50,8 +50,8 @@ test_markup(void)
 	is_str(s, "\\uFFFE ok \xc3\xa9", "markup_escape: U+FFFE, UTF-8 kept");
 	free(s);
 	s = written(markup_json_string, "</script>&\"\\\xe2\x80\xa8\x1f");
-	is_str(s, "\"\\u003c/script\\u003e\\u0026\\\"\\\\\\u2028\\\\x1F\"",
-	       "markup_json_string: no <, >, & or U+2028 left");
+	is_str(s, "\"\\u003c/script\\u003e\\u0026\\\"\\\\\\\\u2028\\\\x1F\"",
+	       "markup_json_string: no <, >, & or raw U+2028 left");
 	free(s);
 	s = written(markup_dot_escape, "a\"b\\N\x02");
 	is_str(s, "a\\\"b\\\\N\\\\x02", "markup_dot_escape: quote, backslash");

@@ -50,17 +50,11 @@ markup_json_string(FILE *out, const char *s)
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)lit[i];
 
+		/* text_escape already named U+2028 and U+2029, which a
+		 * script would read as line ends. */
 		if (c == '<' || c == '>' || c == '&')
 			fprintf(out, "\\u%04x", c);
-		else if (c == 0xE2 && i + 2 < len &&
-		         (unsigned char)lit[i + 1] == 0x80 &&
-		         ((unsigned char)lit[i + 2] == 0xA8 ||
-		          (unsigned char)lit[i + 2] == 0xA9)) {
-			/* E2 80 A8 is U+2028, E2 80 A9 U+2029. */
-			fprintf(out, "\\u%04x",
-			        0x2000 + (unsigned char)lit[i + 2] - 0x80);
-			i += 2;
-		} else
+		else
 			fputc(c, out);
 	}
 	free(lit);

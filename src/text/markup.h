@@ -15,7 +15,7 @@
 void markup_escape(FILE *out, const char *s);
 /* Write s, escaped as text_escape does, as a JSON string literal that
  * is also safe inside an HTML <script> element (no '<', '>' or '&';
- * U+2028 and U+2029 escaped). */
+ * U+2028 and U+2029 named by text_escape). */
 void markup_json_string(FILE *out, const char *s);
 /* Write s escaped for the inside of a Graphviz DOT quoted string. */
 void markup_dot_escape(FILE *out, const char *s);
