@@ -17,6 +17,7 @@
 #include "text/markup.h"
 #include "util/alloc.h"
 #include "util/map.h"
+#include "util/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -97,7 +98,7 @@ export_dot(FILE *out, const struct export_view *v)
 		edges[*slot].incl += l->incl[k];
 	}
 	util_map_done(&at);
-	qsort(edges, n, sizeof(*edges), edge_cmp);
+	sort_items(edges, n, sizeof(*edges), edge_cmp);
 	kept = xcalloc(p.nrows + 1, sizeof(*kept));
 	fputs("digraph tracetui {\n", out);
 	fputs("graph [labelloc=t, fontname=\"Helvetica\", label=\"", out);

@@ -29,6 +29,7 @@
 #include "query/profile.h"
 #include "text/markup.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -231,7 +232,7 @@ write_table(FILE *out, const struct export_view *v, const struct profile *p)
 		if (profile_row_used(p, i))
 			rows[n++] = (struct html_row){(uint32_t)i,
 			                              p->rows[i].incl[k]};
-	qsort(rows, n, sizeof(*rows), row_cmp);
+	sort_items(rows, n, sizeof(*rows), row_cmp);
 	fputs("<table id=\"profile\">\n<thead><tr><th class=\"name\">"
 	      "Method</th><th>Incl %</th><th>Incl ms</th><th>Excl %</th>"
 	      "<th>Excl ms</th><th>Calls</th><th>Rec</th>"

@@ -24,6 +24,7 @@
 #include "read/bytes.h"
 #include "util/alloc.h"
 #include "util/jobs.h"
+#include "util/sort.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -306,7 +307,7 @@ resolve_threads(struct calltree_builder *b, const struct tid_table *counts,
 
 	for (i = 0; i < n; i++)
 		seen[i] = (struct keyed){counts->counts[i].first, (uint32_t)i};
-	qsort(seen, n, sizeof(*seen), keyed_cmp);
+	sort_items(seen, n, sizeof(*seen), keyed_cmp);
 	for (i = 0; i < n; i++) {
 		uint32_t tid = counts->counts[seen[i].index].tid;
 
@@ -339,7 +340,7 @@ share_threads(const struct tid_count *per_thread, size_t nthreads,
 		if (per_thread[i].events)
 			order[busy++] = (struct keyed){
 			        UINT64_MAX - per_thread[i].events, (uint32_t)i};
-	qsort(order, busy, sizeof(*order), keyed_cmp);
+	sort_items(order, busy, sizeof(*order), keyed_cmp);
 	if (busy < n)
 		n = busy ? (unsigned)busy : 1;
 	memset(owner, 0, nthreads);

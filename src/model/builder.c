@@ -41,6 +41,7 @@
 #include "model/builder.h"
 
 #include "util/alloc.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -1267,7 +1268,7 @@ group_by_thread(struct calltree_builder *b)
 		c->steps[k] = tables[k].steps;
 		c->nsteps[k] = tables[k].nsteps;
 		if (tables[k].nlongs > 1)
-			qsort(tables[k].longs, tables[k].nlongs,
+			sort_items(tables[k].longs, tables[k].nlongs,
 			      sizeof(*tables[k].longs), by_call_cmp);
 		c->longs[k] = tables[k].longs;
 		c->nlongs[k] = tables[k].nlongs;
@@ -1369,7 +1370,7 @@ finish(struct calltree_builder *b)
 	if (!b->placed)
 		settle_threads(b);
 	if (deep->count > 1)
-		qsort(deep->calls, deep->count, sizeof(*deep->calls),
+		sort_items(deep->calls, deep->count, sizeof(*deep->calls),
 		      by_call_cmp);
 	tree->calls.deep = deep->calls;
 	tree->calls.ndeep = deep->count;
@@ -1557,7 +1558,7 @@ build_settle_unknown(struct build_worker *const *workers, unsigned n)
 	}
 	/* Records are read once each: the earliest need of an id is
 	 * met first, wherever its other needs are. */
-	qsort(all, count, sizeof(*all), first_needed_cmp);
+	sort_items(all, count, sizeof(*all), first_needed_cmp);
 	for (i = 0; i < count; i++)
 		method_slot(&workers[0]->b->serial, all[i].id);
 	for (w = 0; w < n; w++) {

@@ -11,6 +11,7 @@
 #include "query/profile.h"
 #include "util/alloc.h"
 #include "util/arena.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,7 +74,7 @@ base_compare_new(const struct calltree *tree, const struct calltree *base)
 		b->keys[b->nkeys].signature = copy(&b->names, bm->signature);
 		b->nkeys++;
 	}
-	qsort(b->keys, b->nkeys, sizeof(*b->keys), key_cmp);
+	sort_items(b->keys, b->nkeys, sizeof(*b->keys), key_cmp);
 	for (i = n = 0; i < b->nkeys; i++)
 		if (!n || identity_cmp(&b->keys[n - 1], &b->keys[i]))
 			b->keys[n++] = b->keys[i];

@@ -8,6 +8,7 @@
 #include "query/diff-stats.h"
 
 #include "util/alloc.h"
+#include "util/sort.h"
 
 #include <fnmatch.h>
 #include <math.h>
@@ -112,7 +113,7 @@ diff_stats_sort(struct diff_stats *st, struct diff *diff, enum diff_metric m)
 		}
 		k[i].key = fabs(med[DIFF_NEW] - med[DIFF_BASE]);
 	}
-	qsort(k, diff->nrows, sizeof(*k), keyed_cmp);
+	sort_items(k, diff->nrows, sizeof(*k), keyed_cmp);
 	for (i = 0; i < diff->nrows; i++)
 		diff->rows[i] = k[i].row;
 	free(k);

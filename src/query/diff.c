@@ -14,6 +14,7 @@
 #include "query/method-name.h"
 #include "util/alloc.h"
 #include "util/chars.h"
+#include "util/sort.h"
 
 #include <fnmatch.h>
 #include <math.h> /* INFINITY, no libm */
@@ -123,7 +124,7 @@ diff_finish(struct diff *out)
 	size_t n = out->nentries, per_row = out->nruns[0] + out->nruns[1];
 	size_t i, j;
 
-	qsort(e, n, sizeof(*e), entry_cmp);
+	sort_items(e, n, sizeof(*e), entry_cmp);
 	out->rows = xcalloc(n + 1, sizeof(*out->rows));
 	out->run_values = xcalloc(n * per_row + 1, sizeof(*out->run_values));
 	for (i = 0; i < n; i = j) {

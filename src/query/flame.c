@@ -13,6 +13,7 @@
 #include "query/method-name.h"
 #include "util/alloc.h"
 #include "util/map.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -194,7 +195,7 @@ shared_ids(const struct calltree *trees[2])
 			all[n++] = (struct named){xstrdup(t->threads[i].name),
 			                          s, true, (uint32_t)i};
 	}
-	qsort(all, n, sizeof(*all), named_cmp);
+	sort_items(all, n, sizeof(*all), named_cmp);
 	for (i = 0; i < n; i++) {
 		const struct calltree *t = trees[all[i].side];
 

@@ -11,6 +11,7 @@
 #include "util/alloc.h"
 #include "util/jobs.h"
 #include "util/map.h"
+#include "util/sort.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -274,7 +275,7 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 		               t;
 		calls += tree->threads[t].ncalls;
 	}
-	qsort(by_size, n, sizeof(*by_size), u64_cmp);
+	sort_items(by_size, n, sizeof(*by_size), u64_cmp);
 	for (t = 0; t < n; t++)
 		order[t] = (uint32_t)by_size[t];
 	free(by_size);

@@ -60,6 +60,7 @@
 #include "util/chars.h"
 #include "util/hash.h"
 #include "util/map.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -823,7 +824,7 @@ emit(struct hprof *h, uint64_t len)
 		for (k = 0; k < t->nframes; k++)
 			h->methods[h->frames[t->first + k]].used = true;
 	}
-	qsort(items, nitems, sizeof(*items), item_cmp);
+	sort_items(items, nitems, sizeof(*items), item_cmp);
 
 	if (h->title)
 		property(h, "hprof", h->title);

@@ -7,6 +7,7 @@
 #include "read/stacks.h"
 
 #include "util/alloc.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 
@@ -46,7 +47,7 @@ trace_stacks_emit(struct trace_stack *stacks, size_t n, enum trace_clock clock,
 
 	if (!sink->event || !n)
 		return;
-	qsort(stacks, n, sizeof(*stacks), stack_cmp);
+	sort_items(stacks, n, sizeof(*stacks), stack_cmp);
 	for (i = 0; i < n; i++) {
 		const struct trace_stack *st = &stacks[i];
 		size_t common = 0;

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include "util/sort.h"
 #include "util/stats.h"
 
 #include "util/alloc.h"
@@ -28,7 +29,7 @@ double_cmp(const void *a, const void *b)
 double
 stats_median(double *x, size_t n)
 {
-	qsort(x, n, sizeof(*x), double_cmp);
+	sort_items(x, n, sizeof(*x), double_cmp);
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
@@ -156,7 +157,7 @@ stats_mann_whitney(const struct stats_udist *d, const double *x, size_t nx,
 		all[i] = (struct ranked){x[i], false};
 	for (i = 0; i < ny; i++)
 		all[nx + i] = (struct ranked){y[i], true};
-	qsort(all, n, sizeof(*all), ranked_cmp);
+	sort_items(all, n, sizeof(*all), ranked_cmp);
 	t->ties = false;
 	for (i = 0; i < n; i = j) {
 		double mid, run;

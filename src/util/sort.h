@@ -1,0 +1,19 @@
+/*
+ * sort: qsort that accepts an empty table (base NULL, n 0).
+ */
+#ifndef TRACETUI_UTIL_SORT_H
+#define TRACETUI_UTIL_SORT_H
+
+#include <stdlib.h>
+
+/* Sort n items of size bytes at base with cmp; base may be NULL when n is 0
+ * (qsort's contract forbids that, and empty tables are ordinary here). */
+static inline void
+sort_items(void *base, size_t n, size_t size,
+	   int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+#endif
