@@ -67,6 +67,27 @@ arena_str(struct calltree *tree, const char *s)
 	return util_arena_strndup(&tree->arena, s, strlen(s));
 }
 
+/* What a thread that has had no event reads as. */
+static const struct thread_state no_state;
+
+/* Thread t's state, made on its first event: a file may name millions of
+ * threads that never run, and each costs only a pointer until it does.
+ * Workers each make the states of their own threads. */
+static inline struct thread_state *
+state_of(struct calltree_builder *b, size_t t)
+{
+	if (!b->states[t])
+		b->states[t] = xcalloc(1, sizeof(*b->states[t]));
+	return b->states[t];
+}
+
+/* Thread t's state to read, a zero state when it has had no event. */
+static inline const struct thread_state *
+state_peek(const struct calltree_builder *b, size_t t)
+{
+	return b->states[t] ? b->states[t] : &no_state;
+}
+
 static uint32_t
 add_thread(struct calltree_builder *b, uint32_t tid, const char *name,
            bool defined)
@@ -88,7 +109,7 @@ add_thread(struct calltree_builder *b, uint32_t tid, const char *name,
 	}
 	t = &tree->threads[n];
 	memset(t, 0, sizeof(*t));
-	memset(&b->states[n], 0, sizeof(b->states[n]));
+	b->states[n] = NULL;
 	t->tid = tid;
 	t->defined = defined;
 	t->name = name;
@@ -347,6 +368,18 @@ thread_calls_free(struct thread_calls *tc)
 	memset(tc, 0, sizeof(*tc));
 }
 
+static void
+thread_state_free(struct thread_state *st)
+{
+	if (!st)
+		return;
+	thread_calls_free(&st->calls);
+	free(st->stack);
+	free(st->tops);
+	free(st->open);
+	free(st);
+}
+
 /* Index of a new call of thread calls tc, or CALL_NONE when a placed
  * thread's slice has no room for it. */
 static inline size_t
@@ -416,7 +449,7 @@ static inline uint32_t
 new_call(struct build_worker *w, uint32_t t, uint32_t m, uint32_t parent,
          uint8_t flags, const uint64_t *at)
 {
-	struct thread_calls *tc = &w->b->states[t].calls;
+	struct thread_calls *tc = &state_of(w->b, t)->calls;
 	size_t i = new_call_index(w->b, tc, flags), j = in_chunk(i);
 	const bool *has_clock = w->b->tree->has_clock;
 	struct call_chunk *ch;
@@ -480,7 +513,7 @@ static inline void
 pop_frame(struct calltree_builder *b, uint32_t t, const uint64_t *at,
           uint8_t flags)
 {
-	struct thread_state *st = &b->states[t];
+	struct thread_state *st = state_of(b, t);
 	struct frame *f = &st->stack[--st->depth];
 
 	if (st->settles)
@@ -494,7 +527,7 @@ static inline void
 settle_entry(struct build_worker *w, uint32_t t, uint32_t call, uint32_t parent,
              uint32_t m)
 {
-	struct thread_state *st = &w->b->states[t];
+	struct thread_state *st = state_of(w->b, t);
 	struct tt_thread *th = &w->b->tree->threads[t];
 	size_t depth = st->depth, at = (size_t)st->calls.base + call;
 
@@ -516,7 +549,7 @@ settle_entry(struct build_worker *w, uint32_t t, uint32_t call, uint32_t parent,
 static inline void
 enter(struct build_worker *w, uint32_t t, uint64_t id, const uint64_t *at)
 {
-	struct thread_state *st = &w->b->states[t];
+	struct thread_state *st = state_of(w->b, t);
 	uint32_t m = method_slot(w, id);
 	uint32_t parent = st->depth ? st->stack[st->depth - 1].call : CALL_NONE;
 	uint8_t flags = 0;
@@ -554,7 +587,7 @@ static void
 orphan_exit(struct build_worker *w, uint32_t t, uint32_t m, const uint64_t *at,
             uint8_t flags)
 {
-	struct thread_state *st = &w->b->states[t];
+	struct thread_state *st = state_of(w->b, t);
 	struct tt_thread *th = &w->b->tree->threads[t];
 	uint32_t call;
 	size_t i;
@@ -582,7 +615,7 @@ leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
       const uint64_t *at)
 {
 	struct calltree_builder *b = w->b;
-	struct thread_state *st = &b->states[t];
+	struct thread_state *st = state_of(b, t);
 	struct tt_anomalies *an = w->an;
 	uint8_t flags = action == TRACE_UNWIND ? CALL_UNWOUND : 0;
 	size_t i;
@@ -645,7 +678,7 @@ static void
 first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 {
 	struct calltree *tree = b->tree;
-	struct thread_state *st = &b->states[t];
+	struct thread_state *st = state_of(b, t);
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -698,7 +731,7 @@ event_times(struct build_worker *w, uint32_t t, enum trace_clock clock,
             uint64_t cpu, uint64_t wall, uint64_t *at)
 {
 	struct calltree_builder *b = w->b;
-	struct thread_state *st = &b->states[t];
+	struct thread_state *st = state_of(b, t);
 
 	if (__builtin_expect(!st->nevents++, 0)) {
 		uint64_t raw[CLOCK_COUNT] = {cpu, wall};
@@ -776,7 +809,7 @@ static inline __attribute__((always_inline)) void
 run_load(struct run_state *rs, struct build_worker *w, uint32_t t)
 {
 	struct tt_calls *c = &w->b->tree->calls;
-	struct thread_state *st = &w->b->states[t];
+	struct thread_state *st = state_of(w->b, t);
 	struct thread_calls *tc = &st->calls;
 	int k;
 
@@ -807,7 +840,7 @@ run_load(struct run_state *rs, struct build_worker *w, uint32_t t)
 static inline __attribute__((always_inline)) void
 run_store(const struct run_state *rs, struct build_worker *w, uint32_t t)
 {
-	struct thread_state *st = &w->b->states[t];
+	struct thread_state *st = state_of(w->b, t);
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++)
@@ -898,7 +931,7 @@ static inline __attribute__((always_inline)) void
 apply_run(struct build_worker *w, const struct trace_records *r, size_t from,
           size_t to, uint32_t t)
 {
-	struct thread_state *st = &w->b->states[t];
+	struct thread_state *st = state_of(w->b, t);
 	bool wraps = w->b->tree->header.time_bits == 32;
 	struct trace_event ev;
 	struct run_state rs;
@@ -1032,7 +1065,7 @@ static void
 settle_thread_times(struct calltree_builder *b, size_t t)
 {
 	struct calltree *tree = b->tree;
-	struct thread_state *st = &b->states[t];
+	const struct thread_state *st = state_peek(b, t);
 	struct tt_thread *th = &tree->threads[t];
 	int k;
 
@@ -1051,7 +1084,7 @@ close_thread_frames(struct build_worker *w, size_t t)
 {
 	struct calltree_builder *b = w->b;
 
-	while (b->states[t].depth) {
+	while (state_peek(b, t)->depth) {
 		pop_frame(b, (uint32_t)t, b->tree->threads[t].last,
 		          CALL_OPEN_AT_END);
 		w->an->open_at_end++;
@@ -1104,13 +1137,13 @@ static void
 move_steps(struct time_tables *tt, const struct calltree_builder *b, size_t t,
            const uint32_t *dest, size_t base, int k)
 {
-	const struct thread_calls *tc = &b->states[t].calls;
+	const struct thread_calls *tc = &state_peek(b, t)->calls;
 	uint64_t *highs;
 	size_t i, s = 0;
 
 	if (!dest) {
 		/* A placed thread's orphans start at its first time. */
-		if (tc->placed && b->states[t].orphans)
+		if (tc->placed && state_peek(b, t)->orphans)
 			add_step(tt, (uint32_t)base,
 			         b->tree->threads[t].first[k] >> TIME_LOW_BITS);
 		for (i = 0; i < tc->nsteps[k]; i++)
@@ -1180,15 +1213,18 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 {
 	struct calltree *tree = b->tree;
 	struct tt_calls *c = &tree->calls;
-	struct thread_calls *tc = &b->states[t].calls;
-	size_t base = tree->threads[t].first_call, n = tc->count, i, j;
+	struct thread_state *st = b->states[t];
+	struct thread_calls *tc;
+	size_t base = tree->threads[t].first_call, n, i, j;
 	uint32_t *dest = NULL;
 	int k;
 
-	if (!n)
+	if (!st || !st->calls.count)
 		return;
-	if (b->states[t].orphans && !tc->placed)
-		dest = preorder_of(tc, b->states[t].orphans);
+	tc = &st->calls;
+	n = tc->count;
+	if (st->orphans && !tc->placed)
+		dest = preorder_of(tc, st->orphans);
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		struct time_tables *tt = &tables[k];
 
@@ -1253,8 +1289,8 @@ group_by_thread(struct calltree_builder *b)
 		for (t = 0; t < tree->nthreads; t++) {
 			tree->threads[t].first_call = (uint32_t)first;
 			tree->threads[t].ncalls =
-			        (uint32_t)b->states[t].calls.count;
-			first += b->states[t].calls.count;
+			        (uint32_t)state_peek(b, t)->calls.count;
+			first += state_peek(b, t)->calls.count;
 		}
 		c->count = n;
 		if (!n)
@@ -1321,13 +1357,13 @@ bool
 build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
                     uint32_t *path)
 {
-	struct thread_calls *tc = &w->b->states[t].calls;
+	struct thread_calls *tc = &state_of(w->b, t)->calls;
 
 	if (tc->orphan_slots || tc->count != tc->cap)
 		return false;
 	settle_thread_times(w->b, t);
 	close_thread_frames(w, t);
-	if (!w->b->states[t].settles)
+	if (!state_of(w->b, t)->settles)
 		settle_thread(w->b, t, open, path, &w->deep);
 	return true;
 }
@@ -1382,7 +1418,7 @@ finish(struct calltree_builder *b)
 	for (i = 0; i < tree->nthreads; i++) {
 		if (!tree->threads[i].defined && tree->threads[i].nevents)
 			tree->anomalies.unknown_threads++;
-		sampling_verdict_add(&verdict, &b->states[i].probe);
+		sampling_verdict_add(&verdict, &state_peek(b, i)->probe);
 	}
 	tree->sampled =
 	        tree->header.sampled || sampling_verdict_sampled(&verdict);
@@ -1425,14 +1461,14 @@ build_place_thread(struct calltree_builder *b, size_t t, size_t base,
                    size_t orphans, size_t enters, bool settles)
 {
 	struct tt_calls *c = &b->tree->calls;
-	struct thread_calls *tc = &b->states[t].calls;
+	struct thread_calls *tc = &state_of(b, t)->calls;
 	size_t n = orphans + enters, i;
 	int k;
 
 	b->tree->threads[t].first_call = (uint32_t)base;
 	b->tree->threads[t].ncalls = (uint32_t)n;
 	tc->placed = true;
-	b->states[t].settles = settles;
+	state_of(b, t)->settles = settles;
 	tc->base = (uint32_t)base;
 	tc->cap = n;
 	tc->count = tc->orphan_slots = orphans;
@@ -1464,24 +1500,10 @@ build_reset_calls(struct calltree_builder *b)
 	size_t t;
 
 	for (t = 0; t < tree->nthreads; t++) {
-		struct thread_state *st = &b->states[t];
-		struct tt_thread *th = &tree->threads[t];
-
-		thread_calls_free(&st->calls);
-		free(st->stack);
-		free(st->tops);
-		free(st->open);
-		memset(st, 0, sizeof(*st));
-		th->first_call = th->ncalls = 0;
-		th->nevents = 0;
-		th->max_depth = 0;
-		memset(th->first, 0, sizeof(th->first));
-		memset(th->last, 0, sizeof(th->last));
+		thread_state_free(b->states[t]);
+		b->states[t] = NULL;
+		tree->threads[t].first_call = tree->threads[t].ncalls = 0;
 	}
-	calltree_free_calls(tree);
-	free(b->parent);
-	b->parent = NULL;
-	b->placed = false;
 }
 
 void
@@ -1601,12 +1623,8 @@ builder_done(struct calltree_builder *b)
 {
 	size_t i;
 
-	for (i = 0; i < b->tree->nthreads; i++) {
-		thread_calls_free(&b->states[i].calls);
-		free(b->states[i].stack);
-		free(b->states[i].tops);
-		free(b->states[i].open);
-	}
+	for (i = 0; i < b->tree->nthreads; i++)
+		thread_state_free(b->states[i]);
 	free(b->states);
 	free(b->parent);
 	build_worker_done(&b->serial);

@@ -267,7 +267,9 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 	unsigned i, njobs;
 
 	for (t = 0; t < tree->nthreads; t++) {
-		if (scope && !scope_has(scope, t))
+		/* A thread without calls adds nothing (files may name
+		 * millions of them). */
+		if ((scope && !scope_has(scope, t)) || !tree->threads[t].ncalls)
 			continue;
 		/* Most calls first, then by index. */
 		by_size[n++] = (uint64_t)(UINT32_MAX - tree->threads[t].ncalls)
