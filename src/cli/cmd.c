@@ -395,15 +395,9 @@ static const struct option_def options[] = {
         {OPT_MOUSE, 0, "no-mouse", NULL,
          "leave the mouse to the terminal (select and copy text)",
          set_no_mouse,
-         "The viewer takes the mouse when the terminal has one (terminfo's "
-         "kmous), with xterm's SGR reports that tmux and terminals over "
-         "SSH pass on: a click selects a row, a call of the chart or a "
-         "frame of the icicle, a click on the selection or a double click "
-         "is Enter, the wheel scrolls (pans the chart; over the thread "
-         "names or with Ctrl, goes from thread to thread), and a drag "
-         "along the chart's time scale picks a range for every view.  "
-         "Shift with a click or drag usually reaches the terminal's own "
-         "selection meanwhile."},
+         "For the viewer, which otherwise takes the mouse when terminfo "
+         "knows one (see Mouse under KEYS); most terminals also let Shift "
+         "with a click or drag reach their own selection."},
         {OPT_RANGE, 0, "range", "A..B",
          "only the time from A to B after the trace start, on the wall "
          "clock (cpu without one); units us, ms (default) or s",
