@@ -11,8 +11,8 @@
  * the help: key:Enter, key:C-o), search:REGEX, size:WxH (draw at the
  * size so far, then use the new one), or mouse:B;X;YM (an xterm SGR
  * mouse report, M for a press or m for a release, 1-based cells; a
- * second after the last one, or @N: N milliseconds after).  --base compares FILE with another
- * trace, as the viewer's --base does.
+ * second after the last one, or @N: N milliseconds after).  --base
+ * compares FILE with another trace, as the viewer's --base does.
  */
 #include "config.h"
 
@@ -177,7 +177,8 @@ main(int argc, char **argv)
 			struct mouse_event ev;
 
 			if (!mouse_parse_sgr(step + 6, len, &ev)) {
-				fprintf(stderr, "render: bad mouse report '%s'\n",
+				fprintf(stderr,
+				        "render: bad mouse report '%s'\n",
 				        step + 6);
 				status = 2;
 			} else {

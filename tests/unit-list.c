@@ -272,7 +272,8 @@ test_mouse(void)
 	l.count = 0;
 	l.pager = false;
 	ev = sgr("65;5;5M");
-	ok(list_mouse(&l, &ev) == LIST_MISSED, "an empty list: the wheel misses");
+	ok(list_mouse(&l, &ev) == LIST_MISSED,
+	   "an empty list: the wheel misses");
 }
 
 int

@@ -485,10 +485,11 @@ wheel_pan(struct timeline_view *v, int dir)
 
 	if (most < least)
 		most = least;
-	if (dir > 0)
-		first = first + n < most ? first + n : first > most ? first : most;
-	else
-		first = first > least + n ? first - n : first < least ? first : least;
+	/* Never past either end, nor back from beyond one. */
+	if (dir > 0 && first < most)
+		first = first + n < most ? first + n : most;
+	else if (dir < 0 && first > least)
+		first = first > least + n ? first - n : least;
 	if (first != v->first) {
 		v->fit = FIT_NONE;
 		v->first = first;
