@@ -8,9 +8,11 @@
  *        [STEP...]
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
- * the help: key:Enter, key:C-o), search:REGEX, or size:WxH (draw at the
- * size so far, then use the new one).  --base compares FILE with another
- * trace, as the viewer's --base does.
+ * the help: key:Enter, key:C-o), search:REGEX, size:WxH (draw at the
+ * size so far, then use the new one), or mouse:B;X;YM (an xterm SGR
+ * mouse report, M for a press or m for a release, 1-based cells; a
+ * second after the last one, or @N: N milliseconds after).  --base
+ * compares FILE with another trace, as the viewer's --base does.
  */
 #include "config.h"
 
@@ -19,6 +21,7 @@
 #include "model/open.h"
 #include "tui/canvas.h"
 #include "tui/keymap.h"
+#include "tui/mouse.h"
 #include "tui/request.h"
 #include "read/error.h"
 
@@ -32,7 +35,7 @@ usage(void)
 	fputs("usage: render [--ascii] [--roles] [--base FILE] FILE "
 	      "WIDTHxHEIGHT [STEP...]\n"
 	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
-	      "key:C, search:REGEX or size:WxH\n",
+	      "key:C, search:REGEX, size:WxH or mouse:B;X;YM[@MS]\n",
 	      stderr);
 	exit(2);
 }
@@ -126,6 +129,7 @@ main(int argc, char **argv)
 	struct app *app;
 	bool ascii = false, roles = false;
 	int width, height, i = 1, status = 0;
+	long long now = 0;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
 		if (!strcmp(argv[i], "--ascii"))
@@ -165,6 +169,22 @@ main(int argc, char **argv)
 				status = 2;
 			} else {
 				app_key(app, key);
+			}
+		} else if (!strncmp(step, "mouse:", 6)) {
+			const char *at = strchr(step, '@');
+			size_t len = at ? (size_t)(at - step - 6)
+			                : strlen(step + 6);
+			struct mouse_event ev;
+
+			if (!mouse_parse_sgr(step + 6, len, &ev)) {
+				fprintf(stderr,
+				        "render: bad mouse report '%s'\n",
+				        step + 6);
+				status = 2;
+			} else {
+				now += at ? atol(at + 1) : 1000;
+				ev.ms = now;
+				app_mouse(app, &ev);
 			}
 		} else if (!strncmp(step, "search:", 7)) {
 			app_search(app, step + 7);

@@ -267,6 +267,12 @@ pprof-threads||heap|100x8|VIEW_THREADS
 pprof-base-profile|--base heap.trace|grown|110x10|
 pprof-base-icicle|--roles --base heap.trace|grown|100x10|key:f key:j key:j
 sample-type-not-pprof||calls|80x12|key:y
+mouse-wheel-profile||gen|80x12|mouse:65;10;5M mouse:65;10;5M
+mouse-wheel-profile-up||gen|80x12|MOVE_DOWN*12 mouse:64;10;5M
+mouse-wheel-chart-pan||gen|100x16|VIEW_TIMELINE ZOOM_IN*3 mouse:65;50;5M
+mouse-wheel-chart-threads||gen|100x16|VIEW_TIMELINE mouse:65;5;5M
+mouse-drag-axis-shown||gen|100x16|VIEW_TIMELINE mouse:0;26;2M mouse:32;45;2M
+mouse-outside-view||calls|80x16|mouse:0;10;1M mouse:0;10;15M mouse:0;10;16M
 CASES
 }
 
@@ -384,6 +390,64 @@ same_renders "key:f key:j key:l key:b" "key:f key:j key:l key:b key:b $one key:f
 same_renders "$one key:f key:b" "$one key:f $back key:t ENTER key:f key:b"
 same_renders "key:f key:b $one key:f" \
 	"key:f key:b $one key:f $back key:t ENTER key:f"
+
+# The mouse does what the keys do: the same screen after each pair (a
+# step is an SGR report, 1-based cells; @N: N ms after the last one).
+same_steps() {
+	# shellcheck disable=SC2086
+	(cd "$tmp" && "$RENDER" --roles "$1.trace" "$2" $3) >"$tmp/a.txt"
+	# shellcheck disable=SC2086
+	(cd "$tmp" && "$RENDER" --roles "$1.trace" "$2" $4) >"$tmp/b.txt"
+	cmp -s "$tmp/a.txt" "$tmp/b.txt"
+	ok $? "mouse: $5"
+	cmp -s "$tmp/a.txt" "$tmp/b.txt" ||
+		diff -u "$tmp/b.txt" "$tmp/a.txt" | diag
+}
+press=mouse:0\;10\;5M release=mouse:0\;10\;5m
+same_steps calls 80x16 "$press $release" "MOVE_DOWN*2" \
+	"a click selects the profile row under it"
+same_steps calls 80x16 "$press $release $press" "MOVE_DOWN*2 ENTER" \
+	"a click on the selected row opens it"
+same_steps calls 80x16 "mouse:0;10;3M mouse:0;10;3m@30 mouse:0;10;3M@60" \
+	"ENTER" "a double click on the selected row opens it once"
+same_steps calls 80x16 "mouse:0;10;3M mouse:0;10;3M@600" "ENTER ENTER" \
+	"two clicks far apart in time are two Enters"
+same_steps calls 80x16 "mouse:2;10;5M mouse:1;10;5M" "" \
+	"right and middle clicks select nothing"
+same_steps calls 80x12 "VIEW_THREADS mouse:0;5;4M" "VIEW_THREADS MOVE_DOWN" \
+	"a click selects a thread"
+same_steps calls 80x12 "VIEW_THREADS mouse:0;5;4M mouse:0;5;4M" \
+	"VIEW_THREADS MOVE_DOWN ENTER" "a click on the selected thread scopes"
+same_steps gen 80x24 "key:C mouse:0;10;5M mouse:0;10;5M" \
+	"key:C MOVE_DOWN ENTER" "a call tree row: click, then Enter"
+same_steps calls 80x24 "key:? mouse:65;5;5M" "key:? MOVE_DOWN*3" \
+	"a wheel notch scrolls the help three lines"
+same_steps calls 80x24 "key:? mouse:0;5;5M" "key:?" \
+	"a click in the help changes nothing"
+same_steps gen 100x30 "VIEW_TIMELINE mouse:0;16;5M" \
+	"VIEW_TIMELINE MOVE_DOWN*2" "a click selects the bar under it"
+same_steps gen 100x30 "VIEW_TIMELINE mouse:0;16;5M mouse:0;16;5M" \
+	"VIEW_TIMELINE MOVE_DOWN*2 ENTER" "a click on the selected bar is Enter"
+same_steps gen 100x30 "VIEW_TIMELINE mouse:0;40;3M" "VIEW_TIMELINE ENTER" \
+	"a click on a thread's header folds it"
+same_steps gen 100x30 "VIEW_TIMELINE mouse:0;40;3M mouse:0;40;3m@20 \
+mouse:0;40;3M@40" "VIEW_TIMELINE ENTER" "a double click on a header folds once"
+same_steps gen 100x30 "VIEW_TIMELINE mouse:0;26;2M mouse:32;30;2M \
+mouse:32;45;2M mouse:0;45;2m" \
+	"VIEW_TIMELINE EXPAND*10 RANGE_START EXPAND*19 RANGE_APPLY" \
+	"a drag along the scale applies the range v and V make"
+same_steps gen 100x30 "VIEW_TIMELINE mouse:0;26;2M mouse:0;26;2m" \
+	"VIEW_TIMELINE EXPAND*10" "a click on the scale moves the time cursor"
+same_steps gen 100x30 "VIEW_TIMELINE ZOOM_IN*3 mouse:65;50;5M mouse:64;50;5M" \
+	"VIEW_TIMELINE ZOOM_IN*3" "the wheel pans the chart and back"
+same_steps icicle 100x16 "key:f mouse:0;1;5M" "key:f key:j key:j" \
+	"a click selects the frame under it"
+same_steps icicle 100x16 "key:f mouse:0;1;5M mouse:0;1;5M" \
+	"key:f key:j key:j key:Enter" "a click on the selected frame zooms"
+same_steps icicle 100x16 "key:f mouse:0;1;5M mouse:0;1;5M mouse:0;1;2M" \
+	"key:f key:j key:j key:Enter key:u" "a click on the breadcrumb zooms out"
+same_steps icicle 100x16 "key:f mouse:65;1;5M mouse:65;1;5M mouse:64;1;5M" \
+	"key:f key:j key:j key:k" "the wheel moves the frame a level"
 
 # A --base that cannot be read: exit 3 and one line naming it.
 (cd "$tmp" && "$RENDER" --base missing.trace diff-new.trace 80x24) \

@@ -4,7 +4,11 @@
 # icicle (frames, zoom, inversion, search), the call chart (arrows over
 # calls, zoom to a call and fit, a range applied and cleared, Enter on a
 # call), search, the call tree (open, hottest path, expand, back to the
-# profile), resize, redraw, suspend, quit; Ctrl-C, SIGTERM and SIGHUP;
+# profile), resize, redraw, suspend, quit; the mouse (SGR reports typed
+# into the pane: clicks, a click on the selection, the wheel, a bar of
+# the chart, a drag along its scale; its modes off while suspended and
+# after every exit, never on with --no-mouse, whose reports do nothing);
+# Ctrl-C, SIGTERM and SIGHUP;
 # with TERM xterm-256color,
 # screen and vt100, in C (ASCII drawing) and UTF-8 locales, and with
 # NO_COLOR.  After every exit the shell prompt must be back with the
@@ -84,12 +88,23 @@ keys() {
 	tm send-keys -t t "$@"
 }
 
+# mouse REPORT: an xterm SGR mouse report, as the terminal would send
+# it ("0;10;5M": left press at column 10, row 5 from 1; m: release).
+mouse() {
+	keys -l "$(printf '\033[<%s' "$1")"
+}
+
+# The pane's mouse modes: any, button-event (1002), SGR (1006).
+mouse_modes() {
+	tm display -p -t t '#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
+}
+
 # start ENV...: run the viewer on gen.trace with these environment
-# settings; its pid goes to $pid.
+# settings (and the options in $viewer_opts); its pid goes to $pid.
 start() {
 	rm -f "$tmp/pid"
 	keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec env $* $TRACETUI" \
-		" $tmp/gen.trace'" Enter
+		" $viewer_opts $tmp/gen.trace'" Enter
 	wait_for '[ -s "$tmp/pid" ]'
 	pid=$(cat "$tmp/pid" 2>/dev/null)
 	expect '\| Profile \| all 3 threads \|' "$label: the viewer opens"
@@ -109,6 +124,8 @@ sane() {
 	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag}')
 	ok $([ "$state" = "0 1" ] && echo 0 || echo 1) \
 		"$label: $1: main screen, cursor visible"
+	ok $([ "$(mouse_modes)" = 000 ] && echo 0 || echo 1) \
+		"$label: $1: the mouse modes are off"
 	! on_screen 'Sanitizer|runtime error|Segmentation|Aborted'
 	ok $? "$label: $1: no crash or sanitizer report"
 	keys "clear; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo |" \
@@ -365,16 +382,50 @@ if [ -n "$utf8" ]; then
 	keys q
 	sane q
 
-	# Ctrl-Z suspends and fg resumes.
+	# The mouse: on at the start; a click selects a row, a click on it
+	# opens it, the wheel scrolls; in the chart a click selects the bar
+	# under it and a drag along the scale applies a range.
 	start TERM=xterm-256color LANG=$utf8
+	wait_for '[ "$(mouse_modes)" = 111 ]'
+	ok $? "$label: the mouse modes are on: buttons, drags, SGR"
+	row3=$(row 5 | sed 's/.*[0-9] *//')
+	mouse '0;10;5M'
+	mouse '0;10;5m'
+	wait_for 'status_line | grep -q "^java.lang.reflect.Method.invoke "'
+	ok $? "$label: a click selects the third row ($row3)"
+	mouse '0;10;5M'
+	mouse '0;10;5m'
+	expect '^ +Children$' "$label: a click on the selected row opens it"
+	! on_screen 'unbound key'
+	ok $? "$label: no report reached the keys"
+	before=$(row 3)
+	mouse '65;10;8M'
+	wait_for '[ "$(row 3)" != "$before" ]'
+	ok $? "$label: the wheel scrolls the rows"
+	keys T
+	expect '\| Timeline \|' "$label: the chart for the mouse"
+	mouse '0;16;5M'
+	wait_for 'status_line | grep -q "> RuntimeInit.MethodAndArgsCaller.run ([0-9.]*ms)$"'
+	ok $? "$label: a click selects the bar under it"
+	mouse '0;26;2M'
+	mouse '32;45;2M'
+	mouse '0;45;2m'
+	expect '\| range: wall [0-9.]+\.\.' \
+		"$label: a drag along the scale applies a range"
+
+	# Ctrl-Z suspends, with the mouse off, and fg resumes it.
 	keys C-z
 	wait_for 'screen | grep -v "^\$" | tail -n 1 | grep -q "^READY\\$"'
 	ok $? "$label: Ctrl-Z gives the shell back"
 	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag}')
 	ok $([ "$state" = "0 1" ] && echo 0 || echo 1) \
 		"$label: suspended: main screen, cursor visible"
+	ok $([ "$(mouse_modes)" = 000 ] && echo 0 || echo 1) \
+		"$label: suspended: the mouse modes are off"
 	keys fg Enter
-	expect '\| Profile \| all 3 threads \|' "$label: fg redraws the viewer"
+	expect '\| Timeline \| all 3 threads \|' "$label: fg redraws the viewer"
+	wait_for '[ "$(mouse_modes)" = 111 ]'
+	ok $? "$label: fg turns the mouse on again"
 	keys q
 	sane "q after fg"
 
@@ -420,8 +471,26 @@ short_tour TERM=vt100 LANG=$utf8_or_c
 kill -HUP "$pid"
 sane SIGHUP
 
-label="LANG=C"
+label="LANG=C --no-mouse"
 glyphs=ascii
+viewer_opts=--no-mouse
+start TERM=xterm-256color LANG=C LC_ALL=C
+ok $([ "$(mouse_modes)" = 000 ] && echo 0 || echo 1) \
+	"$label: the mouse modes stay off"
+before=$(status_line)
+mouse '0;10;5M'
+mouse '0;10;5m'
+mouse '65;10;5M'
+keys j
+wait_status_change "$before"
+# Had the click selected the third row, j would be on the fourth.
+status_line | grep -q '^com\.android\.internal\.os\.RuntimeInit' &&
+	on_screen '\| Profile \|' && ! on_screen 'unbound key|\[<'
+ok $? "$label: the reports did nothing: j went to the second row"
+keys q
+sane q
+viewer_opts=
+label="LANG=C"
 short_tour TERM=xterm-256color LANG=C LC_ALL=C
 keys q
 sane q

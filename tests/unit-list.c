@@ -1,11 +1,17 @@
 /*
  * unit-list: the list widget's cursor, paging, resizing, search with its
  * match count, and the reset after a sort, on lists of a known size whose
- * expected positions are worked out by hand below.
+ * expected positions are worked out by hand below; the mouse on it
+ * (wheel, clicks, the row under a screen line), and the reading of
+ * xterm's SGR and X10 mouse reports.
  */
 #include "config.h"
 
 #include "tui/list.h"
+#include "tui/mouse.h"
+
+#include <stdint.h>
+#include <string.h>
 
 #include "tap.h"
 
@@ -145,6 +151,131 @@ test_pager(void)
 	is_u64(l.top, 0, "everything fits: from the top");
 }
 
+/* An event from SGR report s (after "ESC [ <"); kind -1 when refused. */
+static struct mouse_event
+sgr(const char *s)
+{
+	struct mouse_event ev;
+
+	if (!mouse_parse_sgr(s, strlen(s), &ev))
+		ev.kind = (enum mouse_kind) - 1;
+	return ev;
+}
+
+static void
+test_reports(void)
+{
+	struct mouse_event ev = sgr("0;10;5M");
+
+	ok(ev.kind == MOUSE_PRESS && ev.button == 0 && ev.x == 9 &&
+	           ev.y == 4 && !ev.shift && !ev.ctrl,
+	   "0;10;5M: left press at column 9, row 4 from 0");
+	ev = sgr("0;10;5m");
+	ok(ev.kind == MOUSE_RELEASE && ev.button == 0, "m: its release");
+	ev = sgr("2;1;1M");
+	ok(ev.kind == MOUSE_PRESS && ev.button == 2 && ev.x == 0 && ev.y == 0,
+	   "2: the right button, at the top left");
+	ev = sgr("32;300;200M");
+	ok(ev.kind == MOUSE_DRAG && ev.button == 0 && ev.x == 299 &&
+	           ev.y == 199,
+	   "32: a drag with the left button, past X10's 223 columns");
+	ev = sgr("64;3;3M");
+	ok(ev.kind == MOUSE_WHEEL && ev.dy == -1 && ev.dx == 0, "64: wheel up");
+	ev = sgr("65;3;3M");
+	ok(ev.kind == MOUSE_WHEEL && ev.dy == 1, "65: wheel down");
+	ev = sgr("66;3;3M");
+	ok(ev.kind == MOUSE_WHEEL && ev.dx == -1 && ev.dy == 0,
+	   "66: wheel left");
+	ev = sgr("81;3;3M");
+	ok(ev.kind == MOUSE_WHEEL && ev.dy == 1 && ev.ctrl,
+	   "81: wheel down with ctrl (16)");
+	ev = sgr("4;3;3M");
+	ok(ev.kind == MOUSE_PRESS && ev.shift, "4: a press with shift");
+	ok((int)sgr("35;3;3M").kind == -1,
+	   "35: motion without a button is refused");
+	ok((int)sgr("128;3;3M").kind == -1, "128: extra buttons are refused");
+	ok((int)sgr("0;0;3M").kind == -1, "column 0 is refused");
+	ok((int)sgr("0;3;3").kind == -1, "no final M or m: refused");
+	ok((int)sgr("0;3M").kind == -1, "two numbers: refused");
+	ok((int)sgr("0;3;3;4M").kind == -1, "four numbers: refused");
+	ok((int)sgr("0;;3M").kind == -1, "an empty number: refused");
+	ok((int)sgr("0;1234567;3M").kind == -1, "seven digits: refused");
+	ok((int)sgr("").kind == -1, "nothing: refused");
+	ok(mouse_parse_x10(32, 33 + 9, 33 + 4, &ev) &&
+	           ev.kind == MOUSE_PRESS && ev.x == 9 && ev.y == 4,
+	   "X10: a left press, values plus 32");
+	ok(mouse_parse_x10(35, 40, 40, &ev) && ev.kind == MOUSE_RELEASE &&
+	           ev.button == -1,
+	   "X10: button 3 is a release of some button");
+	ok(mouse_parse_x10(96, 40, 40, &ev) && ev.kind == MOUSE_WHEEL &&
+	           ev.dy == -1,
+	   "X10: 64 + 32 is wheel up");
+}
+
+static void
+test_mouse(void)
+{
+	struct list l = {0};
+	struct mouse_event ev;
+
+	list_set_count(&l, 50);
+	list_layout(&l, 10);
+	l.y = 2;
+	is_u64(list_row_at(&l, 2), 0, "the first line shows row 0");
+	is_u64(list_row_at(&l, 11), 9, "the tenth, row 9");
+	ok(list_row_at(&l, 1) == SIZE_MAX && list_row_at(&l, 12) == SIZE_MAX,
+	   "above and below the rows: none");
+	ev = sgr("0;5;6M"); /* screen row 5 */
+	ok(list_mouse(&l, &ev) == LIST_MOVED && l.cursor == 3,
+	   "a click on screen row 5 selects row 3");
+	ok(list_mouse(&l, &ev) == LIST_AGAIN && l.cursor == 3,
+	   "again: LIST_AGAIN, the cursor stays");
+	ev = sgr("0;5;2M");
+	ok(list_mouse(&l, &ev) == LIST_MISSED && l.cursor == 3,
+	   "a click on the header misses");
+	ev = sgr("2;5;8M");
+	ok(list_mouse(&l, &ev) == LIST_MISSED && l.cursor == 3,
+	   "a right click misses");
+	ev = sgr("32;5;9M");
+	ok(list_mouse(&l, &ev) == LIST_MOVED && l.cursor == 6,
+	   "a drag selects the row under it (6)");
+	ev = sgr("65;5;5M");
+	ok(list_mouse(&l, &ev) == LIST_MOVED && l.top == 3 && l.cursor == 6,
+	   "a notch down scrolls 3 rows; the cursor stays in sight");
+	list_mouse(&l, &ev);
+	list_mouse(&l, &ev);
+	is_u64(l.top, 9, "three notches: 9 rows down");
+	is_u64(l.cursor, 9, "the cursor keeps to the top edge");
+	ev = sgr("64;5;5M");
+	list_mouse(&l, &ev);
+	ok(l.top == 6 && l.cursor == 9, "a notch up: 6, the cursor stays");
+	list_layout(&l, 10);
+	ok(l.top == 6 && l.cursor == 9, "the layout keeps both");
+	ev = sgr("64;5;5M");
+	list_mouse(&l, &ev);
+	list_mouse(&l, &ev);
+	ok(l.top == 0 && l.cursor == 9, "scrolled to the top");
+	list_mouse(&l, &ev);
+	is_u64(l.cursor, 6, "at the top, a notch moves the cursor up 3");
+	ev = sgr("65;5;5M");
+	for (int i = 0; i < 20; i++)
+		list_mouse(&l, &ev);
+	ok(l.top == 40 && l.cursor == 49,
+	   "at the bottom: the last page, then the last row");
+	l.pager = true;
+	l.top = 0;
+	list_layout(&l, 10);
+	list_mouse(&l, &ev);
+	is_u64(l.top, 3, "a pager scrolls 3 a notch");
+	ev = sgr("0;5;6M");
+	ok(list_mouse(&l, &ev) == LIST_MISSED, "a click on a pager misses");
+	l.count = 0;
+	l.pager = false;
+	ev = sgr("65;5;5M");
+	ok(list_mouse(&l, &ev) == LIST_MISSED,
+	   "an empty list: the wheel misses");
+}
+
 int
 main(void)
 {
@@ -153,5 +284,7 @@ main(void)
 	test_search();
 	test_sort_reset();
 	test_pager();
+	test_reports();
+	test_mouse();
 	return done_testing();
 }

@@ -138,6 +138,14 @@ set_ascii(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 }
 
 static const char *
+set_no_mouse(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->no_mouse = true;
+	return NULL;
+}
+
+static const char *
 set_color(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
 	static const char *const whens[] = {"auto", "always", "never"};
@@ -384,6 +392,12 @@ static const struct option_def options[] = {
          set_ascii, "Also when the locale is not UTF-8."},
         {OPT_COLOR, 0, "color", "WHEN", "auto, always or never", set_color,
          "Colours in the viewer; NO_COLOR in the environment means never."},
+        {OPT_MOUSE, 0, "no-mouse", NULL,
+         "leave the mouse to the terminal (select and copy text)",
+         set_no_mouse,
+         "For the viewer, which otherwise takes the mouse when terminfo "
+         "knows one (see Mouse under KEYS); most terminals also let Shift "
+         "with a click or drag reach their own selection."},
         {OPT_RANGE, 0, "range", "A..B",
          "only the time from A to B after the trace start, on the wall "
          "clock (cpu without one); units us, ms (default) or s",

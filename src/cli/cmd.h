@@ -50,6 +50,7 @@ enum cmd_option {
 	OPT_ALPHA = 1 << 17,
 	OPT_SAMPLE_TYPE = 1 << 18,
 	OPT_TRANSFORM = 1 << 19, /* --focus, --merge, --drop, ... */
+	OPT_MOUSE = 1 << 20,
 };
 
 struct cmd_spec {
@@ -92,6 +93,7 @@ struct cmd_opts {
 	size_t ntransforms, transforms_cap;
 	bool ascii;  /* --ascii */
 	int color;   /* enum term_color: auto, always, never */
+	bool no_mouse; /* --no-mouse */
 	char **args; /* positional arguments */
 	int nargs;
 	/* --sample-type NAME|INDEX, or NULL */

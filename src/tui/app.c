@@ -646,6 +646,52 @@ app_key(struct app *app, int key)
 	app_request(app, req);
 }
 
+/* True when press ev is the second of a double click whose first press
+ * acted as Enter; notes the press either way. */
+static bool
+second_of_double(struct app *app, const struct mouse_event *ev)
+{
+	bool twice = app->clicked && app->click_acted &&
+	             ev->ms - app->click_ms <= MOUSE_DOUBLE_MS &&
+	             ev->x == app->click_x && ev->y == app->click_y;
+
+	app->clicked = true;
+	app->click_ms = ev->ms;
+	app->click_x = ev->x;
+	app->click_y = ev->y;
+	return twice;
+}
+
+void
+app_mouse(struct app *app, const struct mouse_event *ev)
+{
+	const struct view_ops *ops = view_ops[app->view];
+	bool starts = ev->kind == MOUSE_PRESS || ev->kind == MOUSE_WHEEL;
+	struct view_ask ask;
+	enum view_result r;
+
+	if (app->prompting || !ops->mouse || !app->page)
+		return;
+	/* Presses and wheels count in the view's rows only; drags and
+	 * releases go on to the view that had the press. */
+	if (starts && (ev->y < 1 || ev->y > app->page))
+		return;
+	if (ev->kind == MOUSE_PRESS && ev->button == 0 &&
+	    second_of_double(app, ev))
+		return;
+	if (starts) {
+		free(app->message);
+		app->message = NULL;
+	}
+	ask_init(app, &ask);
+	r = ops->mouse(app->state[app->view], app, ev, &ask);
+	apply_ask(app, &ask);
+	if (ev->kind == MOUSE_PRESS && ev->button == 0)
+		app->click_acted = r == VIEW_AGAIN;
+	if (r == VIEW_AGAIN)
+		app_request(app, REQ_ENTER);
+}
+
 /* ---- transforms ------------------------------------------------------ */
 
 /* Make tree the app's model: every view, profile and index rebuilt on it,
@@ -968,6 +1014,7 @@ app_draw(struct app *app, struct canvas *c)
 
 		canvas_text(c, 0, 0, c->width, msg, ROLE_WARNING);
 		free(msg);
+		app->page = 0;
 		return;
 	}
 	draw_title(app, c);

@@ -82,7 +82,12 @@ struct app {
 	bool prompting;         /* reading a search pattern */
 	char *prompt;
 	size_t prompt_len, prompt_cap;
-	int page;                  /* rows of the view area at the last draw */
+	int page; /* rows of the view area at the last draw (0: too small) */
+	/* The last left press: where, when, and whether it acted as Enter
+	 * (the second press of a double click then does nothing more). */
+	bool clicked, click_acted;
+	int click_x, click_y;
+	long long click_ms;
 	struct base_compare *base; /* NULL without --base */
 	char *base_path;           /* its file, as given */
 	struct warmup *warmup;     /* indexes built in the background */
@@ -113,6 +118,8 @@ void app_wait_notice(struct app *app, const char *what);
 void app_free(struct app *app);
 /* Handle a key press from the terminal. */
 void app_key(struct app *app, int key);
+/* Handle a mouse event (tui/mouse.h) on the screen as last drawn. */
+void app_mouse(struct app *app, const struct mouse_event *ev);
 /* Handle a request. */
 void app_request(struct app *app, enum request req);
 /* Draw the whole screen into canvas (which has the terminal's size). */

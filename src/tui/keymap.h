@@ -26,6 +26,7 @@ enum {
 	TKEY_RESIZE,
 	TKEY_F1,
 	TKEY_F12 = TKEY_F1 + 11,
+	TKEY_MOUSE, /* a mouse event: term_mouse says which */
 	TKEY_ENTER = '\r',
 	TKEY_ESC = 27,
 	TKEY_TAB = '\t',

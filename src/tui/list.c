@@ -6,6 +6,8 @@
 
 #include "tui/list.h"
 
+#include <stdint.h>
+
 void
 list_set_count(struct list *l, size_t count)
 {
@@ -141,4 +143,66 @@ list_search(struct list *l, int dir, list_match_fn *match, void *arg,
 		hit->total = total;
 	}
 	return true;
+}
+
+void
+list_scroll(struct list *l, long delta)
+{
+	size_t height = l->height ? l->height : 1;
+	size_t last_top = l->count > height ? l->count - height : 0;
+	size_t top = l->top;
+
+	if (delta < 0)
+		top = (size_t)-delta < top ? top - (size_t)-delta : 0;
+	else
+		top = top + (size_t)delta < last_top ? top + (size_t)delta
+		                                       : last_top;
+	if (l->pager) {
+		l->top = top;
+		return;
+	}
+	if (top == l->top) {
+		step(l, delta);
+		return;
+	}
+	l->top = top;
+	if (l->cursor < top)
+		l->cursor = top;
+	if (l->cursor >= top + height)
+		l->cursor = top + height - 1;
+	list_select(l, l->cursor);
+}
+
+size_t
+list_row_at(const struct list *l, int y)
+{
+	size_t row;
+
+	if (y < l->y || (size_t)(y - l->y) >= l->height)
+		return SIZE_MAX;
+	row = l->top + (size_t)(y - l->y);
+	return row < l->count ? row : SIZE_MAX;
+}
+
+enum list_click
+list_mouse(struct list *l, const struct mouse_event *ev)
+{
+	size_t row;
+
+	if (ev->kind == MOUSE_WHEEL) {
+		if (!ev->dy || !l->count)
+			return LIST_MISSED;
+		list_scroll(l, (long)ev->dy * MOUSE_WHEEL_ROWS);
+		return LIST_MOVED;
+	}
+	if (l->pager || ev->button != 0 ||
+	    (ev->kind != MOUSE_PRESS && ev->kind != MOUSE_DRAG))
+		return LIST_MISSED;
+	row = list_row_at(l, ev->y);
+	if (row == SIZE_MAX)
+		return LIST_MISSED;
+	if (row == l->cursor)
+		return ev->kind == MOUSE_PRESS ? LIST_AGAIN : LIST_MISSED;
+	l->cursor = row;
+	return LIST_MOVED;
 }

@@ -12,6 +12,7 @@
 #ifndef TRACETUI_LIST_H
 #define TRACETUI_LIST_H
 
+#include "tui/mouse.h"
 #include "tui/request.h"
 
 #include <stdbool.h>
@@ -23,6 +24,15 @@ struct list {
 	size_t top;    /* the first row shown */
 	size_t height; /* rows shown at the last layout; 0 before it */
 	bool pager;    /* scrolls instead of moving a cursor */
+	int y;         /* the screen row of the first row shown, set by
+	                  the view as it draws (for the mouse) */
+};
+
+/* What a mouse event did to a list. */
+enum list_click {
+	LIST_MISSED, /* no row there, or nothing to do */
+	LIST_MOVED,  /* the cursor or the scroll moved */
+	LIST_AGAIN,  /* a click on the row already selected */
 };
 
 /* Where a search landed: the match's place among all matching rows
@@ -48,6 +58,15 @@ void list_reset(struct list *l);
 bool list_move(struct list *l, enum request req);
 /* The rows one page moves. */
 size_t list_page(const struct list *l);
+/* Scroll by delta rows (a wheel): the cursor stays on its row while it
+ * is in sight, else keeps to the edge; at either end the cursor moves
+ * instead, so the wheel reaches the first and last rows. */
+void list_scroll(struct list *l, long delta);
+/* The row shown on screen row y at the last layout, or SIZE_MAX. */
+size_t list_row_at(const struct list *l, int y);
+/* A mouse event on the list: a wheel scrolls MOUSE_WHEEL_ROWS a notch,
+ * a left press (or drag) selects the row under it. */
+enum list_click list_mouse(struct list *l, const struct mouse_event *ev);
 /* Move to the next (dir 1) or previous (-1) matching row after the
  * cursor, wrapping; false when no row matches.  hit (when not NULL)
  * gets the match's place and the number of matches. */

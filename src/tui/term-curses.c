@@ -3,12 +3,25 @@
  * pairs on terminals with 256 or 8 colours and to attributes otherwise
  * (NO_COLOR, --color never, a terminal without colours); the selected row
  * is always reverse video, so it stays visible in monochrome.
+ *
+ * The mouse is ours, not ncurses's: ncurses reads SGR (1006) reports
+ * only where terminfo's kmous says so (xterm-256color, not screen or
+ * tmux-256color), yet tmux and xterm-like terminals over SSH all speak
+ * it.  So the modes are set here (1000 clicks, 1002 drags, 1006 SGR
+ * coordinates) when terminfo knows a mouse at all, "ESC [ <" and X10's
+ * "ESC [ M" become keys of our own whose reports are read here, and
+ * every way out turns the modes off first: term_close, a fatal signal,
+ * and Ctrl-Z, which is handled here (not by ncurses) so that the shell
+ * never gets reports and fg turns them on again.  Reports arrive and
+ * are swallowed without --no-mouse's modes too, so no report ever
+ * reaches the app as keys.
  */
 #include "config.h"
 
 #include "tui/term.h"
 
 #include "tui/keymap.h"
+#include "tui/mouse.h"
 #include "util/alloc.h"
 
 #include <curses.h>
@@ -22,6 +35,34 @@
 
 static bool term_active;
 static volatile sig_atomic_t term_signal;
+static volatile sig_atomic_t term_stop; /* Ctrl-Z came */
+static volatile sig_atomic_t mouse_active; /* the modes are on */
+static struct mouse_event last_mouse;
+
+/* Our key codes for the starts of mouse reports, past ncurses's. */
+enum {
+	TERM_KEY_SGR = KEY_MAX + 101,
+	TERM_KEY_X10,
+};
+
+#define MOUSE_ON "\033[?1000h\033[?1002h\033[?1006h"
+#define MOUSE_OFF "\033[?1006l\033[?1002l\033[?1000l"
+
+/* Write s to the terminal at once; safe in a signal handler. */
+static void
+say(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(STDOUT_FILENO, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
 static attr_t role_attr[ROLE_COUNT];
 
 struct role_style {
@@ -66,9 +107,18 @@ on_signal(int sig)
 }
 
 static void
+on_stop(int sig)
+{
+	(void)sig;
+	term_stop = 1;
+}
+
+static void
 on_fatal(int sig)
 {
 	/* Restore what we can, then die of the same signal. */
+	if (mouse_active)
+		say(MOUSE_OFF);
 	if (term_active)
 		endwin();
 	signal(sig, SIG_DFL);
@@ -120,16 +170,31 @@ term_usable(char **error)
 	return true;
 }
 
+/* True when terminfo says the terminal has a mouse. */
+static bool
+knows_mouse(void)
+{
+	const char *kmous = tigetstr("kmous");
+
+	return kmous && kmous != (char *)-1 && *kmous;
+}
+
 bool
-term_open(enum term_color color, char **error)
+term_open(enum term_color color, bool mouse, char **error)
 {
 	struct sigaction sa;
 	SCREEN *screen;
 
 	if (!term_usable(error))
 		return false;
+	/* Ctrl-Z is ours: ncurses leaves a SIGTSTP that is handled alone. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
 	screen = newterm(NULL, stdout, stdin);
 	if (!screen) {
+		signal(SIGTSTP, SIG_DFL);
 		*error = xstrdup("cannot initialise the terminal (check "
 		                 "TERM)" BATCH_ADVICE);
 		return false;
@@ -140,6 +205,7 @@ term_open(enum term_color color, char **error)
 		if (!cup || cup == (char *)-1) {
 			endwin();
 			delscreen(screen);
+			signal(SIGTSTP, SIG_DFL);
 			*error = xstrdup("the terminal cannot move its cursor "
 			                 "(check TERM)" BATCH_ADVICE);
 			return false;
@@ -156,6 +222,15 @@ term_open(enum term_color color, char **error)
 	set_escdelay(25);
 	timeout(250);
 	set_colors(color);
+	/* Our keys for the reports, in place of any kmous binding. */
+	define_key("\033[<", 0);
+	define_key("\033[<", TERM_KEY_SGR);
+	define_key("\033[M", 0);
+	define_key("\033[M", TERM_KEY_X10);
+	if (mouse && knows_mouse()) {
+		mouse_active = 1;
+		say(MOUSE_ON);
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -178,8 +253,38 @@ term_close(void)
 	if (!term_active)
 		return;
 	term_active = false;
+	if (mouse_active)
+		say(MOUSE_OFF);
+	mouse_active = 0;
 	curs_set(1);
 	endwin();
+	signal(SIGTSTP, SIG_DFL);
+}
+
+/* Ctrl-Z: the terminal as it was, stopped, then the viewer back. */
+static void
+suspend(void)
+{
+	struct sigaction sa;
+	bool mouse = mouse_active;
+
+	term_stop = 0;
+	if (mouse)
+		say(MOUSE_OFF);
+	mouse_active = 0;
+	endwin();
+	signal(SIGTSTP, SIG_DFL);
+	raise(SIGTSTP);
+	/* Continued. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+	clearok(curscr, TRUE);
+	if (mouse) {
+		mouse_active = 1;
+		say(MOUSE_ON);
+	}
 }
 
 void
@@ -265,6 +370,75 @@ now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The rest of an SGR report ("B;X;YM") into last_mouse; what it read is
+ * dropped either way.  False when it was no report. */
+static bool
+read_sgr(void)
+{
+	char buf[32];
+	size_t n = 0;
+	wint_t wc;
+	bool done = false;
+
+	timeout(100);
+	while (!done && n < sizeof(buf) && get_wch(&wc) == OK) {
+		if (!(wc >= '0' && wc <= '9') && wc != ';' && wc != 'M' &&
+		    wc != 'm')
+			break;
+		buf[n++] = (char)wc;
+		done = wc == 'M' || wc == 'm';
+	}
+	timeout(250);
+	return done && mouse_parse_sgr(buf, n, &last_mouse);
+}
+
+/* The three values of an X10 report into last_mouse. */
+static bool
+read_x10(void)
+{
+	int v[3], i;
+	wint_t wc;
+
+	timeout(100);
+	for (i = 0; i < 3 && get_wch(&wc) == OK; i++)
+		v[i] = (int)wc;
+	timeout(250);
+	return i == 3 && mouse_parse_x10(v[0], v[1], v[2], &last_mouse);
+}
+
+/*
+ * After a lone ESC: an SGR report that came too late for the keypad to
+ * see it whole (a slow link); false, with what was read given back,
+ * when none follows.
+ */
+static bool
+late_report(bool *report)
+{
+	wint_t a, b;
+	int ra, rb;
+
+	*report = false;
+	timeout(30);
+	ra = get_wch(&a);
+	if (ra == OK && a == '[') {
+		rb = get_wch(&b);
+		if (rb == OK && b == '<') {
+			*report = true;
+			return read_sgr();
+		}
+		if (rb == OK)
+			unget_wch(b);
+		else if (rb == KEY_CODE_YES)
+			ungetch((int)b);
+	}
+	if (ra == OK)
+		unget_wch(a);
+	else if (ra == KEY_CODE_YES)
+		ungetch((int)a);
+	timeout(250);
+	return false;
+}
+
 /*
  * After get_wch gave nothing: true when the terminal is gone (hung up,
  * closed, or read at its end), which a SIGHUP that is ignored or never
@@ -297,6 +471,10 @@ term_read_key(void)
 
 		if (term_signal)
 			return TKEY_NONE;
+		if (term_stop) {
+			suspend();
+			return TKEY_RESIZE;
+		}
 		rc = get_wch(&wc);
 		if (rc == ERR) {
 			if (terminal_vanished(now_ms() - before, &quick)) {
@@ -305,14 +483,39 @@ term_read_key(void)
 			}
 			continue;
 		}
+		if (rc == KEY_CODE_YES &&
+		    (wc == TERM_KEY_SGR || wc == TERM_KEY_X10)) {
+			bool ok = wc == TERM_KEY_SGR ? read_sgr() : read_x10();
+
+			if (!ok || !mouse_active)
+				continue;
+			last_mouse.ms = now_ms();
+			return TKEY_MOUSE;
+		}
 		if (rc == KEY_CODE_YES)
 			return translate((int)wc);
+		if (wc == TKEY_ESC) {
+			bool report;
+
+			if (late_report(&report) && mouse_active) {
+				last_mouse.ms = now_ms();
+				return TKEY_MOUSE;
+			}
+			if (report)
+				continue;
+		}
 		/* C-l: the next refresh repaints every cell, not just
 		 * what curses believes changed. */
 		if (keymap_lookup((int)wc) == REQ_REDRAW)
 			clearok(curscr, TRUE);
 		return wc == '\n' ? TKEY_ENTER : (int)wc;
 	}
+}
+
+void
+term_mouse(struct mouse_event *ev)
+{
+	*ev = last_mouse;
 }
 
 bool

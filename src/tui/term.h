@@ -6,12 +6,14 @@
  * times; it is also called on exit, on allocation failure, and after a
  * fatal signal.  SIGINT, SIGTERM and SIGHUP, and a terminal that hangs
  * up or reaches its end, make term_read_key return TKEY_NONE with
- * term_interrupted() true, so the loop ends cleanly.
+ * term_interrupted() true, so the loop ends cleanly.  Ctrl-Z restores
+ * the terminal, stops, and on fg term_read_key returns TKEY_RESIZE.
  */
 #ifndef TRACETUI_TERM_H
 #define TRACETUI_TERM_H
 
 #include "tui/canvas.h"
+#include "tui/mouse.h"
 
 #include <stdbool.h>
 
@@ -24,8 +26,9 @@ enum term_color {
 /* False with a message in *error when TERM says the terminal cannot
  * host the viewer (dumb, unset), before anything is loaded. */
 bool term_usable(char **error);
-/* Take over the terminal; false with a message in *error otherwise. */
-bool term_open(enum term_color color, char **error);
+/* Take over the terminal, with the mouse when asked and terminfo knows
+ * one; false with a message in *error otherwise. */
+bool term_open(enum term_color color, bool mouse, char **error);
 /* Restore the terminal. */
 void term_close(void);
 /* The terminal's size in columns and rows. */
@@ -34,8 +37,11 @@ void term_size(int *width, int *height);
 void term_paint(const struct canvas *canvas);
 /* Show text on the bottom line at once, over what was painted. */
 void term_notice(const char *text);
-/* Wait for a key (tui/keymap.h codes); TKEY_RESIZE after a resize. */
+/* Wait for a key (tui/keymap.h codes); TKEY_RESIZE after a resize,
+ * TKEY_MOUSE for a mouse event. */
 int term_read_key(void);
+/* The mouse event TKEY_MOUSE stands for. */
+void term_mouse(struct mouse_event *ev);
 /* True once SIGINT, SIGTERM or SIGHUP arrived, or the terminal vanished. */
 bool term_interrupted(void);
 /* The signal that ended the viewer (SIGHUP for a vanished terminal), or

@@ -23,7 +23,7 @@ static const struct cmd_spec viewer_spec = {
         .summary = "Open FILE in the interactive viewer (keys: press ? "
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
-                   OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE,
+                   OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
 };
@@ -178,7 +178,7 @@ viewer_main(int argc, char **argv)
 	app_set_scope(app, &scope);
 	if (range.on)
 		app_set_range(app, &range);
-	if (!term_open(opts.color, &error)) {
+	if (!term_open(opts.color, !opts.no_mouse, &error)) {
 		cmd_error(NULL, "%s", error);
 		free(error);
 		app_free(app);
@@ -200,6 +200,13 @@ viewer_main(int argc, char **argv)
 		key = term_read_key();
 		if (key == TKEY_NONE)
 			break;
+		if (key == TKEY_MOUSE) {
+			struct mouse_event ev;
+
+			term_mouse(&ev);
+			app_mouse(app, &ev);
+			continue;
+		}
 		if (key == TKEY_RESIZE) {
 			term_size(&width, &height);
 			canvas_resize(canvas, width, height);

@@ -759,6 +759,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 	if (body < 1)
 		return;
 	list_layout(&v->list, (size_t)body);
+	v->list.y = top + 1;
 	for (i = 0; i < TCOL_NAME; i++)
 		if (shown(v, i))
 			name_x += widths[i] + 1;
@@ -885,6 +886,22 @@ calltree_handle(void *state, const struct app *app, enum request req,
 	return VIEW_DONE;
 }
 
+static enum view_result
+calltree_mouse(void *state, struct app *app, const struct mouse_event *ev,
+               struct view_ask *ask)
+{
+	struct calltree_view *v = state;
+	enum list_click r = list_mouse(&v->list, ev);
+
+	(void)app, (void)ask;
+	v->note[0] = '\0';
+	if (r == LIST_MOVED)
+		moved(v);
+	return r == LIST_AGAIN   ? VIEW_AGAIN
+	       : r == LIST_MOVED ? VIEW_DONE
+	                         : VIEW_UNHANDLED;
+}
+
 /* True when the row's method matches the search. */
 static bool
 row_matches(size_t r, void *arg)
@@ -1008,4 +1025,5 @@ const struct view_ops view_calltree_ops = {
         .handle = calltree_handle,
         .find = calltree_find,
         .selection = calltree_selection,
+        .mouse = calltree_mouse,
 };

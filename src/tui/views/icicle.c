@@ -82,6 +82,7 @@ struct icicle_view {
 	int width;            /* columns at the last draw */
 	int top;              /* first level shown */
 	int rows;             /* levels shown at the last draw */
+	int y0;               /* the screen row of the first level shown */
 
 	char **names; /* short name per method, made on first use */
 	size_t nnames;
@@ -802,6 +803,7 @@ icicle_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	p = tree_of(v);
 	v->width = c->width;
 	v->rows = height - 1;
+	v->y0 = top + 1;
 	pt.p = p;
 	pt.total = incl(p, v->zoom, k);
 	if (v->sel && v->rows > 0) {
@@ -1004,6 +1006,73 @@ icicle_request(void *state, struct app *app, enum request req)
 	default:
 		return VIEW_UNHANDLED;
 	}
+}
+
+/* ---- the mouse --------------------------------------------------------- */
+
+/* The frame drawn at column x of level (0: the zoomed frame, or the
+ * roots), laid out as the draw lays it out, or 0 for none. */
+static uint32_t
+frame_at(const struct icicle_view *v, const struct app *app, int x, int level)
+{
+	enum clock_index k = app_main_clock(app);
+	const struct callpath *p = tree_of(v);
+	uint64_t total = incl(p, v->zoom, k), t = 0, d;
+	int w = v->width, l = v->zoom ? 0 : -1;
+	uint32_t n = v->zoom, ch;
+
+	if (!total || x < 0 || x >= w || level < 0)
+		return 0;
+	for (; l < level; l++, n = ch) {
+		for (ch = p->nodes[n].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			d = incl(p, ch, k);
+			if (!wide(d, total, w))
+				return 0;
+			if (x < column(t + d, total, w))
+				break;
+			t += d;
+		}
+		if (ch == CALL_NONE)
+			return 0;
+	}
+	return n;
+}
+
+/* A click selects the frame under it (again: zooms into it, as Enter
+ * does), one on the breadcrumb zooms out; the wheel moves the selection
+ * a level down or up (sideways: to a sibling). */
+static enum view_result
+icicle_mouse(void *state, struct app *app, const struct mouse_event *ev,
+             struct view_ask *ask)
+{
+	struct icicle_view *v = state;
+	uint32_t n;
+
+	(void)ask;
+	ensure(v, app);
+	if (ev->kind == MOUSE_WHEEL) {
+		if (!v->sel)
+			return VIEW_UNHANDLED;
+		if (ev->dy)
+			move_levels(v, app, ev->dy);
+		else if ((n = sibling(v, app, v->sel, ev->dx)))
+			select_node(v, app, n);
+		return VIEW_DONE;
+	}
+	if (ev->kind != MOUSE_PRESS || ev->button != 0)
+		return VIEW_UNHANDLED;
+	if (ev->y == v->y0 - 1)
+		return icicle_request(v, app, REQ_BACK_OUT);
+	if (ev->y < v->y0 || ev->y >= v->y0 + v->rows)
+		return VIEW_UNHANDLED;
+	n = frame_at(v, app, ev->x, ev->y - v->y0 + v->top);
+	if (!n)
+		return VIEW_UNHANDLED;
+	if (n == v->sel)
+		return VIEW_AGAIN;
+	select_node(v, app, n);
+	return VIEW_DONE;
 }
 
 /* Push the children of n that get a cell, right to left, so the
@@ -1222,4 +1291,5 @@ const struct view_ops view_icicle_ops = {
         .search = icicle_search,
         .status = icicle_status,
         .refresh = icicle_refresh,
+        .mouse = icicle_mouse,
 };

@@ -64,4 +64,5 @@ const struct view_ops view_info_ops = {
         .draw = info_draw,
         .handle = text_view_handle,
         .find = text_view_find,
+        .mouse = text_view_mouse,
 };

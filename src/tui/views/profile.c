@@ -628,6 +628,7 @@ profile_draw(void *state, struct app *app, struct canvas *c, int top,
 	if (body < 1)
 		return;
 	list_layout(&v->list, (size_t)body);
+	v->list.y = top + 1;
 	if (!v->nrows) {
 		canvas_text(c, 2, top + 1, c->width - 2,
 		            "no calls in this scope", ROLE_DIM);
@@ -730,6 +731,21 @@ profile_handle(void *state, const struct app *app, enum request req,
 	}
 }
 
+static enum view_result
+profile_mouse(void *state, struct app *app, const struct mouse_event *ev,
+              struct view_ask *ask)
+{
+	struct profile_view *v = state;
+	enum list_click r = list_mouse(&v->list, ev);
+
+	(void)app, (void)ask;
+	if (r == LIST_MOVED)
+		select_cursor(v);
+	return r == LIST_AGAIN   ? VIEW_AGAIN
+	       : r == LIST_MOVED ? VIEW_DONE
+	                         : VIEW_UNHANDLED;
+}
+
 /* True when rows[row] is a method whose full name matches the search. */
 static bool
 row_matches(size_t row, void *arg)
@@ -812,4 +828,5 @@ const struct view_ops view_profile_ops = {
         .handle = profile_handle,
         .find = profile_find,
         .selection = profile_selection,
+        .mouse = profile_mouse,
 };

@@ -42,6 +42,7 @@ text_view_draw(struct text_view *v, struct canvas *c, int top, int height)
 	int y;
 
 	list_layout(&v->list, height > 0 ? (size_t)height : 0);
+	v->list.y = top;
 	for (y = 0, i = v->list.top; y < height && i < v->count; y++, i++) {
 		enum role role = v->lines[i].role;
 
@@ -59,6 +60,17 @@ text_view_handle(void *state, const struct app *app, enum request req,
 	struct text_view *v = state;
 
 	return list_move(&v->list, req) ? VIEW_DONE : VIEW_UNHANDLED;
+}
+
+enum view_result
+text_view_mouse(void *state, struct app *app, const struct mouse_event *ev,
+                struct view_ask *ask)
+{
+	struct text_view *v = state;
+
+	(void)app, (void)ask;
+	return list_mouse(&v->list, ev) == LIST_MOVED ? VIEW_DONE
+	                                              : VIEW_UNHANDLED;
 }
 
 /* True when line row matches the search. */

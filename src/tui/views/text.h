@@ -28,6 +28,10 @@ void text_view_draw(struct text_view *v, struct canvas *c, int top, int height);
 /* Scroll for the movement requests. */
 enum view_result text_view_handle(void *state, const struct app *app,
                                   enum request req, struct view_ask *ask);
+/* Scroll with the wheel. */
+enum view_result text_view_mouse(void *state, struct app *app,
+                                 const struct mouse_event *ev,
+                                 struct view_ask *ask);
 /* Scroll to the next line matching re; the match count goes to ask. */
 bool text_view_find(void *state, const struct app *app, const regex_t *re,
                     int dir, struct view_ask *ask);

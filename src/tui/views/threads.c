@@ -167,6 +167,7 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 		free(t);
 	}
 	list_layout(&v->list, body > 0 ? (size_t)body : 0);
+	v->list.y = top + 1;
 	for (y = 0, row = v->list.top; y < body && row < v->count; y++, row++) {
 		uint32_t t = v->order[row];
 		int ry = top + 1 + y;
@@ -268,6 +269,19 @@ threads_handle(void *state, const struct app *app, enum request req,
 	}
 }
 
+static enum view_result
+threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
+              struct view_ask *ask)
+{
+	struct threads_view *v = state;
+	enum list_click r = list_mouse(&v->list, ev);
+
+	(void)app, (void)ask;
+	return r == LIST_AGAIN   ? VIEW_AGAIN
+	       : r == LIST_MOVED ? VIEW_DONE
+	                         : VIEW_UNHANDLED;
+}
+
 /* True when the thread on row matches the search. */
 static bool
 row_matches(size_t row, void *arg)
@@ -319,4 +333,5 @@ const struct view_ops view_threads_ops = {
         .status = threads_status,
         .handle = threads_handle,
         .find = threads_find,
+        .mouse = threads_mouse,
 };

@@ -596,9 +596,10 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct timeline_view *v = state;
 	int name_w = 0, x0, y, panel, area, used;
-	size_t i, cap;
+	size_t i, cap, r;
 
 	tlv_ensure(v, app);
+	tlv_forget_layout(v);
 	v->ascii = c->ascii;
 	v->width = c->width;
 	for (i = 0; i < v->nrows; i++) {
@@ -612,6 +613,8 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	         : name_w > c->width / 5 ? c->width / 5
 	                                 : name_w;
 	x0 = name_w + 1;
+	v->x0 = x0;
+	v->axis_y = top;
 	v->plot = c->width - x0;
 	tlv_refit(v, app);
 	draw_axis(v, c, top, x0, app);
@@ -623,6 +626,11 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	panel = height >= 15 ? 5 : 0;
 	area = height - 1 - panel;
 	v->area = area;
+	v->line_y = top + 1;
+	v->nlines = area > 0 ? area : 0;
+	v->lines = xcalloc((size_t)v->nlines + 1, sizeof(*v->lines));
+	for (y = 0; y < v->nlines; y++)
+		v->lines[y].row = SIZE_MAX;
 	cap = area > 1 ? (size_t)area - 1 : 1;
 	/* The current thread's depths keep the selected call in sight. */
 	if (v->call != CALL_NONE) {
@@ -655,6 +663,8 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	}
 	for (i = v->top, y = top + 1; i < v->nrows && y < top + 1 + area; i++) {
 		draw_header(v, app, c, i, y, x0, cap);
+		v->lines[y - top - 1].row = i;
+		v->lines[y - top - 1].header = true;
 		y++;
 		if (v->folded[v->rows[i]])
 			continue;
@@ -668,14 +678,34 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 			d->rows =
 			        (size_t)used < d->rows ? (size_t)used : d->rows;
 			draw_depths(v, app, c, i, y, x0, cap);
+			for (r = 0; r < d->rows; r++) {
+				v->lines[y - top - 1 + (int)r].row = i;
+				v->lines[y - top - 1 + (int)r].cells =
+				        d->cells + r * (size_t)v->plot;
+			}
 			d->rows = keep;
 		}
 		y += used;
 	}
 	if (panel)
 		draw_panel(v, app, c, top + height - panel, panel);
-	for (i = 0; i < v->nrows; i++)
-		free(v->drawn[i].cells);
-	free(v->drawn);
+	/* The cells stay for the mouse until the next draw. */
+	v->kept = v->drawn;
+	v->nkept = v->nrows;
 	v->drawn = NULL;
+}
+
+void
+tlv_forget_layout(struct timeline_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nkept; i++)
+		free(v->kept[i].cells);
+	free(v->kept);
+	free(v->lines);
+	v->kept = NULL;
+	v->nkept = 0;
+	v->lines = NULL;
+	v->nlines = 0;
 }

@@ -462,6 +462,152 @@ timeline_request(void *state, struct app *app, enum request req)
 	}
 }
 
+/* ---- the mouse -------------------------------------------------------- */
+
+/* The plot column under screen column x, kept inside the plot. */
+static uint64_t
+column_at(const struct timeline_view *v, int x)
+{
+	int p = v->plot > 0 ? v->plot : 1;
+
+	x -= v->x0;
+	return v->first + (uint64_t)(x < 0 ? 0 : x >= p ? p - 1 : x);
+}
+
+/* A wheel's notch along the time axis: an eighth of the plot, the
+ * cursor left where it is. */
+static void
+wheel_pan(struct timeline_view *v, int dir)
+{
+	uint64_t p = (uint64_t)tlv_plot_width(v), n = p / 8 ? p / 8 : 1;
+	uint64_t least = v->lo / v->col, last = v->hi / v->col + 1;
+	uint64_t most = last > p ? last - p : least, first = v->first;
+
+	if (most < least)
+		most = least;
+	/* Never past either end, nor back from beyond one. */
+	if (dir > 0 && first < most)
+		first = first + n < most ? first + n : most;
+	else if (dir < 0 && first > least)
+		first = first > least + n ? first - n : least;
+	if (first != v->first) {
+		v->fit = FIT_NONE;
+		v->first = first;
+	}
+}
+
+/* A wheel's notch across the threads: the next or previous header. */
+static void
+wheel_threads(struct timeline_view *v, int dir)
+{
+	if (dir > 0 && v->cur + 1 < v->nrows)
+		v->cur++;
+	else if (dir < 0 && v->cur > 0)
+		v->cur--;
+	else if (v->call == CALL_NONE)
+		return;
+	v->call = CALL_NONE;
+	v->dtop = 0;
+}
+
+/* A press on the axis: the time cursor there, and a range anchored on
+ * its column for a drag to extend. */
+static void
+axis_press(struct timeline_view *v, const struct calltree *tree, int x)
+{
+	v->call = CALL_NONE;
+	v->drag_col = column_at(v, x);
+	v->cursor = v->drag_col * v->col;
+	tlv_keep_cursor_in(v);
+	v->marking = true;
+	v->dragging = true;
+	tlv_selected_span(v, tree, &v->mark_lo, &v->mark_hi);
+}
+
+/* A left press on a thread's line: its header (which Enter folds) or
+ * the call drawn under the pointer. */
+static enum view_result
+line_press(struct timeline_view *v, struct app *app, int x, int y)
+{
+	const struct drawn_line *l;
+	uint32_t c;
+	uint64_t s, e, at;
+
+	if (y < v->line_y || y >= v->line_y + v->nlines)
+		return VIEW_UNHANDLED;
+	l = &v->lines[y - v->line_y];
+	if (l->row >= v->nrows)
+		return VIEW_UNHANDLED;
+	if (l->header) {
+		if (l->row != v->cur)
+			v->dtop = 0;
+		v->cur = l->row;
+		v->call = CALL_NONE;
+		return VIEW_AGAIN;
+	}
+	if (x < v->x0 || x >= v->x0 + v->plot)
+		return VIEW_UNHANDLED;
+	c = l->cells[x - v->x0];
+	if (c == CALL_NONE || c == CHART_MARK)
+		return VIEW_UNHANDLED;
+	if (l->row == v->cur && c == v->call)
+		return VIEW_AGAIN;
+	if (l->row != v->cur)
+		v->dtop = 0;
+	v->cur = l->row;
+	v->call = c;
+	/* The time cursor under the pointer, inside the call: the window
+	 * stays where it is. */
+	s = calltree_start(app->tree, c, v->clock);
+	e = calltree_end(app->tree, c, v->clock);
+	at = column_at(v, x) * v->col;
+	v->cursor = at < s ? s : at >= e && e > s ? e - 1 : at;
+	return VIEW_DONE;
+}
+
+static enum view_result
+timeline_mouse(void *state, struct app *app, const struct mouse_event *ev,
+               struct view_ask *ask)
+{
+	struct timeline_view *v = state;
+
+	(void)ask;
+	tlv_ensure(v, app);
+	if (!v->nrows || !v->lines)
+		return VIEW_UNHANDLED;
+	if (v->dragging &&
+	    (ev->kind == MOUSE_DRAG || ev->kind == MOUSE_RELEASE)) {
+		v->cursor = column_at(v, ev->x) * v->col;
+		tlv_keep_cursor_in(v);
+		if (ev->kind == MOUSE_DRAG)
+			return VIEW_DONE;
+		v->dragging = false;
+		if (v->cursor / v->col == v->drag_col)
+			v->marking = false; /* a click: the cursor moved */
+		else
+			apply_range(v, app);
+		return VIEW_DONE;
+	}
+	if (ev->kind == MOUSE_PRESS)
+		v->dragging = false; /* its release never came */
+	if (ev->kind == MOUSE_WHEEL) {
+		if (ev->dy && (ev->ctrl || ev->shift || ev->x < v->x0))
+			wheel_threads(v, ev->dy);
+		else
+			wheel_pan(v, ev->dx ? ev->dx : ev->dy);
+		return VIEW_DONE;
+	}
+	if (ev->kind != MOUSE_PRESS || ev->button != 0)
+		return VIEW_UNHANDLED;
+	if (ev->y == v->axis_y) {
+		if (ev->x < v->x0)
+			return VIEW_UNHANDLED;
+		axis_press(v, app->tree, ev->x);
+		return VIEW_DONE;
+	}
+	return line_press(v, app, ev->x, ev->y);
+}
+
 /* The next (dir 1) or previous call of a matching method, across the
  * threads of the scope in time order. */
 static bool
@@ -588,6 +734,7 @@ timeline_close(void *state)
 	struct timeline_view *v = state;
 	int k;
 
+	tlv_forget_layout(v);
 	for (k = 0; k < CLOCK_COUNT; k++)
 		timeline_free(v->index[k]);
 	free(v->rows);
@@ -622,4 +769,5 @@ const struct view_ops view_timeline_ops = {
         .search = timeline_search,
         .status = timeline_status,
         .refresh = timeline_refresh,
+        .mouse = timeline_mouse,
 };

@@ -35,6 +35,14 @@ struct drawn {
 	bool done;
 };
 
+/* What the last draw put on a line of the threads' area, for the
+ * mouse. */
+struct drawn_line {
+	size_t row;            /* the thread's row; SIZE_MAX: nothing */
+	bool header;           /* its header, else a depth */
+	const uint32_t *cells; /* a depth's call per plot column */
+};
+
 /* Everything the view keeps between key presses. */
 struct timeline_view {
 	struct timeline *index[CLOCK_COUNT]; /* NULL until first needed */
@@ -63,6 +71,15 @@ struct timeline_view {
 	bool *match;           /* per method: matches the search */
 	unsigned match_serial; /* the search it was made for, + 1 */
 	struct drawn *drawn;   /* per row, during a draw */
+	/* The last draw's layout: its rows' charts (kept for their
+	 * cells), its lines from screen row line_y, the axis's row and the
+	 * plot's first column. */
+	struct drawn *kept;
+	size_t nkept;
+	struct drawn_line *lines;
+	int nlines, line_y, axis_y, x0;
+	bool dragging;     /* a drag on the axis marks a range */
+	uint64_t drag_col; /* the column the drag started on */
 	/* The selected call's exclusive time on the clock without an
 	 * index, once walked. */
 	uint32_t excl_call;
@@ -129,6 +146,8 @@ uint32_t tlv_call_near(const struct timeline_view *v,
                        const struct calltree *tree, uint64_t at, uint32_t d);
 /* The methods matching the app's search, made once per pattern. */
 const bool *tlv_matches(struct timeline_view *v, struct app *app);
+/* Forget the last draw's layout. */
+void tlv_forget_layout(struct timeline_view *v);
 /* The view's draw: the axis, the threads' charts, the panel. */
 void tlv_draw(void *state, struct app *app, struct canvas *c, int top,
               int height);

@@ -17,6 +17,7 @@
 
 #include "model/scope.h"
 #include "tui/canvas.h"
+#include "tui/mouse.h"
 #include "tui/request.h"
 
 #include <regex.h>
@@ -61,6 +62,8 @@ struct view_ask {
 enum view_result {
 	VIEW_UNHANDLED, /* the app handles the request */
 	VIEW_DONE,      /* handled */
+	VIEW_AGAIN,     /* a click on what was already selected: the app
+	                   makes it Enter */
 };
 
 struct view_ops {
@@ -95,6 +98,14 @@ struct view_ops {
 	/* The method the view's selection stands for, or CALL_NONE; the
 	 * app selects it after open, refresh, handle and find. */
 	uint32_t (*selection)(void *state);
+	/* A mouse event (canvas cells; drags and releases wherever the
+	 * pointer went): select or scroll what is under it as last drawn,
+	 * asking for changes through ask (the timeline and icicle change
+	 * the app as their requests do).  NULL: the view ignores the
+	 * mouse. */
+	enum view_result (*mouse)(void *state, struct app *app,
+	                          const struct mouse_event *ev,
+	                          struct view_ask *ask);
 };
 
 #define VIEW_EXTERN(id, name, req)                                             \
