@@ -94,6 +94,25 @@ ok $? "many threads: calls within bounds"
 	grep -q '^t20000 *20000 ' "$tmp/out"
 ok $? "many threads: calls lists each thread's call under its name"
 
+# --- threads that never run ----------------------------------------------
+# 300000 thread packets (2.4 MB) and one call: a thread that has no event
+# costs its row in the model, not the loader's per-thread state (which
+# took 456 bytes a thread): well under 100 MB.
+awk 'BEGIN {
+	print "format v2\nclock dual\nmethod 0x4 a.B c ()V"
+	n = 300000
+	for (i = 1; i <= n; i++) print "thread " i " t"
+	for (i = 1; i <= n; i++) print "packet thread " i
+	print "1 enter 0x4 0 0\n1 exit 0x4 10 10"
+}' >"$tmp/idle.spec"
+"$MKTRACE" "$tmp/idle.spec" "$tmp/idle.trace"
+ok $? "mktrace writes 300000 thread packets"
+limited 102400 "$TRACETUI" report --format tsv "$tmp/idle.trace" \
+	>"$tmp/out" 2>"$tmp/err"
+ok $? "idle threads: report within 100 MB"
+grep -q '	1	0	' "$tmp/out"
+ok $? "idle threads: the one call is counted"
+
 # --- a crafted mapping --------------------------------------------------
 # 20000 originals behind one obfuscated name, and 2000 methods of that
 # name in the trace: every renamed name joins at most eight of them.
