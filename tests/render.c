@@ -4,13 +4,14 @@
  * draws it into a canvas and prints the canvas as text (and, with
  * --roles, the role of every cell).
  *
- * Usage: render [--ascii] [--roles] [--base FILE] FILE WIDTHxHEIGHT
- *        [STEP...]
+ * Usage: render [--ascii] [--roles] [--full-names] [--base FILE] FILE
+ *        WIDTHxHEIGHT [STEP...]
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
- * the help: key:Enter, key:C-o), search:REGEX, or size:WxH (draw at the
- * size so far, then use the new one).  --base compares FILE with another
- * trace, as the viewer's --base does.
+ * the help: key:Enter, key:C-o), search:REGEX, filter:REGEX (the rows
+ * the & prompt keeps), or size:WxH (draw at the size so far, then use
+ * the new one).  --base compares FILE with another trace, as the
+ * viewer's --base does; --full-names is the viewer's.
  */
 #include "config.h"
 
@@ -29,10 +30,10 @@
 static void
 usage(void)
 {
-	fputs("usage: render [--ascii] [--roles] [--base FILE] FILE "
-	      "WIDTHxHEIGHT [STEP...]\n"
+	fputs("usage: render [--ascii] [--roles] [--full-names] [--base FILE] "
+	      "FILE WIDTHxHEIGHT [STEP...]\n"
 	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
-	      "key:C, search:REGEX or size:WxH\n",
+	      "key:C, search:REGEX, filter:REGEX or size:WxH\n",
 	      stderr);
 	exit(2);
 }
@@ -124,7 +125,7 @@ main(int argc, char **argv)
 	const char *base_path = NULL;
 	struct canvas *canvas;
 	struct app *app;
-	bool ascii = false, roles = false;
+	bool ascii = false, roles = false, full_names = false;
 	int width, height, i = 1, status = 0;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
@@ -132,6 +133,8 @@ main(int argc, char **argv)
 			ascii = true;
 		else if (!strcmp(argv[i], "--roles"))
 			roles = true;
+		else if (!strcmp(argv[i], "--full-names"))
+			full_names = true;
 		else if (!strcmp(argv[i], "--base") && i + 1 < argc)
 			base_path = argv[++i];
 		else
@@ -143,6 +146,7 @@ main(int argc, char **argv)
 		base = load(base_path);
 	tree = load(argv[i]);
 	app = app_new(tree);
+	app->full_names = full_names;
 	if (base) {
 		app_set_base(app, base, base_path);
 		calltree_free(base);
@@ -168,6 +172,8 @@ main(int argc, char **argv)
 			}
 		} else if (!strncmp(step, "search:", 7)) {
 			app_search(app, step + 7);
+		} else if (!strncmp(step, "filter:", 7)) {
+			app_filter(app, step + 7);
 		} else if (!strncmp(step, "size:", 5)) {
 			if (!parse_size(step + 5, &width, &height)) {
 				fprintf(stderr, "render: bad size '%s'\n",

@@ -50,6 +50,7 @@ enum cmd_option {
 	OPT_ALPHA = 1 << 17,
 	OPT_SAMPLE_TYPE = 1 << 18,
 	OPT_TRANSFORM = 1 << 19, /* --focus, --merge, --drop, ... */
+	OPT_FULL_NAMES = 1 << 20,
 };
 
 struct cmd_spec {
@@ -90,7 +91,8 @@ struct cmd_opts {
 	 * --group, in the order given: cmd_load applies them in turn. */
 	struct transform_step *transforms;
 	size_t ntransforms, transforms_cap;
-	bool ascii;  /* --ascii */
+	bool ascii;      /* --ascii */
+	bool full_names; /* --full-names */
 	int color;   /* enum term_color: auto, always, never */
 	char **args; /* positional arguments */
 	int nargs;

@@ -58,4 +58,5 @@ const struct view_ops view_help_ops = {
         .draw = help_draw,
         .handle = text_view_handle,
         .find = text_view_find,
+        .filter = text_view_filter,
 };

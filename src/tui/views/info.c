@@ -64,4 +64,5 @@ const struct view_ops view_info_ops = {
         .draw = info_draw,
         .handle = text_view_handle,
         .find = text_view_find,
+        .filter = text_view_filter,
 };

@@ -95,6 +95,11 @@ struct view_ops {
 	/* The method the view's selection stands for, or CALL_NONE; the
 	 * app selects it after open, refresh, handle and find. */
 	uint32_t (*selection)(void *state);
+	/* Show only the rows matching re (NULL: every row; re stays the
+	 * app's until the next call); how many rows show.  NULL in views
+	 * without rows to hide. */
+	size_t (*filter)(void *state, const struct app *app,
+	                 const regex_t *re);
 };
 
 #define VIEW_EXTERN(id, name, req)                                             \
