@@ -110,6 +110,22 @@ search-next|--roles|calls|80x16|key:/ key:A key:p key:p key:Enter key:n
 search-none||calls|100x16|search:nomatch
 search-bad||calls|100x16|search:(
 search-threads||calls|80x12|VIEW_THREADS search:pool
+search-smart-case|--roles|calls|100x16|search:lexer
+search-smart-case-upper||calls|100x16|search:lEXER
+filter-profile||calls|100x16|filter:parse
+filter-sort||calls|100x16|filter:app SORT_NEXT SORT_NEXT MOVE_DOWN
+filter-expand|--roles|calls|120x30|filter:cache ENTER
+filter-esc||calls|100x16|filter:app key:Esc
+filter-empty||calls|100x16|filter:app filter:
+filter-none||calls|100x16|filter:zzz
+filter-search||calls|100x16|filter:app search:main|init key:n
+filter-calltree||calls|100x16|VIEW_CALLTREE filter:parse
+filter-threads||calls|80x12|VIEW_THREADS filter:pool
+filter-help||calls|100x16|VIEW_HELP filter:sea
+filter-icicle||calls|100x16|VIEW_ICICLE key:&
+full-names-key||calls|100x16|key:A
+full-names-back||calls|100x16|key:A key:A
+full-names-calltree||calls|120x16|key:A VIEW_CALLTREE
 unbound-key||calls|80x12|key:x
 transform-merge||calls|100x16|MOVE_DOWN key:M
 transform-focus-drop||calls|100x16|MOVE_DOWN key:F MOVE_DOWN key:D
