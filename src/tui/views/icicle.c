@@ -1152,9 +1152,13 @@ icicle_status(void *state, struct app *app)
 	room = view_width(v) - 1 - (int)text_width(tail) -
 	       (search ? (int)text_width(search) : 0);
 	fitted = method_fit_name(name, room);
-	if ((int)text_width(fitted) > room) {
+	if ((int)text_width(fitted) > room && callpath_is_method(x)) {
+		/* The full class and name, without the signature. */
+		char *bare = method_short_name(&app->tree->methods[x->method]);
+
 		free(fitted);
-		fitted = method_fit_name(node_name(v, app, v->sel), room);
+		fitted = method_fit_name(bare, room);
+		free(bare);
 	}
 	if ((int)text_width(fitted) > room) {
 		free(fitted);
