@@ -4,15 +4,16 @@
  * draws it into a canvas and prints the canvas as text (and, with
  * --roles, the role of every cell).
  *
- * Usage: render [--ascii] [--roles] [--base FILE] FILE WIDTHxHEIGHT
- *        [STEP...]
+ * Usage: render [--ascii] [--roles] [--full-names] [--base FILE] FILE
+ *        WIDTHxHEIGHT [STEP...]
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
- * the help: key:Enter, key:C-o), search:REGEX, size:WxH (draw at the
- * size so far, then use the new one), or mouse:B;X;YM (an xterm SGR
- * mouse report, M for a press or m for a release, 1-based cells; a
- * second after the last one, or @N: N milliseconds after).  --base
- * compares FILE with another trace, as the viewer's --base does.
+ * the help: key:Enter, key:C-o), search:REGEX, filter:REGEX (the rows
+ * the & prompt keeps), size:WxH (draw at the size so far, then use the
+ * new one), or mouse:B;X;YM (an xterm SGR mouse report, M for a press
+ * or m for a release, 1-based cells; a second after the last one, or
+ * @N: N milliseconds after).  --base compares FILE with another trace,
+ * as the viewer's --base does; --full-names is the viewer's.
  */
 #include "config.h"
 
@@ -32,10 +33,11 @@
 static void
 usage(void)
 {
-	fputs("usage: render [--ascii] [--roles] [--base FILE] FILE "
-	      "WIDTHxHEIGHT [STEP...]\n"
+	fputs("usage: render [--ascii] [--roles] [--full-names] [--base FILE] "
+	      "FILE WIDTHxHEIGHT [STEP...]\n"
 	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
-	      "key:C, search:REGEX, size:WxH or mouse:B;X;YM[@MS]\n",
+	      "key:C, search:REGEX, filter:REGEX, size:WxH or "
+	      "mouse:B;X;YM[@MS]\n",
 	      stderr);
 	exit(2);
 }
@@ -127,7 +129,7 @@ main(int argc, char **argv)
 	const char *base_path = NULL;
 	struct canvas *canvas;
 	struct app *app;
-	bool ascii = false, roles = false;
+	bool ascii = false, roles = false, full_names = false;
 	int width, height, i = 1, status = 0;
 	long long now = 0;
 
@@ -136,6 +138,8 @@ main(int argc, char **argv)
 			ascii = true;
 		else if (!strcmp(argv[i], "--roles"))
 			roles = true;
+		else if (!strcmp(argv[i], "--full-names"))
+			full_names = true;
 		else if (!strcmp(argv[i], "--base") && i + 1 < argc)
 			base_path = argv[++i];
 		else
@@ -147,6 +151,7 @@ main(int argc, char **argv)
 		base = load(base_path);
 	tree = load(argv[i]);
 	app = app_new(tree);
+	app->full_names = full_names;
 	if (base) {
 		app_set_base(app, base, base_path);
 		calltree_free(base);
@@ -188,6 +193,8 @@ main(int argc, char **argv)
 			}
 		} else if (!strncmp(step, "search:", 7)) {
 			app_search(app, step + 7);
+		} else if (!strncmp(step, "filter:", 7)) {
+			app_filter(app, step + 7);
 		} else if (!strncmp(step, "size:", 5)) {
 			if (!parse_size(step + 5, &width, &height)) {
 				fprintf(stderr, "render: bad size '%s'\n",

@@ -110,6 +110,22 @@ search-next|--roles|calls|80x16|key:/ key:A key:p key:p key:Enter key:n
 search-none||calls|100x16|search:nomatch
 search-bad||calls|100x16|search:(
 search-threads||calls|80x12|VIEW_THREADS search:pool
+search-smart-case|--roles|calls|100x16|search:lexer
+search-smart-case-upper||calls|100x16|search:lEXER
+filter-profile||calls|100x16|filter:parse
+filter-sort||calls|100x16|filter:app SORT_NEXT SORT_NEXT MOVE_DOWN
+filter-expand|--roles|calls|120x30|filter:cache ENTER
+filter-esc||calls|100x16|filter:app key:Esc
+filter-empty||calls|100x16|filter:app filter:
+filter-none||calls|100x16|filter:zzz
+filter-search||calls|100x16|filter:app search:main|init key:n
+filter-calltree||calls|100x16|VIEW_CALLTREE filter:parse
+filter-threads||calls|80x12|VIEW_THREADS filter:pool
+filter-help||calls|100x16|VIEW_HELP filter:sea
+filter-icicle||calls|100x16|VIEW_ICICLE key:&
+full-names-key||calls|100x16|key:A
+full-names-back||calls|100x16|key:A key:A
+full-names-calltree||calls|120x16|key:A VIEW_CALLTREE
 unbound-key||calls|80x12|key:x
 transform-merge||calls|100x16|MOVE_DOWN key:M
 transform-focus-drop||calls|100x16|MOVE_DOWN key:F MOVE_DOWN key:D
@@ -273,6 +289,7 @@ mouse-wheel-chart-pan||gen|100x16|VIEW_TIMELINE ZOOM_IN*3 mouse:65;50;5M
 mouse-wheel-chart-threads||gen|100x16|VIEW_TIMELINE mouse:65;5;5M
 mouse-drag-axis-shown||gen|100x16|VIEW_TIMELINE mouse:0;26;2M mouse:32;45;2M
 mouse-outside-view||calls|80x16|mouse:0;10;1M mouse:0;10;15M mouse:0;10;16M
+mouse-filter-wheel||gen|80x12|filter:view mouse:65;10;5M mouse:65;10;5M mouse:0;10;4M
 CASES
 }
 
@@ -448,6 +465,27 @@ same_steps icicle 100x16 "key:f mouse:0;1;5M mouse:0;1;5M mouse:0;1;2M" \
 	"key:f key:j key:j key:Enter key:u" "a click on the breadcrumb zooms out"
 same_steps icicle 100x16 "key:f mouse:65;1;5M mouse:65;1;5M mouse:64;1;5M" \
 	"key:f key:j key:j key:k" "the wheel moves the frame a level"
+# With a filter the mouse acts on the rows shown, as the keys do (keys,
+# not requests: a press clears the filter's count as a key does).
+j3="key:j key:j key:j"
+same_steps calls 80x16 "filter:parse mouse:0;10;4M" "filter:parse key:j" \
+	"filtered: a click selects the second row shown"
+same_steps calls 80x16 "filter:parse mouse:0;10;4M mouse:0;10;4M" \
+	"filter:parse key:j key:Enter" \
+	"filtered: a click on the selection opens it"
+same_steps calls 80x16 "filter:parse mouse:0;10;3M mouse:0;10;3m@30 \
+mouse:0;10;3M@60" "filter:parse key:Enter" \
+	"filtered: a double click opens once"
+same_steps calls 80x16 "filter:parse mouse:0;10;5M" "filter:parse key:k" \
+	"filtered: a click below the rows shown selects nothing"
+same_steps calls 80x16 "filter:parse mouse:65;10;5M" "filter:parse $j3" \
+	"filtered: the wheel moves among the rows shown"
+same_steps calls 80x16 "VIEW_CALLTREE filter:parse mouse:0;10;5M" \
+	"VIEW_CALLTREE filter:parse key:j key:j" "filtered call tree: a click"
+same_steps calls 80x12 "VIEW_THREADS filter:e mouse:0;5;4M" \
+	"VIEW_THREADS filter:e key:j" "filtered threads: a click"
+same_steps calls 80x24 "key:? filter:e mouse:65;5;5M" "key:? filter:e $j3" \
+	"filtered help: a notch scrolls three lines shown"
 
 # A --base that cannot be read: exit 3 and one line naming it.
 (cd "$tmp" && "$RENDER" --base missing.trace diff-new.trace 80x24) \

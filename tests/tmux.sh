@@ -165,8 +165,8 @@ if [ -n "$utf8" ]; then
 	keys Enter
 	expect '^ +Children$' "$label: Enter opens parents and children"
 	# As many j as rows from the cursor to the child's edge row.
-	from=$(screen | grep -n -E '▾ [^ ]*Looper\.loop ' | cut -d: -f1)
-	to=$(screen | grep -n -E '[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce ' |
+	from=$(screen | grep -n -E '▾ [^ ]*Looper\.loop( |$)' | cut -d: -f1)
+	to=$(screen | grep -n -E '[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce( |$)' |
 		head -n 1 | cut -d: -f1)
 	n=$((${to:-0} - ${from:-0}))
 	while [ $n -gt 0 ]; do
@@ -176,7 +176,7 @@ if [ -n "$utf8" ]; then
 	wait_for 'status_line | grep -q "^android.os.Looper.loopOnce "'
 	ok $? "$label: j walks to the child Looper.loopOnce"
 	keys Enter
-	expect '[0-9]+\+[0-9]+ +[0-9.]+ ▾ [^ ]*Looper\.loopOnce ' \
+	expect '[0-9]+\+[0-9]+ +[0-9.]+ ▾ [^ ]*Looper\.loopOnce( |$)' \
 		"$label: Enter on a child jumps to it, expanded"
 	keys '['
 	wait_for 'status_line | grep -q "^android.os.Looper.loop ()V"'
@@ -207,8 +207,8 @@ if [ -n "$utf8" ]; then
 	keys f
 	expect '\| Icicle \|' "$label: f shows the icicle"
 	expect '^top-down: all +[0-9.]+ ms cpu$' "$label: unzoomed, top-down"
-	expect '^com\.android\.internal\.os\.ZygoteInit\.main' \
-		"$label: the widest root at the top left"
+	expect '^c\.a\.i\.o\.ZygoteInit\.main' \
+		"$label: the widest root at the top left, packages as initials"
 	on_screen '█'
 	ok $? "$label: frames drawn with block characters"
 	keys g
@@ -227,11 +227,11 @@ if [ -n "$utf8" ]; then
 	wait_for 'status_line | grep -Eq "$zygote"'
 	ok $? "$label: h goes back to the previous sibling"
 	keys j j Enter
-	crumb='^top-down: all → ZygoteInit\.main → '
+	crumb='^top-down: all → ([a-z]\.)*ZygoteInit\.main → '
 	crumb="${crumb}.*MethodAndArgsCaller\\.run"
 	expect "$crumb → Method\\.invoke " \
 		"$label: Enter zooms into a frame, the path as a breadcrumb"
-	expect '^java\.lang\.reflect\.Method\.invoke *$' \
+	expect '^j\.l\.r\.Method\.invoke *$' \
 		"$label: the zoomed frame spans the width"
 	keys u
 	expect "$crumb +[0-9.]+ ms" "$label: u zooms out one level"
@@ -262,7 +262,7 @@ if [ -n "$utf8" ]; then
 	expect '^(wall )?1\.007ms/col +▼0ms +│20ms' \
 		"$label: the whole trace fits the width"
 	expect '^▾ main ' "$label: a header per thread"
-	expect '^ +▏com\.android\.internal\.os\.ZygoteInit\.main█' \
+	expect '^ +▏c\.a\.i\.o\.ZygoteInit\.main█' \
 		"$label: a labelled bar per call, one row per depth"
 	keys Down
 	wait_for 'status_line | grep -q "^main, wall [0-9.µms]*: ZygoteInit.main ([0-9.]*ms)$"'
@@ -329,6 +329,49 @@ if [ -n "$utf8" ]; then
 	wait_for '[ "$(status_line)" != "$before" ] &&
 		status_line | grep -q Binder'
 	ok $? "$label: n goes to the next match"
+	wait_for 'status_line | grep -Eq "\[[0-9]+/[0-9]+\]$"'
+	ok $? "$label: the status line counts the matches: [3/17]"
+
+	# The prompt's history: Up recalls the patterns given before (the
+	# icicle's too), Down comes back; a lower-case pattern ignores case.
+	keys /
+	expect '^/$' "$label: / prompts again"
+	keys Up
+	expect '^/Binder$' "$label: Up recalls the last pattern"
+	keys Up
+	expect '^/Looper\\\.loop *$' "$label: Up again: the one before"
+	keys Down
+	expect '^/Binder$' "$label: Down comes back"
+	keys Down
+	expect '^/$' "$label: Down past the newest: what was typed"
+	keys -l 'looper\.loop '
+	keys Enter
+	wait_for 'status_line | grep -q "^android.os.Looper.loop ()V"'
+	ok $? "$label: a lower-case pattern matches any case"
+
+	# The filter: & keeps the rows matching, named in the title; Esc
+	# shows every row again.
+	keys '&'
+	expect '^&$' "$label: & prompts for a filter"
+	keys -l 'looper'
+	keys Enter
+	expect '\| Profile &looper \|' "$label: the title names the filter"
+	wait_for '! on_screen ViewRootImpl && on_screen "[0-9] +[^ ]*Looper"'
+	ok $? "$label: only rows of Looper methods show"
+	keys Escape
+	expect '\| Profile \| all 3 threads' "$label: Esc clears the filter"
+	expect 'ViewRootImpl' "$label: every row shows again"
+
+	# Full names: A switches, the title says so; A again abbreviates.
+	keys A
+	expect '\| full names$' "$label: A shows full names"
+	expect ' android\.os\.Looper\.loop \(\)V' \
+		"$label: a row's full name with its signature"
+	keys A
+	wait_for '! on_screen "full names$"'
+	ok $? "$label: A again: abbreviated"
+	expect ' a\.o\.Looper\.loop$' \
+		"$label: the row's packages as initials"
 
 	# The call tree: C opens it on the selected method's paths, g goes
 	# to the root, e opens the hottest path with tree guides, h on the
@@ -505,10 +548,10 @@ ok $? "$label: no colours"
 grep -q '\[7m' "$tmp/sgr"
 ok $? "$label: the selection is in reverse video"
 if [ "$glyphs" = utf8 ]; then
-	expect '▏com\.android\.internal\.os\.ZygoteInit\.main' \
+	expect '▏c\.a\.i\.o\.ZygoteInit\.main' \
 		"$label: the chart's bars keep their edges"
 else
-	expect '\|com\.android\.internal\.os\.ZygoteInit\.main' \
+	expect '\|c\.a\.i\.o\.ZygoteInit\.main' \
 		"$label: the chart's bars keep their edges"
 fi
 keys q

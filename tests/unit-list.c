@@ -3,7 +3,8 @@
  * match count, and the reset after a sort, on lists of a known size whose
  * expected positions are worked out by hand below; the mouse on it
  * (wheel, clicks, the row under a screen line), and the reading of
- * xterm's SGR and X10 mouse reports.
+ * xterm's SGR and X10 mouse reports; the filter that hides rows, the
+ * mouse on the rows it shows, and the smart case of search patterns.
  */
 #include "config.h"
 
@@ -15,12 +16,22 @@
 
 #include "tap.h"
 
+#include <locale.h>
+#include <stdlib.h>
+
 /* Rows whose index is a multiple of 3 match (0, 3, 6, ...). */
 static bool
 every_third(size_t row, void *arg)
 {
 	(void)arg;
 	return row % 3 == 0;
+}
+
+static bool
+even(size_t row, void *arg)
+{
+	(void)arg;
+	return row % 2 == 0;
 }
 
 static bool
@@ -276,6 +287,164 @@ test_mouse(void)
 	   "an empty list: the wheel misses");
 }
 
+static void
+test_filter(void)
+{
+	struct list l = {0};
+	struct list_hit hit = {0, 0};
+
+	/* 20 rows; the filter keeps 0 3 6 9 12 15 18: seven shown. */
+	list_set_count(&l, 20);
+	list_select(&l, 5);
+	list_filter(&l, every_third, NULL);
+	is_u64(list_visible(&l), 7, "the filter shows 7 of 20 rows");
+	is_u64(l.cursor, 6, "the cursor on hidden row 5 goes to row 6");
+	list_move(&l, REQ_MOVE_DOWN);
+	is_u64(l.cursor, 9, "down steps over hidden rows: 9");
+	list_move(&l, REQ_MOVE_UP);
+	list_move(&l, REQ_MOVE_UP);
+	list_move(&l, REQ_MOVE_UP);
+	list_move(&l, REQ_MOVE_UP);
+	is_u64(l.cursor, 0, "up stops at the first row shown");
+	list_layout(&l, 3);
+	list_move(&l, REQ_PAGE_DOWN);
+	is_u64(l.cursor, 6, "a page of 3 rows moves 2 rows shown: 6");
+	list_move(&l, REQ_MOVE_LAST);
+	list_layout(&l, 3);
+	is_u64(l.cursor, 18, "the last row shown is 18");
+	is_u64(l.top, 12, "3 rows shown end at 18: 12 15 18");
+	is_u64(list_next(&l, 12), 15, "the row drawn after 12 is 15");
+	is_u64(list_next(&l, 13), 15, "and after hidden 13 too");
+	is_u64(list_next(&l, 18), 20, "after 18 none: the count");
+	ok(list_search(&l, 1, even, NULL, &hit),
+	   "a search finds among the rows shown");
+	ok(l.cursor == 0 && hit.nth == 1 && hit.total == 4,
+	   "from 18 it wraps to 0, match 1/4 of 0 6 12 18 (got %zu, "
+	   "%zu/%zu)",
+	   l.cursor, hit.nth, hit.total);
+	list_search(&l, -1, even, NULL, &hit);
+	ok(l.cursor == 18 && hit.nth == 4, "backwards: 18, match 4/4");
+	list_select(&l, 4);
+	is_u64(l.cursor, 6, "selecting hidden row 4 lands on 6");
+	list_select(&l, 19);
+	is_u64(l.cursor, 18, "selecting past the last row shown: 18");
+	list_reset(&l);
+	list_filter(&l, every_third, NULL);
+	list_set_count(&l, 10);
+	is_u64(list_visible(&l), 4, "fewer rows asked again: 0 3 6 9");
+	list_select(&l, 8);
+	list_filter(&l, even, NULL);
+	is_u64(l.cursor, 8, "another filter keeps a row it shows");
+	list_reset(&l);
+	is_u64(l.cursor, 0, "a sort goes back to the first row shown");
+	list_filter(&l, none, NULL);
+	ok(list_visible(&l) == 0 && !list_search(&l, 1, even, NULL, NULL),
+	   "a filter that keeps nothing: nothing to search");
+	list_move(&l, REQ_MOVE_DOWN);
+	list_layout(&l, 3);
+	is_u64(l.cursor, 0, "and moving stays put");
+	list_select(&l, 7);
+	list_filter(&l, NULL, NULL);
+	ok(list_visible(&l) == 10 && l.cursor == 7,
+	   "no filter: every row again, the cursor where it was");
+	list_done(&l);
+
+	/* A pager of 30 rows keeping 0 3 ... 27 (10), 4 rows high. */
+	memset(&l, 0, sizeof(l));
+	l.pager = true;
+	list_set_count(&l, 30);
+	list_filter(&l, every_third, NULL);
+	list_layout(&l, 4);
+	list_move(&l, REQ_MOVE_DOWN);
+	is_u64(l.top, 3, "a filtered pager scrolls to the next row shown");
+	list_move(&l, REQ_MOVE_LAST);
+	list_layout(&l, 4);
+	is_u64(l.top, 18, "its last page stays full: 18 21 24 27");
+	list_done(&l);
+}
+
+/* The mouse on a filtered list: screen rows are rows shown, the wheel
+ * scrolls among them. */
+static void
+test_filter_mouse(void)
+{
+	struct list l = {0};
+	struct mouse_event ev;
+
+	/* 50 rows, 17 shown (0 3 ... 48), 5 high from screen row 1. */
+	list_set_count(&l, 50);
+	list_filter(&l, every_third, NULL);
+	list_layout(&l, 5);
+	l.y = 1;
+	ok(list_row_at(&l, 1) == 0 && list_row_at(&l, 2) == 3 &&
+	           list_row_at(&l, 5) == 12,
+	   "screen rows 1, 2 and 5 show rows 0, 3 and 12");
+	ok(list_row_at(&l, 0) == SIZE_MAX && list_row_at(&l, 6) == SIZE_MAX,
+	   "above and below the rows shown: none");
+	ev = sgr("0;5;4M"); /* screen row 3 */
+	ok(list_mouse(&l, &ev) == LIST_MOVED && l.cursor == 6,
+	   "a click on screen row 3 selects row 6, the third shown");
+	ok(list_mouse(&l, &ev) == LIST_AGAIN, "again: LIST_AGAIN");
+	ev = sgr("65;5;4M");
+	list_mouse(&l, &ev);
+	ok(l.top == 9 && l.cursor == 9,
+	   "a notch scrolls 3 rows shown: top 9, the cursor at its edge");
+	is_u64(list_row_at(&l, 1), 9, "screen row 1 now shows row 9");
+	for (int i = 0; i < 19; i++)
+		list_mouse(&l, &ev);
+	ok(l.top == 36 && l.cursor == 48,
+	   "at the bottom: the last page from 36, then the last row 48");
+	list_layout(&l, 5);
+	ok(l.top == 36 && l.cursor == 48, "the layout keeps both");
+	ev = sgr("0;5;3M"); /* screen row 2: the second shown from 36 */
+	ok(list_mouse(&l, &ev) == LIST_MOVED && l.cursor == 39,
+	   "a click selects row 39, never a hidden one");
+	ev = sgr("64;5;3M");
+	list_mouse(&l, &ev);
+	ok(l.top == 27 && l.cursor == 39, "a notch up: top 27, cursor stays");
+	list_filter(&l, none, NULL);
+	ev = sgr("65;5;3M");
+	ok(list_mouse(&l, &ev) == LIST_MISSED && list_row_at(&l, 1) == SIZE_MAX,
+	   "a filter that keeps nothing: the wheel and rows miss");
+	list_done(&l);
+}
+
+/* True when pattern, compiled as a search, matches s. */
+static bool
+finds(const char *pattern, const char *s)
+{
+	regex_t re;
+	bool hit;
+
+	if (list_regcomp(&re, pattern) != 0)
+		return false;
+	hit = regexec(&re, s, 0, NULL, 0) == 0;
+	regfree(&re);
+	return hit;
+}
+
+static void
+test_smart_case(void)
+{
+	ok(finds("draw", "android.view.View.Draw"),
+	   "lower case matches any case");
+	ok(finds("view\\.draw", "VIEW.DRAW"), "also in a longer pattern");
+	ok(finds("Draw", "View.Draw") && !finds("Draw", "view.draw"),
+	   "an upper case letter makes it case-sensitive");
+	ok(!finds("vIEW", "View"), "any upper case letter, anywhere");
+	ok(finds("^[a-z]+$", "ABC"), "ranges ignore case too");
+	if (setlocale(LC_CTYPE, "C.UTF-8") || setlocale(LC_CTYPE, "en_US.UTF-8")) {
+		ok(!finds("\xc3\x89t\xc3\xa9", "\xc3\xa9t\xc3\xa9"),
+		   "a non-ASCII capital is upper case too");
+		ok(finds("\xc3\xa9t\xc3\xa9", "\xc3\x89T\xc3\x89"),
+		   "and a non-ASCII small letter matches its capital");
+		setlocale(LC_CTYPE, "C");
+	} else {
+		ok(true, "# SKIP no UTF-8 locale");
+		ok(true, "# SKIP no UTF-8 locale");
+	}
+}
+
 int
 main(void)
 {
@@ -286,5 +455,8 @@ main(void)
 	test_pager();
 	test_reports();
 	test_mouse();
+	test_filter();
+	test_filter_mouse();
+	test_smart_case();
 	return done_testing();
 }

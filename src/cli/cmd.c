@@ -146,6 +146,15 @@ set_no_mouse(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 }
 
 static const char *
+set_full_names(struct cmd_opts *o, const char *arg,
+               const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->full_names = true;
+	return NULL;
+}
+
+static const char *
 set_color(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
 	static const char *const whens[] = {"auto", "always", "never"};
@@ -390,6 +399,15 @@ static const struct option_def options[] = {
          "threads' paths merge."},
         {OPT_ASCII, 0, "ascii", NULL, "draw with ASCII characters only",
          set_ascii, "Also when the locale is not UTF-8."},
+        {OPT_FULL_NAMES, 0, "full-names", NULL,
+         "show methods' full names, not packages as initials",
+         set_full_names,
+         "For the viewer, which otherwise shortens each package of a "
+         "class to its first letter (a.v.Choreographer.doFrame) and adds "
+         "the parameter types only to overloads; A switches in the "
+         "viewer, and the status line always gives the selection's full "
+         "name.  Searches match full names either way; the batch "
+         "commands always print them."},
         {OPT_COLOR, 0, "color", "WHEN", "auto, always or never", set_color,
          "Colours in the viewer; NO_COLOR in the environment means never."},
         {OPT_MOUSE, 0, "no-mouse", NULL,

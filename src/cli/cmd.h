@@ -51,6 +51,7 @@ enum cmd_option {
 	OPT_SAMPLE_TYPE = 1 << 18,
 	OPT_TRANSFORM = 1 << 19, /* --focus, --merge, --drop, ... */
 	OPT_MOUSE = 1 << 20,
+	OPT_FULL_NAMES = 1 << 21,
 };
 
 struct cmd_spec {
@@ -91,10 +92,11 @@ struct cmd_opts {
 	 * --group, in the order given: cmd_load applies them in turn. */
 	struct transform_step *transforms;
 	size_t ntransforms, transforms_cap;
-	bool ascii;  /* --ascii */
-	int color;   /* enum term_color: auto, always, never */
-	bool no_mouse; /* --no-mouse */
-	char **args; /* positional arguments */
+	bool ascii;      /* --ascii */
+	bool full_names; /* --full-names */
+	int color;       /* enum term_color: auto, always, never */
+	bool no_mouse;   /* --no-mouse */
+	char **args;     /* positional arguments */
 	int nargs;
 	/* --sample-type NAME|INDEX, or NULL */
 	const char *sample_type;

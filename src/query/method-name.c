@@ -1,7 +1,9 @@
 /*
  * method-name: placeholders for undefined ids are made by the calltree
  * ("(unknown 0x...)" as the name), so this file only joins the parts,
- * and shortens them for narrow columns (the profile and icicle views).
+ * shortens them for narrow columns (the icicle), and makes the viewer's
+ * short names: packages as initials, the class whole or the parameters
+ * added only where two methods' short names would be the same.
  */
 #include "config.h"
 
@@ -9,7 +11,10 @@
 
 #include "text/width.h"
 #include "util/alloc.h"
+#include "util/hash.h"
+#include "util/map.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 char *
@@ -82,4 +87,253 @@ method_fit_name(const char *name, int width)
 		}
 	}
 	return s;
+}
+
+char *
+method_abbrev_class(const char *klass)
+{
+	size_t limit = strcspn(klass, "<( "), i, n = 0;
+	const char *last = NULL, *p = klass;
+	char *out;
+
+	for (i = 0; i < limit; i++)
+		if (klass[i] == '.' || klass[i] == '/')
+			last = klass + i;
+	if (!last)
+		return xstrdup(klass);
+	out = xmalloc(strlen(klass) + 1);
+	while (p < last) {
+		size_t len = strcspn(p, "./");
+
+		/* The part's whole first character, then its separator. */
+		if (len) {
+			size_t c = char_len(p);
+
+			memcpy(out + n, p, c < len ? c : len);
+			n += c < len ? c : len;
+		}
+		p += len;
+		out[n++] = *p++;
+	}
+	strcpy(out + n, p);
+	return out;
+}
+
+/* The text growing in *out (of *len bytes, *cap allocated) with n bytes
+ * of s appended. */
+static void
+append(char **out, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	UTIL_GROW(*out, *cap, *len + n + 1);
+	memcpy(*out + *len, s, n);
+	*len += n;
+	(*out)[*len] = '\0';
+}
+
+/* Append the descriptor types of [p, end) by simple names, joined by
+ * commas; false when it is not a list of descriptors. */
+static bool
+append_descriptors(char **out, size_t *len, size_t *cap, const char *p,
+                   const char *end)
+{
+	static const char prims[] = "BCDFIJSZV";
+	static const char *const names[] = {"byte",  "char", "double",
+	                                    "float", "int",  "long",
+	                                    "short", "boolean", "void"};
+	bool first = true;
+
+	while (p < end) {
+		size_t dims = 0;
+
+		while (p < end && *p == '[') {
+			dims++;
+			p++;
+		}
+		if (p >= end)
+			return false;
+		if (!first)
+			append(out, len, cap, ",", 1);
+		first = false;
+		if (*p == 'L') {
+			const char *semi = memchr(p, ';', (size_t)(end - p));
+			const char *own = p + 1, *q;
+
+			if (!semi || semi == p + 1)
+				return false;
+			for (q = p + 1; q < semi; q++)
+				if (*q == '/' || *q == '.')
+					own = q + 1;
+			append(out, len, cap, own, (size_t)(semi - own));
+			p = semi + 1;
+		} else {
+			const char *k = *p ? strchr(prims, *p) : NULL;
+			const char *name;
+
+			if (!k)
+				return false;
+			name = names[k - prims];
+			append(out, len, cap, name, strlen(name));
+			p++;
+		}
+		while (dims--)
+			append(out, len, cap, "[]", 2);
+	}
+	return true;
+}
+
+/* Append the source-form type [p, end) without its qualifiers, also
+ * inside type arguments: "java.util.List<java.lang.String>" as
+ * "List<String>"; varargs' "..." stays. */
+static void
+append_simple(char **out, size_t *len, size_t *cap, const char *p,
+              const char *end)
+{
+	size_t ident = *len;
+
+	for (; p < end; p++) {
+		if ((*p == '.' || *p == '/') && p + 1 < end && p[1] != '.' &&
+		    (*p == '/' || p[-1] != '.')) {
+			*len = ident; /* drop the qualifier and its dot */
+			(*out)[*len] = '\0';
+			continue;
+		}
+		append(out, len, cap, p, 1);
+		if (strchr("<>,[]()?& ", *p))
+			ident = *len;
+	}
+}
+
+char *
+method_params(const char *signature)
+{
+	const char *open = strchr(signature, '('), *close, *p;
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	int depth = 0;
+
+	if (!open)
+		return xstrdup("");
+	close = strchr(open, ')');
+	if (!close)
+		close = open + strlen(open);
+	append(&out, &len, &cap, "(", 1);
+	if (!append_descriptors(&out, &len, &cap, open + 1, close)) {
+		/* A source form: parameters split at the commas outside
+		 * type arguments, each without its spaces around it. */
+		len = 1;
+		out[len] = '\0';
+		p = open + 1;
+		while (p < close) {
+			const char *q = p, *a, *b;
+
+			for (; q < close && (*q != ',' || depth); q++)
+				depth += *q == '<' ? 1 : *q == '>' ? -1 : 0;
+			for (a = p; a < q && *a == ' '; a++)
+				;
+			for (b = q; b > a && b[-1] == ' '; b--)
+				;
+			if (p != open + 1)
+				append(&out, &len, &cap, ",", 1);
+			append_simple(&out, &len, &cap, a, b);
+			p = q < close ? q + 1 : q;
+		}
+	}
+	append(&out, &len, &cap, ")", 1);
+	return out;
+}
+
+enum {
+	NAME_WHOLE_CLASS = 1, /* initials would make it another's */
+	NAME_PARAMS = 2,      /* an overload: the parameters tell it apart */
+};
+
+struct method_names {
+	const struct calltree *tree;
+	unsigned char *flags; /* NAME_* by method */
+};
+
+/* The short name of m: its class abbreviated unless whole_class, the
+ * parameters when params. */
+static char *
+short_name(const struct tt_method *m, bool whole_class, bool params)
+{
+	char *klass = whole_class ? xstrdup(m->klass)
+	                          : method_abbrev_class(m->klass);
+	char *args = params ? method_params(m->signature) : xstrdup("");
+	char *s = xasprintf("%s%s%s%s", klass, *klass && *m->name ? "." : "",
+	                    m->name, args);
+
+	free(klass);
+	free(args);
+	return s;
+}
+
+/* FNV-1a of class, a zero byte and name: methods of one class and name
+ * share it. */
+static uint64_t
+class_name_hash(const struct tt_method *m)
+{
+	uint64_t h = hash_bytes(HASH_SEED, m->klass, strlen(m->klass) + 1);
+
+	return hash_bytes(h, m->name, strlen(m->name));
+}
+
+struct method_names *
+method_names_new(const struct calltree *tree)
+{
+	struct method_names *names = xcalloc(1, sizeof(*names));
+	size_t n = tree->nmethods, i;
+	uint64_t *by_short = xcalloc(n + 1, sizeof(*by_short));
+	uint64_t *by_class = xcalloc(n + 1, sizeof(*by_class));
+	struct util_map shorts, classes;
+	uint32_t a, b;
+
+	names->tree = tree;
+	names->flags = xcalloc(n + 1, 1);
+	util_map_init(&shorts);
+	util_map_init(&classes);
+	for (i = 0; i < n; i++) {
+		char *s = short_name(&tree->methods[i], false, false);
+
+		by_short[i] = hash_bytes(HASH_SEED, s, strlen(s));
+		by_class[i] = class_name_hash(&tree->methods[i]);
+		(*util_map_slot(&shorts, by_short[i], 0))++;
+		(*util_map_slot(&classes, by_class[i], 0))++;
+		free(s);
+	}
+	for (i = 0; i < n; i++) {
+		util_map_get(&shorts, by_short[i], &a);
+		util_map_get(&classes, by_class[i], &b);
+		/* More methods share the short name than the class and
+		 * name: some have another class. */
+		if (a > b)
+			names->flags[i] |= NAME_WHOLE_CLASS;
+		if (b > 1)
+			names->flags[i] |= NAME_PARAMS;
+	}
+	util_map_done(&shorts);
+	util_map_done(&classes);
+	free(by_short);
+	free(by_class);
+	return names;
+}
+
+void
+method_names_free(struct method_names *names)
+{
+	if (!names)
+		return;
+	free(names->flags);
+	free(names);
+}
+
+char *
+method_names_get(const struct method_names *names, uint32_t m, bool full)
+{
+	const struct tt_method *meth = &names->tree->methods[m];
+
+	if (full)
+		return method_full_name(meth);
+	return short_name(meth, names->flags[m] & NAME_WHOLE_CLASS,
+	                  names->flags[m] & NAME_PARAMS);
 }

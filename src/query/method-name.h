@@ -10,6 +10,9 @@
 
 #include "model/calltree.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* "CLASS.NAME SIGNATURE". */
 char *method_full_name(const struct tt_method *m);
 /* "CLASS.NAME", without the signature. */
@@ -21,5 +24,34 @@ char *method_short_name(const struct tt_method *m);
  * to cut (canvas_text marks the cut).
  */
 char *method_fit_name(const char *name, int width);
+
+/* A new copy of class with each package part cut to its first
+ * character ("android.view.Choreographer" to "a.v.Choreographer", with
+ * '/' kept as written); the class's own name, inner classes and lambdas
+ * ("Outer$Inner", "-$$Lambda$Outer$1") stay whole. */
+char *method_abbrev_class(const char *klass);
+/* A new string: the parameter types of signature (a descriptor
+ * "(ILjava/lang/String;)V" or a source form "(java.util.Map<K,V>, int)")
+ * by their simple names, "(int,String)"; "" when it has no "(". */
+char *method_params(const char *signature);
+
+/*
+ * The viewer's names of a model's methods: short by default, packages
+ * as initials and the method's own name whole; a method whose short
+ * name another method's would equal keeps its class whole when their
+ * classes differ, and shows its parameter types when they are overloads
+ * of one class.
+ */
+struct method_names;
+
+/* The names of tree's methods (tree must outlive them). */
+struct method_names *method_names_new(const struct calltree *tree);
+/* Release names (NULL is fine). */
+void method_names_free(struct method_names *names);
+/* Method m as the viewer shows it, a new string: method_full_name when
+ * full, else its short name ("a.v.Choreographer.doFrame",
+ * "a.v.View.measure(int,int)"). */
+char *method_names_get(const struct method_names *names, uint32_t m,
+                       bool full);
 
 #endif

@@ -8,6 +8,7 @@
 #include "tui/app.h"
 
 #include "tui/keymap.h"
+#include "tui/list.h"
 #include "query/method-name.h"
 #include "query/summary.h"
 #include "util/alloc.h"
@@ -74,6 +75,7 @@ app_new(struct calltree *tree)
 	app->clocks =
 	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
 	scope_init_all(&app->scope, tree);
+	app->names = method_names_new(tree);
 	/* The first screen's profile takes every cpu; the indexes of the
 	 * other views are built while it is read. */
 	app->cache = profile_cache_new(tree);
@@ -114,6 +116,16 @@ app_free(struct app *app)
 	free(app->forward.places);
 	free(app->message);
 	free(app->prompt);
+	for (i = 0; i < app->nhistory; i++)
+		free(app->history[i]);
+	free(app->history);
+	free(app->draft);
+	for (v = 0; v < APP_VIEW_COUNT; v++) {
+		if (app->filter_text[v])
+			regfree(&app->filter_re[v]);
+		free(app->filter_text[v]);
+	}
+	method_names_free(app->names);
 	if (app->original != app->tree)
 		calltree_free(app->original);
 	for (i = 0; i < app->nkept; i++) {
@@ -448,7 +460,7 @@ app_search(struct app *app, const char *pattern)
 	regex_t re;
 	int rc;
 
-	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	rc = list_regcomp(&re, pattern);
 	if (rc) {
 		char msg[256];
 
@@ -462,6 +474,147 @@ app_search(struct app *app, const char *pattern)
 	app->have_re = true;
 	app->search_serial++;
 	run_search(app, 1);
+}
+
+void
+app_filter(struct app *app, const char *pattern)
+{
+	const struct view_ops *ops = view_ops[app->view];
+	enum app_view v = app->view;
+	regex_t re;
+	size_t shown;
+	int rc;
+
+	if (!ops->filter) {
+		app_message(app, false, "this view has no rows to filter");
+		return;
+	}
+	if (!*pattern) {
+		if (app->filter_text[v]) {
+			ops->filter(app->state[v], app, NULL);
+			regfree(&app->filter_re[v]);
+			free(app->filter_text[v]);
+			app->filter_text[v] = NULL;
+			take_selection(app, v);
+			app_message(app, false, "filter cleared: every row");
+		}
+		return;
+	}
+	rc = list_regcomp(&re, pattern);
+	if (rc) {
+		char msg[256];
+
+		regerror(rc, &re, msg, sizeof(msg));
+		app_message(app, true, "bad regular expression: %s", msg);
+		return;
+	}
+	if (app->filter_text[v]) {
+		regfree(&app->filter_re[v]);
+		free(app->filter_text[v]);
+	}
+	app->filter_re[v] = re;
+	app->filter_text[v] = xstrdup(pattern);
+	shown = ops->filter(app->state[v], app, &app->filter_re[v]);
+	take_selection(app, v);
+	app_message(app, false, "%zu row%s match%s %s (Esc: every row)",
+	            shown, shown == 1 ? "" : "s", shown == 1 ? "es" : "",
+	            pattern);
+}
+
+char *
+app_method_name(const struct app *app, uint32_t m)
+{
+	return method_names_get(app->names, m, app->full_names);
+}
+
+void
+app_take_history(struct app *app, struct app *other)
+{
+	size_t i;
+
+	for (i = 0; i < app->nhistory; i++)
+		free(app->history[i]);
+	free(app->history);
+	app->history = other->history;
+	app->nhistory = other->nhistory;
+	app->history_cap = other->history_cap;
+	other->history = NULL;
+	other->nhistory = other->history_cap = 0;
+}
+
+/* Remember pattern as the newest in the prompt history (an earlier
+ * copy leaves its place; the oldest go past 100). */
+static void
+history_add(struct app *app, const char *pattern)
+{
+	size_t i;
+
+	for (i = 0; i < app->nhistory; i++) {
+		if (strcmp(app->history[i], pattern) == 0) {
+			free(app->history[i]);
+			memmove(&app->history[i], &app->history[i + 1],
+			        (app->nhistory - i - 1) *
+			                sizeof(*app->history));
+			app->nhistory--;
+			break;
+		}
+	}
+	if (app->nhistory == 100) {
+		free(app->history[0]);
+		memmove(&app->history[0], &app->history[1],
+		        (app->nhistory - 1) * sizeof(*app->history));
+		app->nhistory--;
+	}
+	UTIL_GROW(app->history, app->history_cap, app->nhistory + 1);
+	app->history[app->nhistory++] = xstrdup(pattern);
+}
+
+/* Start reading a pattern after kind ('/' or '&'). */
+static void
+prompt_start(struct app *app, char kind)
+{
+	app->prompting = true;
+	app->prompt_kind = kind;
+	app->prompt_len = 0;
+	UTIL_GROW(app->prompt, app->prompt_cap, 1);
+	app->prompt[0] = '\0';
+	app->history_at = app->nhistory;
+	free(app->draft);
+	app->draft = NULL;
+}
+
+/* Show text in the prompt, to be edited. */
+static void
+prompt_set(struct app *app, const char *text)
+{
+	size_t n = strlen(text);
+
+	UTIL_GROW(app->prompt, app->prompt_cap, n + 1);
+	memcpy(app->prompt, text, n + 1);
+	app->prompt_len = n;
+}
+
+/* Up (dir -1) or Down (1) through the history in the prompt. */
+static void
+prompt_recall(struct app *app, int dir)
+{
+	if (dir < 0) {
+		if (!app->history_at)
+			return;
+		if (app->history_at == app->nhistory) {
+			free(app->draft);
+			app->draft = xstrdup(app->prompt);
+		}
+		prompt_set(app, app->history[--app->history_at]);
+	} else {
+		if (app->history_at >= app->nhistory)
+			return;
+		app->history_at++;
+		prompt_set(app, app->history_at < app->nhistory
+		                        ? app->history[app->history_at]
+		                : app->draft ? app->draft
+		                             : "");
+	}
 }
 
 /* The kind of the last transform applied, or -1. */
@@ -481,6 +634,11 @@ app_request(struct app *app, enum request req)
 	struct view_ask ask;
 	int v;
 
+	/* Esc clears a filter before it goes back out. */
+	if (req == REQ_BACK_OUT && app->filter_text[app->view]) {
+		app_filter(app, "");
+		return;
+	}
 	if (ops->handle) {
 		ask_init(app, &ask);
 		done = ops->handle(app->state[app->view], app, req, &ask);
@@ -529,10 +687,22 @@ app_request(struct app *app, enum request req)
 		cycle_sample_type(app);
 		break;
 	case REQ_SEARCH:
-		app->prompting = true;
-		app->prompt_len = 0;
-		UTIL_GROW(app->prompt, app->prompt_cap, 1);
-		app->prompt[0] = '\0';
+		prompt_start(app, '/');
+		break;
+	case REQ_FILTER:
+		if (!ops->filter)
+			app_message(app, false,
+			            "this view has no rows to filter");
+		else
+			prompt_start(app, '&');
+		break;
+	case REQ_FULL_NAMES:
+		app->full_names = !app->full_names;
+		app_message(app, false, "%s",
+		            app->full_names
+		                    ? "full names (A: abbreviated)"
+		                    : "abbreviated names: packages as "
+		                      "initials (A: full)");
 		break;
 	case REQ_SEARCH_NEXT:
 		run_search(app, 1);
@@ -612,7 +782,13 @@ prompt_key(struct app *app, int key)
 	} else if (key == TKEY_ENTER || key == '\n') {
 		app->prompting = false;
 		if (app->prompt_len)
+			history_add(app, app->prompt);
+		if (app->prompt_kind == '&')
+			app_filter(app, app->prompt);
+		else if (app->prompt_len)
 			app_search(app, app->prompt);
+	} else if (key == TKEY_UP || key == TKEY_DOWN) {
+		prompt_recall(app, key == TKEY_UP ? -1 : 1);
 	} else if (key == TKEY_BACKSPACE || key == 127 || key == 8) {
 		while (app->prompt_len &&
 		       (app->prompt[app->prompt_len - 1] & 0xC0) == 0x80)
@@ -723,6 +899,8 @@ replace_tree(struct app *app, struct calltree *tree)
 		app->method = CALL_NONE;
 	if (app->base)
 		base_compare_rekey(app->base, tree);
+	method_names_free(app->names);
+	app->names = method_names_new(tree);
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
 	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
@@ -730,6 +908,10 @@ replace_tree(struct app *app, struct calltree *tree)
 		app->state[v] = view_ops[v]->open(app);
 	if (app->scope.range.on)
 		recompute(app);
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		if (app->filter_text[v])
+			view_ops[v]->filter(app->state[v], app,
+			                    &app->filter_re[v]);
 }
 
 /* Transform x applied to tree: a new model. */
@@ -889,7 +1071,7 @@ draw_title(struct app *app, struct canvas *c)
 	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
 	                                                     : "cpu+wall";
 	const char *type = calltree_property(app->tree, "pprof-sample-type");
-	char *threads, *title, *range, *sampled = NULL;
+	char *threads, *title, *range, *sampled = NULL, *filter;
 	size_t t;
 
 	/* A pprof profile's values are its samples', not estimates. */
@@ -918,11 +1100,17 @@ draw_title(struct app *app, struct canvas *c)
 		                  (double)app->scope.range.end / 1000);
 	else
 		range = xstrdup("range: all");
+	filter = app->filter_text[app->view]
+	                 ? xasprintf(" &%s", app->filter_text[app->view])
+	                 : xstrdup("");
 	title = xasprintf(
-	        "%s%s%s | %s | %s | %s: %s%s | %s", app->tree->path,
+	        "%s%s%s | %s%s | %s | %s: %s%s | %s%s", app->tree->path,
 	        app->base ? " vs " : "", app->base ? app->base_path : "",
-	        view_ops[app->view]->name, threads, type ? "type" : "clock",
-	        type ? type : clock, sampled ? sampled : "", range);
+	        view_ops[app->view]->name, filter, threads,
+	        type ? "type" : "clock", type ? type : clock,
+	        sampled ? sampled : "", range,
+	        app->full_names ? " | full names" : "");
+	free(filter);
 	free(range);
 	free(sampled);
 	for (t = 0; t < app->ntransforms; t++) {
@@ -965,7 +1153,7 @@ draw_status(struct app *app, struct canvas *c)
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_STATUS);
 	if (app->prompting) {
-		text = xasprintf("/%s", app->prompt);
+		text = xasprintf("%c%s", app->prompt_kind, app->prompt);
 	} else if (app->message) {
 		text = xstrdup(app->message);
 		if (app->message_is_error)

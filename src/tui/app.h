@@ -11,6 +11,7 @@
 #define TRACETUI_APP_H
 
 #include "query/base.h"
+#include "query/method-name.h"
 #include "query/callpath.h"
 #include "model/calltree.h"
 #include "tui/canvas.h"
@@ -80,8 +81,20 @@ struct app {
 	bool have_re;
 	unsigned search_serial; /* changes with every new pattern */
 	bool prompting;         /* reading a search pattern */
+	char prompt_kind;       /* '/' (search) or '&' (filter) */
 	char *prompt;
 	size_t prompt_len, prompt_cap;
+	/* Patterns given at either prompt, oldest first, for Up and Down;
+	 * history_at is the one the prompt shows (nhistory: what was being
+	 * typed, kept in draft). */
+	char **history;
+	size_t nhistory, history_cap, history_at;
+	char *draft;
+	/* Per view: its filter's pattern (NULL: none) and compiled form. */
+	char *filter_text[APP_VIEW_COUNT];
+	regex_t filter_re[APP_VIEW_COUNT];
+	struct method_names *names; /* the model's short method names */
+	bool full_names;            /* methods by full name (A) */
 	int page; /* rows of the view area at the last draw (0: too small) */
 	/* The last left press: where, when, and whether it acted as Enter
 	 * (the second press of a double click then does nothing more). */
@@ -141,8 +154,17 @@ void app_jump(struct app *app, enum app_view view, uint32_t m);
 /* Select method m from the current view without a history entry; the
  * other views follow it when they are shown next. */
 void app_select(struct app *app, uint32_t m);
-/* Search for pattern (a POSIX extended regex) from the selection. */
+/* Search for pattern (a POSIX extended regex, smart case) from the
+ * selection. */
 void app_search(struct app *app, const char *pattern);
+/* Show only the current view's rows matching pattern (smart case, as a
+ * search); "" shows every row again. */
+void app_filter(struct app *app, const char *pattern);
+/* Method m as the views show it: its short name, or its full name with
+ * full_names (method_names_get); a new string. */
+char *app_method_name(const struct app *app, uint32_t m);
+/* Take over other's prompt history (before other is freed). */
+void app_take_history(struct app *app, struct app *other);
 /* Compare with base (not taken over), read from path. */
 void app_set_base(struct app *app, const struct calltree *base,
                   const char *path);

@@ -1,12 +1,90 @@
 /*
  * list: cursor and scroll arithmetic over row indices; nothing here
- * knows what a row is.
+ * knows what a row is.  Moves are made on positions among the rows
+ * shown (the row itself without a filter, its index in `shown` with
+ * one) and turned back into rows.
  */
 #include "config.h"
 
 #include "tui/list.h"
 
+#include "util/alloc.h"
+
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+#include <wctype.h>
+
+/* How many rows show. */
+static size_t
+visible(const struct list *l)
+{
+	return l->filter ? l->nshown : l->count;
+}
+
+/* The row shown at position pos. */
+static size_t
+row_at(const struct list *l, size_t pos)
+{
+	return l->filter ? l->shown[pos] : pos;
+}
+
+/* The position of row, or of the first row shown after it (the number
+ * shown when none is). */
+static size_t
+pos_of(const struct list *l, size_t row)
+{
+	size_t lo = 0, hi = l->nshown;
+
+	if (!l->filter)
+		return row;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->shown[mid] < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The position of row among the rows shown, the last when past them. */
+static size_t
+clamped_pos(const struct list *l, size_t row)
+{
+	size_t n = visible(l), pos = pos_of(l, row);
+
+	return pos < n ? pos : n ? n - 1 : 0;
+}
+
+/* Cursor and top on rows shown (when any is). */
+static void
+settle(struct list *l)
+{
+	if (!l->filter || !l->nshown)
+		return;
+	l->cursor = row_at(l, clamped_pos(l, l->cursor));
+	l->top = row_at(l, clamped_pos(l, l->top));
+}
+
+/* Ask the filter about every row again. */
+static void
+refilter(struct list *l)
+{
+	size_t i;
+
+	l->nshown = 0;
+	if (!l->filter)
+		return;
+	for (i = 0; i < l->count; i++) {
+		if (l->filter(i, l->filter_arg)) {
+			UTIL_GROW(l->shown, l->shown_cap, l->nshown + 1);
+			l->shown[l->nshown++] = i;
+		}
+	}
+}
 
 void
 list_set_count(struct list *l, size_t count)
@@ -16,35 +94,116 @@ list_set_count(struct list *l, size_t count)
 		l->cursor = count ? count - 1 : 0;
 	if (l->top >= count)
 		l->top = count ? count - 1 : 0;
+	refilter(l);
+	settle(l);
+}
+
+void
+list_filter(struct list *l, list_match_fn *match, void *arg)
+{
+	l->filter = match;
+	l->filter_arg = arg;
+	refilter(l);
+	settle(l);
+}
+
+size_t
+list_visible(const struct list *l)
+{
+	return visible(l);
+}
+
+size_t
+list_next(const struct list *l, size_t row)
+{
+	size_t pos;
+
+	if (!l->filter)
+		return row + 1;
+	pos = pos_of(l, row + 1);
+	return pos < l->nshown ? l->shown[pos] : l->count;
+}
+
+void
+list_done(struct list *l)
+{
+	free(l->shown);
+	l->shown = NULL;
+	l->nshown = l->shown_cap = 0;
+}
+
+/* True when pattern holds an upper case letter (any script, in the
+ * locale's encoding). */
+static bool
+has_upper(const char *pattern)
+{
+	mbstate_t st = {0};
+	const char *p = pattern;
+
+	while (*p) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, p, MB_CUR_MAX, &st);
+
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			/* Not a character here: an ASCII test on the byte. */
+			memset(&st, 0, sizeof(st));
+			if (*p >= 'A' && *p <= 'Z')
+				return true;
+			p++;
+			continue;
+		}
+		if (iswupper((wint_t)wc))
+			return true;
+		p += n ? n : 1;
+	}
+	return false;
+}
+
+int
+list_regcomp(regex_t *re, const char *pattern)
+{
+	return regcomp(re, pattern,
+	               REG_EXTENDED | REG_NOSUB |
+	                       (has_upper(pattern) ? 0 : REG_ICASE));
 }
 
 void
 list_layout(struct list *l, size_t height)
 {
+	size_t n = visible(l), tp, cp;
+
 	l->height = height;
+	if (!n)
+		return;
+	settle(l);
+	tp = clamped_pos(l, l->top);
 	if (l->pager) {
-		if (l->count <= height)
-			l->top = 0;
-		else if (l->top > l->count - height)
-			l->top = l->count - height;
+		if (n <= height)
+			tp = 0;
+		else if (tp > n - height)
+			tp = n - height;
+		l->top = row_at(l, tp);
 		return;
 	}
-	if (l->cursor < l->top)
-		l->top = l->cursor;
-	if (height && l->cursor >= l->top + height)
-		l->top = l->cursor - height + 1;
+	cp = clamped_pos(l, l->cursor);
+	if (cp < tp)
+		tp = cp;
+	if (height && cp >= tp + height)
+		tp = cp - height + 1;
+	l->top = row_at(l, tp);
 }
 
 void
 list_select(struct list *l, size_t row)
 {
 	l->cursor = row < l->count ? row : l->count ? l->count - 1 : 0;
+	settle(l);
 }
 
 void
 list_reset(struct list *l)
 {
-	l->cursor = l->top = 0;
+	l->cursor = l->top = visible(l) ? row_at(l, 0) : 0;
 }
 
 size_t
@@ -53,32 +212,20 @@ list_page(const struct list *l)
 	return l->height > 1 ? l->height - 1 : 1;
 }
 
-/* Scroll a pager by delta rows; the layout keeps the last page full. */
-static void
-scroll(struct list *l, long delta)
+/* Position pos moved by delta, within [0, n). */
+static size_t
+moved(size_t pos, long delta, size_t n)
 {
 	if (delta < 0)
-		l->top = (size_t)-delta < l->top ? l->top - (size_t)-delta : 0;
-	else if (l->top + (size_t)delta < l->count)
-		l->top += (size_t)delta;
-}
-
-/* Move a cursor by delta rows, stopping at the ends. */
-static void
-step(struct list *l, long delta)
-{
-	if (delta < 0)
-		l->cursor = (size_t)-delta < l->cursor
-		                    ? l->cursor - (size_t)-delta
-		                    : 0;
-	else
-		list_select(l, l->cursor + (size_t)delta);
+		return (size_t)-delta < pos ? pos - (size_t)-delta : 0;
+	return pos + (size_t)delta < n ? pos + (size_t)delta : n - 1;
 }
 
 bool
 list_move(struct list *l, enum request req)
 {
 	long page = (long)list_page(l), delta;
+	size_t n = visible(l), *at = l->pager ? &l->top : &l->cursor;
 
 	switch (req) {
 	case REQ_MOVE_UP:
@@ -94,24 +241,19 @@ list_move(struct list *l, enum request req)
 		delta = page;
 		break;
 	case REQ_MOVE_FIRST:
-		if (l->pager)
-			l->top = 0;
-		else
-			l->cursor = 0;
+		if (n)
+			*at = row_at(l, 0);
 		return true;
 	case REQ_MOVE_LAST:
-		if (l->pager)
-			l->top = l->count ? l->count - 1 : 0;
-		else
-			list_select(l, l->count);
+		if (n)
+			*at = row_at(l, n - 1);
 		return true;
 	default:
 		return false;
 	}
-	if (l->pager)
-		scroll(l, delta);
-	else
-		step(l, delta);
+	/* A pager scrolls; the layout keeps its last page full. */
+	if (n)
+		*at = row_at(l, moved(clamped_pos(l, *at), delta, n));
 	return true;
 }
 
@@ -119,11 +261,15 @@ bool
 list_search(struct list *l, int dir, list_match_fn *match, void *arg,
             struct list_hit *hit)
 {
-	size_t n = l->count, i, at = 0, nth = 0, total = 0;
+	size_t n = visible(l), i, pos = 0, at = 0, nth = 0, total = 0, from;
 	bool found = false;
 
+	if (!n)
+		return false;
+	from = clamped_pos(l, l->cursor);
 	for (i = 1; i <= n && !found; i++) {
-		at = (l->cursor + n + (size_t)dir * i) % n;
+		pos = (from + n + (size_t)dir * i) % n;
+		at = row_at(l, pos);
 		found = match(at, arg);
 	}
 	if (!found)
@@ -133,9 +279,9 @@ list_search(struct list *l, int dir, list_match_fn *match, void *arg,
 		l->top = at;
 	if (hit) {
 		for (i = 0; i < n; i++) {
-			if (i == at || match(i, arg)) {
+			if (i == pos || match(row_at(l, i), arg)) {
 				total++;
-				if (i <= at)
+				if (i <= pos)
 					nth++;
 			}
 		}
@@ -148,40 +294,43 @@ list_search(struct list *l, int dir, list_match_fn *match, void *arg,
 void
 list_scroll(struct list *l, long delta)
 {
-	size_t height = l->height ? l->height : 1;
-	size_t last_top = l->count > height ? l->count - height : 0;
-	size_t top = l->top;
+	size_t n = visible(l), height = l->height ? l->height : 1;
+	size_t last_top = n > height ? n - height : 0, tp, top, cp;
 
+	if (!n)
+		return;
+	tp = clamped_pos(l, l->top);
 	if (delta < 0)
-		top = (size_t)-delta < top ? top - (size_t)-delta : 0;
+		top = (size_t)-delta < tp ? tp - (size_t)-delta : 0;
 	else
-		top = top + (size_t)delta < last_top ? top + (size_t)delta
-		                                       : last_top;
+		top = tp + (size_t)delta < last_top ? tp + (size_t)delta
+		                                    : last_top;
+	cp = clamped_pos(l, l->cursor);
 	if (l->pager) {
-		l->top = top;
+		l->top = row_at(l, top);
 		return;
 	}
-	if (top == l->top) {
-		step(l, delta);
+	if (top == tp) {
+		l->cursor = row_at(l, moved(cp, delta, n));
 		return;
 	}
-	l->top = top;
-	if (l->cursor < top)
-		l->cursor = top;
-	if (l->cursor >= top + height)
-		l->cursor = top + height - 1;
-	list_select(l, l->cursor);
+	l->top = row_at(l, top);
+	if (cp < top)
+		cp = top;
+	if (cp >= top + height)
+		cp = top + height - 1;
+	l->cursor = row_at(l, cp);
 }
 
 size_t
 list_row_at(const struct list *l, int y)
 {
-	size_t row;
+	size_t n = visible(l), pos;
 
-	if (y < l->y || (size_t)(y - l->y) >= l->height)
+	if (!n || y < l->y || (size_t)(y - l->y) >= l->height)
 		return SIZE_MAX;
-	row = l->top + (size_t)(y - l->y);
-	return row < l->count ? row : SIZE_MAX;
+	pos = clamped_pos(l, l->top) + (size_t)(y - l->y);
+	return pos < n ? row_at(l, pos) : SIZE_MAX;
 }
 
 enum list_click
@@ -190,7 +339,7 @@ list_mouse(struct list *l, const struct mouse_event *ev)
 	size_t row;
 
 	if (ev->kind == MOUSE_WHEEL) {
-		if (!ev->dy || !l->count)
+		if (!ev->dy || !visible(l))
 			return LIST_MISSED;
 		list_scroll(l, (long)ev->dy * MOUSE_WHEEL_ROWS);
 		return LIST_MOVED;

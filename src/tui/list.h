@@ -8,6 +8,10 @@
  * has none: moving scrolls, the last page stays full, and a search puts
  * the matching row at the top.  A page is the rows shown less one, so a
  * line of context stays on the screen.
+ *
+ * A filter hides the rows it does not keep: moving, paging and search
+ * step over them, and the cursor and top are always kept rows (when any
+ * is).  The rows themselves, and their numbers, stay the view's.
  */
 #ifndef TRACETUI_LIST_H
 #define TRACETUI_LIST_H
@@ -15,8 +19,12 @@
 #include "tui/mouse.h"
 #include "tui/request.h"
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+/* True when row matches; arg is the view's. */
+typedef bool list_match_fn(size_t row, void *arg);
 
 struct list {
 	size_t count;  /* rows */
@@ -26,6 +34,12 @@ struct list {
 	bool pager;    /* scrolls instead of moving a cursor */
 	int y;         /* the screen row of the first row shown, set by
 	                  the view as it draws (for the mouse) */
+	/* The filter (NULL: every row shows) and the rows it keeps, in
+	 * order, made again by every list_set_count. */
+	list_match_fn *filter;
+	void *filter_arg;
+	size_t *shown;
+	size_t nshown, shown_cap;
 };
 
 /* What a mouse event did to a list. */
@@ -41,11 +55,22 @@ struct list_hit {
 	size_t nth, total;
 };
 
-/* True when row matches; arg is the view's. */
-typedef bool list_match_fn(size_t row, void *arg);
-
-/* Set the number of rows; the cursor stays on its row, or on the last. */
+/* Set the number of rows (their filter asked again); the cursor stays
+ * on its row, or on the next row shown, or the last. */
 void list_set_count(struct list *l, size_t count);
+/* Show only the rows match keeps (NULL: every row); the cursor goes to
+ * the next row shown, or the last. */
+void list_filter(struct list *l, list_match_fn *match, void *arg);
+/* The rows shown: all, or those the filter keeps. */
+size_t list_visible(const struct list *l);
+/* The first row shown after row, or the count when none is. */
+size_t list_next(const struct list *l, size_t row);
+/* Release the filter's rows. */
+void list_done(struct list *l);
+/* Compile pattern as a search (POSIX extended, no subexpressions) with
+ * smart case: ignoring case unless it holds an upper case letter.
+ * regcomp's status. */
+int list_regcomp(regex_t *re, const char *pattern);
 /* Before drawing height rows: the cursor in view, a pager's last page
  * full.  The cursor stays on its row whatever the height. */
 void list_layout(struct list *l, size_t height);
@@ -58,18 +83,22 @@ void list_reset(struct list *l);
 bool list_move(struct list *l, enum request req);
 /* The rows one page moves. */
 size_t list_page(const struct list *l);
-/* Scroll by delta rows (a wheel): the cursor stays on its row while it
- * is in sight, else keeps to the edge; at either end the cursor moves
- * instead, so the wheel reaches the first and last rows. */
+/* Scroll by delta rows shown (a wheel): the cursor stays on its row
+ * while it is in sight, else keeps to the edge; at either end the
+ * cursor moves instead, so the wheel reaches the first and last rows
+ * shown. */
 void list_scroll(struct list *l, long delta);
-/* The row shown on screen row y at the last layout, or SIZE_MAX. */
+/* The row (an index of the view's, past any filter) shown on screen
+ * row y at the last layout, or SIZE_MAX. */
 size_t list_row_at(const struct list *l, int y);
-/* A mouse event on the list: a wheel scrolls MOUSE_WHEEL_ROWS a notch,
- * a left press (or drag) selects the row under it. */
+/* A mouse event on the list: a wheel scrolls MOUSE_WHEEL_ROWS rows
+ * shown a notch, a left press (or drag) selects the row shown under
+ * it. */
 enum list_click list_mouse(struct list *l, const struct mouse_event *ev);
-/* Move to the next (dir 1) or previous (-1) matching row after the
- * cursor, wrapping; false when no row matches.  hit (when not NULL)
- * gets the match's place and the number of matches. */
+/* Move to the next (dir 1) or previous (-1) matching row shown after
+ * the cursor, wrapping; false when no row matches.  hit (when not NULL)
+ * gets the match's place and the number of matches among the rows
+ * shown. */
 bool list_search(struct list *l, int dir, list_match_fn *match, void *arg,
                  struct list_hit *hit);
 

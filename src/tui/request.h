@@ -71,9 +71,13 @@
 	R(TAG, "Threads", "Space",                                             \
 	  "tag or untag the selected thread; fold a thread's calls")           \
 	R(SCOPE_ALL, "Threads", "a", "scope: all threads")                     \
-	R(SEARCH, "Search", "/", "search with a regular expression")           \
+	R(SEARCH, "Search", "/",                                               \
+	  "search with a regular expression (lower case: any case; "           \
+	  "Up/Down: earlier patterns)")                                        \
 	R(SEARCH_NEXT, "Search", "n", "next match")                            \
 	R(SEARCH_PREV, "Search", "N", "previous match")                        \
+	R(FILTER, "Search", "&",                                               \
+	  "show only the rows matching a pattern (empty or Esc: all rows)")    \
 	R(TRANSFORM_FOCUS, "Transforms", "F",                                  \
 	  "focus on the selected method (icicle: on the call path)")           \
 	R(TRANSFORM_MERGE, "Transforms", "M",                                  \
@@ -88,6 +92,8 @@
 	  "collapse the selected method's package into one frame")             \
 	R(TRANSFORM_GROUP, "Transforms", "Z",                                  \
 	  "group by class; again: by package ([ undoes a transform)")          \
+	R(FULL_NAMES, "Other", "A",                                            \
+	  "abbreviated or full method names (packages as initials)")           \
 	R(REDRAW, "Other", "C-l", "redraw the screen")                         \
 	R(QUIT, "Other", "q", "quit (Ctrl-Z suspends)")
 

@@ -23,7 +23,8 @@ static const struct cmd_spec viewer_spec = {
         .summary = "Open FILE in the interactive viewer (keys: press ? "
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
-                   OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE,
+                   OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE |
+                   OPT_FULL_NAMES,
         .min_args = 1,
         .max_args = 1,
 };
@@ -104,6 +105,8 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	if (range.on)
 		app_set_range(fresh, &range);
 	fresh->clocks = app->clocks;
+	fresh->full_names = app->full_names;
+	app_take_history(fresh, app);
 	fresh->notice = app->notice;
 	if (app->view != APP_VIEW_PROFILE)
 		app_request(fresh, view_request(app->view));
@@ -174,6 +177,7 @@ viewer_main(int argc, char **argv)
 	if (opts.clock >= 0)
 		app->clocks =
 		        clock == CLOCK_CPU ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
+	app->full_names = opts.full_names;
 	range = scope.range;
 	app_set_scope(app, &scope);
 	if (range.on)

@@ -80,6 +80,10 @@ struct calltree_view {
 	int width;              /* columns at the last draw */
 	unsigned search_serial; /* the pattern whose matches were opened */
 	char note[160];         /* the status line until the next request */
+	/* The filter (NULL: none) and by method whether its full name
+	 * matches it: 0 not asked yet, 1 no, 2 yes. */
+	const regex_t *filter;
+	unsigned char *kept;
 };
 
 static const struct callpath *
@@ -666,7 +670,7 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	const struct callpath_node *node = &p->nodes[row->node];
 	uint64_t total = app->profile.total[v->clock];
 	enum role role = ROLE_NORMAL;
-	char buf[64], *name, *fitted, *label, *lines;
+	char buf[64], *name, *label, *lines;
 	const char *mark;
 	int x = 0, i;
 	size_t lines_size = (size_t)(max_levels + 2) * 2 * TEXT_GLYPH_MAX;
@@ -706,17 +710,19 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	else if (!callpath_is_method(node))
 		name = xstrdup(CALLPATH_OUTSIDE_NAME);
 	else
-		name = method_full_name(&app->tree->methods[node->method]);
-	if (app->have_re && callpath_is_method(node) && row->node &&
-	    regexec(&app->re, name, 0, NULL, 0) == 0)
-		role = ROLE_MATCH;
-	fitted = method_fit_name(name,
-	                         c->width - x - 2 - (int)text_width(lines) - 2);
-	label = xasprintf("%s%s %s", lines, mark, fitted);
+		name = app_method_name(app, node->method);
+	if (app->have_re && callpath_is_method(node) && row->node) {
+		/* Searches match the full name, whatever is shown. */
+		char *full = method_full_name(&app->tree->methods[node->method]);
+
+		if (regexec(&app->re, full, 0, NULL, 0) == 0)
+			role = ROLE_MATCH;
+		free(full);
+	}
+	label = xasprintf("%s%s %s", lines, mark, name);
 	canvas_text(c, x + 1, y, c->width - x - 1, label, role);
 	free(lines);
 	free(name);
-	free(fitted);
 	free(label);
 	if (r == v->list.cursor)
 		canvas_set_role(c, 0, y, c->width, ROLE_CURSOR);
@@ -795,7 +801,15 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 			}
 		}
 	}
-	for (y = 0; y < body && r < v->nrows; y++, r++) {
+	if (!list_visible(&v->list) && v->nrows) {
+		canvas_text(c, 2, top + 1, c->width - 2,
+		            "no row matches the filter (Esc: every row)",
+		            ROLE_DIM);
+		free(last);
+		return;
+	}
+	for (y = 0; y < body && r < v->nrows;
+	     y++, r = list_next(&v->list, r)) {
 		last[v->rows[r].depth] = v->rows[r].last;
 		draw_row(v, app, c, top + 1 + y, r, last, max_levels, skip);
 	}
@@ -942,6 +956,42 @@ calltree_find(void *state, const struct app *app, const regex_t *re, int dir,
 	return true;
 }
 
+/* True when the row's method's full name matches the filter. */
+static bool
+row_kept(size_t r, void *arg)
+{
+	struct calltree_view *v = arg;
+	uint32_t m = row_method(v, r);
+
+	if (m == CALL_NONE)
+		return false;
+	if (!v->kept[m]) {
+		char *name = method_full_name(&v->tree->methods[m]);
+
+		v->kept[m] = regexec(v->filter, name, 0, NULL, 0) == 0 ? 2 : 1;
+		free(name);
+	}
+	return v->kept[m] == 2;
+}
+
+static size_t
+calltree_filter(void *state, const struct app *app, const regex_t *re)
+{
+	struct calltree_view *v = state;
+
+	(void)app;
+	v->filter = re;
+	free(v->kept);
+	v->kept = re ? xcalloc(v->tree->nmethods + 1, 1) : NULL;
+	/* The paths to the matches open, as for a search. */
+	if (re && v->nrows)
+		reveal(v, re);
+	list_filter(&v->list, re ? row_kept : NULL, v);
+	if (v->nrows)
+		moved(v);
+	return list_visible(&v->list);
+}
+
 static char *
 calltree_status(void *state, struct app *app)
 {
@@ -997,6 +1047,8 @@ calltree_close(void *state)
 
 	drop_trees(v);
 	free(v->rows);
+	free(v->kept);
+	list_done(&v->list);
 	scope_done(&v->seen);
 	free(v);
 }
@@ -1026,4 +1078,5 @@ const struct view_ops view_calltree_ops = {
         .find = calltree_find,
         .selection = calltree_selection,
         .mouse = calltree_mouse,
+        .filter = calltree_filter,
 };

@@ -59,4 +59,5 @@ const struct view_ops view_help_ops = {
         .handle = text_view_handle,
         .find = text_view_find,
         .mouse = text_view_mouse,
+        .filter = text_view_filter,
 };

@@ -84,9 +84,11 @@ struct icicle_view {
 	int rows;             /* levels shown at the last draw */
 	int y0;               /* the screen row of the first level shown */
 
-	char **names; /* short name per method, made on first use */
+	char **names; /* name per method as the app shows it, made on
+	                 first use */
 	size_t nnames;
 	int *name_width;
+	bool names_full; /* names are the full ones (the app's A) */
 	uint8_t *match; /* per method, for search_serial */
 	unsigned match_serial;
 	bool match_ready;
@@ -490,6 +492,15 @@ short_name(struct icicle_view *v, struct app *app, uint32_t m, int *width)
 			*width = (int)text_width(CALLPATH_OUTSIDE_NAME);
 		return CALLPATH_OUTSIDE_NAME;
 	}
+	if (v->names && v->names_full != app->full_names) {
+		size_t i;
+
+		for (i = 0; i < v->nnames; i++) {
+			free(v->names[i]);
+			v->names[i] = NULL;
+		}
+	}
+	v->names_full = app->full_names;
 	if (!v->names) {
 		v->nnames = app->tree->nmethods;
 		v->names = xcalloc(v->nnames + 1, sizeof(*v->names));
@@ -497,7 +508,7 @@ short_name(struct icicle_view *v, struct app *app, uint32_t m, int *width)
 		                        sizeof(*v->name_width));
 	}
 	if (!v->names[m]) {
-		v->names[m] = method_short_name(&app->tree->methods[m]);
+		v->names[m] = app_method_name(app, m);
 		v->name_width[m] = (int)text_width(v->names[m]);
 	}
 	if (width)
@@ -611,8 +622,12 @@ hue(struct icicle_view *v, uint32_t m, int level, int x0, int parent)
 static const char *
 bare_name(const char *name)
 {
-	const char *dot = strrchr(name, '.'), *p;
+	const char *dot = NULL, *p;
 
+	/* The last dot before an overload's parameters. */
+	for (p = name; *p && *p != '('; p++)
+		if (*p == '.')
+			dot = p;
 	if (!dot)
 		return name;
 	for (p = dot; p > name; p--)
@@ -1206,9 +1221,13 @@ icicle_status(void *state, struct app *app)
 	room = view_width(v) - 1 - (int)text_width(tail) -
 	       (search ? (int)text_width(search) : 0);
 	fitted = method_fit_name(name, room);
-	if ((int)text_width(fitted) > room) {
+	if ((int)text_width(fitted) > room && callpath_is_method(x)) {
+		/* The full class and name, without the signature. */
+		char *bare = method_short_name(&app->tree->methods[x->method]);
+
 		free(fitted);
-		fitted = method_fit_name(node_name(v, app, v->sel), room);
+		fitted = method_fit_name(bare, room);
+		free(bare);
 	}
 	if ((int)text_width(fitted) > room) {
 		free(fitted);

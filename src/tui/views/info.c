@@ -65,4 +65,5 @@ const struct view_ops view_info_ops = {
         .handle = text_view_handle,
         .find = text_view_find,
         .mouse = text_view_mouse,
+        .filter = text_view_filter,
 };

@@ -74,6 +74,11 @@ struct profile_view {
 	size_t nrows, rows_cap;
 	struct list list;  /* over rows */
 	uint32_t selected; /* the method this view last selected */
+	/* The filter (NULL: none), the model it names, and by method
+	 * whether the full name matches it: 0 not asked yet, 1 no, 2 yes. */
+	const regex_t *filter;
+	const struct calltree *filter_tree;
+	unsigned char *kept;
 };
 
 static void
@@ -397,6 +402,8 @@ profile_close(void *state)
 	free(v->open);
 	free(v->order);
 	free(v->rows);
+	free(v->kept);
+	list_done(&v->list);
 	free(v);
 }
 
@@ -587,28 +594,31 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 	{
 		int indent = row->kind == ROW_METHOD ? 0 : 4;
 		const char *mark = "  ";
-		char *full, *fitted, *label;
+		char *shown, *label;
 
 		if (row->kind == ROW_METHOD)
 			mark = find_open(v, row->method)
 			               ? canvas_glyph(c, GLYPH_EXPANDED)
 			               : " ";
 		if (row->kind == ROW_SELF)
-			full = xstrdup("self");
+			shown = xstrdup("self");
 		else if (row->method == CALL_NONE)
-			full = xstrdup("(top level)");
+			shown = xstrdup("(top level)");
 		else
-			full = method_full_name(m);
-		fitted = method_fit_name(full, c->width - x - 2 - indent);
-		label = xasprintf("%s %*s%s", mark, indent, "", fitted);
+			shown = app_method_name(app, row->method);
+		label = xasprintf("%s %*s%s", mark, indent, "", shown);
 		if (row->kind != ROW_METHOD)
 			role = ROLE_DIM;
-		if (app->have_re && row->kind == ROW_METHOD &&
-		    regexec(&app->re, full, 0, NULL, 0) == 0)
-			role = ROLE_MATCH;
+		if (app->have_re && row->kind == ROW_METHOD) {
+			/* Searches match the full name, whatever is shown. */
+			char *full = method_full_name(m);
+
+			if (regexec(&app->re, full, 0, NULL, 0) == 0)
+				role = ROLE_MATCH;
+			free(full);
+		}
 		canvas_text(c, x, y, c->width - x, label, role);
-		free(full);
-		free(fitted);
+		free(shown);
 		free(label);
 	}
 	if (selected)
@@ -634,7 +644,14 @@ profile_draw(void *state, struct app *app, struct canvas *c, int top,
 		            "no calls in this scope", ROLE_DIM);
 		return;
 	}
-	for (y = 0, i = v->list.top; y < body && i < v->nrows; y++, i++) {
+	if (!list_visible(&v->list)) {
+		canvas_text(c, 2, top + 1, c->width - 2,
+		            "no row matches the filter (Esc: every row)",
+		            ROLE_DIM);
+		return;
+	}
+	for (y = 0, i = v->list.top; y < body && i < v->nrows;
+	     y++, i = list_next(&v->list, i)) {
 		/* Row rows[i] is drawn under the header. */
 		draw_row(v, app, c, top + 1 + y, &v->rows[i], ncols,
 		         i == v->list.cursor);
@@ -781,6 +798,37 @@ profile_find(void *state, const struct app *app, const regex_t *re, int dir,
 	return true;
 }
 
+/* True when rows[row] belongs to a method whose full name matches the
+ * filter (a drill-down row goes with its method). */
+static bool
+row_kept(size_t row, void *arg)
+{
+	struct profile_view *v = arg;
+	uint32_t m = v->rows[row].owner;
+
+	if (!v->kept[m]) {
+		char *name = method_full_name(&v->filter_tree->methods[m]);
+
+		v->kept[m] = regexec(v->filter, name, 0, NULL, 0) == 0 ? 2 : 1;
+		free(name);
+	}
+	return v->kept[m] == 2;
+}
+
+static size_t
+profile_filter(void *state, const struct app *app, const regex_t *re)
+{
+	struct profile_view *v = state;
+
+	v->filter = re;
+	v->filter_tree = app->tree;
+	free(v->kept);
+	v->kept = re ? xcalloc(app->tree->nmethods + 1, 1) : NULL;
+	list_filter(&v->list, re ? row_kept : NULL, v);
+	select_cursor(v);
+	return list_visible(&v->list);
+}
+
 static uint32_t
 profile_selection(void *state)
 {
@@ -829,4 +877,5 @@ const struct view_ops view_profile_ops = {
         .find = profile_find,
         .selection = profile_selection,
         .mouse = profile_mouse,
+        .filter = profile_filter,
 };

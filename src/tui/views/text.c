@@ -12,6 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* True when line row matches the filter. */
+static bool
+line_kept(size_t row, void *arg)
+{
+	const struct text_view *v = arg;
+
+	return regexec(v->filter, v->lines[row].text, 0, NULL, 0) == 0;
+}
+
 void
 text_view_add(struct text_view *v, enum role role, const char *text)
 {
@@ -31,8 +40,11 @@ text_view_clear(struct text_view *v)
 	for (i = 0; i < v->count; i++)
 		free(v->lines[i].text);
 	v->count = 0;
+	list_done(&v->list);
 	memset(&v->list, 0, sizeof(v->list));
 	v->list.pager = true;
+	if (v->filter)
+		list_filter(&v->list, line_kept, v);
 }
 
 void
@@ -43,7 +55,8 @@ text_view_draw(struct text_view *v, struct canvas *c, int top, int height)
 
 	list_layout(&v->list, height > 0 ? (size_t)height : 0);
 	v->list.y = top;
-	for (y = 0, i = v->list.top; y < height && i < v->count; y++, i++) {
+	for (y = 0, i = v->list.top; y < height && i < v->count;
+	     y++, i = list_next(&v->list, i)) {
 		enum role role = v->lines[i].role;
 
 		canvas_text(c, 1, top + y, c->width - 1, v->lines[i].text,
@@ -96,4 +109,15 @@ text_view_find(void *state, const struct app *app, const regex_t *re, int dir,
 	ask->match = hit.nth;
 	ask->matches = hit.total;
 	return true;
+}
+
+size_t
+text_view_filter(void *state, const struct app *app, const regex_t *re)
+{
+	struct text_view *v = state;
+
+	(void)app;
+	v->filter = re;
+	list_filter(&v->list, re ? line_kept : NULL, v);
+	return list_visible(&v->list);
 }

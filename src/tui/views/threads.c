@@ -35,6 +35,9 @@ struct threads_view {
 	enum thread_column sort;
 	bool ascending;
 	struct list list; /* over order */
+	/* The filter on names (NULL: none) and the model it reads. */
+	const regex_t *filter;
+	const struct calltree *tree;
 };
 
 static uint64_t
@@ -119,6 +122,7 @@ threads_close(void *state)
 
 	free(v->order);
 	free(v->tagged);
+	list_done(&v->list);
 	free(v);
 }
 
@@ -168,7 +172,8 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 	}
 	list_layout(&v->list, body > 0 ? (size_t)body : 0);
 	v->list.y = top + 1;
-	for (y = 0, row = v->list.top; y < body && row < v->count; y++, row++) {
+	for (y = 0, row = v->list.top; y < body && row < v->count;
+	     y++, row = list_next(&v->list, row)) {
 		uint32_t t = v->order[row];
 		int ry = top + 1 + y;
 		enum role role = v->tagged[t] ? ROLE_TAGGED : ROLE_NORMAL;
@@ -309,6 +314,27 @@ threads_find(void *state, const struct app *app, const regex_t *re, int dir,
 	return true;
 }
 
+/* True when the thread on row's name matches the filter. */
+static bool
+row_kept(size_t row, void *arg)
+{
+	const struct threads_view *v = arg;
+
+	return regexec(v->filter, v->tree->threads[v->order[row]].name, 0,
+	               NULL, 0) == 0;
+}
+
+static size_t
+threads_filter(void *state, const struct app *app, const regex_t *re)
+{
+	struct threads_view *v = state;
+
+	v->filter = re;
+	v->tree = app->tree;
+	list_filter(&v->list, re ? row_kept : NULL, v);
+	return list_visible(&v->list);
+}
+
 static char *
 threads_status(void *state, struct app *app)
 {
@@ -334,4 +360,5 @@ const struct view_ops view_threads_ops = {
         .handle = threads_handle,
         .find = threads_find,
         .mouse = threads_mouse,
+        .filter = threads_filter,
 };

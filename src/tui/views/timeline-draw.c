@@ -124,10 +124,11 @@ mark_glyph(const struct canvas *c)
 /* Call c over columns [x, x + w) of row y: an edge, the label, then
  * blocks (spaces for the selection, which is drawn in reverse). */
 static void
-draw_bar(struct canvas *c, const struct tt_method *m, enum role role,
-         bool selected, int x, int y, int w)
+draw_bar(struct canvas *c, const struct app *app, uint32_t mi,
+         enum role role, bool selected, int x, int y, int w)
 {
-	char *label;
+	struct tt_method m = app->tree->methods[mi];
+	char *label, *shown = NULL;
 	int used;
 
 	if (w <= 1) {
@@ -135,7 +136,25 @@ draw_bar(struct canvas *c, const struct tt_method *m, enum role role,
 		return;
 	}
 	canvas_fill(c, x, y, 1, edge_glyph(c), role);
-	label = bar_label(m, w - 1, c->ascii);
+	if (!app->full_names && *m.klass && *m.name) {
+		/* The short name, split again into its class and the rest
+		 * (the method's name, and an overload's parameters). */
+		char *dot, *open, keep;
+
+		shown = app_method_name(app, mi);
+		open = shown + strcspn(shown, "(");
+		keep = *open;
+		*open = '\0';
+		dot = strrchr(shown, '.');
+		*open = keep;
+		if (dot && dot > shown) {
+			*dot = '\0';
+			m.klass = shown;
+			m.name = dot + 1;
+		}
+	}
+	label = bar_label(&m, w - 1, c->ascii);
+	free(shown);
 	if (w == 2) {
 		/* One column: the name's first character, uncut. */
 		char g[TEXT_GLYPH_MAX];
@@ -277,7 +296,7 @@ draw_cells(struct timeline_view *v, struct app *app, struct canvas *c,
 			role = ROLE_MATCH;
 		else if (m == app->method)
 			role = ROLE_HOT;
-		draw_bar(c, &tree->methods[m], role, false, x0 + x, y, end - x);
+		draw_bar(c, app, m, role, false, x0 + x, y, end - x);
 	}
 	if (ranged) {
 		for (x = 0; x < p; x++) {
@@ -409,9 +428,10 @@ draw_header(struct timeline_view *v, struct app *app, struct canvas *c,
 
 /* The selected call outlined over its extent on row y. */
 static void
-draw_selected(struct timeline_view *v, const struct calltree *tree,
+draw_selected(struct timeline_view *v, const struct app *app,
               struct canvas *c, int y, int x0)
 {
+	const struct calltree *tree = app->tree;
 	uint64_t s = calltree_start(tree, v->call, v->clock);
 	uint64_t e = calltree_end(tree, v->call, v->clock);
 	uint64_t ca = s / v->col, cb = e > s ? (e - 1) / v->col : ca;
@@ -431,8 +451,8 @@ draw_selected(struct timeline_view *v, const struct calltree *tree,
 		a = 0;
 	if (b >= v->plot)
 		b = v->plot - 1;
-	draw_bar(c, &tree->methods[calltree_method(tree, v->call)], ROLE_CURSOR,
-	         true, x0 + (int)a, y, (int)(b - a + 1));
+	draw_bar(c, app, calltree_method(tree, v->call), ROLE_CURSOR, true,
+	         x0 + (int)a, y, (int)(b - a + 1));
 }
 
 /* A thread's depths from y; returns the lines used. */
@@ -448,7 +468,7 @@ draw_depths(struct timeline_view *v, struct app *app, struct canvas *c,
 		draw_cells(v, app, c, d->cells + r * p, y + (int)r, x0);
 		if (i == v->cur && v->call != CALL_NONE &&
 		    calltree_depth(app->tree, v->call) == d->dtop + r)
-			draw_selected(v, app->tree, c, y + (int)r, x0);
+			draw_selected(v, app, c, y + (int)r, x0);
 	}
 	if (d->dtop && d->rows) {
 		snprintf(buf, sizeof(buf), "%zu above", d->dtop);
@@ -569,8 +589,8 @@ draw_panel(struct timeline_view *v, struct app *app, struct canvas *c, int y,
 
 		for (g = calltree_parent(tree, c0); g != CALL_NONE;
 		     g = calltree_parent(tree, g)) {
-			char *name = method_short_name(
-			        &tree->methods[calltree_method(tree, g)]);
+			char *name =
+			        app_method_name(app, calltree_method(tree, g));
 			char *longer = xasprintf("%s%s %s", stack,
 			                         n ? " <" : "", name);
 

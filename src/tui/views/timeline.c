@@ -140,7 +140,7 @@ call_jump(struct timeline_view *v, struct app *app, enum request req)
 		free(one);
 	}
 	if (!found) {
-		name = method_short_name(&tree->methods[m]);
+		name = app_method_name(app, m);
 		if (req == REQ_CALL_LONGEST)
 			app_message(app, false, "%s has no call in the scope",
 			            name);
@@ -213,8 +213,8 @@ move_down(struct timeline_view *v, struct app *app)
 	if (v->call != CALL_NONE) {
 		g = timeline_first_callee(tl, t, v->call);
 		if (g == CALL_NONE) {
-			char *name = method_short_name(
-			        &tree->methods[calltree_method(tree, v->call)]);
+			char *name = app_method_name(
+			        app, calltree_method(tree, v->call));
 
 			app_message(app, false, "%s calls nothing", name);
 			free(name);

@@ -106,6 +106,11 @@ struct view_ops {
 	enum view_result (*mouse)(void *state, struct app *app,
 	                          const struct mouse_event *ev,
 	                          struct view_ask *ask);
+	/* Show only the rows matching re (NULL: every row; re stays the
+	 * app's until the next call); how many rows show.  NULL in views
+	 * without rows to hide. */
+	size_t (*filter)(void *state, const struct app *app,
+	                 const regex_t *re);
 };
 
 #define VIEW_EXTERN(id, name, req)                                             \
