@@ -65,9 +65,12 @@ if [ "$(id -u)" -ne 0 ]; then
 	expect_input_error "$tmp/secret.trace" "cannot open" "an unreadable file"
 fi
 mkfifo "$tmp/fifo.trace" 2>/dev/null && {
-	printf 'SLOW' >"$tmp/fifo.trace" &
-	expect_input_error "$tmp/fifo.trace" "" "a FIFO with junk"
-	wait
+	# Read as cat reads it, whoever comes first: the reader waits for
+	# its writer.  The writer gives up if nothing ever reads.
+	timeout 10 sh -c 'printf SLOW >"$1"' sh "$tmp/fifo.trace" &
+	expect_input_error "$tmp/fifo.trace" "not a method trace" \
+		"a FIFO with junk"
+	wait $!
 }
 
 # A mistyped command, a missing file and a directory are said as such,

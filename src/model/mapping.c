@@ -454,7 +454,7 @@ mapping_load(const char *path, char **error)
 	struct stat st;
 	struct buf text = {0};
 	struct mapping *map;
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	int fd = trace_open_input(path);
 
 	if (fd < 0) {
 		*error = xasprintf("%s: cannot open the mapping: %s", path,

@@ -148,6 +148,26 @@ read_all(int fd, struct file_bytes *f, struct trace_error *err)
 	return true;
 }
 
+/* A FIFO named by a path. */
+static bool
+is_named_fifo(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+}
+
+int
+trace_open_input(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return dup(STDIN_FILENO);
+	/* A FIFO is opened as cat does, waiting for its writer: opened
+	 * without blocking it reads as empty until one comes.  Anything
+	 * else must not block (a tape or a serial line would). */
+	return open(path, O_RDONLY | (is_named_fifo(path) ? 0 : O_NONBLOCK));
+}
+
 /* Map or read path; false with err naming the problem. */
 static bool
 file_open(const char *path, struct file_bytes *f, struct trace_error *err)
@@ -157,9 +177,7 @@ file_open(const char *path, struct file_bytes *f, struct trace_error *err)
 	bool ok = true;
 
 	memset(f, 0, sizeof(*f));
-	/* "-" is the standard input. */
-	fd = strcmp(path, "-") == 0 ? dup(STDIN_FILENO)
-	                            : open(path, O_RDONLY | O_NONBLOCK);
+	fd = trace_open_input(path);
 	if (fd < 0) {
 		trace_error_set(err, 0, "cannot open: %s", strerror(errno));
 		trace_error_set_path(err, path);
@@ -596,6 +614,11 @@ trace_openable(const char *path, struct trace_error *err)
 		trace_error_set_path(err, path);
 		return false;
 	}
+	/* Opening a FIFO just to look would let its writer start and then
+	 * die of a broken pipe: a FIFO counts as openable, and the load
+	 * waits for its writer. */
+	if (is_named_fifo(path))
+		return true;
 	fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd >= 0) {
 		close(fd);

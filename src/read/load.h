@@ -41,6 +41,9 @@ bool trace_load(const char *path, const struct trace_sink *sink,
  * with err set ("cannot open: No such file or directory").
  */
 bool trace_openable(const char *path, struct trace_error *err);
+/* A descriptor to read path from ("-": a copy of standard input), or -1
+ * with errno: a FIFO waits for its writer, nothing else blocks. */
+int trace_open_input(const char *path);
 
 /*
  * Read a trace held in memory (no sibling .key, .data or .sec files are
