@@ -182,35 +182,30 @@ cmd_calls(int argc, char **argv)
 	static const enum table_kind kinds[] = {
 	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_STRING};
-	struct cmd_opts opts;
+	struct cmd_trace ct;
 	struct calltree *tree;
-	struct scope scope = {0};
 	struct scope_span span = {0};
 	struct calls_ctx ctx = {0};
 	uint32_t *picked = NULL;
 	bool *want = NULL;
 	size_t n = 0, cap = 0, t, i;
 	struct table *table;
-	int status = cmd_parse(&calls_spec, argc, argv, &opts);
+	int status = cmd_open(&ct, &calls_spec, argc, argv);
 
 	if (status >= 0)
 		return status;
-	tree = cmd_load(&opts, opts.args[0]);
-	status = CMD_INPUT;
-	if (!tree)
-		goto out;
+	tree = ct.tree;
 	status = CMD_USAGE;
-	if (!cmd_scope(&scope, tree, &opts) ||
-	    (opts.sort && !parse_sort(opts.sort, &ctx.sort)))
+	if (ct.opts.sort && !parse_sort(ct.opts.sort, &ctx.sort))
 		goto out;
-	want = match_methods(tree, opts.nargs > 1 ? opts.args[1] : NULL);
+	want = match_methods(tree, ct.opts.nargs > 1 ? ct.opts.args[1] : NULL);
 	if (!want)
 		goto out;
 	for (t = 0; t < tree->nthreads; t++) {
-		if (!scope_has(&scope, t))
+		if (!scope_has(&ct.scope, t))
 			continue;
 		/* The calls the range touches (all without one). */
-		scope_span_of(&span, &scope, tree, t);
+		scope_span_of(&span, &ct.scope, tree, t);
 		for (i = 0; i < span.nopen; i++) {
 			if (!want[calltree_method(tree, span.open[i])])
 				continue;
@@ -229,8 +224,8 @@ cmd_calls(int argc, char **argv)
 	ctx.time_clock = tree->has_clock[CLOCK_WALL] ? CLOCK_WALL : CLOCK_CPU;
 	if (n > 1) /* picked is NULL when nothing matched */
 		qsort_r(picked, n, sizeof(*picked), call_cmp, &ctx);
-	if (opts.top >= 0 && (size_t)opts.top < n)
-		n = (size_t)opts.top;
+	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
+		n = (size_t)ct.opts.top;
 	table = table_new(8, names, kinds);
 	for (i = 0; i < n; i++) {
 		uint32_t c = picked[i];
@@ -254,15 +249,12 @@ cmd_calls(int argc, char **argv)
 		table_str(table, name);
 		free(name);
 	}
-	table_print(table, stdout, opts.format);
+	table_print(table, stdout, ct.opts.format);
 	table_free(table);
 	status = CMD_OK;
 out:
 	free(want);
 	free(picked);
-	if (scope.on)
-		scope_done(&scope);
-	calltree_free(tree);
-	cmd_opts_done(&opts);
+	cmd_close(&ct);
 	return status;
 }

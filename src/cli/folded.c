@@ -124,29 +124,19 @@ print_path(struct folded *f, uint32_t id)
 int
 cmd_folded(int argc, char **argv)
 {
-	struct cmd_opts opts;
+	struct cmd_trace ct;
 	struct calltree *tree;
-	struct scope scope;
 	struct callpath path;
 	struct folded f = {0};
 	uint32_t cut;
 	size_t i;
-	int status = cmd_parse(&folded_spec, argc, argv, &opts);
+	int status = cmd_open(&ct, &folded_spec, argc, argv);
 
 	if (status >= 0)
 		return status;
-	tree = cmd_load(&opts, opts.args[0]);
-	status = CMD_INPUT;
-	if (!tree)
-		goto out;
-	status = CMD_USAGE;
-	if (!cmd_scope(&scope, tree, &opts))
-		goto out;
-	if (!cmd_clock(tree, &opts, &f.clock)) {
-		scope_done(&scope);
-		goto out;
-	}
-	callpath_build_whole(&path, tree, &scope, !opts.no_thread);
+	tree = ct.tree;
+	f.clock = ct.clock;
+	callpath_build_whole(&path, tree, &ct.scope, !ct.opts.no_thread);
 	f.tree = tree;
 	f.path = &path;
 	f.frames = xcalloc(path.count, sizeof(*f.frames));
@@ -179,10 +169,6 @@ cmd_folded(int argc, char **argv)
 	free(f.frames);
 	free(f.stack);
 	callpath_done(&path);
-	scope_done(&scope);
-	status = CMD_OK;
-out:
-	calltree_free(tree);
-	cmd_opts_done(&opts);
-	return status;
+	cmd_close(&ct);
+	return CMD_OK;
 }

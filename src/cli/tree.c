@@ -143,50 +143,31 @@ cmd_tree(int argc, char **argv)
 	static const enum table_kind text_kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
 	                                             TABLE_NUMBER, TABLE_NUMBER,
 	                                             TABLE_STRING};
-	struct cmd_opts opts;
-	struct calltree *tree;
-	struct scope scope;
+	struct cmd_trace ct;
 	struct callpath path;
 	struct tree_out o = {0};
-	int status = cmd_parse(&tree_spec, argc, argv, &opts);
+	int status = cmd_open(&ct, &tree_spec, argc, argv);
 
 	if (status >= 0)
 		return status;
-	tree = cmd_load(&opts, opts.args[0]);
-	if (!tree) {
-		cmd_opts_done(&opts);
-		return CMD_INPUT;
-	}
-	if (!cmd_scope(&scope, tree, &opts)) {
-		calltree_free(tree);
-		cmd_opts_done(&opts);
-		return CMD_USAGE;
-	}
-	if (!cmd_clock(tree, &opts, &o.clock)) {
-		scope_done(&scope);
-		calltree_free(tree);
-		cmd_opts_done(&opts);
-		return CMD_USAGE;
-	}
-	callpath_build_whole(&path, tree, &scope, !opts.no_thread);
+	o.clock = ct.clock;
+	callpath_build_whole(&path, ct.tree, &ct.scope, !ct.opts.no_thread);
 	callpath_sort(&path, o.clock);
-	o.tree = tree;
+	o.tree = ct.tree;
 	o.path = &path;
-	o.text = opts.format == TABLE_TEXT;
-	o.total = scope_total(&scope, tree, o.clock);
-	o.min_pct = opts.min_pct;
+	o.text = ct.opts.format == TABLE_TEXT;
+	o.total = scope_total(&ct.scope, ct.tree, o.clock);
+	o.min_pct = ct.opts.min_pct;
 	o.table = o.text ? table_new(5,
-	                             tree->header.unit == TRACE_UNIT_US
+	                             ct.tree->header.unit == TRACE_UNIT_US
 	                                     ? text_names
 	                                     : value_names,
 	                             text_kinds)
 	                 : table_new(6, data_names, kinds);
 	emit(&o);
-	table_print(o.table, stdout, opts.format);
+	table_print(o.table, stdout, ct.opts.format);
 	table_free(o.table);
 	callpath_done(&path);
-	scope_done(&scope);
-	calltree_free(tree);
-	cmd_opts_done(&opts);
+	cmd_close(&ct);
 	return CMD_OK;
 }
