@@ -76,17 +76,29 @@ stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
 			trace_release_mapped(buf + released, buf + pos);
 			released = pos;
 		}
-		if (trace_u2(buf + pos)) {
-			need = stride;
-			if (p && !in_piece && need <= len - pos) {
+		if (p && trace_u2(buf + pos) && stride <= len - pos) {
+			/* A run of records, up to the next release. */
+			size_t n = 0, most = STREAM_RELEASE / stride;
+
+			if (most > max - w->items)
+				most = max - w->items;
+			if (!in_piece) {
 				UTIL_GROW(p->pieces, p->cap, p->count + 1);
 				p->pieces[p->count++] = (struct trace_piece){
 				        buf + pos, p->records};
 			}
-			if (p && need <= len - pos) {
-				in_piece = true;
-				p->records++;
-			}
+			in_piece = true;
+			do {
+				pos += stride;
+				n++;
+			} while (n < most && len - pos >= stride &&
+			         trace_u2(buf + pos));
+			p->records += n;
+			w->items += n - 1;
+			continue;
+		}
+		if (trace_u2(buf + pos)) {
+			need = stride;
 		} else if (len - pos < 3) {
 			w->stop = STOP_TRUNCATED;
 			return;
