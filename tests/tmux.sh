@@ -463,7 +463,7 @@ sane q
 
 # --- The load: a progress bar; q and resizes answered while it reads ----
 # A FIFO whose writer stays open keeps the load going for as long as the
-# test wants; a streaming trace of 6M records (84 MB) takes about a
+# test wants; a streaming trace of 8M records (112 MB) takes about a
 # second to read, long enough for its bar to show a percentage.
 label="load"
 mkfifo "$tmp/slow.trace"
@@ -491,14 +491,14 @@ sane "q during the load"
 kill "$writer" 2>/dev/null
 
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
-	'generate threads=4 methods=2000 records=6000000 seed=7 maxdepth=40' |
+	'generate threads=4 methods=2000 records=8000000 seed=7 maxdepth=40' |
 	"$MKTRACE" - "$tmp/big.trace"
 rm -f "$tmp/pid"
 keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec $TRACETUI $tmp/big.trace'" \
 	Enter
 wait_for '[ -s "$tmp/pid" ]'
 pid=$(cat "$tmp/pid" 2>/dev/null)
-expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/84 MB' \
+expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/112 MB' \
 	"$label: a progress bar while a large file loads"
 expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
 keys q

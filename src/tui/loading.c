@@ -191,7 +191,7 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status)
 		int key;
 
 		/* A load that ends at once never shows a line. */
-		if (++ticks % REDRAW_TICKS == 0)
+		if (++ticks % REDRAW_TICKS == 2)
 			show(job, name, t0);
 		key = term_wait_key(TICK_MS);
 		if (key == TKEY_NONE || key == 'q' || key == 'Q') {
