@@ -241,6 +241,7 @@ check_file(const char *path)
 
 	if (!tree) {
 		printf("# %s: not loaded, skipped\n", path);
+		trace_error_clear(&err);
 		return;
 	}
 	scope_init_all(&scope, tree);
