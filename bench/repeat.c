@@ -175,7 +175,8 @@ main(int argc, char **argv)
 	}
 	for (n = 1; n < 65536; n++)
 		while (fr[n].depth) {
-			struct rec r = {(uint16_t)n, fr[n].ids[--fr[n].depth] | 1,
+			struct rec r = {(uint16_t)n,
+			                fr[n].ids[--fr[n].depth] | 1,
 			                fr[n].last_a, fr[n].last_b};
 
 			recs = grow(recs, &rcap, nrecs + 1, sizeof(*recs));
@@ -250,8 +251,9 @@ main(int argc, char **argv)
 
 			if (stream && done == 0) {
 				struct method_line key = {.id = r->word & ~3u};
-				struct method_line *m = bsearch(
-				        &key, lines, nlines, sizeof(*lines), by_id);
+				struct method_line *m =
+				        bsearch(&key, lines, nlines,
+				                sizeof(*lines), by_id);
 
 				if (m && !m->written) {
 					m->written = 1;
@@ -268,8 +270,9 @@ main(int argc, char **argv)
 		}
 	}
 	if (stream) {
-		const char *m = memmem(in, (size_t)(end_key - in),
-		                       "\n*methods\n", 10) + 10;
+		const char *m =
+		        memmem(in, (size_t)(end_key - in), "\n*methods\n", 10) +
+		        10;
 		size_t head = (size_t)(m - (const char *)in);
 
 		put2(f, 0);

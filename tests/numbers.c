@@ -212,7 +212,8 @@ same_in_parts(const struct calltree *tree, const struct scope *scope,
 	same = p.nrows == whole->nrows && p.nlinks == whole->nlinks &&
 	       memcmp(p.rows, whole->rows, p.nrows * sizeof(*p.rows)) == 0;
 	for (i = 0; same && i < p.nlinks; i++) {
-		const struct profile_link *a = &p.links[i], *b = &whole->links[i];
+		const struct profile_link *a = &p.links[i],
+		                          *b = &whole->links[i];
 
 		same = a->parent == b->parent && a->child == b->child &&
 		       a->child_recursive == b->child_recursive &&

@@ -16,8 +16,8 @@ main(void)
 	/* 80 columns: 79 usable; head 18 + "big.trace " 10 = 28, tail
 	 * "  25%  25/100 MB, 3.0 s left" 28, brackets 2: a bar of 21, of
 	 * which 25% is 5 cells. */
-	loading_line(line, sizeof(line), "big.trace", 25000000, 100000000,
-	             1.0, 80);
+	loading_line(line, sizeof(line), "big.trace", 25000000, 100000000, 1.0,
+	             80);
 	is_str(line,
 	       "tracetui: reading big.trace [=====>               ]  25%  "
 	       "25/100 MB, 3.0 s left",
@@ -48,8 +48,8 @@ main(void)
 
 	/* The bar stops at 50 cells however wide the terminal. */
 	loading_line(line, sizeof(line), "a", 0, 100000000, 0, 300);
-	ok(strlen(line) == strlen("tracetui: reading a []   0%  0.0/100 MB") +
-	                           50,
+	ok(strlen(line) ==
+	           strlen("tracetui: reading a []   0%  0.0/100 MB") + 50,
 	   "a bar of 50 cells on 300 columns");
 
 	/* Narrow: the name goes first, then the bar.  51 columns: head 10,

@@ -198,8 +198,7 @@ struct profile_cache {
  * have a zero entry per method, and have them again on return. */
 static void
 aggregate_part(struct thread_aggregate *a, const struct calltree *tree,
-               size_t from, size_t to, struct profile_row *rows,
-               uint8_t *used)
+               size_t from, size_t to, struct profile_row *rows, uint8_t *used)
 {
 	struct link_table *links = xcalloc(1, sizeof(*links));
 	size_t n = 0, i;
@@ -214,8 +213,8 @@ aggregate_part(struct thread_aggregate *a, const struct calltree *tree,
 	 * clear the dense rows for the next part. */
 	a->methods = xcalloc(2 * a->nlinks + 1, sizeof(*a->methods));
 	for (i = 0; i < 2 * a->nlinks; i++) {
-		uint32_t m = i % 2 ? a->links[i / 2].parent
-		                   : a->links[i / 2].child;
+		uint32_t m =
+		        i % 2 ? a->links[i / 2].parent : a->links[i / 2].child;
 
 		if (m != CALL_NONE && !used[m]) {
 			used[m] = 1;
@@ -256,9 +255,9 @@ links_add(struct link_table *links, const struct thread_aggregate *a)
 
 	for (i = 0; i < a->nlinks; i++) {
 		const struct profile_link *from = &a->links[i];
-		struct profile_link *to =
-		        link_slot(links, from->parent, from->child,
-		                  from->child_recursive, from->parent_recursive);
+		struct profile_link *to = link_slot(
+		        links, from->parent, from->child, from->child_recursive,
+		        from->parent_recursive);
 
 		to->calls += from->calls;
 		for (k = 0; k < CLOCK_COUNT; k++)
@@ -391,7 +390,8 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 	parts = xcalloc(nparts + 1, sizeof(*parts));
 	nparts = 0;
 	for (p = 0; p < n; p++) {
-		const struct tt_thread *th = &tree->threads[(uint32_t)by_size[p]];
+		const struct tt_thread *th =
+		        &tree->threads[(uint32_t)by_size[p]];
 		size_t from = th->first_call, end = from + th->ncalls;
 
 		do {
@@ -410,8 +410,8 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 		                                 &next};
 	util_jobs_run(aggregate_job, jobs, sizeof(*jobs), njobs);
 	for (p = 0; p < nparts; p = q) {
-		for (q = p + 1; q < nparts && parts[q].thread == parts[p].thread;
-		     q++)
+		for (q = p + 1;
+		     q < nparts && parts[q].thread == parts[p].thread; q++)
 			;
 		if (q - p == 1)
 			out[parts[p].thread] = sums[p];

@@ -306,18 +306,16 @@ defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
  * order.
  */
 static void
-report_stream(const unsigned char *buf, size_t len, size_t end,
-              unsigned stride, const struct trace_header *h,
-              const struct stream_pieces *p, const struct trace_sink *sink,
-              bool mapped)
+report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
+              const struct trace_header *h, const struct stream_pieces *p,
+              const struct trace_sink *sink, bool mapped)
 {
 	bool dual = h->clock == TRACE_CLOCK_DUAL;
 	struct trace_records r = {0};
 	size_t k;
 
 	/* The records' layout must read as report_items reads them. */
-	if (!sink->records || !p || !p->count ||
-	    stride < (dual ? 14u : 10u) ||
+	if (!sink->records || !p || !p->count || stride < (dual ? 14u : 10u) ||
 	    !defined_before_use(buf, p, stride)) {
 		report_items(buf, STREAM_HEADER, end, stride, h, sink);
 		return;
@@ -354,8 +352,8 @@ stream_read(const unsigned char *buf, size_t len, const unsigned char *sec,
             struct trace_error *err, bool mapped)
 {
 	struct stream_pieces pieces = {0};
-	bool ok = stream_read_pieces(buf, len, sec, sec_len, sink, err,
-	                             mapped, &pieces);
+	bool ok = stream_read_pieces(buf, len, sec, sec_len, sink, err, mapped,
+	                             &pieces);
 
 	free(pieces.pieces);
 	return ok;
@@ -372,8 +370,7 @@ trace_stream_read(const unsigned char *buf, size_t len,
 bool
 trace_stream_read_mapped(const unsigned char *buf, size_t len,
                          const unsigned char *sec, size_t sec_len,
-                         const struct trace_sink *sink,
-                         struct trace_error *err)
+                         const struct trace_sink *sink, struct trace_error *err)
 {
 	return stream_read(buf, len, sec, sec_len, sink, err, true);
 }
