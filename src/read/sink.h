@@ -8,7 +8,8 @@
  *                              threads and methods inline);
  *   event                      once per record, in file order, or
  *   records                    once for all the records of a V1 data
- *                              part, when the sink offers it;
+ *                              part (or of a V1 streaming file, after
+ *                              its packets), when the sink offers it;
  *   warning                    whenever something is skipped or repaired;
  *   progress                   now and then, on large inputs;
  * and returns.  Strings passed to a callback are valid only during that
