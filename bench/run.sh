@@ -13,7 +13,10 @@
 #   load    `tracetui info` (read and build the model)
 #   report  `tracetui report --format tsv` end to end
 # and prints the median of REPEAT runs, cpu time per record, peak memory,
-# and the ratios against the floor.  Two sizes show whether the cost is
+# and the ratios against the floor.  Then the same on a real trace
+# repeated to 65 MB (and to about 1 GB with BIG=1), as V1 and as the
+# streaming variant, with the ratios of streaming to V1 and the first
+# screen and the first icicle of the viewer (bench/keys).  Two sizes show whether the cost is
 # linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
 # text report is timed too.
 set -eu
@@ -32,7 +35,10 @@ mktrace="$builddir/tests/mktrace"
 
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
-for n in $((records / 4)) "$records"; do
+# REAL_ONLY=1 skips the generated traces.
+gen="$((records / 4)) $records"
+[ -n "${REAL_ONLY:-}" ] && gen=
+for n in $gen; do
 	trace="$out/bench-$n.trace"
 	if [ ! -f "$trace" ]; then
 		cat >"$out/bench-$n.spec" <<SPEC
@@ -79,7 +85,74 @@ SPEC
 		}'
 	fi
 done
-if [ -x "$builddir/bench/keys" ]; then
+if [ -x "$builddir/bench/keys" ] && [ -z "${REAL_ONLY:-}" ]; then
 	echo "== key presses on the $records-record trace"
 	"$builddir/bench/keys" "$out/bench-$records.trace"
 fi
+
+# A real trace repeated (bench/repeat.c), as V1 and as the streaming
+# variant Android Studio saves, with the same records: 65 MB always,
+# about 1 GB with BIG=1 (`make bench-big`; it takes minutes).  The files
+# go to a temporary folder removed on exit.
+traces=${SHARED_TRACES:-$srcdir/../shared/traces}
+real=${BENCH_TRACE:-$traces/AppMethodOrder__oldVersion.trace}
+if [ ! -f "$real" ]; then
+	echo "== no real trace ($real): the real-shaped cases are skipped"
+	exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+sizes=${REAL_SIZES:-65000000}
+[ -n "${BIG:-}" ] && sizes="$sizes 975000000"
+for bytes in $sizes; do
+	v1="$tmp/real-$bytes.trace"
+	st="$tmp/real-$bytes-stream.trace"
+	"$builddir/bench/repeat" v1 "$bytes" "$real" "$v1" >/dev/null
+	"$builddir/bench/repeat" stream "$bytes" "$real" "$st" >/dev/null
+	size=$(wc -c <"$v1")
+	n=$("$floor" "$v1" | sed 's/ .*//')
+	echo "== $(basename "$real") repeated: $n records, $((size / 1000000)) MB"
+	f=$("$measure" "$repeat" "$floor" "$v1")
+	l=$("$measure" "$repeat" "$tracetui" info "$v1")
+	r=$("$measure" "$repeat" "$tracetui" report --format tsv "$v1")
+	sl=$("$measure" "$repeat" "$tracetui" info "$st")
+	sr=$("$measure" "$repeat" "$tracetui" report --format tsv "$st")
+	echo "floor          $f"
+	echo "load v1        $l"
+	echo "report v1      $r"
+	echo "load stream    $sl"
+	echo "report stream  $sr"
+	awk -v f="$(field wall_ms "$f")" -v size="$size" \
+		-v lw="$(field wall_ms "$l")" -v rw="$(field wall_ms "$r")" \
+		-v lm="$(field maxrss_mb "$l")" -v rm="$(field maxrss_mb "$r")" \
+		-v slw="$(field wall_ms "$sl")" -v srw="$(field wall_ms "$sr")" \
+		-v slm="$(field maxrss_mb "$sl")" \
+		-v srm="$(field maxrss_mb "$sr")" 'BEGIN {
+		f = f > 0 ? f : 1
+		printf "times the floor (wall): load %.1fx, report %.1fx; stream load %.1fx, report %.1fx\n",
+			lw / f, rw / f, slw / f, srw / f
+		printf "stream / v1: load %.2fx time, %.2fx memory; report %.2fx time, %.2fx memory\n",
+			slw / lw, slm / lm, srw / rw, srm / rm
+		printf "report peak memory: v1 %.2fx the file, stream %.2fx\n",
+			rm * 1048576 / size, srm * 1048576 / size
+	}'
+	if [ -n "${DMTRACEDUMP:-}" ]; then
+		d=$("$measure" 1 "$DMTRACEDUMP" "$v1")
+		echo "dmtracedump    $d"
+		awk -v d="$(field wall_ms "$d")" -v r="$(field wall_ms "$r")" \
+			-v sr="$(field wall_ms "$sr")" 'BEGIN {
+			printf "times dmtracedump: report v1 %.2fx, stream %.2fx\n",
+				r / d, sr / d
+		}'
+	fi
+	if [ -x "$builddir/bench/keys" ]; then
+		k=$("$builddir/bench/keys" "$v1" 1)
+		echo "$k" | sed -n '1p;/(first/p;/^peak/p'
+		echo "$k" | awk -v f="$(field wall_ms "$f")" '
+		/load and first draw/ {
+			sub(/.*load and first draw /, ""); sub(/ ms.*/, "")
+			printf "first screen: %.1fx the floor\n", $0 / (f > 0 ? f : 1)
+		}'
+	fi
+	rm -f "$v1" "$st"
+done

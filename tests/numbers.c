@@ -195,6 +195,37 @@ scope_holds(struct tally *t, const struct calltree *tree,
 	return good;
 }
 
+/* Whether the profile of scope, its threads summed in parts of 7 calls
+ * (cut inside calls) and joined, equals whole, links in order. */
+static bool
+same_in_parts(const struct calltree *tree, const struct scope *scope,
+              const struct profile *whole)
+{
+	struct profile p;
+	bool same;
+	size_t i;
+	int k;
+
+	profile_part_calls = 7;
+	profile_compute(&p, tree, scope);
+	profile_part_calls = 0;
+	same = p.nrows == whole->nrows && p.nlinks == whole->nlinks &&
+	       memcmp(p.rows, whole->rows, p.nrows * sizeof(*p.rows)) == 0;
+	for (i = 0; same && i < p.nlinks; i++) {
+		const struct profile_link *a = &p.links[i],
+		                          *b = &whole->links[i];
+
+		same = a->parent == b->parent && a->child == b->child &&
+		       a->child_recursive == b->child_recursive &&
+		       a->parent_recursive == b->parent_recursive &&
+		       a->calls == b->calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			same = same && a->incl[k] == b->incl[k];
+	}
+	profile_done(&p);
+	return same;
+}
+
 static void
 check_file(const char *path)
 {
@@ -217,6 +248,10 @@ check_file(const char *path)
 	scope_init_all(&scope, tree);
 	profile_compute(&prof, tree, &scope);
 	all = scope_holds(&t, tree, &scope, &prof, "all threads");
+	ok(same_in_parts(tree, &scope, &prof),
+	   "%s: summed in parts of 7 calls and joined: the same rows and "
+	   "links, in the same order",
+	   path);
 	profile_done(&prof);
 	scope_done(&scope);
 	ok(all, "%s: every thread: the totals and drill-downs agree", path);

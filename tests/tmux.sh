@@ -13,7 +13,8 @@
 # screen and vt100, in C (ASCII drawing) and UTF-8 locales, and with
 # NO_COLOR.  After every exit the shell prompt must be back with the
 # terminal sane (icanon and echo on, cursor visible, out of the alternate
-# screen).  Every wait polls with a timeout of at most 5 s.
+# screen).  Every wait polls with a timeout of at most 5 s.  While a
+# large file or a pipe loads: the progress bar, a resize, and q.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
@@ -571,5 +572,49 @@ top_ms=$(printf '%d.%03d' $((top / 1000)) $((top % 1000)))
 expect " $top_ms " "$label: its top row is report's ($top_ms ms)"
 keys q
 sane q
+
+# --- The load: a progress bar; q and resizes answered while it reads ----
+# A FIFO whose writer stays open keeps the load going for as long as the
+# test wants; a streaming trace of 8M records (112 MB) takes about a
+# second to read, long enough for its bar to show a percentage.
+label="load"
+mkfifo "$tmp/slow.trace"
+sleep 30 >"$tmp/slow.trace" &
+writer=$!
+rm -f "$tmp/pid"
+keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec $TRACETUI $tmp/slow.trace'" \
+	Enter
+wait_for '[ -s "$tmp/pid" ]'
+pid=$(cat "$tmp/pid" 2>/dev/null)
+expect "^tracetui: reading $tmp/slow.trace \\.\\.\\.\$" \
+	"$label: a status line while a pipe is read"
+tm resize-window -t t -x 30 -y $H
+expect '^tracetui: reading \.\.\.$' "$label: 30 columns: redrawn narrower"
+tm resize-window -t t -x $W -y $H
+keys q
+i=0
+while [ $i -lt 10 ] && ! gone; do
+	sleep 0.1
+	i=$((i + 1))
+done
+gone
+ok $? "$label: q during the load ends the viewer within 1 s"
+sane "q during the load"
+kill "$writer" 2>/dev/null
+
+printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
+	'generate threads=4 methods=2000 records=8000000 seed=7 maxdepth=40' |
+	"$MKTRACE" - "$tmp/big.trace"
+rm -f "$tmp/pid"
+keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec $TRACETUI $tmp/big.trace'" \
+	Enter
+wait_for '[ -s "$tmp/pid" ]'
+pid=$(cat "$tmp/pid" 2>/dev/null)
+expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/112 MB' \
+	"$label: a progress bar while a large file loads"
+expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
+keys q
+sane "q after the load"
+rm -f "$tmp/big.trace"
 
 done_testing

@@ -766,19 +766,27 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	struct calltree_load_options o = {
 	        opts->sample_type, tty ? show_progress : NULL, (void *)path};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
-	size_t i;
 
 	if (tty)
 		fputs("\r\033[K", stderr);
+	return cmd_loaded(opts, path, tree, &err);
+}
+
+struct calltree *
+cmd_loaded(const struct cmd_opts *opts, const char *path,
+           struct calltree *tree, struct trace_error *err)
+{
+	size_t i;
+
 	if (!tree) {
-		char *where = text_escape(err.path ? err.path : path);
-		char *what = text_escape(err.message);
+		char *where = text_escape(err->path ? err->path : path);
+		char *what = text_escape(err->message);
 
 		fprintf(stderr, "tracetui: %s: offset %llu: %s\n", where,
-		        (unsigned long long)err.offset, what);
+		        (unsigned long long)err->offset, what);
 		free(where);
 		free(what);
-		trace_error_clear(&err);
+		trace_error_clear(err);
 		return NULL;
 	}
 	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++) {

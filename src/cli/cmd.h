@@ -13,6 +13,7 @@
 #include "model/mapping.h"
 #include "model/scope.h"
 #include "query/transforms.h"
+#include "read/error.h"
 #include "text/table.h"
 
 #include <stdbool.h>
@@ -124,6 +125,12 @@ void cmd_opts_done(struct cmd_opts *opts);
  * the methods; then the transforms of opts apply, in order.
  */
 struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
+
+/* The rest of cmd_load once calltree_load_with returned tree: the error
+ * in err printed (tree NULL, err cleared) or the warnings, then the
+ * --mapping and the transforms applied; NULL on failure. */
+struct calltree *cmd_loaded(const struct cmd_opts *opts, const char *path,
+                            struct calltree *tree, struct trace_error *err);
 
 /* Whether path can be opened at all; false after "tracetui: FILE:
  * cannot open: why". */

@@ -95,9 +95,16 @@ struct records_job {
 static void
 release_records(const struct trace_records *run, size_t from, size_t to)
 {
-	if (run->mapped && to > from)
-		trace_release_mapped(run->data + from * run->size,
-		                     run->data + to * run->size);
+	while (run->mapped && from < to) {
+		size_t stop;
+		struct trace_records piece = trace_records_at(run, from, &stop);
+
+		if (stop > to)
+			stop = to;
+		trace_release_mapped(piece.data + from * run->size,
+		                     piece.data + stop * run->size);
+		from = stop;
+	}
 }
 
 /* The counts of thread id tid, zero when first met. */
@@ -206,10 +213,21 @@ count_job(void *arg)
 		size_t end = job->to - stretch > STRETCH ? stretch + STRETCH
 		                                         : job->to;
 
-		if (run->version < 2)
-			count_stretch(run, stretch, end, &job->counts, runs, 1);
-		else
-			count_stretch(run, stretch, end, &job->counts, runs, 2);
+		size_t from, stop;
+
+		for (from = stretch; from < end; from = stop) {
+			struct trace_records piece =
+			        trace_records_at(run, from, &stop);
+
+			if (stop > end)
+				stop = end;
+			if (run->version < 2)
+				count_stretch(&piece, from, stop, &job->counts,
+				              runs, 1);
+			else
+				count_stretch(&piece, from, stop, &job->counts,
+				              runs, 2);
+		}
 		release_records(run, stretch, end);
 		if (!runs->dropped &&
 		    runs->count > (end - job->from) / MIN_RUN) {
@@ -597,11 +615,22 @@ replay_records(struct calltree_builder *b, const struct trace_records *run)
 		size_t end = run->count - stretch > STRETCH ? stretch + STRETCH
 		                                            : run->count;
 
-		for (i = stretch; i < end; i++) {
-			trace_records_get(run, i, &ev);
-			b->tree->records++;
-			build_event(&b->serial, build_thread_of(b, ev.tid),
-			            ev.method_id, ev.action, ev.cpu, ev.wall);
+		size_t stop;
+
+		for (i = stretch; i < end; i = stop) {
+			struct trace_records piece =
+			        trace_records_at(run, i, &stop);
+
+			if (stop > end)
+				stop = end;
+			for (; i < stop; i++) {
+				trace_records_get(&piece, i, &ev);
+				b->tree->records++;
+				build_event(&b->serial,
+				            build_thread_of(b, ev.tid),
+				            ev.method_id, ev.action, ev.cpu,
+				            ev.wall);
+			}
 		}
 		release_records(run, stretch, end);
 		if (b->progress)

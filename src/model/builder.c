@@ -1015,9 +1015,9 @@ apply_records(struct build_worker *w, const struct trace_records *run,
 
 /* apply_records, its version and clock told apart once. */
 static void
-dispatch_records(struct build_worker *w, const struct trace_records *run,
-                 size_t from, size_t to, const uint32_t *tid_index,
-                 const uint8_t *owner, uint8_t who, uint32_t only)
+dispatch_piece(struct build_worker *w, const struct trace_records *run,
+               size_t from, size_t to, const uint32_t *tid_index,
+               const uint8_t *owner, uint8_t who, uint32_t only)
 {
 #define APPLY(version, clock)                                                  \
 	apply_records(w, run, from, to, tid_index, owner, who, only, version,  \
@@ -1032,6 +1032,24 @@ dispatch_records(struct build_worker *w, const struct trace_records *run,
 	else
 		APPLY(2, TRACE_CLOCK_WALL);
 #undef APPLY
+}
+
+/* dispatch_piece on each piece of run that [from, to) meets. */
+static void
+dispatch_records(struct build_worker *w, const struct trace_records *run,
+                 size_t from, size_t to, const uint32_t *tid_index,
+                 const uint8_t *owner, uint8_t who, uint32_t only)
+{
+	while (from < to && !w->failed) {
+		size_t stop;
+		struct trace_records piece = trace_records_at(run, from, &stop);
+
+		if (stop > to)
+			stop = to;
+		dispatch_piece(w, &piece, from, stop, tid_index, owner, who,
+		               only);
+		from = stop;
+	}
 }
 
 void

@@ -22,17 +22,16 @@ calltree_alloc_calls(struct calltree *tree, size_t n, bool narrow)
 	if (!n)
 		return; /* the call arrays stay NULL */
 	if (narrow)
-		c->method16 = xreallocarray(NULL, n, sizeof(*c->method16));
+		c->method16 = xmalloc_large(n, sizeof(*c->method16));
 	else
-		c->method = xreallocarray(NULL, n, sizeof(*c->method));
-	c->depth = xreallocarray(NULL, n, sizeof(*c->depth));
-	c->flags = xreallocarray(NULL, n, sizeof(*c->flags));
+		c->method = xmalloc_large(n, sizeof(*c->method));
+	c->depth = xmalloc_large(n, sizeof(*c->depth));
+	c->flags = xmalloc_large(n, sizeof(*c->flags));
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		if (!tree->has_clock[k])
 			continue;
-		c->start[k] = xreallocarray(NULL, n, sizeof(*c->start[k]));
-		c->duration[k] =
-		        xreallocarray(NULL, n, sizeof(*c->duration[k]));
+		c->start[k] = xmalloc_large(n, sizeof(*c->start[k]));
+		c->duration[k] = xmalloc_large(n, sizeof(*c->duration[k]));
 	}
 }
 

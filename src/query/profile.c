@@ -110,6 +110,30 @@ add_call(struct profile_row *rows, struct link_table *links,
 	}
 }
 
+/* Add calls [from, to) of one thread, whole. */
+static void
+add_calls(struct profile_row *rows, struct link_table *links,
+          const struct calltree *tree, size_t from, size_t to)
+{
+	struct calltree_walk walk = {0};
+	uint64_t dur[CLOCK_COUNT];
+	size_t i;
+	int k;
+
+	if (from >= to)
+		return;
+	calltree_walk_start(&walk, tree, from);
+	for (i = from; i < to; i++) {
+		for (k = 0; k < CLOCK_COUNT; k++)
+			dur[k] = tree->has_clock[k]
+			                 ? calltree_duration(tree, i, k)
+			                 : 0;
+		add_call(rows, links, tree, i, calltree_walk_parent(&walk, i),
+		         dur);
+	}
+	calltree_walk_done(&walk);
+}
+
 /* Add the calls of thread t that the scope's range touches (every call
  * when scope is NULL). */
 static void
@@ -121,21 +145,10 @@ add_thread_calls(struct profile_row *rows, struct link_table *links,
 	struct calltree_walk walk = {0};
 	uint64_t dur[CLOCK_COUNT];
 	size_t i;
-	int k;
 
 	if (!scope || !scope->range.on) {
-		if (!th->ncalls)
-			return;
-		calltree_walk_start(&walk, tree, th->first_call);
-		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
-			for (k = 0; k < CLOCK_COUNT; k++)
-				dur[k] = tree->has_clock[k]
-				                 ? calltree_duration(tree, i, k)
-				                 : 0;
-			add_call(rows, links, tree, i,
-			         calltree_walk_parent(&walk, i), dur);
-		}
-		calltree_walk_done(&walk);
+		add_calls(rows, links, tree, th->first_call,
+		          th->first_call + th->ncalls);
 		return;
 	}
 	scope_span_of(span, scope, tree, t);
@@ -181,27 +194,29 @@ struct profile_cache {
 	size_t nthreads;
 };
 
-/* Thread t's aggregates into a; rows and used have a zero entry per
- * method, and have them again on return. */
+/* The aggregates of calls [from, to) of one thread into a; rows and used
+ * have a zero entry per method, and have them again on return. */
 static void
-aggregate_thread(struct thread_aggregate *a, const struct calltree *tree,
-                 size_t t, struct profile_row *rows, uint8_t *used)
+aggregate_part(struct thread_aggregate *a, const struct calltree *tree,
+               size_t from, size_t to, struct profile_row *rows, uint8_t *used)
 {
 	struct link_table *links = xcalloc(1, sizeof(*links));
 	size_t n = 0, i;
 
 	util_map_init(&links->index);
-	add_thread_calls(rows, links, tree, NULL, t, NULL);
+	add_calls(rows, links, tree, from, to);
 	util_map_done(&links->index);
 	a->links = links->links;
 	a->nlinks = links->count;
-	/* Collect the methods touched (called, or parents of calls), then
-	 * clear the dense rows for the next thread. */
-	a->methods = xcalloc(a->nlinks + 1, sizeof(*a->methods));
-	for (i = 0; i < a->nlinks; i++) {
-		uint32_t m = a->links[i].child;
+	/* Collect the methods touched (called, or parents of calls: a part
+	 * that starts inside a call has callers it did not count), then
+	 * clear the dense rows for the next part. */
+	a->methods = xcalloc(2 * a->nlinks + 1, sizeof(*a->methods));
+	for (i = 0; i < 2 * a->nlinks; i++) {
+		uint32_t m =
+		        i % 2 ? a->links[i / 2].parent : a->links[i / 2].child;
 
-		if (!used[m]) {
+		if (m != CALL_NONE && !used[m]) {
 			used[m] = 1;
 			a->methods[n++] = m;
 		}
@@ -216,13 +231,94 @@ aggregate_thread(struct thread_aggregate *a, const struct calltree *tree,
 	free(links);
 }
 
-/* Workers share out the threads, largest first. */
+/* Add row from to row to. */
+static void
+row_add(struct profile_row *to, const struct profile_row *from)
+{
+	int k;
+
+	to->calls += from->calls;
+	to->rcalls += from->rcalls;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		to->incl[k] += from->incl[k];
+		to->excl[k] += from->excl[k];
+		to->top_excl[k] += from->top_excl[k];
+	}
+}
+
+/* Add the links of a to links, in their order. */
+static void
+links_add(struct link_table *links, const struct thread_aggregate *a)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < a->nlinks; i++) {
+		const struct profile_link *from = &a->links[i];
+		struct profile_link *to = link_slot(
+		        links, from->parent, from->child, from->child_recursive,
+		        from->parent_recursive);
+
+		to->calls += from->calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			to->incl[k] += from->incl[k];
+	}
+}
+
+/* The n consecutive parts of one thread, summed in order into out (the
+ * links in the order one pass would make them); the parts are freed. */
+static void
+join_parts(struct thread_aggregate *out, struct thread_aggregate *parts,
+           size_t n, size_t nmethods)
+{
+	struct link_table links = {0};
+	struct profile_row *rows = xcalloc(nmethods + 1, sizeof(*rows));
+	uint8_t *used = xcalloc(nmethods + 1, 1);
+	size_t most = 0, count = 0, p, i;
+
+	for (p = 0; p < n; p++)
+		most += parts[p].count;
+	out->methods = xcalloc(most + 1, sizeof(*out->methods));
+	util_map_init(&links.index);
+	for (p = 0; p < n; p++) {
+		for (i = 0; i < parts[p].count; i++) {
+			uint32_t m = parts[p].methods[i];
+
+			row_add(&rows[m], &parts[p].rows[i]);
+			if (!used[m]) {
+				used[m] = 1;
+				out->methods[count++] = m;
+			}
+		}
+		links_add(&links, &parts[p]);
+		free(parts[p].methods);
+		free(parts[p].rows);
+		free(parts[p].links);
+	}
+	util_map_done(&links.index);
+	out->links = links.links;
+	out->nlinks = links.count;
+	out->count = count;
+	out->rows = xcalloc(count + 1, sizeof(*out->rows));
+	for (i = 0; i < count; i++)
+		out->rows[i] = rows[out->methods[i]];
+	free(rows);
+	free(used);
+}
+
+/* Calls [from, to) of a thread, summed by one worker. */
+struct part {
+	uint32_t thread;
+	size_t from, to;
+};
+
+/* Workers share out the parts, largest threads' first. */
 struct aggregate_job {
 	const struct calltree *tree;
-	struct thread_aggregate *out;
-	const uint32_t *order; /* threads to aggregate */
+	struct thread_aggregate *out; /* one per part */
+	const struct part *parts;
 	size_t count;
-	atomic_size_t *next; /* into order */
+	atomic_size_t *next; /* into parts */
 };
 
 static void *
@@ -234,8 +330,8 @@ aggregate_job(void *arg)
 	uint8_t *used = xcalloc(nm, 1);
 
 	while ((i = atomic_fetch_add(job->next, 1)) < job->count)
-		aggregate_thread(&job->out[job->order[i]], job->tree,
-		                 job->order[i], rows, used);
+		aggregate_part(&job->out[i], job->tree, job->parts[i].from,
+		               job->parts[i].to, rows, used);
 	free(rows);
 	free(used);
 	return NULL;
@@ -243,6 +339,8 @@ aggregate_job(void *arg)
 
 /* Calls below which a worker of its own is not worth starting. */
 enum { CALLS_PER_JOB = 1 << 16 };
+
+size_t profile_part_calls;
 
 static int
 u64_cmp(const void *a, const void *b)
@@ -253,17 +351,19 @@ u64_cmp(const void *a, const void *b)
 }
 
 /* Per thread, the aggregates of the threads scope has (every thread when
- * scope is NULL), built by one worker per cpu. */
+ * scope is NULL), built by one worker per cpu; a thread with more calls
+ * than a part is summed in parts, side by side, and joined. */
 static struct thread_aggregate *
 aggregate_threads(const struct calltree *tree, const struct scope *scope)
 {
 	struct thread_aggregate *out =
 	        xcalloc(tree->nthreads + 1, sizeof(*out));
-	uint32_t *order = xcalloc(tree->nthreads + 1, sizeof(*order));
 	uint64_t *by_size = xcalloc(tree->nthreads + 1, sizeof(*by_size));
 	struct aggregate_job jobs[UTIL_JOBS_MAX];
+	struct thread_aggregate *sums;
+	struct part *parts;
 	atomic_size_t next;
-	size_t n = 0, calls = 0, t;
+	size_t n = 0, calls = 0, nparts = 0, part, t, p, q;
 	unsigned i, njobs;
 
 	for (t = 0; t < tree->nthreads; t++) {
@@ -278,15 +378,51 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 		calls += tree->threads[t].ncalls;
 	}
 	sort_items(by_size, n, sizeof(*by_size), u64_cmp);
-	for (t = 0; t < n; t++)
-		order[t] = (uint32_t)by_size[t];
-	free(by_size);
 	njobs = util_jobs_count((unsigned)(calls / CALLS_PER_JOB + 1));
+	/* Parts small enough to keep every worker busy to the end. */
+	part = profile_part_calls ? profile_part_calls
+	                          : calls / (4 * (size_t)njobs) + 1;
+	if (!profile_part_calls && part < (size_t)1 << 20)
+		part = (size_t)1 << 20;
+	for (p = 0; p < n; p++) {
+		size_t c = tree->threads[(uint32_t)by_size[p]].ncalls;
+
+		nparts += c > part ? (c + part - 1) / part : 1;
+	}
+	parts = xcalloc(nparts + 1, sizeof(*parts));
+	nparts = 0;
+	for (p = 0; p < n; p++) {
+		const struct tt_thread *th =
+		        &tree->threads[(uint32_t)by_size[p]];
+		size_t from = th->first_call, end = from + th->ncalls;
+
+		do {
+			size_t to = end - from > part ? from + part : end;
+
+			parts[nparts++] =
+			        (struct part){(uint32_t)by_size[p], from, to};
+			from = to;
+		} while (from < end);
+	}
+	free(by_size);
+	sums = xcalloc(nparts + 1, sizeof(*sums));
 	atomic_init(&next, 0);
 	for (i = 0; i < njobs; i++)
-		jobs[i] = (struct aggregate_job){tree, out, order, n, &next};
+		jobs[i] = (struct aggregate_job){tree, sums, parts, nparts,
+		                                 &next};
 	util_jobs_run(aggregate_job, jobs, sizeof(*jobs), njobs);
-	free(order);
+	for (p = 0; p < nparts; p = q) {
+		for (q = p + 1;
+		     q < nparts && parts[q].thread == parts[p].thread; q++)
+			;
+		if (q - p == 1)
+			out[parts[p].thread] = sums[p];
+		else
+			join_parts(&out[parts[p].thread], sums + p, q - p,
+			           tree->nmethods);
+	}
+	free(sums);
+	free(parts);
 	return out;
 }
 
@@ -298,7 +434,6 @@ merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
 {
 	struct link_table links = {0};
 	size_t t, i;
-	int k;
 
 	profile_start(out, tree, scope);
 	util_map_init(&links.index);
@@ -307,28 +442,9 @@ merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
 
 		if (!scope_has(scope, t))
 			continue;
-		for (i = 0; i < a->count; i++) {
-			struct profile_row *to = &out->rows[a->methods[i]];
-			const struct profile_row *from = &a->rows[i];
-
-			to->calls += from->calls;
-			to->rcalls += from->rcalls;
-			for (k = 0; k < CLOCK_COUNT; k++) {
-				to->incl[k] += from->incl[k];
-				to->excl[k] += from->excl[k];
-				to->top_excl[k] += from->top_excl[k];
-			}
-		}
-		for (i = 0; i < a->nlinks; i++) {
-			const struct profile_link *from = &a->links[i];
-			struct profile_link *to = link_slot(
-			        &links, from->parent, from->child,
-			        from->child_recursive, from->parent_recursive);
-
-			to->calls += from->calls;
-			for (k = 0; k < CLOCK_COUNT; k++)
-				to->incl[k] += from->incl[k];
-		}
+		for (i = 0; i < a->count; i++)
+			row_add(&out->rows[a->methods[i]], &a->rows[i]);
+		links_add(&links, a);
 	}
 	util_map_done(&links.index);
 	out->links = links.links;

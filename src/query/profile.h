@@ -48,6 +48,10 @@ struct profile {
 /* An empty profile of scope: no rows used, no links, its totals. */
 void profile_start(struct profile *out, const struct calltree *tree,
                    const struct scope *scope);
+/* Calls of one thread beyond which its sums are made in parts, by
+ * several workers, and joined: 0 (the default) sizes the parts by the
+ * cpus; tests set it low to compare both ways. */
+extern size_t profile_part_calls;
 /* Aggregate every call of the scope's threads into out. */
 void profile_compute(struct profile *out, const struct calltree *tree,
                      const struct scope *scope);

@@ -325,8 +325,9 @@ load_stream(const char *path, const struct file_bytes *f,
 	have_sec = sec_path && file_exists(sec_path) &&
 	           file_open(sec_path, &sec, &ignored);
 	trace_error_clear(&ignored);
-	ok = trace_stream_read(f->data, f->size, have_sec ? sec.data : NULL,
-	                       sec.size, sink, err);
+	ok = (f->mapped ? trace_stream_read_mapped : trace_stream_read)(
+	        f->data, f->size, have_sec ? sec.data : NULL, sec.size, sink,
+	        err);
 	if (!ok && have_sec) {
 		/* A .sec file whose key fails is the file to blame. */
 		static const struct trace_sink quiet = {0};

@@ -8,7 +8,8 @@
  *                              threads and methods inline);
  *   event                      once per record, in file order, or
  *   records                    once for all the records of a V1 data
- *                              part, when the sink offers it;
+ *                              part (or of a V1 streaming file, after
+ *                              its packets), when the sink offers it;
  *   warning                    whenever something is skipped or repaired;
  *   progress                   now and then, on large inputs;
  * and returns.  Strings passed to a callback are valid only during that
@@ -83,7 +84,15 @@ struct trace_event {
 	uint32_t cpu, wall; /* 0 when the clock is absent */
 };
 
-/* The fixed-size records of a V1 data part (FORMAT.md 2.2), undecoded. */
+/* Records [first, the next piece's first) of a streaming file, between
+ * two of its packets, at data. */
+struct trace_piece {
+	const unsigned char *data;
+	size_t first;
+};
+
+/* The fixed-size records of a V1 data part (FORMAT.md 2.2), or of a V1
+ * streaming file between its packets, undecoded. */
 struct trace_records {
 	const unsigned char *data; /* the first record */
 	size_t count;
@@ -95,7 +104,42 @@ struct trace_records {
 	uint64_t total;  /* bytes in the file, for progress */
 	int mapped;      /* data is a read-only file mapping: pages done
 	                    with may be given back (trace_release_mapped) */
+	/* NULL: every record lies at data.  Else they lie in npieces
+	 * pieces, in order, the first from record 0; trace_records_at
+	 * gives the records of one. */
+	const struct trace_piece *pieces;
+	size_t npieces;
 };
+
+/* The records of r that lie together from record i on, up to *stop: a
+ * copy of r without pieces whose trace_records_get reads records
+ * [i, *stop) by their indexes in r. */
+static inline struct trace_records
+trace_records_at(const struct trace_records *r, size_t i, size_t *stop)
+{
+	struct trace_records v = *r;
+	size_t lo = 0, hi = r->npieces;
+
+	*stop = r->count;
+	if (!r->pieces)
+		return v;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->pieces[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* Inside the file: the piece follows at least its first records'
+	 * worth of bytes. */
+	v.data = r->pieces[lo].data - r->pieces[lo].first * r->size;
+	v.pieces = NULL;
+	v.npieces = 0;
+	if (lo + 1 < r->npieces)
+		*stop = r->pieces[lo + 1].first;
+	return v;
+}
 
 /* Decode record i of run r. */
 static inline void

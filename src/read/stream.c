@@ -2,7 +2,11 @@
  * stream: two passes over the mapped bytes.  The first walks the
  * item structure only, to find the summary (which holds the clock) and to
  * choose the record stride: ART 6 to 13 write 14-byte records even when
- * the header says 10 (FORMAT.md 4.3).  The second reports everything.
+ * the header says 10 (FORMAT.md 4.3); it also notes where the records lie
+ * between the packets.  The second reports everything: in file order, or
+ * the packets first and then the records at once in those pieces, so
+ * that the builder takes them as it takes a V1 data part's (in place, by
+ * a worker per cpu) when that builds the same model.
  */
 #include "config.h"
 
@@ -11,6 +15,7 @@
 #include "read/key.h"
 #include "read/bytes.h"
 #include "util/alloc.h"
+#include "util/map.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +25,7 @@ enum {
 	STREAM_HEADER = 32,
 	STREAM_PROBE_ITEMS = 4096,
 	STREAM_PROGRESS_ITEMS = 1 << 20,
+	STREAM_RELEASE = 1 << 24, /* bytes walked between page releases */
 };
 
 enum stream_stop {
@@ -38,12 +44,24 @@ struct stream_walk {
 	unsigned opcode; /* the bad opcode, STOP_BAD */
 };
 
-/* Walk items from the header on with the given stride, at most max. */
+/* Where the records lie between the packets, noted by a walk. */
+struct stream_pieces {
+	struct trace_piece *pieces;
+	size_t count, cap;
+	size_t records;     /* records walked */
+	size_t last_packet; /* records before the last thread or method
+	                       packet */
+};
+
+/* Walk items from the header on with the given stride, at most max; with
+ * p, note the pieces of records, giving back the pages of a mapped buf
+ * behind the walk. */
 static void
 stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
-            struct stream_walk *w)
+            struct stream_walk *w, struct stream_pieces *p, bool mapped)
 {
-	size_t pos = STREAM_HEADER;
+	size_t pos = STREAM_HEADER, released = 0;
+	bool in_piece = false;
 
 	memset(w, 0, sizeof(*w));
 	for (; pos < len && w->items < max; w->items++) {
@@ -54,6 +72,31 @@ stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
 			w->stop = STOP_TRUNCATED;
 			return;
 		}
+		if (p && mapped && pos - released >= STREAM_RELEASE) {
+			trace_release_mapped(buf + released, buf + pos);
+			released = pos;
+		}
+		if (p && trace_u2(buf + pos) && stride <= len - pos) {
+			/* A run of records, up to the next release. */
+			size_t n = 0, most = STREAM_RELEASE / stride;
+
+			if (most > max - w->items)
+				most = max - w->items;
+			if (!in_piece) {
+				UTIL_GROW(p->pieces, p->cap, p->count + 1);
+				p->pieces[p->count++] = (struct trace_piece){
+				        buf + pos, p->records};
+			}
+			in_piece = true;
+			do {
+				pos += stride;
+				n++;
+			} while (n < most && len - pos >= stride &&
+			         trace_u2(buf + pos));
+			p->records += n;
+			w->items += n - 1;
+			continue;
+		}
 		if (trace_u2(buf + pos)) {
 			need = stride;
 		} else if (len - pos < 3) {
@@ -61,8 +104,14 @@ stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
 			return;
 		} else if (buf[pos + 2] == 1) {
 			need = len - pos < 5 ? 5 : 5 + trace_u2(buf + pos + 3);
+			in_piece = false;
+			if (p)
+				p->last_packet = p->records;
 		} else if (buf[pos + 2] == 2) {
 			need = len - pos < 7 ? 7 : 7 + trace_u2(buf + pos + 5);
+			in_piece = false;
+			if (p)
+				p->last_packet = p->records;
 		} else if (buf[pos + 2] == 3) {
 			if (len - pos < 7) {
 				w->stop = STOP_TRUNCATED;
@@ -115,11 +164,12 @@ clock_of(const struct trace_key_info *key, bool have_key, unsigned version,
 	return TRACE_CLOCK_WALL;
 }
 
+/* Report the items of buf[pos, end) in file order, records as events. */
 static void
-report_items(const unsigned char *buf, size_t end, unsigned stride,
+report_items(const unsigned char *buf, size_t pos, size_t end, unsigned stride,
              const struct trace_header *h, const struct trace_sink *sink)
 {
-	size_t pos = STREAM_HEADER, items = 0;
+	size_t items = 0;
 	unsigned times = stride >= 14 ? 2 : stride >= 10 ? 1 : 0;
 
 	while (pos < end) {
@@ -171,10 +221,165 @@ report_items(const unsigned char *buf, size_t end, unsigned stride,
 	}
 }
 
+static void
+note_method(void *ctx, const struct trace_method_def *def)
+{
+	util_map_put(ctx, def->id, 1);
+}
+
+/* Where the packets before piece k begin (k == count: after the last). */
+static size_t
+gap_start(const unsigned char *buf, const struct stream_pieces *p, size_t k,
+          unsigned stride)
+{
+	const struct trace_piece *before;
+	size_t n;
+
+	if (!k)
+		return STREAM_HEADER;
+	before = &p->pieces[k - 1];
+	n = (k < p->count ? p->pieces[k].first : p->records) - before->first;
+	return (size_t)(before->data - buf) + n * stride;
+}
+
+/*
+ * Whether every record before the last thread or method packet names a
+ * thread and a method that a packet before it defined.  Then reporting
+ * every packet first and the records after them builds what file order
+ * builds: definitions number threads and methods as they come, and ids
+ * met before any definition are numbered after them either way.
+ */
+static bool
+defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
+                   unsigned stride)
+{
+	struct util_map methods, threads;
+	struct trace_sink note = {.ctx = &methods, .method = note_method};
+	size_t k, i;
+	bool ok = true;
+	uint32_t v;
+
+	util_map_init(&methods);
+	util_map_init(&threads);
+	for (k = 0; k < p->count && ok && p->pieces[k].first < p->last_packet;
+	     k++) {
+		size_t pos = gap_start(buf, p, k, stride);
+		size_t to = (size_t)(p->pieces[k].data - buf);
+		size_t n = (k + 1 < p->count ? p->pieces[k + 1].first
+		                             : p->records) -
+		           p->pieces[k].first;
+
+		while (pos < to) {
+			if (buf[pos + 2] == 1) {
+				size_t len = trace_u2(buf + pos + 3), tl = len;
+				const unsigned char *text = buf + pos + 5;
+
+				while (tl && (text[tl - 1] == '\n' ||
+				              text[tl - 1] == '\r'))
+					tl--;
+				trace_key_method_line(text, tl, pos + 5, &note);
+				pos += 5 + len;
+			} else {
+				util_map_put(&threads, trace_u2(buf + pos + 3),
+				             1);
+				pos += 7 + trace_u2(buf + pos + 5);
+			}
+		}
+		if (n > p->last_packet - p->pieces[k].first)
+			n = p->last_packet - p->pieces[k].first;
+		for (i = 0; i < n && ok; i++) {
+			const unsigned char *r = p->pieces[k].data + i * stride;
+
+			ok = util_map_get(&threads, trace_u2(r), &v) &&
+			     util_map_get(&methods, trace_u4(r + 2) & ~3u, &v);
+		}
+	}
+	util_map_done(&methods);
+	util_map_done(&threads);
+	return ok;
+}
+
+/*
+ * Report the items of buf[.., end): when the sink takes records and
+ * reporting the packets first changes nothing, the packets and then
+ * every record at once (as a V1 data part's, in pieces); else in file
+ * order.
+ */
+static void
+report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
+              const struct trace_header *h, const struct stream_pieces *p,
+              const struct trace_sink *sink, bool mapped)
+{
+	bool dual = h->clock == TRACE_CLOCK_DUAL;
+	struct trace_records r = {0};
+	size_t k;
+
+	/* The records' layout must read as report_items reads them. */
+	if (!sink->records || !p || !p->count || stride < (dual ? 14u : 10u) ||
+	    !defined_before_use(buf, p, stride)) {
+		report_items(buf, STREAM_HEADER, end, stride, h, sink);
+		return;
+	}
+	for (k = 0; k <= p->count; k++)
+		report_items(buf, gap_start(buf, p, k, stride),
+		             k < p->count ? (size_t)(p->pieces[k].data - buf)
+		                          : end,
+		             stride, h, sink);
+	r.data = p->pieces[0].data;
+	r.count = p->records;
+	r.size = stride;
+	r.version = dual ? 3 : 2;
+	r.clock = h->clock;
+	r.offset = (uint64_t)(p->pieces[0].data - buf);
+	r.total = len;
+	r.mapped = mapped;
+	r.pieces = p->pieces;
+	r.npieces = p->count;
+	sink->records(sink->ctx, &r);
+}
+
+static bool stream_read_pieces(const unsigned char *buf, size_t len,
+                               const unsigned char *sec, size_t sec_len,
+                               const struct trace_sink *sink,
+                               struct trace_error *err, bool mapped,
+                               struct stream_pieces *pieces);
+
+/* trace_stream_read; `mapped`: buf is a read-only file mapping whose
+ * pages may be given back once read. */
+static bool
+stream_read(const unsigned char *buf, size_t len, const unsigned char *sec,
+            size_t sec_len, const struct trace_sink *sink,
+            struct trace_error *err, bool mapped)
+{
+	struct stream_pieces pieces = {0};
+	bool ok = stream_read_pieces(buf, len, sec, sec_len, sink, err, mapped,
+	                             &pieces);
+
+	free(pieces.pieces);
+	return ok;
+}
+
 bool
 trace_stream_read(const unsigned char *buf, size_t len,
                   const unsigned char *sec, size_t sec_len,
                   const struct trace_sink *sink, struct trace_error *err)
+{
+	return stream_read(buf, len, sec, sec_len, sink, err, false);
+}
+
+bool
+trace_stream_read_mapped(const unsigned char *buf, size_t len,
+                         const unsigned char *sec, size_t sec_len,
+                         const struct trace_sink *sink, struct trace_error *err)
+{
+	return stream_read(buf, len, sec, sec_len, sink, err, true);
+}
+
+static bool
+stream_read_pieces(const unsigned char *buf, size_t len,
+                   const unsigned char *sec, size_t sec_len,
+                   const struct trace_sink *sink, struct trace_error *err,
+                   bool mapped, struct stream_pieces *pieces)
 {
 	struct trace_header h = {0};
 	struct trace_key_info key = {0};
@@ -208,9 +413,10 @@ trace_stream_read(const unsigned char *buf, size_t len,
 		header_size = guess;
 	}
 	h.record_size = header_size;
-	stream_walk(buf, len, header_size, STREAM_PROBE_ITEMS, &w);
+	stream_walk(buf, len, header_size, STREAM_PROBE_ITEMS, &w, NULL, false);
 	if (header_size == 10) {
-		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt);
+		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt, NULL,
+		            false);
 		if (walk_better(&alt, &w)) {
 			trace_warn(sink, 16,
 			           "records are 14 bytes apart although the "
@@ -219,7 +425,8 @@ trace_stream_read(const unsigned char *buf, size_t len,
 			h.record_size = 14;
 		}
 	}
-	stream_walk(buf, len, h.record_size, SIZE_MAX, &w);
+	stream_walk(buf, len, h.record_size, SIZE_MAX, &w,
+	            sink->records ? pieces : NULL, mapped);
 
 	if (w.stop == STOP_SUMMARY) {
 		have_key = trace_key_parse(buf + w.summary, w.summary_len,
@@ -254,6 +461,7 @@ trace_stream_read(const unsigned char *buf, size_t len,
 	h.expected_records = w.items;
 	if (sink->begin)
 		sink->begin(sink->ctx, &h);
-	report_items(buf, w.at, h.record_size, &h, sink);
+	report_stream(buf, len, w.at, h.record_size, &h,
+	              sink->records ? pieces : NULL, sink, mapped);
 	return true;
 }

@@ -16,12 +16,24 @@
 /*
  * Read the streaming trace buf[0..len); sec[0..sec_len) is the text of the
  * .sec side file or NULL.  Reports the summary first, then begin, then
- * packets and records in file order.  A stream cut off before its summary
+ * packets and records in file order (or, to a sink that takes records,
+ * every packet and then the records at once, when no record names a
+ * thread or method before a packet defines it that a later packet
+ * follows).  A stream cut off before its summary
  * is kept and flagged by a warning.  False with err set when nothing is
  * usable.
  */
 bool trace_stream_read(const unsigned char *buf, size_t len,
                        const unsigned char *sec, size_t sec_len,
                        const struct trace_sink *sink, struct trace_error *err);
+
+/* trace_stream_read on a read-only file mapping, whose pages are given
+ * back as they are done with; a sink that takes records gets them all
+ * at once, in the pieces between the packets, when that builds what
+ * file order builds. */
+bool trace_stream_read_mapped(const unsigned char *buf, size_t len,
+                              const unsigned char *sec, size_t sec_len,
+                              const struct trace_sink *sink,
+                              struct trace_error *err);
 
 #endif

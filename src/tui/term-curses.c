@@ -29,11 +29,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <term.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
 static bool term_active;
+static bool wait_active; /* term_wait_begin's modes are on */
+static struct termios wait_saved;
 static volatile sig_atomic_t term_signal;
 static volatile sig_atomic_t term_stop; /* Ctrl-Z came */
 static volatile sig_atomic_t mouse_active; /* the modes are on */
@@ -119,6 +123,8 @@ on_fatal(int sig)
 	/* Restore what we can, then die of the same signal. */
 	if (mouse_active)
 		say(MOUSE_OFF);
+	if (wait_active)
+		tcsetattr(STDIN_FILENO, TCSANOW, &wait_saved);
 	if (term_active)
 		endwin();
 	signal(sig, SIG_DFL);
@@ -179,6 +185,103 @@ knows_mouse(void)
 	return kmous && kmous != (char *)-1 && *kmous;
 }
 
+/* Catch the signals that end the viewer in on_signal, the fatal ones in
+ * on_fatal; SIGBUS only with bus, since while a file loads it is main's
+ * (a mapped file that shrank). */
+static void
+catch_signals(bool bus)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	sigaction(SIGSEGV, &sa, NULL);
+	if (bus)
+		sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGABRT, &sa, NULL);
+	sigaction(SIGFPE, &sa, NULL);
+}
+
+bool
+term_wait_begin(void)
+{
+	static bool registered;
+	struct termios raw;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDERR_FILENO) ||
+	    tcgetattr(STDIN_FILENO, &wait_saved) != 0)
+		return false;
+	raw = wait_saved;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	raw.c_cc[VMIN] = 0;
+	raw.c_cc[VTIME] = 0;
+	if (tcsetattr(STDIN_FILENO, TCSANOW, &raw) != 0)
+		return false;
+	wait_active = true;
+	if (!registered) {
+		registered = true;
+		atexit(term_close);
+	}
+	catch_signals(false);
+	return true;
+}
+
+int
+term_wait_key(int ms)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	unsigned char c;
+	int rc;
+
+	if (term_signal)
+		return TKEY_NONE;
+	rc = poll(&p, 1, ms);
+	if (term_signal)
+		return TKEY_NONE;
+	if (rc <= 0)
+		return TKEY_WAITING;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL) ||
+	    read(STDIN_FILENO, &c, 1) != 1) {
+		term_signal = SIGHUP;
+		return TKEY_NONE;
+	}
+	return c;
+}
+
+int
+term_wait_width(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+void
+term_wait_show(const char *text)
+{
+	fprintf(stderr, "\r%s\033[K", text);
+	fflush(stderr);
+}
+
+void
+term_wait_end(void)
+{
+	if (!wait_active)
+		return;
+	wait_active = false;
+	fputs("\r\033[K", stderr);
+	fflush(stderr);
+	tcsetattr(STDIN_FILENO, TCSANOW, &wait_saved);
+}
+
 bool
 term_open(enum term_color color, bool mouse, char **error)
 {
@@ -231,25 +334,14 @@ term_open(enum term_color color, bool mouse, char **error)
 		mouse_active = 1;
 		say(MOUSE_ON);
 	}
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGABRT, &sa, NULL);
-	sigaction(SIGFPE, &sa, NULL);
+	catch_signals(true);
 	return true;
 }
 
 void
 term_close(void)
 {
+	term_wait_end();
 	if (!term_active)
 		return;
 	term_active = false;

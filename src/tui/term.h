@@ -42,6 +42,24 @@ void term_notice(const char *text);
 int term_read_key(void);
 /* The mouse event TKEY_MOUSE stands for. */
 void term_mouse(struct mouse_event *ev);
+/*
+ * The wait before the viewer takes the terminal (a load): keys arrive
+ * one at a time without echo and a status line is redrawn on stderr;
+ * the signals above end the wait as they end the viewer.  term_close
+ * ends it too.
+ */
+/* Start the wait; false when standard input or error is no terminal. */
+bool term_wait_begin(void);
+/* A key byte typed within ms milliseconds, TKEY_WAITING if none,
+ * TKEY_NONE once a signal arrived or the terminal vanished. */
+int term_wait_key(int ms);
+/* The terminal's width in columns, for the status line. */
+int term_wait_width(void);
+/* Replace the status line with text (already escaped, narrower than the
+ * terminal). */
+void term_wait_show(const char *text);
+/* Erase the status line and give the terminal its modes back. */
+void term_wait_end(void);
 /* True once SIGINT, SIGTERM or SIGHUP arrived, or the terminal vanished. */
 bool term_interrupted(void);
 /* The signal that ended the viewer (SIGHUP for a vanished terminal), or

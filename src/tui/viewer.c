@@ -10,6 +10,7 @@
 #include "cli/cmd.h"
 #include "model/open.h"
 #include "tui/keymap.h"
+#include "tui/loading.h"
 #include "tui/term.h"
 
 #include <langinfo.h>
@@ -156,11 +157,11 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	tree = cmd_load(&opts, opts.args[0]);
+	tree = loading_run(&opts, opts.args[0], &status);
 	if (!tree) {
 		calltree_free(base);
 		cmd_opts_done(&opts);
-		return CMD_INPUT;
+		return status;
 	}
 	if (!cmd_scope(&scope, tree, &opts) ||
 	    !cmd_clock(tree, &opts, &clock)) {

@@ -4,7 +4,10 @@
  * job's `abandoned`) are the only values both threads touch while it
  * runs.  The timeline index, built first and never touched again by the
  * thread, is the exception: it is handed out as soon as `timeline_ready`
- * says so, under `lock`, so the timeline need not wait for the rest.
+ * says so, under `lock`, so the timeline need not wait for the rest.  So
+ * are the per-thread call paths and their merge (the icicle's first
+ * tree) once `paths_ready` says so: the thread inverts a copy of the
+ * merge of its own, so the icicle need not wait for the bottom-up tree.
  */
 #include "config.h"
 
@@ -27,6 +30,7 @@ struct warmup {
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
 	bool timeline_ready; /* under lock */
+	bool paths_ready;    /* under lock: paths and merged */
 	struct timeline *timeline;
 	struct callpath *paths; /* per thread */
 	struct callpath *merged;
@@ -40,6 +44,7 @@ build(void *arg)
 	struct warmup *w = arg;
 	const struct calltree *tree = w->tree;
 	enum clock_index k = calltree_default_clock(tree);
+	struct callpath unsorted;
 	size_t t;
 
 	w->timeline = timeline_new(tree, w->clock);
@@ -53,8 +58,16 @@ build(void *arg)
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
 	callpath_merge(w->merged, w->paths, tree->nthreads);
-	callpath_invert(w->inverted, w->merged);
+	/* The icicle's first tree goes before the inversion, which reads a
+	 * copy of its own: the taker may sort or free the tree it took. */
+	callpath_merge(&unsorted, w->paths, tree->nthreads);
 	callpath_sort(w->merged, k);
+	pthread_mutex_lock(&w->lock);
+	w->paths_ready = true;
+	pthread_cond_broadcast(&w->ready);
+	pthread_mutex_unlock(&w->lock);
+	callpath_invert(w->inverted, &unsorted);
+	callpath_done(&unsorted);
 	callpath_sort(w->inverted, k);
 	w->profile_index = profile_index_new(tree, 0);
 	atomic_store(&w->done, true);
@@ -111,6 +124,18 @@ warmup_take_timeline(struct warmup *w, enum clock_index k)
 	return tl;
 }
 
+/* Wait until the call paths and their merge are built. */
+static void
+wait_paths(struct warmup *w)
+{
+	if (!w->running)
+		return;
+	pthread_mutex_lock(&w->lock);
+	while (!w->paths_ready)
+		pthread_cond_wait(&w->ready, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
 struct callpath *
 warmup_take_thread_paths(struct warmup *w)
 {
@@ -118,7 +143,7 @@ warmup_take_thread_paths(struct warmup *w)
 
 	if (!w)
 		return NULL;
-	join(w);
+	wait_paths(w);
 	paths = w->paths;
 	w->paths = NULL;
 	return paths;
@@ -131,7 +156,7 @@ warmup_take_merged(struct warmup *w)
 
 	if (!w)
 		return NULL;
-	join(w);
+	wait_paths(w);
 	merged = w->merged;
 	w->merged = NULL;
 	return merged;

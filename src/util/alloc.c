@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void (*util_alloc_failure_hook)(size_t size);
 
@@ -119,4 +120,19 @@ util_grow(void **ptr, size_t *cap, size_t need, size_t size)
 	}
 	*ptr = xreallocarray(*ptr, n, size);
 	*cap = n;
+}
+
+void *
+xmalloc_large(size_t nmemb, size_t size)
+{
+	void *p = xreallocarray(NULL, nmemb, size);
+#ifdef MADV_HUGEPAGE
+	uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + nmemb * size) & ~(huge - 1);
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+#endif
+	return p;
 }

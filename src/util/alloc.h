@@ -25,6 +25,10 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 /* Copy of the len bytes at s, NUL-terminated. */
 char *xstrndup(const char *s, size_t len);
+/* xreallocarray(NULL, nmemb, size) for a large array written soon after:
+ * backed by huge pages where the system offers them, to take fewer page
+ * faults. */
+void *xmalloc_large(size_t nmemb, size_t size);
 /* Copy of the NUL-terminated string s. */
 char *xstrdup(const char *s);
 /* printf into a newly allocated string. */
