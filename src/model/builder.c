@@ -1518,10 +1518,20 @@ build_reset_calls(struct calltree_builder *b)
 	size_t t;
 
 	for (t = 0; t < tree->nthreads; t++) {
+		struct tt_thread *th = &tree->threads[t];
+
 		thread_state_free(b->states[t]);
 		b->states[t] = NULL;
-		tree->threads[t].first_call = tree->threads[t].ncalls = 0;
+		th->first_call = th->ncalls = 0;
+		th->nevents = 0;
+		th->max_depth = 0;
+		memset(th->first, 0, sizeof(th->first));
+		memset(th->last, 0, sizeof(th->last));
 	}
+	calltree_free_calls(tree);
+	free(b->parent);
+	b->parent = NULL;
+	b->placed = false;
 }
 
 void
