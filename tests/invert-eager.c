@@ -249,7 +249,6 @@ invert_eager(struct callpath *out, const struct callpath *path)
 	free(v.stack);
 }
 
-
 bool
 invert_same(const struct callpath *a, const struct callpath *b)
 {

@@ -803,12 +803,13 @@ out:
 /*
  * One thread recursing n deep in r, a leaf at the bottom (times on both
  * clocks): r_i enters at i, the leaf at n and leaves at n + 5, r_i leaves
- * at n + 10 + (n - 1 - i), the innermost first.  Each r but the innermost has 2 of its own
- * (1 before its callee, 1 after), the innermost 6, the leaf 5.  So the
- * bottom-up root r holds 2 (n - 1) + 6 over n calls, and its callers r,
- * r, ... at depth d (d r's) hold the r's at least d deep: 2 (n - d) + 6
- * over n - d + 1 calls, down to depth n.  Walking there from r makes r's
- * chain and nothing else: n + 2 nodes with the root and the leaf.
+ * at n + 10 + (n - 1 - i), the innermost first.  Each r but the innermost
+ * has 2 of its own (1 before its callee, 1 after), the innermost 6, the
+ * leaf 5.  So the bottom-up root r holds 2 (n - 1) + 6 over n calls, and
+ * its callers r, r, ... at depth d (d r's) hold the r's at least d deep:
+ * 2 (n - d) + 6 over n - d + 1 calls, down to depth n.  Walking there
+ * from r makes r's chain and nothing else: n + 2 nodes with the root and
+ * the leaf.
  */
 static void
 test_lazy_chain(unsigned n)

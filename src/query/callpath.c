@@ -324,8 +324,8 @@ struct inv_pending {
 };
 
 struct callpath_lazy {
-	struct inv_src *src; /* per forward node */
-	uint32_t nkeys;      /* methods, threads, the time outside */
+	struct inv_src *src;         /* per forward node */
+	uint32_t nkeys;              /* methods, threads, the time outside */
 	struct inv_pending *pending; /* per node made */
 	size_t pending_cap, node_cap, fork_cap;
 	int sorted; /* the clock of the last callpath_sort, or -1 */
@@ -503,9 +503,12 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 		s->method = x->method;
 		s->thread = x->thread;
 		s->calls = x->calls;
-		s->key = x->method == CALLPATH_OUTSIDE ? z->nkeys - 1
-		         : x->method != CALL_NONE     ? x->method
-		                                      : thread_base + x->thread;
+		if (x->method == CALLPATH_OUTSIDE)
+			s->key = z->nkeys - 1;
+		else if (x->method != CALL_NONE)
+			s->key = x->method;
+		else
+			s->key = thread_base + x->thread;
 		for (k = 0; k < CLOCK_COUNT; k++)
 			s->excl[k] = x->incl[k];
 	}

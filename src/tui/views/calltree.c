@@ -63,7 +63,7 @@ struct calltree_view {
 	struct callpath trees[2]; /* top-down, bottom-up */
 	bool built[2];
 	bool *open[2];          /* per node of each tree: expanded */
-	size_t open_cap[2];
+	size_t open_cap[2];     /* their lengths */
 	struct warmup_job *job; /* building the bottom-up tree meanwhile */
 	int mode;
 

@@ -238,8 +238,62 @@ select_node(struct icicle_view *v, struct app *app, uint32_t n)
 	}
 }
 
+/* At most this many frames are expanded looking for a method's widest
+ * frame in a bottom-up tree. */
+enum { FOLLOW_BUDGET = 4096 };
+
+/*
+ * The widest frame of method m at or under node top of a bottom-up tree,
+ * or 0: frames are expanded widest first (a caller is never wider than
+ * its callee), so the first of m met is the widest, and only frames
+ * wider than it are made.  After FOLLOW_BUDGET frames, the widest of m
+ * made so far.
+ */
+static uint32_t
+widest_caller(struct icicle_view *v, uint32_t top, uint32_t m,
+              enum clock_index k)
+{
+	struct callpath *p = &v->cur.trees[v->mode];
+	uint32_t *heap = NULL, found = 0, ch, tries = 0;
+	size_t n = 0, cap = 0, i, j;
+
+	UTIL_GROW(heap, cap, 1);
+	heap[n++] = top;
+	while (n && tries++ < FOLLOW_BUDGET) {
+		uint32_t at = heap[0];
+
+		heap[0] = heap[--n];
+		for (i = 0; (j = 2 * i + 1) < n; i = j) {
+			if (j + 1 < n &&
+			    incl(p, heap[j + 1], k) > incl(p, heap[j], k))
+				j++;
+			if (incl(p, heap[j], k) <= incl(p, heap[i], k))
+				break;
+			ch = heap[i], heap[i] = heap[j], heap[j] = ch;
+		}
+		if (at && p->nodes[at].method == m) {
+			found = at;
+			break;
+		}
+		callpath_expand(p, at);
+		for (ch = p->nodes[at].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(heap, cap, n + 1);
+			for (i = n++; i > 0 && incl(p, heap[(i - 1) / 2], k) <
+			                               incl(p, ch, k);
+			     i = (i - 1) / 2)
+				heap[i] = heap[(i - 1) / 2];
+			heap[i] = ch;
+		}
+	}
+	free(heap);
+	return found;
+}
+
 /* Select the widest frame of app->method, inside the zoom if it has one
- * there; keep a valid selection when the method has none. */
+ * there; keep a valid selection when the method has none.  A bottom-up
+ * tree is searched widest first (widest_caller), making only the frames
+ * wider than the answer. */
 static void
 follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 {
@@ -247,8 +301,13 @@ follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 	uint32_t m = app->method, best = 0, best_in = 0, i;
 
 	v->last_method = m;
+	if (v->mode == BOTTOM_UP && m != CALL_NONE) {
+		best_in = v->zoom ? widest_caller(v, v->zoom, m, k) : 0;
+		best = best_in ? best_in : widest_caller(v, 0, m, k);
+		p = tree_of(v);
+	}
 	for (i = 1; m != CALL_NONE && i < p->count; i++) {
-		if (p->nodes[i].method != m)
+		if (p->nodes[i].method != m || (best && v->mode == BOTTOM_UP))
 			continue;
 		if (!best || incl(p, i, k) > incl(p, best, k))
 			best = i;
