@@ -376,6 +376,35 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_item *items,
 	uint32_t i, ntouched = 0, prev = CALL_NONE, first;
 	int k;
 
+	/* The common case of one caller (a recursion): one pass, in place. */
+	for (i = 1; i < n && src[items[i].at].key == src[items[0].at].key; i++)
+		;
+	if (n && i == n) {
+		uint64_t calls = 0, sum[CLOCK_COUNT] = {0};
+		uint32_t c, kept = 0;
+
+		c = lazy_node(out, node, &src[items[0].at], CALL_NONE);
+		for (i = 0; i < n; i++) {
+			struct inv_item it = items[i];
+			const struct inv_src *from = &src[it.from];
+
+			calls += from->calls;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				sum[k] += from->excl[k];
+			it.at = src[it.at].parent;
+			if (it.at != 0)
+				items[kept++] = it;
+		}
+		out->nodes[c].calls = calls;
+		memcpy(out->nodes[c].incl, sum, sizeof(sum));
+		if (kept) {
+			z->pending[c].items = items;
+			z->pending[c].n = kept;
+		} else {
+			free(items);
+		}
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		uint32_t key = src[items[i].at].key;
 
