@@ -4,8 +4,8 @@
 # paths of tree, folded and the icicle agree to the microsecond and that
 # every drill-down keeps its shares and self rows, on every real trace in
 # ../shared/traces and on generated recursive traces (and that the lazy
-# bottom-up tree expanded is the eager one, on those and every fixture); the commands
-# outputs are then checked against each other: report's total, the roots
+# bottom-up tree expanded is the eager one, on those and every fixture);
+# the commands' outputs are then checked against each other: report's total, the roots
 # of `tree --format tsv` and the sum of `folded`, per clock, with and
 # without --no-thread.
 . "${top_srcdir:-.}/tests/lib.sh"
