@@ -5,7 +5,10 @@
 # headless viewer (tests/render) through every view (the bottom-up
 # icicle, the timeline, the threads' scope) and quits, and prints the
 # wall and cpu time and peak memory, per frame of depth or per thread.
-# Both should stay flat as the shape grows: linear in the input.
+# Both should stay flat as the shape grows: linear in the input.  A
+# "walk" line per depth takes the bottom-up icicle to r's deepest caller
+# (every level's callers made): its memory stays flat, its time grows
+# with the depth, as the sum of the r's under each level.
 #
 #   make bench-shape        DEPTHS="10000 40000" THREADS="10000 40000"
 set -eu
@@ -23,12 +26,15 @@ ENTER SCOPE_ALL VIEW_INFO QUIT"
 
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
-# report WHAT N TRACE: one line of costs per unit of N.
+# report WHAT N TRACE [STEP...]: one line of costs per unit of N, for the
+# tour or the steps given.
 report() {
-	# shellcheck disable=SC2086
-	m=$("$measure" 1 "$render" "$3" 100x30 $tour)
-	size=$(wc -c <"$3")
-	awk -v what="$1" -v n="$2" -v size="$size" \
+	what=$1 n=$2 t=$3
+	shift 3
+	[ $# -gt 0 ] || set -- $tour
+	m=$("$measure" 1 "$render" "$t" 100x30 "$@")
+	size=$(wc -c <"$t")
+	awk -v what="$what" -v n="$n" -v size="$size" \
 		-v w="$(field wall_ms "$m")" -v c="$(field cpu_ms "$m")" \
 		-v mb="$(field maxrss_mb "$m")" 'BEGIN {
 		printf "%-8s %7d  file %6.1f MB  wall %7.0f ms  cpu %7.0f ms  peak %6.1f MB\n",
@@ -47,6 +53,7 @@ for d in $depths; do
 		for (i = 0; i < d; i++) print "1 exit 0x4 " d + i " " d + i
 	}' | "$mktrace" - "$t"
 	report depth "$d" "$t"
+	report walk "$d" "$t" VIEW_ICICLE INVERT MOVE_LAST QUIT
 done
 for n in $threads; do
 	t="$out/threads-$n.trace"

@@ -653,6 +653,9 @@ check_inverted(const struct calltree *tree, const struct scope *scope)
 
 	callpath_build(&fwd, tree, scope, false);
 	callpath_invert(&inv, &fwd);
+	/* Made lazily: as much of it as a viewer would look at. */
+	for (j = 0; j < inv.count && inv.count < ((size_t)1 << 18); j++)
+		callpath_expand(&inv, (uint32_t)j);
 	for (j = 1; j < fwd.count; j++)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			excl[k] += callpath_excl(&fwd, (uint32_t)j, k);
@@ -665,10 +668,10 @@ check_inverted(const struct calltree *tree, const struct scope *scope)
 		CHECK(n->parent < j && n->method < tree->nmethods,
 		      "bottom-up node %zu: parent %" PRIu32 " method %" PRIu32,
 		      j, n->parent, n->method);
-		CHECK(!inv.cut_depth || n->depth <= inv.cut_depth,
+		CHECK(n->depth == inv.nodes[n->parent].depth + 1,
 		      "bottom-up node %zu at depth %" PRIu32
-		      " past the cut %" PRIu32,
-		      j, n->depth, inv.cut_depth);
+		      " under one at %" PRIu32,
+		      j, n->depth, inv.nodes[n->parent].depth);
 		node_children(&inv, (uint32_t)j, kids);
 		for (k = 0; k < CLOCK_COUNT; k++)
 			CHECK(kids[k] <= n->incl[k],

@@ -60,6 +60,21 @@ if [ -x "$RENDER" ]; then
 	ok $rc "deep: every view within 1 GiB and 300 s (exit $rc)"
 	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
 fi
+if [ -x "$RENDER" ]; then
+	# The bottom-up icicle and call tree to r's deepest caller shown:
+	# the callers are made as the walk reaches them.
+	limited 1048576 "$RENDER" "$tmp/deep.trace" 100x30 VIEW_ICICLE \
+		INVERT MOVE_LAST VIEW_CALLTREE INVERT MOVE_DOWN EXPAND_HOT \
+		MOVE_LAST >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ok $rc "deep: bottom-up to the deepest caller within 1 GiB and 300 s (exit $rc)"
+	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
+	# Above the last row (the leaf's root) is r's deepest caller, the
+	# outermost r alone: 1 call and 6 us of r's own below it.
+	awk '/a\.Deep\.leaf$/ { exit !(p2 == "0.006" && p3 == 1) }
+		{ p2 = $2; p3 = $3 }' "$tmp/out"
+	ok $? "deep: the bottom-up call tree opens down to r's deepest caller"
+fi
 for cmd in report tree calls folded info; do
 	limited 1048576 "$TRACETUI" $cmd "$tmp/deep.trace" >/dev/null 2>&1
 	ok $? "deep: $cmd within bounds"

@@ -22,6 +22,7 @@
 #include "query/drilldown.h"
 #include "query/profile-index.h"
 #include "query/profile.h"
+#include "invert-eager.h"
 #include "tap.h"
 
 #include <stdlib.h>
@@ -246,6 +247,25 @@ check_file(const char *path)
 		return;
 	}
 	scope_init_all(&scope, tree);
+	{
+		/* The lazy bottom-up tree, expanded whole, is the eager one. */
+		struct callpath fwd, lazy, eager;
+		enum clock_index c = calltree_default_clock(tree);
+
+		callpath_build_whole(&fwd, tree, &scope, false);
+		callpath_invert(&lazy, &fwd);
+		callpath_sort(&lazy, c);
+		callpath_expand_all(&lazy);
+		invert_eager(&eager, &fwd);
+		callpath_sort(&eager, c);
+		ok(lazy.count == eager.count && invert_same(&lazy, &eager),
+		   "%s: the bottom-up tree expanded is the eager one (%zu "
+		   "nodes)",
+		   path, eager.count);
+		callpath_done(&fwd);
+		callpath_done(&lazy);
+		callpath_done(&eager);
+	}
 	profile_compute(&prof, tree, &scope);
 	all = scope_holds(&t, tree, &scope, &prof, "all threads");
 	ok(same_in_parts(tree, &scope, &prof),

@@ -3,8 +3,9 @@
 # checks, in the library, that report's total, the profile, the call
 # paths of tree, folded and the icicle agree to the microsecond and that
 # every drill-down keeps its shares and self rows, on every real trace in
-# ../shared/traces and on generated recursive traces; the commands'
-# outputs are then checked against each other: report's total, the roots
+# ../shared/traces and on generated recursive traces (and that the lazy
+# bottom-up tree expanded is the eager one, on those and every fixture);
+# the commands' outputs are then checked against each other: report's total, the roots
 # of `tree --format tsv` and the sum of `folded`, per clock, with and
 # without --no-thread.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -33,6 +34,13 @@ for spec in recursion-direct recursion-indirect orphan-exits \
 	ok $? "$spec: written"
 done
 
+# Every fixture, for the library's checks only.
+mkdir "$tmp/fixtures"
+for spec in "$srcdir"/tests/fixtures/*.spec; do
+	"$MKTRACE" "$spec" "$tmp/fixtures/$(basename "$spec" .spec).trace" \
+		2>/dev/null
+done
+
 traces="$tmp/*.trace"
 if [ -d "$SHARED_TRACES" ]; then
 	traces="$traces $SHARED_TRACES/*.trace"
@@ -42,7 +50,7 @@ fi
 
 # The library's numbers; its TAP lines are renumbered into ours.
 # shellcheck disable=SC2086
-"$NUMBERS" $traces >"$tmp/lib.tap"
+"$NUMBERS" $traces "$tmp"/fixtures/*.trace >"$tmp/lib.tap"
 lib_rc=$?
 while IFS= read -r line; do
 	case $line in

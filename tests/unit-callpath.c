@@ -18,14 +18,22 @@
  *   such prefix with that weight; the roots add up to the total
  *   exclusive time, which is the sum of the outermost calls' durations.
  *
- * A small hand-worked case checks the shape and the order of children.
+ * The inverted tree is made lazily: callpath_invert makes the roots, and
+ * each check expands it (fully, or node by node in a random order after
+ * sorting) before comparing it, node by node in sorted order, with the
+ * brute force and with the eager inversion (tests/invert-eager.c).
+ *
+ * A small hand-worked case checks the shape, the order of children and
+ * what a node not yet expanded answers.
  *
  * Deeper random traces (long chains of single callers) check the
  * inversion against a straightforward one (each forward node walked up
  * its path, children found by a linear search), a merge of one part
  * against the part, sorting again on another clock against sorting
- * once, and a warmup job's tree against inverting and sorting directly;
- * an inversion asked to stop leaves nothing.
+ * once, and a warmup job's tree against inverting and sorting directly.
+ * A recursion thousands deep, walked from its hottest root to its
+ * deepest caller, makes only the nodes on the way, with the numbers
+ * worked out by hand.
  */
 #include "config.h"
 
@@ -33,7 +41,9 @@
 #include "model/calltree.h"
 #include "model/scope.h"
 #include "tui/warmup.h"
+#include "util/alloc.h"
 
+#include "invert-eager.h"
 #include "rng.h"
 #include "tap.h"
 #include "trace-begin.h"
@@ -419,16 +429,31 @@ check_random(uint64_t seed, unsigned n, bool by_thread)
 {
 	struct calltree *tree = random_tree(seed, n);
 	struct scope all;
-	struct callpath fwd, inv;
+	struct callpath fwd, inv, eager;
 	struct bf bf_fwd = {0}, bf_inv = {0};
 	uint64_t total[CLOCK_COUNT], top[CLOCK_COUNT] = {0};
 	const char *how = by_thread ? "by thread" : "merged";
-	size_t c;
+	size_t c, n_roots;
 	int k;
 
 	scope_init_all(&all, tree);
 	callpath_build(&fwd, tree, &all, by_thread);
 	callpath_invert(&inv, &fwd);
+	for (c = 1, n_roots = 0; c < inv.count; c++)
+		n_roots += inv.nodes[c].depth == 1;
+	ok(inv.count == 1 + n_roots && n_roots > 0,
+	   "seed %llu, %s: inverting makes the %zu roots only",
+	   (unsigned long long)seed, by_thread ? "by thread" : "merged",
+	   n_roots);
+	callpath_expand_all(&inv);
+	invert_eager(&eager, &fwd);
+	callpath_sort(&eager, CLOCK_WALL);
+	callpath_sort(&inv, CLOCK_WALL);
+	ok(inv.count == eager.count && invert_same(&inv, &eager),
+	   "seed %llu, %s: expanded, the %zu nodes of the eager inversion",
+	   (unsigned long long)seed, by_thread ? "by thread" : "merged",
+	   eager.count);
+	callpath_done(&eager);
 	bf_forward(&bf_fwd, tree, by_thread);
 	bf_inverted(&bf_inv, tree, by_thread, total);
 	ok(matches(&fwd, &bf_fwd, false),
@@ -505,6 +530,22 @@ test_by_hand(void)
 	callpath_build(&fwd, tree, &all, false);
 	callpath_invert(&inv, &fwd);
 	callpath_sort(&inv, CLOCK_CPU);
+	is_u64(inv.count, 4, "by hand: root and three roots made");
+	n = inv.nodes[0].first_child;
+	ok(inv.nodes[n].method == 2 && !callpath_expanded(&inv, n) &&
+	           callpath_has_children(&inv, n) &&
+	           inv.nodes[n].first_child == CALL_NONE &&
+	           callpath_excl(&inv, n, CLOCK_CPU) == 0 &&
+	           callpath_excl(&inv, n, CLOCK_WALL) == 0,
+	   "by hand: root c not expanded has callers, excl 0");
+	n = inv.nodes[n].next_sibling;
+	ok(inv.nodes[n].method == 0 && callpath_expanded(&inv, n) &&
+	           !callpath_has_children(&inv, n) &&
+	           callpath_excl(&inv, n, CLOCK_CPU) == 30,
+	   "by hand: root a has no callers to make, excl 30");
+	callpath_expand(&inv, inv.nodes[0].first_child);
+	is_u64(inv.count, 6, "by hand: c expanded: its callers a and b");
+	callpath_expand_all(&inv);
 	is_u64(inv.count, 8, "by hand: root and seven inverted nodes");
 	is_u64(inv.nodes[0].incl[CLOCK_CPU], 100, "by hand: root cpu 100");
 	is_u64(inv.nodes[0].incl[CLOCK_WALL], 200, "by hand: root wall 200");
@@ -674,6 +715,8 @@ same_nodes(const struct callpath *a, const struct callpath *b)
 	       memcmp(a->nodes, b->nodes, a->count * sizeof(*a->nodes)) == 0;
 }
 
+static void expand_randomly(struct callpath *p, uint64_t seed);
+
 static void
 check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 {
@@ -691,15 +734,24 @@ check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 	callpath_sort(&inv, CLOCK_WALL);
 	callpath_sort(&inv, CLOCK_CPU);
 	callpath_sort(&plain, CLOCK_CPU);
+	expand_randomly(&inv, seed);
 	ok(inv.count == plain.count && same_subtree(&inv, 0, &plain, 0),
-	   "deep seed %llu, depth %u%s: %zu inverted nodes as the "
-	   "straightforward inversion",
+	   "deep seed %llu, depth %u%s: %zu inverted nodes, expanded in a "
+	   "random order, as the straightforward inversion",
 	   (unsigned long long)seed, max_depth, by_thread ? ", by thread" : "",
 	   inv.count - 1);
+	invert_eager(&again, &fwd);
+	callpath_sort(&again, CLOCK_CPU);
+	ok(inv.count == again.count && invert_same(&inv, &again),
+	   "deep seed %llu: as the eager inversion", (unsigned long long)seed);
+	callpath_done(&again);
 	callpath_invert(&again, &fwd);
 	callpath_sort(&again, CLOCK_CPU);
-	ok(same_nodes(&inv, &again),
-	   "deep seed %llu: sorted on wall then cpu as sorted on cpu once",
+	callpath_expand_all(&again);
+	callpath_sort(&inv, CLOCK_CPU);
+	ok(inv.count == again.count && invert_same(&inv, &again),
+	   "deep seed %llu: sorted on wall then cpu, expanded as it went, "
+	   "as sorted on cpu once",
 	   (unsigned long long)seed);
 	callpath_done(&again);
 	if (by_thread)
@@ -726,7 +778,8 @@ check_deep(uint64_t seed, unsigned n, unsigned max_depth, bool by_thread)
 	   (unsigned long long)seed);
 	if (job) {
 		warmup_job_take(job, &job_tree);
-		ok(same_nodes(&job_tree, &inv),
+		callpath_expand_all(&job_tree);
+		ok(job_tree.count == inv.count && invert_same(&job_tree, &inv),
 		   "deep seed %llu: the job's tree as inverted and sorted "
 		   "directly",
 		   (unsigned long long)seed);
@@ -747,47 +800,92 @@ out:
 	calltree_free(tree);
 }
 
-static bool
-stop_now(void *arg)
-{
-	(*(unsigned *)arg)++;
-	return true;
-}
-
-static bool
-stop_never(void *arg)
-{
-	(*(unsigned *)arg)++;
-	return false;
-}
-
-/* An inversion asked to stop leaves nothing; one never stopped is the
- * plain inversion. */
+/*
+ * One thread recursing n deep in r, a leaf at the bottom (times on both
+ * clocks): r_i enters at i, the leaf at n and leaves at n + 5, r_i leaves
+ * at n + 10 + (n - 1 - i), the innermost first.  Each r but the innermost
+ * has 2 of its own (1 before its callee, 1 after), the innermost 6, the
+ * leaf 5.  So the bottom-up root r holds 2 (n - 1) + 6 over n calls, and
+ * its callers r, r, ... at depth d (d r's) hold the r's at least d deep:
+ * 2 (n - d) + 6 over n - d + 1 calls, down to depth n.  Walking there
+ * from r makes r's chain and nothing else: n + 2 nodes with the root and
+ * the leaf.
+ */
 static void
-test_stop(void)
+test_lazy_chain(unsigned n)
 {
-	struct calltree *tree = random_deep_tree(77, 12000, 30);
-	struct callpath fwd, inv, plain;
+	struct calltree_builder *b;
+	const struct trace_sink *s = begin(&b);
+	struct calltree *tree;
 	struct scope all;
-	unsigned asked = 0, never = 0;
-	bool done;
+	struct callpath fwd, inv;
+	uint32_t at, d = 1, i;
+	bool right = true;
 
+	for (i = 0; i < n; i++)
+		s->event(s->ctx, 1, 0x10, TRACE_ENTER, i, i);
+	s->event(s->ctx, 1, 0x20, TRACE_ENTER, n, n);
+	s->event(s->ctx, 1, 0x20, TRACE_EXIT, n + 5, n + 5);
+	for (i = 0; i < n; i++)
+		s->event(s->ctx, 1, 0x10, TRACE_EXIT, n + 10 + i, n + 10 + i);
+	tree = calltree_builder_finish(b);
 	scope_init_all(&all, tree);
 	callpath_build(&fwd, tree, &all, false);
-	done = callpath_invert_unless(&inv, &fwd, stop_now, &asked);
-	ok(!done && asked == 1 && inv.count == 0 && !inv.nodes,
-	   "stop: asked once, stopped, nothing left");
-	done = callpath_invert_unless(&inv, &fwd, stop_never, &never);
-	callpath_invert(&plain, &fwd);
-	ok(done && never > 0 && same_nodes(&inv, &plain),
-	   "stop: asked %u times, never stopped: the %zu nodes of the "
-	   "inversion",
-	   never, plain.count);
-	callpath_done(&inv);
-	callpath_done(&plain);
+	callpath_invert(&inv, &fwd);
+	callpath_sort(&inv, CLOCK_WALL);
+	is_u64(inv.count, 3, "chain %u: root, r and the leaf made", n);
+	at = inv.nodes[0].first_child;
+	for (;;) {
+		const struct callpath_node *x = &inv.nodes[at];
+
+		right = right && x->method == 0 && x->depth == d &&
+		        x->calls == n - d + 1 &&
+		        x->incl[CLOCK_WALL] == 2 * (uint64_t)(n - d) + 6 &&
+		        x->incl[CLOCK_CPU] == 2 * (uint64_t)(n - d) + 6;
+		callpath_expand(&inv, at);
+		if (inv.nodes[at].first_child == CALL_NONE)
+			break;
+		at = inv.nodes[at].first_child;
+		d++;
+	}
+	ok(right && d == n,
+	   "chain %u: r's callers down to depth %u, each with the r's at "
+	   "least as deep",
+	   n, d);
+	is_u64(inv.count, (uint64_t)n + 2,
+	       "chain %u: walking down made r's chain and nothing else", n);
+	at = inv.nodes[inv.nodes[0].first_child].next_sibling;
+	ok(inv.nodes[at].method == 1 && inv.nodes[at].incl[CLOCK_WALL] == 5 &&
+	           !callpath_expanded(&inv, at) &&
+	           callpath_excl(&inv, at, CLOCK_WALL) == 0,
+	   "chain %u: the leaf's callers are not made", n);
 	callpath_done(&fwd);
+	callpath_done(&inv);
 	scope_done(&all);
 	calltree_free(tree);
+}
+
+/* Expand every node of p, picking the next one at random among those
+ * made, until none is left. */
+static void
+expand_randomly(struct callpath *p, uint64_t seed)
+{
+	uint32_t *todo = NULL;
+	size_t n = 0, cap = 0, seen = 1, i;
+
+	rng_state = seed;
+	UTIL_GROW(todo, cap, 1);
+	todo[n++] = 0;
+	while (n) {
+		i = (size_t)below(n);
+		callpath_expand(p, todo[i]);
+		todo[i] = todo[--n];
+		for (; seen < p->count; seen++) {
+			UTIL_GROW(todo, cap, n + 1);
+			todo[n++] = (uint32_t)seen;
+		}
+	}
+	free(todo);
 }
 
 int
@@ -797,7 +895,7 @@ main(void)
 
 	test_by_hand();
 	test_empty();
-	test_stop();
+	test_lazy_chain(3000);
 	for (seed = 1; seed <= 40; seed++)
 		check_random(seed, 20 + (unsigned)(seed * 7 % 180),
 		             seed % 2 == 0);

@@ -981,6 +981,17 @@ test_warmup(void)
 	callpath_merge(&all, paths, paths ? tree->nthreads : 0);
 	callpath_invert(&mine_inverted, &all);
 	callpath_sort(&mine_inverted, calltree_default_clock(tree));
+	{
+		uint32_t roots = 0;
+
+		for (i = 1; inverted && i < inverted->count; i++)
+			roots += inverted->nodes[i].depth == 1;
+		ok(inverted && inverted->count == 1 + roots,
+		   "warmup: the bottom-up tree holds its %u roots only", roots);
+	}
+	if (inverted)
+		callpath_expand_all(inverted);
+	callpath_expand_all(&mine_inverted);
 	ok(inverted && inverted->count == mine_inverted.count &&
 	           memcmp(inverted->nodes, mine_inverted.nodes,
 	                  inverted->count * sizeof(*inverted->nodes)) == 0,

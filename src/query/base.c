@@ -58,7 +58,7 @@ base_compare_new(const struct calltree *tree, const struct calltree *base)
 	struct scope all;
 	uint32_t *key_of;
 	size_t m, n, i;
-	int k, t;
+	int k;
 
 	util_arena_init(&b->names);
 	scope_init_all(&all, base);
@@ -93,12 +93,13 @@ base_compare_new(const struct calltree *tree, const struct calltree *base)
 		}
 	}
 	callpath_build_whole(&b->paths[0], base, &all, false);
+	/* Keyed before inverting: the bottom-up tree's nodes, made when
+	 * a path is looked up, are named by key too. */
+	for (i = 1; i < b->paths[0].count; i++)
+		if (callpath_is_method(&b->paths[0].nodes[i]))
+			b->paths[0].nodes[i].method =
+			        key_of[b->paths[0].nodes[i].method];
 	callpath_invert(&b->paths[1], &b->paths[0]);
-	for (t = 0; t < 2; t++)
-		for (i = 1; i < b->paths[t].count; i++)
-			if (callpath_is_method(&b->paths[t].nodes[i]))
-				b->paths[t].nodes[i].method =
-				        key_of[b->paths[t].nodes[i].method];
 	free(key_of);
 	profile_done(&prof);
 	scope_done(&all);
@@ -148,10 +149,10 @@ base_compare_method(const struct base_compare *b, uint32_t m,
 }
 
 bool
-base_compare_path(const struct base_compare *b, const struct callpath *p,
+base_compare_path(struct base_compare *b, const struct callpath *p,
                   uint32_t n, bool inverted, uint64_t incl[CLOCK_COUNT])
 {
-	const struct callpath *bp;
+	struct callpath *bp;
 	uint32_t *keys, len, at, i;
 	bool found = true;
 
@@ -167,7 +168,10 @@ base_compare_path(const struct base_compare *b, const struct callpath *p,
 		        !callpath_is_method(&p->nodes[at]) ? m : b->key_of[m];
 	}
 	for (i = 0, at = 0; found && i < len; i++) {
-		uint32_t ch = bp->nodes[at].first_child;
+		uint32_t ch;
+
+		callpath_expand(bp, at);
+		ch = bp->nodes[at].first_child;
 
 		while (ch != CALL_NONE && (keys[i] == CALL_NONE ||
 		                           bp->nodes[ch].method != keys[i]))

@@ -32,8 +32,8 @@ bool base_compare_method(const struct base_compare *b, uint32_t m,
 
 /* The inclusive times into incl of BASE's node on the path of node n of
  * p, a call path tree of tree (bottom-up with inverted); false when BASE
- * lacks the path. */
-bool base_compare_path(const struct base_compare *b, const struct callpath *p,
+ * lacks the path.  BASE's bottom-up tree makes the nodes on the way. */
+bool base_compare_path(struct base_compare *b, const struct callpath *p,
                        uint32_t n, bool inverted, uint64_t incl[CLOCK_COUNT]);
 
 #endif

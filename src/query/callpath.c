@@ -3,7 +3,8 @@
  * at depth d is a child of the node last seen at depth d - 1: one stack of
  * nodes per thread walk and a map from (parent node, method) to node.
  * Merged trees are built with the same map, walking each part's nodes
- * (parents first); the inverted tree by grouping, level by level.
+ * (parents first); the inverted tree by grouping, a node's children when
+ * they are asked for.
  */
 #include "config.h"
 
@@ -292,61 +293,63 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
 }
 
 /*
- * Inverting: a node of the inverted tree stands for every forward node
- * whose path, reversed, starts with the node's path.  It carries one item
- * per such forward node: the node (from) and the ancestor of it that the
- * next step down must match (at).  Its children are its items grouped by
- * the method of at (a counting sort over method and thread keys), each
- * item moving on to at's parent; an item whose at has no parent ends
- * there.  Items live in one buffer used as a stack.  A node with a single
- * item has a single chain below it, one node per ancestor of at, made in
- * one loop.  A node's children are made together, so they are siblings
- * in consecutive ids and need no list of last children.
+ * Inverting, lazily: a node of the inverted tree stands for every forward
+ * node whose path, reversed, starts with the node's path.  Until it is
+ * expanded it keeps one item per such forward node that goes on further:
+ * the node (from) and the ancestor of it that the next step down must
+ * match (at).  Expanding groups its items by the method of at (a counting
+ * sort over method and thread keys): one child per key, which takes the
+ * exclusive times and calls of its items' forward nodes, and keeps the
+ * items whose at has a parent, moved on to it.  So expanding a node costs
+ * a step per forward node contributing to its children; the node's items
+ * are then released (its children hold them), so at most one unexpanded
+ * node holds a given forward node and memory stays linear in the forward
+ * tree plus the nodes made.  The tree keeps a copy of what it reads of the
+ * forward tree, which may then go.
  */
+struct inv_src {
+	uint32_t parent, key, method, thread;
+	uint64_t calls;
+	uint64_t excl[CLOCK_COUNT];
+};
+
 struct inv_item {
 	uint32_t at, from;
 };
 
-struct inv_frame {
-	uint32_t node;
-	size_t lo, hi; /* its items in the buffer */
+/* What a node of the inverted tree has left to expand. */
+struct inv_pending {
+	struct inv_item *items; /* NULL when expanded or without callers */
+	uint32_t n;
 };
 
-struct inverter {
-	const struct callpath *path;
-	uint64_t (*excl)[CLOCK_COUNT]; /* of each forward node */
-	struct callpath *out;
-	size_t cap;
-	uint32_t nkeys, thread_base; /* keys: methods, then threads */
-	uint32_t *count, *start, *fill, *child, *touched;
-	struct inv_item *items;
-	size_t nitems, items_cap;
-	struct inv_frame *stack;
-	size_t depth, stack_cap;
-	uint32_t max_depth; /* no node deeper (callpath.cut_depth) */
+struct callpath_lazy {
+	struct inv_src *src;         /* per forward node */
+	uint32_t nkeys;              /* methods, threads, the time outside */
+	struct inv_pending *pending; /* per node made */
+	size_t pending_cap, node_cap, fork_cap;
+	int sorted; /* the clock of the last callpath_sort, or -1 */
+	/* Scratch per key while expanding. */
+	uint32_t *count, *child, *fill, *touched;
 };
 
-static uint32_t
-inv_key(const struct inverter *v, uint32_t at)
-{
-	const struct callpath_node *x = &v->path->nodes[at];
+static void sort_children(struct callpath *path, uint32_t i, uint32_t *kids,
+                          size_t n, enum clock_index k);
 
-	if (x->method == CALLPATH_OUTSIDE)
-		return v->nkeys - 1;
-	return x->method != CALL_NONE ? x->method : v->thread_base + x->thread;
-}
-
-/* A new node under parent named like forward node at, after parent's
- * last child made so far (prev, or CALL_NONE for the first). */
+/* A new node under parent named like forward node at, after prev (the
+ * parent's last child made, or CALL_NONE for the first). */
 static uint32_t
-inv_node(struct inverter *v, uint32_t parent, uint32_t at, uint32_t prev)
+lazy_node(struct callpath *out, uint32_t parent, const struct inv_src *like,
+          uint32_t prev)
 {
-	struct callpath *out = v->out;
-	const struct callpath_node *like = &v->path->nodes[at];
+	struct callpath_lazy *z = out->lazy;
 	struct callpath_node *n;
 	uint32_t id = (uint32_t)out->count;
 
-	UTIL_GROW(out->nodes, v->cap, out->count + 1);
+	UTIL_GROW(out->nodes, z->node_cap, out->count + 1);
+	UTIL_GROW(z->pending, z->pending_cap, out->count + 1);
+	z->pending[id].items = NULL;
+	z->pending[id].n = 0;
 	n = &out->nodes[id];
 	memset(n, 0, sizeof(*n));
 	n->method = like->method;
@@ -362,206 +365,209 @@ inv_node(struct inverter *v, uint32_t parent, uint32_t at, uint32_t prev)
 	return id;
 }
 
-/* The chain below node of its one item. */
+/* Make the children of node from its n items (which it then owns no
+ * more: they are reused or freed). */
 static void
-inv_chain(struct inverter *v, uint32_t node, struct inv_item it)
+lazy_expand(struct callpath *out, uint32_t node, struct inv_item *items,
+            uint32_t n)
 {
-	const struct callpath_node *from = &v->path->nodes[it.from];
-	const uint64_t *excl = v->excl[it.from];
+	struct callpath_lazy *z = out->lazy;
+	const struct inv_src *src = z->src;
+	uint32_t i, ntouched = 0, prev = CALL_NONE, first;
 	int k;
 
-	for (;;) {
-		uint32_t up = v->path->nodes[it.at].parent;
-		uint32_t c = inv_node(v, node, it.at, CALL_NONE);
-		struct callpath_node *x = &v->out->nodes[c];
+	/* The common case of one caller (a recursion): one pass, in place. */
+	for (i = 1; i < n && src[items[i].at].key == src[items[0].at].key; i++)
+		;
+	if (n && i == n) {
+		uint64_t calls = 0, sum[CLOCK_COUNT] = {0};
+		uint32_t c, kept = 0;
 
-		x->calls = from->calls;
+		c = lazy_node(out, node, &src[items[0].at], CALL_NONE);
+		for (i = 0; i < n; i++) {
+			struct inv_item it = items[i];
+			const struct inv_src *from = &src[it.from];
+
+			calls += from->calls;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				sum[k] += from->excl[k];
+			it.at = src[it.at].parent;
+			if (it.at != 0)
+				items[kept++] = it;
+		}
+		out->nodes[c].calls = calls;
+		memcpy(out->nodes[c].incl, sum, sizeof(sum));
+		if (kept) {
+			z->pending[c].items = items;
+			z->pending[c].n = kept;
+		} else {
+			free(items);
+		}
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t key = src[items[i].at].key;
+
+		if (z->count[key]++ == 0) {
+			z->touched[ntouched++] = key;
+			z->child[key] = items[i].at; /* names the key */
+		}
+	}
+	first = (uint32_t)out->count;
+	for (i = 0; i < ntouched; i++) {
+		uint32_t key = z->touched[i];
+		uint32_t c = z->count[key];
+
+		prev = lazy_node(out, node, &src[z->child[key]], prev);
+		z->child[key] = prev;
+		z->fill[key] = 0;
+		/* One key: the items move on in place. */
+		z->pending[prev].items =
+		        ntouched == 1 ? items
+		                      : xreallocarray(NULL, c, sizeof(*items));
+	}
+	for (i = 0; i < n; i++) {
+		struct inv_item it = items[i];
+		const struct inv_src *at = &src[it.at], *from = &src[it.from];
+		uint32_t key = at->key, c = z->child[key];
+		struct callpath_node *x = &out->nodes[c];
+
+		x->calls += from->calls;
 		for (k = 0; k < CLOCK_COUNT; k++)
-			x->incl[k] = excl[k];
-		if (up == 0 || x->depth >= v->max_depth)
-			return;
-		it.at = up;
-		node = c;
+			x->incl[k] += from->excl[k];
+		if (at->parent != 0) {
+			it.at = at->parent;
+			z->pending[c].items[z->fill[key]++] = it;
+		}
+	}
+	if (ntouched > 1)
+		free(items);
+	for (i = 0; i < ntouched; i++) {
+		uint32_t key = z->touched[i], c = z->child[key];
+
+		z->count[key] = 0;
+		z->pending[c].n = z->fill[key];
+		if (!z->fill[key]) {
+			free(z->pending[c].items);
+			z->pending[c].items = NULL;
+		}
+	}
+	if (ntouched > 1) {
+		uint32_t *kids = xreallocarray(NULL, ntouched, sizeof(*kids));
+
+		for (i = 0; i < ntouched; i++)
+			kids[i] = first + i;
+		if (z->sorted >= 0)
+			sort_children(out, node, kids, ntouched,
+			              (enum clock_index)z->sorted);
+		free(kids);
+		UTIL_GROW(out->forks, z->fork_cap, out->nforks + 1);
+		out->forks[out->nforks++] = node;
 	}
 }
 
-/* Make the children of node under the items [lo, hi), push their frames,
- * and leave their items at the buffer's top. */
-static void
-inv_expand(struct inverter *v, uint32_t node, size_t lo, size_t hi)
+void
+callpath_expand(struct callpath *path, uint32_t n)
 {
-	const struct callpath *path = v->path;
-	size_t i, ntouched = 0, top = v->nitems;
-	uint32_t prev = CALL_NONE;
-	int k;
+	struct callpath_lazy *z = path->lazy;
+	struct inv_item *items;
 
-	for (i = lo; i < hi; i++) {
-		uint32_t key = inv_key(v, v->items[i].at);
-
-		if (v->count[key]++ == 0) {
-			v->touched[ntouched++] = key;
-			v->child[key] = v->items[i].at; /* names the key */
-		}
-	}
-	UTIL_GROW(v->items, v->items_cap, top + (hi - lo));
-	for (i = 0; i < ntouched; i++) {
-		uint32_t key = v->touched[i];
-
-		prev = inv_node(v, node, v->child[key], prev);
-		v->child[key] = prev;
-		v->start[key] = v->fill[key] = (uint32_t)(top - lo);
-		top += v->count[key];
-	}
-	for (i = lo; i < hi; i++) {
-		struct inv_item it = v->items[i];
-		uint32_t key = inv_key(v, it.at);
-		const struct callpath_node *from = &path->nodes[it.from];
-		struct callpath_node *c = &v->out->nodes[v->child[key]];
-		uint32_t up = path->nodes[it.at].parent;
-
-		c->calls += from->calls;
-		for (k = 0; k < CLOCK_COUNT; k++)
-			c->incl[k] += v->excl[it.from][k];
-		if (up != 0 && c->depth < v->max_depth) {
-			struct inv_item *to = &v->items[lo + v->fill[key]++];
-
-			to->at = up;
-			to->from = it.from;
-		}
-	}
-	UTIL_GROW(v->stack, v->stack_cap, v->depth + ntouched);
-	for (i = 0; i < ntouched; i++) {
-		uint32_t key = v->touched[i];
-
-		v->count[key] = 0;
-		if (v->fill[key] == v->start[key])
-			continue;
-		v->stack[v->depth].node = v->child[key];
-		v->stack[v->depth].lo = lo + v->start[key];
-		v->stack[v->depth].hi = lo + v->fill[key];
-		v->depth++;
-	}
-	v->nitems = top;
+	if (!z || n >= path->count || !z->pending[n].items)
+		return;
+	items = z->pending[n].items;
+	z->pending[n].items = NULL;
+	lazy_expand(path, n, items, z->pending[n].n);
+	z->pending[n].n = 0;
 }
 
-/*
- * The depth past which the bottom-up tree of path is cut.  Level d of it
- * takes one step per forward node at least d deep, so the whole tree
- * takes the sum of the forward depths: quadratic in the depth of a deep
- * recursion.  The levels are kept while their steps stay within
- * INV_STEPS_PER_CALL per call of the trace plus INV_STEPS_FLOOR, so time
- * and memory stay linear in the input; UINT32_MAX when nothing is cut.
- */
-#define INV_STEPS_PER_CALL 4
-#define INV_STEPS_FLOOR ((uint64_t)1 << 20)
-
-static uint32_t
-inv_depth_cap(const struct callpath *path)
+void
+callpath_expand_all(struct callpath *path)
 {
-	uint64_t calls = 0, budget, steps = 0, left;
-	uint32_t i, maxd = 0, d, cap = UINT32_MAX;
-	uint32_t *at_depth;
+	size_t i;
 
-	for (i = 1; i < path->count; i++) {
-		calls += path->nodes[i].calls;
-		if (path->nodes[i].depth > maxd)
-			maxd = path->nodes[i].depth;
-		steps += path->nodes[i].depth;
-	}
-	budget = INV_STEPS_PER_CALL * calls + INV_STEPS_FLOOR;
-	if (steps <= budget)
-		return UINT32_MAX;
-	at_depth = xcalloc((size_t)maxd + 2, sizeof(*at_depth));
-	for (i = 1; i < path->count; i++)
-		at_depth[path->nodes[i].depth]++;
-	/* left: forward nodes at depth d or deeper. */
-	left = path->count - 1;
-	steps = 0;
-	for (d = 1; d <= maxd; d++) {
-		steps += left;
-		if (steps > budget) {
-			cap = d - 1 ? d - 1 : 1;
-			break;
-		}
-		left -= at_depth[d];
-	}
-	free(at_depth);
-	return cap;
+	/* Children are made after their parents. */
+	for (i = 0; path->lazy && i < path->count; i++)
+		callpath_expand(path, (uint32_t)i);
 }
 
 bool
-callpath_invert_unless(struct callpath *out, const struct callpath *path,
-                       bool (*stop)(void *arg), void *arg)
+callpath_has_children(const struct callpath *path, uint32_t n)
 {
-	struct inverter v = {0};
-	uint64_t steps = 0;
-	uint32_t i, nthreads = 0, frames = 0;
-	bool stopped = false;
+	return path->nodes[n].first_child != CALL_NONE ||
+	       (path->lazy && path->lazy->pending[n].items);
+}
+
+bool
+callpath_expanded(const struct callpath *path, uint32_t n)
+{
+	return !path->lazy || !path->lazy->pending[n].items;
+}
+
+void
+callpath_invert(struct callpath *out, const struct callpath *path)
+{
+	struct callpath_lazy *z;
+	struct inv_item *items;
+	uint32_t i, nthreads = 0, thread_base = 0;
 	int k;
 
 	memset(out, 0, sizeof(*out));
-	v.path = path;
-	v.out = out;
-	v.max_depth = inv_depth_cap(path);
+	z = out->lazy = xcalloc(1, sizeof(*z));
+	z->sorted = -1;
 	for (i = 1; i < path->count; i++) {
 		const struct callpath_node *x = &path->nodes[i];
 
-		if (callpath_is_method(x) && x->method >= v.thread_base)
-			v.thread_base = x->method + 1;
+		if (callpath_is_method(x) && x->method >= thread_base)
+			thread_base = x->method + 1;
 		if (x->method == CALL_NONE && x->thread >= nthreads)
 			nthreads = x->thread + 1;
-		steps += x->depth;
+	}
+	z->nkeys = thread_base + nthreads + 1;
+	z->src = xreallocarray(NULL, path->count + 1, sizeof(*z->src));
+	for (i = 0; i < path->count; i++) {
+		const struct callpath_node *x = &path->nodes[i];
+		struct inv_src *s = &z->src[i];
+
+		s->parent = x->parent;
+		s->method = x->method;
+		s->thread = x->thread;
+		s->calls = x->calls;
+		if (x->method == CALLPATH_OUTSIDE)
+			s->key = z->nkeys - 1;
+		else if (x->method != CALL_NONE)
+			s->key = x->method;
+		else
+			s->key = thread_base + x->thread;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			s->excl[k] = x->incl[k];
 	}
 	/* Each forward node's exclusive time, once. */
-	v.excl = xcalloc(path->count + 1, sizeof(*v.excl));
-	for (i = 0; i < path->count; i++)
-		for (k = 0; k < CLOCK_COUNT; k++)
-			v.excl[i][k] += path->nodes[i].incl[k];
 	for (i = 1; i < path->count; i++)
 		for (k = 0; k < CLOCK_COUNT; k++)
-			v.excl[path->nodes[i].parent][k] -=
+			z->src[path->nodes[i].parent].excl[k] -=
 			        path->nodes[i].incl[k];
-	/* Each step of an item up its path makes at most one node; deep
-	 * recursion makes far fewer than that, so the guess is capped. */
-	v.cap = 1 + (size_t)(steps < 8 * (uint64_t)path->count
-	                             ? steps
-	                             : 8 * (uint64_t)path->count);
-	out->nodes = xreallocarray(NULL, v.cap, sizeof(*out->nodes));
+	z->count = xcalloc((size_t)z->nkeys + 1, sizeof(*z->count));
+	z->child = xcalloc((size_t)z->nkeys + 1, sizeof(*z->child));
+	z->fill = xcalloc((size_t)z->nkeys + 1, sizeof(*z->fill));
+	z->touched = xcalloc((size_t)z->nkeys + 1, sizeof(*z->touched));
+	out->forks = xcalloc(1, sizeof(*out->forks));
+	/* The root, whose items are every forward node, matched itself. */
+	UTIL_GROW(out->nodes, z->node_cap, 1);
+	UTIL_GROW(z->pending, z->pending_cap, 1);
 	memset(out->nodes, 0, sizeof(*out->nodes));
 	out->nodes[0].method = out->nodes[0].thread = CALL_NONE;
 	out->nodes[0].parent = CALL_NONE;
 	out->nodes[0].first_child = out->nodes[0].next_sibling = CALL_NONE;
 	out->count = 1;
-	/* Keys: methods, threads, then the time outside any method. */
-	v.nkeys = v.thread_base + nthreads + 1;
-	v.count = xcalloc((size_t)v.nkeys + 1, sizeof(*v.count));
-	v.start = xcalloc((size_t)v.nkeys + 1, sizeof(*v.start));
-	v.fill = xcalloc((size_t)v.nkeys + 1, sizeof(*v.fill));
-	v.child = xcalloc((size_t)v.nkeys + 1, sizeof(*v.child));
-	v.touched = xcalloc((size_t)v.nkeys + 1, sizeof(*v.touched));
-	/* The root's items: every forward node, to be matched itself. */
-	UTIL_GROW(v.items, v.items_cap, 2 * (size_t)path->count + 1);
-	for (i = 1; i < path->count; i++) {
-		v.items[v.nitems].at = i;
-		v.items[v.nitems++].from = i;
-	}
-	inv_expand(&v, 0, 0, v.nitems);
-	while (v.depth) {
-		struct inv_frame f = v.stack[--v.depth];
-
-		/* A few hundred microseconds apart. */
-		if (stop && ++frames % 4096 == 0 && stop(arg)) {
-			stopped = true;
-			break;
+	z->pending[0].items = NULL;
+	z->pending[0].n = 0;
+	if (path->count > 1) {
+		items = xreallocarray(NULL, path->count - 1, sizeof(*items));
+		for (i = 1; i < path->count; i++) {
+			items[i - 1].at = i;
+			items[i - 1].from = i;
 		}
-
-		if (f.hi - f.lo == 1) {
-			inv_chain(&v, f.node, v.items[f.lo]);
-			continue;
-		}
-		/* Every frame still stacked lies below f's items. */
-		v.nitems = f.hi;
-		inv_expand(&v, f.node, f.lo, f.hi);
+		lazy_expand(out, 0, items, (uint32_t)path->count - 1);
 	}
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint32_t ch;
@@ -570,29 +576,7 @@ callpath_invert_unless(struct callpath *out, const struct callpath *path,
 		     ch = out->nodes[ch].next_sibling)
 			out->nodes[0].incl[k] += out->nodes[ch].incl[k];
 	}
-	if (out->count < v.cap)
-		out->nodes = xreallocarray(out->nodes, out->count,
-		                           sizeof(*out->nodes));
-	free(v.excl);
-	free(v.count);
-	free(v.start);
-	free(v.fill);
-	free(v.child);
-	free(v.touched);
-	free(v.items);
-	free(v.stack);
-	out->cut_depth = v.max_depth == UINT32_MAX ? 0 : v.max_depth;
-	if (stopped)
-		callpath_done(out);
-	return !stopped;
 }
-
-void
-callpath_invert(struct callpath *out, const struct callpath *path)
-{
-	callpath_invert_unless(out, path, NULL, NULL);
-}
-
 /* True when node x goes before node y: more time on clock k, then the
  * lower method, then the lower thread. */
 static bool
@@ -659,6 +643,9 @@ callpath_sort(struct callpath *path, enum clock_index k)
 	size_t cap = 0, fork_cap = 0, n, i;
 	bool listing = !path->forks;
 
+	if (path->lazy)
+		path->lazy->sorted = (int)k;
+
 	for (i = 0; listing && i < path->count; i++) {
 		uint32_t ch = nodes[i].first_child;
 
@@ -687,8 +674,16 @@ uint64_t
 callpath_excl(const struct callpath *path, uint32_t n, enum clock_index k)
 {
 	uint64_t excl = path->nodes[n].incl[k];
-	uint32_t ch;
+	uint32_t ch, i;
 
+	if (path->lazy && path->lazy->pending[n].items) {
+		/* Its children are to be made from its items. */
+		const struct inv_pending *w = &path->lazy->pending[n];
+
+		for (i = 0; i < w->n; i++)
+			excl -= path->lazy->src[w->items[i].from].excl[k];
+		return excl;
+	}
 	for (ch = path->nodes[n].first_child; ch != CALL_NONE;
 	     ch = path->nodes[ch].next_sibling)
 		excl -= path->nodes[ch].incl[k];
@@ -698,6 +693,20 @@ callpath_excl(const struct callpath *path, uint32_t n, enum clock_index k)
 void
 callpath_done(struct callpath *path)
 {
+	struct callpath_lazy *z = path->lazy;
+	size_t i;
+
+	if (z) {
+		for (i = 0; i < path->count; i++)
+			free(z->pending[i].items);
+		free(z->pending);
+		free(z->src);
+		free(z->count);
+		free(z->child);
+		free(z->fill);
+		free(z->touched);
+		free(z);
+	}
 	free(path->nodes);
 	free(path->forks);
 	memset(path, 0, sizeof(*path));

@@ -7,7 +7,8 @@
  * otherwise paths of every thread merge from the root down.  A node's
  * inclusive time is the sum of the durations of the calls on that path;
  * its exclusive time is inclusive minus its children's.  The callpath
- * owns its arrays.
+ * owns its arrays.  A bottom-up tree (callpath_invert) makes its nodes'
+ * children when asked (callpath_expand); the other trees are whole.
  */
 #ifndef TRACETUI_CALLPATH_H
 #define TRACETUI_CALLPATH_H
@@ -35,12 +36,13 @@ struct callpath {
 	struct callpath_node *nodes;
 	size_t count;
 	/* The nodes with two children or more, listed by the first sort so
-	 * that the next ones skip the rest; NULL until then. */
+	 * that the next ones skip the rest (a bottom-up tree lists them as
+	 * it expands); NULL until then. */
 	uint32_t *forks;
 	size_t nforks;
-	/* A bottom-up tree whose full size would not be linear in the
-	 * input (a deep recursion) stops at this depth; 0 when whole. */
-	uint32_t cut_depth;
+	/* A bottom-up tree's nodes not expanded yet and what it reads of
+	 * the top-down tree; NULL for the other trees, which are whole. */
+	struct callpath_lazy *lazy;
 };
 
 /* Merge the calls of the scope's threads by path. */
@@ -81,7 +83,8 @@ void callpath_build_thread_whole(struct callpath *out,
                                  const struct calltree *tree, size_t t);
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index.  The first sort lists the nodes with
- * siblings to order, so the tree must not change after it. */
+ * siblings to order, so the tree must not change after it (but for a
+ * bottom-up tree's expansions, which are sorted on the same clock). */
 void callpath_sort(struct callpath *path, enum clock_index k);
 /*
  * The n trees of parts (built without by_thread) merged path by path into
@@ -91,20 +94,29 @@ void callpath_sort(struct callpath *path, enum clock_index k);
 void callpath_merge(struct callpath *out, const struct callpath *parts,
                     size_t n);
 /*
- * The bottom-up tree of path into out: every node of path but the root
- * adds its exclusive times and calls along its own path reversed (its
- * method, then its caller's, up to its outermost frame or thread node),
- * so out's roots are where time was spent and children are callers.
- * When the sum of path's depths exceeds a few steps per call, the levels
- * past out->cut_depth are left out, so time and memory stay linear.
+ * The bottom-up tree of path into out, built lazily: every node of path
+ * but the root adds its exclusive times and calls along its own path
+ * reversed (its method, then its caller's, up to its outermost frame or
+ * thread node), so out's roots are where time was spent and children are
+ * callers.  Only the root's children (the roots) are made now, in time
+ * linear in path; out keeps what it needs of path, which may then go.
+ * Before reading a node's children, callpath_expand it.
  */
 void callpath_invert(struct callpath *out, const struct callpath *path);
-/* callpath_invert, unless stop(arg) answers true while it works: then
- * out is left empty (released) and the answer is false. */
-bool callpath_invert_unless(struct callpath *out, const struct callpath *path,
-                            bool (*stop)(void *arg), void *arg);
+/* Make node n's children if they are not made yet, in time proportional
+ * to the top-down nodes contributing to them, sorted as the tree was last
+ * sorted; nothing for a tree that is whole.  Node ids stay, but nodes
+ * may move: no pointer into path->nodes survives it. */
+void callpath_expand(struct callpath *path, uint32_t n);
+/* Expand every node, those it makes too: the whole bottom-up tree, as
+ * large as the sum of the depths of the top-down one. */
+void callpath_expand_all(struct callpath *path);
+/* True when node n has children, made or not. */
+bool callpath_has_children(const struct callpath *path, uint32_t n);
+/* True when node n's children are all made (always, in a whole tree). */
+bool callpath_expanded(const struct callpath *path, uint32_t n);
 /* The exclusive time of node n on clock k: its inclusive time less its
- * children's. */
+ * children's (made or not). */
 uint64_t callpath_excl(const struct callpath *path, uint32_t n,
                        enum clock_index k);
 /* Release the nodes. */

@@ -240,8 +240,11 @@ build_inverted(void *arg)
 	/* Freeing a big tree takes milliseconds: here, not in a key press. */
 	callpath_done(&job->discard);
 	callpath_merge(&all, job->parts, job->nparts);
-	if (callpath_invert_unless(&job->inverted, &all, abandoned, job))
+	/* Only the roots are made: a pass over the merged tree. */
+	if (!abandoned(job)) {
+		callpath_invert(&job->inverted, &all);
 		callpath_sort(&job->inverted, job->clock);
+	}
 	callpath_done(&all);
 	if (abandoned(job))
 		callpath_done(&job->inverted);

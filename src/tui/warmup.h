@@ -28,9 +28,9 @@ struct warmup;
 
 /* Start building tree's timeline index on clock k, every thread's own
  * call paths (as callpath_build_whole of that one thread), the top-down and
- * bottom-up trees of all threads (their merge and callpath_invert of it),
- * both sorted on the tree's default clock, and the profile index of time
- * ranges. */
+ * bottom-up trees of all threads (their merge and callpath_invert of it,
+ * which makes only the roots), both sorted on the tree's default clock,
+ * and the profile index of time ranges. */
 struct warmup *warmup_start(const struct calltree *tree, enum clock_index k);
 /* True once nothing is being built any more. */
 bool warmup_done(struct warmup *w);
@@ -50,8 +50,8 @@ void warmup_free(struct warmup *w);
 
 struct warmup_job;
 
-/* Start building callpath_invert of callpath_merge of the n parts, sorted
- * on clock k; the parts must stay as they are until the job is taken or
+/* Start building callpath_invert of callpath_merge of the n parts (its
+ * roots: the rest is made as it is read), sorted on clock k; the parts must stay as they are until the job is taken or
  * freed.  The job first releases *discard (when not NULL), a tree nobody
  * wants any more, which is then left empty.  NULL when no thread could be
  * started (and *discard is released). */

@@ -8,8 +8,10 @@
  * The trees are query/callpath's, as the icicle reads them: top-down is
  * the merge of the scope's threads' own trees (shared through the app),
  * or a walk of the calls within a range; bottom-up is its inversion,
- * built by a warmup job as soon as the top-down tree is (without a
- * range) and taken when `b` wants it.
+ * whose roots are made by a warmup job as soon as the top-down tree is
+ * (without a range) and taken when `b` wants it; a node's callers are
+ * made when it opens (callpath_expand), so a deep recursion costs the
+ * rows opened.
  * Rows are materialised only for expanded nodes, so the first screen of
  * a large trace costs its top level; `E` stops after EXPAND_LIMIT new
  * rows.  Children are sorted by the sort column when a node is expanded.
@@ -61,6 +63,7 @@ struct calltree_view {
 	struct callpath trees[2]; /* top-down, bottom-up */
 	bool built[2];
 	bool *open[2];          /* per node of each tree: expanded */
+	size_t open_cap[2];     /* their lengths */
 	struct warmup_job *job; /* building the bottom-up tree meanwhile */
 	int mode;
 
@@ -121,7 +124,25 @@ shown(const struct calltree_view *v, enum tree_column c)
 static bool
 has_children(const struct calltree_view *v, uint32_t n)
 {
-	return path_of(v)->nodes[n].first_child != CALL_NONE;
+	return callpath_has_children(path_of(v), n);
+}
+
+/* Make node n's children (a bottom-up tree makes them when asked), each
+ * closed. */
+static void
+make_children(struct calltree_view *v, uint32_t n)
+{
+	struct callpath *p = &v->trees[v->mode];
+	size_t had = v->open_cap[v->mode];
+
+	callpath_expand(p, n);
+	if (p->count + 1 <= had)
+		return;
+	v->open_cap[v->mode] = 2 * had > p->count + 1 ? 2 * had : p->count + 1;
+	v->open[v->mode] = xreallocarray(v->open[v->mode], v->open_cap[v->mode],
+	                                 sizeof(*v->open[v->mode]));
+	memset(v->open[v->mode] + had, 0,
+	       (v->open_cap[v->mode] - had) * sizeof(*v->open[v->mode]));
 }
 
 /* ---- the scope's trees ------------------------------------------------- */
@@ -153,6 +174,7 @@ drop_trees(struct calltree_view *v)
 			callpath_done(&v->trees[t]);
 		free(v->open[t]);
 		v->open[t] = NULL;
+		v->open_cap[t] = 0;
 		v->built[t] = false;
 	}
 	v->nrows = 0;
@@ -188,7 +210,8 @@ build(struct calltree_view *v, struct app *app, int t)
 		free(parts);
 	}
 	v->built[t] = true;
-	v->open[t] = xcalloc(v->trees[t].count + 1, sizeof(*v->open[t]));
+	v->open_cap[t] = v->trees[t].count + 1;
+	v->open[t] = xcalloc(v->open_cap[t], sizeof(*v->open[t]));
 	v->open[t][0] = true;
 }
 
@@ -232,15 +255,17 @@ node_cmp(const void *a, const void *b, void *arg)
 	return r ? r : (x < y ? -1 : x > y);
 }
 
-/* Node n's children in the sort order, into a new array of *count. */
+/* Node n's children (made now if need be) in the sort order, into a new
+ * array of *count. */
 static uint32_t *
-sorted_children(const struct calltree_view *v, uint32_t n, size_t *count)
+sorted_children(struct calltree_view *v, uint32_t n, size_t *count)
 {
 	const struct callpath *p = path_of(v);
 	struct sort_ctx ctx = {v};
 	uint32_t *kids = NULL, ch;
 	size_t cap = 0;
 
+	make_children(v, n);
 	*count = 0;
 	for (ch = p->nodes[n].first_child; ch != CALL_NONE;
 	     ch = p->nodes[ch].next_sibling) {
@@ -285,7 +310,7 @@ emit(struct calltree_view *v, uint32_t n, uint32_t depth, struct row_vec *out,
 {
 	struct frame *stack = NULL;
 	size_t nstack = 0, cap = 0, start = out->count;
-	bool *open = v->open[v->mode];
+	bool **open = &v->open[v->mode]; /* grows as children are made */
 
 	UTIL_GROW(stack, cap, 1);
 	stack[0].kids = sorted_children(v, n, &stack[0].n);
@@ -305,13 +330,13 @@ emit(struct calltree_view *v, uint32_t n, uint32_t depth, struct row_vec *out,
 		vec_push(out, c, f->depth, f->i == f->n);
 		if (!has_children(v, c))
 			continue;
-		if (!open[c] && budget) {
+		if (!(*open)[c] && budget) {
 			if (out->count - start < *budget)
-				open[c] = true;
+				(*open)[c] = true;
 			else
 				*stopped = true;
 		}
-		if (!open[c])
+		if (!(*open)[c])
 			continue;
 		UTIL_GROW(stack, cap, nstack + 1);
 		f = &stack[nstack++];
@@ -544,6 +569,7 @@ expand_hot(struct calltree_view *v, size_t r)
 
 	for (;;) {
 		best = CALL_NONE;
+		make_children(v, n);
 		for (ch = p->nodes[n].first_child; ch != CALL_NONE;
 		     ch = p->nodes[ch].next_sibling)
 			if (best == CALL_NONE ||

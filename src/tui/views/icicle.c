@@ -20,7 +20,11 @@
  * is built by a warmup job as soon as the top-down tree shows, or as soon
  * as the scope changes when bottom-up is showing, and taken when needed;
  * a job lets the kept bottom-up tree go first, so that there is one at a
- * time (780000 nodes, 36 MiB, on the 70M-record trace);
+ * time.  A bottom-up tree is made lazily (callpath_expand): a job or the
+ * warmup makes its roots, and a frame's callers are made when they are
+ * drawn (the levels on screen and those above them, down from the zoom)
+ * or a move, a zoom or a search walks to them, so a deep recursion costs
+ * what is looked at, never the whole tree;
  * drawing and moving only walk frames at least one cell wide (children
  * are sorted widest first, so the first narrow child ends a walk).  Labels
  * lose their packages to initials, then entirely, then are cut.
@@ -112,7 +116,7 @@ struct paint {
 	struct icicle_view *v;
 	struct app *app;
 	struct canvas *c;
-	const struct callpath *p;
+	struct callpath *p;
 	enum clock_index k;
 	uint64_t total; /* the zoomed frame's time */
 	int y;          /* screen row of the first level shown */
@@ -122,6 +126,17 @@ static const struct callpath *
 tree_of(const struct icicle_view *v)
 {
 	return &v->cur.trees[v->mode];
+}
+
+/* The shown tree with node n's children made (a bottom-up tree makes
+ * them when asked; its nodes may move). */
+static struct callpath *
+expanded(struct icicle_view *v, uint32_t n)
+{
+	struct callpath *p = &v->cur.trees[v->mode];
+
+	callpath_expand(p, n);
+	return p;
 }
 
 static uint64_t
@@ -178,14 +193,18 @@ save_path(const struct callpath *p, uint32_t n, uint32_t *len)
 	return path;
 }
 
-/* The node at the end of path, or 0 when the tree lacks it. */
+/* The node at the end of path, or 0 when the tree lacks it; the nodes
+ * on the way are expanded. */
 static uint32_t
-find_path(const struct callpath *p, const uint32_t *path, uint32_t len)
+find_path(struct callpath *p, const uint32_t *path, uint32_t len)
 {
 	uint32_t n = 0, i;
 
 	for (i = 0; i < len; i++) {
-		uint32_t ch = p->nodes[n].first_child;
+		uint32_t ch;
+
+		callpath_expand(p, n);
+		ch = p->nodes[n].first_child;
 
 		while (ch != CALL_NONE && p->nodes[ch].method != path[i])
 			ch = p->nodes[ch].next_sibling;
@@ -219,8 +238,62 @@ select_node(struct icicle_view *v, struct app *app, uint32_t n)
 	}
 }
 
+/* At most this many frames are expanded looking for a method's widest
+ * frame in a bottom-up tree. */
+enum { FOLLOW_BUDGET = 4096 };
+
+/*
+ * The widest frame of method m at or under node top of a bottom-up tree,
+ * or 0: frames are expanded widest first (a caller is never wider than
+ * its callee), so the first of m met is the widest, and only frames
+ * wider than it are made.  After FOLLOW_BUDGET frames, the widest of m
+ * made so far.
+ */
+static uint32_t
+widest_caller(struct icicle_view *v, uint32_t top, uint32_t m,
+              enum clock_index k)
+{
+	struct callpath *p = &v->cur.trees[v->mode];
+	uint32_t *heap = NULL, found = 0, ch, tries = 0;
+	size_t n = 0, cap = 0, i, j;
+
+	UTIL_GROW(heap, cap, 1);
+	heap[n++] = top;
+	while (n && tries++ < FOLLOW_BUDGET) {
+		uint32_t at = heap[0];
+
+		heap[0] = heap[--n];
+		for (i = 0; (j = 2 * i + 1) < n; i = j) {
+			if (j + 1 < n &&
+			    incl(p, heap[j + 1], k) > incl(p, heap[j], k))
+				j++;
+			if (incl(p, heap[j], k) <= incl(p, heap[i], k))
+				break;
+			ch = heap[i], heap[i] = heap[j], heap[j] = ch;
+		}
+		if (at && p->nodes[at].method == m) {
+			found = at;
+			break;
+		}
+		callpath_expand(p, at);
+		for (ch = p->nodes[at].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(heap, cap, n + 1);
+			for (i = n++; i > 0 && incl(p, heap[(i - 1) / 2], k) <
+			                               incl(p, ch, k);
+			     i = (i - 1) / 2)
+				heap[i] = heap[(i - 1) / 2];
+			heap[i] = ch;
+		}
+	}
+	free(heap);
+	return found;
+}
+
 /* Select the widest frame of app->method, inside the zoom if it has one
- * there; keep a valid selection when the method has none. */
+ * there; keep a valid selection when the method has none.  A bottom-up
+ * tree is searched widest first (widest_caller), making only the frames
+ * wider than the answer. */
 static void
 follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 {
@@ -228,8 +301,13 @@ follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 	uint32_t m = app->method, best = 0, best_in = 0, i;
 
 	v->last_method = m;
+	if (v->mode == BOTTOM_UP && m != CALL_NONE) {
+		best_in = v->zoom ? widest_caller(v, v->zoom, m, k) : 0;
+		best = best_in ? best_in : widest_caller(v, 0, m, k);
+		p = tree_of(v);
+	}
 	for (i = 1; m != CALL_NONE && i < p->count; i++) {
-		if (p->nodes[i].method != m)
+		if (p->nodes[i].method != m || (best && v->mode == BOTTOM_UP))
 			continue;
 		if (!best || incl(p, i, k) > incl(p, best, k))
 			best = i;
@@ -556,7 +634,7 @@ matches(struct icicle_view *v, struct app *app, uint32_t m)
 static uint64_t
 match_share(struct icicle_view *v, struct app *app, enum clock_index k)
 {
-	const struct callpath *p = tree_of(v);
+	struct callpath *p = &v->cur.trees[v->mode];
 	uint32_t *stack = NULL;
 	size_t n = 0, cap = 0;
 	uint64_t sum = 0;
@@ -574,6 +652,7 @@ match_share(struct icicle_view *v, struct app *app, enum clock_index k)
 			sum += incl(p, at, k);
 			continue;
 		}
+		callpath_expand(p, at);
 		for (ch = p->nodes[at].first_child; ch != CALL_NONE;
 		     ch = p->nodes[ch].next_sibling) {
 			UTIL_GROW(stack, cap, n + 1);
@@ -690,7 +769,7 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 	int x0 = column(t0, pt->total, w);
 	int x1 = column(t0 + x->incl[pt->k], pt->total, w);
 	uint8_t h = hue(v, x->method, level, x0, parent);
-	uint64_t t = t0, rest;
+	uint64_t t = t0, rest, all = x->incl[pt->k];
 	uint32_t ch;
 
 	v->row_end[level] = x1;
@@ -708,7 +787,9 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 	}
 	if (level + 1 >= v->top + v->rows)
 		return;
-	for (ch = x->first_child; ch != CALL_NONE;
+	/* The level below shows: its frames are made (x may move). */
+	callpath_expand(pt->p, n);
+	for (ch = pt->p->nodes[n].first_child; ch != CALL_NONE;
 	     ch = pt->p->nodes[ch].next_sibling) {
 		uint64_t d = incl(pt->p, ch, pt->k);
 
@@ -721,7 +802,7 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 		return;
 	/* The narrow children: their time is the children's less the wide
 	 * ones'. */
-	rest = x->incl[pt->k] - callpath_excl(pt->p, n, pt->k);
+	rest = all - callpath_excl(pt->p, n, pt->k);
 	rest = rest > t - t0 ? rest - (t - t0) : 0;
 	x0 = column(t, pt->total, w);
 	x1 = column(t + rest, pt->total, w);
@@ -760,14 +841,6 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
 		                  v->top == 1 ? "" : "s", time, clock);
 	else
 		right = xasprintf("%s%s", time, clock);
-	if (p->cut_depth) {
-		/* A deep recursion's callers past the cut are left out. */
-		char *cut = xasprintf("callers cut at depth %u  %s",
-		                      (unsigned)p->cut_depth, right);
-
-		free(right);
-		right = cut;
-	}
 	room = c->width - (int)strlen(right) - 2;
 	for (n = v->zoom; n != 0; n = p->nodes[n].parent) {
 		UTIL_GROW(chain, cap, len + 1);
@@ -811,11 +884,11 @@ icicle_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	struct icicle_view *v = state;
 	enum clock_index k = app_main_clock(app);
 	struct paint pt = {v, app, c, NULL, k, 0, top + 1};
-	const struct callpath *p;
+	struct callpath *p;
 	int level;
 
 	ensure(v, app);
-	p = tree_of(v);
+	p = expanded(v, 0);
 	v->width = c->width;
 	v->rows = height - 1;
 	v->y0 = top + 1;
@@ -886,9 +959,9 @@ shown(const struct icicle_view *v, const struct app *app, uint32_t n)
 }
 
 static uint32_t
-first_child(const struct icicle_view *v, const struct app *app, uint32_t n)
+first_child(struct icicle_view *v, const struct app *app, uint32_t n)
 {
-	uint32_t ch = tree_of(v)->nodes[n].first_child;
+	uint32_t ch = expanded(v, n)->nodes[n].first_child;
 
 	return ch != CALL_NONE && shown(v, app, ch) ? ch : 0;
 }
@@ -921,7 +994,7 @@ sibling(const struct icicle_view *v, const struct app *app, uint32_t n, int dir)
 
 /* The first level's first frame, the top of what is shown. */
 static uint32_t
-first_frame(const struct icicle_view *v, const struct app *app)
+first_frame(struct icicle_view *v, const struct app *app)
 {
 	return v->zoom ? v->zoom : first_child(v, app, 0);
 }
@@ -1028,10 +1101,10 @@ icicle_request(void *state, struct app *app, enum request req)
 /* The frame drawn at column x of level (0: the zoomed frame, or the
  * roots), laid out as the draw lays it out, or 0 for none. */
 static uint32_t
-frame_at(const struct icicle_view *v, const struct app *app, int x, int level)
+frame_at(struct icicle_view *v, const struct app *app, int x, int level)
 {
 	enum clock_index k = app_main_clock(app);
-	const struct callpath *p = tree_of(v);
+	struct callpath *p = &v->cur.trees[v->mode];
 	uint64_t total = incl(p, v->zoom, k), t = 0, d;
 	int w = v->width, l = v->zoom ? 0 : -1;
 	uint32_t n = v->zoom, ch;
@@ -1039,6 +1112,7 @@ frame_at(const struct icicle_view *v, const struct app *app, int x, int level)
 	if (!total || x < 0 || x >= w || level < 0)
 		return 0;
 	for (; l < level; l++, n = ch) {
+		callpath_expand(p, n);
 		for (ch = p->nodes[n].first_child; ch != CALL_NONE;
 		     ch = p->nodes[ch].next_sibling) {
 			d = incl(p, ch, k);
@@ -1093,7 +1167,7 @@ icicle_mouse(void *state, struct app *app, const struct mouse_event *ev,
 /* Push the children of n that get a cell, right to left, so the
  * leftmost pops first. */
 static void
-push_children(const struct icicle_view *v, const struct app *app, uint32_t n,
+push_children(struct icicle_view *v, const struct app *app, uint32_t n,
               uint32_t **stack, size_t *depth, size_t *cap)
 {
 	size_t from = *depth, i;
