@@ -44,7 +44,6 @@ build(void *arg)
 	struct warmup *w = arg;
 	const struct calltree *tree = w->tree;
 	enum clock_index k = calltree_default_clock(tree);
-	struct callpath unsorted;
 	size_t t;
 
 	w->timeline = timeline_new(tree, w->clock);
@@ -58,16 +57,15 @@ build(void *arg)
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
 	callpath_merge(w->merged, w->paths, tree->nthreads);
-	/* The icicle's first tree goes before the inversion, which reads a
-	 * copy of its own: the taker may sort or free the tree it took. */
-	callpath_merge(&unsorted, w->paths, tree->nthreads);
+	/* The inversion makes only its roots and keeps a copy of what it
+	 * reads, so the icicle's tree may be taken, sorted or freed at once
+	 * after it. */
+	callpath_invert(w->inverted, w->merged);
 	callpath_sort(w->merged, k);
 	pthread_mutex_lock(&w->lock);
 	w->paths_ready = true;
 	pthread_cond_broadcast(&w->ready);
 	pthread_mutex_unlock(&w->lock);
-	callpath_invert(w->inverted, &unsorted);
-	callpath_done(&unsorted);
 	callpath_sort(w->inverted, k);
 	w->profile_index = profile_index_new(tree, 0);
 	atomic_store(&w->done, true);
