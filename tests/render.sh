@@ -28,8 +28,10 @@ for spec in diff-base diff-new; do
 	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
 		skip_all "mktrace failed on $spec"
 done
-# A sampled trace (hprof profiles are): the title and the calls column
-# say its numbers are estimates.
+# An hprof profile of samples, whose comment works its counts out by
+# hand (App.main 57 of 100 samples, App.compute 42 of them its own):
+# every view shows counts (type: samples), no time and no timeline, and
+# the calls column says its calls are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 "$MKTRACE" "$srcdir/data/demo.spec" "$tmp/demo.trace" ||
 	skip_all "mktrace failed on data/demo.spec"
@@ -267,6 +269,10 @@ pprof-threads||heap|100x8|VIEW_THREADS
 pprof-base-profile|--base heap.trace|grown|110x10|
 pprof-base-icicle|--roles --base heap.trace|grown|100x10|key:f key:j key:j
 sample-type-not-pprof||calls|80x12|key:y
+hprof-timeline||sampled|80x8|VIEW_TIMELINE
+hprof-icicle||sampled|100x10|key:f
+hprof-threads||sampled|100x8|VIEW_THREADS
+hprof-calltree||sampled|100x10|VIEW_CALLTREE key:e
 CASES
 }
 

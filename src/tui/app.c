@@ -846,6 +846,10 @@ draw_title(struct app *app, struct canvas *c)
 	char *threads, *title, *range, *sampled = NULL;
 	size_t t;
 
+	/* hprof's counts are its samples: counted, not estimated. */
+	if (!type && app->tree->header.format == TRACE_FORMAT_HPROF &&
+	    app->tree->header.unit == TRACE_UNIT_COUNT)
+		type = "samples";
 	/* A pprof profile's values are its samples', not estimates. */
 	if (app->tree->sampled && !type) {
 		char *every = summary_sample_interval(app->tree);
@@ -973,10 +977,14 @@ app_draw(struct app *app, struct canvas *c)
 	draw_title(app, c);
 	app->page = c->height - 3;
 	if (app->view == APP_VIEW_TIMELINE &&
-	    app->tree->header.format == TRACE_FORMAT_PPROF)
+	    (app->tree->header.format == TRACE_FORMAT_PPROF ||
+	     app->tree->header.format == TRACE_FORMAT_HPROF))
 		canvas_text(c, 2, 2, c->width - 2,
-		            "No timeline: pprof samples carry no time (1: "
-		            "profile, 3: flame graph)",
+		            app->tree->header.format == TRACE_FORMAT_PPROF
+		                    ? "No timeline: pprof samples carry no time "
+		                      "(1: profile, 3: flame graph)"
+		                    : "No timeline: hprof stacks carry no "
+		                      "timestamps (1: profile, 3: flame graph)",
 		            ROLE_NORMAL);
 	else
 		view_ops[app->view]->draw(app->state[app->view], app, c, 1,

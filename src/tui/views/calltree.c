@@ -25,6 +25,7 @@
 
 #include "query/callpath.h"
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "text/duration.h"
 #include "tui/app.h"
 #include "tui/list.h"
@@ -594,8 +595,13 @@ parent_row(const struct calltree_view *v, size_t r)
 /* ---- drawing ----------------------------------------------------------- */
 
 static void
-draw_header(struct calltree_view *v, struct canvas *c, int y)
+draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
+            int y)
 {
+	/* A profile's values (pprof's, hprof's sample counts) are a total
+	 * and a self, not times on a clock. */
+	bool values = app->tree->header.format == TRACE_FORMAT_PPROF ||
+	              app->tree->header.unit == TRACE_UNIT_COUNT;
 	static const char *const titles[2][2][TCOL_COUNT] = {
 	        {{"Incl%", "Incl Cpu", "Excl Cpu", "Calls", "Name"},
 	         {"Incl%", "Incl Wall", "Excl Wall", "Calls", "Name"}},
@@ -611,7 +617,12 @@ draw_header(struct calltree_view *v, struct canvas *c, int y)
 		if (!shown(v, i))
 			continue;
 		t = xasprintf(
-		        "%s%s%s", titles[v->mode][v->clock == CLOCK_WALL][i],
+		        "%s%s%s",
+		        values && i == TCOL_INCL
+		                ? (v->mode == TOP_DOWN ? "Total" : "Self")
+		        : values && i == TCOL_EXCL
+		                ? "Self"
+		                : titles[v->mode][v->clock == CLOCK_WALL][i],
 		        (int)v->sort == i
 		                ? canvas_glyph(c, v->ascending
 		                                          ? GLYPH_SORT_UP
@@ -688,9 +699,15 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 				         (unsigned long long)node->calls);
 			break;
 		default:
-			duration_ms_fit(buf, sizeof(buf),
-			                column_value(v, row->node, i),
-			                widths[i]);
+			/* A profile's counts and sizes, else times. */
+			if (app->tree->header.unit != TRACE_UNIT_US)
+				quantity_format(buf, sizeof(buf),
+				                column_value(v, row->node, i),
+				                app->tree->header.unit, false);
+			else
+				duration_ms_fit(buf, sizeof(buf),
+				                column_value(v, row->node, i),
+				                widths[i]);
 			break;
 		}
 		canvas_text_right(c, x, y, widths[i], buf, ROLE_NORMAL);
@@ -755,7 +772,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 
 	ensure(v, app);
 	v->width = c->width;
-	draw_header(v, c, top);
+	draw_header(v, app, c, top);
 	if (body < 1)
 		return;
 	list_layout(&v->list, (size_t)body);
@@ -931,19 +948,21 @@ calltree_status(void *state, struct app *app)
 	struct calltree_view *v = state;
 	const struct callpath_node *node;
 	const struct tt_method *m;
-	char *name, *text, ms[DURATION_SIZE];
+	char *name, *text, value[64];
 
 	if (v->note[0])
 		return xstrdup(v->note);
 	if (!v->nrows)
 		return NULL;
 	node = &path_of(v)->nodes[v->rows[v->list.cursor].node];
-	if (node->method == CALL_NONE)
-		return xasprintf(
-		        "%s: %s ms",
-		        v->mode == TOP_DOWN ? "every call path"
-		                            : "every method's callers",
-		        duration_ms(ms, sizeof(ms), node->incl[v->clock]));
+	if (node->method == CALL_NONE) {
+		quantity_format(value, sizeof(value), node->incl[v->clock],
+		                app->tree->header.unit, true);
+		return xasprintf("%s: %s",
+		                 v->mode == TOP_DOWN ? "every call path"
+		                                     : "every method's callers",
+		                 value);
+	}
 	m = &app->tree->methods[node->method];
 	name = method_full_name(m);
 	text = xasprintf("%s  depth %u", name, node->depth);

@@ -125,8 +125,10 @@ set_columns(struct profile_view *v, struct app *app)
 		const char *incl = cpu ? "Incl Cpu" : "Incl Wall";
 		const char *excl = cpu ? "Excl Cpu" : "Excl Wall";
 
-		/* A profile's values are a total and a self, not times. */
-		if (app->tree->header.format == TRACE_FORMAT_PPROF) {
+		/* A profile's values (hprof's sample counts too) are a
+		 * total and a self, not times. */
+		if (app->tree->header.format == TRACE_FORMAT_PPROF ||
+		    app->tree->header.unit == TRACE_UNIT_COUNT) {
 			incl = "Total";
 			excl = "Self";
 		}

@@ -148,10 +148,11 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0, x = 4; i < ncols; i++) {
 		/* A profile's values are not times: "Wall" alone. */
-		bool bare = i == TCOL_WALL &&
+		bool bare = (i == TCOL_WALL || i == TCOL_CPU) &&
 		            app->tree->header.unit != TRACE_UNIT_US;
 		char *t = xasprintf(
-		        "%s%s", bare ? "Wall" : titles[i],
+		        "%s%s",
+		        !bare ? titles[i] : i == TCOL_WALL ? "Wall" : "Cpu",
 		        (int)v->sort == i
 		                ? canvas_glyph(c, v->ascending
 		                                          ? GLYPH_SORT_UP
