@@ -8,7 +8,8 @@
  *        [STEP...]
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
- * the help: key:Enter, key:C-o), search:REGEX, or size:WxH (draw at the
+ * the help: key:Enter, key:C-o), type:TEXT (a key press per character
+ * of TEXT, as typed into a prompt), search:REGEX, or size:WxH (draw at the
  * size so far, then use the new one).  --base compares FILE with another
  * trace, as the viewer's --base does.
  */
@@ -166,6 +167,11 @@ main(int argc, char **argv)
 			} else {
 				app_key(app, key);
 			}
+		} else if (!strncmp(step, "type:", 5)) {
+			const char *p;
+
+			for (p = step + 5; *p; p++)
+				app_key(app, (unsigned char)*p);
 		} else if (!strncmp(step, "search:", 7)) {
 			app_search(app, step + 7);
 		} else if (!strncmp(step, "size:", 5)) {

@@ -202,9 +202,9 @@ chart-folded|--roles|timeline|100x24|VIEW_TIMELINE key:Space
 chart-folded-enter||timeline|100x24|VIEW_TIMELINE key:Enter key:j key:Enter key:k key:Enter
 chart-deeper||timeline|80x8|VIEW_TIMELINE
 chart-deeper-scroll||timeline|80x8|VIEW_TIMELINE MOVE_DOWN*2 EXPAND MOVE_DOWN key:G MOVE_DOWN
-chart-clock|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:w
-chart-clock-back||timeline|100x24|VIEW_TIMELINE key:w key:w
-chart-clock-single||cpu|80x12|VIEW_TIMELINE key:w
+chart-clock|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:W
+chart-clock-back||timeline|100x24|VIEW_TIMELINE key:W key:W
+chart-clock-single||cpu|80x12|VIEW_TIMELINE key:W
 chart-search|--roles|timeline|100x24|VIEW_TIMELINE search:Net|Binder
 chart-search-next||timeline|100x24|VIEW_TIMELINE search:Net|Binder key:n
 chart-search-next-2||timeline|100x24|VIEW_TIMELINE search:Net|Binder key:n key:n

@@ -219,6 +219,12 @@ print_text(const struct table *t, FILE *out)
 	free(width);
 }
 
+size_t
+table_nrows(const struct table *t)
+{
+	return (t->ncells + t->ncols - 1) / t->ncols;
+}
+
 void
 table_print(const struct table *t, FILE *out, enum table_format format)
 {

@@ -46,6 +46,8 @@ void table_ms(struct table *table, uint64_t us);
 /* A cell of a signed change in microseconds, as milliseconds ("+1.500"). */
 void table_ms_signed(struct table *table, int64_t us);
 void table_empty(struct table *table);
+/* The number of rows (a row being filled counts). */
+size_t table_nrows(const struct table *table);
 /* Print the table in format to out; header line unless headless. */
 void table_print(const struct table *table, FILE *out,
                  enum table_format format);

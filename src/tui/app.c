@@ -12,6 +12,8 @@
 #include "query/summary.h"
 #include "util/alloc.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -464,6 +466,54 @@ app_search(struct app *app, const char *pattern)
 	run_search(app, 1);
 }
 
+/* Read a line for req (a search or a file name), starting from text. */
+static void
+prompt_start(struct app *app, enum request req, const char *text)
+{
+	app->prompting = true;
+	app->prompt_for = req;
+	app->prompt_len = strlen(text);
+	UTIL_GROW(app->prompt, app->prompt_cap, app->prompt_len + 1);
+	memcpy(app->prompt, text, app->prompt_len + 1);
+}
+
+bool
+app_write_view(struct app *app, const char *path)
+{
+	const struct view_ops *ops = view_ops[app->view];
+	struct table *t =
+	        ops->rows ? ops->rows(app->state[app->view], app) : NULL;
+	size_t len = strlen(path), n;
+	bool tsv = len > 4 && strcmp(path + len - 4, ".tsv") == 0;
+	FILE *f;
+	int err = 0;
+
+	if (!t) {
+		app_message(app, true, "this view has no rows to write");
+		return false;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		err = errno;
+	} else {
+		table_print(t, f, tsv ? TABLE_TSV : TABLE_TEXT);
+		if (ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) != 0 && !err)
+			err = errno;
+	}
+	n = table_nrows(t);
+	table_free(t);
+	if (err) {
+		app_message(app, true, "cannot write %s: %s", path,
+		            strerror(err));
+		return false;
+	}
+	app_message(app, false, "wrote %zu row%s to %s", n, n == 1 ? "" : "s",
+	            path);
+	return true;
+}
+
 /* The kind of the last transform applied, or -1. */
 static int
 last_transform(const struct app *app)
@@ -529,11 +579,18 @@ app_request(struct app *app, enum request req)
 		cycle_sample_type(app);
 		break;
 	case REQ_SEARCH:
-		app->prompting = true;
-		app->prompt_len = 0;
-		UTIL_GROW(app->prompt, app->prompt_cap, 1);
-		app->prompt[0] = '\0';
+		prompt_start(app, req, "");
 		break;
+	case REQ_WRITE_VIEW: {
+		/* The view's name as a file name: "tracetui-call-tree.txt". */
+		char *name = xasprintf("tracetui-%s.txt", ops->name), *p;
+
+		for (p = name; *p; p++)
+			*p = *p == ' ' ? '-' : (char)tolower((unsigned char)*p);
+		prompt_start(app, req, name);
+		free(name);
+		break;
+	}
 	case REQ_SEARCH_NEXT:
 		run_search(app, 1);
 		break;
@@ -611,8 +668,13 @@ prompt_key(struct app *app, int key)
 		app->prompting = false;
 	} else if (key == TKEY_ENTER || key == '\n') {
 		app->prompting = false;
-		if (app->prompt_len)
+		if (app->prompt_len && app->prompt_for == REQ_WRITE_VIEW)
+			app_write_view(app, app->prompt);
+		else if (app->prompt_len)
 			app_search(app, app->prompt);
+	} else if (key == 21 /* C-u */) {
+		app->prompt_len = 0;
+		app->prompt[0] = '\0';
 	} else if (key == TKEY_BACKSPACE || key == 127 || key == 8) {
 		while (app->prompt_len &&
 		       (app->prompt[app->prompt_len - 1] & 0xC0) == 0x80)
@@ -923,7 +985,11 @@ draw_status(struct app *app, struct canvas *c)
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_STATUS);
 	if (app->prompting) {
-		text = xasprintf("/%s", app->prompt);
+		text = xasprintf("%s%s",
+		                 app->prompt_for == REQ_WRITE_VIEW
+		                         ? "write to (Enter; Esc cancels): "
+		                         : "/",
+		                 app->prompt);
 	} else if (app->message) {
 		text = xstrdup(app->message);
 		if (app->message_is_error)

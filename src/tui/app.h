@@ -79,7 +79,8 @@ struct app {
 	regex_t re;
 	bool have_re;
 	unsigned search_serial; /* changes with every new pattern */
-	bool prompting;         /* reading a search pattern */
+	bool prompting;         /* reading a search pattern or a file name */
+	enum request prompt_for; /* REQ_SEARCH or REQ_WRITE_VIEW */
 	char *prompt;
 	size_t prompt_len, prompt_cap;
 	int page;                  /* rows of the view area at the last draw */
@@ -134,6 +135,10 @@ void app_jump(struct app *app, enum app_view view, uint32_t m);
 /* Select method m from the current view without a history entry; the
  * other views follow it when they are shown next. */
 void app_select(struct app *app, uint32_t m);
+/* Write every row of the current view to path: aligned text, or TSV
+ * when path ends in .tsv; the status line says how many rows or why
+ * not.  False when nothing was written. */
+bool app_write_view(struct app *app, const char *path);
 /* Search for pattern (a POSIX extended regex) from the selection. */
 void app_search(struct app *app, const char *pattern);
 /* Compare with base (not taken over), read from path. */

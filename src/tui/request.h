@@ -57,7 +57,7 @@
 	  "longest call of the selected method")                               \
 	R(FIT, "Timeline", "0", "fit the whole trace (or the range)")          \
 	R(ZOOM_CALL, "Timeline", "z", "zoom to the selected call")             \
-	R(CHART_CLOCK, "Timeline", "w",                                        \
+	R(CHART_CLOCK, "Timeline", "W",                                        \
 	  "lay the calls out on the wall or the cpu clock")                    \
 	R(RANGE_START, "Timeline", "v",                                        \
 	  "start a time range at the cursor; moving extends it")               \
@@ -88,6 +88,8 @@
 	  "collapse the selected method's package into one frame")             \
 	R(TRANSFORM_GROUP, "Transforms", "Z",                                  \
 	  "group by class; again: by package ([ undoes a transform)")          \
+	R(WRITE_VIEW, "Other", "w",                                            \
+	  "write every row of the view to a file (TSV if it ends in .tsv)")   \
 	R(REDRAW, "Other", "C-l", "redraw the screen")                         \
 	R(QUIT, "Other", "q", "quit (Ctrl-Z suspends)")
 

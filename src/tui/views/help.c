@@ -50,6 +50,14 @@ help_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	text_view_draw(state, c, top, height);
 }
 
+/* The lines shown, for `w`. */
+static struct table *
+help_rows(void *state, struct app *app)
+{
+	(void)app;
+	return text_view_table(state, "Help");
+}
+
 const struct view_ops view_help_ops = {
         .name = "Help",
         .hints = "j/k:scroll  Esc:back",
@@ -58,4 +66,5 @@ const struct view_ops view_help_ops = {
         .draw = help_draw,
         .handle = text_view_handle,
         .find = text_view_find,
+        .rows = help_rows,
 };

@@ -61,6 +61,20 @@ text_view_handle(void *state, const struct app *app, enum request req,
 	return list_move(&v->list, req) ? VIEW_DONE : VIEW_UNHANDLED;
 }
 
+struct table *
+text_view_table(const struct text_view *v, const char *title)
+{
+	enum table_kind kind = TABLE_STRING;
+	struct table *t = table_new(1, &title, &kind);
+	size_t i;
+
+	for (i = 0; i < v->count; i++) {
+		table_row(t);
+		table_str(t, v->lines[i].text);
+	}
+	return t;
+}
+
 /* True when line row matches the search. */
 static bool
 line_matches(size_t row, void *arg)

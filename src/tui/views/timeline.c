@@ -614,7 +614,7 @@ timeline_refresh(void *state, struct app *app)
 const struct view_ops view_timeline_ops = {
         .name = "Timeline",
         .hints = "arrows:calls  Enter:fold/select  +/-/0/z:zoom  "
-                 ",/.:calls  v/V/X:range  w:clock",
+                 ",/.:calls  v/V/X:range  W:clock",
         .open = timeline_open,
         .close = timeline_close,
         .draw = tlv_draw,

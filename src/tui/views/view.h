@@ -16,6 +16,7 @@
 #define TRACETUI_VIEW_H
 
 #include "model/scope.h"
+#include "text/table.h"
 #include "tui/canvas.h"
 #include "tui/request.h"
 
@@ -95,6 +96,9 @@ struct view_ops {
 	/* The method the view's selection stands for, or CALL_NONE; the
 	 * app selects it after open, refresh, handle and find. */
 	uint32_t (*selection)(void *state);
+	/* Every row the view shows (all of them, not only the screen's)
+	 * as a new table of text cells, for `w`; NULL when it has none. */
+	struct table *(*rows)(void *state, struct app *app);
 };
 
 #define VIEW_EXTERN(id, name, req)                                             \
