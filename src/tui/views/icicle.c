@@ -1212,6 +1212,113 @@ icicle_refresh(void *state, struct app *app)
 	 * next use (ensure). */
 }
 
+/* Node n's full name (its method's, or the time outside any method's)
+ * as a frame of a path: a ';' in a signature written ',', as `folded`
+ * does, so ';' only separates frames. */
+static char *
+full_name(const struct app *app, const struct callpath_node *node)
+{
+	char *name =
+	        callpath_is_method(node)
+	                ? method_full_name(&app->tree->methods[node->method])
+	                : xstrdup(CALLPATH_OUTSIDE_NAME);
+	char *p;
+
+	for (p = name; (p = strchr(p, ';')); p++)
+		*p = ',';
+	return name;
+}
+
+/* Every frame under the zoom (the zoomed one too), narrow ones included,
+ * in pre-order: its depth, inclusive and exclusive value on the main
+ * clock, and its path from the outermost frame, folded-style. */
+static struct table *
+icicle_rows(void *state, struct app *app)
+{
+	static const char *const names[] = {"Depth", "Incl", "Excl", "Path"};
+	static const enum table_kind kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_STRING};
+	struct icicle_view *v = state;
+	enum clock_index k = app_main_clock(app);
+	const struct callpath *p;
+	struct table *t = table_new(4, names, kinds);
+	uint32_t *stack = NULL, n, ch;
+	char **path = NULL, buf[64];
+	size_t depth = 0, cap = 0, npath = 0, path_cap = 0, i, len;
+
+	ensure(v, app);
+	p = tree_of(v);
+	/* The zoomed frame's callers start every path. */
+	for (n = v->zoom; n && p->nodes[n].parent; n = p->nodes[n].parent)
+		npath++;
+	UTIL_GROW(path, path_cap, npath + 1);
+	for (i = npath, n = v->zoom; i > 0; n = p->nodes[n].parent)
+		path[--i] = full_name(app, &p->nodes[p->nodes[n].parent]);
+	UTIL_GROW(stack, cap, 1);
+	if (v->zoom)
+		stack[depth++] = v->zoom;
+	else
+		for (ch = p->nodes[0].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, depth + 1);
+			stack[depth++] = ch;
+		}
+	/* Siblings were pushed first to last: pop them in that order. */
+	for (i = 0; i < depth / 2; i++) {
+		uint32_t s = stack[i];
+
+		stack[i] = stack[depth - 1 - i];
+		stack[depth - 1 - i] = s;
+	}
+	while (depth) {
+		const struct callpath_node *node = &p->nodes[stack[--depth]];
+		uint32_t level = node->depth, from = (uint32_t)depth;
+		char *joined;
+
+		n = stack[depth];
+		while (npath >= level)
+			free(path[--npath]);
+		UTIL_GROW(path, path_cap, npath + 1);
+		path[npath++] = full_name(app, node);
+		table_row(t);
+		table_u64(t, level);
+		quantity_format(buf, sizeof(buf), node->incl[k],
+		                app->tree->header.unit, false);
+		table_str(t, buf);
+		quantity_format(buf, sizeof(buf), callpath_excl(p, n, k),
+		                app->tree->header.unit, false);
+		table_str(t, buf);
+		for (len = 0, i = 0; i < npath; i++)
+			len += strlen(path[i]) + 1;
+		joined = xmalloc(len);
+		for (len = 0, i = 0; i < npath; i++) {
+			size_t l = strlen(path[i]);
+
+			memcpy(joined + len, path[i], l);
+			joined[len + l] = i + 1 < npath ? ';' : '\0';
+			len += l + 1;
+		}
+		table_str(t, joined);
+		free(joined);
+		for (ch = node->first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, depth + 1);
+			stack[depth++] = ch;
+		}
+		for (i = 0; i < (depth - from) / 2; i++) {
+			uint32_t s = stack[from + i];
+
+			stack[from + i] = stack[depth - 1 - i];
+			stack[depth - 1 - i] = s;
+		}
+	}
+	while (npath)
+		free(path[--npath]);
+	free(path);
+	free(stack);
+	return t;
+}
+
 const struct view_ops view_icicle_ops = {
         .name = "Icicle",
         .hints = "Enter:zoom  u:out  hjkl:frames  b:bottom-up  c:clock",
@@ -1222,4 +1329,5 @@ const struct view_ops view_icicle_ops = {
         .search = icicle_search,
         .status = icicle_status,
         .refresh = icicle_refresh,
+        .rows = icicle_rows,
 };

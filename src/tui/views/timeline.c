@@ -43,6 +43,7 @@
 
 #include "query/chart.h"
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "text/duration.h"
 #include "util/alloc.h"
 
@@ -611,6 +612,98 @@ timeline_refresh(void *state, struct app *app)
 	}
 }
 
+/* The i-th call a span lists: the open ones, then the range's. */
+static size_t
+span_call(const struct scope_span *sp, size_t i)
+{
+	return i < sp->nopen ? sp->open[i] : sp->first + (i - sp->nopen);
+}
+
+/* A value of the chart's clock in the trace's unit, into t. */
+static void
+value_cell(struct table *t, const struct app *app, uint64_t v)
+{
+	char buf[64];
+
+	quantity_format(buf, sizeof(buf), v, app->tree->header.unit, false);
+	table_str(t, buf);
+}
+
+/* Every call of the scope, thread by thread in the view's order, each
+ * thread's in pre-order: its depth, start, inclusive and exclusive time
+ * on the clock the bars are laid on (cut at the range's edges), and its
+ * method. */
+static struct table *
+timeline_rows(void *state, struct app *app)
+{
+	static const char *const names[] = {"Thread", "Depth", "Start",
+	                                    "Incl",   "Excl",  "Method"};
+	static const enum table_kind kinds[] = {TABLE_STRING, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_STRING};
+	struct timeline_view *v = state;
+	const struct calltree *tree = app->tree;
+	enum clock_index k;
+	struct table *t = table_new(6, names, kinds);
+	struct scope_span span = {0};
+	uint64_t *children = NULL, dur[CLOCK_COUNT];
+	uint32_t *open = NULL;
+	size_t r, cap = 0, open_cap = 0;
+
+	tlv_ensure(v, app);
+	k = v->clock;
+	for (r = 0; r < v->nrows; r++) {
+		uint32_t th = v->rows[r];
+		size_t n, i, nopen = 0;
+
+		scope_span_of(&span, &app->scope, tree, th);
+		n = span.nopen + (span.end - span.first);
+		UTIL_GROW(children, cap, n + 1);
+		UTIL_GROW(open, open_cap, n + 1);
+		memset(children, 0, (n + 1) * sizeof(*children));
+		/* The children's time, each call's added to its caller's:
+		 * the last listed call less deep than it. */
+		for (i = 0; i < n; i++) {
+			size_t c = span_call(&span, i);
+			uint32_t d = calltree_depth(tree, c);
+
+			while (nopen &&
+			       calltree_depth(
+			               tree,
+			               span_call(&span, open[nopen - 1])) >= d)
+				nopen--;
+			scope_clip(&app->scope, tree, &span, c, dur);
+			if (nopen)
+				children[open[nopen - 1]] += dur[k];
+			open[nopen++] = (uint32_t)i;
+		}
+		for (i = 0; i < n; i++) {
+			size_t c = span_call(&span, i);
+			uint64_t start = calltree_start(tree, c, k);
+			char *name = method_full_name(
+			        &tree->methods[calltree_method(tree, c)]);
+
+			if (app->scope.range.on && start < span.at_start[k])
+				start = span.at_start[k];
+			scope_clip(&app->scope, tree, &span, c, dur);
+			table_row(t);
+			table_str(t, tree->threads[th].name);
+			table_u64(t, calltree_depth(tree, c));
+			value_cell(t, app, start);
+			value_cell(t, app, dur[k]);
+			value_cell(t, app,
+			           dur[k] > children[i] ? dur[k] - children[i]
+			                                : 0);
+			table_str(t, name);
+			free(name);
+		}
+	}
+	scope_span_done(&span);
+	free(children);
+	free(open);
+	return t;
+}
+
 const struct view_ops view_timeline_ops = {
         .name = "Timeline",
         .hints = "arrows:calls  Enter:fold/select  +/-/0/z:zoom  "
@@ -622,4 +715,5 @@ const struct view_ops view_timeline_ops = {
         .search = timeline_search,
         .status = timeline_status,
         .refresh = timeline_refresh,
+        .rows = timeline_rows,
 };
