@@ -10,6 +10,7 @@
 #include "text/width.h"
 #include "util/alloc.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 char *
@@ -82,4 +83,27 @@ method_fit_name(const char *name, int width)
 		}
 	}
 	return s;
+}
+
+char *
+method_source(const struct tt_method *m)
+{
+	if (!m->file || !m->file[0])
+		return NULL;
+	if (m->line >= 0)
+		return xasprintf("%s:%ld", m->file, m->line);
+	return xstrdup(m->file);
+}
+
+char *
+method_name_with_source(const struct tt_method *m)
+{
+	char *name = method_full_name(m), *src = method_source(m), *both;
+
+	if (!src)
+		return name;
+	both = xasprintf("%s  (%s)", name, src);
+	free(name);
+	free(src);
+	return both;
 }

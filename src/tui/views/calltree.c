@@ -991,7 +991,7 @@ calltree_status(void *state, struct app *app)
 		                 value);
 	}
 	m = &app->tree->methods[node->method];
-	name = method_full_name(m);
+	name = method_name_with_source(m);
 	text = xasprintf("%s  depth %u", name, node->depth);
 	free(name);
 	return text;

@@ -786,7 +786,6 @@ profile_status(void *state, struct app *app)
 	struct profile_view *v = state;
 	const struct row *row;
 	const struct tt_method *m;
-	char *name, *text;
 	uint32_t subject;
 
 	if (!v->nrows)
@@ -797,15 +796,7 @@ profile_status(void *state, struct app *app)
 	    row->method == CALL_NONE)
 		subject = row->owner;
 	m = &app->tree->methods[subject];
-	name = method_full_name(m);
-	if (m->file && m->line >= 0)
-		text = xasprintf("%s  (%s:%ld)", name, m->file, m->line);
-	else if (m->file)
-		text = xasprintf("%s  (%s)", name, m->file);
-	else
-		text = xstrdup(name);
-	free(name);
-	return text;
+	return method_name_with_source(m);
 }
 
 /* Every row as shown, with every column: the methods in the view's
