@@ -319,6 +319,15 @@ set_sample_type(struct cmd_opts *o, const char *arg,
 	return NULL;
 }
 
+static const char *
+set_source_dir(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	UTIL_GROW(o->source_dirs, o->source_dirs_cap, o->nsource_dirs + 1);
+	o->source_dirs[o->nsource_dirs++] = arg;
+	return NULL;
+}
+
 /* A byte count with an optional binary K, M, G or T suffix. */
 static bool
 parse_size(const char *s, uint64_t *out)
@@ -475,6 +484,16 @@ static const struct option_def options[] = {
          "class or package: one row per class or package", set_group,
          "Every frame is named after its class (or package); inclusive "
          "time counts once per stack, as for recursion."},
+        {OPT_SOURCE_DIR, 0, "source-dir", "DIR",
+         "find source files under DIR for o in the viewer (repeatable)",
+         set_source_dir,
+         "For the viewer: o opens the selected method's source file in "
+         "$VISUAL (else $EDITOR, else vi) at its line, as +LINE FILE.  "
+         "The file is DIR/com/foo/Bar.java or .kt for a class "
+         "com.foo.Bar, else the source file the key names in that "
+         "folder, else a file of that name anywhere below DIR (at most "
+         "12 levels deep); each DIR in turn.  The editor runs without a "
+         "shell."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "
@@ -711,6 +730,8 @@ cmd_opts_done(struct cmd_opts *opts)
 	opts->fail_if = NULL;
 	free(opts->transforms);
 	opts->transforms = NULL;
+	free(opts->source_dirs);
+	opts->source_dirs = NULL;
 }
 
 enum { MAX_WARNINGS_SHOWN = 10 };

@@ -50,6 +50,7 @@ enum cmd_option {
 	OPT_ALPHA = 1 << 17,
 	OPT_SAMPLE_TYPE = 1 << 18,
 	OPT_TRANSFORM = 1 << 19, /* --focus, --merge, --drop, ... */
+	OPT_SOURCE_DIR = 1 << 20,
 };
 
 struct cmd_spec {
@@ -96,6 +97,9 @@ struct cmd_opts {
 	int nargs;
 	/* --sample-type NAME|INDEX, or NULL */
 	const char *sample_type;
+	/* --source-dir values, in order */
+	const char **source_dirs;
+	size_t nsource_dirs, source_dirs_cap;
 };
 
 /*

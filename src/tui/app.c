@@ -8,6 +8,7 @@
 #include "tui/app.h"
 
 #include "tui/keymap.h"
+#include "tui/source.h"
 #include "query/method-name.h"
 #include "query/summary.h"
 #include "util/alloc.h"
@@ -514,6 +515,48 @@ app_write_view(struct app *app, const char *path)
 	return true;
 }
 
+void
+app_open_source(struct app *app)
+{
+	const struct tt_method *m;
+	char why[512], *path, **argv;
+	int rc;
+
+	if (app->method == CALL_NONE) {
+		app_message(app, false, "select a method first");
+		return;
+	}
+	m = &app->tree->methods[app->method];
+	path = source_find(app->source_dirs, app->nsource_dirs, m, why,
+	                   sizeof(why));
+	if (!path) {
+		app_message(app, true, "%s", why);
+		return;
+	}
+	argv = source_editor_argv(path, m->line);
+	if (!app->run_editor) {
+		char at[32] = "";
+
+		if (m->line >= 1)
+			snprintf(at, sizeof(at), ":%ld", m->line);
+		app_message(app, false, "no terminal for %s: %s%s", argv[0],
+		            path, at);
+	} else {
+		rc = app->run_editor(argv);
+		if (rc < 0)
+			app_message(app, true, "cannot run %s: %s", argv[0],
+			            strerror(errno));
+		else if (rc)
+			app_message(app, true, "%s exited with status %d on %s",
+			            argv[0], rc, path);
+		else
+			app_message(app, false, "%s: back from %s", path,
+			            argv[0]);
+	}
+	source_argv_free(argv);
+	free(path);
+}
+
 /* The kind of the last transform applied, or -1. */
 static int
 last_transform(const struct app *app)
@@ -593,6 +636,9 @@ app_request(struct app *app, enum request req)
 	}
 	case REQ_SEARCH_NEXT:
 		run_search(app, 1);
+		break;
+	case REQ_OPEN_SOURCE:
+		app_open_source(app);
 		break;
 	case REQ_SEARCH_PREV:
 		run_search(app, -1);
@@ -1045,13 +1091,14 @@ app_draw(struct app *app, struct canvas *c)
 	if (app->view == APP_VIEW_TIMELINE &&
 	    (app->tree->header.format == TRACE_FORMAT_PPROF ||
 	     app->tree->header.format == TRACE_FORMAT_HPROF))
-		canvas_text(c, 2, 2, c->width - 2,
-		            app->tree->header.format == TRACE_FORMAT_PPROF
-		                    ? "No timeline: pprof samples carry no time "
-		                      "(1: profile, 3: flame graph)"
-		                    : "No timeline: hprof stacks carry no "
-		                      "timestamps (1: profile, 3: flame graph)",
-		            ROLE_NORMAL);
+		canvas_text(
+		        c, 2, 2, c->width - 2,
+		        app->tree->header.format == TRACE_FORMAT_PPROF
+		                ? "No timeline: pprof samples carry no time "
+		                  "(1: profile, 3: flame graph)"
+		                : "No timeline: hprof stacks carry no "
+		                  "timestamps (1: profile, 3: flame graph)",
+		        ROLE_NORMAL);
 	else
 		view_ops[app->view]->draw(app->state[app->view], app, c, 1,
 		                          c->height - 3);

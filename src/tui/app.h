@@ -104,6 +104,12 @@ struct app {
 	/* At or above 0: the loop quits so that the viewer reloads the
 	 * profile on this sample type (y); -1 otherwise. */
 	long sample_type_wanted;
+	/* Where o looks for source files (--source-dir; not owned). */
+	const char *const *source_dirs;
+	size_t nsource_dirs;
+	/* Runs argv with the terminal given to it and returns its status
+	 * (source_run's); NULL (headless): o says which file it found. */
+	int (*run_editor)(char *const *argv);
 };
 
 /* A viewer on tree (which it takes over). */
@@ -139,6 +145,8 @@ void app_select(struct app *app, uint32_t m);
  * when path ends in .tsv; the status line says how many rows or why
  * not.  False when nothing was written. */
 bool app_write_view(struct app *app, const char *path);
+/* Open the selected method's source file in the editor (o). */
+void app_open_source(struct app *app);
 /* Search for pattern (a POSIX extended regex) from the selection. */
 void app_search(struct app *app, const char *pattern);
 /* Compare with base (not taken over), read from path. */

@@ -88,6 +88,8 @@
 	  "collapse the selected method's package into one frame")             \
 	R(TRANSFORM_GROUP, "Transforms", "Z",                                  \
 	  "group by class; again: by package ([ undoes a transform)")          \
+	R(OPEN_SOURCE, "Other", "o",                                           \
+	  "open the method's source in $VISUAL or $EDITOR (--source-dir)")     \
 	R(WRITE_VIEW, "Other", "w",                                            \
 	  "write every row of the view to a file (TSV if it ends in .tsv)")   \
 	R(REDRAW, "Other", "C-l", "redraw the screen")                         \

@@ -183,6 +183,28 @@ term_close(void)
 }
 
 void
+term_suspend(void)
+{
+	if (!term_active)
+		return;
+	def_prog_mode();
+	curs_set(1);
+	endwin();
+}
+
+void
+term_resume(void)
+{
+	if (!term_active)
+		return;
+	reset_prog_mode();
+	curs_set(0);
+	/* The next paint redraws every cell: the program left its own. */
+	clearok(curscr, TRUE);
+	refresh();
+}
+
+void
 term_size(int *width, int *height)
 {
 	getmaxyx(stdscr, *height, *width);

@@ -30,6 +30,11 @@ bool term_open(enum term_color color, char **error);
 void term_close(void);
 /* The terminal's size in columns and rows. */
 void term_size(int *width, int *height);
+/* Give the terminal back as it was before term_open (for a program run
+ * in it); term_resume takes it again and repaints all of it. */
+void term_suspend(void);
+/* Take the terminal back after term_suspend. */
+void term_resume(void);
 /* Show the canvas. */
 void term_paint(const struct canvas *canvas);
 /* Show text on the bottom line at once, over what was painted. */
