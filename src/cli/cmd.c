@@ -502,6 +502,22 @@ static const struct option_def options[] = {
 };
 enum { NOPTIONS = sizeof(options) / sizeof(options[0]) };
 
+/* What an option's value completes to in a shell: words, "@file" or
+ * "@dir"; an option not listed offers nothing. */
+static const struct {
+	const char *name, *words;
+} completions[] = {
+        {"clock", "wall cpu"},
+        /* The table formats, then export's (cli/export.c). */
+        {"format", "text tsv csv json speedscope chrome dot html"},
+        {"color", "auto always never"},
+        {"mapping", "@file"},
+        {"base", "@file"},
+        {"collapse", "class package"},
+        {"group", "class package"},
+        {"source-dir", "@dir"},
+};
+
 void
 cmd_error(const char *cmd, const char *fmt, ...)
 {
@@ -540,6 +556,26 @@ cmd_option_doc(size_t i, char *flags, size_t size, const char **help,
 	option_flags(&options[i], flags, size);
 	*help = options[i].help;
 	*more = options[i].more;
+	return true;
+}
+
+bool
+cmd_option_complete(size_t i, const char **name, int *short_name,
+                    const char **value, const char **help,
+                    const char **complete)
+{
+	size_t k;
+
+	if (i >= NOPTIONS)
+		return false;
+	*name = options[i].name;
+	*short_name = options[i].short_name;
+	*value = options[i].value;
+	*help = options[i].help;
+	*complete = NULL;
+	for (k = 0; k < sizeof(completions) / sizeof(completions[0]); k++)
+		if (strcmp(completions[k].name, options[i].name) == 0)
+			*complete = completions[k].words;
 	return true;
 }
 
