@@ -50,7 +50,7 @@ enum cmd_option {
 	OPT_ALPHA = 1 << 17,
 	OPT_SAMPLE_TYPE = 1 << 18,
 	OPT_TRANSFORM = 1 << 19, /* --focus, --merge, --drop, ... */
-	OPT_SOURCE_DIR = 1 << 20,
+	OPT_SOURCE_DIR = 1 << 22,
 };
 
 struct cmd_spec {
