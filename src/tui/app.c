@@ -482,28 +482,34 @@ bool
 app_write_view(struct app *app, const char *path)
 {
 	const struct view_ops *ops = view_ops[app->view];
-	struct table *t =
-	        ops->rows ? ops->rows(app->state[app->view], app) : NULL;
-	size_t len = strlen(path), n;
+	void *state = app->state[app->view];
+	struct table *t = NULL;
+	size_t len = strlen(path), n = 0;
 	bool tsv = len > 4 && strcmp(path + len - 4, ".tsv") == 0;
+	enum table_format format = tsv ? TABLE_TSV : TABLE_TEXT;
 	FILE *f;
 	int err = 0;
 
-	if (!t) {
+	if (!ops->write && !(t = ops->rows ? ops->rows(state, app) : NULL)) {
 		app_message(app, true, "this view has no rows to write");
 		return false;
 	}
+	errno = 0;
 	f = fopen(path, "w");
 	if (!f) {
 		err = errno;
 	} else {
-		table_print(t, f, tsv ? TABLE_TSV : TABLE_TEXT);
+		if (ops->write) {
+			n = ops->write(state, app, f, format);
+		} else {
+			table_print(t, f, format);
+			n = table_nrows(t);
+		}
 		if (ferror(f))
 			err = errno ? errno : EIO;
 		if (fclose(f) != 0 && !err)
 			err = errno;
 	}
-	n = table_nrows(t);
 	table_free(t);
 	if (err) {
 		app_message(app, true, "cannot write %s: %s", path,

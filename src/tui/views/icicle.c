@@ -1231,9 +1231,10 @@ full_name(const struct app *app, const struct callpath_node *node)
 
 /* Every frame under the zoom (the zoomed one too), narrow ones included,
  * in pre-order: its depth, inclusive and exclusive value on the main
- * clock, and its path from the outermost frame, folded-style. */
-static struct table *
-icicle_rows(void *state, struct app *app)
+ * clock, and its path from the outermost frame, folded-style.  Written a
+ * row at a time: a bottom-up tree's paths can be too many to hold. */
+static size_t
+icicle_write(void *state, struct app *app, FILE *out, enum table_format format)
 {
 	static const char *const names[] = {"Depth", "Incl", "Excl", "Path"};
 	static const enum table_kind kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
@@ -1241,13 +1242,29 @@ icicle_rows(void *state, struct app *app)
 	struct icicle_view *v = state;
 	enum clock_index k = app_main_clock(app);
 	const struct callpath *p;
-	struct table *t = table_new(4, names, kinds);
-	uint32_t *stack = NULL, n, ch;
-	char **path = NULL, buf[64];
-	size_t depth = 0, cap = 0, npath = 0, path_cap = 0, i, len;
+	uint32_t *stack = NULL, n, ch, deepest = 0;
+	char **path = NULL, level_text[24], incl_text[64], excl_text[64];
+	const char *cells[4];
+	size_t depth = 0, cap = 0, npath = 0, path_cap = 0, i, len, rows = 0;
+	size_t widths[4];
 
 	ensure(v, app);
 	p = tree_of(v);
+	/* Text columns as wide as their widest possible cell. */
+	for (i = 0; i < 4; i++)
+		widths[i] = strlen(names[i]);
+	for (n = 0; n < p->count; n++)
+		if (p->nodes[n].depth > deepest)
+			deepest = p->nodes[n].depth;
+	if ((size_t)snprintf(level_text, sizeof(level_text), "%u", deepest) >
+	    widths[0])
+		widths[0] = strlen(level_text);
+	quantity_format(incl_text, sizeof(incl_text), incl(p, v->zoom, k),
+	                app->tree->header.unit, false);
+	for (i = 1; i < 3; i++)
+		if (strlen(incl_text) > widths[i])
+			widths[i] = strlen(incl_text);
+	table_print_row(out, format, 4, names, kinds, widths);
 	/* The zoomed frame's callers start every path. */
 	for (n = v->zoom; n && p->nodes[n].parent; n = p->nodes[n].parent)
 		npath++;
@@ -1280,14 +1297,12 @@ icicle_rows(void *state, struct app *app)
 			free(path[--npath]);
 		UTIL_GROW(path, path_cap, npath + 1);
 		path[npath++] = full_name(app, node);
-		table_row(t);
-		table_u64(t, level);
-		quantity_format(buf, sizeof(buf), node->incl[k],
+		snprintf(level_text, sizeof(level_text), "%u", level);
+		quantity_format(incl_text, sizeof(incl_text), node->incl[k],
 		                app->tree->header.unit, false);
-		table_str(t, buf);
-		quantity_format(buf, sizeof(buf), callpath_excl(p, n, k),
-		                app->tree->header.unit, false);
-		table_str(t, buf);
+		quantity_format(excl_text, sizeof(excl_text),
+		                callpath_excl(p, n, k), app->tree->header.unit,
+		                false);
 		for (len = 0, i = 0; i < npath; i++)
 			len += strlen(path[i]) + 1;
 		joined = xmalloc(len);
@@ -1298,8 +1313,13 @@ icicle_rows(void *state, struct app *app)
 			joined[len + l] = i + 1 < npath ? ';' : '\0';
 			len += l + 1;
 		}
-		table_str(t, joined);
+		cells[0] = level_text;
+		cells[1] = incl_text;
+		cells[2] = excl_text;
+		cells[3] = joined;
+		table_print_row(out, format, 4, cells, kinds, widths);
 		free(joined);
+		rows++;
 		for (ch = node->first_child; ch != CALL_NONE;
 		     ch = p->nodes[ch].next_sibling) {
 			UTIL_GROW(stack, cap, depth + 1);
@@ -1316,7 +1336,7 @@ icicle_rows(void *state, struct app *app)
 		free(path[--npath]);
 	free(path);
 	free(stack);
-	return t;
+	return rows;
 }
 
 const struct view_ops view_icicle_ops = {
@@ -1329,5 +1349,5 @@ const struct view_ops view_icicle_ops = {
         .search = icicle_search,
         .status = icicle_status,
         .refresh = icicle_refresh,
-        .rows = icicle_rows,
+        .write = icicle_write,
 };

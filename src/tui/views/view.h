@@ -22,6 +22,7 @@
 
 #include <regex.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 struct app;
@@ -99,6 +100,11 @@ struct view_ops {
 	/* Every row the view shows (all of them, not only the screen's)
 	 * as a new table of text cells, for `w`; NULL when it has none. */
 	struct table *(*rows)(void *state, struct app *app);
+	/* The same rows written straight to out as text or TSV
+	 * (table_print_row), for a view with too many to hold as a table;
+	 * used instead of rows when set.  Returns how many it wrote. */
+	size_t (*write)(void *state, struct app *app, FILE *out,
+	                enum table_format format);
 };
 
 #define VIEW_EXTERN(id, name, req)                                             \
