@@ -20,25 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
-} commands[] = {
-        {"report", cmd_report, "per-method profile table"},
-        {"tree", cmd_tree, "top-down merged call tree, pruned by --min-pct"},
-        {"calls", cmd_calls,
-         "every call of matching methods: thread, start, wall, cpu, depth"},
-        {"info", cmd_info, "format, properties, threads, anomalies"},
-        {"dump", cmd_dump, "the records in file order, as dmtracedump -o"},
-        {"folded", cmd_folded,
-         "folded stacks for FlameGraph, flamelens, speedscope"},
-        {"diff", cmd_diff, "per-method comparison of two traces"},
-        {"export", cmd_export,
-         "speedscope or Chrome JSON, a dot call graph, an HTML report"},
-        {"flamegraph", cmd_flamegraph, "a flame graph as a self-contained SVG"},
-};
-
 static void
 usage(FILE *out)
 {
@@ -50,9 +31,9 @@ usage(FILE *out)
 	             "profiles (heapprofd's\nheap dumps).  Without a command, "
 	             "FILE opens in the interactive viewer.\n\n"
 	             "Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name,
-		        commands[i].summary);
+	for (i = 0; cmd_commands[i].name; i++)
+		fprintf(out, "  %-10s %s\n", cmd_commands[i].name,
+		        cmd_commands[i].summary);
 	if (out == stdout) {
 		printf("\nViewer options:\n");
 		viewer_help_options();
@@ -200,12 +181,12 @@ unknown_command(int argc, char **argv)
 
 	if (stat(word, &st) == 0)
 		return false;
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		size_t d = distance(word, commands[i].name);
+	for (i = 0; cmd_commands[i].name; i++) {
+		size_t d = distance(word, cmd_commands[i].name);
 
 		if (d < best) {
 			best = d;
-			near = commands[i].name;
+			near = cmd_commands[i].name;
 		}
 	}
 	if (!near && argc < 3)
@@ -247,10 +228,10 @@ main(int argc, char **argv)
 		printf("tracetui %s\n", PACKAGE_VERSION);
 		return check_output(CMD_OK);
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
+	for (i = 0; cmd_commands[i].name; i++)
+		if (strcmp(argv[1], cmd_commands[i].name) == 0)
 			return check_output(
-			        commands[i].run(argc - 1, argv + 1));
+			        cmd_commands[i].run(argc - 1, argv + 1));
 	if (argv[1][0] != '-' && unknown_command(argc, argv))
 		return CMD_USAGE;
 	return check_output(viewer_main(argc, argv));

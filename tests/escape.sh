@@ -148,6 +148,24 @@ for format in v1 stream v2; do
 			VIEW_INFO >"$tmp/view" 2>&1
 		ok $? "$format: the viewer draws every view"
 		check "$tmp/view" "$format: the viewer's views escaped"
+		# w writes each view's rows: names escaped in text and TSV.
+		render=$(cd "${RENDER%/*}" && pwd)/render
+		(cd "$tmp" && "$render" "$f" 100x30 ENTER key:w key:Enter \
+			key:w key:C-u type:p.tsv key:Enter VIEW_TIMELINE \
+			key:w key:Enter VIEW_ICICLE key:w key:C-u type:i.tsv \
+			key:Enter VIEW_THREADS key:w key:Enter VIEW_CALLTREE \
+			key:e key:w key:C-u type:c.tsv key:Enter VIEW_INFO \
+			key:w key:Enter >/dev/null 2>&1)
+		ok $? "$format: w writes every view"
+		for w in tracetui-profile.txt p.tsv tracetui-timeline.txt \
+			i.tsv tracetui-threads.txt c.tsv tracetui-info.txt; do
+			if [ -f "$tmp/$w" ]; then
+				check "$tmp/$w" "$format: w's $w escaped"
+			else
+				ok 1 "$format: w wrote $w"
+			fi
+			rm -f "$tmp/$w"
+		done
 	fi
 done
 

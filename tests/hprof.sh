@@ -84,6 +84,16 @@ run "$TRACETUI" report "$srcdir/tests/fixtures/hprof-samples.txt"
 ok "$(printf '%s\n' "$err" |
 	grep -q 'offset [0-9]*: warning: trace 300008 is in the table but' &&
 	echo 0 || echo 1)" "hprof-samples: a warning names the undefined trace"
+# Samples have no time: counts in the text, never milliseconds.
+ok "$(printf '%s\n' "$out" | sed -n 1p |
+	grep -q ': samples, total 100 over 3 threads$' &&
+	printf '%s\n' "$out" | sed -n 3p | grep -q 'Incl count' &&
+	! printf '%s\n' "$out" | grep -q ' ms' &&
+	printf '%s\n' "$out" | grep -Eq '^ *57\.0% +57 +42\.0% +42 .*App\.compute$' &&
+	echo 0 || echo 1)" "hprof-samples: report counts samples (App.compute 57, 42 its own), no ms"
+"$TRACETUI" info "$srcdir/tests/fixtures/hprof-samples.txt" 2>/dev/null |
+	grep -q '^ *tid  *events  *calls  *count  *cpu  *name$'
+ok $? "hprof-samples: info's thread table counts, no 'wall us'"
 
 # A profile without a CPU table holds nothing usable.
 printf '%s\n' 'JAVA PROFILE 1.0.1, created today' '' \

@@ -8,7 +8,8 @@
  *        WIDTHxHEIGHT [STEP...]
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
- * the help: key:Enter, key:C-o), search:REGEX, filter:REGEX (the rows
+ * the help: key:Enter, key:C-o), type:TEXT (a key press per character
+ * of TEXT, as typed into a prompt), search:REGEX, filter:REGEX (the rows
  * the & prompt keeps), size:WxH (draw at the size so far, then use the
  * new one), or mouse:B;X;YM (an xterm SGR mouse report, M for a press
  * or m for a release, 1-based cells; a second after the last one, or
@@ -191,6 +192,11 @@ main(int argc, char **argv)
 				ev.ms = now;
 				app_mouse(app, &ev);
 			}
+		} else if (!strncmp(step, "type:", 5)) {
+			const char *p;
+
+			for (p = step + 5; *p; p++)
+				app_key(app, (unsigned char)*p);
 		} else if (!strncmp(step, "search:", 7)) {
 			app_search(app, step + 7);
 		} else if (!strncmp(step, "filter:", 7)) {

@@ -28,8 +28,10 @@ for spec in diff-base diff-new; do
 	"$MKTRACE" "$srcdir/tests/fixtures/$spec.spec" "$tmp/$spec.trace" ||
 		skip_all "mktrace failed on $spec"
 done
-# A sampled trace (hprof profiles are): the title and the calls column
-# say its numbers are estimates.
+# An hprof profile of samples, whose comment works its counts out by
+# hand (App.main 57 of 100 samples, App.compute 42 of them its own):
+# every view shows counts (type: samples), no time and no timeline, and
+# the calls column says its calls are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 "$MKTRACE" "$srcdir/data/demo.spec" "$tmp/demo.trace" ||
 	skip_all "mktrace failed on data/demo.spec"
@@ -216,9 +218,9 @@ chart-folded|--roles|timeline|100x24|VIEW_TIMELINE key:Space
 chart-folded-enter||timeline|100x24|VIEW_TIMELINE key:Enter key:j key:Enter key:k key:Enter
 chart-deeper||timeline|80x8|VIEW_TIMELINE
 chart-deeper-scroll||timeline|80x8|VIEW_TIMELINE MOVE_DOWN*2 EXPAND MOVE_DOWN key:G MOVE_DOWN
-chart-clock|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:w
-chart-clock-back||timeline|100x24|VIEW_TIMELINE key:w key:w
-chart-clock-single||cpu|80x12|VIEW_TIMELINE key:w
+chart-clock|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:W
+chart-clock-back||timeline|100x24|VIEW_TIMELINE key:W key:W
+chart-clock-single||cpu|80x12|VIEW_TIMELINE key:W
 chart-search|--roles|timeline|100x24|VIEW_TIMELINE search:Net|Binder
 chart-search-next||timeline|100x24|VIEW_TIMELINE search:Net|Binder key:n
 chart-search-next-2||timeline|100x24|VIEW_TIMELINE search:Net|Binder key:n key:n
@@ -290,6 +292,10 @@ mouse-wheel-chart-threads||gen|100x16|VIEW_TIMELINE mouse:65;5;5M
 mouse-drag-axis-shown||gen|100x16|VIEW_TIMELINE mouse:0;26;2M mouse:32;45;2M
 mouse-outside-view||calls|80x16|mouse:0;10;1M mouse:0;10;15M mouse:0;10;16M
 mouse-filter-wheel||gen|80x12|filter:view mouse:65;10;5M mouse:65;10;5M mouse:0;10;4M
+hprof-timeline||sampled|80x8|VIEW_TIMELINE
+hprof-icicle||sampled|100x10|key:f
+hprof-threads||sampled|100x8|VIEW_THREADS
+hprof-calltree||sampled|100x10|VIEW_CALLTREE key:e
 CASES
 }
 

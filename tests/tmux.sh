@@ -617,4 +617,57 @@ keys q
 sane "q after the load"
 rm -f "$tmp/big.trace"
 
+# --- o: the source in $EDITOR, and the screen back as it was -----------
+label="o"
+cat >"$tmp/src.spec" <<'SPEC'
+format v1
+version 3
+clock dual
+thread 1 main
+method 0x4 com.example.app.App main ([Ljava/lang/String;)V App.java 12
+method 0x8 com.example.app.Gone run ()V Gone.java 5
+call 1 0x4 0 0 100 100 {
+ call 1 0x8 10 10 80 80
+}
+SPEC
+"$MKTRACE" "$tmp/src.spec" "$tmp/src.trace" >/dev/null 2>&1
+mkdir -p "$tmp/srcroot/com/example/app"
+echo 'class App {}' >"$tmp/srcroot/com/example/app/App.java"
+# The stub editor records its arguments, one a line, then shows a
+# screen of its own that the viewer must paint over when it comes back.
+cat >"$tmp/editor" <<EDITOR
+#!/bin/sh
+for a in "\$@"; do printf '%s\n' "\$a"; done >"$tmp/args"
+clear
+echo EDITOR SCREEN
+sleep 0.3
+EDITOR
+chmod +x "$tmp/editor"
+rm -f "$tmp/pid" "$tmp/args"
+keys "clear; sh -c 'echo \$\$ >$tmp/pid; VISUAL= EDITOR=$tmp/editor" \
+	" exec $TRACETUI --source-dir $tmp/srcroot $tmp/src.trace'" Enter
+wait_for '[ -s "$tmp/pid" ]'
+pid=$(cat "$tmp/pid" 2>/dev/null)
+expect '\| Profile \| all 1 threads \|' "$label: the viewer opens"
+wait_for 'status_line | grep -q "^com.example.app.App.main .*(App.java:12)"'
+ok $? "$label: the status line names App.java:12"
+before=$(screen | sed -n '2,4p')
+keys o
+wait_for '[ -s "$tmp/args" ]'
+printf '+12\n%s\n' "$tmp/srcroot/com/example/app/App.java" |
+	cmp -s - "$tmp/args"
+ok $? "$label: the editor got +12 and DIR/com/example/app/App.java"
+diag <"$tmp/args"
+wait_for 'status_line | grep -q "App.java: back from"'
+ok $? "$label: back in the viewer, the status line says so"
+! on_screen 'EDITOR SCREEN'
+ok $? "$label: the editor's screen is painted over"
+[ "$(screen | sed -n '2,4p')" = "$before" ]
+ok $? "$label: the rows are as they were"
+keys j o
+expect 'source not found: no .*/srcroot/com/example/app/Gone\.java or \.kt' \
+	"$label: a missing file: the status line says what was searched"
+keys q
+sane q
+
 done_testing

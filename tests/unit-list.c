@@ -35,6 +35,13 @@ even(size_t row, void *arg)
 }
 
 static bool
+odd_rows(size_t row, void *arg)
+{
+	(void)arg;
+	return row % 2 == 1;
+}
+
+static bool
 none(size_t row, void *arg)
 {
 	(void)row;
@@ -316,6 +323,7 @@ test_filter(void)
 	is_u64(list_next(&l, 12), 15, "the row drawn after 12 is 15");
 	is_u64(list_next(&l, 13), 15, "and after hidden 13 too");
 	is_u64(list_next(&l, 18), 20, "after 18 none: the count");
+	is_u64(list_first(&l), 0, "the first row shown is 0");
 	ok(list_search(&l, 1, even, NULL, &hit),
 	   "a search finds among the rows shown");
 	ok(l.cursor == 0 && hit.nth == 1 && hit.total == 4,
@@ -335,11 +343,15 @@ test_filter(void)
 	list_select(&l, 8);
 	list_filter(&l, even, NULL);
 	is_u64(l.cursor, 8, "another filter keeps a row it shows");
+	list_filter(&l, odd_rows, NULL);
+	is_u64(list_first(&l), 1, "keeping 1 3 5 7 9: the first shown is 1");
+	list_filter(&l, even, NULL);
 	list_reset(&l);
 	is_u64(l.cursor, 0, "a sort goes back to the first row shown");
 	list_filter(&l, none, NULL);
 	ok(list_visible(&l) == 0 && !list_search(&l, 1, even, NULL, NULL),
 	   "a filter that keeps nothing: nothing to search");
+	is_u64(list_first(&l), 10, "nor a first row: the count");
 	list_move(&l, REQ_MOVE_DOWN);
 	list_layout(&l, 3);
 	is_u64(l.cursor, 0, "and moving stays put");

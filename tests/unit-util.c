@@ -461,6 +461,48 @@ json_of(const char *s)
 	return buf;
 }
 
+/* Rows printed one at a time with the widths a table would find come
+ * out as the table prints them, in text and in TSV. */
+static void
+test_table_rows(void)
+{
+	static const char *const names[] = {"thread", "n", "name"};
+	static const enum table_kind kinds[] = {TABLE_STRING, TABLE_NUMBER,
+	                                        TABLE_STRING};
+	static const char *const rows[][3] = {
+	        {"main", "7", "a.B c()V"},
+	        {"w\x1Bide", "12345", "\xE2\x80\xAEx"},
+	        {"", "0", "tab\there"},
+	};
+	static const size_t widths[] = {8, 5, 0};
+	enum table_format f;
+	size_t r;
+
+	for (f = TABLE_TEXT; f <= TABLE_TSV; f++) {
+		struct table *t = table_new(3, names, kinds);
+		char *want, *got = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&got, &len);
+
+		table_print_row(out, f, 3, names, kinds, widths);
+		for (r = 0; r < 3; r++) {
+			table_row(t);
+			table_str(t, rows[r][0]);
+			table_str(t, rows[r][1]);
+			table_str(t, rows[r][2]);
+			table_print_row(out, f, 3, rows[r], kinds, widths);
+		}
+		fclose(out);
+		want = print_to_string(t, f);
+		is_str(got, want, "table_print_row: as table_print, %s",
+		       f == TABLE_TEXT ? "text" : "TSV");
+		is_u64(table_nrows(t), 3, "table_nrows counts the rows");
+		free(want);
+		free(got);
+		table_free(t);
+	}
+}
+
 static void
 test_table(void)
 {
@@ -680,6 +722,7 @@ main(void)
 	test_arena();
 	test_text_width();
 	test_table();
+	test_table_rows();
 	test_duration();
 	return done_testing();
 }

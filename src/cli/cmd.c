@@ -336,6 +336,15 @@ set_sample_type(struct cmd_opts *o, const char *arg,
 	return NULL;
 }
 
+static const char *
+set_source_dir(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	UTIL_GROW(o->source_dirs, o->source_dirs_cap, o->nsource_dirs + 1);
+	o->source_dirs[o->nsource_dirs++] = arg;
+	return NULL;
+}
+
 /* A byte count with an optional binary K, M, G or T suffix. */
 static bool
 parse_size(const char *s, uint64_t *out)
@@ -507,6 +516,16 @@ static const struct option_def options[] = {
          "class or package: one row per class or package", set_group,
          "Every frame is named after its class (or package); inclusive "
          "time counts once per stack, as for recursion."},
+        {OPT_SOURCE_DIR, 0, "source-dir", "DIR",
+         "find source files under DIR for o in the viewer (repeatable)",
+         set_source_dir,
+         "For the viewer: o opens the selected method's source file in "
+         "$VISUAL (else $EDITOR, else vi) at its line, as +LINE FILE.  "
+         "The file is DIR/com/foo/Bar.java or .kt for a class "
+         "com.foo.Bar, else the source file the key names in that "
+         "folder, else a file of that name anywhere below DIR (at most "
+         "12 levels deep); each DIR in turn.  The editor runs without a "
+         "shell."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "
@@ -514,6 +533,22 @@ static const struct option_def options[] = {
          "file read from a pipe has the same limit."},
 };
 enum { NOPTIONS = sizeof(options) / sizeof(options[0]) };
+
+/* What an option's value completes to in a shell: words, "@file" or
+ * "@dir"; an option not listed offers nothing. */
+static const struct {
+	const char *name, *words;
+} completions[] = {
+        {"clock", "wall cpu"},
+        /* The table formats, then export's (cli/export.c). */
+        {"format", "text tsv csv json speedscope chrome dot html"},
+        {"color", "auto always never"},
+        {"mapping", "@file"},
+        {"base", "@file"},
+        {"collapse", "class package"},
+        {"group", "class package"},
+        {"source-dir", "@dir"},
+};
 
 void
 cmd_error(const char *cmd, const char *fmt, ...)
@@ -553,6 +588,26 @@ cmd_option_doc(size_t i, char *flags, size_t size, const char **help,
 	option_flags(&options[i], flags, size);
 	*help = options[i].help;
 	*more = options[i].more;
+	return true;
+}
+
+bool
+cmd_option_complete(size_t i, const char **name, int *short_name,
+                    const char **value, const char **help,
+                    const char **complete)
+{
+	size_t k;
+
+	if (i >= NOPTIONS)
+		return false;
+	*name = options[i].name;
+	*short_name = options[i].short_name;
+	*value = options[i].value;
+	*help = options[i].help;
+	*complete = NULL;
+	for (k = 0; k < sizeof(completions) / sizeof(completions[0]); k++)
+		if (strcmp(completions[k].name, options[i].name) == 0)
+			*complete = completions[k].words;
 	return true;
 }
 
@@ -743,6 +798,8 @@ cmd_opts_done(struct cmd_opts *opts)
 	opts->fail_if = NULL;
 	free(opts->transforms);
 	opts->transforms = NULL;
+	free(opts->source_dirs);
+	opts->source_dirs = NULL;
 }
 
 enum { MAX_WARNINGS_SHOWN = 10 };

@@ -53,6 +53,7 @@ enum cmd_option {
 	OPT_TRANSFORM = 1 << 19, /* --focus, --merge, --drop, ... */
 	OPT_MOUSE = 1 << 20,
 	OPT_FULL_NAMES = 1 << 21,
+	OPT_SOURCE_DIR = 1 << 22,
 };
 
 struct cmd_spec {
@@ -101,6 +102,9 @@ struct cmd_opts {
 	int nargs;
 	/* --sample-type NAME|INDEX, or NULL */
 	const char *sample_type;
+	/* --source-dir values, in order */
+	const char **source_dirs;
+	size_t nsource_dirs, source_dirs_cap;
 };
 
 /*
@@ -169,6 +173,25 @@ void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 
 /* The commands. */
+/* A batch command: its name, its function, and its line in the usage. */
+struct cmd_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Every batch command, in the order the usage lists them, then an entry
+ * with a NULL name. */
+extern const struct cmd_command cmd_commands[];
+
+/* Option i of the table, for the shell completions: its long name, its
+ * short one (0 for none), its value's placeholder (NULL for a flag), its
+ * help line, and what its value completes to (words such as "wall cpu",
+ * "@file", "@dir", or NULL for nothing); false past the last. */
+bool cmd_option_complete(size_t i, const char **name, int *short_name,
+                         const char **value, const char **help,
+                         const char **complete);
+
 int cmd_report(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
 int cmd_calls(int argc, char **argv);

@@ -268,14 +268,21 @@ cmd_report(int argc, char **argv)
 	if (ct.opts.format == TABLE_TEXT &&
 	    tree->header.unit != TRACE_UNIT_US) {
 		char total[64];
+		bool hprof = tree->header.format == TRACE_FORMAT_HPROF;
 
 		quantity_format(total, sizeof(total), p.total[sort.clock],
 		                tree->header.unit, true);
 		printf("%s: %s, total %s over %zu thread%s\n", tree->path,
 		       calltree_property(tree, "pprof-sample-type")
 		               ? calltree_property(tree, "pprof-sample-type")
+		       : hprof ? "samples"
 		               : quantity_label(tree->header.unit),
 		       total, ct.scope.count, ct.scope.count == 1 ? "" : "s");
+		/* hprof counts samples, not calls: those are estimated. */
+		if (hprof)
+			printf("sampled: values are sample counts, call counts "
+			       "are estimates from the samples (stack "
+			       "changes)\n");
 		t = text_table(&p, sort.clock, rows, n, tree->header.unit);
 	} else if (ct.opts.format == TABLE_TEXT) {
 		char ms[DURATION_SIZE];

@@ -337,3 +337,26 @@ method_names_get(const struct method_names *names, uint32_t m, bool full)
 	return short_name(meth, names->flags[m] & NAME_WHOLE_CLASS,
 	                  names->flags[m] & NAME_PARAMS);
 }
+
+char *
+method_source(const struct tt_method *m)
+{
+	if (!m->file || !m->file[0])
+		return NULL;
+	if (m->line >= 0)
+		return xasprintf("%s:%ld", m->file, m->line);
+	return xstrdup(m->file);
+}
+
+char *
+method_name_with_source(const struct tt_method *m)
+{
+	char *name = method_full_name(m), *src = method_source(m), *both;
+
+	if (!src)
+		return name;
+	both = xasprintf("%s  (%s)", name, src);
+	free(name);
+	free(src);
+	return both;
+}

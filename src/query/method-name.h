@@ -17,6 +17,12 @@
 char *method_full_name(const struct tt_method *m);
 /* "CLASS.NAME", without the signature. */
 char *method_short_name(const struct tt_method *m);
+/* Where the key says m is: "File.java:12", "File.java" without a line,
+ * or NULL without a source file. */
+char *method_source(const struct tt_method *m);
+/* The full name with its source after it when known:
+ * "CLASS.NAME SIGNATURE  (File.java:12)". */
+char *method_name_with_source(const struct tt_method *m);
 /*
  * A new copy of the full or short name shortened towards width columns:
  * package parts become their first letter, outermost first, until the

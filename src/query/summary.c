@@ -5,6 +5,7 @@
 
 #include "query/summary.h"
 
+#include "query/quantity.h"
 #include "text/width.h"
 #include "util/alloc.h"
 
@@ -176,7 +177,7 @@ hprof_header(struct summary *s, const struct calltree *tree)
 	const char *unit = calltree_property(tree, "hprof-unit");
 	char *v = text_escape(version ? version : "hprof");
 	char *p = text_escape(profile ? profile : "cpu samples");
-	char *u = text_escape(unit ? unit : "1 us = 1 sample");
+	char *u = text_escape(unit ? unit : "counts samples, no time");
 
 	line(s, "format:      hprof text CPU profile (%s), %s", v, p);
 	line(s,
@@ -225,9 +226,13 @@ properties_and_threads(struct summary *s, const struct calltree *tree)
 		free(k);
 		free(v);
 	}
+	/* A profile's sample counts or sizes are no microseconds. */
+	bool us = tree->header.unit == TRACE_UNIT_US;
+
 	line(s, "threads:");
 	line(s, "  %10s %10s %8s %14s %14s  %s", "tid", "events", "calls",
-	     "wall us", "cpu us", "name");
+	     us ? "wall us" : quantity_label(tree->header.unit),
+	     us ? "cpu us" : "cpu", "name");
 	for (i = 0; i < tree->nthreads; i++) {
 		const struct tt_thread *t = &tree->threads[i];
 		char wall[32] = "-", cpu[32] = "-";

@@ -20,7 +20,8 @@
  *   CPU TIME (ms) END                     % of the total
  *
  * How it maps onto the model (PRODUCT.md 2):
- *   - the clock is wall only: 1 us per sample, or for CPU TIME the trace's
+ *   - the clock is wall only: 1 per sample, counts (the header's unit)
+ *     that no view or command shows as time, or for CPU TIME the trace's
  *     self % of the total ms, in us (the finest time the file gives); the
  *     property hprof-unit says which;
  *   - one thread per thread the traces name with (thread=N), named by its
@@ -841,7 +842,7 @@ emit(struct hprof *h, uint64_t len)
 	         h->kind == TABLE_TIME
 	                 ? "wall clock field: 1 us = 1 us of cpu time (the "
 	                   "trace's self % of the total)"
-	                 : "wall clock field: 1 us = 1 sample");
+	                 : "wall clock field: counts samples, no time");
 	if (s->thread) {
 		for (i = 0; attributed && i < h->nthreads; i++)
 			s->thread(s->ctx, h->threads[i].tid,
@@ -869,6 +870,9 @@ emit(struct hprof *h, uint64_t len)
 	hd.incomplete = h->incomplete;
 	hd.expected_records = frames * 2;
 	hd.sampled = 1;
+	/* Samples carry no time: what the views and report show of them is
+	 * counts (a CPU TIME table's are times). */
+	hd.unit = h->kind == TABLE_TIME ? TRACE_UNIT_US : TRACE_UNIT_COUNT;
 	if (s->begin)
 		s->begin(s->ctx, &hd);
 	if (s->event && nitems)

@@ -220,6 +220,44 @@ print_text(const struct table *t, FILE *out)
 }
 
 void
+table_print_row(FILE *out, enum table_format format, size_t ncols,
+                const char *const *cells, const enum table_kind *kinds,
+                const size_t *widths)
+{
+	size_t i;
+
+	for (i = 0; i < ncols; i++) {
+		const char *cell = cells[i] ? cells[i] : "";
+		size_t w = text_width(cell);
+		size_t pad = widths[i] > w ? widths[i] - w : 0;
+		char *shown = text_escape(cell);
+
+		if (format == TABLE_TSV) {
+			if (i)
+				fputc('\t', out);
+			fputs(shown, out);
+			free(shown);
+			continue;
+		}
+		if (i)
+			fputs("  ", out);
+		if (kinds[i] == TABLE_NUMBER)
+			fprintf(out, "%*s", (int)pad, "");
+		fputs(shown, out);
+		if (kinds[i] == TABLE_STRING && i + 1 < ncols)
+			fprintf(out, "%*s", (int)pad, "");
+		free(shown);
+	}
+	fputc('\n', out);
+}
+
+size_t
+table_nrows(const struct table *t)
+{
+	return (t->ncells + t->ncols - 1) / t->ncols;
+}
+
+void
 table_print(const struct table *t, FILE *out, enum table_format format)
 {
 	switch (format) {

@@ -46,9 +46,20 @@ void table_ms(struct table *table, uint64_t us);
 /* A cell of a signed change in microseconds, as milliseconds ("+1.500"). */
 void table_ms_signed(struct table *table, int64_t us);
 void table_empty(struct table *table);
+/* The number of rows (a row being filled counts). */
+size_t table_nrows(const struct table *table);
 /* Print the table in format to out; header line unless headless. */
 void table_print(const struct table *table, FILE *out,
                  enum table_format format);
+/*
+ * One row printed at once, for rows too many to hold in a table: TSV
+ * (escaped, tab-separated), or text padded to widths[] (in columns; two
+ * spaces apart, numbers right-aligned, the last cell unpadded).  Only
+ * TABLE_TEXT and TABLE_TSV.
+ */
+void table_print_row(FILE *out, enum table_format format, size_t ncols,
+                     const char *const *cells, const enum table_kind *kinds,
+                     const size_t *widths);
 /* Parse "text", "tsv", "csv" or "json"; -1 when it is none of them. */
 int table_format_parse(const char *name);
 

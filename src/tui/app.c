@@ -9,10 +9,13 @@
 
 #include "tui/keymap.h"
 #include "tui/list.h"
+#include "tui/source.h"
 #include "query/method-name.h"
 #include "query/summary.h"
 #include "util/alloc.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -569,15 +572,16 @@ history_add(struct app *app, const char *pattern)
 	app->history[app->nhistory++] = xstrdup(pattern);
 }
 
-/* Start reading a pattern after kind ('/' or '&'). */
+/* Start reading a line for req (REQ_SEARCH or REQ_FILTER: a pattern,
+ * REQ_WRITE_VIEW: a file name), starting from text. */
 static void
-prompt_start(struct app *app, char kind)
+prompt_start(struct app *app, enum request req, const char *text)
 {
 	app->prompting = true;
-	app->prompt_kind = kind;
-	app->prompt_len = 0;
-	UTIL_GROW(app->prompt, app->prompt_cap, 1);
-	app->prompt[0] = '\0';
+	app->prompt_for = req;
+	app->prompt_len = strlen(text);
+	UTIL_GROW(app->prompt, app->prompt_cap, app->prompt_len + 1);
+	memcpy(app->prompt, text, app->prompt_len + 1);
 	app->history_at = app->nhistory;
 	free(app->draft);
 	app->draft = NULL;
@@ -598,6 +602,8 @@ prompt_set(struct app *app, const char *text)
 static void
 prompt_recall(struct app *app, int dir)
 {
+	if (app->prompt_for == REQ_WRITE_VIEW)
+		return; /* the history holds patterns, not file names */
 	if (dir < 0) {
 		if (!app->history_at)
 			return;
@@ -615,6 +621,91 @@ prompt_recall(struct app *app, int dir)
 		                : app->draft ? app->draft
 		                             : "");
 	}
+}
+
+bool
+app_write_view(struct app *app, const char *path)
+{
+	const struct view_ops *ops = view_ops[app->view];
+	void *state = app->state[app->view];
+	struct table *t = NULL;
+	size_t len = strlen(path), n = 0;
+	bool tsv = len > 4 && strcmp(path + len - 4, ".tsv") == 0;
+	enum table_format format = tsv ? TABLE_TSV : TABLE_TEXT;
+	FILE *f;
+	int err = 0;
+
+	if (!ops->write && !(t = ops->rows ? ops->rows(state, app) : NULL)) {
+		app_message(app, true, "this view has no rows to write");
+		return false;
+	}
+	errno = 0;
+	f = fopen(path, "w");
+	if (!f) {
+		err = errno;
+	} else {
+		if (ops->write) {
+			n = ops->write(state, app, f, format);
+		} else {
+			table_print(t, f, format);
+			n = table_nrows(t);
+		}
+		if (ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) != 0 && !err)
+			err = errno;
+	}
+	table_free(t);
+	if (err) {
+		app_message(app, true, "cannot write %s: %s", path,
+		            strerror(err));
+		return false;
+	}
+	app_message(app, false, "wrote %zu row%s to %s", n, n == 1 ? "" : "s",
+	            path);
+	return true;
+}
+
+void
+app_open_source(struct app *app)
+{
+	const struct tt_method *m;
+	char why[512], *path, **argv;
+	int rc;
+
+	if (app->method == CALL_NONE) {
+		app_message(app, false, "select a method first");
+		return;
+	}
+	m = &app->tree->methods[app->method];
+	path = source_find(app->source_dirs, app->nsource_dirs, m, why,
+	                   sizeof(why));
+	if (!path) {
+		app_message(app, true, "%s", why);
+		return;
+	}
+	argv = source_editor_argv(path, m->line);
+	if (!app->run_editor) {
+		char at[32] = "";
+
+		if (m->line >= 1)
+			snprintf(at, sizeof(at), ":%ld", m->line);
+		app_message(app, false, "no terminal for %s: %s%s", argv[0],
+		            path, at);
+	} else {
+		rc = app->run_editor(argv);
+		if (rc < 0)
+			app_message(app, true, "cannot run %s: %s", argv[0],
+			            strerror(errno));
+		else if (rc)
+			app_message(app, true, "%s exited with status %d on %s",
+			            argv[0], rc, path);
+		else
+			app_message(app, false, "%s: back from %s", path,
+			            argv[0]);
+	}
+	source_argv_free(argv);
+	free(path);
 }
 
 /* The kind of the last transform applied, or -1. */
@@ -687,14 +778,14 @@ app_request(struct app *app, enum request req)
 		cycle_sample_type(app);
 		break;
 	case REQ_SEARCH:
-		prompt_start(app, '/');
+		prompt_start(app, req, "");
 		break;
 	case REQ_FILTER:
 		if (!ops->filter)
 			app_message(app, false,
 			            "this view has no rows to filter");
 		else
-			prompt_start(app, '&');
+			prompt_start(app, req, "");
 		break;
 	case REQ_FULL_NAMES:
 		app->full_names = !app->full_names;
@@ -704,8 +795,21 @@ app_request(struct app *app, enum request req)
 		                    : "abbreviated names: packages as "
 		                      "initials (A: full)");
 		break;
+	case REQ_WRITE_VIEW: {
+		/* The view's name as a file name: "tracetui-call-tree.txt". */
+		char *name = xasprintf("tracetui-%s.txt", ops->name), *p;
+
+		for (p = name; *p; p++)
+			*p = *p == ' ' ? '-' : (char)tolower((unsigned char)*p);
+		prompt_start(app, req, name);
+		free(name);
+		break;
+	}
 	case REQ_SEARCH_NEXT:
 		run_search(app, 1);
+		break;
+	case REQ_OPEN_SOURCE:
+		app_open_source(app);
 		break;
 	case REQ_SEARCH_PREV:
 		run_search(app, -1);
@@ -781,14 +885,22 @@ prompt_key(struct app *app, int key)
 		app->prompting = false;
 	} else if (key == TKEY_ENTER || key == '\n') {
 		app->prompting = false;
-		if (app->prompt_len)
-			history_add(app, app->prompt);
-		if (app->prompt_kind == '&')
-			app_filter(app, app->prompt);
-		else if (app->prompt_len)
-			app_search(app, app->prompt);
+		if (app->prompt_for == REQ_WRITE_VIEW) {
+			if (app->prompt_len)
+				app_write_view(app, app->prompt);
+		} else {
+			if (app->prompt_len)
+				history_add(app, app->prompt);
+			if (app->prompt_for == REQ_FILTER)
+				app_filter(app, app->prompt);
+			else if (app->prompt_len)
+				app_search(app, app->prompt);
+		}
 	} else if (key == TKEY_UP || key == TKEY_DOWN) {
 		prompt_recall(app, key == TKEY_UP ? -1 : 1);
+	} else if (key == 21 /* C-u */) {
+		app->prompt_len = 0;
+		app->prompt[0] = '\0';
 	} else if (key == TKEY_BACKSPACE || key == 127 || key == 8) {
 		while (app->prompt_len &&
 		       (app->prompt[app->prompt_len - 1] & 0xC0) == 0x80)
@@ -1074,6 +1186,10 @@ draw_title(struct app *app, struct canvas *c)
 	char *threads, *title, *range, *sampled = NULL, *filter;
 	size_t t;
 
+	/* hprof's counts are its samples: counted, not estimated. */
+	if (!type && app->tree->header.format == TRACE_FORMAT_HPROF &&
+	    app->tree->header.unit == TRACE_UNIT_COUNT)
+		type = "samples";
 	/* A pprof profile's values are its samples', not estimates. */
 	if (app->tree->sampled && !type) {
 		char *every = summary_sample_interval(app->tree);
@@ -1153,7 +1269,12 @@ draw_status(struct app *app, struct canvas *c)
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_STATUS);
 	if (app->prompting) {
-		text = xasprintf("%c%s", app->prompt_kind, app->prompt);
+		text = xasprintf("%s%s",
+		                 app->prompt_for == REQ_WRITE_VIEW
+		                         ? "write to (Enter; Esc cancels): "
+		                 : app->prompt_for == REQ_FILTER ? "&"
+		                                                 : "/",
+		                 app->prompt);
 	} else if (app->message) {
 		text = xstrdup(app->message);
 		if (app->message_is_error)
@@ -1208,11 +1329,16 @@ app_draw(struct app *app, struct canvas *c)
 	draw_title(app, c);
 	app->page = c->height - 3;
 	if (app->view == APP_VIEW_TIMELINE &&
-	    app->tree->header.format == TRACE_FORMAT_PPROF)
-		canvas_text(c, 2, 2, c->width - 2,
-		            "No timeline: pprof samples carry no time (1: "
-		            "profile, 3: flame graph)",
-		            ROLE_NORMAL);
+	    (app->tree->header.format == TRACE_FORMAT_PPROF ||
+	     app->tree->header.format == TRACE_FORMAT_HPROF))
+		canvas_text(
+		        c, 2, 2, c->width - 2,
+		        app->tree->header.format == TRACE_FORMAT_PPROF
+		                ? "No timeline: pprof samples carry no time "
+		                  "(1: profile, 3: flame graph)"
+		                : "No timeline: hprof stacks carry no "
+		                  "timestamps (1: profile, 3: flame graph)",
+		        ROLE_NORMAL);
 	else
 		view_ops[app->view]->draw(app->state[app->view], app, c, 1,
 		                          c->height - 3);

@@ -80,13 +80,14 @@ struct app {
 	regex_t re;
 	bool have_re;
 	unsigned search_serial; /* changes with every new pattern */
-	bool prompting;         /* reading a search pattern */
-	char prompt_kind;       /* '/' (search) or '&' (filter) */
+	bool prompting;         /* reading a pattern or a file name */
+	/* REQ_SEARCH (/), REQ_FILTER (&) or REQ_WRITE_VIEW (w's file name) */
+	enum request prompt_for;
 	char *prompt;
 	size_t prompt_len, prompt_cap;
-	/* Patterns given at either prompt, oldest first, for Up and Down;
-	 * history_at is the one the prompt shows (nhistory: what was being
-	 * typed, kept in draft). */
+	/* Patterns given at the / and & prompts (not w's file names),
+	 * oldest first, for Up and Down; history_at is the one the prompt
+	 * shows (nhistory: what was being typed, kept in draft). */
 	char **history;
 	size_t nhistory, history_cap, history_at;
 	char *draft;
@@ -121,6 +122,12 @@ struct app {
 	/* At or above 0: the loop quits so that the viewer reloads the
 	 * profile on this sample type (y); -1 otherwise. */
 	long sample_type_wanted;
+	/* Where o looks for source files (--source-dir; not owned). */
+	const char *const *source_dirs;
+	size_t nsource_dirs;
+	/* Runs argv with the terminal given to it and returns its status
+	 * (source_run's); NULL (headless): o says which file it found. */
+	int (*run_editor)(char *const *argv);
 };
 
 /* A viewer on tree (which it takes over). */
@@ -154,6 +161,13 @@ void app_jump(struct app *app, enum app_view view, uint32_t m);
 /* Select method m from the current view without a history entry; the
  * other views follow it when they are shown next. */
 void app_select(struct app *app, uint32_t m);
+/* Write every row the current view shows (under a filter, the rows it
+ * shows) to path: aligned text, or TSV when path ends in .tsv; the
+ * status line says how many rows or why not.  False when nothing was
+ * written. */
+bool app_write_view(struct app *app, const char *path);
+/* Open the selected method's source file in the editor (o). */
+void app_open_source(struct app *app);
 /* Search for pattern (a POSIX extended regex, smart case) from the
  * selection. */
 void app_search(struct app *app, const char *pattern);

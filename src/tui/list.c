@@ -114,6 +114,12 @@ list_visible(const struct list *l)
 }
 
 size_t
+list_first(const struct list *l)
+{
+	return visible(l) ? row_at(l, 0) : l->count;
+}
+
+size_t
 list_next(const struct list *l, size_t row)
 {
 	size_t pos;

@@ -57,7 +57,7 @@
 	  "longest call of the selected method")                               \
 	R(FIT, "Timeline", "0", "fit the whole trace (or the range)")          \
 	R(ZOOM_CALL, "Timeline", "z", "zoom to the selected call")             \
-	R(CHART_CLOCK, "Timeline", "w",                                        \
+	R(CHART_CLOCK, "Timeline", "W",                                        \
 	  "lay the calls out on the wall or the cpu clock")                    \
 	R(RANGE_START, "Timeline", "v",                                        \
 	  "start a time range at the cursor; moving extends it")               \
@@ -94,6 +94,10 @@
 	  "group by class; again: by package ([ undoes a transform)")          \
 	R(FULL_NAMES, "Other", "A",                                            \
 	  "abbreviated or full method names (packages as initials)")           \
+	R(OPEN_SOURCE, "Other", "o",                                           \
+	  "open the method's source in $VISUAL or $EDITOR (--source-dir)")     \
+	R(WRITE_VIEW, "Other", "w",                                            \
+	  "write the view's rows to a file (TSV if it ends in .tsv)")         \
 	R(REDRAW, "Other", "C-l", "redraw the screen")                         \
 	R(QUIT, "Other", "q", "quit (Ctrl-Z suspends)")
 

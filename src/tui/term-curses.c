@@ -379,6 +379,41 @@ suspend(void)
 	}
 }
 
+/* The mouse was on when term_suspend handed the terminal over. */
+static bool mouse_suspended;
+
+void
+term_suspend(void)
+{
+	if (!term_active)
+		return;
+	/* The program run gets the terminal without our mouse modes. */
+	mouse_suspended = mouse_active;
+	if (mouse_suspended)
+		say(MOUSE_OFF);
+	mouse_active = 0;
+	def_prog_mode();
+	curs_set(1);
+	endwin();
+}
+
+void
+term_resume(void)
+{
+	if (!term_active)
+		return;
+	reset_prog_mode();
+	curs_set(0);
+	/* The next paint redraws every cell: the program left its own. */
+	clearok(curscr, TRUE);
+	refresh();
+	if (mouse_suspended) {
+		mouse_active = 1;
+		say(MOUSE_ON);
+	}
+	mouse_suspended = false;
+}
+
 void
 term_size(int *width, int *height)
 {

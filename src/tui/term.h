@@ -33,6 +33,12 @@ bool term_open(enum term_color color, bool mouse, char **error);
 void term_close(void);
 /* The terminal's size in columns and rows. */
 void term_size(int *width, int *height);
+/* Give the terminal back as it was before term_open, the mouse modes
+ * off (for a program run in it); term_resume takes it again, the mouse
+ * on again if it was, and repaints all of it. */
+void term_suspend(void);
+/* Take the terminal back after term_suspend. */
+void term_resume(void);
 /* Show the canvas. */
 void term_paint(const struct canvas *canvas);
 /* Show text on the bottom line at once, over what was painted. */

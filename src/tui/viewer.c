@@ -11,8 +11,10 @@
 #include "model/open.h"
 #include "tui/keymap.h"
 #include "tui/loading.h"
+#include "tui/source.h"
 #include "tui/term.h"
 
+#include <errno.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,7 @@ static const struct cmd_spec viewer_spec = {
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
                    OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE |
-                   OPT_FULL_NAMES,
+                   OPT_FULL_NAMES | OPT_SOURCE_DIR,
         .min_args = 1,
         .max_args = 1,
 };
@@ -42,6 +44,21 @@ locale_is_utf8(void)
 	const char *cs = nl_langinfo(CODESET);
 
 	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
+}
+
+/* Run the editor (o) with the terminal handed over to it, then take
+ * the terminal back exactly as it was. */
+static int
+run_editor(char *const *argv)
+{
+	int rc, err;
+
+	term_suspend();
+	rc = source_run(argv);
+	err = errno;
+	term_resume();
+	errno = err;
+	return rc;
 }
 
 /* The request that shows view v. */
@@ -109,6 +126,9 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	fresh->full_names = app->full_names;
 	app_take_history(fresh, app);
 	fresh->notice = app->notice;
+	fresh->run_editor = app->run_editor;
+	fresh->source_dirs = app->source_dirs;
+	fresh->nsource_dirs = app->nsource_dirs;
 	if (app->view != APP_VIEW_PROFILE)
 		app_request(fresh, view_request(app->view));
 	app_message(fresh, false, "sample type %s",
@@ -191,6 +211,9 @@ viewer_main(int argc, char **argv)
 		return CMD_USAGE;
 	}
 	app->notice = term_notice;
+	app->run_editor = run_editor;
+	app->source_dirs = opts.source_dirs;
+	app->nsource_dirs = opts.nsource_dirs;
 	term_size(&width, &height);
 	canvas = canvas_new(width, height, opts.ascii || !locale_is_utf8());
 	while (!term_interrupted()) {

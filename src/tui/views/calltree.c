@@ -27,6 +27,7 @@
 
 #include "query/callpath.h"
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "text/duration.h"
 #include "tui/app.h"
 #include "tui/list.h"
@@ -623,8 +624,9 @@ parent_row(const struct calltree_view *v, size_t r)
 
 /* ---- drawing ----------------------------------------------------------- */
 
-static void
-draw_header(struct calltree_view *v, struct canvas *c, int y)
+/* Column i's title in the view's mode and clock. */
+static const char *
+column_title(const struct calltree_view *v, const struct app *app, int i)
 {
 	static const char *const titles[2][2][TCOL_COUNT] = {
 	        {{"Incl%", "Incl Cpu", "Excl Cpu", "Calls", "Name"},
@@ -632,6 +634,22 @@ draw_header(struct calltree_view *v, struct canvas *c, int y)
 	        {{"Self%", "Self Cpu", "", "Calls", "Name"},
 	         {"Self%", "Self Wall", "", "Calls", "Name"}},
 	};
+	/* A profile's values (pprof's, hprof's sample counts) are a total
+	 * and a self, not times on a clock. */
+	bool values = app->tree->header.format == TRACE_FORMAT_PPROF ||
+	              app->tree->header.unit == TRACE_UNIT_COUNT;
+
+	if (values && i == TCOL_INCL)
+		return v->mode == TOP_DOWN ? "Total" : "Self";
+	if (values && i == TCOL_EXCL)
+		return "Self";
+	return titles[v->mode][v->clock == CLOCK_WALL][i];
+}
+
+static void
+draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
+            int y)
+{
 	int x = 0, i;
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
@@ -641,7 +659,7 @@ draw_header(struct calltree_view *v, struct canvas *c, int y)
 		if (!shown(v, i))
 			continue;
 		t = xasprintf(
-		        "%s%s%s", titles[v->mode][v->clock == CLOCK_WALL][i],
+		        "%s%s%s", column_title(v, app, i),
 		        (int)v->sort == i
 		                ? canvas_glyph(c, v->ascending
 		                                          ? GLYPH_SORT_UP
@@ -687,6 +705,56 @@ guides(const struct canvas *c, char *buf, size_t size, const bool *last,
 		         canvas_glyph(c, GLYPH_HLINE));
 }
 
+/* The text of row r's cell in column i (before the name) into buf. */
+static void
+cell_text(const struct calltree_view *v, const struct app *app, size_t r, int i,
+          char *buf, size_t size)
+{
+	const struct tree_row *row = &v->rows[r];
+	const struct callpath_node *node = &path_of(v)->nodes[row->node];
+	uint64_t total = app->profile.total[v->clock];
+
+	buf[0] = '\0';
+	switch (i) {
+	case TCOL_INCL_PCT:
+		snprintf(buf, size, "%.1f%%",
+		         total ? 100.0 * (double)node->incl[v->clock] /
+		                         (double)total
+		               : 0.0);
+		break;
+	case TCOL_CALLS:
+		if (row->node)
+			snprintf(buf, size, "%llu",
+			         (unsigned long long)node->calls);
+		break;
+	default:
+		/* A profile's counts and sizes, else times. */
+		if (app->tree->header.unit != TRACE_UNIT_US)
+			quantity_format(buf, size,
+			                column_value(v, row->node, i),
+			                app->tree->header.unit, false);
+		else
+			duration_ms_fit(buf, size,
+			                column_value(v, row->node, i),
+			                widths[i]);
+		break;
+	}
+}
+
+/* Row r's name: "all", the outside node's, or the method's full name. */
+static char *
+row_name(const struct calltree_view *v, const struct app *app, size_t r)
+{
+	const struct tree_row *row = &v->rows[r];
+	const struct callpath_node *node = &path_of(v)->nodes[row->node];
+
+	if (!row->node)
+		return xstrdup("all");
+	if (!callpath_is_method(node))
+		return xstrdup(CALLPATH_OUTSIDE_NAME);
+	return method_full_name(&app->tree->methods[node->method]);
+}
+
 static void
 draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
          size_t r, const bool *last, uint32_t max_levels, uint32_t skip)
@@ -694,7 +762,6 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	const struct callpath *p = path_of(v);
 	const struct tree_row *row = &v->rows[r];
 	const struct callpath_node *node = &p->nodes[row->node];
-	uint64_t total = app->profile.total[v->clock];
 	enum role role = ROLE_NORMAL;
 	char buf[64], *name, *label, *lines;
 	const char *mark;
@@ -704,25 +771,7 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	for (i = 0; i < TCOL_NAME; i++) {
 		if (!shown(v, i))
 			continue;
-		buf[0] = '\0';
-		switch (i) {
-		case TCOL_INCL_PCT:
-			snprintf(buf, sizeof(buf), "%.1f%%",
-			         total ? 100.0 * (double)node->incl[v->clock] /
-			                         (double)total
-			               : 0.0);
-			break;
-		case TCOL_CALLS:
-			if (row->node)
-				snprintf(buf, sizeof(buf), "%llu",
-				         (unsigned long long)node->calls);
-			break;
-		default:
-			duration_ms_fit(buf, sizeof(buf),
-			                column_value(v, row->node, i),
-			                widths[i]);
-			break;
-		}
+		cell_text(v, app, r, i, buf, sizeof(buf));
 		canvas_text_right(c, x, y, widths[i], buf, ROLE_NORMAL);
 		x += widths[i] + 1;
 	}
@@ -787,7 +836,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 
 	ensure(v, app);
 	v->width = c->width;
-	draw_header(v, c, top);
+	draw_header(v, app, c, top);
 	if (body < 1)
 		return;
 	list_layout(&v->list, (size_t)body);
@@ -1024,21 +1073,23 @@ calltree_status(void *state, struct app *app)
 	struct calltree_view *v = state;
 	const struct callpath_node *node;
 	const struct tt_method *m;
-	char *name, *text, ms[DURATION_SIZE];
+	char *name, *text, value[64];
 
 	if (v->note[0])
 		return xstrdup(v->note);
 	if (!v->nrows)
 		return NULL;
 	node = &path_of(v)->nodes[v->rows[v->list.cursor].node];
-	if (node->method == CALL_NONE)
-		return xasprintf(
-		        "%s: %s ms",
-		        v->mode == TOP_DOWN ? "every call path"
-		                            : "every method's callers",
-		        duration_ms(ms, sizeof(ms), node->incl[v->clock]));
+	if (node->method == CALL_NONE) {
+		quantity_format(value, sizeof(value), node->incl[v->clock],
+		                app->tree->header.unit, true);
+		return xasprintf("%s: %s",
+		                 v->mode == TOP_DOWN ? "every call path"
+		                                     : "every method's callers",
+		                 value);
+	}
 	m = &app->tree->methods[node->method];
-	name = method_full_name(m);
+	name = method_name_with_source(m);
 	text = xasprintf("%s  depth %u", name, node->depth);
 	free(name);
 	return text;
@@ -1091,6 +1142,56 @@ calltree_refresh(void *state, struct app *app)
 	}
 }
 
+/* Every open row shown (under a filter, those it keeps), top to bottom:
+ * every column of the mode (wide or not), then the full name indented
+ * two spaces a level. */
+static struct table *
+calltree_rows(void *state, struct app *app)
+{
+	struct calltree_view *v = state;
+	const char *names[TCOL_COUNT];
+	enum table_kind kinds[TCOL_COUNT];
+	struct table *t;
+	size_t n = 0, r;
+	char buf[64];
+	int i;
+
+	for (i = 0; i < TCOL_COUNT; i++) {
+		if (i == TCOL_EXCL && v->mode != TOP_DOWN)
+			continue;
+		names[n] = column_title(v, app, i);
+		kinds[n++] = i == TCOL_NAME ? TABLE_STRING : TABLE_NUMBER;
+	}
+	t = table_new(n, names, kinds);
+	for (r = list_first(&v->list); r < v->nrows;
+	     r = list_next(&v->list, r)) {
+		char *name = row_name(v, app, r);
+
+		table_row(t);
+		for (i = 0; i < TCOL_NAME; i++) {
+			if (i == TCOL_EXCL && v->mode != TOP_DOWN)
+				continue;
+			/* Times in full: no column to fit them in. */
+			if (i != TCOL_INCL_PCT && i != TCOL_CALLS &&
+			    app->tree->header.unit == TRACE_UNIT_US) {
+				char ms[DURATION_SIZE];
+
+				table_str(t, duration_ms(
+				                     ms, sizeof(ms),
+				                     column_value(
+				                             v, v->rows[r].node,
+				                             i)));
+				continue;
+			}
+			cell_text(v, app, r, i, buf, sizeof(buf));
+			table_str(t, buf);
+		}
+		table_fmt(t, "%*s%s", (int)v->rows[r].depth * 2, "", name);
+		free(name);
+	}
+	return t;
+}
+
 const struct view_ops view_calltree_ops = {
         .name = "Call tree",
         .hints = "l/h:open/close  e:hot path  E:all  b:bottom-up  "
@@ -1105,4 +1206,5 @@ const struct view_ops view_calltree_ops = {
         .selection = calltree_selection,
         .mouse = calltree_mouse,
         .filter = calltree_filter,
+        .rows = calltree_rows,
 };

@@ -50,6 +50,14 @@ help_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	text_view_draw(state, c, top, height);
 }
 
+/* The lines shown, for `w`. */
+static struct table *
+help_rows(void *state, struct app *app)
+{
+	(void)app;
+	return text_view_table(state, "Help");
+}
+
 const struct view_ops view_help_ops = {
         .name = "Help",
         .hints = "j/k:scroll  Esc:back",
@@ -60,4 +68,5 @@ const struct view_ops view_help_ops = {
         .find = text_view_find,
         .mouse = text_view_mouse,
         .filter = text_view_filter,
+        .rows = help_rows,
 };

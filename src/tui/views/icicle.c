@@ -1374,6 +1374,158 @@ icicle_refresh(void *state, struct app *app)
 	 * next use (ensure). */
 }
 
+/* Node n's full name (its method's, or the time outside any method's)
+ * as a frame of a path: a ';' in a signature written ',', as `folded`
+ * does, so ';' only separates frames. */
+static char *
+full_name(const struct app *app, const struct callpath_node *node)
+{
+	char *name =
+	        callpath_is_method(node)
+	                ? method_full_name(&app->tree->methods[node->method])
+	                : xstrdup(CALLPATH_OUTSIDE_NAME);
+	char *p;
+
+	for (p = name; (p = strchr(p, ';')); p++)
+		*p = ',';
+	return name;
+}
+
+/* Make the children of n and of every node under it (a bottom-up tree
+ * makes them when asked; nothing for a top-down one). */
+static void
+expand_under(struct callpath *p, uint32_t n)
+{
+	uint32_t *stack = NULL, ch;
+	size_t depth = 0, cap = 0;
+
+	UTIL_GROW(stack, cap, 1);
+	stack[depth++] = n;
+	while (depth) {
+		n = stack[--depth];
+		callpath_expand(p, n);
+		for (ch = p->nodes[n].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, depth + 1);
+			stack[depth++] = ch;
+		}
+	}
+	free(stack);
+}
+
+/* Every frame under the zoom (the zoomed one too), narrow ones included,
+ * in pre-order: its depth, inclusive and exclusive value on the main
+ * clock, and its path from the outermost frame, folded-style.  Written a
+ * row at a time: a bottom-up tree's paths can be too many to hold. */
+static size_t
+icicle_write(void *state, struct app *app, FILE *out, enum table_format format)
+{
+	static const char *const names[] = {"Depth", "Incl", "Excl", "Path"};
+	static const enum table_kind kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_STRING};
+	struct icicle_view *v = state;
+	enum clock_index k = app_main_clock(app);
+	const struct callpath *p;
+	uint32_t *stack = NULL, n, ch, deepest = 0;
+	char **path = NULL, level_text[24], incl_text[64], excl_text[64];
+	const char *cells[4];
+	size_t depth = 0, cap = 0, npath = 0, path_cap = 0, i, len, rows = 0;
+	size_t widths[4];
+
+	ensure(v, app);
+	/* A bottom-up tree's frames under the zoom are made first: the
+	 * walk below then reads nodes that no longer move. */
+	expand_under(&v->cur.trees[v->mode], v->zoom);
+	p = tree_of(v);
+	/* Text columns as wide as their widest possible cell. */
+	for (i = 0; i < 4; i++)
+		widths[i] = strlen(names[i]);
+	for (n = 0; n < p->count; n++)
+		if (p->nodes[n].depth > deepest)
+			deepest = p->nodes[n].depth;
+	if ((size_t)snprintf(level_text, sizeof(level_text), "%u", deepest) >
+	    widths[0])
+		widths[0] = strlen(level_text);
+	quantity_format(incl_text, sizeof(incl_text), incl(p, v->zoom, k),
+	                app->tree->header.unit, false);
+	for (i = 1; i < 3; i++)
+		if (strlen(incl_text) > widths[i])
+			widths[i] = strlen(incl_text);
+	table_print_row(out, format, 4, names, kinds, widths);
+	/* The zoomed frame's callers start every path. */
+	for (n = v->zoom; n && p->nodes[n].parent; n = p->nodes[n].parent)
+		npath++;
+	UTIL_GROW(path, path_cap, npath + 1);
+	for (i = npath, n = v->zoom; i > 0; n = p->nodes[n].parent)
+		path[--i] = full_name(app, &p->nodes[p->nodes[n].parent]);
+	UTIL_GROW(stack, cap, 1);
+	if (v->zoom)
+		stack[depth++] = v->zoom;
+	else
+		for (ch = p->nodes[0].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, depth + 1);
+			stack[depth++] = ch;
+		}
+	/* Siblings were pushed first to last: pop them in that order. */
+	for (i = 0; i < depth / 2; i++) {
+		uint32_t s = stack[i];
+
+		stack[i] = stack[depth - 1 - i];
+		stack[depth - 1 - i] = s;
+	}
+	while (depth) {
+		const struct callpath_node *node = &p->nodes[stack[--depth]];
+		uint32_t level = node->depth, from = (uint32_t)depth;
+		char *joined;
+
+		n = stack[depth];
+		while (npath >= level)
+			free(path[--npath]);
+		UTIL_GROW(path, path_cap, npath + 1);
+		path[npath++] = full_name(app, node);
+		snprintf(level_text, sizeof(level_text), "%u", level);
+		quantity_format(incl_text, sizeof(incl_text), node->incl[k],
+		                app->tree->header.unit, false);
+		quantity_format(excl_text, sizeof(excl_text),
+		                callpath_excl(p, n, k), app->tree->header.unit,
+		                false);
+		for (len = 0, i = 0; i < npath; i++)
+			len += strlen(path[i]) + 1;
+		joined = xmalloc(len);
+		for (len = 0, i = 0; i < npath; i++) {
+			size_t l = strlen(path[i]);
+
+			memcpy(joined + len, path[i], l);
+			joined[len + l] = i + 1 < npath ? ';' : '\0';
+			len += l + 1;
+		}
+		cells[0] = level_text;
+		cells[1] = incl_text;
+		cells[2] = excl_text;
+		cells[3] = joined;
+		table_print_row(out, format, 4, cells, kinds, widths);
+		free(joined);
+		rows++;
+		for (ch = node->first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling) {
+			UTIL_GROW(stack, cap, depth + 1);
+			stack[depth++] = ch;
+		}
+		for (i = 0; i < (depth - from) / 2; i++) {
+			uint32_t s = stack[from + i];
+
+			stack[from + i] = stack[depth - 1 - i];
+			stack[depth - 1 - i] = s;
+		}
+	}
+	while (npath)
+		free(path[--npath]);
+	free(path);
+	free(stack);
+	return rows;
+}
+
 const struct view_ops view_icicle_ops = {
         .name = "Icicle",
         .hints = "Enter:zoom  u:out  hjkl:frames  b:bottom-up  c:clock",
@@ -1385,4 +1537,5 @@ const struct view_ops view_icicle_ops = {
         .status = icicle_status,
         .refresh = icicle_refresh,
         .mouse = icicle_mouse,
+        .write = icicle_write,
 };

@@ -56,6 +56,14 @@ info_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	text_view_draw(state, c, top, height);
 }
 
+/* The lines shown, for `w`. */
+static struct table *
+info_rows(void *state, struct app *app)
+{
+	(void)app;
+	return text_view_table(state, "Info");
+}
+
 const struct view_ops view_info_ops = {
         .name = "Info",
         .hints = "j/k:scroll",
@@ -66,4 +74,5 @@ const struct view_ops view_info_ops = {
         .find = text_view_find,
         .mouse = text_view_mouse,
         .filter = text_view_filter,
+        .rows = info_rows,
 };

@@ -130,8 +130,10 @@ set_columns(struct profile_view *v, struct app *app)
 		const char *incl = cpu ? "Incl Cpu" : "Incl Wall";
 		const char *excl = cpu ? "Excl Cpu" : "Excl Wall";
 
-		/* A profile's values are a total and a self, not times. */
-		if (app->tree->header.format == TRACE_FORMAT_PPROF) {
+		/* A profile's values (hprof's sample counts too) are a
+		 * total and a self, not times. */
+		if (app->tree->header.format == TRACE_FORMAT_PPROF ||
+		    app->tree->header.unit == TRACE_UNIT_COUNT) {
 			incl = "Total";
 			excl = "Self";
 		}
@@ -510,13 +512,76 @@ draw_header(struct profile_view *v, struct canvas *c, int y, size_t ncols)
 	}
 }
 
+/* The text of row's cell in column col into buf, and its role. */
+static enum role
+cell_text(const struct app *app, const struct row *row,
+          const struct column *col, char *buf, size_t size)
+{
+	const struct profile *p = &app->profile;
+	enum trace_unit unit = app->tree->header.unit;
+	const struct profile_row *r = &p->rows[row->method];
+	enum clock_index k = col->clock;
+	enum role cell = row->kind == ROW_METHOD ? ROLE_NORMAL : ROLE_DIM;
+	int64_t d;
+
+	buf[0] = '\0';
+	if (row->kind == ROW_SECTION)
+		return cell;
+	if (row->kind == ROW_METHOD) {
+		switch (col->kind) {
+		case COL_DELTA_EXCL:
+		case COL_DELTA_INCL:
+			if (delta(col, app, row->method, &d)) {
+				cell = format_delta(buf, size, d, unit);
+			} else {
+				snprintf(buf, size, "new");
+				cell = ROLE_SLOWER;
+			}
+			break;
+		case COL_INCL_PCT:
+			format_pct(buf, size, r->incl[k], p->total[k]);
+			break;
+		case COL_EXCL_PCT:
+			format_pct(buf, size, r->excl[k], p->total[k]);
+			break;
+		case COL_CALLS:
+			snprintf(buf, size, "%llu+%llu",
+			         (unsigned long long)r->calls,
+			         (unsigned long long)r->rcalls);
+			break;
+		default:
+			format_value(buf, size, column_value(col, r), unit);
+			break;
+		}
+	} else {
+		const struct drill_row *dr = row->drill;
+
+		switch (col->kind) {
+		case COL_INCL_PCT:
+			format_share(buf, size, drill_share(dr, k));
+			break;
+		case COL_INCL:
+			format_value(buf, size, dr->incl[k], unit);
+			break;
+		case COL_CALLS:
+			if (row->kind == ROW_SELF)
+				break;
+			snprintf(buf, size, "%llu/%llu",
+			         (unsigned long long)dr->calls,
+			         (unsigned long long)dr->of_calls);
+			break;
+		default:
+			break;
+		}
+	}
+	return cell;
+}
+
 static void
 draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
          const struct row *row, size_t ncols, bool selected)
 {
-	const struct profile *p = &app->profile;
 	const struct tt_method *m = &app->tree->methods[row->method];
-	enum trace_unit unit = app->tree->header.unit;
 	enum role role = ROLE_NORMAL;
 	char buf[64];
 	int x = 0;
@@ -528,66 +593,8 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 	}
 	for (i = 0; i < ncols; i++) {
 		const struct column *col = &v->columns[i];
-		const struct profile_row *r = &p->rows[row->method];
-		enum clock_index k = col->clock;
-		enum role cell =
-		        row->kind == ROW_METHOD ? ROLE_NORMAL : ROLE_DIM;
-		int64_t d;
+		enum role cell = cell_text(app, row, col, buf, sizeof(buf));
 
-		buf[0] = '\0';
-		if (row->kind == ROW_METHOD) {
-			switch (col->kind) {
-			case COL_DELTA_EXCL:
-			case COL_DELTA_INCL:
-				if (delta(col, app, row->method, &d)) {
-					cell = format_delta(buf, sizeof(buf), d,
-					                    unit);
-				} else {
-					snprintf(buf, sizeof(buf), "new");
-					cell = ROLE_SLOWER;
-				}
-				break;
-			case COL_INCL_PCT:
-				format_pct(buf, sizeof(buf), r->incl[k],
-				           p->total[k]);
-				break;
-			case COL_EXCL_PCT:
-				format_pct(buf, sizeof(buf), r->excl[k],
-				           p->total[k]);
-				break;
-			case COL_CALLS:
-				snprintf(buf, sizeof(buf), "%llu+%llu",
-				         (unsigned long long)r->calls,
-				         (unsigned long long)r->rcalls);
-				break;
-			default:
-				format_value(buf, sizeof(buf),
-				             column_value(col, r), unit);
-				break;
-			}
-		} else {
-			const struct drill_row *dr = row->drill;
-
-			switch (col->kind) {
-			case COL_INCL_PCT:
-				format_share(buf, sizeof(buf),
-				             drill_share(dr, k));
-				break;
-			case COL_INCL:
-				format_value(buf, sizeof(buf), dr->incl[k],
-				             unit);
-				break;
-			case COL_CALLS:
-				if (row->kind == ROW_SELF)
-					break;
-				snprintf(buf, sizeof(buf), "%llu/%llu",
-				         (unsigned long long)dr->calls,
-				         (unsigned long long)dr->of_calls);
-				break;
-			default:
-				break;
-			}
-		}
 		canvas_text_right(c, x, y, col->width, buf, cell);
 		x += col->width + 1;
 	}
@@ -843,7 +850,6 @@ profile_status(void *state, struct app *app)
 	struct profile_view *v = state;
 	const struct row *row;
 	const struct tt_method *m;
-	char *name, *text;
 	uint32_t subject;
 
 	if (!v->nrows)
@@ -854,15 +860,55 @@ profile_status(void *state, struct app *app)
 	    row->method == CALL_NONE)
 		subject = row->owner;
 	m = &app->tree->methods[subject];
-	name = method_full_name(m);
-	if (m->file && m->line >= 0)
-		text = xasprintf("%s  (%s:%ld)", name, m->file, m->line);
-	else if (m->file)
-		text = xasprintf("%s  (%s)", name, m->file);
-	else
-		text = xstrdup(name);
-	free(name);
-	return text;
+	return method_name_with_source(m);
+}
+
+/* Every row shown (under a filter, those it keeps), with every column
+ * and full names: the methods in the view's order, and the parents,
+ * children and self of the expanded ones. */
+static struct table *
+profile_rows(void *state, struct app *app)
+{
+	struct profile_view *v = state;
+	const char *names[16];
+	enum table_kind kinds[16];
+	struct table *t;
+	size_t r, i;
+	char buf[64];
+
+	for (i = 0; i < v->ncolumns; i++) {
+		names[i] = v->columns[i].title;
+		kinds[i] = v->columns[i].kind == COL_NAME ? TABLE_STRING
+		                                          : TABLE_NUMBER;
+	}
+	t = table_new(v->ncolumns, names, kinds);
+	for (r = list_first(&v->list); r < v->nrows;
+	     r = list_next(&v->list, r)) {
+		const struct row *row = &v->rows[r];
+
+		table_row(t);
+		for (i = 0; i < v->ncolumns; i++) {
+			const struct column *col = &v->columns[i];
+			char *name;
+
+			if (col->kind != COL_NAME) {
+				cell_text(app, row, col, buf, sizeof(buf));
+				table_str(t, buf);
+				continue;
+			}
+			name = row->kind == ROW_SECTION ? xstrdup(row->section)
+			       : row->kind == ROW_SELF  ? xstrdup("self")
+			       : row->method == CALL_NONE
+			               ? xstrdup("(top level)")
+			               : method_full_name(
+			                         &app->tree->methods
+			                                  [row->method]);
+			table_fmt(t, "%s%s",
+			          row->kind == ROW_METHOD ? "" : "    ", name);
+			free(name);
+		}
+	}
+	return t;
 }
 
 const struct view_ops view_profile_ops = {
@@ -878,4 +924,5 @@ const struct view_ops view_profile_ops = {
         .selection = profile_selection,
         .mouse = profile_mouse,
         .filter = profile_filter,
+        .rows = profile_rows,
 };

@@ -86,6 +86,21 @@ text_view_mouse(void *state, struct app *app, const struct mouse_event *ev,
 	                                              : VIEW_UNHANDLED;
 }
 
+struct table *
+text_view_table(const struct text_view *v, const char *title)
+{
+	enum table_kind kind = TABLE_STRING;
+	struct table *t = table_new(1, &title, &kind);
+	size_t i;
+
+	for (i = list_first(&v->list); i < v->count;
+	     i = list_next(&v->list, i)) {
+		table_row(t);
+		table_str(t, v->lines[i].text);
+	}
+	return t;
+}
+
 /* True when line row matches the search. */
 static bool
 line_matches(size_t row, void *arg)

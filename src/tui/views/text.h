@@ -26,6 +26,9 @@ void text_view_add(struct text_view *v, enum role role, const char *text);
 void text_view_clear(struct text_view *v);
 /* Draw lines from top into rows [top, top + height). */
 void text_view_draw(struct text_view *v, struct canvas *c, int top, int height);
+/* Every line shown (under a filter, those it keeps) as a table of one
+ * column titled title, for `w`. */
+struct table *text_view_table(const struct text_view *v, const char *title);
 /* Scroll for the movement requests. */
 enum view_result text_view_handle(void *state, const struct app *app,
                                   enum request req, struct view_ask *ask);

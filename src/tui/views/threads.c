@@ -133,6 +133,34 @@ format_value(char *buf, size_t size, uint64_t v, enum trace_unit unit)
 	quantity_format(buf, size, v, unit, false);
 }
 
+/* The text of thread t's cell in column i (past the name) into buf. */
+static void
+cell_text(const struct calltree *tree, uint32_t t, int i, char *buf,
+          size_t size)
+{
+	bool absent = (i == TCOL_WALL && !tree->has_clock[CLOCK_WALL]) ||
+	              (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]);
+
+	if (absent)
+		snprintf(buf, size, "-");
+	else if (i == TCOL_WALL || i == TCOL_CPU)
+		format_value(buf, size, thread_value(tree, t, i),
+		             tree->header.unit);
+	else
+		snprintf(buf, size, "%llu",
+		         (unsigned long long)thread_value(tree, t, i));
+}
+
+/* Column i's title: a profile's values are not times ("Wall" alone). */
+static const char *
+column_title(const struct calltree *tree, int i)
+{
+	bool bare = (i == TCOL_WALL || i == TCOL_CPU) &&
+	            tree->header.unit != TRACE_UNIT_US;
+
+	return !bare ? titles[i] : i == TCOL_WALL ? "Wall" : "Cpu";
+}
+
 static void
 threads_draw(void *state, struct app *app, struct canvas *c, int top,
              int height)
@@ -151,11 +179,8 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0, x = 4; i < ncols; i++) {
-		/* A profile's values are not times: "Wall" alone. */
-		bool bare = i == TCOL_WALL &&
-		            app->tree->header.unit != TRACE_UNIT_US;
 		char *t = xasprintf(
-		        "%s%s", bare ? "Wall" : titles[i],
+		        "%s%s", column_title(app->tree, i),
 		        (int)v->sort == i
 		                ? canvas_glyph(c, v->ascending
 		                                          ? GLYPH_SORT_UP
@@ -185,21 +210,7 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 		canvas_text(c, x, ry, name_w, tree->threads[t].name, role);
 		x += name_w + 1;
 		for (i = TCOL_TID; i < ncols; i++) {
-			bool absent =
-			        (i == TCOL_WALL &&
-			         !tree->has_clock[CLOCK_WALL]) ||
-			        (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]);
-
-			if (absent)
-				strcpy(buf, "-");
-			else if (i == TCOL_WALL || i == TCOL_CPU)
-				format_value(buf, sizeof(buf),
-				             thread_value(tree, t, i),
-				             tree->header.unit);
-			else
-				snprintf(buf, sizeof(buf), "%llu",
-				         (unsigned long long)thread_value(
-				                 tree, t, i));
+			cell_text(tree, t, i, buf, sizeof(buf));
 			canvas_text_right(c, x, ry, widths[i], buf, role);
 			x += widths[i] + 1;
 		}
@@ -350,6 +361,40 @@ threads_status(void *state, struct app *app)
 	                 v->ntagged ? "Enter scopes to them" : "");
 }
 
+/* Every thread shown (under a filter, those it keeps) in the view's
+ * order: in scope, name, and the columns. */
+static struct table *
+threads_rows(void *state, struct app *app)
+{
+	struct threads_view *v = state;
+	const char *names[TCOL_COUNT + 1] = {"Scope"};
+	enum table_kind kinds[TCOL_COUNT + 1] = {TABLE_STRING, TABLE_STRING};
+	struct table *t;
+	char buf[32];
+	size_t row;
+	int i;
+
+	for (i = 0; i < TCOL_COUNT; i++) {
+		names[i + 1] = column_title(app->tree, i);
+		if (i != TCOL_NAME)
+			kinds[i + 1] = TABLE_NUMBER;
+	}
+	t = table_new(TCOL_COUNT + 1, names, kinds);
+	for (row = list_first(&v->list); row < v->count;
+	     row = list_next(&v->list, row)) {
+		uint32_t th = v->order[row];
+
+		table_row(t);
+		table_str(t, scope_has(&app->scope, th) ? "[x]" : "[ ]");
+		table_str(t, app->tree->threads[th].name);
+		for (i = TCOL_TID; i < TCOL_COUNT; i++) {
+			cell_text(app->tree, th, i, buf, sizeof(buf));
+			table_str(t, buf);
+		}
+	}
+	return t;
+}
+
 const struct view_ops view_threads_ops = {
         .name = "Threads",
         .hints = "Enter:scope  Space:tag  a:all  s/S:sort",
@@ -361,4 +406,5 @@ const struct view_ops view_threads_ops = {
         .find = threads_find,
         .mouse = threads_mouse,
         .filter = threads_filter,
+        .rows = threads_rows,
 };

@@ -557,7 +557,8 @@ draw_panel(struct timeline_view *v, struct app *app, struct canvas *c, int y,
 			            ROLE_DIM);
 		return;
 	}
-	line = method_full_name(&tree->methods[calltree_method(tree, c0)]);
+	line = method_name_with_source(
+	        &tree->methods[calltree_method(tree, c0)]);
 	canvas_text(c, 0, y + 1, c->width, line, ROLE_SECTION);
 	free(line);
 	for (k = 0; k < CLOCK_COUNT; k++) {

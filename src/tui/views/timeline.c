@@ -43,7 +43,9 @@
 
 #include "query/chart.h"
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "text/duration.h"
+#include "text/width.h"
 #include "util/alloc.h"
 
 #include <stdio.h>
@@ -758,10 +760,121 @@ timeline_refresh(void *state, struct app *app)
 	}
 }
 
+/* The i-th call a span lists: the open ones, then the range's. */
+static size_t
+span_call(const struct scope_span *sp, size_t i)
+{
+	return i < sp->nopen ? sp->open[i] : sp->first + (i - sp->nopen);
+}
+
+/* The text of a value of the chart's clock in the trace's unit. */
+static const char *
+value_text(char *buf, size_t size, const struct app *app, uint64_t v)
+{
+	quantity_format(buf, size, v, app->tree->header.unit, false);
+	return buf;
+}
+
+/* Every call of the scope, thread by thread in the view's order, each
+ * thread's in pre-order: its depth, start, inclusive and exclusive time
+ * on the clock the bars are laid on (cut at the range's edges), and its
+ * method.  Written a row at a time: a trace can have tens of millions of
+ * calls, too many to hold as cells. */
+static size_t
+timeline_write(void *state, struct app *app, FILE *out,
+               enum table_format format)
+{
+	static const char *const names[] = {"Thread", "Depth", "Start",
+	                                    "Incl",   "Excl",  "Method"};
+	static const enum table_kind kinds[] = {TABLE_STRING, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_NUMBER,
+	                                        TABLE_NUMBER, TABLE_STRING};
+	struct timeline_view *v = state;
+	const struct calltree *tree = app->tree;
+	enum clock_index k;
+	struct scope_span span = {0};
+	uint64_t *children = NULL, dur[CLOCK_COUNT];
+	uint32_t *open = NULL;
+	size_t r, cap = 0, open_cap = 0, rows = 0, widths[6] = {0}, i;
+	char depth[24], at[64], incl[64], excl[64];
+	const char *cells[6];
+
+	tlv_ensure(v, app);
+	k = v->clock;
+	/* Text columns as wide as their widest possible cell: no value
+	 * passes the last event, no depth the deepest stack. */
+	for (i = 0; i < 6; i++)
+		widths[i] = text_width(names[i]);
+	for (r = 0; r < v->nrows; r++)
+		if (text_width(tree->threads[v->rows[r]].name) > widths[0])
+			widths[0] = text_width(tree->threads[v->rows[r]].name);
+	snprintf(depth, sizeof(depth), "%u", tree->max_depth);
+	if (strlen(depth) > widths[1])
+		widths[1] = strlen(depth);
+	for (i = 2; i < 5; i++)
+		if (strlen(value_text(at, sizeof(at), app, v->hi)) > widths[i])
+			widths[i] = strlen(at);
+	table_print_row(out, format, 6, names, kinds, widths);
+	for (r = 0; r < v->nrows; r++) {
+		uint32_t th = v->rows[r];
+		size_t n, nopen = 0;
+
+		scope_span_of(&span, &app->scope, tree, th);
+		n = span.nopen + (span.end - span.first);
+		UTIL_GROW(children, cap, n + 1);
+		UTIL_GROW(open, open_cap, n + 1);
+		memset(children, 0, (n + 1) * sizeof(*children));
+		/* The children's time, each call's added to its caller's:
+		 * the last listed call less deep than it. */
+		for (i = 0; i < n; i++) {
+			size_t c = span_call(&span, i);
+			uint32_t d = calltree_depth(tree, c);
+
+			while (nopen &&
+			       calltree_depth(
+			               tree,
+			               span_call(&span, open[nopen - 1])) >= d)
+				nopen--;
+			scope_clip(&app->scope, tree, &span, c, dur);
+			if (nopen)
+				children[open[nopen - 1]] += dur[k];
+			open[nopen++] = (uint32_t)i;
+		}
+		for (i = 0; i < n; i++) {
+			size_t c = span_call(&span, i);
+			uint64_t start = calltree_start(tree, c, k);
+			char *name = method_full_name(
+			        &tree->methods[calltree_method(tree, c)]);
+
+			if (app->scope.range.on && start < span.at_start[k])
+				start = span.at_start[k];
+			scope_clip(&app->scope, tree, &span, c, dur);
+			snprintf(depth, sizeof(depth), "%u",
+			         calltree_depth(tree, c));
+			cells[0] = tree->threads[th].name;
+			cells[1] = depth;
+			cells[2] = value_text(at, sizeof(at), app, start);
+			cells[3] = value_text(incl, sizeof(incl), app, dur[k]);
+			cells[4] = value_text(excl, sizeof(excl), app,
+			                      dur[k] > children[i]
+			                              ? dur[k] - children[i]
+			                              : 0);
+			cells[5] = name;
+			table_print_row(out, format, 6, cells, kinds, widths);
+			free(name);
+			rows++;
+		}
+	}
+	scope_span_done(&span);
+	free(children);
+	free(open);
+	return rows;
+}
+
 const struct view_ops view_timeline_ops = {
         .name = "Timeline",
         .hints = "arrows:calls  Enter:fold/select  +/-/0/z:zoom  "
-                 ",/.:calls  v/V/X:range  w:clock",
+                 ",/.:calls  v/V/X:range  W:clock",
         .open = timeline_open,
         .close = timeline_close,
         .draw = tlv_draw,
@@ -770,4 +883,5 @@ const struct view_ops view_timeline_ops = {
         .status = timeline_status,
         .refresh = timeline_refresh,
         .mouse = timeline_mouse,
+        .write = timeline_write,
 };

@@ -16,12 +16,14 @@
 #define TRACETUI_VIEW_H
 
 #include "model/scope.h"
+#include "text/table.h"
 #include "tui/canvas.h"
 #include "tui/mouse.h"
 #include "tui/request.h"
 
 #include <regex.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 struct app;
@@ -111,6 +113,14 @@ struct view_ops {
 	 * without rows to hide. */
 	size_t (*filter)(void *state, const struct app *app,
 	                 const regex_t *re);
+	/* Every row the view shows (all of them, not only the screen's)
+	 * as a new table of text cells, for `w`; NULL when it has none. */
+	struct table *(*rows)(void *state, struct app *app);
+	/* The same rows written straight to out as text or TSV
+	 * (table_print_row), for a view with too many to hold as a table;
+	 * used instead of rows when set.  Returns how many it wrote. */
+	size_t (*write)(void *state, struct app *app, FILE *out,
+	                enum table_format format);
 };
 
 #define VIEW_EXTERN(id, name, req)                                             \

@@ -1,0 +1,25 @@
+/*
+ * commands: the batch commands, for main.c's dispatch and usage and for
+ * the shell completions doc/completions writes.
+ */
+#include "config.h"
+
+#include "cli/cmd.h"
+
+#include <stddef.h>
+
+const struct cmd_command cmd_commands[] = {
+        {"report", cmd_report, "per-method profile table"},
+        {"tree", cmd_tree, "top-down merged call tree, pruned by --min-pct"},
+        {"calls", cmd_calls,
+         "every call of matching methods: thread, start, wall, cpu, depth"},
+        {"info", cmd_info, "format, properties, threads, anomalies"},
+        {"dump", cmd_dump, "the records in file order, as dmtracedump -o"},
+        {"folded", cmd_folded,
+         "folded stacks for FlameGraph, flamelens, speedscope"},
+        {"diff", cmd_diff, "per-method comparison of two traces"},
+        {"export", cmd_export,
+         "speedscope or Chrome JSON, a dot call graph, an HTML report"},
+        {"flamegraph", cmd_flamegraph, "a flame graph as a self-contained SVG"},
+        {NULL, NULL, NULL},
+};

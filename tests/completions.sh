@@ -1,0 +1,126 @@
+#!/bin/sh
+# completions.sh: the bash and zsh completion scripts doc/completions
+# writes from the command and option tables.  Both parse (bash -n, and
+# zsh -n where zsh is installed); sourced in bash, the completion
+# function offers every command `tracetui --help` lists, every option of
+# every command's --help, the clock, --format (export's too) and --color
+# values, folders for --source-dir and files elsewhere.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+builddir=$(cd "${top_builddir:-.}" && pwd)
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+command -v bash >/dev/null 2>&1 || skip_all "bash is not installed"
+[ -x "$TRACETUI" ] || skip_all "no tracetui to run"
+bashc=$builddir/doc/completion/tracetui
+[ -f "$bashc" ] || bashc=$srcdir/doc/completion/tracetui
+zshc=$builddir/doc/completion/_tracetui
+[ -f "$zshc" ] || zshc=$srcdir/doc/completion/_tracetui
+[ -f "$bashc" ] && [ -f "$zshc" ] || skip_all "no completion scripts"
+
+bash -n "$bashc"
+ok $? "the bash script parses (bash -n)"
+if command -v zsh >/dev/null 2>&1; then
+	zsh -n "$zshc"
+	ok $? "the zsh script parses (zsh -n)"
+	# compinit finds it on fpath and binds it to tracetui.
+	got=$(zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit
+		compinit -u -d "$2"; print -r -- $_comps[tracetui]
+		autoload -Uz +X _tracetui && print loaded' zsh \
+		"${zshc%/*}" "$tmp/zcompdump" 2>&1)
+	[ "$got" = "$(printf '_tracetui\nloaded')" ]
+	rc=$?
+	ok $rc "zsh's compinit binds _tracetui to tracetui"
+	[ $rc -eq 0 ] || echo "$got" | diag
+fi
+head -1 "$zshc" | grep -qx '#compdef tracetui'
+ok $? "the zsh script starts with #compdef tracetui"
+
+# What the program says it has.
+commands=$("$TRACETUI" --help | awk '/^Commands:/ { on = 1; next }
+	on && /^$/ { exit } on { print $1 }')
+# The option lines of every --help: "  -t, --thread SEL  ..." or
+# "      --ascii  ...".
+for c in $commands; do
+	"$TRACETUI" "$c" --help
+done | grep -Eo -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' | tr -d ' ' |
+	tr ',' '\n' | sort -u >"$tmp/opts"
+formats=$("$TRACETUI" export --help | sed -n 's/.*--format FMT *one of: //p' |
+	tr -d ',')
+
+# Completions in one bash: each case prints "WORDS -> REPLIES".
+mkdir -p "$tmp/dir/sub" && : >"$tmp/dir/trace.trace" && : >"$tmp/dir/tr.key"
+cd "$tmp/dir" || exit 1
+bash -c '
+. "$1"
+t() {
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	_tracetui
+	printf "%s -> %s\n" "$*" "$(printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " ")"
+}
+t tracetui ""
+t tracetui re
+t tracetui tr
+t tracetui report -
+t tracetui report --cl
+t tracetui report --clock ""
+t tracetui report -c w
+t tracetui export --format ""
+t tracetui report --format=t
+t tracetui --color ""
+t tracetui --source-dir ""
+t tracetui --mapping tr
+t tracetui report tr
+t tracetui --thread ""
+complete -p tracetui
+' sh "$bashc" >"$tmp/got" 2>"$tmp/err"
+ok $? "sourced in bash, _tracetui answers"
+diag <"$tmp/err"
+
+# reply WORDS: what the case for WORDS offered.
+reply() {
+	grep -F -x -- "$1 -> $(cat)" "$tmp/got" >/dev/null || {
+		grep -F -- "$1 ->" "$tmp/got" | diag
+		return 1
+	}
+}
+
+printf '%s ' $commands sub trace.trace tr.key | tr ' ' '\n' | sort |
+	tr '\n' ' ' | reply "tracetui "
+ok $? "the first word: every command of --help, and the files and folders"
+echo "report " | reply "tracetui re"
+ok $? "re completes to report"
+echo "tr.key trace.trace tree " | reply "tracetui tr"
+ok $? "tr: the command tree and the files starting with tr"
+sed -n 's/^tracetui report - -> //p' "$tmp/got" | tr ' ' '\n' |
+	grep . | sort -u >"$tmp/offered"
+comm -23 "$tmp/opts" "$tmp/offered" >"$tmp/missing"
+[ -s "$tmp/opts" ] && [ ! -s "$tmp/missing" ]
+ok $? "- offers every option the commands' --help list, long and short"
+diag <"$tmp/missing"
+echo "--clock " | reply "tracetui report --cl"
+ok $? "--cl completes to --clock"
+echo "cpu wall " | reply "tracetui report --clock "
+ok $? "--clock offers wall and cpu"
+echo "wall " | reply "tracetui report -c w"
+ok $? "-c w completes to wall"
+want=$(printf '%s\n' text tsv csv json $formats | sort -u | tr '\n' ' ')
+echo "$want" | reply "tracetui export --format "
+ok $? "--format offers the table formats and export's ($formats)"
+echo "text tsv " | reply "tracetui report --format=t"
+ok $? "--format=t completes the value after the ="
+echo "always auto never " | reply "tracetui --color "
+ok $? "--color offers auto, always, never"
+echo "sub " | reply "tracetui --source-dir "
+ok $? "--source-dir offers folders only"
+echo "tr.key trace.trace " | reply "tracetui --mapping tr"
+ok $? "--mapping offers files"
+echo "tr.key trace.trace " | reply "tracetui report tr"
+ok $? "after a command: files"
+echo " " | reply "tracetui --thread "
+ok $? "--thread offers nothing (thread names are in the trace)"
+grep -q -- '-F _tracetui.* tracetui$' "$tmp/got"
+ok $? "the function is registered for tracetui"
+cd / || exit 1
+
+done_testing

@@ -1,0 +1,176 @@
+#!/bin/sh
+# write.sh: `w` in the headless viewer (tests/render) writes every row of
+# the view to a file, and the rows are the batch commands' numbers for the
+# same scope: the profile's against `report`, the icicle's frames against
+# `folded`, the call chart's calls against `calls` and `report`, the
+# threads' against `info`; text by default, TSV for a .tsv name; under
+# a filter the rows shown, always by full names; the prompt's history
+# left to patterns; an unwritable name is said in the status line with
+# the errno text.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+builddir=$(cd "${top_builddir:-.}" && pwd)
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+RENDER=${RENDER:-$builddir/tests/render}
+[ -x "$RENDER" ] || skip_all "no $RENDER"
+[ -x "$TRACETUI" ] || skip_all "no tracetui to run"
+demo=$builddir/data/demo.trace
+[ -f "$demo" ] || demo=$srcdir/data/demo.trace
+[ -f "$demo" ] || skip_all "no data/demo.trace"
+
+# write STEPS...: the render's screen into $tmp/screen, run in $tmp.
+write() {
+	(cd "$tmp" && "$RENDER" "$demo" 100x12 "$@") >"$tmp/screen" 2>&1
+}
+
+# One render writes every view: the default name, then .tsv names.
+write key:w key:Enter \
+	key:w key:C-u type:profile.tsv key:Enter \
+	VIEW_ICICLE key:w key:C-u type:icicle.tsv key:Enter \
+	VIEW_TIMELINE key:w key:C-u type:chart.tsv key:Enter \
+	VIEW_THREADS key:w key:C-u type:threads.tsv key:Enter \
+	VIEW_CALLTREE key:e key:w key:C-u type:tree.tsv key:Enter \
+	VIEW_INFO key:w key:Enter
+ok $? "render writes from every view"
+grep -q "wrote [0-9]* rows to tracetui-info.txt" "$tmp/screen"
+ok $? "the status line says how many rows went where"
+
+# The default name, in text: a header and one line per method.
+methods=$("$TRACETUI" report --format tsv "$demo" | tail -n +2 | wc -l)
+[ -f "$tmp/tracetui-profile.txt" ] &&
+	[ "$(($(wc -l <"$tmp/tracetui-profile.txt") - 1))" -eq "$methods" ]
+ok $? "w in the profile writes tracetui-profile.txt, every method ($methods)"
+head -1 "$tmp/tracetui-profile.txt" | grep -q '^Incl%  *Incl Cpu  *Excl%'
+ok $? "the text file is aligned under the view's column titles"
+
+# Profile: name, incl, excl (ms) and calls+rec, as report's cpu columns.
+"$TRACETUI" report --format tsv "$demo" | awk -F'\t' 'NR > 1 {
+	printf "%s\t%.3f\t%.3f\t%d+%d\n", $1, $4 / 1000, $5 / 1000, $2, $3
+}' | LC_ALL=C sort >"$tmp/want"
+awk -F'\t' 'NR > 1 { printf "%s\t%s\t%s\t%s\n", $7, $2, $4, $5 }' \
+	"$tmp/profile.tsv" | LC_ALL=C sort >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got"
+ok $? "profile.tsv: every method's numbers are report's"
+diff "$tmp/want" "$tmp/got" | head -5 | diag
+
+# Icicle: each frame with exclusive time is a folded stack.
+awk -F'\t' 'NR > 1 && $3 != "0.000" {
+	printf "%s %.0f\n", $4, $3 * 1000
+}' "$tmp/icicle.tsv" | LC_ALL=C sort >"$tmp/got"
+"$TRACETUI" folded --no-thread "$demo" | LC_ALL=C sort >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/got"
+ok $? "icicle.tsv: the frames' paths and exclusive times are folded's"
+diff "$tmp/want" "$tmp/got" | head -5 | diag
+awk -F'\t' 'NR > 1 && $1 == 1 { s += $2 * 1000 } END { printf "%.0f\n", s }' \
+	"$tmp/icicle.tsv" >"$tmp/got"
+# The roots add up to the scope's total, as report says it.
+total=$("$TRACETUI" report "$demo" | sed -n '1s/.*total \([0-9.]*\) ms.*/\1/p')
+[ "$(cat "$tmp/got")" = "$(echo "$total" | awk '{ printf "%.0f\n", $1 * 1000 }')" ]
+ok $? "icicle.tsv: the outermost frames add up to report's total"
+
+# Bottom-up, the icicle's callers are made as it writes them: a frame's
+# exclusive time is the time of the stacks whose outermost frame it is,
+# so its path reversed, with that time, is a folded stack.
+write VIEW_ICICLE key:b key:w key:C-u type:bottom-up.tsv key:Enter
+awk -F'\t' 'NR > 1 && $3 != "0.000" {
+	n = split($4, f, ";"); s = f[n]
+	for (i = n - 1; i >= 1; i--) s = s ";" f[i]
+	printf "%s %.0f\n", s, $3 * 1000
+}' "$tmp/bottom-up.tsv" | LC_ALL=C sort >"$tmp/got"
+"$TRACETUI" folded --no-thread "$demo" | LC_ALL=C sort >"$tmp/want"
+cmp -s "$tmp/want" "$tmp/got"
+ok $? "bottom-up: every caller made, the reversed paths are folded's"
+diff "$tmp/want" "$tmp/got" | head -5 | diag
+
+# Call chart (wall clock): every call of calls', with its start and
+# duration; the exclusive times add up per method name (two methods may
+# share one) to report's.
+"$TRACETUI" calls --format tsv "$demo" | awk -F'\t' 'NR > 1 {
+	printf "%s\t%s\t%.3f\t%.3f\t%s\n", $1, $6, $3 / 1000, $4 / 1000, $NF
+}' | LC_ALL=C sort >"$tmp/want"
+awk -F'\t' 'NR > 1 { printf "%s\t%s\t%s\t%s\t%s\n", $1, $2, $3, $4, $6 }' \
+	"$tmp/chart.tsv" | LC_ALL=C sort >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got"
+ok $? "chart.tsv: thread, depth, start, duration and method of every call"
+diff "$tmp/want" "$tmp/got" | head -5 | diag
+"$TRACETUI" report --clock wall --format tsv "$demo" | awk -F'\t' 'NR > 1 {
+	e[$1] += $7 } END { for (m in e) if (e[m]) printf "%s\t%d\n", m, e[m] }' |
+	LC_ALL=C sort >"$tmp/want"
+awk -F'\t' 'NR > 1 { e[$6] += $5 * 1000 }
+	END { for (m in e) if (e[m] >= 0.5) printf "%s\t%.0f\n", m, e[m] }' \
+	"$tmp/chart.tsv" | LC_ALL=C sort >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got"
+ok $? "chart.tsv: exclusive times add up to report's per method"
+diff "$tmp/want" "$tmp/got" | head -5 | diag
+
+# Threads: one row per thread, in scope, with info's events and spans.
+"$TRACETUI" info "$demo" | awk '/^threads:/ { on = 1; next }
+	on && /^[a-z]/ { on = 0 }
+	on && $1 ~ /^[0-9]+$/ { printf "%s\t%s\t%.3f\n", $1, $3, $4 / 1000 }' |
+	LC_ALL=C sort >"$tmp/want"
+awk -F'\t' 'NR > 1 && $1 == "[x]" { printf "%s\t%s\t%s\n", $3, $4, $5 }' \
+	"$tmp/threads.tsv" | LC_ALL=C sort >"$tmp/got"
+[ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got"
+ok $? "threads.tsv: every thread's tid, calls and wall span are info's"
+diff "$tmp/want" "$tmp/got" | head -5 | diag
+
+# Call tree: the root holds report's total; e opened the hot path.
+sed -n 2p "$tmp/tree.tsv" | awk -F'\t' -v t="$total" \
+	'{ exit !($2 == t && $NF == "all") }'
+ok $? "tree.tsv: the root 'all' holds report's total ($total ms)"
+[ "$(awk -F'\t' 'NR > 2' "$tmp/tree.tsv" | wc -l)" -gt 2 ]
+ok $? "tree.tsv: the open rows follow the root"
+
+# Info: the lines of `tracetui info`, under one title.
+"$TRACETUI" info "$demo" 2>/dev/null >"$tmp/want"
+tail -n +2 "$tmp/tracetui-info.txt" | sed 's/ *$//' >"$tmp/got"
+sed 's/ *$//' "$tmp/want" | cmp -s - "$tmp/got"
+ok $? "tracetui-info.txt: info's lines"
+
+# Under a filter (&) w writes the rows shown, by full names though the
+# view abbreviates them: the profile's methods whose full names match
+# (lower case: any case), the threads kept, the call tree's kept rows.
+write key:'&' type:looper key:Enter key:w key:C-u type:kept.tsv key:Enter \
+	VIEW_THREADS key:'&' type:pool key:Enter \
+	key:w key:C-u type:kept-threads.tsv key:Enter \
+	VIEW_CALLTREE key:E key:'&' type:Looper.loopOnce key:Enter \
+	key:w key:C-u type:kept-tree.tsv key:Enter
+ok $? "render writes under filters"
+"$TRACETUI" report --format tsv "$demo" |
+	awk -F'\t' 'NR > 1 && tolower($1) ~ /looper/ { print $1 }' |
+	LC_ALL=C sort >"$tmp/want"
+awk -F'\t' 'NR > 1 { print $7 }' "$tmp/kept.tsv" | LC_ALL=C sort >"$tmp/got"
+[ "$(wc -l <"$tmp/want")" -eq 2 ] && cmp -s "$tmp/want" "$tmp/got"
+ok $? "& looper, then w: only the 2 methods shown, by full names"
+diff "$tmp/want" "$tmp/got" | head -5 | diag
+awk -F'\t' 'NR > 1 { print $2 }' "$tmp/kept-threads.tsv" | LC_ALL=C sort \
+	>"$tmp/got"
+printf 'pool-2-thread-%s\n' 1 2 3 4 | cmp -s - "$tmp/got"
+ok $? "& pool in the threads, then w: the 4 pool threads only"
+awk -F'\t' 'NR > 1 && $NF !~ /android\.os\.Looper\.loopOnce \(/' \
+	"$tmp/kept-tree.tsv" | head -3 >"$tmp/got"
+[ "$(wc -l <"$tmp/kept-tree.tsv")" -gt 1 ] && [ ! -s "$tmp/got" ]
+ok $? "& in the call tree, then w: only rows of the full name matched"
+diag <"$tmp/got"
+
+# The prompt's history holds / and & patterns, not w's file names: Up at
+# w's prompt keeps the name offered, and Up at / recalls the pattern.
+rm -f "$tmp/tracetui-profile.txt"
+write key:/ type:loopOnce key:Enter key:w key:Up key:Enter key:/ key:Up
+[ -f "$tmp/tracetui-profile.txt" ] && [ ! -e "$tmp/loopOnce" ]
+ok $? "Up at w's prompt recalls no pattern as a file name"
+tail -2 "$tmp/screen" | head -1 | grep -q '^/loopOnce *$'
+ok $? "Up at / recalls the pattern, not the file name"
+
+# An unwritable name: the errno text in the status line, nothing else.
+write key:w key:C-u type:no/such/dir.txt key:Enter
+grep -q "cannot write no/such/dir.txt: No such file or directory" \
+	"$tmp/screen"
+ok $? "an unwritable file name is said with its errno text"
+# Esc cancels: nothing is written.
+rm -f "$tmp/tracetui-profile.txt"
+write key:w key:Esc
+[ ! -e "$tmp/tracetui-profile.txt" ]
+ok $? "Esc at the prompt writes nothing"
+
+done_testing
