@@ -637,13 +637,17 @@ echo 'class App {}' >"$tmp/srcroot/com/example/app/App.java"
 # screen of its own that the viewer must paint over when it comes back.
 cat >"$tmp/editor" <<EDITOR
 #!/bin/sh
+sleep 0.1
+tmux -L "$sock" -f /dev/null display -p -t t \
+	'#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}' \
+	>"$tmp/editor-mouse"
 for a in "\$@"; do printf '%s\n' "\$a"; done >"$tmp/args"
 clear
 echo EDITOR SCREEN
 sleep 0.3
 EDITOR
 chmod +x "$tmp/editor"
-rm -f "$tmp/pid" "$tmp/args"
+rm -f "$tmp/pid" "$tmp/args" "$tmp/editor-mouse"
 keys "clear; sh -c 'echo \$\$ >$tmp/pid; VISUAL= EDITOR=$tmp/editor" \
 	" exec $TRACETUI --source-dir $tmp/srcroot $tmp/src.trace'" Enter
 wait_for '[ -s "$tmp/pid" ]'
@@ -660,6 +664,10 @@ ok $? "$label: the editor got +12 and DIR/com/example/app/App.java"
 diag <"$tmp/args"
 wait_for 'status_line | grep -q "App.java: back from"'
 ok $? "$label: back in the viewer, the status line says so"
+[ "$(cat "$tmp/editor-mouse")" = 000 ]
+ok $? "$label: the editor runs without the viewer's mouse modes"
+wait_for '[ "$(mouse_modes)" = 111 ]'
+ok $? "$label: back in the viewer, the mouse is on again"
 ! on_screen 'EDITOR SCREEN'
 ok $? "$label: the editor's screen is painted over"
 [ "$(screen | sed -n '2,4p')" = "$before" ]
