@@ -105,6 +105,16 @@ ok "$(printf '%s\n' "$out" | grep -q '^base total 130 B: total +1\.0 KiB, self +
 	printf '%s\n' "$out" | grep -q 'space/bytes: base 180 B, new 1\.2 KiB' &&
 	echo 0 || echo 1)" "flamegraph --base: growth in bytes"
 
+# The HTML page of a profile: Total and Self in bytes, no calls columns,
+# the unit in its JSON for the drill-down's script.
+run "$TRACETUI" export -f html "$old"
+ok "$(printf '%s\n' "$out" | grep -q '<th>Total %</th><th>Total</th><th>Self %</th><th>Self</th></tr>' &&
+	printf '%s\n' "$out" | grep -q '>alloc</td><td data-v="72.2222">72.2%</td><td data-v="130">130 B</td><td data-v="72.2222">72.2%</td><td data-v="130">130 B</td></tr>' &&
+	printf '%s\n' "$out" | grep -q 'space/bytes, total 180 B</p>' &&
+	printf '%s\n' "$out" | grep -q '"unit": "B"' &&
+	! printf '%s\n' "$out" | grep -q '<th>Calls</th>\|<th>[^<]* ms</th>' &&
+	echo 0 || echo 1)" "export html: total and self in bytes, no calls"
+
 # The viewer in a detached tmux server of our own: the title names the
 # sample type, y loads the next one (the objects of the hand-made
 # profile: main 6 in total), the timeline says there is none, q quits.
