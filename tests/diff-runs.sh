@@ -14,8 +14,15 @@
 # - eight runs per side drawn with a fixed seed, checked against a
 #   brute-force reference written in awk (every subset of ranks
 #   enumerated for the exact p-value and the interval), sharing no code
-#   with src/util/stats.c.
+#   with src/util/stats.c;
+# - the transforms (--drop, --merge, --focus, --group, --collapse-recursion)
+#   applied to every run, numbers worked out from the runs' stacks and
+#   equal to the two-trace form's on doubled runs;
+# - one warning, however many runs, when sampled and instrumented runs
+#   are compared.
 . "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
 MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
@@ -294,5 +301,97 @@ done
 row='com.example.Foo.run ()V'
 ok "$([ "$(field significant_excl)" = true ] && echo 0 || echo 1)" \
 	"8 runs: Foo's 10% change is significant"
+
+# Transforms apply to every run.  Dropping Bar takes its time out of
+# App.main (incl = Foo + 10: medians 110 and 130); merging it gives it to
+# App.main's own time (10 + Bar: medians 62 and 64); focusing on Foo
+# keeps Foo alone; grouping by package sums each run (base 98..102 +
+# 48..56 + 10: median 162, new 184).
+row='com.example.App.main ()V'
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --drop 'Bar' $BASE -- $NEW
+expect_fields "--drop Bar over runs: App.main loses Bar's time" \
+	base_incl=110 new_incl=130 base_excl=10 new_excl=10
+ok "$(printf '%s\n' "$out" | grep -q Bar && echo 1 || echo 0)" \
+	"--drop Bar over runs: no Bar row"
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --merge 'Bar' $BASE -- $NEW
+expect_fields "--merge Bar over runs: App.main takes Bar's time" \
+	base_excl=62 new_excl=64 base_incl=162 new_incl=184
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --focus 'Foo' $BASE -- $NEW
+ok "$([ "$(printf '%s\n' "$out" | tail -n +2 | cut -f1 | tr '\n' ,)" = \
+	'com.example.Foo.run ()V,' ] && echo 0 || echo 1)" \
+	"--focus Foo over runs: Foo alone"
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv --group package $BASE -- $NEW
+row=com.example
+expect_fields "--group package over runs: one row, each run's total" \
+	base_excl=162 new_excl=184 significant_excl=true
+
+# A recursion collapsed in every run: Foo.run calls itself once, so two
+# calls become one.
+mkrec() {
+	printf '%s\n' 'vm art' 'thread 1 main' \
+		'method 0x4 com.example.App main ()V App.java' \
+		'method 0x8 com.example.Foo run ()V Foo.java' \
+		"call 1 0x4 0 $(($2 + 10)) {" "call 1 0x8 0 $2 {" \
+		"call 1 0x8 1 $(($2 - 1))" '}' '}' |
+		"$MKTRACE" - "$1.trace" || skip_all "mktrace failed"
+}
+mkrec r1 100
+mkrec r2 102
+mkrec s1 120
+mkrec s2 122
+row='com.example.Foo.run ()V'
+run "$TRACETUI" diff --format tsv r1.trace r2.trace -- s1.trace s2.trace
+expect_fields "recursive runs: two calls of Foo.run each" \
+	base_calls=2 new_calls=2 base_excl=101 new_excl=121
+run "$TRACETUI" diff --format tsv --collapse-recursion \
+	r1.trace r2.trace -- s1.trace s2.trace
+expect_fields "--collapse-recursion over runs: one call each, same time" \
+	base_calls=1 new_calls=1 base_excl=101 new_excl=121
+
+# Each transform over doubled runs (A A -- B B) gives the medians the
+# two-trace form (A B) gives.
+for tf in "--drop Bar" "--merge Bar" "--focus Foo" "--group class" \
+	"--collapse-recursion" "--merge App --drop Foo"; do
+	# shellcheck disable=SC2086
+	"$TRACETUI" diff --format tsv $tf b2.trace n4.trace 2>/dev/null |
+		awk -F'\t' 'NR > 1 { print $1, $3, $4, $6, $7, $10, $11 }' |
+		sort >"$tmp/single"
+	# shellcheck disable=SC2086
+	"$TRACETUI" diff --format tsv $tf b2.trace b2.trace -- \
+		n4.trace n4.trace 2>/dev/null |
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR > 1 { print $1, $c["base_calls"], $c["new_calls"],
+			$c["base_excl"], $c["new_excl"], $c["base_incl"],
+			$c["new_incl"] }' | sort >"$tmp/runs"
+	if [ -s "$tmp/single" ] && cmp -s "$tmp/single" "$tmp/runs"; then
+		ok 0 "$tf: doubled runs give the two-trace numbers"
+	else
+		ok 1 "$tf: doubled runs give the two-trace numbers"
+		diff "$tmp/single" "$tmp/runs" | diag
+	fi
+done
+
+# Sampled and instrumented runs: their times do not compare, said once.
+hprof=$srcdir/tests/fixtures/hprof-samples.txt
+run "$TRACETUI" diff --format tsv b1.trace b2.trace -- n1.trace \
+	"$hprof" "$hprof"
+ok "$([ "$(printf '%s\n' "$err" | grep -c 'is sampled and')" = 1 ] &&
+	printf '%s\n' "$err" | grep -q \
+		"diff: warning: $hprof is sampled and b1.trace instrumented: calls and times compare estimates with measurements" &&
+	echo 0 || echo 1)" "sampled and instrumented runs: warned once"
+run "$TRACETUI" diff --format tsv "$hprof" "$hprof" -- n1.trace n2.trace
+ok "$([ "$(printf '%s\n' "$err" | grep -c 'is sampled and')" = 1 ] &&
+	echo 0 || echo 1)" "sampled base, instrumented new: warned once"
+# shellcheck disable=SC2086
+run "$TRACETUI" diff --format tsv $BASE -- $NEW
+ok "$(printf '%s\n' "$err" | grep -q sampled && echo 1 || echo 0)" \
+	"instrumented runs only: no sampling warning"
+run "$TRACETUI" diff --format tsv "$hprof" "$hprof" -- "$hprof" "$hprof"
+ok "$(printf '%s\n' "$err" | grep -q 'is sampled and' && echo 1 || echo 0)" \
+	"sampled runs only: no sampling warning"
 
 done_testing

@@ -11,7 +11,10 @@
 # - html: the embedded JSON parses and holds report's rows and total,
 #   the links add up to each method's incl, the table has a row per
 #   method, the inline SVG parses as XML with the total at its root, and
-#   a name holding </script> stays text.
+#   a name holding </script> stays text;
+# - a method named <script>alert(1)</script> is only text in the SVG,
+#   the page and the DOT graph (and in dot's own SVG with graphviz);
+#   neither the SVG nor the page refers to anything on the network.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -255,7 +258,125 @@ PY
 ok $? "html: a name holding </script> never closes a script"
 diag <"$tmp/why"
 
+# A method named <script>alert(1)</script>, called by one whose class is
+# markup too: in the SVG, the HTML page and the DOT graph its name is
+# only ever text.  The SVG and the page parse (XML; HTML with the JSON
+# inside it) and give the name back whole, with no script element but
+# their own; the DOT graph holds it only inside quoted strings, and has
+# no HTML-like label (<...>) that graphviz would read as markup.
+"$MKTRACE" - script.trace <<'SPEC'
+clock dual
+thread 1 main
+method 0x4 "<b>Outer</b>" "run" "()V" F.java
+method 0x8 "com.example.X" "<script>alert(1)</script>" "()V" F.java
+call 1 0x4 0 0 10 20 {
+call 1 0x8 0 0 12 18
+}
+SPEC
+"$TRACETUI" flamegraph script.trace >script.svg &&
+	"$TRACETUI" export -f html script.trace >script.html &&
+	"$TRACETUI" export -f dot script.trace >script.dot
+ok $? "the name <script>alert(1)</script>: svg, html and dot written"
+python3 - script.svg script.html script.dot >"$tmp/why" 2>&1 <<'PY'
+import json, re, sys, html.parser, xml.etree.ElementTree as ET
+svg, page, dot = (open(f, encoding="utf-8").read() for f in sys.argv[1:4])
+name = "<script>alert(1)</script>"
+full = "com.example.X." + name + " ()V"
+NS = "{http://www.w3.org/2000/svg}"
+
+for what, raw in (("svg", svg), ("html", page), ("dot", dot)):
+    assert "<script>alert" not in raw or what == "dot", what + ": raw name"
+    assert "<b>Outer" not in raw or what == "dot", what + ": raw class"
+
+root = ET.fromstring(svg)
+assert len(list(root.iter(NS + "script"))) == 1, "svg: scripts"
+titles = [t.text for t in root.iter(NS + "title")]
+assert any(t.split("\n")[0] == full for t in titles), titles
+assert any(t.split("\n")[0] == "<b>Outer</b>.run ()V" for t in titles)
+
+class Page(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.scripts, self.in_data, self.data, self.text = 0, False, "", []
+    def handle_starttag(self, tag, attrs):
+        if tag == "script":
+            self.scripts += 1
+            self.in_data = dict(attrs).get("id") == "tt-data"
+        assert tag not in ("b",), "html: a <b> element from a name"
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self.in_data = False
+    def handle_data(self, d):
+        if self.in_data:
+            self.data += d
+        else:
+            self.text.append(d)
+p = Page()
+p.feed(page)
+assert p.scripts == 3, "html: %d scripts" % p.scripts
+data = json.dumps(json.loads(p.data))
+assert json.dumps(name)[1:-1] in data, "html: the JSON lost the name"
+assert any(full in t for t in p.text), "html: the name is not text"
+
+# DOT: outside quoted strings, no '<' at all; inside, the name whole.
+outside, strings, i = [], [], 0
+while i < len(dot):
+    if dot[i] == '"':
+        j, buf = i + 1, ""
+        while dot[j] != '"':
+            if dot[j] == "\\":
+                buf += dot[j:j + 2]
+                j += 2
+            else:
+                buf += dot[j]
+                j += 1
+        strings.append(buf)
+        i = j + 1
+    else:
+        outside.append(dot[i])
+        i += 1
+assert "<" not in "".join(outside), "dot: an HTML-like label"
+assert any(s.startswith("com.example.X." + name) for s in strings), strings
+PY
+ok $? "the name <script>alert(1)</script> stays text in svg, html and dot"
+diag <"$tmp/why"
+
+# Nothing to fetch: no src, href or url() reaching the network, no
+# http:// or https:// at all but the SVG namespace's name.
+python3 - script.svg script.html >"$tmp/why" 2>&1 <<'PY'
+import re, sys, html.parser
+for f in sys.argv[1:]:
+    raw = open(f, encoding="utf-8").read()
+    class Refs(html.parser.HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            for k, v in attrs:
+                if k in ("src", "href", "xlink:href", "action", "data",
+                         "poster", "srcset", "formaction") and v:
+                    assert not re.match(r"\s*([a-z]+:)?//", v, re.I), \
+                        "%s: <%s %s=%r>" % (f, tag, k, v)
+                    assert not re.match(r"\s*https?:", v, re.I), (f, v)
+    Refs().feed(raw)
+    assert not re.search(r"url\(\s*['\"]?\s*(https?:)?//", raw, re.I), f
+    assert "@import" not in raw, f + ": @import"
+    rest = re.sub(r'xmlns(:\w+)?="http://www\.w3\.org/[^"]*"', "", raw)
+    m = re.search(r"https?://", rest)
+    assert not m, "%s: %r" % (f, rest[max(0, m.start() - 40):m.end() + 40])
+PY
+ok $? "html and svg: no network reference"
+diag <"$tmp/why"
+
 if command -v dot >/dev/null 2>&1; then
+	dot -Tsvg script.dot >script-dot.svg 2>"$tmp/err" &&
+		python3 - script-dot.svg >"$tmp/why" 2>&1 <<'PY'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+tags = [e.tag.split("}")[-1] for e in root.iter()]
+assert "script" not in tags, "dot's svg has a script element"
+texts = " ".join(e.text or "" for e in root.iter())
+assert "<script>alert(1)</script>" in texts, "the name is not text"
+PY
+	ok $? "dot -Tsvg: the name <script>alert(1)</script> is text"
+	cat "$tmp/err" "$tmp/why" 2>/dev/null | diag
 	"$TRACETUI" export -f dot demo.trace | dot -Tsvg >demo.svg 2>"$tmp/err"
 	ok $? "dot -Tsvg reads the call graph"
 	diag <"$tmp/err"
@@ -264,6 +385,7 @@ if command -v dot >/dev/null 2>&1; then
 	ok $? "dot -Tsvg reads names with quotes and backslashes"
 else
 	ok 0 "dot -Tsvg # SKIP no graphviz"
+	ok 0 "dot -Tsvg: the name as text # SKIP no graphviz"
 fi
 
 run "$TRACETUI" export -f chrome --range 1..2 v3-dual.trace

@@ -84,6 +84,37 @@ run "$TRACETUI" export -f speedscope "$old"
 ok "$(printf '%s\n' "$out" | grep -q '"unit":"bytes"' && echo 0 || echo 1)" \
 	"export: speedscope's unit is bytes"
 
+# The flame graph of a profile speaks its unit: tooltips give total and
+# self in bytes (main 180 B, alloc 130 B self), or objects, and no calls
+# (a profile's calls are only runs of samples), the subtitle names the
+# sample type and the script formats sums in the same unit.
+run "$TRACETUI" flamegraph "$old"
+ok "$(printf '%s\n' "$out" | grep -q '^total 180 B (100\.00%), self 0 B</title>' &&
+	printf '%s\n' "$out" | grep -q '^total 130 B (72\.22%), self 130 B</title>' &&
+	printf '%s\n' "$out" | grep -q 'space/bytes, total 180 B</text>' &&
+	printf '%s\n' "$out" | grep -q 'data-unit="B"' &&
+	! printf '%s\n' "$out" | grep -q '^\(total\|base\).* ms\|calls [0-9]' &&
+	echo 0 || echo 1)" "flamegraph: sizes, total and self, no calls, no ms"
+run "$TRACETUI" flamegraph --sample-type objects "$old"
+ok "$(printf '%s\n' "$out" | grep -q '^total 4 (66\.67%), self 4</title>' &&
+	printf '%s\n' "$out" | grep -q 'objects/count, total 6</text>' &&
+	printf '%s\n' "$out" | grep -q 'data-unit="count"' &&
+	echo 0 || echo 1)" "flamegraph --sample-type objects: counts"
+run "$TRACETUI" flamegraph --base "$old" "$new"
+ok "$(printf '%s\n' "$out" | grep -q '^base total 130 B: total +1\.0 KiB, self +1\.0 KiB</title>' &&
+	printf '%s\n' "$out" | grep -q 'space/bytes: base 180 B, new 1\.2 KiB' &&
+	echo 0 || echo 1)" "flamegraph --base: growth in bytes"
+
+# The HTML page of a profile: Total and Self in bytes, no calls columns,
+# the unit in its JSON for the drill-down's script.
+run "$TRACETUI" export -f html "$old"
+ok "$(printf '%s\n' "$out" | grep -q '<th>Total %</th><th>Total</th><th>Self %</th><th>Self</th></tr>' &&
+	printf '%s\n' "$out" | grep -q '>alloc</td><td data-v="72.2222">72.2%</td><td data-v="130">130 B</td><td data-v="72.2222">72.2%</td><td data-v="130">130 B</td></tr>' &&
+	printf '%s\n' "$out" | grep -q 'space/bytes, total 180 B</p>' &&
+	printf '%s\n' "$out" | grep -q '"unit": "B"' &&
+	! printf '%s\n' "$out" | grep -q '<th>Calls</th>\|<th>[^<]* ms</th>' &&
+	echo 0 || echo 1)" "export html: total and self in bytes, no calls"
+
 # The viewer in a detached tmux server of our own: the title names the
 # sample type, y loads the next one (the objects of the hand-made
 # profile: main 6 in total), the timeline says there is none, q quits.

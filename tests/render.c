@@ -4,8 +4,8 @@
  * draws it into a canvas and prints the canvas as text (and, with
  * --roles, the role of every cell).
  *
- * Usage: render [--ascii] [--roles] [--full-names] [--base FILE] FILE
- *        WIDTHxHEIGHT [STEP...]
+ * Usage: render [--ascii] [--roles] [--full-names] [--base FILE]
+ *        [--sample-type TYPE] FILE WIDTHxHEIGHT [STEP...]
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
  * the help: key:Enter, key:C-o), type:TEXT (a key press per character
@@ -14,7 +14,8 @@
  * new one), or mouse:B;X;YM (an xterm SGR mouse report, M for a press
  * or m for a release, 1-based cells; a second after the last one, or
  * @N: N milliseconds after).  --base compares FILE with another trace,
- * as the viewer's --base does; --full-names is the viewer's.
+ * as the viewer's --base does; --full-names and --sample-type (a pprof
+ * profile's sample type, for both) are the viewer's.
  */
 #include "config.h"
 
@@ -35,7 +36,7 @@ static void
 usage(void)
 {
 	fputs("usage: render [--ascii] [--roles] [--full-names] [--base FILE] "
-	      "FILE WIDTHxHEIGHT [STEP...]\n"
+	      "[--sample-type TYPE] FILE WIDTHxHEIGHT [STEP...]\n"
 	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
 	      "key:C, search:REGEX, filter:REGEX, size:WxH or "
 	      "mouse:B;X;YM[@MS]\n",
@@ -43,12 +44,14 @@ usage(void)
 	exit(2);
 }
 
-/* Load path, or exit with 3 after the one-line message. */
+/* Load path (a pprof profile on sample_type, NULL for its default), or
+ * exit with 3 after the one-line message. */
 static struct calltree *
-load(const char *path)
+load(const char *path, const char *sample_type)
 {
 	struct trace_error err = {0};
-	struct calltree *tree = calltree_load(path, &err);
+	struct calltree_load_options o = {sample_type, NULL, NULL};
+	struct calltree *tree = calltree_load_with(path, &o, &err);
 
 	if (!tree) {
 		fprintf(stderr, "render: %s: offset %llu: %s\n", path,
@@ -127,7 +130,7 @@ int
 main(int argc, char **argv)
 {
 	struct calltree *tree, *base = NULL;
-	const char *base_path = NULL;
+	const char *base_path = NULL, *sample_type = NULL;
 	struct canvas *canvas;
 	struct app *app;
 	bool ascii = false, roles = false, full_names = false;
@@ -143,14 +146,16 @@ main(int argc, char **argv)
 			full_names = true;
 		else if (!strcmp(argv[i], "--base") && i + 1 < argc)
 			base_path = argv[++i];
+		else if (!strcmp(argv[i], "--sample-type") && i + 1 < argc)
+			sample_type = argv[++i];
 		else
 			usage();
 	}
 	if (argc - i < 2 || !parse_size(argv[i + 1], &width, &height))
 		usage();
 	if (base_path)
-		base = load(base_path);
-	tree = load(argv[i]);
+		base = load(base_path, sample_type);
+	tree = load(argv[i], sample_type);
 	app = app_new(tree);
 	app->full_names = full_names;
 	if (base) {

@@ -282,6 +282,10 @@ pprof-address||heap|100x12|MOVE_LAST MOVE_UP
 pprof-timeline||heap|80x8|VIEW_TIMELINE
 pprof-icicle||heap|100x12|key:f
 pprof-threads||heap|100x8|VIEW_THREADS
+pprof-drilldown||heap|100x10|MOVE_DOWN ENTER
+pprof-count-profile|--sample-type objects|heap|100x10|
+pprof-calltree||heap|100x12|VIEW_CALLTREE key:E
+pprof-calltree-bottom-up||heap|100x10|VIEW_CALLTREE key:b
 pprof-base-profile|--base heap.trace|grown|110x10|
 pprof-base-icicle|--roles --base heap.trace|grown|100x10|key:f key:j key:j
 sample-type-not-pprof||calls|80x12|key:y

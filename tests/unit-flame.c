@@ -10,6 +10,16 @@
  * the outside frame (10, at 60).  BASE, thread main: a 0..40 { b 10..20 }
  * spans 40 with nothing outside; a, b and the root match, c and d do
  * not.
+ *
+ * Identity across traces: NEW defines Top, Kid, then Fake (class
+ * com.example, name A.run); BASE defines the same Kid first (its class
+ * written with '/'), Top second, then com.example.A's run.  NEW:
+ *   Top 0..30 { Kid 0..10, Fake 10..25 }
+ * BASE:
+ *   Top 0..40 { Kid 0..12, run 12..32 }
+ * Kid matches (12 wide in BASE) though its id and place differ; Fake's
+ * full name "com.example.A.run ()V" is run's too, but its class and
+ * name are not, so it is not the same method and does not match.
  */
 #include "config.h"
 
@@ -194,10 +204,112 @@ test_layout(void)
 	calltree_free(bt);
 }
 
+/* A tree of thread 1 "main" whose methods 0x10, 0x20, ... are defs,
+ * calls fed as by feed. */
+static struct calltree *
+tree_of_defs(const struct trace_method_def *defs, unsigned ndefs,
+             const struct spec_call *c, size_t n)
+{
+	struct trace_header h = trace_header_v1(TRACE_CLOCK_DUAL, 64);
+	struct calltree_builder *b = calltree_builder_new("unit-flame");
+	const struct trace_sink *s = calltree_builder_sink(b);
+	size_t i = 0;
+	unsigned d;
+
+	s->begin(s->ctx, &h);
+	for (d = 0; d < ndefs; d++) {
+		struct trace_method_def def = defs[d];
+
+		def.id = 0x10 * (d + 1);
+		s->method(s->ctx, &def);
+	}
+	s->thread(s->ctx, 1, "main");
+	while (i < n)
+		feed(s, c, &i);
+	return calltree_builder_finish(b);
+}
+
+static void
+test_identity(void)
+{
+	static const struct trace_method_def now_defs[] = {
+	        {.klass = "com.example.Top",
+	         .name = "main",
+	         .signature = "()V",
+	         .line = -1},
+	        {.klass = "com.example.Kid",
+	         .name = "work",
+	         .signature = "(I)V",
+	         .line = -1},
+	        {.klass = "com.example",
+	         .name = "A.run",
+	         .signature = "()V",
+	         .line = -1},
+	};
+	static const struct trace_method_def was_defs[] = {
+	        {.klass = "com/example/Kid",
+	         .name = "work",
+	         .signature = "(I)V",
+	         .line = -1},
+	        {.klass = "com.example.Top",
+	         .name = "main",
+	         .signature = "()V",
+	         .line = -1},
+	        {.klass = "com.example.A",
+	         .name = "run",
+	         .signature = "()V",
+	         .line = -1},
+	};
+	static const struct spec_call now[] = {
+	        {0, 0, 30, 2}, {1, 0, 10, 0}, {2, 10, 25, 0}};
+	static const struct spec_call was[] = {
+	        {1, 0, 40, 2}, {0, 0, 12, 0}, {2, 12, 32, 0}};
+	struct calltree *t = tree_of_defs(now_defs, 3, now, 3);
+	struct calltree *bt = tree_of_defs(was_defs, 3, was, 3);
+	struct scope sc, bsc;
+	struct callpath p, bp;
+	struct flame f;
+	struct flame_base fb;
+	const struct flame_frame *top, *kid, *fake;
+
+	scope_init_all(&sc, t);
+	scope_init_all(&bsc, bt);
+	callpath_build(&p, t, &sc, false);
+	callpath_sort(&p, CLOCK_CPU);
+	callpath_build(&bp, bt, &bsc, false);
+	callpath_sort(&bp, CLOCK_CPU);
+	flame_layout(&f, &p, CLOCK_CPU, 30, 0);
+	top = frame_named(&f, &p, t, "main");
+	kid = frame_named(&f, &p, t, "work");
+	fake = frame_named(&f, &p, t, "A.run");
+	ok(top && kid && fake, "identity: Top, Kid and Fake have frames");
+	if (top && kid && fake) {
+		flame_match(&fb, &f, &p, t, &bp, bt, CLOCK_CPU, 40);
+		ok(fb.found[top - f.frames] && fb.incl[top - f.frames] == 40 &&
+		           fb.excl[top - f.frames] == 8,
+		   "identity: Top matches BASE's (40 wide, 8 its own)");
+		ok(fb.found[kid - f.frames] && fb.incl[kid - f.frames] == 12,
+		   "identity: Kid matches BASE's though its id, its place "
+		   "and its class's separators differ");
+		ok(!fb.found[fake - f.frames],
+		   "identity: com.example's A.run is not com.example.A's run, "
+		   "though their full names are equal");
+		flame_base_done(&fb);
+	}
+	flame_done(&f);
+	callpath_done(&p);
+	callpath_done(&bp);
+	scope_done(&sc);
+	scope_done(&bsc);
+	calltree_free(t);
+	calltree_free(bt);
+}
+
 int
 main(void)
 {
 	test_markup();
 	test_layout();
+	test_identity();
 	return done_testing();
 }

@@ -6,6 +6,9 @@
  * Hodges-Lehmann shift's interval and the Mann-Whitney p-value
  * (query/diff-stats.h); the change is marked ~ when p >= --alpha, and a
  * --fail-if condition holds only when its runs differ significantly.
+ * cmd_load applies the thread, mapping and transform options to each run
+ * as to one trace; runs that mix sampled and instrumented recordings get
+ * one warning.
  *
  * Machine formats (tsv, csv, json) have the columns
  *   method status base_runs new_runs
@@ -39,6 +42,7 @@ struct runs_cmd {
 	enum clock_index clock;
 	enum diff_metric sort;
 	bool normalize;
+	const char *first_of_kind[2]; /* [sampled]: the first such run */
 };
 
 bool
@@ -143,6 +147,9 @@ read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
 				calltree_free(tree);
 				return CMD_USAGE;
 			}
+			if (!d->first_of_kind[tree->sampled])
+				d->first_of_kind[tree->sampled] =
+				        d->files[s][i];
 			profile_compute(&profile, tree, &scope);
 			diff_add_run(&d->diff, (enum diff_side)s, tree,
 			             &profile);
@@ -150,6 +157,10 @@ read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
 			scope_done(&scope);
 			calltree_free(tree);
 		}
+	/* Once for all the runs, however many of each kind. */
+	if (d->first_of_kind[true] && d->first_of_kind[false])
+		diff_warn_sampling(d->first_of_kind[true],
+		                   d->first_of_kind[false]);
 	diff_finish(&d->diff);
 	return -1;
 }

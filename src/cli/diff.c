@@ -499,10 +499,7 @@ warn_sampling(struct calltree *const trees[2])
 	if (trees[0]->sampled == trees[1]->sampled)
 		return;
 	s = trees[0]->sampled ? 0 : 1;
-	cmd_error("diff",
-	          "warning: %s is sampled and %s instrumented: calls and "
-	          "times compare estimates with measurements",
-	          trees[s]->path, trees[!s]->path);
+	diff_warn_sampling(trees[s]->path, trees[!s]->path);
 }
 
 static void
@@ -672,6 +669,15 @@ char *
 diff_cond_value_text(const struct diff_cond *c, double v, bool normalize)
 {
 	return cond_value_text(c, v, normalize);
+}
+
+void
+diff_warn_sampling(const char *sampled, const char *instrumented)
+{
+	cmd_error("diff",
+	          "warning: %s is sampled and %s instrumented: calls and "
+	          "times compare estimates with measurements",
+	          sampled, instrumented);
 }
 
 char *

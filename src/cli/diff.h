@@ -28,6 +28,9 @@ char *diff_fixed(double x, int decimals, bool plus, const char *suffix);
 /* A condition's value as its message writes it: "1.234 ms", "12.50% of
  * total" or "42 calls".  The caller frees it. */
 char *diff_cond_value_text(const struct diff_cond *c, double v, bool normalize);
+/* Warn, on stderr, that the trace at path sampled was sampled and the
+ * one at instrumented was not: their times are not comparable. */
+void diff_warn_sampling(const char *sampled, const char *instrumented);
 /* A condition's change as its message writes it.  The caller frees it. */
 char *diff_cond_change_text(const struct diff_cond *c,
                             const struct diff_cond_result *r);

@@ -12,8 +12,11 @@
  *     "name", "calls", "rcalls", "incl", "excl"}], "links": [{"parent",
  *     "child", "child_recursive", "parent_recursive", "calls", "incl"}]}
  *     with the profile's rows and links (parent -1: the top level),
- *     microseconds on the page's clock.  The drill-down sums links as
- *     profile_edges_of does.
+ *     microseconds on the page's clock; "unit" says "us", or for a pprof
+ *     profile its sample type's "ns", "B" or "count", and such a page
+ *     shows Total and Self in that unit, without calls (a profile's
+ *     calls are only runs of samples laid end to end).  The drill-down sums
+ * links as profile_edges_of does.
  *
  * Text from the trace goes through markup_escape, and into the JSON
  * through markup_json_string, so no name can end an element early.
@@ -27,6 +30,7 @@
 #include "query/flame.h"
 #include "query/method-name.h"
 #include "query/profile.h"
+#include "query/quantity.h"
 #include "text/markup.h"
 #include "util/alloc.h"
 #include "util/sort.h"
@@ -56,7 +60,17 @@ static const char script[] =
         ".textContent);\n"
         "var byId = {};\n"
         "data.methods.forEach(function (m) { byId[m.id] = m; });\n"
-        "function ms(us) { return (us / 1000).toFixed(3); }\n"
+        "var profile = data.unit !== 'us';\n"
+        "function ms(v) {\n"
+        "  var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'], k = 0;\n"
+        "  if (data.unit === 'count') return String(v);\n"
+        "  if (data.unit === 'B') {\n"
+        "    while (v >= 1024 && k < 6) { v /= 1024; k++; }\n"
+        "    return k ? v.toFixed(1) + ' ' + u[k] : v + ' B';\n"
+        "  }\n"
+        "  if (data.unit === 'ns') v = Math.floor(v / 1000);\n"
+        "  return (v / 1000).toFixed(3);\n"
+        "}\n"
         "function pct(v, of) { return of ? (100 * v / of).toFixed(1) + '%' "
         ": ''; }\n"
         "function cell(tr, text, cls) {\n"
@@ -115,7 +129,7 @@ static const char script[] =
         "  function row(e, total) {\n"
         "    tr = t.insertRow(); tr.className = e.m >= 0 ? 'm' : '';\n"
         "    cell(tr, pct(e.incl, m.incl)); cell(tr, ms(e.incl));\n"
-        "    cell(tr, e.calls + '/' + total);\n"
+        "    cell(tr, profile ? '' : e.calls + '/' + total);\n"
         "    cell(tr, (e.rec ? '(recursive) ' : '') + name(e.m), 'name');\n"
         "    if (e.m >= 0) tr.addEventListener('click', function () "
         "{ show(e.m); });\n"
@@ -157,12 +171,35 @@ row_cmp(const void *a, const void *b)
 	return x->m < y->m ? -1 : x->m > y->m;
 }
 
+/* A value: microseconds as milliseconds, a profile's as its unit. */
 static void
-ms_cell(FILE *out, uint64_t us)
+ms_cell(FILE *out, uint64_t v, enum trace_unit unit)
 {
-	fprintf(out,
-	        "<td data-v=\"%" PRIu64 "\">%" PRIu64 ".%03" PRIu64 "</td>", us,
-	        us / 1000, us % 1000);
+	char buf[40];
+
+	if (unit == TRACE_UNIT_US)
+		snprintf(buf, sizeof(buf), "%" PRIu64 ".%03" PRIu64, v / 1000,
+		         v % 1000);
+	else
+		quantity_format(buf, sizeof(buf), v, unit, true);
+	fprintf(out, "<td data-v=\"%" PRIu64 "\">%s</td>", v, buf);
+}
+
+/* The JSON's and the script's name for the unit. */
+static const char *
+unit_name(enum trace_unit unit)
+{
+	switch (unit) {
+	case TRACE_UNIT_NS:
+		return "ns";
+	case TRACE_UNIT_BYTES:
+		return "B";
+	case TRACE_UNIT_COUNT:
+		return "count";
+	case TRACE_UNIT_US:
+		break;
+	}
+	return "us";
 }
 
 static void
@@ -184,8 +221,10 @@ write_json(FILE *out, const struct export_view *v, const struct profile *p)
 	      out);
 	markup_json_string(out, v->tree->path);
 	fprintf(out,
-	        ",\n\"clock\": \"%s\", \"total\": %" PRIu64 ",\n\"methods\": [",
-	        k == CLOCK_CPU ? "cpu" : "wall", p->total[k]);
+	        ",\n\"clock\": \"%s\", \"unit\": \"%s\", \"total\": %" PRIu64
+	        ",\n\"methods\": [",
+	        k == CLOCK_CPU ? "cpu" : "wall",
+	        unit_name(v->tree->header.unit), p->total[k]);
 	for (i = 0; i < p->nrows; i++) {
 		const struct profile_row *r = &p->rows[i];
 		char *name;
@@ -225,6 +264,8 @@ static void
 write_table(FILE *out, const struct export_view *v, const struct profile *p)
 {
 	enum clock_index k = v->clock;
+	enum trace_unit unit = v->tree->header.unit;
+	bool profile = v->tree->header.format == TRACE_FORMAT_PPROF;
 	struct html_row *rows = xcalloc(p->nrows + 1, sizeof(*rows));
 	size_t n = 0, i;
 
@@ -233,11 +274,18 @@ write_table(FILE *out, const struct export_view *v, const struct profile *p)
 			rows[n++] = (struct html_row){(uint32_t)i,
 			                              p->rows[i].incl[k]};
 	sort_items(rows, n, sizeof(*rows), row_cmp);
-	fputs("<table id=\"profile\">\n<thead><tr><th class=\"name\">"
-	      "Method</th><th>Incl %</th><th>Incl ms</th><th>Excl %</th>"
-	      "<th>Excl ms</th><th>Calls</th><th>Rec</th>"
-	      "<th>Incl/Call ms</th></tr></thead>\n<tbody>\n",
-	      out);
+	if (profile)
+		fputs("<table id=\"profile\">\n<thead><tr><th class=\"name\">"
+		      "Method</th><th>Total %</th><th>Total</th><th>Self %</th>"
+		      "<th>Self</th></tr></thead>\n<tbody>\n",
+		      out);
+	else
+		fputs("<table id=\"profile\">\n<thead><tr><th class=\"name\">"
+		      "Method</th><th>Incl %</th><th>Incl ms</th><th>Excl "
+		      "%</th>"
+		      "<th>Excl ms</th><th>Calls</th><th>Rec</th>"
+		      "<th>Incl/Call ms</th></tr></thead>\n<tbody>\n",
+		      out);
 	for (i = 0; i < n; i++) {
 		const struct profile_row *r = &p->rows[rows[i].m];
 		uint64_t all = r->calls + r->rcalls;
@@ -252,14 +300,18 @@ write_table(FILE *out, const struct export_view *v, const struct profile *p)
 		fputs("</td>", out);
 		free(name);
 		pct_cell(out, r->incl[k], p->total[k]);
-		ms_cell(out, r->incl[k]);
+		ms_cell(out, r->incl[k], unit);
 		pct_cell(out, r->excl[k], p->total[k]);
-		ms_cell(out, r->excl[k]);
+		ms_cell(out, r->excl[k], unit);
+		if (profile) {
+			fputs("</tr>\n", out);
+			continue;
+		}
 		fprintf(out,
 		        "<td data-v=\"%" PRIu64 "\">%" PRIu64
 		        "</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>",
 		        r->calls, r->calls, r->rcalls, r->rcalls);
-		ms_cell(out, all ? r->incl[k] / all : 0);
+		ms_cell(out, all ? r->incl[k] / all : 0, unit);
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
@@ -302,6 +354,7 @@ export_html(FILE *out, const struct export_view *v)
 	const struct calltree *tree = v->tree;
 	enum clock_index k = v->clock;
 	struct profile p;
+	const char *type;
 	char *scope, *head;
 
 	profile_compute(&p, tree, v->scope);
@@ -310,10 +363,20 @@ export_html(FILE *out, const struct export_view *v)
 	else
 		scope = xasprintf("%zu of %zu threads", v->scope->count,
 		                  tree->nthreads);
-	head = xasprintf("%s, %s clock%s%s, total %" PRIu64 ".%03" PRIu64 " ms",
-	                 scope, k == CLOCK_CPU ? "thread-cpu" : "wall",
-	                 v->range ? ", range " : "", v->range ? v->range : "",
-	                 p.total[k] / 1000, p.total[k] % 1000);
+	type = calltree_property(tree, "pprof-sample-type");
+	if (type) {
+		char total[40];
+
+		quantity_format(total, sizeof(total), p.total[k],
+		                tree->header.unit, true);
+		head = xasprintf("%s, %s, total %s", scope, type, total);
+	} else {
+		head = xasprintf(
+		        "%s, %s clock%s%s, total %" PRIu64 ".%03" PRIu64 " ms",
+		        scope, k == CLOCK_CPU ? "thread-cpu" : "wall",
+		        v->range ? ", range " : "", v->range ? v->range : "",
+		        p.total[k] / 1000, p.total[k] % 1000);
+	}
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>tracetui: ",
 	      out);

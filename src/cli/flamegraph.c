@@ -11,6 +11,7 @@
 #include "query/callpath.h"
 #include "query/flame-svg.h"
 #include "query/flame.h"
+#include "query/quantity.h"
 #include "util/alloc.h"
 
 #include <inttypes.h>
@@ -24,7 +25,7 @@ static const struct cmd_spec flamegraph_spec = {
                    "self-contained SVG.",
         .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD |
                    OPT_MAPPING | OPT_BASE | OPT_WIDTH | OPT_MIN_WIDTH |
-                   OPT_INVERTED,
+                   OPT_INVERTED | OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
         .epilog = "Frame widths are inclusive times; the root is the "
@@ -49,11 +50,27 @@ base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/* A total: microseconds as "1234.567 ms", a pprof profile's size or
+ * count as query/quantity.c writes it. */
 static void
-fmt_ms(char *buf, size_t size, uint64_t us)
+fmt_total(char *buf, size_t size, uint64_t v, enum trace_unit unit)
 {
-	snprintf(buf, size, "%" PRIu64 ".%03" PRIu64 " ms", us / 1000,
-	         us % 1000);
+	if (unit == TRACE_UNIT_US)
+		snprintf(buf, size, "%" PRIu64 ".%03" PRIu64 " ms", v / 1000,
+		         v % 1000);
+	else
+		quantity_format(buf, size, v, unit, true);
+}
+
+/* What the values measure: "wall clock", or a profile's sample type. */
+static char *
+measure_text(const struct calltree *tree, enum clock_index k)
+{
+	const char *type = calltree_property(tree, "pprof-sample-type");
+
+	if (type)
+		return xasprintf("%s", type);
+	return xasprintf("%s clock", k == CLOCK_CPU ? "thread-cpu" : "wall");
 }
 
 /* "all 8 threads", "thread main", "3 threads". */
@@ -125,7 +142,7 @@ cmd_flamegraph(int argc, char **argv)
 	struct flame_base fb = {0};
 	struct flame_svg svg = {0};
 	enum clock_index k = CLOCK_CPU;
-	char *scope = NULL, *title = NULL, *subtitle = NULL;
+	char *scope = NULL, *title = NULL, *subtitle = NULL, *measure = NULL;
 	char a[40], b[40];
 	uint64_t min_incl = 0;
 	int plot;
@@ -153,7 +170,8 @@ cmd_flamegraph(int argc, char **argv)
 		          "%s: frames deeper than %d are left out",
 		          now.tree->path, FLAME_MAX_DEPTH);
 	scope = scope_text(now.tree, &now.scope);
-	fmt_ms(a, sizeof(a), flame.total);
+	fmt_total(a, sizeof(a), flame.total, now.tree->header.unit);
+	measure = measure_text(now.tree, k);
 	if (opts.base) {
 		flame_match(&fb, &flame, &now.path, now.tree, &base.path,
 		            base.tree, k, base.total);
@@ -161,12 +179,11 @@ cmd_flamegraph(int argc, char **argv)
 		title = xasprintf("Differential flame graph: %s against %s",
 		                  base_name(now.tree->path),
 		                  base_name(base.tree->path));
-		fmt_ms(b, sizeof(b), fb.total);
+		fmt_total(b, sizeof(b), fb.total, base.tree->header.unit);
 		subtitle =
-		        xasprintf("%s, %s clock%s%s: base %s, new %s "
+		        xasprintf("%s, %s%s%s: base %s, new %s "
 		                  "(%+.2f%%); red grew, blue shrank",
-		                  scope, k == CLOCK_CPU ? "thread-cpu" : "wall",
-		                  opts.range ? ", range " : "",
+		                  scope, measure, opts.range ? ", range " : "",
 		                  opts.range ? opts.range : "", b, a,
 		                  fb.total ? 100.0 *
 		                                     ((double)flame.total -
@@ -177,8 +194,7 @@ cmd_flamegraph(int argc, char **argv)
 		title = xasprintf("%s graph: %s",
 		                  opts.inverted ? "Icicle" : "Flame",
 		                  base_name(now.tree->path));
-		subtitle = xasprintf("%s, %s clock%s%s, total %s", scope,
-		                     k == CLOCK_CPU ? "thread-cpu" : "wall",
+		subtitle = xasprintf("%s, %s%s%s, total %s", scope, measure,
 		                     opts.range ? ", range " : "",
 		                     opts.range ? opts.range : "", a);
 	}
@@ -197,6 +213,7 @@ out:
 	free(scope);
 	free(title);
 	free(subtitle);
+	free(measure);
 	flame_base_done(&fb);
 	flame_done(&flame);
 	side_close(&base);

@@ -13,6 +13,7 @@
 #include "query/flame-svg.h"
 
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "text/markup.h"
 #include "text/width.h"
 #include "util/alloc.h"
@@ -40,6 +41,38 @@ fmt_ms(char *buf, size_t size, int64_t us, bool sign)
 	         : sign ? "+"
 	                : "",
 	         a / 1000, a % 1000);
+}
+
+/* A value in the trace's unit: a time as fmt_ms does, a pprof size or
+ * count as query/quantity.c writes it; with a sign when asked. */
+static void
+fmt_value(char *buf, size_t size, int64_t v, bool sign, enum trace_unit unit)
+{
+	uint64_t a = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+
+	if (unit == TRACE_UNIT_US) {
+		fmt_ms(buf, size, v, sign);
+		return;
+	}
+	snprintf(buf, size, "%s", v < 0 ? "-" : sign ? "+" : "");
+	quantity_format(buf + strlen(buf), size - strlen(buf), a, unit, true);
+}
+
+/* The unit the script writes values in (data-unit). */
+static const char *
+unit_name(enum trace_unit unit)
+{
+	switch (unit) {
+	case TRACE_UNIT_NS:
+		return "ns";
+	case TRACE_UNIT_BYTES:
+		return "B";
+	case TRACE_UNIT_COUNT:
+		return "count";
+	case TRACE_UNIT_US:
+		break;
+	}
+	return "us";
 }
 
 static double
@@ -145,25 +178,38 @@ fit_label(const char *s, double cols)
 	return out;
 }
 
+/* A frame's tooltip: a trace's frame has incl, excl and calls; a pprof
+ * profile's has total and self in its unit, and no calls (they are only
+ * runs of samples laid end to end, read/stacks.h). */
 static void
 write_title(FILE *out, const struct flame_frame *f, const char *full,
-            uint64_t total, const struct flame_base *base, size_t i)
+            uint64_t total, const struct flame_base *base, size_t i,
+            const struct calltree *tree)
 {
+	enum trace_unit unit = tree->header.unit;
+	bool profile = tree->header.format == TRACE_FORMAT_PPROF;
+	const char *incl = profile ? "total" : "incl";
+	const char *excl = profile ? "self" : "excl";
 	char a[40], b[40], c[40];
 
 	fputs("<title>", out);
 	markup_escape(out, full);
-	fmt_ms(a, sizeof(a), (int64_t)f->incl, false);
-	fmt_ms(b, sizeof(b), (int64_t)f->excl, false);
-	fprintf(out, "\nincl %s (%.2f%%), excl %s, calls %" PRIu64, a,
-	        pct(f->incl, total), b, f->calls);
+	fmt_value(a, sizeof(a), (int64_t)f->incl, false, unit);
+	fmt_value(b, sizeof(b), (int64_t)f->excl, false, unit);
+	fprintf(out, "\n%s %s (%.2f%%), %s %s", incl, a, pct(f->incl, total),
+	        excl, b);
+	if (!profile)
+		fprintf(out, ", calls %" PRIu64, f->calls);
 	if (base && base->found[i]) {
-		fmt_ms(a, sizeof(a), (int64_t)base->incl[i], false);
-		fmt_ms(b, sizeof(b), (int64_t)f->incl - (int64_t)base->incl[i],
-		       true);
-		fmt_ms(c, sizeof(c), (int64_t)f->excl - (int64_t)base->excl[i],
-		       true);
-		fprintf(out, "\nbase incl %s: incl %s, excl %s", a, b, c);
+		fmt_value(a, sizeof(a), (int64_t)base->incl[i], false, unit);
+		fmt_value(b, sizeof(b),
+		          (int64_t)f->incl - (int64_t)base->incl[i], true,
+		          unit);
+		fmt_value(c, sizeof(c),
+		          (int64_t)f->excl - (int64_t)base->excl[i], true,
+		          unit);
+		fprintf(out, "\nbase %s %s: %s %s, %s %s", incl, a, incl, b,
+		        excl, c);
 	} else if (base) {
 		fputs("\nnot in base", out);
 	}
@@ -192,7 +238,17 @@ static const char script[] =
         "    x: +g.getAttribute('data-x'), i: +g.getAttribute('data-i'),\n"
         "    d: +g.getAttribute('data-d'), fill: r.getAttribute('fill')});\n"
         "}\n"
-        "function ms(us) { return (us / 1000).toFixed(3) + ' ms'; }\n"
+        "var unit = svg.getAttribute('data-unit');\n"
+        "function ms(v) {\n"
+        "  var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'], k = 0;\n"
+        "  if (unit === 'count') return String(v);\n"
+        "  if (unit === 'B') {\n"
+        "    while (v >= 1024 && k < 6) { v /= 1024; k++; }\n"
+        "    return k ? v.toFixed(1) + ' ' + u[k] : v + ' B';\n"
+        "  }\n"
+        "  if (unit === 'ns') v = Math.floor(v / 1000);\n"
+        "  return (v / 1000).toFixed(3) + ' ms';\n"
+        "}\n"
         "function label(f, w) {\n"
         "  var c = Math.floor(w / ("
         "12"
@@ -297,9 +353,10 @@ flame_svg_write(FILE *out, const struct flame *flame,
 	        "<svg version=\"1.1\" id=\"flame\" width=\"%d\" "
 	        "height=\"%d\" viewBox=\"0 0 %d %d\" "
 	        "xmlns=\"http://www.w3.org/2000/svg\" data-pad=\"%d\" "
-	        "data-plot=\"%d\" data-total=\"%" PRIu64 "\">\n",
+	        "data-plot=\"%d\" data-total=\"%" PRIu64
+	        "\" data-unit=\"%s\">\n",
 	        o->width, height, o->width, height, FLAME_SVG_PAD, plot,
-	        flame->total);
+	        flame->total, unit_name(tree->header.unit));
 	fputs("<style type=\"text/css\">\n"
 	      "#flame text { font-family: Verdana, sans-serif; "
 	      "font-size: 12px; fill: rgb(0,0,0); }\n"
@@ -378,7 +435,7 @@ flame_svg_write(FILE *out, const struct flame *flame,
 			        "\"",
 			        o->base->incl[i], o->base->excl[i]);
 		fputs(">", out);
-		write_title(out, f, full, flame->total, o->base, i);
+		write_title(out, f, full, flame->total, o->base, i, tree);
 		fprintf(out,
 		        "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
 		        "height=\"%d\" rx=\"2\" fill=\"rgb(%d,%d,%d)\"/>",

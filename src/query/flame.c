@@ -2,15 +2,16 @@
  * flame: one pre-order walk of the callpath with an explicit stack
  * (paths can be a million calls deep), children pushed in reverse so
  * they come out in the callpath's order.  Matching with BASE gives every
- * method and thread name of both traces one shared id (a sort of the
- * names, so equal names meet exactly), then walks NEW's frames, parents
- * first, looking up (BASE node, shared id) in a map of BASE's children.
+ * method and thread of both traces one shared id (a sort by method
+ * identity, model/identity.h, and thread name, so the same method meets
+ * itself whatever its id), then walks NEW's frames, parents first,
+ * looking up (BASE node, shared id) in a map of BASE's children.
  */
 #include "config.h"
 
 #include "query/flame.h"
 
-#include "query/method-name.h"
+#include "model/identity.h"
 #include "util/alloc.h"
 #include "util/map.h"
 #include "util/sort.h"
@@ -136,40 +137,31 @@ flame_done(struct flame *flame)
 	memset(flame, 0, sizeof(*flame));
 }
 
-/* A name of either trace and where it came from, to be given an id. */
+/* A method or thread of either trace, to be given an id. */
 struct named {
-	char *key;
-	int side;    /* 0: NEW, 1: BASE */
-	bool thread; /* a thread name, not a method */
+	const struct tt_method *method; /* NULL for a thread */
+	const char *thread_name;
+	int side; /* 0: NEW, 1: BASE */
 	uint32_t index;
 };
 
+/* Methods first, by identity (model/identity.h); then threads by name. */
 static int
 named_cmp(const void *a, const void *b)
 {
 	const struct named *x = a, *y = b;
 
-	if (x->thread != y->thread)
-		return x->thread ? 1 : -1;
-	return strcmp(x->key, y->key);
-}
-
-/* "CLASS.NAME SIGNATURE" with the class's '/' read as '.'. */
-static char *
-method_key(const struct tt_method *m)
-{
-	char *key = method_full_name(m);
-	size_t i, klen = strlen(m->klass);
-
-	for (i = 0; i < klen; i++)
-		if (key[i] == '/')
-			key[i] = '.';
-	return key;
+	if (!x->method != !y->method)
+		return x->method ? -1 : 1;
+	if (x->method)
+		return identity_cmp(x->method, y->method);
+	return strcmp(x->thread_name, y->thread_name);
 }
 
 /*
  * Shared ids: ids[side][0..nmethods) for methods, then [nmethods..) for
- * threads, equal for equal names across both traces.
+ * threads, equal for the same method (or thread name) across both
+ * traces.
  */
 static uint32_t **
 shared_ids(const struct calltree *trees[2])
@@ -189,11 +181,11 @@ shared_ids(const struct calltree *trees[2])
 		ids[s] =
 		        xcalloc(t->nmethods + t->nthreads + 1, sizeof(*ids[s]));
 		for (i = 0; i < t->nmethods; i++)
-			all[n++] = (struct named){method_key(&t->methods[i]), s,
-			                          false, (uint32_t)i};
+			all[n++] = (struct named){&t->methods[i], NULL, s,
+			                          (uint32_t)i};
 		for (i = 0; i < t->nthreads; i++)
-			all[n++] = (struct named){xstrdup(t->threads[i].name),
-			                          s, true, (uint32_t)i};
+			all[n++] = (struct named){NULL, t->threads[i].name, s,
+			                          (uint32_t)i};
 	}
 	sort_items(all, n, sizeof(*all), named_cmp);
 	for (i = 0; i < n; i++) {
@@ -202,10 +194,8 @@ shared_ids(const struct calltree *trees[2])
 		if (i && named_cmp(&all[i - 1], &all[i]) != 0)
 			next++;
 		ids[all[i].side]
-		   [all[i].index + (all[i].thread ? t->nmethods : 0)] = next;
+		   [all[i].index + (all[i].method ? 0 : t->nmethods)] = next;
 	}
-	for (i = 0; i < n; i++)
-		free(all[i].key);
 	free(all);
 	return ids;
 }

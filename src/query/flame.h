@@ -73,8 +73,8 @@ struct flame_base {
 
 /*
  * Match the frames of flame (laid out from path, of tree) with the nodes
- * of bpath (of btree) on the same path: methods by class, name and
- * signature (a class's '/' read as '.'), threads by name, the root with
+ * of bpath (of btree) on the same path: methods by identity_cmp
+ * (model/identity.h), threads by name, the root with
  * the root (btotal wide) and the outside time with BASE's.
  */
 void flame_match(struct flame_base *out, const struct flame *flame,

@@ -30,12 +30,14 @@
  *     the profile attributes no trace to a thread);
  *   - one method per class.method: signature "" (hprof has none), the file
  *     of the first frame that names one, the smallest line number seen;
- *   - per thread, the traces with a weight, sorted by their root-first
- *     frames, are laid end to end from time 0: a trace's stack is entered
- *     at its start and left weight later, frames shared with the previous
- *     trace staying open.  So a method's exclusive time is the weight of
- *     the traces it tops, its inclusive time the weight of the traces
- *     holding it, and one call is a run of consecutive traces through it;
+ *   - per thread, the traces with a weight are weighted stacks that
+ *     read/stacks.c lays end to end from time 0 (sorted by their
+ *     root-first frames, equal ones by trace id): a trace's stack is
+ *     entered at its start and left weight later, frames shared with the
+ *     previous trace staying open.  So a method's exclusive time is the
+ *     weight of the traces it tops, its inclusive time the weight of the
+ *     traces holding it, and one call is a run of consecutive traces
+ *     through it;
  *   - a trace with no frame gets the method "(no frames)"; a trace the
  *     table names but the file never defines gets the table's method as its
  *     one frame; the part of the total the table leaves out (hprof's
@@ -56,12 +58,12 @@
 #include "read/hprof.h"
 
 #include "read/bytes.h"
+#include "read/stacks.h"
 #include "util/alloc.h"
 #include "util/arena.h"
 #include "util/chars.h"
 #include "util/hash.h"
 #include "util/map.h"
-#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -654,40 +656,6 @@ settle_traces(struct hprof *h)
 	return sum;
 }
 
-/* One weighted trace, for sorting. */
-struct item {
-	uint32_t tid;
-	const uint32_t *top; /* its frames, top first */
-	size_t n;
-	uint64_t id;
-	uint64_t weight;
-};
-
-static int
-item_cmp(const void *pa, const void *pb)
-{
-	const struct item *a = pa, *b = pb;
-	size_t i;
-
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	for (i = 0; i < a->n && i < b->n; i++) {
-		uint32_t x = a->top[a->n - 1 - i], y = b->top[b->n - 1 - i];
-
-		if (x != y)
-			return x < y ? -1 : 1;
-	}
-	if (a->n != b->n)
-		return a->n < b->n ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
-}
-
-static uint64_t
-method_id(uint32_t m)
-{
-	return ((uint64_t)m + 1) << 2;
-}
-
 /* A tid no thread has, for the "hprof" thread. */
 static uint32_t
 free_tid(const struct hprof *h)
@@ -709,51 +677,6 @@ free_tid(const struct hprof *h)
 }
 
 static void
-emit_events(struct hprof *h, struct item *items, size_t n)
-{
-	const struct trace_sink *s = h->sink;
-	uint32_t *stack = NULL;
-	size_t cap = 0, depth = 0, i;
-	uint64_t t = 0;
-
-	for (i = 0; i < n; i++) {
-		const struct item *it = &items[i];
-		size_t common = 0;
-
-		if (i && it->tid != items[i - 1].tid) {
-			while (depth) {
-				depth--;
-				s->event(s->ctx, items[i - 1].tid,
-				         method_id(stack[depth]), TRACE_EXIT, 0,
-				         t);
-			}
-			t = 0;
-		}
-		while (common < depth && common < it->n &&
-		       stack[common] == it->top[it->n - 1 - common])
-			common++;
-		while (depth > common) {
-			depth--;
-			s->event(s->ctx, it->tid, method_id(stack[depth]),
-			         TRACE_EXIT, 0, t);
-		}
-		UTIL_GROW(stack, cap, it->n);
-		for (; depth < it->n; depth++) {
-			stack[depth] = it->top[it->n - 1 - depth];
-			s->event(s->ctx, it->tid, method_id(stack[depth]),
-			         TRACE_ENTER, 0, t);
-		}
-		t = sat_add(t, it->weight);
-	}
-	while (depth) {
-		depth--;
-		s->event(s->ctx, items[n - 1].tid, method_id(stack[depth]),
-		         TRACE_EXIT, 0, t);
-	}
-	free(stack);
-}
-
-static void
 property(struct hprof *h, const char *key, const char *value)
 {
 	if (h->sink->property)
@@ -765,8 +688,9 @@ emit(struct hprof *h, uint64_t len)
 {
 	const struct trace_sink *s = h->sink;
 	struct trace_header hd = {0};
-	struct item *items;
-	size_t nitems = 0, i;
+	struct trace_stack *stacks;
+	uint32_t *root_first;
+	size_t nstacks = 0, i;
 	uint64_t sum, frames = 0;
 	uint32_t fallback_tid;
 	bool attributed = false, need_fallback = false;
@@ -808,24 +732,30 @@ emit(struct hprof *h, uint64_t len)
 		need_fallback = true;
 	fallback_tid = free_tid(h);
 
-	items = xcalloc(h->ntraces + 1, sizeof(*items));
+	/* The traces as stacks for read/stacks.c: their frames root first
+	 * (a trace lists them top first), equal stacks in trace id order. */
+	for (i = 0; i < h->ntraces; i++)
+		if (h->traces[i].weight)
+			frames += h->traces[i].nframes;
+	stacks = xcalloc(h->ntraces + 1, sizeof(*stacks));
+	root_first = xcalloc(frames + 1, sizeof(*root_first));
+	frames = 0;
 	for (i = 0; i < h->ntraces; i++) {
 		const struct hp_trace *t = &h->traces[i];
+		uint32_t *f = root_first + frames;
 		size_t k;
 
 		if (!t->weight)
 			continue;
-		items[nitems].tid = t->has_thread ? t->tid : fallback_tid;
-		items[nitems].top = h->frames + t->first;
-		items[nitems].n = t->nframes;
-		items[nitems].id = t->id;
-		items[nitems].weight = t->weight;
-		nitems++;
+		for (k = 0; k < t->nframes; k++) {
+			f[k] = h->frames[t->first + t->nframes - 1 - k];
+			h->methods[f[k]].used = true;
+		}
+		stacks[nstacks++] = (struct trace_stack){
+		        t->has_thread ? t->tid : fallback_tid, f, t->nframes,
+		        t->weight, t->id};
 		frames += t->nframes;
-		for (k = 0; k < t->nframes; k++)
-			h->methods[h->frames[t->first + k]].used = true;
 	}
-	sort_items(items, nitems, sizeof(*items), item_cmp);
 
 	if (h->title)
 		property(h, "hprof", h->title);
@@ -855,7 +785,7 @@ emit(struct hprof *h, uint64_t len)
 
 		if (!h->methods[i].used)
 			continue;
-		def.id = method_id((uint32_t)i);
+		def.id = trace_stack_method_id((uint32_t)i);
 		def.klass = h->methods[i].klass;
 		def.name = h->methods[i].name;
 		def.signature = "";
@@ -875,11 +805,11 @@ emit(struct hprof *h, uint64_t len)
 	hd.unit = h->kind == TABLE_TIME ? TRACE_UNIT_US : TRACE_UNIT_COUNT;
 	if (s->begin)
 		s->begin(s->ctx, &hd);
-	if (s->event && nitems)
-		emit_events(h, items, nitems);
+	trace_stacks_emit(stacks, nstacks, TRACE_CLOCK_WALL, s);
 	if (s->progress)
 		s->progress(s->ctx, len, len);
-	free(items);
+	free(stacks);
+	free(root_first);
 }
 
 bool

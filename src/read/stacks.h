@@ -1,6 +1,7 @@
 /*
- * stacks: weighted stacks (a profile's samples) handed to a sink as the
- * enter and exit events of calls laid end to end on one clock.
+ * stacks: weighted stacks (pprof's samples, hprof's traces) handed to a
+ * sink as the enter and exit events of calls laid end to end on one
+ * clock.
  *
  * Per thread, the stacks are sorted by their frames, root first, and laid
  * out from time 0: a stack's frames are entered at its start and left

@@ -1,8 +1,9 @@
 /*
  * calltree: the scope's calls merged by call path, as an indented tree
- * with Incl %, Incl, Excl and Calls on the main clock: top-down (callees
- * under their callers) or bottom-up (`b`: the methods where time was
- * spent at the top level, their callers under them).  The root is the
+ * with Incl %, Incl, Excl and Calls on the main clock (a pprof profile:
+ * Total %, Total and Self in its sample type's unit, no Calls): top-down
+ * (callees under their callers) or bottom-up (`b`: the methods where
+ * time was spent at the top level, their callers under them).  The root is the
  * scope's total; percentages are of the scope's total as in `report`.
  *
  * The trees are query/callpath's, as the icicle reads them: top-down is
@@ -111,6 +112,18 @@ column_value(const struct calltree_view *v, uint32_t n, enum tree_column c)
 	}
 }
 
+/* Whether the trace is a pprof profile: its values are a total and a
+ * self in the sample type's unit, and its calls only runs of samples
+ * laid end to end (read/stacks.h), not worth a column. */
+static bool
+is_profile(const struct calltree_view *v)
+{
+	/* A profile's values (pprof's, hprof's sample counts) are a total
+	 * and a self, not times on a clock, and it has no calls. */
+	return v->tree && (v->tree->header.format == TRACE_FORMAT_PPROF ||
+	                   v->tree->header.unit == TRACE_UNIT_COUNT);
+}
+
 /* Whether column c shows: a bottom-up node's time is all exclusive time
  * of its top-level method, so that tree has no Excl column; narrow
  * screens drop Calls, then Excl, to leave the names room. */
@@ -119,7 +132,7 @@ shown(const struct calltree_view *v, enum tree_column c)
 {
 	if (c == TCOL_EXCL)
 		return v->mode == TOP_DOWN && v->width >= 64;
-	return c != TCOL_CALLS || v->width >= 76;
+	return c != TCOL_CALLS || (v->width >= 76 && !is_profile(v));
 }
 
 static bool
@@ -626,24 +639,19 @@ parent_row(const struct calltree_view *v, size_t r)
 
 /* Column i's title in the view's mode and clock. */
 static const char *
-column_title(const struct calltree_view *v, const struct app *app, int i)
+column_title(const struct calltree_view *v, int i)
 {
-	static const char *const titles[2][2][TCOL_COUNT] = {
+	static const char *const titles[2][3][TCOL_COUNT] = {
 	        {{"Incl%", "Incl Cpu", "Excl Cpu", "Calls", "Name"},
-	         {"Incl%", "Incl Wall", "Excl Wall", "Calls", "Name"}},
+	         {"Incl%", "Incl Wall", "Excl Wall", "Calls", "Name"},
+	         {"Total%", "Total", "Self", "", "Name"}},
 	        {{"Self%", "Self Cpu", "", "Calls", "Name"},
-	         {"Self%", "Self Wall", "", "Calls", "Name"}},
+	         {"Self%", "Self Wall", "", "Calls", "Name"},
+	         {"Self%", "Self", "", "", "Name"}},
 	};
-	/* A profile's values (pprof's, hprof's sample counts) are a total
-	 * and a self, not times on a clock. */
-	bool values = app->tree->header.format == TRACE_FORMAT_PPROF ||
-	              app->tree->header.unit == TRACE_UNIT_COUNT;
+	int set = is_profile(v) ? 2 : v->clock == CLOCK_WALL;
 
-	if (values && i == TCOL_INCL)
-		return v->mode == TOP_DOWN ? "Total" : "Self";
-	if (values && i == TCOL_EXCL)
-		return "Self";
-	return titles[v->mode][v->clock == CLOCK_WALL][i];
+	return titles[v->mode][set][i];
 }
 
 static void
@@ -659,7 +667,7 @@ draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
 		if (!shown(v, i))
 			continue;
 		t = xasprintf(
-		        "%s%s%s", column_title(v, app, i),
+		        "%s%s%s", column_title(v, i),
 		        (int)v->sort == i
 		                ? canvas_glyph(c, v->ascending
 		                                          ? GLYPH_SORT_UP
@@ -788,7 +796,8 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 		name = app_method_name(app, node->method);
 	if (app->have_re && callpath_is_method(node) && row->node) {
 		/* Searches match the full name, whatever is shown. */
-		char *full = method_full_name(&app->tree->methods[node->method]);
+		char *full =
+		        method_full_name(&app->tree->methods[node->method]);
 
 		if (regexec(&app->re, full, 0, NULL, 0) == 0)
 			role = ROLE_MATCH;
@@ -883,8 +892,7 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 		free(last);
 		return;
 	}
-	for (y = 0; y < body && r < v->nrows;
-	     y++, r = list_next(&v->list, r)) {
+	for (y = 0; y < body && r < v->nrows; y++, r = list_next(&v->list, r)) {
 		last[v->rows[r].depth] = v->rows[r].last;
 		draw_row(v, app, c, top + 1 + y, r, last, max_levels, skip);
 	}
@@ -1159,7 +1167,7 @@ calltree_rows(void *state, struct app *app)
 	for (i = 0; i < TCOL_COUNT; i++) {
 		if (i == TCOL_EXCL && v->mode != TOP_DOWN)
 			continue;
-		names[n] = column_title(v, app, i);
+		names[n] = column_title(v, i);
 		kinds[n++] = i == TCOL_NAME ? TABLE_STRING : TABLE_NUMBER;
 	}
 	t = table_new(n, names, kinds);

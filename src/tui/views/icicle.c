@@ -93,7 +93,7 @@ struct icicle_view {
 	size_t nnames;
 	int *name_width;
 	bool names_full; /* names are the full ones (the app's A) */
-	uint8_t *match; /* per method, for search_serial */
+	uint8_t *match;  /* per method, for search_serial */
 	unsigned match_serial;
 	bool match_ready;
 
@@ -1251,7 +1251,7 @@ icicle_status(void *state, struct app *app)
 	const struct callpath *p;
 	const struct callpath_node *x;
 	char time[40], all[16], up[16], share[16], was[40];
-	char *tail, *search = NULL, *name, *fitted, *text, *vs = NULL;
+	char *tail, *search = NULL, *name, *fitted, *text, *vs = NULL, *calls;
 	uint64_t base[CLOCK_COUNT];
 	const char *what = "";
 	int room;
@@ -1281,11 +1281,17 @@ icicle_status(void *state, struct app *app)
 	} else if (app->base) {
 		vs = xasprintf("  not in base, new %s", time);
 	}
-	tail = xasprintf("  %s%s  %s of all%s%s%s  %llu call%s%s", what, time,
-	                 all, x->parent ? "  " : "", x->parent ? up : "",
-	                 x->parent ? " of parent" : "",
-	                 (unsigned long long)x->calls, x->calls == 1 ? "" : "s",
-	                 vs ? vs : "");
+	/* A pprof profile's calls are only runs of samples laid end to
+	 * end (read/stacks.h): no count to show. */
+	if (app->tree->header.format == TRACE_FORMAT_PPROF)
+		calls = xstrdup("");
+	else
+		calls = xasprintf("  %llu call%s", (unsigned long long)x->calls,
+		                  x->calls == 1 ? "" : "s");
+	tail = xasprintf("  %s%s  %s of all%s%s%s%s%s", what, time, all,
+	                 x->parent ? "  " : "", x->parent ? up : "",
+	                 x->parent ? " of parent" : "", calls, vs ? vs : "");
+	free(calls);
 	free(vs);
 	/* The numbers stay in view: the name gives way, first its
 	 * packages, then its signature, then its package. */

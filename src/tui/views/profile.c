@@ -101,7 +101,10 @@ calls_title(const struct app *app)
 }
 
 /* The column set of the app's clocks; the sort column is kept by kind
- * and clock when it still exists. */
+ * and clock when it still exists.  A pprof profile's values are a total
+ * and a self in the sample type's unit: its calls are only runs of
+ * samples laid end to end (read/stacks.h), so it has no Calls or
+ * per-call columns. */
 static void
 set_columns(struct profile_view *v, struct app *app)
 {
@@ -109,6 +112,10 @@ set_columns(struct profile_view *v, struct app *app)
 	        v->ncolumns ? v->columns[v->sort]
 	                    : (struct column){COL_INCL, app_main_clock(app),
 	                                      NULL, 0};
+	/* A profile's values (hprof's sample counts too) are a total and a
+	 * self, not times, and it has no calls. */
+	bool profile = app->tree->header.format == TRACE_FORMAT_PPROF ||
+	               app->tree->header.unit == TRACE_UNIT_COUNT;
 	size_t i;
 
 	v->ncolumns = 0;
@@ -130,26 +137,26 @@ set_columns(struct profile_view *v, struct app *app)
 		const char *incl = cpu ? "Incl Cpu" : "Incl Wall";
 		const char *excl = cpu ? "Excl Cpu" : "Excl Wall";
 
-		/* A profile's values (hprof's sample counts too) are a
-		 * total and a self, not times. */
-		if (app->tree->header.format == TRACE_FORMAT_PPROF ||
-		    app->tree->header.unit == TRACE_UNIT_COUNT) {
-			incl = "Total";
-			excl = "Self";
+		if (profile) {
+			add_column(v, COL_INCL_PCT, k, "Total%", 6);
+			add_column(v, COL_INCL, k, "Total", 10);
+			add_column(v, COL_EXCL_PCT, k, "Self%", 6);
+			add_column(v, COL_EXCL, k, "Self", 10);
+		} else {
+			add_column(v, COL_INCL_PCT, k, "Incl%", 6);
+			add_column(v, COL_INCL, k, incl, 10);
+			add_column(v, COL_EXCL_PCT, k, "Excl%", 6);
+			add_column(v, COL_EXCL, k, excl, 10);
+			add_column(v, COL_CALLS, k, calls_title(app), 10);
+			add_column(v, COL_PER_CALL, k,
+			           cpu ? "Cpu/Call" : "Wall/Call", 10);
 		}
-		add_column(v, COL_INCL_PCT, k, "Incl%", 6);
-		add_column(v, COL_INCL, k, incl, 10);
-		add_column(v, COL_EXCL_PCT, k, "Excl%", 6);
-		add_column(v, COL_EXCL, k, excl, 10);
-		add_column(v, COL_CALLS, k, calls_title(app), 10);
-		add_column(v, COL_PER_CALL, k, cpu ? "Cpu/Call" : "Wall/Call",
-		           10);
 	}
 	if (app->base) {
-		add_column(v, COL_DELTA_EXCL, app_main_clock(app), "\u0394Excl",
-		           10);
-		add_column(v, COL_DELTA_INCL, app_main_clock(app), "\u0394Incl",
-		           10);
+		add_column(v, COL_DELTA_EXCL, app_main_clock(app),
+		           profile ? "\u0394Self" : "\u0394Excl", 10);
+		add_column(v, COL_DELTA_INCL, app_main_clock(app),
+		           profile ? "\u0394Total" : "\u0394Incl", 10);
 	}
 	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
 	v->sort = 1;
