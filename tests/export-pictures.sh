@@ -275,6 +275,7 @@ ok "$([ $rc -eq 2 ] && [ -z "$out" ] && echo 0 || echo 1)" \
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		check dot all "$(basename "$f")" "$f"
 		check html - "$(basename "$f")" "$f"

@@ -301,6 +301,7 @@ ok "$([ $rc -eq 0 ] && echo "$out" | grep -q 'speedscope, chrome' &&
 # The real traces.
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		for format in speedscope chrome; do
 			valid $format "$f" "$(basename "$f")"

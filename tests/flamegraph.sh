@@ -347,11 +347,13 @@ ok "$([ $rc -eq 0 ] && echo "$out" | grep -q -- '--min-width' &&
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		agree "$(basename "$f")" "$f"
 	done
 	f=$SHARED_TRACES/AppMethodOrder__oldVersion.trace
-	[ -f "$f" ] && agree "AppMethodOrder merged wall" "$f" --no-thread \
+	[ -n "$long" ] || f=$SHARED_TRACES/Launcher__app.trace
+	[ -f "$f" ] && agree "${f##*/} merged wall" "$f" --no-thread \
 		--clock wall
 else
 	ok 0 "real traces # SKIP no $SHARED_TRACES"

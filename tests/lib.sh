@@ -60,3 +60,33 @@ python=
 if command -v python3 >/dev/null 2>&1; then
 	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 fi
+
+# python3 is the interpreter itself when there is one, so that the
+# suites that call python3 by name skip the shim too.
+if [ -n "$python" ]; then
+	python3() { "$python" "$@"; }
+fi
+
+# long: "yes" under `make check-long` (TRACETUI_LONG=1), which adds the
+# checks that find no line the others miss: more seeds, bigger inputs,
+# every real trace through every command.
+long=
+[ -n "${TRACETUI_LONG:-}" ] && [ "${TRACETUI_LONG:-}" != 0 ] && long=yes
+
+# is_fast_trace FILE: true for every real trace under `make check-long`,
+# and in `make check` for one trace of each family of ../shared/traces:
+# version 1 with one clock, version 3 with both, orphan and mismatched
+# exits, an exception's unwinding, a small app's recording, streaming
+# (sampled), a refused file.  The oracles of other tools stay in
+# corpus.sh.  (A case, not a subshell: suites call it per file.)
+is_fast_trace() {
+	[ -n "$long" ] && return 0
+	case ${1##*/} in
+	perflib__basic-api10.trace | perflib__basic.trace | \
+		perflib__mismatched.trace | perflib__exception.trace | \
+		Launcher__app.trace | AppMethodOrder__studioVersion.trace | \
+		perflib__header.trace)
+		return 0 ;;
+	esac
+	return 1
+}

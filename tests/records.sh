@@ -162,6 +162,7 @@ check_path skip-then-orphan replayed 1 2
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		check "$f"
 	done
 fi
