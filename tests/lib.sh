@@ -90,3 +90,48 @@ is_fast_trace() {
 	esac
 	return 1
 }
+
+# batch_py NAME SCRIPT ARGS...: queue what `python3 SCRIPT ARGS...`
+# checks (its status and output); batch_py_done runs every queued
+# script in one interpreter, in order, and reports each as one ok named
+# NAME, with what a failing one printed.  A python3 start costs more
+# than most checks.  No argument may hold a tab or a newline.
+batch_py() {
+	b_name=$1
+	shift
+	(IFS='	'; printf '%s\t%s\n' "$b_name" "$*") >>"$tmp/batch-py"
+}
+
+batch_py_done() {
+	[ -s "$tmp/batch-py" ] || return 0
+	cat >"$tmp/batch-py.py" <<'PY'
+import contextlib, io, runpy, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    name, *argv = line.rstrip("\n").split("\t")
+    sys.argv = argv
+    out = io.StringIO()
+    status = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            runpy.run_path(argv[0], run_name="__main__")
+    except SystemExit as e:
+        status = 0 if e.code in (None, 0) else 1
+        if isinstance(e.code, str):
+            out.write(e.code)
+    except BaseException as e:
+        status = 1
+        out.write("%s: %s" % (type(e).__name__, e))
+    why = out.getvalue().strip().replace("\n", "\\n").replace("\t", " ")
+    print("%d\t%s\t%s" % (status, name, why), flush=True)
+PY
+	python3 "$tmp/batch-py.py" "$tmp/batch-py" >"$tmp/batch-py.out" 2>&1 ||
+		printf '1\tbatch_py\t%s\n' "$(tr '\n' ' ' <"$tmp/batch-py.out")" \
+			>>"$tmp/batch-py.out"
+	while IFS='	' read -r b_status b_name b_why; do
+		case $b_status in 0 | 1) ;; *) b_name="batch_py: $b_status"; b_status=1 ;; esac
+		ok "$b_status" "$b_name"
+		[ "$b_status" -eq 0 ] || [ -z "$b_why" ] ||
+			printf '%s\n' "$b_why" | sed 's/\\n/\n/g' | diag
+	done <"$tmp/batch-py.out"
+	: >"$tmp/batch-py"
+}
