@@ -104,6 +104,7 @@ fi
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		name=$(basename "$f" .trace)
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		first=$("$RENDER" "$f" 400x12 2>/dev/null |

@@ -313,11 +313,16 @@ self_diff new.trace diff-new
 self_diff v3-dual.trace v3-dual
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		self_diff "$f" "$(basename "$f")"
 	done
 	a=$SHARED_TRACES/game__mytrace.earlier-revision.trace
 	b=$SHARED_TRACES/AppMethodOrder__oldVersion.trace
+	if [ -z "$long" ]; then
+		a=$SHARED_TRACES/Launcher__app.trace
+		b=$SHARED_TRACES/perflib__exception.trace
+	fi
 	if [ -f "$a" ] && [ -f "$b" ]; then
 		run "$TRACETUI" diff --format json --top 20 "$a" "$b"
 		ok "$([ $rc -eq 0 ] && echo 0 || echo 1)" \

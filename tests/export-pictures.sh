@@ -181,7 +181,8 @@ if int(top.get("data-i")) != total:
     fail("flame root %s, total %d" % (top.get("data-i"), total))
 PY
 
-# check FORMAT MODE NAME TRACE [OPTIONS...]
+# check FORMAT MODE NAME TRACE [OPTIONS...] (checked by batch_py_done)
+c_n=0
 check() {
 	c_format=$1
 	c_mode=$2
@@ -194,9 +195,10 @@ check() {
 	[ "$c_format" = dot ] && [ "$c_mode" = all ] && c_pct="--min-pct 0"
 	[ "$c_format" = dot ] && [ "$c_mode" != all ] &&
 		c_pct="--min-pct $c_mode"
+	c_n=$((c_n + 1))
 	# shellcheck disable=SC2086
 	if ! "$TRACETUI" export -f "$c_format" $c_pct "$@" "$c_trace" \
-		>"$tmp/out" 2>"$tmp/err"; then
+		>"$tmp/out.$c_n" 2>"$tmp/err"; then
 		ok 1 "$c_name: export -f $c_format fails"
 		diag <"$tmp/err"
 		return
@@ -205,19 +207,20 @@ check() {
 	for a in "$@"; do
 		[ "$a" = --no-thread ] || c_opts="$c_opts $a"
 	done
+	c_r=$tmp/r.$c_n
 	# shellcheck disable=SC2086
-	"$TRACETUI" report -f tsv $c_opts "$c_trace" >"$tmp/r.tsv" 2>/dev/null
+	"$TRACETUI" report -f tsv $c_opts "$c_trace" >"$c_r.tsv" 2>/dev/null
 	# shellcheck disable=SC2086
-	"$TRACETUI" report $c_opts "$c_trace" >"$tmp/r.txt" 2>/dev/null
+	"$TRACETUI" report $c_opts "$c_trace" >"$c_r.txt" 2>/dev/null
+	c_desc="$c_name: export -f $c_format $c_pct $* agrees with report"
+	# shellcheck disable=SC2086
 	if [ "$c_format" = dot ]; then
-		python3 "$tmp/dot.py" "$tmp/out" "$tmp/r.tsv" "$tmp/r.txt" \
-			"$c_mode" "$tmp" $c_wall >"$tmp/why" 2>&1
+		batch_py "$c_desc" "$tmp/dot.py" "$tmp/out.$c_n" "$c_r.tsv" \
+			"$c_r.txt" "$c_mode" "$tmp" $c_wall
 	else
-		python3 "$tmp/page.py" "$tmp/out" "$tmp/r.tsv" "$tmp/r.txt" \
-			"$tmp" $c_wall >"$tmp/why" 2>&1
+		batch_py "$c_desc" "$tmp/page.py" "$tmp/out.$c_n" "$c_r.tsv" \
+			"$c_r.txt" "$tmp" $c_wall
 	fi
-	ok $? "$c_name: export -f $c_format $c_pct $* agrees with report"
-	diag <"$tmp/why"
 }
 
 for spec in "$fixtures"/*.spec; do
@@ -248,6 +251,7 @@ call 1 0x4 0 0 10 20
 SPEC
 check html - "markup in names" names.trace
 check dot all "quotes in names" names.trace
+batch_py_done
 "$TRACETUI" export -f html names.trace >names.html
 python3 - names.html >"$tmp/why" 2>&1 <<'PY'
 import sys
@@ -397,10 +401,12 @@ ok "$([ $rc -eq 2 ] && [ -z "$out" ] && echo 0 || echo 1)" \
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		check dot all "$(basename "$f")" "$f"
 		check html - "$(basename "$f")" "$f"
 	done
+	batch_py_done
 else
 	ok 0 "real traces # SKIP no $SHARED_TRACES"
 fi

@@ -56,33 +56,26 @@ tok() {
 	fi
 }
 
-# Write $tmp/got/NAME.SLUG.txt: stdout, the exit status, stderr, with the
-# temporary directory replaced by @TMP@.
+# The commands read the traces as @TMP@/NAME.trace, through a link in
+# the directory they run in, so that what they print names the
+# temporary directory @TMP@ as the goldens do, with no rewriting.
+mkdir "$tmp/run" && ln -s "$tmp" "$tmp/run/@TMP@" && cd "$tmp/run" || exit 1
+T=@TMP@
+
+# Write $tmp/got/NAME.SLUG.txt: stdout, the exit status, stderr; $c_rc is
+# the status, $c_empty "yes" when stdout was empty.
 capture() {
 	c_file=$tmp/got/$1.$2.txt
 	shift 2
-	"$TRACETUI" "$@" >"$tmp/o" 2>"$tmp/e"
+	"$TRACETUI" "$@" >"$c_file" 2>"$tmp/e"
 	c_rc=$?
-	T="$tmp/" awk -v rc=$c_rc -v err="$tmp/e" '
-	function tmp_out(s,   out, i) {
-		out = ""
-		while ((i = index(s, ENVIRON["T"])) > 0) {
-			out = out substr(s, 1, i - 1) "@TMP@/"
-			s = substr(s, i + length(ENVIRON["T"]))
-		}
-		return out s
-	}
-	{ print tmp_out($0) }
-	END {
-		print "=== exit " rc
-		first = 1
-		while ((getline line < err) > 0) {
-			if (first)
-				print "=== stderr"
-			first = 0
-			print tmp_out(line)
-		}
-	}' "$tmp/o" >"$c_file"
+	c_empty=
+	[ -s "$c_file" ] || c_empty=yes
+	echo "=== exit $c_rc" >>"$c_file"
+	if [ -s "$tmp/e" ]; then
+		echo "=== stderr" >>"$c_file"
+		cat "$tmp/e" >>"$c_file"
+	fi
 }
 
 # Compare $tmp/got/NAME.SLUG.txt with its golden (or regenerate it).
@@ -149,7 +142,7 @@ for spec in "$fixtures"/*.spec; do
 		IFS=$old_ifs
 		# Word splitting of the command is wanted: no word has blanks.
 		# shellcheck disable=SC2086
-		capture "$name" "${line%%|*}" ${line#*|} "$trace"
+		capture "$name" "${line%%|*}" ${line#*|} "$T/$name.trace"
 		rc=$c_rc
 		# generated-stream is compared with generated-v1 below.
 		case $name in generated-stream) ;; *) check "$name" "${line%%|*}" ;; esac
@@ -157,9 +150,9 @@ for spec in "$fixtures"/*.spec; do
 		if [ -n "$refused" ]; then
 			# A broken trace: refused with one line naming file and offset.
 			known "$name" "${line%%|*}"
-			tok "$([ $rc -eq 3 ] && [ ! -s "$tmp/o" ] &&
+			tok "$([ $rc -eq 3 ] && [ -n "$c_empty" ] &&
 				[ "$(wc -l <"$tmp/e")" -eq 1 ] &&
-				grep -q "^tracetui: $trace: offset [0-9][0-9]*: " "$tmp/e" &&
+				grep -q "^tracetui: $T/$name.trace: offset [0-9][0-9]*: " "$tmp/e" &&
 				echo 0 || echo 1)" \
 				"$name: ${line#*|} exits 3 with one line naming file and offset" \
 				"$why"
@@ -198,7 +191,7 @@ done
 
 # The two-file form by either of its paths.
 for ext in key data; do
-	capture split "report-tsv-$ext" report --format tsv "$tmp/split.trace.$ext"
+	capture split "report-tsv-$ext" report --format tsv "$T/split.trace.$ext"
 	same "$tmp/got/split.report-tsv.txt" "$tmp/got/split.report-tsv-$ext.txt" \
 		"split: the .$ext path reads as the base name"
 done
@@ -213,7 +206,7 @@ ok "$(grep -q "^tracetui: $tmp/nosec.trace: offset [0-9]*: warning: " "$tmp/e" &
 	echo 0 || echo 1)" "stream-sec: without OUT.sec, a warning"
 
 # The options, on v3-dual (two threads, both clocks).
-f=$tmp/v3-dual.trace
+f=$T/v3-dual.trace
 capture v3-dual report-csv report --format csv "$f"
 check v3-dual report-csv
 capture v3-dual report-json report --format json "$f"

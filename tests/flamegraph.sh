@@ -130,15 +130,17 @@ for m in excl:
 PY
 
 # agree NAME TRACE [OPTIONS...]: flamegraph --min-width 0 against report
-# with the same options.
+# with the same options (checked by batch_py_done).
+a_n=0
 agree() {
 	a_name=$1
 	a_trace=$2
 	shift 2
 	a_wall=
 	case " $* " in *" wall "*) a_wall=wall ;; esac
+	a_n=$((a_n + 1))
 	if ! "$TRACETUI" flamegraph --min-width 0 "$@" "$a_trace" \
-		>"$tmp/f.svg" 2>"$tmp/err"; then
+		>"$tmp/f.$a_n.svg" 2>"$tmp/err"; then
 		ok 1 "$a_name: flamegraph fails"
 		diag <"$tmp/err"
 		return
@@ -148,13 +150,13 @@ agree() {
 		[ "$a" = --no-thread ] || a_noth="$a_noth $a"
 	done
 	# shellcheck disable=SC2086
-	"$TRACETUI" report -f tsv $a_noth "$a_trace" >"$tmp/r.tsv" 2>/dev/null
+	"$TRACETUI" report -f tsv $a_noth "$a_trace" >"$tmp/r.$a_n.tsv" \
+		2>/dev/null
 	# shellcheck disable=SC2086
-	"$TRACETUI" report $a_noth "$a_trace" >"$tmp/r.txt" 2>/dev/null
-	python3 "$tmp/check.py" "$tmp/f.svg" "$tmp/r.tsv" "$tmp/r.txt" \
-		$a_wall >"$tmp/why" 2>&1
-	ok $? "$a_name: frames agree with report $*"
-	diag <"$tmp/why"
+	"$TRACETUI" report $a_noth "$a_trace" >"$tmp/r.$a_n.txt" 2>/dev/null
+	# shellcheck disable=SC2086
+	batch_py "$a_name: frames agree with report $*" "$tmp/check.py" \
+		"$tmp/f.$a_n.svg" "$tmp/r.$a_n.tsv" "$tmp/r.$a_n.txt" $a_wall
 }
 
 for spec in "$fixtures"/*.spec; do
@@ -174,6 +176,7 @@ agree "v3-dual range" v3-dual.trace --range 0.005..0.02 --clock wall
 agree "diff-new merged wall" diff-new.trace --no-thread --clock wall
 agree "recursion merged" recursion-indirect.trace --no-thread
 agree "open frames" open-frames.trace --clock wall
+batch_py_done
 
 # Text from the trace is text: markup in names, control bytes, invalid
 # UTF-8.
@@ -347,12 +350,15 @@ ok "$([ $rc -eq 0 ] && echo "$out" | grep -q -- '--min-width' &&
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		agree "$(basename "$f")" "$f"
 	done
 	f=$SHARED_TRACES/AppMethodOrder__oldVersion.trace
-	[ -f "$f" ] && agree "AppMethodOrder merged wall" "$f" --no-thread \
+	[ -n "$long" ] || f=$SHARED_TRACES/Launcher__app.trace
+	[ -f "$f" ] && agree "${f##*/} merged wall" "$f" --no-thread \
 		--clock wall
+	batch_py_done
 else
 	ok 0 "real traces # SKIP no $SHARED_TRACES"
 fi

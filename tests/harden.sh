@@ -168,7 +168,7 @@ if [ -w /dev/full ]; then
 fi
 # A reader that closes its end at once.
 ("$TRACETUI" dump "$tmp/demo.trace" 2>"$tmp/err"; echo $? >"$tmp/rc") |
-	(exec 0<&-; sleep 1)
+	(exec 0<&-; :)
 rc=$(cat "$tmp/rc")
 [ "$rc" -eq 4 ] && grep -q "cannot write the output" "$tmp/err"
 ok $? "a closed pipe: exit 4 with a message (exit $rc)"
@@ -281,7 +281,14 @@ SCRIPT
 			sleep 0.1
 			i=$((i + 1))
 		done
-		sleep 1 # the trace loads and the terminal opens
+		# The trace loads and the terminal opens: the screen is drawn
+		# (after the signal handlers are in place).
+		i=0
+		while [ $i -lt 100 ] && ! tm capture-pane -p -t "h:$1" \
+			2>/dev/null | grep -q '[^ ]'; do
+			sleep 0.1
+			i=$((i + 1))
+		done
 		pid=$(pgrep -P "$(cat "$tmp/$1.pid" 2>/dev/null)" 2>/dev/null |
 			head -1)
 	}

@@ -60,3 +60,78 @@ python=
 if command -v python3 >/dev/null 2>&1; then
 	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 fi
+
+# python3 is the interpreter itself when there is one, so that the
+# suites that call python3 by name skip the shim too.
+if [ -n "$python" ]; then
+	python3() { "$python" "$@"; }
+fi
+
+# long: "yes" under `make check-long` (TRACETUI_LONG=1), which adds the
+# checks that find no line the others miss: more seeds, bigger inputs,
+# every real trace through every command.
+long=
+[ -n "${TRACETUI_LONG:-}" ] && [ "${TRACETUI_LONG:-}" != 0 ] && long=yes
+
+# is_fast_trace FILE: true for every real trace under `make check-long`,
+# and in `make check` for one trace of each family of ../shared/traces:
+# version 1 with one clock, version 3 with both, orphan and mismatched
+# exits, an exception's unwinding, a small app's recording, streaming
+# (sampled), a refused file.  The oracles of other tools stay in
+# corpus.sh.  (A case, not a subshell: suites call it per file.)
+is_fast_trace() {
+	[ -n "$long" ] && return 0
+	case ${1##*/} in
+	perflib__basic-api10.trace | perflib__basic.trace | \
+		perflib__mismatched.trace | perflib__exception.trace | \
+		Launcher__app.trace | AppMethodOrder__studioVersion.trace | \
+		perflib__header.trace)
+		return 0 ;;
+	esac
+	return 1
+}
+
+# batch_py NAME SCRIPT ARGS...: queue what `python3 SCRIPT ARGS...`
+# checks (its status and output); batch_py_done runs every queued
+# script in one interpreter, in order, and reports each as one ok named
+# NAME, with what a failing one printed.  A python3 start costs more
+# than most checks.  No argument may hold a tab or a newline.
+batch_py() {
+	b_name=$1
+	shift
+	(IFS='	'; printf '%s\t%s\n' "$b_name" "$*") >>"$tmp/batch-py"
+}
+
+batch_py_done() {
+	[ -s "$tmp/batch-py" ] || return 0
+	cat >"$tmp/batch-py.py" <<'PY'
+import contextlib, io, runpy, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    name, *argv = line.rstrip("\n").split("\t")
+    sys.argv = argv
+    out = io.StringIO()
+    status = 0
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            runpy.run_path(argv[0], run_name="__main__")
+    except SystemExit as e:
+        status = 0 if e.code in (None, 0) else 1
+        if isinstance(e.code, str):
+            out.write(e.code)
+    except BaseException as e:
+        status = 1
+        out.write("%s: %s" % (type(e).__name__, e))
+    why = out.getvalue().strip().replace("\n", "\\n").replace("\t", " ")
+    print("%d\t%s\t%s" % (status, name, why), flush=True)
+PY
+	python3 "$tmp/batch-py.py" "$tmp/batch-py" >"$tmp/batch-py.out" 2>&1 ||
+		printf '1\tbatch_py\t%s\n' "$(tr '\n' ' ' <"$tmp/batch-py.out")" \
+			>>"$tmp/batch-py.out"
+	while IFS='	' read -r b_status b_name b_why; do
+		case $b_status in 0 | 1) ;; *) b_name="batch_py: $b_status"; b_status=1 ;; esac
+		ok "$b_status" "$b_name"
+		[ "$b_status" -eq 0 ] || [ -z "$b_why" ] ||
+			printf '%s\n' "$b_why" | sed 's/\\n/\n/g' | diag
+	done <"$tmp/batch-py.out"
+	: >"$tmp/batch-py"
+}

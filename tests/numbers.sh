@@ -43,7 +43,9 @@ done
 
 traces="$tmp/*.trace"
 if [ -d "$SHARED_TRACES" ]; then
-	traces="$traces $SHARED_TRACES/*.trace"
+	for f in "$SHARED_TRACES"/*.trace; do
+		is_fast_trace "$f" && traces="$traces $f"
+	done
 else
 	echo "# no trace corpus at $SHARED_TRACES: generated traces only"
 fi

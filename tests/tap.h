@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_count, tap_failed;
@@ -44,6 +45,16 @@ ok(bool cond, const char *fmt, ...)
 			printf("#   got '%s', want '%s'\n",                    \
 			       g_ ? g_ : "(null)", w_ ? w_ : "(null)");        \
 	} while (0)
+
+/* Whether TRACETUI_LONG asks for the long tier (`make check-long`): more
+ * seeds and bigger inputs for checks that find no new line. */
+static inline bool
+tap_long(void)
+{
+	const char *s = getenv("TRACETUI_LONG");
+
+	return s && *s && strcmp(s, "0") != 0;
+}
 
 static inline int
 done_testing(void)

@@ -474,7 +474,11 @@ test_random(void)
 	size_t s;
 
 	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		/* make check: a quarter of the seeds of check-long. */
 		uint64_t seeds = s < 2 ? 100 : s < 3 ? 30 : 4;
+
+		if (!tap_long())
+			seeds = (seeds + 3) / 4;
 
 		for (seed = 1; seed <= seeds; seed++) {
 			struct calltree *tree =
