@@ -758,56 +758,109 @@ change_role(const struct paint *pt, uint32_t n, enum role role)
 	return role;
 }
 
+/* A frame being drawn, and where its children stand. */
+struct draw_step {
+	uint32_t n;     /* the node */
+	uint32_t child; /* the child being drawn (CALL_NONE: none yet) */
+	uint64_t t0;    /* where it starts after the zoomed frame */
+	uint64_t t;     /* where its next child starts */
+	int level;
+	uint8_t hue;
+	bool entered; /* drawn, its children made */
+};
+
 /* Draw node n, which starts t0 after the zoomed frame, at level, and the
- * wide frames below it that fit on the screen. */
-static void
-draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
+ * frame itself when it shows; false when the level below does not show.
+ * parent is the hue of the frame above (-1: none). */
+static bool
+draw_one(struct paint *pt, struct draw_step *s, int parent)
 {
 	struct icicle_view *v = pt->v;
-	const struct callpath_node *x = &pt->p->nodes[n];
+	const struct callpath_node *x = &pt->p->nodes[s->n];
 	int w = pt->c->width;
-	int x0 = column(t0, pt->total, w);
-	int x1 = column(t0 + x->incl[pt->k], pt->total, w);
-	uint8_t h = hue(v, x->method, level, x0, parent);
-	uint64_t t = t0, rest, all = x->incl[pt->k];
-	uint32_t ch;
+	int x0 = column(s->t0, pt->total, w);
+	int x1 = column(s->t0 + x->incl[pt->k], pt->total, w);
 
-	v->row_end[level] = x1;
-	v->row_hue[level] = h;
-	if (level >= v->top) {
-		enum role role = (enum role)(ROLE_PALETTE_0 + h);
+	s->hue = hue(v, x->method, s->level, x0, parent);
+	v->row_end[s->level] = x1;
+	v->row_hue[s->level] = s->hue;
+	if (s->level >= v->top) {
+		enum role role = (enum role)(ROLE_PALETTE_0 + s->hue);
 
-		if (n == v->sel)
+		if (s->n == v->sel)
 			role = ROLE_CURSOR;
 		else if (matches(v, pt->app, x->method))
 			role = ROLE_MATCH;
 		else if (pt->app->base)
-			role = change_role(pt, n, role);
-		draw_frame(pt, n, x0, x1, pt->y + level - v->top, role);
+			role = change_role(pt, s->n, role);
+		draw_frame(pt, s->n, x0, x1, pt->y + s->level - v->top, role);
 	}
-	if (level + 1 >= v->top + v->rows)
-		return;
-	/* The level below shows: its frames are made (x may move). */
-	callpath_expand(pt->p, n);
-	for (ch = pt->p->nodes[n].first_child; ch != CALL_NONE;
-	     ch = pt->p->nodes[ch].next_sibling) {
-		uint64_t d = incl(pt->p, ch, pt->k);
+	return s->level + 1 < v->top + v->rows;
+}
 
-		if (!wide(d, pt->total, w))
-			break;
-		draw_node(pt, ch, t, level + 1, h);
-		t += d;
-	}
-	if (ch == CALL_NONE || level + 1 < v->top)
-		return;
-	/* The narrow children: their time is the children's less the wide
-	 * ones'. */
-	rest = all - callpath_excl(pt->p, n, pt->k);
-	rest = rest > t - t0 ? rest - (t - t0) : 0;
-	x0 = column(t, pt->total, w);
-	x1 = column(t + rest, pt->total, w);
-	canvas_fill(pt->c, x0, pt->y + level + 1 - v->top, x1 - x0,
+/* The narrow children of s's node, past its wide ones, as one shade:
+ * their time is the children's less the wide ones'. */
+static void
+draw_narrow(struct paint *pt, const struct draw_step *s)
+{
+	int w = pt->c->width;
+	uint64_t all = incl(pt->p, s->n, pt->k);
+	uint64_t rest = all - callpath_excl(pt->p, s->n, pt->k);
+	int x0, x1;
+
+	rest = rest > s->t - s->t0 ? rest - (s->t - s->t0) : 0;
+	x0 = column(s->t, pt->total, w);
+	x1 = column(s->t + rest, pt->total, w);
+	canvas_fill(pt->c, x0, pt->y + s->level + 1 - pt->v->top, x1 - x0,
 	            canvas_glyph(pt->c, GLYPH_SHADE), ROLE_DIM);
+}
+
+/* Draw node n, which starts t0 after the zoomed frame, at level, and the
+ * wide frames below it that fit on the screen.  A loop with a stack of
+ * its own, not recursion: a recursion a million calls deep is a path a
+ * million frames long. */
+static void
+draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
+{
+	struct draw_step *stack = NULL;
+	size_t depth = 0, cap = 0;
+
+	UTIL_GROW(stack, cap, 1);
+	stack[depth++] = (struct draw_step){n, CALL_NONE, t0, t0, level, 0,
+	                                    false};
+	while (depth) {
+		struct draw_step *s = &stack[depth - 1];
+		uint32_t ch;
+
+		if (!s->entered) {
+			s->entered = true;
+			if (!draw_one(pt, s,
+			              depth > 1 ? stack[depth - 2].hue : parent)) {
+				depth--;
+				continue;
+			}
+			/* The level below shows: its frames are made. */
+			callpath_expand(pt->p, s->n);
+			ch = pt->p->nodes[s->n].first_child;
+		} else {
+			s->t += incl(pt->p, s->child, pt->k);
+			ch = pt->p->nodes[s->child].next_sibling;
+		}
+		s->child = ch;
+		if (ch != CALL_NONE &&
+		    wide(incl(pt->p, ch, pt->k), pt->total, pt->c->width)) {
+			struct draw_step next = {ch,         CALL_NONE, s->t, s->t,
+			                         s->level + 1, 0,       false};
+
+			UTIL_GROW(stack, cap, depth + 1);
+			stack[depth++] = next;
+			continue;
+		}
+		if (ch != CALL_NONE && s->level + 1 >= pt->v->top)
+			draw_narrow(pt, s);
+		depth--;
+	}
+	free(stack);
 }
 
 /* A time in milliseconds, or a profile's size or count. */
@@ -1254,16 +1307,15 @@ icicle_status(void *state, struct app *app)
 	char *tail, *search = NULL, *name, *fitted, *text, *vs = NULL, *calls;
 	uint64_t base[CLOCK_COUNT];
 	const char *what = "";
+	bool in_base;
 	int room;
 
 	ensure(v, app);
 	p = tree_of(v);
 	if (!v->sel)
 		return NULL;
-	x = &p->nodes[v->sel];
-	format_value(time, sizeof(time), x->incl[k], app);
-	format_pct(all, sizeof(all), x->incl[k], incl(p, 0, k));
-	format_pct(up, sizeof(up), x->incl[k], incl(p, x->parent, k));
+	/* The search's share and the base's path may make bottom-up nodes,
+	 * which moves them: the selected node is read after both. */
 	if (app->have_re) {
 		format_pct(share, sizeof(share), match_share(v, app, k),
 		           incl(p, v->zoom, k));
@@ -1272,10 +1324,15 @@ icicle_status(void *state, struct app *app)
 		                                                 v->zoom)))
 		                 : xasprintf("matches %s  ", share);
 	}
+	in_base = app->base &&
+	          app_base_path(app, p, v->sel, v->mode == BOTTOM_UP, base);
+	x = &p->nodes[v->sel];
+	format_value(time, sizeof(time), x->incl[k], app);
+	format_pct(all, sizeof(all), x->incl[k], incl(p, 0, k));
+	format_pct(up, sizeof(up), x->incl[k], incl(p, x->parent, k));
 	if (v->mode == BOTTOM_UP && !x->parent)
 		what = "self ";
-	if (app->base &&
-	    app_base_path(app, p, v->sel, v->mode == BOTTOM_UP, base)) {
+	if (in_base) {
 		format_value(was, sizeof(was), base[k], app);
 		vs = xasprintf("  base %s, new %s", was, time);
 	} else if (app->base) {
