@@ -68,8 +68,8 @@ bash(void)
 	     "\tfi\n"
 	     "\tCOMPREPLY=()\n"
 	     "\tcase $prev in");
-	for (i = 0; cmd_option_complete(i, &name, &shrt, &value, &help,
-	                                 &complete);
+	for (i = 0;
+	     cmd_option_complete(i, &name, &shrt, &value, &help, &complete);
 	     i++) {
 		if (!value)
 			continue;
@@ -94,8 +94,8 @@ bash(void)
 	puts("\tesac\n"
 	     "\tif [[ $cur == -* ]]; then\n"
 	     "\t\tCOMPREPLY=($(compgen -W '--help -h --version -V");
-	for (i = 0; cmd_option_complete(i, &name, &shrt, &value, &help,
-	                                 &complete);
+	for (i = 0;
+	     cmd_option_complete(i, &name, &shrt, &value, &help, &complete);
 	     i++) {
 		printf("\t\t\t--%s", name);
 		if (shrt)
@@ -141,8 +141,8 @@ zsh(void)
 	     "args=(\n"
 	     "\t'(- *)'{-h,--help}'[show this help]'\n"
 	     "\t'(- *)'{-V,--version}'[show the version]'");
-	for (i = 0; cmd_option_complete(i, &name, &shrt, &value, &help,
-	                                 &complete);
+	for (i = 0;
+	     cmd_option_complete(i, &name, &shrt, &value, &help, &complete);
 	     i++) {
 		bool many = strstr(help, "(repeatable)") != NULL;
 

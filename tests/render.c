@@ -183,8 +183,8 @@ main(int argc, char **argv)
 			}
 		} else if (!strncmp(step, "mouse:", 6)) {
 			const char *at = strchr(step, '@');
-			size_t len = at ? (size_t)(at - step - 6)
-			                : strlen(step + 6);
+			size_t len =
+			        at ? (size_t)(at - step - 6) : strlen(step + 6);
 			struct mouse_event ev;
 
 			if (!mouse_parse_sgr(step + 6, len, &ev)) {

@@ -185,8 +185,8 @@ test_reports(void)
 {
 	struct mouse_event ev = sgr("0;10;5M");
 
-	ok(ev.kind == MOUSE_PRESS && ev.button == 0 && ev.x == 9 &&
-	           ev.y == 4 && !ev.shift && !ev.ctrl,
+	ok(ev.kind == MOUSE_PRESS && ev.button == 0 && ev.x == 9 && ev.y == 4 &&
+	           !ev.shift && !ev.ctrl,
 	   "0;10;5M: left press at column 9, row 4 from 0");
 	ev = sgr("0;10;5m");
 	ok(ev.kind == MOUSE_RELEASE && ev.button == 0, "m: its release");
@@ -219,8 +219,8 @@ test_reports(void)
 	ok((int)sgr("0;;3M").kind == -1, "an empty number: refused");
 	ok((int)sgr("0;1234567;3M").kind == -1, "seven digits: refused");
 	ok((int)sgr("").kind == -1, "nothing: refused");
-	ok(mouse_parse_x10(32, 33 + 9, 33 + 4, &ev) &&
-	           ev.kind == MOUSE_PRESS && ev.x == 9 && ev.y == 4,
+	ok(mouse_parse_x10(32, 33 + 9, 33 + 4, &ev) && ev.kind == MOUSE_PRESS &&
+	           ev.x == 9 && ev.y == 4,
 	   "X10: a left press, values plus 32");
 	ok(mouse_parse_x10(35, 40, 40, &ev) && ev.kind == MOUSE_RELEASE &&
 	           ev.button == -1,
@@ -445,7 +445,8 @@ test_smart_case(void)
 	   "an upper case letter makes it case-sensitive");
 	ok(!finds("vIEW", "View"), "any upper case letter, anywhere");
 	ok(finds("^[a-z]+$", "ABC"), "ranges ignore case too");
-	if (setlocale(LC_CTYPE, "C.UTF-8") || setlocale(LC_CTYPE, "en_US.UTF-8")) {
+	if (setlocale(LC_CTYPE, "C.UTF-8") ||
+	    setlocale(LC_CTYPE, "en_US.UTF-8")) {
 		ok(!finds("\xc3\x89t\xc3\xa9", "\xc3\xa9t\xc3\xa9"),
 		   "a non-ASCII capital is upper case too");
 		ok(finds("\xc3\xa9t\xc3\xa9", "\xc3\x89T\xc3\x89"),

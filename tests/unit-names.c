@@ -103,8 +103,11 @@ test_names(void)
 	         "j.u.HashMap.put(Object)"},
 	        {"Main", "main", "([Ljava/lang/String;)V", "Main.main"},
 	        {"", "malloc", "", "malloc"},
-	        {"evil\x1b[2J.pkg\x07.Cl\x1b" "ass", "na\x1b]0;me", "(I)V",
-	         "e.p.Cl\x1b" "ass.na\x1b]0;me"},
+	        {"evil\x1b[2J.pkg\x07.Cl\x1b"
+	         "ass",
+	         "na\x1b]0;me", "(I)V",
+	         "e.p.Cl\x1b"
+	         "ass.na\x1b]0;me"},
 	};
 	enum { N = sizeof(rows) / sizeof(rows[0]) };
 	struct tt_method methods[N];

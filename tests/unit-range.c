@@ -413,7 +413,8 @@ main(void)
 				char what[64];
 
 				/* make check: one seed of the big ones. */
-				if (!tap_long() && sizes[si] >= 3000 && seed > 1)
+				if (!tap_long() && sizes[si] >= 3000 &&
+				    seed > 1)
 					continue;
 				snprintf(what, sizeof(what),
 				         "%s, %u events, seed %llu",

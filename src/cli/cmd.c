@@ -146,8 +146,7 @@ set_no_mouse(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 }
 
 static const char *
-set_full_names(struct cmd_opts *o, const char *arg,
-               const struct cmd_spec *spec)
+set_full_names(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
 	(void)arg, (void)spec;
 	o->full_names = true;
@@ -409,8 +408,7 @@ static const struct option_def options[] = {
         {OPT_ASCII, 0, "ascii", NULL, "draw with ASCII characters only",
          set_ascii, "Also when the locale is not UTF-8."},
         {OPT_FULL_NAMES, 0, "full-names", NULL,
-         "show methods' full names, not packages as initials",
-         set_full_names,
+         "show methods' full names, not packages as initials", set_full_names,
          "For the viewer, which otherwise shortens each package of a "
          "class to its first letter (a.v.Choreographer.doFrame) and adds "
          "the parameter types only to overloads; A switches in the "
@@ -420,8 +418,7 @@ static const struct option_def options[] = {
         {OPT_COLOR, 0, "color", "WHEN", "auto, always or never", set_color,
          "Colours in the viewer; NO_COLOR in the environment means never."},
         {OPT_MOUSE, 0, "no-mouse", NULL,
-         "leave the mouse to the terminal (select and copy text)",
-         set_no_mouse,
+         "leave the mouse to the terminal (select and copy text)", set_no_mouse,
          "For the viewer, which otherwise takes the mouse when terminfo "
          "knows one (see Mouse under KEYS); most terminals also let Shift "
          "with a click or drag reach their own selection."},
@@ -830,8 +827,8 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 }
 
 struct calltree *
-cmd_loaded(const struct cmd_opts *opts, const char *path,
-           struct calltree *tree, struct trace_error *err)
+cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
+           struct trace_error *err)
 {
 	size_t i;
 

@@ -101,7 +101,8 @@ dump_begin(void *ctx, const struct trace_header *h)
 
 	d->clock = h->clock;
 	if (d->nthreads > 1) /* threads is NULL when the key names none */
-		sort_items(d->threads, d->nthreads, sizeof(*d->threads), thread_cmp);
+		sort_items(d->threads, d->nthreads, sizeof(*d->threads),
+		           thread_cmp);
 	printf("VERSION: %u\nThreads (%zu):\n", h->version, d->nthreads);
 	for (i = 0; i < d->nthreads; i++)
 		printf("%2u %s\n", d->threads[i].tid, d->threads[i].name);

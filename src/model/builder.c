@@ -1323,7 +1323,7 @@ group_by_thread(struct calltree_builder *b)
 		c->nsteps[k] = tables[k].nsteps;
 		if (tables[k].nlongs > 1)
 			sort_items(tables[k].longs, tables[k].nlongs,
-			      sizeof(*tables[k].longs), by_call_cmp);
+			           sizeof(*tables[k].longs), by_call_cmp);
 		c->longs[k] = tables[k].longs;
 		c->nlongs[k] = tables[k].nlongs;
 	}
@@ -1425,7 +1425,7 @@ finish(struct calltree_builder *b)
 		settle_threads(b);
 	if (deep->count > 1)
 		sort_items(deep->calls, deep->count, sizeof(*deep->calls),
-		      by_call_cmp);
+		           by_call_cmp);
 	tree->calls.deep = deep->calls;
 	tree->calls.ndeep = deep->count;
 	*deep = (struct deep_list){0};

@@ -141,7 +141,7 @@ struct calltree_builder {
 	struct util_map thread_ids; /* tid -> thread index */
 	struct util_map
 	        thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
-	struct util_map method_ids; /* method id -> method index */
+	struct util_map method_ids;   /* method id -> method index */
 	struct thread_state **states; /* by thread index; NULL until an event */
 	size_t ncalls;    /* calls of all threads built event by event */
 	uint32_t *parent; /* by model call, until the depths are settled */

@@ -149,8 +149,8 @@ base_compare_method(const struct base_compare *b, uint32_t m,
 }
 
 bool
-base_compare_path(struct base_compare *b, const struct callpath *p,
-                  uint32_t n, bool inverted, uint64_t incl[CLOCK_COUNT])
+base_compare_path(struct base_compare *b, const struct callpath *p, uint32_t n,
+                  bool inverted, uint64_t incl[CLOCK_COUNT])
 {
 	struct callpath *bp;
 	uint32_t *keys, len, at, i;

@@ -137,8 +137,8 @@ append_descriptors(char **out, size_t *len, size_t *cap, const char *p,
                    const char *end)
 {
 	static const char prims[] = "BCDFIJSZV";
-	static const char *const names[] = {"byte",  "char", "double",
-	                                    "float", "int",  "long",
+	static const char *const names[] = {"byte",  "char",    "double",
+	                                    "float", "int",     "long",
 	                                    "short", "boolean", "void"};
 	bool first = true;
 
@@ -257,8 +257,8 @@ struct method_names {
 static char *
 short_name(const struct tt_method *m, bool whole_class, bool params)
 {
-	char *klass = whole_class ? xstrdup(m->klass)
-	                          : method_abbrev_class(m->klass);
+	char *klass =
+	        whole_class ? xstrdup(m->klass) : method_abbrev_class(m->klass);
 	char *args = params ? method_params(m->signature) : xstrdup("");
 	char *s = xasprintf("%s%s%s%s", klass, *klass && *m->name ? "." : "",
 	                    m->name, args);

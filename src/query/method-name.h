@@ -57,7 +57,6 @@ void method_names_free(struct method_names *names);
 /* Method m as the viewer shows it, a new string: method_full_name when
  * full, else its short name ("a.v.Choreographer.doFrame",
  * "a.v.View.measure(int,int)"). */
-char *method_names_get(const struct method_names *names, uint32_t m,
-                       bool full);
+char *method_names_get(const struct method_names *names, uint32_t m, bool full);
 
 #endif

@@ -519,9 +519,8 @@ app_filter(struct app *app, const char *pattern)
 	app->filter_text[v] = xstrdup(pattern);
 	shown = ops->filter(app->state[v], app, &app->filter_re[v]);
 	take_selection(app, v);
-	app_message(app, false, "%zu row%s match%s %s (Esc: every row)",
-	            shown, shown == 1 ? "" : "s", shown == 1 ? "es" : "",
-	            pattern);
+	app_message(app, false, "%zu row%s match%s %s (Esc: every row)", shown,
+	            shown == 1 ? "" : "s", shown == 1 ? "es" : "", pattern);
 }
 
 char *
@@ -790,10 +789,9 @@ app_request(struct app *app, enum request req)
 	case REQ_FULL_NAMES:
 		app->full_names = !app->full_names;
 		app_message(app, false, "%s",
-		            app->full_names
-		                    ? "full names (A: abbreviated)"
-		                    : "abbreviated names: packages as "
-		                      "initials (A: full)");
+		            app->full_names ? "full names (A: abbreviated)"
+		                            : "abbreviated names: packages as "
+		                              "initials (A: full)");
 		break;
 	case REQ_WRITE_VIEW: {
 		/* The view's name as a file name: "tracetui-call-tree.txt". */
@@ -1219,13 +1217,13 @@ draw_title(struct app *app, struct canvas *c)
 	filter = app->filter_text[app->view]
 	                 ? xasprintf(" &%s", app->filter_text[app->view])
 	                 : xstrdup("");
-	title = xasprintf(
-	        "%s%s%s | %s%s | %s | %s: %s%s | %s%s", app->tree->path,
-	        app->base ? " vs " : "", app->base ? app->base_path : "",
-	        view_ops[app->view]->name, filter, threads,
-	        type ? "type" : "clock", type ? type : clock,
-	        sampled ? sampled : "", range,
-	        app->full_names ? " | full names" : "");
+	title = xasprintf("%s%s%s | %s%s | %s | %s: %s%s | %s%s",
+	                  app->tree->path, app->base ? " vs " : "",
+	                  app->base ? app->base_path : "",
+	                  view_ops[app->view]->name, filter, threads,
+	                  type ? "type" : "clock", type ? type : clock,
+	                  sampled ? sampled : "", range,
+	                  app->full_names ? " | full names" : "");
 	free(filter);
 	free(range);
 	free(sampled);

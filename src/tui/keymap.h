@@ -12,7 +12,7 @@
 
 enum {
 	TKEY_NONE = -1,
-	TKEY_WAITING = -2, /* term_wait_key: nothing typed yet */
+	TKEY_WAITING = -2,    /* term_wait_key: nothing typed yet */
 	TKEY_BASE = 0x110000, /* past the last Unicode character */
 	TKEY_UP,
 	TKEY_DOWN,

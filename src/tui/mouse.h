@@ -18,11 +18,11 @@ enum mouse_kind {
 
 struct mouse_event {
 	enum mouse_kind kind;
-	int button;    /* 0 left, 1 middle, 2 right; -1 unknown (release) */
-	int x, y;      /* the cell, from 0 at the top left */
-	int dx, dy;    /* a wheel notch: -1 up or left, 1 down or right */
+	int button; /* 0 left, 1 middle, 2 right; -1 unknown (release) */
+	int x, y;   /* the cell, from 0 at the top left */
+	int dx, dy; /* a wheel notch: -1 up or left, 1 down or right */
 	bool shift, alt, ctrl;
-	long long ms;  /* when it came, on a monotonic clock */
+	long long ms; /* when it came, on a monotonic clock */
 };
 
 /* The notches a wheel scrolls a list by, as less and htop do. */

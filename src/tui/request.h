@@ -97,7 +97,7 @@
 	R(OPEN_SOURCE, "Other", "o",                                           \
 	  "open the method's source in $VISUAL or $EDITOR (--source-dir)")     \
 	R(WRITE_VIEW, "Other", "w",                                            \
-	  "write the view's rows to a file (TSV if it ends in .tsv)")         \
+	  "write the view's rows to a file (TSV if it ends in .tsv)")          \
 	R(REDRAW, "Other", "C-l", "redraw the screen")                         \
 	R(QUIT, "Other", "q", "quit (Ctrl-Z suspends)")
 

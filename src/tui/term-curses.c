@@ -39,7 +39,7 @@ static bool term_active;
 static bool wait_active; /* term_wait_begin's modes are on */
 static struct termios wait_saved;
 static volatile sig_atomic_t term_signal;
-static volatile sig_atomic_t term_stop; /* Ctrl-Z came */
+static volatile sig_atomic_t term_stop;    /* Ctrl-Z came */
 static volatile sig_atomic_t mouse_active; /* the modes are on */
 static struct mouse_event last_mouse;
 

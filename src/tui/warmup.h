@@ -51,10 +51,10 @@ void warmup_free(struct warmup *w);
 struct warmup_job;
 
 /* Start building callpath_invert of callpath_merge of the n parts (its
- * roots: the rest is made as it is read), sorted on clock k; the parts must stay as they are until the job is taken or
- * freed.  The job first releases *discard (when not NULL), a tree nobody
- * wants any more, which is then left empty.  NULL when no thread could be
- * started (and *discard is released). */
+ * roots: the rest is made as it is read), sorted on clock k; the parts must
+ * stay as they are until the job is taken or freed.  The job first releases
+ * *discard (when not NULL), a tree nobody wants any more, which is then left
+ * empty.  NULL when no thread could be started (and *discard is released). */
 struct warmup_job *warmup_invert_start(const struct callpath *parts, size_t n,
                                        enum clock_index k,
                                        struct callpath *discard);

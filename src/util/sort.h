@@ -10,7 +10,7 @@
  * (qsort's contract forbids that, and empty tables are ordinary here). */
 static inline void
 sort_items(void *base, size_t n, size_t size,
-	   int (*cmp)(const void *, const void *))
+           int (*cmp)(const void *, const void *))
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);

@@ -826,8 +826,8 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 	size_t depth = 0, cap = 0;
 
 	UTIL_GROW(stack, cap, 1);
-	stack[depth++] = (struct draw_step){n, CALL_NONE, t0, t0, level, 0,
-	                                    false};
+	stack[depth++] =
+	        (struct draw_step){n, CALL_NONE, t0, t0, level, 0, false};
 	while (depth) {
 		struct draw_step *s = &stack[depth - 1];
 		uint32_t ch;
@@ -835,7 +835,8 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 		if (!s->entered) {
 			s->entered = true;
 			if (!draw_one(pt, s,
-			              depth > 1 ? stack[depth - 2].hue : parent)) {
+			              depth > 1 ? stack[depth - 2].hue
+			                        : parent)) {
 				depth--;
 				continue;
 			}
@@ -849,8 +850,9 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 		s->child = ch;
 		if (ch != CALL_NONE &&
 		    wide(incl(pt->p, ch, pt->k), pt->total, pt->c->width)) {
-			struct draw_step next = {ch,         CALL_NONE, s->t, s->t,
-			                         s->level + 1, 0,       false};
+			struct draw_step next = {ch,   CALL_NONE,    s->t,
+			                         s->t, s->level + 1, 0,
+			                         false};
 
 			UTIL_GROW(stack, cap, depth + 1);
 			stack[depth++] = next;

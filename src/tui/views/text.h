@@ -16,7 +16,7 @@ struct text_line {
 struct text_view {
 	struct text_line *lines;
 	size_t count, cap;
-	struct list list; /* a pager; its cursor is the last match */
+	struct list list;      /* a pager; its cursor is the last match */
 	const regex_t *filter; /* lines shown match it; NULL: all */
 };
 

@@ -331,8 +331,8 @@ row_kept(size_t row, void *arg)
 {
 	const struct threads_view *v = arg;
 
-	return regexec(v->filter, v->tree->threads[v->order[row]].name, 0,
-	               NULL, 0) == 0;
+	return regexec(v->filter, v->tree->threads[v->order[row]].name, 0, NULL,
+	               0) == 0;
 }
 
 static size_t

@@ -124,8 +124,8 @@ mark_glyph(const struct canvas *c)
 /* Call c over columns [x, x + w) of row y: an edge, the label, then
  * blocks (spaces for the selection, which is drawn in reverse). */
 static void
-draw_bar(struct canvas *c, const struct app *app, uint32_t mi,
-         enum role role, bool selected, int x, int y, int w)
+draw_bar(struct canvas *c, const struct app *app, uint32_t mi, enum role role,
+         bool selected, int x, int y, int w)
 {
 	struct tt_method m = app->tree->methods[mi];
 	char *label, *shown = NULL;
@@ -428,8 +428,8 @@ draw_header(struct timeline_view *v, struct app *app, struct canvas *c,
 
 /* The selected call outlined over its extent on row y. */
 static void
-draw_selected(struct timeline_view *v, const struct app *app,
-              struct canvas *c, int y, int x0)
+draw_selected(struct timeline_view *v, const struct app *app, struct canvas *c,
+              int y, int x0)
 {
 	const struct calltree *tree = app->tree;
 	uint64_t s = calltree_start(tree, v->call, v->clock);

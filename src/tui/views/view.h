@@ -111,8 +111,7 @@ struct view_ops {
 	/* Show only the rows matching re (NULL: every row; re stays the
 	 * app's until the next call); how many rows show.  NULL in views
 	 * without rows to hide. */
-	size_t (*filter)(void *state, const struct app *app,
-	                 const regex_t *re);
+	size_t (*filter)(void *state, const struct app *app, const regex_t *re);
 	/* Every row the view shows (all of them, not only the screen's)
 	 * as a new table of text cells, for `w`; NULL when it has none. */
 	struct table *(*rows)(void *state, struct app *app);
