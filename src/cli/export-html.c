@@ -185,23 +185,6 @@ ms_cell(FILE *out, uint64_t v, enum trace_unit unit)
 	fprintf(out, "<td data-v=\"%" PRIu64 "\">%s</td>", v, buf);
 }
 
-/* The JSON's and the script's name for the unit. */
-static const char *
-unit_name(enum trace_unit unit)
-{
-	switch (unit) {
-	case TRACE_UNIT_NS:
-		return "ns";
-	case TRACE_UNIT_BYTES:
-		return "B";
-	case TRACE_UNIT_COUNT:
-		return "count";
-	case TRACE_UNIT_US:
-		break;
-	}
-	return "us";
-}
-
 static void
 pct_cell(FILE *out, uint64_t v, uint64_t total)
 {
@@ -224,7 +207,7 @@ write_json(FILE *out, const struct export_view *v, const struct profile *p)
 	        ",\n\"clock\": \"%s\", \"unit\": \"%s\", \"total\": %" PRIu64
 	        ",\n\"methods\": [",
 	        k == CLOCK_CPU ? "cpu" : "wall",
-	        unit_name(v->tree->header.unit), p->total[k]);
+	        quantity_unit_name(v->tree->header.unit), p->total[k]);
 	for (i = 0; i < p->nrows; i++) {
 		const struct profile_row *r = &p->rows[i];
 		char *name;

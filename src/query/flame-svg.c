@@ -58,23 +58,6 @@ fmt_value(char *buf, size_t size, int64_t v, bool sign, enum trace_unit unit)
 	quantity_format(buf + strlen(buf), size - strlen(buf), a, unit, true);
 }
 
-/* The unit the script writes values in (data-unit). */
-static const char *
-unit_name(enum trace_unit unit)
-{
-	switch (unit) {
-	case TRACE_UNIT_NS:
-		return "ns";
-	case TRACE_UNIT_BYTES:
-		return "B";
-	case TRACE_UNIT_COUNT:
-		return "count";
-	case TRACE_UNIT_US:
-		break;
-	}
-	return "us";
-}
-
 static double
 pct(uint64_t part, uint64_t whole)
 {
@@ -356,7 +339,7 @@ flame_svg_write(FILE *out, const struct flame *flame,
 	        "data-plot=\"%d\" data-total=\"%" PRIu64
 	        "\" data-unit=\"%s\">\n",
 	        o->width, height, o->width, height, FLAME_SVG_PAD, plot,
-	        flame->total, unit_name(tree->header.unit));
+	        flame->total, quantity_unit_name(tree->header.unit));
 	fputs("<style type=\"text/css\">\n"
 	      "#flame text { font-family: Verdana, sans-serif; "
 	      "font-size: 12px; fill: rgb(0,0,0); }\n"

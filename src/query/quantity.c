@@ -68,3 +68,19 @@ quantity_is_time(enum trace_unit unit)
 {
 	return unit == TRACE_UNIT_US || unit == TRACE_UNIT_NS;
 }
+
+const char *
+quantity_unit_name(enum trace_unit unit)
+{
+	switch (unit) {
+	case TRACE_UNIT_NS:
+		return "ns";
+	case TRACE_UNIT_BYTES:
+		return "B";
+	case TRACE_UNIT_COUNT:
+		return "count";
+	case TRACE_UNIT_US:
+		break;
+	}
+	return "us";
+}

@@ -21,5 +21,7 @@ void quantity_format(char *buf, size_t size, uint64_t v, enum trace_unit unit,
 const char *quantity_label(enum trace_unit unit);
 /* True when the unit is a time (microseconds or nanoseconds). */
 bool quantity_is_time(enum trace_unit unit);
+/* The unit's short name for scripts and JSON: us, ns, B or count. */
+const char *quantity_unit_name(enum trace_unit unit);
 
 #endif
