@@ -375,8 +375,18 @@ for tf in "--drop Bar" "--merge Bar" "--focus Foo" "--group class" \
 	fi
 done
 
+# Runs that count different things (times and sample counts): refused,
+# naming the first run and the one that differs.
+samples=$srcdir/tests/fixtures/hprof-samples.txt
+run "$TRACETUI" diff --format tsv b1.trace b2.trace -- n1.trace "$samples"
+case $rc:$err in
+2:*"b1.trace and $samples count different things (ms and count)"*)
+	ok 0 "runs of times and of sample counts: refused" ;;
+*) ok 1 "runs of times and of sample counts: refused: $rc $err" ;;
+esac
+
 # Sampled and instrumented runs: their times do not compare, said once.
-hprof=$srcdir/tests/fixtures/hprof-samples.txt
+hprof=$srcdir/tests/fixtures/hprof-time.txt
 run "$TRACETUI" diff --format tsv b1.trace b2.trace -- n1.trace \
 	"$hprof" "$hprof"
 ok "$([ "$(printf '%s\n' "$err" | grep -c 'is sampled and')" = 1 ] &&

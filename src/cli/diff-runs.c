@@ -25,6 +25,7 @@
 #include "cli/diff.h"
 
 #include "query/diff-stats.h"
+#include "query/quantity.h"
 #include "query/profile.h"
 #include "util/alloc.h"
 #include "util/stats.h"
@@ -43,6 +44,8 @@ struct runs_cmd {
 	enum diff_metric sort;
 	bool normalize;
 	const char *first_of_kind[2]; /* [sampled]: the first such run */
+	const char *first_path;       /* the first run read, and its unit */
+	enum trace_unit first_unit;
 };
 
 bool
@@ -118,6 +121,25 @@ tree_has_condition_clocks(const struct calltree *tree,
 	return true;
 }
 
+/* tree counts what the first run counts; else a message. */
+static bool
+same_unit(struct runs_cmd *d, const char *path, const struct calltree *tree)
+{
+	if (!d->first_path) {
+		d->first_path = path;
+		d->first_unit = tree->header.unit;
+		return true;
+	}
+	if (tree->header.unit == d->first_unit)
+		return true;
+	cmd_error("diff",
+	          "%s and %s count different things (%s and %s); "
+	          "compare profiles of one sample type",
+	          d->first_path, path, quantity_label(d->first_unit),
+	          quantity_label(tree->header.unit));
+	return false;
+}
+
 /* Read every run of both sides into d->diff; the exit status, or -1. */
 static int
 read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
@@ -142,7 +164,8 @@ read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
 			}
 			if ((d->opts->clock >= 0 &&
 			     !cmd_clock(tree, d->opts, &k)) ||
-			    !tree_has_condition_clocks(tree, conds, nconds)) {
+			    !tree_has_condition_clocks(tree, conds, nconds) ||
+			    !same_unit(d, d->files[s][i], tree)) {
 				scope_done(&scope);
 				calltree_free(tree);
 				return CMD_USAGE;
