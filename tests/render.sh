@@ -441,6 +441,12 @@ same_steps calls 80x16 "mouse:0;10;3M mouse:0;10;3M@600" "ENTER ENTER" \
 	"two clicks far apart in time are two Enters"
 same_steps calls 80x16 "mouse:2;10;5M mouse:1;10;5M" "" \
 	"right and middle clicks select nothing"
+same_steps calls 80x16 "MOVE_DOWN*2 mouse:0;3;2M" "MOVE_DOWN*2 SORT_PREV" \
+	"a click on a column's header sorts by it, the cursor on top"
+same_steps calls 80x16 "mouse:0;12;2M" "SORT_REVERSE" \
+	"a click on the sorted column's header reverses the order"
+same_steps calls 80x16 "mouse:0;70;2M mouse:0;70;2M@600" "SORT_PREV*2 SORT_REVERSE" \
+	"clicks on Name's header sort by name, then reverse"
 same_steps calls 80x12 "VIEW_THREADS mouse:0;5;4M" "VIEW_THREADS MOVE_DOWN" \
 	"a click selects a thread"
 same_steps calls 80x12 "VIEW_THREADS mouse:0;5;4M mouse:0;5;4M" \

@@ -1,6 +1,8 @@
 /*
  * help: every request with its keys, from the request table, in the
  * table's groups; the same text the man page's key list is made from.
+ * Then what the mouse does (the man page's Mouse section says it at
+ * length).
  */
 #include "config.h"
 
@@ -9,6 +11,19 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+static const char *const mouse_help[][2] = {
+        {"click", "select the row, call or frame under it"},
+        {"click again", "on the selection, or a double click: Enter"},
+        {"click a header", "profile: sort by its column (again: reverse);"},
+        {"", "chart: fold or unfold the thread"},
+        {"click the path", "icicle: zoom out a level"},
+        {"wheel", "scroll a list 3 rows; pan the chart in time;"},
+        {"", "icicle: a level down or up"},
+        {"Ctrl/Shift wheel", "chart: the next or previous thread (as the"},
+        {"", "wheel over the thread names does)"},
+        {"drag on the scale", "chart: apply the range it covers (as v, V)"},
+};
 
 static void *
 help_open(struct app *app)
@@ -28,6 +43,15 @@ help_open(struct app *app)
 			text_view_add(v, ROLE_SECTION, group);
 		}
 		line = xasprintf("  %-18s %s", r->keys, r->help);
+		text_view_add(v, ROLE_NORMAL, line);
+		free(line);
+	}
+	text_view_add(v, ROLE_NORMAL, "");
+	text_view_add(v, ROLE_SECTION, "Mouse (off with --no-mouse)");
+	for (i = 0; i < sizeof(mouse_help) / sizeof(mouse_help[0]); i++) {
+		char *line = xasprintf("  %-18s %s", mouse_help[i][0],
+		                       mouse_help[i][1]);
+
 		text_view_add(v, ROLE_NORMAL, line);
 		free(line);
 	}

@@ -73,6 +73,7 @@ struct profile_view {
 	struct row *rows;
 	size_t nrows, rows_cap;
 	struct list list;  /* over rows */
+	size_t ncols;      /* the columns the last draw showed, name apart */
 	uint32_t selected; /* the method this view last selected */
 	/* The filter (NULL: none), the model it names, and by method
 	 * whether the full name matches it: 0 not asked yet, 1 no, 2 yes. */
@@ -649,10 +650,11 @@ profile_draw(void *state, struct app *app, struct canvas *c, int top,
 	size_t i;
 
 	draw_header(v, c, top, ncols);
+	v->ncols = ncols;
+	v->list.y = top + 1;
 	if (body < 1)
 		return;
 	list_layout(&v->list, (size_t)body);
-	v->list.y = top + 1;
 	if (!v->nrows) {
 		canvas_text(c, 2, top + 1, c->width - 2,
 		            "no calls in this scope", ROLE_DIM);
@@ -682,6 +684,35 @@ resort(struct profile_view *v, const struct app *app)
 	select_cursor(v);
 }
 
+/* The column whose header holds cell x, as draw_header lays them out;
+ * SIZE_MAX for none. */
+static size_t
+column_at(const struct profile_view *v, int x)
+{
+	int left = 0;
+	size_t i;
+
+	for (i = 0; i < v->ncols; i++) {
+		if (x < left + v->columns[i].width)
+			return i;
+		left += v->columns[i].width + 1;
+	}
+	return x >= left ? v->ncolumns - 1 : SIZE_MAX;
+}
+
+/* Sort by column col, as s would reach it; a second click reverses. */
+static void
+sort_by(struct profile_view *v, const struct app *app, size_t col)
+{
+	if (col == v->sort)
+		v->ascending = !v->ascending;
+	else {
+		v->sort = col;
+		v->ascending = v->columns[col].kind == COL_NAME;
+	}
+	resort(v, app);
+}
+
 static enum view_result
 profile_handle(void *state, const struct app *app, enum request req,
                struct view_ask *ask)
@@ -696,11 +727,10 @@ profile_handle(void *state, const struct app *app, enum request req,
 	switch (req) {
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
-		v->sort = (v->sort +
-		           (req == REQ_SORT_NEXT ? 1 : v->ncolumns - 1)) %
-		          v->ncolumns;
-		v->ascending = v->columns[v->sort].kind == COL_NAME;
-		resort(v, app);
+		sort_by(v, app,
+		        (v->sort +
+		         (req == REQ_SORT_NEXT ? 1 : v->ncolumns - 1)) %
+		                v->ncolumns);
 		return VIEW_DONE;
 	case REQ_SORT_REVERSE:
 		v->ascending = !v->ascending;
@@ -767,9 +797,19 @@ profile_mouse(void *state, struct app *app, const struct mouse_event *ev,
               struct view_ask *ask)
 {
 	struct profile_view *v = state;
-	enum list_click r = list_mouse(&v->list, ev);
+	enum list_click r;
 
-	(void)app, (void)ask;
+	(void)ask;
+	if (ev->kind == MOUSE_PRESS && ev->button == 0 &&
+	    ev->y == v->list.y - 1) {
+		size_t col = column_at(v, ev->x);
+
+		if (col == SIZE_MAX)
+			return VIEW_UNHANDLED;
+		sort_by(v, app, col);
+		return VIEW_DONE;
+	}
+	r = list_mouse(&v->list, ev);
 	if (r == LIST_MOVED)
 		select_cursor(v);
 	return r == LIST_AGAIN   ? VIEW_AGAIN
