@@ -298,6 +298,8 @@ mouse-outside-view||calls|80x16|mouse:0;10;1M mouse:0;10;15M mouse:0;10;16M
 mouse-filter-wheel||gen|80x12|filter:view mouse:65;10;5M mouse:65;10;5M mouse:0;10;4M
 hprof-timeline||sampled|80x8|VIEW_TIMELINE
 hprof-icicle||sampled|100x10|key:f
+threads-click-box||calls|80x8|VIEW_THREADS mouse:0;2;3M
+threads-click-last-box||calls|80x8|VIEW_THREADS mouse:0;2;3M mouse:0;2;4M mouse:0;2;5M
 hprof-threads||sampled|100x8|VIEW_THREADS
 hprof-calltree||sampled|100x10|VIEW_CALLTREE key:e
 CASES
@@ -447,6 +449,10 @@ same_steps calls 80x16 "mouse:0;12;2M" "SORT_REVERSE" \
 	"a click on the sorted column's header reverses the order"
 same_steps calls 80x16 "mouse:0;70;2M mouse:0;70;2M@600" "SORT_PREV*2 SORT_REVERSE" \
 	"clicks on Name's header sort by name, then reverse"
+same_steps calls 80x12 "VIEW_THREADS mouse:0;10;2M" "VIEW_THREADS SORT_PREV*3" \
+	"a click on the threads' Name header sorts by name"
+same_steps calls 80x12 "VIEW_THREADS mouse:0;65;2M" "VIEW_THREADS SORT_REVERSE" \
+	"a click on the threads' sorted header reverses the order"
 same_steps calls 80x12 "VIEW_THREADS mouse:0;5;4M" "VIEW_THREADS MOVE_DOWN" \
 	"a click selects a thread"
 same_steps calls 80x12 "VIEW_THREADS mouse:0;5;4M mouse:0;5;4M" \

@@ -15,8 +15,9 @@
 static const char *const mouse_help[][2] = {
         {"click", "select the row, call or frame under it"},
         {"click again", "on the selection, or a double click: Enter"},
-        {"click a header", "profile: sort by its column (again: reverse);"},
-        {"", "chart: fold or unfold the thread"},
+        {"click a header", "profile, threads: sort by its column (again:"},
+        {"", "reverse); chart: fold or unfold the thread"},
+        {"click a [x] box", "threads: take the thread in or out of the scope"},
         {"click the path", "icicle: zoom out a level"},
         {"wheel", "scroll a list 3 rows; pan the chart in time;"},
         {"", "icicle: a level down or up"},

@@ -34,7 +34,8 @@ struct threads_view {
 	size_t ntagged;
 	enum thread_column sort;
 	bool ascending;
-	struct list list; /* over order */
+	struct list list;  /* over order */
+	int name_w, ncols; /* the header as the last draw laid it out */
 	/* The filter on names (NULL: none) and the model it reads. */
 	const regex_t *filter;
 	const struct calltree *tree;
@@ -161,11 +162,13 @@ column_title(const struct calltree *tree, int i)
 	return !bare ? titles[i] : i == TCOL_WALL ? "Wall" : "Cpu";
 }
 
+/* The widths of the columns after the name's (which takes the rest). */
+static const int widths[TCOL_COUNT] = {0, 8, 10, 12, 12};
+
 static void
 threads_draw(void *state, struct app *app, struct canvas *c, int top,
              int height)
 {
-	static const int widths[TCOL_COUNT] = {0, 8, 10, 12, 12};
 	struct threads_view *v = state;
 	const struct calltree *tree = app->tree;
 	int name_w = c->width - 4 - (8 + 10 + 12 + 12 + 4);
@@ -176,6 +179,8 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 	 * squeeze the names out or cut numbers at the edge. */
 	while (ncols > TCOL_TID + 1 && name_w < 16)
 		name_w += widths[--ncols] + 1;
+	v->name_w = name_w;
+	v->ncols = ncols;
 
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0, x = 4; i < ncols; i++) {
@@ -239,6 +244,59 @@ ask_scope(const struct threads_view *v, const struct app *app,
 	ask->jump = APP_VIEW_PROFILE;
 }
 
+/* Sort by column col, as s would reach it; again: the other order. */
+static void
+sort_by(struct threads_view *v, const struct app *app, enum thread_column col)
+{
+	if (col == v->sort)
+		v->ascending = !v->ascending;
+	else {
+		v->sort = col;
+		v->ascending = col == TCOL_NAME;
+	}
+	sort_threads(v, app);
+}
+
+/* The column whose header holds cell x, as threads_draw lays them out;
+ * -1 for none. */
+static int
+column_at(const struct threads_view *v, int x)
+{
+	int left = 4, i;
+
+	for (i = 0; i < v->ncols; i++) {
+		int w = i == TCOL_NAME ? v->name_w : widths[i];
+
+		if (x >= left && x < left + w + 1)
+			return i;
+		left += w + 1;
+	}
+	return -1;
+}
+
+/* Ask for the scope with thread t added or taken out; false when that
+ * would leave no thread. */
+static bool
+ask_toggle(const struct app *app, uint32_t t, struct view_ask *ask)
+{
+	size_t u, n = 0;
+
+	scope_init_none(&ask->scope, app->tree);
+	for (u = 0; u < app->tree->nthreads; u++)
+		if (scope_has(&app->scope, u) != (u == t)) {
+			scope_add(&ask->scope, u);
+			n++;
+		}
+	if (!n) {
+		scope_done(&ask->scope);
+		snprintf(ask->message, sizeof(ask->message),
+		         "a scope keeps one thread at least");
+		return false;
+	}
+	ask->set_scope = true;
+	return true;
+}
+
 static enum view_result
 threads_handle(void *state, const struct app *app, enum request req,
                struct view_ask *ask)
@@ -250,11 +308,11 @@ threads_handle(void *state, const struct app *app, enum request req,
 	switch (req) {
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
-		v->sort = (v->sort +
-		           (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
-		          TCOL_COUNT;
-		v->ascending = v->sort == TCOL_NAME;
-		sort_threads(v, app);
+		sort_by(v, app,
+		        (enum thread_column)(
+		                (v->sort +
+		                 (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
+		                TCOL_COUNT));
 		return VIEW_DONE;
 	case REQ_SORT_REVERSE:
 		v->ascending = !v->ascending;
@@ -290,9 +348,23 @@ threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
               struct view_ask *ask)
 {
 	struct threads_view *v = state;
-	enum list_click r = list_mouse(&v->list, ev);
+	bool press = ev->kind == MOUSE_PRESS && ev->button == 0;
+	enum list_click r;
 
-	(void)app, (void)ask;
+	if (press && ev->y == v->list.y - 1) {
+		int col = column_at(v, ev->x);
+
+		if (col < 0)
+			return VIEW_UNHANDLED;
+		sort_by(v, app, (enum thread_column)col);
+		return VIEW_DONE;
+	}
+	r = list_mouse(&v->list, ev);
+	/* The box before a name takes the thread in or out of the scope. */
+	if (press && ev->x < 3 && r != LIST_MISSED) {
+		ask_toggle(app, v->order[v->list.cursor], ask);
+		return VIEW_DONE;
+	}
 	return r == LIST_AGAIN   ? VIEW_AGAIN
 	       : r == LIST_MOVED ? VIEW_DONE
 	                         : VIEW_UNHANDLED;
