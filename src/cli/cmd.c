@@ -906,6 +906,10 @@ cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
 	ct->tree = NULL;
 	if (status >= 0)
 		return status;
+	if (spec->check && !spec->check(&ct->opts)) {
+		cmd_opts_done(&ct->opts);
+		return CMD_USAGE;
+	}
 	ct->tree = cmd_load(&ct->opts, ct->opts.args[0]);
 	if (!ct->tree) {
 		cmd_opts_done(&ct->opts);

@@ -56,6 +56,8 @@ enum cmd_option {
 	OPT_SOURCE_DIR = 1 << 22,
 };
 
+struct cmd_opts;
+
 struct cmd_spec {
 	const char *name;
 	const char *args;    /* "FILE", "FILE [REGEX]" */
@@ -67,6 +69,9 @@ struct cmd_spec {
 	 * value is left in cmd_opts.format_name for the command. */
 	const char *const *formats;
 	const char *epilog; /* help text after the options, or NULL */
+	/* What the options must hold before any trace is read: false after
+	 * a message (a usage error); NULL when anything parsed goes. */
+	bool (*check)(const struct cmd_opts *opts);
 };
 
 struct cmd_opts {

@@ -36,6 +36,26 @@
 static const char *const export_formats[] = {"speedscope", "chrome", "dot",
                                              "html", NULL};
 
+/* --format is given, and --range or --no-thread only with a format
+ * that takes them. */
+static bool
+export_check(const struct cmd_opts *opts)
+{
+	if (!opts->format_name) {
+		cmd_error("export", "--format speedscope, chrome, dot or html "
+		                    "is needed (see 'tracetui export --help')");
+		return false;
+	}
+	if ((opts->range || opts->no_thread) &&
+	    (strcmp(opts->format_name, "speedscope") == 0 ||
+	     strcmp(opts->format_name, "chrome") == 0)) {
+		cmd_error("export", "--range and --no-thread apply to dot and "
+		                    "html only");
+		return false;
+	}
+	return true;
+}
+
 static const struct cmd_spec export_spec = {
         .name = "export",
         .args = "FILE",
@@ -48,6 +68,7 @@ static const struct cmd_spec export_spec = {
         .min_args = 1,
         .max_args = 1,
         .formats = export_formats,
+        .check = export_check,
         .epilog = "--format is required:\n"
                   "  speedscope  evented profiles, one per thread and clock "
                   "(both clocks\n"
@@ -298,61 +319,31 @@ write_chrome(FILE *out, const struct calltree *tree, const struct scope *scope,
 int
 cmd_export(int argc, char **argv)
 {
-	struct cmd_opts opts;
-	struct calltree *tree;
-	struct scope scope;
-	enum clock_index k;
-	int status = cmd_parse(&export_spec, argc, argv, &opts);
+	struct cmd_trace ct;
+	const struct cmd_opts *o = &ct.opts;
+	int status = cmd_open(&ct, &export_spec, argc, argv);
 
 	if (status >= 0)
 		return status;
-	if (!opts.format_name) {
-		cmd_error("export", "--format speedscope, chrome, dot or html "
-		                    "is needed (see 'tracetui export --help')");
-		cmd_opts_done(&opts);
-		return CMD_USAGE;
-	}
-	tree = cmd_load(&opts, opts.args[0]);
-	status = CMD_INPUT;
-	if (!tree)
-		goto out;
-	status = CMD_USAGE;
-	if (!cmd_scope(&scope, tree, &opts))
-		goto out;
-	if (!cmd_clock(tree, &opts, &k)) {
-		scope_done(&scope);
-		goto out;
-	}
-	if ((opts.range || opts.no_thread) &&
-	    (strcmp(opts.format_name, "speedscope") == 0 ||
-	     strcmp(opts.format_name, "chrome") == 0)) {
-		cmd_error("export", "--range and --no-thread apply to dot and "
-		                    "html only");
-		scope_done(&scope);
-		goto out;
-	}
-	if (strcmp(opts.format_name, "dot") == 0 ||
-	    strcmp(opts.format_name, "html") == 0) {
-		struct export_view v = {tree,       &scope,
-		                        k,          opts.min_pct,
-		                        opts.range, !opts.no_thread};
+	if (strcmp(o->format_name, "dot") == 0 ||
+	    strcmp(o->format_name, "html") == 0) {
+		struct export_view v = {ct.tree,    &ct.scope, ct.clock,
+		                        o->min_pct, o->range,  !o->no_thread};
 
-		if (opts.format_name[0] == 'd')
+		if (o->format_name[0] == 'd')
 			export_dot(stdout, &v);
 		else
 			export_html(stdout, &v);
-	} else if (strcmp(opts.format_name, "speedscope") == 0) {
-		write_speedscope(stdout, tree, &scope, opts.clock);
+	} else if (strcmp(o->format_name, "speedscope") == 0) {
+		write_speedscope(stdout, ct.tree, &ct.scope, o->clock);
 	} else {
-		if (opts.clock < 0)
-			k = tree->has_clock[CLOCK_WALL] ? CLOCK_WALL
-			                                : CLOCK_CPU;
-		write_chrome(stdout, tree, &scope, k);
+		enum clock_index k = ct.clock;
+
+		if (o->clock < 0)
+			k = ct.tree->has_clock[CLOCK_WALL] ? CLOCK_WALL
+			                                   : CLOCK_CPU;
+		write_chrome(stdout, ct.tree, &ct.scope, k);
 	}
-	scope_done(&scope);
-	status = CMD_OK;
-out:
-	calltree_free(tree);
-	cmd_opts_done(&opts);
-	return status;
+	cmd_close(&ct);
+	return CMD_OK;
 }
