@@ -354,7 +354,8 @@ struct callpath_lazy {
 	/* Scratch while expanding: per key, and the pieces. */
 	uint32_t *count, *child, *fill, *touched;
 	struct inv_piece *pieces;
-	size_t piece_cap;
+	struct inv_run *moved;
+	size_t piece_cap, moved_cap;
 };
 
 static void sort_children(struct callpath *path, uint32_t i, uint32_t *kids,
@@ -374,7 +375,8 @@ ancestor_at(const struct inv_src *src, uint32_t x, uint32_t d)
 static uint32_t
 run_end(const struct inv_src *src, uint32_t from, uint32_t n)
 {
-	return ancestor_at(src, from, src[from].depth - n);
+	return n == 1 ? src[from].parent
+	              : ancestor_at(src, from, src[from].depth - n);
 }
 
 /* A new node under parent named like forward node at, after prev (the
@@ -446,10 +448,47 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
 {
 	struct callpath_lazy *z = out->lazy;
 	const struct inv_src *src = z->src;
-	size_t np = lazy_pieces(z, runs, n), i;
-	uint32_t ntouched = 0, prev = CALL_NONE, first;
+	size_t np, i;
+	uint32_t ntouched = 0, prev = CALL_NONE, first, kept = 0;
+	uint64_t calls = 0, sum[CLOCK_COUNT] = {0};
 	int k;
 
+	/* The common case of one caller (a recursion): one pass, the runs
+	 * moved on in scratch and copied back when none is to be split. */
+	UTIL_GROW(z->moved, z->moved_cap, n);
+	for (i = 0; i < n; i++) {
+		struct inv_run r = runs[i];
+		const struct inv_src *at = &src[r.at], *from = &src[r.from];
+		const struct inv_src *end;
+
+		if (at->key != src[runs[0].at].key ||
+		    (r.n > 1 && at->depth - src[at->segtop].depth < r.n - 1))
+			break;
+		end = &src[run_end(src, r.from, r.n)];
+		calls += from->calls - end->calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			sum[k] += from->excl[k] - end->excl[k];
+		/* The topmost item ends when its at is outermost. */
+		r.n -= at->depth == r.n;
+		r.at = at->parent;
+		if (r.n)
+			z->moved[kept++] = r;
+	}
+	if (n && i == n) {
+		uint32_t c = lazy_node(out, node, &src[runs[0].at], CALL_NONE);
+
+		out->nodes[c].calls = calls;
+		memcpy(out->nodes[c].incl, sum, sizeof(sum));
+		if (kept) {
+			memcpy(runs, z->moved, kept * sizeof(*runs));
+			z->pending[c].runs = runs;
+			z->pending[c].n = kept;
+		} else {
+			free(runs);
+		}
+		return;
+	}
+	np = lazy_pieces(z, runs, n);
 	for (i = 0; i < np; i++) {
 		uint32_t key = src[z->pieces[i].at].key;
 
@@ -478,18 +517,18 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
 		uint32_t key = at->key, c = z->child[key];
 		struct callpath_node *x = &out->nodes[c];
 		/* The topmost item ends when its at is outermost. */
-		uint32_t kept = p->n - (at->depth == p->n);
+		uint32_t left = p->n - (at->depth == p->n);
 
 		x->calls += from->calls - end->calls;
 		for (k = 0; k < CLOCK_COUNT; k++)
 			x->incl[k] += from->excl[k] - end->excl[k];
-		if (kept) {
+		if (left) {
 			struct inv_run *r =
 			        &z->pending[c].runs[z->fill[key]++];
 
 			r->at = at->parent;
 			r->from = p->from;
-			r->n = kept;
+			r->n = left;
 		}
 	}
 	if (ntouched != 1)
@@ -820,6 +859,7 @@ callpath_done(struct callpath *path)
 			free(z->pending[i].runs);
 		free(z->pending);
 		free(z->pieces);
+		free(z->moved);
 		free(z->src);
 		free(z->count);
 		free(z->child);
