@@ -343,4 +343,50 @@ SCRIPT
 	fi
 fi
 
+# --- a trace cut while the viewer's loading screen reads it --------------
+# The load is stopped once its progress line shows, the file cut, the load
+# let go on: the SIGBUS that follows must give the terminal its modes
+# back before the message and status 3.
+if command -v tmux >/dev/null 2>&1 && [ -s "$tmp/big.trace" ]; then
+	unset TMUX
+	bsock=tracetui-bus-$$
+	tb() { tmux -L "$bsock" -f /dev/null "$@"; }
+	cp "$tmp/big.trace" "$tmp/bus.trace"
+	cat >"$tmp/bus.sh" <<SCRIPT
+echo \$\$ >"$tmp/bus.pid"
+env TERM=xterm "$TRACETUI" "$tmp/bus.trace"
+echo \$? >"$tmp/bus.rc"
+stty -a >"$tmp/bus.stty"
+sleep 30
+SCRIPT
+	tb new-session -d -s b -x 100 -y 30 "sh $tmp/bus.sh"
+	i=0
+	while [ $i -lt 250 ] &&
+		! tb capture-pane -p -t b 2>/dev/null | grep -q 'tracetui: .*%'; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	bpid=$(pgrep -P "$(cat "$tmp/bus.pid" 2>/dev/null)" 2>/dev/null | head -1)
+	if [ -n "$bpid" ] && kill -STOP "$bpid" 2>/dev/null; then
+		truncate -s 4096 "$tmp/bus.trace"
+		kill -CONT "$bpid"
+		i=0
+		while [ $i -lt 100 ] && [ ! -s "$tmp/bus.stty" ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		rc=$(cat "$tmp/bus.rc" 2>/dev/null || echo none)
+		tb capture-pane -p -t b >"$tmp/bus.pane" 2>/dev/null
+		[ "$rc" = 3 ] && grep -q "shrank while it was being read" "$tmp/bus.pane"
+		ok $? "a trace cut while the viewer loads it: status 3 and the message (got $rc)"
+		[ "$rc" = 3 ] || diag <"$tmp/bus.pane"
+		grep -Eq '(^| )echo( |$)' "$tmp/bus.stty" &&
+			grep -Eq '(^| )icanon( |$)' "$tmp/bus.stty"
+		ok $? "a trace cut while the viewer loads it: the terminal echoes again"
+	else
+		echo "tmux could not start the viewer" | diag
+	fi
+	tb kill-server >/dev/null 2>&1
+fi
+
 done_testing
