@@ -996,16 +996,15 @@ check_recursions(const char *what, const struct recursion *rs, size_t n,
 	}
 	made = (uint32_t)inv.count;
 	ok(right && levels >= rs[0].depth / 2,
-	   "%s: %u levels walked down, each as the eager tree's", what,
-	   levels);
+	   "%s: %u levels walked down, each as the eager tree's", what, levels);
 	ok(made < eager.count || eager.count < 3 * levels,
 	   "%s: the walk made %u of the %zu nodes", what, made, eager.count);
 	expand_randomly(&inv, seed);
 	callpath_sort(&inv, CLOCK_CPU);
 	callpath_sort(&eager, CLOCK_CPU);
 	ok(inv.count == eager.count && invert_same(&inv, &eager),
-	   "%s: expanded in a random order, the eager tree (%zu nodes)",
-	   what, eager.count);
+	   "%s: expanded in a random order, the eager tree (%zu nodes)", what,
+	   eager.count);
 	callpath_done(&fwd);
 	callpath_done(&inv);
 	callpath_done(&eager);

@@ -352,7 +352,7 @@ struct callpath_lazy {
 	size_t pending_cap, node_cap, fork_cap;
 	int sorted; /* the clock of the last callpath_sort, or -1 */
 	/* Scratch while expanding: per key, and the pieces. */
-	uint32_t *count, *child, *fill, *touched;
+	uint32_t *count, *child, *fill, *touched, *first;
 	struct inv_piece *pieces;
 	struct inv_run *moved;
 	size_t piece_cap, moved_cap;
@@ -440,6 +440,16 @@ lazy_pieces(struct callpath_lazy *z, const struct inv_run *runs, uint32_t n)
 	return np;
 }
 
+static int
+first_cmp(const void *a, const void *b, void *arg)
+{
+	const uint32_t *first = arg;
+	uint32_t x = first[*(const uint32_t *)a],
+	         y = first[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
 /* Make the children of node from its n runs (which it then owns no
  * more: they are reused or freed). */
 static void
@@ -490,13 +500,27 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
 	}
 	np = lazy_pieces(z, runs, n);
 	for (i = 0; i < np; i++) {
-		uint32_t key = src[z->pieces[i].at].key;
+		const struct inv_piece *p = &z->pieces[i];
+		uint32_t key = src[p->at].key;
+		/* Its first forward node: the top one, the lowest id. */
+		uint32_t top = p->n == 1 ? p->from
+		                         : ancestor_at(src, p->from,
+		                                       src[p->end].depth + 1);
 
 		if (z->count[key]++ == 0) {
 			z->touched[ntouched++] = key;
-			z->child[key] = z->pieces[i].at; /* names the key */
+			z->child[key] = p->at; /* names the key */
+			z->first[key] = top;
+		} else if (top < z->first[key]) {
+			z->first[key] = top;
 		}
 	}
+	/* Children in the order of their first forward nodes, as if items
+	 * were listed one by one in the order of the forward tree (ties
+	 * of a sort keep it). */
+	if (ntouched > 1)
+		qsort_r(z->touched, ntouched, sizeof(*z->touched), first_cmp,
+		        z->first);
 	first = (uint32_t)out->count;
 	for (i = 0; i < ntouched; i++) {
 		uint32_t key = z->touched[i];
@@ -523,8 +547,7 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
 		for (k = 0; k < CLOCK_COUNT; k++)
 			x->incl[k] += from->excl[k] - end->excl[k];
 		if (left) {
-			struct inv_run *r =
-			        &z->pending[c].runs[z->fill[key]++];
+			struct inv_run *r = &z->pending[c].runs[z->fill[key]++];
 
 			r->at = at->parent;
 			r->from = p->from;
@@ -707,6 +730,7 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	z->child = xcalloc((size_t)z->nkeys + 1, sizeof(*z->child));
 	z->fill = xcalloc((size_t)z->nkeys + 1, sizeof(*z->fill));
 	z->touched = xcalloc((size_t)z->nkeys + 1, sizeof(*z->touched));
+	z->first = xcalloc((size_t)z->nkeys + 1, sizeof(*z->first));
 	out->forks = xcalloc(1, sizeof(*out->forks));
 	/* The root, whose items are every forward node, matched itself. */
 	UTIL_GROW(out->nodes, z->node_cap, 1);
@@ -865,6 +889,7 @@ callpath_done(struct callpath *path)
 		free(z->child);
 		free(z->fill);
 		free(z->touched);
+		free(z->first);
 		free(z);
 	}
 	free(path->nodes);
