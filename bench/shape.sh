@@ -7,8 +7,8 @@
 # wall and cpu time and peak memory, per frame of depth or per thread.
 # Both should stay flat as the shape grows: linear in the input.  A
 # "walk" line per depth takes the bottom-up icicle to r's deepest caller
-# (every level's callers made): its memory stays flat, its time grows
-# with the depth, as the sum of the r's under each level.
+# (every level's callers made): both stay flat too, each level's r's
+# being one run moved on in one step (n log n in all).
 #
 #   make bench-shape        DEPTHS="10000 40000" THREADS="10000 40000"
 set -eu

@@ -84,8 +84,9 @@ write_text(int fd, const char *s)
 
 /*
  * SIGBUS: a mapped trace file cut short by another process while it was
- * read.  Said as an input error (status 3); any other SIGBUS dies as
- * such.
+ * read.  Said as an input error (status 3), the terminal given back its
+ * modes first if the viewer's loading screen had them; any other SIGBUS
+ * dies as such.
  */
 static void
 on_bus_error(int sig, siginfo_t *info, void *context)
@@ -99,6 +100,7 @@ on_bus_error(int sig, siginfo_t *info, void *context)
 		raise(sig);
 		return;
 	}
+	term_wait_fault();
 	write_text(STDERR_FILENO, "\ntracetui: ");
 	write_text(STDERR_FILENO, path);
 	write_text(STDERR_FILENO, ": offset ");

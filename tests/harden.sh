@@ -79,6 +79,27 @@ if [ -x "$RENDER" ]; then
 		{ p2 = $2; p3 = $3 }' "$tmp/out"
 	ok $? "deep: the bottom-up call tree opens down to r's deepest caller"
 fi
+if [ -x "$RENDER" ]; then
+	# The same walk at the issue's depth, 200000 under check-long: a
+	# level's callers are runs of r's, moved on in one step, so the walk
+	# is n log n (0.6 s at 40000 here, 2 s at 200000; one that regroups
+	# every r below each level took 7 s at 40000, 3 minutes at 200000).
+	d=40000
+	[ -n "$long" ] && d=200000
+	sed "s/d = 40000/d = $d/" "$tmp/deep.spec" >"$tmp/walk.spec"
+	"$MKTRACE" "$tmp/walk.spec" "$tmp/walk.trace"
+	t0=$(date +%s)
+	limited 1048576 timeout 60 "$RENDER" "$tmp/walk.trace" 100x30 \
+		VIEW_ICICLE INVERT MOVE_LAST VIEW_CALLTREE INVERT MOVE_DOWN \
+		EXPAND_HOT MOVE_LAST QUIT >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	t1=$(date +%s)
+	ok $rc "deep $d: bottom-up to the deepest caller within 1 GiB and 60 s (exit $rc, $((t1 - t0)) s)"
+	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
+	awk '/a\.Deep\.leaf$/ { exit !(p2 == "0.006" && p3 == 1) }
+		{ p2 = $2; p3 = $3 }' "$tmp/out"
+	ok $? "deep $d: the bottom-up call tree opens down to r's deepest caller"
+fi
 for cmd in report tree calls folded info; do
 	limited 1048576 "$TRACETUI" $cmd "$tmp/deep.trace" >/dev/null 2>&1
 	ok $? "deep: $cmd within bounds"
@@ -320,6 +341,52 @@ SCRIPT
 	else
 		echo "tmux could not start the viewer" | diag
 	fi
+fi
+
+# --- a trace cut while the viewer's loading screen reads it --------------
+# The load is stopped once its progress line shows, the file cut, the load
+# let go on: the SIGBUS that follows must give the terminal its modes
+# back before the message and status 3.
+if command -v tmux >/dev/null 2>&1 && [ -s "$tmp/big.trace" ]; then
+	unset TMUX
+	bsock=tracetui-bus-$$
+	tb() { tmux -L "$bsock" -f /dev/null "$@"; }
+	cp "$tmp/big.trace" "$tmp/bus.trace"
+	cat >"$tmp/bus.sh" <<SCRIPT
+echo \$\$ >"$tmp/bus.pid"
+env TERM=xterm "$TRACETUI" "$tmp/bus.trace"
+echo \$? >"$tmp/bus.rc"
+stty -a >"$tmp/bus.stty"
+sleep 30
+SCRIPT
+	tb new-session -d -s b -x 100 -y 30 "sh $tmp/bus.sh"
+	i=0
+	while [ $i -lt 250 ] &&
+		! tb capture-pane -p -t b 2>/dev/null | grep -q 'tracetui: .*%'; do
+		sleep 0.02
+		i=$((i + 1))
+	done
+	bpid=$(pgrep -P "$(cat "$tmp/bus.pid" 2>/dev/null)" 2>/dev/null | head -1)
+	if [ -n "$bpid" ] && kill -STOP "$bpid" 2>/dev/null; then
+		truncate -s 4096 "$tmp/bus.trace"
+		kill -CONT "$bpid"
+		i=0
+		while [ $i -lt 100 ] && [ ! -s "$tmp/bus.stty" ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		rc=$(cat "$tmp/bus.rc" 2>/dev/null || echo none)
+		tb capture-pane -p -t b >"$tmp/bus.pane" 2>/dev/null
+		[ "$rc" = 3 ] && grep -q "shrank while it was being read" "$tmp/bus.pane"
+		ok $? "a trace cut while the viewer loads it: status 3 and the message (got $rc)"
+		[ "$rc" = 3 ] || diag <"$tmp/bus.pane"
+		grep -Eq '(^| )echo( |$)' "$tmp/bus.stty" &&
+			grep -Eq '(^| )icanon( |$)' "$tmp/bus.stty"
+		ok $? "a trace cut while the viewer loads it: the terminal echoes again"
+	else
+		echo "tmux could not start the viewer" | diag
+	fi
+	tb kill-server >/dev/null 2>&1
 fi
 
 done_testing

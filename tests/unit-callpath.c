@@ -49,6 +49,7 @@
 #include "trace-begin.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 enum {
 	NMETHODS = 5,
@@ -865,6 +866,179 @@ test_lazy_chain(unsigned n)
 	calltree_free(tree);
 }
 
+/*
+ * Deep recursions of every kind, against the eager inversion: a thread
+ * recursing depth deep through the methods of pattern in turn ("a" a
+ * direct recursion, "ab" a->b->a->b..., "aab", ...), entered from
+ * `under` (a method index, or -1 for none), each frame calling the leaf
+ * e first when its level is a multiple of leaf_every (0: never); times
+ * grow by random steps.  The bottom-up tree is walked from a down its
+ * callers with most calls (those that have callers: a recursion's way
+ * down), each node made compared with the
+ * eager tree's node of the same path, then expanded whole in a random
+ * order and compared with it.
+ */
+struct recursion {
+	unsigned thread;
+	const char *pattern;
+	unsigned depth, leaf_every;
+	int under;
+};
+
+static void
+emit_recursion(const struct trace_sink *s, const struct recursion *r,
+               uint64_t *t)
+{
+	size_t plen = strlen(r->pattern);
+	unsigned i;
+
+	if (r->under >= 0) {
+		*t += 1 + below(3);
+		s->event(s->ctx, r->thread, 0x10 * (uint32_t)(r->under + 1),
+		         TRACE_ENTER, *t, 2 * *t);
+	}
+	for (i = 0; i < r->depth; i++) {
+		uint32_t m = 0x10 * (uint32_t)(r->pattern[i % plen] - 'a' + 1);
+
+		*t += 1 + below(3);
+		s->event(s->ctx, r->thread, m, TRACE_ENTER, *t, 2 * *t);
+		if (r->leaf_every && i % r->leaf_every == 0) {
+			*t += 1 + below(3);
+			s->event(s->ctx, r->thread, 0x50, TRACE_ENTER, *t,
+			         2 * *t);
+			*t += 1 + below(5);
+			s->event(s->ctx, r->thread, 0x50, TRACE_EXIT, *t,
+			         2 * *t);
+		}
+	}
+	for (i = r->depth; i-- > 0;) {
+		uint32_t m = 0x10 * (uint32_t)(r->pattern[i % plen] - 'a' + 1);
+
+		*t += 1 + below(3);
+		s->event(s->ctx, r->thread, m, TRACE_EXIT, *t, 2 * *t);
+	}
+	if (r->under >= 0) {
+		*t += 1 + below(3);
+		s->event(s->ctx, r->thread, 0x10 * (uint32_t)(r->under + 1),
+		         TRACE_EXIT, *t, 2 * *t);
+	}
+}
+
+/* The child of eager node e named like lazy node x, or CALL_NONE. */
+static uint32_t
+eager_child(const struct callpath *eager, uint32_t e,
+            const struct callpath_node *x)
+{
+	uint32_t ch;
+
+	for (ch = eager->nodes[e].first_child; ch != CALL_NONE;
+	     ch = eager->nodes[ch].next_sibling)
+		if (eager->nodes[ch].method == x->method &&
+		    eager->nodes[ch].thread == x->thread)
+			return ch;
+	return CALL_NONE;
+}
+
+static void
+check_recursions(const char *what, const struct recursion *rs, size_t n,
+                 uint64_t seed)
+{
+	struct calltree_builder *b;
+	const struct trace_sink *s = begin(&b);
+	struct calltree *tree;
+	struct scope all;
+	struct callpath fwd, inv, eager;
+	uint64_t t = 0;
+	uint32_t at, e, levels = 0, made;
+	bool right = true;
+	size_t i;
+	int k;
+
+	rng_state = seed;
+	for (i = 0; i < n; i++)
+		emit_recursion(s, &rs[i], &t);
+	tree = calltree_builder_finish(b);
+	scope_init_all(&all, tree);
+	callpath_build(&fwd, tree, &all, seed % 2 == 0);
+	invert_eager(&eager, &fwd);
+	callpath_sort(&eager, CLOCK_WALL);
+	callpath_invert(&inv, &fwd);
+	callpath_sort(&inv, CLOCK_WALL);
+	/* Down the first method's deepest callers. */
+	at = inv.nodes[0].first_child;
+	while (at != CALL_NONE && inv.nodes[at].method != 0)
+		at = inv.nodes[at].next_sibling;
+	e = 0;
+	while (at != CALL_NONE) {
+		uint32_t ch, next = CALL_NONE;
+
+		e = eager_child(&eager, e, &inv.nodes[at]);
+		right = right && e != CALL_NONE &&
+		        inv.nodes[at].calls == eager.nodes[e].calls &&
+		        inv.nodes[at].depth == eager.nodes[e].depth &&
+		        !memcmp(inv.nodes[at].incl, eager.nodes[e].incl,
+		                sizeof(inv.nodes[at].incl));
+		for (k = 0; right && k < CLOCK_COUNT; k++)
+			right = callpath_excl(&inv, at, k) ==
+			        callpath_excl(&eager, e, k);
+		if (!right)
+			break;
+		callpath_expand(&inv, at);
+		levels++;
+		/* The caller with most calls, among those called. */
+		for (ch = inv.nodes[at].first_child; ch != CALL_NONE;
+		     ch = inv.nodes[ch].next_sibling)
+			if (callpath_has_children(&inv, ch) &&
+			    (next == CALL_NONE ||
+			     inv.nodes[ch].calls > inv.nodes[next].calls))
+				next = ch;
+		at = next;
+	}
+	made = (uint32_t)inv.count;
+	ok(right && levels >= rs[0].depth / 2,
+	   "%s: %u levels walked down, each as the eager tree's", what, levels);
+	ok(made < eager.count || eager.count < 3 * levels,
+	   "%s: the walk made %u of the %zu nodes", what, made, eager.count);
+	expand_randomly(&inv, seed);
+	callpath_sort(&inv, CLOCK_CPU);
+	callpath_sort(&eager, CLOCK_CPU);
+	ok(inv.count == eager.count && invert_same(&inv, &eager),
+	   "%s: expanded in a random order, the eager tree (%zu nodes)", what,
+	   eager.count);
+	callpath_done(&fwd);
+	callpath_done(&inv);
+	callpath_done(&eager);
+	scope_done(&all);
+	calltree_free(tree);
+}
+
+static void
+test_recursions(void)
+{
+	static const struct recursion direct[] = {{1, "a", 1500, 0, -1}};
+	static const struct recursion leaves[] = {{1, "a", 1200, 7, 2}};
+	static const struct recursion indirect[] = {{1, "ab", 1200, 0, -1}};
+	static const struct recursion three[] = {{1, "abc", 900, 5, 3}};
+	static const struct recursion uneven[] = {{1, "aab", 900, 0, 3}};
+	static const struct recursion mixed[] = {
+	        {1, "a", 800, 0, -1},  {1, "a", 300, 4, 1},
+	        {2, "ab", 600, 0, 2},  {1, "ba", 500, 9, -1},
+	        {3, "a", 700, 0, 3},   {2, "a", 200, 0, -1},
+	        {3, "acab", 400, 3, 1}};
+
+	check_recursions("direct recursion", direct, 1, 1);
+	check_recursions("direct, by thread", direct, 1, 2);
+	check_recursions("direct, under c, leaves", leaves, 1, 3);
+	check_recursions("indirect a->b->a", indirect, 1, 5);
+	check_recursions("indirect, by thread", indirect, 1, 6);
+	check_recursions("a->b->c->a, leaves", three, 1, 7);
+	check_recursions("a->a->b->a", uneven, 1, 9);
+	check_recursions("mixed callers and threads", mixed,
+	                 sizeof(mixed) / sizeof(mixed[0]), 11);
+	check_recursions("mixed, by thread", mixed,
+	                 sizeof(mixed) / sizeof(mixed[0]), 12);
+}
+
 /* Expand every node of p, picking the next one at random among those
  * made, until none is left. */
 static void
@@ -896,6 +1070,8 @@ main(void)
 	test_by_hand();
 	test_empty();
 	test_lazy_chain(3000);
+	test_lazy_chain(40000);
+	test_recursions();
 	for (seed = 1; seed <= 40; seed++)
 		check_random(seed, 20 + (unsigned)(seed * 7 % 180),
 		             seed % 2 == 0);

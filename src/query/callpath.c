@@ -297,29 +297,51 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
  * node whose path, reversed, starts with the node's path.  Until it is
  * expanded it keeps one item per such forward node that goes on further:
  * the node (from) and the ancestor of it that the next step down must
- * match (at).  Expanding groups its items by the method of at (a counting
- * sort over method and thread keys): one child per key, which takes the
- * exclusive times and calls of its items' forward nodes, and keeps the
- * items whose at has a parent, moved on to it.  So expanding a node costs
- * a step per forward node contributing to its children; the node's items
- * are then released (its children hold them), so at most one unexpanded
- * node holds a given forward node and memory stays linear in the forward
- * tree plus the nodes made.  The tree keeps a copy of what it reads of the
- * forward tree, which may then go.
+ * match (at), d steps up from it at depth d.  Expanding groups its items
+ * by the method of at: one child per key, which takes the exclusive
+ * times and calls of its items' forward nodes, and keeps the items whose
+ * at has a parent, moved on to it.
+ *
+ * Items come in runs: n items whose from are a node and its n - 1
+ * nearest ancestors, their at as many steps up from each.  A recursion
+ * n deep makes one run of n items, where a node per item would cost
+ * n^2/2 steps to walk down.  Expanding splits a run where the method of
+ * at changes (segtop: how far up a node's method goes unchanged) and
+ * sums a piece from cumulative sums down each path; the piece's top end
+ * is found by jump pointers (Myers' skew-binary ones: an ancestor at any
+ * depth in O(log depth) steps, one pointer a node).  So expanding a node
+ * costs O(log depth) per piece, at most one per item and one per run of
+ * a recursion; the node's runs are then released (its children hold
+ * them), so at most one unexpanded node holds a given item and memory
+ * stays linear in the forward tree plus the nodes made.  The first runs
+ * are the forward tree cut into paths, each node on the path of its
+ * tallest child.  The tree keeps a copy of what it reads of the forward
+ * tree, which may then go.
  */
 struct inv_src {
 	uint32_t parent, key, method, thread;
+	uint32_t depth;  /* 0 for the root */
+	uint32_t jump;   /* an ancestor (itself for the root) */
+	uint32_t segtop; /* the highest ancestor up to which key is x's */
+	/* Sums over the path from the root down to the node included. */
 	uint64_t calls;
 	uint64_t excl[CLOCK_COUNT];
 };
 
-struct inv_item {
-	uint32_t at, from;
+/* n items: from and its ancestors, at and its, step by step. */
+struct inv_run {
+	uint32_t at, from, n;
+};
+
+/* A run's part whose at share a key, up to the node above its last from
+ * (end), while expanding. */
+struct inv_piece {
+	uint32_t at, from, n, end;
 };
 
 /* What a node of the inverted tree has left to expand. */
 struct inv_pending {
-	struct inv_item *items; /* NULL when expanded or without callers */
+	struct inv_run *runs; /* NULL when expanded or without callers */
 	uint32_t n;
 };
 
@@ -329,12 +351,33 @@ struct callpath_lazy {
 	struct inv_pending *pending; /* per node made */
 	size_t pending_cap, node_cap, fork_cap;
 	int sorted; /* the clock of the last callpath_sort, or -1 */
-	/* Scratch per key while expanding. */
-	uint32_t *count, *child, *fill, *touched;
+	/* Scratch while expanding: per key, and the pieces. */
+	uint32_t *count, *child, *fill, *touched, *first;
+	struct inv_piece *pieces;
+	struct inv_run *moved;
+	size_t piece_cap, moved_cap;
 };
 
 static void sort_children(struct callpath *path, uint32_t i, uint32_t *kids,
                           size_t n, enum clock_index k);
+
+/* The ancestor of x at depth d (at most x's). */
+static uint32_t
+ancestor_at(const struct inv_src *src, uint32_t x, uint32_t d)
+{
+	while (src[x].depth > d)
+		x = src[src[x].jump].depth >= d ? src[x].jump : src[x].parent;
+	return x;
+}
+
+/* The node n steps above from: the sums of a run of n items from it are
+ * from's less that node's. */
+static uint32_t
+run_end(const struct inv_src *src, uint32_t from, uint32_t n)
+{
+	return n == 1 ? src[from].parent
+	              : ancestor_at(src, from, src[from].depth - n);
+}
 
 /* A new node under parent named like forward node at, after prev (the
  * parent's last child made, or CALL_NONE for the first). */
@@ -348,7 +391,7 @@ lazy_node(struct callpath *out, uint32_t parent, const struct inv_src *like,
 
 	UTIL_GROW(out->nodes, z->node_cap, out->count + 1);
 	UTIL_GROW(z->pending, z->pending_cap, out->count + 1);
-	z->pending[id].items = NULL;
+	z->pending[id].runs = NULL;
 	z->pending[id].n = 0;
 	n = &out->nodes[id];
 	memset(n, 0, sizeof(*n));
@@ -365,54 +408,119 @@ lazy_node(struct callpath *out, uint32_t parent, const struct inv_src *like,
 	return id;
 }
 
-/* Make the children of node from its n items (which it then owns no
+/* Cut the n runs into pieces whose at share a key; their number. */
+static size_t
+lazy_pieces(struct callpath_lazy *z, const struct inv_run *runs, uint32_t n)
+{
+	const struct inv_src *src = z->src;
+	size_t np = 0;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t at = runs[i].at, from = runs[i].from, left = runs[i].n;
+
+		while (left) {
+			uint32_t top = src[at].segtop;
+			uint32_t k = src[at].depth - src[top].depth + 1;
+			struct inv_piece *p;
+
+			if (k > left)
+				k = left;
+			UTIL_GROW(z->pieces, z->piece_cap, np + 1);
+			p = &z->pieces[np++];
+			p->at = at;
+			p->from = from;
+			p->n = k;
+			p->end = run_end(src, from, k);
+			left -= k;
+			at = src[top].parent;
+			from = p->end;
+		}
+	}
+	return np;
+}
+
+static int
+first_cmp(const void *a, const void *b, void *arg)
+{
+	const uint32_t *first = arg;
+	uint32_t x = first[*(const uint32_t *)a],
+	         y = first[*(const uint32_t *)b];
+
+	return x < y ? -1 : x > y;
+}
+
+/* Make the children of node from its n runs (which it then owns no
  * more: they are reused or freed). */
 static void
-lazy_expand(struct callpath *out, uint32_t node, struct inv_item *items,
+lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
             uint32_t n)
 {
 	struct callpath_lazy *z = out->lazy;
 	const struct inv_src *src = z->src;
-	uint32_t i, ntouched = 0, prev = CALL_NONE, first;
+	size_t np, i;
+	uint32_t ntouched = 0, prev = CALL_NONE, first, kept = 0;
+	uint64_t calls = 0, sum[CLOCK_COUNT] = {0};
 	int k;
 
-	/* The common case of one caller (a recursion): one pass, in place. */
-	for (i = 1; i < n && src[items[i].at].key == src[items[0].at].key; i++)
-		;
+	/* The common case of one caller (a recursion): one pass, the runs
+	 * moved on in scratch and copied back when none is to be split. */
+	UTIL_GROW(z->moved, z->moved_cap, n);
+	for (i = 0; i < n; i++) {
+		struct inv_run r = runs[i];
+		const struct inv_src *at = &src[r.at], *from = &src[r.from];
+		const struct inv_src *end;
+
+		if (at->key != src[runs[0].at].key ||
+		    (r.n > 1 && at->depth - src[at->segtop].depth < r.n - 1))
+			break;
+		end = &src[run_end(src, r.from, r.n)];
+		calls += from->calls - end->calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			sum[k] += from->excl[k] - end->excl[k];
+		/* The topmost item ends when its at is outermost. */
+		r.n -= at->depth == r.n;
+		r.at = at->parent;
+		if (r.n)
+			z->moved[kept++] = r;
+	}
 	if (n && i == n) {
-		uint64_t calls = 0, sum[CLOCK_COUNT] = {0};
-		uint32_t c, kept = 0;
+		uint32_t c = lazy_node(out, node, &src[runs[0].at], CALL_NONE);
 
-		c = lazy_node(out, node, &src[items[0].at], CALL_NONE);
-		for (i = 0; i < n; i++) {
-			struct inv_item it = items[i];
-			const struct inv_src *from = &src[it.from];
-
-			calls += from->calls;
-			for (k = 0; k < CLOCK_COUNT; k++)
-				sum[k] += from->excl[k];
-			it.at = src[it.at].parent;
-			if (it.at != 0)
-				items[kept++] = it;
-		}
 		out->nodes[c].calls = calls;
 		memcpy(out->nodes[c].incl, sum, sizeof(sum));
 		if (kept) {
-			z->pending[c].items = items;
+			memcpy(runs, z->moved, kept * sizeof(*runs));
+			z->pending[c].runs = runs;
 			z->pending[c].n = kept;
 		} else {
-			free(items);
+			free(runs);
 		}
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		uint32_t key = src[items[i].at].key;
+	np = lazy_pieces(z, runs, n);
+	for (i = 0; i < np; i++) {
+		const struct inv_piece *p = &z->pieces[i];
+		uint32_t key = src[p->at].key;
+		/* Its first forward node: the top one, the lowest id. */
+		uint32_t top = p->n == 1 ? p->from
+		                         : ancestor_at(src, p->from,
+		                                       src[p->end].depth + 1);
 
 		if (z->count[key]++ == 0) {
 			z->touched[ntouched++] = key;
-			z->child[key] = items[i].at; /* names the key */
+			z->child[key] = p->at; /* names the key */
+			z->first[key] = top;
+		} else if (top < z->first[key]) {
+			z->first[key] = top;
 		}
 	}
+	/* Children in the order of their first forward nodes, as if items
+	 * were listed one by one in the order of the forward tree (ties
+	 * of a sort keep it). */
+	if (ntouched > 1)
+		qsort_r(z->touched, ntouched, sizeof(*z->touched), first_cmp,
+		        z->first);
 	first = (uint32_t)out->count;
 	for (i = 0; i < ntouched; i++) {
 		uint32_t key = z->touched[i];
@@ -421,42 +529,48 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_item *items,
 		prev = lazy_node(out, node, &src[z->child[key]], prev);
 		z->child[key] = prev;
 		z->fill[key] = 0;
-		/* One key: the items move on in place. */
-		z->pending[prev].items =
-		        ntouched == 1 ? items
-		                      : xreallocarray(NULL, c, sizeof(*items));
+		/* One key: as many pieces as runs, which move on in place. */
+		z->pending[prev].runs =
+		        ntouched == 1 ? runs
+		                      : xreallocarray(NULL, c, sizeof(*runs));
 	}
-	for (i = 0; i < n; i++) {
-		struct inv_item it = items[i];
-		const struct inv_src *at = &src[it.at], *from = &src[it.from];
+	for (i = 0; i < np; i++) {
+		const struct inv_piece *p = &z->pieces[i];
+		const struct inv_src *at = &src[p->at];
+		const struct inv_src *from = &src[p->from], *end = &src[p->end];
 		uint32_t key = at->key, c = z->child[key];
 		struct callpath_node *x = &out->nodes[c];
+		/* The topmost item ends when its at is outermost. */
+		uint32_t left = p->n - (at->depth == p->n);
 
-		x->calls += from->calls;
+		x->calls += from->calls - end->calls;
 		for (k = 0; k < CLOCK_COUNT; k++)
-			x->incl[k] += from->excl[k];
-		if (at->parent != 0) {
-			it.at = at->parent;
-			z->pending[c].items[z->fill[key]++] = it;
+			x->incl[k] += from->excl[k] - end->excl[k];
+		if (left) {
+			struct inv_run *r = &z->pending[c].runs[z->fill[key]++];
+
+			r->at = at->parent;
+			r->from = p->from;
+			r->n = left;
 		}
 	}
-	if (ntouched > 1)
-		free(items);
+	if (ntouched != 1)
+		free(runs);
 	for (i = 0; i < ntouched; i++) {
 		uint32_t key = z->touched[i], c = z->child[key];
 
 		z->count[key] = 0;
 		z->pending[c].n = z->fill[key];
 		if (!z->fill[key]) {
-			free(z->pending[c].items);
-			z->pending[c].items = NULL;
+			free(z->pending[c].runs);
+			z->pending[c].runs = NULL;
 		}
 	}
 	if (ntouched > 1) {
 		uint32_t *kids = xreallocarray(NULL, ntouched, sizeof(*kids));
 
 		for (i = 0; i < ntouched; i++)
-			kids[i] = first + i;
+			kids[i] = first + (uint32_t)i;
 		if (z->sorted >= 0)
 			sort_children(out, node, kids, ntouched,
 			              (enum clock_index)z->sorted);
@@ -470,13 +584,13 @@ void
 callpath_expand(struct callpath *path, uint32_t n)
 {
 	struct callpath_lazy *z = path->lazy;
-	struct inv_item *items;
+	struct inv_run *runs;
 
-	if (!z || n >= path->count || !z->pending[n].items)
+	if (!z || n >= path->count || !z->pending[n].runs)
 		return;
-	items = z->pending[n].items;
-	z->pending[n].items = NULL;
-	lazy_expand(path, n, items, z->pending[n].n);
+	runs = z->pending[n].runs;
+	z->pending[n].runs = NULL;
+	lazy_expand(path, n, runs, z->pending[n].n);
 	z->pending[n].n = 0;
 }
 
@@ -494,21 +608,107 @@ bool
 callpath_has_children(const struct callpath *path, uint32_t n)
 {
 	return path->nodes[n].first_child != CALL_NONE ||
-	       (path->lazy && path->lazy->pending[n].items);
+	       (path->lazy && path->lazy->pending[n].runs);
 }
 
 bool
 callpath_expanded(const struct callpath *path, uint32_t n)
 {
-	return !path->lazy || !path->lazy->pending[n].items;
+	return !path->lazy || !path->lazy->pending[n].runs;
+}
+
+/* Copy what the inversion reads of forward node i of path, its parent's
+ * copy made: names, depth, jump pointer, segtop and the sums down to it. */
+static void
+lazy_src(struct callpath_lazy *z, const struct callpath *path, uint32_t i,
+         uint32_t thread_base)
+{
+	const struct callpath_node *x = &path->nodes[i];
+	struct inv_src *s = &z->src[i], *up;
+	uint32_t j;
+	int k;
+
+	s->parent = x->parent;
+	s->method = x->method;
+	s->thread = x->thread;
+	if (x->method == CALLPATH_OUTSIDE)
+		s->key = z->nkeys - 1;
+	else if (x->method != CALL_NONE)
+		s->key = x->method;
+	else
+		s->key = thread_base + x->thread;
+	s->calls = x->calls;
+	/* Exclusive: its inclusive time less its children's. */
+	for (k = 0; k < CLOCK_COUNT; k++)
+		s->excl[k] = callpath_excl(path, i, (enum clock_index)k);
+	if (!i) {
+		s->depth = s->jump = s->segtop = 0;
+		s->calls = 0;
+		memset(s->excl, 0, sizeof(s->excl));
+		return;
+	}
+	up = &z->src[x->parent];
+	s->depth = up->depth + 1;
+	j = up->jump;
+	s->jump = up->depth - z->src[j].depth ==
+	                          z->src[j].depth - z->src[z->src[j].jump].depth
+	                  ? z->src[j].jump
+	                  : x->parent;
+	s->segtop = x->parent && up->key == s->key ? up->segtop : i;
+	s->calls += up->calls;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		s->excl[k] += up->excl[k];
+}
+
+/* The forward tree cut into paths, each node on its tallest child's
+ * path: one run per leaf, from it up to the top of its path. */
+static struct inv_run *
+lazy_paths(const struct callpath_lazy *z, const struct callpath *path,
+           uint32_t *nruns)
+{
+	uint32_t *height = xcalloc(path->count, sizeof(*height));
+	uint32_t *tall = xreallocarray(NULL, path->count, sizeof(*tall));
+	uint32_t *top = height; /* reused once the heights are read */
+	struct inv_run *runs = NULL;
+	size_t cap = 0, n = 0;
+	uint32_t i;
+
+	for (i = 0; i < path->count; i++)
+		tall[i] = CALL_NONE;
+	/* Children after their parents: the heights from the last up. */
+	for (i = (uint32_t)path->count; i-- > 1;) {
+		uint32_t up = path->nodes[i].parent;
+
+		if (tall[up] == CALL_NONE || height[i] + 1 > height[up]) {
+			height[up] = height[i] + 1;
+			tall[up] = i;
+		}
+	}
+	for (i = 1; i < path->count; i++) {
+		uint32_t up = path->nodes[i].parent;
+
+		top[i] = up && tall[up] == i ? top[up] : i;
+	}
+	for (i = 1; i < path->count; i++) {
+		if (tall[i] != CALL_NONE)
+			continue;
+		UTIL_GROW(runs, cap, n + 1);
+		runs[n].at = runs[n].from = i;
+		runs[n].n = z->src[i].depth - z->src[top[i]].depth + 1;
+		n++;
+	}
+	free(height);
+	free(tall);
+	*nruns = (uint32_t)n;
+	return runs;
 }
 
 void
 callpath_invert(struct callpath *out, const struct callpath *path)
 {
 	struct callpath_lazy *z;
-	struct inv_item *items;
-	uint32_t i, nthreads = 0, thread_base = 0;
+	struct inv_run *runs;
+	uint32_t i, nruns, nthreads = 0, thread_base = 0;
 	int k;
 
 	memset(out, 0, sizeof(*out));
@@ -524,32 +724,13 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	}
 	z->nkeys = thread_base + nthreads + 1;
 	z->src = xreallocarray(NULL, path->count + 1, sizeof(*z->src));
-	for (i = 0; i < path->count; i++) {
-		const struct callpath_node *x = &path->nodes[i];
-		struct inv_src *s = &z->src[i];
-
-		s->parent = x->parent;
-		s->method = x->method;
-		s->thread = x->thread;
-		s->calls = x->calls;
-		if (x->method == CALLPATH_OUTSIDE)
-			s->key = z->nkeys - 1;
-		else if (x->method != CALL_NONE)
-			s->key = x->method;
-		else
-			s->key = thread_base + x->thread;
-		for (k = 0; k < CLOCK_COUNT; k++)
-			s->excl[k] = x->incl[k];
-	}
-	/* Each forward node's exclusive time, once. */
-	for (i = 1; i < path->count; i++)
-		for (k = 0; k < CLOCK_COUNT; k++)
-			z->src[path->nodes[i].parent].excl[k] -=
-			        path->nodes[i].incl[k];
+	for (i = 0; i < path->count; i++)
+		lazy_src(z, path, i, thread_base);
 	z->count = xcalloc((size_t)z->nkeys + 1, sizeof(*z->count));
 	z->child = xcalloc((size_t)z->nkeys + 1, sizeof(*z->child));
 	z->fill = xcalloc((size_t)z->nkeys + 1, sizeof(*z->fill));
 	z->touched = xcalloc((size_t)z->nkeys + 1, sizeof(*z->touched));
+	z->first = xcalloc((size_t)z->nkeys + 1, sizeof(*z->first));
 	out->forks = xcalloc(1, sizeof(*out->forks));
 	/* The root, whose items are every forward node, matched itself. */
 	UTIL_GROW(out->nodes, z->node_cap, 1);
@@ -559,15 +740,11 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	out->nodes[0].parent = CALL_NONE;
 	out->nodes[0].first_child = out->nodes[0].next_sibling = CALL_NONE;
 	out->count = 1;
-	z->pending[0].items = NULL;
+	z->pending[0].runs = NULL;
 	z->pending[0].n = 0;
 	if (path->count > 1) {
-		items = xreallocarray(NULL, path->count - 1, sizeof(*items));
-		for (i = 1; i < path->count; i++) {
-			items[i - 1].at = i;
-			items[i - 1].from = i;
-		}
-		lazy_expand(out, 0, items, (uint32_t)path->count - 1);
+		runs = lazy_paths(z, path, &nruns);
+		lazy_expand(out, 0, runs, nruns);
 	}
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint32_t ch;
@@ -676,12 +853,17 @@ callpath_excl(const struct callpath *path, uint32_t n, enum clock_index k)
 	uint64_t excl = path->nodes[n].incl[k];
 	uint32_t ch, i;
 
-	if (path->lazy && path->lazy->pending[n].items) {
+	if (path->lazy && path->lazy->pending[n].runs) {
 		/* Its children are to be made from its items. */
 		const struct inv_pending *w = &path->lazy->pending[n];
+		const struct inv_src *src = path->lazy->src;
 
-		for (i = 0; i < w->n; i++)
-			excl -= path->lazy->src[w->items[i].from].excl[k];
+		for (i = 0; i < w->n; i++) {
+			uint32_t from = w->runs[i].from;
+			uint32_t end = run_end(src, from, w->runs[i].n);
+
+			excl -= src[from].excl[k] - src[end].excl[k];
+		}
 		return excl;
 	}
 	for (ch = path->nodes[n].first_child; ch != CALL_NONE;
@@ -698,13 +880,16 @@ callpath_done(struct callpath *path)
 
 	if (z) {
 		for (i = 0; i < path->count; i++)
-			free(z->pending[i].items);
+			free(z->pending[i].runs);
 		free(z->pending);
+		free(z->pieces);
+		free(z->moved);
 		free(z->src);
 		free(z->count);
 		free(z->child);
 		free(z->fill);
 		free(z->touched);
+		free(z->first);
 		free(z);
 	}
 	free(path->nodes);

@@ -282,6 +282,19 @@ term_wait_end(void)
 	tcsetattr(STDIN_FILENO, TCSANOW, &wait_saved);
 }
 
+void
+term_wait_fault(void)
+{
+	static const char erase[] = "\r\033[K";
+
+	if (!wait_active)
+		return;
+	wait_active = false;
+	tcsetattr(STDIN_FILENO, TCSANOW, &wait_saved);
+	if (write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0)
+		return;
+}
+
 bool
 term_open(enum term_color color, bool mouse, char **error)
 {

@@ -66,6 +66,9 @@ int term_wait_width(void);
 void term_wait_show(const char *text);
 /* Erase the status line and give the terminal its modes back. */
 void term_wait_end(void);
+/* term_wait_end from a signal handler that ends the process (a mapped
+ * file that shrank while it loads): async-signal-safe, nothing else. */
+void term_wait_fault(void);
 /* True once SIGINT, SIGTERM or SIGHUP arrived, or the terminal vanished. */
 bool term_interrupted(void);
 /* The signal that ended the viewer (SIGHUP for a vanished terminal), or
