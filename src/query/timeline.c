@@ -49,6 +49,7 @@
 #include "query/timeline.h"
 
 #include "util/alloc.h"
+#include "util/jobs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -469,19 +470,44 @@ build_depths(struct timeline *tl)
 	}
 }
 
+/* Half of the index: the parts write fields of their own and only read
+ * the model, so the two halves can be built at once. */
+struct index_half {
+	struct timeline *tl;
+	int half;
+};
+
+static void *
+build_half(void *arg)
+{
+	struct index_half *h = arg;
+
+	if (h->half == 0) {
+		build_descent(h->tl);
+		build_depths(h->tl);
+	} else {
+		build_table(h->tl);
+		build_methods(h->tl);
+	}
+	return NULL;
+}
+
 struct timeline *
 timeline_new(const struct calltree *tree, enum clock_index k)
 {
 	struct timeline *tl = xcalloc(1, sizeof(*tl));
+	struct index_half halves[2] = {{tl, 0}, {tl, 1}};
 	size_t t;
 
 	tl->tree = tree;
 	tl->clock = k;
 	tl->ncalls = tree->has_clock[k] ? tree->calls.count : 0;
-	build_descent(tl);
-	build_table(tl);
-	build_methods(tl);
-	build_depths(tl);
+	if (tree->calls.count >= 65536 && util_jobs_count(2) > 1) {
+		util_jobs_run(build_half, halves, sizeof(halves[0]), 2);
+	} else {
+		build_half(&halves[0]);
+		build_half(&halves[1]);
+	}
 	tl->busy = xcalloc(tree->nthreads + 1, sizeof(*tl->busy));
 	for (t = 0; t < tree->nthreads && tl->ncalls; t++) {
 		const struct tt_thread *th = &tree->threads[t];
