@@ -312,6 +312,13 @@ switch_clock(struct timeline_view *v, struct app *app)
 	if (!v->index[k]) {
 		app_wait_notice(app, "the timeline index");
 		v->index[k] = warmup_take_timeline(app->warmup, k);
+		if (!v->index[k] && app->notice)
+			app->notice(
+			        k == CLOCK_WALL
+			                ? "Laying the calls out on the wall "
+			                  "clock..."
+			                : "Laying the calls out on the "
+			                  "thread-cpu clock...");
 		if (!v->index[k])
 			v->index[k] = timeline_new(tree, k);
 	}
