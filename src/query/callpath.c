@@ -516,9 +516,9 @@ lazy_cut(struct callpath_lazy *z, struct inv_run r, uint32_t d, size_t *np)
 	uint32_t key = src[r.at].key, i, at, from;
 	struct inv_run p;
 
-	if (r.n == 1 || (r.stride == 1 && src[r.at].depth -
-	                                  src[src[r.at].segtop].depth >=
-	                          r.n - 1)) {
+	if (r.n == 1 ||
+	    (r.stride == 1 &&
+	     src[r.at].depth - src[src[r.at].segtop].depth >= r.n - 1)) {
 		lazy_piece(z, np, &r);
 		return;
 	}
@@ -688,7 +688,8 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
 		for (i = 0; i < np; i++) {
 			const struct inv_run *r = &z->pieces[i].run;
 			uint32_t key = z->pieces[i].key;
-			uint32_t top = run_up(src, r->from, r->n - 1, r->stride);
+			uint32_t top =
+			        run_up(src, r->from, r->n - 1, r->stride);
 
 			if (top < z->first[key])
 				z->first[key] = top;
@@ -790,6 +791,14 @@ bool
 callpath_expanded(const struct callpath *path, uint32_t n)
 {
 	return !path->lazy || !path->lazy->pending[n].runs;
+}
+
+uint32_t
+callpath_pending_runs(const struct callpath *path, uint32_t n)
+{
+	return path->lazy && path->lazy->pending[n].runs
+	               ? path->lazy->pending[n].n
+	               : 0;
 }
 
 /* Copy what the inversion reads of forward node i of path, its parent's
