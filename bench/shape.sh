@@ -8,7 +8,9 @@
 # Both should stay flat as the shape grows: linear in the input.  A
 # "walk" line per depth takes the bottom-up icicle to r's deepest caller
 # (every level's callers made): both stay flat too, each level's r's
-# being one run moved on in one step (n log n in all).
+# being one run moved on in one step (n log n in all).  A "walk2"
+# line does the same on an indirect recursion, a->b->a->b... as deep:
+# each level's a's (or b's) one run at a stride of 2.
 #
 #   make bench-shape        DEPTHS="10000 40000" THREADS="10000 40000"
 set -eu
@@ -54,6 +56,15 @@ for d in $depths; do
 	}' | "$mktrace" - "$t"
 	report depth "$d" "$t"
 	report walk "$d" "$t" VIEW_ICICLE INVERT MOVE_LAST QUIT
+	t="$out/deep2-$d.trace"
+	[ -f "$t" ] || awk -v d="$d" 'BEGIN {
+		print "version 3\nclock dual\nvm art\nthread 1 main"
+		print "method 0x4 a.Deep r ()V Deep.java"
+		print "method 0x8 a.Deep s ()V Deep.java"
+		for (i = 0; i < d; i++) print "1 enter 0x" 4 * (1 + i % 2) " " i " " i
+		for (i = d; i-- > 0;) print "1 exit 0x" 4 * (1 + i % 2) " " 2 * d - i " " 2 * d - i
+	}' | "$mktrace" - "$t"
+	report walk2 "$d" "$t" VIEW_ICICLE INVERT MOVE_LAST QUIT
 done
 for n in $threads; do
 	t="$out/threads-$n.trace"

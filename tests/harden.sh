@@ -100,6 +100,40 @@ if [ -x "$RENDER" ]; then
 		{ p2 = $2; p3 = $3 }' "$tmp/out"
 	ok $? "deep $d: the bottom-up call tree opens down to r's deepest caller"
 fi
+if [ -x "$RENDER" ]; then
+	# Its indirect twin, r->s->r->s: a level's r's (or s's) are one run
+	# at a stride of 2, so this walk is n log n too (0.2 s at 40000
+	# here; cut into a piece per call at each level it took 3.5 s).
+	d=40000
+	[ -n "$long" ] && d=200000
+	awk -v d=$d 'BEGIN {
+		print "version 3\nclock dual\nvm art\nthread 1 main"
+		print "method 0x4 a.Deep r ()V Deep.java"
+		print "method 0x8 a.Deep leaf ()V Deep.java"
+		print "method 0xc a.Deep s ()V Deep.java"
+		for (i = 0; i < d; i++)
+			print "1 enter 0x" (i % 2 ? "c" : "4") " " i " " i
+		print "1 enter 0x8 " d " " d
+		print "1 exit 0x8 " d + 5 " " d + 5
+		for (i = d; i-- > 0;)
+			print "1 exit 0x" (i % 2 ? "c" : "4") " " 2 * d + 9 - i \
+				" " 2 * d + 9 - i
+	}' >"$tmp/walk2.spec"
+	"$MKTRACE" "$tmp/walk2.spec" "$tmp/walk2.trace"
+	t0=$(date +%s)
+	limited 1048576 timeout 60 "$RENDER" "$tmp/walk2.trace" 100x30 \
+		VIEW_ICICLE INVERT MOVE_LAST VIEW_CALLTREE INVERT MOVE_DOWN \
+		EXPAND_HOT MOVE_LAST QUIT >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	t1=$(date +%s)
+	ok $rc "indirect $d: bottom-up to the deepest caller within 1 GiB and 60 s (exit $rc, $((t1 - t0)) s)"
+	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
+	# The hot root is s (the innermost frame, 6 of its own); its
+	# deepest caller holds the outermost s alone: 1 call, 2 us.
+	awk '/a\.Deep\.leaf$/ { exit !(p2 == "0.002" && p3 == 1) }
+		{ p2 = $2; p3 = $3 }' "$tmp/out"
+	ok $? "indirect $d: the bottom-up call tree opens down to s's deepest caller"
+fi
 for cmd in report tree calls folded info; do
 	limited 1048576 "$TRACETUI" $cmd "$tmp/deep.trace" >/dev/null 2>&1
 	ok $? "deep: $cmd within bounds"

@@ -33,7 +33,10 @@
  * once, and a warmup job's tree against inverting and sorting directly.
  * A recursion thousands deep, walked from its hottest root to its
  * deepest caller, makes only the nodes on the way, with the numbers
- * worked out by hand.
+ * worked out by hand; so do indirect ones 40000 deep (periods 2, 3 and
+ * 5), each level keeping one run.  Recursions of every period, broken
+ * in the middle, mixed with other callers and in threads merged, are
+ * walked against the eager inversion, with a few runs a level at most.
  */
 #include "config.h"
 
@@ -867,6 +870,84 @@ test_lazy_chain(unsigned n)
 }
 
 /*
+ * One thread recursing n deep through the methods of pattern in turn (p
+ * of them, all different: period p), timed as in test_lazy_chain, the
+ * leaf f at the bottom, n - 1 a multiple of p so that the innermost
+ * frame is an a.  The bottom-up root a holds the a's; its callers at
+ * depth d (pattern read backwards from a) hold the a's at least d - 1
+ * below the outermost frame, c = (n - 1) / p - ceil((d - 1) / p) + 1 of
+ * them, 2 each and 4 more for the innermost: 2 c + 4 over c calls, down
+ * to depth n.  The walk makes the root, its p + 1 children and a's chain;
+ * each level keeps one run (the a's at a stride of p), where runs cut at
+ * every change of method would keep a run per a.
+ */
+static void
+test_lazy_period(const char *pattern, unsigned n)
+{
+	static const char *const names[] = {"a", "b", "c", "d", "e", "f"};
+	struct calltree_builder *b;
+	const struct trace_sink *s =
+	        trace_begin(&b, "unit-callpath", TRACE_CLOCK_DUAL, names, 6);
+	unsigned p = (unsigned)strlen(pattern);
+	struct calltree *tree;
+	struct scope all;
+	struct callpath fwd, inv;
+	uint32_t at, d = 1, i, runs = 0;
+	bool right = true;
+
+	for (i = 0; i < n; i++)
+		s->event(s->ctx, 1, 0x10 * (uint32_t)(pattern[i % p] - 'a' + 1),
+		         TRACE_ENTER, i, i);
+	s->event(s->ctx, 1, 0x60, TRACE_ENTER, n, n);
+	s->event(s->ctx, 1, 0x60, TRACE_EXIT, n + 5, n + 5);
+	for (i = n; i-- > 0;)
+		s->event(s->ctx, 1, 0x10 * (uint32_t)(pattern[i % p] - 'a' + 1),
+		         TRACE_EXIT, n + 10 + (n - 1 - i),
+		         n + 10 + (n - 1 - i));
+	tree = calltree_builder_finish(b);
+	scope_init_all(&all, tree);
+	callpath_build(&fwd, tree, &all, false);
+	callpath_invert(&inv, &fwd);
+	callpath_sort(&inv, CLOCK_WALL);
+	at = inv.nodes[0].first_child;
+	while (at != CALL_NONE && inv.nodes[at].method != 0)
+		at = inv.nodes[at].next_sibling;
+	for (; at != CALL_NONE; d++) {
+		const struct callpath_node *x = &inv.nodes[at];
+		uint64_t c = (n - 1) / p - (d - 1 + p - 1) / p + 1;
+
+		right = right &&
+		        x->method == (uint32_t)(pattern[(p - (d - 1) % p) % p] -
+		                                'a') &&
+		        x->depth == d && x->calls == c &&
+		        x->incl[CLOCK_WALL] == 2 * c + 4 &&
+		        x->incl[CLOCK_CPU] == 2 * c + 4;
+		if (callpath_pending_runs(&inv, at) > runs)
+			runs = callpath_pending_runs(&inv, at);
+		callpath_expand(&inv, at);
+		if (inv.nodes[at].first_child == CALL_NONE)
+			break;
+		right = right &&
+		        inv.nodes[inv.nodes[at].first_child].next_sibling ==
+		                CALL_NONE;
+		at = inv.nodes[at].first_child;
+	}
+	ok(right && d == n,
+	   "period %u, %u deep: a's callers down to depth %u, each with the "
+	   "a's below it",
+	   p, n, d);
+	is_u64(inv.count, (uint64_t)n + p + 1,
+	       "period %u, %u deep: walking down made a's chain and nothing "
+	       "else",
+	       p, n);
+	is_u64(runs, 1, "period %u, %u deep: one run a level", p, n);
+	callpath_done(&fwd);
+	callpath_done(&inv);
+	scope_done(&all);
+	calltree_free(tree);
+}
+
+/*
  * Deep recursions of every kind, against the eager inversion: a thread
  * recursing depth deep through the methods of pattern in turn ("a" a
  * direct recursion, "ab" a->b->a->b..., "aab", ...), entered from
@@ -883,13 +964,28 @@ struct recursion {
 	const char *pattern;
 	unsigned depth, leaf_every;
 	int under;
+	/* From level tail_at on, tail's methods in turn instead. */
+	const char *tail;
+	unsigned tail_at;
 };
+
+/* The method of r's frame at level i. */
+static uint32_t
+recursion_method(const struct recursion *r, unsigned i)
+{
+	const char *p = r->pattern;
+
+	if (r->tail && i >= r->tail_at) {
+		i -= r->tail_at;
+		p = r->tail;
+	}
+	return 0x10 * (uint32_t)(p[i % strlen(p)] - 'a' + 1);
+}
 
 static void
 emit_recursion(const struct trace_sink *s, const struct recursion *r,
                uint64_t *t)
 {
-	size_t plen = strlen(r->pattern);
 	unsigned i;
 
 	if (r->under >= 0) {
@@ -898,7 +994,7 @@ emit_recursion(const struct trace_sink *s, const struct recursion *r,
 		         TRACE_ENTER, *t, 2 * *t);
 	}
 	for (i = 0; i < r->depth; i++) {
-		uint32_t m = 0x10 * (uint32_t)(r->pattern[i % plen] - 'a' + 1);
+		uint32_t m = recursion_method(r, i);
 
 		*t += 1 + below(3);
 		s->event(s->ctx, r->thread, m, TRACE_ENTER, *t, 2 * *t);
@@ -912,7 +1008,7 @@ emit_recursion(const struct trace_sink *s, const struct recursion *r,
 		}
 	}
 	for (i = r->depth; i-- > 0;) {
-		uint32_t m = 0x10 * (uint32_t)(r->pattern[i % plen] - 'a' + 1);
+		uint32_t m = recursion_method(r, i);
 
 		*t += 1 + below(3);
 		s->event(s->ctx, r->thread, m, TRACE_EXIT, *t, 2 * *t);
@@ -949,7 +1045,7 @@ check_recursions(const char *what, const struct recursion *rs, size_t n,
 	struct scope all;
 	struct callpath fwd, inv, eager;
 	uint64_t t = 0;
-	uint32_t at, e, levels = 0, made;
+	uint32_t at, e, levels = 0, made, runs = 0;
 	bool right = true;
 	size_t i;
 	int k;
@@ -983,6 +1079,7 @@ check_recursions(const char *what, const struct recursion *rs, size_t n,
 			        callpath_excl(&eager, e, k);
 		if (!right)
 			break;
+		runs += callpath_pending_runs(&inv, at);
 		callpath_expand(&inv, at);
 		levels++;
 		/* The caller with most calls, among those called. */
@@ -999,6 +1096,8 @@ check_recursions(const char *what, const struct recursion *rs, size_t n,
 	   "%s: %u levels walked down, each as the eager tree's", what, levels);
 	ok(made < eager.count || eager.count < 3 * levels,
 	   "%s: the walk made %u of the %zu nodes", what, made, eager.count);
+	ok(runs <= 3 * levels,
+	   "%s: %u runs expanded on the way, at most 3 a level", what, runs);
 	expand_randomly(&inv, seed);
 	callpath_sort(&inv, CLOCK_CPU);
 	callpath_sort(&eager, CLOCK_CPU);
@@ -1015,16 +1114,38 @@ check_recursions(const char *what, const struct recursion *rs, size_t n,
 static void
 test_recursions(void)
 {
-	static const struct recursion direct[] = {{1, "a", 1500, 0, -1}};
-	static const struct recursion leaves[] = {{1, "a", 1200, 7, 2}};
-	static const struct recursion indirect[] = {{1, "ab", 1200, 0, -1}};
-	static const struct recursion three[] = {{1, "abc", 900, 5, 3}};
-	static const struct recursion uneven[] = {{1, "aab", 900, 0, 3}};
+	static const struct recursion direct[] = {
+	        {1, "a", 1500, 0, -1, NULL, 0}};
+	static const struct recursion leaves[] = {
+	        {1, "a", 1200, 7, 2, NULL, 0}};
+	static const struct recursion indirect[] = {
+	        {1, "ab", 1200, 0, -1, NULL, 0}};
+	static const struct recursion three[] = {
+	        {1, "abc", 900, 5, 3, NULL, 0}};
+	static const struct recursion uneven[] = {
+	        {1, "aab", 900, 0, 3, NULL, 0}};
 	static const struct recursion mixed[] = {
-	        {1, "a", 800, 0, -1},  {1, "a", 300, 4, 1},
-	        {2, "ab", 600, 0, 2},  {1, "ba", 500, 9, -1},
-	        {3, "a", 700, 0, 3},   {2, "a", 200, 0, -1},
-	        {3, "acab", 400, 3, 1}};
+	        {1, "a", 800, 0, -1, NULL, 0},  {1, "a", 300, 4, 1, NULL, 0},
+	        {2, "ab", 600, 0, 2, NULL, 0},  {1, "ba", 500, 9, -1, NULL, 0},
+	        {3, "a", 700, 0, 3, NULL, 0},   {2, "a", 200, 0, -1, NULL, 0},
+	        {3, "acab", 400, 3, 1, NULL, 0}};
+	static const struct recursion five[] = {
+	        {1, "abcde", 1000, 0, -1, NULL, 0}};
+	static const struct recursion twice[] = {
+	        {1, "abac", 1200, 0, -1, NULL, 0}};
+	static const struct recursion five2[] = {
+	        {1, "abacd", 1000, 7, 2, NULL, 0}};
+	static const struct recursion changed[] = {
+	        {1, "ab", 700, 0, -1, "abc", 350}};
+	static const struct recursion slipped[] = {
+	        {1, "ab", 701, 0, -1, "ab", 351}};
+	static const struct recursion periods[] = {
+	        {1, "ab", 900, 0, -1, NULL, 0},
+	        {2, "abc", 900, 0, -1, NULL, 0}};
+	static const struct recursion under[] = {
+	        {1, "ab", 900, 0, 3, NULL, 0},
+	        {1, "abc", 900, 0, 3, NULL, 0},
+	        {2, "ab", 700, 6, -1, NULL, 0}};
 
 	check_recursions("direct recursion", direct, 1, 1);
 	check_recursions("direct, by thread", direct, 1, 2);
@@ -1037,6 +1158,15 @@ test_recursions(void)
 	                 sizeof(mixed) / sizeof(mixed[0]), 11);
 	check_recursions("mixed, by thread", mixed,
 	                 sizeof(mixed) / sizeof(mixed[0]), 12);
+	check_recursions("period 5", five, 1, 13);
+	check_recursions("a->b->a->c->a", twice, 1, 15);
+	check_recursions("period 5, a twice, leaves", five2, 1, 17);
+	check_recursions("period 2 then 3", changed, 1, 19);
+	check_recursions("period 2 slipped by one", slipped, 1, 21);
+	check_recursions("periods 2 and 3 in two threads merged", periods, 2,
+	                 23);
+	check_recursions("periods 2 and 3, by thread", periods, 2, 24);
+	check_recursions("periods 2 and 3 under d, merged", under, 3, 25);
 }
 
 /* Expand every node of p, picking the next one at random among those
@@ -1071,6 +1201,9 @@ main(void)
 	test_empty();
 	test_lazy_chain(3000);
 	test_lazy_chain(40000);
+	test_lazy_period("ab", 40001);
+	test_lazy_period("abc", 40000);
+	test_lazy_period("abcde", 40001);
 	test_recursions();
 	for (seed = 1; seed <= 40; seed++)
 		check_random(seed, 20 + (unsigned)(seed * 7 % 180),

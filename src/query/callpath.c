@@ -302,41 +302,62 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
  * times and calls of its items' forward nodes, and keeps the items whose
  * at has a parent, moved on to it.
  *
- * Items come in runs: n items whose from are a node and its n - 1
- * nearest ancestors, their at as many steps up from each.  A recursion
- * n deep makes one run of n items, where a node per item would cost
- * n^2/2 steps to walk down.  Expanding splits a run where the method of
- * at changes (segtop: how far up a node's method goes unchanged) and
- * sums a piece from cumulative sums down each path; the piece's top end
- * is found by jump pointers (Myers' skew-binary ones: an ancestor at any
- * depth in O(log depth) steps, one pointer a node).  So expanding a node
- * costs O(log depth) per piece, at most one per item and one per run of
- * a recursion; the node's runs are then released (its children hold
- * them), so at most one unexpanded node holds a given item and memory
- * stays linear in the forward tree plus the nodes made.  The first runs
- * are the forward tree cut into paths, each node on the path of its
- * tallest child.  The tree keeps a copy of what it reads of the forward
- * tree, which may then go.
+ * Items come in runs: n items whose from are a node and the n - 1
+ * ancestors of it found every stride steps up one path, their at as many
+ * steps up from each.  A recursion n deep makes one run of n items, where
+ * a node per item would cost n^2/2 steps to walk down: a->a->a at a
+ * stride of 1, a->b->a->b at 2 (the a's, and the b's), a->b->c at 3.
+ * Once the node is at least a stride deep, the at of every item but the
+ * topmost lies inside the match of the item above it, at the same place
+ * in the node's path: they all share a key, and expanding cuts a run in
+ * two at most, the topmost item off (found by jump pointers, Myers'
+ * skew-binary ones: an ancestor at any depth in O(log depth) steps, one
+ * pointer a node).  Above that depth the at's keys are read one by one
+ * (a run is cut where they change at a stride of 1, at the root, and
+ * taken apart into single items at wider ones); a child's single items
+ * on one path are then joined into runs wherever they step evenly, which
+ * is how a chain's period is found: the a's of a->b->a->b join at a
+ * stride of 2, those of a->b->a->c under b at 4.  A run's sums come from
+ * cumulative sums down each path (stride 1), or from its own (n > 1 at a
+ * wider stride), made as it is joined.  So walking a recursion of any
+ * period p down to its deepest caller reads each item about p times
+ * before its run settles and then costs O(log depth) a level: n log n.
+ * The node's runs are released as it expands (its children hold them),
+ * so at most one unexpanded node holds a given item and memory stays
+ * linear in the forward tree plus the nodes made.  The first runs are
+ * the forward tree cut into paths, each node on the path of its tallest
+ * child.  The tree keeps a copy of what it reads of the forward tree,
+ * which may then go.
  */
 struct inv_src {
 	uint32_t parent, key, method, thread;
 	uint32_t depth;  /* 0 for the root */
 	uint32_t jump;   /* an ancestor (itself for the root) */
 	uint32_t segtop; /* the highest ancestor up to which key is x's */
+	uint32_t path;   /* the top of the first run that holds it */
 	/* Sums over the path from the root down to the node included. */
 	uint64_t calls;
 	uint64_t excl[CLOCK_COUNT];
 };
 
-/* n items: from and its ancestors, at and its, step by step. */
-struct inv_run {
-	uint32_t at, from, n;
+/* The sums of a run's items from the first up to one. */
+struct inv_sum {
+	uint64_t calls;
+	uint64_t excl[CLOCK_COUNT];
 };
 
-/* A run's part whose at share a key, up to the node above its last from
- * (end), while expanding. */
+/* n items: from and its ancestors stride steps apart, at and its
+ * likewise; sums (sums[i] of items 0 to i) when n > 1 and stride > 1,
+ * else NULL.  A run owns its sums. */
+struct inv_run {
+	uint32_t at, from, n, stride;
+	struct inv_sum *sums;
+};
+
+/* A run's part whose at share a key, while expanding. */
 struct inv_piece {
-	uint32_t at, from, n, end;
+	struct inv_run run;
+	uint32_t key;
 };
 
 /* What a node of the inverted tree has left to expand. */
@@ -351,11 +372,12 @@ struct callpath_lazy {
 	struct inv_pending *pending; /* per node made */
 	size_t pending_cap, node_cap, fork_cap;
 	int sorted; /* the clock of the last callpath_sort, or -1 */
-	/* Scratch while expanding: per key, and the pieces. */
-	uint32_t *count, *child, *fill, *touched, *first;
+	/* Scratch while expanding: per key, the pieces, the single items
+	 * to join. */
+	uint32_t *count, *child, *fill, *touched, *first, *single;
 	struct inv_piece *pieces;
-	struct inv_run *moved;
-	size_t piece_cap, moved_cap;
+	struct inv_run *singles;
+	size_t piece_cap, singles_cap;
 };
 
 static void sort_children(struct callpath *path, uint32_t i, uint32_t *kids,
@@ -370,13 +392,80 @@ ancestor_at(const struct inv_src *src, uint32_t x, uint32_t d)
 	return x;
 }
 
-/* The node n steps above from: the sums of a run of n items from it are
- * from's less that node's. */
+/* The node n steps above from: the sums of a run of n items from it at a
+ * stride of 1 are from's less that node's. */
 static uint32_t
 run_end(const struct inv_src *src, uint32_t from, uint32_t n)
 {
 	return n == 1 ? src[from].parent
 	              : ancestor_at(src, from, src[from].depth - n);
+}
+
+/* The node i strides above x. */
+static uint32_t
+run_up(const struct inv_src *src, uint32_t x, uint32_t i, uint32_t stride)
+{
+	return i == 0 ? x
+	       : i == 1 && stride == 1
+	               ? src[x].parent
+	               : ancestor_at(src, x, src[x].depth - i * stride);
+}
+
+/* Add the calls and exclusive times of run r's items to calls and excl. */
+static void
+run_sum(const struct inv_src *src, const struct inv_run *r, uint64_t *calls,
+        uint64_t *excl)
+{
+	const struct inv_src *from, *end;
+	int k;
+
+	if (r->sums) {
+		const struct inv_sum *s = &r->sums[r->n - 1];
+
+		*calls += s->calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			excl[k] += s->excl[k];
+		return;
+	}
+	from = &src[r->from];
+	end = &src[run_end(src, r->from, r->n)];
+	*calls += from->calls - end->calls;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		excl[k] += from->excl[k] - end->excl[k];
+}
+
+/* Run r as n items from its first at stride: sums dropped or made. */
+static void
+run_reshape(const struct inv_src *src, struct inv_run *r, uint32_t n,
+            uint32_t stride)
+{
+	uint32_t i, f = r->from;
+	int k;
+
+	if (r->sums && n > 1 && stride == r->stride) {
+		r->n = n;
+		return;
+	}
+	free(r->sums);
+	r->sums = NULL;
+	r->n = n;
+	r->stride = n > 1 ? stride : 1;
+	if (n < 2 || stride < 2)
+		return;
+	r->sums = xreallocarray(NULL, n, sizeof(*r->sums));
+	for (i = 0; i < n; i++, f = run_up(src, f, 1, stride)) {
+		struct inv_sum *s = &r->sums[i];
+		const struct inv_src *x = &src[f], *up = &src[x->parent];
+
+		s->calls = x->calls - up->calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			s->excl[k] = x->excl[k] - up->excl[k];
+		if (i) {
+			s->calls += s[-1].calls;
+			for (k = 0; k < CLOCK_COUNT; k++)
+				s->excl[k] += s[-1].excl[k];
+		}
+	}
 }
 
 /* A new node under parent named like forward node at, after prev (the
@@ -408,36 +497,108 @@ lazy_node(struct callpath *out, uint32_t parent, const struct inv_src *like,
 	return id;
 }
 
-/* Cut the n runs into pieces whose at share a key; their number. */
-static size_t
-lazy_pieces(struct callpath_lazy *z, const struct inv_run *runs, uint32_t n)
+/* Append run r to the pieces. */
+static void
+lazy_piece(struct callpath_lazy *z, size_t *np, const struct inv_run *r)
+{
+	UTIL_GROW(z->pieces, z->piece_cap, *np + 1);
+	z->pieces[*np].run = *r;
+	z->pieces[*np].key = z->src[r->at].key;
+	(*np)++;
+}
+
+/* Cut run r, of a node d deep, into pieces whose at share a key (it is
+ * then theirs). */
+static void
+lazy_cut(struct callpath_lazy *z, struct inv_run r, uint32_t d, size_t *np)
 {
 	const struct inv_src *src = z->src;
-	size_t np = 0;
-	uint32_t i;
+	uint32_t key = src[r.at].key, i, at, from;
+	struct inv_run p;
 
-	for (i = 0; i < n; i++) {
-		uint32_t at = runs[i].at, from = runs[i].from, left = runs[i].n;
-
-		while (left) {
-			uint32_t top = src[at].segtop;
-			uint32_t k = src[at].depth - src[top].depth + 1;
-			struct inv_piece *p;
-
-			if (k > left)
-				k = left;
-			UTIL_GROW(z->pieces, z->piece_cap, np + 1);
-			p = &z->pieces[np++];
-			p->at = at;
-			p->from = from;
-			p->n = k;
-			p->end = run_end(src, from, k);
-			left -= k;
-			at = src[top].parent;
-			from = p->end;
-		}
+	if (r.n == 1 ||
+	    (r.stride == 1 &&
+	     src[r.at].depth - src[src[r.at].segtop].depth >= r.n - 1)) {
+		lazy_piece(z, np, &r);
+		return;
 	}
-	return np;
+	if (r.stride <= d) {
+		/* All but the topmost item have the key of at. */
+		at = run_up(src, r.at, r.n - 1, r.stride);
+		if (src[at].key == key) {
+			lazy_piece(z, np, &r);
+			return;
+		}
+		p.at = at;
+		p.from = run_up(src, r.from, r.n - 1, r.stride);
+		p.n = p.stride = 1;
+		p.sums = NULL;
+		run_reshape(src, &r, r.n - 1, r.stride);
+		lazy_piece(z, np, &r);
+		lazy_piece(z, np, &p);
+		return;
+	}
+	if (r.stride == 1) {
+		/* At the root: where the method changes up the path. */
+		at = r.at;
+		from = r.from;
+		while (r.n) {
+			uint32_t top = src[at].segtop;
+
+			p.n = src[at].depth - src[top].depth + 1;
+			if (p.n > r.n)
+				p.n = r.n;
+			p.at = at;
+			p.from = from;
+			p.stride = 1;
+			p.sums = NULL;
+			lazy_piece(z, np, &p);
+			r.n -= p.n;
+			at = src[top].parent;
+			from = run_end(src, from, p.n);
+		}
+		return;
+	}
+	for (i = 1, at = r.at; i < r.n; i++) {
+		at = run_up(src, at, 1, r.stride);
+		if (src[at].key != key)
+			break;
+	}
+	if (i == r.n) {
+		lazy_piece(z, np, &r);
+		return;
+	}
+	/* Single items, joined again under each child. */
+	p.n = p.stride = 1;
+	p.sums = NULL;
+	p.at = r.at;
+	p.from = r.from;
+	for (i = 0; i < r.n; i++) {
+		if (i) {
+			p.at = run_up(src, p.at, 1, r.stride);
+			p.from = run_up(src, p.from, 1, r.stride);
+		}
+		lazy_piece(z, np, &p);
+	}
+	free(r.sums);
+}
+
+/* Add run r, of the items of a child, to its runs to, moved on to their
+ * at's parents. */
+static void
+lazy_move(struct callpath_lazy *z, struct inv_run r, struct inv_run *to,
+          uint32_t *fill)
+{
+	const struct inv_src *src = z->src;
+
+	/* The topmost item ends when its at is outermost. */
+	if (src[r.at].depth - (r.n - 1) * r.stride == 1) {
+		if (r.n == 1)
+			return;
+		run_reshape(src, &r, r.n - 1, r.stride);
+	}
+	r.at = src[r.at].parent;
+	to[(*fill)++] = r;
 }
 
 static int
@@ -450,6 +611,51 @@ first_cmp(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+/* Single items by key, then path, deepest first. */
+static int
+single_cmp(const void *a, const void *b, void *arg)
+{
+	const struct inv_src *src = arg;
+	const struct inv_run *x = a, *y = b;
+	const struct inv_src *fx = &src[x->from], *fy = &src[y->from];
+
+	if (src[x->at].key != src[y->at].key)
+		return src[x->at].key < src[y->at].key ? -1 : 1;
+	if (fx->path != fy->path)
+		return fx->path < fy->path ? -1 : 1;
+	return fx->depth > fy->depth ? -1 : fx->depth < fy->depth;
+}
+
+/* Join the n single items (sorted by single_cmp) into runs wherever
+ * items on one path step evenly, and move them on to their children. */
+static void
+lazy_join(struct callpath *out, struct inv_run *singles, size_t n)
+{
+	struct callpath_lazy *z = out->lazy;
+	const struct inv_src *src = z->src;
+	size_t i = 0, u;
+
+	while (i < n) {
+		uint32_t key = src[singles[i].at].key, c = z->child[key];
+		uint32_t stride = 1;
+		struct inv_run r = singles[i];
+
+		for (u = i + 1; u < n; u++) {
+			const struct inv_src *a = &src[singles[u - 1].from];
+			const struct inv_src *b = &src[singles[u].from];
+
+			if (src[singles[u].at].key != key ||
+			    a->path != b->path ||
+			    (u > i + 1 && a->depth - b->depth != stride))
+				break;
+			stride = a->depth - b->depth;
+		}
+		run_reshape(src, &r, (uint32_t)(u - i), stride);
+		lazy_move(z, r, z->pending[c].runs, &z->fill[key]);
+		i = u;
+	}
+}
+
 /* Make the children of node from its n runs (which it then owns no
  * more: they are reused or freed). */
 static void
@@ -458,69 +664,39 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
 {
 	struct callpath_lazy *z = out->lazy;
 	const struct inv_src *src = z->src;
-	size_t np, i;
-	uint32_t ntouched = 0, prev = CALL_NONE, first, kept = 0;
-	uint64_t calls = 0, sum[CLOCK_COUNT] = {0};
-	int k;
+	uint32_t d = out->nodes[node].depth;
+	size_t np = 0, nsingle = 0, i;
+	uint32_t ntouched = 0, prev = CALL_NONE, first;
 
-	/* The common case of one caller (a recursion): one pass, the runs
-	 * moved on in scratch and copied back when none is to be split. */
-	UTIL_GROW(z->moved, z->moved_cap, n);
-	for (i = 0; i < n; i++) {
-		struct inv_run r = runs[i];
-		const struct inv_src *at = &src[r.at], *from = &src[r.from];
-		const struct inv_src *end;
-
-		if (at->key != src[runs[0].at].key ||
-		    (r.n > 1 && at->depth - src[at->segtop].depth < r.n - 1))
-			break;
-		end = &src[run_end(src, r.from, r.n)];
-		calls += from->calls - end->calls;
-		for (k = 0; k < CLOCK_COUNT; k++)
-			sum[k] += from->excl[k] - end->excl[k];
-		/* The topmost item ends when its at is outermost. */
-		r.n -= at->depth == r.n;
-		r.at = at->parent;
-		if (r.n)
-			z->moved[kept++] = r;
-	}
-	if (n && i == n) {
-		uint32_t c = lazy_node(out, node, &src[runs[0].at], CALL_NONE);
-
-		out->nodes[c].calls = calls;
-		memcpy(out->nodes[c].incl, sum, sizeof(sum));
-		if (kept) {
-			memcpy(runs, z->moved, kept * sizeof(*runs));
-			z->pending[c].runs = runs;
-			z->pending[c].n = kept;
-		} else {
-			free(runs);
-		}
-		return;
-	}
-	np = lazy_pieces(z, runs, n);
+	for (i = 0; i < n; i++)
+		lazy_cut(z, runs[i], d, &np);
 	for (i = 0; i < np; i++) {
-		const struct inv_piece *p = &z->pieces[i];
-		uint32_t key = src[p->at].key;
-		/* Its first forward node: the top one, the lowest id. */
-		uint32_t top = p->n == 1 ? p->from
-		                         : ancestor_at(src, p->from,
-		                                       src[p->end].depth + 1);
+		uint32_t key = z->pieces[i].key;
 
 		if (z->count[key]++ == 0) {
 			z->touched[ntouched++] = key;
-			z->child[key] = p->at; /* names the key */
-			z->first[key] = top;
-		} else if (top < z->first[key]) {
-			z->first[key] = top;
+			z->child[key] = z->pieces[i].run.at; /* names the key */
+			z->first[key] = CALL_NONE;
+			z->single[key] = 0;
 		}
+		z->single[key] += z->pieces[i].run.n == 1;
 	}
 	/* Children in the order of their first forward nodes, as if items
 	 * were listed one by one in the order of the forward tree (ties
-	 * of a sort keep it). */
-	if (ntouched > 1)
+	 * of a sort keep it): a run's top one, the lowest id. */
+	if (ntouched > 1) {
+		for (i = 0; i < np; i++) {
+			const struct inv_run *r = &z->pieces[i].run;
+			uint32_t key = z->pieces[i].key;
+			uint32_t top =
+			        run_up(src, r->from, r->n - 1, r->stride);
+
+			if (top < z->first[key])
+				z->first[key] = top;
+		}
 		qsort_r(z->touched, ntouched, sizeof(*z->touched), first_cmp,
 		        z->first);
+	}
 	first = (uint32_t)out->count;
 	for (i = 0; i < ntouched; i++) {
 		uint32_t key = z->touched[i];
@@ -529,33 +705,33 @@ lazy_expand(struct callpath *out, uint32_t node, struct inv_run *runs,
 		prev = lazy_node(out, node, &src[z->child[key]], prev);
 		z->child[key] = prev;
 		z->fill[key] = 0;
-		/* One key: as many pieces as runs, which move on in place. */
+		/* One key: no run was cut, and as many pieces as runs. */
 		z->pending[prev].runs =
-		        ntouched == 1 ? runs
-		                      : xreallocarray(NULL, c, sizeof(*runs));
+		        ntouched == 1 && c <= n
+		                ? runs
+		                : xreallocarray(NULL, c, sizeof(*runs));
 	}
+	if (!(ntouched == 1 && z->count[z->touched[0]] <= n))
+		free(runs);
 	for (i = 0; i < np; i++) {
 		const struct inv_piece *p = &z->pieces[i];
-		const struct inv_src *at = &src[p->at];
-		const struct inv_src *from = &src[p->from], *end = &src[p->end];
-		uint32_t key = at->key, c = z->child[key];
+		uint32_t c = z->child[p->key];
 		struct callpath_node *x = &out->nodes[c];
-		/* The topmost item ends when its at is outermost. */
-		uint32_t left = p->n - (at->depth == p->n);
 
-		x->calls += from->calls - end->calls;
-		for (k = 0; k < CLOCK_COUNT; k++)
-			x->incl[k] += from->excl[k] - end->excl[k];
-		if (left) {
-			struct inv_run *r = &z->pending[c].runs[z->fill[key]++];
-
-			r->at = at->parent;
-			r->from = p->from;
-			r->n = left;
+		run_sum(src, &p->run, &x->calls, x->incl);
+		if (p->run.n == 1 && z->single[p->key] > 1) {
+			UTIL_GROW(z->singles, z->singles_cap, nsingle + 1);
+			z->singles[nsingle++] = p->run;
+		} else {
+			lazy_move(z, p->run, z->pending[c].runs,
+			          &z->fill[p->key]);
 		}
 	}
-	if (ntouched != 1)
-		free(runs);
+	if (nsingle) {
+		qsort_r(z->singles, nsingle, sizeof(*z->singles), single_cmp,
+		        z->src);
+		lazy_join(out, z->singles, nsingle);
+	}
 	for (i = 0; i < ntouched; i++) {
 		uint32_t key = z->touched[i], c = z->child[key];
 
@@ -617,6 +793,14 @@ callpath_expanded(const struct callpath *path, uint32_t n)
 	return !path->lazy || !path->lazy->pending[n].runs;
 }
 
+uint32_t
+callpath_pending_runs(const struct callpath *path, uint32_t n)
+{
+	return path->lazy && path->lazy->pending[n].runs
+	               ? path->lazy->pending[n].n
+	               : 0;
+}
+
 /* Copy what the inversion reads of forward node i of path, its parent's
  * copy made: names, depth, jump pointer, segtop and the sums down to it. */
 static void
@@ -642,7 +826,7 @@ lazy_src(struct callpath_lazy *z, const struct callpath *path, uint32_t i,
 	for (k = 0; k < CLOCK_COUNT; k++)
 		s->excl[k] = callpath_excl(path, i, (enum clock_index)k);
 	if (!i) {
-		s->depth = s->jump = s->segtop = 0;
+		s->depth = s->jump = s->segtop = s->path = 0;
 		s->calls = 0;
 		memset(s->excl, 0, sizeof(s->excl));
 		return;
@@ -663,7 +847,7 @@ lazy_src(struct callpath_lazy *z, const struct callpath *path, uint32_t i,
 /* The forward tree cut into paths, each node on its tallest child's
  * path: one run per leaf, from it up to the top of its path. */
 static struct inv_run *
-lazy_paths(const struct callpath_lazy *z, const struct callpath *path,
+lazy_paths(struct callpath_lazy *z, const struct callpath *path,
            uint32_t *nruns)
 {
 	uint32_t *height = xcalloc(path->count, sizeof(*height));
@@ -688,6 +872,7 @@ lazy_paths(const struct callpath_lazy *z, const struct callpath *path,
 		uint32_t up = path->nodes[i].parent;
 
 		top[i] = up && tall[up] == i ? top[up] : i;
+		z->src[i].path = top[i];
 	}
 	for (i = 1; i < path->count; i++) {
 		if (tall[i] != CALL_NONE)
@@ -695,6 +880,8 @@ lazy_paths(const struct callpath_lazy *z, const struct callpath *path,
 		UTIL_GROW(runs, cap, n + 1);
 		runs[n].at = runs[n].from = i;
 		runs[n].n = z->src[i].depth - z->src[top[i]].depth + 1;
+		runs[n].stride = 1;
+		runs[n].sums = NULL;
 		n++;
 	}
 	free(height);
@@ -731,6 +918,7 @@ callpath_invert(struct callpath *out, const struct callpath *path)
 	z->fill = xcalloc((size_t)z->nkeys + 1, sizeof(*z->fill));
 	z->touched = xcalloc((size_t)z->nkeys + 1, sizeof(*z->touched));
 	z->first = xcalloc((size_t)z->nkeys + 1, sizeof(*z->first));
+	z->single = xcalloc((size_t)z->nkeys + 1, sizeof(*z->single));
 	out->forks = xcalloc(1, sizeof(*out->forks));
 	/* The root, whose items are every forward node, matched itself. */
 	UTIL_GROW(out->nodes, z->node_cap, 1);
@@ -856,13 +1044,12 @@ callpath_excl(const struct callpath *path, uint32_t n, enum clock_index k)
 	if (path->lazy && path->lazy->pending[n].runs) {
 		/* Its children are to be made from its items. */
 		const struct inv_pending *w = &path->lazy->pending[n];
-		const struct inv_src *src = path->lazy->src;
 
 		for (i = 0; i < w->n; i++) {
-			uint32_t from = w->runs[i].from;
-			uint32_t end = run_end(src, from, w->runs[i].n);
+			uint64_t calls = 0, sum[CLOCK_COUNT] = {0};
 
-			excl -= src[from].excl[k] - src[end].excl[k];
+			run_sum(path->lazy->src, &w->runs[i], &calls, sum);
+			excl -= sum[k];
 		}
 		return excl;
 	}
@@ -879,17 +1066,24 @@ callpath_done(struct callpath *path)
 	size_t i;
 
 	if (z) {
-		for (i = 0; i < path->count; i++)
-			free(z->pending[i].runs);
+		for (i = 0; i < path->count; i++) {
+			struct inv_pending *w = &z->pending[i];
+			uint32_t j;
+
+			for (j = 0; w->runs && j < w->n; j++)
+				free(w->runs[j].sums);
+			free(w->runs);
+		}
 		free(z->pending);
 		free(z->pieces);
-		free(z->moved);
+		free(z->singles);
 		free(z->src);
 		free(z->count);
 		free(z->child);
 		free(z->fill);
 		free(z->touched);
 		free(z->first);
+		free(z->single);
 		free(z);
 	}
 	free(path->nodes);

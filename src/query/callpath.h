@@ -115,6 +115,9 @@ void callpath_expand_all(struct callpath *path);
 bool callpath_has_children(const struct callpath *path, uint32_t n);
 /* True when node n's children are all made (always, in a whole tree). */
 bool callpath_expanded(const struct callpath *path, uint32_t n);
+/* The runs of items node n keeps until it expands (0 once it has, or in
+ * a whole tree): what expanding it costs, O(log depth) each. */
+uint32_t callpath_pending_runs(const struct callpath *path, uint32_t n);
 /* The exclusive time of node n on clock k: its inclusive time less its
  * children's (made or not). */
 uint64_t callpath_excl(const struct callpath *path, uint32_t n,
