@@ -385,7 +385,6 @@ if command -v tmux >/dev/null 2>&1 && [ -s "$tmp/big.trace" ]; then
 	unset TMUX
 	bsock=tracetui-bus-$$
 	tb() { tmux -L "$bsock" -f /dev/null "$@"; }
-	cp "$tmp/big.trace" "$tmp/bus.trace"
 	cat >"$tmp/bus.sh" <<SCRIPT
 echo \$\$ >"$tmp/bus.pid"
 env TERM=xterm "$TRACETUI" "$tmp/bus.trace"
@@ -393,15 +392,29 @@ echo \$? >"$tmp/bus.rc"
 stty -a >"$tmp/bus.stty"
 sleep 30
 SCRIPT
-	tb new-session -d -s b -x 100 -y 30 "sh $tmp/bus.sh"
-	i=0
-	while [ $i -lt 250 ] &&
-		! tb capture-pane -p -t b 2>/dev/null | grep -q 'tracetui: .*%'; do
-		sleep 0.02
-		i=$((i + 1))
-	done
-	bpid=$(pgrep -P "$(cat "$tmp/bus.pid" 2>/dev/null)" 2>/dev/null | head -1)
-	if [ -n "$bpid" ] && kill -STOP "$bpid" 2>/dev/null; then
+	# cut_while_loading: start the viewer, stop it once the progress line
+	# shows, cut the file and let it go on; false when the load could
+	# not be caught (it ended first, as it may on a busy machine).
+	cut_while_loading() {
+		tb kill-server >/dev/null 2>&1
+		rm -f "$tmp/bus.pid" "$tmp/bus.rc" "$tmp/bus.stty"
+		cp "$tmp/big.trace" "$tmp/bus.trace"
+		tb new-session -d -s b -x 100 -y 30 "sh $tmp/bus.sh"
+		i=0
+		while [ $i -lt 250 ] && ! tb capture-pane -p -t b 2>/dev/null |
+			grep -q 'tracetui: .*%'; do
+			sleep 0.02
+			i=$((i + 1))
+		done
+		bpid=$(pgrep -P "$(cat "$tmp/bus.pid" 2>/dev/null)" \
+			2>/dev/null | head -1)
+		[ -n "$bpid" ] && kill -STOP "$bpid" 2>/dev/null || return 1
+		# Stopped short of the end of the file, or try again.
+		if ! tb capture-pane -p -t b 2>/dev/null |
+			grep -Eq 'tracetui: .* [0-9]{1,2}%'; then
+			kill -CONT "$bpid"
+			return 1
+		fi
 		truncate -s 4096 "$tmp/bus.trace"
 		kill -CONT "$bpid"
 		i=0
@@ -409,6 +422,12 @@ SCRIPT
 			sleep 0.1
 			i=$((i + 1))
 		done
+	}
+	tries=0
+	until cut_while_loading || [ $tries -ge 4 ]; do
+		tries=$((tries + 1))
+	done
+	if [ $tries -lt 4 ]; then
 		rc=$(cat "$tmp/bus.rc" 2>/dev/null || echo none)
 		tb capture-pane -p -J -t b >"$tmp/bus.pane" 2>/dev/null
 		[ "$rc" = 3 ] && grep -q "shrank while it was being read" "$tmp/bus.pane"
@@ -419,7 +438,8 @@ SCRIPT
 			grep -Eq '(^| )icanon( |$)' "$tmp/bus.stty"
 		ok $? "a trace cut while the viewer loads it: the terminal echoes again"
 	else
-		echo "tmux could not start the viewer" | diag
+		ok 0 "a trace cut while the viewer loads it # SKIP the load ended before it could be stopped, 4 times"
+		ok 0 "a trace cut while the viewer loads it: the terminal # SKIP"
 	fi
 	tb kill-server >/dev/null 2>&1
 fi
