@@ -21,6 +21,9 @@ struct path_builder {
 	size_t cap;
 	struct util_map children; /* parent node << 32 | method -> node */
 	uint32_t *last_child;     /* last child of each node, for appending */
+	/* Per node, the child met first the last time its call began, and
+	 * the sibling met after it last time: the guesses of add_call. */
+	uint32_t *first_seen, *next_seen;
 	size_t last_cap;
 };
 
@@ -37,6 +40,10 @@ node_new(struct path_builder *b, uint32_t parent, uint32_t method,
 		b->last_cap = b->cap;
 		b->last_child = xreallocarray(b->last_child, b->last_cap,
 		                              sizeof(*b->last_child));
+		b->first_seen = xreallocarray(b->first_seen, b->last_cap,
+		                              sizeof(*b->first_seen));
+		b->next_seen = xreallocarray(b->next_seen, b->last_cap,
+		                             sizeof(*b->next_seen));
 	}
 	n = &out->nodes[id];
 	memset(n, 0, sizeof(*n));
@@ -45,7 +52,7 @@ node_new(struct path_builder *b, uint32_t parent, uint32_t method,
 	n->parent = parent;
 	n->first_child = n->next_sibling = CALL_NONE;
 	n->depth = parent == CALL_NONE ? 0 : out->nodes[parent].depth + 1;
-	b->last_child[id] = CALL_NONE;
+	b->last_child[id] = b->first_seen[id] = b->next_seen[id] = CALL_NONE;
 	if (parent != CALL_NONE) {
 		uint32_t last = b->last_child[parent];
 
@@ -70,22 +77,53 @@ child_of(struct path_builder *b, uint32_t parent, uint32_t method)
 	return *slot;
 }
 
+/* The node of the call last met at each depth and the depth of the last
+ * call.  Programs repeat their paths: a call's node is most often the
+ * one that followed its previous sibling's node last time (or, for a
+ * first callee, its caller's first child last time), so a guess checked
+ * against caller and method saves most lookups. */
+struct path_stack {
+	uint32_t *node; /* node[d] for d < len; CALL_NONE for none yet */
+	size_t len, cap;
+	uint32_t depth; /* of the last call; UINT32_MAX before the first */
+};
+
 /* Add call i (its node is under the one at depth - 1, or base); a
  * top-level call's durations go to top as well. */
 static void
 add_call(struct path_builder *b, const struct calltree *tree,
          const struct scope *scope, const struct scope_span *span, size_t i,
-         uint32_t base, uint32_t **stack, size_t *stack_cap, uint64_t *top)
+         uint32_t base, struct path_stack *st, uint64_t *top)
 {
 	uint32_t d = calltree_depth(tree, i);
-	uint32_t parent = d ? (*stack)[d - 1] : base;
-	uint32_t node = child_of(b, parent, calltree_method(tree, i));
-	struct callpath_node *n = &b->out->nodes[node];
+	uint32_t parent = d ? st->node[d - 1] : base;
+	uint32_t method = calltree_method(tree, i), node, *seen;
+	struct callpath_node *n;
 	uint64_t dur[CLOCK_COUNT];
 	int k;
 
-	UTIL_GROW(*stack, *stack_cap, (size_t)d + 1);
-	(*stack)[d] = node;
+	if (d >= st->len) {
+		UTIL_GROW(st->node, st->cap, (size_t)d + 1);
+		while (st->len <= d)
+			st->node[st->len++] = CALL_NONE;
+	}
+	/* Its caller's first callee, or after a sibling. */
+	seen = d == st->depth + 1 || st->node[d] == CALL_NONE
+	               ? &b->first_seen[parent]
+	               : &b->next_seen[st->node[d]];
+	node = *seen;
+	if (node == CALL_NONE || b->out->nodes[node].parent != parent ||
+	    b->out->nodes[node].method != method) {
+		node = child_of(b, parent, method);
+		/* child_of may have moved the arrays. */
+		seen = d == st->depth + 1 || st->node[d] == CALL_NONE
+		               ? &b->first_seen[parent]
+		               : &b->next_seen[st->node[d]];
+		*seen = node;
+	}
+	n = &b->out->nodes[node];
+	st->node[d] = node;
+	st->depth = d;
 	n->calls++;
 	scope_clip(scope, tree, span, i, dur);
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -132,8 +170,8 @@ build_threads(struct callpath *out, const struct calltree *tree,
 {
 	struct path_builder b = {0};
 	struct scope_span span = {0};
-	uint32_t *stack = NULL;
-	size_t stack_cap = 0, t, i;
+	struct path_stack stack = {0};
+	size_t t, i;
 	int k;
 
 	memset(out, 0, sizeof(*out));
@@ -156,12 +194,14 @@ build_threads(struct callpath *out, const struct calltree *tree,
 					                           t, k);
 		}
 		scope_span_of(&span, scope, tree, t);
+		/* Another thread's nodes are not this one's callers. */
+		stack.len = 0;
+		stack.depth = UINT32_MAX;
 		for (i = 0; i < span.nopen; i++)
 			add_call(&b, tree, scope, &span, span.open[i], base,
-			         &stack, &stack_cap, top);
+			         &stack, top);
 		for (i = span.first; i < span.end; i++)
-			add_call(&b, tree, scope, &span, i, base, &stack,
-			         &stack_cap, top);
+			add_call(&b, tree, scope, &span, i, base, &stack, top);
 		if (outside)
 			add_outside(&b, tree, scope, t, base, top);
 	}
@@ -175,9 +215,11 @@ build_threads(struct callpath *out, const struct calltree *tree,
 			sum += out->nodes[ch].incl[k];
 		out->nodes[0].incl[k] = sum;
 	}
-	free(stack);
+	free(stack.node);
 	scope_span_done(&span);
 	free(b.last_child);
+	free(b.first_seen);
+	free(b.next_seen);
 	util_map_done(&b.children);
 }
 
@@ -289,6 +331,8 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
 	}
 	free(ids);
 	free(b.last_child);
+	free(b.first_seen);
+	free(b.next_seen);
 	util_map_done(&b.children);
 }
 
