@@ -308,8 +308,7 @@ main(int argc, char **argv)
 		rounds = atol(argv[2]);
 	if (argc < 2 || argc > 4 || rounds < 0 ||
 	    (argc == 4 && !calltree_first && strcmp(argv[3], "icicle"))) {
-		fputs("usage: keys TRACE [ROUNDS [icicle|calltree]]\n",
-		      stderr);
+		fputs("usage: keys TRACE [ROUNDS [icicle|calltree]]\n", stderr);
 		return 2;
 	}
 	t0 = now_ms();

@@ -333,9 +333,8 @@ build_piece(struct piece *p, const struct calltree *tree)
 		     c = calltree_parent(tree, c))
 			stack.node[j] = calltree_method(tree, c);
 		for (j = 0; j < d; j++)
-			stack.node[j] =
-			        child_of(&b, j ? stack.node[j - 1] : 0,
-			                 stack.node[j]);
+			stack.node[j] = child_of(&b, j ? stack.node[j - 1] : 0,
+			                         stack.node[j]);
 		stack.len = d;
 		stack.depth = d - 1;
 	}
@@ -376,8 +375,8 @@ append_outside(struct callpath *out, const struct calltree *tree, size_t t,
 	whole.nthreads = tree->nthreads;
 	if (!outside_time(tree, &whole, t, top, time))
 		return;
-	out->nodes = xreallocarray(out->nodes, out->count + 1,
-	                           sizeof(*out->nodes));
+	out->nodes =
+	        xreallocarray(out->nodes, out->count + 1, sizeof(*out->nodes));
 	n = &out->nodes[id];
 	memset(n, 0, sizeof(*n));
 	n->method = CALLPATH_OUTSIDE;
@@ -434,8 +433,8 @@ callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 		for (; from < end; from += part) {
 			pieces[npieces].thread = (uint32_t)t;
 			pieces[npieces].from = from;
-			pieces[npieces].to = end - from > part ? from + part
-			                                        : end;
+			pieces[npieces].to =
+			        end - from > part ? from + part : end;
 			npieces++;
 		}
 	}
@@ -455,8 +454,7 @@ callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 		if (q - p == 1) {
 			*out = pieces[p].tree;
 		} else {
-			struct callpath *trees =
-			        xcalloc(q - p, sizeof(*trees));
+			struct callpath *trees = xcalloc(q - p, sizeof(*trees));
 			size_t r;
 
 			for (r = p; r < q; r++)
