@@ -127,7 +127,13 @@ add_call(struct path_builder *b, const struct calltree *tree,
 	st->node[d] = node;
 	st->depth = d;
 	n->calls++;
-	scope_clip(scope, tree, span, i, dur);
+	if (scope->range.on)
+		scope_clip(scope, tree, span, i, dur);
+	else /* scope_clip's answer, without the call */
+		for (k = 0; k < CLOCK_COUNT; k++)
+			dur[k] = tree->has_clock[k]
+			                 ? calltree_duration(tree, i, k)
+			                 : 0;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		n->incl[k] += dur[k];
 		if (!d)
