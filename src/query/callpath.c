@@ -406,7 +406,7 @@ append_outside(struct callpath *out, const struct calltree *tree, size_t t,
 
 /* Calls below which a worker of its own is not worth starting, and the
  * least piece of a thread by default. */
-enum { PATH_CALLS_PER_JOB = 1 << 16, PATH_PIECE_MIN = 1 << 18 };
+enum { PATH_CALLS_PER_JOB = 1 << 16, PATH_PIECE_MIN = 1 << 21 };
 
 void
 callpath_build_threads(struct callpath *paths, const struct calltree *tree,
