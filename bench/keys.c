@@ -11,8 +11,8 @@
  *
  * Usage: keys TRACE [ROUNDS [FIRST]]   (ROUNDS defaults to 10, about 50
  * requests each, and may be 0; FIRST is the view asked for right after
- * the first screen, `icicle` by default or `calltree`).  Built by `make
- * bench`, not by `make check`.
+ * the first screen, `icicle` by default, `calltree` or `timeline`).  Built by
+ * `make bench`, not by `make check`.
  */
 #include "config.h"
 
@@ -302,13 +302,15 @@ main(int argc, char **argv)
 	double t0, load_ms, warm_ms, total = 0;
 	long rounds = 10, r;
 	size_t i, n = 0;
-	bool calltree_first = argc == 4 && strcmp(argv[3], "calltree") == 0;
+	const char *first = argc == 4 ? argv[3] : "icicle";
 
 	if (argc >= 3)
 		rounds = atol(argv[2]);
 	if (argc < 2 || argc > 4 || rounds < 0 ||
-	    (argc == 4 && !calltree_first && strcmp(argv[3], "icicle"))) {
-		fputs("usage: keys TRACE [ROUNDS [icicle|calltree]]\n", stderr);
+	    (strcmp(first, "icicle") && strcmp(first, "calltree") &&
+	     strcmp(first, "timeline"))) {
+		fputs("usage: keys TRACE [ROUNDS [icicle|calltree|timeline]]\n",
+		      stderr);
 		return 2;
 	}
 	t0 = now_ms();
@@ -329,8 +331,11 @@ main(int argc, char **argv)
 	 * icicle (or the call tree) is asked for at once, as a user
 	 * pressing `f` on the first screen would. */
 	t0 = now_ms();
-	if (calltree_first)
+	if (!strcmp(first, "calltree"))
 		press(app, canvas, REQ_VIEW_CALLTREE, "VIEW_CALLTREE (first)");
+	else if (!strcmp(first, "timeline"))
+		press(app, canvas, REQ_VIEW_TIMELINE,
+		      "VIEW_TIMELINE (at once)");
 	else
 		press(app, canvas, REQ_VIEW_ICICLE, "VIEW_ICICLE (first)");
 	press(app, canvas, REQ_VIEW_PROFILE, "VIEW_PROFILE");
