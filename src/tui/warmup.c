@@ -7,7 +7,9 @@
  * thread: first the per-thread call paths and their merge (the icicle's
  * and the call tree's first tree, `paths_ready`; the thread inverts a
  * copy of the merge of its own), then the bottom-up roots
- * (`inverted_ready`), then the timeline index (`timeline_ready`).
+ * (`inverted_ready`), then the timeline index (`timeline_ready`), or,
+ * when the timeline asks for it first, the timeline index on a thread of
+ * its own beside the call paths, which the warmup's thread joins.
  */
 #include "config.h"
 
@@ -30,6 +32,10 @@ struct warmup {
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
 	bool timeline_ready; /* under lock */
+	/* Under lock: the timeline index is being built, on a thread of its
+	 * own (timeline_thread) when asked for before the warmup came to it. */
+	bool timeline_started, timeline_apart;
+	pthread_t timeline_thread;
 	bool paths_ready;    /* under lock: paths and merged */
 	bool inverted_ready; /* under lock */
 	struct timeline *timeline;
@@ -61,16 +67,29 @@ await(struct warmup *w, const bool *flag)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* The timeline index, handed out as soon as it is built. */
+static void *
+build_timeline(void *arg)
+{
+	struct warmup *w = arg;
+
+	w->timeline = timeline_new(w->tree, w->clock);
+	announce(w, &w->timeline_ready);
+	return NULL;
+}
+
 static void *
 build(void *arg)
 {
 	struct warmup *w = arg;
 	const struct calltree *tree = w->tree;
 	enum clock_index k = calltree_default_clock(tree);
+	bool mine, apart;
 
 	/* The call paths first: on every cpu they take a fraction of the
 	 * timeline index's time, and the icicle and the call tree wait for
-	 * them. */
+	 * them.  The timeline index comes next, unless the timeline asked
+	 * for it first (warmup_take_timeline). */
 	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
 	callpath_build_threads(w->paths, tree, 0);
 	w->merged = xcalloc(1, sizeof(*w->merged));
@@ -84,8 +103,15 @@ build(void *arg)
 	announce(w, &w->paths_ready);
 	callpath_sort(w->inverted, k);
 	announce(w, &w->inverted_ready);
-	w->timeline = timeline_new(tree, w->clock);
-	announce(w, &w->timeline_ready);
+	pthread_mutex_lock(&w->lock);
+	mine = !w->timeline_started;
+	w->timeline_started = true;
+	apart = w->timeline_apart;
+	pthread_mutex_unlock(&w->lock);
+	if (mine)
+		build_timeline(w);
+	else if (apart)
+		pthread_join(w->timeline_thread, NULL);
 	w->profile_index = profile_index_new(tree, 0);
 	atomic_store(&w->done, true);
 	return NULL;
@@ -127,10 +153,25 @@ struct timeline *
 warmup_take_timeline(struct warmup *w, enum clock_index k)
 {
 	struct timeline *tl;
+	bool here = false;
 
 	if (!w || k != w->clock)
 		return NULL;
-	await(w, &w->timeline_ready);
+	if (w->running) {
+		/* Not begun: begin it now, beside the call paths. */
+		pthread_mutex_lock(&w->lock);
+		if (!w->timeline_started) {
+			w->timeline_started = true;
+			w->timeline_apart =
+			        pthread_create(&w->timeline_thread, NULL,
+			                       build_timeline, w) == 0;
+			here = !w->timeline_apart;
+		}
+		pthread_mutex_unlock(&w->lock);
+		if (here)
+			build_timeline(w);
+		await(w, &w->timeline_ready);
+	}
 	tl = w->timeline;
 	w->timeline = NULL;
 	return tl;
