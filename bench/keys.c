@@ -9,8 +9,10 @@
  * prints the median and worst milliseconds per kind of request, then
  * the peak memory against the file's size.
  *
- * Usage: keys TRACE [ROUNDS]   (ROUNDS defaults to 10, about 50 requests
- * each).  Built by `make bench`, not by `make check`.
+ * Usage: keys TRACE [ROUNDS [FIRST]]   (ROUNDS defaults to 10, about 50
+ * requests each, and may be 0; FIRST is the view asked for right after
+ * the first screen, `icicle` by default, `calltree` or `timeline`).  Built by
+ * `make bench`, not by `make check`.
  */
 #include "config.h"
 
@@ -300,11 +302,15 @@ main(int argc, char **argv)
 	double t0, load_ms, warm_ms, total = 0;
 	long rounds = 10, r;
 	size_t i, n = 0;
+	const char *first = argc == 4 ? argv[3] : "icicle";
 
-	if (argc == 3)
+	if (argc >= 3)
 		rounds = atol(argv[2]);
-	if (argc < 2 || argc > 3 || rounds < 1) {
-		fputs("usage: keys TRACE [ROUNDS]\n", stderr);
+	if (argc < 2 || argc > 4 || rounds < 0 ||
+	    (strcmp(first, "icicle") && strcmp(first, "calltree") &&
+	     strcmp(first, "timeline"))) {
+		fputs("usage: keys TRACE [ROUNDS [icicle|calltree|timeline]]\n",
+		      stderr);
 		return 2;
 	}
 	t0 = now_ms();
@@ -322,10 +328,16 @@ main(int argc, char **argv)
 	/* The timeline's index and the icicle's call paths are built on a
 	 * second thread meanwhile: time how long after the first draw they
 	 * are ready, as a user reading the first screen would wait.  The
-	 * icicle is asked for at once, as a user pressing `f` on the first
-	 * screen would. */
+	 * icicle (or the call tree) is asked for at once, as a user
+	 * pressing `f` on the first screen would. */
 	t0 = now_ms();
-	press(app, canvas, REQ_VIEW_ICICLE, "VIEW_ICICLE (first)");
+	if (!strcmp(first, "calltree"))
+		press(app, canvas, REQ_VIEW_CALLTREE, "VIEW_CALLTREE (first)");
+	else if (!strcmp(first, "timeline"))
+		press(app, canvas, REQ_VIEW_TIMELINE,
+		      "VIEW_TIMELINE (at once)");
+	else
+		press(app, canvas, REQ_VIEW_ICICLE, "VIEW_ICICLE (first)");
 	press(app, canvas, REQ_VIEW_PROFILE, "VIEW_PROFILE");
 	while (!warmup_done(app->warmup)) {
 		struct timespec ms = {0, 1000000};

@@ -16,7 +16,8 @@
 # and the ratios against the floor.  Then the same on a real trace
 # repeated to 65 MB (and to about 1 GB with BIG=1), as V1 and as the
 # streaming variant, with the ratios of streaming to V1 and the first
-# screen and the first icicle of the viewer (bench/keys).  Two sizes show whether the cost is
+# screen, the first icicle and the first call tree of the viewer
+# (bench/keys).  Two sizes show whether the cost is
 # linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
 # text report is timed too.
 set -eu
@@ -153,6 +154,8 @@ for bytes in $sizes; do
 			sub(/.*load and first draw /, ""); sub(/ ms.*/, "")
 			printf "first screen: %.1fx the floor\n", $0 / (f > 0 ? f : 1)
 		}'
+		# The call tree asked for right after the first screen.
+		"$builddir/bench/keys" "$v1" 0 calltree | sed -n '/(first/p'
 	fi
 	rm -f "$v1" "$st"
 done

@@ -17,7 +17,9 @@
  *            the exclusive times of all methods add up to the durations of
  *            the root calls, which fit in the threads' traced time;
  *   callpath each node's inclusive time covers its children's, exclusive
- *            is the difference, and every call is counted once;
+ *            is the difference, and every call is counted once; every
+ *            thread's tree built in pieces of 1 and 3 calls and merged
+ *            is its one-pass tree, node for node;
  *   bottom-up the inverted merged tree: its roots hold every call and all
  *            the exclusive time, each node's callers fit inside it, and
  *            no node lies below the depth it says it was cut at;
@@ -548,6 +550,36 @@ check_whole(const struct calltree *tree, const struct scope *scope)
 	}
 }
 
+/* Each thread's tree built in pieces (cut inside calls) and merged is
+ * its one-pass tree, byte for byte. */
+static void
+check_pieces(const struct calltree *tree)
+{
+	static const size_t parts[] = {1, 3};
+	struct callpath *got = calloc(tree->nthreads + 1, sizeof(*got));
+	size_t i, t;
+
+	CHECK(got != NULL, "out of memory");
+	for (i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+		callpath_build_threads(got, tree, parts[i]);
+		for (t = 0; t < tree->nthreads; t++) {
+			struct callpath one;
+
+			callpath_build_thread_whole(&one, tree, t);
+			CHECK(one.count == got[t].count &&
+			              memcmp(one.nodes, got[t].nodes,
+			                     one.count * sizeof(*one.nodes)) ==
+			                      0,
+			      "thread %zu in pieces of %zu calls: %zu nodes, "
+			      "one pass %zu",
+			      t, parts[i], got[t].count, one.count);
+			callpath_done(&one);
+			callpath_done(&got[t]);
+		}
+	}
+	free(got);
+}
+
 static void
 check_callpath(const struct calltree *tree, const struct scope *scope,
                const struct walk *w, bool by_thread)
@@ -886,6 +918,7 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 	check_callpath(tree, &scope, &w, true);
 	check_callpath(tree, &scope, &w, false);
 	check_whole(tree, &scope);
+	check_pieces(tree);
 	check_inverted(tree, &scope);
 	check_timeline(tree);
 	check_diff(tree, &scope);

@@ -227,6 +227,32 @@ same_in_parts(const struct calltree *tree, const struct scope *scope,
 	return same;
 }
 
+/* Whether every thread's own tree, built in pieces of 7 calls (cut
+ * inside calls) on every cpu and merged, is its one-pass tree. */
+static bool
+paths_in_pieces(const struct calltree *tree)
+{
+	struct callpath *pieces = calloc(tree->nthreads + 1, sizeof(*pieces));
+	bool same = pieces != NULL;
+	size_t u;
+
+	if (!same)
+		return false;
+	callpath_build_threads(pieces, tree, 7);
+	for (u = 0; u < tree->nthreads; u++) {
+		struct callpath one;
+
+		callpath_build_thread_whole(&one, tree, u);
+		same = same && one.count == pieces[u].count &&
+		       memcmp(one.nodes, pieces[u].nodes,
+		              one.count * sizeof(*one.nodes)) == 0;
+		callpath_done(&one);
+		callpath_done(&pieces[u]);
+	}
+	free(pieces);
+	return same;
+}
+
 static void
 check_file(const char *path)
 {
@@ -275,6 +301,10 @@ check_file(const char *path)
 	profile_done(&prof);
 	scope_done(&scope);
 	ok(all, "%s: every thread: the totals and drill-downs agree", path);
+	ok(paths_in_pieces(tree),
+	   "%s: each thread's call paths built in pieces of 7 calls and "
+	   "merged: its one-pass tree, node for node",
+	   path);
 
 	cache = profile_cache_new(tree);
 	for (u = 0; u < tree->nthreads; u++) {

@@ -804,6 +804,40 @@ out:
 	calltree_free(tree);
 }
 
+/* Every thread's tree built in pieces of part calls on every cpu (0:
+ * the default size) is the one-pass walk's, node for node, with the time
+ * outside any method. */
+static void
+check_pieces(uint64_t seed, unsigned n, unsigned max_depth)
+{
+	static const size_t parts[] = {1, 2, 3, 5, 17, 64, 0};
+	struct calltree *tree = random_deep_tree(seed, n, max_depth);
+	struct callpath want[NTHREADS + 1], got[NTHREADS + 1];
+	size_t t, i, nodes = 0;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		callpath_build_thread_whole(&want[t], tree, t);
+		nodes += want[t].count;
+	}
+	for (i = 0; i < sizeof(parts) / sizeof(*parts); i++) {
+		bool same = true;
+
+		callpath_build_threads(got, tree, parts[i]);
+		for (t = 0; t < tree->nthreads; t++) {
+			same = same && same_nodes(&got[t], &want[t]);
+			callpath_done(&got[t]);
+		}
+		ok(same,
+		   "pieces seed %llu, depth %u: %zu threads' %zu nodes built "
+		   "in pieces of %zu calls as in one pass",
+		   (unsigned long long)seed, max_depth, tree->nthreads, nodes,
+		   parts[i]);
+	}
+	for (t = 0; t < tree->nthreads; t++)
+		callpath_done(&want[t]);
+	calltree_free(tree);
+}
+
 /*
  * One thread recursing n deep in r, a leaf at the bottom (times on both
  * clocks): r_i enters at i, the leaf at n and leaves at n + 5, r_i leaves
@@ -1212,5 +1246,8 @@ main(void)
 		check_deep(1000 + seed, 200 + (unsigned)(seed * 97 % 3000),
 		           4 + (unsigned)(seed * 5 % (MAX_STACK - 3)),
 		           seed % 3 == 0);
+	for (seed = 1; seed <= 6; seed++)
+		check_pieces(2000 + seed, 300 + (unsigned)(seed * 211 % 2000),
+		             seed == 6 ? MAX_STACK : 2 + (unsigned)seed * 3);
 	return done_testing();
 }

@@ -281,13 +281,19 @@ scope_clip(const struct scope *scope, const struct calltree *tree,
            const struct scope_span *span, size_t c, uint64_t dur[CLOCK_COUNT])
 {
 	const struct time_range *r = &scope->range;
-	bool cut_start = false, cut_end = false;
+	bool cut_start, cut_end;
 	int k;
 
-	if (r->on) {
-		cut_start = calltree_start(tree, c, r->clock) < r->start;
-		cut_end = calltree_end(tree, c, r->clock) > r->end;
+	if (!r->on) {
+		/* Uncut: the duration, without finding the start. */
+		for (k = 0; k < CLOCK_COUNT; k++)
+			dur[k] = tree->has_clock[k]
+			                 ? calltree_duration(tree, c, k)
+			                 : 0;
+		return;
 	}
+	cut_start = calltree_start(tree, c, r->clock) < r->start;
+	cut_end = calltree_end(tree, c, r->clock) > r->end;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint64_t from, to;
 

@@ -11,8 +11,10 @@
 #include "query/callpath.h"
 
 #include "util/alloc.h"
+#include "util/jobs.h"
 #include "util/map.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +23,9 @@ struct path_builder {
 	size_t cap;
 	struct util_map children; /* parent node << 32 | method -> node */
 	uint32_t *last_child;     /* last child of each node, for appending */
+	/* Per node, the child met first the last time its call began, and
+	 * the sibling met after it last time: the guesses of add_call. */
+	uint32_t *first_seen, *next_seen;
 	size_t last_cap;
 };
 
@@ -37,6 +42,10 @@ node_new(struct path_builder *b, uint32_t parent, uint32_t method,
 		b->last_cap = b->cap;
 		b->last_child = xreallocarray(b->last_child, b->last_cap,
 		                              sizeof(*b->last_child));
+		b->first_seen = xreallocarray(b->first_seen, b->last_cap,
+		                              sizeof(*b->first_seen));
+		b->next_seen = xreallocarray(b->next_seen, b->last_cap,
+		                             sizeof(*b->next_seen));
 	}
 	n = &out->nodes[id];
 	memset(n, 0, sizeof(*n));
@@ -45,7 +54,7 @@ node_new(struct path_builder *b, uint32_t parent, uint32_t method,
 	n->parent = parent;
 	n->first_child = n->next_sibling = CALL_NONE;
 	n->depth = parent == CALL_NONE ? 0 : out->nodes[parent].depth + 1;
-	b->last_child[id] = CALL_NONE;
+	b->last_child[id] = b->first_seen[id] = b->next_seen[id] = CALL_NONE;
 	if (parent != CALL_NONE) {
 		uint32_t last = b->last_child[parent];
 
@@ -70,24 +79,61 @@ child_of(struct path_builder *b, uint32_t parent, uint32_t method)
 	return *slot;
 }
 
+/* The node of the call last met at each depth and the depth of the last
+ * call.  Programs repeat their paths: a call's node is most often the
+ * one that followed its previous sibling's node last time (or, for a
+ * first callee, its caller's first child last time), so a guess checked
+ * against caller and method saves most lookups. */
+struct path_stack {
+	uint32_t *node; /* node[d] for d < len; CALL_NONE for none yet */
+	size_t len, cap;
+	uint32_t depth; /* of the last call; UINT32_MAX before the first */
+};
+
 /* Add call i (its node is under the one at depth - 1, or base); a
  * top-level call's durations go to top as well. */
 static void
 add_call(struct path_builder *b, const struct calltree *tree,
          const struct scope *scope, const struct scope_span *span, size_t i,
-         uint32_t base, uint32_t **stack, size_t *stack_cap, uint64_t *top)
+         uint32_t base, struct path_stack *st, uint64_t *top)
 {
 	uint32_t d = calltree_depth(tree, i);
-	uint32_t parent = d ? (*stack)[d - 1] : base;
-	uint32_t node = child_of(b, parent, calltree_method(tree, i));
-	struct callpath_node *n = &b->out->nodes[node];
+	uint32_t parent = d ? st->node[d - 1] : base;
+	uint32_t method = calltree_method(tree, i), node, *seen;
+	struct callpath_node *n;
 	uint64_t dur[CLOCK_COUNT];
 	int k;
 
-	UTIL_GROW(*stack, *stack_cap, (size_t)d + 1);
-	(*stack)[d] = node;
+	if (d >= st->len) {
+		UTIL_GROW(st->node, st->cap, (size_t)d + 1);
+		while (st->len <= d)
+			st->node[st->len++] = CALL_NONE;
+	}
+	/* Its caller's first callee, or after a sibling. */
+	seen = d == st->depth + 1 || st->node[d] == CALL_NONE
+	               ? &b->first_seen[parent]
+	               : &b->next_seen[st->node[d]];
+	node = *seen;
+	if (node == CALL_NONE || b->out->nodes[node].parent != parent ||
+	    b->out->nodes[node].method != method) {
+		node = child_of(b, parent, method);
+		/* child_of may have moved the arrays. */
+		seen = d == st->depth + 1 || st->node[d] == CALL_NONE
+		               ? &b->first_seen[parent]
+		               : &b->next_seen[st->node[d]];
+		*seen = node;
+	}
+	n = &b->out->nodes[node];
+	st->node[d] = node;
+	st->depth = d;
 	n->calls++;
-	scope_clip(scope, tree, span, i, dur);
+	if (scope->range.on)
+		scope_clip(scope, tree, span, i, dur);
+	else /* scope_clip's answer, without the call */
+		for (k = 0; k < CLOCK_COUNT; k++)
+			dur[k] = tree->has_clock[k]
+			                 ? calltree_duration(tree, i, k)
+			                 : 0;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		n->incl[k] += dur[k];
 		if (!d)
@@ -95,16 +141,13 @@ add_call(struct path_builder *b, const struct calltree *tree,
 	}
 }
 
-/* Add thread t's time outside its top-level calls (which took top) to
- * the node of that time under base, made when there is any. */
-static void
-add_outside(struct path_builder *b, const struct calltree *tree,
-            const struct scope *scope, size_t t, uint32_t base,
-            const uint64_t *top)
+/* Thread t's time outside its top-level calls (which took top) into
+ * out; false when there is none. */
+static bool
+outside_time(const struct calltree *tree, const struct scope *scope, size_t t,
+             const uint64_t *top, uint64_t *out)
 {
-	uint64_t out[CLOCK_COUNT] = {0};
 	bool any = false;
-	uint32_t node;
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -115,11 +158,42 @@ add_outside(struct path_builder *b, const struct calltree *tree,
 		out[k] = all > top[k] ? all - top[k] : 0;
 		any |= out[k] != 0;
 	}
-	if (!any)
+	return any;
+}
+
+/* Add thread t's time outside its top-level calls (which took top) to
+ * the node of that time under base, made when there is any. */
+static void
+add_outside(struct path_builder *b, const struct calltree *tree,
+            const struct scope *scope, size_t t, uint32_t base,
+            const uint64_t *top)
+{
+	uint64_t out[CLOCK_COUNT];
+	uint32_t node;
+	int k;
+
+	if (!outside_time(tree, scope, t, top, out))
 		return;
 	node = child_of(b, base, CALLPATH_OUTSIDE);
 	for (k = 0; k < CLOCK_COUNT; k++)
 		b->out->nodes[node].incl[k] += out[k];
+}
+
+/* The root spans what is below it. */
+static void
+sum_root(struct callpath *out)
+{
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint32_t ch;
+		uint64_t sum = 0;
+
+		for (ch = out->nodes[0].first_child; ch != CALL_NONE;
+		     ch = out->nodes[ch].next_sibling)
+			sum += out->nodes[ch].incl[k];
+		out->nodes[0].incl[k] = sum;
+	}
 }
 
 /* callpath_build over threads [t0, t1) only, with the time outside any
@@ -132,8 +206,8 @@ build_threads(struct callpath *out, const struct calltree *tree,
 {
 	struct path_builder b = {0};
 	struct scope_span span = {0};
-	uint32_t *stack = NULL;
-	size_t stack_cap = 0, t, i;
+	struct path_stack stack = {0};
+	size_t t, i;
 	int k;
 
 	memset(out, 0, sizeof(*out));
@@ -156,28 +230,23 @@ build_threads(struct callpath *out, const struct calltree *tree,
 					                           t, k);
 		}
 		scope_span_of(&span, scope, tree, t);
+		/* Another thread's nodes are not this one's callers. */
+		stack.len = 0;
+		stack.depth = UINT32_MAX;
 		for (i = 0; i < span.nopen; i++)
 			add_call(&b, tree, scope, &span, span.open[i], base,
-			         &stack, &stack_cap, top);
+			         &stack, top);
 		for (i = span.first; i < span.end; i++)
-			add_call(&b, tree, scope, &span, i, base, &stack,
-			         &stack_cap, top);
+			add_call(&b, tree, scope, &span, i, base, &stack, top);
 		if (outside)
 			add_outside(&b, tree, scope, t, base, top);
 	}
-	/* The root spans what is below it. */
-	for (k = 0; k < CLOCK_COUNT; k++) {
-		uint32_t ch;
-		uint64_t sum = 0;
-
-		for (ch = out->nodes[0].first_child; ch != CALL_NONE;
-		     ch = out->nodes[ch].next_sibling)
-			sum += out->nodes[ch].incl[k];
-		out->nodes[0].incl[k] = sum;
-	}
-	free(stack);
+	sum_root(out);
+	free(stack.node);
 	scope_span_done(&span);
 	free(b.last_child);
+	free(b.first_seen);
+	free(b.next_seen);
 	util_map_done(&b.children);
 }
 
@@ -219,6 +288,191 @@ callpath_build_thread_whole(struct callpath *out, const struct calltree *tree,
                             size_t t)
 {
 	build_one(out, tree, t, true);
+}
+
+/*
+ * Every thread at once: the threads' calls are cut into pieces (a thread
+ * of many calls into several), built by one worker per cpu, and a
+ * thread's pieces merged in order.  A piece that starts inside calls
+ * begins with the path of its first call's callers (nodes without calls,
+ * which the merge adds to those of the pieces before it), so its calls
+ * find their nodes where the one-pass walk does.  A node is new to the
+ * merge where the walk meets it first, so node ids, sibling order and
+ * sums are the walk's.
+ */
+struct piece {
+	uint32_t thread;
+	size_t from, to;
+	uint64_t top[CLOCK_COUNT]; /* its top-level calls' durations */
+	struct callpath tree;
+};
+
+struct piece_job {
+	const struct calltree *tree;
+	struct piece *pieces;
+	size_t count;
+	atomic_size_t *next;
+};
+
+/* Calls [from, to) of one thread into p->tree, under their callers. */
+static void
+build_piece(struct piece *p, const struct calltree *tree)
+{
+	struct path_builder b = {0};
+	struct path_stack stack = {0};
+	struct scope_span span = {0};
+	struct scope whole;
+	uint32_t d = calltree_depth(tree, p->from), j, c;
+	size_t i;
+
+	memset(&whole, 0, sizeof(whole));
+	whole.nthreads = tree->nthreads;
+	memset(&p->tree, 0, sizeof(p->tree));
+	b.out = &p->tree;
+	util_map_init(&b.children);
+	node_new(&b, CALL_NONE, CALL_NONE, CALL_NONE);
+	stack.depth = UINT32_MAX;
+	if (d) {
+		/* The callers' methods, outermost first, then their nodes. */
+		UTIL_GROW(stack.node, stack.cap, d);
+		for (c = calltree_parent(tree, p->from), j = d; j--;
+		     c = calltree_parent(tree, c))
+			stack.node[j] = calltree_method(tree, c);
+		for (j = 0; j < d; j++)
+			stack.node[j] = child_of(&b, j ? stack.node[j - 1] : 0,
+			                         stack.node[j]);
+		stack.len = d;
+		stack.depth = d - 1;
+	}
+	for (i = p->from; i < p->to; i++)
+		add_call(&b, tree, &whole, &span, i, 0, &stack, p->top);
+	sum_root(&p->tree);
+	free(stack.node);
+	free(b.last_child);
+	free(b.first_seen);
+	free(b.next_seen);
+	util_map_done(&b.children);
+}
+
+static void *
+piece_job(void *arg)
+{
+	struct piece_job *job = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(job->next, 1)) < job->count)
+		build_piece(&job->pieces[i], job->tree);
+	return NULL;
+}
+
+/* Thread t's time outside any method as the last child of the root of
+ * out, its tree without it, as add_outside makes it in one pass. */
+static void
+append_outside(struct callpath *out, const struct calltree *tree, size_t t,
+               const uint64_t *top)
+{
+	struct scope whole;
+	uint64_t time[CLOCK_COUNT];
+	struct callpath_node *n;
+	uint32_t id = (uint32_t)out->count, last;
+	int k;
+
+	memset(&whole, 0, sizeof(whole));
+	whole.nthreads = tree->nthreads;
+	if (!outside_time(tree, &whole, t, top, time))
+		return;
+	out->nodes =
+	        xreallocarray(out->nodes, out->count + 1, sizeof(*out->nodes));
+	n = &out->nodes[id];
+	memset(n, 0, sizeof(*n));
+	n->method = CALLPATH_OUTSIDE;
+	n->thread = CALL_NONE;
+	n->parent = 0;
+	n->first_child = n->next_sibling = CALL_NONE;
+	n->depth = 1;
+	memcpy(n->incl, time, sizeof(time));
+	last = out->nodes[0].first_child;
+	if (last == CALL_NONE) {
+		out->nodes[0].first_child = id;
+	} else {
+		while (out->nodes[last].next_sibling != CALL_NONE)
+			last = out->nodes[last].next_sibling;
+		out->nodes[last].next_sibling = id;
+	}
+	for (k = 0; k < CLOCK_COUNT; k++)
+		out->nodes[0].incl[k] += time[k];
+	out->count++;
+}
+
+/* Calls below which a worker of its own is not worth starting, and the
+ * least piece of a thread by default. */
+enum { PATH_CALLS_PER_JOB = 1 << 16, PATH_PIECE_MIN = 1 << 21 };
+
+void
+callpath_build_threads(struct callpath *paths, const struct calltree *tree,
+                       size_t part)
+{
+	struct piece_job jobs[UTIL_JOBS_MAX];
+	struct piece *pieces;
+	atomic_size_t next;
+	size_t calls = 0, npieces = 0, t, p, q;
+	unsigned i, njobs;
+
+	for (t = 0; t < tree->nthreads; t++)
+		calls += tree->threads[t].ncalls;
+	njobs = util_jobs_count((unsigned)(calls / PATH_CALLS_PER_JOB + 1));
+	if (!part) {
+		part = calls / (4 * (size_t)njobs) + 1;
+		if (part < PATH_PIECE_MIN)
+			part = PATH_PIECE_MIN;
+	}
+	for (t = 0; t < tree->nthreads; t++)
+		npieces += (tree->threads[t].ncalls + part - 1) / part;
+	pieces = xcalloc(npieces + 1, sizeof(*pieces));
+	npieces = 0;
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+		size_t from = th->first_call, end = from + th->ncalls;
+
+		if (!th->ncalls) /* no calls: a lone root, no outside time */
+			build_one(&paths[t], tree, t, true);
+		for (; from < end; from += part) {
+			pieces[npieces].thread = (uint32_t)t;
+			pieces[npieces].from = from;
+			pieces[npieces].to =
+			        end - from > part ? from + part : end;
+			npieces++;
+		}
+	}
+	atomic_init(&next, 0);
+	for (i = 0; i < njobs; i++)
+		jobs[i] = (struct piece_job){tree, pieces, npieces, &next};
+	util_jobs_run(piece_job, jobs, sizeof(*jobs), njobs);
+	for (p = 0; p < npieces; p = q) {
+		uint64_t top[CLOCK_COUNT] = {0};
+		struct callpath *out = &paths[pieces[p].thread];
+		int k;
+
+		for (q = p; q < npieces && pieces[q].thread == pieces[p].thread;
+		     q++)
+			for (k = 0; k < CLOCK_COUNT; k++)
+				top[k] += pieces[q].top[k];
+		if (q - p == 1) {
+			*out = pieces[p].tree;
+		} else {
+			struct callpath *trees = xcalloc(q - p, sizeof(*trees));
+			size_t r;
+
+			for (r = p; r < q; r++)
+				trees[r - p] = pieces[r].tree;
+			callpath_merge(out, trees, q - p);
+			for (r = p; r < q; r++)
+				callpath_done(&pieces[r].tree);
+			free(trees);
+		}
+		append_outside(out, tree, pieces[p].thread, top);
+	}
+	free(pieces);
 }
 
 /* The merge of one part: its nodes in the same order, so a copy, with
@@ -289,6 +543,8 @@ callpath_merge(struct callpath *out, const struct callpath *parts, size_t n)
 	}
 	free(ids);
 	free(b.last_child);
+	free(b.first_seen);
+	free(b.next_seen);
 	util_map_done(&b.children);
 }
 

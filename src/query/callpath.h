@@ -81,6 +81,12 @@ void callpath_build_thread(struct callpath *out, const struct calltree *tree,
  * callpath_build_whole of a scope of t alone. */
 void callpath_build_thread_whole(struct callpath *out,
                                  const struct calltree *tree, size_t t);
+/* callpath_build_thread_whole of every thread t into paths[t], on every
+ * cpu: a thread's calls are cut into pieces of `part` calls (0: as many
+ * as keep the cpus busy), built apart and merged; the trees are the
+ * one-pass walk's, node for node. */
+void callpath_build_threads(struct callpath *paths, const struct calltree *tree,
+                            size_t part);
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index.  The first sort lists the nodes with
  * siblings to order, so the tree must not change after it (but for a

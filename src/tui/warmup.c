@@ -2,12 +2,14 @@
  * warmup: one POSIX thread per warmup or job, joined before anything it
  * built is handed out, so the hand-over needs no lock; `done` (and a
  * job's `abandoned`) are the only values both threads touch while it
- * runs.  The timeline index, built first and never touched again by the
- * thread, is the exception: it is handed out as soon as `timeline_ready`
- * says so, under `lock`, so the timeline need not wait for the rest.  So
- * are the per-thread call paths and their merge (the icicle's first
- * tree) once `paths_ready` says so: the thread inverts a copy of the
- * merge of its own, so the icicle need not wait for the bottom-up tree.
+ * runs.  What the views wait for is the exception, handed out as soon
+ * as its flag says so, under `lock`, and never touched again by the
+ * thread: first the per-thread call paths and their merge (the icicle's
+ * and the call tree's first tree, `paths_ready`; the thread inverts a
+ * copy of the merge of its own), then the bottom-up roots
+ * (`inverted_ready`), then the timeline index (`timeline_ready`), or,
+ * when the timeline asks for it first, the timeline index on a thread of
+ * its own beside the call paths, which the warmup's thread joins.
  */
 #include "config.h"
 
@@ -30,7 +32,12 @@ struct warmup {
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
 	bool timeline_ready; /* under lock */
+	/* Under lock: the timeline index is being built, on a thread of its
+	 * own (timeline_thread) when asked for before the warmup came to it. */
+	bool timeline_started, timeline_apart;
+	pthread_t timeline_thread;
 	bool paths_ready;    /* under lock: paths and merged */
+	bool inverted_ready; /* under lock */
 	struct timeline *timeline;
 	struct callpath *paths; /* per thread */
 	struct callpath *merged;
@@ -38,22 +45,53 @@ struct warmup {
 	struct profile_index *profile_index;
 };
 
+/* Set *flag under the lock and wake the waiters. */
+static void
+announce(struct warmup *w, bool *flag)
+{
+	pthread_mutex_lock(&w->lock);
+	*flag = true;
+	pthread_cond_broadcast(&w->ready);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Wait under the lock until *flag, when the thread runs. */
+static void
+await(struct warmup *w, const bool *flag)
+{
+	if (!w->running)
+		return;
+	pthread_mutex_lock(&w->lock);
+	while (!*flag)
+		pthread_cond_wait(&w->ready, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The timeline index, handed out as soon as it is built. */
+static void *
+build_timeline(void *arg)
+{
+	struct warmup *w = arg;
+
+	w->timeline = timeline_new(w->tree, w->clock);
+	announce(w, &w->timeline_ready);
+	return NULL;
+}
+
 static void *
 build(void *arg)
 {
 	struct warmup *w = arg;
 	const struct calltree *tree = w->tree;
 	enum clock_index k = calltree_default_clock(tree);
-	size_t t;
+	bool mine, apart;
 
-	w->timeline = timeline_new(tree, w->clock);
-	pthread_mutex_lock(&w->lock);
-	w->timeline_ready = true;
-	pthread_cond_broadcast(&w->ready);
-	pthread_mutex_unlock(&w->lock);
+	/* The call paths first: on every cpu they take a fraction of the
+	 * timeline index's time, and the icicle and the call tree wait for
+	 * them.  The timeline index comes next, unless the timeline asked
+	 * for it first (warmup_take_timeline). */
 	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
-	for (t = 0; t < tree->nthreads; t++)
-		callpath_build_thread_whole(&w->paths[t], tree, t);
+	callpath_build_threads(w->paths, tree, 0);
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
 	callpath_merge(w->merged, w->paths, tree->nthreads);
@@ -62,11 +100,18 @@ build(void *arg)
 	 * after it. */
 	callpath_invert(w->inverted, w->merged);
 	callpath_sort(w->merged, k);
-	pthread_mutex_lock(&w->lock);
-	w->paths_ready = true;
-	pthread_cond_broadcast(&w->ready);
-	pthread_mutex_unlock(&w->lock);
+	announce(w, &w->paths_ready);
 	callpath_sort(w->inverted, k);
+	announce(w, &w->inverted_ready);
+	pthread_mutex_lock(&w->lock);
+	mine = !w->timeline_started;
+	w->timeline_started = true;
+	apart = w->timeline_apart;
+	pthread_mutex_unlock(&w->lock);
+	if (mine)
+		build_timeline(w);
+	else if (apart)
+		pthread_join(w->timeline_thread, NULL);
 	w->profile_index = profile_index_new(tree, 0);
 	atomic_store(&w->done, true);
 	return NULL;
@@ -108,30 +153,28 @@ struct timeline *
 warmup_take_timeline(struct warmup *w, enum clock_index k)
 {
 	struct timeline *tl;
+	bool here = false;
 
 	if (!w || k != w->clock)
 		return NULL;
 	if (w->running) {
+		/* Not begun: begin it now, beside the call paths. */
 		pthread_mutex_lock(&w->lock);
-		while (!w->timeline_ready)
-			pthread_cond_wait(&w->ready, &w->lock);
+		if (!w->timeline_started) {
+			w->timeline_started = true;
+			w->timeline_apart =
+			        pthread_create(&w->timeline_thread, NULL,
+			                       build_timeline, w) == 0;
+			here = !w->timeline_apart;
+		}
 		pthread_mutex_unlock(&w->lock);
+		if (here)
+			build_timeline(w);
+		await(w, &w->timeline_ready);
 	}
 	tl = w->timeline;
 	w->timeline = NULL;
 	return tl;
-}
-
-/* Wait until the call paths and their merge are built. */
-static void
-wait_paths(struct warmup *w)
-{
-	if (!w->running)
-		return;
-	pthread_mutex_lock(&w->lock);
-	while (!w->paths_ready)
-		pthread_cond_wait(&w->ready, &w->lock);
-	pthread_mutex_unlock(&w->lock);
 }
 
 struct callpath *
@@ -141,7 +184,7 @@ warmup_take_thread_paths(struct warmup *w)
 
 	if (!w)
 		return NULL;
-	wait_paths(w);
+	await(w, &w->paths_ready);
 	paths = w->paths;
 	w->paths = NULL;
 	return paths;
@@ -154,7 +197,7 @@ warmup_take_merged(struct warmup *w)
 
 	if (!w)
 		return NULL;
-	wait_paths(w);
+	await(w, &w->paths_ready);
 	merged = w->merged;
 	w->merged = NULL;
 	return merged;
@@ -167,7 +210,7 @@ warmup_take_inverted(struct warmup *w)
 
 	if (!w)
 		return NULL;
-	join(w);
+	await(w, &w->inverted_ready);
 	inverted = w->inverted;
 	w->inverted = NULL;
 	return inverted;

@@ -34,7 +34,8 @@ struct warmup;
 struct warmup *warmup_start(const struct calltree *tree, enum clock_index k);
 /* True once nothing is being built any more. */
 bool warmup_done(struct warmup *w);
-/* The timeline index of clock k (waiting for it), or NULL. */
+/* The timeline index of clock k (waiting for it, and starting it at once
+ * beside the call paths when the warmup has not come to it), or NULL. */
 struct timeline *warmup_take_timeline(struct warmup *w, enum clock_index k);
 /* The array of per-thread call paths, one per thread of the tree
  * (waiting for it), or NULL. */
