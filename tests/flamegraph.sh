@@ -160,7 +160,8 @@ agree() {
 }
 
 for spec in "$fixtures"/*.spec; do
-	name=$(basename "$spec" .spec)
+	name=${spec##*/}
+	name=${name%.spec}
 	case $name in broken-* | generated-*) continue ;; esac
 	"$MKTRACE" "$spec" "$name.trace" 2>/dev/null || {
 		ok 1 "$name: mktrace failed"

@@ -35,7 +35,8 @@ check_path() {
 }
 
 for spec in "${top_srcdir:-.}"/tests/fixtures/*.spec; do
-	name=$(basename "$spec" .spec)
+	name=${spec##*/}
+	name=${name%.spec}
 	"$MKTRACE" "$spec" "$tmp/$name.trace" 2>/dev/null || continue
 	check "$tmp/$name.trace"
 done
