@@ -315,7 +315,7 @@ if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
-		self_diff "$f" "$(basename "$f")"
+		self_diff "$f" "${f##*/}"
 	done
 	a=$SHARED_TRACES/game__mytrace.earlier-revision.trace
 	b=$SHARED_TRACES/AppMethodOrder__oldVersion.trace

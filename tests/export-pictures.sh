@@ -418,9 +418,9 @@ if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue
 		c_refused_ok=yes
-		check dot all "$(basename "$f")" "$f" || continue
+		check dot all "${f##*/}" "$f" || continue
 		c_refused_ok=
-		check html - "$(basename "$f")" "$f"
+		check html - "${f##*/}" "$f"
 	done
 	batch_py_done
 else

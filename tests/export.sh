@@ -309,7 +309,7 @@ if [ -d "$SHARED_TRACES" ]; then
 		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
 		for format in speedscope chrome; do
-			valid $format "$f" "$(basename "$f")"
+			valid $format "$f" "${f##*/}"
 		done
 	done
 else

@@ -130,7 +130,7 @@ for f in "$dir"/*; do
 	yes* | integer_factorising__java.hprof.txt | libinjection-Java__java.hprof.txt) ;;
 	*) continue ;;
 	esac
-	name=$(basename "$f")
+	name=${f##*/}
 	failed=
 	for cmd in report tree calls info folded dump; do
 		"$TRACETUI" $cmd "$f" >/dev/null 2>"$tmp/e" ||

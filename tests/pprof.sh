@@ -169,7 +169,7 @@ fi
 
 for f in "$P"/*; do
 	[ -f "$f" ] || continue
-	base=$(basename "$f")
+	base=${f##*/}
 	types=
 	for e in "$P/expected/$base".*.tsv; do
 		[ -f "$e" ] || continue

@@ -15,7 +15,7 @@ check() {
 		how=$("$MODEL_EQUAL" $workers "$1" 2>"$tmp/why")
 		rc=$?
 		[ $rc -eq 3 ] && return # unreadable both ways
-		ok $rc "$(basename "$1"): $workers worker(s), $how"
+		ok $rc "${1##*/}: $workers worker(s), $how"
 		[ $rc -eq 0 ] || diag <"$tmp/why"
 	done
 }
