@@ -154,7 +154,7 @@ valid() {
 	# The count of calls, once per trace and thread for both formats.
 	if [ "$v_thread $v_trace" != "$v_counted" ]; then
 		v_calls=$("$TRACETUI" calls --format tsv $v_thread "$v_trace" \
-			2>/dev/null | tail -n +2 | wc -l)
+			2>/dev/null | awk 'END { print (NR > 1 ? NR - 1 : 0) }')
 		v_counted="$v_thread $v_trace"
 	fi
 	printf '%s\t%s\t%s\t%s\n' "$v_format" "$tmp/out.$v_n.json" \
