@@ -190,10 +190,21 @@ for line in $conditions; do
 		>/dev/null 2>"$tmp/e"
 	rc=$?
 	if [ "$want" -eq 1 ]; then
-		trimmed=$(printf '%s\n' "$expr" | sed 's/^ *//; s/ *$//')
-		line_ok=$(grep -Fx \
-			"tracetui: diff: condition holds: $trimmed: $msg" \
-			"$tmp/e" >/dev/null && echo 0 || echo 1)
+		# The message names the condition trimmed of blanks; both are
+		# read by the shell (this runs for every condition).
+		trimmed=$expr
+		while :; do
+			case $trimmed in
+			" "*) trimmed=${trimmed# } ;;
+			*" ") trimmed=${trimmed% } ;;
+			*) break ;;
+			esac
+		done
+		line_ok=1
+		while IFS= read -r e_line; do
+			[ "$e_line" = "tracetui: diff: condition holds: $trimmed: $msg" ] &&
+				line_ok=0
+		done <"$tmp/e"
 	else
 		line_ok=$([ -s "$tmp/e" ] && echo 1 || echo 0)
 	fi
