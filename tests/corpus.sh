@@ -9,7 +9,7 @@ PERFLIB_TREE=${top_builddir:-.}/tests/perflib-tree
 
 # Every trace loads, except the three damaged ones, which fail cleanly.
 for f in "$T"/*.trace; do
-	name=$(basename "$f")
+	name=${f##*/}
 	case $name in
 	game__mytrace.trace | perflib__basic-special_char.trace | \
 		perflib__header.trace)

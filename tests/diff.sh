@@ -190,10 +190,21 @@ for line in $conditions; do
 		>/dev/null 2>"$tmp/e"
 	rc=$?
 	if [ "$want" -eq 1 ]; then
-		trimmed=$(printf '%s\n' "$expr" | sed 's/^ *//; s/ *$//')
-		line_ok=$(grep -Fx \
-			"tracetui: diff: condition holds: $trimmed: $msg" \
-			"$tmp/e" >/dev/null && echo 0 || echo 1)
+		# The message names the condition trimmed of blanks; both are
+		# read by the shell (this runs for every condition).
+		trimmed=$expr
+		while :; do
+			case $trimmed in
+			" "*) trimmed=${trimmed# } ;;
+			*" ") trimmed=${trimmed% } ;;
+			*) break ;;
+			esac
+		done
+		line_ok=1
+		while IFS= read -r e_line; do
+			[ "$e_line" = "tracetui: diff: condition holds: $trimmed: $msg" ] &&
+				line_ok=0
+		done <"$tmp/e"
 	else
 		line_ok=$([ -s "$tmp/e" ] && echo 1 || echo 0)
 	fi
@@ -315,7 +326,7 @@ if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue
 		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
-		self_diff "$f" "$(basename "$f")"
+		self_diff "$f" "${f##*/}"
 	done
 	a=$SHARED_TRACES/game__mytrace.earlier-revision.trace
 	b=$SHARED_TRACES/AppMethodOrder__oldVersion.trace

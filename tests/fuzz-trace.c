@@ -38,7 +38,9 @@
  *
  * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
  * libFuzzer's: every file named on the command line is run through the
- * same function, so `make check` replays tests/fuzz-corpus without clang.
+ * same function, so `make check` replays tests/fuzz-corpus without clang;
+ * with --prefixes SKIP STRIDE, every cut of each file (each of the first
+ * SKIP bytes, then every STRIDE), so a suite cuts a file in one process.
  */
 #include "config.h"
 
@@ -974,16 +976,44 @@ read_file(const char *path, unsigned char **data, size_t *size)
 	return true;
 }
 
+/* Run the target on each prefix of data whose length is below skip or a
+ * multiple of stride, each copied to a buffer of exactly its length (so
+ * that a sanitizer sees any read past the cut). */
+static void
+replay_prefixes(const unsigned char *data, size_t size, size_t skip,
+                size_t stride)
+{
+	size_t n;
+
+	for (n = 0; n < size; n += n < skip ? 1 : stride) {
+		unsigned char *cut = xmalloc(n ? n : 1);
+
+		memcpy(cut, data, n);
+		LLVMFuzzerTestOneInput(cut, n);
+		free(cut);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	int i, status = 0;
+	int i = 1, status = 0;
+	size_t skip = 0, stride = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: fuzz-replay FILE...\n");
+	/* --prefixes SKIP STRIDE: every cut of each file, in one process. */
+	if (argc > 3 && strcmp(argv[1], "--prefixes") == 0) {
+		skip = strtoull(argv[2], NULL, 10);
+		stride = strtoull(argv[3], NULL, 10);
+		i = 4;
+		if (stride == 0)
+			stride = 1;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "usage: fuzz-replay [--prefixes SKIP STRIDE] "
+		                "FILE...\n");
 		return 2;
 	}
-	for (i = 1; i < argc; i++) {
+	for (; i < argc; i++) {
 		unsigned char *data;
 		size_t size;
 
@@ -991,7 +1021,10 @@ main(int argc, char **argv)
 			status = 1;
 			continue;
 		}
-		LLVMFuzzerTestOneInput(data, size);
+		if (stride)
+			replay_prefixes(data, size, skip, stride);
+		else
+			LLVMFuzzerTestOneInput(data, size);
 		free(data);
 	}
 	return status;

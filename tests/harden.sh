@@ -189,15 +189,18 @@ ok $? "idle threads: the one call is counted"
 
 # --- a crafted mapping --------------------------------------------------
 # 20000 originals behind one obfuscated name, and 2000 methods of that
-# name in the trace: every renamed name joins at most eight of them.
-awk 'BEGIN {
+# name in the trace (make check: a tenth of each): every renamed name
+# joins at most eight of them.
+originals=20000
+[ -n "$long" ] || originals=2000
+awk -v n=$originals 'BEGIN {
 	print "com.example.Big -> a.B:"
-	for (i = 0; i < 20000; i++) print "    void orig" i "(int) -> a"
+	for (i = 0; i < n; i++) print "    void orig" i "(int) -> a"
 }' >"$tmp/crafted.map"
-awk 'BEGIN {
+awk -v n=$((originals / 10)) 'BEGIN {
 	print "version 3\nclock dual\nvm art\nthread 1 main"
-	for (i = 1; i <= 2000; i++) printf "method 0x%x a.B a (J%d)V B.java\n", i * 4, i
-	for (i = 1; i <= 2000; i++) printf "call 1 0x%x %d %d %d %d\n", i * 4, 2 * i, 2 * i, 2 * i + 1, 2 * i + 1
+	for (i = 1; i <= n; i++) printf "method 0x%x a.B a (J%d)V B.java\n", i * 4, i
+	for (i = 1; i <= n; i++) printf "call 1 0x%x %d %d %d %d\n", i * 4, 2 * i, 2 * i, 2 * i + 1, 2 * i + 1
 }' >"$tmp/crafted.spec"
 "$MKTRACE" "$tmp/crafted.spec" "$tmp/crafted.trace"
 limited 1048576 "$TRACETUI" report -f tsv --mapping "$tmp/crafted.map" \

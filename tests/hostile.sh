@@ -54,18 +54,30 @@ base() {
 	printf 'method 0x4 a.B c ()V B.java\nmethod 0x8 a.B d ()V B.java\n'
 }
 
-# A small good trace, then cut at every byte of its key and header and at
-# every few bytes of its records (make check: every 4th byte of them).
+# A small good trace, then cut at every byte: each cut read and checked
+# by the fuzz target's invariants in one process (tests/fuzz-replay),
+# and through `tracetui report` at every byte of its key and header and
+# at every few bytes of its records (make check: every 16th byte of the
+# file; check-long: every byte of its key and header, every 4th after).
 { base; printf 'call 1 0x4 0 0 100 100 {\n call 1 0x8 10 10 50 50\n}\n'; } |
 	spec good
 size=$(wc -c <"$tmp/good.trace")
-n=0
-bad=0
-stride=1
-[ -n "$long" ] || stride=4
 # The records start after the data part's magic and header of 32 bytes.
 records=$(grep -boa SLOW "$tmp/good.trace" | sed -n '1s/:.*//p')
 records=$((${records:-0} + 32))
+REPLAY=${top_builddir:-.}/tests/fuzz-replay
+if [ -x "$REPLAY" ]; then
+	limited "$REPLAY" --prefixes "$size" 1 "$tmp/good.trace" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	ok $rc "good trace cut at each of its $size bytes: every invariant holds"
+	[ $rc -eq 0 ] || head -3 "$tmp/out" | diag
+fi
+n=0
+bad=0
+stride=4
+skip=$records
+[ -n "$long" ] || { stride=16; skip=0; }
 while [ $n -lt "$size" ]; do
 	head -c $n "$tmp/good.trace" >"$tmp/cut.trace"
 	limited "$TRACETUI" report "$tmp/cut.trace" >/dev/null 2>"$tmp/err"
@@ -73,10 +85,13 @@ while [ $n -lt "$size" ]; do
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
 		bad=$((bad + 1))
 		echo "cut at $n: exit $rc" | diag
+	elif [ $rc -eq 3 ] && ! grep -q "offset [0-9]*: " "$tmp/err"; then
+		bad=$((bad + 1))
+		echo "cut at $n: exit 3 without an offset" | diag
 	fi
-	n=$((n < records ? n + 1 : n + stride))
+	n=$((n < skip ? n + 1 : n + stride))
 done
-ok $bad "good trace cut at each byte of its first $records and every $stride of the rest: exit 0 or 3"
+ok $bad "good trace cut at each byte of its first $skip and every $stride of the rest: report exits 0 or 3"
 
 # Absurd header fields.
 for field in "record-size 65535" "record-size 13" "offset 65535" \
@@ -169,11 +184,14 @@ survives "$tmp/methods.trace" "$big methods" report info
 [ "$("$TRACETUI" report --format tsv "$tmp/methods.trace" | wc -l)" -eq $((big + 1)) ]
 ok $? "methods: a row each"
 
-# Records whose method ids were never defined, and a stream of exits.
-awk 'BEGIN { print "version 2\nclock wall\nthread 1 main";
-	for (i = 1; i <= 200000; i++) printf "1 exit 0x%x %d\n", i * 4, i }' |
+# Records whose method ids were never defined, and a stream of exits
+# (make check: past 16 bits; check-long: 200000).
+exits=200000
+[ -n "$long" ] || exits=70000
+awk -v n=$exits 'BEGIN { print "version 2\nclock wall\nthread 1 main";
+	for (i = 1; i <= n; i++) printf "1 exit 0x%x %d\n", i * 4, i }' |
 	spec exits
-survives "$tmp/exits.trace" "200000 orphan exits of unknown methods"
+survives "$tmp/exits.trace" "$exits orphan exits of unknown methods"
 
 # A file read through its mapping gives its pages back as it goes (past
 # the first million records); the answers must equal a pipe's.

@@ -62,10 +62,20 @@ for f in "$srcdir"/tests/fixtures/hprof-*.txt; do
 	same "$tmp/expect" "$tmp/got-crlf" \
 		"$name: the same rows with CRLF line ends"
 
-	# The first 64 prefixes, then every 29th: loaded (0) or refused
-	# (3), nothing else (make check: of the later ones every 4th).
+	# The first 64 prefixes, then every 29th: the fuzz target's
+	# invariants hold on each, all in one process (tests/fuzz-replay);
+	# report loads (0) or refuses (3) each, nothing else (make check:
+	# every 116th prefix).
+	replay=${top_builddir:-.}/tests/fuzz-replay
+	if [ -x "$replay" ]; then
+		"$replay" --prefixes 64 29 "$f" >"$tmp/out" 2>&1
+		rc=$?
+		ok $rc "$name: the first 64 prefixes and every 29th: every invariant holds"
+		[ $rc -eq 0 ] || head -3 "$tmp/out" | diag
+	fi
 	stride=1
-	[ -n "$long" ] || stride=4
+	skip=64
+	[ -n "$long" ] || { stride=4; skip=0; }
 	size=$(wc -c <"$f")
 	bad=
 	n=0
@@ -74,7 +84,7 @@ for f in "$srcdir"/tests/fixtures/hprof-*.txt; do
 		"$TRACETUI" report "$tmp/cut.txt" >/dev/null 2>&1
 		rc=$?
 		[ $rc -eq 0 ] || [ $rc -eq 3 ] || bad="$bad $n:$rc"
-		n=$((n < 64 ? n + 1 : n + 29 * stride))
+		n=$((n < skip ? n + 1 : n + 29 * stride))
 	done
 	ok "$([ -z "$bad" ] && echo 0 || echo 1)" \
 		"$name: every cut-off prefix loads or is refused"
@@ -130,7 +140,7 @@ for f in "$dir"/*; do
 	yes* | integer_factorising__java.hprof.txt | libinjection-Java__java.hprof.txt) ;;
 	*) continue ;;
 	esac
-	name=$(basename "$f")
+	name=${f##*/}
 	failed=
 	for cmd in report tree calls info folded dump; do
 		"$TRACETUI" $cmd "$f" >/dev/null 2>"$tmp/e" ||

@@ -55,10 +55,25 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 # The python3 interpreter itself, in $python (empty without one): a
-# version manager's shim costs a dozen processes a call.
+# version manager's shim costs a dozen processes a call.  The first
+# python3 on PATH that is not a script (a shim starts with #!) is found
+# by the shell alone; only with shims alone is one asked where it leads.
 python=
-if command -v python3 >/dev/null 2>&1; then
-	python=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+p_shim=
+p_ifs=$IFS
+IFS=:
+for p_dir in $PATH; do
+	[ -x "${p_dir:-.}/python3" ] && [ -f "${p_dir:-.}/python3" ] || continue
+	p_head=
+	IFS= read -r p_head <"${p_dir:-.}/python3" 2>/dev/null
+	case $p_head in
+	"#!"*) [ -n "$p_shim" ] || p_shim=${p_dir:-.}/python3 ;;
+	*) python=${p_dir:-.}/python3; break ;;
+	esac
+done
+IFS=$p_ifs
+if [ -z "$python" ] && [ -n "$p_shim" ]; then
+	python=$("$p_shim" -c 'import sys; print(sys.executable)' 2>/dev/null)
 fi
 
 # python3 is the interpreter itself when there is one, so that the

@@ -15,7 +15,7 @@ check() {
 		how=$("$MODEL_EQUAL" $workers "$1" 2>"$tmp/why")
 		rc=$?
 		[ $rc -eq 3 ] && return # unreadable both ways
-		ok $rc "$(basename "$1"): $workers worker(s), $how"
+		ok $rc "${1##*/}: $workers worker(s), $how"
 		[ $rc -eq 0 ] || diag <"$tmp/why"
 	done
 }
@@ -35,7 +35,8 @@ check_path() {
 }
 
 for spec in "${top_srcdir:-.}"/tests/fixtures/*.spec; do
-	name=$(basename "$spec" .spec)
+	name=${spec##*/}
+	name=${name%.spec}
 	"$MKTRACE" "$spec" "$tmp/$name.trace" 2>/dev/null || continue
 	check "$tmp/$name.trace"
 done

@@ -50,9 +50,10 @@ row() {
 	screen | sed -n "${1}p"
 }
 
-# The status line: the pane's last row but one.
+# The status line: the pane's last row but one (capture-pane prints
+# every row, blank ones too).
 status_line() {
-	row $(($(tm display -p -t t '#{pane_height}') - 1))
+	screen | sed -n 'x;$p'
 }
 
 # wait_for CMD: poll CMD (a shell command, evaluated here, so it sees
@@ -120,18 +121,23 @@ gone() {
 sane() {
 	wait_for gone
 	ok $? "$label: $1: the viewer exits"
-	wait_for 'screen | grep -v "^\$" | tail -n 1 | grep -q "^READY\\$"'
+	wait_for prompt_back
 	ok $? "$label: $1: the shell prompt is back"
-	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag}')
-	ok $([ "$state" = "0 1" ] && echo 0 || echo 1) \
+	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}')
+	ok $([ "${state% *}" = "0 1" ] && echo 0 || echo 1) \
 		"$label: $1: main screen, cursor visible"
-	ok $([ "$(mouse_modes)" = 000 ] && echo 0 || echo 1) \
+	ok $([ "${state##* }" = 000 ] && echo 0 || echo 1) \
 		"$label: $1: the mouse modes are off"
 	! on_screen 'Sanitizer|runtime error|Segmentation|Aborted'
 	ok $? "$label: $1: no crash or sanitizer report"
 	keys "clear; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo |" \
 		" tr '\\n' ' '; echo :modes" Enter
 	expect '^icanon echo :modes$' "$label: $1: icanon and echo are on"
+}
+
+# prompt_back: the last line that is not empty starts with the prompt.
+prompt_back() {
+	screen | awk 'length($0) { l = $0 } END { exit index(l, "READY$") != 1 }'
 }
 
 # A status line that differs from $1, or a failure after 5 s.
@@ -170,10 +176,13 @@ if [ -n "$utf8" ]; then
 	to=$(screen | grep -n -E '[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce( |$)' |
 		head -n 1 | cut -d: -f1)
 	n=$((${to:-0} - ${from:-0}))
+	js=
 	while [ $n -gt 0 ]; do
-		keys j
+		js="$js j"
 		n=$((n - 1))
 	done
+	# shellcheck disable=SC2086
+	[ -z "$js" ] || keys $js
 	wait_for 'status_line | grep -q "^android.os.Looper.loopOnce "'
 	ok $? "$label: j walks to the child Looper.loopOnce"
 	keys Enter
@@ -459,12 +468,12 @@ if [ -n "$utf8" ]; then
 
 	# Ctrl-Z suspends, with the mouse off, and fg resumes it.
 	keys C-z
-	wait_for 'screen | grep -v "^\$" | tail -n 1 | grep -q "^READY\\$"'
+	wait_for prompt_back
 	ok $? "$label: Ctrl-Z gives the shell back"
-	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag}')
-	ok $([ "$state" = "0 1" ] && echo 0 || echo 1) \
+	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}')
+	ok $([ "${state% *}" = "0 1" ] && echo 0 || echo 1) \
 		"$label: suspended: main screen, cursor visible"
-	ok $([ "$(mouse_modes)" = 000 ] && echo 0 || echo 1) \
+	ok $([ "${state##* }" = 000 ] && echo 0 || echo 1) \
 		"$label: suspended: the mouse modes are off"
 	keys fg Enter
 	expect '\| Timeline \| all 3 threads \|' "$label: fg redraws the viewer"
