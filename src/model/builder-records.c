@@ -258,12 +258,18 @@ add_counts(struct tid_table *to, const struct tid_table *later)
 	}
 }
 
-/* How many workers to run: as many as asked, else one per cpu. */
+/* Below this many records a worker's thread costs more than its share
+ * of the work. */
+enum { RECORDS_PER_WORKER = 65536 };
+
+/* How many workers to run: as many as asked, else one per cpu (one for a
+ * run of few records). */
 static unsigned
-worker_count(const struct calltree_builder *b)
+worker_count(const struct calltree_builder *b, size_t records)
 {
 	if (!b->max_workers)
-		return util_jobs_count(MAX_WORKERS);
+		return util_jobs_count(
+		        records < RECORDS_PER_WORKER ? 1 : MAX_WORKERS);
 	return b->max_workers < MAX_WORKERS ? b->max_workers : MAX_WORKERS;
 }
 
@@ -506,7 +512,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	struct run_list lists[MAX_WORKERS];
 	struct tid_count *per_thread;
 	uint32_t *tid_index = xcalloc(TID_DIRECT, sizeof(*tid_index));
-	unsigned n = worker_count(b), nlists, i;
+	unsigned n = worker_count(b, run->count), nlists, i;
 	uint64_t total = 0;
 	uint8_t *owner;
 	size_t t;

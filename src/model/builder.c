@@ -138,7 +138,7 @@ on_thread(void *ctx, uint32_t tid, const char *name)
 			util_map_put(&b->thread_alias, tid & 0xFFFF, idx);
 	}
 	/* A definition can change what a cached id resolves to. */
-	b->tid_direct[tid & 0xFFFF] = CALL_NONE;
+	b->tid_direct[tid & 0xFFFF] = 0;
 }
 
 /* Method index of id; a new id adds a placeholder method, or a
@@ -260,13 +260,13 @@ build_thread_of(struct calltree_builder *b, uint32_t tid)
 {
 	uint32_t idx;
 
-	if (tid < TID_DIRECT && b->tid_direct[tid] != CALL_NONE)
-		return b->tid_direct[tid];
+	if (tid < TID_DIRECT && b->tid_direct[tid])
+		return b->tid_direct[tid] - 1;
 	if (!util_map_get(&b->thread_ids, tid, &idx) &&
 	    !util_map_get(&b->thread_alias, tid, &idx))
 		idx = add_thread(b, tid, NULL, false);
 	if (tid < TID_DIRECT)
-		b->tid_direct[tid] = idx;
+		b->tid_direct[tid] = idx + 1;
 	return idx;
 }
 
@@ -1670,8 +1670,8 @@ calltree_builder_new(const char *path)
 	struct calltree *tree = xcalloc(1, sizeof(*tree));
 
 	b->tree = tree;
-	b->tid_direct = xmalloc(TID_DIRECT * sizeof(*b->tid_direct));
-	memset(b->tid_direct, 0xFF, TID_DIRECT * sizeof(*b->tid_direct));
+	/* Zero pages until an id is met: a small trace touches a few. */
+	b->tid_direct = xcalloc(TID_DIRECT, sizeof(*b->tid_direct));
 	build_worker_init(&b->serial, b, &tree->anomalies, false);
 	util_arena_init(&tree->arena);
 	util_map_init(&b->thread_ids);

@@ -137,7 +137,8 @@ struct build_worker {
 
 struct calltree_builder {
 	struct calltree *tree;
-	uint32_t *tid_direct;       /* tid -> thread index, for tid < 2^16 */
+	uint32_t *tid_direct;       /* tid -> thread index + 1 (0: not yet
+	                               looked up), for tid < 2^16 */
 	struct util_map thread_ids; /* tid -> thread index */
 	struct util_map
 	        thread_alias; /* tid & 0xFFFF -> index, for tid > 0xFFFF */
