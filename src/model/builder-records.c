@@ -518,7 +518,8 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	size_t t;
 	bool ok = true, settle, parents = false;
 
-	memset(jobs, 0, sizeof(jobs));
+	/* Only the jobs used: each holds a worker's caches, tens of KB. */
+	memset(jobs, 0, n * sizeof(*jobs));
 	count_records(b, run, jobs, n, lists, &nlists);
 	resolve_threads(b, &jobs[0].counts, tid_index, &per_thread);
 	tid_table_free(&jobs[0].counts);
@@ -550,7 +551,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	owner = xmalloc(tree->nthreads + 1);
 	n = share_threads(per_thread, tree->nthreads, owner, n);
 	free(per_thread);
-	memset(jobs, 0, sizeof(jobs));
+	memset(jobs, 0, n * sizeof(*jobs));
 	for (i = 0; i < n; i++) {
 		jobs[i].b = b;
 		jobs[i].run = run;
