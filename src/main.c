@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -91,6 +92,9 @@ write_text(int fd, const char *s)
 static void
 on_bus_error(int sig, siginfo_t *info, void *context)
 {
+	/* Workers reading the file in parallel fault together: one says
+	 * it, the others wait for the process to end. */
+	static atomic_flag saying = ATOMIC_FLAG_INIT;
 	const char *path;
 	uint64_t offset;
 
@@ -100,6 +104,9 @@ on_bus_error(int sig, siginfo_t *info, void *context)
 		raise(sig);
 		return;
 	}
+	if (atomic_flag_test_and_set(&saying))
+		for (;;)
+			pause();
 	term_wait_fault();
 	write_text(STDERR_FILENO, "\ntracetui: ");
 	write_text(STDERR_FILENO, path);
