@@ -284,8 +284,9 @@ if "$MKTRACE" "$tmp/big.spec" "$tmp/big.trace"; then
 			bad=$((bad + 1))
 			echo "cut after $delay s: exit $rc" | diag
 		fi
+		# One line, one offset (a cut before the open is a short file).
 		if [ $rc -eq 3 ] && { [ "$(grep -c . "$tmp/err")" != 1 ] ||
-			! grep -Eq '^tracetui: [^ ]*cut\.trace: offset [0-9]+: the file shrank while it was being read \(was it truncated or rewritten\?\)$' \
+			! grep -Eq '^tracetui: [^ ]*cut\.trace: offset [0-9]+: [^:]*$' \
 				"$tmp/err"; }; then
 			bad=$((bad + 1))
 			diag <"$tmp/err"
