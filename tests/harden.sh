@@ -60,52 +60,39 @@ if [ -x "$RENDER" ]; then
 	ok $rc "deep: every view within 1 GiB and 300 s (exit $rc)"
 	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
 fi
-if [ -x "$RENDER" ]; then
-	# The bottom-up icicle and call tree to r's deepest caller shown:
-	# the callers are made as the walk reaches them.  Each level of a
-	# one-method recursion still holds every call below it (the walk
-	# costs the square of the depth), so this walk is 4000 deep.
-	sed 's/d = 40000/d = 4000/' "$tmp/deep.spec" >"$tmp/deep4k.spec"
-	"$MKTRACE" "$tmp/deep4k.spec" "$tmp/deep4k.trace"
-	limited 1048576 "$RENDER" "$tmp/deep4k.trace" 100x30 VIEW_ICICLE \
-		INVERT MOVE_LAST VIEW_CALLTREE INVERT MOVE_DOWN EXPAND_HOT \
-		MOVE_LAST >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	ok $rc "deep: bottom-up to the deepest caller within 1 GiB and 300 s (exit $rc)"
-	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
-	# Above the last row (the leaf's root) is r's deepest caller, the
-	# outermost r alone: 1 call and 6 us of r's own below it.
-	awk '/a\.Deep\.leaf$/ { exit !(p2 == "0.006" && p3 == 1) }
-		{ p2 = $2; p3 = $3 }' "$tmp/out"
-	ok $? "deep: the bottom-up call tree opens down to r's deepest caller"
-fi
-if [ -x "$RENDER" ]; then
-	# The same walk at the issue's depth, 200000 under check-long: a
-	# level's callers are runs of r's, moved on in one step, so the walk
-	# is n log n (0.6 s at 40000 here, 2 s at 200000; one that regroups
-	# every r below each level took 7 s at 40000, 3 minutes at 200000).
-	d=40000
-	[ -n "$long" ] && d=200000
-	sed "s/d = 40000/d = $d/" "$tmp/deep.spec" >"$tmp/walk.spec"
-	"$MKTRACE" "$tmp/walk.spec" "$tmp/walk.trace"
+# walk_deepest WHAT TRACE MS: the bottom-up icicle and call tree walked
+# to the deepest caller of the hot root, within 1 GiB and 60 s; the row
+# above the leaf's (that caller) holds 1 call and MS ms below it.
+walk_deepest() {
 	t0=$(date +%s)
-	limited 1048576 timeout 60 "$RENDER" "$tmp/walk.trace" 100x30 \
+	limited 1048576 timeout 60 "$RENDER" "$2" 100x30 \
 		VIEW_ICICLE INVERT MOVE_LAST VIEW_CALLTREE INVERT MOVE_DOWN \
 		EXPAND_HOT MOVE_LAST QUIT >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	t1=$(date +%s)
-	ok $rc "deep $d: bottom-up to the deepest caller within 1 GiB and 60 s (exit $rc, $((t1 - t0)) s)"
+	ok $rc "$1: bottom-up to the deepest caller within 1 GiB and 60 s (exit $rc, $((t1 - t0)) s)"
 	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
-	awk '/a\.Deep\.leaf$/ { exit !(p2 == "0.006" && p3 == 1) }
+	awk -v ms="$3" '/a\.Deep\.leaf$/ { exit !(p2 == ms && p3 == 1) }
 		{ p2 = $2; p3 = $3 }' "$tmp/out"
-	ok $? "deep $d: the bottom-up call tree opens down to r's deepest caller"
-fi
+	ok $? "$1: the bottom-up call tree opens down to the deepest caller"
+}
 if [ -x "$RENDER" ]; then
+	# At the issue's depth, 200000 under check-long: a level's callers
+	# are runs of r's, moved on in one step, so the walk is n log n (0.6 s
+	# at 40000 here, 2 s at 200000; one that regroups every r below each
+	# level took 7 s at 40000, 3 minutes at 200000).  r's deepest caller
+	# is the outermost r alone, 6 us of r's own below it.
+	d=40000
+	[ -n "$long" ] && d=200000
+	sed "s/d = 40000/d = $d/" "$tmp/deep.spec" >"$tmp/walk.spec"
+	"$MKTRACE" "$tmp/walk.spec" "$tmp/walk.trace"
+	walk_deepest "deep $d" "$tmp/walk.trace" 0.006
+
 	# Its indirect twin, r->s->r->s: a level's r's (or s's) are one run
 	# at a stride of 2, so this walk is n log n too (0.2 s at 40000
 	# here; cut into a piece per call at each level it took 3.5 s).
-	d=40000
-	[ -n "$long" ] && d=200000
+	# The hot root is s (the innermost frame, 6 of its own); its
+	# deepest caller holds the outermost s alone: 1 call, 2 us.
 	awk -v d=$d 'BEGIN {
 		print "version 3\nclock dual\nvm art\nthread 1 main"
 		print "method 0x4 a.Deep r ()V Deep.java"
@@ -120,19 +107,7 @@ if [ -x "$RENDER" ]; then
 				" " 2 * d + 9 - i
 	}' >"$tmp/walk2.spec"
 	"$MKTRACE" "$tmp/walk2.spec" "$tmp/walk2.trace"
-	t0=$(date +%s)
-	limited 1048576 timeout 60 "$RENDER" "$tmp/walk2.trace" 100x30 \
-		VIEW_ICICLE INVERT MOVE_LAST VIEW_CALLTREE INVERT MOVE_DOWN \
-		EXPAND_HOT MOVE_LAST QUIT >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	t1=$(date +%s)
-	ok $rc "indirect $d: bottom-up to the deepest caller within 1 GiB and 60 s (exit $rc, $((t1 - t0)) s)"
-	[ $rc -eq 0 ] || tail -3 "$tmp/err" | diag
-	# The hot root is s (the innermost frame, 6 of its own); its
-	# deepest caller holds the outermost s alone: 1 call, 2 us.
-	awk '/a\.Deep\.leaf$/ { exit !(p2 == "0.002" && p3 == 1) }
-		{ p2 = $2; p3 = $3 }' "$tmp/out"
-	ok $? "indirect $d: the bottom-up call tree opens down to s's deepest caller"
+	walk_deepest "indirect $d" "$tmp/walk2.trace" 0.002
 fi
 for cmd in report tree calls folded info; do
 	limited 1048576 "$TRACETUI" $cmd "$tmp/deep.trace" >/dev/null 2>&1
