@@ -302,7 +302,7 @@ if command -v tmux >/dev/null 2>&1; then
 		cat >"$tmp/$1.sh" <<SCRIPT
 trap '' HUP
 echo \$\$ >"$tmp/$1.pid"
-env TERM=xterm "$TRACETUI" "$tmp/demo.trace"
+env TERM=xterm "$TRACETUI" "$tmp/demo.trace" 2>"$tmp/$1.err"
 echo \$? >"$tmp/$1.rc"
 SCRIPT
 		pre=
@@ -344,11 +344,13 @@ SCRIPT
 		rc=$(status int)
 		[ "$rc" = 130 ]
 		ok $? "SIGINT ends the viewer with 130 (got $rc)"
+		[ "$rc" = 130 ] || head -20 "$tmp/int.err" | diag
 		viewer term
 		kill -TERM "$pid"
 		rc=$(status term)
 		[ "$rc" = 143 ]
 		ok $? "SIGTERM ends the viewer with 143 (got $rc)"
+		[ "$rc" = 143 ] || head -20 "$tmp/term.err" | diag
 		viewer vanish setsid
 		tm kill-window -t h:vanish
 		rc=$(status vanish)

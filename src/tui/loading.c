@@ -43,6 +43,10 @@ struct load_job {
 	struct trace_error err;
 };
 
+/* A load left to die with the process: kept here, so that what it
+ * holds stays reachable until the exit (leak checkers count it so). */
+static struct load_job *abandoned;
+
 static double
 now_s(void)
 {
@@ -196,6 +200,7 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status)
 		key = term_wait_key(TICK_MS);
 		if (key == TKEY_NONE || key == 'q' || key == 'Q') {
 			/* The thread dies with the process. */
+			abandoned = job;
 			pthread_detach(thread);
 			term_wait_end();
 			free(name);
