@@ -65,14 +65,8 @@ size=$(wc -c <"$tmp/good.trace")
 # The records start after the data part's magic and header of 32 bytes.
 records=$(grep -boa SLOW "$tmp/good.trace" | sed -n '1s/:.*//p')
 records=$((${records:-0} + 32))
-REPLAY=${top_builddir:-.}/tests/fuzz-replay
-if [ -x "$REPLAY" ]; then
-	limited "$REPLAY" --prefixes "$size" 1 "$tmp/good.trace" \
-		>"$tmp/out" 2>&1
-	rc=$?
-	ok $rc "good trace cut at each of its $size bytes: every invariant holds"
-	[ $rc -eq 0 ] || head -3 "$tmp/out" | diag
-fi
+replay_cuts "$size" 1 "$tmp/good.trace" \
+	"good trace cut at each of its $size bytes" limited
 n=0
 bad=0
 stride=4

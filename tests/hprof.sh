@@ -66,13 +66,7 @@ for f in "$srcdir"/tests/fixtures/hprof-*.txt; do
 	# invariants hold on each, all in one process (tests/fuzz-replay);
 	# report loads (0) or refuses (3) each, nothing else (make check:
 	# every 116th prefix).
-	replay=${top_builddir:-.}/tests/fuzz-replay
-	if [ -x "$replay" ]; then
-		"$replay" --prefixes 64 29 "$f" >"$tmp/out" 2>&1
-		rc=$?
-		ok $rc "$name: the first 64 prefixes and every 29th: every invariant holds"
-		[ $rc -eq 0 ] || head -3 "$tmp/out" | diag
-	fi
+	replay_cuts 64 29 "$f" "$name: the first 64 prefixes and every 29th"
 	stride=1
 	skip=64
 	[ -n "$long" ] || { stride=4; skip=0; }

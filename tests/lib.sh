@@ -51,6 +51,22 @@ run() {
 	err=$(cat "$tmp/stderr")
 }
 
+# replay_cuts SKIP STRIDE FILE WHAT [RUNNER...]: the fuzz target's
+# invariants on FILE's first SKIP prefixes and every STRIDE-th after, in
+# one process (tests/fuzz-replay, run through RUNNER when given); one
+# test, WHAT its name.  Nothing when fuzz-replay was not built.
+replay_cuts() {
+	r_replay=${top_builddir:-.}/tests/fuzz-replay
+	[ -x "$r_replay" ] || return 0
+	r_skip=$1 r_stride=$2 r_file=$3 r_what=$4
+	shift 4
+	"$@" "$r_replay" --prefixes "$r_skip" "$r_stride" "$r_file" \
+		>"$tmp/replay.out" 2>&1
+	r_rc=$?
+	ok $r_rc "$r_what: every invariant holds"
+	[ $r_rc -eq 0 ] || head -3 "$tmp/replay.out" | diag
+}
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

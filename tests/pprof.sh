@@ -249,13 +249,7 @@ if [ -f "$f" ]; then
 	# an offset or loads it (two processes a cut, the message read by the
 	# shell: make check takes every 296th cut, check-long every 37th).
 	size=$(wc -c <"$tmp/plain.pb")
-	replay=${top_builddir:-.}/tests/fuzz-replay
-	if [ -x "$replay" ]; then
-		"$replay" --prefixes 1 37 "$tmp/plain.pb" >"$tmp/out" 2>&1
-		rc=$?
-		ok $rc "every 37th cut of the profile: every invariant holds"
-		[ $rc -eq 0 ] || head -3 "$tmp/out" | diag
-	fi
+	replay_cuts 1 37 "$tmp/plain.pb" "every 37th cut of the profile"
 	cut_stride=37
 	[ -n "$long" ] || cut_stride=296
 	bad=0

@@ -44,7 +44,7 @@ struct load_job {
 };
 
 /* A load left to die with the process: kept here, so that what it
- * holds stays reachable until the exit (leak checkers count it so). */
+ * holds stays reachable until the process ends, as leak checkers want. */
 static struct load_job *abandoned;
 
 static double
