@@ -247,6 +247,19 @@ calltree_duration(const struct calltree *tree, size_t c, enum clock_index k)
 
 	return d != UINT16_MAX ? d : calltree_long_duration(tree, c, k);
 }
+/* Call c's inclusive time on every clock, 0 on a clock the trace lacks. */
+static inline void
+calltree_durations(const struct calltree *tree, size_t c,
+                   uint64_t dur[CLOCK_COUNT])
+{
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++)
+		dur[k] = tree->has_clock[k]
+		                 ? calltree_duration(tree, c,
+		                                     (enum clock_index)k)
+		                 : 0;
+}
 /* End of call c on clock k. */
 static inline uint64_t
 calltree_end(const struct calltree *tree, size_t c, enum clock_index k)

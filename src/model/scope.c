@@ -286,10 +286,7 @@ scope_clip(const struct scope *scope, const struct calltree *tree,
 
 	if (!r->on) {
 		/* Uncut: the duration, without finding the start. */
-		for (k = 0; k < CLOCK_COUNT; k++)
-			dur[k] = tree->has_clock[k]
-			                 ? calltree_duration(tree, c, k)
-			                 : 0;
+		calltree_durations(tree, c, dur);
 		return;
 	}
 	cut_start = calltree_start(tree, c, r->clock) < r->start;

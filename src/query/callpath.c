@@ -99,7 +99,8 @@ add_call(struct path_builder *b, const struct calltree *tree,
 {
 	uint32_t d = calltree_depth(tree, i);
 	uint32_t parent = d ? st->node[d - 1] : base;
-	uint32_t method = calltree_method(tree, i), node, *seen;
+	uint32_t method = calltree_method(tree, i), node;
+	bool first;
 	struct callpath_node *n;
 	uint64_t dur[CLOCK_COUNT];
 	int k;
@@ -110,18 +111,16 @@ add_call(struct path_builder *b, const struct calltree *tree,
 			st->node[st->len++] = CALL_NONE;
 	}
 	/* Its caller's first callee, or after a sibling. */
-	seen = d == st->depth + 1 || st->node[d] == CALL_NONE
-	               ? &b->first_seen[parent]
-	               : &b->next_seen[st->node[d]];
-	node = *seen;
+	first = d == st->depth + 1 || st->node[d] == CALL_NONE;
+	node = first ? b->first_seen[parent] : b->next_seen[st->node[d]];
 	if (node == CALL_NONE || b->out->nodes[node].parent != parent ||
 	    b->out->nodes[node].method != method) {
 		node = child_of(b, parent, method);
-		/* child_of may have moved the arrays. */
-		seen = d == st->depth + 1 || st->node[d] == CALL_NONE
-		               ? &b->first_seen[parent]
-		               : &b->next_seen[st->node[d]];
-		*seen = node;
+		/* child_of may have moved the arrays: index them again. */
+		if (first)
+			b->first_seen[parent] = node;
+		else
+			b->next_seen[st->node[d]] = node;
 	}
 	n = &b->out->nodes[node];
 	st->node[d] = node;
@@ -129,11 +128,8 @@ add_call(struct path_builder *b, const struct calltree *tree,
 	n->calls++;
 	if (scope->range.on)
 		scope_clip(scope, tree, span, i, dur);
-	else /* scope_clip's answer, without the call */
-		for (k = 0; k < CLOCK_COUNT; k++)
-			dur[k] = tree->has_clock[k]
-			                 ? calltree_duration(tree, i, k)
-			                 : 0;
+	else /* scope_clip's answer, inlined on this hot path */
+		calltree_durations(tree, i, dur);
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		n->incl[k] += dur[k];
 		if (!d)
