@@ -290,6 +290,14 @@ golden_check recursion-direct.speedscope.json --format speedscope \
 run "$TRACETUI" export v3-dual.trace
 ok "$([ $rc -eq 2 ] && [ -z "$out" ] && echo "$err" | grep -q -- '--format' &&
 	echo 0 || echo 1)" "export without --format: exit 2"
+# Options that need no trace are checked before one is read: a missing
+# file is not what the message is about.
+run "$TRACETUI" export missing.trace
+ok "$([ $rc -eq 2 ] && echo "$err" | grep -q -- '--format' &&
+	echo 0 || echo 1)" "export without --format: refused before the load"
+run "$TRACETUI" export --format chrome --range 1..2 missing.trace
+ok "$([ $rc -eq 2 ] && echo "$err" | grep -q 'apply to dot and html only' &&
+	echo 0 || echo 1)" "export --format chrome --range: refused before the load"
 run "$TRACETUI" export --format csv v3-dual.trace
 ok "$([ $rc -eq 2 ] && echo "$err" | grep -q "unknown format 'csv'" &&
 	echo 0 || echo 1)" "export --format csv: exit 2"
