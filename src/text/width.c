@@ -62,8 +62,14 @@ name_invisible(char *out, size_t size, ucs4_t uc)
 static int
 printable_at(const uint8_t *p, size_t left, int *width, ucs4_t *uc)
 {
-	int n = (int)text_utf8_char((const char *)p, left);
+	int n;
 
+	if (p[0] >= 0x20 && p[0] < 0x7F) { /* printable ASCII: most names */
+		*uc = p[0];
+		*width = 1;
+		return 1;
+	}
+	n = (int)text_utf8_char((const char *)p, left);
 	if (!n)
 		return 0;
 	u8_mbtouc(uc, p, (size_t)n);
