@@ -17,57 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LINK_CACHE = 1024 };
-
-/* Links of a profile being built, found by their key. */
-struct link_table {
-	struct profile_link *links;
-	size_t count, cap;
-	struct util_map index;
-	struct {
-		uint64_t key_plus_one; /* 0: empty */
-		uint32_t link;
-	} cache[LINK_CACHE]; /* direct-mapped, in front of index */
-};
-
-static uint64_t
-link_key(uint32_t parent, uint32_t child, bool child_rec, bool parent_rec)
-{
-	/* Method indexes stay below 2^31 (CALL_NONE maps to 2^31 - 1). */
-	uint64_t p = parent == CALL_NONE ? 0x7FFFFFFF : parent;
-
-	return p << 33 | (uint64_t)child << 2 | (uint64_t)child_rec << 1 |
-	       parent_rec;
-}
-
-static struct profile_link *
-link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
-          bool parent_rec)
-{
-	uint64_t key = link_key(parent, child, child_rec, parent_rec);
-	size_t at = (key ^ key >> 29) & (LINK_CACHE - 1);
-	uint32_t *slot;
-
-	if (t->cache[at].key_plus_one == key + 1)
-		return &t->links[t->cache[at].link];
-	slot = util_map_slot(&t->index, key, CALL_NONE);
-	if (*slot == CALL_NONE) {
-		struct profile_link *l;
-
-		UTIL_GROW(t->links, t->cap, t->count + 1);
-		l = &t->links[t->count];
-		memset(l, 0, sizeof(*l));
-		l->parent = parent;
-		l->child = child;
-		l->child_recursive = child_rec;
-		l->parent_recursive = parent_rec;
-		*slot = (uint32_t)t->count++;
-	}
-	t->cache[at].key_plus_one = key + 1;
-	t->cache[at].link = *slot;
-	return &t->links[*slot];
-}
-
 /* Add call i, called by parent and lasting dur, to rows and links. */
 static void
 add_call(struct profile_row *rows, struct link_table *links,
@@ -75,39 +24,16 @@ add_call(struct profile_row *rows, struct link_table *links,
          const uint64_t *dur)
 {
 	const struct tt_calls *c = &tree->calls;
-	struct profile_row *r = &rows[calltree_method(tree, i)];
+	uint32_t m = calltree_method(tree, i);
+	uint32_t pm = parent == CALL_NONE ? CALL_NONE
+	                                  : calltree_method(tree, parent);
 	bool rec = c->flags[i] & CALL_RECURSIVE;
 	bool parent_rec =
 	        parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
-	struct profile_link *l = link_slot(
-	        links,
-	        parent == CALL_NONE ? CALL_NONE : calltree_method(tree, parent),
-	        calltree_method(tree, i), rec, parent_rec);
-	int k;
 
-	if (rec)
-		r->rcalls++;
-	else
-		r->calls++;
-	l->calls++;
-	for (k = 0; k < CLOCK_COUNT; k++) {
-		uint64_t d = dur[k];
-
-		l->incl[k] += d;
-		r->excl[k] += d;
-		if (!rec) {
-			r->incl[k] += d;
-			r->top_excl[k] += d;
-		}
-		if (parent != CALL_NONE) {
-			struct profile_row *pr =
-			        &rows[calltree_method(tree, parent)];
-
-			pr->excl[k] -= d;
-			if (!parent_rec)
-				pr->top_excl[k] -= d;
-		}
-	}
+	sums_add_call(&rows[m], parent == CALL_NONE ? NULL : &rows[pm],
+	              link_slot(links, pm, m, rec, parent_rec), rec,
+	              parent_rec, dur);
 }
 
 /* Add calls [from, to) of one thread, whole. */
@@ -180,24 +106,15 @@ profile_start(struct profile *out, const struct calltree *tree,
 		out->total[k] = scope_total(scope, tree, k);
 }
 
-/* One thread's aggregates: only the methods it called. */
-struct thread_aggregate {
-	uint32_t *methods;
-	struct profile_row *rows;
-	size_t count;
-	struct profile_link *links;
-	size_t nlinks;
-};
-
 struct profile_cache {
-	struct thread_aggregate *threads;
+	struct thread_sums *threads;
 	size_t nthreads;
 };
 
 /* The aggregates of calls [from, to) of one thread into a; rows and used
  * have a zero entry per method, and have them again on return. */
 static void
-aggregate_part(struct thread_aggregate *a, const struct calltree *tree,
+aggregate_part(struct thread_sums *a, const struct calltree *tree,
                size_t from, size_t to, struct profile_row *rows, uint8_t *used)
 {
 	struct link_table *links = xcalloc(1, sizeof(*links));
@@ -248,7 +165,7 @@ row_add(struct profile_row *to, const struct profile_row *from)
 
 /* Add the links of a to links, in their order. */
 static void
-links_add(struct link_table *links, const struct thread_aggregate *a)
+links_add(struct link_table *links, const struct thread_sums *a)
 {
 	size_t i;
 	int k;
@@ -268,7 +185,7 @@ links_add(struct link_table *links, const struct thread_aggregate *a)
 /* The n consecutive parts of one thread, summed in order into out (the
  * links in the order one pass would make them); the parts are freed. */
 static void
-join_parts(struct thread_aggregate *out, struct thread_aggregate *parts,
+join_parts(struct thread_sums *out, struct thread_sums *parts,
            size_t n, size_t nmethods)
 {
 	struct link_table links = {0};
@@ -315,7 +232,7 @@ struct part {
 /* Workers share out the parts, largest threads' first. */
 struct aggregate_job {
 	const struct calltree *tree;
-	struct thread_aggregate *out; /* one per part */
+	struct thread_sums *out; /* one per part */
 	const struct part *parts;
 	size_t count;
 	atomic_size_t *next; /* into parts */
@@ -353,14 +270,14 @@ u64_cmp(const void *a, const void *b)
 /* Per thread, the aggregates of the threads scope has (every thread when
  * scope is NULL), built by one worker per cpu; a thread with more calls
  * than a part is summed in parts, side by side, and joined. */
-static struct thread_aggregate *
+static struct thread_sums *
 aggregate_threads(const struct calltree *tree, const struct scope *scope)
 {
-	struct thread_aggregate *out =
+	struct thread_sums *out =
 	        xcalloc(tree->nthreads + 1, sizeof(*out));
 	uint64_t *by_size = xcalloc(tree->nthreads + 1, sizeof(*by_size));
 	struct aggregate_job jobs[UTIL_JOBS_MAX];
-	struct thread_aggregate *sums;
+	struct thread_sums *sums;
 	struct part *parts;
 	atomic_size_t next;
 	size_t n = 0, calls = 0, nparts = 0, part, t, p, q;
@@ -428,7 +345,7 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 
 /* out: the sums of the aggregates of the threads scope has. */
 static void
-merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
+merge_aggregates(struct profile *out, const struct thread_sums *threads,
                  size_t nthreads, const struct calltree *tree,
                  const struct scope *scope)
 {
@@ -438,7 +355,7 @@ merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
 	profile_start(out, tree, scope);
 	util_map_init(&links.index);
 	for (t = 0; t < nthreads; t++) {
-		const struct thread_aggregate *a = &threads[t];
+		const struct thread_sums *a = &threads[t];
 
 		if (!scope_has(scope, t))
 			continue;
@@ -452,15 +369,12 @@ merge_aggregates(struct profile *out, const struct thread_aggregate *threads,
 }
 
 static void
-aggregates_free(struct thread_aggregate *threads, size_t nthreads)
+aggregates_free(struct thread_sums *threads, size_t nthreads)
 {
 	size_t t;
 
-	for (t = 0; t < nthreads; t++) {
-		free(threads[t].methods);
-		free(threads[t].rows);
-		free(threads[t].links);
-	}
+	for (t = 0; t < nthreads; t++)
+		thread_sums_done(&threads[t]);
 	free(threads);
 }
 
@@ -470,7 +384,7 @@ profile_compute(struct profile *out, const struct calltree *tree,
 {
 	struct link_table links = {0};
 	struct scope_span span = {0};
-	struct thread_aggregate *threads;
+	struct thread_sums *threads;
 	size_t t;
 
 	if (!scope->range.on) {

@@ -14,28 +14,9 @@
 
 #include "model/calltree.h"
 #include "model/scope.h"
+#include "model/sums.h"
 
 #include <stdint.h>
-
-struct profile_row {
-	uint64_t calls;
-	uint64_t rcalls;
-	uint64_t incl[CLOCK_COUNT];
-	uint64_t excl[CLOCK_COUNT];
-	uint64_t top_excl[CLOCK_COUNT]; /* excl of non-recursive calls */
-};
-
-/*
- * One caller-callee pair: the calls of `child` made directly by `parent`
- * (CALL_NONE: the top level of a thread), split by whether the child's
- * call and the parent's call were recursive.
- */
-struct profile_link {
-	uint32_t parent, child;
-	bool child_recursive, parent_recursive;
-	uint64_t calls;
-	uint64_t incl[CLOCK_COUNT]; /* summed durations of the child calls */
-};
 
 struct profile {
 	struct profile_row *rows; /* indexed by method */

@@ -1,0 +1,110 @@
+/*
+ * sums: per-method sums and caller-callee links of a set of calls
+ * (PRODUCT.md section 2), added one closed call at a time.  The profile
+ * sums a scope's calls from the model with them; the builder, asked for
+ * sums only, sums each thread's calls as it closes them and writes no
+ * calls at all.  One function adds a call, so both give the same
+ * numbers.
+ *
+ *   excl     time while the method is the innermost frame, all calls;
+ *   incl     duration summed over non-recursive calls only;
+ *   calls    non-recursive calls; rcalls recursive ones.
+ */
+#ifndef TRACETUI_SUMS_H
+#define TRACETUI_SUMS_H
+
+#include "model/calltree.h"
+#include "util/map.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct profile_row {
+	uint64_t calls;
+	uint64_t rcalls;
+	uint64_t incl[CLOCK_COUNT];
+	uint64_t excl[CLOCK_COUNT];
+	uint64_t top_excl[CLOCK_COUNT]; /* excl of non-recursive calls */
+};
+
+/*
+ * One caller-callee pair: the calls of `child` made directly by `parent`
+ * (CALL_NONE: the top level of a thread), split by whether the child's
+ * call and the parent's call were recursive.
+ */
+struct profile_link {
+	uint32_t parent, child;
+	bool child_recursive, parent_recursive;
+	uint64_t calls;
+	uint64_t incl[CLOCK_COUNT]; /* summed durations of the child calls */
+};
+
+enum { LINK_CACHE = 1024 };
+
+/* Links being summed, found by their key, in the order first met. */
+struct link_table {
+	struct profile_link *links;
+	size_t count, cap;
+	struct util_map index;
+	struct {
+		uint64_t key_plus_one; /* 0: empty */
+		uint32_t link;
+	} cache[LINK_CACHE]; /* direct-mapped, in front of index */
+};
+
+/* The link of the pair, added with zero sums when first met (t zeroed,
+ * or left by link_table_done). */
+struct profile_link *link_slot(struct link_table *t, uint32_t parent,
+                               uint32_t child, bool child_rec,
+                               bool parent_rec);
+/* Release the table's index; its links stay with the caller. */
+void link_table_done(struct link_table *t);
+
+/* One thread's sums: a row for each method it called (or that called
+ * what it did), and its links in the order first met. */
+struct thread_sums {
+	uint32_t *methods; /* rows[i] is the row of methods[i] */
+	struct profile_row *rows;
+	size_t count;
+	struct profile_link *links;
+	size_t nlinks;
+};
+
+/* Release a thread's sums. */
+void thread_sums_done(struct thread_sums *s);
+
+/*
+ * Add one closed call, lasting dur, to its row, its caller's row
+ * (parent_row NULL at a thread's top level) and its link.
+ */
+static inline void
+sums_add_call(struct profile_row *row, struct profile_row *parent_row,
+              struct profile_link *link, bool rec, bool parent_rec,
+              const uint64_t *dur)
+{
+	int k;
+
+	if (rec)
+		row->rcalls++;
+	else
+		row->calls++;
+	link->calls++;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		uint64_t d = dur[k];
+
+		link->incl[k] += d;
+		row->excl[k] += d;
+		if (!rec) {
+			row->incl[k] += d;
+			row->top_excl[k] += d;
+		}
+		if (parent_row) {
+			parent_row->excl[k] -= d;
+			if (!parent_rec)
+				parent_row->top_excl[k] -= d;
+		}
+	}
+}
+
+#endif
