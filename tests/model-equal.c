@@ -7,10 +7,18 @@
  *                               records were built), exits 0 when equal,
  *                               1 with the first difference on stderr,
  *                               3 when unreadable
+ *
+ * It also loads the file for its sums only, as `report` does, and
+ * compares everything but the calls, and the profile of all threads and
+ * of each thread, row by row and link by link, with the model's; it
+ * prints "summed" on a second line when the sums were taken that way
+ * (else the model came back: "modelled").
  */
 #include "config.h"
 
 #include "model/builder.h"
+#include "model/scope.h"
+#include "query/profile.h"
 #include "read/load.h"
 
 #include <stdio.h>
@@ -85,6 +93,106 @@ same_calls(const struct calltree *a, const struct calltree *b)
 	return true;
 }
 
+/* Everything of a and b but their calls (and threads' slices of them). */
+static bool
+same_header(const struct calltree *a, const struct calltree *b)
+{
+	size_t i;
+	int k;
+
+	SAME("records", a->records, b->records);
+	SAME("sampled", a->sampled, b->sampled);
+	SAME("sample interval", a->sample_interval, b->sample_interval);
+	SAME("method count", a->nmethods, b->nmethods);
+	for (i = 0; i < a->nmethods; i++) {
+		SAME("method id", a->methods[i].id, b->methods[i].id);
+		SAME("method name",
+		     same_str(a->methods[i].name, b->methods[i].name), true);
+	}
+	SAME("thread count", a->nthreads, b->nthreads);
+	for (i = 0; i < a->nthreads; i++) {
+		const struct tt_thread *x = &a->threads[i], *y = &b->threads[i];
+
+		SAME("tid", x->tid, y->tid);
+		SAME("thread name", same_str(x->name, y->name), true);
+		SAME("events", x->nevents, y->nevents);
+		SAME("max depth", x->max_depth, y->max_depth);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			SAME("first time", x->first[k], y->first[k]);
+			SAME("last time", x->last[k], y->last[k]);
+		}
+	}
+	SAME("warnings", a->nwarnings, b->nwarnings);
+	return same_anomalies(&a->anomalies, &b->anomalies);
+}
+
+/* The profiles of a and b over scope: every row, total and link, the
+ * links in the same order. */
+static bool
+same_profile_of(const struct calltree *a, const struct calltree *b,
+                const struct scope *scope)
+{
+	struct profile p, q;
+	bool same = true;
+	size_t i;
+	int k;
+
+	profile_compute(&p, a, scope);
+	profile_compute(&q, b, scope);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (p.total[k] != q.total[k]) {
+			problem = "profile total";
+			same = false;
+		}
+	for (i = 0; same && i < p.nrows; i++)
+		if (memcmp(&p.rows[i], &q.rows[i], sizeof(p.rows[i]))) {
+			problem = "profile row";
+			same = false;
+		}
+	if (same && p.nlinks != q.nlinks) {
+		problem = "profile link count";
+		same = false;
+	}
+	for (i = 0; same && i < p.nlinks; i++) {
+		const struct profile_link *x = &p.links[i], *y = &q.links[i];
+
+		if (x->parent != y->parent || x->child != y->child ||
+		    x->child_recursive != y->child_recursive ||
+		    x->parent_recursive != y->parent_recursive ||
+		    x->calls != y->calls ||
+		    memcmp(x->incl, y->incl, sizeof(x->incl))) {
+			problem = "profile link";
+			same = false;
+		}
+	}
+	profile_done(&p);
+	profile_done(&q);
+	return same;
+}
+
+/* The model a and the sums-only load b: same header, same profiles of
+ * all threads and of each. */
+static bool
+same_sums(const struct calltree *a, const struct calltree *b)
+{
+	struct scope scope;
+	bool same;
+	size_t t;
+
+	if (!same_header(a, b))
+		return false;
+	scope_init_all(&scope, a);
+	same = same_profile_of(a, b, &scope);
+	scope_done(&scope);
+	for (t = 0; same && t < a->nthreads; t++) {
+		scope_init_none(&scope, a);
+		scope_add(&scope, t);
+		same = same_profile_of(a, b, &scope);
+		scope_done(&scope);
+	}
+	return same;
+}
+
 static bool
 same_model(const struct calltree *a, const struct calltree *b)
 {
@@ -121,15 +229,17 @@ same_model(const struct calltree *a, const struct calltree *b)
 	return same_anomalies(&a->anomalies, &b->anomalies) && same_calls(a, b);
 }
 
-/* Load path with the records path (workers > 0) or event by event. */
+/* Load path with the records path (workers > 0) or event by event, or
+ * for its sums only. */
 static struct calltree *
-load(const char *path, unsigned workers)
+load(const char *path, unsigned workers, bool sums)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
 	struct trace_error err = {0};
 
 	b->max_workers = workers;
+	b->sums_only = sums;
 	if (!workers)
 		sink.records = NULL;
 	if (!trace_load(path, &sink, &err)) {
@@ -137,7 +247,9 @@ load(const char *path, unsigned workers)
 		calltree_builder_free(b);
 		return NULL;
 	}
-	if (workers)
+	if (sums)
+		puts(b->summed ? "summed" : "modelled");
+	else if (workers)
 		puts(b->placed ? "placed" : "replayed");
 	return calltree_builder_finish(b);
 }
@@ -145,24 +257,32 @@ load(const char *path, unsigned workers)
 int
 main(int argc, char **argv)
 {
-	struct calltree *by_events, *by_records;
+	struct calltree *by_events, *by_records, *by_sums = NULL;
 	int status;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0);
-	by_records = load(argv[2], (unsigned)atoi(argv[1]));
+	by_events = load(argv[2], 0, false);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]), false);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
+	} else if (!same_model(by_events, by_records)) {
+		status = 1;
 	} else {
-		status = same_model(by_events, by_records) ? 0 : 1;
+		by_sums = load(argv[2], 1, true);
+		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
+		if (!by_sums)
+			problem = "the load for sums";
+		else if (status)
+			fprintf(stderr, "for sums only: ");
 	}
 	if (status == 1)
 		fprintf(stderr, "%s: %s differs\n", argv[2], problem);
 	calltree_free(by_events);
 	calltree_free(by_records);
+	calltree_free(by_sums);
 	return status;
 }

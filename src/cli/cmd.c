@@ -818,7 +818,8 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	struct trace_error err = {0};
 	bool tty = isatty(STDERR_FILENO);
 	struct calltree_load_options o = {
-	        opts->sample_type, tty ? show_progress : NULL, (void *)path};
+	        opts->sample_type, tty ? show_progress : NULL, (void *)path,
+	        opts->profile_only && !opts->range && !opts->ntransforms};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 
 	if (tty)
@@ -910,6 +911,7 @@ cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
 		cmd_opts_done(&ct->opts);
 		return CMD_USAGE;
 	}
+	ct->opts.profile_only = spec->profile_only;
 	ct->tree = cmd_load(&ct->opts, ct->opts.args[0]);
 	if (!ct->tree) {
 		cmd_opts_done(&ct->opts);

@@ -72,6 +72,9 @@ struct cmd_spec {
 	/* What the options must hold before any trace is read: false after
 	 * a message (a usage error); NULL when anything parsed goes. */
 	bool (*check)(const struct cmd_opts *opts);
+	/* The command reads the scope's profile and nothing else of the
+	 * calls: without a range or transforms, the load sums them only. */
+	bool profile_only;
 };
 
 struct cmd_opts {
@@ -88,6 +91,7 @@ struct cmd_opts {
 	size_t nfail_if, fail_if_cap;
 	bool normalize;        /* --normalize */
 	const char *range;     /* --range, checked */
+	bool profile_only;     /* from the command's spec, for cmd_load */
 	const char *mapping;   /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;      /* --base FILE, or NULL */

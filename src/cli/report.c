@@ -30,6 +30,7 @@ static const struct cmd_spec report_spec = {
         .max_args = 1,
         .sort_keys = "incl (default), excl, calls, percall, name, incl_cpu, "
                      "excl_cpu, incl_wall, excl_wall",
+        .profile_only = true,
 };
 
 enum sort_key {

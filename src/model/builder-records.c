@@ -33,7 +33,6 @@
 enum {
 	MAX_WORKERS = UTIL_JOBS_MAX,
 	STRETCH = 1 << 20,     /* records between progress and page releases */
-	SETTLE_OPEN = 1 << 22, /* most counts of open frames, for all threads */
 	MIN_RUN = 16, /* fewest records a thread's run has, on average, for
 	                 the runs to be kept */
 };
@@ -503,6 +502,37 @@ finish_job(void *arg)
 	return NULL;
 }
 
+/* Start n building jobs on run, for the threads owner shares out, over
+ * the run lists (or every record); true when none failed. */
+static bool
+run_jobs(struct calltree_builder *b, const struct trace_records *run,
+         struct records_job *jobs, unsigned n, const uint32_t *tid_index,
+         const uint8_t *owner, const struct run_list *lists, unsigned nlists)
+{
+	bool ok = true;
+	unsigned i;
+
+	memset(jobs, 0, n * sizeof(*jobs));
+	for (i = 0; i < n; i++) {
+		jobs[i].b = b;
+		jobs[i].run = run;
+		jobs[i].tid_index = tid_index;
+		jobs[i].owner = owner;
+		jobs[i].who = (uint8_t)i;
+		jobs[i].all = jobs;
+		jobs[i].njobs = n;
+		jobs[i].lists = nlists ? lists : NULL;
+		jobs[i].nlists = nlists;
+		atomic_init(&jobs[i].done, 0);
+		build_worker_init(&jobs[i].worker, b, &jobs[i].anomalies,
+		                  n > 1);
+	}
+	util_jobs_run(build_job, jobs, sizeof(*jobs), n);
+	for (i = 0; i < n; i++)
+		ok = ok && !jobs[i].worker.failed;
+	return ok;
+}
+
 /* Build every thread in place from run; false when it could not be. */
 static bool
 build_placed(struct calltree_builder *b, const struct trace_records *run)
@@ -551,26 +581,9 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	owner = xmalloc(tree->nthreads + 1);
 	n = share_threads(per_thread, tree->nthreads, owner, n);
 	free(per_thread);
-	memset(jobs, 0, n * sizeof(*jobs));
-	for (i = 0; i < n; i++) {
-		jobs[i].b = b;
-		jobs[i].run = run;
-		jobs[i].tid_index = tid_index;
-		jobs[i].owner = owner;
-		jobs[i].who = (uint8_t)i;
-		jobs[i].all = jobs;
-		jobs[i].njobs = n;
-		jobs[i].lists = nlists ? lists : NULL;
-		jobs[i].nlists = nlists;
-		atomic_init(&jobs[i].done, 0);
-		build_worker_init(&jobs[i].worker, b, &jobs[i].anomalies,
-		                  n > 1);
-	}
-	util_jobs_run(build_job, jobs, sizeof(*jobs), n);
+	ok = run_jobs(b, run, jobs, n, tid_index, owner, lists, nlists);
 	release_records(run, 0, run->count);
 	free_run_lists(lists, nlists);
-	for (i = 0; i < n; i++)
-		ok = ok && !jobs[i].worker.failed;
 	if (ok) {
 		struct build_worker *workers[MAX_WORKERS];
 		uint32_t **remap;
@@ -608,6 +621,48 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	free(tid_index);
 	if (ok)
 		tree->records += run->count;
+	return ok;
+}
+
+/*
+ * Sum every record of run, in file order, on this thread, with no model
+ * (model/builder-sums.c): no counting pass is needed, since nothing is
+ * placed.  False, with every thread as it was, when a thread cannot be
+ * summed.
+ */
+static bool
+sum_records(struct calltree_builder *b, const struct trace_records *run)
+{
+	struct calltree *tree = b->tree;
+	struct build_worker w;
+	struct tt_anomalies an;
+	size_t stretch, t;
+	bool ok;
+
+	/* Shared, so that undefined methods fail it. */
+	build_worker_init(&w, b, &an, true);
+	for (stretch = 0; stretch < run->count && !w.failed;
+	     stretch += STRETCH) {
+		size_t end = run->count - stretch > STRETCH ? stretch + STRETCH
+		                                            : run->count;
+
+		build_sum_records(&w, run, stretch, end);
+		release_records(run, stretch, end);
+		if (b->progress)
+			b->progress(b->progress_arg,
+			            run->offset + (uint64_t)end * run->size,
+			            run->total);
+	}
+	ok = !w.failed;
+	if (ok) {
+		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
+		build_add_anomalies(&tree->anomalies, &an);
+		for (t = 0; t < tree->nthreads; t++)
+			build_sum_finish(b, t, &tree->anomalies);
+		tree->records += run->count;
+		b->summed = true;
+	}
+	build_worker_done(&w);
 	return ok;
 }
 
@@ -654,8 +709,16 @@ build_on_records(void *ctx, const struct trace_records *run)
 
 	if (!run->count)
 		return;
+	if (b->summed) {
+		b->spoiled = true;
+		return;
+	}
 	/* Placing needs a builder that has seen no event yet. */
 	if (!b->ncalls && !b->placed && !b->tree->records) {
+		if (b->sums_only && sum_records(b, run))
+			return;
+		if (b->sums_only)
+			build_reset_calls(b);
 		if (build_placed(b, run))
 			return;
 		build_reset_calls(b);

@@ -190,6 +190,18 @@ method_slot(struct build_worker *w, uint64_t id)
 	return *slot;
 }
 
+uint32_t
+build_method_slot(struct build_worker *w, uint64_t id)
+{
+	return method_slot(w, id);
+}
+
+struct thread_state *
+build_state_of(struct calltree_builder *b, size_t t)
+{
+	return state_of(b, t);
+}
+
 static void
 on_method(void *ctx, const struct trace_method_def *def)
 {
@@ -373,6 +385,7 @@ thread_state_free(struct thread_state *st)
 {
 	if (!st)
 		return;
+	build_sums_free(st);
 	thread_calls_free(&st->calls);
 	free(st->stack);
 	free(st->tops);
@@ -646,36 +659,8 @@ leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
 	orphan_exit(w, t, method_slot(w, id), at, flags);
 }
 
-/*
- * Unwrap and clamp one raw reading v of clock k, whose state is c.  The
- * clamp is step by step (FORMAT.md 8.6): a step backwards counts 0 and
- * the steps after it count in full, so one bad reading does not stop
- * the clock until it catches up again.
- */
-static inline uint64_t
-clock_reading(struct clock_state *c, struct tt_anomalies *an, int k, uint64_t v,
-              bool wraps)
-{
-	uint64_t last = c->raw_prev + c->epoch;
-
-	if (__builtin_expect(wraps && v < c->raw_prev &&
-	                             c->raw_prev - v > UINT64_C(1) << 31,
-	                     0)) {
-		c->epoch += UINT64_C(1) << 32;
-		an->wraps[k]++;
-	}
-	c->raw_prev = v;
-	v += c->epoch;
-	if (__builtin_expect(v < last, 0))
-		an->negative_steps[k]++;
-	else
-		c->prev += v - last;
-	return c->prev;
-}
-
-/* The first event of a thread: where its clocks start. */
-static void
-first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
+void
+build_first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 {
 	struct calltree *tree = b->tree;
 	struct thread_state *st = state_of(b, t);
@@ -695,36 +680,6 @@ first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 		                : 0;
 }
 
-/* Whether records on `clock` carry clock k. */
-static inline bool
-clock_has(enum trace_clock clock, int k)
-{
-	return clock & (k == CLOCK_CPU ? TRACE_CLOCK_CPU : TRACE_CLOCK_WALL);
-}
-
-/* The times of an event whose raw readings are cpu and wall, on the
- * clocks of `clock` (a constant where it matters), in at: unwrapped and
- * clamped by the clocks' states, thread-cpu rebased by cpu_base; and
- * their account in the sampling probe. */
-static inline __attribute__((always_inline)) void
-read_times(struct clock_state *clocks, uint64_t cpu_base,
-           struct sampling_probe *probe, struct tt_anomalies *an,
-           enum trace_clock clock, bool wraps, uint64_t cpu, uint64_t wall,
-           uint64_t *at)
-{
-	uint64_t raw[CLOCK_COUNT] = {cpu, wall};
-	int k;
-
-	for (k = 0; k < CLOCK_COUNT; k++)
-		at[k] = clock_has(clock, k)
-		                ? clock_reading(&clocks[k], an, k, raw[k],
-		                                wraps) -
-		                          (k == CLOCK_CPU ? cpu_base : 0)
-		                : 0;
-	sampling_probe_add(probe, clock_has(clock, CLOCK_WALL) ? at[CLOCK_WALL]
-	                                                       : at[CLOCK_CPU]);
-}
-
 /* The times of an event of thread t (read_times, from its state). */
 static inline __attribute__((always_inline)) void
 event_times(struct build_worker *w, uint32_t t, enum trace_clock clock,
@@ -736,7 +691,7 @@ event_times(struct build_worker *w, uint32_t t, enum trace_clock clock,
 	if (__builtin_expect(!st->nevents++, 0)) {
 		uint64_t raw[CLOCK_COUNT] = {cpu, wall};
 
-		first_times(b, t, raw);
+		build_first_times(b, t, raw);
 	}
 	read_times(st->clocks, st->cpu_base, &st->probe, w->an, clock,
 	           b->tree->header.time_bits == 32, cpu, wall, at);
@@ -1073,14 +1028,17 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 {
 	struct calltree_builder *b = ctx;
 
+	if (b->summed) {
+		b->spoiled = true;
+		return;
+	}
 	b->tree->records++;
 	build_event(&b->serial, build_thread_of(b, tid), method_id, action, cpu,
 	            wall);
 }
 
-/* Thread t's event count and last times, from its state. */
-static void
-settle_thread_times(struct calltree_builder *b, size_t t)
+void
+build_settle_thread_times(struct calltree_builder *b, size_t t)
 {
 	struct calltree *tree = b->tree;
 	const struct thread_state *st = state_peek(b, t);
@@ -1379,7 +1337,7 @@ build_finish_placed(struct build_worker *w, size_t t, uint32_t *open,
 
 	if (tc->orphan_slots || tc->count != tc->cap)
 		return false;
-	settle_thread_times(w->b, t);
+	build_settle_thread_times(w->b, t);
 	close_thread_frames(w, t);
 	if (!state_of(w->b, t)->settles)
 		settle_thread(w->b, t, open, path, &w->deep);
@@ -1416,12 +1374,12 @@ finish(struct calltree_builder *b)
 
 	if (!b->placed) {
 		for (i = 0; i < tree->nthreads; i++)
-			settle_thread_times(b, i);
+			build_settle_thread_times(b, i);
 		for (i = 0; i < tree->nthreads; i++)
 			close_thread_frames(&b->serial, i);
 	}
 	group_by_thread(b);
-	if (!b->placed)
+	if (!b->placed && !b->summed)
 		settle_threads(b);
 	if (deep->count > 1)
 		sort_items(deep->calls, deep->count, sizeof(*deep->calls),
@@ -1532,6 +1490,7 @@ build_reset_calls(struct calltree_builder *b)
 	free(b->parent);
 	b->parent = NULL;
 	b->placed = false;
+	b->summing = 0;
 }
 
 void

@@ -17,6 +17,7 @@
 
 #include "model/calltree.h"
 #include "model/sampling.h"
+#include "model/sums.h"
 #include "util/map.h"
 
 #include <stdbool.h>
@@ -74,8 +75,22 @@ struct clock_state {
 	uint64_t prev;     /* the last time, unwrapped and clamped */
 };
 
+/* A thread's sums while a builder asked for sums only closes its calls
+ * (model/builder-sums.c); each open frame's `call` is its link. */
+struct sums_build {
+	uint32_t *row_of; /* by method: 1 + its index in out's rows, or 0 */
+	size_t nmethods;  /* entries of row_of */
+	struct thread_sums out;
+	size_t rows_cap;
+	struct link_table links;
+	uint32_t *guess; /* by 1 + a link (0: the top level), the link
+	                    last called under it */
+	size_t guess_cap;
+};
+
 struct thread_state {
 	struct thread_calls calls;
+	struct sums_build *sums; /* summing only */
 	struct frame *stack;
 	size_t depth, stack_cap;
 	uint32_t *tops; /* top-level calls an orphan would adopt */
@@ -95,6 +110,8 @@ struct thread_state {
 enum {
 	METHOD_CACHE = 4096,  /* direct-mapped id -> index cache */
 	TID_DIRECT = 1 << 16, /* thread ids looked up without hashing */
+	SETTLE_OPEN = 1 << 22, /* most counts of open frames (or rows of
+	                          sums), for all threads */
 };
 
 struct method_cache_entry {
@@ -151,11 +168,83 @@ struct calltree_builder {
 	bool placed;          /* the model's arrays were sized from counts */
 	unsigned max_workers; /* for the records path; 0: one per cpu */
 	bool keep_cpu;        /* thread-cpu times come rebased already */
+	bool sums_only; /* sum the calls of records without a model, when
+	                   every thread can be (model/builder-sums.c) */
+	bool summed;    /* they were: the model has sums and no calls */
+	bool spoiled;   /* events came after the sums: load without them */
+	size_t summing; /* threads given sums so far */
 	struct build_worker serial; /* the event-by-event worker */
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
 	void *progress_arg;
 };
+
+/*
+ * Unwrap and clamp one raw reading v of clock k, whose state is c.  The
+ * clamp is step by step (FORMAT.md 8.6): a step backwards counts 0 and
+ * the steps after it count in full, so one bad reading does not stop
+ * the clock until it catches up again.
+ */
+static inline uint64_t
+clock_reading(struct clock_state *c, struct tt_anomalies *an, int k, uint64_t v,
+              bool wraps)
+{
+	uint64_t last = c->raw_prev + c->epoch;
+
+	if (__builtin_expect(wraps && v < c->raw_prev &&
+	                             c->raw_prev - v > UINT64_C(1) << 31,
+	                     0)) {
+		c->epoch += UINT64_C(1) << 32;
+		an->wraps[k]++;
+	}
+	c->raw_prev = v;
+	v += c->epoch;
+	if (__builtin_expect(v < last, 0))
+		an->negative_steps[k]++;
+	else
+		c->prev += v - last;
+	return c->prev;
+}
+
+/* Whether records on `clock` carry clock k. */
+static inline bool
+clock_has(enum trace_clock clock, int k)
+{
+	return clock & (k == CLOCK_CPU ? TRACE_CLOCK_CPU : TRACE_CLOCK_WALL);
+}
+
+/* The times of an event whose raw readings are cpu and wall, on the
+ * clocks of `clock` (a constant where it matters), in at: unwrapped and
+ * clamped by the clocks' states, thread-cpu rebased by cpu_base; and
+ * their account in the sampling probe. */
+static inline __attribute__((always_inline)) void
+read_times(struct clock_state *clocks, uint64_t cpu_base,
+           struct sampling_probe *probe, struct tt_anomalies *an,
+           enum trace_clock clock, bool wraps, uint64_t cpu, uint64_t wall,
+           uint64_t *at)
+{
+	uint64_t raw[CLOCK_COUNT] = {cpu, wall};
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++)
+		at[k] = clock_has(clock, k)
+		                ? clock_reading(&clocks[k], an, k, raw[k],
+		                                wraps) -
+		                          (k == CLOCK_CPU ? cpu_base : 0)
+		                : 0;
+	sampling_probe_add(probe, clock_has(clock, CLOCK_WALL) ? at[CLOCK_WALL]
+	                                                       : at[CLOCK_CPU]);
+}
+
+/* Thread t's state, made on its first event. */
+struct thread_state *build_state_of(struct calltree_builder *b, size_t t);
+/* Method index of id, as method_slot gives it to the event path. */
+uint32_t build_method_slot(struct build_worker *w, uint64_t id);
+/* The first event of thread t, read raw: where its clocks start. */
+void build_first_times(struct calltree_builder *b, uint32_t t,
+                       const uint64_t *raw);
+/* Thread t's event count and last times, from its state. */
+void build_settle_thread_times(struct calltree_builder *b, size_t t);
 
 /* Thread index of thread id tid, adding a thread for a new id. */
 uint32_t build_thread_of(struct calltree_builder *b, uint32_t tid);
@@ -209,6 +298,21 @@ void build_add_anomalies(struct tt_anomalies *to,
  * builder's parents if asked. */
 void build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
                        bool parents);
+/*
+ * Sum the records [from, to) of run, in file order, into their threads'
+ * sums (threads added as they come); stops early, failed, at what only
+ * the model can hold (an orphan, an undefined method, too many threads
+ * times methods).
+ */
+void build_sum_records(struct build_worker *w, const struct trace_records *run,
+                       size_t from, size_t to);
+/* Close what is still open on thread t at its last event and hand its
+ * sums to the model; anomalies counted into an. */
+void build_sum_finish(struct calltree_builder *b, size_t t,
+                      struct tt_anomalies *an);
+/* Release what summing thread state st holds. */
+void build_sums_free(struct thread_state *st);
+
 /* The sink's records callback (model/builder-records.c). */
 void build_on_records(void *ctx, const struct trace_records *run);
 

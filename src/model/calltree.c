@@ -7,6 +7,8 @@
 
 #include "model/calltree.h"
 
+#include "model/sums.h"
+
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -69,6 +71,13 @@ calltree_free(struct calltree *tree)
 	free(tree->threads);
 	free(tree->properties);
 	free(tree->warnings);
+	if (tree->sums) {
+		size_t t;
+
+		for (t = 0; t < tree->nthreads; t++)
+			thread_sums_done(&tree->sums[t]);
+		free(tree->sums);
+	}
 	calltree_free_calls(tree);
 	util_arena_done(&tree->arena);
 	free(tree);

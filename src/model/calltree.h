@@ -152,6 +152,8 @@ struct tt_calls {
 	size_t count;
 };
 
+struct thread_sums; /* model/sums.h */
+
 struct calltree {
 	char *path;
 	struct trace_header header;
@@ -171,6 +173,9 @@ struct calltree {
 	size_t nwarnings;
 	struct tt_anomalies anomalies;
 	struct tt_calls calls;
+	/* Loaded for its profile only (calltree_load_options.sums_only):
+	 * each thread's sums, and no calls. */
+	struct thread_sums *sums;
 	uint32_t max_depth; /* the deepest stack of any thread */
 
 	struct util_arena arena; /* names and strings */

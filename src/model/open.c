@@ -18,7 +18,7 @@ struct calltree *
 calltree_load_progress(const char *path, struct trace_error *err,
                        calltree_progress_fn *progress, void *arg)
 {
-	struct calltree_load_options o = {NULL, progress, arg};
+	struct calltree_load_options o = {NULL, progress, arg, false};
 
 	return calltree_load_with(path, &o, err);
 }
@@ -33,10 +33,20 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		b->progress = o->progress;
 		b->progress_arg = o->progress_arg;
 		b->sink.sample_type = o->sample_type;
+		b->sums_only = o->sums_only;
 	}
 	if (!trace_load(path, calltree_builder_sink(b), err)) {
 		calltree_builder_free(b);
 		return NULL;
+	}
+	if (b->spoiled) {
+		/* No reader hands events after its records; should one,
+		 * the sums would miss them: the model is built instead. */
+		struct calltree_load_options whole = *o;
+
+		calltree_builder_free(b);
+		whole.sums_only = false;
+		return calltree_load_with(path, &whole, err);
 	}
 	return calltree_builder_finish(b);
 }

@@ -28,6 +28,9 @@ struct calltree_load_options {
 	const char *sample_type;
 	calltree_progress_fn *progress; /* NULL: none */
 	void *progress_arg;
+	/* Only the profile is wanted: the model may come with each
+	 * thread's sums and no calls (calltree.h, sums). */
+	bool sums_only;
 };
 
 /* calltree_load with options (o may be NULL). */

@@ -30,7 +30,7 @@ link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
 	size_t at = (key ^ key >> 29) & (LINK_CACHE - 1);
 	uint32_t *slot;
 
-	if (t->cache[at].key_plus_one == key + 1)
+	if (t->cache && t->cache[at].key_plus_one == key + 1)
 		return &t->links[t->cache[at].link];
 	slot = util_map_slot(&t->index, key, CALL_NONE);
 	if (*slot == CALL_NONE) {
@@ -45,8 +45,10 @@ link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
 		l->parent_recursive = parent_rec;
 		*slot = (uint32_t)t->count++;
 	}
-	t->cache[at].key_plus_one = key + 1;
-	t->cache[at].link = *slot;
+	if (!t->cache && t->count >= LINK_CACHED)
+		t->cache = xcalloc(LINK_CACHE, sizeof(*t->cache));
+	if (t->cache)
+		t->cache[at] = (struct link_cache_entry){key + 1, *slot};
 	return &t->links[*slot];
 }
 
@@ -54,6 +56,8 @@ void
 link_table_done(struct link_table *t)
 {
 	util_map_done(&t->index);
+	free(t->cache);
+	t->cache = NULL;
 }
 
 void

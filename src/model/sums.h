@@ -40,17 +40,24 @@ struct profile_link {
 	uint64_t incl[CLOCK_COUNT]; /* summed durations of the child calls */
 };
 
-enum { LINK_CACHE = 1024 };
+enum {
+	LINK_CACHE = 1024,  /* entries of a table's cache */
+	LINK_CACHED = 16,   /* links a table has before it gets its cache */
+};
 
-/* Links being summed, found by their key, in the order first met. */
+struct link_cache_entry {
+	uint64_t key_plus_one; /* 0: empty */
+	uint32_t link;
+};
+
+/* Links being summed, found by their key, in the order first met.  A
+ * zeroed table is empty; tables of few links (a thread of a file with
+ * thousands of them) go without the cache. */
 struct link_table {
 	struct profile_link *links;
 	size_t count, cap;
 	struct util_map index;
-	struct {
-		uint64_t key_plus_one; /* 0: empty */
-		uint32_t link;
-	} cache[LINK_CACHE]; /* direct-mapped, in front of index */
+	struct link_cache_entry *cache; /* direct-mapped, before index */
 };
 
 /* The link of the pair, added with zero sums when first met (t zeroed,
@@ -58,7 +65,7 @@ struct link_table {
 struct profile_link *link_slot(struct link_table *t, uint32_t parent,
                                uint32_t child, bool child_rec,
                                bool parent_rec);
-/* Release the table's index; its links stay with the caller. */
+/* Release the table's index and cache; its links stay with the caller. */
 void link_table_done(struct link_table *t);
 
 /* One thread's sums: a row for each method it called (or that called

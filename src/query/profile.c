@@ -122,7 +122,7 @@ aggregate_part(struct thread_sums *a, const struct calltree *tree,
 
 	util_map_init(&links->index);
 	add_calls(rows, links, tree, from, to);
-	util_map_done(&links->index);
+	link_table_done(links);
 	a->links = links->links;
 	a->nlinks = links->count;
 	/* Collect the methods touched (called, or parents of calls: a part
@@ -212,7 +212,7 @@ join_parts(struct thread_sums *out, struct thread_sums *parts,
 		free(parts[p].rows);
 		free(parts[p].links);
 	}
-	util_map_done(&links.index);
+	link_table_done(&links);
 	out->links = links.links;
 	out->nlinks = links.count;
 	out->count = count;
@@ -363,7 +363,7 @@ merge_aggregates(struct profile *out, const struct thread_sums *threads,
 			row_add(&out->rows[a->methods[i]], &a->rows[i]);
 		links_add(&links, a);
 	}
-	util_map_done(&links.index);
+	link_table_done(&links);
 	out->links = links.links;
 	out->nlinks = links.count;
 }
@@ -387,6 +387,11 @@ profile_compute(struct profile *out, const struct calltree *tree,
 	struct thread_sums *threads;
 	size_t t;
 
+	if (tree->sums) {
+		/* Summed as the trace was read (no calls, no range). */
+		merge_aggregates(out, tree->sums, tree->nthreads, tree, scope);
+		return;
+	}
 	if (!scope->range.on) {
 		/* Thread by thread, side by side, then summed in thread
 		 * order: the links come out in the order one pass over
@@ -403,7 +408,7 @@ profile_compute(struct profile *out, const struct calltree *tree,
 			add_thread_calls(out->rows, &links, tree, scope, t,
 			                 &span);
 	scope_span_done(&span);
-	util_map_done(&links.index);
+	link_table_done(&links);
 	out->links = links.links;
 	out->nlinks = links.count;
 }

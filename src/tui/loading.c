@@ -141,7 +141,8 @@ static void *
 load_main(void *arg)
 {
 	struct load_job *job = arg;
-	struct calltree_load_options o = {job->sample_type, on_progress, job};
+	struct calltree_load_options o = {job->sample_type, on_progress, job,
+	                                  false};
 
 	job->tree = calltree_load_with(job->path, &o, &job->err);
 	atomic_store_explicit(&job->over, true, memory_order_release);
