@@ -126,8 +126,24 @@ same_header(const struct calltree *a, const struct calltree *b)
 	return same_anomalies(&a->anomalies, &b->anomalies);
 }
 
-/* The profiles of a and b over scope: every row, total and link, the
- * links in the same order. */
+static int
+link_cmp(const void *a, const void *b)
+{
+	const struct profile_link *x = a, *y = b;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->child != y->child)
+		return x->child < y->child ? -1 : 1;
+	if (x->child_recursive != y->child_recursive)
+		return x->child_recursive ? 1 : -1;
+	if (x->parent_recursive != y->parent_recursive)
+		return x->parent_recursive ? 1 : -1;
+	return 0;
+}
+
+/* The profiles of a and b over scope: every row, total and link (the
+ * links in any order: the sums meet top-level callers last). */
 static bool
 same_profile_of(const struct calltree *a, const struct calltree *b,
                 const struct scope *scope)
@@ -152,6 +168,10 @@ same_profile_of(const struct calltree *a, const struct calltree *b,
 	if (same && p.nlinks != q.nlinks) {
 		problem = "profile link count";
 		same = false;
+	}
+	if (same) {
+		qsort(p.links, p.nlinks, sizeof(*p.links), link_cmp);
+		qsort(q.links, q.nlinks, sizeof(*q.links), link_cmp);
 	}
 	for (i = 0; same && i < p.nlinks; i++) {
 		const struct profile_link *x = &p.links[i], *y = &q.links[i];

@@ -2,20 +2,33 @@
 # records.sh: a V1 data part's records built all at once, by one to three
 # workers, give the same model as the event-by-event path, field by field
 # (tests/model-equal), on every fixture, the real corpus and generated
-# traces of many threads, unwinds and high thread ids.
+# traces of many threads, unwinds and high thread ids; and the records
+# summed as they are read, with no model (what `report` does), give the
+# same profile of every thread and of all of them.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 MODEL_EQUAL=${top_builddir:-.}/tests/model-equal
 [ -x "$MODEL_EQUAL" ] || skip_all "no $MODEL_EQUAL"
 [ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
 
+nl='
+'
+# equal WORKERS FILE: run model-equal; $how is how the records were built
+# (placed or replayed), $sums how the profile-only load went (summed, or
+# modelled when it needed the model).
+equal() {
+	out=$("$MODEL_EQUAL" "$1" "$2" 2>"$tmp/why")
+	rc=$?
+	how=${out%%"$nl"*}
+	sums=${out#*"$nl"}
+}
+
 # check FILE: with one and two workers (and three in make check-long).
 check() {
 	for workers in 1 2 ${long:+3}; do
-		how=$("$MODEL_EQUAL" $workers "$1" 2>"$tmp/why")
-		rc=$?
+		equal $workers "$1"
 		[ $rc -eq 3 ] && return # unreadable both ways
-		ok $rc "${1##*/}: $workers worker(s), $how"
+		ok $rc "${1##*/}: $workers worker(s), $how; profile $sums"
 		[ $rc -eq 0 ] || diag <"$tmp/why"
 	done
 }
@@ -26,12 +39,22 @@ check_path() {
 	name=$1 want=$2
 	shift 2
 	for workers in "$@"; do
-		how=$("$MODEL_EQUAL" $workers "$tmp/$name.trace" 2>"$tmp/why")
-		rc=$?
+		equal $workers "$tmp/$name.trace"
 		ok $([ $rc -eq 0 ] && [ "$how" = "$want" ] && echo 0 || echo 1) \
 			"$name: $workers worker(s), $want ($how), same model"
 		[ $rc -eq 0 ] || diag <"$tmp/why"
 	done
+}
+
+# The profile-only load of $tmp/NAME.trace must go the way WANT says
+# (summed, or modelled when only the model can hold it) and equal the
+# model's profile: so that every rule of the sums is met.
+check_sums() {
+	name=$1 want=$2
+	equal 1 "$tmp/$name.trace"
+	ok $([ $rc -eq 0 ] && [ "$sums" = "$want" ] && echo 0 || echo 1) \
+		"$name: profile $want ($sums), the model's"
+	[ $rc -eq 0 ] || diag <"$tmp/why"
 }
 
 for spec in "${top_srcdir:-.}"/tests/fixtures/*.spec; do
@@ -39,6 +62,18 @@ for spec in "${top_srcdir:-.}"/tests/fixtures/*.spec; do
 	name=${name%.spec}
 	"$MKTRACE" "$spec" "$tmp/$name.trace" 2>/dev/null || continue
 	check "$tmp/$name.trace"
+done
+# Each rule of the event path met by the sums: orphans that adopt the
+# calls before them, unwinds, action 3, lost exits, frames open at the
+# end, recursion, clocks that step back or wrap, threads past 32767;
+# and what sends them to the model: an orphan of a method called before
+# it (the calls it adopts would turn recursive), an undefined method.
+for name in orphan-exits unwind action3 mismatched-exit open-frames \
+	recursion-direct recursion-indirect time-backwards wrap32 tid-40000; do
+	check_sums $name summed
+done
+for name in unknown-method; do
+	check_sums $name modelled
 done
 
 seed=1
@@ -103,6 +138,7 @@ for name in start-past-wrap orphans-before-steps; do
 	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
 	check_path $name placed 1 2
 done
+check_sums orphans-before-steps summed
 
 # A stack 70000 deep, past the 16-bit depths, beside another thread.
 awk 'BEGIN {
@@ -161,6 +197,24 @@ method 0xc a.A gone ()V
 SPEC
 "$MKTRACE" "$tmp/skip-then-orphan.spec" "$tmp/skip-then-orphan.trace"
 check_path skip-then-orphan replayed 1 2
+check_sums skip-then-orphan summed
+
+# An orphan of a method already called on its thread: the call it adopts
+# turns recursive, which only the model can redo.
+cat >"$tmp/orphan-after-call.spec" <<SPEC
+format v1
+clock dual
+thread 1 main
+method 0x4 a.A run ()V
+method 0x8 a.A step ()V
+1 enter 0x4 0 0
+1 enter 0x8 2 2
+1 exit 0x8 4 4
+1 exit 0x4 6 6
+1 exit 0x4 9 9
+SPEC
+"$MKTRACE" "$tmp/orphan-after-call.spec" "$tmp/orphan-after-call.trace"
+check_sums orphan-after-call modelled
 
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do

@@ -50,7 +50,7 @@ static struct calltree *
 load(const char *path, const char *sample_type)
 {
 	struct trace_error err = {0};
-	struct calltree_load_options o = {sample_type, NULL, NULL};
+	struct calltree_load_options o = {sample_type, NULL, NULL, false};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 
 	if (!tree) {

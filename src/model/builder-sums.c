@@ -38,6 +38,8 @@ sums_of(struct calltree_builder *b, struct thread_state *st)
 		st->sums->nmethods = b->tree->nmethods + 1;
 		st->sums->row_of =
 		        xcalloc(st->sums->nmethods, sizeof(*st->sums->row_of));
+		st->sums->top_of =
+		        xcalloc(st->sums->nmethods, sizeof(*st->sums->top_of));
 	}
 	return st->sums;
 }
@@ -59,25 +61,32 @@ row_of(struct sums_build *s, uint32_t m)
 	return &s->out.rows[s->row_of[m] - 1];
 }
 
-/* Index of the link of the pair under the caller's link (`under` is 1
- * + its index, 0 at the top level), guessed from the last call made
- * under it: a loop calls the same callee over and over. */
+/* Index of the link of the pair, guessed from the last call made under
+ * the caller's link (`under`, its index; UINT32_MAX for a top-level
+ * caller, which has none yet): a loop calls the same callee over and
+ * over. */
 static inline uint32_t
-link_under(struct sums_build *s, size_t under, uint32_t parent, uint32_t m,
+link_under(struct sums_build *s, uint32_t under, uint32_t parent, uint32_t m,
            bool rec, bool parent_rec)
 {
+	const struct profile_link *l;
 	uint32_t g;
 
+	if (under == UINT32_MAX) /* under a top-level call */
+		return (uint32_t)(link_slot(&s->links, parent, m, rec,
+		                            parent_rec) -
+		                  s->links.links);
 	if (under < s->guess_cap) {
 		g = s->guess[under];
-		if (g < s->links.count && s->links.links[g].child == m &&
-		    s->links.links[g].child_recursive == rec &&
-		    (under || s->links.links[g].parent == CALL_NONE))
+		l = &s->links.links[g];
+		if (g < s->links.count && l->child == m &&
+		    l->child_recursive == rec && l->parent == parent &&
+		    l->parent_recursive == parent_rec)
 			return g;
 	} else {
 		size_t old = s->guess_cap;
 
-		UTIL_GROW(s->guess, s->guess_cap, under + 1);
+		UTIL_GROW(s->guess, s->guess_cap, (size_t)under + 1);
 		memset(s->guess + old, 0xFF,
 		       (s->guess_cap - old) * sizeof(*s->guess));
 	}
@@ -87,6 +96,41 @@ link_under(struct sums_build *s, size_t under, uint32_t parent, uint32_t m,
 	return g;
 }
 
+/* The sums of the top-level calls of method m closed since the last
+ * orphan: their link once their caller is known. */
+static struct profile_link *
+top_link(struct sums_build *s, uint32_t m)
+{
+	if (!s->top_of[m]) {
+		UTIL_GROW(s->top, s->top_cap, s->ntop + 1);
+		memset(&s->top[s->ntop], 0, sizeof(*s->top));
+		s->top[s->ntop].child = m;
+		s->top_of[m] = (uint32_t)++s->ntop;
+	}
+	return &s->top[s->top_of[m] - 1];
+}
+
+/* The top-level calls closed since the last orphan are called by
+ * `parent` (CALL_NONE: they stay at the top level): into their links. */
+static void
+adopt_top(struct sums_build *s, uint32_t parent)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < s->ntop; i++) {
+		const struct profile_link *top = &s->top[i];
+		struct profile_link *l =
+		        link_slot(&s->links, parent, top->child, false, false);
+
+		l->calls += top->calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			l->incl[k] += top->incl[k];
+		s->top_of[top->child] = 0;
+	}
+	s->ntop = 0;
+}
+
 /* Enter method id at `at` on thread state st; false when it cannot be
  * summed. */
 static inline bool
@@ -94,20 +138,12 @@ sum_enter(struct build_worker *w, struct thread_state *st, uint32_t t,
           uint64_t id, const uint64_t *at)
 {
 	struct sums_build *s = sums_of(w->b, st);
-	uint32_t m = build_method_slot(w, id), parent = CALL_NONE;
+	uint32_t m = build_method_slot(w, id);
 	struct tt_thread *th = &w->b->tree->threads[t];
-	bool parent_rec = false, rec;
 	struct frame *f;
 
 	if (!s || m >= w->known)
 		return false; /* undefined: its index comes at the end */
-	if (st->depth) {
-		const struct profile_link *pl =
-		        &s->links.links[st->stack[st->depth - 1].call];
-
-		parent = pl->child;
-		parent_rec = pl->child_recursive;
-	}
 	if (m >= st->open_cap) {
 		size_t old = st->open_cap;
 
@@ -115,18 +151,27 @@ sum_enter(struct build_worker *w, struct thread_state *st, uint32_t t,
 		memset(st->open + old, 0,
 		       (st->open_cap - old) * sizeof(*st->open));
 	}
-	rec = st->open[m] != 0;
-	st->open[m]++;
-	if (parent != CALL_NONE)
-		row_of(s, parent);
 	row_of(s, m);
 	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
-	f = &st->stack[st->depth++];
-	f->call = link_under(s, st->depth > 1 ? f[-1].call + 1 : 0, parent, m,
-	                     rec, parent_rec);
+	f = &st->stack[st->depth];
+	if (st->depth) {
+		/* A top-level frame's `call` is unused: UINT32_MAX. */
+		uint32_t under = f[-1].call;
+		bool parent_rec = st->depth > 1 &&
+		                  s->links.links[under].child_recursive;
+
+		f->call = link_under(s, under, f[-1].method, m,
+		                     st->open[m] != 0, parent_rec);
+	} else {
+		f->call = UINT32_MAX;
+	}
+	st->open[m]++;
+	st->depth++;
 	f->method = m;
 	f->id = id;
 	memcpy(f->start, at, sizeof(f->start));
+	if (st->depth > s->top_depth)
+		s->top_depth = (uint32_t)st->depth;
 	if (st->depth > th->max_depth)
 		th->max_depth = (uint32_t)st->depth;
 	return true;
@@ -138,24 +183,70 @@ sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
 {
 	struct sums_build *s = st->sums;
 	const struct frame *f = &st->stack[--st->depth];
-	struct profile_link *l = &s->links.links[f->call];
-	struct profile_row *parent_row =
-	        l->parent == CALL_NONE ? NULL : row_of(s, l->parent);
 	uint64_t dur[CLOCK_COUNT];
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++)
 		dur[k] = b->tree->has_clock[k] ? at[k] - f->start[k] : 0;
 	st->open[f->method]--;
-	sums_add_call(row_of(s, l->child), parent_row, l, l->child_recursive,
-	              l->parent_recursive, dur);
+	if (st->depth) {
+		struct profile_link *l = &s->links.links[f->call];
+
+		sums_add_call(row_of(s, l->child), row_of(s, l->parent), l,
+		              l->child_recursive, l->parent_recursive, dur);
+		return;
+	}
+	sums_add_call(row_of(s, f->method), NULL, top_link(s, f->method),
+	              false, false, dur);
+	if (s->top_depth > s->adopted_depth)
+		s->adopted_depth = s->top_depth;
+	s->top_depth = 0;
 }
 
-/* An exit, unwind or action-3 record of method id; false when it meets
- * no frame (an orphan). */
+/*
+ * An exit of method m that meets no frame (FORMAT.md 9.2 step 3): a call
+ * from the thread's first event to `at` that adopts the top-level calls
+ * so far.  False when it would make calls already summed recursive (m
+ * was called before on the thread): only the model can redo them.
+ */
+static bool
+sum_orphan(struct build_worker *w, struct thread_state *st, uint32_t t,
+           uint64_t id, const uint64_t *at)
+{
+	struct sums_build *s = sums_of(w->b, st);
+	uint32_t m = build_method_slot(w, id);
+	struct tt_thread *th = &w->b->tree->threads[t];
+	uint64_t dur[CLOCK_COUNT], adopted[CLOCK_COUNT] = {0};
+	struct profile_row *row;
+	size_t i;
+	int k;
+
+	if (!s || m >= w->known || s->row_of[m])
+		return false;
+	for (i = 0; i < s->ntop; i++)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			adopted[k] += s->top[i].incl[k];
+	adopt_top(s, m);
+	row = row_of(s, m);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		dur[k] = w->b->tree->has_clock[k] ? at[k] - th->first[k] : 0;
+	sums_add_call(row, NULL, top_link(s, m), false, false, dur);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		row->excl[k] -= adopted[k];
+		row->top_excl[k] -= adopted[k];
+	}
+	s->adopted_depth++;
+	if (s->adopted_depth > th->max_depth)
+		th->max_depth = s->adopted_depth;
+	w->an->orphan_exits++;
+	return true;
+}
+
+/* An exit, unwind or action-3 record of method id, as the event path's
+ * leave() takes it; false when it cannot be summed. */
 static inline bool
-sum_leave(struct build_worker *w, struct thread_state *st, uint64_t id,
-          const uint64_t *at)
+sum_leave(struct build_worker *w, struct thread_state *st, uint32_t t,
+          uint64_t id, const uint64_t *at)
 {
 	size_t i;
 
@@ -163,17 +254,23 @@ sum_leave(struct build_worker *w, struct thread_state *st, uint64_t id,
 		sum_pop(w->b, st, at);
 		return true;
 	}
+	if (st->depth)
+		w->an->mismatched_exits++;
 	for (i = st->depth; i > 0 && st->stack[i - 1].id != id; i--)
 		;
-	if (!i)
-		return false;
-	w->an->mismatched_exits++;
-	while (st->depth > i) {
+	if (i) {
+		while (st->depth > i) {
+			sum_pop(w->b, st, at);
+			w->an->lost_exits++;
+		}
+		sum_pop(w->b, st, at);
+		return true;
+	}
+	while (st->depth) {
 		sum_pop(w->b, st, at);
 		w->an->lost_exits++;
 	}
-	sum_pop(w->b, st, at);
-	return true;
+	return sum_orphan(w, st, t, id, at);
 }
 
 /*
@@ -220,14 +317,14 @@ sum_records(struct build_worker *w, const struct trace_records *run,
 			break;
 		case TRACE_ACTION3:
 			w->an->action3++;
-			ok = sum_leave(w, st, ev.method_id, at);
+			ok = sum_leave(w, st, t, ev.method_id, at);
 			break;
 		case TRACE_UNWIND:
 			w->an->unwinds++;
-			ok = sum_leave(w, st, ev.method_id, at);
+			ok = sum_leave(w, st, t, ev.method_id, at);
 			break;
 		default:
-			ok = sum_leave(w, st, ev.method_id, at);
+			ok = sum_leave(w, st, t, ev.method_id, at);
 			break;
 		}
 		if (__builtin_expect(!ok, 0)) {
@@ -279,6 +376,7 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 		an->open_at_end++;
 	}
 	if (st->sums) {
+		adopt_top(st->sums, CALL_NONE);
 		st->sums->out.links = st->sums->links.links;
 		st->sums->out.nlinks = st->sums->links.count;
 		st->sums->links.links = NULL;
@@ -293,6 +391,8 @@ build_sums_free(struct thread_state *st)
 	if (!st->sums)
 		return;
 	free(st->sums->row_of);
+	free(st->sums->top_of);
+	free(st->sums->top);
 	free(st->sums->guess);
 	thread_sums_done(&st->sums->out);
 	free(st->sums->links.links);

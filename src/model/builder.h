@@ -79,13 +79,20 @@ struct clock_state {
  * (model/builder-sums.c); each open frame's `call` is its link. */
 struct sums_build {
 	uint32_t *row_of; /* by method: 1 + its index in out's rows, or 0 */
-	size_t nmethods;  /* entries of row_of */
+	size_t nmethods;  /* entries of row_of and top_of */
 	struct thread_sums out;
 	size_t rows_cap;
 	struct link_table links;
-	uint32_t *guess; /* by 1 + a link (0: the top level), the link
-	                    last called under it */
+	uint32_t *guess; /* by link, the link last called under it */
 	size_t guess_cap;
+	/* Top-level calls since the last orphan, by method: their callers
+	 * are known at the next orphan or at the end. */
+	struct profile_link *top;
+	size_t ntop, top_cap;
+	uint32_t *top_of; /* by method: 1 + its index in top, or 0 */
+	uint32_t top_depth;     /* deepest stack of the open top call */
+	uint32_t adopted_depth; /* deepest of the top calls since the
+	                           last orphan, under their own roots */
 };
 
 struct thread_state {

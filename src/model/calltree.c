@@ -7,8 +7,6 @@
 
 #include "model/calltree.h"
 
-#include "model/sums.h"
-
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -59,6 +57,15 @@ calltree_free_calls(struct calltree *tree)
 	for (l = 0; l < DEPTH_LEVELS; l++)
 		free(c->depth_min[l]);
 	memset(c, 0, sizeof(*c));
+}
+
+void
+thread_sums_done(struct thread_sums *s)
+{
+	free(s->methods);
+	free(s->rows);
+	free(s->links);
+	memset(s, 0, sizeof(*s));
 }
 
 void

@@ -152,7 +152,44 @@ struct tt_calls {
 	size_t count;
 };
 
-struct thread_sums; /* model/sums.h */
+/*
+ * A method's sums over a set of calls (PRODUCT.md section 2):
+ *   excl     time while the method is the innermost frame, all calls;
+ *   incl     duration summed over non-recursive calls only;
+ *   calls    non-recursive calls; rcalls recursive ones.
+ */
+struct profile_row {
+	uint64_t calls;
+	uint64_t rcalls;
+	uint64_t incl[CLOCK_COUNT];
+	uint64_t excl[CLOCK_COUNT];
+	uint64_t top_excl[CLOCK_COUNT]; /* excl of non-recursive calls */
+};
+
+/*
+ * One caller-callee pair: the calls of `child` made directly by `parent`
+ * (CALL_NONE: the top level of a thread), split by whether the child's
+ * call and the parent's call were recursive.
+ */
+struct profile_link {
+	uint32_t parent, child;
+	bool child_recursive, parent_recursive;
+	uint64_t calls;
+	uint64_t incl[CLOCK_COUNT]; /* summed durations of the child calls */
+};
+
+/* One thread's sums: a row for each method it called (or that called
+ * what it did), and its links in the order first met. */
+struct thread_sums {
+	uint32_t *methods; /* rows[i] is the row of methods[i] */
+	struct profile_row *rows;
+	size_t count;
+	struct profile_link *links;
+	size_t nlinks;
+};
+
+/* Release a thread's sums. */
+void thread_sums_done(struct thread_sums *s);
 
 struct calltree {
 	char *path;

@@ -59,12 +59,3 @@ link_table_done(struct link_table *t)
 	free(t->cache);
 	t->cache = NULL;
 }
-
-void
-thread_sums_done(struct thread_sums *s)
-{
-	free(s->methods);
-	free(s->rows);
-	free(s->links);
-	memset(s, 0, sizeof(*s));
-}

@@ -1,14 +1,9 @@
 /*
- * sums: per-method sums and caller-callee links of a set of calls
- * (PRODUCT.md section 2), added one closed call at a time.  The profile
- * sums a scope's calls from the model with them; the builder, asked for
- * sums only, sums each thread's calls as it closes them and writes no
- * calls at all.  One function adds a call, so both give the same
- * numbers.
- *
- *   excl     time while the method is the innermost frame, all calls;
- *   incl     duration summed over non-recursive calls only;
- *   calls    non-recursive calls; rcalls recursive ones.
+ * sums: per-method sums and caller-callee links (model/calltree.h) of a
+ * set of calls, added one closed call at a time.  The profile sums a
+ * scope's calls from the model with them; the builder, asked for sums
+ * only, sums each thread's calls as it closes them and writes no calls
+ * at all.  One function adds a call, so both give the same numbers.
  */
 #ifndef TRACETUI_SUMS_H
 #define TRACETUI_SUMS_H
@@ -19,26 +14,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-struct profile_row {
-	uint64_t calls;
-	uint64_t rcalls;
-	uint64_t incl[CLOCK_COUNT];
-	uint64_t excl[CLOCK_COUNT];
-	uint64_t top_excl[CLOCK_COUNT]; /* excl of non-recursive calls */
-};
-
-/*
- * One caller-callee pair: the calls of `child` made directly by `parent`
- * (CALL_NONE: the top level of a thread), split by whether the child's
- * call and the parent's call were recursive.
- */
-struct profile_link {
-	uint32_t parent, child;
-	bool child_recursive, parent_recursive;
-	uint64_t calls;
-	uint64_t incl[CLOCK_COUNT]; /* summed durations of the child calls */
-};
 
 enum {
 	LINK_CACHE = 1024,  /* entries of a table's cache */
@@ -67,19 +42,6 @@ struct profile_link *link_slot(struct link_table *t, uint32_t parent,
                                bool parent_rec);
 /* Release the table's index and cache; its links stay with the caller. */
 void link_table_done(struct link_table *t);
-
-/* One thread's sums: a row for each method it called (or that called
- * what it did), and its links in the order first met. */
-struct thread_sums {
-	uint32_t *methods; /* rows[i] is the row of methods[i] */
-	struct profile_row *rows;
-	size_t count;
-	struct profile_link *links;
-	size_t nlinks;
-};
-
-/* Release a thread's sums. */
-void thread_sums_done(struct thread_sums *s);
 
 /*
  * Add one closed call, lasting dur, to its row, its caller's row
