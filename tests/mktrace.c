@@ -3583,7 +3583,8 @@ parse_line(struct spec *s, const char *line)
 		d_event(&c, number(&c, kw, "thread id", UINT64_MAX));
 	} else {
 		for (i = 0; i < COUNT(directives); i++)
-			if (!strcmp(kw, directives[i].name))
+			if (directives[i].name[0] == kw[0] &&
+			    !strcmp(kw, directives[i].name))
 				break;
 		if (i == COUNT(directives))
 			die_at(s, "unknown directive '%s'", kw);
