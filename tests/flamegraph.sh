@@ -18,6 +18,16 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
+# The demo trace `make` builds (its name linked here), written only when
+# it is missing.
+builddir=$(cd "${top_builddir:-.}" && pwd)
+demo_trace() {
+	if [ -f "$builddir/data/demo.trace" ]; then
+		ln -s "$builddir/data/demo.trace" "$1"
+	else
+		"$MKTRACE" "$srcdir/data/demo.spec" "$1"
+	fi
+}
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
 MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
 fixtures=$srcdir/tests/fixtures
@@ -235,8 +245,7 @@ ok $? "--inverted draws the same frames root first"
 diag <"$tmp/why"
 
 # --min-width: frames narrower are left out, the rest still agree.
-f=$srcdir/data/demo.spec
-"$MKTRACE" "$f" demo.trace
+demo_trace demo.trace
 "$TRACETUI" flamegraph --min-width 0 demo.trace >all.svg
 "$TRACETUI" flamegraph --min-width 5 --width 800 demo.trace >some.svg
 "$TRACETUI" report -f tsv demo.trace >"$tmp/r.tsv"

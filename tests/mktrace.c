@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,58 @@ buf_str(struct buf *b)
 	return (char *)b->p;
 }
 
+/* A bump allocator for the spec's names and fields, all freed at once:
+ * one malloc per 64 KiB instead of one per string. */
+struct arena_block {
+	struct arena_block *prev;
+	char data[];
+};
+struct arena {
+	struct arena_block *last;
+	size_t used, size; /* bytes of the last block */
+};
+
+/* N bytes aligned for a pointer, valid until arena_free. */
+static void *
+arena_alloc(struct arena *a, size_t n)
+{
+	size_t at = (a->used + sizeof(void *) - 1) & ~(sizeof(void *) - 1);
+
+	if (!a->last || at > a->size || n > a->size - at) {
+		size_t size = n > 65536 ? n : 65536;
+		struct arena_block *b =
+		        xrealloc(NULL, offsetof(struct arena_block, data) + size);
+
+		b->prev = a->last;
+		a->last = b;
+		a->size = size;
+		at = 0;
+	}
+	a->used = at + n;
+	return a->last->data + at;
+}
+
+/* A copy of S in the arena. */
+static char *
+arena_strdup(struct arena *a, const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(arena_alloc(a, n), s, n);
+}
+
+/* Free everything allocated from A. */
+static void
+arena_free(struct arena *a)
+{
+	while (a->last) {
+		struct arena_block *b = a->last;
+
+		a->last = b->prev;
+		free(b);
+	}
+}
+
 /* Store V little-endian in N bytes at P. */
 static void
 put_le(unsigned char *p, uint64_t v, int n)
@@ -175,10 +228,17 @@ put_le(unsigned char *p, uint64_t v, int n)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* A map from 64-bit ids to array indices (open addressing). */
+/* A map from 64-bit ids to array indices.  Ids are mostly small and
+ * close together (thread ids, method ids 4 apart), so those live in a
+ * table indexed by the id itself, grown while it stays within a few
+ * slots per id put; the others go to an open-addressing hash table.  An
+ * id later put in the direct table shadows its old hash entry. */
 struct idmap {
+	uint32_t *direct; /* direct[id]: index + 1; 0: look in the hash */
+	size_t ndirect;
+	size_t puts;
 	uint64_t *keys;
-	size_t *vals; /* index + 1; 0 marks an empty slot */
+	uint32_t *vals; /* index + 1; 0 marks an empty slot */
 	size_t cap;
 	size_t len;
 };
@@ -193,9 +253,9 @@ id_hash(uint64_t k)
 	return (size_t)k;
 }
 
-/* Set KEY to VAL, replacing an earlier value. */
+/* Set KEY to VAL + 1 in M's hash table, replacing an earlier value. */
 static void
-idmap_put(struct idmap *m, uint64_t key, size_t val)
+idmap_hash_put(struct idmap *m, uint64_t key, uint32_t val1)
 {
 	size_t i;
 
@@ -203,25 +263,48 @@ idmap_put(struct idmap *m, uint64_t key, size_t val)
 		struct idmap old = *m;
 
 		m->cap = old.cap ? old.cap * 2 : 64;
-		m->keys = xcalloc(m->cap, sizeof(*m->keys));
+		m->keys = xrealloc(NULL, m->cap * sizeof(*m->keys));
 		m->vals = xcalloc(m->cap, sizeof(*m->vals));
 		m->len = 0;
 		for (i = 0; i < old.cap; i++)
 			if (old.vals[i])
-				idmap_put(m, old.keys[i], old.vals[i] - 1);
+				idmap_hash_put(m, old.keys[i], old.vals[i]);
 		free(old.keys);
 		free(old.vals);
 	}
 	for (i = id_hash(key) & (m->cap - 1); m->vals[i];
 	     i = (i + 1) & (m->cap - 1)) {
 		if (m->keys[i] == key) {
-			m->vals[i] = val + 1;
+			m->vals[i] = val1;
 			return;
 		}
 	}
 	m->keys[i] = key;
-	m->vals[i] = val + 1;
+	m->vals[i] = val1;
 	m->len++;
+}
+
+/* Set KEY to VAL, replacing an earlier value. */
+static void
+idmap_put(struct idmap *m, uint64_t key, size_t val)
+{
+	if (val >= UINT32_MAX)
+		die("more than %" PRIu32 " ids", UINT32_MAX - 1);
+	m->puts++;
+	if (key >= m->ndirect && key < 1024 + 16 * (uint64_t)m->puts) {
+		size_t n = m->ndirect ? m->ndirect * 2 : 1024;
+
+		if (n <= key)
+			n = (size_t)key + 1;
+		m->direct = xrealloc(m->direct, n * sizeof(*m->direct));
+		memset(m->direct + m->ndirect, 0,
+		       (n - m->ndirect) * sizeof(*m->direct));
+		m->ndirect = n;
+	}
+	if (key < m->ndirect)
+		m->direct[key] = (uint32_t)val + 1;
+	else
+		idmap_hash_put(m, key, (uint32_t)val + 1);
 }
 
 /* Look KEY up; store its value in *VAL and return 1, or return 0. */
@@ -230,6 +313,10 @@ idmap_get(const struct idmap *m, uint64_t key, size_t *val)
 {
 	size_t i;
 
+	if (key < m->ndirect && m->direct[key]) {
+		*val = m->direct[key] - 1;
+		return 1;
+	}
 	if (!m->cap)
 		return 0;
 	for (i = id_hash(key) & (m->cap - 1); m->vals[i];
@@ -240,6 +327,15 @@ idmap_get(const struct idmap *m, uint64_t key, size_t *val)
 		}
 	}
 	return 0;
+}
+
+/* Free what M holds. */
+static void
+idmap_free(struct idmap *m)
+{
+	free(m->direct);
+	free(m->keys);
+	free(m->vals);
 }
 
 /* splitmix64: the generator's PRNG, deterministic for a seed. */
@@ -312,18 +408,23 @@ enum item_kind {
 	ITEM_FLUSH,
 };
 
+/* One spec item, kept small: a big spec holds hundreds of thousands. */
 struct item {
-	enum item_kind kind;
+	unsigned char kind;      /* enum item_kind */
+	unsigned char all;       /* flush: every thread, not just tid */
+	unsigned char continued; /* flush: keep the previous block's deltas */
 	int line;
-	uint64_t tid;  /* event: thread id as given */
-	uint64_t word; /* event: method id | action */
-	uint64_t cpu;  /* event: times as given (written mod 2^32) */
-	uint64_t wall;
-	size_t index;   /* packet: thread or method index */
-	int all;        /* flush: every thread, not just tid */
-	int continued;  /* flush: keep the previous block's delta state */
-	struct buf raw; /* raw-hex bytes */
-	struct gen *gen;
+	uint64_t tid; /* event, flush: thread id as given */
+	union {
+		struct {
+			uint64_t word; /* method id | action */
+			uint64_t cpu;  /* times as given (written mod 2^32) */
+			uint64_t wall;
+		} ev;
+		size_t index;    /* packet: thread or method index */
+		struct buf *raw; /* raw-hex bytes */
+		struct gen *gen;
+	} u;
 };
 
 /* A call opened with "{", waiting for its "}". */
@@ -402,6 +503,11 @@ struct spec {
 	struct edit *edits;
 	size_t nedits, edits_cap;
 	int has_summary_item; /* line of the "summary" item, or 0 */
+
+	struct arena strings; /* thread names, method fields */
+	struct buf tok;       /* the parser's last token */
+	char **scratch;       /* a method line's fields while it is read */
+	size_t scratch_cap;
 };
 
 /* Report a problem at LINE of the spec and exit 1. */
@@ -431,7 +537,7 @@ add_item(struct spec *s, enum item_kind kind)
 	        grow(s->items, &s->items_cap, s->nitems + 1, sizeof(*s->items));
 	it = &s->items[s->nitems++];
 	memset(it, 0, sizeof(*it));
-	it->kind = kind;
+	it->kind = (unsigned char)kind;
 	it->line = s->lineno;
 	return it;
 }
@@ -447,7 +553,7 @@ add_thread(struct spec *s, uint64_t tid, const char *name, unsigned where)
 	t = &s->threads[s->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	t->name = xstrdup(name);
+	t->name = arena_strdup(&s->strings, name);
 	t->where = where;
 	idmap_put(&s->thread_map, tid, s->nthreads);
 	return s->nthreads++;
@@ -479,13 +585,13 @@ format_id(uint64_t id, enum id_style style)
 	return buf_str(&b);
 }
 
-/* Declare a method with NFIELDS fields (copied); returns its index. */
+/* Declare a method with NFIELDS fields (strings of the spec's arena;
+ * the array is copied); returns its index. */
 static size_t
 add_method(struct spec *s, uint64_t id, char *id_text, int id_style,
            char *const *fields, size_t nfields, unsigned where)
 {
 	struct method_def *m;
-	size_t i;
 
 	s->methods = grow(s->methods, &s->methods_cap, s->nmethods + 1,
 	                  sizeof(*s->methods));
@@ -494,9 +600,9 @@ add_method(struct spec *s, uint64_t id, char *id_text, int id_style,
 	m->id = id;
 	m->id_text = id_text;
 	m->id_style = id_style;
-	m->fields = xcalloc(nfields, sizeof(*m->fields));
-	for (i = 0; i < nfields; i++)
-		m->fields[i] = xstrdup(fields[i]);
+	m->fields = arena_alloc(&s->strings, nfields * sizeof(*m->fields));
+	if (nfields)
+		memcpy(m->fields, fields, nfields * sizeof(*m->fields));
 	m->nfields = nfields;
 	m->where = where;
 	idmap_put(&s->method_map, id, s->nmethods);
@@ -1037,10 +1143,10 @@ gen_new_method(struct spec *s, struct gen *g, uint64_t *next_id,
 	char *fields[4];
 	size_t def;
 
-	fields[0] = (char *)klass;
-	fields[1] = (char *)name;
-	fields[2] = (char *)sig;
-	fields[3] = (char *)file;
+	fields[0] = arena_strdup(&s->strings, klass);
+	fields[1] = arena_strdup(&s->strings, name);
+	fields[2] = arena_strdup(&s->strings, sig);
+	fields[3] = arena_strdup(&s->strings, file);
 	if (*next_id > UINT32_MAX)
 		die_line(s, g->line, "generated method ids pass 0xffffffff");
 	def = add_method(s, *next_id, NULL, -1, fields, 4, 0);
@@ -1452,6 +1558,8 @@ struct writer {
 	struct spec *s;
 	FILE *fp; /* where the binary part goes */
 	char *fp_name;
+	unsigned char *out; /* bytes for fp not yet handed to it */
+	size_t nout;
 	unsigned natural; /* bytes of a record's own fields */
 	int two_times;    /* the record holds cpu and wall, not one time */
 	unsigned size;    /* record size: the header's and the v1 stride */
@@ -1479,12 +1587,34 @@ static void v2_buffer(struct writer *w, struct thread_def *t,
                       struct method_def *m, uint64_t tid, uint64_t word,
                       uint64_t cpu, uint64_t wall);
 
+/* The size of the writer's buffer: records are a few bytes each, and a
+ * stdio call per record costs more than making it. */
+#define OUT_SIZE 65536
+
+/* Hand the buffered bytes of the binary part to its file. */
+static void
+w_flush(struct writer *w)
+{
+	if (w->nout && fwrite(w->out, 1, w->nout, w->fp) != w->nout)
+		die("%s: %s", w->fp_name, strerror(errno));
+	w->nout = 0;
+}
+
 /* Write N bytes of the binary part. */
 static void
 w_bytes(struct writer *w, const void *p, size_t n)
 {
-	if (n && fwrite(p, 1, n, w->fp) != n)
-		die("%s: %s", w->fp_name, strerror(errno));
+	if (!n)
+		return;
+	if (n > OUT_SIZE - w->nout)
+		w_flush(w);
+	if (n >= OUT_SIZE) {
+		if (fwrite(p, 1, n, w->fp) != n)
+			die("%s: %s", w->fp_name, strerror(errno));
+		return;
+	}
+	memcpy(w->out + w->nout, p, n);
+	w->nout += n;
 }
 
 /* Where a thread goes in a streaming trace. */
@@ -1953,22 +2083,32 @@ v2_flush_thread(struct writer *w, struct v2_thread *t, int continued, int line)
 	t->npend = 0;
 }
 
-/* Flush every thread with buffered records, oldest first. */
+/* qsort order of two V2 threads with records waiting: the one whose
+ * first waiting record came first. */
+static int
+v2_older(const void *a, const void *b)
+{
+	const struct v2_thread *x = *(struct v2_thread *const *)a;
+	const struct v2_thread *y = *(struct v2_thread *const *)b;
+
+	return x->since < y->since ? -1 : x->since > y->since;
+}
+
+/* Flush every thread with buffered records, oldest first (flushing one
+ * leaves the others' records and ages as they were). */
 static void
 v2_flush_all(struct writer *w, int line)
 {
-	for (;;) {
-		struct v2_thread *first = NULL;
-		size_t i;
+	struct v2_thread **wait = xcalloc(w->nv2, sizeof(*wait));
+	size_t i, n = 0;
 
-		for (i = 0; i < w->nv2; i++)
-			if (w->v2[i].npend &&
-			    (!first || w->v2[i].since < first->since))
-				first = &w->v2[i];
-		if (!first)
-			return;
-		v2_flush_thread(w, first, 0, line);
-	}
+	for (i = 0; i < w->nv2; i++)
+		if (w->v2[i].npend)
+			wait[n++] = &w->v2[i];
+	qsort(wait, n, sizeof(*wait), v2_older);
+	for (i = 0; i < n; i++)
+		v2_flush_thread(w, wait[i], 0, line);
+	free(wait);
 }
 
 /* Buffer one V2 record, writing the info packets it needs first (as ART
@@ -2162,31 +2302,32 @@ write_item(struct writer *w, struct item *it)
 
 		if (idmap_get(&s->thread_map, it->tid, &k))
 			t = &s->threads[k];
-		if (idmap_get(&s->method_map, it->word & ~(uint64_t)3, &k))
+		if (idmap_get(&s->method_map, it->u.ev.word & ~(uint64_t)3, &k))
 			m = &s->methods[k];
-		emit_record(w, t, m, it->tid, it->word, it->cpu, it->wall);
+		emit_record(w, t, m, it->tid, it->u.ev.word, it->u.ev.cpu,
+		            it->u.ev.wall);
 		break;
 	}
 	case ITEM_RAW:
-		w_bytes(w, it->raw.p, it->raw.len);
+		w_bytes(w, it->u.raw->p, it->u.raw->len);
 		break;
 	case ITEM_SUMMARY:
 		write_summary(w);
 		break;
 	case ITEM_GENERATE:
-		gen_run(w, it->gen);
+		gen_run(w, it->u.gen);
 		break;
 	case ITEM_PACKET_THREAD:
 		if (is_v2(s))
-			write_v2_thread_packet(w, &s->threads[it->index]);
+			write_v2_thread_packet(w, &s->threads[it->u.index]);
 		else
-			write_thread_packet(w, &s->threads[it->index]);
+			write_thread_packet(w, &s->threads[it->u.index]);
 		break;
 	case ITEM_PACKET_METHOD:
 		if (is_v2(s))
-			write_v2_method_packet(w, &s->methods[it->index]);
+			write_v2_method_packet(w, &s->methods[it->u.index]);
 		else
-			write_method_packet(w, &s->methods[it->index]);
+			write_method_packet(w, &s->methods[it->u.index]);
 		break;
 	case ITEM_FLUSH:
 		if (it->all)
@@ -2356,6 +2497,7 @@ write_trace(struct spec *s, const char *out)
 		         "record's fields",
 		         w.stride, w.natural);
 	w.rec = xcalloc(w.stride, 1);
+	w.out = xrealloc(NULL, OUT_SIZE);
 	if (w.stride > w.size)
 		memset(w.rec + w.size, s->stride_fill, w.stride - w.size);
 
@@ -2390,6 +2532,7 @@ write_trace(struct spec *s, const char *out)
 	if (s->layout == LAYOUT_STREAM && !s->sec_file && !s->no_summary &&
 	    !s->has_summary_item)
 		write_summary(&w);
+	w_flush(&w);
 
 	if (s->layout == LAYOUT_V1) {
 		unsigned char chunk[65536];
@@ -2430,11 +2573,11 @@ write_trace(struct spec *s, const char *out)
 		apply_edits(s, TARGET_SEC, sec_path, 0);
 	free(key.p);
 	free(w.rec);
+	free(w.out);
 	for (i = 0; i < w.nv2; i++)
 		free(w.v2[i].pend);
 	free(w.v2);
-	free(w.v2_map.keys);
-	free(w.v2_map.vals);
+	idmap_free(&w.v2_map);
 	free(w.fp_name);
 	free(data_path);
 	free(key_path);
@@ -2450,7 +2593,7 @@ struct cursor {
 	struct spec *s;
 	const char *line;
 	size_t pos;
-	char *tok; /* the last token, owned */
+	char *tok; /* the last token (in the spec's tok buffer) or NULL */
 };
 
 /* The value of hex digit C, or -1. */
@@ -2472,18 +2615,20 @@ static const char *
 next_token(struct cursor *c)
 {
 	const char *p = c->line + c->pos;
-	struct buf b = {0};
+	struct buf *b = &c->s->tok;
 
-	free(c->tok);
 	c->tok = NULL;
+	b->len = 0;
 	while (*p == ' ' || *p == '\t')
 		p++;
 	c->pos = (size_t)(p - c->line);
 	if (!*p || *p == '#')
 		return NULL;
 	if (*p != '"') {
-		while (*p && *p != ' ' && *p != '\t')
-			buf_addc(&b, *p++);
+		size_t n = strcspn(p, " \t");
+
+		buf_add(b, p, n);
+		p += n;
 	} else {
 		for (p++; *p != '"'; p++) {
 			int hi, lo;
@@ -2491,22 +2636,22 @@ next_token(struct cursor *c)
 			if (!*p)
 				die_at(c->s, "unterminated quoted string");
 			if (*p != '\\') {
-				buf_addc(&b, *p);
+				buf_addc(b, *p);
 				continue;
 			}
 			switch (*++p) {
 			case 'n':
-				buf_addc(&b, '\n');
+				buf_addc(b, '\n');
 				break;
 			case 't':
-				buf_addc(&b, '\t');
+				buf_addc(b, '\t');
 				break;
 			case 'r':
-				buf_addc(&b, '\r');
+				buf_addc(b, '\r');
 				break;
 			case '\\':
 			case '"':
-				buf_addc(&b, *p);
+				buf_addc(b, *p);
 				break;
 			case 'x':
 				hi = hex_value((unsigned char)p[1]);
@@ -2515,7 +2660,7 @@ next_token(struct cursor *c)
 				if (lo < 0 || (hi == 0 && lo == 0))
 					die_at(c->s, "\\x needs two hex digits "
 					             "(not 00)");
-				buf_addc(&b, hi * 16 + lo);
+				buf_addc(b, hi * 16 + lo);
 				p += 2;
 				break;
 			default:
@@ -2530,35 +2675,43 @@ next_token(struct cursor *c)
 			die_at(c->s, "text right after a closing quote");
 	}
 	c->pos = (size_t)(p - c->line);
-	c->tok = buf_str(&b);
+	buf_add(b, "", 0);
+	c->tok = (char *)b->p;
 	return c->tok;
 }
 
-/* The rest of the line as one string (new): a quoted token, or the raw
- * text with trailing blanks removed; "#" is not a comment here. */
-static char *
+/* The rest of the line as one string, valid until the next token: a
+ * quoted token, or the raw text with trailing blanks removed; "#" is not
+ * a comment here. */
+static const char *
 rest_of_line(struct cursor *c)
 {
 	const char *p = c->line + c->pos, *end;
-	struct buf b = {0};
+	struct buf *b = &c->s->tok;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
 	c->pos = (size_t)(p - c->line);
 	if (*p == '"') {
-		char *r = xstrdup(next_token(c));
+		const char *r = next_token(c);
 
-		if (next_token(c))
+		for (p = c->line + c->pos; *p == ' ' || *p == '\t'; p++)
+			;
+		if (*p && *p != '#') {
+			next_token(c);
 			die_at(c->s, "unexpected '%s' after the quoted string",
 			       c->tok);
+		}
 		return r;
 	}
 	end = p + strlen(p);
 	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
 		end--;
-	buf_add(&b, p, (size_t)(end - p));
+	b->len = 0;
+	buf_add(b, p, (size_t)(end - p));
+	c->tok = (char *)b->p;
 	c->pos = strlen(c->line);
-	return buf_str(&b);
+	return c->tok;
 }
 
 /* Die unless the line has nothing more. */
@@ -2858,7 +3011,7 @@ static void
 d_key_version(struct cursor *c)
 {
 	free(c->s->key_version);
-	c->s->key_version = rest_of_line(c);
+	c->s->key_version = xstrdup(rest_of_line(c));
 }
 
 /* Add the key option line TEXT (owned). */
@@ -2886,11 +3039,11 @@ d_vm(struct cursor *c)
 static void
 d_property(struct cursor *c)
 {
-	char *text = rest_of_line(c);
+	const char *text = rest_of_line(c);
 
 	if (!*text)
 		die_at(c->s, "property needs KEY=VALUE");
-	add_option(c->s, text);
+	add_option(c->s, xstrdup(text));
 }
 
 /* "no-end": leave out the *end line. */
@@ -2963,7 +3116,6 @@ d_thread(struct cursor *c)
 	uint64_t tid = need_number(c, "thread id", UINT64_MAX);
 	unsigned where = 0, bits;
 	size_t save;
-	char *name;
 
 	for (;;) {
 		save = c->pos;
@@ -2979,9 +3131,7 @@ d_thread(struct cursor *c)
 		}
 		where = bits;
 	}
-	name = rest_of_line(c);
-	add_thread(s, tid, name, where);
-	free(name);
+	add_thread(s, tid, rest_of_line(c), where);
 }
 
 /* "method ID [@OPTION...] FIELD...": declare a method. */
@@ -2990,8 +3140,8 @@ d_method(struct cursor *c)
 {
 	struct spec *s = c->s;
 	uint64_t id = need_number(c, "method id", UINT64_MAX);
-	char **fields = NULL, *id_text = NULL;
-	size_t nfields = 0, cap = 0, i;
+	char *id_text = NULL;
+	size_t nfields = 0;
 	unsigned where = 0, bits;
 	int style = -1, k;
 	const char *t;
@@ -3018,14 +3168,12 @@ d_method(struct cursor *c)
 			style = k;
 			continue;
 		}
-		fields = grow(fields, &cap, nfields + 1, sizeof(*fields));
-		fields[nfields++] = xstrdup(t);
+		s->scratch = grow(s->scratch, &s->scratch_cap, nfields + 1,
+		                  sizeof(*s->scratch));
+		s->scratch[nfields++] = arena_strdup(&s->strings, t);
 	}
-	k = (int)add_method(s, id, id_text, style, fields, nfields, where);
+	k = (int)add_method(s, id, id_text, style, s->scratch, nfields, where);
 	s->methods[k].line = s->lineno;
-	for (i = 0; i < nfields; i++)
-		free(fields[i]);
-	free(fields);
 }
 
 /* The action named T, or -1. */
@@ -3050,9 +3198,9 @@ add_event(struct spec *s, uint64_t tid, uint64_t word, uint64_t cpu,
 	struct item *it = add_item(s, ITEM_EVENT);
 
 	it->tid = tid;
-	it->word = word;
-	it->cpu = cpu;
-	it->wall = wall;
+	it->u.ev.word = word;
+	it->u.ev.cpu = cpu;
+	it->u.ev.wall = wall;
 }
 
 /* Read a method id for a record: a multiple of 4 unless RAW. */
@@ -3070,12 +3218,12 @@ record_method(struct cursor *c, int raw)
 	return id;
 }
 
-/* "T ACTION M CPU WALL" or "T ACTION M TIME"; T was already read. */
+/* "T ACTION M CPU WALL" or "T ACTION M TIME"; T (TID) was already
+ * read. */
 static void
-d_event(struct cursor *c, const char *tid_text)
+d_event(struct cursor *c, uint64_t tid)
 {
 	struct spec *s = c->s;
-	uint64_t tid = number(c, tid_text, "thread id", UINT64_MAX);
 	const char *t = next_token(c);
 	int act = action_word(t), raw = t && !strcmp(t, "raw");
 	uint64_t word;
@@ -3155,9 +3303,9 @@ d_call(struct cursor *c)
 		b->has_exit = !dash;
 		b->exit.kind = ITEM_EVENT;
 		b->exit.tid = tid;
-		b->exit.word = id | (uint64_t)act;
-		b->exit.cpu = v[2];
-		b->exit.wall = v[3];
+		b->exit.u.ev.word = id | (uint64_t)act;
+		b->exit.u.ev.cpu = v[2];
+		b->exit.u.ev.wall = v[3];
 	} else if (!dash) {
 		add_event(s, tid, id | (uint64_t)act, v[2], v[3]);
 	}
@@ -3175,8 +3323,8 @@ d_close(struct cursor *c)
 		die_at(s, "'}' without an open 'call ... {'");
 	b = &s->blocks[--s->nblocks];
 	if (b->has_exit)
-		add_event(s, b->exit.tid, b->exit.word, b->exit.cpu,
-		          b->exit.wall);
+		add_event(s, b->exit.tid, b->exit.u.ev.word,
+		          b->exit.u.ev.cpu, b->exit.u.ev.wall);
 }
 
 /* "packet thread TID" or "packet method ID": write a packet here. */
@@ -3196,7 +3344,7 @@ d_packet(struct cursor *c)
 		die_at(s, "packet: %s %" PRIu64 " is not declared above",
 		       w[kind], id);
 	it = add_item(s, kind ? ITEM_PACKET_METHOD : ITEM_PACKET_THREAD);
-	it->index = k;
+	it->u.index = k;
 }
 
 /* "raw-hex HEX...": append raw bytes to the binary part here. */
@@ -3205,7 +3353,8 @@ d_raw_hex(struct cursor *c)
 {
 	struct item *it = add_item(c->s, ITEM_RAW);
 
-	hex_bytes(c, &it->raw);
+	it->u.raw = xcalloc(1, sizeof(*it->u.raw));
+	hex_bytes(c, it->u.raw);
 }
 
 /* "summary": write the streaming summary packet here. */
@@ -3303,7 +3452,7 @@ d_generate(struct cursor *c)
 	if (g->switch_every < 1)
 		g->switch_every = 1;
 	gen_prepare(s, g);
-	add_item(s, ITEM_GENERATE)->gen = g;
+	add_item(s, ITEM_GENERATE)->u.gen = g;
 }
 
 /* Read an optional file target (key, sec) for poke and truncate. */
@@ -3421,7 +3570,6 @@ parse_line(struct spec *s, const char *line)
 {
 	struct cursor c;
 	const char *kw;
-	char *word;
 	size_t i;
 
 	c.s = s;
@@ -3431,31 +3579,51 @@ parse_line(struct spec *s, const char *line)
 	kw = next_token(&c);
 	if (!kw)
 		return;
-	word = xstrdup(kw);
-	if (word[0] >= '0' && word[0] <= '9') {
-		d_event(&c, word);
+	if (kw[0] >= '0' && kw[0] <= '9') {
+		d_event(&c, number(&c, kw, "thread id", UINT64_MAX));
 	} else {
 		for (i = 0; i < COUNT(directives); i++)
-			if (!strcmp(word, directives[i].name))
+			if (directives[i].name[0] == kw[0] &&
+			    !strcmp(kw, directives[i].name))
 				break;
 		if (i == COUNT(directives))
-			die_at(s, "unknown directive '%s'", word);
+			die_at(s, "unknown directive '%s'", kw);
 		directives[i].parse(&c);
 	}
-	free(word);
-	free(c.tok);
 }
+
+/* The spec file, read a chunk at a time. */
+struct lines {
+	FILE *fp;
+	size_t pos, end; /* the unread bytes of chunk */
+	unsigned char chunk[65536];
+};
 
 /* Read one line (without its \n or \r\n) into B; returns 0 at the end. */
 static int
-read_line(FILE *fp, struct buf *b)
+read_line(struct lines *r, struct buf *b)
 {
-	int ch;
+	int newline = 0;
 
 	b->len = 0;
-	while ((ch = getc(fp)) != EOF && ch != '\n')
-		buf_addc(b, ch);
-	if (ch == EOF && !b->len)
+	while (!newline) {
+		const unsigned char *p = r->chunk + r->pos, *nl;
+
+		if (r->pos == r->end) {
+			r->pos = 0;
+			r->end = fread(r->chunk, 1, sizeof(r->chunk), r->fp);
+			if (!r->end)
+				break;
+			continue;
+		}
+		nl = memchr(p, '\n', r->end - r->pos);
+		newline = nl != NULL;
+		if (!nl)
+			nl = r->chunk + r->end;
+		buf_add(b, p, (size_t)(nl - p));
+		r->pos = (size_t)(nl - r->chunk) + newline;
+	}
+	if (!newline && !b->len)
 		return 0;
 	if (b->len && b->p[b->len - 1] == '\r')
 		b->len--;
@@ -3507,7 +3675,7 @@ finish_spec(struct spec *s)
 			         "V1 method ids must fit in 32 bits");
 	for (i = 0; i < s->nitems; i++) {
 		if (!is_v2(s) && s->items[i].kind == ITEM_EVENT &&
-		    s->items[i].word > UINT32_MAX)
+		    s->items[i].u.ev.word > UINT32_MAX)
 			die_line(s, s->items[i].line,
 			         "V1 method words must fit in 32 bits");
 		if (!is_v2(s) && s->items[i].kind == ITEM_FLUSH)
@@ -3560,22 +3728,22 @@ gen_free(struct gen *g)
 static void
 spec_free(struct spec *s)
 {
-	size_t i, k;
+	size_t i;
 
-	for (i = 0; i < s->nthreads; i++)
-		free(s->threads[i].name);
-	for (i = 0; i < s->nmethods; i++) {
-		for (k = 0; k < s->methods[i].nfields; k++)
-			free(s->methods[i].fields[k]);
-		free(s->methods[i].fields);
+	for (i = 0; i < s->nmethods; i++)
 		free(s->methods[i].id_text);
-	}
+	arena_free(&s->strings);
+	free(s->tok.p);
+	free(s->scratch);
 	for (i = 0; i < s->noptions; i++)
 		free(s->options[i]);
 	for (i = 0; i < s->nitems; i++) {
-		free(s->items[i].raw.p);
-		if (s->items[i].gen)
-			gen_free(s->items[i].gen);
+		if (s->items[i].kind == ITEM_RAW) {
+			free(s->items[i].u.raw->p);
+			free(s->items[i].u.raw);
+		}
+		if (s->items[i].kind == ITEM_GENERATE)
+			gen_free(s->items[i].u.gen);
 	}
 	for (i = 0; i < s->nedits; i++)
 		free(s->edits[i].bytes.p);
@@ -3586,10 +3754,8 @@ spec_free(struct spec *s)
 	free(s->blocks);
 	free(s->edits);
 	free(s->key_version);
-	free(s->thread_map.keys);
-	free(s->thread_map.vals);
-	free(s->method_map.keys);
-	free(s->method_map.vals);
+	idmap_free(&s->thread_map);
+	idmap_free(&s->method_map);
 }
 
 /* Print the usage text to FP. */
@@ -3612,6 +3778,7 @@ static struct spec spec;
 int
 main(int argc, char **argv)
 {
+	static struct lines in;
 	struct buf line = {0};
 	FILE *fp;
 
@@ -3640,7 +3807,8 @@ main(int argc, char **argv)
 		if (!fp)
 			die("%s: %s", argv[1], strerror(errno));
 	}
-	while (read_line(fp, &line)) {
+	in.fp = fp;
+	while (read_line(&in, &line)) {
 		spec.lineno++;
 		parse_line(&spec, buf_str(&line));
 	}

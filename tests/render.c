@@ -16,6 +16,15 @@
  * @N: N milliseconds after).  --base compares FILE with another trace,
  * as the viewer's --base does; --full-names and --sample-type (a pprof
  * profile's sample type, for both) are the viewer's.
+ *
+ * Usage: render --batch LIST
+ * Runs one render per line of LIST ("-": standard input), each as if
+ * started on its own, in one process: a line is OUT, ERR and then the
+ * arguments above, separated by tabs; the screen goes to the new file
+ * OUT, the messages to the new file ERR, and the exit status is printed
+ * as a line "STATUS<TAB>OUT" on standard output.  The exit status of the
+ * batch is 0 once every line has run (2 for a malformed line).  A test
+ * suite pays a process start per render otherwise.
  */
 #include "config.h"
 
@@ -32,32 +41,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-usage(void)
+/* Print the usage text to ERR; returns the usage error status, 2. */
+static int
+usage(FILE *err)
 {
 	fputs("usage: render [--ascii] [--roles] [--full-names] [--base FILE] "
 	      "[--sample-type TYPE] FILE WIDTHxHEIGHT [STEP...]\n"
+	      "       render --batch LIST\n"
 	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
 	      "key:C, search:REGEX, filter:REGEX, size:WxH or "
 	      "mouse:B;X;YM[@MS]\n",
-	      stderr);
-	exit(2);
+	      err);
+	return 2;
 }
 
 /* Load path (a pprof profile on sample_type, NULL for its default), or
- * exit with 3 after the one-line message. */
+ * NULL after the one-line message on ERR. */
 static struct calltree *
-load(const char *path, const char *sample_type)
+load(const char *path, const char *sample_type, FILE *err)
 {
-	struct trace_error err = {0};
+	struct trace_error e = {0};
 	struct calltree_load_options o = {sample_type, NULL, NULL, false};
-	struct calltree *tree = calltree_load_with(path, &o, &err);
+	struct calltree *tree = calltree_load_with(path, &o, &e);
 
 	if (!tree) {
-		fprintf(stderr, "render: %s: offset %llu: %s\n", path,
-		        (unsigned long long)err.offset, err.message);
-		trace_error_clear(&err);
-		exit(3);
+		fprintf(err, "render: %s: offset %llu: %s\n", path,
+		        (unsigned long long)e.offset, e.message);
+		trace_error_clear(&e);
 	}
 	return tree;
 }
@@ -126,8 +136,10 @@ parse_request(const char *step, long *times)
 	return request_by_name(name);
 }
 
-int
-main(int argc, char **argv)
+/* One render of the arguments ARGV[1..ARGC): the screen to OUT, the
+ * messages to ERR; returns the exit status. */
+static int
+render(int argc, char **argv, FILE *out, FILE *err)
 {
 	struct calltree *tree, *base = NULL;
 	const char *base_path = NULL, *sample_type = NULL;
@@ -149,13 +161,16 @@ main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--sample-type") && i + 1 < argc)
 			sample_type = argv[++i];
 		else
-			usage();
+			return usage(err);
 	}
 	if (argc - i < 2 || !parse_size(argv[i + 1], &width, &height))
-		usage();
-	if (base_path)
-		base = load(base_path, sample_type);
-	tree = load(argv[i], sample_type);
+		return usage(err);
+	if (base_path && !(base = load(base_path, sample_type, err)))
+		return 3;
+	if (!(tree = load(argv[i], sample_type, err))) {
+		calltree_free(base);
+		return 3;
+	}
 	app = app_new(tree);
 	app->full_names = full_names;
 	if (base) {
@@ -175,7 +190,7 @@ main(int argc, char **argv)
 		if (!strncmp(step, "key:", 4)) {
 			key = parse_key(step + 4);
 			if (key == TKEY_NONE) {
-				fprintf(stderr, "render: unknown key '%s'\n",
+				fprintf(err, "render: unknown key '%s'\n",
 				        step + 4);
 				status = 2;
 			} else {
@@ -188,7 +203,7 @@ main(int argc, char **argv)
 			struct mouse_event ev;
 
 			if (!mouse_parse_sgr(step + 6, len, &ev)) {
-				fprintf(stderr,
+				fprintf(err,
 				        "render: bad mouse report '%s'\n",
 				        step + 6);
 				status = 2;
@@ -208,7 +223,7 @@ main(int argc, char **argv)
 			app_filter(app, step + 7);
 		} else if (!strncmp(step, "size:", 5)) {
 			if (!parse_size(step + 5, &width, &height)) {
-				fprintf(stderr, "render: bad size '%s'\n",
+				fprintf(err, "render: bad size '%s'\n",
 				        step + 5);
 				status = 2;
 			} else {
@@ -221,20 +236,78 @@ main(int argc, char **argv)
 					app_draw(app, canvas);
 			}
 		} else {
-			fprintf(stderr, "render: unknown step '%s'\n", step);
+			fprintf(err, "render: unknown step '%s'\n", step);
 			status = 2;
 		}
 	}
 	if (!status) {
 		app_draw(app, canvas);
-		canvas_dump(canvas, stdout);
+		canvas_dump(canvas, out);
 		if (roles) {
-			puts("--- roles");
-			canvas_dump_roles(canvas, stdout);
+			fputs("--- roles\n", out);
+			canvas_dump_roles(canvas, out);
 		}
-		status = ferror(stdout) ? 1 : 0;
+		status = ferror(out) ? 1 : 0;
 	}
 	canvas_free(canvas);
 	app_free(app);
 	return status;
+}
+
+/* Run every line of the batch list LIST: see the usage at the top. */
+static int
+batch(const char *list)
+{
+	FILE *in = strcmp(list, "-") ? fopen(list, "r") : stdin;
+	static char line[65536];
+	char *args[1024];
+
+	if (!in) {
+		fprintf(stderr, "render: %s: cannot open\n", list);
+		return 2;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		size_t n = strlen(line);
+		int argc = 0, status;
+		char *p = line;
+		FILE *out, *err;
+
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		else if (!feof(in))
+			return usage(stderr);
+		args[argc++] = "render";
+		while (p && argc < (int)(sizeof(args) / sizeof(*args))) {
+			args[argc++] = p;
+			if ((p = strchr(p, '\t')))
+				*p++ = '\0';
+		}
+		if (p || argc < 3)
+			return usage(stderr);
+		out = fopen(args[1], "w");
+		err = fopen(args[2], "w");
+		if (!out || !err) {
+			fprintf(stderr, "render: %s: cannot write\n",
+			        out ? args[2] : args[1]);
+			return 2;
+		}
+		/* args[2], the render's argv[0], is not read */
+		status = render(argc - 2, args + 2, out, err);
+		if (fclose(out) && !status)
+			status = 1;
+		fclose(err);
+		printf("%d\t%s\n", status, args[1]);
+		fflush(stdout);
+	}
+	if (in != stdin)
+		fclose(in);
+	return ferror(stdout) ? 1 : 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--batch"))
+		return batch(argv[2]);
+	return render(argc, argv, stdout, stderr);
 }

@@ -33,8 +33,13 @@ done
 # every view shows counts (type: samples), no time and no timeline, and
 # the calls column says its calls are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
-"$MKTRACE" "$srcdir/data/demo.spec" "$tmp/demo.trace" ||
-	skip_all "mktrace failed on data/demo.spec"
+# The demo trace `make` builds, written here only when it is missing.
+if [ -f "$builddir/data/demo.trace" ]; then
+	ln -s "$builddir/data/demo.trace" "$tmp/demo.trace"
+else
+	"$MKTRACE" "$srcdir/data/demo.spec" "$tmp/demo.trace" ||
+		skip_all "mktrace failed on data/demo.spec"
+fi
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
 	skip_all "mktrace failed"
@@ -306,51 +311,46 @@ CASES
 }
 
 set -f # steps like key:? are not patterns
-# Renders go to $tmp/got, compared with their goldens by one diff -rq
-# after the loop (rather than a cmp each).
+# queue OUT ERR ARGS...: a render of ARGS (run in $tmp) for run_queued,
+# its screen to $tmp/OUT and its messages to $tmp/ERR.
+: >"$tmp/queue"
+queue() {
+	q_ifs=$IFS
+	IFS='	'
+	printf '%s\n' "$*" >>"$tmp/queue"
+	IFS=$q_ifs
+}
+# run_queued: every queued render in one process (tests/render --batch),
+# "STATUS<TAB>OUT" of each in $tmp/status; one test that every one ran.
+run_queued() {
+	(cd "$tmp" && "$RENDER" --batch queue) >"$tmp/status" 2>"$tmp/batch.err"
+	q_rc=$?
+	q_want=$(wc -l <"$tmp/queue")
+	q_got=$(wc -l <"$tmp/status")
+	[ $q_rc -eq 0 ] && [ "$q_got" -eq "$q_want" ]
+	ok $? "render --batch ran all $q_want renders (exit $q_rc, $q_got ran)"
+	[ "$q_got" -eq "$q_want" ] || diag <"$tmp/batch.err"
+	: >"$tmp/queue"
+}
+
+# The renders go to $tmp/got, compared with their goldens by one diff -rq
+# after the batch (rather than a cmp each).
 mkdir "$tmp/got"
 : >"$tmp/pending"
 cases | while IFS='|' read -r name opts trace size steps; do
-	cd "$tmp" || exit 1 # this loop's subshell only: no subshell per case
 	# Word splitting of $opts and $steps is wanted: no step has blanks.
 	# shellcheck disable=SC2086
-	"$RENDER" $opts "$trace.trace" "$size" $steps \
-		>"$tmp/got/$name.txt" 2>"$tmp/$name.err"
-	rc=$?
-	if [ -n "$REGENERATE" ] && [ $rc -eq 0 ]; then
-		cp "$tmp/got/$name.txt" "$golden/$name.txt"
-		ok 0 "$name (regenerated)"
-	elif [ $rc -ne 0 ]; then
-		ok 1 "$name: render exited with $rc"
-		diag <"$tmp/$name.err"
-	elif [ ! -f "$golden/$name.txt" ]; then
-		ok 1 "$name: no golden (run with REGENERATE=1)"
-	else
-		echo "$name" >>"$tmp/pending"
-	fi
-	echo "$tap_n $tap_failed" >"$tmp/counts"
+	queue "got/$name.txt" "$name.err" $opts "$trace.trace" "$size" $steps
 done
-read -r tap_n tap_failed <"$tmp/counts"
-differ=$(diff -rq "$golden" "$tmp/got" 2>/dev/null |
-	sed -n 's|^Files .* and .*/\([^/]*\)\.txt differ$|\1|p' | tr '\n' ' ')
-while IFS= read -r name; do
-	case " $differ " in
-	*" $name "*)
-		ok 1 "$name differs from its golden"
-		diff -u "$golden/$name.txt" "$tmp/got/$name.txt" | diag
-		;;
-	*) ok 0 "$name" ;;
-	esac
-done <"$tmp/pending"
-
 # The icicle's frames against `tracetui tree --no-thread`: on every
 # level, the runs of frame roles (hues, cursor, match) must be the
 # columns [t0 * W / T, t1 * W / T) of every call path at least T / W
 # long, where [t0, t1) is its time from the start with children laid out
 # in the tree's order and T the roots' time.
+"$TRACETUI" tree --no-thread --format tsv "$tmp/icicle.trace" \
+	>"$tmp/icicle.tsv"
 tree_spans() {
-	"$TRACETUI" tree --no-thread --format tsv "$tmp/icicle.trace" |
-		awk -F'\t' -v w="$1" -f "$tmp/spans.awk"
+	awk -F'\t' -v w="$1" -f "$tmp/spans.awk" "$tmp/icicle.tsv"
 }
 cat >"$tmp/spans.awk" <<'AWK'
 NR > 1 { d[n + 0] = $5; t[n++] = $2 }
@@ -374,9 +374,11 @@ END {
 		print "L" i ":" line[i]
 }
 AWK
+# The runs on the first `levels` levels of a render's roles: the lines
+# after the header's (the third line on after "--- roles").
 cat >"$tmp/runs.awk" <<'AWK'
-{
-	out = "L" NR - 1 ":"
+roles && ++k >= 3 && k <= levels + 2 {
+	out = "L" k - 3 ":"
 	start = -1
 	for (x = 1; x <= length($0) + 1; x++) {
 		c = substr($0, x, 1)
@@ -391,38 +393,35 @@ cat >"$tmp/runs.awk" <<'AWK'
 	}
 	print out
 }
+/^--- roles$/ { roles = 1 }
 AWK
-# The runs on the first $2 levels of the roles of a render at size $1.
-render_spans() {
-	(cd "$tmp" && "$RENDER" --roles icicle.trace "$1" VIEW_ICICLE) |
-		sed -n '/^--- roles$/,$p' | sed -n "4,$(($2 + 3))p" |
-		awk -f "$tmp/runs.awk"
-}
-for size in 100x24 80x24 120x40; do
-	want=$(tree_spans "${size%x*}")
-	levels=$(echo "$want" | wc -l)
-	got=$(render_spans "$size" "$levels")
-	[ "$got" = "$want" ]
-	ok $? "icicle $size: frame widths match tree's numbers"
-	if [ "$got" != "$want" ]; then
-		printf 'want\n%s\ngot\n%s\n' "$want" "$got" | diag
-	fi
+spans_sizes="100x24 80x24 120x40"
+for size in $spans_sizes; do
+	queue "spans-$size.txt" "spans-$size.err" --roles icicle.trace "$size" \
+		VIEW_ICICLE
 done
+
+# Pairs of renders that must draw the same: pair N's go to $tmp/a/N.txt
+# and $tmp/b/N.txt, compared by one diff -rq once the batch has run;
+# $tmp/pairs holds N, the order of a failure's diff and the test's name.
+mkdir "$tmp/a" "$tmp/b"
+: >"$tmp/pairs"
+npairs=0
+# pair ORDER WHAT TRACE SIZE STEPS-A STEPS-B: queue one.
+pair() {
+	npairs=$((npairs + 1))
+	# shellcheck disable=SC2086
+	queue "a/$npairs.txt" "a/$npairs.err" --roles "$3" "$4" $5
+	# shellcheck disable=SC2086
+	queue "b/$npairs.txt" "b/$npairs.err" --roles "$3" "$4" $6
+	printf '%s\t%s\t%s\n' $npairs "$1" "$2" >>"$tmp/pairs"
+}
 
 # The whole trace's trees are kept while another scope shows, and another
 # scope's bottom-up tree is built by a warmup job: coming back to a scope,
 # or taking its job's tree, draws what the first visit drew.
 same_renders() {
-	a=$1
-	b=$2
-	# shellcheck disable=SC2086
-	(cd "$tmp" && "$RENDER" --roles icicle.trace 100x16 $a) >"$tmp/a.txt"
-	# shellcheck disable=SC2086
-	(cd "$tmp" && "$RENDER" --roles icicle.trace 100x16 $b) >"$tmp/b.txt"
-	cmp -s "$tmp/a.txt" "$tmp/b.txt"
-	ok $? "icicle: '$b' draws as '$a'"
-	cmp -s "$tmp/a.txt" "$tmp/b.txt" ||
-		diff -u "$tmp/a.txt" "$tmp/b.txt" | diag
+	pair ab "icicle: '$2' draws as '$1'" icicle.trace 100x16 "$1" "$2"
 }
 one="key:t MOVE_DOWN ENTER"
 back="key:t SCOPE_ALL key:f"
@@ -436,14 +435,7 @@ same_renders "key:f key:b $one key:f" \
 # The mouse does what the keys do: the same screen after each pair (a
 # step is an SGR report, 1-based cells; @N: N ms after the last one).
 same_steps() {
-	# shellcheck disable=SC2086
-	(cd "$tmp" && "$RENDER" --roles "$1.trace" "$2" $3) >"$tmp/a.txt"
-	# shellcheck disable=SC2086
-	(cd "$tmp" && "$RENDER" --roles "$1.trace" "$2" $4) >"$tmp/b.txt"
-	cmp -s "$tmp/a.txt" "$tmp/b.txt"
-	ok $? "mouse: $5"
-	cmp -s "$tmp/a.txt" "$tmp/b.txt" ||
-		diff -u "$tmp/b.txt" "$tmp/a.txt" | diag
+	pair ba "mouse: $5" "$1.trace" "$2" "$3" "$4"
 }
 press=mouse:0\;10\;5M release=mouse:0\;10\;5m
 same_steps calls 80x16 "$press $release" "MOVE_DOWN*2" \
@@ -521,6 +513,71 @@ same_steps calls 80x12 "VIEW_THREADS filter:e mouse:0;5;4M" \
 	"VIEW_THREADS filter:e key:j" "filtered threads: a click"
 same_steps calls 80x24 "key:? filter:e mouse:65;5;5M" "key:? filter:e $j3" \
 	"filtered help: a notch scrolls three lines shown"
+
+# Every render queued above, in one process.
+run_queued
+
+while IFS='	' read -r rc name; do
+	case $name in got/*) ;; *) continue ;; esac
+	name=${name#got/}
+	name=${name%.txt}
+	if [ -n "$REGENERATE" ] && [ $rc -eq 0 ]; then
+		cp "$tmp/got/$name.txt" "$golden/$name.txt"
+		ok 0 "$name (regenerated)"
+	elif [ $rc -ne 0 ]; then
+		ok 1 "$name: render exited with $rc"
+		diag <"$tmp/$name.err"
+	elif [ ! -f "$golden/$name.txt" ]; then
+		ok 1 "$name: no golden (run with REGENERATE=1)"
+	else
+		echo "$name" >>"$tmp/pending"
+	fi
+done <"$tmp/status"
+differ=$(diff -rq "$golden" "$tmp/got" 2>/dev/null |
+	sed -n 's|^Files .* and .*/\([^/]*\)\.txt differ$|\1|p' | tr '\n' ' ')
+while IFS= read -r name; do
+	case " $differ " in
+	*" $name "*)
+		ok 1 "$name differs from its golden"
+		diff -u "$golden/$name.txt" "$tmp/got/$name.txt" | diag
+		;;
+	*) ok 0 "$name" ;;
+	esac
+done <"$tmp/pending"
+
+for size in $spans_sizes; do
+	want=$(tree_spans "${size%x*}")
+	# The levels: the last line is "L<deepest>: ...".
+	last=${want##*L}
+	levels=$((${last%%:*} + 1))
+	got=$(awk -v levels="$levels" -f "$tmp/runs.awk" "$tmp/spans-$size.txt")
+	[ "$got" = "$want" ]
+	ok $? "icicle $size: frame widths match tree's numbers"
+	if [ "$got" != "$want" ]; then
+		printf 'want\n%s\ngot\n%s\n' "$want" "$got" | diag
+	fi
+done
+
+# A pair fails when its renders differ or either did not exit with 0.
+differ=$(diff -rq "$tmp/a" "$tmp/b" 2>/dev/null |
+	sed -n 's|^Files .*/\([0-9]*\)\.txt and .* differ$|\1|p' | tr '\n' ' ')
+failed=$(awk -F'\t' '$1 != 0 && $2 ~ /^[ab]\// {
+	sub(/^[ab]\//, "", $2); sub(/\.txt$/, "", $2); print $2 }' \
+	"$tmp/status" | tr '\n' ' ')
+while IFS='	' read -r n order what; do
+	case " $differ $failed " in
+	*" $n "*)
+		ok 1 "$what"
+		if [ "$order" = ab ]; then
+			diff -u "$tmp/a/$n.txt" "$tmp/b/$n.txt"
+		else
+			diff -u "$tmp/b/$n.txt" "$tmp/a/$n.txt"
+		fi | diag
+		cat "$tmp/a/$n.err" "$tmp/b/$n.err" | diag
+		;;
+	*) ok 0 "$what" ;;
+	esac
+done <"$tmp/pairs"
 
 # A --base that cannot be read: exit 3 and one line naming it.
 (cd "$tmp" && "$RENDER" --base missing.trace diff-new.trace 80x24) \
