@@ -34,7 +34,10 @@
  *            text_csv and text_xml leaves no control byte, and JSON no
  *            raw C1 or invalid UTF-8;
  *   pprof    no unmatched events; the profile is read again on its first
- *            sample type.
+ *            sample type;
+ *   sums     the input loaded for its profile only (as `report` does)
+ *            loads, with the same anomalies and the same profile of all
+ *            threads and of each, whether it was summed or modelled.
  *
  * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
  * libFuzzer's: every file named on the command line is run through the
@@ -45,6 +48,7 @@
 #include "config.h"
 
 #include "query/callpath.h"
+#include "model/builder.h"
 #include "model/calltree.h"
 #include "query/diff.h"
 #include "query/profile.h"
@@ -56,6 +60,8 @@
 #include "tui/canvas.h"
 #include "tui/request.h"
 #include "util/alloc.h"
+
+#include "profile-same.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -880,6 +886,50 @@ check_viewer(struct calltree *tree)
 	app_free(app);
 }
 
+/* The input loaded for its sums only gives tree's anomalies and
+ * profiles, of all threads and of each. */
+static void
+check_sums(const uint8_t *data, size_t size, const char *sample_type,
+           const struct calltree *tree)
+{
+	struct calltree_builder *b = calltree_builder_new("fuzz");
+	struct trace_sink sink = *calltree_builder_sink(b);
+	struct trace_error err = {0};
+	struct calltree *sums;
+	size_t t;
+
+	b->sums_only = true;
+	sink.sample_type = sample_type;
+	CHECK(trace_load_bytes(data, size, &sink, &err),
+	      "loads as a model but not for its sums: %s", err.message);
+	sums = calltree_builder_finish(b);
+	CHECK(!memcmp(&sums->anomalies, &tree->anomalies,
+	              sizeof(tree->anomalies)),
+	      "anomalies differ when summed");
+	CHECK(sums->nthreads == tree->nthreads && sums->nmethods == tree->nmethods,
+	      "threads or methods differ when summed");
+	for (t = 0; t <= tree->nthreads; t++) {
+		struct profile p, q;
+		struct scope scope;
+		const char *why;
+
+		if (t == tree->nthreads) {
+			scope_init_all(&scope, tree);
+		} else {
+			scope_init_none(&scope, tree);
+			scope_add(&scope, t);
+		}
+		profile_compute(&p, tree, &scope);
+		profile_compute(&q, sums, &scope);
+		why = profile_difference(&p, &q);
+		CHECK(!why, "%s differs when summed (scope %zu)", why, t);
+		profile_done(&p);
+		profile_done(&q);
+		scope_done(&scope);
+	}
+	calltree_free(sums);
+}
+
 /* Load and check one input, pprof profiles on sample_type; true when it
  * loaded as a pprof profile. */
 static bool
@@ -924,6 +974,7 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 	check_inverted(tree, &scope);
 	check_timeline(tree);
 	check_diff(tree, &scope);
+	check_sums(data, size, sample_type, tree);
 	scope_done(&scope);
 	for (k = 0; k < CLOCK_COUNT; k++)
 		free(w.child_sum[k]);

@@ -20,6 +20,7 @@
 #include "model/scope.h"
 #include "query/profile.h"
 #include "read/load.h"
+#include "profile-same.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -126,68 +127,19 @@ same_header(const struct calltree *a, const struct calltree *b)
 	return same_anomalies(&a->anomalies, &b->anomalies);
 }
 
-static int
-link_cmp(const void *a, const void *b)
-{
-	const struct profile_link *x = a, *y = b;
-
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	if (x->child != y->child)
-		return x->child < y->child ? -1 : 1;
-	if (x->child_recursive != y->child_recursive)
-		return x->child_recursive ? 1 : -1;
-	if (x->parent_recursive != y->parent_recursive)
-		return x->parent_recursive ? 1 : -1;
-	return 0;
-}
-
-/* The profiles of a and b over scope: every row, total and link (the
- * links in any order: the sums meet top-level callers last). */
+/* The profiles of a and b over scope are the same. */
 static bool
 same_profile_of(const struct calltree *a, const struct calltree *b,
                 const struct scope *scope)
 {
 	struct profile p, q;
-	bool same = true;
-	size_t i;
-	int k;
 
 	profile_compute(&p, a, scope);
 	profile_compute(&q, b, scope);
-	for (k = 0; k < CLOCK_COUNT; k++)
-		if (p.total[k] != q.total[k]) {
-			problem = "profile total";
-			same = false;
-		}
-	for (i = 0; same && i < p.nrows; i++)
-		if (memcmp(&p.rows[i], &q.rows[i], sizeof(p.rows[i]))) {
-			problem = "profile row";
-			same = false;
-		}
-	if (same && p.nlinks != q.nlinks) {
-		problem = "profile link count";
-		same = false;
-	}
-	if (same) {
-		qsort(p.links, p.nlinks, sizeof(*p.links), link_cmp);
-		qsort(q.links, q.nlinks, sizeof(*q.links), link_cmp);
-	}
-	for (i = 0; same && i < p.nlinks; i++) {
-		const struct profile_link *x = &p.links[i], *y = &q.links[i];
-
-		if (x->parent != y->parent || x->child != y->child ||
-		    x->child_recursive != y->child_recursive ||
-		    x->parent_recursive != y->parent_recursive ||
-		    x->calls != y->calls ||
-		    memcmp(x->incl, y->incl, sizeof(x->incl))) {
-			problem = "profile link";
-			same = false;
-		}
-	}
+	problem = profile_difference(&p, &q);
 	profile_done(&p);
 	profile_done(&q);
-	return same;
+	return !problem;
 }
 
 /* The model a and the sums-only load b: same header, same profiles of

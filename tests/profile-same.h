@@ -8,6 +8,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* True when edge lists a[0..na) and b[0..nb) are equal, entry by entry. */
 static inline bool
@@ -25,6 +27,50 @@ same_edges(const struct profile_edge *a, size_t na,
 		    a[i].incl[1] != b[i].incl[1])
 			return false;
 	return true;
+}
+
+static int
+link_order(const void *a, const void *b)
+{
+	const struct profile_link *x = a, *y = b;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	if (x->child != y->child)
+		return x->child < y->child ? -1 : 1;
+	if (x->child_recursive != y->child_recursive)
+		return x->child_recursive ? 1 : -1;
+	if (x->parent_recursive != y->parent_recursive)
+		return x->parent_recursive ? 1 : -1;
+	return 0;
+}
+
+/* NULL when profiles p and q have the same totals, rows and links, the
+ * links in any order (both are sorted); else what differs. */
+static inline const char *
+profile_difference(struct profile *p, struct profile *q)
+{
+	size_t i;
+
+	if (memcmp(p->total, q->total, sizeof(p->total)))
+		return "profile total";
+	if (p->nrows != q->nrows)
+		return "profile row count";
+	for (i = 0; i < p->nrows; i++)
+		if (memcmp(&p->rows[i], &q->rows[i], sizeof(p->rows[i])))
+			return "profile row";
+	if (p->nlinks != q->nlinks)
+		return "profile link count";
+	qsort(p->links, p->nlinks, sizeof(*p->links), link_order);
+	qsort(q->links, q->nlinks, sizeof(*q->links), link_order);
+	for (i = 0; i < p->nlinks; i++) {
+		const struct profile_link *x = &p->links[i], *y = &q->links[i];
+
+		if (link_order(x, y) || x->calls != y->calls ||
+		    memcmp(x->incl, y->incl, sizeof(x->incl)))
+			return "profile link";
+	}
+	return NULL;
 }
 
 #endif
