@@ -25,7 +25,7 @@ enum {
 	STREAM_HEADER = 32,
 	STREAM_PROBE_ITEMS = 4096,
 	STREAM_PROGRESS_ITEMS = 1 << 20,
-	STREAM_RELEASE = 1 << 24, /* bytes walked between page releases */
+	STREAM_RELEASE = 1 << 22, /* bytes walked between page releases */
 };
 
 enum stream_stop {
@@ -427,6 +427,13 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 	}
 	stream_walk(buf, len, h.record_size, SIZE_MAX, &w,
 	            sink->records ? pieces : NULL, mapped);
+	/* What the walk read last is read again with the records: until
+	 * then, not kept (the walk gave the rest back as it went). */
+	if (sink->records && mapped)
+		trace_release_mapped(buf + (w.at > STREAM_RELEASE
+		                                    ? w.at - STREAM_RELEASE
+		                                    : 0),
+		                     buf + w.at);
 
 	if (w.stop == STOP_SUMMARY) {
 		have_key = trace_key_parse(buf + w.summary, w.summary_len,
