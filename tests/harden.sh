@@ -257,11 +257,14 @@ printf '%s\n' "format v1" "clock dual" \
 	>"$tmp/big.spec"
 if "$MKTRACE" "$tmp/big.spec" "$tmp/big.trace"; then
 	bad=0
-	# Most delays catch the load (a tenth of a second); several workers
-	# may fault at once, and one message must come out whole.
-	for delay in 0.01 0.02 0.03 0.05 0.1; do
+	# Most delays catch the load (a tenth of a second); info builds the
+	# model, where several workers may fault at once, and one message
+	# must come out whole; report sums the calls on one.
+	for delay in 0.01 0.02 0.03 0.05 0.1 report; do
+		cmd=info
+		[ $delay = report ] && cmd=report delay=0.02
 		cp "$tmp/big.trace" "$tmp/cut.trace"
-		"$TRACETUI" report "$tmp/cut.trace" >/dev/null 2>"$tmp/err" &
+		"$TRACETUI" $cmd "$tmp/cut.trace" >/dev/null 2>"$tmp/err" &
 		p=$!
 		sleep $delay
 		truncate -s 4096 "$tmp/cut.trace"
@@ -269,7 +272,7 @@ if "$MKTRACE" "$tmp/big.spec" "$tmp/big.trace"; then
 		rc=$?
 		if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
 			bad=$((bad + 1))
-			echo "cut after $delay s: exit $rc" | diag
+			echo "$cmd cut after $delay s: exit $rc" | diag
 		fi
 		# One line, one offset (a cut before the open is a short file).
 		if [ $rc -eq 3 ] && { [ "$(grep -c . "$tmp/err")" != 1 ] ||

@@ -725,6 +725,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	int c;
 
 	memset(opts, 0, sizeof(*opts));
+	opts->profile_only = spec->profile_only;
 	opts->clock = -1;
 	opts->top = -1;
 	opts->min_pct = 1.0;
@@ -911,7 +912,6 @@ cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
 		cmd_opts_done(&ct->opts);
 		return CMD_USAGE;
 	}
-	ct->opts.profile_only = spec->profile_only;
 	ct->tree = cmd_load(&ct->opts, ct->opts.args[0]);
 	if (!ct->tree) {
 		cmd_opts_done(&ct->opts);

@@ -91,7 +91,7 @@ struct cmd_opts {
 	size_t nfail_if, fail_if_cap;
 	bool normalize;        /* --normalize */
 	const char *range;     /* --range, checked */
-	bool profile_only;     /* from the command's spec, for cmd_load */
+	bool profile_only;     /* the spec's, for cmd_load */
 	const char *mapping;   /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;      /* --base FILE, or NULL */
