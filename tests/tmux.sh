@@ -329,11 +329,11 @@ if [ -n "$utf8" ]; then
 	ok $? "$label: search selects Looper.loop"
 	keys Enter
 	expect '^ +Children$' "$label: Enter opens parents and children"
-	# As many j as rows from the cursor to the child's edge row.
-	find_row '▾ [^ ]*Looper\.loop( |$)'
-	from=$found
-	find_row '[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce( |$)'
-	to=$found
+	# As many j as rows from the cursor to the child's edge row, once
+	# both rows are drawn.
+	wait_for 'find_row "▾ [^ ]*Looper\.loop( |$)"; from=$found
+		find_row "[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce( |$)"; to=$found
+		[ "$from" -gt 0 ] && [ "$to" -gt 0 ]'
 	n=$((to - from))
 	js=
 	while [ $n -gt 0 ]; do
@@ -760,8 +760,9 @@ sane q
 
 # --- The load: a progress bar; q and resizes answered while it reads ----
 # A FIFO whose writer stays open keeps the load going for as long as the
-# test wants; a streaming trace of 8M records (112 MB) takes about a
-# second to read, long enough for its bar to show a percentage.
+# test wants; a pipe has no size, so only a file shows a percentage: a
+# streaming trace of 4M records (56 MB) takes about half a second to
+# read here, many polls' worth, and half of 8M's time to write and read.
 label="load"
 mkfifo "$tmp/slow.trace"
 sleep 30 >"$tmp/slow.trace" 3>&- 4<&- &
@@ -784,10 +785,10 @@ sane "q during the load"
 kill "$writer" 2>/dev/null
 
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
-	'generate threads=4 methods=2000 records=8000000 seed=7 maxdepth=40' |
+	'generate threads=4 methods=2000 records=4000000 seed=7 maxdepth=40' |
 	"$MKTRACE" - "$tmp/big.trace"
 run_in_pane "exec $TRACETUI $tmp/big.trace"
-expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/112 MB' \
+expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/56 MB' \
 	"$label: a progress bar while a large file loads"
 expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
 keys q
