@@ -85,7 +85,8 @@ done
 # notifications, skipped.  Status 1 (the message in the diagnostics)
 # when tmux answers %error.
 ctl() {
-	printf '%s\n' "$1" >&3 || bail "the tmux control client is gone"
+	printf '%s\n' "$1" 2>/dev/null >&3 ||
+		bail "the tmux control client is gone"
 	ctl_out= ctl_end=
 	while IFS= read -r ctl_l <&4; do
 		if [ -z "$ctl_end" ]; then
@@ -237,11 +238,14 @@ mouse_modes() {
 	display '#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
 }
 
+# The pane's shell clears the screen with its printf, not clear(1).
+cls="printf '\\033[H\\033[2J'"
+
 # run_in_pane COMMAND: clear the pane and run COMMAND in a sh -c that
 # first writes its pid to $tmp/pid; the pid goes to $pid.
 run_in_pane() {
 	: >"$tmp/pid"
-	keys "clear; sh -c 'echo \$\$ >$tmp/pid; $1'" Enter
+	keys "$cls; sh -c 'echo \$\$ >$tmp/pid; $1'" Enter
 	wait_for '[ -s "$tmp/pid" ]'
 	pid=
 	read -r pid <"$tmp/pid"
@@ -250,7 +254,7 @@ run_in_pane() {
 # start ENV...: run the viewer on gen.trace with these environment
 # settings (and the options in $viewer_opts); its pid goes to $pid.
 start() {
-	run_in_pane "exec env $* $TRACETUI $viewer_opts $tmp/gen.trace"
+	run_in_pane "export $*; exec $TRACETUI $viewer_opts $tmp/gen.trace"
 	expect '\| Profile \| all 3 threads \|' "$label: the viewer opens"
 }
 
@@ -275,7 +279,7 @@ sane() {
 	ok $? "$label: $1: no crash or sanitizer report"
 	# The words of stty -a that are icanon or echo (set -f: some
 	# words, like ^?, are patterns).
-	keys "clear; set -f; for w in \$(stty -a); do case \$w in" \
+	keys "$cls; set -f; for w in \$(stty -a); do case \$w in" \
 		" icanon | echo) printf '%s ' \$w ;; esac; done; set +f;" \
 		" echo :modes" Enter
 	expect '^icanon echo :modes$' "$label: $1: icanon and echo are on"
