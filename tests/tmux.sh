@@ -131,10 +131,17 @@ display() {
 	ctl "display-message -p -t t $quoted"
 }
 
-# nap: a fiftieth of a second, slept by the server (sleep if it cannot).
-nap() {
-	ctl 'run-shell -d 0.02' || sleep 0.02
-}
+# nap: a fiftieth of a second, slept by the server (run-shell -d)
+# where it can, else by sleep(1).
+if ctl 'run-shell -d 0.02'; then
+	nap() {
+		ctl 'run-shell -d 0.02'
+	}
+else
+	nap() {
+		sleep 0.02
+	}
+fi
 
 resize() {
 	ctl "resize-window -t t -x $1 -y $2"
