@@ -85,7 +85,7 @@ trap 'printf "kill-server\n" 2>/dev/null >&3
 ctl() {
 	printf '%s\n' "$1" 2>/dev/null >&3 ||
 		bail "the tmux control client is gone"
-	ctl_out= ctl_end=
+	ctl_out='' ctl_end=''
 	while IFS= read -r ctl_l <&4; do
 		if [ -z "$ctl_end" ]; then
 			case $ctl_l in '%begin '*) ctl_end=${ctl_l#%begin } ;; esac
@@ -96,7 +96,7 @@ ctl() {
 			case $ctl_end in
 			*' 1') ;;
 			*)
-				ctl_out= ctl_end=
+				ctl_out='' ctl_end=''
 				continue ;;
 			esac
 			ctl_out=${ctl_out%"$nl"}
@@ -244,7 +244,7 @@ keys() {
 # mouse REPORT: an xterm SGR mouse report, as the terminal would send
 # it ("0;10;5M": left press at column 10, row 5 from 1; m: release).
 mouse() {
-	keys -l "$esc[<$1"
+	keys -l "${esc}[<$1"
 }
 
 # The pane's mouse modes, in $ctl_out: any, button-event (1002), SGR
