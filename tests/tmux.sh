@@ -15,6 +15,12 @@
 # terminal sane (icanon and echo on, cursor visible, out of the alternate
 # screen).  Every wait polls with a timeout of at most 5 s.  While a
 # large file or a pipe loads: the progress bar, a resize, and q.
+#
+# Every tmux command goes through one control-mode client (tmux -C) fed
+# through a FIFO and read with the shell's read, and the screen is
+# searched by the server (#{C/r:REGEX}), so a key, a capture or a check
+# costs no process: on a machine where starting one is dear, processes
+# were most of this suite's time.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
@@ -34,6 +40,7 @@ tm() {
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
 W=100 H=30
+rows=$H # the pane's height, as the last resize left it
 # dash (or sh) leaves the terminal modes as it finds them, so stty shows
 # what the viewer left behind.
 tm new-session -d -s t -x $W -y $H \
@@ -41,37 +48,175 @@ tm new-session -d -s t -x $W -y $H \
 	set-option -g status off >/dev/null 2>&1 ||
 	skip_all "tmux cannot start a server"
 
+nl='
+'
+esc=$(printf '\033')
+
+# bail WHY: end the suite at once (the EXIT trap takes the server down).
+bail() {
+	echo "Bail out! $1"
+	exit 1
+}
+
+# The control client: commands are lines on fd 3, and what tmux says
+# comes back on fd 4.  A client that dies closes fd 4 (the reads fail
+# and the suite bails out) and makes writes to fd 3 fail (a SIGPIPE
+# caught, not the shell killed), so nothing waits for it forever.  The
+# pane's output is kept out of what it says (refresh-client -f).
+mkfifo "$tmp/ctl.in" "$tmp/ctl.out" || bail "mkfifo failed"
+tm -C attach-session -t t \; refresh-client -f no-output \
+	<"$tmp/ctl.in" >"$tmp/ctl.out" 2>"$tmp/ctl.err" &
+exec 3>"$tmp/ctl.in" 4<"$tmp/ctl.out"
+trap : PIPE
+# At the end the server goes through the client, which is read until
+# the server has written its last and closed the FIFO: a server whose
+# control client's reader is gone cannot finish writing, and would stay.
+trap 'printf "kill-server\n" 2>/dev/null >&3
+	while IFS= read -r ctl_l <&4; do :; done
+	tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+# ctl COMMAND: run a tmux COMMAND (its syntax, one line) through the
+# control client; its output, the lines between %begin and %end, in
+# $ctl_out.  Lines that start with % outside such a block are
+# notifications, skipped, and so are the blocks of the commands given
+# on the client's command line (flags 0, where those read from it have
+# 1: the server may run them in either order).  Status 1 (the message
+# in the diagnostics) when tmux answers %error.
+ctl() {
+	printf '%s\n' "$1" 2>/dev/null >&3 ||
+		bail "the tmux control client is gone"
+	ctl_out='' ctl_end=''
+	while IFS= read -r ctl_l <&4; do
+		if [ -z "$ctl_end" ]; then
+			case $ctl_l in '%begin '*) ctl_end=${ctl_l#%begin } ;; esac
+			continue
+		fi
+		case $ctl_l in
+		"%end $ctl_end" | "%error $ctl_end")
+			case $ctl_end in
+			*' 1') ;;
+			*)
+				ctl_out='' ctl_end=''
+				continue ;;
+			esac
+			ctl_out=${ctl_out%"$nl"}
+			case $ctl_l in '%end '*) return 0 ;; esac
+			printf 'tmux: %s: %s\n' "$1" "$ctl_out" | diag
+			return 1 ;;
+		esac
+		ctl_out=$ctl_out$ctl_l$nl
+	done
+	bail "the tmux control client is gone (after: $1)"
+}
+
+# quote STRING: STRING as one word of tmux's command syntax, in $quoted
+# (single quotes, in which nothing is special but the quote itself).
+quote() {
+	q_s=$1 quoted="'"
+	while :; do
+		case $q_s in
+		*"'"*)
+			quoted="$quoted${q_s%%"'"*}'\\''"
+			q_s=${q_s#*"'"} ;;
+		*)
+			quoted="$quoted$q_s'"
+			return ;;
+		esac
+	done
+}
+
+# display FORMAT: the pane's FORMAT expanded, in $ctl_out.
+display() {
+	quote "$1"
+	ctl "display-message -p -t t $quoted"
+}
+
+# nap: a fiftieth of a second, slept by the server (run-shell -d)
+# where it can, else by sleep(1).
+if ctl 'run-shell -d 0.02'; then
+	nap() {
+		ctl 'run-shell -d 0.02'
+	}
+else
+	nap() {
+		sleep 0.02
+	}
+fi
+
+resize() {
+	ctl "resize-window -t t -x $1 -y $2"
+	rows=$2
+}
+
+# screen: the pane's rows in $ctl_out, blank ones too.
 screen() {
-	tm capture-pane -p -t t
+	ctl 'capture-pane -p -t t'
 }
 
-# The line at row $1 (1-based) of the pane.
+# row N [M]: the pane's row N (from 1), or rows N to M, in $ctl_out.
 row() {
-	screen | sed -n "${1}p"
+	ctl "capture-pane -p -t t -S $(($1 - 1)) -E $((${2:-$1} - 1))"
 }
 
-# The status line: the pane's last row but one (capture-pane prints
-# every row, blank ones too).
+# status_line: the status line, the pane's last row but one, in $sl.
 status_line() {
-	screen | sed -n 'x;$p'
+	row $((rows - 1))
+	sl=$ctl_out
 }
 
 # wait_for CMD: poll CMD (a shell command, evaluated here, so it sees
-# globals only) every 0.1 s for up to 5 s.
+# globals only) every 0.02 s for up to 5 s.
 wait_for() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 250 ]; do
 		if eval "$1"; then
 			return 0
 		fi
-		sleep 0.1
+		nap
 		i=$((i + 1))
 	done
 	return 1
 }
 
+# find_row REGEX: the first row (from 1) where the extended REGEX matches,
+# or 0, in $found; the server searches its screen, as grep -E would the
+# rows of a capture (their trailing blanks dropped).
+find_row() {
+	case $1 in
+	*'#'* | *'}'* | *"$nl"*) bail "find_row: /$1/ has # or } or a newline" ;;
+	esac
+	display "#{C/r:$1}"
+	found=${ctl_out:-0}
+}
+
+# Without that search (older tmux) every check would fail: skip.  A
+# regex that matches the empty string finds the first row.
+display '#{C/r:^}'
+[ "$ctl_out" = 1 ] || skip_all "this tmux has no #{C/r:} to search a pane"
+
 on_screen() {
-	screen | grep -Eq -- "$1"
+	find_row "$1"
+	[ "$found" -ne 0 ]
+}
+
+# row_has N REGEX: REGEX matches row N.  The server's first match tells,
+# unless it is above row N: then grep reads the row.
+row_has() {
+	find_row "$2"
+	if [ "$found" -eq 0 ] || [ "$found" -gt "$1" ]; then
+		return 1
+	elif [ "$found" -eq "$1" ]; then
+		return 0
+	fi
+	row "$1"
+	grep -Eq -- "$2" <<ROW
+$ctl_out
+ROW
+}
+
+# status_has REGEX: REGEX matches the status line.
+status_has() {
+	row_has $((rows - 1)) "$1"
 }
 
 # expect REGEX DESCRIPTION: a test that REGEX shows up on the screen.
@@ -82,33 +227,49 @@ expect() {
 	ok $rc "$2"
 	if [ $rc -ne 0 ]; then
 		echo "expected /$pattern/ on:" | diag
-		screen | diag
+		screen
+		printf '%s\n' "$ctl_out" | diag
 	fi
 }
 
 keys() {
-	tm send-keys -t t "$@"
+	k_cmd='send-keys -t t'
+	for k_arg; do
+		quote "$k_arg"
+		k_cmd="$k_cmd $quoted"
+	done
+	ctl "$k_cmd"
 }
 
 # mouse REPORT: an xterm SGR mouse report, as the terminal would send
 # it ("0;10;5M": left press at column 10, row 5 from 1; m: release).
 mouse() {
-	keys -l "$(printf '\033[<%s' "$1")"
+	keys -l "${esc}[<$1"
 }
 
-# The pane's mouse modes: any, button-event (1002), SGR (1006).
+# The pane's mouse modes, in $ctl_out: any, button-event (1002), SGR
+# (1006).
 mouse_modes() {
-	tm display -p -t t '#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
+	display '#{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
+}
+
+# The pane's shell clears the screen with its printf, not clear(1).
+cls="printf '\\033[H\\033[2J'"
+
+# run_in_pane COMMAND: clear the pane and run COMMAND in a sh -c that
+# first writes its pid to $tmp/pid; the pid goes to $pid.
+run_in_pane() {
+	: >"$tmp/pid"
+	keys "$cls; sh -c 'echo \$\$ >$tmp/pid; $1'" Enter
+	wait_for '[ -s "$tmp/pid" ]'
+	pid=
+	read -r pid <"$tmp/pid"
 }
 
 # start ENV...: run the viewer on gen.trace with these environment
 # settings (and the options in $viewer_opts); its pid goes to $pid.
 start() {
-	rm -f "$tmp/pid"
-	keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec env $* $TRACETUI" \
-		" $viewer_opts $tmp/gen.trace'" Enter
-	wait_for '[ -s "$tmp/pid" ]'
-	pid=$(cat "$tmp/pid" 2>/dev/null)
+	run_in_pane "export $*; exec $TRACETUI $viewer_opts $tmp/gen.trace"
 	expect '\| Profile \| all 3 threads \|' "$label: the viewer opens"
 }
 
@@ -123,27 +284,42 @@ sane() {
 	ok $? "$label: $1: the viewer exits"
 	wait_for prompt_back
 	ok $? "$label: $1: the shell prompt is back"
-	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}')
-	ok $([ "${state% *}" = "0 1" ] && echo 0 || echo 1) \
-		"$label: $1: main screen, cursor visible"
-	ok $([ "${state##* }" = 000 ] && echo 0 || echo 1) \
-		"$label: $1: the mouse modes are off"
+	display '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
+	state=$ctl_out
+	[ "${state% *}" = "0 1" ]
+	ok $? "$label: $1: main screen, cursor visible"
+	[ "${state##* }" = 000 ]
+	ok $? "$label: $1: the mouse modes are off"
 	! on_screen 'Sanitizer|runtime error|Segmentation|Aborted'
 	ok $? "$label: $1: no crash or sanitizer report"
-	keys "clear; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e echo |" \
-		" tr '\\n' ' '; echo :modes" Enter
+	# The words of stty -a that are icanon or echo (set -f: some
+	# words, like ^?, are patterns).
+	keys "$cls; set -f; for w in \$(stty -a); do case \$w in" \
+		" icanon | echo) printf '%s ' \$w ;; esac; done; set +f;" \
+		" echo :modes" Enter
 	expect '^icanon echo :modes$' "$label: $1: icanon and echo are on"
 }
 
 # prompt_back: the last line that is not empty starts with the prompt.
 prompt_back() {
-	screen | awk 'length($0) { l = $0 } END { exit index(l, "READY$") != 1 }'
+	screen
+	pb=$ctl_out
+	while :; do
+		case $pb in
+		*"$nl") pb=${pb%"$nl"} ;;
+		*) break ;;
+		esac
+	done
+	case ${pb##*"$nl"} in
+	'READY$'*) return 0 ;;
+	esac
+	return 1
 }
 
 # A status line that differs from $1, or a failure after 5 s.
 wait_status_change() {
 	old_status=$1
-	wait_for '[ "$(status_line)" != "$old_status" ]'
+	wait_for 'status_line; [ "$sl" != "$old_status" ]'
 }
 
 # --- The whole tour, in UTF-8 with 256 colours -------------------------
@@ -151,7 +327,8 @@ if [ -n "$utf8" ]; then
 	label="xterm-256color $utf8"
 	start TERM=xterm-256color LANG=$utf8
 	expect ' Incl Cpu▼ ' "$label: sorted by Incl Cpu, UTF-8 arrow"
-	tm capture-pane -p -e -t t | grep -q '38;5;'
+	ctl 'capture-pane -p -e -t t'
+	case $ctl_out in *'38;5;'*) true ;; *) false ;; esac
 	ok $? "$label: 256 colours in use"
 
 	keys s
@@ -167,15 +344,16 @@ if [ -n "$utf8" ]; then
 	expect '^/$' "$label: / prompts for a pattern"
 	keys -l 'Looper\.loop '
 	keys Enter
-	wait_for 'status_line | grep -q "^android.os.Looper.loop ()V"'
+	wait_for 'status_has "^android.os.Looper.loop \(\)V"'
 	ok $? "$label: search selects Looper.loop"
 	keys Enter
 	expect '^ +Children$' "$label: Enter opens parents and children"
-	# As many j as rows from the cursor to the child's edge row.
-	from=$(screen | grep -n -E '▾ [^ ]*Looper\.loop( |$)' | cut -d: -f1)
-	to=$(screen | grep -n -E '[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce( |$)' |
-		head -n 1 | cut -d: -f1)
-	n=$((${to:-0} - ${from:-0}))
+	# As many j as rows from the cursor to the child's edge row, once
+	# both rows are drawn.
+	wait_for 'find_row "▾ [^ ]*Looper\.loop( |$)"; from=$found
+		find_row "[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce( |$)"; to=$found
+		[ "$from" -gt 0 ] && [ "$to" -gt 0 ]'
+	n=$((to - from))
 	js=
 	while [ $n -gt 0 ]; do
 		js="$js j"
@@ -183,13 +361,13 @@ if [ -n "$utf8" ]; then
 	done
 	# shellcheck disable=SC2086
 	[ -z "$js" ] || keys $js
-	wait_for 'status_line | grep -q "^android.os.Looper.loopOnce "'
+	wait_for 'status_has "^android.os.Looper.loopOnce "'
 	ok $? "$label: j walks to the child Looper.loopOnce"
 	keys Enter
 	expect '[0-9]+\+[0-9]+ +[0-9.]+ ▾ [^ ]*Looper\.loopOnce( |$)' \
 		"$label: Enter on a child jumps to it, expanded"
 	keys '['
-	wait_for 'status_line | grep -q "^android.os.Looper.loop ()V"'
+	wait_for 'status_has "^android.os.Looper.loop \(\)V"'
 	ok $? "$label: [ goes back to Looper.loop"
 
 	# Views.
@@ -202,7 +380,8 @@ if [ -n "$utf8" ]; then
 	expect '^   Tab +next view$' "$label: the help lists the keys"
 	keys t
 	expect '^    Name +Tid +Calls' "$label: t shows the threads"
-	before=$(status_line)
+	status_line
+	before=$sl
 	keys Down
 	wait_status_change "$before"
 	ok $? "$label: Down moves in the threads view"
@@ -222,19 +401,19 @@ if [ -n "$utf8" ]; then
 	on_screen '█'
 	ok $? "$label: frames drawn with block characters"
 	keys g
-	wait_for 'status_line | grep -Eq "$zygote"'
+	wait_for 'status_has "$zygote"'
 	ok $? "$label: g selects the first root"
 	keys j
-	wait_for 'status_line | grep -q "MethodAndArgsCaller.run .* of parent"'
+	wait_for 'status_has "MethodAndArgsCaller.run .* of parent"'
 	ok $? "$label: j goes to the first child"
 	keys k
-	wait_for 'status_line | grep -Eq "$zygote"'
+	wait_for 'status_has "$zygote"'
 	ok $? "$label: k goes back to the parent"
 	keys l
-	wait_for '! status_line | grep -q "ZygoteInit.main "'
+	wait_for '! status_has "ZygoteInit.main "'
 	ok $? "$label: l goes to the next sibling"
 	keys h
-	wait_for 'status_line | grep -Eq "$zygote"'
+	wait_for 'status_has "$zygote"'
 	ok $? "$label: h goes back to the previous sibling"
 	keys j j Enter
 	crumb='^top-down: all → ([a-z]\.)*ZygoteInit\.main → '
@@ -252,12 +431,13 @@ if [ -n "$utf8" ]; then
 	keys b
 	expect '^top-down: all ' "$label: b again: top-down"
 	keys / B i n d e r Enter
-	wait_for 'status_line | grep -q "^matches [0-9.]*%  .*Binder"'
+	wait_for 'status_has "^matches [0-9.]*%  .*Binder"'
 	ok $? "$label: /Binder selects a match and gives the matches' share"
-	before=$(status_line)
+	status_line
+	before=$sl
 	keys n
-	wait_for '[ "$(status_line)" != "$before" ] &&
-		status_line | grep -q "^matches [0-9.]*%  .*Binder"'
+	wait_for 'status_line; [ "$sl" != "$before" ] &&
+		status_has "^matches [0-9.]*%  .*Binder"'
 	ok $? "$label: n goes to the next matching frame"
 	keys u
 	expect '\| Profile \|' "$label: u at the top leaves for the profile"
@@ -275,24 +455,25 @@ if [ -n "$utf8" ]; then
 	expect '^ +▏c\.a\.i\.o\.ZygoteInit\.main█' \
 		"$label: a labelled bar per call, one row per depth"
 	keys Down
-	wait_for 'status_line | grep -q "^main, wall [0-9.µms]*: ZygoteInit.main ([0-9.]*ms)$"'
+	wait_for 'status_has "^main, wall [0-9.µms]*: ZygoteInit.main \([0-9.]*ms\)$"'
 	ok $? "$label: Down selects the root call"
 	keys Down Down Down Down Down
-	wait_for 'status_line | grep -q "> Looper.loop ([0-9.]*ms) > Looper.loopOnce ([0-9.µms]*)$"'
+	wait_for 'status_has "> Looper.loop \([0-9.]*ms\) > Looper.loopOnce \([0-9.µms]*\)$"'
 	ok $? "$label: Down walks to the first callee, depth by depth"
-	first=$(status_line)
+	status_line
+	first=$sl
 	keys Right
-	wait_for '[ "$(status_line)" != "$first" ] &&
-		status_line | grep -q "> Looper.loopOnce ([0-9.µms]*)$"'
+	wait_for 'status_line; [ "$sl" != "$first" ] &&
+		status_has "> Looper.loopOnce \([0-9.µms]*\)$"'
 	ok $? "$label: Right goes to the next call at the same depth"
 	keys Left
-	wait_for '[ "$(status_line)" = "$first" ]'
+	wait_for 'status_line; [ "$sl" = "$first" ]'
 	ok $? "$label: Left comes back to it"
 	keys Up
-	wait_for 'status_line | grep -q "> Looper.loop ([0-9.]*ms)$"'
+	wait_for 'status_has "> Looper.loop \([0-9.]*ms\)$"'
 	ok $? "$label: Up goes to the caller"
 	keys Down
-	wait_for '[ "$(status_line)" = "$first" ]'
+	wait_for 'status_line; [ "$sl" = "$first" ]'
 	ok $? "$label: Down again: its first callee"
 	keys z
 	expect '^(wall )?[0-9]+µs/col' "$label: z zooms to the selected call"
@@ -309,7 +490,7 @@ if [ -n "$utf8" ]; then
 	keys 0
 	expect '^(wall )?1\.007ms/col' "$label: 0 fits again"
 	keys v Right
-	wait_for 'status_line | grep -q "^range [0-9.]*[µm]s\.\."'
+	wait_for 'status_has "^range [0-9.]*[µm]s\.\."'
 	ok $? "$label: v starts a range, Right extends it"
 	keys V
 	expect '\| range: wall [0-9.]+\.\.' \
@@ -322,24 +503,29 @@ if [ -n "$utf8" ]; then
 	keys X
 	expect '\| range: all$' "$label: X clears the range"
 	keys Left
-	wait_for '! status_line | grep -q "range cleared"'
-	name=$(status_line | sed 's/.*[:>] //; s/ ([^(]*)$//')
+	wait_for '! status_has "range cleared"'
+	# The selected call's name: after the last ": " or "> ", without
+	# its " (time)".
+	status_line
+	name=${sl##*[:>] }
+	name=${name% (*)}
 	keys Enter
 	keys p
 	expect '\| Profile \|' "$label: p shows the profile"
-	wait_for 'status_line | grep -qF "$name"'
+	wait_for 'status_line; case $sl in *"$name"*) true ;; *) false ;; esac'
 	ok $? "$label: Enter on $name selected it in the profile"
 
 	# Search with n.
 	keys / B i n d e r Enter
-	wait_for 'status_line | grep -q "Binder"'
+	wait_for 'status_has "Binder"'
 	ok $? "$label: /Binder selects a Binder method"
-	before=$(status_line)
+	status_line
+	before=$sl
 	keys n
-	wait_for '[ "$(status_line)" != "$before" ] &&
-		status_line | grep -q Binder'
+	wait_for 'status_line; [ "$sl" != "$before" ] &&
+		status_has Binder'
 	ok $? "$label: n goes to the next match"
-	wait_for 'status_line | grep -Eq "\[[0-9]+/[0-9]+\]$"'
+	wait_for 'status_has "\[[0-9]+/[0-9]+\]$"'
 	ok $? "$label: the status line counts the matches: [3/17]"
 
 	# The prompt's history: Up recalls the patterns given before (the
@@ -356,7 +542,7 @@ if [ -n "$utf8" ]; then
 	expect '^/$' "$label: Down past the newest: what was typed"
 	keys -l 'looper\.loop '
 	keys Enter
-	wait_for 'status_line | grep -q "^android.os.Looper.loop ()V"'
+	wait_for 'status_has "^android.os.Looper.loop \(\)V"'
 	ok $? "$label: a lower-case pattern matches any case"
 
 	# The filter: & keeps the rows matching, named in the title; Esc
@@ -391,10 +577,10 @@ if [ -n "$utf8" ]; then
 	expect '\| Call tree \|' "$label: C shows the call tree"
 	expect 'Name  \(top-down\)$' "$label: the tree is top-down"
 	keys g
-	wait_for 'status_line | grep -q "^every call path: [0-9.]* ms"'
+	wait_for 'status_has "^every call path: [0-9.]* ms"'
 	ok $? "$label: g selects the root, the scope's total"
 	keys e
-	wait_for 'status_line | grep -q "  depth [0-9]*$"'
+	wait_for 'status_has "  depth [0-9]*$"'
 	ok $? "$label: e goes down the hottest path"
 	expect '│ [├└]─[▾▸ ] ' "$label: the opened path is drawn with guides"
 	keys g h
@@ -403,30 +589,32 @@ if [ -n "$utf8" ]; then
 	keys l
 	expect '─[▾▸ ] ' "$label: l opens it again"
 	keys j
-	wait_for 'status_line | grep -q "  depth 1$"'
+	wait_for 'status_has "  depth 1$"'
 	ok $? "$label: j goes to the first path"
-	name=$(status_line | sed 's/  depth [0-9]*$//')
+	status_line
+	name=${sl%  depth *}
 	keys Enter
 	expect '\| Profile \|' "$label: Enter shows the profile"
-	wait_for 'status_line | grep -qF "$name"'
+	wait_for 'status_line; case $sl in *"$name"*) true ;; *) false ;; esac'
 	ok $? "$label: the profile selects the tree's method"
 
 	# Resizes.
-	tm resize-window -t t -x 120 -y 40
-	wait_for 'row 40 | grep -q "^Enter:open"'
+	resize 120 40
+	wait_for 'row_has 40 "^Enter:open"'
 	ok $? "$label: 120x40: the hint line is on row 40"
-	tm resize-window -t t -x 80 -y 24
-	wait_for 'row 24 | grep -q "^Enter:open" && ! on_screen Cpu/Call'
+	resize 80 24
+	wait_for 'row_has 24 "^Enter:open" && ! on_screen Cpu/Call'
 	ok $? "$label: 80x24: redrawn, the per-call column dropped"
-	tm resize-window -t t -x 36 -y 10
+	resize 36 10
 	expect '^tracetui needs 40x8 \(now 36x10\)$' \
 		"$label: 36x10: one clear line"
-	tm resize-window -t t -x $W -y $H
-	wait_for 'row 30 | grep -q "^Enter:open" && on_screen Cpu/Call'
+	resize $W $H
+	wait_for 'row_has 30 "^Enter:open" && on_screen Cpu/Call'
 	ok $? "$label: back to 100x30"
 
 	# C-l repaints what something else wrote over the screen.
-	printf '\033[5;5HGARBAGE-XYZ' >"$(tm display -p -t t '#{pane_tty}')"
+	display '#{pane_tty}'
+	printf '\033[5;5HGARBAGE-XYZ' >"$ctl_out"
 	expect GARBAGE-XYZ "$label: garbage written to the terminal"
 	keys C-l
 	wait_for '! on_screen GARBAGE-XYZ'
@@ -439,26 +627,30 @@ if [ -n "$utf8" ]; then
 	# opens it, the wheel scrolls; in the chart a click selects the bar
 	# under it and a drag along the scale applies a range.
 	start TERM=xterm-256color LANG=$utf8
-	wait_for '[ "$(mouse_modes)" = 111 ]'
+	wait_for 'mouse_modes; [ "$ctl_out" = 111 ]'
 	ok $? "$label: the mouse modes are on: buttons, drags, SGR"
-	row3=$(row 5 | sed 's/.*[0-9] *//')
+	# The row's name: what follows its last number.
+	row 5
+	row3=${ctl_out##*[0-9]}
+	row3=${row3#"${row3%%[! ]*}"}
 	mouse '0;10;5M'
 	mouse '0;10;5m'
-	wait_for 'status_line | grep -q "^java.lang.reflect.Method.invoke "'
+	wait_for 'status_has "^java.lang.reflect.Method.invoke "'
 	ok $? "$label: a click selects the third row ($row3)"
 	mouse '0;10;5M'
 	mouse '0;10;5m'
 	expect '^ +Children$' "$label: a click on the selected row opens it"
 	! on_screen 'unbound key'
 	ok $? "$label: no report reached the keys"
-	before=$(row 3)
+	row 3
+	before=$ctl_out
 	mouse '65;10;8M'
-	wait_for '[ "$(row 3)" != "$before" ]'
+	wait_for 'row 3; [ "$ctl_out" != "$before" ]'
 	ok $? "$label: the wheel scrolls the rows"
 	keys T
 	expect '\| Timeline \|' "$label: the chart for the mouse"
 	mouse '0;16;5M'
-	wait_for 'status_line | grep -q "> RuntimeInit.MethodAndArgsCaller.run ([0-9.]*ms)$"'
+	wait_for 'status_has "> RuntimeInit.MethodAndArgsCaller.run \([0-9.]*ms\)$"'
 	ok $? "$label: a click selects the bar under it"
 	mouse '0;26;2M'
 	mouse '32;45;2M'
@@ -470,14 +662,15 @@ if [ -n "$utf8" ]; then
 	keys C-z
 	wait_for prompt_back
 	ok $? "$label: Ctrl-Z gives the shell back"
-	state=$(tm display -p -t t '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}')
-	ok $([ "${state% *}" = "0 1" ] && echo 0 || echo 1) \
-		"$label: suspended: main screen, cursor visible"
-	ok $([ "${state##* }" = 000 ] && echo 0 || echo 1) \
-		"$label: suspended: the mouse modes are off"
+	display '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
+	state=$ctl_out
+	[ "${state% *}" = "0 1" ]
+	ok $? "$label: suspended: main screen, cursor visible"
+	[ "${state##* }" = 000 ]
+	ok $? "$label: suspended: the mouse modes are off"
 	keys fg Enter
 	expect '\| Timeline \| all 3 threads \|' "$label: fg redraws the viewer"
-	wait_for '[ "$(mouse_modes)" = 111 ]'
+	wait_for 'mouse_modes; [ "$ctl_out" = 111 ]'
 	ok $? "$label: fg turns the mouse on again"
 	keys q
 	sane "q after fg"
@@ -497,11 +690,13 @@ short_tour() {
 	else
 		expect ' Incl Cpu▼ ' "$label: UTF-8 drawing"
 	fi
-	before=$(status_line)
+	status_line
+	before=$sl
 	keys j
 	wait_status_change "$before"
 	ok $? "$label: j moves down"
-	before=$(status_line)
+	status_line
+	before=$sl
 	keys Down Down
 	wait_status_change "$before"
 	ok $? "$label: Down moves down"
@@ -528,16 +723,18 @@ label="LANG=C --no-mouse"
 glyphs=ascii
 viewer_opts=--no-mouse
 start TERM=xterm-256color LANG=C LC_ALL=C
-ok $([ "$(mouse_modes)" = 000 ] && echo 0 || echo 1) \
-	"$label: the mouse modes stay off"
-before=$(status_line)
+mouse_modes
+[ "$ctl_out" = 000 ]
+ok $? "$label: the mouse modes stay off"
+status_line
+before=$sl
 mouse '0;10;5M'
 mouse '0;10;5m'
 mouse '65;10;5M'
 keys j
 wait_status_change "$before"
 # Had the click selected the third row, j would be on the fourth.
-status_line | grep -q '^com\.android\.internal\.os\.RuntimeInit' &&
+status_has '^com\.android\.internal\.os\.RuntimeInit' &&
 	on_screen '\| Profile \|' && ! on_screen 'unbound key|\[<'
 ok $? "$label: the reports did nothing: j went to the second row"
 keys q
@@ -551,11 +748,13 @@ sane q
 label="NO_COLOR=1"
 [ -n "$utf8" ] && glyphs=utf8
 short_tour TERM=xterm-256color LANG=$utf8_or_c NO_COLOR=1
-tm capture-pane -p -e -t t >"$tmp/sgr"
+ctl 'capture-pane -p -e -t t'
 ! grep -Eq '\[([0-9]*;)*(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)(;[0-9]+)*m' \
-	"$tmp/sgr"
+	<<SGR
+$ctl_out
+SGR
 ok $? "$label: no colours"
-grep -q '\[7m' "$tmp/sgr"
+case $ctl_out in *'[7m'*) true ;; *) false ;; esac
 ok $? "$label: the selection is in reverse video"
 if [ "$glyphs" = utf8 ]; then
 	expect '▏c\.a\.i\.o\.ZygoteInit\.main' \
@@ -568,11 +767,7 @@ keys q
 sane q
 
 label="--range"
-rm -f "$tmp/pid"
-keys "clear; sh -c 'echo \$\$ >$tmp/pid; cd $tmp &&" \
-	" exec $TRACETUI --range 1ms..2ms gen.trace'" Enter
-wait_for '[ -s "$tmp/pid" ]'
-pid=$(cat "$tmp/pid" 2>/dev/null)
+run_in_pane "cd $tmp && exec $TRACETUI --range 1ms..2ms gen.trace"
 expect '\| range: (wall|cpu) 1\.000\.\.2\.000 ms' \
 	"$label: the viewer opens on the range"
 top=$("$TRACETUI" report --range 1ms..2ms --top 1 --format tsv \
@@ -584,26 +779,23 @@ sane q
 
 # --- The load: a progress bar; q and resizes answered while it reads ----
 # A FIFO whose writer stays open keeps the load going for as long as the
-# test wants; a streaming trace of 8M records (112 MB) takes about a
-# second to read, long enough for its bar to show a percentage.
+# test wants; a pipe has no size, so only a file shows a percentage: a
+# streaming trace of 4M records (56 MB) takes about half a second to
+# read here, many polls' worth, and half of 8M's time to write and read.
 label="load"
 mkfifo "$tmp/slow.trace"
-sleep 30 >"$tmp/slow.trace" &
+sleep 30 >"$tmp/slow.trace" 3>&- 4<&- &
 writer=$!
-rm -f "$tmp/pid"
-keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec $TRACETUI $tmp/slow.trace'" \
-	Enter
-wait_for '[ -s "$tmp/pid" ]'
-pid=$(cat "$tmp/pid" 2>/dev/null)
+run_in_pane "exec $TRACETUI $tmp/slow.trace"
 expect "^tracetui: reading $tmp/slow.trace \\.\\.\\.\$" \
 	"$label: a status line while a pipe is read"
-tm resize-window -t t -x 30 -y $H
+resize 30 $H
 expect '^tracetui: reading \.\.\.$' "$label: 30 columns: redrawn narrower"
-tm resize-window -t t -x $W -y $H
+resize $W $H
 keys q
 i=0
-while [ $i -lt 10 ] && ! gone; do
-	sleep 0.1
+while [ $i -lt 50 ] && ! gone; do
+	nap
 	i=$((i + 1))
 done
 gone
@@ -612,14 +804,10 @@ sane "q during the load"
 kill "$writer" 2>/dev/null
 
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
-	'generate threads=4 methods=2000 records=8000000 seed=7 maxdepth=40' |
+	'generate threads=4 methods=2000 records=4000000 seed=7 maxdepth=40' |
 	"$MKTRACE" - "$tmp/big.trace"
-rm -f "$tmp/pid"
-keys "clear; sh -c 'echo \$\$ >$tmp/pid; exec $TRACETUI $tmp/big.trace'" \
-	Enter
-wait_for '[ -s "$tmp/pid" ]'
-pid=$(cat "$tmp/pid" 2>/dev/null)
-expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/112 MB' \
+run_in_pane "exec $TRACETUI $tmp/big.trace"
+expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/56 MB' \
 	"$label: a progress bar while a large file loads"
 expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
 keys q
@@ -656,30 +844,31 @@ echo EDITOR SCREEN
 sleep 0.3
 EDITOR
 chmod +x "$tmp/editor"
-rm -f "$tmp/pid" "$tmp/args" "$tmp/editor-mouse"
-keys "clear; sh -c 'echo \$\$ >$tmp/pid; VISUAL= EDITOR=$tmp/editor" \
-	" exec $TRACETUI --source-dir $tmp/srcroot $tmp/src.trace'" Enter
-wait_for '[ -s "$tmp/pid" ]'
-pid=$(cat "$tmp/pid" 2>/dev/null)
+rm -f "$tmp/args" "$tmp/editor-mouse"
+run_in_pane "VISUAL= EDITOR=$tmp/editor exec $TRACETUI --source-dir $tmp/srcroot $tmp/src.trace"
 expect '\| Profile \| all 1 threads \|' "$label: the viewer opens"
-wait_for 'status_line | grep -q "^com.example.app.App.main .*(App.java:12)"'
+wait_for 'status_has "^com.example.app.App.main .*\(App.java:12\)"'
 ok $? "$label: the status line names App.java:12"
-before=$(screen | sed -n '2,4p')
+row 2 4
+before=$ctl_out
 keys o
 wait_for '[ -s "$tmp/args" ]'
 printf '+12\n%s\n' "$tmp/srcroot/com/example/app/App.java" |
 	cmp -s - "$tmp/args"
 ok $? "$label: the editor got +12 and DIR/com/example/app/App.java"
 diag <"$tmp/args"
-wait_for 'status_line | grep -q "App.java: back from"'
+wait_for 'status_has "App.java: back from"'
 ok $? "$label: back in the viewer, the status line says so"
-[ "$(cat "$tmp/editor-mouse")" = 000 ]
+editor_mouse=
+read -r editor_mouse 2>/dev/null <"$tmp/editor-mouse"
+[ "$editor_mouse" = 000 ]
 ok $? "$label: the editor runs without the viewer's mouse modes"
-wait_for '[ "$(mouse_modes)" = 111 ]'
+wait_for 'mouse_modes; [ "$ctl_out" = 111 ]'
 ok $? "$label: back in the viewer, the mouse is on again"
 ! on_screen 'EDITOR SCREEN'
 ok $? "$label: the editor's screen is painted over"
-[ "$(screen | sed -n '2,4p')" = "$before" ]
+row 2 4
+[ "$ctl_out" = "$before" ]
 ok $? "$label: the rows are as they were"
 keys j o
 expect 'source not found: no .*/srcroot/com/example/app/Gone\.java or \.kt' \
