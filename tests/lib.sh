@@ -75,26 +75,32 @@ trap 'rm -rf "$tmp"' EXIT
 # holding mktrace's stderr where it refused the spec.  They are links to
 # what `make check` wrote once into tests/fixture-traces (check_DATA), in
 # one process; when any of those is missing or older than its spec or
-# $MKTRACE (a suite run by hand), mktrace writes them all into DIR.
-# Nothing may write through these links: no other file is named so.
-f_built=${top_builddir:-.}/tests/fixture-traces
-f_specs=${top_srcdir:-.}/tests/fixtures
-case $f_built in /*) ;; *) f_built=$PWD/$f_built ;; esac
-case $f_specs in /*) ;; *) f_specs=$PWD/$f_specs ;; esac
+# $MKTRACE (a suite run by hand), mktrace writes them all into DIR.  A
+# suite must not write to those names: it would write through the links.
+f_built=${top_builddir:-.}
+f_specs=${top_srcdir:-.}
+case $f_built in /*) ;; .) f_built=$PWD ;; *) f_built=$PWD/$f_built ;; esac
+case $f_specs in /*) ;; .) f_specs=$PWD ;; *) f_specs=$PWD/$f_specs ;; esac
+f_built=$f_built/tests/fixture-traces
+f_specs=$f_specs/tests/fixtures
 fixture_traces() {
 	f_dir=$1
 	f_fresh=yes
+	set -- # the files to link: those of today's specs only
 	for f_spec in "$f_specs"/*.spec; do
-		f_made=${f_spec##*/}
-		f_made=$f_built/${f_made%.spec}.made
-		if ! [ -f "$f_made" ] || [ "$f_spec" -nt "$f_made" ] ||
-			[ "$MKTRACE" -nt "$f_made" ]; then
+		f_name=${f_spec##*/}
+		f_name=$f_built/${f_name%.spec}
+		if ! [ -f "$f_name.made" ] || [ "$f_spec" -nt "$f_name.made" ] ||
+			[ "$MKTRACE" -nt "$f_name.made" ]; then
 			f_fresh=
 			break
 		fi
+		for f_file in "$f_name".trace*; do
+			[ -e "$f_file" ] && set -- "$@" "$f_file"
+		done
 	done
 	if [ -n "$f_fresh" ]; then
-		ln -s "$f_built"/*.trace* "$f_dir"/
+		[ $# -eq 0 ] || ln -s "$@" "$f_dir"/
 		return
 	fi
 	for f_spec in "$f_specs"/*.spec; do
