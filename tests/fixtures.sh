@@ -14,6 +14,8 @@
 # - broken-*.spec without "# expect:" lines must be refused by every command:
 #   exit 3, no output, one line "tracetui: FILE: offset N: ...".
 # - Options (format, sort, top, thread, clock, regex, ...) on v3-dual.
+# - fixture_traces (tests/lib.sh), which gives the suites these traces:
+#   make's linked, or mktrace's when make's are not all there.
 #
 # Known disagreements (see known() below) are TODO tests, so they show as
 # XFAIL; their goldens are made by hand (what the spec says tracetui should
@@ -31,6 +33,7 @@ golden=$srcdir/tests/golden/fixtures
 LC_ALL=C
 export LC_ALL
 mkdir "$tmp/got"
+fixture_traces "$tmp"
 
 # known NAME [SLUG]: set $why to why, if the fixture (or its command
 # SLUG) is a known disagreement, else to nothing (no subshell: this runs
@@ -138,10 +141,9 @@ for spec in "$fixtures"/*.spec; do
 	case $name in render-*) continue ;; esac
 	# Split specs write NAME.trace.key and NAME.trace.data: tracetui takes
 	# the base name.  Side-file specs also write NAME.trace.sec.
-	trace=$tmp/$name.trace
-	if ! "$MKTRACE" "$spec" "$trace" 2>"$tmp/e"; then
+	if [ -e "$tmp/$name.trace-failed" ]; then
 		ok 1 "$name: mktrace failed"
-		diag <"$tmp/e"
+		diag <"$tmp/$name.trace-failed"
 		continue
 	fi
 	known "$name"
@@ -287,5 +289,39 @@ check v3-dual folded-no-thread
 capture v3-dual tree-min-pct-50 tree --min-pct 50 "$f"
 check v3-dual tree-min-pct-50
 check_done
+
+# fixture_traces itself (tests/lib.sh), on two specs of its own, one that
+# mktrace refuses: each written here while make's are not all there,
+# linked once they are.
+d=$tmp/ft
+mkdir "$d" "$d/specs" "$d/a" "$d/b" "$d/c"
+printf 'format split\nthread 1 main\nmethod 0x4 a.B c ()V\n%s\n' \
+	'call 1 0x4 0 0 30 40' >"$d/specs/good.spec"
+printf 'format v1\nbogus\n' >"$d/specs/bad.spec"
+ft_specs=$f_specs ft_built=$f_built
+f_specs=$d/specs f_built=$d/none
+fixture_traces "$d/a"
+ft_msg=
+[ -f "$d/a/bad.trace-failed" ] && read -r ft_msg <"$d/a/bad.trace-failed"
+ok "$([ -f "$d/a/good.trace.key" ] && [ ! -L "$d/a/good.trace.key" ] &&
+	[ -f "$d/a/good.trace.data" ] && [ ! -e "$d/a/good.trace-failed" ] &&
+	[ "$ft_msg" = "mktrace: $d/specs/bad.spec:2: unknown directive 'bogus'" ] &&
+	[ ! -e "$d/a/bad.trace" ] && echo 0 || echo 1)" \
+	"fixture_traces: without make's, mktrace's traces, and a refusal's message"
+# $d/a as make's directory, with its stamps: one missing, then none.
+: >"$d/a/good.made"
+f_built=$d/a
+fixture_traces "$d/c"
+ok "$([ -f "$d/c/good.trace.key" ] && [ ! -L "$d/c/good.trace.key" ] &&
+	[ -f "$d/c/bad.trace-failed" ] && [ ! -L "$d/c/bad.trace-failed" ] &&
+	echo 0 || echo 1)" \
+	"fixture_traces: one of make's missing, all written again"
+: >"$d/a/bad.made"
+fixture_traces "$d/b"
+ok "$([ -L "$d/b/good.trace.key" ] && [ -L "$d/b/good.trace.data" ] &&
+	[ -L "$d/b/bad.trace-failed" ] && [ ! -e "$d/b/good.made" ] &&
+	[ ! -e "$d/b/bad.trace" ] && echo 0 || echo 1)" \
+	"fixture_traces: make's all there, linked"
+f_specs=$ft_specs f_built=$ft_built
 
 done_testing

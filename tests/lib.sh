@@ -70,6 +70,47 @@ replay_cuts() {
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# fixture_traces DIR: for each tests/fixtures/NAME.spec, DIR/NAME.trace
+# and its side files as mktrace writes them, and DIR/NAME.trace-failed
+# holding mktrace's stderr where it refused the spec.  They are links to
+# what `make check` wrote once into tests/fixture-traces (check_DATA), in
+# one process; when any of those is missing or older than its spec or
+# $MKTRACE (a suite run by hand), mktrace writes them all into DIR.  A
+# suite must not write to those names: it would write through the links.
+f_built=${top_builddir:-.}
+f_specs=${top_srcdir:-.}
+case $f_built in /*) ;; .) f_built=$PWD ;; *) f_built=$PWD/$f_built ;; esac
+case $f_specs in /*) ;; .) f_specs=$PWD ;; *) f_specs=$PWD/$f_specs ;; esac
+f_built=$f_built/tests/fixture-traces
+f_specs=$f_specs/tests/fixtures
+fixture_traces() {
+	f_dir=$1
+	f_fresh=yes
+	set -- # the files to link: those of today's specs only
+	for f_spec in "$f_specs"/*.spec; do
+		f_name=${f_spec##*/}
+		f_name=$f_built/${f_name%.spec}
+		if ! [ -f "$f_name.made" ] || [ "$f_spec" -nt "$f_name.made" ] ||
+			[ "$MKTRACE" -nt "$f_name.made" ]; then
+			f_fresh=
+			break
+		fi
+		for f_file in "$f_name".trace*; do
+			[ -e "$f_file" ] && set -- "$@" "$f_file"
+		done
+	done
+	if [ -n "$f_fresh" ]; then
+		[ $# -eq 0 ] || ln -s "$@" "$f_dir"/
+		return
+	fi
+	for f_spec in "$f_specs"/*.spec; do
+		f_name=${f_spec##*/}
+		f_name=${f_name%.spec}
+		"$MKTRACE" "$f_spec" "$f_dir/$f_name.trace" 2>"$tmp/f_err" ||
+			mv "$tmp/f_err" "$f_dir/$f_name.trace-failed"
+	done
+}
+
 # The python3 interpreter itself, in $python (empty without one): a
 # version manager's shim costs a dozen processes a call.  The first
 # python3 on PATH that is not a script (a shim starts with #!) is found

@@ -57,10 +57,11 @@ check_sums() {
 	[ $rc -eq 0 ] || diag <"$tmp/why"
 }
 
+fixture_traces "$tmp"
 for spec in "${top_srcdir:-.}"/tests/fixtures/*.spec; do
 	name=${spec##*/}
 	name=${name%.spec}
-	"$MKTRACE" "$spec" "$tmp/$name.trace" 2>/dev/null || continue
+	[ -e "$tmp/$name.trace-failed" ] && continue
 	check "$tmp/$name.trace"
 done
 # Each rule of the event path met by the sums: orphans that adopt the
