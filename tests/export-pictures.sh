@@ -18,16 +18,6 @@
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
-# The demo trace `make` builds (its name linked here), written only when
-# it is missing.
-builddir=$(cd "${top_builddir:-.}" && pwd)
-demo_trace() {
-	if [ -f "$builddir/data/demo.trace" ]; then
-		ln -s "$builddir/data/demo.trace" "$1"
-	else
-		"$MKTRACE" "$srcdir/data/demo.spec" "$1"
-	fi
-}
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
 MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
 fixtures=$srcdir/tests/fixtures

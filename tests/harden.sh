@@ -198,12 +198,7 @@ ok $? "a crafted mapping: eight names and '...' per method"
 ok $? "a crafted mapping: the output stays small"
 
 # --- write errors -------------------------------------------------------
-# The demo trace `make` builds, written here only when it is missing.
-if [ -f "${top_builddir:-.}/data/demo.trace" ]; then
-	cp "${top_builddir:-.}/data/demo.trace" "$tmp/demo.trace"
-else
-	"$MKTRACE" "${top_srcdir:-.}/data/demo.spec" "$tmp/demo.trace"
-fi
+demo_trace "$tmp/demo.trace"
 if [ -w /dev/full ]; then
 	run "$TRACETUI" report "$tmp/demo.trace"
 	"$TRACETUI" report "$tmp/demo.trace" >/dev/full 2>"$tmp/err"

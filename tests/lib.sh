@@ -70,6 +70,22 @@ replay_cuts() {
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-test.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# The build and source trees, as absolute paths.
+abs_builddir=${top_builddir:-.}
+abs_srcdir=${top_srcdir:-.}
+case $abs_builddir in /*) ;; .) abs_builddir=$PWD ;; *) abs_builddir=$PWD/$abs_builddir ;; esac
+case $abs_srcdir in /*) ;; .) abs_srcdir=$PWD ;; *) abs_srcdir=$PWD/$abs_srcdir ;; esac
+# demo_trace DEST: the demo trace `make` builds linked at DEST, or
+# written there when it is missing (a suite run before make); false when
+# mktrace fails.
+demo_trace() {
+	if [ -f "$abs_builddir/data/demo.trace" ]; then
+		ln -s "$abs_builddir/data/demo.trace" "$1"
+	else
+		"$MKTRACE" "$abs_srcdir/data/demo.spec" "$1"
+	fi
+}
+
 # fixture_traces DIR: for each tests/fixtures/NAME.spec, DIR/NAME.trace
 # and its side files as mktrace writes them, and DIR/NAME.trace-failed
 # holding mktrace's stderr where it refused the spec.  They are links to
@@ -77,12 +93,8 @@ trap 'rm -rf "$tmp"' EXIT
 # one process; when any of those is missing or older than its spec or
 # $MKTRACE (a suite run by hand), mktrace writes them all into DIR.  A
 # suite must not write to those names: it would write through the links.
-f_built=${top_builddir:-.}
-f_specs=${top_srcdir:-.}
-case $f_built in /*) ;; .) f_built=$PWD ;; *) f_built=$PWD/$f_built ;; esac
-case $f_specs in /*) ;; .) f_specs=$PWD ;; *) f_specs=$PWD/$f_specs ;; esac
-f_built=$f_built/tests/fixture-traces
-f_specs=$f_specs/tests/fixtures
+f_built=$abs_builddir/tests/fixture-traces
+f_specs=$abs_srcdir/tests/fixtures
 fixture_traces() {
 	f_dir=$1
 	f_fresh=yes

@@ -33,13 +33,7 @@ done
 # every view shows counts (type: samples), no time and no timeline, and
 # the calls column says its calls are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
-# The demo trace `make` builds, written here only when it is missing.
-if [ -f "$builddir/data/demo.trace" ]; then
-	ln -s "$builddir/data/demo.trace" "$tmp/demo.trace"
-else
-	"$MKTRACE" "$srcdir/data/demo.spec" "$tmp/demo.trace" ||
-		skip_all "mktrace failed on data/demo.spec"
-fi
+demo_trace "$tmp/demo.trace" || skip_all "mktrace failed on data/demo.spec"
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
 	skip_all "mktrace failed"

@@ -277,6 +277,17 @@ gone() {
 	! kill -0 "$pid" 2>/dev/null
 }
 
+# modes_off WHEN: the pane is out of the alternate screen, its cursor
+# shown and its mouse modes off.
+modes_off() {
+	display '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
+	state=$ctl_out
+	[ "${state% *}" = "0 1" ]
+	ok $? "$label: $1: main screen, cursor visible"
+	[ "${state##* }" = 000 ]
+	ok $? "$label: $1: the mouse modes are off"
+}
+
 # sane DESCRIPTION: the viewer has exited and the shell has a sane
 # terminal again.
 sane() {
@@ -284,12 +295,7 @@ sane() {
 	ok $? "$label: $1: the viewer exits"
 	wait_for prompt_back
 	ok $? "$label: $1: the shell prompt is back"
-	display '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
-	state=$ctl_out
-	[ "${state% *}" = "0 1" ]
-	ok $? "$label: $1: main screen, cursor visible"
-	[ "${state##* }" = 000 ]
-	ok $? "$label: $1: the mouse modes are off"
+	modes_off "$1"
 	! on_screen 'Sanitizer|runtime error|Segmentation|Aborted'
 	ok $? "$label: $1: no crash or sanitizer report"
 	# The words of stty -a that are icanon or echo (set -f: some
@@ -662,12 +668,7 @@ if [ -n "$utf8" ]; then
 	keys C-z
 	wait_for prompt_back
 	ok $? "$label: Ctrl-Z gives the shell back"
-	display '#{alternate_on} #{cursor_flag} #{mouse_any_flag}#{mouse_button_flag}#{mouse_sgr_flag}'
-	state=$ctl_out
-	[ "${state% *}" = "0 1" ]
-	ok $? "$label: suspended: main screen, cursor visible"
-	[ "${state##* }" = 000 ]
-	ok $? "$label: suspended: the mouse modes are off"
+	modes_off suspended
 	keys fg Enter
 	expect '\| Timeline \| all 3 threads \|' "$label: fg redraws the viewer"
 	wait_for 'mouse_modes; [ "$ctl_out" = 111 ]'

@@ -107,22 +107,6 @@ random_tree(uint64_t seed, unsigned n, enum trace_clock clock)
 
 /* ---- comparing -------------------------------------------------------- */
 
-static int
-link_cmp(const void *a, const void *b)
-{
-	const struct profile_link *x = a, *y = b;
-
-	if (x->parent != y->parent)
-		return x->parent < y->parent ? -1 : 1;
-	if (x->child != y->child)
-		return x->child < y->child ? -1 : 1;
-	if (x->child_recursive != y->child_recursive)
-		return x->child_recursive ? 1 : -1;
-	if (x->parent_recursive != y->parent_recursive)
-		return x->parent_recursive ? 1 : -1;
-	return 0;
-}
-
 static bool
 same_links(struct profile *a, struct profile *b)
 {
@@ -131,13 +115,13 @@ same_links(struct profile *a, struct profile *b)
 	if (a->nlinks != b->nlinks)
 		return false;
 	if (a->nlinks > 1) {
-		qsort(a->links, a->nlinks, sizeof(*a->links), link_cmp);
-		qsort(b->links, b->nlinks, sizeof(*b->links), link_cmp);
+		qsort(a->links, a->nlinks, sizeof(*a->links), link_order);
+		qsort(b->links, b->nlinks, sizeof(*b->links), link_order);
 	}
 	for (i = 0; i < a->nlinks; i++) {
 		const struct profile_link *x = &a->links[i], *y = &b->links[i];
 
-		if (link_cmp(x, y) != 0 || x->calls != y->calls ||
+		if (link_order(x, y) != 0 || x->calls != y->calls ||
 		    x->incl[0] != y->incl[0] || x->incl[1] != y->incl[1])
 			return false;
 	}
