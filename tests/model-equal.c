@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { PER_THREAD = 64 }; /* threads whose own profiles are compared */
+
 static const char *problem;
 
 #define SAME(what, a, b)                                                       \
@@ -150,14 +152,19 @@ same_sums(const struct calltree *a, const struct calltree *b)
 {
 	struct scope scope;
 	bool same;
-	size_t t;
+	size_t t, n;
 
 	if (!same_header(a, b))
 		return false;
 	scope_init_all(&scope, a);
 	same = same_profile_of(a, b, &scope);
 	scope_done(&scope);
-	for (t = 0; same && t < a->nthreads; t++) {
+	/* Each thread that ran, up to PER_THREAD of them: a scope costs a
+	 * flag per thread. */
+	for (t = 0, n = 0; same && t < a->nthreads && n < PER_THREAD; t++) {
+		if (!a->threads[t].nevents)
+			continue;
+		n++;
 		scope_init_none(&scope, a);
 		scope_add(&scope, t);
 		same = same_profile_of(a, b, &scope);

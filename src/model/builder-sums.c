@@ -368,9 +368,11 @@ void
 build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 {
 	struct calltree *tree = b->tree;
-	struct thread_state *st = build_state_of(b, t);
+	struct thread_state *st = b->states[t];
 
 	build_settle_thread_times(b, t);
+	if (!st)
+		return; /* named, never ran: no state was made */
 	while (st->depth) {
 		sum_pop(b, st, tree->threads[t].last);
 		an->open_at_end++;
