@@ -61,6 +61,8 @@ profile_difference(struct profile *p, struct profile *q)
 			return "profile row";
 	if (p->nlinks != q->nlinks)
 		return "profile link count";
+	if (!p->nlinks)
+		return NULL; /* and no links to sort: both may be NULL */
 	qsort(p->links, p->nlinks, sizeof(*p->links), link_order);
 	qsort(q->links, q->nlinks, sizeof(*q->links), link_order);
 	for (i = 0; i < p->nlinks; i++) {
