@@ -61,39 +61,58 @@ row_of(struct sums_build *s, uint32_t m)
 	return &s->out.rows[s->row_of[m] - 1];
 }
 
-/* Index of the link of the pair, guessed from the last call made under
- * the caller's link (`under`, its index; UINT32_MAX for a top-level
- * caller, which has none yet): a loop calls the same callee over and
- * over. */
+/* Index of the link of the pair, guessed from (*table)[key], which is
+ * then set to it. */
 static inline uint32_t
-link_under(struct sums_build *s, uint32_t under, uint32_t parent, uint32_t m,
-           bool rec, bool parent_rec)
+guessed_link(struct sums_build *s, uint32_t **table, size_t *cap,
+             uint32_t key, uint32_t parent, uint32_t m, bool rec,
+             bool parent_rec)
 {
 	const struct profile_link *l;
 	uint32_t g;
 
-	if (under == UINT32_MAX) /* under a top-level call */
-		return (uint32_t)(link_slot(&s->links, parent, m, rec,
-		                            parent_rec) -
-		                  s->links.links);
-	if (under < s->guess_cap) {
-		g = s->guess[under];
+	if (key < *cap) {
+		g = (*table)[key];
 		l = &s->links.links[g];
 		if (g < s->links.count && l->child == m &&
 		    l->child_recursive == rec && l->parent == parent &&
 		    l->parent_recursive == parent_rec)
 			return g;
 	} else {
-		size_t old = s->guess_cap;
+		size_t old = *cap;
 
-		UTIL_GROW(s->guess, s->guess_cap, (size_t)under + 1);
-		memset(s->guess + old, 0xFF,
-		       (s->guess_cap - old) * sizeof(*s->guess));
+		UTIL_GROW(*table, *cap, (size_t)key + 1);
+		memset(*table + old, 0xFF, (*cap - old) * sizeof(**table));
 	}
 	g = (uint32_t)(link_slot(&s->links, parent, m, rec, parent_rec) -
 	               s->links.links);
-	s->guess[under] = g;
+	(*table)[key] = g;
 	return g;
+}
+
+/*
+ * Index of the link of the pair, for a call at stack index `at` under a
+ * caller whose link is `under` (UINT32_MAX for a top-level caller, which
+ * has none yet).  Code calls the same callees in the same order over
+ * and over: the guess is the callee that came after the caller's last
+ * closed callee last time, or, for its first, the first callee under
+ * the caller last time.
+ */
+static inline uint32_t
+link_under(struct sums_build *s, size_t at, uint32_t under, uint32_t parent,
+           uint32_t m, bool rec, bool parent_rec)
+{
+	uint32_t prev = s->closed[at];
+
+	if (prev != UINT32_MAX)
+		return guessed_link(s, &s->next, &s->next_cap, prev, parent, m,
+		                    rec, parent_rec);
+	if (under == UINT32_MAX)
+		return (uint32_t)(link_slot(&s->links, parent, m, rec,
+		                            parent_rec) -
+		                  s->links.links);
+	return guessed_link(s, &s->first, &s->first_cap, under, parent, m, rec,
+	                    parent_rec);
 }
 
 /* The sums of the top-level calls of method m closed since the last
@@ -153,6 +172,13 @@ sum_enter(struct build_worker *w, struct thread_state *st, uint32_t t,
 	}
 	row_of(s, m);
 	UTIL_GROW(st->stack, st->stack_cap, st->depth + 1);
+	if (st->depth + 2 > s->closed_cap) {
+		size_t old = s->closed_cap;
+
+		UTIL_GROW(s->closed, s->closed_cap, st->depth + 2);
+		memset(s->closed + old, 0xFF,
+		       (s->closed_cap - old) * sizeof(*s->closed));
+	}
 	f = &st->stack[st->depth];
 	if (st->depth) {
 		/* A top-level frame's `call` is unused: UINT32_MAX. */
@@ -160,11 +186,12 @@ sum_enter(struct build_worker *w, struct thread_state *st, uint32_t t,
 		bool parent_rec = st->depth > 1 &&
 		                  s->links.links[under].child_recursive;
 
-		f->call = link_under(s, under, f[-1].method, m,
+		f->call = link_under(s, st->depth, under, f[-1].method, m,
 		                     st->open[m] != 0, parent_rec);
 	} else {
 		f->call = UINT32_MAX;
 	}
+	s->closed[st->depth + 1] = UINT32_MAX; /* no callee of it yet */
 	st->open[m]++;
 	st->depth++;
 	f->method = m;
@@ -189,6 +216,7 @@ sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
 	for (k = 0; k < CLOCK_COUNT; k++)
 		dur[k] = b->tree->has_clock[k] ? at[k] - f->start[k] : 0;
 	st->open[f->method]--;
+	s->closed[st->depth] = f->call;
 	if (st->depth) {
 		struct profile_link *l = &s->links.links[f->call];
 
@@ -395,7 +423,9 @@ build_sums_free(struct thread_state *st)
 	free(st->sums->row_of);
 	free(st->sums->top_of);
 	free(st->sums->top);
-	free(st->sums->guess);
+	free(st->sums->first);
+	free(st->sums->next);
+	free(st->sums->closed);
 	thread_sums_done(&st->sums->out);
 	free(st->sums->links.links);
 	link_table_done(&st->sums->links);

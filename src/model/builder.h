@@ -83,8 +83,15 @@ struct sums_build {
 	struct thread_sums out;
 	size_t rows_cap;
 	struct link_table links;
-	uint32_t *guess; /* by link, the link last called under it */
-	size_t guess_cap;
+	/* Guesses of the link of a call: by link, the first link called
+	 * under it last time, and the link that followed it last time
+	 * under the same caller. */
+	uint32_t *first, *next;
+	size_t first_cap, next_cap;
+	uint32_t *closed; /* by stack index, the link of the last call
+	                     closed there under the frame below, or
+	                     UINT32_MAX */
+	size_t closed_cap;
 	/* Top-level calls since the last orphan, by method: their callers
 	 * are known at the next orphan or at the end. */
 	struct profile_link *top;
