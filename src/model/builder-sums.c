@@ -157,7 +157,9 @@ sum_enter(struct build_worker *w, struct thread_state *st, uint32_t t,
           uint64_t id, const uint64_t *at)
 {
 	struct sums_build *s = sums_of(w->b, st);
-	uint32_t m = build_method_slot(w, id);
+	const struct method_cache_entry *hit =
+	        &w->method_cache[(id >> 2) & (METHOD_CACHE - 1)];
+	uint32_t m = hit->id == id ? hit->index : build_method_slot(w, id);
 	struct tt_thread *th = &w->b->tree->threads[t];
 	struct frame *f;
 
