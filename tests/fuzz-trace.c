@@ -906,7 +906,8 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 	CHECK(!memcmp(&sums->anomalies, &tree->anomalies,
 	              sizeof(tree->anomalies)),
 	      "anomalies differ when summed");
-	CHECK(sums->nthreads == tree->nthreads && sums->nmethods == tree->nmethods,
+	CHECK(sums->nthreads == tree->nthreads &&
+	              sums->nmethods == tree->nmethods,
 	      "threads or methods differ when summed");
 	/* All threads, then each that ran, up to 64: a scope costs a flag
 	 * per thread. */

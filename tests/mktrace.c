@@ -185,8 +185,8 @@ arena_alloc(struct arena *a, size_t n)
 
 	if (!a->last || at > a->size || n > a->size - at) {
 		size_t size = n > 65536 ? n : 65536;
-		struct arena_block *b =
-		        xrealloc(NULL, offsetof(struct arena_block, data) + size);
+		struct arena_block *b = xrealloc(
+		        NULL, offsetof(struct arena_block, data) + size);
 
 		b->prev = a->last;
 		a->last = b;
@@ -3323,8 +3323,8 @@ d_close(struct cursor *c)
 		die_at(s, "'}' without an open 'call ... {'");
 	b = &s->blocks[--s->nblocks];
 	if (b->has_exit)
-		add_event(s, b->exit.tid, b->exit.u.ev.word,
-		          b->exit.u.ev.cpu, b->exit.u.ev.wall);
+		add_event(s, b->exit.tid, b->exit.u.ev.word, b->exit.u.ev.cpu,
+		          b->exit.u.ev.wall);
 }
 
 /* "packet thread TID" or "packet method ID": write a packet here. */

@@ -203,8 +203,7 @@ render(int argc, char **argv, FILE *out, FILE *err)
 			struct mouse_event ev;
 
 			if (!mouse_parse_sgr(step + 6, len, &ev)) {
-				fprintf(err,
-				        "render: bad mouse report '%s'\n",
+				fprintf(err, "render: bad mouse report '%s'\n",
 				        step + 6);
 				status = 2;
 			} else {

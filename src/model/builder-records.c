@@ -32,9 +32,9 @@
 
 enum {
 	MAX_WORKERS = UTIL_JOBS_MAX,
-	STRETCH = 1 << 20,     /* records between progress and page releases */
-	MIN_RUN = 16, /* fewest records a thread's run has, on average, for
-	                 the runs to be kept */
+	STRETCH = 1 << 20, /* records between progress and page releases */
+	MIN_RUN = 16,      /* fewest records a thread's run has, on average, for
+	                      the runs to be kept */
 };
 
 /* What the first pass learns of one thread id. */

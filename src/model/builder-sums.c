@@ -31,8 +31,7 @@ static struct sums_build *
 sums_of(struct calltree_builder *b, struct thread_state *st)
 {
 	if (!st->sums) {
-		if (++b->summing >
-		    SETTLE_OPEN / (b->tree->nmethods + 1))
+		if (++b->summing > SETTLE_OPEN / (b->tree->nmethods + 1))
 			return NULL;
 		st->sums = xcalloc(1, sizeof(*st->sums));
 		st->sums->nmethods = b->tree->nmethods + 1;
@@ -64,9 +63,8 @@ row_of(struct sums_build *s, uint32_t m)
 /* Index of the link of the pair, guessed from (*table)[key], which is
  * then set to it. */
 static inline uint32_t
-guessed_link(struct sums_build *s, uint32_t **table, size_t *cap,
-             uint32_t key, uint32_t parent, uint32_t m, bool rec,
-             bool parent_rec)
+guessed_link(struct sums_build *s, uint32_t **table, size_t *cap, uint32_t key,
+             uint32_t parent, uint32_t m, bool rec, bool parent_rec)
 {
 	const struct profile_link *l;
 	uint32_t g;
@@ -185,8 +183,8 @@ sum_enter(struct build_worker *w, struct thread_state *st, uint32_t t,
 	if (st->depth) {
 		/* A top-level frame's `call` is unused: UINT32_MAX. */
 		uint32_t under = f[-1].call;
-		bool parent_rec = st->depth > 1 &&
-		                  s->links.links[under].child_recursive;
+		bool parent_rec =
+		        st->depth > 1 && s->links.links[under].child_recursive;
 
 		f->call = link_under(s, st->depth, under, f[-1].method, m,
 		                     st->open[m] != 0, parent_rec);
@@ -226,8 +224,8 @@ sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
 		              l->child_recursive, l->parent_recursive, dur);
 		return;
 	}
-	sums_add_call(row_of(s, f->method), NULL, top_link(s, f->method),
-	              false, false, dur);
+	sums_add_call(row_of(s, f->method), NULL, top_link(s, f->method), false,
+	              false, dur);
 	if (s->top_depth > s->adopted_depth)
 		s->adopted_depth = s->top_depth;
 	s->top_depth = 0;

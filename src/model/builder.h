@@ -96,7 +96,7 @@ struct sums_build {
 	 * are known at the next orphan or at the end. */
 	struct profile_link *top;
 	size_t ntop, top_cap;
-	uint32_t *top_of; /* by method: 1 + its index in top, or 0 */
+	uint32_t *top_of;       /* by method: 1 + its index in top, or 0 */
 	uint32_t top_depth;     /* deepest stack of the open top call */
 	uint32_t adopted_depth; /* deepest of the top calls since the
 	                           last orphan, under their own roots */
@@ -122,8 +122,8 @@ struct thread_state {
 };
 
 enum {
-	METHOD_CACHE = 4096,  /* direct-mapped id -> index cache */
-	TID_DIRECT = 1 << 16, /* thread ids looked up without hashing */
+	METHOD_CACHE = 4096,   /* direct-mapped id -> index cache */
+	TID_DIRECT = 1 << 16,  /* thread ids looked up without hashing */
 	SETTLE_OPEN = 1 << 22, /* most counts of open frames (or rows of
 	                          sums), for all threads */
 };
@@ -182,9 +182,9 @@ struct calltree_builder {
 	bool placed;          /* the model's arrays were sized from counts */
 	unsigned max_workers; /* for the records path; 0: one per cpu */
 	bool keep_cpu;        /* thread-cpu times come rebased already */
-	bool sums_only; /* sum the calls of records without a model, when
-	                   every thread can be (model/builder-sums.c) */
-	bool summed;    /* they were: the model has sums and no calls */
+	bool sums_only;       /* sum the calls of records without a model, when
+	                         every thread can be (model/builder-sums.c) */
+	bool summed;          /* they were: the model has sums and no calls */
 	bool spoiled;   /* events came after the sums: load without them */
 	size_t summing; /* threads given sums so far */
 	struct build_worker serial; /* the event-by-event worker */

@@ -16,8 +16,8 @@
 #include <stdint.h>
 
 enum {
-	LINK_CACHE = 1024,  /* entries of a table's cache */
-	LINK_CACHED = 16,   /* links a table has before it gets its cache */
+	LINK_CACHE = 1024, /* entries of a table's cache */
+	LINK_CACHED = 16,  /* links a table has before it gets its cache */
 };
 
 struct link_cache_entry {
@@ -38,8 +38,7 @@ struct link_table {
 /* The link of the pair, added with zero sums when first met (t zeroed,
  * or left by link_table_done). */
 struct profile_link *link_slot(struct link_table *t, uint32_t parent,
-                               uint32_t child, bool child_rec,
-                               bool parent_rec);
+                               uint32_t child, bool child_rec, bool parent_rec);
 /* Release the table's index and cache; its links stay with the caller. */
 void link_table_done(struct link_table *t);
 

@@ -25,15 +25,15 @@ add_call(struct profile_row *rows, struct link_table *links,
 {
 	const struct tt_calls *c = &tree->calls;
 	uint32_t m = calltree_method(tree, i);
-	uint32_t pm = parent == CALL_NONE ? CALL_NONE
-	                                  : calltree_method(tree, parent);
+	uint32_t pm =
+	        parent == CALL_NONE ? CALL_NONE : calltree_method(tree, parent);
 	bool rec = c->flags[i] & CALL_RECURSIVE;
 	bool parent_rec =
 	        parent != CALL_NONE && (c->flags[parent] & CALL_RECURSIVE);
 
 	sums_add_call(&rows[m], parent == CALL_NONE ? NULL : &rows[pm],
-	              link_slot(links, pm, m, rec, parent_rec), rec,
-	              parent_rec, dur);
+	              link_slot(links, pm, m, rec, parent_rec), rec, parent_rec,
+	              dur);
 }
 
 /* Add calls [from, to) of one thread, whole. */
@@ -114,8 +114,8 @@ struct profile_cache {
 /* The aggregates of calls [from, to) of one thread into a; rows and used
  * have a zero entry per method, and have them again on return. */
 static void
-aggregate_part(struct thread_sums *a, const struct calltree *tree,
-               size_t from, size_t to, struct profile_row *rows, uint8_t *used)
+aggregate_part(struct thread_sums *a, const struct calltree *tree, size_t from,
+               size_t to, struct profile_row *rows, uint8_t *used)
 {
 	struct link_table *links = xcalloc(1, sizeof(*links));
 	size_t n = 0, i;
@@ -185,8 +185,8 @@ links_add(struct link_table *links, const struct thread_sums *a)
 /* The n consecutive parts of one thread, summed in order into out (the
  * links in the order one pass would make them); the parts are freed. */
 static void
-join_parts(struct thread_sums *out, struct thread_sums *parts,
-           size_t n, size_t nmethods)
+join_parts(struct thread_sums *out, struct thread_sums *parts, size_t n,
+           size_t nmethods)
 {
 	struct link_table links = {0};
 	struct profile_row *rows = xcalloc(nmethods + 1, sizeof(*rows));
@@ -273,8 +273,7 @@ u64_cmp(const void *a, const void *b)
 static struct thread_sums *
 aggregate_threads(const struct calltree *tree, const struct scope *scope)
 {
-	struct thread_sums *out =
-	        xcalloc(tree->nthreads + 1, sizeof(*out));
+	struct thread_sums *out = xcalloc(tree->nthreads + 1, sizeof(*out));
 	uint64_t *by_size = xcalloc(tree->nthreads + 1, sizeof(*by_size));
 	struct aggregate_job jobs[UTIL_JOBS_MAX];
 	struct thread_sums *sums;
