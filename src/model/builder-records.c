@@ -631,7 +631,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
  * summed.
  */
 static bool
-sum_records(struct calltree_builder *b, const struct trace_records *run)
+sum_all_records(struct calltree_builder *b, const struct trace_records *run)
 {
 	struct calltree *tree = b->tree;
 	struct build_worker w;
@@ -715,7 +715,7 @@ build_on_records(void *ctx, const struct trace_records *run)
 	}
 	/* Placing needs a builder that has seen no event yet. */
 	if (!b->ncalls && !b->placed && !b->tree->records) {
-		if (b->sums_only && sum_records(b, run))
+		if (b->sums_only && sum_all_records(b, run))
 			return;
 		if (b->sums_only)
 			build_reset_calls(b);

@@ -120,7 +120,6 @@ aggregate_part(struct thread_sums *a, const struct calltree *tree, size_t from,
 	struct link_table *links = xcalloc(1, sizeof(*links));
 	size_t n = 0, i;
 
-	util_map_init(&links->index);
 	add_calls(rows, links, tree, from, to);
 	link_table_done(links);
 	a->links = links->links;
@@ -196,7 +195,6 @@ join_parts(struct thread_sums *out, struct thread_sums *parts, size_t n,
 	for (p = 0; p < n; p++)
 		most += parts[p].count;
 	out->methods = xcalloc(most + 1, sizeof(*out->methods));
-	util_map_init(&links.index);
 	for (p = 0; p < n; p++) {
 		for (i = 0; i < parts[p].count; i++) {
 			uint32_t m = parts[p].methods[i];
@@ -352,7 +350,6 @@ merge_aggregates(struct profile *out, const struct thread_sums *threads,
 	size_t t, i;
 
 	profile_start(out, tree, scope);
-	util_map_init(&links.index);
 	for (t = 0; t < nthreads; t++) {
 		const struct thread_sums *a = &threads[t];
 
@@ -401,7 +398,6 @@ profile_compute(struct profile *out, const struct calltree *tree,
 		return;
 	}
 	profile_start(out, tree, scope);
-	util_map_init(&links.index);
 	for (t = 0; t < tree->nthreads; t++)
 		if (scope_has(scope, t))
 			add_thread_calls(out->rows, &links, tree, scope, t,
