@@ -886,11 +886,12 @@ check_viewer(struct calltree *tree)
 	app_free(app);
 }
 
-/* The input loaded for its sums only gives tree's anomalies and
+/* The input loaded for its sums only, its records split between two
+ * workers at record `split` when not 0, gives tree's anomalies and
  * profiles, of all threads and of each. */
 static void
 check_sums(const uint8_t *data, size_t size, const char *sample_type,
-           const struct calltree *tree)
+           const struct calltree *tree, size_t split)
 {
 	struct calltree_builder *b = calltree_builder_new("fuzz");
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -899,6 +900,7 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 	size_t t, n;
 
 	b->sums_only = true;
+	b->split_at = split;
 	sink.sample_type = sample_type;
 	CHECK(trace_load_bytes(data, size, &sink, &err),
 	      "loads as a model but not for its sums: %s", err.message);
@@ -980,7 +982,10 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 	check_inverted(tree, &scope);
 	check_timeline(tree);
 	check_diff(tree, &scope);
-	check_sums(data, size, sample_type, tree);
+	check_sums(data, size, sample_type, tree, 0);
+	if (tree->records > 1) /* a split point the input decides */
+		check_sums(data, size, sample_type, tree,
+		           1 + size * 2654435761u % (tree->records - 1));
 	scope_done(&scope);
 	for (k = 0; k < CLOCK_COUNT; k++)
 		free(w.child_sum[k]);

@@ -12,7 +12,11 @@
  * compares everything but the calls, and the profile of all threads and
  * of each thread, row by row and link by link, with the model's; it
  * prints "summed" on a second line when the sums were taken that way
- * (else the model came back: "modelled").
+ * (else the model came back: "modelled").  Then it sums the records
+ * again split between two workers at points spread over them (at every
+ * record of a small trace), compares each with the model the same way,
+ * and prints on a third line "split N/M": of M splits, N were summed in
+ * two (the others were dropped for one pass, or modelled).
  */
 #include "config.h"
 
@@ -26,7 +30,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { PER_THREAD = 64 }; /* threads whose own profiles are compared */
+enum {
+	PER_THREAD = 64,  /* threads whose own profiles are compared */
+	SPLIT_EVERY = 300, /* records up to which every split is tried */
+	SPLITS = 8,        /* splits tried on more records */
+};
 
 static const char *problem;
 
@@ -193,9 +201,11 @@ same_model(const struct calltree *a, const struct calltree *b)
 }
 
 /* Load path with the records path (workers > 0) or event by event, or
- * for its sums only. */
+ * for its sums only, split at record `split` when not 0 (*in_two: it
+ * was summed split). */
 static struct calltree *
-load(const char *path, unsigned workers, bool sums)
+load(const char *path, unsigned workers, bool sums, size_t split,
+     bool *in_two)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -203,6 +213,7 @@ load(const char *path, unsigned workers, bool sums)
 
 	b->max_workers = workers;
 	b->sums_only = sums;
+	b->split_at = split;
 	if (!workers)
 		sink.records = NULL;
 	if (!trace_load(path, &sink, &err)) {
@@ -210,11 +221,38 @@ load(const char *path, unsigned workers, bool sums)
 		calltree_builder_free(b);
 		return NULL;
 	}
-	if (sums)
+	if (in_two)
+		*in_two = b->summed_split;
+	else if (sums)
 		puts(b->summed ? "summed" : "modelled");
 	else if (workers)
 		puts(b->placed ? "placed" : "replayed");
 	return calltree_builder_finish(b);
+}
+
+/* The sums split at points over the records equal the model's (model);
+ * prints how many were summed in two. */
+static bool
+same_split_sums(const char *path, const struct calltree *model)
+{
+	size_t n = model->records, tried = 0, in_two = 0, i;
+	size_t points = n <= SPLIT_EVERY ? n - 1 : SPLITS;
+	bool same = true;
+
+	for (i = 1; same && n > 1 && i <= points; i++) {
+		size_t at = n <= SPLIT_EVERY ? i : n / (points + 1) * i;
+		bool two = false;
+		struct calltree *split = load(path, 1, true, at, &two);
+
+		tried++;
+		in_two += two;
+		same = split && same_sums(model, split);
+		if (!same)
+			fprintf(stderr, "split at record %zu: ", at);
+		calltree_free(split);
+	}
+	printf("split %zu/%zu\n", in_two, tried);
+	return same;
 }
 
 int
@@ -227,20 +265,22 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0, false);
-	by_records = load(argv[2], (unsigned)atoi(argv[1]), false);
+	by_events = load(argv[2], 0, false, 0, NULL);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, 0, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
 	} else if (!same_model(by_events, by_records)) {
 		status = 1;
 	} else {
-		by_sums = load(argv[2], 1, true);
+		by_sums = load(argv[2], 1, true, 0, NULL);
 		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
 		if (!by_sums)
 			problem = "the load for sums";
 		else if (status)
 			fprintf(stderr, "for sums only: ");
+		else if (!same_split_sums(argv[2], by_events))
+			status = 1;
 	}
 	if (status == 1)
 		fprintf(stderr, "%s: %s differs\n", argv[2], problem);

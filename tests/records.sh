@@ -15,12 +15,15 @@ nl='
 '
 # equal WORKERS FILE: run model-equal; $how is how the records were built
 # (placed or replayed), $sums how the profile-only load went (summed, or
-# modelled when it needed the model).
+# modelled when it needed the model), $split how many of the loads split
+# between two workers were summed in two ("split N/M").
 equal() {
 	out=$("$MODEL_EQUAL" "$1" "$2" 2>"$tmp/why")
 	rc=$?
 	how=${out%%"$nl"*}
 	sums=${out#*"$nl"}
+	split=${sums#*"$nl"}
+	sums=${sums%%"$nl"*}
 }
 
 # check FILE: with one and two workers (and three in make check-long).
@@ -28,7 +31,7 @@ check() {
 	for workers in 1 2 ${long:+3}; do
 		equal $workers "$1"
 		[ $rc -eq 3 ] && return # unreadable both ways
-		ok $rc "${1##*/}: $workers worker(s), $how; profile $sums"
+		ok $rc "${1##*/}: $workers worker(s), $how; profile $sums, $split"
 		[ $rc -eq 0 ] || diag <"$tmp/why"
 	done
 }
@@ -49,12 +52,23 @@ check_path() {
 # The profile-only load of $tmp/NAME.trace must go the way WANT says
 # (summed, or modelled when only the model can hold it) and equal the
 # model's profile: so that every rule of the sums is met.
+# Summed, some of the loads split between two workers must have been
+# summed in two (none when WHOLE is given: each split leaves an orphan
+# exit after it, which only one pass can sum).
 check_sums() {
-	name=$1 want=$2
+	name=$1 want=$2 whole=${3:-}
 	equal 1 "$tmp/$name.trace"
 	ok $([ $rc -eq 0 ] && [ "$sums" = "$want" ] && echo 0 || echo 1) \
 		"$name: profile $want ($sums), the model's"
 	[ $rc -eq 0 ] || diag <"$tmp/why"
+	[ "$want" = summed ] || return 0
+	if [ -n "$whole" ]; then
+		ok $(case $split in "split 0/"*) echo 0 ;; *) echo 1 ;; esac) \
+			"$name: never summed in two halves ($split)"
+		return
+	fi
+	ok $(case $split in "split 0/"*) echo 1 ;; split*) echo 0 ;; *) echo 1 ;; esac) \
+		"$name: summed in two halves ($split), the model's profile"
 }
 
 fixture_traces "$tmp"
@@ -139,7 +153,7 @@ for name in start-past-wrap orphans-before-steps; do
 	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
 	check_path $name placed 1 2
 done
-check_sums orphans-before-steps summed
+check_sums orphans-before-steps summed whole
 
 # A stack 70000 deep, past the 16-bit depths, beside another thread.
 awk 'BEGIN {

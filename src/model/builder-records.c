@@ -32,7 +32,6 @@
 
 enum {
 	MAX_WORKERS = UTIL_JOBS_MAX,
-	STRETCH = 1 << 20, /* records between progress and page releases */
 	MIN_RUN = 16,      /* fewest records a thread's run has, on average, for
 	                      the runs to be kept */
 };
@@ -90,9 +89,8 @@ struct records_job {
 	bool ok;
 };
 
-/* Give back the pages of records [from, to) of run, when mapped. */
-static void
-release_records(const struct trace_records *run, size_t from, size_t to)
+void
+build_release_records(const struct trace_records *run, size_t from, size_t to)
 {
 	while (run->mapped && from < to) {
 		size_t stop;
@@ -227,7 +225,7 @@ count_job(void *arg)
 				count_stretch(&piece, from, stop, &job->counts,
 				              runs, 2);
 		}
-		release_records(run, stretch, end);
+		build_release_records(run, stretch, end);
 		if (!runs->dropped &&
 		    runs->count > (end - job->from) / MIN_RUN) {
 			free(runs->runs);
@@ -410,7 +408,7 @@ reached(struct records_job *job, size_t end, size_t *released)
 	if (job->who)
 		return;
 	end = slowest(job);
-	release_records(run, *released, end);
+	build_release_records(run, *released, end);
 	*released = end;
 	if (b->progress)
 		b->progress(b->progress_arg,
@@ -582,7 +580,7 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	n = share_threads(per_thread, tree->nthreads, owner, n);
 	free(per_thread);
 	ok = run_jobs(b, run, jobs, n, tid_index, owner, lists, nlists);
-	release_records(run, 0, run->count);
+	build_release_records(run, 0, run->count);
 	free_run_lists(lists, nlists);
 	if (ok) {
 		struct build_worker *workers[MAX_WORKERS];
@@ -647,7 +645,7 @@ sum_all_records(struct calltree_builder *b, const struct trace_records *run)
 		                                            : run->count;
 
 		build_sum_records(&w, run, stretch, end);
-		release_records(run, stretch, end);
+		build_release_records(run, stretch, end);
 		if (b->progress)
 			b->progress(b->progress_arg,
 			            run->offset + (uint64_t)end * run->size,
@@ -664,6 +662,28 @@ sum_all_records(struct calltree_builder *b, const struct trace_records *run)
 	}
 	build_worker_done(&w);
 	return ok;
+}
+
+/* Sum run, on two workers when worth it; false, with the threads'
+ * states reset, when it cannot be summed. */
+static bool
+sum_run(struct calltree_builder *b, const struct trace_records *run)
+{
+	switch (build_sum_split(b, run)) {
+	case SPLIT_SUMMED:
+		return true;
+	case SPLIT_DROPPED:
+		build_reset_calls(b);
+		/* fall through */
+	case SPLIT_NONE:
+		if (sum_all_records(b, run))
+			return true;
+		break;
+	case SPLIT_FAILED:
+		break;
+	}
+	build_reset_calls(b);
+	return false;
 }
 
 /* The records one by one through the event-by-event path. */
@@ -694,7 +714,7 @@ replay_records(struct calltree_builder *b, const struct trace_records *run)
 				            ev.wall);
 			}
 		}
-		release_records(run, stretch, end);
+		build_release_records(run, stretch, end);
 		if (b->progress)
 			b->progress(b->progress_arg,
 			            run->offset + (uint64_t)end * run->size,
@@ -715,10 +735,8 @@ build_on_records(void *ctx, const struct trace_records *run)
 	}
 	/* Placing needs a builder that has seen no event yet. */
 	if (!b->ncalls && !b->placed && !b->tree->records) {
-		if (b->sums_only && sum_all_records(b, run))
+		if (b->sums_only && sum_run(b, run))
 			return;
-		if (b->sums_only)
-			build_reset_calls(b);
 		if (build_placed(b, run))
 			return;
 		build_reset_calls(b);

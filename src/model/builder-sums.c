@@ -28,10 +28,12 @@
 /* Thread t's sums, made on its first call; NULL when the threads
  * summed so far have too many methods between them. */
 static struct sums_build *
-sums_of(struct calltree_builder *b, struct thread_state *st)
+sums_of(struct build_worker *w, struct thread_state *st)
 {
+	struct calltree_builder *b = w->b;
+
 	if (!st->sums) {
-		if (++b->summing > SETTLE_OPEN / (b->tree->nmethods + 1))
+		if (++w->summing > SETTLE_OPEN / (b->tree->nmethods + 1))
 			return NULL;
 		st->sums = xcalloc(1, sizeof(*st->sums));
 		st->sums->nmethods = b->tree->nmethods + 1;
@@ -151,14 +153,13 @@ adopt_top(struct sums_build *s, uint32_t parent)
 /* Enter method id at `at` on thread state st; false when it cannot be
  * summed. */
 static inline bool
-sum_enter(struct build_worker *w, struct thread_state *st, uint32_t t,
+sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
           uint64_t id, const uint64_t *at)
 {
-	struct sums_build *s = sums_of(w->b, st);
+	struct sums_build *s = sums_of(w, st);
 	const struct method_cache_entry *hit =
 	        &w->method_cache[(id >> 2) & (METHOD_CACHE - 1)];
 	uint32_t m = hit->id == id ? hit->index : build_method_slot(w, id);
-	struct tt_thread *th = &w->b->tree->threads[t];
 	struct frame *f;
 
 	if (!s || m >= w->known)
@@ -217,6 +218,14 @@ sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
 		dur[k] = b->tree->has_clock[k] ? at[k] - f->start[k] : 0;
 	st->open[f->method]--;
 	s->closed[st->depth] = f->call;
+	if (__builtin_expect(st->depth < s->prefix, 0)) {
+		/* Opened before the split: its time before it comes later. */
+		UTIL_GROW(s->closes, s->closes_cap, s->ncloses + 1);
+		s->closes[s->ncloses++] = (struct prefix_close){
+		        (uint32_t)st->depth, st->depth ? f->call : UINT32_MAX,
+		        f->method};
+		s->prefix = (uint32_t)st->depth;
+	}
 	if (st->depth) {
 		struct profile_link *l = &s->links.links[f->call];
 
@@ -235,22 +244,22 @@ sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
  * An exit of method m that meets no frame (FORMAT.md 9.2 step 3): a call
  * from the thread's first event to `at` that adopts the top-level calls
  * so far.  False when it would make calls already summed recursive (m
- * was called before on the thread): only the model can redo them.
+ * was called before on the thread): only the model can redo them, or
+ * when the thread is continued after a split.
  */
 static bool
-sum_orphan(struct build_worker *w, struct thread_state *st, uint32_t t,
-           uint64_t id, const uint64_t *at)
+sum_orphan(struct build_worker *w, struct thread_state *st,
+           struct tt_thread *th, uint64_t id, const uint64_t *at)
 {
-	struct sums_build *s = sums_of(w->b, st);
+	struct sums_build *s = sums_of(w, st);
 	uint32_t m = build_method_slot(w, id);
-	struct tt_thread *th = &w->b->tree->threads[t];
 	uint64_t dur[CLOCK_COUNT], adopted[CLOCK_COUNT] = {0};
 	struct profile_row *row;
 	size_t i;
 	int k;
 
-	if (!s || m >= w->known || s->row_of[m])
-		return false;
+	if (!s || m >= w->known || s->row_of[m] || st->continued)
+		return false; /* continued: what it adopts came before */
 	for (i = 0; i < s->ntop; i++)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			adopted[k] += s->top[i].incl[k];
@@ -273,7 +282,7 @@ sum_orphan(struct build_worker *w, struct thread_state *st, uint32_t t,
 /* An exit, unwind or action-3 record of method id, as the event path's
  * leave() takes it; false when it cannot be summed. */
 static inline bool
-sum_leave(struct build_worker *w, struct thread_state *st, uint32_t t,
+sum_leave(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
           uint64_t id, const uint64_t *at)
 {
 	size_t i;
@@ -298,7 +307,7 @@ sum_leave(struct build_worker *w, struct thread_state *st, uint32_t t,
 		sum_pop(w->b, st, at);
 		w->an->lost_exits++;
 	}
-	return sum_orphan(w, st, t, id, at);
+	return sum_orphan(w, st, th, id, at);
 }
 
 /*
@@ -314,8 +323,9 @@ sum_records(struct build_worker *w, const struct trace_records *run,
 	bool wraps = b->tree->header.time_bits == 32;
 	struct trace_records r = *run;
 	struct thread_state *st = NULL;
+	struct tt_thread *th = NULL;
 	struct trace_event ev;
-	uint32_t tid = 0, t = 0;
+	uint32_t tid = 0;
 	size_t i;
 
 	r.version = version;
@@ -328,31 +338,40 @@ sum_records(struct build_worker *w, const struct trace_records *run,
 		w->record = i;
 		if (!st || ev.tid != tid) {
 			tid = ev.tid;
-			t = build_thread_of(b, tid);
-			st = build_state_of(b, t);
+			if (w->side) {
+				if (!build_split_thread(w, tid, &st, &th)) {
+					w->failed = true;
+					return;
+				}
+			} else {
+				uint32_t t = build_thread_of(b, tid);
+
+				st = build_state_of(b, t);
+				th = &b->tree->threads[t];
+			}
 		}
 		if (__builtin_expect(!st->nevents, 0)) {
 			uint64_t raw[CLOCK_COUNT] = {ev.cpu, ev.wall};
 
-			build_first_times(b, t, raw);
+			build_start_clocks(b, st, th, raw);
 		}
 		st->nevents++;
 		read_times(st->clocks, st->cpu_base, &st->probe, w->an, clock,
 		           wraps, ev.cpu, ev.wall, at);
 		switch (ev.action) {
 		case TRACE_ENTER:
-			ok = sum_enter(w, st, t, ev.method_id, at);
+			ok = sum_enter(w, st, th, ev.method_id, at);
 			break;
 		case TRACE_ACTION3:
 			w->an->action3++;
-			ok = sum_leave(w, st, t, ev.method_id, at);
+			ok = sum_leave(w, st, th, ev.method_id, at);
 			break;
 		case TRACE_UNWIND:
 			w->an->unwinds++;
-			ok = sum_leave(w, st, t, ev.method_id, at);
+			ok = sum_leave(w, st, th, ev.method_id, at);
 			break;
 		default:
-			ok = sum_leave(w, st, t, ev.method_id, at);
+			ok = sum_leave(w, st, th, ev.method_id, at);
 			break;
 		}
 		if (__builtin_expect(!ok, 0)) {
@@ -426,9 +445,109 @@ build_sums_free(struct thread_state *st)
 	free(st->sums->first);
 	free(st->sums->next);
 	free(st->sums->closed);
+	free(st->sums->closes);
 	thread_sums_done(&st->sums->out);
 	free(st->sums->links.links);
 	link_table_done(&st->sums->links);
 	free(st->sums);
 	st->sums = NULL;
+}
+
+bool
+build_sum_enter(struct build_worker *w, struct thread_state *st,
+                struct tt_thread *th, uint64_t id, const uint64_t *at)
+{
+	return sum_enter(w, st, th, id, at);
+}
+
+/* The times the frames from had opened before the split lacked: each
+ * one's time from its start to the split, by into's stack. */
+static void
+add_prefix_times(struct sums_build *s, const struct thread_state *into,
+                 const uint64_t *at)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < s->ncloses; i++) {
+		const struct prefix_close *c = &s->closes[i];
+		uint64_t d[CLOCK_COUNT];
+
+		for (k = 0; k < CLOCK_COUNT; k++)
+			d[k] = at[k] - into->stack[c->level].start[k];
+		if (c->link == UINT32_MAX) {
+			sums_add_time(row_of(s, c->method), NULL,
+			              top_link(s, c->method), false, false, d);
+		} else {
+			struct profile_link *l = &s->links.links[c->link];
+
+			sums_add_time(row_of(s, l->child), row_of(s, l->parent),
+			              l, l->child_recursive,
+			              l->parent_recursive, d);
+		}
+	}
+}
+
+bool
+build_sums_merge(struct thread_state *into, struct thread_state *from,
+                 const uint64_t *at)
+{
+	struct sums_build *s = from->sums, *is = into->sums;
+	uint32_t *remap;
+	size_t i;
+	int k;
+
+	if (!s || !is || into->depth != s->seeded)
+		return false;
+	for (i = 0; i < s->prefix; i++)
+		if (into->stack[i].id != from->stack[i].id)
+			return false;
+	for (i = 0; i < s->ncloses; i++)
+		if (into->stack[s->closes[i].level].method !=
+		    s->closes[i].method)
+			return false;
+	add_prefix_times(s, into, at);
+	for (i = 0; i < s->out.count; i++)
+		sums_add_row(row_of(is, s->out.methods[i]), &s->out.rows[i]);
+	remap = xmalloc((s->links.count + 1) * sizeof(*remap));
+	for (i = 0; i < s->links.count; i++)
+		remap[i] = link_table_add(&is->links, &s->links.links[i]);
+	for (i = 0; i < s->ntop; i++) {
+		struct profile_link *l = top_link(is, s->top[i].child);
+
+		l->calls += s->top[i].calls;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			l->incl[k] += s->top[i].incl[k];
+	}
+	/* The frames opened after the split, on the ones still open. */
+	UTIL_GROW(into->stack, into->stack_cap, from->depth);
+	for (i = s->prefix; i < from->depth; i++) {
+		struct frame *f = &into->stack[i];
+
+		*f = from->stack[i];
+		if (i)
+			f->call = remap[f->call];
+		for (k = 0; k < CLOCK_COUNT; k++)
+			f->start[k] += at[k];
+	}
+	into->depth = from->depth;
+	free(remap);
+	if (!from->open_cap) {
+		/* nothing was opened after the split */
+	} else if (from->open_cap > into->open_cap) {
+		free(into->open);
+		into->open = from->open;
+		into->open_cap = from->open_cap;
+		from->open = NULL;
+		from->open_cap = 0;
+	} else {
+		memcpy(into->open, from->open,
+		       from->open_cap * sizeof(*into->open));
+		memset(into->open + from->open_cap, 0,
+		       (into->open_cap - from->open_cap) * sizeof(*into->open));
+	}
+	/* The guesses of links name from's links: forget them. */
+	UTIL_GROW(is->closed, is->closed_cap, into->depth + 2);
+	memset(is->closed, 0xFF, is->closed_cap * sizeof(*is->closed));
+	return true;
 }

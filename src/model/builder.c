@@ -393,6 +393,12 @@ thread_state_free(struct thread_state *st)
 	free(st);
 }
 
+void
+build_state_free(struct thread_state *st)
+{
+	thread_state_free(st);
+}
+
 /* Index of a new call of thread calls tc, or CALL_NONE when a placed
  * thread's slice has no room for it. */
 static inline size_t
@@ -660,10 +666,10 @@ leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
 }
 
 void
-build_first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
+build_start_clocks(const struct calltree_builder *b, struct thread_state *st,
+                   struct tt_thread *th, const uint64_t *raw)
 {
-	struct calltree *tree = b->tree;
-	struct thread_state *st = state_of(b, t);
+	const struct calltree *tree = b->tree;
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++) {
@@ -673,11 +679,16 @@ build_first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 	}
 	st->cpu_base = b->keep_cpu ? 0 : st->clocks[CLOCK_CPU].prev;
 	for (k = 0; k < CLOCK_COUNT; k++)
-		tree->threads[t].first[k] =
-		        tree->has_clock[k]
-		                ? st->clocks[k].prev -
-		                          (k == CLOCK_CPU ? st->cpu_base : 0)
-		                : 0;
+		th->first[k] = tree->has_clock[k]
+		                       ? st->clocks[k].prev -
+		                                 (k == CLOCK_CPU ? st->cpu_base : 0)
+		                       : 0;
+}
+
+void
+build_first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
+{
+	build_start_clocks(b, state_of(b, t), &b->tree->threads[t], raw);
 }
 
 /* The times of an event of thread t (read_times, from its state). */
@@ -1490,7 +1501,6 @@ build_reset_calls(struct calltree_builder *b)
 	free(b->parent);
 	b->parent = NULL;
 	b->placed = false;
-	b->summing = 0;
 }
 
 void

@@ -100,6 +100,20 @@ struct sums_build {
 	uint32_t top_depth;     /* deepest stack of the open top call */
 	uint32_t adopted_depth; /* deepest of the top calls since the
 	                           last orphan, under their own roots */
+	/* Summed after a split (model/builder-split.c): the frames at the
+	 * bottom of the stack were opened before it, their starts unknown
+	 * (0 here); `seeded` were given, `prefix` are still open, and
+	 * `closes` are those closed, in order, whose times lack the part
+	 * before the split. */
+	uint32_t seeded, prefix;
+	struct prefix_close *closes;
+	size_t ncloses, closes_cap;
+};
+
+/* A frame opened before the split, closed after it: its stack index,
+ * its link (UINT32_MAX at the top level) and method. */
+struct prefix_close {
+	uint32_t level, link, method;
 };
 
 struct thread_state {
@@ -119,6 +133,10 @@ struct thread_state {
 	uint64_t nevents;
 	uint32_t orphans;
 	struct sampling_probe probe;
+	/* Summed after a split, the thread had events before it: nevents
+	 * and the probe count one event for them, and the clocks read 0
+	 * at the split. */
+	bool continued;
 };
 
 enum {
@@ -126,6 +144,8 @@ enum {
 	TID_DIRECT = 1 << 16,  /* thread ids looked up without hashing */
 	SETTLE_OPEN = 1 << 22, /* most counts of open frames (or rows of
 	                          sums), for all threads */
+	STRETCH = 1 << 20,     /* records between progress reports and
+	                          page releases */
 };
 
 struct method_cache_entry {
@@ -164,6 +184,9 @@ struct build_worker {
 	struct unknown_method *unknown;
 	size_t nunknown, unknown_cap;
 	struct deep_list deep;
+	size_t summing;            /* threads given sums by this worker */
+	struct split_side *side;   /* the second worker of a split sums
+	                              pass: its own threads; else NULL */
 };
 
 struct calltree_builder {
@@ -185,8 +208,10 @@ struct calltree_builder {
 	bool sums_only;       /* sum the calls of records without a model, when
 	                         every thread can be (model/builder-sums.c) */
 	bool summed;          /* they were: the model has sums and no calls */
-	bool spoiled;   /* events came after the sums: load without them */
-	size_t summing; /* threads given sums so far */
+	bool summed_split;    /* by two workers (model/builder-split.c) */
+	bool spoiled; /* events came after the sums: load without them */
+	size_t split_at; /* sums: the record where a second worker takes
+	                    over (tests); 0: chosen by size and cpus */
 	struct build_worker serial; /* the event-by-event worker */
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
@@ -252,11 +277,18 @@ read_times(struct clock_state *clocks, uint64_t cpu_base,
 
 /* Thread t's state, made on its first event. */
 struct thread_state *build_state_of(struct calltree_builder *b, size_t t);
+/* Release a thread state made apart from the builder's (st may be NULL). */
+void build_state_free(struct thread_state *st);
 /* Method index of id, as method_slot gives it to the event path. */
 uint32_t build_method_slot(struct build_worker *w, uint64_t id);
 /* The first event of thread t, read raw: where its clocks start. */
 void build_first_times(struct calltree_builder *b, uint32_t t,
                        const uint64_t *raw);
+/* build_first_times on a thread's state st and record th, wherever
+ * they are kept. */
+void build_start_clocks(const struct calltree_builder *b,
+                        struct thread_state *st, struct tt_thread *th,
+                        const uint64_t *raw);
 /* Thread t's event count and last times, from its state. */
 void build_settle_thread_times(struct calltree_builder *b, size_t t);
 
@@ -326,6 +358,45 @@ void build_sum_finish(struct calltree_builder *b, size_t t,
                       struct tt_anomalies *an);
 /* Release what summing thread state st holds. */
 void build_sums_free(struct thread_state *st);
+/* Enter method id at `at` on a thread summed by w (state st, record th);
+ * false when it cannot be summed. */
+bool build_sum_enter(struct build_worker *w, struct thread_state *st,
+                     struct tt_thread *th, uint64_t id, const uint64_t *at);
+/*
+ * Fold the sums of a thread's records after a split (`from`, summed by
+ * the second worker) into those before it (`into`, as the first worker
+ * left them, its times at the split `at`), and take over from's stack.
+ * False when into's open frames are not the ones from was given.
+ */
+bool build_sums_merge(struct thread_state *into, struct thread_state *from,
+                      const uint64_t *at);
+
+/* What came of summing a run on two workers. */
+enum split_outcome {
+	SPLIT_NONE,    /* too few records or cpus: not tried */
+	SPLIT_SUMMED,  /* summed */
+	SPLIT_DROPPED, /* the halves did not meet: sum in one pass */
+	SPLIT_FAILED,  /* the first half cannot be summed: one pass could
+	                  not either */
+};
+
+/*
+ * Sum all records of run on two workers, the second taking the records
+ * from b->split_at (or a point chosen by size and cpus when 0) against
+ * the stacks a quick walk finds there.  Unless summed, the threads'
+ * states are left for build_reset_calls.
+ */
+enum split_outcome build_sum_split(struct calltree_builder *b,
+                                   const struct trace_records *run);
+/* The state and record of thread id tid in the second worker of a split
+ * (made on its first record, with what came before the split); false
+ * when that thread cannot be summed there. */
+bool build_split_thread(struct build_worker *w, uint32_t tid,
+                        struct thread_state **st, struct tt_thread **th);
+
+/* Give back the pages of records [from, to) of run, when mapped. */
+void build_release_records(const struct trace_records *run, size_t from,
+                           size_t to);
 
 /* The sink's records callback (model/builder-records.c). */
 void build_on_records(void *ctx, const struct trace_records *run);

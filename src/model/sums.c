@@ -52,6 +52,20 @@ link_slot(struct link_table *t, uint32_t parent, uint32_t child, bool child_rec,
 	return &t->links[*slot];
 }
 
+uint32_t
+link_table_add(struct link_table *t, const struct profile_link *from)
+{
+	struct profile_link *to =
+	        link_slot(t, from->parent, from->child, from->child_recursive,
+	                  from->parent_recursive);
+	int k;
+
+	to->calls += from->calls;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		to->incl[k] += from->incl[k];
+	return (uint32_t)(to - t->links);
+}
+
 void
 link_table_done(struct link_table *t)
 {

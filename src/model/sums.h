@@ -39,25 +39,24 @@ struct link_table {
  * or left by link_table_done). */
 struct profile_link *link_slot(struct link_table *t, uint32_t parent,
                                uint32_t child, bool child_rec, bool parent_rec);
+/* Add the sums of link `from` into the link of its pair in t; the
+ * index of that link. */
+uint32_t link_table_add(struct link_table *t, const struct profile_link *from);
 /* Release the table's index and cache; its links stay with the caller. */
 void link_table_done(struct link_table *t);
 
 /*
- * Add one closed call, lasting dur, to its row, its caller's row
- * (parent_row NULL at a thread's top level) and its link.
+ * Add dur to the times of a call of row's method (recursive: rec) under
+ * parent_row's (NULL at a thread's top level), whose link is link, without
+ * counting a call: sums_add_call's times.
  */
 static inline void
-sums_add_call(struct profile_row *row, struct profile_row *parent_row,
+sums_add_time(struct profile_row *row, struct profile_row *parent_row,
               struct profile_link *link, bool rec, bool parent_rec,
               const uint64_t *dur)
 {
 	int k;
 
-	if (rec)
-		row->rcalls++;
-	else
-		row->calls++;
-	link->calls++;
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		uint64_t d = dur[k];
 
@@ -72,6 +71,38 @@ sums_add_call(struct profile_row *row, struct profile_row *parent_row,
 			if (!parent_rec)
 				parent_row->top_excl[k] -= d;
 		}
+	}
+}
+
+/*
+ * Add one closed call, lasting dur, to its row, its caller's row
+ * (parent_row NULL at a thread's top level) and its link.
+ */
+static inline void
+sums_add_call(struct profile_row *row, struct profile_row *parent_row,
+              struct profile_link *link, bool rec, bool parent_rec,
+              const uint64_t *dur)
+{
+	if (rec)
+		row->rcalls++;
+	else
+		row->calls++;
+	link->calls++;
+	sums_add_time(row, parent_row, link, rec, parent_rec, dur);
+}
+
+/* Add the sums of row `from` into row `to`. */
+static inline void
+sums_add_row(struct profile_row *to, const struct profile_row *from)
+{
+	int k;
+
+	to->calls += from->calls;
+	to->rcalls += from->rcalls;
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		to->incl[k] += from->incl[k];
+		to->excl[k] += from->excl[k];
+		to->top_excl[k] += from->top_excl[k];
 	}
 }
 

@@ -147,38 +147,14 @@ aggregate_part(struct thread_sums *a, const struct calltree *tree, size_t from,
 	free(links);
 }
 
-/* Add row from to row to. */
-static void
-row_add(struct profile_row *to, const struct profile_row *from)
-{
-	int k;
-
-	to->calls += from->calls;
-	to->rcalls += from->rcalls;
-	for (k = 0; k < CLOCK_COUNT; k++) {
-		to->incl[k] += from->incl[k];
-		to->excl[k] += from->excl[k];
-		to->top_excl[k] += from->top_excl[k];
-	}
-}
-
 /* Add the links of a to links, in their order. */
 static void
 links_add(struct link_table *links, const struct thread_sums *a)
 {
 	size_t i;
-	int k;
 
-	for (i = 0; i < a->nlinks; i++) {
-		const struct profile_link *from = &a->links[i];
-		struct profile_link *to = link_slot(
-		        links, from->parent, from->child, from->child_recursive,
-		        from->parent_recursive);
-
-		to->calls += from->calls;
-		for (k = 0; k < CLOCK_COUNT; k++)
-			to->incl[k] += from->incl[k];
-	}
+	for (i = 0; i < a->nlinks; i++)
+		link_table_add(links, &a->links[i]);
 }
 
 /* The n consecutive parts of one thread, summed in order into out (the
@@ -199,7 +175,7 @@ join_parts(struct thread_sums *out, struct thread_sums *parts, size_t n,
 		for (i = 0; i < parts[p].count; i++) {
 			uint32_t m = parts[p].methods[i];
 
-			row_add(&rows[m], &parts[p].rows[i]);
+			sums_add_row(&rows[m], &parts[p].rows[i]);
 			if (!used[m]) {
 				used[m] = 1;
 				out->methods[count++] = m;
@@ -356,7 +332,7 @@ merge_aggregates(struct profile *out, const struct thread_sums *threads,
 		if (!scope_has(scope, t))
 			continue;
 		for (i = 0; i < a->count; i++)
-			row_add(&out->rows[a->methods[i]], &a->rows[i]);
+			sums_add_row(&out->rows[a->methods[i]], &a->rows[i]);
 		links_add(&links, a);
 	}
 	link_table_done(&links);
