@@ -29,9 +29,10 @@
 
 enum {
 	SPLIT_MIN = 1 << 20, /* fewest records worth a second worker */
-	/* The share of records before the split, in sevenths: the second
-	 * worker's walk over them costs about a quarter of summing them. */
-	SPLIT_SEVENTHS = 4,
+	/* The share of records before the split, in eighths: the second
+	 * worker's walk over them costs about two fifths of summing them
+	 * (it is the first to read the file). */
+	SPLIT_EIGHTHS = 5,
 };
 
 /* A thread's stack and last readings at the split, as the walk saw. */
@@ -77,40 +78,67 @@ scan_of(struct split_side *side, uint32_t tid)
 	return &side->scans[*slot];
 }
 
-/* Walk records [0, to) of run: each thread's open method ids, matched as
- * the sums pass matches them (sum_leave), and last readings. */
+/*
+ * Walk records [from, to) of r, decoded as r's version and clock say
+ * (constants where it is inlined): each thread's open method ids,
+ * matched as the sums pass matches them (sum_leave), and last readings.
+ */
+static inline __attribute__((always_inline)) void
+scan_piece(struct split_side *side, const struct trace_records *piece,
+           size_t from, size_t to, unsigned version, enum trace_clock clock)
+{
+	struct trace_records r = *piece;
+	struct prefix_scan *sc = NULL;
+	struct trace_event ev;
+	uint32_t tid = 0;
+	size_t i, d;
+
+	r.version = version;
+	r.clock = clock;
+	for (i = from; i < to; i++) {
+		trace_records_get(&r, i, &ev);
+		if (!sc || ev.tid != tid) {
+			tid = ev.tid;
+			sc = scan_of(side, tid);
+		}
+		sc->raw[CLOCK_CPU] = ev.cpu;
+		sc->raw[CLOCK_WALL] = ev.wall;
+		if (ev.action == TRACE_ENTER) {
+			if (__builtin_expect(sc->depth == sc->cap, 0))
+				UTIL_GROW(sc->ids, sc->cap, sc->depth + 1);
+			sc->ids[sc->depth++] = ev.method_id;
+			continue;
+		}
+		for (d = sc->depth; d > 0 && sc->ids[d - 1] != ev.method_id; d--)
+			;
+		/* Matched: closed with what is above it; else all close
+		 * and the exit is an orphan's. */
+		sc->depth = d ? d - 1 : 0;
+	}
+}
+
+/* scan_piece over records [0, to) of run, piece by piece, its version
+ * and clock told apart once a piece. */
 static void
 scan_records(struct split_side *side, const struct trace_records *run,
              size_t to)
 {
-	struct prefix_scan *sc = NULL;
-	struct trace_event ev;
-	uint32_t tid = 0;
-	size_t i = 0, stop, d;
+	size_t i = 0, stop;
 
 	while (i < to) {
-		struct trace_records piece = trace_records_at(run, i, &stop);
+		struct trace_records p = trace_records_at(run, i, &stop);
 
-		for (; i < stop && i < to; i++) {
-			trace_records_get(&piece, i, &ev);
-			if (!sc || ev.tid != tid) {
-				tid = ev.tid;
-				sc = scan_of(side, tid);
-			}
-			sc->raw[CLOCK_CPU] = ev.cpu;
-			sc->raw[CLOCK_WALL] = ev.wall;
-			if (ev.action == TRACE_ENTER) {
-				UTIL_GROW(sc->ids, sc->cap, sc->depth + 1);
-				sc->ids[sc->depth++] = ev.method_id;
-				continue;
-			}
-			for (d = sc->depth; d > 0 && sc->ids[d - 1] != ev.method_id;
-			     d--)
-				;
-			/* Matched: closed with what is above it; else all
-			 * close and the exit is an orphan's. */
-			sc->depth = d ? d - 1 : 0;
-		}
+		if (stop > to)
+			stop = to;
+		if (p.version < 2)
+			scan_piece(side, &p, i, stop, 1, p.clock);
+		else if (p.clock == TRACE_CLOCK_DUAL)
+			scan_piece(side, &p, i, stop, 3, TRACE_CLOCK_DUAL);
+		else if (p.clock == TRACE_CLOCK_CPU)
+			scan_piece(side, &p, i, stop, 2, TRACE_CLOCK_CPU);
+		else
+			scan_piece(side, &p, i, stop, 2, TRACE_CLOCK_WALL);
+		i = stop;
 	}
 }
 
@@ -315,7 +343,7 @@ split_point(const struct calltree_builder *b, const struct trace_records *run)
 	if (run->count < SPLIT_MIN || b->max_workers == 1 ||
 	    util_jobs_count(2) < 2)
 		return 0;
-	return run->count / 7 * SPLIT_SEVENTHS;
+	return run->count / 8 * SPLIT_EIGHTHS;
 }
 
 enum split_outcome
