@@ -231,6 +231,27 @@ SPEC
 "$MKTRACE" "$tmp/orphan-after-call.spec" "$tmp/orphan-after-call.trace"
 check_sums orphan-after-call modelled
 
+# A streaming trace past a few of the walk's 1 MB windows, its thread
+# and method packets spread among the records: read from the file (the
+# walk reads it a window at a time, the records from the mapping) and
+# from a pipe (all from memory), the same report, and the same model.
+cat >"$tmp/stream-windows.spec" <<SPEC
+format stream
+vm art
+stream-threads both
+stream-methods both
+generate threads=6 methods=3000 records=300000 seed=5 maxdepth=40
+SPEC
+if "$MKTRACE" "$tmp/stream-windows.spec" "$tmp/stream-windows.trace"; then
+	"$TRACETUI" report --format tsv "$tmp/stream-windows.trace" \
+		>"$tmp/windows.tsv" 2>&1
+	"$TRACETUI" report --format tsv - <"$tmp/stream-windows.trace" \
+		>"$tmp/whole.tsv" 2>&1
+	cmp -s "$tmp/windows.tsv" "$tmp/whole.tsv" && [ -s "$tmp/whole.tsv" ]
+	ok $? "stream-windows: the report read a window at a time, as from memory"
+	check "$tmp/stream-windows.trace"
+fi
+
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue

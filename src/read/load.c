@@ -35,6 +35,8 @@ struct file_bytes {
 	const unsigned char *data;
 	size_t size;
 	bool mapped;
+	bool has_fd; /* mapped: fd, the file, is kept open beside it */
+	int fd;
 };
 
 uint64_t trace_load_max_input = TRACE_LOAD_MAX_INPUT_DEFAULT;
@@ -94,6 +96,8 @@ trace_load_fault(const void *addr, const char **path, uint64_t *offset)
 static void
 file_close(struct file_bytes *f)
 {
+	if (f->has_fd)
+		close(f->fd);
 	if (f->mapped) {
 		mapped_remove(f->data);
 		munmap((void *)f->data, f->size);
@@ -202,6 +206,8 @@ file_open(const char *path, struct file_bytes *f, struct trace_error *err)
 				f->data = p;
 				f->mapped = true;
 				mapped_add(path, p, f->size);
+				f->has_fd = true;
+				f->fd = fd;
 			}
 		}
 	} else if (S_ISFIFO(st.st_mode)) {
@@ -213,7 +219,8 @@ file_open(const char *path, struct file_bytes *f, struct trace_error *err)
 		                "is a device or socket, not a trace file");
 		ok = false;
 	}
-	close(fd);
+	if (!f->has_fd)
+		close(fd);
 	if (!ok)
 		trace_error_set_path(err, path);
 	return ok;
@@ -325,9 +332,14 @@ load_stream(const char *path, const struct file_bytes *f,
 	have_sec = sec_path && file_exists(sec_path) &&
 	           file_open(sec_path, &sec, &ignored);
 	trace_error_clear(&ignored);
-	ok = (f->mapped ? trace_stream_read_mapped : trace_stream_read)(
-	        f->data, f->size, have_sec ? sec.data : NULL, sec.size, sink,
-	        err);
+	if (f->mapped)
+		ok = trace_stream_read_mapped(
+		        f->data, f->size, f->has_fd ? f->fd : -1,
+		        have_sec ? sec.data : NULL, sec.size, sink, err);
+	else
+		ok = trace_stream_read(f->data, f->size,
+		                       have_sec ? sec.data : NULL, sec.size,
+		                       sink, err);
 	if (!ok && have_sec) {
 		/* A .sec file whose key fails is the file to blame. */
 		static const struct trace_sink quiet = {0};
@@ -597,7 +609,7 @@ bool
 trace_load_bytes(const unsigned char *data, size_t size,
                  const struct trace_sink *sink, struct trace_error *err)
 {
-	struct file_bytes f = {data, size, false};
+	struct file_bytes f = {data, size, false, false, -1};
 
 	return load_detected(NULL, &f, sink, err);
 }

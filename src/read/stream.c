@@ -3,7 +3,9 @@
  * item structure only, to find the summary (which holds the clock) and to
  * choose the record stride: ART 6 to 13 write 14-byte records even when
  * the header says 10 (FORMAT.md 4.3); it also notes where the records lie
- * between the packets.  The second reports everything: in file order, or
+ * between the packets.  Given the file, it reads it a window at a time
+ * instead of the mapping, whose pages the records' pass then maps once,
+ * as it does a V1 file's.  The second reports everything: in file order, or
  * the packets first and then the records at once in those pieces, so
  * that the builder takes them as it takes a V1 data part's (in place, by
  * a worker per cpu) when that builds the same model.
@@ -17,15 +19,18 @@
 #include "util/alloc.h"
 #include "util/map.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
 	STREAM_HEADER = 32,
 	STREAM_PROBE_ITEMS = 4096,
 	STREAM_PROGRESS_ITEMS = 1 << 20,
 	STREAM_RELEASE = 1 << 22, /* bytes walked between page releases */
+	STREAM_WINDOW = 1 << 20,  /* bytes the walk reads of the file at once */
 };
 
 enum stream_stop {
@@ -53,30 +58,86 @@ struct stream_pieces {
 	                       packet */
 };
 
+/* Where the walk reads the bytes: the buffer, or the file read into a
+ * window over [start, end) of it, when fd is not -1. */
+struct walk_bytes {
+	const unsigned char *buf;
+	size_t len;
+	int fd;
+	unsigned char *window;
+	size_t start, end;
+};
+
+/* Read the file into the window from pos on; false on a read error. */
+static bool
+window_fill(struct walk_bytes *k, size_t pos)
+{
+	size_t n = 0, want = k->len - pos < STREAM_WINDOW ? k->len - pos
+	                                                 : STREAM_WINDOW;
+
+	while (n < want) {
+		ssize_t got = pread(k->fd, k->window + n, want - n,
+		                    (off_t)(pos + n));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return false;
+		n += (size_t)got;
+	}
+	k->start = pos;
+	k->end = pos + n;
+	return true;
+}
+
+/* The n bytes at pos (n at most 8, pos + n within the buffer). */
+static inline const unsigned char *
+walk_at(struct walk_bytes *k, size_t pos, size_t n)
+{
+	if (k->fd < 0)
+		return k->buf + pos;
+	if (__builtin_expect(pos < k->start || pos + n > k->end, 0) &&
+	    !window_fill(k, pos)) {
+		/* The file no longer reads as mapped: the mapping, then. */
+		k->fd = -1;
+		return k->buf + pos;
+	}
+	return k->window + (pos - k->start);
+}
+
 /* Walk items from the header on with the given stride, at most max; with
  * p, note the pieces of records, giving back the pages of a mapped buf
- * behind the walk. */
+ * behind the walk, or reading them from fd (not -1) instead. */
 static void
 stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
-            struct stream_walk *w, struct stream_pieces *p, bool mapped)
+            struct stream_walk *w, struct stream_pieces *p, bool mapped,
+            int fd)
 {
+	struct walk_bytes k = {buf, len, -1, NULL, 0, 0};
 	size_t pos = STREAM_HEADER, released = 0;
 	bool in_piece = false;
 
+	if (p && fd >= 0) {
+		k.fd = fd;
+		k.window = xmalloc(STREAM_WINDOW);
+		mapped = false; /* nothing of the mapping is touched */
+	}
 	memset(w, 0, sizeof(*w));
 	for (; pos < len && w->items < max; w->items++) {
+		const unsigned char *q;
 		size_t need;
 
 		w->at = pos;
 		if (len - pos < 2) {
 			w->stop = STOP_TRUNCATED;
-			return;
+			goto out;
 		}
 		if (p && mapped && pos - released >= STREAM_RELEASE) {
 			trace_release_mapped(buf + released, buf + pos);
 			released = pos;
 		}
-		if (p && trace_u2(buf + pos) && stride <= len - pos) {
+		q = walk_at(&k, pos, len - pos < 7 ? len - pos : 7);
+		if (p && trace_u2(q) && stride <= len - pos) {
 			/* A run of records, up to the next release. */
 			size_t n = 0, most = STREAM_RELEASE / stride;
 
@@ -92,52 +153,54 @@ stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
 				pos += stride;
 				n++;
 			} while (n < most && len - pos >= stride &&
-			         trace_u2(buf + pos));
+			         trace_u2(walk_at(&k, pos, 2)));
 			p->records += n;
 			w->items += n - 1;
 			continue;
 		}
-		if (trace_u2(buf + pos)) {
+		if (trace_u2(q)) {
 			need = stride;
 		} else if (len - pos < 3) {
 			w->stop = STOP_TRUNCATED;
-			return;
-		} else if (buf[pos + 2] == 1) {
-			need = len - pos < 5 ? 5 : 5 + trace_u2(buf + pos + 3);
+			goto out;
+		} else if (q[2] == 1) {
+			need = len - pos < 5 ? 5 : 5 + trace_u2(q + 3);
 			in_piece = false;
 			if (p)
 				p->last_packet = p->records;
-		} else if (buf[pos + 2] == 2) {
-			need = len - pos < 7 ? 7 : 7 + trace_u2(buf + pos + 5);
+		} else if (q[2] == 2) {
+			need = len - pos < 7 ? 7 : 7 + trace_u2(q + 5);
 			in_piece = false;
 			if (p)
 				p->last_packet = p->records;
-		} else if (buf[pos + 2] == 3) {
+		} else if (q[2] == 3) {
 			if (len - pos < 7) {
 				w->stop = STOP_TRUNCATED;
-				return;
+				goto out;
 			}
 			w->summary = pos + 7;
-			w->summary_len = trace_u4(buf + pos + 3);
+			w->summary_len = trace_u4(q + 3);
 			if (w->summary_len > len - w->summary) {
 				w->stop = STOP_TRUNCATED;
-				return;
+				goto out;
 			}
 			w->stop = STOP_SUMMARY;
-			return;
+			goto out;
 		} else {
-			w->opcode = buf[pos + 2];
+			w->opcode = q[2];
 			w->stop = STOP_BAD;
-			return;
+			goto out;
 		}
 		if (need > len - pos) {
 			w->stop = STOP_TRUNCATED;
-			return;
+			goto out;
 		}
 		pos += need;
 	}
 	w->at = pos;
 	w->stop = STOP_END;
+out:
+	free(k.window);
 }
 
 /* True when walk a looks like the right stride rather than b. */
@@ -341,19 +404,19 @@ report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
 static bool stream_read_pieces(const unsigned char *buf, size_t len,
                                const unsigned char *sec, size_t sec_len,
                                const struct trace_sink *sink,
-                               struct trace_error *err, bool mapped,
+                               struct trace_error *err, bool mapped, int fd,
                                struct stream_pieces *pieces);
 
 /* trace_stream_read; `mapped`: buf is a read-only file mapping whose
- * pages may be given back once read. */
+ * pages may be given back once read, of the file fd (or -1). */
 static bool
 stream_read(const unsigned char *buf, size_t len, const unsigned char *sec,
             size_t sec_len, const struct trace_sink *sink,
-            struct trace_error *err, bool mapped)
+            struct trace_error *err, bool mapped, int fd)
 {
 	struct stream_pieces pieces = {0};
 	bool ok = stream_read_pieces(buf, len, sec, sec_len, sink, err, mapped,
-	                             &pieces);
+	                             fd, &pieces);
 
 	free(pieces.pieces);
 	return ok;
@@ -364,22 +427,22 @@ trace_stream_read(const unsigned char *buf, size_t len,
                   const unsigned char *sec, size_t sec_len,
                   const struct trace_sink *sink, struct trace_error *err)
 {
-	return stream_read(buf, len, sec, sec_len, sink, err, false);
+	return stream_read(buf, len, sec, sec_len, sink, err, false, -1);
 }
 
 bool
-trace_stream_read_mapped(const unsigned char *buf, size_t len,
+trace_stream_read_mapped(const unsigned char *buf, size_t len, int fd,
                          const unsigned char *sec, size_t sec_len,
                          const struct trace_sink *sink, struct trace_error *err)
 {
-	return stream_read(buf, len, sec, sec_len, sink, err, true);
+	return stream_read(buf, len, sec, sec_len, sink, err, true, fd);
 }
 
 static bool
 stream_read_pieces(const unsigned char *buf, size_t len,
                    const unsigned char *sec, size_t sec_len,
                    const struct trace_sink *sink, struct trace_error *err,
-                   bool mapped, struct stream_pieces *pieces)
+                   bool mapped, int fd, struct stream_pieces *pieces)
 {
 	struct trace_header h = {0};
 	struct trace_key_info key = {0};
@@ -413,10 +476,11 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 		header_size = guess;
 	}
 	h.record_size = header_size;
-	stream_walk(buf, len, header_size, STREAM_PROBE_ITEMS, &w, NULL, false);
+	stream_walk(buf, len, header_size, STREAM_PROBE_ITEMS, &w, NULL, false,
+	            -1);
 	if (header_size == 10) {
 		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt, NULL,
-		            false);
+		            false, -1);
 		if (walk_better(&alt, &w)) {
 			trace_warn(sink, 16,
 			           "records are 14 bytes apart although the "
@@ -426,10 +490,10 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 		}
 	}
 	stream_walk(buf, len, h.record_size, SIZE_MAX, &w,
-	            sink->records ? pieces : NULL, mapped);
+	            sink->records ? pieces : NULL, mapped, fd);
 	/* What the walk read last is read again with the records: until
 	 * then, not kept (the walk gave the rest back as it went). */
-	if (sink->records && mapped)
+	if (sink->records && mapped && fd < 0)
 		trace_release_mapped(buf + (w.at > STREAM_RELEASE
 		                                    ? w.at - STREAM_RELEASE
 		                                    : 0),

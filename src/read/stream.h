@@ -30,8 +30,9 @@ bool trace_stream_read(const unsigned char *buf, size_t len,
 /* trace_stream_read on a read-only file mapping, whose pages are given
  * back as they are done with; a sink that takes records gets them all
  * at once, in the pieces between the packets, when that builds what
- * file order builds. */
-bool trace_stream_read_mapped(const unsigned char *buf, size_t len,
+ * file order builds.  fd, the file mapped (or -1), is read to find the
+ * pieces, so that only the records' pass touches the mapping. */
+bool trace_stream_read_mapped(const unsigned char *buf, size_t len, int fd,
                               const unsigned char *sec, size_t sec_len,
                               const struct trace_sink *sink,
                               struct trace_error *err);
