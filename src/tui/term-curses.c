@@ -602,8 +602,15 @@ terminal_vanished(long long waited_ms, int *quick)
 int
 term_read_key(void)
 {
+	return term_read_key_within(-1);
+}
+
+int
+term_read_key_within(int ms)
+{
 	wint_t wc;
 	int quick = 0;
+	long long start = now_ms();
 
 	for (;;) {
 		long long before = now_ms();
@@ -621,6 +628,8 @@ term_read_key(void)
 				term_signal = SIGHUP;
 				return TKEY_NONE;
 			}
+			if (ms >= 0 && now_ms() - start >= ms)
+				return TKEY_WAITING;
 			continue;
 		}
 		if (rc == KEY_CODE_YES &&

@@ -46,6 +46,9 @@ void term_notice(const char *text);
 /* Wait for a key (tui/keymap.h codes); TKEY_RESIZE after a resize,
  * TKEY_MOUSE for a mouse event. */
 int term_read_key(void);
+/* term_read_key, or TKEY_WAITING once ms milliseconds (rounded up to the
+ * terminal's poll of a quarter second) passed without a key. */
+int term_read_key_within(int ms);
 /* The mouse event TKEY_MOUSE stands for. */
 void term_mouse(struct mouse_event *ev);
 /*
