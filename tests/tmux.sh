@@ -811,8 +811,43 @@ run_in_pane "exec $TRACETUI $tmp/big.trace"
 expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/56 MB' \
 	"$label: a progress bar while a large file loads"
 expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
+# The first screen comes from the sums; the same thread then reads the
+# calls (about as long again), which the status line counts.  Keys that
+# need them are refused meanwhile; what the user set meanwhile (the
+# sort, the selection) stays when they arrive.
+label="calls"
+status_line
+case $sl in *'calls loading '[0-9]*%*) loading=0 ;; *) loading=1 ;; esac
+ok $loading "$label: the status line says the calls are loading"
+keys f
+expect 'calls still loading: [0-9]+%' "$label: f waits for the calls"
+row_has 2 'Incl Cpuv'
+ok $? "$label: the profile stays"
+keys s j j
+wait_for 'status_line; case $sl in *"calls loading"*) false ;; esac'
+ok $? "$label: the note goes once the calls are read"
+row_has 2 ' Excl%v '
+ok $? "$label: the sort made meanwhile stays"
+sel=${sl%%  *}
+keys f u
+wait_for 'status_line; [ "${sl%%  *}" = "$sel" ]'
+ok $? "$label: the selection made meanwhile stays ($sel)"
+expect '\| Profile \|' "$label: f then u: the icicle opened and left"
 keys q
 sane "q after the load"
+# q while the calls load quits at once.
+run_in_pane "exec $TRACETUI $tmp/big.trace"
+wait_for 'status_has "calls loading [0-9]+%"'
+ok $? "$label: the calls loading again"
+keys q
+i=0
+while [ $i -lt 10 ] && ! gone; do
+	nap
+	i=$((i + 1))
+done
+gone
+ok $? "$label: q while the calls load ends the viewer within 0.2 s"
+sane "q while the calls load"
 rm -f "$tmp/big.trace"
 
 # --- o: the source in $EDITOR, and the screen back as it was -----------
