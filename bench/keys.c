@@ -338,9 +338,8 @@ main(int argc, char **argv)
 	if (tree->sums) {
 		tree = loading_finish(loading, &err);
 		if (!tree) {
-			fprintf(stderr, "keys: %s: offset %llu: %s\n",
-			        argv[1], (unsigned long long)err.offset,
-			        err.message);
+			fprintf(stderr, "keys: %s: offset %llu: %s\n", argv[1],
+			        (unsigned long long)err.offset, err.message);
 			trace_error_clear(&err);
 			return 3;
 		}
@@ -377,8 +376,9 @@ main(int argc, char **argv)
 	       argv[1], (unsigned long long)tree->records, tree->nmethods,
 	       tree->nthreads, load_ms, warm_ms);
 	printf("model with calls ready %.1f ms after the start (%s)\n",
-	       model_ms, model_ms > load_ms + 0.05 ? "read after the sums"
-	                                           : "read at once");
+	       model_ms,
+	       model_ms > load_ms + 0.05 ? "read after the sums"
+	                                 : "read at once");
 	for (r = 0; r < rounds; r++)
 		round_of_keys(app, canvas, r);
 	printf("%-24s %6s %10s %10s\n", "request + draw 120x40", "count",
