@@ -14,7 +14,9 @@
 # NO_COLOR.  After every exit the shell prompt must be back with the
 # terminal sane (icanon and echo on, cursor visible, out of the alternate
 # screen).  Every wait polls with a timeout of at most 5 s.  While a
-# large file or a pipe loads: the progress bar, a resize, and q.
+# large file or a pipe loads: the progress bar, a resize, and q; while
+# the calls load behind the profile of the sums: the note, a refusal, a
+# sort and a selection kept when they arrive, and q.
 #
 # Every tmux command goes through one control-mode client (tmux -C) fed
 # through a FIFO and read with the shell's read, and the screen is
