@@ -850,7 +850,17 @@ done
 gone
 ok $? "$label: q while the calls load ends the viewer within 0.2 s"
 sane "q while the calls load"
-rm -f "$tmp/big.trace"
+# The file cut while the calls are read: the viewer's screen goes, the
+# shell hears why (status 3), as when it is cut before the first screen.
+cp "$tmp/big.trace" "$tmp/cut.trace"
+run_in_pane "$TRACETUI $tmp/cut.trace; echo status=\$?"
+wait_for 'status_has "calls loading [0-9]+%"'
+: >"$tmp/cut.trace"
+expect 'offset [0-9]+: the file shrank while' \
+	"$label: a file cut while the calls load: said"
+expect '^status=3$' "$label: a file cut while the calls load: status 3"
+sane "a file cut while the calls load"
+rm -f "$tmp/big.trace" "$tmp/cut.trace"
 
 # --- o: the source in $EDITOR, and the screen back as it was -----------
 label="o"

@@ -148,6 +148,7 @@ take_calls(struct app *app, struct loading **rest, const struct cmd_opts *opts)
 	struct calltree *tree = loading_finish(*rest, &err);
 
 	*rest = NULL;
+	term_reading(false);
 	if (!tree) {
 		app->calls_error = xstrdup(err.message ? err.message : "?");
 		trace_error_clear(&err);
@@ -227,6 +228,7 @@ viewer_main(int argc, char **argv)
 	app_set_scope(app, &scope);
 	if (range.on)
 		app_set_range(app, &range);
+	term_reading(rest != NULL);
 	if (!term_open(opts.color, !opts.no_mouse, &error)) {
 		cmd_error(NULL, "%s", error);
 		free(error);
