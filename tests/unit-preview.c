@@ -18,6 +18,7 @@
 #include "tap.h"
 
 #include <dirent.h>
+#include <unistd.h>
 
 enum { W = 140, H = 40 };
 
@@ -265,6 +266,54 @@ check_dir(const char *dir, struct canvas *c, size_t *summed, bool *refused)
 	free(names);
 }
 
+static uint64_t last_done, last_total;
+
+static void
+on_progress(void *arg, uint64_t done, uint64_t total)
+{
+	(void)arg;
+	last_done = done;
+	last_total = total;
+}
+
+/* The percentage the viewer shows while the calls load is the model's
+ * progress: on a trace of several threads read by several workers its
+ * last report must be the whole file, not where the first worker's own
+ * threads ended. */
+static void
+progress_to_the_end(void)
+{
+	const char *mktrace = getenv("MKTRACE");
+	char path[] = "/tmp/unit-preview-XXXXXX", *cmd;
+	struct calltree_load_options o = {NULL, on_progress, NULL, false};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	if (!mktrace || fd < 0) {
+		ok(true, "# SKIP no MKTRACE to write a trace with");
+		return;
+	}
+	close(fd);
+	cmd = malloc(strlen(mktrace) + strlen(path) + 8);
+	sprintf(cmd, "%s - %s", mktrace, path);
+	f = popen(cmd, "w");
+	fputs("format v1\nversion 3\nclock dual\nvm art\ngenerate "
+	      "threads=6 methods=300 records=400000 seed=3 maxdepth=30\n",
+	      f);
+	ok(pclose(f) == 0, "mktrace wrote a trace of 400000 records");
+	tree = calltree_load_with(path, &o, &err);
+	ok(tree && last_total && last_done == last_total,
+	   "the model's last progress report is the whole file (%llu of "
+	   "%llu)",
+	   (unsigned long long)last_done, (unsigned long long)last_total);
+	calltree_free(tree);
+	trace_error_clear(&err);
+	unlink(path);
+	free(cmd);
+}
+
 int
 main(void)
 {
@@ -283,6 +332,7 @@ main(void)
 		printf("# real traces read for their sums: %zu\n", real);
 	}
 	ok(refused, "the refusals checked");
+	progress_to_the_end();
 	canvas_free(c);
 	return done_testing();
 }
