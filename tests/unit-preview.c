@@ -18,6 +18,7 @@
 #include "tap.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <unistd.h>
 
 enum { W = 140, H = 40 };
@@ -291,13 +292,14 @@ progress_to_the_end(void)
 	FILE *f;
 	int fd = mkstemp(path);
 
-	if (!mktrace || fd < 0) {
+	if (!mktrace || !*mktrace || fd < 0) {
 		ok(true, "# SKIP no MKTRACE to write a trace with");
 		return;
 	}
 	close(fd);
 	cmd = malloc(strlen(mktrace) + strlen(path) + 8);
 	sprintf(cmd, "%s - %s", mktrace, path);
+	signal(SIGPIPE, SIG_IGN); /* a mktrace that fails says so below */
 	f = popen(cmd, "w");
 	fputs("format v1\nversion 3\nclock dual\nvm art\ngenerate "
 	      "threads=6 methods=300 records=400000 seed=3 maxdepth=30\n",
