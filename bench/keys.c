@@ -11,8 +11,11 @@
  *
  * Usage: keys TRACE [ROUNDS [FIRST]]   (ROUNDS defaults to 10, about 50
  * requests each, and may be 0; FIRST is the view asked for right after
- * the first screen, `icicle` by default, `calltree` or `timeline`).  Built by
- * `make bench`, not by `make check`.
+ * the first screen, `icicle` by default, `calltree` or `timeline`).  The
+ * trace is read as the viewer reads it (tui/loading.c): "load and first
+ * draw" is the profile drawn from the sums, then the model is read and
+ * taken over, and a line says when.  Built by `make bench`, not by
+ * `make check`.
  */
 #include "config.h"
 
@@ -20,6 +23,7 @@
 #include "model/calltree.h"
 #include "model/open.h"
 #include "tui/canvas.h"
+#include "tui/loading.h"
 #include "tui/request.h"
 #include "read/error.h"
 
@@ -299,7 +303,8 @@ main(int argc, char **argv)
 	struct calltree *tree;
 	struct canvas *canvas;
 	struct app *app;
-	double t0, load_ms, warm_ms, total = 0;
+	struct loading *loading;
+	double t0, load_ms, model_ms, warm_ms, total = 0;
 	long rounds = 10, r;
 	size_t i, n = 0;
 	const char *first = argc == 4 ? argv[3] : "icicle";
@@ -313,11 +318,16 @@ main(int argc, char **argv)
 		      stderr);
 		return 2;
 	}
+	/* As the viewer loads: the sums first on a second thread, the first
+	 * screen drawn from them, then the model read by the same thread
+	 * and taken by the app. */
 	t0 = now_ms();
-	tree = calltree_load(argv[1], &err);
+	loading = loading_start(argv[1], NULL, true);
+	tree = loading ? loading_take_first(loading, &err) : NULL;
 	if (!tree) {
 		fprintf(stderr, "keys: %s: offset %llu: %s\n", argv[1],
-		        (unsigned long long)err.offset, err.message);
+		        (unsigned long long)err.offset,
+		        err.message ? err.message : "no thread");
 		trace_error_clear(&err);
 		return 3;
 	}
@@ -325,6 +335,20 @@ main(int argc, char **argv)
 	canvas = canvas_new(120, 40, false);
 	app_draw(app, canvas);
 	load_ms = now_ms() - t0;
+	if (tree->sums) {
+		tree = loading_finish(loading, &err);
+		if (!tree) {
+			fprintf(stderr, "keys: %s: offset %llu: %s\n", argv[1],
+			        (unsigned long long)err.offset, err.message);
+			trace_error_clear(&err);
+			return 3;
+		}
+		app_take_calls(app, tree);
+		app_draw(app, canvas);
+	} else {
+		loading_finish(loading, &err);
+	}
+	model_ms = now_ms() - t0;
 	/* The timeline's index and the icicle's call paths are built on a
 	 * second thread meanwhile: time how long after the first draw they
 	 * are ready, as a user reading the first screen would wait.  The
@@ -351,6 +375,10 @@ main(int argc, char **argv)
 	       "draw %.1f ms; background indexes ready %.1f ms later\n",
 	       argv[1], (unsigned long long)tree->records, tree->nmethods,
 	       tree->nthreads, load_ms, warm_ms);
+	printf("model with calls ready %.1f ms after the start (%s)\n",
+	       model_ms,
+	       model_ms > load_ms + 0.05 ? "read after the sums"
+	                                 : "read at once");
 	for (r = 0; r < rounds; r++)
 		round_of_keys(app, canvas, r);
 	printf("%-24s %6s %10s %10s\n", "request + draw 120x40", "count",

@@ -14,7 +14,9 @@
 # NO_COLOR.  After every exit the shell prompt must be back with the
 # terminal sane (icanon and echo on, cursor visible, out of the alternate
 # screen).  Every wait polls with a timeout of at most 5 s.  While a
-# large file or a pipe loads: the progress bar, a resize, and q.
+# large file or a pipe loads: the progress bar, a resize, and q; while
+# the calls load behind the profile of the sums: the note, a refusal, a
+# sort and a selection kept when they arrive, and q.
 #
 # Every tmux command goes through one control-mode client (tmux -C) fed
 # through a FIFO and read with the shell's read, and the screen is
@@ -811,9 +813,54 @@ run_in_pane "exec $TRACETUI $tmp/big.trace"
 expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/56 MB' \
 	"$label: a progress bar while a large file loads"
 expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
+# The first screen comes from the sums; the same thread then reads the
+# calls (about as long again), which the status line counts.  Keys that
+# need them are refused meanwhile; what the user set meanwhile (the
+# sort, the selection) stays when they arrive.
+label="calls"
+status_line
+case $sl in *'calls loading '[0-9]*%*) loading=0 ;; *) loading=1 ;; esac
+ok $loading "$label: the status line says the calls are loading"
+keys f
+expect 'calls still loading: [0-9]+%' "$label: f waits for the calls"
+row_has 2 'Incl Cpuv'
+ok $? "$label: the profile stays"
+keys s j j
+wait_for 'status_line; case $sl in *"calls loading"*) false ;; esac'
+ok $? "$label: the note goes once the calls are read"
+row_has 2 ' Excl%v '
+ok $? "$label: the sort made meanwhile stays"
+sel=${sl%%  *}
+keys f u
+wait_for 'status_line; [ "${sl%%  *}" = "$sel" ]'
+ok $? "$label: the selection made meanwhile stays ($sel)"
+expect '\| Profile \|' "$label: f then u: the icicle opened and left"
 keys q
 sane "q after the load"
-rm -f "$tmp/big.trace"
+# q while the calls load quits at once.
+run_in_pane "exec $TRACETUI $tmp/big.trace"
+wait_for 'status_has "calls loading [0-9]+%"'
+ok $? "$label: the calls loading again"
+keys q
+i=0
+while [ $i -lt 10 ] && ! gone; do
+	nap
+	i=$((i + 1))
+done
+gone
+ok $? "$label: q while the calls load ends the viewer within 0.2 s"
+sane "q while the calls load"
+# The file cut while the calls are read: the viewer's screen goes, the
+# shell hears why (status 3), as when it is cut before the first screen.
+cp "$tmp/big.trace" "$tmp/cut.trace"
+run_in_pane "$TRACETUI $tmp/cut.trace; echo status=\$?"
+wait_for 'status_has "calls loading [0-9]+%"'
+: >"$tmp/cut.trace"
+expect 'offset [0-9]+: the file shrank while' \
+	"$label: a file cut while the calls load: said"
+expect '^status=3$' "$label: a file cut while the calls load: status 3"
+sane "a file cut while the calls load"
+rm -f "$tmp/big.trace" "$tmp/cut.trace"
 
 # --- o: the source in $EDITOR, and the screen back as it was -----------
 label="o"

@@ -29,6 +29,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
 	MAX_WORKERS = UTIL_JOBS_MAX,
@@ -416,6 +417,26 @@ reached(struct records_job *job, size_t end, size_t *released)
 		            run->total);
 }
 
+/* Note that the job has read every record.  The first job then goes on
+ * giving pages back and reporting progress until every job has, since
+ * its threads may be done long before the others' (the progress would
+ * stop where it finished). */
+static void
+reached_end(struct records_job *job, size_t *released)
+{
+	size_t count = job->run->count;
+
+	reached(job, count, released);
+	if (job->who)
+		return;
+	while (slowest(job) < count) {
+		struct timespec ms = {0, 10000000};
+
+		nanosleep(&ms, NULL);
+		reached(job, count, released);
+	}
+}
+
 /* Apply the runs of the job's threads, in order. */
 static void
 build_runs(struct records_job *job)
@@ -439,7 +460,7 @@ build_runs(struct records_job *job)
 			}
 		}
 	}
-	reached(job, job->run->count, &released);
+	reached_end(job, &released);
 }
 
 /* Apply the records of the job's threads, picked out of all of them. */
@@ -458,7 +479,7 @@ build_all(struct records_job *job)
 		              job->owner, job->who);
 		reached(job, end, &released);
 	}
-	reached(job, run->count, &released);
+	reached_end(job, &released);
 }
 
 static void *

@@ -288,6 +288,35 @@ calltree_find_thread(const struct calltree *tree, uint32_t tid)
 	return -1;
 }
 
+uint64_t
+calltree_thread_calls(const struct calltree *tree, size_t t)
+{
+	const struct thread_sums *s;
+	uint64_t n = 0;
+	size_t i;
+
+	if (!tree->sums)
+		return tree->threads[t].ncalls;
+	/* Each call counts once in its method's row, recursive or not. */
+	s = &tree->sums[t];
+	for (i = 0; i < s->count; i++)
+		n += s->rows[i].calls + s->rows[i].rcalls;
+	return n;
+}
+
+uint64_t
+calltree_call_count(const struct calltree *tree)
+{
+	uint64_t n = 0;
+	size_t t;
+
+	if (!tree->sums)
+		return tree->calls.count;
+	for (t = 0; t < tree->nthreads; t++)
+		n += calltree_thread_calls(tree, t);
+	return n;
+}
+
 enum clock_index
 calltree_default_clock(const struct calltree *tree)
 {

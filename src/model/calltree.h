@@ -253,6 +253,11 @@ void calltree_builder_free(struct calltree_builder *b);
 /* Release the model. */
 void calltree_free(struct calltree *tree);
 
+/* Thread t's calls: its slice of the model's, or, loaded for its sums
+ * only, counted from its rows. */
+uint64_t calltree_thread_calls(const struct calltree *tree, size_t t);
+/* Every thread's calls, counted as calltree_thread_calls does. */
+uint64_t calltree_call_count(const struct calltree *tree);
 /* Thread index of the thread with id tid, or -1. */
 long calltree_find_thread(const struct calltree *tree, uint32_t tid);
 /* Duration of a call of 65 ms or more (out of line: rare). */

@@ -384,13 +384,47 @@ profile_compute(struct profile *out, const struct calltree *tree,
 	out->nlinks = links.count;
 }
 
+/* A copy of the n bytes at p (none: a fresh empty block). */
+static void *
+copy_of(const void *p, size_t n)
+{
+	void *q = xmalloc(n ? n : 1);
+
+	if (n)
+		memcpy(q, p, n);
+	return q;
+}
+
+/* A copy of the n thread sums of a model loaded for them. */
+static struct thread_sums *
+sums_copy(const struct thread_sums *from, size_t n)
+{
+	struct thread_sums *out = xcalloc(n + 1, sizeof(*out));
+	size_t t;
+
+	for (t = 0; t < n; t++) {
+		const struct thread_sums *a = &from[t];
+		struct thread_sums *b = &out[t];
+
+		b->count = a->count;
+		b->nlinks = a->nlinks;
+		b->methods =
+		        copy_of(a->methods, a->count * sizeof(*a->methods));
+		b->rows = copy_of(a->rows, a->count * sizeof(*a->rows));
+		b->links = copy_of(a->links, a->nlinks * sizeof(*a->links));
+	}
+	return out;
+}
+
 struct profile_cache *
 profile_cache_new(const struct calltree *tree)
 {
 	struct profile_cache *cache = xcalloc(1, sizeof(*cache));
 
 	cache->nthreads = tree->nthreads;
-	cache->threads = aggregate_threads(tree, NULL);
+	/* Loaded for its sums: they are the cache, and the model's. */
+	cache->threads = tree->sums ? sums_copy(tree->sums, tree->nthreads)
+	                            : aggregate_threads(tree, NULL);
 	return cache;
 }
 

@@ -164,7 +164,8 @@ trace_header(struct summary *s, const struct calltree *tree)
 	line(s, "start time:  %llu us",
 	     (unsigned long long)tree->header.start_time);
 	line(s, "records:     %llu", (unsigned long long)tree->records);
-	line(s, "calls:       %zu", tree->calls.count);
+	line(s, "calls:       %llu",
+	     (unsigned long long)calltree_call_count(tree));
 }
 
 /* What the file is, for an hprof profile: stacks with sample counts (or
@@ -246,9 +247,10 @@ properties_and_threads(struct summary *s, const struct calltree *tree)
 			snprintf(cpu, sizeof(cpu), "%llu",
 			         (unsigned long long)calltree_thread_span(
 			                 tree, i, CLOCK_CPU));
-		line(s, "  %10u %10llu %8u %14s %14s  %s%s", t->tid,
-		     (unsigned long long)t->nevents, t->ncalls, wall, cpu, name,
-		     t->defined ? "" : " (not in the key)");
+		line(s, "  %10u %10llu %8llu %14s %14s  %s%s", t->tid,
+		     (unsigned long long)t->nevents,
+		     (unsigned long long)calltree_thread_calls(tree, i), wall,
+		     cpu, name, t->defined ? "" : " (not in the key)");
 		free(name);
 	}
 }

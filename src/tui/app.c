@@ -60,7 +60,7 @@ refresh_views(struct app *app)
 
 	for (v = 0; v < APP_VIEW_COUNT; v++) {
 		app->reselect[v] = false;
-		if (view_ops[v]->refresh)
+		if (view_ops[v]->refresh && app->state[v])
 			view_ops[v]->refresh(app->state[v], app);
 	}
 	take_selection(app, app->view);
@@ -83,11 +83,59 @@ app_new(struct calltree *tree)
 	 * other views are built while it is read. */
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
-	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
+	/* Sums only: the views of calls, and their indexes, wait for the
+	 * calls (app_take_calls). */
+	if (!tree->sums)
+		app->warmup =
+		        warmup_start(tree, calltree_default_range_clock(tree));
 	for (v = 0; v < APP_VIEW_COUNT; v++)
-		app->state[v] = view_ops[v]->open(app);
+		if (!tree->sums || !view_ops[v]->needs_calls)
+			app->state[v] = view_ops[v]->open(app);
 	take_selection(app, app->view);
 	return app;
+}
+
+bool
+app_has_calls(struct app *app)
+{
+	if (!app->tree->sums)
+		return true;
+	if (app->calls_error)
+		app_message(app, true, "no calls: %s", app->calls_error);
+	else
+		app_message(app, false, "calls still loading: %d%%",
+		            app->calls_percent);
+	return false;
+}
+
+void
+app_take_calls(struct app *app, struct calltree *tree)
+{
+	struct calltree *sums = app->tree;
+	int v;
+
+	/* The profile and its per-thread cache are the same numbers: the
+	 * views that showed them keep their state; only what names the
+	 * model moves to the new one. */
+	app->tree = tree;
+	method_names_free(app->names);
+	app->names = method_names_new(tree);
+	if (app->base)
+		base_compare_rekey(app->base, tree);
+	free(app->calls_error);
+	app->calls_error = NULL;
+	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
+	for (v = 0; v < APP_VIEW_COUNT; v++) {
+		if (!app->state[v]) {
+			app->state[v] = view_ops[v]->open(app);
+			/* Shown next, it follows the selection. */
+			app->reselect[v] = app->method != CALL_NONE;
+		}
+		if (app->filter_text[v])
+			view_ops[v]->filter(app->state[v], app,
+			                    &app->filter_re[v]);
+	}
+	calltree_free(sums);
 }
 
 void
@@ -101,7 +149,8 @@ app_free(struct app *app)
 		return;
 	warmup_free(app->warmup);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
-		view_ops[v]->close(app->state[v]);
+		if (app->state[v])
+			view_ops[v]->close(app->state[v]);
 	if (app->thread_paths)
 		for (t = 0; t < app->tree->nthreads; t++)
 			callpath_done(&app->thread_paths[t]);
@@ -118,6 +167,7 @@ app_free(struct app *app)
 	free(app->back.places);
 	free(app->forward.places);
 	free(app->message);
+	free(app->calls_error);
 	free(app->prompt);
 	for (i = 0; i < app->nhistory; i++)
 		free(app->history[i]);
@@ -306,6 +356,8 @@ app_jump(struct app *app, enum app_view view, uint32_t m)
 
 	if (view == app->view && m == app->method)
 		return;
+	if (!app->state[view] && !app_has_calls(app))
+		return;
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
 	go_to(app, to);
@@ -339,6 +391,8 @@ static void
 switch_view(struct app *app, enum app_view view)
 {
 	if (view == app->view)
+		return;
+	if (!app->state[view] && !app_has_calls(app))
 		return;
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
@@ -385,6 +439,23 @@ cycle_sample_type(struct app *app)
 	}
 	app->sample_type_wanted = (long)((i + 1) % n);
 	app->quit = true;
+}
+
+/* The view step views on (Tab: 1, S-Tab: APP_VIEW_COUNT - 1), past
+ * those waiting for the calls, which the status line says are. */
+static void
+cycle_view(struct app *app, int step)
+{
+	enum app_view v = (app->view + step) % APP_VIEW_COUNT;
+	bool skipped = false;
+
+	while (!app->state[v]) {
+		v = (v + step) % APP_VIEW_COUNT;
+		skipped = true;
+	}
+	switch_view(app, v);
+	if (skipped)
+		app_has_calls(app);
 }
 
 /* A question for the current view, with how things are now. */
@@ -746,11 +817,8 @@ app_request(struct app *app, enum request req)
 	}
 	switch (req) {
 	case REQ_VIEW_NEXT:
-		switch_view(app, (app->view + 1) % APP_VIEW_COUNT);
-		break;
 	case REQ_VIEW_PREV:
-		switch_view(app,
-		            (app->view + APP_VIEW_COUNT - 1) % APP_VIEW_COUNT);
+		cycle_view(app, req == REQ_VIEW_NEXT ? 1 : APP_VIEW_COUNT - 1);
 		break;
 	case REQ_RANGE_CLEAR:
 		if (!app->scope.range.on) {
@@ -1105,6 +1173,8 @@ app_transform(struct app *app, enum transform_kind kind)
 	struct app_transform x = {.kind = kind};
 	uint32_t m = app->method;
 
+	if (!app_has_calls(app))
+		return;
 	if (!grouping && m == CALL_NONE) {
 		app_message(app, false, "select a method first");
 		return;
@@ -1136,9 +1206,10 @@ app_transform_path(struct app *app, uint32_t *path, size_t n)
 	const struct tt_method *m;
 	char *name;
 
-	if (!n) {
+	if (!n || !app_has_calls(app)) {
+		if (!n)
+			app_message(app, false, "select a frame first");
 		free(path);
-		app_message(app, false, "select a frame first");
 		return;
 	}
 	m = &app->tree->methods[path[n - 1]];
@@ -1281,6 +1352,22 @@ draw_status(struct app *app, struct canvas *c)
 		text = view_ops[app->view]->status(app->state[app->view], app);
 	}
 	right = anomaly_summary(app->tree);
+	if (app->tree->sums) {
+		/* The calls are still being read: say how far. */
+		char *note = app->calls_error ? xasprintf("no calls (%s)",
+		                                          app->calls_error)
+		                              : xasprintf("calls loading %d%%",
+		                                          app->calls_percent);
+
+		if (right) {
+			char *both = xasprintf("%s | %s", note, right);
+
+			free(note);
+			free(right);
+			note = both;
+		}
+		right = note;
+	}
 	if (right) {
 		int w = (int)text_width(right);
 

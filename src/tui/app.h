@@ -128,10 +128,24 @@ struct app {
 	/* Runs argv with the terminal given to it and returns its status
 	 * (source_run's); NULL (headless): o says which file it found. */
 	int (*run_editor)(char *const *argv);
+	/* While the model holds sums only (tree->sums: read for them
+	 * first), what reads its calls says how far it is, in percent,
+	 * or why they never came (NULL: still coming). */
+	int calls_percent;
+	char *calls_error;
 };
 
-/* A viewer on tree (which it takes over). */
+/* A viewer on tree (which it takes over).  A tree of sums only shows
+ * the profile, threads, info and help, and refuses what needs calls
+ * until app_take_calls. */
 struct app *app_new(struct calltree *tree);
+/* True when the model has its calls; else false after saying in the
+ * status line that they are still loading (or why they never came). */
+bool app_has_calls(struct app *app);
+/* The model with calls of the trace whose sums the app shows (same
+ * methods, threads and profile; taken over): every view works on it,
+ * keeping what it shows, and the indexes start building. */
+void app_take_calls(struct app *app, struct calltree *tree);
 /* Before a view waits for the warmup's `what`: say so through notice. */
 void app_wait_notice(struct app *app, const char *what);
 /* Release the app and its model. */

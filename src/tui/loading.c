@@ -2,10 +2,13 @@
  * loading: the file is read by calltree_load_with on a second thread; the
  * caller's thread redraws a status line on stderr a few times a second
  * from the bytes read so far (two atomics the progress callback
- * stores), and reads keys meanwhile.  Nothing of the model is looked at
- * before the thread is joined.  Quitting leaves the thread to die with
- * the process: the load cannot be stopped halfway, and nothing waits
- * for it.
+ * stores), and reads keys meanwhile.  Where the options allow it the
+ * thread reads the sums first (what the profile needs), flags them
+ * ready, and then reads the file again for the model, which the viewer
+ * takes once the thread says it is over.  Nothing of a tree is looked
+ * at before its flag is set (with release, read with acquire).
+ * Quitting leaves the thread to die with the process: the load cannot
+ * be stopped halfway, and nothing waits for it.
  */
 #include "config.h"
 
@@ -33,19 +36,26 @@ enum {
 	BAR_MAX = 50,
 };
 
-/* One load: what the thread reads and what it hands back. */
-struct load_job {
+/* One load: what the thread reads and what it hands back.  With
+ * sums_first, the thread reads the file for its sums (the first tree,
+ * `first`), then, when they came as sums, reads it again for the model
+ * (`model`): the progress counts each read from 0. */
+struct loading {
 	const char *path;
 	const char *sample_type;
+	bool sums_first;
 	atomic_uint_fast64_t done, total;
-	atomic_bool over;
-	struct calltree *tree; /* read only after the join */
+	atomic_bool first_over, over;
+	struct calltree *first; /* read only once first_over is set */
+	struct trace_error first_err;
+	struct calltree *model; /* read only after the join */
 	struct trace_error err;
+	pthread_t thread;
 };
 
 /* A load left to die with the process: kept here, so that what it
  * holds stays reachable until the process ends, as leak checkers want. */
-static struct load_job *abandoned;
+static struct loading *abandoned;
 
 static double
 now_s(void)
@@ -131,78 +141,173 @@ loading_line(char *buf, size_t size, const char *name, uint64_t done,
 static void
 on_progress(void *arg, uint64_t done, uint64_t total)
 {
-	struct load_job *job = arg;
+	struct loading *l = arg;
 
-	atomic_store_explicit(&job->total, total, memory_order_relaxed);
-	atomic_store_explicit(&job->done, done, memory_order_relaxed);
+	atomic_store_explicit(&l->total, total, memory_order_relaxed);
+	atomic_store_explicit(&l->done, done, memory_order_relaxed);
 }
 
 static void *
 load_main(void *arg)
 {
-	struct load_job *job = arg;
-	struct calltree_load_options o = {job->sample_type, on_progress, job,
-	                                  false};
+	struct loading *l = arg;
+	struct calltree_load_options o = {l->sample_type, on_progress, l,
+	                                  l->sums_first};
 
-	job->tree = calltree_load_with(job->path, &o, &job->err);
-	atomic_store_explicit(&job->over, true, memory_order_release);
+	l->first = calltree_load_with(l->path, &o, &l->first_err);
+	if (l->first && l->first->sums) {
+		/* The sums are on screen: now the model, the file's pages
+		 * still in the cache. */
+		atomic_store_explicit(&l->done, 0, memory_order_relaxed);
+		atomic_store_explicit(&l->first_over, true,
+		                      memory_order_release);
+		o.sums_only = false;
+		l->model = calltree_load_with(l->path, &o, &l->err);
+	} else {
+		atomic_store_explicit(&l->first_over, true,
+		                      memory_order_release);
+	}
+	atomic_store_explicit(&l->over, true, memory_order_release);
 	return NULL;
 }
 
-/* Redraw the status line of job, begun at t0. */
+bool
+loading_sums_first(const struct cmd_opts *opts, const char *path)
+{
+	struct stat st;
+
+	/* A range needs the calls at once; a pipe cannot be read twice. */
+	return !opts->range && !opts->ntransforms && stat(path, &st) == 0 &&
+	       S_ISREG(st.st_mode);
+}
+
+struct loading *
+loading_start(const char *path, const char *sample_type, bool sums_first)
+{
+	struct loading *l = xcalloc(1, sizeof(*l));
+	struct stat st;
+
+	l->path = path;
+	l->sample_type = sample_type;
+	l->sums_first = sums_first;
+	/* A file's size is its total before the reader says it. */
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		atomic_store(&l->total, (uint64_t)st.st_size);
+	if (pthread_create(&l->thread, NULL, load_main, l) != 0) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+bool
+loading_first_ready(const struct loading *l)
+{
+	return atomic_load_explicit(&l->first_over, memory_order_acquire);
+}
+
+struct calltree *
+loading_take_first(struct loading *l, struct trace_error *err)
+{
+	struct calltree *tree;
+
+	while (!loading_first_ready(l)) {
+		struct timespec ms = {0, 1000000};
+
+		nanosleep(&ms, NULL);
+	}
+	tree = l->first;
+	l->first = NULL;
+	*err = l->first_err;
+	memset(&l->first_err, 0, sizeof(l->first_err));
+	return tree;
+}
+
+int
+loading_percent(const struct loading *l)
+{
+	uint64_t done = atomic_load_explicit(&l->done, memory_order_relaxed);
+	uint64_t total = atomic_load_explicit(&l->total, memory_order_relaxed);
+
+	return !total ? 0 : done >= total ? 100 : (int)(done * 100 / total);
+}
+
+bool
+loading_over(const struct loading *l)
+{
+	return atomic_load_explicit(&l->over, memory_order_acquire);
+}
+
+struct calltree *
+loading_finish(struct loading *l, struct trace_error *err)
+{
+	struct calltree *tree;
+
+	pthread_join(l->thread, NULL);
+	tree = l->model;
+	*err = l->err;
+	calltree_free(l->first);
+	trace_error_clear(&l->first_err);
+	free(l);
+	return tree;
+}
+
+void
+loading_abandon(struct loading *l)
+{
+	/* The thread dies with the process. */
+	abandoned = l;
+	pthread_detach(l->thread);
+}
+
+/* Redraw the status line of l, begun at t0. */
 static void
-show(struct load_job *job, const char *name, double t0)
+show(struct loading *l, const char *name, double t0)
 {
 	char line[1024];
 
 	loading_line(line, sizeof(line), name,
-	             atomic_load_explicit(&job->done, memory_order_relaxed),
-	             atomic_load_explicit(&job->total, memory_order_relaxed),
+	             atomic_load_explicit(&l->done, memory_order_relaxed),
+	             atomic_load_explicit(&l->total, memory_order_relaxed),
 	             now_s() - t0, term_wait_width());
 	term_wait_show(line);
 }
 
 struct calltree *
-loading_run(const struct cmd_opts *opts, const char *path, int *status)
+loading_run(const struct cmd_opts *opts, const char *path, int *status,
+            struct loading **rest)
 {
-	struct load_job *job;
+	struct loading *l;
 	struct calltree *tree;
-	struct stat st;
-	pthread_t thread;
+	struct trace_error err = {0};
 	double t0 = now_s();
 	char *name;
 	unsigned ticks = 0;
 
+	*rest = NULL;
 	if (!term_wait_begin()) {
 		tree = cmd_load(opts, path);
 		*status = tree ? CMD_OK : CMD_INPUT;
 		return tree;
 	}
-	job = xcalloc(1, sizeof(*job));
-	job->path = path;
-	job->sample_type = opts->sample_type;
-	/* A file's size is its total before the reader says it. */
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		atomic_store(&job->total, (uint64_t)st.st_size);
-	if (pthread_create(&thread, NULL, load_main, job) != 0) {
-		free(job);
+	l = loading_start(path, opts->sample_type,
+	                  loading_sums_first(opts, path));
+	if (!l) {
 		term_wait_end();
 		tree = cmd_load(opts, path);
 		*status = tree ? CMD_OK : CMD_INPUT;
 		return tree;
 	}
 	name = text_escape(path);
-	while (!atomic_load_explicit(&job->over, memory_order_acquire)) {
+	while (!loading_first_ready(l)) {
 		int key;
 
 		/* A load that ends at once never shows a line. */
 		if (++ticks % REDRAW_TICKS == 2)
-			show(job, name, t0);
+			show(l, name, t0);
 		key = term_wait_key(TICK_MS);
 		if (key == TKEY_NONE || key == 'q' || key == 'Q') {
-			/* The thread dies with the process. */
-			abandoned = job;
-			pthread_detach(thread);
+			loading_abandon(l);
 			term_wait_end();
 			free(name);
 			*status = key == TKEY_NONE ? 128 + term_signal_number()
@@ -210,11 +315,18 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status)
 			return NULL;
 		}
 	}
-	pthread_join(thread, NULL);
 	term_wait_end();
 	free(name);
-	tree = cmd_loaded(opts, path, job->tree, &job->err);
-	free(job);
+	tree = loading_take_first(l, &err);
+	if (tree && tree->sums)
+		*rest = l; /* the model follows */
+	else
+		loading_finish(l, &(struct trace_error){0});
+	tree = cmd_loaded(opts, path, tree, &err);
+	if (!tree && *rest) {
+		loading_abandon(*rest);
+		*rest = NULL;
+	}
 	*status = tree ? CMD_OK : CMD_INPUT;
 	return tree;
 }

@@ -37,6 +37,7 @@
 
 static bool term_active;
 static bool wait_active; /* term_wait_begin's modes are on */
+static bool reading;     /* a file is read behind the viewer (term_reading) */
 static struct termios wait_saved;
 static volatile sig_atomic_t term_signal;
 static volatile sig_atomic_t term_stop;    /* Ctrl-Z came */
@@ -287,12 +288,35 @@ term_wait_fault(void)
 {
 	static const char erase[] = "\r\033[K";
 
+	/* The viewer's screen, when the file is read behind it. */
+	if (term_active) {
+		if (mouse_active)
+			say(MOUSE_OFF);
+		endwin();
+		return;
+	}
 	if (!wait_active)
 		return;
 	wait_active = false;
 	tcsetattr(STDIN_FILENO, TCSANOW, &wait_saved);
 	if (write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0)
 		return;
+}
+
+void
+term_reading(bool on)
+{
+	struct sigaction sa;
+
+	reading = on;
+	if (on || !term_active)
+		return;
+	/* Read: a SIGBUS is no longer a file that shrank. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
 }
 
 bool
@@ -347,7 +371,7 @@ term_open(enum term_color color, bool mouse, char **error)
 		mouse_active = 1;
 		say(MOUSE_ON);
 	}
-	catch_signals(true);
+	catch_signals(!reading);
 	return true;
 }
 
@@ -602,8 +626,15 @@ terminal_vanished(long long waited_ms, int *quick)
 int
 term_read_key(void)
 {
+	return term_read_key_within(-1);
+}
+
+int
+term_read_key_within(int ms)
+{
 	wint_t wc;
 	int quick = 0;
+	long long start = now_ms();
 
 	for (;;) {
 		long long before = now_ms();
@@ -621,6 +652,8 @@ term_read_key(void)
 				term_signal = SIGHUP;
 				return TKEY_NONE;
 			}
+			if (ms >= 0 && now_ms() - start >= ms)
+				return TKEY_WAITING;
 			continue;
 		}
 		if (rc == KEY_CODE_YES &&

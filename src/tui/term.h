@@ -46,6 +46,9 @@ void term_notice(const char *text);
 /* Wait for a key (tui/keymap.h codes); TKEY_RESIZE after a resize,
  * TKEY_MOUSE for a mouse event. */
 int term_read_key(void);
+/* term_read_key, or TKEY_WAITING once ms milliseconds (rounded up to the
+ * terminal's poll of a quarter second) passed without a key. */
+int term_read_key_within(int ms);
 /* The mouse event TKEY_MOUSE stands for. */
 void term_mouse(struct mouse_event *ev);
 /*
@@ -66,9 +69,13 @@ int term_wait_width(void);
 void term_wait_show(const char *text);
 /* Erase the status line and give the terminal its modes back. */
 void term_wait_end(void);
-/* term_wait_end from a signal handler that ends the process (a mapped
- * file that shrank while it loads): async-signal-safe, nothing else. */
+/* term_wait_end, or term_close while a file is read behind the viewer,
+ * from a signal handler that ends the process (a mapped file that
+ * shrank while it loads): nothing else. */
 void term_wait_fault(void);
+/* Whether a file is still read behind the viewer: a SIGBUS meanwhile is
+ * main's (a file that shrank, through term_wait_fault), else fatal. */
+void term_reading(bool on);
 /* True once SIGINT, SIGTERM or SIGHUP arrived, or the terminal vanished. */
 bool term_interrupted(void);
 /* The signal that ended the viewer (SIGHUP for a vanished terminal), or

@@ -13,6 +13,7 @@
 #include "tui/loading.h"
 #include "tui/source.h"
 #include "tui/term.h"
+#include "util/alloc.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -137,11 +138,33 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	return fresh;
 }
 
+/* The model read after the sums app shows, once rest is over: taken by
+ * the app, or, when that read failed, the reason kept for the status
+ * line. */
+static void
+take_calls(struct app *app, struct loading **rest, const struct cmd_opts *opts)
+{
+	struct trace_error err = {0};
+	struct calltree *tree = loading_finish(*rest, &err);
+
+	*rest = NULL;
+	term_reading(false);
+	if (!tree) {
+		app->calls_error = xstrdup(err.message ? err.message : "?");
+		trace_error_clear(&err);
+		return;
+	}
+	if (opts->names)
+		mapping_apply(opts->names, tree);
+	app_take_calls(app, tree);
+}
+
 int
 viewer_main(int argc, char **argv)
 {
 	struct cmd_opts opts;
 	struct calltree *tree, *base = NULL;
+	struct loading *rest = NULL;
 	struct scope scope;
 	struct app *app;
 	struct canvas *canvas;
@@ -177,7 +200,7 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	tree = loading_run(&opts, opts.args[0], &status);
+	tree = loading_run(&opts, opts.args[0], &status, &rest);
 	if (!tree) {
 		calltree_free(base);
 		cmd_opts_done(&opts);
@@ -185,6 +208,8 @@ viewer_main(int argc, char **argv)
 	}
 	if (!cmd_scope(&scope, tree, &opts) ||
 	    !cmd_clock(tree, &opts, &clock)) {
+		if (rest)
+			loading_abandon(rest);
 		calltree_free(tree);
 		calltree_free(base);
 		cmd_opts_done(&opts);
@@ -203,9 +228,12 @@ viewer_main(int argc, char **argv)
 	app_set_scope(app, &scope);
 	if (range.on)
 		app_set_range(app, &range);
+	term_reading(rest != NULL);
 	if (!term_open(opts.color, !opts.no_mouse, &error)) {
 		cmd_error(NULL, "%s", error);
 		free(error);
+		if (rest)
+			loading_abandon(rest);
 		app_free(app);
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
@@ -223,9 +251,18 @@ viewer_main(int argc, char **argv)
 			app = reload_sample_type(app, &opts);
 		if (app->quit)
 			break;
+		if (rest) {
+			app->calls_percent = loading_percent(rest);
+			if (loading_over(rest))
+				take_calls(app, &rest, &opts);
+		}
 		app_draw(app, canvas);
 		term_paint(canvas);
-		key = term_read_key();
+		/* While the calls load, the status line's percentage is
+		 * redrawn a few times a second. */
+		key = rest ? term_read_key_within(250) : term_read_key();
+		if (key == TKEY_WAITING)
+			continue;
 		if (key == TKEY_NONE)
 			break;
 		if (key == TKEY_MOUSE) {
@@ -242,6 +279,9 @@ viewer_main(int argc, char **argv)
 		app_key(app, key);
 	}
 	term_close();
+	/* Quit while the calls load: the read dies with the process. */
+	if (rest)
+		loading_abandon(rest);
 	canvas_free(canvas);
 	app_free(app);
 	cmd_opts_done(&opts);

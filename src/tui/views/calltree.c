@@ -1202,6 +1202,7 @@ calltree_rows(void *state, struct app *app)
 
 const struct view_ops view_calltree_ops = {
         .name = "Call tree",
+        .needs_calls = true,
         .hints = "l/h:open/close  e:hot path  E:all  b:bottom-up  "
                  "Enter:profile",
         .open = calltree_open,

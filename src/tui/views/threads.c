@@ -48,7 +48,7 @@ thread_value(const struct calltree *tree, uint32_t t, enum thread_column c)
 	case TCOL_TID:
 		return tree->threads[t].tid;
 	case TCOL_CALLS:
-		return tree->threads[t].ncalls;
+		return calltree_thread_calls(tree, t);
 	case TCOL_WALL:
 		return tree->has_clock[CLOCK_WALL]
 		               ? calltree_thread_span(tree, t, CLOCK_WALL)

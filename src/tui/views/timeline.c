@@ -880,6 +880,7 @@ timeline_write(void *state, struct app *app, FILE *out,
 
 const struct view_ops view_timeline_ops = {
         .name = "Timeline",
+        .needs_calls = true,
         .hints = "arrows:calls  Enter:fold/select  +/-/0/z:zoom  "
                  ",/.:calls  v/V/X:range  W:clock",
         .open = timeline_open,

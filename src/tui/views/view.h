@@ -71,6 +71,10 @@ enum view_result {
 struct view_ops {
 	const char *name;  /* shown in the title line */
 	const char *hints; /* the key hint line */
+	/* The view draws calls, not only the profile: while a model read
+	 * for its sums first waits for its calls, the app neither opens
+	 * nor shows it. */
+	bool needs_calls;
 	/* Create the view's state. */
 	void *(*open)(struct app *app);
 	/* Release the state. */
