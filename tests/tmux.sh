@@ -279,6 +279,16 @@ gone() {
 	! kill -0 "$pid" 2>/dev/null
 }
 
+# gone_within NAPS: the viewer ends within that many naps.
+gone_within() {
+	i=0
+	while [ $i -lt "$1" ] && ! gone; do
+		nap
+		i=$((i + 1))
+	done
+	gone
+}
+
 # modes_off WHEN: the pane is out of the alternate screen, its cursor
 # shown and its mouse modes off.
 modes_off() {
@@ -796,12 +806,7 @@ resize 30 $H
 expect '^tracetui: reading \.\.\.$' "$label: 30 columns: redrawn narrower"
 resize $W $H
 keys q
-i=0
-while [ $i -lt 50 ] && ! gone; do
-	nap
-	i=$((i + 1))
-done
-gone
+gone_within 50
 ok $? "$label: q during the load ends the viewer within 1 s"
 sane "q during the load"
 kill "$writer" 2>/dev/null
@@ -856,12 +861,7 @@ run_in_pane "exec $TRACETUI $tmp/big.trace"
 if wait_for 'status_has "calls loading [0-9]+%"'; then
 	ok 0 "$label: the calls loading again"
 	keys q
-	i=0
-	while [ $i -lt 10 ] && ! gone; do
-		nap
-		i=$((i + 1))
-	done
-	gone
+	gone_within 10
 	ok $? "$label: q while the calls load ends the viewer within 0.2 s"
 else
 	skip_calls 2
