@@ -1189,16 +1189,44 @@ test_warmup(void)
 	ok(paths && checked && !wrong,
 	   "warmup: the call paths of %ld threads as built directly", checked);
 	test_warmup_index(tree, w, k);
-	ok(warmup_done(w), "warmup: done once the range index is taken");
-	ok(!warmup_take_timeline(w, k) && !warmup_take_thread_paths(w) &&
-	           !warmup_take_inverted(w) && !warmup_take_profile_index(w),
-	   "warmup: each thing is handed out once");
-	ok(!warmup_take_timeline(w, k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL),
-	   "warmup: no index for the other clock");
-	free(paths);
+	{
+		enum clock_index o = k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL;
+		struct timeline *other = warmup_take_timeline(w, o);
+		struct timeline *fresh = timeline_new(tree, o);
+
+		checked = wrong = 0;
+		for (t = 0; other && t < tree->nthreads; t++) {
+			const struct tt_thread *th = &tree->threads[t];
+			uint64_t span = th->last[o] - th->first[o] + 1;
+			uint32_t a[64], b[64];
+
+			timeline_row(other, t, th->first[o], span / 64 + 1, 64,
+			             a);
+			timeline_row(fresh, t, th->first[o], span / 64 + 1, 64,
+			             b);
+			for (i = 0; i < 64; i++, checked++)
+				wrong += a[i] != b[i];
+		}
+		ok(other && timeline_clock(other) == o && checked && !wrong,
+		   "warmup: the other clock's index, %ld slices as a fresh "
+		   "index says",
+		   checked);
+		ok(warmup_done(w), "warmup: done once the other clock's index "
+		                   "is taken");
+		ok(!warmup_take_timeline(w, k) && !warmup_take_timeline(w, o) &&
+		           !warmup_take_thread_paths(w) &&
+		           !warmup_take_inverted(w) &&
+		           !warmup_take_profile_index(w),
+		   "warmup: each thing is handed out once");
+		free(paths);
+		/* The first clock's index is freed after warmup_free, the
+		 * other's before the first's. */
+		warmup_free(w);
+		timeline_free(other);
+		timeline_free(fresh);
+	}
 	timeline_free(pre);
 	timeline_free(own);
-	warmup_free(w);
 	/* Freed untaken: nothing leaks (valgrind and ASan check). */
 	warmup_free(warmup_start(tree, k));
 	calltree_free(tree);
