@@ -34,7 +34,8 @@
  * call selects its method in every view.
  *
  * The index is built at the first draw or request (or taken from the
- * warmup).  Drawing asks the index for each visible thread's cells, one
+ * warmup); the other clock's, at the first `W`, is taken from the warmup
+ * too (or built sharing the first's clock-free parts), and both are kept.  Drawing asks the index for each visible thread's cells, one
  * descent per column (query/chart.c), never for every call of the span.
  */
 #include "config.h"
