@@ -426,6 +426,16 @@ same_renders "$one key:f key:b" "$one key:f $back key:t ENTER key:f key:b"
 same_renders "key:f key:b $one key:f" \
 	"key:f key:b $one key:f $back key:t ENTER key:f"
 
+# The call chart keeps both clocks' indexes (the other one from the
+# warmup): W twice draws what it drew, the selection included (a switch
+# fits the chart to the span again; a key clears the switch's message).
+pair ab "chart: W twice draws what it drew" timeline.trace 100x24 \
+	"VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:C-l" \
+	"VIEW_TIMELINE MOVE_DOWN MOVE_DOWN EXPAND key:W key:W key:C-l"
+pair ab "chart: W four times draws what W twice did" timeline.trace 100x24 \
+	"VIEW_TIMELINE MOVE_DOWN key:W key:W" \
+	"VIEW_TIMELINE MOVE_DOWN key:W key:W key:W key:W"
+
 # The mouse does what the keys do: the same screen after each pair (a
 # step is an SGR report, 1-based cells; @N: N ms after the last one).
 same_steps() {

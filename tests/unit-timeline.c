@@ -25,6 +25,11 @@
  * call's descendants end, the first and last call at a depth) must match
  * scans of the pre-order.
  *
+ * One clock's index is built whole, the other's sharing its method lists
+ * and depth blocks (and checked after the first is freed); a sharing index
+ * must answer cell for cell as a whole one, and the prefix sums must hold
+ * in each of their widths (16-, 32- and 64-bit offsets per block).
+ *
  * Then a thread of calls back to back whose slices span thousands of the
  * sparse table's blocks, and a few hand-made trees whose answers are
  * worked out in comments: the dominant calls, the chart's cells and the
@@ -411,6 +416,30 @@ check_methods(const struct timeline *tl, const struct calltree *tree,
 	}
 }
 
+/* Every call's exclusive time: its duration less its callees'. */
+static void
+check_excl(const struct timeline *tl, const struct calltree *tree,
+           enum clock_index k, size_t t, struct tally *ty)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	uint32_t *parent = brute_parents(tree, t);
+	uint64_t *ex = xcalloc(th->ncalls + 1, sizeof(*ex));
+	size_t i;
+
+	for (i = 0; i < th->ncalls; i++) {
+		uint64_t d = calltree_duration(tree, th->first_call + i, k);
+
+		ex[i] += d;
+		if (parent[i] != NONE)
+			ex[parent[i] - th->first_call] -= d;
+	}
+	for (i = 0; i < th->ncalls; i++)
+		expect(ty, timeline_call_excl(tl, (uint32_t)(th->first_call + i)),
+		       ex[i], "exclusive", t, th->first_call + i, 0);
+	free(ex);
+	free(parent);
+}
+
 /* The chart's moves against scans of the pre-order: the next and the
  * previous call at a call's depth, its first callee, where its
  * descendants end; the first and last call at each depth. */
@@ -483,20 +512,28 @@ test_random(void)
 		for (seed = 1; seed <= seeds; seed++) {
 			struct calltree *tree =
 			        random_tree(seed * 7919 + s, sizes[s]);
-			int k;
+			/* One clock's index whole, the other's sharing its
+			 * clock-free parts, and freed after it; the clocks
+			 * take turns. */
+			enum clock_index order[2] = {
+			        seed % 2 ? CLOCK_WALL : CLOCK_CPU,
+			        seed % 2 ? CLOCK_CPU : CLOCK_WALL};
+			struct timeline *index[2];
+			int o;
 
-			for (k = 0; k < CLOCK_COUNT; k++) {
-				struct timeline *tl =
-				        timeline_new(tree, (enum clock_index)k);
+			index[0] = timeline_new(tree, order[0]);
+			index[1] = timeline_new_sharing(index[0], order[1]);
+			timeline_free(index[0]);
+			index[0] = timeline_new(tree, order[0]);
+			for (o = 1; o >= 0; o--) {
+				struct timeline *tl = index[o];
+				enum clock_index k = order[o];
 				size_t t;
 
 				for (t = 0; t < tree->nthreads; t++) {
-					check_slices(tl, tree,
-					             (enum clock_index)k, t,
-					             &dom);
-					check_methods(tl, tree,
-					              (enum clock_index)k, t,
-					              &meth);
+					check_slices(tl, tree, k, t, &dom);
+					check_methods(tl, tree, k, t, &meth);
+					check_excl(tl, tree, k, t, &meth);
 					if (k == CLOCK_WALL)
 						check_moves(tl, tree, t,
 						            &moves);
@@ -509,12 +546,13 @@ test_random(void)
 	}
 	if (!ok(!dom.wrong,
 	        "random trees, times x%llu: %ld slices and times on %ld "
-	        "trees match brute force",
+	        "trees match brute force (one clock's index sharing the "
+	        "other's parts, freed first)",
 	        (unsigned long long)time_scale, dom.checked, trees))
 		printf("#   %ld wrong; first: %s\n", dom.wrong, dom.first);
 	if (!ok(!meth.wrong,
-	        "random trees: %ld method-index answers match "
-	        "brute force",
+	        "random trees: %ld method-index answers and exclusive "
+	        "times match brute force",
 	        meth.checked))
 		printf("#   %ld wrong; first: %s\n", meth.wrong, meth.first);
 	if (!ok(!moves.wrong && moves.checked > 10000,
@@ -584,6 +622,131 @@ test_wide(void)
 	        tree->calls.count, ty.checked))
 		printf("#   %ld wrong; first: %s\n", ty.wrong, ty.first);
 	timeline_free(tl);
+	calltree_free(tree);
+}
+
+/*
+ * The prefix sums keep a block of 64 calls in 16-bit offsets from its
+ * base while its exclusive times add up to under 2^16, else in 32 bits,
+ * else in 64.  One thread of blocks of each kind in turn: calls of 1 unit
+ * (the block's sum 64), of 3000 units (192000) with a callee of half in
+ * every other, and of 2^27 (2^33) with callees, on the wall clock; the
+ * thread-cpu clock is a thousandth of it, which puts the blocks in other
+ * widths.  Exclusive times, busy time and slices against brute force, on
+ * a whole index and on one sharing the other clock's parts.
+ */
+static void
+test_prefix_widths(void)
+{
+	static const uint64_t lens[] = {1, 3000, (uint64_t)1 << 27, 1, 3000};
+	struct calltree *tree;
+	struct tally ty = {0};
+	uint64_t t = 0;
+	size_t b;
+	int i, k;
+
+	start(2);
+	cur->thread(cur->ctx, 1, "main");
+	for (b = 0; b < sizeof(lens) / sizeof(lens[0]); b++) {
+		for (i = 0; i < 48; i++) {
+			uint64_t d = lens[b];
+
+			ev(1, 0, TRACE_ENTER, t / 1000, t);
+			if (d > 1 && i % 2) {
+				ev(1, 1, TRACE_ENTER, (t + 1) / 1000, t + 1);
+				ev(1, 1, TRACE_EXIT, (t + d / 2) / 1000,
+				   t + d / 2);
+			}
+			t += d;
+			ev(1, 0, TRACE_EXIT, t / 1000, t);
+		}
+	}
+	tree = finish();
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		enum clock_index c = (enum clock_index)k;
+		struct timeline *whole = timeline_new(tree, c);
+		struct timeline *shared = timeline_new_sharing(
+		        whole, c == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL);
+		struct timeline *both[2] = {whole, shared};
+		enum clock_index ks[2] = {c, timeline_clock(shared)};
+		int j, r;
+
+		for (j = 0; j < 2; j++) {
+			const struct tt_thread *th = &tree->threads[0];
+			uint64_t span = th->last[ks[j]] - th->first[ks[j]];
+
+			check_excl(both[j], tree, ks[j], 0, &ty);
+			check_methods(both[j], tree, ks[j], 0, &ty);
+			for (r = 0; r < 40; r++) {
+				uint64_t a = th->first[ks[j]] + below(span);
+				uint64_t w = 1 + below(span / (1 + below(40)));
+
+				expect(&ty, timeline_dominant(both[j], 0, a, a + w),
+				       brute_dominant(tree, ks[j], 0, a, a + w),
+				       "slice", 0, a, a + w);
+			}
+		}
+		timeline_free(whole);
+		timeline_free(shared);
+	}
+	if (!ok(!ty.wrong && ty.checked > 1000,
+	        "blocks of 16-, 32- and 64-bit prefix sums: %ld exclusive "
+	        "times, busy times and slices match brute force",
+	        ty.checked))
+		printf("#   %ld wrong; first: %s\n", ty.wrong, ty.first);
+	calltree_free(tree);
+}
+
+/*
+ * The index of the other clock built sharing the first's method lists
+ * and depth blocks answers as a whole index of that clock does, cell for
+ * cell, and counts the shared parts once.
+ */
+static void
+test_sharing(void)
+{
+	struct calltree *tree = random_tree(777, 6000);
+	struct timeline *wall = timeline_new(tree, CLOCK_WALL);
+	struct timeline *cpu = timeline_new_sharing(wall, CLOCK_CPU);
+	struct timeline *fresh = timeline_new(tree, CLOCK_CPU);
+	long checked = 0, wrong = 0;
+	size_t t, m, i;
+
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+		uint64_t span = th->last[CLOCK_CPU] - th->first[CLOCK_CPU] + 1;
+		uint64_t width;
+
+		for (width = span / 64 + 1; width; width /= 7) {
+			uint32_t a[64], b[64];
+
+			timeline_row(cpu, t, th->first[CLOCK_CPU], width, 64, a);
+			timeline_row(fresh, t, th->first[CLOCK_CPU], width, 64,
+			             b);
+			for (i = 0; i < 64; i++, checked++)
+				wrong += a[i] != b[i];
+		}
+		for (m = 0; m < tree->nmethods; m++, checked++)
+			wrong += timeline_method_longest(cpu, (uint32_t)m, t) !=
+			         timeline_method_longest(fresh, (uint32_t)m, t);
+		wrong += timeline_busy(cpu, t) != timeline_busy(fresh, t);
+	}
+	for (i = 0; i < tree->calls.count; i++, checked++)
+		wrong += timeline_call_excl(cpu, (uint32_t)i) !=
+		         timeline_call_excl(fresh, (uint32_t)i);
+	ok(checked > 1000 && !wrong,
+	   "sharing: %ld cells, longest calls and exclusive times as a whole "
+	   "index of the clock says",
+	   checked);
+	ok(timeline_memory(cpu) == timeline_memory(fresh) &&
+	           timeline_memory_own(cpu) < timeline_memory(cpu) &&
+	           timeline_memory(cpu) - timeline_memory_own(cpu) ==
+	                   timeline_memory(wall) - timeline_memory_own(wall),
+	   "sharing: the index holds %zu bytes of its own, of %zu",
+	   timeline_memory_own(cpu), timeline_memory(fresh));
+	timeline_free(wall);
+	timeline_free(fresh);
+	timeline_free(cpu);
 	calltree_free(tree);
 }
 
@@ -1026,16 +1189,44 @@ test_warmup(void)
 	ok(paths && checked && !wrong,
 	   "warmup: the call paths of %ld threads as built directly", checked);
 	test_warmup_index(tree, w, k);
-	ok(warmup_done(w), "warmup: done once the range index is taken");
-	ok(!warmup_take_timeline(w, k) && !warmup_take_thread_paths(w) &&
-	           !warmup_take_inverted(w) && !warmup_take_profile_index(w),
-	   "warmup: each thing is handed out once");
-	ok(!warmup_take_timeline(w, k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL),
-	   "warmup: no index for the other clock");
-	free(paths);
+	{
+		enum clock_index o = k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL;
+		struct timeline *other = warmup_take_timeline(w, o);
+		struct timeline *fresh = timeline_new(tree, o);
+
+		checked = wrong = 0;
+		for (t = 0; other && t < tree->nthreads; t++) {
+			const struct tt_thread *th = &tree->threads[t];
+			uint64_t span = th->last[o] - th->first[o] + 1;
+			uint32_t a[64], b[64];
+
+			timeline_row(other, t, th->first[o], span / 64 + 1, 64,
+			             a);
+			timeline_row(fresh, t, th->first[o], span / 64 + 1, 64,
+			             b);
+			for (i = 0; i < 64; i++, checked++)
+				wrong += a[i] != b[i];
+		}
+		ok(other && timeline_clock(other) == o && checked && !wrong,
+		   "warmup: the other clock's index, %ld slices as a fresh "
+		   "index says",
+		   checked);
+		ok(warmup_done(w), "warmup: done once the other clock's index "
+		                   "is taken");
+		ok(!warmup_take_timeline(w, k) && !warmup_take_timeline(w, o) &&
+		           !warmup_take_thread_paths(w) &&
+		           !warmup_take_inverted(w) &&
+		           !warmup_take_profile_index(w),
+		   "warmup: each thing is handed out once");
+		free(paths);
+		/* The first clock's index is freed after warmup_free, the
+		 * other's before the first's. */
+		warmup_free(w);
+		timeline_free(other);
+		timeline_free(fresh);
+	}
 	timeline_free(pre);
 	timeline_free(own);
-	warmup_free(w);
 	/* Freed untaken: nothing leaks (valgrind and ASan check). */
 	warmup_free(warmup_start(tree, k));
 	calltree_free(tree);
@@ -1050,6 +1241,8 @@ main(void)
 	test_chart_steps();
 	test_empty();
 	test_warmup();
+	test_sharing();
+	test_prefix_widths();
 	test_wide();
 	test_random();
 	time_scale = (uint64_t)1 << 27;

@@ -36,13 +36,21 @@
  * chosen in advance; this index answers any slice exactly, which the
  * tests check against a direct descent.
  *
- * Memory, per call: 4 bytes of prefix sums (offsets from a 64-bit base
- * per block of 64 calls), 4 or fewer for the per-method lists, and for
- * the sparse table, per block, 2 bytes a level up to 2^10 blocks long
- * and 4 a level above (0.8 a call at 35 million calls).  Building is a
- * few linear passes.  The method lists keep, per method and thread, the
- * calls not nested in another call of the same method (disjoint
- * intervals sorted by start), with the longest of each group.
+ * Memory, per call: 2 bytes of prefix sums (offsets from a 64-bit base
+ * per block of 64 calls; a block whose exclusive times add up to 2^16 or
+ * more keeps 32- or 64-bit offsets of its own), 4 or fewer for the
+ * per-method lists, and for the sparse table, per block, 2 bytes a level
+ * up to 2^10 blocks long and 4 a level above (0.8 a call at 35 million
+ * calls).  Building is a few linear passes.  The method lists keep, per
+ * method and thread, the calls not nested in another call of the same
+ * method (disjoint intervals sorted by start), with the longest of each
+ * group.
+ *
+ * Only the prefix sums, the sparse table and each group's longest call
+ * depend on the clock.  The method lists and the depth blocks do not,
+ * and an index of the other clock shares them (timeline_new_sharing):
+ * about 3 bytes a call more for the second clock, where a whole index
+ * is about 7, so the viewer keeps both and switches clocks at once.
  */
 #include "config.h"
 
@@ -51,6 +59,7 @@
 #include "util/alloc.h"
 #include "util/jobs.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,13 +67,33 @@ enum { BLOCK_SHIFT = 6, BLOCK = 1 << BLOCK_SHIFT };
 /* The sparse table's levels (2^26 blocks at most) and the first whose
  * entries do not fit 16 bits as offsets from their first block. */
 enum { MAX_LEVELS = 32, NEAR_LEVELS = 16 - BLOCK_SHIFT + 1 };
+/* A block of prefix sums: 16-bit offsets in ex_low (EX_NEAR), else its
+ * place among the blocks of 32-bit offsets (ex_mid) or, with EX_WIDE,
+ * of 64-bit values (ex_wide). */
+#define EX_NEAR UINT32_MAX
+#define EX_WIDE ((uint32_t)1 << 31)
 
 /* The calls of one method on one thread. */
 struct method_group {
 	uint32_t thread;
 	uint32_t first; /* into mcalls */
 	uint32_t count;
-	uint32_t longest;
+};
+
+enum { DEPTH_SHIFT = 6, DEPTH_BLOCK = 1 << DEPTH_SHIFT };
+
+/* What does not depend on the clock, shared by the indexes of both. */
+struct timeline_shared {
+	atomic_int refs;
+	uint32_t *mcalls; /* by method, then thread, then start */
+	struct method_group *groups;
+	uint32_t *mgroups; /* method m: groups [mgroups[m], mgroups[m+1]) */
+	size_t nmcalls;
+	/* The least and greatest depth of each block of DEPTH_BLOCK calls
+	 * (saturated at UINT16_MAX), and of each DEPTH_BLOCK of those: the
+	 * depth searches skip blocks with nothing to find. */
+	uint16_t *dmin[2], *dmax[2];
+	size_t ndepth[2];
 };
 
 struct timeline {
@@ -72,10 +101,10 @@ struct timeline {
 	enum clock_index clock;
 	size_t ncalls;
 	/* E(i), the exclusive times of calls [0, i): see ex_prefix */
-	uint32_t *ex_low;
-	uint64_t *ex_base, *wide;
-	uint32_t *wide_of;
-	size_t nwide; /* blocks in `wide` */
+	uint16_t *ex_low;
+	uint64_t *ex_base, *ex_wide;
+	uint32_t *ex_far, *ex_mid;
+	size_t nmid, nwide; /* blocks in ex_mid and ex_wide */
 	/* The sparse table: entry j of level l is the leftmost longest call
 	 * of blocks [j, j + 2^l), for j + 2^l <= nblocks.  Levels below
 	 * NEAR_LEVELS keep it as an offset from block j's first call
@@ -85,18 +114,11 @@ struct timeline {
 	uint32_t *table_call;
 	size_t level_first[MAX_LEVELS]; /* level l: its entry 0 */
 	size_t nblocks, nlevels, ntable_off, ntable_call;
-	uint32_t *mcalls; /* by method, then thread, then start */
-	struct method_group *groups;
-	uint32_t *mgroups; /* method m: groups [mgroups[m], mgroups[m+1]) */
+	uint32_t *longest; /* per method group, on this clock */
 	uint64_t *busy;    /* per thread */
-	/* The least and greatest depth of each block of DEPTH_BLOCK calls
-	 * (saturated at UINT16_MAX), and of each DEPTH_BLOCK of those: the
-	 * depth searches skip blocks with nothing to find. */
-	uint16_t *dmin[2], *dmax[2];
-	size_t ndepth[2];
+	struct timeline_shared *sh;
+	bool build_shared; /* while building: the shared part too */
 };
-
-enum { DEPTH_SHIFT = 6, DEPTH_BLOCK = 1 << DEPTH_SHIFT };
 
 static inline uint64_t
 start_of(const struct timeline *tl, size_t c)
@@ -159,17 +181,19 @@ upper_bound(const struct timeline *tl, size_t lo, size_t hi, uint64_t at)
 static inline uint64_t
 ex_prefix(const struct timeline *tl, size_t i)
 {
-	size_t b = i >> BLOCK_SHIFT;
+	size_t b = i >> BLOCK_SHIFT, j = i & (BLOCK - 1);
+	uint32_t far = tl->ex_far[b];
 
-	if (tl->wide_of[b] != UINT32_MAX)
-		return tl->wide[(size_t)tl->wide_of[b] * BLOCK +
-		                (i & (BLOCK - 1))];
-	return tl->ex_base[b] + tl->ex_low[i];
+	if (far == EX_NEAR)
+		return tl->ex_base[b] + tl->ex_low[i];
+	if (far & EX_WIDE)
+		return tl->ex_wide[(size_t)(far & ~EX_WIDE) * BLOCK + j];
+	return tl->ex_base[b] + tl->ex_mid[(size_t)far * BLOCK + j];
 }
 
 /* While building: the exclusive time of call i, kept in ex_low[i + 1]
- * modulo 2^32 (exact, as it never exceeds the call's duration) or, for
- * a call of 2^32 or more, in the `longs` list sorted by call. */
+ * (exact, as it never exceeds the call's duration) or, for a call of
+ * more than UINT16_MAX, in the `longs` list sorted by call. */
 struct long_ex {
 	uint32_t call;
 	uint64_t ex;
@@ -195,49 +219,59 @@ static uint64_t
 exclusive_of(const struct timeline *tl, struct long_ex *longs, size_t nlongs,
              size_t i)
 {
-	struct long_ex *l = dur(tl, i) >> 32
-	                            ? long_ex_of(longs, nlongs, (uint32_t)i)
-	                            : NULL;
-
-	return l ? l->ex : tl->ex_low[i + 1];
+	if (dur(tl, i) > UINT16_MAX)
+		return long_ex_of(longs, nlongs, (uint32_t)i)->ex;
+	return tl->ex_low[i + 1];
 }
 
-/* Turn the exclusive times into the prefix sums E(i): per block of
- * BLOCK indexes a 64-bit base and 32-bit offsets, or, for the rare block
- * whose offsets would not fit, 64-bit values of its own. */
+/* Turn the exclusive times into the prefix sums E(i), a block of BLOCK
+ * indexes at a time: its exclusive times read first (the last one from
+ * the next block's first slot, which the next block overwrites), then
+ * its offsets from the block's base written in the narrowest width that
+ * holds the greatest. */
 static void
 build_prefix(struct timeline *tl, struct long_ex *longs, size_t nlongs)
 {
-	size_t n = tl->ncalls, nb = (n >> BLOCK_SHIFT) + 1, i, wide_cap = 0;
+	size_t n = tl->ncalls, nb = (n >> BLOCK_SHIFT) + 1, b, j;
+	size_t mid_cap = 0, wide_cap = 0;
 	uint64_t e = 0;
 
 	tl->ex_base = xmalloc(nb * sizeof(*tl->ex_base));
-	tl->wide_of = xmalloc(nb * sizeof(*tl->wide_of));
-	for (i = 0; i <= n; i++) {
-		size_t b = i >> BLOCK_SHIFT;
-		uint64_t x = i < n ? exclusive_of(tl, longs, nlongs, i) : 0;
+	tl->ex_far = xmalloc(nb * sizeof(*tl->ex_far));
+	for (b = 0; b < nb; b++) {
+		size_t first = b << BLOCK_SHIFT;
+		size_t len = n + 1 - first < BLOCK ? n + 1 - first : BLOCK;
+		uint64_t off[BLOCK], x;
 
-		if (!(i & (BLOCK - 1))) {
-			tl->ex_base[b] = e;
-			tl->wide_of[b] = UINT32_MAX;
+		off[0] = 0;
+		x = first < n ? exclusive_of(tl, longs, nlongs, first) : 0;
+		for (j = 1; j < len; j++) {
+			off[j] = off[j - 1] + x;
+			x = first + j < n
+			            ? exclusive_of(tl, longs, nlongs, first + j)
+			            : 0;
 		}
-		if (tl->wide_of[b] == UINT32_MAX &&
-		    e - tl->ex_base[b] > UINT32_MAX) {
-			/* This block goes wide: copy what it has so far. */
-			size_t j, first = b << BLOCK_SHIFT;
-
-			UTIL_GROW(tl->wide, wide_cap, (tl->nwide + 1) * BLOCK);
-			for (j = first; j < i; j++)
-				tl->wide[tl->nwide * BLOCK + (j - first)] =
-				        tl->ex_base[b] + tl->ex_low[j];
-			tl->wide_of[b] = (uint32_t)tl->nwide++;
+		tl->ex_base[b] = e;
+		if (off[len - 1] <= UINT16_MAX) {
+			tl->ex_far[b] = EX_NEAR;
+			for (j = 0; j < len; j++)
+				tl->ex_low[first + j] = (uint16_t)off[j];
+		} else if (off[len - 1] <= UINT32_MAX) {
+			tl->ex_far[b] = (uint32_t)tl->nmid;
+			UTIL_GROW(tl->ex_mid, mid_cap, (tl->nmid + 1) * BLOCK);
+			for (j = 0; j < len; j++)
+				tl->ex_mid[tl->nmid * BLOCK + j] =
+				        (uint32_t)off[j];
+			tl->nmid++;
+		} else {
+			tl->ex_far[b] = (uint32_t)tl->nwide | EX_WIDE;
+			UTIL_GROW(tl->ex_wide, wide_cap,
+			          (tl->nwide + 1) * BLOCK);
+			for (j = 0; j < len; j++)
+				tl->ex_wide[tl->nwide * BLOCK + j] = e + off[j];
+			tl->nwide++;
 		}
-		if (tl->wide_of[b] != UINT32_MAX)
-			tl->wide[(size_t)tl->wide_of[b] * BLOCK +
-			         (i & (BLOCK - 1))] = e;
-		else
-			tl->ex_low[i] = (uint32_t)(e - tl->ex_base[b]);
-		e += x;
+		e += off[len - 1] + x;
 	}
 }
 
@@ -261,18 +295,18 @@ build_descent(struct timeline *tl)
 			uint64_t d = dur(tl, i);
 			uint32_t p = calltree_walk_parent(&walk, i);
 
-			tl->ex_low[i + 1] = (uint32_t)d;
-			if (d >> 32) {
+			tl->ex_low[i + 1] = (uint16_t)d;
+			if (d > UINT16_MAX) {
 				UTIL_GROW(longs, longs_cap, nlongs + 1);
 				longs[nlongs].call = (uint32_t)i;
 				longs[nlongs++].ex = d;
 			}
 			if (p == CALL_NONE)
 				continue;
-			if (dur(tl, p) >> 32)
+			if (dur(tl, p) > UINT16_MAX)
 				long_ex_of(longs, nlongs, p)->ex -= d;
 			else
-				tl->ex_low[p + 1] -= (uint32_t)d;
+				tl->ex_low[p + 1] -= (uint16_t)d;
 		}
 	}
 	calltree_walk_done(&walk);
@@ -371,12 +405,13 @@ build_methods(struct timeline *tl)
 {
 	const struct calltree *tree = tl->tree;
 	const struct tt_calls *calls = &tree->calls;
+	struct timeline_shared *sh = tl->sh;
 	size_t nm = tree->nmethods, m, t, i, ncalls = 0, ngroups = 0;
 	uint32_t *last = xmalloc((nm + 1) * sizeof(*last));
 	uint32_t *count = xcalloc(nm + 1, sizeof(*count));
 	uint32_t *fill = xcalloc(nm + 1, sizeof(*fill));
 
-	tl->mgroups = xcalloc(nm + 1, sizeof(*tl->mgroups));
+	sh->mgroups = xcalloc(nm + 1, sizeof(*sh->mgroups));
 	for (m = 0; m < nm; m++)
 		last[m] = UINT32_MAX;
 	for (t = 0; t < tree->nthreads; t++) {
@@ -390,18 +425,19 @@ build_methods(struct timeline *tl)
 			ncalls++;
 			if (last[m] != t) {
 				last[m] = (uint32_t)t;
-				tl->mgroups[m + 1]++;
+				sh->mgroups[m + 1]++;
 				ngroups++;
 			}
 		}
 	}
 	for (m = 0; m < nm; m++) {
-		tl->mgroups[m + 1] += tl->mgroups[m];
+		sh->mgroups[m + 1] += sh->mgroups[m];
 		fill[m + 1] = fill[m] + count[m];
 		last[m] = UINT32_MAX;
 	}
-	tl->mcalls = xmalloc((ncalls + 1) * sizeof(*tl->mcalls));
-	tl->groups = xcalloc(ngroups + 1, sizeof(*tl->groups));
+	sh->nmcalls = ncalls;
+	sh->mcalls = xmalloc((ncalls + 1) * sizeof(*sh->mcalls));
+	sh->groups = xcalloc(ngroups + 1, sizeof(*sh->groups));
 	memset(count, 0, (nm + 1) * sizeof(*count)); /* groups made so far */
 	for (t = 0; t < tree->nthreads; t++) {
 		const struct tt_thread *th = &tree->threads[t];
@@ -414,16 +450,12 @@ build_methods(struct timeline *tl)
 			m = calltree_method(tree, i);
 			if (last[m] != t) {
 				last[m] = (uint32_t)t;
-				g = &tl->groups[tl->mgroups[m] + count[m]++];
+				g = &sh->groups[sh->mgroups[m] + count[m]++];
 				g->thread = (uint32_t)t;
 				g->first = fill[m];
-				g->longest = (uint32_t)i;
 			}
-			g = &tl->groups[tl->mgroups[m] + count[m] - 1];
-			g->count++;
-			if (tl->ncalls && dur(tl, i) > dur(tl, g->longest))
-				g->longest = (uint32_t)i;
-			tl->mcalls[fill[m]++] = (uint32_t)i;
+			sh->groups[sh->mgroups[m] + count[m] - 1].count++;
+			sh->mcalls[fill[m]++] = (uint32_t)i;
 		}
 	}
 	free(last);
@@ -431,47 +463,84 @@ build_methods(struct timeline *tl)
 	free(fill);
 }
 
+/* Each method group's longest call on the index's clock (the earliest on
+ * a tie), in one pass over the calls in order: a method's groups come
+ * thread by thread, as the threads do. */
+static void
+build_longest(struct timeline *tl)
+{
+	const struct calltree *tree = tl->tree;
+	const struct timeline_shared *sh = tl->sh;
+	size_t nm = tree->nmethods, ngroups = sh->mgroups[nm], m, t, i, g;
+	uint32_t *at = xmalloc((nm + 1) * sizeof(*at));
+
+	tl->longest = xmalloc((ngroups + 1) * sizeof(*tl->longest));
+	for (g = 0; g < ngroups; g++)
+		tl->longest[g] = sh->mcalls[sh->groups[g].first];
+	for (m = 0; m < nm; m++)
+		at[m] = sh->mgroups[m];
+	for (t = 0; t < tree->nthreads && tl->ncalls; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		for (i = th->first_call; i < th->first_call + th->ncalls; i++) {
+			if (tree->calls.flags[i] & CALL_RECURSIVE)
+				continue;
+			m = calltree_method(tree, i);
+			g = at[m];
+			while (sh->groups[g].thread != t)
+				g++;
+			at[m] = (uint32_t)g;
+			if (dur(tl, i) > dur(tl, tl->longest[g]))
+				tl->longest[g] = (uint32_t)i;
+		}
+	}
+	free(at);
+}
+
 /* The depth blocks: level 0 over the calls, level 1 over level 0. */
 static void
 build_depths(struct timeline *tl)
 {
 	const struct calltree *tree = tl->tree;
+	struct timeline_shared *sh = tl->sh;
 	size_t n = tree->calls.count, l, i;
 
 	for (l = 0; l < 2; l++) {
-		size_t below = l ? tl->ndepth[0] : n;
+		size_t below = l ? sh->ndepth[0] : n;
 		size_t nb = (below + DEPTH_BLOCK - 1) >> DEPTH_SHIFT;
 
-		tl->ndepth[l] = nb;
-		tl->dmin[l] = xmalloc((nb + 1) * sizeof(*tl->dmin[l]));
-		tl->dmax[l] = xmalloc((nb + 1) * sizeof(*tl->dmax[l]));
+		sh->ndepth[l] = nb;
+		sh->dmin[l] = xmalloc((nb + 1) * sizeof(*sh->dmin[l]));
+		sh->dmax[l] = xmalloc((nb + 1) * sizeof(*sh->dmax[l]));
 		for (i = 0; i < nb; i++) {
-			tl->dmin[l][i] = UINT16_MAX;
-			tl->dmax[l][i] = 0;
+			sh->dmin[l][i] = UINT16_MAX;
+			sh->dmax[l][i] = 0;
 		}
 		for (i = 0; i < below; i++) {
 			uint16_t lo, hi;
 			size_t b = i >> DEPTH_SHIFT;
 
 			if (l) {
-				lo = tl->dmin[0][i];
-				hi = tl->dmax[0][i];
+				lo = sh->dmin[0][i];
+				hi = sh->dmax[0][i];
 			} else {
 				uint32_t d = calltree_depth(tree, i);
 
 				lo = hi = d < UINT16_MAX ? (uint16_t)d
 				                         : UINT16_MAX;
 			}
-			if (lo < tl->dmin[l][b])
-				tl->dmin[l][b] = lo;
-			if (hi > tl->dmax[l][b])
-				tl->dmax[l][b] = hi;
+			if (lo < sh->dmin[l][b])
+				sh->dmin[l][b] = lo;
+			if (hi > sh->dmax[l][b])
+				sh->dmax[l][b] = hi;
 		}
 	}
 }
 
 /* Half of the index: the parts write fields of their own and only read
- * the model, so the two halves can be built at once. */
+ * the model (the longest calls read the method lists, built first in the
+ * same half), so the two halves can be built at once.  An index sharing
+ * another's method lists and depth blocks builds the rest only. */
 struct index_half {
 	struct timeline *tl;
 	int half;
@@ -484,30 +553,38 @@ build_half(void *arg)
 
 	if (h->half == 0) {
 		build_descent(h->tl);
-		build_depths(h->tl);
+		if (h->tl->build_shared)
+			build_depths(h->tl);
 	} else {
 		build_table(h->tl);
-		build_methods(h->tl);
+		if (h->tl->build_shared)
+			build_methods(h->tl);
+		build_longest(h->tl);
 	}
 	return NULL;
 }
 
-struct timeline *
-timeline_new(const struct calltree *tree, enum clock_index k)
+/* Build tl's parts, the shared ones too unless tl->sh is set. */
+static struct timeline *
+build_index(struct timeline *tl)
 {
-	struct timeline *tl = xcalloc(1, sizeof(*tl));
+	const struct calltree *tree = tl->tree;
 	struct index_half halves[2] = {{tl, 0}, {tl, 1}};
 	size_t t;
 
-	tl->tree = tree;
-	tl->clock = k;
-	tl->ncalls = tree->has_clock[k] ? tree->calls.count : 0;
+	tl->ncalls = tree->has_clock[tl->clock] ? tree->calls.count : 0;
+	if (!tl->sh) {
+		tl->sh = xcalloc(1, sizeof(*tl->sh));
+		atomic_init(&tl->sh->refs, 1);
+		tl->build_shared = true;
+	}
 	if (tree->calls.count >= 65536 && util_jobs_count(2) > 1) {
 		util_jobs_run(build_half, halves, sizeof(halves[0]), 2);
 	} else {
 		build_half(&halves[0]);
 		build_half(&halves[1]);
 	}
+	tl->build_shared = false;
 	tl->busy = xcalloc(tree->nthreads + 1, sizeof(*tl->busy));
 	for (t = 0; t < tree->nthreads && tl->ncalls; t++) {
 		const struct tt_thread *th = &tree->threads[t];
@@ -518,6 +595,43 @@ timeline_new(const struct calltree *tree, enum clock_index k)
 	return tl;
 }
 
+struct timeline *
+timeline_new(const struct calltree *tree, enum clock_index k)
+{
+	struct timeline *tl = xcalloc(1, sizeof(*tl));
+
+	tl->tree = tree;
+	tl->clock = k;
+	return build_index(tl);
+}
+
+struct timeline *
+timeline_new_sharing(const struct timeline *other, enum clock_index k)
+{
+	struct timeline *tl = xcalloc(1, sizeof(*tl));
+
+	tl->tree = other->tree;
+	tl->clock = k;
+	tl->sh = other->sh;
+	atomic_fetch_add(&tl->sh->refs, 1);
+	return build_index(tl);
+}
+
+static void
+shared_release(struct timeline_shared *sh)
+{
+	if (!sh || atomic_fetch_sub(&sh->refs, 1) != 1)
+		return;
+	free(sh->mcalls);
+	free(sh->groups);
+	free(sh->mgroups);
+	free(sh->dmin[0]);
+	free(sh->dmin[1]);
+	free(sh->dmax[0]);
+	free(sh->dmax[1]);
+	free(sh);
+}
+
 void
 timeline_free(struct timeline *tl)
 {
@@ -525,18 +639,14 @@ timeline_free(struct timeline *tl)
 		return;
 	free(tl->ex_low);
 	free(tl->ex_base);
-	free(tl->wide_of);
-	free(tl->wide);
+	free(tl->ex_far);
+	free(tl->ex_mid);
+	free(tl->ex_wide);
 	free(tl->table_off);
 	free(tl->table_call);
-	free(tl->mcalls);
-	free(tl->groups);
-	free(tl->mgroups);
+	free(tl->longest);
 	free(tl->busy);
-	free(tl->dmin[0]);
-	free(tl->dmin[1]);
-	free(tl->dmax[0]);
-	free(tl->dmax[1]);
+	shared_release(tl->sh);
 	free(tl);
 }
 
@@ -553,28 +663,33 @@ timeline_tree(const struct timeline *tl)
 }
 
 size_t
-timeline_memory(const struct timeline *tl)
+timeline_memory_own(const struct timeline *tl)
 {
-	const struct calltree *tree = tl->tree;
-	size_t ngroups = tl->mgroups[tree->nmethods];
-	size_t nmcalls = ngroups ? tl->groups[ngroups - 1].first +
-	                                   tl->groups[ngroups - 1].count
-	                         : 0;
-
+	size_t ngroups = tl->sh->mgroups[tl->tree->nmethods];
 	size_t nb = (tl->ncalls >> BLOCK_SHIFT) + 1;
 
 	return (tl->ncalls + 1) * sizeof(*tl->ex_low) +
-	       nb * (sizeof(*tl->ex_base) + sizeof(*tl->wide_of)) +
-	       tl->nwide * BLOCK * sizeof(*tl->wide) +
+	       nb * (sizeof(*tl->ex_base) + sizeof(*tl->ex_far)) +
+	       tl->nmid * BLOCK * sizeof(*tl->ex_mid) +
+	       tl->nwide * BLOCK * sizeof(*tl->ex_wide) +
 	       tl->ntable_off * sizeof(*tl->table_off) +
 	       tl->ntable_call * sizeof(*tl->table_call) +
-	       nmcalls * sizeof(*tl->mcalls) + ngroups * sizeof(*tl->groups) +
-	       (tree->nmethods + 1) * sizeof(*tl->mgroups) +
-	       tree->nthreads * sizeof(*tl->busy) +
-	       (tl->ndepth[0] + tl->ndepth[1]) *
-	               (sizeof(*tl->dmin[0]) + sizeof(*tl->dmax[0]));
+	       ngroups * sizeof(*tl->longest) +
+	       tl->tree->nthreads * sizeof(*tl->busy);
 }
 
+size_t
+timeline_memory(const struct timeline *tl)
+{
+	const struct timeline_shared *sh = tl->sh;
+	size_t ngroups = sh->mgroups[tl->tree->nmethods];
+
+	return timeline_memory_own(tl) + sh->nmcalls * sizeof(*sh->mcalls) +
+	       ngroups * sizeof(*sh->groups) +
+	       (tl->tree->nmethods + 1) * sizeof(*sh->mgroups) +
+	       (sh->ndepth[0] + sh->ndepth[1]) *
+	               (sizeof(*sh->dmin[0]) + sizeof(*sh->dmax[0]));
+}
 /*
  * A call and what is known of its ancestors, by depth: at[d] is its
  * ancestor at depth d (at[len - 1] the call itself), or CALL_NONE until
@@ -940,45 +1055,49 @@ timeline_busy(const struct timeline *tl, size_t t)
 	return tl->busy[t];
 }
 
-/* The group of method m on thread t, or NULL. */
-static const struct method_group *
+/* The group of method m on thread t, or SIZE_MAX. */
+static size_t
 group_of(const struct timeline *tl, uint32_t m, size_t t)
 {
+	const struct timeline_shared *sh = tl->sh;
 	size_t lo, hi;
 
 	if (m >= tl->tree->nmethods || !tl->ncalls)
-		return NULL;
-	lo = tl->mgroups[m];
-	hi = tl->mgroups[m + 1];
+		return SIZE_MAX;
+	lo = sh->mgroups[m];
+	hi = sh->mgroups[m + 1];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (tl->groups[mid].thread < t)
+		if (sh->groups[mid].thread < t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < tl->mgroups[m + 1] && tl->groups[lo].thread == t
-	               ? &tl->groups[lo]
-	               : NULL;
+	return lo < sh->mgroups[m + 1] && sh->groups[lo].thread == t ? lo
+	                                                             : SIZE_MAX;
 }
 
 size_t
 timeline_method_calls(const struct timeline *tl, uint32_t m, size_t t,
                       const uint32_t **calls)
 {
-	const struct method_group *g = group_of(tl, m, t);
+	size_t g = group_of(tl, m, t);
 
-	*calls = g ? tl->mcalls + g->first : NULL;
-	return g ? g->count : 0;
+	if (g == SIZE_MAX) {
+		*calls = NULL;
+		return 0;
+	}
+	*calls = tl->sh->mcalls + tl->sh->groups[g].first;
+	return tl->sh->groups[g].count;
 }
 
 uint32_t
 timeline_method_longest(const struct timeline *tl, uint32_t m, size_t t)
 {
-	const struct method_group *g = group_of(tl, m, t);
+	size_t g = group_of(tl, m, t);
 
-	return g ? g->longest : CALL_NONE;
+	return g != SIZE_MAX ? tl->longest[g] : CALL_NONE;
 }
 
 /* How many of the n calls start at or before `at` (strict: before). */
@@ -1052,8 +1171,10 @@ depth_ok(uint32_t d, uint32_t want, bool deep)
 static inline bool
 block_may(const struct timeline *tl, int l, size_t i, uint32_t want, bool deep)
 {
-	return deep ? tl->dmax[l][i] >= want || tl->dmax[l][i] == UINT16_MAX
-	            : tl->dmin[l][i] <= want;
+	const struct timeline_shared *sh = tl->sh;
+
+	return deep ? sh->dmax[l][i] >= want || sh->dmax[l][i] == UINT16_MAX
+	            : sh->dmin[l][i] <= want;
 }
 
 /* The first call of [from, hi) whose depth passes, or hi. */

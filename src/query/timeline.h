@@ -27,14 +27,22 @@ struct timeline;
 
 /* Build the index of tree's calls on clock k (linear in the calls). */
 struct timeline *timeline_new(const struct calltree *tree, enum clock_index k);
-/* Release it. */
+/* Build the index of other's calltree on clock k, sharing other's
+ * method lists and depth blocks, which do not depend on the clock: its
+ * own parts are under half of a whole index.  The two are freed in any
+ * order, but other must not be freed while this runs. */
+struct timeline *timeline_new_sharing(const struct timeline *other,
+                                      enum clock_index k);
+/* Release it (what it shares, with the last index sharing it). */
 void timeline_free(struct timeline *tl);
 /* The clock the index reads. */
 enum clock_index timeline_clock(const struct timeline *tl);
 /* The calltree the index reads. */
 const struct calltree *timeline_tree(const struct timeline *tl);
-/* Bytes the index holds beyond the calltree. */
+/* Bytes the index holds beyond the calltree, what it shares included. */
 size_t timeline_memory(const struct timeline *tl);
+/* Bytes of those that it does not share with another index. */
+size_t timeline_memory_own(const struct timeline *tl);
 
 /* The call dominating [t0, t1) on thread t, or CALL_NONE (idle). */
 uint32_t timeline_dominant(const struct timeline *tl, size_t t, uint64_t t0,

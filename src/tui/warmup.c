@@ -9,7 +9,11 @@
  * copy of the merge of its own), then the bottom-up roots
  * (`inverted_ready`), then the timeline index (`timeline_ready`), or,
  * when the timeline asks for it first, the timeline index on a thread of
- * its own beside the call paths, which the warmup's thread joins.
+ * its own beside the call paths, which the warmup's thread joins; then
+ * the profile index (`profile_ready`) and last the timeline index of the
+ * other clock (`other_ready`), which shares the first one's method lists
+ * and depth blocks: that one is read while the thread builds from it, so
+ * whoever takes it frees it only after warmup_free.
  */
 #include "config.h"
 
@@ -38,7 +42,13 @@ struct warmup {
 	pthread_t timeline_thread;
 	bool paths_ready;    /* under lock: paths and merged */
 	bool inverted_ready; /* under lock */
+	bool profile_ready;  /* under lock */
+	bool other_ready;    /* under lock */
 	struct timeline *timeline;
+	struct timeline *other; /* on the other clock, if the tree has it */
+	/* The first index, which the other shares (its owner frees it only
+	 * after warmup_free joins the thread). */
+	const struct timeline *first;
 	struct callpath *paths; /* per thread */
 	struct callpath *merged;
 	struct callpath *inverted;
@@ -67,6 +77,13 @@ await(struct warmup *w, const bool *flag)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* The clock that is not k. */
+static enum clock_index
+other_clock(enum clock_index k)
+{
+	return k == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL;
+}
+
 /* The timeline index, handed out as soon as it is built. */
 static void *
 build_timeline(void *arg)
@@ -74,6 +91,7 @@ build_timeline(void *arg)
 	struct warmup *w = arg;
 
 	w->timeline = timeline_new(w->tree, w->clock);
+	w->first = w->timeline;
 	announce(w, &w->timeline_ready);
 	return NULL;
 }
@@ -113,6 +131,13 @@ build(void *arg)
 	else if (apart)
 		pthread_join(w->timeline_thread, NULL);
 	w->profile_index = profile_index_new(tree, 0);
+	announce(w, &w->profile_ready);
+	/* The other clock's index last: only the call chart's clock switch
+	 * wants it, and the first one's parts it shares are built. */
+	if (tree->has_clock[other_clock(w->clock)])
+		w->other = timeline_new_sharing(w->first,
+		                                other_clock(w->clock));
+	announce(w, &w->other_ready);
 	atomic_store(&w->done, true);
 	return NULL;
 }
@@ -155,8 +180,14 @@ warmup_take_timeline(struct warmup *w, enum clock_index k)
 	struct timeline *tl;
 	bool here = false;
 
-	if (!w || k != w->clock)
+	if (!w)
 		return NULL;
+	if (k != w->clock) {
+		await(w, &w->other_ready);
+		tl = w->other;
+		w->other = NULL;
+		return tl;
+	}
 	if (w->running) {
 		/* Not begun: begin it now, beside the call paths. */
 		pthread_mutex_lock(&w->lock);
@@ -223,7 +254,7 @@ warmup_take_profile_index(struct warmup *w)
 
 	if (!w)
 		return NULL;
-	join(w);
+	await(w, &w->profile_ready);
 	index = w->profile_index;
 	w->profile_index = NULL;
 	return index;
@@ -238,6 +269,7 @@ warmup_free(struct warmup *w)
 		return;
 	join(w);
 	timeline_free(w->timeline);
+	timeline_free(w->other);
 	if (w->paths)
 		for (t = 0; t < w->tree->nthreads; t++)
 			callpath_done(&w->paths[t]);

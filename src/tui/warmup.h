@@ -30,12 +30,15 @@ struct warmup;
  * call paths (as callpath_build_whole of that one thread), the top-down and
  * bottom-up trees of all threads (their merge and callpath_invert of it,
  * which makes only the roots), both sorted on the tree's default clock,
- * and the profile index of time ranges. */
+ * the profile index of time ranges, and the timeline index of the other
+ * clock when the tree has it (sharing the first's clock-free parts). */
 struct warmup *warmup_start(const struct calltree *tree, enum clock_index k);
 /* True once nothing is being built any more. */
 bool warmup_done(struct warmup *w);
-/* The timeline index of clock k (waiting for it, and starting it at once
- * beside the call paths when the warmup has not come to it), or NULL. */
+/* The timeline index of clock k (waiting for it, and for clock k's, starting
+ * it at once beside the call paths when the warmup has not come to it), or
+ * NULL.  Who takes the first clock's index frees it after warmup_free only:
+ * the other clock's is built from it. */
 struct timeline *warmup_take_timeline(struct warmup *w, enum clock_index k);
 /* The array of per-thread call paths, one per thread of the tree
  * (waiting for it), or NULL. */

@@ -34,7 +34,8 @@
  * call selects its method in every view.
  *
  * The index is built at the first draw or request (or taken from the
- * warmup).  Drawing asks the index for each visible thread's cells, one
+ * warmup); the other clock's, at the first `W`, is taken from the warmup
+ * too (or built sharing the first's clock-free parts), and both are kept.  Drawing asks the index for each visible thread's cells, one
  * descent per column (query/chart.c), never for every call of the span.
  */
 #include "config.h"
@@ -289,28 +290,30 @@ move_end(struct timeline_view *v, struct app *app, bool last)
 		tlv_select_call(v, tree, g);
 }
 
-/* Lay the calls out on the other clock, keeping the selection; the
- * index of the clock left is freed, the other's built (a pass over the
- * calls, the one key press that walks them). */
+/* Lay the calls out on the other clock, keeping the selection.  Both
+ * clocks' indexes are kept: the other one comes from the warmup, which
+ * builds it after the first (sharing its method lists and depth blocks:
+ * about 3 bytes a call), so the key waits at most for what the warmup
+ * has left of it. */
 static void
 switch_clock(struct timeline_view *v, struct app *app)
 {
 	const struct calltree *tree = app->tree;
-	enum clock_index k = v->clock == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL;
+	enum clock_index was = v->clock;
+	enum clock_index k = was == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL;
 
 	if (!tree->has_clock[k]) {
 		app_message(app, false, "this trace has only the %s clock",
 		            v->clock == CLOCK_WALL ? "wall" : "thread-cpu");
 		return;
 	}
-	/* One index at a time: two would hold 9 bytes a call more than
-	 * the memory budget has room for on the largest traces. */
-	timeline_free(v->index[v->clock]);
-	v->index[v->clock] = NULL;
 	v->clock = k;
 	v->marking = false;
 	if (!v->index[k]) {
-		app_wait_notice(app, "the timeline index");
+		app_wait_notice(app, k == CLOCK_WALL
+		                             ? "the wall clock's timeline index"
+		                             : "the thread-cpu clock's timeline "
+		                               "index");
 		v->index[k] = warmup_take_timeline(app->warmup, k);
 		if (!v->index[k] && app->notice)
 			app->notice(
@@ -320,7 +323,10 @@ switch_clock(struct timeline_view *v, struct app *app)
 			                : "Laying the calls out on the "
 			                  "thread-cpu clock...");
 		if (!v->index[k])
-			v->index[k] = timeline_new(tree, k);
+			v->index[k] =
+			        v->index[was]
+			                ? timeline_new_sharing(v->index[was], k)
+			                : timeline_new(tree, k);
 	}
 	tlv_measure_span(v, tree);
 	v->fit = FIT_TARGET;
