@@ -252,6 +252,19 @@ if "$MKTRACE" "$tmp/stream-windows.spec" "$tmp/stream-windows.trace"; then
 	check "$tmp/stream-windows.trace"
 fi
 
+# make check-long: a model of over a million calls, whose pages a
+# thread of its own makes present ahead of the workers: the same model.
+if [ -n "$long" ]; then
+	cat >"$tmp/prefault.spec" <<SPEC
+format v1
+version 3
+clock dual
+generate threads=3 methods=500 records=2400000 seed=9 maxdepth=30
+SPEC
+	"$MKTRACE" "$tmp/prefault.spec" "$tmp/prefault.trace" &&
+		check_path prefault placed 1 2
+fi
+
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue

@@ -24,6 +24,7 @@
 #include "read/bytes.h"
 #include "util/alloc.h"
 #include "util/jobs.h"
+#include "util/prefault.h"
 #include "util/sort.h"
 
 #include <stdatomic.h>
@@ -521,6 +522,67 @@ finish_job(void *arg)
 	return NULL;
 }
 
+/* Below this many calls in all, or in one thread, making the model's
+ * pages present ahead of the jobs costs more than it saves. */
+enum {
+	PREFAULT_CALLS = 1 << 20,
+	PREFAULT_THREAD_CALLS = 1 << 16,
+};
+
+/* The share of the records every job has read. */
+static double
+jobs_done(void *arg)
+{
+	const struct records_job *job = arg;
+
+	return (double)slowest(job) / (double)job->run->count;
+}
+
+/* The model's arrays made present just ahead of the jobs writing them
+ * (each thread's slice from its start, at the pace of the records;
+ * not the builder's parents, which only threads with orphans write);
+ * NULL for a small model. */
+static struct util_prefault *
+prefault_calls(const struct calltree_builder *b, struct records_job *jobs)
+{
+	const struct calltree *tree = b->tree;
+	const struct tt_calls *c = &tree->calls;
+	struct util_range *ranges;
+	struct util_prefault *p;
+	size_t n = 0, t;
+	int k;
+
+	if (c->count < PREFAULT_CALLS)
+		return NULL;
+	ranges = xreallocarray(NULL, tree->nthreads * (3 + 2 * CLOCK_COUNT) + 1,
+	                       sizeof(*ranges));
+	for (t = 0; t < tree->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		if (th->ncalls < PREFAULT_THREAD_CALLS)
+			continue;
+#define SLICE(p)                                                               \
+	do {                                                                   \
+		if (p)                                                         \
+			ranges[n++] = (struct util_range){                     \
+			        (void *)((p) + th->first_call),                \
+			        th->ncalls * sizeof(*(p))};                    \
+	} while (0)
+		SLICE(c->method);
+		SLICE(c->method16);
+		SLICE(c->depth);
+		SLICE(c->flags);
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			SLICE(c->start[k]);
+			SLICE(c->duration[k]);
+		}
+#undef SLICE
+	}
+	p = util_prefault_start(ranges, n, jobs_done, jobs);
+	free(ranges);
+	return p;
+}
+
 /* Start n building jobs on run, for the threads owner shares out, over
  * the run lists (or every record); true when none failed. */
 static bool
@@ -528,6 +590,7 @@ run_jobs(struct calltree_builder *b, const struct trace_records *run,
          struct records_job *jobs, unsigned n, const uint32_t *tid_index,
          const uint8_t *owner, const struct run_list *lists, unsigned nlists)
 {
+	struct util_prefault *prefault;
 	bool ok = true;
 	unsigned i;
 
@@ -546,7 +609,9 @@ run_jobs(struct calltree_builder *b, const struct trace_records *run,
 		build_worker_init(&jobs[i].worker, b, &jobs[i].anomalies,
 		                  n > 1);
 	}
+	prefault = prefault_calls(b, jobs);
 	util_jobs_run(build_job, jobs, sizeof(*jobs), n);
+	util_prefault_finish(prefault);
 	for (i = 0; i < n; i++)
 		ok = ok && !jobs[i].worker.failed;
 	return ok;
