@@ -94,16 +94,18 @@ struct records_job {
 void
 build_release_records(const struct trace_records *run, size_t from, size_t to)
 {
-	while (run->mapped && from < to) {
-		size_t stop;
-		struct trace_records piece = trace_records_at(run, from, &stop);
+	size_t stop;
+	struct trace_records first, last;
 
-		if (stop > to)
-			stop = to;
-		trace_release_mapped(piece.data + from * run->size,
-		                     piece.data + stop * run->size);
-		from = stop;
-	}
+	if (!run->mapped || from >= to)
+		return;
+	/* One span from the first record to the last: the packets between
+	 * pieces were read before the records were handed over, and a
+	 * release by piece would keep the pages their edges share. */
+	first = trace_records_at(run, from, &stop);
+	last = trace_records_at(run, to - 1, &stop);
+	trace_release_mapped(first.data + from * run->size,
+	                     last.data + to * run->size);
 }
 
 /* The counts of thread id tid, zero when first met. */

@@ -394,7 +394,8 @@ enum split_outcome build_sum_split(struct calltree_builder *b,
 bool build_split_thread(struct build_worker *w, uint32_t tid,
                         struct thread_state **st, struct tt_thread **th);
 
-/* Give back the pages of records [from, to) of run, when mapped. */
+/* Give back the pages of records [from, to) of run, when mapped, and of
+ * the packets between them. */
 void build_release_records(const struct trace_records *run, size_t from,
                            size_t to);
 
