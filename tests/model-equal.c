@@ -31,7 +31,7 @@
 #include <string.h>
 
 enum {
-	PER_THREAD = 64,  /* threads whose own profiles are compared */
+	PER_THREAD = 64,   /* threads whose own profiles are compared */
 	SPLIT_EVERY = 300, /* records up to which every split is tried */
 	SPLITS = 8,        /* splits tried on more records */
 };
@@ -204,8 +204,7 @@ same_model(const struct calltree *a, const struct calltree *b)
  * for its sums only, split at record `split` when not 0 (*in_two: it
  * was summed split). */
 static struct calltree *
-load(const char *path, unsigned workers, bool sums, size_t split,
-     bool *in_two)
+load(const char *path, unsigned workers, bool sums, size_t split, bool *in_two)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);

@@ -434,7 +434,8 @@ check_excl(const struct timeline *tl, const struct calltree *tree,
 			ex[parent[i] - th->first_call] -= d;
 	}
 	for (i = 0; i < th->ncalls; i++)
-		expect(ty, timeline_call_excl(tl, (uint32_t)(th->first_call + i)),
+		expect(ty,
+		       timeline_call_excl(tl, (uint32_t)(th->first_call + i)),
 		       ex[i], "exclusive", t, th->first_call + i, 0);
 	free(ex);
 	free(parent);
@@ -681,7 +682,8 @@ test_prefix_widths(void)
 				uint64_t a = th->first[ks[j]] + below(span);
 				uint64_t w = 1 + below(span / (1 + below(40)));
 
-				expect(&ty, timeline_dominant(both[j], 0, a, a + w),
+				expect(&ty,
+				       timeline_dominant(both[j], 0, a, a + w),
 				       brute_dominant(tree, ks[j], 0, a, a + w),
 				       "slice", 0, a, a + w);
 			}
@@ -720,7 +722,8 @@ test_sharing(void)
 		for (width = span / 64 + 1; width; width /= 7) {
 			uint32_t a[64], b[64];
 
-			timeline_row(cpu, t, th->first[CLOCK_CPU], width, 64, a);
+			timeline_row(cpu, t, th->first[CLOCK_CPU], width, 64,
+			             a);
 			timeline_row(fresh, t, th->first[CLOCK_CPU], width, 64,
 			             b);
 			for (i = 0; i < 64; i++, checked++)

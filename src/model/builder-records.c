@@ -34,8 +34,8 @@
 
 enum {
 	MAX_WORKERS = UTIL_JOBS_MAX,
-	MIN_RUN = 16,      /* fewest records a thread's run has, on average, for
-	                      the runs to be kept */
+	MIN_RUN = 16, /* fewest records a thread's run has, on average, for
+	                 the runs to be kept */
 };
 
 /* What the first pass learns of one thread id. */

@@ -60,7 +60,7 @@ struct split_job {
 	size_t split;
 	struct build_worker w;
 	struct tt_anomalies an;
-	struct split_side *side; /* the second worker's, else NULL */
+	struct split_side *side;    /* the second worker's, else NULL */
 	atomic_size_t *second_done; /* records the second has summed */
 };
 
@@ -109,7 +109,8 @@ scan_piece(struct split_side *side, const struct trace_records *piece,
 			sc->ids[sc->depth++] = ev.method_id;
 			continue;
 		}
-		for (d = sc->depth; d > 0 && sc->ids[d - 1] != ev.method_id; d--)
+		for (d = sc->depth; d > 0 && sc->ids[d - 1] != ev.method_id;
+		     d--)
 			;
 		/* Matched: closed with what is above it; else all close
 		 * and the exit is an orphan's. */
@@ -183,8 +184,8 @@ build_split_thread(struct build_worker *w, uint32_t tid,
 		size_t cap = side->cap;
 
 		UTIL_GROW(side->tids, cap, n + 1);
-		side->states = xreallocarray(side->states, cap,
-		                             sizeof(*side->states));
+		side->states =
+		        xreallocarray(side->states, cap, sizeof(*side->states));
 		side->threads = xreallocarray(side->threads, cap,
 		                              sizeof(*side->threads));
 		side->cap = cap;

@@ -679,10 +679,11 @@ build_start_clocks(const struct calltree_builder *b, struct thread_state *st,
 	}
 	st->cpu_base = b->keep_cpu ? 0 : st->clocks[CLOCK_CPU].prev;
 	for (k = 0; k < CLOCK_COUNT; k++)
-		th->first[k] = tree->has_clock[k]
-		                       ? st->clocks[k].prev -
-		                                 (k == CLOCK_CPU ? st->cpu_base : 0)
-		                       : 0;
+		th->first[k] =
+		        tree->has_clock[k]
+		                ? st->clocks[k].prev -
+		                          (k == CLOCK_CPU ? st->cpu_base : 0)
+		                : 0;
 }
 
 void

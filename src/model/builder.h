@@ -184,9 +184,9 @@ struct build_worker {
 	struct unknown_method *unknown;
 	size_t nunknown, unknown_cap;
 	struct deep_list deep;
-	size_t summing;            /* threads given sums by this worker */
-	struct split_side *side;   /* the second worker of a split sums
-	                              pass: its own threads; else NULL */
+	size_t summing;          /* threads given sums by this worker */
+	struct split_side *side; /* the second worker of a split sums
+	                            pass: its own threads; else NULL */
 };
 
 struct calltree_builder {
@@ -209,7 +209,7 @@ struct calltree_builder {
 	                         every thread can be (model/builder-sums.c) */
 	bool summed;          /* they were: the model has sums and no calls */
 	bool summed_split;    /* by two workers (model/builder-split.c) */
-	bool spoiled; /* events came after the sums: load without them */
+	bool spoiled;    /* events came after the sums: load without them */
 	size_t split_at; /* sums: the record where a second worker takes
 	                    over (tests); 0: chosen by size and cpus */
 	struct build_worker serial; /* the event-by-event worker */

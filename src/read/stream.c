@@ -73,11 +73,11 @@ static bool
 window_fill(struct walk_bytes *k, size_t pos)
 {
 	size_t n = 0, want = k->len - pos < STREAM_WINDOW ? k->len - pos
-	                                                 : STREAM_WINDOW;
+	                                                  : STREAM_WINDOW;
 
 	while (n < want) {
-		ssize_t got = pread(k->fd, k->window + n, want - n,
-		                    (off_t)(pos + n));
+		ssize_t got =
+		        pread(k->fd, k->window + n, want - n, (off_t)(pos + n));
 
 		if (got < 0 && errno == EINTR)
 			continue;
@@ -110,8 +110,7 @@ walk_at(struct walk_bytes *k, size_t pos, size_t n)
  * behind the walk, or reading them from fd (not -1) instead. */
 static void
 stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
-            struct stream_walk *w, struct stream_pieces *p, bool mapped,
-            int fd)
+            struct stream_walk *w, struct stream_pieces *p, bool mapped, int fd)
 {
 	struct walk_bytes k = {buf, len, -1, NULL, 0, 0};
 	size_t pos = STREAM_HEADER, released = 0;
@@ -479,8 +478,8 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 	stream_walk(buf, len, header_size, STREAM_PROBE_ITEMS, &w, NULL, false,
 	            -1);
 	if (header_size == 10) {
-		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt, NULL,
-		            false, -1);
+		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt, NULL, false,
+		            -1);
 		if (walk_better(&alt, &w)) {
 			trace_warn(sink, 16,
 			           "records are 14 bytes apart although the "

@@ -135,8 +135,8 @@ build(void *arg)
 	/* The other clock's index last: only the call chart's clock switch
 	 * wants it, and the first one's parts it shares are built. */
 	if (tree->has_clock[other_clock(w->clock)])
-		w->other = timeline_new_sharing(w->first,
-		                                other_clock(w->clock));
+		w->other =
+		        timeline_new_sharing(w->first, other_clock(w->clock));
 	announce(w, &w->other_ready);
 	atomic_store(&w->done, true);
 	return NULL;

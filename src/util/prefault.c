@@ -40,9 +40,8 @@ populate_slice(const struct util_range *r, size_t s, uintptr_t page)
 {
 	size_t step = r->size / PREFAULT_SLICES;
 	uintptr_t from = (uintptr_t)r->base + step * s;
-	uintptr_t to = s + 1 == PREFAULT_SLICES
-	                       ? (uintptr_t)r->base + r->size
-	                       : from + step;
+	uintptr_t to = s + 1 == PREFAULT_SLICES ? (uintptr_t)r->base + r->size
+	                                        : from + step;
 
 	from &= ~(page - 1); /* the page holding the slice's start */
 	return to <= from ||

@@ -35,8 +35,9 @@
  *
  * The index is built at the first draw or request (or taken from the
  * warmup); the other clock's, at the first `W`, is taken from the warmup
- * too (or built sharing the first's clock-free parts), and both are kept.  Drawing asks the index for each visible thread's cells, one
- * descent per column (query/chart.c), never for every call of the span.
+ * too (or built sharing the first's clock-free parts), and both are kept.
+ * Drawing asks the index for each visible thread's cells, one descent per
+ * column (query/chart.c), never for every call of the span.
  */
 #include "config.h"
 
@@ -310,10 +311,11 @@ switch_clock(struct timeline_view *v, struct app *app)
 	v->clock = k;
 	v->marking = false;
 	if (!v->index[k]) {
-		app_wait_notice(app, k == CLOCK_WALL
-		                             ? "the wall clock's timeline index"
-		                             : "the thread-cpu clock's timeline "
-		                               "index");
+		app_wait_notice(app,
+		                k == CLOCK_WALL
+		                        ? "the wall clock's timeline index"
+		                        : "the thread-cpu clock's timeline "
+		                          "index");
 		v->index[k] = warmup_take_timeline(app->warmup, k);
 		if (!v->index[k] && app->notice)
 			app->notice(
