@@ -116,15 +116,17 @@ refusals(const char *path, const char *name, struct canvas *c)
 	ok(status_has(p, c, "calls loading 43%"),
 	   "%s: the status line says the calls are loading, 43%%", name);
 	app_request(p, REQ_VIEW_ICICLE);
-	is_str(p->message, "calls still loading: 43%",
+	is_str(p->message, "calls still loading: 43%; Icicle opens when read",
 	       "%s: the icicle waits for the calls", name);
 	ok(p->view == APP_VIEW_PROFILE, "%s: the profile stays", name);
 	app_key(p, 'T');
-	is_str(p->message, "calls still loading: 43%", "%s: the timeline too",
-	       name);
+	is_str(p->message,
+	       "calls still loading: 43%; Timeline opens when read",
+	       "%s: the timeline too", name);
 	app_request(p, REQ_VIEW_CALLTREE);
-	is_str(p->message, "calls still loading: 43%", "%s: the call tree too",
-	       name);
+	is_str(p->message,
+	       "calls still loading: 43%; Call tree opens when read",
+	       "%s: the call tree too", name);
 	m = p->method;
 	app_request(p, REQ_TRANSFORM_MERGE);
 	is_str(p->message, "calls still loading: 43%", "%s: a transform too",
@@ -147,6 +149,34 @@ refusals(const char *path, const char *name, struct canvas *c)
 	ok(p->message_is_error, "%s: as an error", name);
 	app_request(p, REQ_QUIT);
 	ok(p->quit, "%s: q quits", name);
+	app_free(p);
+}
+
+/* A view asked for while the calls load opens when they come, unless
+ * another view was chosen since. */
+static void
+pending(const char *path, const char *name)
+{
+	struct app *p = app_new(load(path, true));
+
+	app_request(p, REQ_VIEW_ICICLE);
+	app_take_calls(p, load(path, false));
+	ok(p->view == APP_VIEW_ICICLE,
+	   "%s: f while the calls load: the icicle once they come", name);
+	app_free(p);
+	p = app_new(load(path, true));
+	app_request(p, REQ_VIEW_TIMELINE);
+	app_request(p, REQ_VIEW_CALLTREE);
+	app_take_calls(p, load(path, false));
+	ok(p->view == APP_VIEW_CALLTREE, "%s: the last view asked for opens",
+	   name);
+	app_free(p);
+	p = app_new(load(path, true));
+	app_request(p, REQ_VIEW_ICICLE);
+	app_request(p, REQ_VIEW_THREADS);
+	app_take_calls(p, load(path, false));
+	ok(p->view == APP_VIEW_THREADS,
+	   "%s: another view chosen since: it stays", name);
 	app_free(p);
 }
 
@@ -259,6 +289,7 @@ check_dir(const char *dir, struct canvas *c, size_t *summed, bool *refused)
 		check(path, names[i], c, summed);
 		if (*summed > before && !*refused) {
 			refusals(path, names[i], c);
+			pending(path, names[i]);
 			*refused = true;
 		}
 		free(path);

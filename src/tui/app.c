@@ -75,6 +75,7 @@ app_new(struct calltree *tree)
 	app->tree = tree;
 	app->method = CALL_NONE;
 	app->sample_type_wanted = -1;
+	app->pending_view = APP_VIEW_COUNT;
 	app->clocks =
 	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
 	scope_init_all(&app->scope, tree);
@@ -108,6 +109,27 @@ app_has_calls(struct app *app)
 	return false;
 }
 
+/*
+ * Whether view can be shown now; if not, while the calls are read, it is
+ * noted to be shown when they come, selecting m (CALL_NONE: what is
+ * selected then), and the status line says so.
+ */
+static bool
+view_ready(struct app *app, enum app_view view, uint32_t m)
+{
+	if (app->state[view])
+		return true;
+	if (app->calls_error) {
+		app_has_calls(app);
+		return false;
+	}
+	app->pending_view = view;
+	app->pending_method = m;
+	app_message(app, false, "calls still loading: %d%%; %s opens when read",
+	            app->calls_percent, view_ops[view]->name);
+	return false;
+}
+
 void
 app_take_calls(struct app *app, struct calltree *tree)
 {
@@ -136,6 +158,14 @@ app_take_calls(struct app *app, struct calltree *tree)
 			                    &app->filter_re[v]);
 	}
 	calltree_free(sums);
+	if (app->pending_view != APP_VIEW_COUNT) {
+		enum app_view pending = app->pending_view;
+
+		app->pending_view = APP_VIEW_COUNT;
+		app_jump(app, pending,
+		         app->pending_method == CALL_NONE ? app->method
+		                                          : app->pending_method);
+	}
 }
 
 void
@@ -356,8 +386,9 @@ app_jump(struct app *app, enum app_view view, uint32_t m)
 
 	if (view == app->view && m == app->method)
 		return;
-	if (!app->state[view] && !app_has_calls(app))
+	if (!view_ready(app, view, m))
 		return;
+	app->pending_view = APP_VIEW_COUNT;
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
 	go_to(app, to);
@@ -392,8 +423,9 @@ switch_view(struct app *app, enum app_view view)
 {
 	if (view == app->view)
 		return;
-	if (!app->state[view] && !app_has_calls(app))
+	if (!view_ready(app, view, CALL_NONE))
 		return;
+	app->pending_view = APP_VIEW_COUNT;
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
 	app->view = view;

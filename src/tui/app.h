@@ -133,6 +133,11 @@ struct app {
 	 * or why they never came (NULL: still coming). */
 	int calls_percent;
 	char *calls_error;
+	/* The view asked for while they are read, shown when they come
+	 * (APP_VIEW_COUNT: none), with the method it was to select
+	 * (CALL_NONE: what is selected then). */
+	enum app_view pending_view;
+	uint32_t pending_method;
 };
 
 /* A viewer on tree (which it takes over).  A tree of sums only shows
