@@ -120,8 +120,7 @@ refusals(const char *path, const char *name, struct canvas *c)
 	       "%s: the icicle waits for the calls", name);
 	ok(p->view == APP_VIEW_PROFILE, "%s: the profile stays", name);
 	app_key(p, 'T');
-	is_str(p->message,
-	       "calls still loading: 43%; Timeline opens when read",
+	is_str(p->message, "calls still loading: 43%; Timeline opens when read",
 	       "%s: the timeline too", name);
 	app_request(p, REQ_VIEW_CALLTREE);
 	is_str(p->message,

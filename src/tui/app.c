@@ -163,8 +163,9 @@ app_take_calls(struct app *app, struct calltree *tree)
 
 		app->pending_view = APP_VIEW_COUNT;
 		app_jump(app, pending,
-		         app->pending_method == CALL_NONE ? app->method
-		                                          : app->pending_method);
+		         app->pending_method == CALL_NONE
+		                 ? app->method
+		                 : app->pending_method);
 	}
 }
 
