@@ -37,7 +37,8 @@
  *            sample type;
  *   sums     the input loaded for its profile only (as `report` does)
  *            loads, with the same anomalies and the same profile of all
- *            threads and of each, whether it was summed or modelled.
+ *            threads and of each, whether it was summed or modelled,
+ *            and each thread's summed call paths are its calls'.
  *
  * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
  * libFuzzer's: every file named on the command line is run through the
@@ -886,6 +887,24 @@ check_viewer(struct calltree *tree)
 	app_free(app);
 }
 
+/* Thread t's call paths summed in sums are those tree's calls make. */
+static void
+check_sum_paths(const struct calltree *tree, const struct calltree *sums,
+                size_t t)
+{
+	struct callpath p, q;
+	size_t at;
+
+	CHECK(callpath_from_sums(&q, sums, t), "thread %zu summed no paths",
+	      t);
+	callpath_build_thread_whole(&p, tree, t);
+	at = callpath_difference(&p, &q);
+	CHECK(at == SIZE_MAX, "thread %zu's paths differ when summed (node %zu)",
+	      t, at);
+	callpath_done(&p);
+	callpath_done(&q);
+}
+
 /* The input loaded for its sums only, its records split between two
  * workers at record `split` when not 0, gives tree's anomalies and
  * profiles, of all threads and of each. */
@@ -900,6 +919,7 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 	size_t t, n;
 
 	b->sums_only = true;
+	b->paths = true;
 	b->split_at = split;
 	sink.sample_type = sample_type;
 	CHECK(trace_load_bytes(data, size, &sink, &err),
@@ -934,6 +954,8 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 		profile_done(&p);
 		profile_done(&q);
 		scope_done(&scope);
+		if (t < tree->nthreads && sums->sums)
+			check_sum_paths(tree, sums, t);
 	}
 	calltree_free(sums);
 }

@@ -9,8 +9,9 @@
  *                               3 when unreadable
  *
  * It also loads the file for its sums only, as `report` does, and
- * compares everything but the calls, and the profile of all threads and
- * of each thread, row by row and link by link, with the model's; it
+ * compares everything but the calls, the profile of all threads and
+ * of each thread, row by row and link by link, and each thread's call
+ * paths, node by node, with the model's; it
  * prints "summed" on a second line when the sums were taken that way
  * (else the model came back: "modelled").  Then it sums the records
  * again split between two workers at points spread over them (at every
@@ -153,8 +154,32 @@ same_profile_of(const struct calltree *a, const struct calltree *b,
 	return !problem;
 }
 
+/* Thread t's call paths in b's sums are those a's calls make. */
+static bool
+same_paths(const struct calltree *a, const struct calltree *b, size_t t)
+{
+	struct callpath p, q;
+	size_t at;
+
+	if (!b->sums)
+		return true; /* the model came back: its paths are a's */
+	if (!callpath_from_sums(&q, b, t)) {
+		problem = "a thread's call paths";
+		return false;
+	}
+	callpath_build_thread_whole(&p, a, t);
+	at = callpath_difference(&p, &q);
+	if (at != SIZE_MAX) {
+		fprintf(stderr, "thread %zu, node %zu: ", t, at);
+		problem = "call path nodes";
+	}
+	callpath_done(&p);
+	callpath_done(&q);
+	return at == SIZE_MAX;
+}
+
 /* The model a and the sums-only load b: same header, same profiles of
- * all threads and of each. */
+ * all threads and of each, and each one's call paths. */
 static bool
 same_sums(const struct calltree *a, const struct calltree *b)
 {
@@ -175,7 +200,7 @@ same_sums(const struct calltree *a, const struct calltree *b)
 		n++;
 		scope_init_none(&scope, a);
 		scope_add(&scope, t);
-		same = same_profile_of(a, b, &scope);
+		same = same_profile_of(a, b, &scope) && same_paths(a, b, t);
 		scope_done(&scope);
 	}
 	return same;
@@ -212,6 +237,7 @@ load(const char *path, unsigned workers, bool sums, size_t split, bool *in_two)
 
 	b->max_workers = workers;
 	b->sums_only = sums;
+	b->paths = sums;
 	b->split_at = split;
 	if (!workers)
 		sink.records = NULL;

@@ -4,12 +4,37 @@
 #ifndef TRACETUI_TESTS_PROFILE_SAME_H
 #define TRACETUI_TESTS_PROFILE_SAME_H
 
+#include "query/callpath.h"
 #include "query/profile.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The first node where trees a and b differ (in any field, or one has
+ * no such node); SIZE_MAX when they are the same node for node. */
+static inline size_t
+callpath_difference(const struct callpath *a, const struct callpath *b)
+{
+	size_t i;
+	int k;
+
+	for (i = 0; i < a->count && i < b->count; i++) {
+		const struct callpath_node *x = &a->nodes[i], *y = &b->nodes[i];
+
+		if (x->method != y->method || x->thread != y->thread ||
+		    x->parent != y->parent ||
+		    x->first_child != y->first_child ||
+		    x->next_sibling != y->next_sibling ||
+		    x->depth != y->depth || x->calls != y->calls)
+			return i;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			if (x->incl[k] != y->incl[k])
+				return i;
+	}
+	return a->count == b->count ? SIZE_MAX : i;
+}
 
 /* True when edge lists a[0..na) and b[0..nb) are equal, entry by entry. */
 static inline bool

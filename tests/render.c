@@ -61,7 +61,7 @@ static struct calltree *
 load(const char *path, const char *sample_type, FILE *err)
 {
 	struct trace_error e = {0};
-	struct calltree_load_options o = {sample_type, NULL, NULL, false};
+	struct calltree_load_options o = {.sample_type = sample_type};
 	struct calltree *tree = calltree_load_with(path, &o, &e);
 
 	if (!tree) {

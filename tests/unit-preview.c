@@ -26,7 +26,7 @@ enum { W = 140, H = 40 };
 static struct calltree *
 load(const char *path, bool sums)
 {
-	struct calltree_load_options o = {NULL, NULL, NULL, sums};
+	struct calltree_load_options o = {.sums_only = sums};
 	struct trace_error err = {0};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 
@@ -316,7 +316,7 @@ progress_to_the_end(void)
 {
 	const char *mktrace = getenv("MKTRACE");
 	char path[] = "/tmp/unit-preview-XXXXXX", *cmd;
-	struct calltree_load_options o = {NULL, on_progress, NULL, false};
+	struct calltree_load_options o = {.progress = on_progress};
 	struct trace_error err = {0};
 	struct calltree *tree;
 	FILE *f;

@@ -819,8 +819,11 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	struct trace_error err = {0};
 	bool tty = isatty(STDERR_FILENO);
 	struct calltree_load_options o = {
-	        opts->sample_type, tty ? show_progress : NULL, (void *)path,
-	        opts->profile_only && !opts->range && !opts->ntransforms};
+	        .sample_type = opts->sample_type,
+	        .progress = tty ? show_progress : NULL,
+	        .progress_arg = (void *)path,
+	        .sums_only = opts->profile_only && !opts->range &&
+	                     !opts->ntransforms};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 
 	if (tty)

@@ -41,6 +41,10 @@ sums_of(struct build_worker *w, struct thread_state *st)
 		        xcalloc(st->sums->nmethods, sizeof(*st->sums->row_of));
 		st->sums->top_of =
 		        xcalloc(st->sums->nmethods, sizeof(*st->sums->top_of));
+		if (b->paths) {
+			st->sums->paths = xmalloc(sizeof(*st->sums->paths));
+			paths_init(st->sums->paths);
+		}
 	}
 	return st->sums;
 }
@@ -193,6 +197,8 @@ sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 		f->call = UINT32_MAX;
 	}
 	s->closed[st->depth + 1] = UINT32_MAX; /* no callee of it yet */
+	if (s->paths)
+		paths_open(s->paths, st->depth, m);
 	st->open[m]++;
 	st->depth++;
 	f->method = m;
@@ -218,6 +224,8 @@ sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
 		dur[k] = b->tree->has_clock[k] ? at[k] - f->start[k] : 0;
 	st->open[f->method]--;
 	s->closed[st->depth] = f->call;
+	if (s->paths)
+		paths_close(s->paths, st->depth, dur);
 	if (__builtin_expect(st->depth < s->prefix, 0)) {
 		/* Opened before the split: its time before it comes later. */
 		UTIL_GROW(s->closes, s->closes_cap, s->ncloses + 1);
@@ -268,6 +276,8 @@ sum_orphan(struct build_worker *w, struct thread_state *st,
 	for (k = 0; k < CLOCK_COUNT; k++)
 		dur[k] = w->b->tree->has_clock[k] ? at[k] - th->first[k] : 0;
 	sums_add_call(row, NULL, top_link(s, m), false, false, dur);
+	if (s->paths)
+		paths_orphan(s->paths, m, dur);
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		row->excl[k] -= adopted[k];
 		row->top_excl[k] -= adopted[k];
@@ -429,6 +439,9 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 		st->sums->out.links = st->sums->links.links;
 		st->sums->out.nlinks = st->sums->links.count;
 		st->sums->links.links = NULL;
+		if (st->sums->paths)
+			paths_finish(st->sums->paths, &st->sums->out.paths,
+			             &st->sums->out.npaths);
 		tree->sums[t] = st->sums->out;
 		st->sums->out = (struct thread_sums){0};
 	}
@@ -446,6 +459,9 @@ build_sums_free(struct thread_state *st)
 	free(st->sums->next);
 	free(st->sums->closed);
 	free(st->sums->closes);
+	if (st->sums->paths)
+		paths_done(st->sums->paths);
+	free(st->sums->paths);
 	thread_sums_done(&st->sums->out);
 	free(st->sums->links.links);
 	link_table_done(&st->sums->links);
@@ -461,11 +477,13 @@ build_sum_enter(struct build_worker *w, struct thread_state *st,
 }
 
 /* The times the frames from had opened before the split lacked: each
- * one's time from its start to the split, by into's stack. */
+ * one's time from its start to the split, by into's stack (and into's
+ * paths, when summed: that frame's node there). */
 static void
 add_prefix_times(struct sums_build *s, const struct thread_state *into,
                  const uint64_t *at)
 {
+	struct path_build *paths = into->sums->paths;
 	size_t i;
 	int k;
 
@@ -475,6 +493,10 @@ add_prefix_times(struct sums_build *s, const struct thread_state *into,
 
 		for (k = 0; k < CLOCK_COUNT; k++)
 			d[k] = at[k] - into->stack[c->level].start[k];
+		if (paths)
+			for (k = 0; k < CLOCK_COUNT; k++)
+				paths->nodes[paths->open[c->level]].incl[k] +=
+				        d[k];
 		if (c->link == UINT32_MAX) {
 			sums_add_time(row_of(s, c->method), NULL,
 			              top_link(s, c->method), false, false, d);
@@ -507,6 +529,8 @@ build_sums_merge(struct thread_state *into, struct thread_state *from,
 		    s->closes[i].method)
 			return false;
 	add_prefix_times(s, into, at);
+	if (is->paths)
+		paths_add(is->paths, s->paths, s->prefix, from->depth);
 	for (i = 0; i < s->out.count; i++)
 		sums_add_row(row_of(is, s->out.methods[i]), &s->out.rows[i]);
 	remap = xmalloc((s->links.count + 1) * sizeof(*remap));

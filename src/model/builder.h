@@ -16,6 +16,7 @@
 #define TRACETUI_CALLTREE_BUILD_H
 
 #include "model/calltree.h"
+#include "model/paths.h"
 #include "model/sampling.h"
 #include "model/sums.h"
 #include "util/map.h"
@@ -108,6 +109,7 @@ struct sums_build {
 	uint32_t seeded, prefix;
 	struct prefix_close *closes;
 	size_t ncloses, closes_cap;
+	struct path_build *paths; /* the call paths, when asked for */
 };
 
 /* A frame opened before the split, closed after it: its stack index,
@@ -207,6 +209,7 @@ struct calltree_builder {
 	bool keep_cpu;        /* thread-cpu times come rebased already */
 	bool sums_only;       /* sum the calls of records without a model, when
 	                         every thread can be (model/builder-sums.c) */
+	bool paths;           /* sums_only: each thread's call paths too */
 	bool summed;          /* they were: the model has sums and no calls */
 	bool summed_split;    /* by two workers (model/builder-split.c) */
 	bool spoiled;    /* events came after the sums: load without them */

@@ -65,6 +65,7 @@ thread_sums_done(struct thread_sums *s)
 	free(s->methods);
 	free(s->rows);
 	free(s->links);
+	free(s->paths);
 	memset(s, 0, sizeof(*s));
 }
 

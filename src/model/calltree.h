@@ -178,14 +178,32 @@ struct profile_link {
 	uint64_t incl[CLOCK_COUNT]; /* summed durations of the child calls */
 };
 
+/*
+ * A call path of one thread, summed without calls: the calls whose
+ * callers, outermost first, are the path's.  Node 0 is the root (method
+ * CALL_NONE); nodes come in the order their first call began, children
+ * in the same order, as query/callpath.h builds them from calls.
+ */
+struct path_node {
+	uint32_t method;
+	uint32_t parent;       /* CALL_NONE for the root */
+	uint32_t first_child;  /* CALL_NONE when a leaf */
+	uint32_t next_sibling; /* CALL_NONE when last */
+	uint64_t calls;
+	uint64_t incl[CLOCK_COUNT]; /* the calls' summed durations */
+};
+
 /* One thread's sums: a row for each method it called (or that called
- * what it did), and its links in the order first met. */
+ * what it did), and its links in the order first met; its call paths
+ * when they were asked for (calltree_load_options.paths), else NULL. */
 struct thread_sums {
 	uint32_t *methods; /* rows[i] is the row of methods[i] */
 	struct profile_row *rows;
 	size_t count;
 	struct profile_link *links;
 	size_t nlinks;
+	struct path_node *paths;
+	size_t npaths;
 };
 
 /* Release a thread's sums. */

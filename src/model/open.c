@@ -18,7 +18,7 @@ struct calltree *
 calltree_load_progress(const char *path, struct trace_error *err,
                        calltree_progress_fn *progress, void *arg)
 {
-	struct calltree_load_options o = {NULL, progress, arg, false};
+	struct calltree_load_options o = {.progress = progress, .progress_arg = arg};
 
 	return calltree_load_with(path, &o, err);
 }
@@ -34,6 +34,7 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		b->progress_arg = o->progress_arg;
 		b->sink.sample_type = o->sample_type;
 		b->sums_only = o->sums_only;
+		b->paths = o->paths;
 	}
 	if (!trace_load(path, calltree_builder_sink(b), err)) {
 		calltree_builder_free(b);

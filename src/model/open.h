@@ -31,6 +31,8 @@ struct calltree_load_options {
 	/* Only the profile is wanted: the model may come with each
 	 * thread's sums and no calls (calltree.h, sums). */
 	bool sums_only;
+	/* With sums_only: each thread's call paths too (thread_sums). */
+	bool paths;
 };
 
 /* calltree_load with options (o may be NULL). */

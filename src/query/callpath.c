@@ -286,6 +286,48 @@ callpath_build_thread_whole(struct callpath *out, const struct calltree *tree,
 	build_one(out, tree, t, true);
 }
 
+bool
+callpath_from_sums(struct callpath *out, const struct calltree *tree, size_t t)
+{
+	const struct thread_sums *sums = tree->sums ? &tree->sums[t] : NULL;
+	struct path_builder b = {0};
+	struct scope whole;
+	uint64_t top[CLOCK_COUNT] = {0};
+	size_t i;
+	int k;
+
+	if (!sums || !sums->paths)
+		return false;
+	memset(out, 0, sizeof(*out));
+	memset(&whole, 0, sizeof(whole));
+	whole.nthreads = tree->nthreads;
+	b.out = out;
+	util_map_init(&b.children);
+	/* Parents come before their children, in the order made. */
+	for (i = 0; i < sums->npaths; i++) {
+		const struct path_node *p = &sums->paths[i];
+		uint32_t n = node_new(&b, p->parent, p->method, CALL_NONE);
+
+		if (p->parent != CALL_NONE)
+			util_map_put(&b.children,
+			             (uint64_t)p->parent << 32 | p->method, n);
+		out->nodes[n].calls = p->calls;
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			out->nodes[n].incl[k] = p->incl[k];
+			if (p->parent == 0)
+				top[k] += p->incl[k];
+		}
+	}
+	if (out->count > 1) /* else the thread made no call */
+		add_outside(&b, tree, &whole, t, 0, top);
+	sum_root(out);
+	free(b.last_child);
+	free(b.first_seen);
+	free(b.next_seen);
+	util_map_done(&b.children);
+	return true;
+}
+
 /*
  * Every thread at once: the threads' calls are cut into pieces (a thread
  * of many calls into several), built by one worker per cpu, and a

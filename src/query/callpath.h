@@ -81,6 +81,11 @@ void callpath_build_thread(struct callpath *out, const struct calltree *tree,
  * callpath_build_whole of a scope of t alone. */
 void callpath_build_thread_whole(struct callpath *out,
                                  const struct calltree *tree, size_t t);
+/* callpath_build_thread_whole of thread t of a tree loaded with its
+ * sums' call paths (model/calltree.h, thread_sums), node for node; false
+ * when the thread's sums have none. */
+bool callpath_from_sums(struct callpath *out, const struct calltree *tree,
+                        size_t t);
 /* callpath_build_thread_whole of every thread t into paths[t], on every
  * cpu: a thread's calls are cut into pieces of `part` calls (0: as many
  * as keep the cpus busy), built apart and merged; the trees are the

@@ -151,8 +151,11 @@ static void *
 load_main(void *arg)
 {
 	struct loading *l = arg;
-	struct calltree_load_options o = {l->sample_type, on_progress, l,
-	                                  l->sums_first};
+	struct calltree_load_options o = {.sample_type = l->sample_type,
+	                                  .progress = on_progress,
+	                                  .progress_arg = l,
+	                                  .sums_only = l->sums_first,
+	                                  .paths = l->sums_first};
 
 	l->first = calltree_load_with(l->path, &o, &l->first_err);
 	if (l->first && l->first->sums) {

@@ -87,7 +87,7 @@ static struct app *
 reload_sample_type(struct app *app, const struct cmd_opts *opts)
 {
 	char type[32];
-	struct calltree_load_options o = {type, NULL, NULL, false};
+	struct calltree_load_options o = {.sample_type = type};
 	struct trace_error err = {0};
 	struct calltree *tree, *base = NULL;
 	struct scope scope;
