@@ -3,7 +3,8 @@
  * its sums only (the calls still loading) is the screen of the model,
  * cell for cell: the profile of all threads and of one thread, on every
  * clock, with a drill-down open, sorted, searched and filtered, the
- * threads and info views; requests that need calls are refused with
+ * threads and info views, the icicle and the call tree on the call paths
+ * read with the sums; requests that need calls are refused with
  * the load's percentage; and when the model arrives (app_take_calls)
  * the view, sort, selection, scope, clocks and filter stay as they
  * were, and the views of calls work.  On every fixture trace and the
@@ -26,7 +27,7 @@ enum { W = 140, H = 40 };
 static struct calltree *
 load(const char *path, bool sums)
 {
-	struct calltree_load_options o = {.sums_only = sums};
+	struct calltree_load_options o = {.sums_only = sums, .paths = sums};
 	struct trace_error err = {0};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 
@@ -115,17 +116,16 @@ refusals(const char *path, const char *name, struct canvas *c)
 	p->calls_percent = 43;
 	ok(status_has(p, c, "calls loading 43%"),
 	   "%s: the status line says the calls are loading, 43%%", name);
-	app_request(p, REQ_VIEW_ICICLE);
-	is_str(p->message, "calls still loading: 43%; Icicle opens when read",
-	       "%s: the icicle waits for the calls", name);
-	ok(p->view == APP_VIEW_PROFILE, "%s: the profile stays", name);
 	app_key(p, 'T');
 	is_str(p->message, "calls still loading: 43%; Timeline opens when read",
-	       "%s: the timeline too", name);
+	       "%s: the timeline waits for the calls", name);
+	ok(p->view == APP_VIEW_PROFILE, "%s: the profile stays", name);
+	app_request(p, REQ_VIEW_ICICLE);
+	ok(p->view == APP_VIEW_ICICLE,
+	   "%s: the icicle opens on the paths read with the sums", name);
 	app_request(p, REQ_VIEW_CALLTREE);
-	is_str(p->message,
-	       "calls still loading: 43%; Call tree opens when read",
-	       "%s: the call tree too", name);
+	ok(p->view == APP_VIEW_CALLTREE, "%s: the call tree too", name);
+	app_request(p, REQ_VIEW_PROFILE);
 	m = p->method;
 	app_request(p, REQ_TRANSFORM_MERGE);
 	is_str(p->message, "calls still loading: 43%", "%s: a transform too",
@@ -133,16 +133,17 @@ refusals(const char *path, const char *name, struct canvas *c)
 	ok(p->ntransforms == 0 && p->method == m, "%s: nothing transformed",
 	   name);
 	app_request(p, REQ_VIEW_NEXT);
-	ok(p->view == APP_VIEW_THREADS,
-	   "%s: Tab skips the timeline and icicle to the threads", name);
+	ok(p->view == APP_VIEW_ICICLE,
+	   "%s: Tab skips the timeline to the icicle", name);
 	is_str(p->message, "calls still loading: 43%", "%s: and says why",
 	       name);
 	app_request(p, REQ_VIEW_PREV);
 	ok(p->view == APP_VIEW_PROFILE, "%s: S-Tab back to the profile", name);
 	app_request(p, REQ_VIEW_PREV);
-	ok(p->view == APP_VIEW_HELP, "%s: S-Tab past the call tree", name);
+	ok(p->view == APP_VIEW_CALLTREE, "%s: S-Tab to the call tree", name);
+	app_request(p, REQ_VIEW_PROFILE);
 	p->calls_error = strdup("offset 12: the file shrank");
-	app_request(p, REQ_VIEW_ICICLE);
+	app_request(p, REQ_VIEW_TIMELINE);
 	is_str(p->message, "no calls: offset 12: the file shrank",
 	       "%s: a read that failed says why", name);
 	ok(p->message_is_error, "%s: as an error", name);
@@ -158,25 +159,53 @@ pending(const char *path, const char *name)
 {
 	struct app *p = app_new(load(path, true));
 
-	app_request(p, REQ_VIEW_ICICLE);
+	app_request(p, REQ_VIEW_TIMELINE);
 	app_take_calls(p, load(path, false));
-	ok(p->view == APP_VIEW_ICICLE,
-	   "%s: f while the calls load: the icicle once they come", name);
+	ok(p->view == APP_VIEW_TIMELINE,
+	   "%s: T while the calls load: the timeline once they come", name);
 	app_free(p);
 	p = app_new(load(path, true));
 	app_request(p, REQ_VIEW_TIMELINE);
-	app_request(p, REQ_VIEW_CALLTREE);
+	app_request(p, REQ_VIEW_ICICLE);
 	app_take_calls(p, load(path, false));
-	ok(p->view == APP_VIEW_CALLTREE, "%s: the last view asked for opens",
-	   name);
+	ok(p->view == APP_VIEW_ICICLE,
+	   "%s: a view opened since: it stays when they come", name);
 	app_free(p);
 	p = app_new(load(path, true));
-	app_request(p, REQ_VIEW_ICICLE);
+	app_request(p, REQ_VIEW_TIMELINE);
 	app_request(p, REQ_VIEW_THREADS);
 	app_take_calls(p, load(path, false));
 	ok(p->view == APP_VIEW_THREADS,
 	   "%s: another view chosen since: it stays", name);
 	app_free(p);
+}
+
+/* The icicle and the call tree, on the calls (a) and on the paths read
+ * with the sums (b): top-down, bottom-up, moved, zoomed and expanded;
+ * then back to the profile. */
+static void
+paths_views(struct app *a, struct app *b, struct canvas *c, const char *name)
+{
+	both(a, b, REQ_VIEW_ICICLE);
+	same(a, b, c, name, "the icicle", false);
+	both(a, b, REQ_MOVE_DOWN);
+	both(a, b, REQ_MOVE_DOWN);
+	both(a, b, REQ_ENTER); /* zoom */
+	same(a, b, c, name, "the icicle zoomed", false);
+	both(a, b, REQ_INVERT);
+	same(a, b, c, name, "the icicle bottom-up", false);
+	both(a, b, REQ_INVERT);
+	both(a, b, REQ_VIEW_CALLTREE);
+	same(a, b, c, name, "the call tree", false);
+	both(a, b, REQ_MOVE_DOWN);
+	both(a, b, REQ_EXPAND);
+	both(a, b, REQ_MOVE_DOWN);
+	both(a, b, REQ_EXPAND);
+	same(a, b, c, name, "the call tree expanded", false);
+	both(a, b, REQ_INVERT);
+	same(a, b, c, name, "the call tree bottom-up", false);
+	both(a, b, REQ_INVERT);
+	both(a, b, REQ_VIEW_PROFILE);
 }
 
 /* Steps that need only the profile, on the model and on the sums; then
@@ -200,6 +229,7 @@ check(const char *path, const char *name, struct canvas *c, size_t *summed)
 	a = app_new(full);
 	b = app_new(sums);
 	same(a, b, c, name, "the first screen", false);
+	paths_views(a, b, c, name);
 	/* Every clock, and the column sorted on each. */
 	for (k = 0; k < 3; k++) {
 		both(a, b, REQ_CLOCK);

@@ -1124,7 +1124,7 @@ test_warmup(void)
 {
 	struct calltree *tree = random_tree(4242, 3000);
 	enum clock_index k = calltree_default_range_clock(tree);
-	struct warmup *w = warmup_start(tree, k);
+	struct warmup *w = warmup_start(tree, k, NULL);
 	struct timeline *pre = warmup_take_timeline(w, k);
 	struct timeline *own = timeline_new(tree, k);
 	struct callpath *paths = warmup_take_thread_paths(w);
@@ -1231,7 +1231,7 @@ test_warmup(void)
 	timeline_free(pre);
 	timeline_free(own);
 	/* Freed untaken: nothing leaks (valgrind and ASan check). */
-	warmup_free(warmup_start(tree, k));
+	warmup_free(warmup_start(tree, k, NULL));
 	calltree_free(tree);
 }
 

@@ -296,13 +296,15 @@ callpath_from_sums(struct callpath *out, const struct calltree *tree, size_t t)
 	size_t i;
 	int k;
 
-	if (!sums || !sums->paths)
+	if (!sums || (!sums->paths && sums->count))
 		return false;
 	memset(out, 0, sizeof(*out));
 	memset(&whole, 0, sizeof(whole));
 	whole.nthreads = tree->nthreads;
 	b.out = out;
 	util_map_init(&b.children);
+	if (!sums->paths) /* no call: the root alone */
+		node_new(&b, CALL_NONE, CALL_NONE, CALL_NONE);
 	/* Parents come before their children, in the order made. */
 	for (i = 0; i < sums->npaths; i++) {
 		const struct path_node *p = &sums->paths[i];

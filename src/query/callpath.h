@@ -83,7 +83,7 @@ void callpath_build_thread_whole(struct callpath *out,
                                  const struct calltree *tree, size_t t);
 /* callpath_build_thread_whole of thread t of a tree loaded with its
  * sums' call paths (model/calltree.h, thread_sums), node for node; false
- * when the thread's sums have none. */
+ * when the thread made calls and its sums have no paths. */
 bool callpath_from_sums(struct callpath *out, const struct calltree *tree,
                         size_t t);
 /* callpath_build_thread_whole of every thread t into paths[t], on every

@@ -66,6 +66,40 @@ refresh_views(struct app *app)
 	take_selection(app, app->view);
 }
 
+/* Each thread's call paths from the sums of a tree read for them, so
+ * that the views of paths open before the calls come; nothing when a
+ * thread's are missing. */
+static void
+paths_from_sums(struct app *app)
+{
+	const struct calltree *tree = app->tree;
+	size_t t;
+
+	app->thread_paths = xcalloc(tree->nthreads + 1,
+	                            sizeof(*app->thread_paths));
+	for (t = 0; t < tree->nthreads; t++)
+		if (!callpath_from_sums(&app->thread_paths[t], tree, t))
+			break;
+	if (t < tree->nthreads) {
+		while (t-- > 0)
+			callpath_done(&app->thread_paths[t]);
+		free(app->thread_paths);
+		app->thread_paths = NULL;
+		return;
+	}
+	app->thread_built =
+	        xcalloc(tree->nthreads + 1, sizeof(*app->thread_built));
+	memset(app->thread_built, true, tree->nthreads);
+}
+
+/* Whether view v can open on the app's tree now. */
+static bool
+view_opens(const struct app *app, enum app_view v)
+{
+	return !app->tree->sums || !view_ops[v]->needs_calls ||
+	       (view_ops[v]->paths_will_do && app->thread_paths);
+}
+
 struct app *
 app_new(struct calltree *tree)
 {
@@ -87,10 +121,12 @@ app_new(struct calltree *tree)
 	/* Sums only: the views of calls, and their indexes, wait for the
 	 * calls (app_take_calls). */
 	if (!tree->sums)
-		app->warmup =
-		        warmup_start(tree, calltree_default_range_clock(tree));
+		app->warmup = warmup_start(
+		        tree, calltree_default_range_clock(tree), NULL);
+	else
+		paths_from_sums(app);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
-		if (!tree->sums || !view_ops[v]->needs_calls)
+		if (view_opens(app, v))
 			app->state[v] = view_ops[v]->open(app);
 	take_selection(app, app->view);
 	return app;
@@ -136,9 +172,9 @@ app_take_calls(struct app *app, struct calltree *tree)
 	struct calltree *sums = app->tree;
 	int v;
 
-	/* The profile and its per-thread cache are the same numbers: the
-	 * views that showed them keep their state; only what names the
-	 * model moves to the new one. */
+	/* The profile, its per-thread cache and the call paths read with
+	 * the sums are the same numbers: the views that showed them keep
+	 * their state; only what names the model moves to the new one. */
 	app->tree = tree;
 	method_names_free(app->names);
 	app->names = method_names_new(tree);
@@ -146,12 +182,15 @@ app_take_calls(struct app *app, struct calltree *tree)
 		base_compare_rekey(app->base, tree);
 	free(app->calls_error);
 	app->calls_error = NULL;
-	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
+	app->warmup = warmup_start(tree, calltree_default_range_clock(tree),
+	                           app->thread_paths);
 	for (v = 0; v < APP_VIEW_COUNT; v++) {
 		if (!app->state[v]) {
 			app->state[v] = view_ops[v]->open(app);
 			/* Shown next, it follows the selection. */
 			app->reselect[v] = app->method != CALL_NONE;
+		} else if (view_ops[v]->take_model) {
+			view_ops[v]->take_model(app->state[v], app);
 		}
 		if (app->filter_text[v])
 			view_ops[v]->filter(app->state[v], app,
@@ -1114,7 +1153,8 @@ replace_tree(struct app *app, struct calltree *tree)
 	app->names = method_names_new(tree);
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
-	app->warmup = warmup_start(tree, calltree_default_range_clock(tree));
+	app->warmup =
+	        warmup_start(tree, calltree_default_range_clock(tree), NULL);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		app->state[v] = view_ops[v]->open(app);
 	if (app->scope.range.on)

@@ -50,6 +50,7 @@ struct warmup {
 	 * after warmup_free joins the thread). */
 	const struct timeline *first;
 	struct callpath *paths; /* per thread */
+	const struct callpath *given; /* per thread, when given */
 	struct callpath *merged;
 	struct callpath *inverted;
 	struct profile_index *profile_index;
@@ -108,11 +109,14 @@ build(void *arg)
 	 * timeline index's time, and the icicle and the call tree wait for
 	 * them.  The timeline index comes next, unless the timeline asked
 	 * for it first (warmup_take_timeline). */
-	w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
-	callpath_build_threads(w->paths, tree, 0);
+	if (!w->given) {
+		w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
+		callpath_build_threads(w->paths, tree, 0);
+	}
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
-	callpath_merge(w->merged, w->paths, tree->nthreads);
+	callpath_merge(w->merged, w->given ? w->given : w->paths,
+	               tree->nthreads);
 	/* The inversion makes only its roots and keeps a copy of what it
 	 * reads, so the icicle's tree may be taken, sorted or freed at once
 	 * after it. */
@@ -143,11 +147,13 @@ build(void *arg)
 }
 
 struct warmup *
-warmup_start(const struct calltree *tree, enum clock_index k)
+warmup_start(const struct calltree *tree, enum clock_index k,
+             const struct callpath *paths)
 {
 	struct warmup *w = xcalloc(1, sizeof(*w));
 
 	w->tree = tree;
+	w->given = paths;
 	w->clock = k;
 	atomic_init(&w->done, false);
 	pthread_mutex_init(&w->lock, NULL);

@@ -27,12 +27,15 @@
 struct warmup;
 
 /* Start building tree's timeline index on clock k, every thread's own
- * call paths (as callpath_build_whole of that one thread), the top-down and
+ * call paths (as callpath_build_whole of that one thread; when paths is not
+ * NULL, they are paths[t], which must stay until warmup_free), the
+ * top-down and
  * bottom-up trees of all threads (their merge and callpath_invert of it,
  * which makes only the roots), both sorted on the tree's default clock,
  * the profile index of time ranges, and the timeline index of the other
  * clock when the tree has it (sharing the first's clock-free parts). */
-struct warmup *warmup_start(const struct calltree *tree, enum clock_index k);
+struct warmup *warmup_start(const struct calltree *tree, enum clock_index k,
+                            const struct callpath *paths);
 /* True once nothing is being built any more. */
 bool warmup_done(struct warmup *w);
 /* The timeline index of clock k (waiting for it, and for clock k's, starting
@@ -41,7 +44,7 @@ bool warmup_done(struct warmup *w);
  * the other clock's is built from it. */
 struct timeline *warmup_take_timeline(struct warmup *w, enum clock_index k);
 /* The array of per-thread call paths, one per thread of the tree
- * (waiting for it), or NULL. */
+ * (waiting for it), or NULL (also when they were given). */
 struct callpath *warmup_take_thread_paths(struct warmup *w);
 /* The top-down tree of all threads (waiting for it), or NULL. */
 struct callpath *warmup_take_merged(struct warmup *w);

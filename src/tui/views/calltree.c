@@ -1075,6 +1075,14 @@ calltree_filter(void *state, const struct app *app, const regex_t *re)
 	return list_visible(&v->list);
 }
 
+static void
+calltree_take_model(void *state, struct app *app)
+{
+	struct calltree_view *v = state;
+
+	v->tree = app->tree;
+}
+
 static char *
 calltree_status(void *state, struct app *app)
 {
@@ -1096,6 +1104,9 @@ calltree_status(void *state, struct app *app)
 		                                     : "every method's callers",
 		                 value);
 	}
+	if (!callpath_is_method(node))
+		return xasprintf("%s  depth %u", CALLPATH_OUTSIDE_NAME,
+		                 node->depth);
 	m = &app->tree->methods[node->method];
 	name = method_name_with_source(m);
 	text = xasprintf("%s  depth %u", name, node->depth);
@@ -1203,6 +1214,8 @@ calltree_rows(void *state, struct app *app)
 const struct view_ops view_calltree_ops = {
         .name = "Call tree",
         .needs_calls = true,
+        .paths_will_do = true,
+        .take_model = calltree_take_model,
         .hints = "l/h:open/close  e:hot path  E:all  b:bottom-up  "
                  "Enter:profile",
         .open = calltree_open,

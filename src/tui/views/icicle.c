@@ -1594,6 +1594,7 @@ icicle_write(void *state, struct app *app, FILE *out, enum table_format format)
 const struct view_ops view_icicle_ops = {
         .name = "Icicle",
         .needs_calls = true,
+        .paths_will_do = true,
         .hints = "Enter:zoom  u:out  hjkl:frames  b:bottom-up  c:clock",
         .open = icicle_open,
         .close = icicle_close,

@@ -407,6 +407,14 @@ row_kept(size_t row, void *arg)
 	               0) == 0;
 }
 
+static void
+threads_take_model(void *state, struct app *app)
+{
+	struct threads_view *v = state;
+
+	v->tree = app->tree;
+}
+
 static size_t
 threads_filter(void *state, const struct app *app, const regex_t *re)
 {
@@ -478,5 +486,6 @@ const struct view_ops view_threads_ops = {
         .find = threads_find,
         .mouse = threads_mouse,
         .filter = threads_filter,
+        .take_model = threads_take_model,
         .rows = threads_rows,
 };

@@ -75,6 +75,9 @@ struct view_ops {
 	 * for its sums first waits for its calls, the app neither opens
 	 * nor shows it. */
 	bool needs_calls;
+	/* But call paths of scopes without a range will do: it opens on the
+	 * paths read with the sums, when they were. */
+	bool paths_will_do;
 	/* Create the view's state. */
 	void *(*open)(struct app *app);
 	/* Release the state. */
@@ -93,6 +96,10 @@ struct view_ops {
 	char *(*status)(void *state, struct app *app);
 	/* The model's scope, clock or selection changed: refresh. */
 	void (*refresh)(void *state, struct app *app);
+	/* The app's tree became the model of the same trace, read for its
+	 * sums first (app_take_calls): what the view keeps of the tree moves
+	 * to app->tree.  NULL: it keeps nothing of it. */
+	void (*take_model)(void *state, struct app *app);
 	/* Handle a request, asking for changes through ask; used instead
 	 * of request when set. */
 	enum view_result (*handle)(void *state, const struct app *app,
