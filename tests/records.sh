@@ -250,6 +250,17 @@ if "$MKTRACE" "$tmp/stream-windows.spec" "$tmp/stream-windows.trace"; then
 	cmp -s "$tmp/windows.tsv" "$tmp/whole.tsv" && [ -s "$tmp/whole.tsv" ]
 	ok $? "stream-windows: the report read a window at a time, as from memory"
 	check "$tmp/stream-windows.trace"
+	# Cut inside a record, well past the windows read ahead: the same
+	# warnings and report from the file as from memory.
+	head -c 3000001 "$tmp/stream-windows.trace" >"$tmp/stream-cut.trace"
+	"$TRACETUI" report --format tsv "$tmp/stream-cut.trace" \
+		>"$tmp/cut-windows.tsv" 2>&1
+	"$TRACETUI" report --format tsv - <"$tmp/stream-cut.trace" \
+		>"$tmp/cut-whole.tsv" 2>&1
+	sed -i 's/^tracetui: [^:]*: //' "$tmp/cut-windows.tsv" "$tmp/cut-whole.tsv"
+	cmp -s "$tmp/cut-windows.tsv" "$tmp/cut-whole.tsv" &&
+		grep -q 'without its summary' "$tmp/cut-whole.tsv"
+	ok $? "stream-windows: cut short, the same report from the file as from memory"
 fi
 
 # The check that every record before the last packet names a defined
