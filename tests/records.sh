@@ -250,7 +250,43 @@ if "$MKTRACE" "$tmp/stream-windows.spec" "$tmp/stream-windows.trace"; then
 	cmp -s "$tmp/windows.tsv" "$tmp/whole.tsv" && [ -s "$tmp/whole.tsv" ]
 	ok $? "stream-windows: the report read a window at a time, as from memory"
 	check "$tmp/stream-windows.trace"
+	# Cut inside a record, well past the windows read ahead: the same
+	# warnings and report from the file as from memory.
+	head -c 3000001 "$tmp/stream-windows.trace" >"$tmp/stream-cut.trace"
+	"$TRACETUI" report --format tsv "$tmp/stream-cut.trace" \
+		>"$tmp/cut-windows.tsv" 2>&1
+	"$TRACETUI" report --format tsv - <"$tmp/stream-cut.trace" \
+		>"$tmp/cut-whole.tsv" 2>&1
+	sed -i 's/^tracetui: [^:]*: //' "$tmp/cut-windows.tsv" "$tmp/cut-whole.tsv"
+	cmp -s "$tmp/cut-windows.tsv" "$tmp/cut-whole.tsv" &&
+		grep -q 'without its summary' "$tmp/cut-whole.tsv"
+	ok $? "stream-windows: cut short, the same report from the file as from memory"
 fi
+
+# The check that every record before the last packet names a defined
+# method recalls the ids it found defined in a small table by id, where
+# 0x1000 and 0x2000 share a place: after 0x2000 took it, 0x1000 is looked
+# up again and found (records at once), and 0x2000 used before its late
+# packet is not taken for 0x1000 (file order).
+for late in no yes; do
+	{
+		printf 'format stream\nversion 3\nvm art\nstream-methods none\n'
+		printf 'thread 1 main\n'
+		printf 'method 0x1000 a.A one ()V A.java\n'
+		printf 'method 0x2000 a.A two ()V A.java\n'
+		printf 'packet method 0x1000\n'
+		printf '1 enter 0x1000 0 0\n1 exit 0x1000 2 2\n'
+		[ $late = no ] && printf 'packet method 0x2000\n'
+		printf '1 enter 0x2000 3 3\n1 exit 0x2000 5 5\n'
+		printf '1 enter 0x1000 6 6\n1 exit 0x1000 8 8\n'
+		[ $late = yes ] && printf 'packet method 0x2000\n'
+		printf 'packet thread 1\n'
+		printf '1 enter 0x1000 9 9\n1 exit 0x1000 10 10\n'
+	} >"$tmp/stream-known-$late.spec"
+	"$MKTRACE" "$tmp/stream-known-$late.spec" "$tmp/stream-known-$late.trace"
+done
+check_path stream-known-no placed 1 2
+check_path stream-known-yes replayed 1 2
 
 # make check-long: a model of over a million calls, whose pages a
 # thread of its own makes present ahead of the workers: the same model.

@@ -30,7 +30,9 @@ enum {
 	STREAM_PROBE_ITEMS = 4096,
 	STREAM_PROGRESS_ITEMS = 1 << 20,
 	STREAM_RELEASE = 1 << 22, /* bytes walked between page releases */
-	STREAM_WINDOW = 1 << 20,  /* bytes the walk reads of the file at once */
+	STREAM_WINDOW = 1 << 17,  /* bytes the walk reads of the file at once:
+	                             a window the caches hold */
+	STREAM_KNOWN = 1 << 10,   /* method ids defined_before_use recalls */
 };
 
 enum stream_stop {
@@ -309,7 +311,10 @@ gap_start(const unsigned char *buf, const struct stream_pieces *p, size_t k,
  * thread and a method that a packet before it defined.  Then reporting
  * every packet first and the records after them builds what file order
  * builds: definitions number threads and methods as they come, and ids
- * met before any definition are numbered after them either way.
+ * met before any definition are numbered after them either way.  A
+ * definition is never taken back, so the ids found defined are recalled
+ * (the last thread, and methods in a small table by id) rather than
+ * looked up again for every record.
  */
 static bool
 defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
@@ -319,8 +324,10 @@ defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
 	struct trace_sink note = {.ctx = &methods, .method = note_method};
 	size_t k, i;
 	bool ok = true;
-	uint32_t v;
+	uint32_t v, last_tid = 0, known[STREAM_KNOWN];
 
+	/* A method id has its low two bits clear: never all ones. */
+	memset(known, 0xFF, sizeof(known));
 	util_map_init(&methods);
 	util_map_init(&threads);
 	for (k = 0; k < p->count && ok && p->pieces[k].first < p->last_packet;
@@ -351,9 +358,17 @@ defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
 			n = p->last_packet - p->pieces[k].first;
 		for (i = 0; i < n && ok; i++) {
 			const unsigned char *r = p->pieces[k].data + i * stride;
+			uint32_t tid = trace_u2(r), id = trace_u4(r + 2) & ~3u;
+			uint32_t *slot = &known[(id >> 2) % STREAM_KNOWN];
 
-			ok = util_map_get(&threads, trace_u2(r), &v) &&
-			     util_map_get(&methods, trace_u4(r + 2) & ~3u, &v);
+			if (tid != last_tid) {
+				ok = util_map_get(&threads, tid, &v);
+				last_tid = tid;
+			}
+			if (ok && *slot != id) {
+				ok = util_map_get(&methods, id, &v);
+				*slot = id;
+			}
 		}
 	}
 	util_map_done(&methods);
