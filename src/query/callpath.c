@@ -305,14 +305,13 @@ callpath_from_sums(struct callpath *out, const struct calltree *tree, size_t t)
 	util_map_init(&b.children);
 	if (!sums->paths) /* no call: the root alone */
 		node_new(&b, CALL_NONE, CALL_NONE, CALL_NONE);
-	/* Parents come before their children, in the order made. */
+	/* Parents come before their children, in the order made; no
+	 * child is looked up but the time outside any method's, which is
+	 * no method's. */
 	for (i = 0; i < sums->npaths; i++) {
 		const struct path_node *p = &sums->paths[i];
 		uint32_t n = node_new(&b, p->parent, p->method, CALL_NONE);
 
-		if (p->parent != CALL_NONE)
-			util_map_put(&b.children,
-			             (uint64_t)p->parent << 32 | p->method, n);
 		out->nodes[n].calls = p->calls;
 		for (k = 0; k < CLOCK_COUNT; k++) {
 			out->nodes[n].incl[k] = p->incl[k];
