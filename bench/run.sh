@@ -151,8 +151,12 @@ for bytes in $sizes; do
 		echo "$k" | sed -n '1p;/(first/p;/^peak/p'
 		echo "$k" | awk -v f="$(field wall_ms "$f")" '
 		/load and first draw/ {
-			sub(/.*load and first draw /, ""); sub(/ ms.*/, "")
-			printf "first screen: %.1fx the floor\n", $0 / (f > 0 ? f : 1)
+			first = $0
+			sub(/.*load and first draw /, "", first)
+			shown = $0
+			sub(/.* shown /, "", shown)
+			printf "first screen: %.1fx the floor; the icicle %.0f ms " \
+				"after it\n", first / (f > 0 ? f : 1), shown - first
 		}'
 		# The call tree asked for right after the first screen.
 		"$builddir/bench/keys" "$v1" 0 calltree | sed -n '/(first/p'
