@@ -30,8 +30,7 @@
 enum {
 	SPLIT_MIN = 1 << 20, /* fewest records worth a second worker */
 	/* The share of records before the split, in eighths: the second
-	 * worker's walk over them costs about two fifths of summing them
-	 * (it is the first to read the file). */
+	 * worker's walk over them costs a fraction of summing them. */
 	SPLIT_EIGHTHS = 5,
 };
 
@@ -118,19 +117,19 @@ scan_piece(struct split_side *side, const struct trace_records *piece,
 	}
 }
 
-/* scan_piece over records [0, to) of run, piece by piece, its version
- * and clock told apart once a piece. */
+/* scan_piece over records [0, to) of run, a window at a time (read by
+ * w), its version and clock told apart once a window. */
 static void
-scan_records(struct split_side *side, const struct trace_records *run,
-             size_t to)
+scan_records(struct build_worker *w, struct split_side *side,
+             const struct trace_records *run, size_t to)
 {
-	size_t i = 0, stop;
+	size_t i = 0, end, stop;
 
 	while (i < to) {
-		struct trace_records p = trace_records_at(run, i, &stop);
+		struct trace_records v = trace_records_at(run, i, &end);
+		struct trace_records p = build_records_window(
+		        w, run, &v, i, end < to ? end : to, &stop);
 
-		if (stop > to)
-			stop = to;
 		if (p.version < 2)
 			scan_piece(side, &p, i, stop, 1, p.clock);
 		else if (p.clock == TRACE_CLOCK_DUAL)
@@ -237,7 +236,7 @@ split_main(void *arg)
 	struct split_job *job = arg;
 
 	if (job->side) {
-		scan_records(job->side, job->run, job->split);
+		scan_records(&job->w, job->side, job->run, job->split);
 		sum_stretches(job, job->split, job->run->count);
 	} else {
 		sum_stretches(job, 0, job->split);

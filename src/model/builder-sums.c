@@ -22,8 +22,10 @@
 
 #include "util/alloc.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Thread t's sums, made on its first call; NULL when the threads
  * summed so far have too many methods between them. */
@@ -406,18 +408,66 @@ sum_piece(struct build_worker *w, const struct trace_records *run, size_t from,
 		sum_records(w, run, from, to, 2, TRACE_CLOCK_WALL);
 }
 
+/* Read [at, at + bytes) of fd into to; false when it gives less. */
+static bool
+read_fully(int fd, unsigned char *to, size_t bytes, uint64_t at)
+{
+	size_t got = 0;
+
+	while (got < bytes) {
+		ssize_t n = pread(fd, to + got, bytes - got, (off_t)(at + got));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		got += (size_t)n;
+	}
+	return true;
+}
+
+struct trace_records
+build_records_window(struct build_worker *w, const struct trace_records *run,
+                     const struct trace_records *v, size_t from, size_t to,
+                     size_t *stop)
+{
+	struct trace_records out = *v;
+	size_t n = RECORDS_WINDOW / v->size;
+
+	*stop = to;
+	if (!run->has_fd || !n)
+		return out;
+	if (to - from < n)
+		n = to - from;
+	if (!w->window)
+		w->window = xmalloc(RECORDS_WINDOW);
+	/* The file changed under the mapping: read the mapping. */
+	if (!read_fully(run->fd, w->window, n * v->size,
+	                run->offset + (uint64_t)(v->data + from * v->size -
+	                                         run->data)))
+		return out;
+	out.data = w->window - from * v->size;
+	*stop = from + n;
+	return out;
+}
+
 void
 build_sum_records(struct build_worker *w, const struct trace_records *run,
                   size_t from, size_t to)
 {
 	while (from < to && !w->failed) {
-		size_t stop;
-		struct trace_records piece = trace_records_at(run, from, &stop);
+		size_t end, stop;
+		struct trace_records piece = trace_records_at(run, from, &end);
 
-		if (stop > to)
-			stop = to;
-		sum_piece(w, &piece, from, stop);
-		from = stop;
+		if (end > to)
+			end = to;
+		while (from < end && !w->failed) {
+			struct trace_records window = build_records_window(
+			        w, run, &piece, from, end, &stop);
+
+			sum_piece(w, &window, from, stop);
+			from = stop;
+		}
 	}
 }
 

@@ -1546,6 +1546,8 @@ build_worker_done(struct build_worker *w)
 	util_map_done(&w->unknown_ids);
 	free(w->unknown);
 	free(w->deep.calls);
+	free(w->window);
+	w->window = NULL;
 	w->unknown = NULL;
 	w->deep = (struct deep_list){0};
 }

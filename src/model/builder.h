@@ -148,6 +148,8 @@ enum {
 	                          sums), for all threads */
 	STRETCH = 1 << 20,     /* records between progress reports and
 	                          page releases */
+	RECORDS_WINDOW = 1 << 17, /* bytes of records read from the file
+	                             at once: a window the caches hold */
 };
 
 struct method_cache_entry {
@@ -189,6 +191,7 @@ struct build_worker {
 	size_t summing;          /* threads given sums by this worker */
 	struct split_side *side; /* the second worker of a split sums
 	                            pass: its own threads; else NULL */
+	unsigned char *window;   /* records read from the file, or NULL */
 };
 
 struct calltree_builder {
@@ -355,6 +358,18 @@ void build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
  */
 void build_sum_records(struct build_worker *w, const struct trace_records *run,
                        size_t from, size_t to);
+/*
+ * Of records [from, to) of piece view v (trace_records_at of run), those
+ * from `from` up to *stop, as a view that reads them by their indexes in
+ * run: a window of them read into w's by pread when run has its file (a
+ * copy costs less than a first touch of a mapped page), else v itself up
+ * to `to`.
+ */
+struct trace_records build_records_window(struct build_worker *w,
+                                          const struct trace_records *run,
+                                          const struct trace_records *v,
+                                          size_t from, size_t to,
+                                          size_t *stop);
 /* Close what is still open on thread t at its last event and hand its
  * sums to the model; anomalies counted into an. */
 void build_sum_finish(struct calltree_builder *b, size_t t,

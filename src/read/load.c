@@ -289,8 +289,12 @@ load_one_file(const struct file_bytes *f, const struct trace_sink *sink,
 		trace_warn(sink, at, "%zu stray bytes before the data part",
 		           skip);
 	at += skip;
-	return (f->mapped ? trace_v1_read_mapped : trace_v1_read_data)(
-	        f->data + at, f->size - at, at, &key, sink, err);
+	if (f->mapped)
+		return trace_v1_read_mapped(f->data + at, f->size - at, at,
+		                            f->has_fd ? f->fd : -1, &key, sink,
+		                            err);
+	return trace_v1_read_data(f->data + at, f->size - at, at, &key, sink,
+	                          err);
 }
 
 /* The two-file form: key_path holds the key, data_path the data part. */
@@ -312,8 +316,10 @@ load_two_files(const char *key_path, const char *data_path,
 	file_close(&k);
 	if (!file_open(data_path, &d, err))
 		return false;
-	ok = (d.mapped ? trace_v1_read_mapped : trace_v1_read_data)(
-	        d.data, d.size, 0, &key, sink, err);
+	ok = d.mapped ? trace_v1_read_mapped(d.data, d.size, 0,
+	                                     d.has_fd ? d.fd : -1, &key, sink,
+	                                     err)
+	              : trace_v1_read_data(d.data, d.size, 0, &key, sink, err);
 	if (!ok)
 		trace_error_set_path(err, data_path);
 	file_close(&d);

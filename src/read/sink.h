@@ -20,6 +20,7 @@
 #define TRACETUI_TRACE_SINK_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 enum trace_format {
@@ -104,6 +105,11 @@ struct trace_records {
 	uint64_t total;  /* bytes in the file, for progress */
 	int mapped;      /* data is a read-only file mapping: pages done
 	                    with may be given back (trace_release_mapped) */
+	/* The file data maps, open as fd: a record at address p also lies
+	 * at file offset `offset` + (p - data), where pread reads it for
+	 * less than the first touch of its mapped page costs. */
+	bool has_fd;
+	int fd;
 	/* NULL: every record lies at data.  Else they lie in npieces
 	 * pieces, in order, the first from record 0; trace_records_at
 	 * gives the records of one. */

@@ -385,7 +385,7 @@ defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
 static void
 report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
               const struct trace_header *h, const struct stream_pieces *p,
-              const struct trace_sink *sink, bool mapped)
+              const struct trace_sink *sink, bool mapped, int fd)
 {
 	bool dual = h->clock == TRACE_CLOCK_DUAL;
 	struct trace_records r = {0};
@@ -410,6 +410,8 @@ report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
 	r.offset = (uint64_t)(p->pieces[0].data - buf);
 	r.total = len;
 	r.mapped = mapped;
+	r.has_fd = fd >= 0;
+	r.fd = fd;
 	r.pieces = p->pieces;
 	r.npieces = p->count;
 	sink->records(sink->ctx, &r);
@@ -547,6 +549,6 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 	if (sink->begin)
 		sink->begin(sink->ctx, &h);
 	report_stream(buf, len, w.at, h.record_size, &h,
-	              sink->records ? pieces : NULL, sink, mapped);
+	              sink->records ? pieces : NULL, sink, mapped, fd);
 	return true;
 }

@@ -68,7 +68,7 @@ report_events(const struct trace_records *r, size_t from, size_t to,
 static void
 report_records(const unsigned char *p, size_t count, const unsigned char *buf,
                size_t len, uint64_t base, const struct trace_header *h,
-               const struct trace_sink *sink, bool mapped)
+               const struct trace_sink *sink, bool mapped, int fd)
 {
 	struct trace_records r = {
 	        .data = p,
@@ -79,6 +79,8 @@ report_records(const unsigned char *p, size_t count, const unsigned char *buf,
 	        .offset = base + (uint64_t)(p - buf),
 	        .total = base + len,
 	        .mapped = mapped,
+	        .has_fd = fd >= 0,
+	        .fd = fd,
 	};
 	size_t i;
 
@@ -101,11 +103,12 @@ report_records(const unsigned char *p, size_t count, const unsigned char *buf,
 }
 
 /* trace_v1_read_data; `mapped` says buf is a read-only file mapping whose
- * pages can be released once their records are read. */
+ * pages can be released once their records are read, of the file fd
+ * (or -1). */
 static bool
 read_data(const unsigned char *buf, size_t len, uint64_t base,
           const struct trace_key_info *key, const struct trace_sink *sink,
-          struct trace_error *err, bool mapped)
+          struct trace_error *err, bool mapped, int fd)
 {
 	struct trace_header h = {0};
 	const unsigned char *p;
@@ -178,7 +181,7 @@ read_data(const unsigned char *buf, size_t len, uint64_t base,
 	p = buf + h.data_offset;
 	count = (len - h.data_offset) / size;
 	rest = (len - h.data_offset) % size;
-	report_records(p, count, buf, len, base, &h, sink, mapped);
+	report_records(p, count, buf, len, base, &h, sink, mapped, fd);
 	if (rest)
 		trace_warn(sink, base + (uint64_t)(p + count * size - buf),
 		           "the last record is cut off (%zu of %u bytes); "
@@ -192,13 +195,13 @@ trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
                    const struct trace_key_info *key,
                    const struct trace_sink *sink, struct trace_error *err)
 {
-	return read_data(buf, len, base, key, sink, err, false);
+	return read_data(buf, len, base, key, sink, err, false, -1);
 }
 
 bool
 trace_v1_read_mapped(const unsigned char *buf, size_t len, uint64_t base,
-                     const struct trace_key_info *key,
+                     int fd, const struct trace_key_info *key,
                      const struct trace_sink *sink, struct trace_error *err)
 {
-	return read_data(buf, len, base, key, sink, err, true);
+	return read_data(buf, len, base, key, sink, err, true, fd);
 }

@@ -22,9 +22,10 @@ bool trace_v1_read_data(const unsigned char *buf, size_t len, uint64_t base,
                         const struct trace_sink *sink, struct trace_error *err);
 
 /* trace_v1_read_data on a read-only file mapping, whose pages leave the
- * process's memory once their records are read. */
+ * process's memory once their records are read; the file is open as fd
+ * (-1: not), at offset base at buf. */
 bool trace_v1_read_mapped(const unsigned char *buf, size_t len, uint64_t base,
-                          const struct trace_key_info *key,
+                          int fd, const struct trace_key_info *key,
                           const struct trace_sink *sink,
                           struct trace_error *err);
 
