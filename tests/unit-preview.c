@@ -208,6 +208,24 @@ paths_views(struct app *a, struct app *b, struct canvas *c, const char *name)
 	both(a, b, REQ_VIEW_PROFILE);
 }
 
+/* The icicle first shown after the calls came to a preview that never
+ * showed it, on the paths the sums had read: the model's. */
+static void
+paths_after_calls(const char *path, const char *name, struct canvas *c)
+{
+	struct app *a = app_new(load(path, false)),
+	           *b = app_new(load(path, true));
+
+	if (b->tree->sums)
+		app_take_calls(b, load(path, false));
+	both(a, b, REQ_VIEW_ICICLE);
+	same(a, b, c, name, "the icicle first shown on the calls", true);
+	both(a, b, REQ_INVERT);
+	same(a, b, c, name, "and inverted", true);
+	app_free(a);
+	app_free(b);
+}
+
 /* Steps that need only the profile, on the model and on the sums; then
  * the sums' app takes the model and must show what the model's does. */
 static void
@@ -287,6 +305,7 @@ check(const char *path, const char *name, struct canvas *c, size_t *summed)
 	same(a, b, c, name, "the timeline on the calls", true);
 	app_free(a);
 	app_free(b);
+	paths_after_calls(path, name, c);
 }
 
 /* Every NAME.trace in dir, checked; the first one summed also for the

@@ -66,30 +66,17 @@ refresh_views(struct app *app)
 	take_selection(app, app->view);
 }
 
-/* Each thread's call paths from the sums of a tree read for them, so
- * that the views of paths open before the calls come; nothing when a
- * thread's are missing. */
-static void
-paths_from_sums(struct app *app)
+/* Whether every thread of a tree of sums has its call paths, so that
+ * the views of paths open before the calls come. */
+static bool
+sums_have_paths(const struct calltree *tree)
 {
-	const struct calltree *tree = app->tree;
 	size_t t;
 
-	app->thread_paths = xcalloc(tree->nthreads + 1,
-	                            sizeof(*app->thread_paths));
 	for (t = 0; t < tree->nthreads; t++)
-		if (!callpath_from_sums(&app->thread_paths[t], tree, t))
-			break;
-	if (t < tree->nthreads) {
-		while (t-- > 0)
-			callpath_done(&app->thread_paths[t]);
-		free(app->thread_paths);
-		app->thread_paths = NULL;
-		return;
-	}
-	app->thread_built =
-	        xcalloc(tree->nthreads + 1, sizeof(*app->thread_built));
-	memset(app->thread_built, true, tree->nthreads);
+		if (tree->sums[t].count && !tree->sums[t].paths)
+			return false;
+	return true;
 }
 
 /* Whether view v can open on the app's tree now. */
@@ -97,7 +84,31 @@ static bool
 view_opens(const struct app *app, enum app_view v)
 {
 	return !app->tree->sums || !view_ops[v]->needs_calls ||
-	       (view_ops[v]->paths_will_do && app->thread_paths);
+	       (view_ops[v]->paths_will_do && app->sums_paths);
+}
+
+/* Room for every thread's call paths, none built yet. */
+static void
+paths_alloc(struct app *app)
+{
+	size_t n = app->tree->nthreads + 1;
+
+	app->thread_paths = xcalloc(n, sizeof(*app->thread_paths));
+	app->thread_built = xcalloc(n, sizeof(*app->thread_built));
+}
+
+/* Thread t's call paths, from the sums or the calls, unless built. */
+static void
+build_thread_paths(struct app *app, size_t t)
+{
+	if (app->thread_built[t])
+		return;
+	if (app->tree->sums)
+		callpath_from_sums(&app->thread_paths[t], app->tree, t);
+	else
+		callpath_build_thread_whole(&app->thread_paths[t], app->tree,
+		                            t);
+	app->thread_built[t] = true;
 }
 
 struct app *
@@ -124,7 +135,7 @@ app_new(struct calltree *tree)
 		app->warmup = warmup_start(
 		        tree, calltree_default_range_clock(tree), NULL);
 	else
-		paths_from_sums(app);
+		app->sums_paths = sums_have_paths(tree);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		if (view_opens(app, v))
 			app->state[v] = view_ops[v]->open(app);
@@ -170,7 +181,20 @@ void
 app_take_calls(struct app *app, struct calltree *tree)
 {
 	struct calltree *sums = app->tree;
+	const struct callpath *given = NULL;
+	size_t t;
 	int v;
+
+	/* The paths read with the sums are the calls' node for node: the
+	 * warmup merges them rather than build them again. */
+	if (app->sums_paths) {
+		if (!app->thread_paths)
+			paths_alloc(app);
+		for (t = 0; t < sums->nthreads; t++)
+			build_thread_paths(app, t);
+		given = app->thread_paths;
+	}
+	app->sums_paths = false;
 
 	/* The profile, its per-thread cache and the call paths read with
 	 * the sums are the same numbers: the views that showed them keep
@@ -182,8 +206,8 @@ app_take_calls(struct app *app, struct calltree *tree)
 		base_compare_rekey(app->base, tree);
 	free(app->calls_error);
 	app->calls_error = NULL;
-	app->warmup = warmup_start(tree, calltree_default_range_clock(tree),
-	                           app->thread_paths);
+	app->warmup =
+	        warmup_start(tree, calltree_default_range_clock(tree), given);
 	for (v = 0; v < APP_VIEW_COUNT; v++) {
 		if (!app->state[v]) {
 			app->state[v] = view_ops[v]->open(app);
@@ -294,26 +318,23 @@ app_scope_parts(struct app *app, size_t *n)
 	size_t t;
 
 	if (!app->thread_paths) {
+		struct callpath *built;
+
 		app_wait_notice(app, "the call paths");
-		app->thread_paths = warmup_take_thread_paths(app->warmup);
-		app->thread_built =
-		        xcalloc(tree->nthreads + 1, sizeof(*app->thread_built));
-		if (app->thread_paths)
+		built = warmup_take_thread_paths(app->warmup);
+		paths_alloc(app);
+		if (built) {
+			free(app->thread_paths);
+			app->thread_paths = built;
 			memset(app->thread_built, true, tree->nthreads);
-		else
-			app->thread_paths = xcalloc(tree->nthreads + 1,
-			                            sizeof(*app->thread_paths));
+		}
 	}
 	parts = xcalloc(scope->count + 1, sizeof(*parts));
 	*n = 0;
 	for (t = 0; t < tree->nthreads; t++) {
 		if (!scope_has(scope, t))
 			continue;
-		if (!app->thread_built[t]) {
-			callpath_build_thread_whole(&app->thread_paths[t], tree,
-			                            t);
-			app->thread_built[t] = true;
-		}
+		build_thread_paths(app, t);
 		parts[(*n)++] = app->thread_paths[t];
 	}
 	return parts;

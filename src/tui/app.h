@@ -115,6 +115,9 @@ struct app {
 	 * from the warmup or made on first need: app_scope_parts. */
 	struct callpath *thread_paths;
 	bool *thread_built;
+	/* A tree of sums whose threads' call paths were read with them:
+	 * the views of paths open before the calls come. */
+	bool sums_paths;
 	/* Shows text at once, before the app waits for the warmup; NULL
 	 * (headless) says nothing. */
 	void (*notice)(const char *text);
