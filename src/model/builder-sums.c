@@ -14,18 +14,18 @@
  * counts did not foresee (an exit that finds no frame: an orphan) and
  * methods the key does not define fail the worker: the model is built
  * instead.  tests/model-equal compares both ways on every fixture,
- * generated and real trace.
+ * generated and real trace.  Records of a file are read a window at a
+ * time with pread (build_records_window), not through the mapping.
  */
 #include "config.h"
 
 #include "model/builder.h"
 
+#include "read/bytes.h"
 #include "util/alloc.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Thread t's sums, made on its first call; NULL when the threads
  * summed so far have too many methods between them. */
@@ -408,24 +408,6 @@ sum_piece(struct build_worker *w, const struct trace_records *run, size_t from,
 		sum_records(w, run, from, to, 2, TRACE_CLOCK_WALL);
 }
 
-/* Read [at, at + bytes) of fd into to; false when it gives less. */
-static bool
-read_fully(int fd, unsigned char *to, size_t bytes, uint64_t at)
-{
-	size_t got = 0;
-
-	while (got < bytes) {
-		ssize_t n = pread(fd, to + got, bytes - got, (off_t)(at + got));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		got += (size_t)n;
-	}
-	return true;
-}
-
 struct trace_records
 build_records_window(struct build_worker *w, const struct trace_records *run,
                      const struct trace_records *v, size_t from, size_t to,
@@ -441,10 +423,10 @@ build_records_window(struct build_worker *w, const struct trace_records *run,
 		n = to - from;
 	if (!w->window)
 		w->window = xmalloc(RECORDS_WINDOW);
-	/* The file changed under the mapping: read the mapping. */
-	if (!read_fully(run->fd, w->window, n * v->size,
-	                run->offset + (uint64_t)(v->data + from * v->size -
-	                                         run->data)))
+	/* A file that gives fewer bytes (it shrank) is read as mapped. */
+	if (!trace_read_at(run->fd, w->window, n * v->size,
+	                   run->offset + (uint64_t)(v->data + from * v->size -
+	                                            run->data)))
 		return out;
 	out.data = w->window - from * v->size;
 	*stop = from + n;

@@ -7,6 +7,7 @@
 
 #include "util/alloc.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,23 @@ trace_release_mapped(const unsigned char *from, const unsigned char *to)
 
 	if (b > a)
 		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+bool
+trace_read_at(int fd, unsigned char *to, size_t n, uint64_t at)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pread(fd, to + got, n - got, (off_t)(at + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
 }
 
 void

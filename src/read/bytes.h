@@ -6,6 +6,8 @@
 
 #include "read/sink.h"
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 static inline uint16_t
@@ -32,6 +34,10 @@ trace_u8(const unsigned char *p)
  * (the page cache keeps them).  Never call it on memory that is not such
  * a mapping. */
 void trace_release_mapped(const unsigned char *from, const unsigned char *to);
+
+/* Read bytes [at, at + n) of the file fd into to; false when it gives
+ * fewer (it shrank) or fails. */
+bool trace_read_at(int fd, unsigned char *to, size_t n, uint64_t at);
 
 /* Format a warning and hand it to the sink, if it listens. */
 void trace_warn(const struct trace_sink *sink, uint64_t offset, const char *fmt,

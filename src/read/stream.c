@@ -19,11 +19,9 @@
 #include "util/alloc.h"
 #include "util/map.h"
 
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum {
 	STREAM_HEADER = 32,
@@ -74,21 +72,13 @@ struct walk_bytes {
 static bool
 window_fill(struct walk_bytes *k, size_t pos)
 {
-	size_t n = 0, want = k->len - pos < STREAM_WINDOW ? k->len - pos
-	                                                  : STREAM_WINDOW;
+	size_t want = k->len - pos < STREAM_WINDOW ? k->len - pos
+	                                           : STREAM_WINDOW;
 
-	while (n < want) {
-		ssize_t got =
-		        pread(k->fd, k->window + n, want - n, (off_t)(pos + n));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return false;
-		n += (size_t)got;
-	}
+	if (!trace_read_at(k->fd, k->window, want, pos))
+		return false;
 	k->start = pos;
-	k->end = pos + n;
+	k->end = pos + want;
 	return true;
 }
 
