@@ -72,8 +72,8 @@ struct walk_bytes {
 static bool
 window_fill(struct walk_bytes *k, size_t pos)
 {
-	size_t want = k->len - pos < STREAM_WINDOW ? k->len - pos
-	                                           : STREAM_WINDOW;
+	size_t want =
+	        k->len - pos < STREAM_WINDOW ? k->len - pos : STREAM_WINDOW;
 
 	if (!trace_read_at(k->fd, k->window, want, pos))
 		return false;
