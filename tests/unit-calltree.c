@@ -20,10 +20,13 @@
  * 65535 matched by its low 16 bits, a wall-only trace.
  *
  * Times in the comments are (cpu, wall) in microseconds.
+ *
+ * And the sums pass's reader of a file's records (build_records_window).
  */
 #include "config.h"
 
 #include "query/callpath.h"
+#include "model/builder.h"
 #include "model/calltree.h"
 #include "query/profile.h"
 #include "model/scope.h"
@@ -33,6 +36,8 @@
 #include "trace-begin.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 enum {
 	A = 0x10,
@@ -1558,9 +1563,69 @@ test_wide_methods(void)
 	calltree_free(t);
 }
 
+/* The sums' reader of records: windows read from the file by offset,
+ * across a gap between pieces, and the memory itself without the file
+ * or when the file gives fewer bytes. */
+static void
+test_records_window(void)
+{
+	enum { SIZE = 14, COUNT = 100, AT = 18, GAP = 7, SECOND = 50 };
+	static unsigned char mem[AT + COUNT * SIZE + GAP];
+	char path[] = "/tmp/unit-calltree-XXXXXX";
+	struct trace_piece pieces[2];
+	struct trace_records run = {0}, v, w;
+	struct build_worker worker;
+	size_t i, stop;
+	int fd = mkstemp(path);
+
+	for (i = 0; i < sizeof(mem); i++)
+		mem[i] = (unsigned char)(i * 7 + 3);
+	if (!ok(fd >= 0 && write(fd, mem, sizeof(mem)) == sizeof(mem),
+	        "records window: a file written"))
+		return;
+	memset(&worker, 0, sizeof(worker));
+	/* Records 0..49 at AT, then a 7-byte packet, then 50..99. */
+	pieces[0] = (struct trace_piece){mem + AT, 0};
+	pieces[1] =
+	        (struct trace_piece){mem + AT + SECOND * SIZE + GAP, SECOND};
+	run.data = mem + AT;
+	run.count = COUNT - 1; /* the last record's bytes end the file */
+	run.size = SIZE;
+	run.offset = AT;
+	run.pieces = pieces;
+	run.npieces = 2;
+	run.has_fd = true;
+	run.fd = fd;
+	v = trace_records_at(&run, 60, &stop);
+	w = build_records_window(&worker, &run, &v, 60, stop, &stop);
+	ok(stop == COUNT - 1, "records window: up to the piece's end (%zu)",
+	   stop);
+	ok(w.data != v.data && !memcmp(w.data + 60 * SIZE, v.data + 60 * SIZE,
+	                               (stop - 60) * SIZE),
+	   "records window: read from the file past the packet, as mapped");
+	v = trace_records_at(&run, 3, &stop);
+	w = build_records_window(&worker, &run, &v, 3, 7, &stop);
+	ok(stop == 7 &&
+	           !memcmp(w.data + 3 * SIZE, mem + AT + 3 * SIZE, 4 * SIZE),
+	   "records window: a range of the first piece");
+	if (ftruncate(fd, AT + 10 * SIZE) == 0) {
+		w = build_records_window(&worker, &run, &v, 3, 40, &stop);
+		ok(stop == 40 && w.data == v.data,
+		   "records window: a file that shrank is read as mapped");
+	}
+	run.has_fd = false;
+	w = build_records_window(&worker, &run, &v, 3, 40, &stop);
+	ok(stop == 40 && w.data == v.data,
+	   "records window: without the file, the memory");
+	free(worker.window);
+	close(fd);
+	unlink(path);
+}
+
 int
 main(void)
 {
+	test_records_window();
 	test_simple();
 	test_direct_recursion();
 	test_indirect_recursion();
