@@ -256,6 +256,7 @@ calltree-search||icicle|100x16|key:C key:g key:E search:Lexer key:n
 calltree-search-opens|--roles|icicle|100x16|key:C key:g search:Lexer key:n
 calltree-clock-wall||icicle|100x16|key:C key:c
 calltree-scope-one||icicle|100x16|key:t MOVE_DOWN ENTER key:C
+calltree-scope-back||icicle|100x16|key:C key:g key:E key:b key:t MOVE_DOWN ENTER key:C key:t SCOPE_ALL key:C key:b
 calltree-range||timeline|100x16|VIEW_TIMELINE ZOOM_IN EXPAND*20 RANGE_START EXPAND*39 RANGE_APPLY key:C
 calltree-from-profile||icicle|100x16|MOVE_DOWN*2 key:C
 calltree-bottom-up-from-profile||icicle|100x16|MOVE_DOWN*2 key:C key:b

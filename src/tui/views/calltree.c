@@ -60,13 +60,22 @@ struct tree_row {
 	bool last;      /* the last of its siblings as shown */
 };
 
-struct calltree_view {
-	const struct calltree *tree;
+/* A scope's trees and which of their nodes are open. */
+struct scope_trees {
 	struct callpath trees[2]; /* top-down, bottom-up */
 	bool built[2];
 	bool *open[2];          /* per node of each tree: expanded */
 	size_t open_cap[2];     /* their lengths */
 	struct warmup_job *job; /* building the bottom-up tree meanwhile */
+};
+
+struct calltree_view {
+	const struct calltree *tree;
+	struct scope_trees cur; /* the scope's */
+	/* The whole trace's, kept while another scope is shown: coming
+	 * back to it costs no merge, and its nodes stay open. */
+	struct scope_trees whole;
+	bool whole_scope; /* the scope is the whole trace */
 	int mode;
 
 	/* The scope the trees are for. */
@@ -94,7 +103,7 @@ struct calltree_view {
 static const struct callpath *
 path_of(const struct calltree_view *v)
 {
-	return &v->trees[v->mode];
+	return &v->cur.trees[v->mode];
 }
 
 static uint64_t
@@ -146,17 +155,20 @@ has_children(const struct calltree_view *v, uint32_t n)
 static void
 make_children(struct calltree_view *v, uint32_t n)
 {
-	struct callpath *p = &v->trees[v->mode];
-	size_t had = v->open_cap[v->mode];
+	struct callpath *p = &v->cur.trees[v->mode];
+	size_t had = v->cur.open_cap[v->mode];
 
 	callpath_expand(p, n);
 	if (p->count + 1 <= had)
 		return;
-	v->open_cap[v->mode] = 2 * had > p->count + 1 ? 2 * had : p->count + 1;
-	v->open[v->mode] = xreallocarray(v->open[v->mode], v->open_cap[v->mode],
-	                                 sizeof(*v->open[v->mode]));
-	memset(v->open[v->mode] + had, 0,
-	       (v->open_cap[v->mode] - had) * sizeof(*v->open[v->mode]));
+	v->cur.open_cap[v->mode] =
+	        2 * had > p->count + 1 ? 2 * had : p->count + 1;
+	v->cur.open[v->mode] =
+	        xreallocarray(v->cur.open[v->mode], v->cur.open_cap[v->mode],
+	                      sizeof(*v->cur.open[v->mode]));
+	memset(v->cur.open[v->mode] + had, 0,
+	       (v->cur.open_cap[v->mode] - had) *
+	               sizeof(*v->cur.open[v->mode]));
 }
 
 /* ---- the scope's trees ------------------------------------------------- */
@@ -171,25 +183,43 @@ static void
 remember_scope(struct calltree_view *v, const struct scope *s)
 {
 	scope_copy(&v->seen, s);
+	v->whole_scope = scope_is_all(s) && !s->range.on;
 }
 
+/* Release st's trees and their job; st is left empty. */
 static void
-drop_trees(struct calltree_view *v)
+trees_drop(struct scope_trees *st)
 {
 	int t;
 
-	if (v->job) {
-		warmup_job_abandon(v->job);
-		warmup_job_free(v->job);
-		v->job = NULL;
+	if (st->job) {
+		warmup_job_abandon(st->job);
+		warmup_job_free(st->job);
 	}
 	for (t = 0; t < 2; t++) {
-		if (v->built[t])
-			callpath_done(&v->trees[t]);
-		free(v->open[t]);
-		v->open[t] = NULL;
-		v->open_cap[t] = 0;
-		v->built[t] = false;
+		if (st->built[t])
+			callpath_done(&st->trees[t]);
+		free(st->open[t]);
+	}
+	memset(st, 0, sizeof(*st));
+}
+
+/* The scope changed to s: the whole trace's trees go aside, another
+ * scope's go, and the whole trace's come back when it is s. */
+static void
+change_scope(struct calltree_view *v, const struct scope *s)
+{
+	if (v->whole_scope) {
+		trees_drop(&v->whole);
+		v->whole = v->cur;
+		memset(&v->cur, 0, sizeof(v->cur));
+	} else {
+		trees_drop(&v->cur);
+	}
+	remember_scope(v, s);
+	if (v->whole_scope) {
+		v->cur = v->whole;
+		memset(&v->whole, 0, sizeof(v->whole));
 	}
 	v->nrows = 0;
 	list_set_count(&v->list, 0);
@@ -202,31 +232,32 @@ build(struct calltree_view *v, struct app *app, int t)
 	struct callpath *parts;
 	size_t n;
 
-	if (t == BOTTOM_UP && v->job) {
-		if (app->notice && !warmup_job_done(v->job))
+	if (t == BOTTOM_UP && v->cur.job) {
+		if (app->notice && !warmup_job_done(v->cur.job))
 			app->notice("Building the bottom-up tree...");
-		warmup_job_take(v->job, &v->trees[BOTTOM_UP]);
-		v->job = NULL;
+		warmup_job_take(v->cur.job, &v->cur.trees[BOTTOM_UP]);
+		v->cur.job = NULL;
 	} else if (t == BOTTOM_UP) {
-		if (!v->built[TOP_DOWN])
+		if (!v->cur.built[TOP_DOWN])
 			build(v, app, TOP_DOWN);
-		callpath_invert(&v->trees[BOTTOM_UP], &v->trees[TOP_DOWN]);
+		callpath_invert(&v->cur.trees[BOTTOM_UP],
+		                &v->cur.trees[TOP_DOWN]);
 	} else if (app->scope.range.on) {
-		callpath_build_whole(&v->trees[TOP_DOWN], app->tree,
+		callpath_build_whole(&v->cur.trees[TOP_DOWN], app->tree,
 		                     &app->scope, false);
 	} else {
 		parts = app_scope_parts(app, &n);
-		callpath_merge(&v->trees[TOP_DOWN], parts, n);
+		callpath_merge(&v->cur.trees[TOP_DOWN], parts, n);
 		/* b will want the bottom-up tree: build it meanwhile. */
-		if (!v->built[BOTTOM_UP])
-			v->job = warmup_invert_start(parts, n,
-			                             app_main_clock(app), NULL);
+		if (!v->cur.built[BOTTOM_UP])
+			v->cur.job = warmup_invert_start(
+			        parts, n, app_main_clock(app), NULL);
 		free(parts);
 	}
-	v->built[t] = true;
-	v->open_cap[t] = v->trees[t].count + 1;
-	v->open[t] = xcalloc(v->open_cap[t], sizeof(*v->open[t]));
-	v->open[t][0] = true;
+	v->cur.built[t] = true;
+	v->cur.open_cap[t] = v->cur.trees[t].count + 1;
+	v->cur.open[t] = xcalloc(v->cur.open_cap[t], sizeof(*v->cur.open[t]));
+	v->cur.open[t][0] = true;
 }
 
 /* ---- rows -------------------------------------------------------------- */
@@ -324,7 +355,7 @@ emit(struct calltree_view *v, uint32_t n, uint32_t depth, struct row_vec *out,
 {
 	struct frame *stack = NULL;
 	size_t nstack = 0, cap = 0, start = out->count;
-	bool **open = &v->open[v->mode]; /* grows as children are made */
+	bool **open = &v->cur.open[v->mode]; /* grows as children are made */
 
 	UTIL_GROW(stack, cap, 1);
 	stack[0].kids = sorted_children(v, n, &stack[0].n);
@@ -408,7 +439,7 @@ rebuild_rows(struct calltree_view *v)
 	v->rows[0].depth = 0;
 	v->rows[0].last = true;
 	v->nrows = 1;
-	if (v->open[v->mode][0])
+	if (v->cur.open[v->mode][0])
 		emit(v, 0, 0, &out, NULL, NULL);
 	splice(v, 0, &out);
 	at = row_of(v, keep);
@@ -442,9 +473,9 @@ expand_row(struct calltree_view *v, size_t r)
 	struct row_vec out = {0};
 	uint32_t n = v->rows[r].node;
 
-	if (!has_children(v, n) || v->open[v->mode][n])
+	if (!has_children(v, n) || v->cur.open[v->mode][n])
 		return;
-	v->open[v->mode][n] = true;
+	v->cur.open[v->mode][n] = true;
 	emit(v, n, v->rows[r].depth, &out, NULL, NULL);
 	splice(v, r, &out);
 }
@@ -454,7 +485,7 @@ collapse_row(struct calltree_view *v, size_t r)
 {
 	struct row_vec out = {0};
 
-	v->open[v->mode][v->rows[r].node] = false;
+	v->cur.open[v->mode][v->rows[r].node] = false;
 	splice(v, r, &out);
 }
 
@@ -463,7 +494,7 @@ static void
 open_path(struct calltree_view *v, uint32_t n, size_t *rows)
 {
 	const struct callpath *p = path_of(v);
-	bool *open = v->open[v->mode];
+	bool *open = v->cur.open[v->mode];
 
 	for (n = p->nodes[n].parent; n != CALL_NONE; n = p->nodes[n].parent) {
 		uint32_t ch;
@@ -531,7 +562,7 @@ follow(struct calltree_view *v, uint32_t m)
 	if (!n)
 		return;
 	if (v->mode == BOTTOM_UP)
-		v->open[BOTTOM_UP][nodes[0]] = true;
+		v->cur.open[BOTTOM_UP][nodes[0]] = true;
 	open_paths(v, nodes, n);
 	at = row_of(v, nodes[0]);
 	if (at != SIZE_MAX)
@@ -592,7 +623,7 @@ expand_hot(struct calltree_view *v, size_t r)
 				best = ch;
 		if (best == CALL_NONE)
 			break;
-		v->open[v->mode][n] = true;
+		v->cur.open[v->mode][n] = true;
 		if (2 * p->nodes[best].incl[v->clock] <
 		    p->nodes[n].incl[v->clock])
 			break;
@@ -615,7 +646,7 @@ expand_all(struct calltree_view *v, size_t r)
 
 	if (!has_children(v, n))
 		return;
-	v->open[v->mode][n] = true;
+	v->cur.open[v->mode][n] = true;
 	emit(v, n, v->rows[r].depth, &out, &budget, &stopped);
 	splice(v, r, &out);
 	if (stopped)
@@ -785,9 +816,10 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	}
 	lines = xcalloc(lines_size, 1);
 	guides(c, lines, lines_size, last, row->depth, skip);
-	mark = !has_children(v, row->node)   ? " "
-	       : v->open[v->mode][row->node] ? canvas_glyph(c, GLYPH_EXPANDED)
-	                                     : canvas_glyph(c, GLYPH_COLLAPSED);
+	mark = !has_children(v, row->node) ? " "
+	       : v->cur.open[v->mode][row->node]
+	               ? canvas_glyph(c, GLYPH_EXPANDED)
+	               : canvas_glyph(c, GLYPH_COLLAPSED);
 	if (!row->node)
 		name = xstrdup("all");
 	else if (!callpath_is_method(node))
@@ -819,7 +851,7 @@ ensure(struct calltree_view *v, struct app *app)
 {
 	enum clock_index k = app_main_clock(app);
 
-	if (!v->built[v->mode]) {
+	if (!v->cur.built[v->mode]) {
 		build(v, app, v->mode);
 		v->rows_stale = true;
 	}
@@ -918,14 +950,14 @@ calltree_handle(void *state, const struct app *app, enum request req,
 	}
 	switch (req) {
 	case REQ_EXPAND:
-		if (v->open[v->mode][v->rows[r].node] &&
+		if (v->cur.open[v->mode][v->rows[r].node] &&
 		    has_children(v, v->rows[r].node))
 			list_select(&v->list, r + 1);
 		else
 			expand_row(v, r);
 		break;
 	case REQ_COLLAPSE:
-		if (v->open[v->mode][v->rows[r].node] &&
+		if (v->cur.open[v->mode][v->rows[r].node] &&
 		    has_children(v, v->rows[r].node))
 			collapse_row(v, r);
 		else
@@ -940,7 +972,7 @@ calltree_handle(void *state, const struct app *app, enum request req,
 	case REQ_ENTER:
 		m = row_method(v, r);
 		if (m == CALL_NONE) {
-			if (v->open[v->mode][v->rows[r].node])
+			if (v->cur.open[v->mode][v->rows[r].node])
 				collapse_row(v, r);
 			else
 				expand_row(v, r);
@@ -1141,7 +1173,8 @@ calltree_close(void *state)
 {
 	struct calltree_view *v = state;
 
-	drop_trees(v);
+	trees_drop(&v->cur);
+	trees_drop(&v->whole);
 	free(v->rows);
 	free(v->kept);
 	list_done(&v->list);
@@ -1155,8 +1188,7 @@ calltree_refresh(void *state, struct app *app)
 	struct calltree_view *v = state;
 
 	if (scope_differs(v, &app->scope)) {
-		remember_scope(v, &app->scope);
-		drop_trees(v);
+		change_scope(v, &app->scope);
 		v->followed = CALL_NONE;
 	}
 }
