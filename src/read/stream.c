@@ -140,11 +140,27 @@ stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
 				        buf + pos, p->records};
 			}
 			in_piece = true;
-			do {
-				pos += stride;
-				n++;
-			} while (n < most && len - pos >= stride &&
-			         trace_u2(walk_at(&k, pos, 2)));
+			pos += stride;
+			n = 1;
+			while (n < most && len - pos >= stride) {
+				/* The records whose thread ids the window
+				 * holds, looked at without a bound check
+				 * each. */
+				const unsigned char *at = walk_at(&k, pos, 2);
+				size_t room = (k.fd < 0 ? len : k.end) - pos;
+				size_t lim = (room - 2) / stride + 1, i = 0;
+
+				if (lim > most - n)
+					lim = most - n;
+				if (lim > (len - pos) / stride)
+					lim = (len - pos) / stride;
+				while (i < lim && trace_u2(at + i * stride))
+					i++;
+				pos += i * stride;
+				n += i;
+				if (i < lim)
+					break; /* a packet */
+			}
 			p->records += n;
 			w->items += n - 1;
 			continue;
