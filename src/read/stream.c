@@ -323,14 +323,20 @@ gap_start(const unsigned char *buf, const struct stream_pieces *p, size_t k,
  * looked up again for every record.
  */
 static bool
-defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
-                   unsigned stride)
+defined_before_use(const unsigned char *buf, size_t len,
+                   const struct stream_pieces *p, unsigned stride, int fd)
 {
 	struct util_map methods, threads;
 	struct trace_sink note = {.ctx = &methods, .method = note_method};
+	struct walk_bytes rec = {buf, len, fd, NULL, 0, 0};
 	size_t k, i;
 	bool ok = true;
 	uint32_t v, last_tid = 0, known[STREAM_KNOWN];
+
+	/* The records are read as the walk read them: from the file when
+	 * there is one, so that their pages are not mapped. */
+	if (fd >= 0)
+		rec.window = xmalloc(STREAM_WINDOW);
 
 	/* A method id has its low two bits clear: never all ones. */
 	memset(known, 0xFF, sizeof(known));
@@ -346,14 +352,15 @@ defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
 
 		while (pos < to) {
 			if (buf[pos + 2] == 1) {
-				size_t len = trace_u2(buf + pos + 3), tl = len;
+				size_t size = trace_u2(buf + pos + 3),
+				       tl = size;
 				const unsigned char *text = buf + pos + 5;
 
 				while (tl && (text[tl - 1] == '\n' ||
 				              text[tl - 1] == '\r'))
 					tl--;
 				trace_key_method_line(text, tl, pos + 5, &note);
-				pos += 5 + len;
+				pos += 5 + size;
 			} else {
 				util_map_put(&threads, trace_u2(buf + pos + 3),
 				             1);
@@ -363,7 +370,10 @@ defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
 		if (n > p->last_packet - p->pieces[k].first)
 			n = p->last_packet - p->pieces[k].first;
 		for (i = 0; i < n && ok; i++) {
-			const unsigned char *r = p->pieces[k].data + i * stride;
+			const unsigned char *r = walk_at(
+			        &rec,
+			        (size_t)(p->pieces[k].data - buf) + i * stride,
+			        6);
 			uint32_t tid = trace_u2(r), id = trace_u4(r + 2) & ~3u;
 			uint32_t *slot = &known[(id >> 2) % STREAM_KNOWN];
 
@@ -379,6 +389,7 @@ defined_before_use(const unsigned char *buf, const struct stream_pieces *p,
 	}
 	util_map_done(&methods);
 	util_map_done(&threads);
+	free(rec.window);
 	return ok;
 }
 
@@ -399,7 +410,7 @@ report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
 
 	/* The records' layout must read as report_items reads them. */
 	if (!sink->records || !p || !p->count || stride < (dual ? 14u : 10u) ||
-	    !defined_before_use(buf, p, stride)) {
+	    !defined_before_use(buf, len, p, stride, fd)) {
 		report_items(buf, STREAM_HEADER, end, stride, h, sink);
 		return;
 	}
@@ -408,6 +419,9 @@ report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
 		             k < p->count ? (size_t)(p->pieces[k].data - buf)
 		                          : end,
 		             stride, h, sink);
+	/* The packets' pages go: the records are read from the file. */
+	if (mapped && fd >= 0)
+		trace_release_mapped(buf, buf + len);
 	r.data = p->pieces[0].data;
 	r.count = p->records;
 	r.size = stride;
