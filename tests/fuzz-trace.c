@@ -895,22 +895,22 @@ check_sum_paths(const struct calltree *tree, const struct calltree *sums,
 	struct callpath p, q;
 	size_t at;
 
-	CHECK(callpath_from_sums(&q, sums, t), "thread %zu summed no paths",
-	      t);
+	CHECK(callpath_from_sums(&q, sums, t), "thread %zu summed no paths", t);
 	callpath_build_thread_whole(&p, tree, t);
 	at = callpath_difference(&p, &q);
-	CHECK(at == SIZE_MAX, "thread %zu's paths differ when summed (node %zu)",
-	      t, at);
+	CHECK(at == SIZE_MAX,
+	      "thread %zu's paths differ when summed (node %zu)", t, at);
 	callpath_done(&p);
 	callpath_done(&q);
 }
 
 /* The input loaded for its sums only, its records split between two
- * workers at record `split` when not 0, gives tree's anomalies and
- * profiles, of all threads and of each. */
+ * workers at record `split` when not 0 (the second also summing from
+ * `middle` on when not 0), gives tree's anomalies and profiles, of all
+ * threads and of each. */
 static void
 check_sums(const uint8_t *data, size_t size, const char *sample_type,
-           const struct calltree *tree, size_t split)
+           const struct calltree *tree, size_t split, size_t middle)
 {
 	struct calltree_builder *b = calltree_builder_new("fuzz");
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -921,6 +921,7 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 	b->sums_only = true;
 	b->paths = true;
 	b->split_at = split;
+	b->split_middle = middle;
 	sink.sample_type = sample_type;
 	CHECK(trace_load_bytes(data, size, &sink, &err),
 	      "loads as a model but not for its sums: %s", err.message);
@@ -1004,10 +1005,13 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 	check_inverted(tree, &scope);
 	check_timeline(tree);
 	check_diff(tree, &scope);
-	check_sums(data, size, sample_type, tree, 0);
-	if (tree->records > 1) /* a split point the input decides */
-		check_sums(data, size, sample_type, tree,
-		           1 + size * 2654435761u % (tree->records - 1));
+	check_sums(data, size, sample_type, tree, 0, 0);
+	if (tree->records > 1) { /* a split point the input decides */
+		size_t at = 1 + size * 2654435761u % (tree->records - 1);
+
+		check_sums(data, size, sample_type, tree, at, 0);
+		check_sums(data, size, sample_type, tree, at, at / 2);
+	}
 	scope_done(&scope);
 	for (k = 0; k < CLOCK_COUNT; k++)
 		free(w.child_sum[k]);

@@ -15,7 +15,8 @@
  * prints "summed" on a second line when the sums were taken that way
  * (else the model came back: "modelled").  Then it sums the records
  * again split between two workers at points spread over them (at every
- * record of a small trace), compares each with the model the same way,
+ * record of a small trace), each also with a middle stretch summed by the
+ * second worker, compares each with the model the same way,
  * and prints on a third line "split N/M": of M splits, N were summed in
  * two (the others were dropped for one pass, or modelled).
  */
@@ -226,10 +227,12 @@ same_model(const struct calltree *a, const struct calltree *b)
 }
 
 /* Load path with the records path (workers > 0) or event by event, or
- * for its sums only, split at record `split` when not 0 (*in_two: it
+ * for its sums only, split at record `split` when not 0, the second
+ * worker also taking the records from `middle` when not 0 (*in_two: it
  * was summed split). */
 static struct calltree *
-load(const char *path, unsigned workers, bool sums, size_t split, bool *in_two)
+load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
+     bool *in_two)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -239,6 +242,7 @@ load(const char *path, unsigned workers, bool sums, size_t split, bool *in_two)
 	b->sums_only = sums;
 	b->paths = sums;
 	b->split_at = split;
+	b->split_middle = middle;
 	if (!workers)
 		sink.records = NULL;
 	if (!trace_load(path, &sink, &err)) {
@@ -255,26 +259,37 @@ load(const char *path, unsigned workers, bool sums, size_t split, bool *in_two)
 	return calltree_builder_finish(b);
 }
 
-/* The sums split at points over the records equal the model's (model);
- * prints how many were summed in two. */
+/* The sums split at points over the records equal the model's (model),
+ * each point also with the second worker summing a middle stretch from
+ * half way to it; prints how many were summed in two. */
 static bool
 same_split_sums(const char *path, const struct calltree *model)
 {
 	size_t n = model->records, tried = 0, in_two = 0, i;
 	size_t points = n <= SPLIT_EVERY ? n - 1 : SPLITS;
 	bool same = true;
+	int mid;
 
 	for (i = 1; same && n > 1 && i <= points; i++) {
 		size_t at = n <= SPLIT_EVERY ? i : n / (points + 1) * i;
-		bool two = false;
-		struct calltree *split = load(path, 1, true, at, &two);
 
-		tried++;
-		in_two += two;
-		same = split && same_sums(model, split);
-		if (!same)
-			fprintf(stderr, "split at record %zu: ", at);
-		calltree_free(split);
+		for (mid = 0; same && mid < 2; mid++) {
+			size_t middle = mid ? at / 2 : 0;
+			bool two = false;
+			struct calltree *split;
+
+			if (mid && !middle)
+				continue;
+			split = load(path, 1, true, at, middle, &two);
+			tried++;
+			in_two += two;
+			same = split && same_sums(model, split);
+			if (!same)
+				fprintf(stderr,
+				        "split at record %zu (middle %zu): ",
+				        at, middle);
+			calltree_free(split);
+		}
 	}
 	printf("split %zu/%zu\n", in_two, tried);
 	return same;
@@ -290,15 +305,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0, false, 0, NULL);
-	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, 0, NULL);
+	by_events = load(argv[2], 0, false, 0, 0, NULL);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, 0, 0, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
 	} else if (!same_model(by_events, by_records)) {
 		status = 1;
 	} else {
-		by_sums = load(argv[2], 1, true, 0, NULL);
+		by_sums = load(argv[2], 1, true, 0, 0, NULL);
 		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
 		if (!by_sums)
 			problem = "the load for sums";

@@ -15,6 +15,12 @@
  * enough (an exit that meets no frame on a thread that ran before), or
  * its stacks are not those the first worker left, the split is dropped
  * and the records are summed in one pass.
+ *
+ * The two cores need not run as fast as each other (a virtual machine's
+ * seldom do), so a middle stretch of records belongs to neither worker:
+ * the first to be done with its own records sums it.  The second worker's
+ * walk keeps the stacks at the middle's start too, and sums the middle
+ * against them as a third part, joined before its own.
  */
 #include "config.h"
 
@@ -29,17 +35,23 @@
 
 enum {
 	SPLIT_MIN = 1 << 20, /* fewest records worth a second worker */
-	/* The share of records before the split, in eighths: the second
-	 * worker's walk over them costs a fraction of summing them. */
-	SPLIT_EIGHTHS = 5,
+	/* The first worker's records, the middle's end, in sixteenths: with
+	 * cores of one speed, the first reaches the middle as the second,
+	 * which walked the records before it, is done with its own. */
+	SPLIT_FIRST = 8,
+	SPLIT_MIDDLE_END = 11,
 };
 
 /* A thread's stack and last readings at the split, as the walk saw. */
 struct prefix_scan {
+	uint32_t tid;
 	uint64_t *ids; /* method ids of its open frames, outermost first */
 	size_t depth, cap;
 	uint64_t raw[CLOCK_COUNT];
 };
+
+/* Who sums the middle stretch. */
+enum { MIDDLE_OPEN, MIDDLE_FIRST, MIDDLE_SECOND };
 
 struct split_side {
 	struct util_map scanned; /* tid -> index in scans */
@@ -53,14 +65,25 @@ struct split_side {
 	size_t count, cap;
 };
 
+/* What both workers see. */
+struct split_shared {
+	size_t mid_from, mid_to;   /* the middle stretch of records */
+	bool mid_to_second;        /* tests: the first worker leaves it */
+	atomic_int middle;         /* MIDDLE_*: who took it */
+	atomic_size_t second_done; /* records the second has summed */
+};
+
 struct split_job {
 	struct calltree_builder *b;
 	const struct trace_records *run;
-	size_t split;
+	struct split_shared *shared;
 	struct build_worker w;
 	struct tt_anomalies an;
-	struct split_side *side;    /* the second worker's, else NULL */
-	atomic_size_t *second_done; /* records the second has summed */
+	struct split_side *side; /* the second worker's, else NULL */
+	/* The second worker's for the middle, when it takes it. */
+	struct build_worker w_mid;
+	struct tt_anomalies an_mid;
+	struct split_side *side_mid;
 };
 
 /* The scan of thread id tid, made empty on its first record. */
@@ -72,9 +95,27 @@ scan_of(struct split_side *side, uint32_t tid)
 	if (*slot == UINT32_MAX) {
 		UTIL_GROW(side->scans, side->scans_cap, side->nscans + 1);
 		memset(&side->scans[side->nscans], 0, sizeof(*side->scans));
+		side->scans[side->nscans].tid = tid;
 		*slot = (uint32_t)side->nscans++;
 	}
 	return &side->scans[*slot];
+}
+
+/* The stacks and readings of from, copied into to (empty). */
+static void
+copy_scans(struct split_side *to, const struct split_side *from)
+{
+	size_t i;
+
+	for (i = 0; i < from->nscans; i++) {
+		const struct prefix_scan *f = &from->scans[i];
+		struct prefix_scan *s = scan_of(to, f->tid);
+
+		s->depth = s->cap = f->depth;
+		s->ids = xmalloc((f->depth + 1) * sizeof(*s->ids));
+		memcpy(s->ids, f->ids, f->depth * sizeof(*s->ids));
+		memcpy(s->raw, f->raw, sizeof(s->raw));
+	}
 }
 
 /*
@@ -117,13 +158,13 @@ scan_piece(struct split_side *side, const struct trace_records *piece,
 	}
 }
 
-/* scan_piece over records [0, to) of run, a window at a time (read by
+/* scan_piece over records [i, to) of run, a window at a time (read by
  * w), its version and clock told apart once a window. */
 static void
 scan_records(struct build_worker *w, struct split_side *side,
-             const struct trace_records *run, size_t to)
+             const struct trace_records *run, size_t i, size_t to)
 {
-	size_t i = 0, end, stop;
+	size_t end, stop;
 
 	while (i < to) {
 		struct trace_records v = trace_records_at(run, i, &end);
@@ -202,44 +243,66 @@ build_split_thread(struct build_worker *w, uint32_t tid,
 	return continue_thread(w, &side->scans[scanned], *st, *th);
 }
 
-/* Sum records [from, to) of run on job's worker, a stretch at a time,
- * giving their pages back. */
-static void
-sum_stretches(struct split_job *job, size_t from, size_t to)
+/* Sum records [from, to) of run on worker w of job, a stretch at a
+ * time, giving their pages back; false when w failed. */
+static bool
+sum_stretches(struct split_job *job, struct build_worker *w, size_t from,
+              size_t to)
 {
 	struct calltree_builder *b = job->b;
 	const struct trace_records *run = job->run;
+	atomic_size_t *second = &job->shared->second_done;
 	size_t stretch, end;
 
-	for (stretch = from; stretch < to && !job->w.failed; stretch = end) {
+	for (stretch = from; stretch < to && !w->failed; stretch = end) {
 		end = to - stretch > STRETCH ? stretch + STRETCH : to;
-		build_sum_records(&job->w, run, stretch, end);
+		build_sum_records(w, run, stretch, end);
 		build_release_records(run, stretch, end);
 		if (job->side) {
-			atomic_store_explicit(job->second_done, end - from,
-			                      memory_order_relaxed);
+			atomic_fetch_add_explicit(second, end - stretch,
+			                          memory_order_relaxed);
 		} else if (b->progress) {
-			size_t done = end + atomic_load_explicit(
-			                            job->second_done,
-			                            memory_order_relaxed);
+			size_t done =
+			        end + atomic_load_explicit(
+			                      second, memory_order_relaxed);
 
 			b->progress(b->progress_arg,
 			            run->offset + (uint64_t)done * run->size,
 			            run->total);
 		}
 	}
+	return !w->failed;
+}
+
+/* Whether job's worker (MIDDLE_FIRST or MIDDLE_SECOND) takes the middle:
+ * the first to ask does. */
+static bool
+take_middle(struct split_job *job, int who)
+{
+	int open = MIDDLE_OPEN;
+
+	return job->shared->mid_from < job->shared->mid_to &&
+	       atomic_compare_exchange_strong(&job->shared->middle, &open, who);
 }
 
 static void *
 split_main(void *arg)
 {
 	struct split_job *job = arg;
+	const struct split_shared *sh = job->shared;
 
 	if (job->side) {
-		scan_records(&job->w, job->side, job->run, job->split);
-		sum_stretches(job, job->split, job->run->count);
-	} else {
-		sum_stretches(job, 0, job->split);
+		scan_records(&job->w, job->side, job->run, 0, sh->mid_from);
+		copy_scans(job->side_mid, job->side);
+		scan_records(&job->w, job->side, job->run, sh->mid_from,
+		             sh->mid_to);
+		if (sum_stretches(job, &job->w, sh->mid_to, job->run->count) &&
+		    take_middle(job, MIDDLE_SECOND))
+			sum_stretches(job, &job->w_mid, sh->mid_from,
+			              sh->mid_to);
+	} else if (sum_stretches(job, &job->w, 0, sh->mid_from) &&
+	           !sh->mid_to_second && take_middle(job, MIDDLE_FIRST)) {
+		sum_stretches(job, &job->w, sh->mid_from, sh->mid_to);
 	}
 	return NULL;
 }
@@ -334,16 +397,40 @@ side_free(struct split_side *side)
 	util_map_done(&side->ids);
 }
 
-/* Where to split run, or 0 for not at all. */
-static size_t
-split_point(const struct calltree_builder *b, const struct trace_records *run)
+/* Where to split run: the middle stretch into sh; false for not at
+ * all. */
+static bool
+split_points(const struct calltree_builder *b, const struct trace_records *run,
+             struct split_shared *sh)
 {
-	if (b->split_at)
-		return b->split_at < run->count ? b->split_at : 0;
+	if (b->split_at) {
+		if (b->split_at >= run->count)
+			return false;
+		sh->mid_to = b->split_at;
+		sh->mid_from = b->split_middle && b->split_middle < b->split_at
+		                       ? b->split_middle
+		                       : b->split_at;
+		sh->mid_to_second = true;
+		return true;
+	}
 	if (run->count < SPLIT_MIN || b->max_workers == 1 ||
 	    util_jobs_count(2) < 2)
-		return 0;
-	return run->count / 8 * SPLIT_EIGHTHS;
+		return false;
+	sh->mid_from = run->count / 16 * SPLIT_FIRST;
+	sh->mid_to = run->count / 16 * SPLIT_MIDDLE_END;
+	return true;
+}
+
+/* The threads the second worker summed in the middle, when it took it,
+ * then after it, joined into the builder's; false when they do not
+ * meet. */
+static bool
+join_sides(struct calltree_builder *b, struct split_job *second, int middle)
+{
+	if (middle == MIDDLE_SECOND &&
+	    (second->w_mid.failed || !join_side(b, second->side_mid)))
+		return false;
+	return join_side(b, second->side);
 }
 
 enum split_outcome
@@ -351,33 +438,41 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 {
 	struct calltree *tree = b->tree;
 	struct split_job jobs[2];
-	struct split_side side = {0};
-	atomic_size_t second_done = 0;
-	size_t split = split_point(b, run), t;
+	struct split_shared sh = {0};
+	struct split_side side = {0}, side_mid = {0};
+	size_t t, summing;
 	enum split_outcome out;
-	int j;
+	int j, middle;
 
-	if (!split)
+	if (!split_points(b, run, &sh))
 		return SPLIT_NONE;
+	atomic_init(&sh.middle, MIDDLE_OPEN);
+	atomic_init(&sh.second_done, 0);
 	util_map_init(&side.scanned);
 	util_map_init(&side.ids);
+	util_map_init(&side_mid.scanned);
+	util_map_init(&side_mid.ids);
 	for (j = 0; j < 2; j++) {
 		jobs[j].b = b;
 		jobs[j].run = run;
-		jobs[j].split = split;
+		jobs[j].shared = &sh;
 		jobs[j].side = j ? &side : NULL;
-		jobs[j].second_done = &second_done;
+		jobs[j].side_mid = j ? &side_mid : NULL;
 		/* Shared, so that undefined methods fail them. */
 		build_worker_init(&jobs[j].w, b, &jobs[j].an, true);
 		jobs[j].w.side = jobs[j].side;
+		build_worker_init(&jobs[j].w_mid, b, &jobs[j].an_mid, true);
+		jobs[j].w_mid.side = jobs[j].side_mid;
 	}
 	util_jobs_run(split_main, jobs, sizeof(jobs[0]), 2);
+	middle = atomic_load(&sh.middle);
+	summing = jobs[0].w.summing + jobs[1].w.summing + jobs[1].w_mid.summing;
 	if (jobs[0].w.failed)
 		out = SPLIT_FAILED; /* one pass would fail there too */
 	else if (jobs[1].w.failed ||
-	         jobs[0].w.summing + jobs[1].w.summing >
-	                 SETTLE_OPEN / (tree->nmethods + 1) ||
-	         !join_side(b, &side))
+	         (sh.mid_from < sh.mid_to && middle == MIDDLE_OPEN) ||
+	         summing > SETTLE_OPEN / (tree->nmethods + 1) ||
+	         !join_sides(b, &jobs[1], middle))
 		out = SPLIT_DROPPED;
 	else
 		out = SPLIT_SUMMED;
@@ -385,13 +480,18 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
 		build_add_anomalies(&tree->anomalies, &jobs[0].an);
 		build_add_anomalies(&tree->anomalies, &jobs[1].an);
+		if (middle == MIDDLE_SECOND)
+			build_add_anomalies(&tree->anomalies, &jobs[1].an_mid);
 		for (t = 0; t < tree->nthreads; t++)
 			build_sum_finish(b, t, &tree->anomalies);
 		tree->records += run->count;
 		b->summed = b->summed_split = true;
 	}
 	side_free(&side);
-	build_worker_done(&jobs[0].w);
-	build_worker_done(&jobs[1].w);
+	side_free(&side_mid);
+	for (j = 0; j < 2; j++) {
+		build_worker_done(&jobs[j].w);
+		build_worker_done(&jobs[j].w_mid);
+	}
 	return out;
 }

@@ -218,6 +218,8 @@ struct calltree_builder {
 	bool spoiled;    /* events came after the sums: load without them */
 	size_t split_at; /* sums: the record where a second worker takes
 	                    over (tests); 0: chosen by size and cpus */
+	size_t split_middle; /* with split_at, tests: the second worker
+	                        also sums [split_middle, split_at) */
 	struct build_worker serial; /* the event-by-event worker */
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
@@ -401,8 +403,10 @@ enum split_outcome {
 /*
  * Sum all records of run on two workers, the second taking the records
  * from b->split_at (or a point chosen by size and cpus when 0) against
- * the stacks a quick walk finds there.  Unless summed, the threads'
- * states are left for build_reset_calls.
+ * the stacks a quick walk finds there, and a middle stretch before it
+ * taken by the first worker done with its own (with split_at, the second
+ * takes [split_middle, split_at) when split_middle is set).  Unless
+ * summed, the threads' states are left for build_reset_calls.
  */
 enum split_outcome build_sum_split(struct calltree_builder *b,
                                    const struct trace_records *run);
