@@ -113,7 +113,8 @@ copy_scans(struct split_side *to, const struct split_side *from)
 
 		s->depth = s->cap = f->depth;
 		s->ids = xmalloc((f->depth + 1) * sizeof(*s->ids));
-		memcpy(s->ids, f->ids, f->depth * sizeof(*s->ids));
+		if (f->depth) /* else f->ids may be NULL */
+			memcpy(s->ids, f->ids, f->depth * sizeof(*s->ids));
 		memcpy(s->raw, f->raw, sizeof(s->raw));
 	}
 }
@@ -293,7 +294,8 @@ split_main(void *arg)
 
 	if (job->side) {
 		scan_records(&job->w, job->side, job->run, 0, sh->mid_from);
-		copy_scans(job->side_mid, job->side);
+		if (sh->mid_from < sh->mid_to)
+			copy_scans(job->side_mid, job->side);
 		scan_records(&job->w, job->side, job->run, sh->mid_from,
 		             sh->mid_to);
 		if (sum_stretches(job, &job->w, sh->mid_to, job->run->count) &&
