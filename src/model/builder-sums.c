@@ -57,10 +57,12 @@ row_of(struct sums_build *s, uint32_t m)
 {
 	if (!s->row_of[m]) {
 		struct thread_sums *o = &s->out;
+		size_t cap = s->rows_cap;
 
 		UTIL_GROW(o->rows, s->rows_cap, o->count + 1);
-		o->methods = xreallocarray(o->methods, s->rows_cap,
-		                           sizeof(*o->methods));
+		if (s->rows_cap != cap) /* once per growth, not per row */
+			o->methods = xreallocarray(o->methods, s->rows_cap,
+			                           sizeof(*o->methods));
 		memset(&o->rows[o->count], 0, sizeof(*o->rows));
 		o->methods[o->count] = m;
 		s->row_of[m] = (uint32_t)++o->count;
