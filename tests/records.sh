@@ -231,6 +231,30 @@ SPEC
 "$MKTRACE" "$tmp/orphan-after-call.spec" "$tmp/orphan-after-call.trace"
 check_sums orphan-after-call modelled
 
+# An orphan after twenty top-level methods: the call paths take them
+# under it, and the same methods called at the top level again are new
+# paths, not the ones it took.
+{
+	printf 'format v1\nclock dual\nthread 1 main\n'
+	i=1
+	while [ $i -le 21 ]; do
+		printf 'method 0x%x a.A m%d ()V\n' $((i * 4)) $i
+		i=$((i + 1))
+	done
+	for round in 0 1; do
+		i=1
+		while [ $i -le 20 ]; do
+			t=$((round * 100 + i * 4))
+			printf '1 enter 0x%x %d %d\n' $((i * 4)) $t $t
+			printf '1 exit 0x%x %d %d\n' $((i * 4)) $((t + 2)) $((t + 2))
+			i=$((i + 1))
+		done
+		[ $round -eq 0 ] && printf '1 exit 0x54 90 90\n'
+	done
+} >"$tmp/orphan-after-paths.spec"
+"$MKTRACE" "$tmp/orphan-after-paths.spec" "$tmp/orphan-after-paths.trace"
+check_sums orphan-after-paths summed
+
 # A streaming trace past a few of the walk's 1 MB windows, its thread
 # and method packets spread among the records: read from the file (the
 # walk reads it a window at a time, the records from the mapping) and
