@@ -142,12 +142,12 @@ struct thread_state {
 };
 
 enum {
-	METHOD_CACHE = 4096,   /* direct-mapped id -> index cache */
-	TID_DIRECT = 1 << 16,  /* thread ids looked up without hashing */
-	SETTLE_OPEN = 1 << 22, /* most counts of open frames (or rows of
-	                          sums), for all threads */
-	STRETCH = 1 << 20,     /* records between progress reports and
-	                          page releases */
+	METHOD_CACHE = 4096,      /* direct-mapped id -> index cache */
+	TID_DIRECT = 1 << 16,     /* thread ids looked up without hashing */
+	SETTLE_OPEN = 1 << 22,    /* most counts of open frames (or rows of
+	                             sums), for all threads */
+	STRETCH = 1 << 20,        /* records between progress reports and
+	                             page releases */
 	RECORDS_WINDOW = 1 << 17, /* bytes of records read from the file
 	                             at once: a window the caches hold */
 };
@@ -215,9 +215,9 @@ struct calltree_builder {
 	bool paths;           /* sums_only: each thread's call paths too */
 	bool summed;          /* they were: the model has sums and no calls */
 	bool summed_split;    /* by two workers (model/builder-split.c) */
-	bool spoiled;    /* events came after the sums: load without them */
-	size_t split_at; /* sums: the record where a second worker takes
-	                    over (tests); 0: chosen by size and cpus */
+	bool spoiled;        /* events came after the sums: load without them */
+	size_t split_at;     /* sums: the record where a second worker takes
+	                        over (tests); 0: chosen by size and cpus */
 	size_t split_middle; /* with split_at, tests: the second worker
 	                        also sums [split_middle, split_at) */
 	struct build_worker serial; /* the event-by-event worker */
@@ -370,8 +370,7 @@ void build_sum_records(struct build_worker *w, const struct trace_records *run,
 struct trace_records build_records_window(struct build_worker *w,
                                           const struct trace_records *run,
                                           const struct trace_records *v,
-                                          size_t from, size_t to,
-                                          size_t *stop);
+                                          size_t from, size_t to, size_t *stop);
 /* Close what is still open on thread t at its last event and hand its
  * sums to the model; anomalies counted into an. */
 void build_sum_finish(struct calltree_builder *b, size_t t,

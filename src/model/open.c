@@ -18,7 +18,8 @@ struct calltree *
 calltree_load_progress(const char *path, struct trace_error *err,
                        calltree_progress_fn *progress, void *arg)
 {
-	struct calltree_load_options o = {.progress = progress, .progress_arg = arg};
+	struct calltree_load_options o = {.progress = progress,
+	                                  .progress_arg = arg};
 
 	return calltree_load_with(path, &o, err);
 }

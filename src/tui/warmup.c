@@ -49,7 +49,7 @@ struct warmup {
 	/* The first index, which the other shares (its owner frees it only
 	 * after warmup_free joins the thread). */
 	const struct timeline *first;
-	struct callpath *paths; /* per thread */
+	struct callpath *paths;       /* per thread */
 	const struct callpath *given; /* per thread, when given */
 	struct callpath *merged;
 	struct callpath *inverted;
