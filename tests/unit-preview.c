@@ -152,32 +152,35 @@ refusals(const char *path, const char *name, struct canvas *c)
 	app_free(p);
 }
 
+/* T while the calls load, then `then` (APP_VIEW_COUNT: nothing): when
+ * the calls come, the view is `want`. */
+static void
+pending_case(const char *path, const char *name, enum app_view then,
+             enum app_view want, const char *what)
+{
+	struct app *p = app_new(load(path, true));
+
+	app_request(p, REQ_VIEW_TIMELINE);
+	if (then == APP_VIEW_ICICLE)
+		app_request(p, REQ_VIEW_ICICLE);
+	else if (then == APP_VIEW_THREADS)
+		app_request(p, REQ_VIEW_THREADS);
+	app_take_calls(p, load(path, false));
+	ok(p->view == want, "%s: %s", name, what);
+	app_free(p);
+}
+
 /* A view asked for while the calls load opens when they come, unless
  * another view was chosen since. */
 static void
 pending(const char *path, const char *name)
 {
-	struct app *p = app_new(load(path, true));
-
-	app_request(p, REQ_VIEW_TIMELINE);
-	app_take_calls(p, load(path, false));
-	ok(p->view == APP_VIEW_TIMELINE,
-	   "%s: T while the calls load: the timeline once they come", name);
-	app_free(p);
-	p = app_new(load(path, true));
-	app_request(p, REQ_VIEW_TIMELINE);
-	app_request(p, REQ_VIEW_ICICLE);
-	app_take_calls(p, load(path, false));
-	ok(p->view == APP_VIEW_ICICLE,
-	   "%s: a view opened since: it stays when they come", name);
-	app_free(p);
-	p = app_new(load(path, true));
-	app_request(p, REQ_VIEW_TIMELINE);
-	app_request(p, REQ_VIEW_THREADS);
-	app_take_calls(p, load(path, false));
-	ok(p->view == APP_VIEW_THREADS,
-	   "%s: another view chosen since: it stays", name);
-	app_free(p);
+	pending_case(path, name, APP_VIEW_COUNT, APP_VIEW_TIMELINE,
+	             "T while the calls load: the timeline once they come");
+	pending_case(path, name, APP_VIEW_ICICLE, APP_VIEW_ICICLE,
+	             "a view opened since: it stays when they come");
+	pending_case(path, name, APP_VIEW_THREADS, APP_VIEW_THREADS,
+	             "another view chosen since: it stays");
 }
 
 /* The icicle and the call tree, on the calls (a) and on the paths read
