@@ -87,14 +87,18 @@ view_opens(const struct app *app, enum app_view v)
 	       (view_ops[v]->paths_will_do && app->sums_paths);
 }
 
-/* Room for every thread's call paths, none built yet. */
+/* Every thread's call paths: those built (one per thread, taken over),
+ * or room for them when NULL, none built yet. */
 static void
-paths_alloc(struct app *app)
+paths_alloc(struct app *app, struct callpath *built)
 {
 	size_t n = app->tree->nthreads + 1;
 
-	app->thread_paths = xcalloc(n, sizeof(*app->thread_paths));
+	app->thread_paths =
+	        built ? built : xcalloc(n, sizeof(*app->thread_paths));
 	app->thread_built = xcalloc(n, sizeof(*app->thread_built));
+	if (built)
+		memset(app->thread_built, true, n - 1);
 }
 
 /* Thread t's call paths, from the sums or the calls, unless built. */
@@ -189,7 +193,7 @@ app_take_calls(struct app *app, struct calltree *tree)
 	 * warmup merges them rather than build them again. */
 	if (app->sums_paths) {
 		if (!app->thread_paths)
-			paths_alloc(app);
+			paths_alloc(app, NULL);
 		for (t = 0; t < sums->nthreads; t++)
 			build_thread_paths(app, t);
 		given = app->thread_paths;
@@ -318,16 +322,8 @@ app_scope_parts(struct app *app, size_t *n)
 	size_t t;
 
 	if (!app->thread_paths) {
-		struct callpath *built;
-
 		app_wait_notice(app, "the call paths");
-		built = warmup_take_thread_paths(app->warmup);
-		paths_alloc(app);
-		if (built) {
-			free(app->thread_paths);
-			app->thread_paths = built;
-			memset(app->thread_built, true, tree->nthreads);
-		}
+		paths_alloc(app, warmup_take_thread_paths(app->warmup));
 	}
 	parts = xcalloc(scope->count + 1, sizeof(*parts));
 	*n = 0;
