@@ -17,8 +17,9 @@
  * again split between two workers at points spread over them (at every
  * record of a small trace), each also with a middle stretch summed by the
  * second worker, compares each with the model the same way,
- * and prints on a third line "split N/M": of M splits, N were summed in
- * two (the others were dropped for one pass, or modelled).
+ * and prints on a third line "split N/M walked W": of M splits, N were
+ * summed in two (the others were dropped for one pass, or modelled), W
+ * of them at the stacks a streaming reader's walk gave.
  */
 #include "config.h"
 
@@ -229,10 +230,10 @@ same_model(const struct calltree *a, const struct calltree *b)
 /* Load path with the records path (workers > 0) or event by event, or
  * for its sums only, split at record `split` when not 0, the second
  * worker also taking the records from `middle` when not 0 (*in_two: it
- * was summed split). */
+ * was summed split, *walked: at the walk's stacks). */
 static struct calltree *
 load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
-     bool *in_two)
+     bool *in_two, bool *walked)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -250,9 +251,10 @@ load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
 		calltree_builder_free(b);
 		return NULL;
 	}
-	if (in_two)
+	if (in_two) {
 		*in_two = b->summed_split;
-	else if (sums)
+		*walked = b->summed_walked;
+	} else if (sums)
 		puts(b->summed ? "summed" : "modelled");
 	else if (workers)
 		puts(b->placed ? "placed" : "replayed");
@@ -265,7 +267,7 @@ load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
 static bool
 same_split_sums(const char *path, const struct calltree *model)
 {
-	size_t n = model->records, tried = 0, in_two = 0, i;
+	size_t n = model->records, tried = 0, in_two = 0, walked = 0, i;
 	size_t points = n <= SPLIT_EVERY ? n - 1 : SPLITS;
 	bool same = true;
 	int mid;
@@ -275,14 +277,15 @@ same_split_sums(const char *path, const struct calltree *model)
 
 		for (mid = 0; same && mid < 2; mid++) {
 			size_t middle = mid ? at / 2 : 0;
-			bool two = false;
+			bool two = false, by_walk = false;
 			struct calltree *split;
 
 			if (mid && !middle)
 				continue;
-			split = load(path, 1, true, at, middle, &two);
+			split = load(path, 1, true, at, middle, &two, &by_walk);
 			tried++;
 			in_two += two;
+			walked += two && by_walk;
 			same = split && same_sums(model, split);
 			if (!same)
 				fprintf(stderr,
@@ -291,7 +294,7 @@ same_split_sums(const char *path, const struct calltree *model)
 			calltree_free(split);
 		}
 	}
-	printf("split %zu/%zu\n", in_two, tried);
+	printf("split %zu/%zu walked %zu\n", in_two, tried, walked);
 	return same;
 }
 
@@ -305,15 +308,16 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0, false, 0, 0, NULL);
-	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, 0, 0, NULL);
+	by_events = load(argv[2], 0, false, 0, 0, NULL, NULL);
+	by_records =
+	        load(argv[2], (unsigned)atoi(argv[1]), false, 0, 0, NULL, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
 	} else if (!same_model(by_events, by_records)) {
 		status = 1;
 	} else {
-		by_sums = load(argv[2], 1, true, 0, 0, NULL);
+		by_sums = load(argv[2], 1, true, 0, 0, NULL, NULL);
 		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
 		if (!by_sums)
 			problem = "the load for sums";

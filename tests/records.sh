@@ -287,6 +287,29 @@ if "$MKTRACE" "$tmp/stream-windows.spec" "$tmp/stream-windows.trace"; then
 	ok $? "stream-windows: cut short, the same report from the file as from memory"
 fi
 
+# The streaming walk scans the stacks at the split points as it passes
+# the records, read with one clock or two, 10 or 14 bytes apart: every
+# split is summed at them, the same as the model.
+for spec in "version 3|clock dual" "version 2|clock wall|stream-stride 10" \
+	"version 2|clock wall|stream-stride 14" \
+	"version 2|clock thread-cpu|stream-stride 10"; do
+	name=stream-walked-$seed
+	{
+		printf 'format stream\nvm art\nstream-methods both\n'
+		printf '%s\n' "$spec" | tr '|' '\n'
+		printf 'generate threads=4 methods=300 records=20000 seed=%d maxdepth=30\n' $seed
+	} >"$tmp/$name.spec"
+	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
+	equal 1 "$tmp/$name.trace"
+	tried=${split#*/}
+	tried=${tried%% *}
+	ok $([ $rc -eq 0 ] && [ "$split" = "split $tried/$tried walked $tried" ] &&
+		echo 0 || echo 1) \
+		"$name ($spec): every split at the walk's stacks ($split), the model's profile"
+	[ $rc -eq 0 ] || diag <"$tmp/why"
+	seed=$((seed + 1))
+done
+
 # The check that every record before the last packet names a defined
 # method recalls the ids it found defined in a small table by id, where
 # 0x1000 and 0x2000 share a place: after 0x2000 took it, 0x1000 is looked

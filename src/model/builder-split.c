@@ -21,6 +21,12 @@
  * the first to be done with its own records sums it.  The second worker's
  * walk keeps the stacks at the middle's start too, and sums the middle
  * against them as a third part, joined before its own.
+ *
+ * A streaming file is walked once before its records come, to find
+ * where they lie between the packets (read/stream.c).  The walk shows
+ * them here as it passes (build_on_walked), and the stacks at the split
+ * points are scanned then, while the records are in the cache: both
+ * workers start summing at once, and the middle is smaller.
  */
 #include "config.h"
 
@@ -40,9 +46,13 @@ enum {
 	 * which walked the records before it, is done with its own. */
 	SPLIT_FIRST = 8,
 	SPLIT_MIDDLE_END = 11,
+	/* The same when the stacks came with the records: both start at
+	 * once. */
+	SPLIT_WALKED_FIRST = 7,
+	SPLIT_WALKED_END = 9,
 };
 
-/* A thread's stack and last readings at the split, as the walk saw. */
+/* A thread's stack and last readings at a split point, as a walk saw. */
 struct prefix_scan {
 	uint32_t tid;
 	uint64_t *ids; /* method ids of its open frames, outermost first */
@@ -50,13 +60,28 @@ struct prefix_scan {
 	uint64_t raw[CLOCK_COUNT];
 };
 
+/* Every thread's, at one point. */
+struct prefix_scans {
+	struct util_map by_tid; /* tid -> index in list */
+	struct prefix_scan *list;
+	size_t count, cap;
+};
+
+/* The stacks at the split points, scanned from the records a streaming
+ * walk passed before the records came (build_on_walked). */
+struct walk_scans {
+	size_t from, to; /* the middle stretch they are for */
+	size_t next;     /* the record the walk passes next */
+	bool broken;     /* records were skipped: of no use */
+	bool dual;       /* read with two clocks */
+	struct prefix_scans at_from, at_to;
+};
+
 /* Who sums the middle stretch. */
 enum { MIDDLE_OPEN, MIDDLE_FIRST, MIDDLE_SECOND };
 
 struct split_side {
-	struct util_map scanned; /* tid -> index in scans */
-	struct prefix_scan *scans;
-	size_t nscans, scans_cap;
+	struct prefix_scans scans; /* each thread's, at the side's start */
 	/* The second worker's threads, in the order first met. */
 	struct util_map ids; /* tid -> index */
 	uint32_t *tids;
@@ -71,6 +96,8 @@ struct split_shared {
 	bool mid_to_second;        /* tests: the first worker leaves it */
 	atomic_int middle;         /* MIDDLE_*: who took it */
 	atomic_size_t second_done; /* records the second has summed */
+	bool scanned;              /* the stacks came with the records
+	                              (build_on_walked): no walk */
 };
 
 struct split_job {
@@ -88,27 +115,38 @@ struct split_job {
 
 /* The scan of thread id tid, made empty on its first record. */
 static struct prefix_scan *
-scan_of(struct split_side *side, uint32_t tid)
+scan_of(struct prefix_scans *ps, uint32_t tid)
 {
-	uint32_t *slot = util_map_slot(&side->scanned, tid, UINT32_MAX);
+	uint32_t *slot = util_map_slot(&ps->by_tid, tid, UINT32_MAX);
 
 	if (*slot == UINT32_MAX) {
-		UTIL_GROW(side->scans, side->scans_cap, side->nscans + 1);
-		memset(&side->scans[side->nscans], 0, sizeof(*side->scans));
-		side->scans[side->nscans].tid = tid;
-		*slot = (uint32_t)side->nscans++;
+		UTIL_GROW(ps->list, ps->cap, ps->count + 1);
+		memset(&ps->list[ps->count], 0, sizeof(*ps->list));
+		ps->list[ps->count].tid = tid;
+		*slot = (uint32_t)ps->count++;
 	}
-	return &side->scans[*slot];
+	return &ps->list[*slot];
+}
+
+static void
+scans_free(struct prefix_scans *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->count; i++)
+		free(ps->list[i].ids);
+	free(ps->list);
+	util_map_done(&ps->by_tid);
 }
 
 /* The stacks and readings of from, copied into to (empty). */
 static void
-copy_scans(struct split_side *to, const struct split_side *from)
+copy_scans(struct prefix_scans *to, const struct prefix_scans *from)
 {
 	size_t i;
 
-	for (i = 0; i < from->nscans; i++) {
-		const struct prefix_scan *f = &from->scans[i];
+	for (i = 0; i < from->count; i++) {
+		const struct prefix_scan *f = &from->list[i];
 		struct prefix_scan *s = scan_of(to, f->tid);
 
 		s->depth = s->cap = f->depth;
@@ -125,7 +163,7 @@ copy_scans(struct split_side *to, const struct split_side *from)
  * matched as the sums pass matches them (sum_leave), and last readings.
  */
 static inline __attribute__((always_inline)) void
-scan_piece(struct split_side *side, const struct trace_records *piece,
+scan_piece(struct prefix_scans *ps, const struct trace_records *piece,
            size_t from, size_t to, unsigned version, enum trace_clock clock)
 {
 	struct trace_records r = *piece;
@@ -140,7 +178,7 @@ scan_piece(struct split_side *side, const struct trace_records *piece,
 		trace_records_get(&r, i, &ev);
 		if (!sc || ev.tid != tid) {
 			tid = ev.tid;
-			sc = scan_of(side, tid);
+			sc = scan_of(ps, tid);
 		}
 		sc->raw[CLOCK_CPU] = ev.cpu;
 		sc->raw[CLOCK_WALL] = ev.wall;
@@ -162,7 +200,7 @@ scan_piece(struct split_side *side, const struct trace_records *piece,
 /* scan_piece over records [i, to) of run, a window at a time (read by
  * w), its version and clock told apart once a window. */
 static void
-scan_records(struct build_worker *w, struct split_side *side,
+scan_records(struct build_worker *w, struct prefix_scans *ps,
              const struct trace_records *run, size_t i, size_t to)
 {
 	size_t end, stop;
@@ -173,13 +211,13 @@ scan_records(struct build_worker *w, struct split_side *side,
 		        w, run, &v, i, end < to ? end : to, &stop);
 
 		if (p.version < 2)
-			scan_piece(side, &p, i, stop, 1, p.clock);
+			scan_piece(ps, &p, i, stop, 1, p.clock);
 		else if (p.clock == TRACE_CLOCK_DUAL)
-			scan_piece(side, &p, i, stop, 3, TRACE_CLOCK_DUAL);
+			scan_piece(ps, &p, i, stop, 3, TRACE_CLOCK_DUAL);
 		else if (p.clock == TRACE_CLOCK_CPU)
-			scan_piece(side, &p, i, stop, 2, TRACE_CLOCK_CPU);
+			scan_piece(ps, &p, i, stop, 2, TRACE_CLOCK_CPU);
 		else
-			scan_piece(side, &p, i, stop, 2, TRACE_CLOCK_WALL);
+			scan_piece(ps, &p, i, stop, 2, TRACE_CLOCK_WALL);
 		i = stop;
 	}
 }
@@ -239,9 +277,9 @@ build_split_thread(struct build_worker *w, uint32_t tid,
 	side->threads[n].tid = tid;
 	*st = side->states[n];
 	*th = &side->threads[n];
-	if (!util_map_get(&side->scanned, tid, &scanned))
+	if (!util_map_get(&side->scans.by_tid, tid, &scanned))
 		return true;
-	return continue_thread(w, &side->scans[scanned], *st, *th);
+	return continue_thread(w, &side->scans.list[scanned], *st, *th);
 }
 
 /* Sum records [from, to) of run on worker w of job, a stretch at a
@@ -293,11 +331,15 @@ split_main(void *arg)
 	const struct split_shared *sh = job->shared;
 
 	if (job->side) {
-		scan_records(&job->w, job->side, job->run, 0, sh->mid_from);
-		if (sh->mid_from < sh->mid_to)
-			copy_scans(job->side_mid, job->side);
-		scan_records(&job->w, job->side, job->run, sh->mid_from,
-		             sh->mid_to);
+		if (!sh->scanned) {
+			struct prefix_scans *at_to = &job->side->scans;
+
+			scan_records(&job->w, at_to, job->run, 0, sh->mid_from);
+			if (sh->mid_from < sh->mid_to)
+				copy_scans(&job->side_mid->scans, at_to);
+			scan_records(&job->w, at_to, job->run, sh->mid_from,
+			             sh->mid_to);
+		}
 		if (sum_stretches(job, &job->w, sh->mid_to, job->run->count) &&
 		    take_middle(job, MIDDLE_SECOND))
 			sum_stretches(job, &job->w_mid, sh->mid_from,
@@ -387,10 +429,7 @@ side_free(struct split_side *side)
 {
 	size_t i;
 
-	for (i = 0; i < side->nscans; i++)
-		free(side->scans[i].ids);
-	free(side->scans);
-	util_map_done(&side->scanned);
+	scans_free(&side->scans);
 	for (i = 0; i < side->count; i++)
 		build_state_free(side->states[i]);
 	free(side->states);
@@ -402,11 +441,11 @@ side_free(struct split_side *side)
 /* Where to split run: the middle stretch into sh; false for not at
  * all. */
 static bool
-split_points(const struct calltree_builder *b, const struct trace_records *run,
+split_points(const struct calltree_builder *b, size_t count, bool walked,
              struct split_shared *sh)
 {
 	if (b->split_at) {
-		if (b->split_at >= run->count)
+		if (b->split_at >= count)
 			return false;
 		sh->mid_to = b->split_at;
 		sh->mid_from = b->split_middle && b->split_middle < b->split_at
@@ -415,11 +454,119 @@ split_points(const struct calltree_builder *b, const struct trace_records *run,
 		sh->mid_to_second = true;
 		return true;
 	}
-	if (run->count < SPLIT_MIN || b->max_workers == 1 ||
-	    util_jobs_count(2) < 2)
+	if (count < SPLIT_MIN || b->max_workers == 1 || util_jobs_count(2) < 2)
 		return false;
-	sh->mid_from = run->count / 16 * SPLIT_FIRST;
-	sh->mid_to = run->count / 16 * SPLIT_MIDDLE_END;
+	sh->mid_from = count / 16 * (walked ? SPLIT_WALKED_FIRST : SPLIT_FIRST);
+	sh->mid_to =
+	        count / 16 * (walked ? SPLIT_WALKED_END : SPLIT_MIDDLE_END);
+	return true;
+}
+
+/* scan_piece over records [from, to) of r as the walk reads them. */
+static void
+scan_walked(struct prefix_scans *ps, const struct trace_records *r, size_t from,
+            size_t to, bool dual)
+{
+	if (dual)
+		scan_piece(ps, r, from, to, 3, TRACE_CLOCK_DUAL);
+	else
+		scan_piece(ps, r, from, to, 2, TRACE_CLOCK_CPU);
+}
+
+void
+build_on_walked(void *ctx, const struct trace_records *r, size_t first)
+{
+	struct calltree_builder *b = ctx;
+	struct walk_scans *ws = b->walked;
+	struct trace_records v = *r;
+	size_t i = first, end = first + r->count;
+
+	if (!ws) {
+		struct split_shared sh = {0};
+
+		/* Split points for as many records as the file holds. */
+		if (first || !b->sums_only || !r->size ||
+		    !split_points(b, r->total / r->size, true, &sh))
+			return;
+		ws = b->walked = xcalloc(1, sizeof(*ws));
+		util_map_init(&ws->at_from.by_tid);
+		util_map_init(&ws->at_to.by_tid);
+		ws->from = sh.mid_from;
+		ws->to = sh.mid_to;
+		ws->dual = r->clock == TRACE_CLOCK_DUAL;
+	}
+	if (ws->broken || ws->next >= ws->to)
+		return;
+	if (first != ws->next) {
+		ws->broken = true;
+		return;
+	}
+	ws->next = end;
+	v.data = r->data - first * r->size; /* read by index from 0 */
+	if (i < ws->from) {
+		size_t stop = end < ws->from ? end : ws->from;
+
+		scan_walked(&ws->at_to, &v, i, stop, ws->dual);
+		i = stop;
+		if (i == ws->from && ws->from < ws->to)
+			copy_scans(&ws->at_from, &ws->at_to);
+	}
+	if (i < end && i < ws->to)
+		scan_walked(&ws->at_to, &v, i, end < ws->to ? end : ws->to,
+		            ws->dual);
+}
+
+void
+build_walked_free(struct calltree_builder *b)
+{
+	if (!b->walked)
+		return;
+	scans_free(&b->walked->at_from);
+	scans_free(&b->walked->at_to);
+	free(b->walked);
+	b->walked = NULL;
+}
+
+/* The readings of ps, which the walk read as cpu first, as clock names
+ * them: a wall clock alone is the first.  (A clock the trace lacks is
+ * never read.) */
+static void
+name_clocks(struct prefix_scans *ps, enum trace_clock clock)
+{
+	size_t i;
+
+	for (i = 0; clock == TRACE_CLOCK_WALL && i < ps->count; i++) {
+		uint64_t *raw = ps->list[i].raw;
+
+		raw[CLOCK_WALL] = raw[CLOCK_CPU];
+		raw[CLOCK_CPU] = 0;
+	}
+}
+
+/* Take the walk's stacks for run into the sides, with their split
+ * points into sh; false when it has none for run. */
+static bool
+take_walked(struct calltree_builder *b, const struct trace_records *run,
+            struct split_shared *sh, struct split_side *side,
+            struct split_side *side_mid)
+{
+	struct walk_scans *ws = b->walked;
+
+	if (!ws || ws->broken || ws->next < ws->to || ws->to >= run->count ||
+	    (run->clock == TRACE_CLOCK_DUAL && !ws->dual))
+		return false;
+	sh->mid_from = ws->from;
+	sh->mid_to = ws->to;
+	sh->mid_to_second = b->split_at != 0;
+	sh->scanned = true;
+	name_clocks(&ws->at_to, run->clock);
+	name_clocks(&ws->at_from, run->clock);
+	util_map_done(&side->scans.by_tid);
+	util_map_done(&side_mid->scans.by_tid);
+	side->scans = ws->at_to;
+	side_mid->scans = ws->at_from;
+	free(ws);
+	b->walked = NULL;
 	return true;
 }
 
@@ -446,14 +593,18 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 	enum split_outcome out;
 	int j, middle;
 
-	if (!split_points(b, run, &sh))
+	util_map_init(&side.scans.by_tid);
+	util_map_init(&side.ids);
+	util_map_init(&side_mid.scans.by_tid);
+	util_map_init(&side_mid.ids);
+	if (!take_walked(b, run, &sh, &side, &side_mid) &&
+	    !split_points(b, run->count, false, &sh)) {
+		side_free(&side);
+		side_free(&side_mid);
 		return SPLIT_NONE;
+	}
 	atomic_init(&sh.middle, MIDDLE_OPEN);
 	atomic_init(&sh.second_done, 0);
-	util_map_init(&side.scanned);
-	util_map_init(&side.ids);
-	util_map_init(&side_mid.scanned);
-	util_map_init(&side_mid.ids);
 	for (j = 0; j < 2; j++) {
 		jobs[j].b = b;
 		jobs[j].run = run;
@@ -488,6 +639,7 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 			build_sum_finish(b, t, &tree->anomalies);
 		tree->records += run->count;
 		b->summed = b->summed_split = true;
+		b->summed_walked = sh.scanned;
 	}
 	side_free(&side);
 	side_free(&side_mid);

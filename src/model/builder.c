@@ -1627,6 +1627,7 @@ builder_done(struct calltree_builder *b)
 		thread_state_free(b->states[i]);
 	free(b->states);
 	free(b->parent);
+	build_walked_free(b);
 	build_worker_done(&b->serial);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);
@@ -1658,6 +1659,7 @@ calltree_builder_new(const char *path)
 	        .method = on_method,
 	        .event = on_event,
 	        .records = build_on_records,
+	        .walked = build_on_walked,
 	        .warning = on_warning,
 	        .progress = on_progress,
 	};

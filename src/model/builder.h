@@ -215,11 +215,14 @@ struct calltree_builder {
 	bool paths;           /* sums_only: each thread's call paths too */
 	bool summed;          /* they were: the model has sums and no calls */
 	bool summed_split;    /* by two workers (model/builder-split.c) */
+	bool summed_walked;   /* split at stacks the reader's walk gave */
 	bool spoiled;        /* events came after the sums: load without them */
 	size_t split_at;     /* sums: the record where a second worker takes
 	                        over (tests); 0: chosen by size and cpus */
 	size_t split_middle; /* with split_at, tests: the second worker
 	                        also sums [split_middle, split_at) */
+	struct walk_scans *walked;  /* stacks at the split points, from the
+	                               records a reader walked, or NULL */
 	struct build_worker serial; /* the event-by-event worker */
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
@@ -414,6 +417,12 @@ enum split_outcome build_sum_split(struct calltree_builder *b,
  * when that thread cannot be summed there. */
 bool build_split_thread(struct build_worker *w, uint32_t tid,
                         struct thread_state **st, struct tt_thread **th);
+
+/* The sink's walked callback: scan the records a streaming reader walks
+ * for the stacks at the split points build_sum_split will choose. */
+void build_on_walked(void *ctx, const struct trace_records *r, size_t first);
+/* Free what build_on_walked kept and no split took. */
+void build_walked_free(struct calltree_builder *b);
 
 /* Give back the pages of records [from, to) of run, when mapped, and of
  * the packets between them. */

@@ -186,6 +186,13 @@ struct trace_sink {
 	 * once.  The sink may read them in any order and from several
 	 * threads until it returns; it reports progress itself. */
 	void (*records)(void *ctx, const struct trace_records *run);
+	/* Optional, beside records: records [first, first + r->count) of
+	 * the run records may get later, as a reader's walk passes them, in
+	 * order, before the clock and the definitions are known.  They lie
+	 * whole at r->data, read as two clocks when r->clock is
+	 * TRACE_CLOCK_DUAL and else as one called cpu (the run names them);
+	 * r->total is the file's size. */
+	void (*walked)(void *ctx, const struct trace_records *r, size_t first);
 	void (*warning)(void *ctx, uint64_t offset, const char *message);
 	/* From time to time on large inputs: bytes read of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);

@@ -8,7 +8,8 @@
  * as it does a V1 file's.  The second reports everything: in file order, or
  * the packets first and then the records at once in those pieces, so
  * that the builder takes them as it takes a V1 data part's (in place, by
- * a worker per cpu) when that builds the same model.
+ * a worker per cpu) when that builds the same model.  The walk shows the
+ * records to a sink that asks (its walked callback) as it passes them.
  */
 #include "config.h"
 
@@ -82,7 +83,7 @@ window_fill(struct walk_bytes *k, size_t pos)
 	return true;
 }
 
-/* The n bytes at pos (n at most 8, pos + n within the buffer). */
+/* The n bytes at pos (n at most a window, pos + n within the buffer). */
 static inline const unsigned char *
 walk_at(struct walk_bytes *k, size_t pos, size_t n)
 {
@@ -97,12 +98,32 @@ walk_at(struct walk_bytes *k, size_t pos, size_t n)
 	return k->window + (pos - k->start);
 }
 
+/* Show sink the n records at `at`, from record `first` on. */
+static void
+show_walked(const struct trace_sink *sink, const unsigned char *at, size_t n,
+            size_t first, unsigned stride, size_t len)
+{
+	bool dual = stride >= 14;
+	struct trace_records r = {
+	        .data = at,
+	        .count = n,
+	        .size = stride,
+	        .version = dual ? 3 : 2,
+	        .clock = dual ? TRACE_CLOCK_DUAL : TRACE_CLOCK_CPU,
+	        .total = len,
+	};
+
+	sink->walked(sink->ctx, &r, first);
+}
+
 /* Walk items from the header on with the given stride, at most max; with
  * p, note the pieces of records, giving back the pages of a mapped buf
- * behind the walk, or reading them from fd (not -1) instead. */
+ * behind the walk, or reading them from fd (not -1) instead, and show
+ * them to sink's walked callback when it has one. */
 static void
 stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
-            struct stream_walk *w, struct stream_pieces *p, bool mapped, int fd)
+            struct stream_walk *w, struct stream_pieces *p, bool mapped, int fd,
+            const struct trace_sink *sink)
 {
 	struct walk_bytes k = {buf, len, -1, NULL, 0, 0};
 	size_t pos = STREAM_HEADER, released = 0;
@@ -140,22 +161,21 @@ stream_walk(const unsigned char *buf, size_t len, unsigned stride, size_t max,
 				        buf + pos, p->records};
 			}
 			in_piece = true;
-			pos += stride;
-			n = 1;
 			while (n < most && len - pos >= stride) {
-				/* The records whose thread ids the window
-				 * holds, looked at without a bound check
-				 * each. */
-				const unsigned char *at = walk_at(&k, pos, 2);
+				/* The records the window holds, looked at
+				 * without a bound check each. */
+				const unsigned char *at =
+				        walk_at(&k, pos, stride);
 				size_t room = (k.fd < 0 ? len : k.end) - pos;
-				size_t lim = (room - 2) / stride + 1, i = 0;
+				size_t lim = room / stride, i = 0;
 
 				if (lim > most - n)
 					lim = most - n;
-				if (lim > (len - pos) / stride)
-					lim = (len - pos) / stride;
 				while (i < lim && trace_u2(at + i * stride))
 					i++;
+				if (i && sink && sink->walked)
+					show_walked(sink, at, i, p->records + n,
+					            stride, len);
 				pos += i * stride;
 				n += i;
 				if (i < lim)
@@ -513,10 +533,10 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 	}
 	h.record_size = header_size;
 	stream_walk(buf, len, header_size, STREAM_PROBE_ITEMS, &w, NULL, false,
-	            -1);
+	            -1, NULL);
 	if (header_size == 10) {
 		stream_walk(buf, len, 14, STREAM_PROBE_ITEMS, &alt, NULL, false,
-		            -1);
+		            -1, NULL);
 		if (walk_better(&alt, &w)) {
 			trace_warn(sink, 16,
 			           "records are 14 bytes apart although the "
@@ -526,7 +546,7 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 		}
 	}
 	stream_walk(buf, len, h.record_size, SIZE_MAX, &w,
-	            sink->records ? pieces : NULL, mapped, fd);
+	            sink->records ? pieces : NULL, mapped, fd, sink);
 	/* What the walk read last is read again with the records: until
 	 * then, not kept (the walk gave the rest back as it went). */
 	if (sink->records && mapped && fd < 0)
