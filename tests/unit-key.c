@@ -344,6 +344,50 @@ test_parse_id(void)
 	   "id: 17 hex digits rejected");
 }
 
+/* trace_key_method_id reads the id trace_key_method_line reports, and
+ * rejects the lines it ignores. */
+static void
+test_method_id(void)
+{
+	static const char *const lines[] = {
+	        "0x4\ta.A\trun\t()V\tA.java\t12",
+	        "0x7\tbare",
+	        "4172c2a8\ta.A\tb",
+	        "0x10    \ta.A\tpadded",
+	        "0x000000000000000000000000000000000000000000000000000000000000"
+	        "00000004\ta\tlong",
+	        "0x4",
+	        "xyz\ta.A\tb",
+	        "\ta.A\tb",
+	        "0x4 z\ta.A\tb",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct rec r = {0};
+		struct trace_sink s = rec_sink(&r);
+		uint64_t id = 0;
+		bool got = trace_key_method_id((const unsigned char *)lines[i],
+		                               strlen(lines[i]), &id);
+
+		trace_key_method_line((const unsigned char *)lines[i],
+		                      strlen(lines[i]), 0, &s);
+		ok(got == (r.nmethods == 1) && (!got || id == r.methods[0].id),
+		   "method id: '%s' read as the method line reads it",
+		   lines[i]);
+		rec_free(&r);
+	}
+	/* A NUL byte in the id. */
+	{
+		const unsigned char nul[] = {'0',  'x', '4',  0,
+		                             '\t', 'a', '\t', 'b'};
+		uint64_t id;
+
+		ok(!trace_key_method_id(nul, sizeof(nul), &id),
+		   "method id: a NUL byte in it is no id");
+	}
+}
+
 /*
  * The offsets below (base 0):
  *   0 *version  9 3  11 data-file-overflow=false  36 clock=dual
@@ -1107,6 +1151,7 @@ int
 main(void)
 {
 	test_parse_id();
+	test_method_id();
 	test_key_main();
 	test_key_crlf();
 	test_key_malformed();

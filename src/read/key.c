@@ -152,6 +152,29 @@ trace_key_method_line(const unsigned char *line, size_t len, uint64_t offset,
 	free(lb.text);
 }
 
+bool
+trace_key_method_id(const unsigned char *line, size_t len, uint64_t *id)
+{
+	const unsigned char *tab = memchr(line, '\t', len);
+	char small[48], *field;
+	size_t n;
+	bool ok;
+
+	/* A NUL byte reads as C0 80 there: never an id. */
+	if (!tab || memchr(line, '\0', (size_t)(tab - line)))
+		return false;
+	n = (size_t)(tab - line);
+	field = n < sizeof(small) ? small : xmalloc(n + 1);
+	memcpy(field, line, n);
+	field[n] = '\0';
+	ok = trace_key_parse_id(field, id);
+	if (field != small)
+		free(field);
+	if (ok)
+		*id &= ~(uint64_t)3;
+	return ok;
+}
+
 static void
 thread_line(struct line_buf *lb, const unsigned char *line, size_t len,
             uint64_t offset, const struct trace_sink *sink)

@@ -39,6 +39,9 @@ bool trace_key_parse(const unsigned char *buf, size_t len, uint64_t base,
  */
 void trace_key_method_line(const unsigned char *line, size_t len,
                            uint64_t offset, const struct trace_sink *sink);
+/* The id trace_key_method_line reports for the line, low bits clear;
+ * false when it would ignore the line. */
+bool trace_key_method_id(const unsigned char *line, size_t len, uint64_t *id);
 
 /* Parse a method id written as 0, 0x... or bare hex; false if it is not. */
 bool trace_key_parse_id(const char *text, uint64_t *id);

@@ -311,12 +311,6 @@ report_items(const unsigned char *buf, size_t pos, size_t end, unsigned stride,
 	}
 }
 
-static void
-note_method(void *ctx, const struct trace_method_def *def)
-{
-	util_map_put(ctx, def->id, 1);
-}
-
 /* Where the packets before piece k begin (k == count: after the last). */
 static size_t
 gap_start(const unsigned char *buf, const struct stream_pieces *p, size_t k,
@@ -347,7 +341,6 @@ defined_before_use(const unsigned char *buf, size_t len,
                    const struct stream_pieces *p, unsigned stride, int fd)
 {
 	struct util_map methods, threads;
-	struct trace_sink note = {.ctx = &methods, .method = note_method};
 	struct walk_bytes rec = {buf, len, fd, NULL, 0, 0};
 	size_t k, i;
 	bool ok = true;
@@ -375,11 +368,13 @@ defined_before_use(const unsigned char *buf, size_t len,
 				size_t size = trace_u2(buf + pos + 3),
 				       tl = size;
 				const unsigned char *text = buf + pos + 5;
+				uint64_t id;
 
 				while (tl && (text[tl - 1] == '\n' ||
 				              text[tl - 1] == '\r'))
 					tl--;
-				trace_key_method_line(text, tl, pos + 5, &note);
+				if (trace_key_method_id(text, tl, &id))
+					util_map_put(&methods, id, 1);
 				pos += 5 + size;
 			} else {
 				util_map_put(&threads, trace_u2(buf + pos + 3),
