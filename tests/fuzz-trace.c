@@ -905,12 +905,13 @@ check_sum_paths(const struct calltree *tree, const struct calltree *sums,
 }
 
 /* The input loaded for its sums only, its records split between two
- * workers at record `split` when not 0 (the second also summing from
- * `middle` on when not 0), gives tree's anomalies and profiles, of all
- * threads and of each. */
+ * workers at record `split` when not 0 (the middle from `middle` on when
+ * not 0, the first worker taking `first` of its parts), gives tree's
+ * anomalies and profiles, of all threads and of each. */
 static void
 check_sums(const uint8_t *data, size_t size, const char *sample_type,
-           const struct calltree *tree, size_t split, size_t middle)
+           const struct calltree *tree, size_t split, size_t middle,
+           unsigned first)
 {
 	struct calltree_builder *b = calltree_builder_new("fuzz");
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -922,6 +923,7 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 	b->paths = true;
 	b->split_at = split;
 	b->split_middle = middle;
+	b->split_middle_first = first;
 	sink.sample_type = sample_type;
 	CHECK(trace_load_bytes(data, size, &sink, &err),
 	      "loads as a model but not for its sums: %s", err.message);
@@ -1005,12 +1007,12 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 	check_inverted(tree, &scope);
 	check_timeline(tree);
 	check_diff(tree, &scope);
-	check_sums(data, size, sample_type, tree, 0, 0);
+	check_sums(data, size, sample_type, tree, 0, 0, 0);
 	if (tree->records > 1) { /* a split point the input decides */
 		size_t at = 1 + size * 2654435761u % (tree->records - 1);
 
-		check_sums(data, size, sample_type, tree, at, 0);
-		check_sums(data, size, sample_type, tree, at, at / 2);
+		check_sums(data, size, sample_type, tree, at, 0, 0);
+		check_sums(data, size, sample_type, tree, at, at / 2, size % 2);
 	}
 	scope_done(&scope);
 	for (k = 0; k < CLOCK_COUNT; k++)

@@ -15,8 +15,9 @@
  * prints "summed" on a second line when the sums were taken that way
  * (else the model came back: "modelled").  Then it sums the records
  * again split between two workers at points spread over them (at every
- * record of a small trace), each also with a middle stretch summed by the
- * second worker, compares each with the model the same way,
+ * record of a small trace), each also with a middle stretch in two parts
+ * summed by the second worker, and with its first part summed on by the
+ * first, compares each with the model the same way,
  * and prints on a third line "split N/M walked W": of M splits, N were
  * summed in two (the others were dropped for one pass, or modelled), W
  * of them at the stacks a streaming reader's walk gave.
@@ -228,12 +229,13 @@ same_model(const struct calltree *a, const struct calltree *b)
 }
 
 /* Load path with the records path (workers > 0) or event by event, or
- * for its sums only, split at record `split` when not 0, the second
- * worker also taking the records from `middle` when not 0 (*in_two: it
- * was summed split, *walked: at the walk's stacks). */
+ * for its sums only, split at record `split` when not 0, the middle
+ * from `middle` when not 0, its first `first` parts summed by the first
+ * worker (*in_two: it was summed split, *walked: at the walk's
+ * stacks). */
 static struct calltree *
 load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
-     bool *in_two, bool *walked)
+     unsigned first, bool *in_two, bool *walked)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -244,6 +246,7 @@ load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
 	b->paths = sums;
 	b->split_at = split;
 	b->split_middle = middle;
+	b->split_middle_first = first;
 	if (!workers)
 		sink.records = NULL;
 	if (!trace_load(path, &sink, &err)) {
@@ -275,14 +278,16 @@ same_split_sums(const char *path, const struct calltree *model)
 	for (i = 1; same && n > 1 && i <= points; i++) {
 		size_t at = n <= SPLIT_EVERY ? i : n / (points + 1) * i;
 
-		for (mid = 0; same && mid < 2; mid++) {
+		/* No middle; taken by the second; half by the first. */
+		for (mid = 0; same && mid < 3; mid++) {
 			size_t middle = mid ? at / 2 : 0;
 			bool two = false, by_walk = false;
 			struct calltree *split;
 
 			if (mid && !middle)
 				continue;
-			split = load(path, 1, true, at, middle, &two, &by_walk);
+			split = load(path, 1, true, at, middle, mid == 2, &two,
+			             &by_walk);
 			tried++;
 			in_two += two;
 			walked += two && by_walk;
@@ -308,16 +313,16 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0, false, 0, 0, NULL, NULL);
-	by_records =
-	        load(argv[2], (unsigned)atoi(argv[1]), false, 0, 0, NULL, NULL);
+	by_events = load(argv[2], 0, false, 0, 0, 0, NULL, NULL);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, 0, 0, 0,
+	                  NULL, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
 	} else if (!same_model(by_events, by_records)) {
 		status = 1;
 	} else {
-		by_sums = load(argv[2], 1, true, 0, 0, NULL, NULL);
+		by_sums = load(argv[2], 1, true, 0, 0, 0, NULL, NULL);
 		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
 		if (!by_sums)
 			problem = "the load for sums";

@@ -18,15 +18,17 @@
  *
  * The two cores need not run as fast as each other (a virtual machine's
  * seldom do), so a middle stretch of records belongs to neither worker:
- * the first to be done with its own records sums it.  The second worker's
- * walk keeps the stacks at the middle's start too, and sums the middle
- * against them as a third part, joined before its own.
+ * it is cut in parts, which the first worker, done with its own records,
+ * takes from the front and sums on, and the second, done with its own,
+ * takes from the back.  The second worker's walk keeps the stacks at the
+ * start of each part too, and sums a part it takes against them, as a
+ * part of its own, joined in order before its own.
  *
  * A streaming file is walked once before its records come, to find
  * where they lie between the packets (read/stream.c).  The walk shows
  * them here as it passes (build_on_walked), and the stacks at the split
  * points are scanned then, while the records are in the cache: both
- * workers start summing at once, and the middle is smaller.
+ * workers start summing at once, from either end of the middle.
  */
 #include "config.h"
 
@@ -48,8 +50,10 @@ enum {
 	SPLIT_MIDDLE_END = 11,
 	/* The same when the stacks came with the records: both start at
 	 * once. */
-	SPLIT_WALKED_FIRST = 7,
-	SPLIT_WALKED_END = 9,
+	SPLIT_WALKED_FIRST = 6,
+	SPLIT_WALKED_END = 10,
+	MIDDLE_PARTS = 4,        /* parts of the middle, taken one by one */
+	MIDDLE_PARTS_TESTED = 2, /* of a middle split_middle sets */
 };
 
 /* A thread's stack and last readings at a split point, as a walk saw. */
@@ -67,18 +71,24 @@ struct prefix_scans {
 	size_t count, cap;
 };
 
+/* Where the middle stretch [from, to) is cut: parts starting at
+ * starts[0] = from, ... */
+struct middle_cuts {
+	size_t from, to;
+	size_t starts[MIDDLE_PARTS];
+	unsigned parts;
+};
+
 /* The stacks at the split points, scanned from the records a streaming
  * walk passed before the records came (build_on_walked). */
 struct walk_scans {
-	size_t from, to; /* the middle stretch they are for */
+	struct middle_cuts cuts;
 	size_t next;     /* the record the walk passes next */
+	unsigned passed; /* parts whose start it passed */
 	bool broken;     /* records were skipped: of no use */
 	bool dual;       /* read with two clocks */
-	struct prefix_scans at_from, at_to;
+	struct prefix_scans at_part[MIDDLE_PARTS], at_to;
 };
-
-/* Who sums the middle stretch. */
-enum { MIDDLE_OPEN, MIDDLE_FIRST, MIDDLE_SECOND };
 
 struct split_side {
 	struct prefix_scans scans; /* each thread's, at the side's start */
@@ -90,11 +100,26 @@ struct split_side {
 	size_t count, cap;
 };
 
+/* A part of the middle, as the second worker sums it when it takes it;
+ * the worker, last, is made then. */
+struct middle_part {
+	size_t from, to;
+	struct split_side side;
+	struct tt_anomalies an;
+	bool taken; /* by the second worker: w is made */
+	struct build_worker w;
+};
+
 /* What both workers see. */
 struct split_shared {
-	size_t mid_from, mid_to;   /* the middle stretch of records */
-	bool mid_to_second;        /* tests: the first worker leaves it */
-	atomic_int middle;         /* MIDDLE_*: who took it */
+	struct middle_cuts cuts;
+	struct middle_part *parts;
+	/* The parts taken: the first worker's from the front (the low
+	 * byte: the next it takes), the second's from the back (the next
+	 * byte: past the next it takes); the first takes none from
+	 * first_most on, the second none below second_least (tests). */
+	atomic_uint taken;
+	unsigned first_most, second_least;
 	atomic_size_t second_done; /* records the second has summed */
 	bool scanned;              /* the stacks came with the records
 	                              (build_on_walked): no walk */
@@ -107,10 +132,6 @@ struct split_job {
 	struct build_worker w;
 	struct tt_anomalies an;
 	struct split_side *side; /* the second worker's, else NULL */
-	/* The second worker's for the middle, when it takes it. */
-	struct build_worker w_mid;
-	struct tt_anomalies an_mid;
-	struct split_side *side_mid;
 };
 
 /* The scan of thread id tid, made empty on its first record. */
@@ -313,40 +334,78 @@ sum_stretches(struct split_job *job, struct build_worker *w, size_t from,
 	return !w->failed;
 }
 
-/* Whether job's worker (MIDDLE_FIRST or MIDDLE_SECOND) takes the middle:
- * the first to ask does. */
-static bool
-take_middle(struct split_job *job, int who)
+/* The next part of the middle from the front (the first worker) or
+ * the back (the second); -1 when none is left. */
+static int
+take_part(struct split_shared *sh, bool from_back)
 {
-	int open = MIDDLE_OPEN;
+	unsigned now = atomic_load(&sh->taken), front, back, next;
 
-	return job->shared->mid_from < job->shared->mid_to &&
-	       atomic_compare_exchange_strong(&job->shared->middle, &open, who);
+	do {
+		front = now & 0xFF;
+		back = now >> 8;
+		if (front >= back || (from_back ? back <= sh->second_least
+		                                : front >= sh->first_most))
+			return -1;
+		next = from_back ? front | (back - 1) << 8
+		                 : (front + 1) | back << 8;
+	} while (!atomic_compare_exchange_weak(&sh->taken, &now, next));
+	return (int)(from_back ? back - 1 : front);
+}
+
+/* The second worker's walk up to the middle's end, keeping the stacks at
+ * the start of each part. */
+static void
+scan_to_middle(struct split_job *job)
+{
+	struct split_shared *sh = job->shared;
+	struct prefix_scans *at = &job->side->scans;
+	size_t pos = 0;
+	unsigned j;
+
+	for (j = 0; j < sh->cuts.parts; j++) {
+		scan_records(&job->w, at, job->run, pos, sh->parts[j].from);
+		pos = sh->parts[j].from;
+		copy_scans(&sh->parts[j].side.scans, at);
+	}
+	scan_records(&job->w, at, job->run, pos, sh->cuts.to);
 }
 
 static void *
 split_main(void *arg)
 {
 	struct split_job *job = arg;
-	const struct split_shared *sh = job->shared;
+	struct split_shared *sh = job->shared;
+	struct middle_part *part;
+	bool ok;
+	int j;
 
 	if (job->side) {
-		if (!sh->scanned) {
-			struct prefix_scans *at_to = &job->side->scans;
-
-			scan_records(&job->w, at_to, job->run, 0, sh->mid_from);
-			if (sh->mid_from < sh->mid_to)
-				copy_scans(&job->side_mid->scans, at_to);
-			scan_records(&job->w, at_to, job->run, sh->mid_from,
-			             sh->mid_to);
+		if (!sh->scanned)
+			scan_to_middle(job);
+		if (!sum_stretches(job, &job->w, sh->cuts.to, job->run->count))
+			return NULL;
+		while ((j = take_part(sh, true)) >= 0) {
+			part = &sh->parts[j];
+			/* Shared, so that undefined methods fail it. */
+			build_worker_init(&part->w, job->b, &part->an, true);
+			part->w.side = &part->side;
+			part->taken = true;
+			/* One after another: the window goes along. */
+			part->w.window = job->w.window;
+			job->w.window = NULL;
+			ok = sum_stretches(job, &part->w, part->from, part->to);
+			job->w.window = part->w.window;
+			part->w.window = NULL;
+			if (!ok)
+				break;
 		}
-		if (sum_stretches(job, &job->w, sh->mid_to, job->run->count) &&
-		    take_middle(job, MIDDLE_SECOND))
-			sum_stretches(job, &job->w_mid, sh->mid_from,
-			              sh->mid_to);
-	} else if (sum_stretches(job, &job->w, 0, sh->mid_from) &&
-	           !sh->mid_to_second && take_middle(job, MIDDLE_FIRST)) {
-		sum_stretches(job, &job->w, sh->mid_from, sh->mid_to);
+	} else if (sum_stretches(job, &job->w, 0, sh->cuts.from)) {
+		while ((j = take_part(sh, false)) >= 0) {
+			part = &sh->parts[j];
+			if (!sum_stretches(job, &job->w, part->from, part->to))
+				break;
+		}
 	}
 	return NULL;
 }
@@ -438,27 +497,40 @@ side_free(struct split_side *side)
 	util_map_done(&side->ids);
 }
 
-/* Where to split run: the middle stretch into sh; false for not at
- * all. */
+/* The middle [from, to) cut in at most `most` parts, none empty. */
+static void
+cut_middle(struct middle_cuts *c, size_t from, size_t to, unsigned most)
+{
+	unsigned i;
+
+	c->from = from;
+	c->to = to;
+	c->parts = to - from < most ? (unsigned)(to - from) : most;
+	for (i = 0; i < c->parts; i++)
+		c->starts[i] = from + (to - from) / c->parts * i;
+}
+
+/* Where to split count records (walked: both workers start at once):
+ * the middle into c; false for not at all. */
 static bool
 split_points(const struct calltree_builder *b, size_t count, bool walked,
-             struct split_shared *sh)
+             struct middle_cuts *c)
 {
 	if (b->split_at) {
 		if (b->split_at >= count)
 			return false;
-		sh->mid_to = b->split_at;
-		sh->mid_from = b->split_middle && b->split_middle < b->split_at
-		                       ? b->split_middle
-		                       : b->split_at;
-		sh->mid_to_second = true;
+		if (b->split_middle && b->split_middle < b->split_at)
+			cut_middle(c, b->split_middle, b->split_at,
+			           MIDDLE_PARTS_TESTED);
+		else
+			cut_middle(c, b->split_at, b->split_at, 0);
 		return true;
 	}
 	if (count < SPLIT_MIN || b->max_workers == 1 || util_jobs_count(2) < 2)
 		return false;
-	sh->mid_from = count / 16 * (walked ? SPLIT_WALKED_FIRST : SPLIT_FIRST);
-	sh->mid_to =
-	        count / 16 * (walked ? SPLIT_WALKED_END : SPLIT_MIDDLE_END);
+	cut_middle(c, count / 16 * (walked ? SPLIT_WALKED_FIRST : SPLIT_FIRST),
+	           count / 16 * (walked ? SPLIT_WALKED_END : SPLIT_MIDDLE_END),
+	           MIDDLE_PARTS);
 	return true;
 }
 
@@ -482,20 +554,17 @@ build_on_walked(void *ctx, const struct trace_records *r, size_t first)
 	size_t i = first, end = first + r->count;
 
 	if (!ws) {
-		struct split_shared sh = {0};
+		struct middle_cuts cuts;
 
 		/* Split points for as many records as the file holds. */
 		if (first || !b->sums_only || !r->size ||
-		    !split_points(b, r->total / r->size, true, &sh))
+		    !split_points(b, r->total / r->size, true, &cuts))
 			return;
 		ws = b->walked = xcalloc(1, sizeof(*ws));
-		util_map_init(&ws->at_from.by_tid);
-		util_map_init(&ws->at_to.by_tid);
-		ws->from = sh.mid_from;
-		ws->to = sh.mid_to;
+		ws->cuts = cuts;
 		ws->dual = r->clock == TRACE_CLOCK_DUAL;
 	}
-	if (ws->broken || ws->next >= ws->to)
+	if (ws->broken || ws->next >= ws->cuts.to)
 		return;
 	if (first != ws->next) {
 		ws->broken = true;
@@ -503,25 +572,29 @@ build_on_walked(void *ctx, const struct trace_records *r, size_t first)
 	}
 	ws->next = end;
 	v.data = r->data - first * r->size; /* read by index from 0 */
-	if (i < ws->from) {
-		size_t stop = end < ws->from ? end : ws->from;
+	while (i < end && i < ws->cuts.to) {
+		size_t stop = end < ws->cuts.to ? end : ws->cuts.to;
 
+		if (ws->passed < ws->cuts.parts &&
+		    ws->cuts.starts[ws->passed] < stop)
+			stop = ws->cuts.starts[ws->passed];
 		scan_walked(&ws->at_to, &v, i, stop, ws->dual);
 		i = stop;
-		if (i == ws->from && ws->from < ws->to)
-			copy_scans(&ws->at_from, &ws->at_to);
+		if (ws->passed < ws->cuts.parts &&
+		    i == ws->cuts.starts[ws->passed])
+			copy_scans(&ws->at_part[ws->passed++], &ws->at_to);
 	}
-	if (i < end && i < ws->to)
-		scan_walked(&ws->at_to, &v, i, end < ws->to ? end : ws->to,
-		            ws->dual);
 }
 
 void
 build_walked_free(struct calltree_builder *b)
 {
+	unsigned j;
+
 	if (!b->walked)
 		return;
-	scans_free(&b->walked->at_from);
+	for (j = 0; j < MIDDLE_PARTS; j++)
+		scans_free(&b->walked->at_part[j]);
 	scans_free(&b->walked->at_to);
 	free(b->walked);
 	b->walked = NULL;
@@ -543,43 +616,57 @@ name_clocks(struct prefix_scans *ps, enum trace_clock clock)
 	}
 }
 
-/* Take the walk's stacks for run into the sides, with their split
- * points into sh; false when it has none for run. */
+/* The walk's cuts for run, when it passed them all; false else. */
 static bool
-take_walked(struct calltree_builder *b, const struct trace_records *run,
-            struct split_shared *sh, struct split_side *side,
-            struct split_side *side_mid)
+walked_cuts(const struct calltree_builder *b, const struct trace_records *run,
+            struct middle_cuts *c)
 {
-	struct walk_scans *ws = b->walked;
+	const struct walk_scans *ws = b->walked;
 
-	if (!ws || ws->broken || ws->next < ws->to || ws->to >= run->count ||
+	if (!ws || ws->broken || ws->next < ws->cuts.to ||
+	    ws->cuts.to >= run->count ||
 	    (run->clock == TRACE_CLOCK_DUAL && !ws->dual))
 		return false;
-	sh->mid_from = ws->from;
-	sh->mid_to = ws->to;
-	sh->mid_to_second = b->split_at != 0;
-	sh->scanned = true;
-	name_clocks(&ws->at_to, run->clock);
-	name_clocks(&ws->at_from, run->clock);
-	util_map_done(&side->scans.by_tid);
-	util_map_done(&side_mid->scans.by_tid);
-	side->scans = ws->at_to;
-	side_mid->scans = ws->at_from;
-	free(ws);
-	b->walked = NULL;
+	*c = ws->cuts;
 	return true;
 }
 
-/* The threads the second worker summed in the middle, when it took it,
- * then after it, joined into the builder's; false when they do not
+/* Move the walk's stacks into the second worker's side and the parts'
+ * (cut as walked_cuts says). */
+static void
+take_walked(struct calltree_builder *b, enum trace_clock clock,
+            struct split_side *side, struct middle_part *parts)
+{
+	struct walk_scans *ws = b->walked;
+	unsigned j;
+
+	name_clocks(&ws->at_to, clock);
+	util_map_done(&side->scans.by_tid);
+	side->scans = ws->at_to;
+	for (j = 0; j < ws->cuts.parts; j++) {
+		name_clocks(&ws->at_part[j], clock);
+		util_map_done(&parts[j].side.scans.by_tid);
+		parts[j].side.scans = ws->at_part[j];
+		ws->at_part[j] = (struct prefix_scans){0};
+	}
+	ws->at_to = (struct prefix_scans){0};
+	build_walked_free(b);
+}
+
+/* The threads the second worker summed in the parts it took, then after
+ * the middle, joined in order into the builder's; false when they do not
  * meet. */
 static bool
-join_sides(struct calltree_builder *b, struct split_job *second, int middle)
+join_sides(struct calltree_builder *b, const struct split_shared *sh,
+           struct split_side *side)
 {
-	if (middle == MIDDLE_SECOND &&
-	    (second->w_mid.failed || !join_side(b, second->side_mid)))
-		return false;
-	return join_side(b, second->side);
+	unsigned j;
+
+	for (j = 0; j < sh->cuts.parts; j++)
+		if (sh->parts[j].taken && (sh->parts[j].w.failed ||
+		                           !join_side(b, &sh->parts[j].side)))
+			return false;
+	return join_side(b, side);
 }
 
 enum split_outcome
@@ -588,44 +675,51 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 	struct calltree *tree = b->tree;
 	struct split_job jobs[2];
 	struct split_shared sh = {0};
-	struct split_side side = {0}, side_mid = {0};
+	struct split_side side = {0};
 	size_t t, summing;
 	enum split_outcome out;
-	int j, middle;
+	unsigned j, taken;
 
-	util_map_init(&side.scans.by_tid);
-	util_map_init(&side.ids);
-	util_map_init(&side_mid.scans.by_tid);
-	util_map_init(&side_mid.ids);
-	if (!take_walked(b, run, &sh, &side, &side_mid) &&
-	    !split_points(b, run->count, false, &sh)) {
-		side_free(&side);
-		side_free(&side_mid);
+	sh.scanned = walked_cuts(b, run, &sh.cuts);
+	if (!sh.scanned && !split_points(b, run->count, false, &sh.cuts))
 		return SPLIT_NONE;
+	sh.first_most = sh.cuts.parts;
+	if (b->split_at) /* tests: as many as split_middle_first says */
+		sh.first_most = sh.second_least =
+		        b->split_middle_first < sh.cuts.parts
+		                ? b->split_middle_first
+		                : sh.cuts.parts;
+	/* Calloc'd: the pages of a part's worker are touched when taken. */
+	sh.parts = xcalloc(sh.cuts.parts + 1, sizeof(*sh.parts));
+	for (j = 0; j < sh.cuts.parts; j++) {
+		sh.parts[j].from = sh.cuts.starts[j];
+		sh.parts[j].to = j + 1 < sh.cuts.parts ? sh.cuts.starts[j + 1]
+		                                       : sh.cuts.to;
 	}
-	atomic_init(&sh.middle, MIDDLE_OPEN);
+	if (sh.scanned)
+		take_walked(b, run->clock, &side, sh.parts);
+	atomic_init(&sh.taken, sh.cuts.parts << 8);
 	atomic_init(&sh.second_done, 0);
 	for (j = 0; j < 2; j++) {
 		jobs[j].b = b;
 		jobs[j].run = run;
 		jobs[j].shared = &sh;
 		jobs[j].side = j ? &side : NULL;
-		jobs[j].side_mid = j ? &side_mid : NULL;
 		/* Shared, so that undefined methods fail them. */
 		build_worker_init(&jobs[j].w, b, &jobs[j].an, true);
 		jobs[j].w.side = jobs[j].side;
-		build_worker_init(&jobs[j].w_mid, b, &jobs[j].an_mid, true);
-		jobs[j].w_mid.side = jobs[j].side_mid;
 	}
 	util_jobs_run(split_main, jobs, sizeof(jobs[0]), 2);
-	middle = atomic_load(&sh.middle);
-	summing = jobs[0].w.summing + jobs[1].w.summing + jobs[1].w_mid.summing;
+	taken = atomic_load(&sh.taken);
+	summing = jobs[0].w.summing + jobs[1].w.summing;
+	for (j = 0; j < sh.cuts.parts; j++)
+		if (sh.parts[j].taken)
+			summing += sh.parts[j].w.summing;
 	if (jobs[0].w.failed)
 		out = SPLIT_FAILED; /* one pass would fail there too */
-	else if (jobs[1].w.failed ||
-	         (sh.mid_from < sh.mid_to && middle == MIDDLE_OPEN) ||
+	else if (jobs[1].w.failed || (taken & 0xFF) < taken >> 8 ||
 	         summing > SETTLE_OPEN / (tree->nmethods + 1) ||
-	         !join_sides(b, &jobs[1], middle))
+	         !join_sides(b, &sh, &side))
 		out = SPLIT_DROPPED;
 	else
 		out = SPLIT_SUMMED;
@@ -633,8 +727,10 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
 		build_add_anomalies(&tree->anomalies, &jobs[0].an);
 		build_add_anomalies(&tree->anomalies, &jobs[1].an);
-		if (middle == MIDDLE_SECOND)
-			build_add_anomalies(&tree->anomalies, &jobs[1].an_mid);
+		for (j = 0; j < sh.cuts.parts; j++)
+			if (sh.parts[j].taken)
+				build_add_anomalies(&tree->anomalies,
+				                    &sh.parts[j].an);
 		for (t = 0; t < tree->nthreads; t++)
 			build_sum_finish(b, t, &tree->anomalies);
 		tree->records += run->count;
@@ -642,10 +738,13 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 		b->summed_walked = sh.scanned;
 	}
 	side_free(&side);
-	side_free(&side_mid);
-	for (j = 0; j < 2; j++) {
-		build_worker_done(&jobs[j].w);
-		build_worker_done(&jobs[j].w_mid);
+	for (j = 0; j < sh.cuts.parts; j++) {
+		side_free(&sh.parts[j].side);
+		if (sh.parts[j].taken)
+			build_worker_done(&sh.parts[j].w);
 	}
+	free(sh.parts);
+	for (j = 0; j < 2; j++)
+		build_worker_done(&jobs[j].w);
 	return out;
 }

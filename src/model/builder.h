@@ -219,11 +219,13 @@ struct calltree_builder {
 	bool spoiled;        /* events came after the sums: load without them */
 	size_t split_at;     /* sums: the record where a second worker takes
 	                        over (tests); 0: chosen by size and cpus */
-	size_t split_middle; /* with split_at, tests: the second worker
-	                        also sums [split_middle, split_at) */
-	struct walk_scans *walked;  /* stacks at the split points, from the
-	                               records a reader walked, or NULL */
-	struct build_worker serial; /* the event-by-event worker */
+	size_t split_middle; /* with split_at, tests: the middle, in two
+	                        parts, is [split_middle, split_at) */
+	unsigned split_middle_first; /* of which the first worker takes
+	                                this many, the second the rest */
+	struct walk_scans *walked;   /* stacks at the split points, from the
+	                                records a reader walked, or NULL */
+	struct build_worker serial;  /* the event-by-event worker */
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
 	void *progress_arg;
@@ -406,8 +408,10 @@ enum split_outcome {
  * Sum all records of run on two workers, the second taking the records
  * from b->split_at (or a point chosen by size and cpus when 0) against
  * the stacks a quick walk finds there, and a middle stretch before it
- * taken by the first worker done with its own (with split_at, the second
- * takes [split_middle, split_at) when split_middle is set).  Unless
+ * cut in parts that each worker done with its own takes from its end
+ * (with split_at, the middle is [split_middle, split_at) when
+ * split_middle is set, of whose parts the first worker takes
+ * split_middle_first and the second the rest).  Unless
  * summed, the threads' states are left for build_reset_calls.
  */
 enum split_outcome build_sum_split(struct calltree_builder *b,
