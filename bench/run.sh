@@ -51,6 +51,7 @@ vm art
 generate threads=12 methods=4000 records=$n seed=20261122 maxdepth=48
 SPEC
 		"$mktrace" "$out/bench-$n.spec" "$trace"
+		sync "$trace" 2>/dev/null || sync
 	fi
 	size=$(wc -c <"$trace")
 	echo "== $n records, $((size / 1000000)) MB: $trace"
@@ -110,6 +111,8 @@ for bytes in $sizes; do
 	st="$tmp/real-$bytes-stream.trace"
 	"$builddir/bench/repeat" v1 "$bytes" "$real" "$v1" >/dev/null
 	"$builddir/bench/repeat" stream "$bytes" "$real" "$st" >/dev/null
+	# On the disk before the runs: no writeback of them beside a run.
+	sync "$v1" "$st" 2>/dev/null || sync
 	size=$(wc -c <"$v1")
 	n=$("$floor" "$v1" | sed 's/ .*//')
 	echo "== $(basename "$real") repeated: $n records, $((size / 1000000)) MB"
