@@ -17,7 +17,8 @@
 # repeated to 65 MB (and to about 1 GB with BIG=1), as V1 and as the
 # streaming variant, with the ratios of streaming to V1 and the first
 # screen, the first icicle and the first call tree of the viewer
-# (bench/keys).  Two sizes show whether the cost is
+# (bench/keys); the two reports run in turn PAIRS times (11), since
+# their ratio is the closest figure.  Two sizes show whether the cost is
 # linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
 # text report is timed too.
 set -eu
@@ -35,6 +36,44 @@ tracetui="$builddir/src/tracetui"
 mktrace="$builddir/tests/mktrace"
 
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+# alternate N A B: `report --format tsv` of traces A and B, one run of
+# each in turn N times, then a line for each as measure prints it (the
+# median wall and cpu times, the largest peak): a drift of the machine's
+# speed then weighs on both alike.
+alternate() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		echo "a $("$measure" 1 "$tracetui" report --format tsv "$2")"
+		echo "b $("$measure" 1 "$tracetui" report --format tsv "$3")"
+		i=$((i + 1))
+	done | awk '
+	function median(list, n,    v, i, j, t) {
+		n = split(list, v, " ")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+	}
+	{
+		for (k = 2; k <= NF; k++) {
+			split($k, kv, "=")
+			if (kv[1] == "maxrss_mb")
+				rss[$1] = kv[2] + 0 > rss[$1] + 0 ? kv[2] : rss[$1]
+			else
+				runs[$1, kv[1]] = runs[$1, kv[1]] " " kv[2]
+		}
+	}
+	END {
+		for (w = 1; w <= 2; w++) {
+			c = w == 1 ? "a" : "b"
+			printf "wall_ms=%.1f cpu_ms=%.1f maxrss_mb=%.1f\n",
+				median(runs[c, "wall_ms"]), median(runs[c, "cpu_ms"]),
+				rss[c]
+		}
+	}'
+}
 
 # REAL_ONLY=1 skips the generated traces.
 gen="$((records / 4)) $records"
@@ -118,9 +157,11 @@ for bytes in $sizes; do
 	echo "== $(basename "$real") repeated: $n records, $((size / 1000000)) MB"
 	f=$("$measure" "$repeat" "$floor" "$v1")
 	l=$("$measure" "$repeat" "$tracetui" info "$v1")
-	r=$("$measure" "$repeat" "$tracetui" report --format tsv "$v1")
 	sl=$("$measure" "$repeat" "$tracetui" info "$st")
-	sr=$("$measure" "$repeat" "$tracetui" report --format tsv "$st")
+	# The two reports' ratio is the closest figure: alternated.
+	both=$(alternate "${PAIRS:-11}" "$v1" "$st")
+	r=$(echo "$both" | sed -n 1p)
+	sr=$(echo "$both" | sed -n 2p)
 	echo "floor          $f"
 	echo "load v1        $l"
 	echo "report v1      $r"
