@@ -632,7 +632,7 @@ walked_cuts(const struct calltree_builder *b, const struct trace_records *run,
 }
 
 /* Move the walk's stacks into the second worker's side and the parts'
- * (cut as walked_cuts says). */
+ * (empty, cut as walked_cuts says). */
 static void
 take_walked(struct calltree_builder *b, enum trace_clock clock,
             struct split_side *side, struct middle_part *parts)
@@ -641,11 +641,9 @@ take_walked(struct calltree_builder *b, enum trace_clock clock,
 	unsigned j;
 
 	name_clocks(&ws->at_to, clock);
-	util_map_done(&side->scans.by_tid);
 	side->scans = ws->at_to;
 	for (j = 0; j < ws->cuts.parts; j++) {
 		name_clocks(&ws->at_part[j], clock);
-		util_map_done(&parts[j].side.scans.by_tid);
 		parts[j].side.scans = ws->at_part[j];
 		ws->at_part[j] = (struct prefix_scans){0};
 	}
@@ -690,7 +688,7 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 		                ? b->split_middle_first
 		                : sh.cuts.parts;
 	/* Calloc'd: the pages of a part's worker are touched when taken. */
-	sh.parts = xcalloc(sh.cuts.parts + 1, sizeof(*sh.parts));
+	sh.parts = xcalloc(sh.cuts.parts, sizeof(*sh.parts));
 	for (j = 0; j < sh.cuts.parts; j++) {
 		sh.parts[j].from = sh.cuts.starts[j];
 		sh.parts[j].to = j + 1 < sh.cuts.parts ? sh.cuts.starts[j + 1]
