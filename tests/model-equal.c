@@ -265,8 +265,9 @@ load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
 }
 
 /* The sums split at points over the records equal the model's (model),
- * each point also with the second worker summing a middle stretch from
- * half way to it; prints how many were summed in two. */
+ * each point also with a middle from half way to it, in two parts the
+ * second worker sums, or one part each; prints how many were summed in
+ * two, and how many of those at the walk's stacks. */
 static bool
 same_split_sums(const char *path, const struct calltree *model)
 {
