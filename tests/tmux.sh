@@ -861,8 +861,11 @@ else
 fi
 keys q
 sane "q after the load"
-# q while the calls load quits at once.
-run_in_pane "exec $TRACETUI $tmp/big.trace"
+# q while the calls load quits at once.  Under AddressSanitizer its leak
+# check at exit scans the model the abandoned load is building (100 to
+# 200 ms on its own): not the viewer's time, so not in this run; every
+# other run here still checks for leaks.
+run_in_pane "ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0 exec $TRACETUI $tmp/big.trace"
 if wait_for 'status_has "calls loading [0-9]+%"'; then
 	ok 0 "$label: the calls loading again"
 	# The icicle needs no calls: the sums pass read the call paths.
