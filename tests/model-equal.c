@@ -18,9 +18,10 @@
  * record of a small trace), each also with a middle stretch in two parts
  * summed by the second worker, and with its first part summed on by the
  * first, compares each with the model the same way,
- * and prints on a third line "split N/M walked W": of M splits, N were
- * summed in two (the others were dropped for one pass, or modelled), W
- * of them at the stacks a streaming reader's walk gave.
+ * and prints on a third line "split N/M walked W ahead A": of M splits,
+ * N were summed in two (the others were dropped for one pass, or
+ * modelled), W of them at the stacks a streaming reader's walk gave, A
+ * with the first worker summing ahead of the reader's report.
  */
 #include "config.h"
 
@@ -232,10 +233,10 @@ same_model(const struct calltree *a, const struct calltree *b)
  * for its sums only, split at record `split` when not 0, the middle
  * from `middle` when not 0, its first `first` parts summed by the first
  * worker (*in_two: it was summed split, *walked: at the walk's
- * stacks). */
+ * stacks, *ahead: its first part ahead of the report). */
 static struct calltree *
 load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
-     unsigned first, bool *in_two, bool *walked)
+     unsigned first, bool *in_two, bool *walked, bool *ahead)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -257,6 +258,7 @@ load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
 	if (in_two) {
 		*in_two = b->summed_split;
 		*walked = b->summed_walked;
+		*ahead = b->summed_ahead;
 	} else if (sums)
 		puts(b->summed ? "summed" : "modelled");
 	else if (workers)
@@ -267,11 +269,12 @@ load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
 /* The sums split at points over the records equal the model's (model),
  * each point also with a middle from half way to it, in two parts the
  * second worker sums, or one part each; prints how many were summed in
- * two, and how many of those at the walk's stacks. */
+ * two, how many of those at the walk's stacks and how many ahead. */
 static bool
 same_split_sums(const char *path, const struct calltree *model)
 {
-	size_t n = model->records, tried = 0, in_two = 0, walked = 0, i;
+	size_t n = model->records, tried = 0, in_two = 0, walked = 0, ahead = 0;
+	size_t i;
 	size_t points = n <= SPLIT_EVERY ? n - 1 : SPLITS;
 	bool same = true;
 	int mid;
@@ -282,16 +285,17 @@ same_split_sums(const char *path, const struct calltree *model)
 		/* No middle; taken by the second; half by the first. */
 		for (mid = 0; same && mid < 3; mid++) {
 			size_t middle = mid ? at / 2 : 0;
-			bool two = false, by_walk = false;
+			bool two = false, by_walk = false, early = false;
 			struct calltree *split;
 
 			if (mid && !middle)
 				continue;
 			split = load(path, 1, true, at, middle, mid == 2, &two,
-			             &by_walk);
+			             &by_walk, &early);
 			tried++;
 			in_two += two;
 			walked += two && by_walk;
+			ahead += two && early;
 			same = split && same_sums(model, split);
 			if (!same)
 				fprintf(stderr,
@@ -300,7 +304,8 @@ same_split_sums(const char *path, const struct calltree *model)
 			calltree_free(split);
 		}
 	}
-	printf("split %zu/%zu walked %zu\n", in_two, tried, walked);
+	printf("split %zu/%zu walked %zu ahead %zu\n", in_two, tried, walked,
+	       ahead);
 	return same;
 }
 
@@ -314,16 +319,16 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0, false, 0, 0, 0, NULL, NULL);
+	by_events = load(argv[2], 0, false, 0, 0, 0, NULL, NULL, NULL);
 	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, 0, 0, 0,
-	                  NULL, NULL);
+	                  NULL, NULL, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
 	} else if (!same_model(by_events, by_records)) {
 		status = 1;
 	} else {
-		by_sums = load(argv[2], 1, true, 0, 0, 0, NULL, NULL);
+		by_sums = load(argv[2], 1, true, 0, 0, 0, NULL, NULL, NULL);
 		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
 		if (!by_sums)
 			problem = "the load for sums";

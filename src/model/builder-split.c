@@ -27,8 +27,12 @@
  * A streaming file is walked once before its records come, to find
  * where they lie between the packets (read/stream.c).  The walk shows
  * them here as it passes (build_on_walked), and the stacks at the split
- * points are scanned then, while the records are in the cache: both
- * workers start summing at once, from either end of the middle.
+ * points are scanned then, while the records are in the cache.  The
+ * first worker has not waited for the walk: a second walk of the
+ * reader's showed it the records from the first on (struct sums_ahead),
+ * and it summed them on its own threads, numbering methods as the
+ * builder will; the split checks that when the records come and joins
+ * its threads first.
  */
 #include "config.h"
 
@@ -40,6 +44,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
 	SPLIT_MIN = 1 << 20, /* fewest records worth a second worker */
@@ -52,6 +57,10 @@ enum {
 	 * once. */
 	SPLIT_WALKED_FIRST = 6,
 	SPLIT_WALKED_END = 10,
+	/* The same when the first began ahead, as the walk did: the second
+	 * starts once the walk is done. */
+	SPLIT_AHEAD_FIRST = 8,
+	SPLIT_AHEAD_END = 12,
 	MIDDLE_PARTS = 4,        /* parts of the middle, taken one by one */
 	MIDDLE_PARTS_TESTED = 2, /* of a middle split_middle sets */
 };
@@ -120,9 +129,12 @@ struct split_shared {
 	 * first_most on, the second none below second_least (tests). */
 	atomic_uint taken;
 	unsigned first_most, second_least;
-	atomic_size_t second_done; /* records the second has summed */
-	bool scanned;              /* the stacks came with the records
-	                              (build_on_walked): no walk */
+	atomic_size_t second_done;       /* records the second has summed */
+	const atomic_size_t *ahead_done; /* the first's, when it sums
+	                                    ahead of the report: the second
+	                                    reports progress */
+	bool scanned;                    /* the stacks came with the records
+	                                    (build_on_walked): no walk */
 };
 
 struct split_job {
@@ -132,6 +144,34 @@ struct split_job {
 	struct build_worker w;
 	struct tt_anomalies an;
 	struct split_side *side; /* the second worker's, else NULL */
+};
+
+/*
+ * The first worker, summing a streaming file's records ahead of the
+ * reader's report, on the reader's thread ahead (the sink's ahead_*
+ * callbacks): from record 0, on threads of its own as the second
+ * worker's are, numbering methods as the builder will once the summary
+ * and the packets are reported, and reading what the model will say of
+ * the clocks from the summary found first.  The split that comes with
+ * the records checks all that and joins its threads first.
+ */
+struct sums_ahead {
+	struct split_shared sh; /* the split, shared with the second */
+	struct split_side side; /* its threads */
+	struct build_worker w;
+	struct tt_anomalies an;
+	struct util_map ids; /* method id -> index */
+	uint64_t *order;     /* the ids by index */
+	size_t order_cap;
+	bool has_clock[CLOCK_COUNT];
+	struct trace_header header;
+	enum trace_clock clock;
+	unsigned size;
+	size_t next;          /* the record it sums next */
+	size_t end;           /* where its records end, as it takes parts */
+	atomic_size_t summed; /* records summed, for progress */
+	atomic_bool stop;     /* it is of no use: stop */
+	atomic_bool done;     /* it touches nothing more */
 };
 
 /* The scan of thread id tid, made empty on its first record. */
@@ -257,7 +297,7 @@ continue_thread(struct build_worker *w, const struct prefix_scan *sc,
 	st->nevents = 1;
 	st->probe.events = 1;
 	for (k = 0; k < CLOCK_COUNT; k++)
-		if (w->b->tree->has_clock[k])
+		if (w->has_clock[k])
 			st->clocks[k].raw_prev = sc->raw[k];
 	for (i = 0; i < sc->depth; i++)
 		if (!build_sum_enter(w, st, th, sc->ids[i], zero))
@@ -318,18 +358,24 @@ sum_stretches(struct split_job *job, struct build_worker *w, size_t from,
 		end = to - stretch > STRETCH ? stretch + STRETCH : to;
 		build_sum_records(w, run, stretch, end);
 		build_release_records(run, stretch, end);
-		if (job->side) {
-			atomic_fetch_add_explicit(second, end - stretch,
-			                          memory_order_relaxed);
-		} else if (b->progress) {
-			size_t done =
-			        end + atomic_load_explicit(
-			                      second, memory_order_relaxed);
+		size_t done = end;
 
+		if (job->side) {
+			done = atomic_fetch_add_explicit(second, end - stretch,
+			                                 memory_order_relaxed) +
+			       end - stretch;
+			if (!job->shared->ahead_done)
+				continue;
+			done += atomic_load_explicit(job->shared->ahead_done,
+			                             memory_order_relaxed);
+		} else {
+			done += atomic_load_explicit(second,
+			                             memory_order_relaxed);
+		}
+		if (b->progress)
 			b->progress(b->progress_arg,
 			            run->offset + (uint64_t)done * run->size,
 			            run->total);
-		}
 	}
 	return !w->failed;
 }
@@ -510,11 +556,11 @@ cut_middle(struct middle_cuts *c, size_t from, size_t to, unsigned most)
 		c->starts[i] = from + (to - from) / c->parts * i;
 }
 
-/* Where to split count records (walked: both workers start at once):
- * the middle into c; false for not at all. */
+/* Where to split count records, the middle from sixteenths first to end
+ * (unless tests set the point): into c; false for not at all. */
 static bool
-split_points(const struct calltree_builder *b, size_t count, bool walked,
-             struct middle_cuts *c)
+split_points(const struct calltree_builder *b, size_t count, unsigned first,
+             unsigned end, struct middle_cuts *c)
 {
 	if (b->split_at) {
 		if (b->split_at >= count)
@@ -528,9 +574,7 @@ split_points(const struct calltree_builder *b, size_t count, bool walked,
 	}
 	if (count < SPLIT_MIN || b->max_workers == 1 || util_jobs_count(2) < 2)
 		return false;
-	cut_middle(c, count / 16 * (walked ? SPLIT_WALKED_FIRST : SPLIT_FIRST),
-	           count / 16 * (walked ? SPLIT_WALKED_END : SPLIT_MIDDLE_END),
-	           MIDDLE_PARTS);
+	cut_middle(c, count / 16 * first, count / 16 * end, MIDDLE_PARTS);
 	return true;
 }
 
@@ -556,9 +600,14 @@ build_on_walked(void *ctx, const struct trace_records *r, size_t first)
 	if (!ws) {
 		struct middle_cuts cuts;
 
-		/* Split points for as many records as the file holds. */
-		if (first || !b->sums_only || !r->size ||
-		    !split_points(b, r->total / r->size, true, &cuts))
+		/* Split points for as many records as the file holds, those
+		 * of the worker summing ahead when there is one. */
+		if (b->ahead)
+			cuts = b->ahead->sh.cuts;
+		else if (first || !b->sums_only || !r->size ||
+		         !split_points(b, r->total / r->size,
+		                       SPLIT_WALKED_FIRST, SPLIT_WALKED_END,
+		                       &cuts))
 			return;
 		ws = b->walked = xcalloc(1, sizeof(*ws));
 		ws->cuts = cuts;
@@ -667,57 +716,271 @@ join_sides(struct calltree_builder *b, const struct split_shared *sh,
 	return join_side(b, side);
 }
 
+/* sh's parts for its cuts, with what tests ask of who takes them. */
+static void
+shared_init(const struct calltree_builder *b, struct split_shared *sh)
+{
+	unsigned j;
+
+	sh->first_most = sh->cuts.parts;
+	if (b->split_at) /* tests: as many as split_middle_first says */
+		sh->first_most = sh->second_least =
+		        b->split_middle_first < sh->cuts.parts
+		                ? b->split_middle_first
+		                : sh->cuts.parts;
+	/* Calloc'd: the pages of a part's worker are touched when taken. */
+	sh->parts = xcalloc(sh->cuts.parts ? sh->cuts.parts : 1,
+	                    sizeof(*sh->parts));
+	for (j = 0; j < sh->cuts.parts; j++) {
+		sh->parts[j].from = sh->cuts.starts[j];
+		sh->parts[j].to = j + 1 < sh->cuts.parts
+		                          ? sh->cuts.starts[j + 1]
+		                          : sh->cuts.to;
+	}
+	atomic_init(&sh->taken, sh->cuts.parts << 8);
+	atomic_init(&sh->second_done, 0);
+}
+
+static void
+shared_free(struct split_shared *sh)
+{
+	unsigned j;
+
+	for (j = 0; sh->parts && j < sh->cuts.parts; j++) {
+		side_free(&sh->parts[j].side);
+		if (sh->parts[j].taken)
+			build_worker_done(&sh->parts[j].w);
+	}
+	free(sh->parts);
+	sh->parts = NULL;
+}
+
+/* Method id, met in the summary or a packet, numbered by a as the
+ * builder numbers it: the next index when new. */
+static void
+ahead_number(struct sums_ahead *a, uint64_t id)
+{
+	uint32_t *slot = util_map_slot(&a->ids, id, CALL_NONE);
+
+	if (*slot != CALL_NONE)
+		return;
+	*slot = a->w.known;
+	UTIL_GROW(a->order, a->order_cap, (size_t)a->w.known + 1);
+	a->order[a->w.known++] = id;
+}
+
+bool
+build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
+{
+	struct calltree_builder *b = ctx;
+	struct sums_ahead *a;
+	struct middle_cuts cuts;
+	size_t i;
+	int k;
+
+	if (b->ahead || b->began || !b->sums_only || !info->size ||
+	    !split_points(b, info->total / info->size, SPLIT_AHEAD_FIRST,
+	                  SPLIT_AHEAD_END, &cuts))
+		return false;
+	a = xcalloc(1, sizeof(*a));
+	a->sh.cuts = cuts;
+	shared_init(b, &a->sh);
+	/* Shared, so that undefined methods fail it. */
+	build_worker_init(&a->w, b, &a->an, true);
+	a->w.side = &a->side;
+	util_map_init(&a->ids);
+	a->w.method_ids = &a->ids;
+	a->w.known = 0;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		a->has_clock[k] = clock_has(info->clock, k);
+	a->w.has_clock = a->has_clock;
+	a->header.time_bits = 32;
+	a->w.header = &a->header;
+	a->clock = info->clock;
+	a->size = info->size;
+	for (i = 0; i < info->nmethods; i++)
+		ahead_number(a, info->methods[i]);
+	a->end = cuts.from;
+	atomic_init(&a->summed, 0);
+	atomic_init(&a->stop, false);
+	atomic_init(&a->done, false);
+	b->ahead = a;
+	return true;
+}
+
+void
+build_on_ahead_method(void *ctx, uint64_t id)
+{
+	struct calltree_builder *b = ctx;
+
+	ahead_number(b->ahead, id);
+}
+
+bool
+build_on_ahead_records(void *ctx, const struct trace_records *r, size_t first)
+{
+	struct calltree_builder *b = ctx;
+	struct sums_ahead *a = b->ahead;
+	struct trace_records v = *r;
+	size_t i = first, to = first + r->count;
+
+	if (atomic_load_explicit(&a->stop, memory_order_relaxed) ||
+	    first != a->next || r->size != a->size)
+		return false;
+	v.data = r->data - first * r->size; /* read by index from 0 */
+	v.count = to;
+	while (i < to) {
+		size_t stop;
+
+		if (i == a->end) {
+			/* Its own are done: the next part from the front. */
+			int j = take_part(&a->sh, false);
+
+			if (j < 0)
+				return false;
+			a->end = a->sh.parts[j].to;
+		}
+		stop = to < a->end ? to : a->end;
+		build_sum_records(&a->w, &v, i, stop);
+		if (a->w.failed)
+			return false;
+		a->next = i = stop;
+		atomic_store_explicit(&a->summed, i, memory_order_relaxed);
+	}
+	return true;
+}
+
+void
+build_on_ahead_end(void *ctx)
+{
+	struct calltree_builder *b = ctx;
+
+	atomic_store_explicit(&b->ahead->done, true, memory_order_release);
+}
+
+/* Wait until the reader's thread is done with a. */
+static void
+ahead_wait(struct sums_ahead *a)
+{
+	const struct timespec pause = {0, 20000};
+
+	while (!atomic_load_explicit(&a->done, memory_order_acquire))
+		nanosleep(&pause, NULL);
+}
+
+void
+build_ahead_free(struct calltree_builder *b)
+{
+	struct sums_ahead *a = b->ahead;
+
+	if (!a)
+		return;
+	atomic_store(&a->stop, true);
+	ahead_wait(a);
+	side_free(&a->side);
+	shared_free(&a->sh);
+	build_worker_done(&a->w);
+	util_map_done(&a->ids);
+	free(a->order);
+	free(a);
+	b->ahead = NULL;
+}
+
+/* Whether what b->ahead assumed of run and the model holds: the clocks,
+ * the record size and the split the walk scanned (walked). */
+static bool
+ahead_fits(const struct calltree_builder *b, const struct trace_records *run,
+           const struct middle_cuts *walked)
+{
+	const struct sums_ahead *a = b->ahead;
+	const struct middle_cuts *c = &a->sh.cuts;
+	int k;
+
+	for (k = 0; k < CLOCK_COUNT; k++)
+		if (b->tree->has_clock[k] != a->has_clock[k])
+			return false;
+	return run->clock == a->clock && run->size == a->size &&
+	       b->tree->header.time_bits == a->header.time_bits &&
+	       walked->from == c->from && walked->to == c->to &&
+	       walked->parts == c->parts;
+}
+
+/* Join what b->ahead summed, once done, first: false when it failed,
+ * did not sum all it took, or numbered a method as the model did not. */
+static bool
+ahead_joins(struct calltree_builder *b)
+{
+	struct sums_ahead *a = b->ahead;
+	uint32_t i, index;
+
+	if (a->w.failed || a->next != a->end)
+		return false;
+	for (i = 0; i < a->w.known; i++)
+		if (!util_map_get(&b->method_ids, a->order[i], &index) ||
+		    index != i)
+			return false;
+	return join_side(b, &a->side);
+}
+
 enum split_outcome
 build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 {
 	struct calltree *tree = b->tree;
 	struct split_job jobs[2];
-	struct split_shared sh = {0};
+	struct split_shared own = {0}, *sh = &own;
 	struct split_side side = {0};
+	struct middle_cuts walked;
+	struct sums_ahead *a;
 	size_t t, summing;
 	enum split_outcome out;
 	unsigned j, taken;
+	bool scanned = walked_cuts(b, run, &walked);
 
-	sh.scanned = walked_cuts(b, run, &sh.cuts);
-	if (!sh.scanned && !split_points(b, run->count, false, &sh.cuts))
-		return SPLIT_NONE;
-	sh.first_most = sh.cuts.parts;
-	if (b->split_at) /* tests: as many as split_middle_first says */
-		sh.first_most = sh.second_least =
-		        b->split_middle_first < sh.cuts.parts
-		                ? b->split_middle_first
-		                : sh.cuts.parts;
-	/* Calloc'd: the pages of a part's worker are touched when taken. */
-	sh.parts = xcalloc(sh.cuts.parts, sizeof(*sh.parts));
-	for (j = 0; j < sh.cuts.parts; j++) {
-		sh.parts[j].from = sh.cuts.starts[j];
-		sh.parts[j].to = j + 1 < sh.cuts.parts ? sh.cuts.starts[j + 1]
-		                                       : sh.cuts.to;
+	if (b->ahead && !(scanned && ahead_fits(b, run, &walked)))
+		build_ahead_free(b);
+	a = b->ahead;
+	if (a) {
+		sh = &a->sh;
+		sh->ahead_done = &a->summed;
+	} else {
+		if (scanned)
+			sh->cuts = walked;
+		else if (!split_points(b, run->count, SPLIT_FIRST,
+		                       SPLIT_MIDDLE_END, &sh->cuts))
+			return SPLIT_NONE;
+		shared_init(b, sh);
 	}
-	if (sh.scanned)
-		take_walked(b, run->clock, &side, sh.parts);
-	atomic_init(&sh.taken, sh.cuts.parts << 8);
-	atomic_init(&sh.second_done, 0);
+	sh->scanned = scanned;
+	if (scanned)
+		take_walked(b, run->clock, &side, sh->parts);
 	for (j = 0; j < 2; j++) {
 		jobs[j].b = b;
 		jobs[j].run = run;
-		jobs[j].shared = &sh;
+		jobs[j].shared = sh;
 		jobs[j].side = j ? &side : NULL;
 		/* Shared, so that undefined methods fail them. */
 		build_worker_init(&jobs[j].w, b, &jobs[j].an, true);
 		jobs[j].w.side = jobs[j].side;
 	}
-	util_jobs_run(split_main, jobs, sizeof(jobs[0]), 2);
-	taken = atomic_load(&sh.taken);
-	summing = jobs[0].w.summing + jobs[1].w.summing;
-	for (j = 0; j < sh.cuts.parts; j++)
-		if (sh.parts[j].taken)
-			summing += sh.parts[j].w.summing;
+	if (a) {
+		/* The first has been at it since the walk began. */
+		split_main(&jobs[1]);
+		ahead_wait(a);
+	} else {
+		util_jobs_run(split_main, jobs, sizeof(jobs[0]), 2);
+	}
+	taken = atomic_load(&sh->taken);
+	summing =
+	        jobs[0].w.summing + jobs[1].w.summing + (a ? a->w.summing : 0);
+	for (j = 0; j < sh->cuts.parts; j++)
+		if (sh->parts[j].taken)
+			summing += sh->parts[j].w.summing;
 	if (jobs[0].w.failed)
 		out = SPLIT_FAILED; /* one pass would fail there too */
-	else if (jobs[1].w.failed || (taken & 0xFF) < taken >> 8 ||
+	else if ((a && !ahead_joins(b)) || jobs[1].w.failed ||
+	         (taken & 0xFF) < taken >> 8 ||
 	         summing > SETTLE_OPEN / (tree->nmethods + 1) ||
-	         !join_sides(b, &sh, &side))
+	         !join_sides(b, sh, &side))
 		out = SPLIT_DROPPED;
 	else
 		out = SPLIT_SUMMED;
@@ -725,23 +988,24 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
 		build_add_anomalies(&tree->anomalies, &jobs[0].an);
 		build_add_anomalies(&tree->anomalies, &jobs[1].an);
-		for (j = 0; j < sh.cuts.parts; j++)
-			if (sh.parts[j].taken)
+		if (a)
+			build_add_anomalies(&tree->anomalies, &a->an);
+		for (j = 0; j < sh->cuts.parts; j++)
+			if (sh->parts[j].taken)
 				build_add_anomalies(&tree->anomalies,
-				                    &sh.parts[j].an);
+				                    &sh->parts[j].an);
 		for (t = 0; t < tree->nthreads; t++)
 			build_sum_finish(b, t, &tree->anomalies);
 		tree->records += run->count;
 		b->summed = b->summed_split = true;
-		b->summed_walked = sh.scanned;
+		b->summed_walked = sh->scanned;
+		b->summed_ahead = a != NULL;
 	}
 	side_free(&side);
-	for (j = 0; j < sh.cuts.parts; j++) {
-		side_free(&sh.parts[j].side);
-		if (sh.parts[j].taken)
-			build_worker_done(&sh.parts[j].w);
-	}
-	free(sh.parts);
+	if (a)
+		build_ahead_free(b);
+	else
+		shared_free(sh);
 	for (j = 0; j < 2; j++)
 		build_worker_done(&jobs[j].w);
 	return out;

@@ -35,10 +35,10 @@ sums_of(struct build_worker *w, struct thread_state *st)
 	struct calltree_builder *b = w->b;
 
 	if (!st->sums) {
-		if (++w->summing > SETTLE_OPEN / (b->tree->nmethods + 1))
+		if (++w->summing > SETTLE_OPEN / (w->known + 1))
 			return NULL;
 		st->sums = xcalloc(1, sizeof(*st->sums));
-		st->sums->nmethods = b->tree->nmethods + 1;
+		st->sums->nmethods = w->known + 1;
 		st->sums->row_of =
 		        xcalloc(st->sums->nmethods, sizeof(*st->sums->row_of));
 		st->sums->top_of =
@@ -51,10 +51,26 @@ sums_of(struct build_worker *w, struct thread_state *st)
 	return st->sums;
 }
 
+/* Room in s's tables by method for method m: a worker summing ahead of
+ * the reader's report learns of methods as it goes. */
+static void
+sums_fit(struct sums_build *s, uint32_t m)
+{
+	size_t old = s->nmethods, n = old;
+
+	UTIL_GROW(s->row_of, n, (size_t)m + 1);
+	s->top_of = xreallocarray(s->top_of, n, sizeof(*s->top_of));
+	memset(s->row_of + old, 0, (n - old) * sizeof(*s->row_of));
+	memset(s->top_of + old, 0, (n - old) * sizeof(*s->top_of));
+	s->nmethods = n;
+}
+
 /* The row of method m in s, added empty when first met. */
 static inline struct profile_row *
 row_of(struct sums_build *s, uint32_t m)
 {
+	if (__builtin_expect(m >= s->nmethods, 0))
+		sums_fit(s, m);
 	if (!s->row_of[m]) {
 		struct thread_sums *o = &s->out;
 		size_t cap = s->rows_cap;
@@ -128,6 +144,8 @@ link_under(struct sums_build *s, size_t at, uint32_t under, uint32_t parent,
 static struct profile_link *
 top_link(struct sums_build *s, uint32_t m)
 {
+	if (m >= s->nmethods)
+		sums_fit(s, m);
 	if (!s->top_of[m]) {
 		UTIL_GROW(s->top, s->top_cap, s->ntop + 1);
 		memset(&s->top[s->ntop], 0, sizeof(*s->top));
@@ -215,9 +233,9 @@ sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 	return true;
 }
 
-/* Close the top frame of st at `at`. */
+/* Close the top frame of st at `at`, on the clocks has_clock says. */
 static inline void
-sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
+sum_pop(const bool *has_clock, struct thread_state *st, const uint64_t *at)
 {
 	struct sums_build *s = st->sums;
 	const struct frame *f = &st->stack[--st->depth];
@@ -225,7 +243,7 @@ sum_pop(struct calltree_builder *b, struct thread_state *st, const uint64_t *at)
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++)
-		dur[k] = b->tree->has_clock[k] ? at[k] - f->start[k] : 0;
+		dur[k] = has_clock[k] ? at[k] - f->start[k] : 0;
 	st->open[f->method]--;
 	s->closed[st->depth] = f->call;
 	if (s->paths)
@@ -270,15 +288,19 @@ sum_orphan(struct build_worker *w, struct thread_state *st,
 	size_t i;
 	int k;
 
-	if (!s || m >= w->known || s->row_of[m] || st->continued)
+	if (!s || m >= w->known || st->continued)
 		return false; /* continued: what it adopts came before */
+	if (m >= s->nmethods)
+		sums_fit(s, m);
+	if (s->row_of[m])
+		return false;
 	for (i = 0; i < s->ntop; i++)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			adopted[k] += s->top[i].incl[k];
 	adopt_top(s, m);
 	row = row_of(s, m);
 	for (k = 0; k < CLOCK_COUNT; k++)
-		dur[k] = w->b->tree->has_clock[k] ? at[k] - th->first[k] : 0;
+		dur[k] = w->has_clock[k] ? at[k] - th->first[k] : 0;
 	sums_add_call(row, NULL, top_link(s, m), false, false, dur);
 	if (s->paths)
 		paths_orphan(s->paths, m, dur);
@@ -302,7 +324,7 @@ sum_leave(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 	size_t i;
 
 	if (st->depth && st->stack[st->depth - 1].id == id) {
-		sum_pop(w->b, st, at);
+		sum_pop(w->has_clock, st, at);
 		return true;
 	}
 	if (st->depth)
@@ -311,14 +333,14 @@ sum_leave(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 		;
 	if (i) {
 		while (st->depth > i) {
-			sum_pop(w->b, st, at);
+			sum_pop(w->has_clock, st, at);
 			w->an->lost_exits++;
 		}
-		sum_pop(w->b, st, at);
+		sum_pop(w->has_clock, st, at);
 		return true;
 	}
 	while (st->depth) {
-		sum_pop(w->b, st, at);
+		sum_pop(w->has_clock, st, at);
 		w->an->lost_exits++;
 	}
 	return sum_orphan(w, st, th, id, at);
@@ -334,7 +356,7 @@ sum_records(struct build_worker *w, const struct trace_records *run,
             size_t from, size_t to, unsigned version, enum trace_clock clock)
 {
 	struct calltree_builder *b = w->b;
-	bool wraps = b->tree->header.time_bits == 32;
+	bool wraps = w->header->time_bits == 32;
 	struct trace_records r = *run;
 	struct thread_state *st = NULL;
 	struct tt_thread *th = NULL;
@@ -367,7 +389,7 @@ sum_records(struct build_worker *w, const struct trace_records *run,
 		if (__builtin_expect(!st->nevents, 0)) {
 			uint64_t raw[CLOCK_COUNT] = {ev.cpu, ev.wall};
 
-			build_start_clocks(b, st, th, raw);
+			build_start_clocks(b, w->has_clock, st, th, raw);
 		}
 		st->nevents++;
 		read_times(st->clocks, st->cpu_base, &st->probe, w->an, clock,
@@ -465,7 +487,7 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 	if (!st)
 		return; /* named, never ran: no state was made */
 	while (st->depth) {
-		sum_pop(b, st, tree->threads[t].last);
+		sum_pop(tree->has_clock, st, tree->threads[t].last);
 		an->open_at_end++;
 	}
 	if (st->sums) {

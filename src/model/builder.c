@@ -155,7 +155,7 @@ method_slot(struct build_worker *w, uint64_t id)
 	if (hit->id == id)
 		return hit->index;
 	if (w->shared) {
-		if (!util_map_get(&b->method_ids, id, &found)) {
+		if (!util_map_get(w->method_ids, id, &found)) {
 			slot = util_map_slot(&w->unknown_ids, id, CALL_NONE);
 			if (*slot == CALL_NONE) {
 				UTIL_GROW(w->unknown, w->unknown_cap,
@@ -666,21 +666,21 @@ leave(struct build_worker *w, uint32_t t, uint64_t id, enum trace_action action,
 }
 
 void
-build_start_clocks(const struct calltree_builder *b, struct thread_state *st,
-                   struct tt_thread *th, const uint64_t *raw)
+build_start_clocks(const struct calltree_builder *b, const bool *has_clock,
+                   struct thread_state *st, struct tt_thread *th,
+                   const uint64_t *raw)
 {
-	const struct calltree *tree = b->tree;
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++) {
-		if (!tree->has_clock[k])
+		if (!has_clock[k])
 			continue;
 		st->clocks[k].raw_prev = st->clocks[k].prev = raw[k];
 	}
 	st->cpu_base = b->keep_cpu ? 0 : st->clocks[CLOCK_CPU].prev;
 	for (k = 0; k < CLOCK_COUNT; k++)
 		th->first[k] =
-		        tree->has_clock[k]
+		        has_clock[k]
 		                ? st->clocks[k].prev -
 		                          (k == CLOCK_CPU ? st->cpu_base : 0)
 		                : 0;
@@ -689,7 +689,8 @@ build_start_clocks(const struct calltree_builder *b, struct thread_state *st,
 void
 build_first_times(struct calltree_builder *b, uint32_t t, const uint64_t *raw)
 {
-	build_start_clocks(b, state_of(b, t), &b->tree->threads[t], raw);
+	build_start_clocks(b, b->tree->has_clock, state_of(b, t),
+	                   &b->tree->threads[t], raw);
 }
 
 /* The times of an event of thread t (read_times, from its state). */
@@ -1534,6 +1535,9 @@ build_worker_init(struct build_worker *w, struct calltree_builder *b,
 	w->an = an;
 	w->shared = shared;
 	w->known = (uint32_t)b->tree->nmethods;
+	w->method_ids = &b->method_ids;
+	w->has_clock = b->tree->has_clock;
+	w->header = &b->tree->header;
 	util_map_init(&w->unknown_ids);
 	memset(an, 0, sizeof(*an));
 	for (i = 0; i < METHOD_CACHE; i++)
@@ -1628,6 +1632,7 @@ builder_done(struct calltree_builder *b)
 	free(b->states);
 	free(b->parent);
 	build_walked_free(b);
+	build_ahead_free(b);
 	build_worker_done(&b->serial);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);
@@ -1660,6 +1665,10 @@ calltree_builder_new(const char *path)
 	        .event = on_event,
 	        .records = build_on_records,
 	        .walked = build_on_walked,
+	        .ahead_begin = build_on_ahead_begin,
+	        .ahead_method = build_on_ahead_method,
+	        .ahead_records = build_on_ahead_records,
+	        .ahead_end = build_on_ahead_end,
 	        .warning = on_warning,
 	        .progress = on_progress,
 	};

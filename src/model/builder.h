@@ -184,6 +184,11 @@ struct build_worker {
 	bool failed;     /* met what placed threads cannot hold */
 	uint64_t record; /* index of the record being applied */
 	uint32_t known;  /* methods in the model when the worker began */
+	/* What the worker reads of the model: the builder's, or, for a
+	 * worker that sums ahead of the reader's report, its own. */
+	const struct util_map *method_ids; /* method id -> index */
+	const bool *has_clock;             /* by clock */
+	const struct trace_header *header;
 	struct util_map unknown_ids; /* id -> index in unknown */
 	struct unknown_method *unknown;
 	size_t nunknown, unknown_cap;
@@ -216,6 +221,7 @@ struct calltree_builder {
 	bool summed;          /* they were: the model has sums and no calls */
 	bool summed_split;    /* by two workers (model/builder-split.c) */
 	bool summed_walked;   /* split at stacks the reader's walk gave */
+	bool summed_ahead;    /* its first part summed ahead of the report */
 	bool spoiled;        /* events came after the sums: load without them */
 	size_t split_at;     /* sums: the record where a second worker takes
 	                        over (tests); 0: chosen by size and cpus */
@@ -223,6 +229,9 @@ struct calltree_builder {
 	                        parts, is [split_middle, split_at) */
 	unsigned split_middle_first; /* of which the first worker takes
 	                                this many, the second the rest */
+	struct sums_ahead *ahead;    /* the first worker of a split, summing
+	                                a streaming file's records ahead of
+	                                the report, or NULL */
 	struct walk_scans *walked;   /* stacks at the split points, from the
 	                                records a reader walked, or NULL */
 	struct build_worker serial;  /* the event-by-event worker */
@@ -298,8 +307,8 @@ uint32_t build_method_slot(struct build_worker *w, uint64_t id);
 void build_first_times(struct calltree_builder *b, uint32_t t,
                        const uint64_t *raw);
 /* build_first_times on a thread's state st and record th, wherever
- * they are kept. */
-void build_start_clocks(const struct calltree_builder *b,
+ * they are kept, of the clocks has_clock says. */
+void build_start_clocks(const struct calltree_builder *b, const bool *has_clock,
                         struct thread_state *st, struct tt_thread *th,
                         const uint64_t *raw);
 /* Thread t's event count and last times, from its state. */
@@ -427,6 +436,17 @@ bool build_split_thread(struct build_worker *w, uint32_t tid,
 void build_on_walked(void *ctx, const struct trace_records *r, size_t first);
 /* Free what build_on_walked kept and no split took. */
 void build_walked_free(struct calltree_builder *b);
+
+/* The sink's ahead callbacks (read/sink.h): a streaming file's records
+ * summed from the first on, on the reader's thread ahead, as the first
+ * worker of the split build_sum_split makes when they come. */
+bool build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info);
+void build_on_ahead_method(void *ctx, uint64_t id);
+bool build_on_ahead_records(void *ctx, const struct trace_records *r,
+                            size_t first);
+void build_on_ahead_end(void *ctx);
+/* Stop and free what summed ahead and no split took. */
+void build_ahead_free(struct calltree_builder *b);
 
 /* Give back the pages of records [from, to) of run, when mapped, and of
  * the packets between them. */

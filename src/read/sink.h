@@ -173,6 +173,18 @@ trace_records_get(const struct trace_records *r, size_t i,
 	}
 }
 
+/* What a streaming reader tells a sink that would sum ahead of its
+ * report (ahead_begin): what it expects, from the summary found at the
+ * file's end before the walk. */
+struct trace_ahead_info {
+	enum trace_clock clock;  /* as the summary names it */
+	unsigned size;           /* bytes per record */
+	unsigned version;        /* of the records, as trace_records says */
+	uint64_t total;          /* bytes in the file */
+	const uint64_t *methods; /* the ids the summary defines, in order */
+	size_t nmethods;
+};
+
 struct trace_sink {
 	void *ctx;
 	void (*begin)(void *ctx, const struct trace_header *header);
@@ -193,6 +205,24 @@ struct trace_sink {
 	 * TRACE_CLOCK_DUAL and else as one called cpu (the run names them);
 	 * r->total is the file's size. */
 	void (*walked)(void *ctx, const struct trace_records *r, size_t first);
+	/*
+	 * Optional, beside records, for a V1 streaming file: before its walk
+	 * the reader asks ahead_begin whether the sink wants the file ahead
+	 * of the report; if so, another thread of the reader's, while the
+	 * reader walks and reports, tells it in file order the id of every
+	 * method packet (ahead_method) and every run of records between
+	 * them (ahead_records: records [first, first + r->count), whole at
+	 * r->data during the call; false for no more), then calls ahead_end
+	 * once, its last touch of the sink.  These calls come before the
+	 * summary, begin and the packets are reported, and beside every
+	 * later call: the sink checks, when the records come, that what it
+	 * was told holds.
+	 */
+	bool (*ahead_begin)(void *ctx, const struct trace_ahead_info *info);
+	void (*ahead_method)(void *ctx, uint64_t id);
+	bool (*ahead_records)(void *ctx, const struct trace_records *r,
+	                      size_t first);
+	void (*ahead_end)(void *ctx);
 	void (*warning)(void *ctx, uint64_t offset, const char *message);
 	/* From time to time on large inputs: bytes read of total. */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);

@@ -9,14 +9,17 @@
  * the packets first and then the records at once in those pieces, so
  * that the builder takes them as it takes a V1 data part's (in place, by
  * a worker per cpu) when that builds the same model.  The walk shows the
- * records to a sink that asks (its walked callback) as it passes them.
+ * records to a sink that asks (its walked callback) as it passes them,
+ * and a second walk shows them to a sink that sums ahead of the report
+ * (read/stream-ahead.c) meanwhile.
  */
 #include "config.h"
 
 #include "read/stream.h"
 
-#include "read/key.h"
 #include "read/bytes.h"
+#include "read/key.h"
+#include "read/stream-walk.h"
 #include "util/alloc.h"
 #include "util/map.h"
 
@@ -25,12 +28,9 @@
 #include <string.h>
 
 enum {
-	STREAM_HEADER = 32,
 	STREAM_PROBE_ITEMS = 4096,
 	STREAM_PROGRESS_ITEMS = 1 << 20,
 	STREAM_RELEASE = 1 << 22, /* bytes walked between page releases */
-	STREAM_WINDOW = 1 << 17,  /* bytes the walk reads of the file at once:
-	                             a window the caches hold */
 	STREAM_KNOWN = 1 << 10,   /* method ids defined_before_use recalls */
 };
 
@@ -59,19 +59,8 @@ struct stream_pieces {
 	                       packet */
 };
 
-/* Where the walk reads the bytes: the buffer, or the file read into a
- * window over [start, end) of it, when fd is not -1. */
-struct walk_bytes {
-	const unsigned char *buf;
-	size_t len;
-	int fd;
-	unsigned char *window;
-	size_t start, end;
-};
-
-/* Read the file into the window from pos on; false on a read error. */
-static bool
-window_fill(struct walk_bytes *k, size_t pos)
+bool
+stream_window_fill(struct walk_bytes *k, size_t pos)
 {
 	size_t want =
 	        k->len - pos < STREAM_WINDOW ? k->len - pos : STREAM_WINDOW;
@@ -81,21 +70,6 @@ window_fill(struct walk_bytes *k, size_t pos)
 	k->start = pos;
 	k->end = pos + want;
 	return true;
-}
-
-/* The n bytes at pos (n at most a window, pos + n within the buffer). */
-static inline const unsigned char *
-walk_at(struct walk_bytes *k, size_t pos, size_t n)
-{
-	if (k->fd < 0)
-		return k->buf + pos;
-	if (__builtin_expect(pos < k->start || pos + n > k->end, 0) &&
-	    !window_fill(k, pos)) {
-		/* The file no longer reads as mapped: the mapping, then. */
-		k->fd = -1;
-		return k->buf + pos;
-	}
-	return k->window + (pos - k->start);
 }
 
 /* Show sink the n records at `at`, from record `first` on. */
@@ -417,7 +391,8 @@ defined_before_use(const unsigned char *buf, size_t len,
 static void
 report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
               const struct trace_header *h, const struct stream_pieces *p,
-              const struct trace_sink *sink, bool mapped, int fd)
+              const struct trace_sink *sink, bool mapped, int fd,
+              struct stream_ahead *ahead)
 {
 	bool dual = h->clock == TRACE_CLOCK_DUAL;
 	struct trace_records r = {0};
@@ -426,6 +401,7 @@ report_stream(const unsigned char *buf, size_t len, size_t end, unsigned stride,
 	/* The records' layout must read as report_items reads them. */
 	if (!sink->records || !p || !p->count || stride < (dual ? 14u : 10u) ||
 	    !defined_before_use(buf, len, p, stride, fd)) {
+		stream_ahead_stop(ahead);
 		report_items(buf, STREAM_HEADER, end, stride, h, sink);
 		return;
 	}
@@ -456,7 +432,8 @@ static bool stream_read_pieces(const unsigned char *buf, size_t len,
                                const unsigned char *sec, size_t sec_len,
                                const struct trace_sink *sink,
                                struct trace_error *err, bool mapped, int fd,
-                               struct stream_pieces *pieces);
+                               struct stream_pieces *pieces,
+                               struct stream_ahead *ahead);
 
 /* trace_stream_read; `mapped`: buf is a read-only file mapping whose
  * pages may be given back once read, of the file fd (or -1). */
@@ -466,9 +443,11 @@ stream_read(const unsigned char *buf, size_t len, const unsigned char *sec,
             struct trace_error *err, bool mapped, int fd)
 {
 	struct stream_pieces pieces = {0};
+	struct stream_ahead ahead = {0};
 	bool ok = stream_read_pieces(buf, len, sec, sec_len, sink, err, mapped,
-	                             fd, &pieces);
+	                             fd, &pieces, &ahead);
 
+	stream_ahead_finish(&ahead);
 	free(pieces.pieces);
 	return ok;
 }
@@ -493,7 +472,8 @@ static bool
 stream_read_pieces(const unsigned char *buf, size_t len,
                    const unsigned char *sec, size_t sec_len,
                    const struct trace_sink *sink, struct trace_error *err,
-                   bool mapped, int fd, struct stream_pieces *pieces)
+                   bool mapped, int fd, struct stream_pieces *pieces,
+                   struct stream_ahead *ahead)
 {
 	struct trace_header h = {0};
 	struct trace_key_info key = {0};
@@ -540,6 +520,9 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 			h.record_size = 14;
 		}
 	}
+	if (sink->records)
+		stream_ahead_start(ahead, buf, len, fd, h.record_size,
+		                   h.version, sec, sec_len, sink);
 	stream_walk(buf, len, h.record_size, SIZE_MAX, &w,
 	            sink->records ? pieces : NULL, mapped, fd, sink);
 	/* What the walk read last is read again with the records: until
@@ -584,6 +567,6 @@ stream_read_pieces(const unsigned char *buf, size_t len,
 	if (sink->begin)
 		sink->begin(sink->ctx, &h);
 	report_stream(buf, len, w.at, h.record_size, &h,
-	              sink->records ? pieces : NULL, sink, mapped, fd);
+	              sink->records ? pieces : NULL, sink, mapped, fd, ahead);
 	return true;
 }
