@@ -312,6 +312,42 @@ for spec in "version 3|clock dual" "version 2|clock wall|stream-stride 10" \
 	seed=$((seed + 1))
 done
 
+# The first worker sums ahead from what the summary at the file's end
+# says and the packets as they come, and the split checks that when the
+# records come.  A summary listing the methods in another order than
+# their packets numbers them in its order: summed ahead at every split.
+# A method the summary defines used before its late packet sends the
+# file in order (no split), and a method nothing defines fails the
+# worker ahead: both give the model's numbers.
+stream_ahead_spec() {
+	printf 'format stream\nversion 3\nclock dual\nvm art\n'
+	printf 'stream-methods none\nthread 1 main\n'
+	printf 'method 0x2000 @summary a.A two ()V A.java\n'
+	printf 'method 0x1000 @summary a.A one ()V A.java\n'
+	printf 'packet thread 1\npacket method 0x1000\n'
+	printf '1 enter 0x1000 0 0\n1 exit 0x1000 2 2\n'
+	[ "$1" = late ] || printf 'packet method 0x2000\n'
+	printf '1 enter 0x2000 3 3\n1 exit 0x2000 5 5\n'
+	[ "$1" = late ] && printf 'packet method 0x2000\n'
+	[ "$1" = undefined ] && printf '1 enter 0x3000 6 6\n1 exit 0x3000 7 7\n'
+	printf '1 enter 0x1000 8 8\n1 enter 0x2000 9 9\n'
+	printf '1 exit 0x2000 11 11\n1 exit 0x1000 12 12\n'
+}
+for case in order late undefined; do
+	stream_ahead_spec $case >"$tmp/stream-ahead-$case.spec"
+	"$MKTRACE" "$tmp/stream-ahead-$case.spec" "$tmp/stream-ahead-$case.trace"
+	equal 1 "$tmp/stream-ahead-$case.trace"
+	tried=${split#*/}
+	tried=${tried%% *}
+	case $case in
+	order) want="split $tried/$tried walked $tried ahead $tried" ;;
+	*) want="${split% ahead *} ahead 0" ;;
+	esac
+	ok $([ $rc -eq 0 ] && [ "$split" = "$want" ] && echo 0 || echo 1) \
+		"stream-ahead-$case: $split, the model's profile"
+	[ $rc -eq 0 ] || diag <"$tmp/why"
+done
+
 # The check that every record before the last packet names a defined
 # method recalls the ids it found defined in a small table by id, where
 # 0x1000 and 0x2000 share a place: after 0x2000 took it, 0x1000 is looked

@@ -12,7 +12,8 @@
  *                              its packets), when the sink offers it;
  *   warning                    whenever something is skipped or repaired;
  *   progress                   now and then, on large inputs;
- * and returns.  Strings passed to a callback are valid only during that
+ * and returns.  A V1 streaming reader may also call the ahead callbacks
+ * from a thread of its own, beside all of these (see ahead_begin).  Strings passed to a callback are valid only during that
  * call: a sink that keeps them copies them.  A callback may not fail; a
  * sink that wants less simply ignores what it does not need.
  */
