@@ -183,7 +183,8 @@ struct build_worker {
 	bool shared;     /* other workers run beside this one */
 	bool failed;     /* met what placed threads cannot hold */
 	uint64_t record; /* index of the record being applied */
-	uint32_t known;  /* methods in the model when the worker began */
+	uint32_t known;  /* methods in the model when the worker began (summing
+	                    ahead: numbered so far) */
 	/* What the worker reads of the model: the builder's, or, for a
 	 * worker that sums ahead of the reader's report, its own. */
 	const struct util_map *method_ids; /* method id -> index */
