@@ -755,7 +755,7 @@ shared_free(struct split_shared *sh)
 	sh->parts = NULL;
 }
 
-/* Method id, met in the summary or a packet, numbered by a as the
+/* Method id, defined by the summary or a packet, numbered by a as the
  * builder numbers it: the next index when new. */
 static void
 ahead_number(struct sums_ahead *a, uint64_t id)
@@ -775,7 +775,6 @@ build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 	struct calltree_builder *b = ctx;
 	struct sums_ahead *a;
 	struct middle_cuts cuts;
-	size_t i;
 	int k;
 
 	if (b->ahead || b->began || !b->sums_only || !info->size ||
@@ -798,8 +797,6 @@ build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 	a->w.header = &a->header;
 	a->clock = info->clock;
 	a->size = info->size;
-	for (i = 0; i < info->nmethods; i++)
-		ahead_number(a, info->methods[i]);
 	a->end = cuts.from;
 	atomic_init(&a->summed, 0);
 	atomic_init(&a->stop, false);

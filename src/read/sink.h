@@ -12,10 +12,11 @@
  *                              its packets), when the sink offers it;
  *   warning                    whenever something is skipped or repaired;
  *   progress                   now and then, on large inputs;
- * and returns.  A V1 streaming reader may also call the ahead callbacks
- * from a thread of its own, beside all of these (see ahead_begin).  Strings passed to a callback are valid only during that
- * call: a sink that keeps them copies them.  A callback may not fail; a
- * sink that wants less simply ignores what it does not need.
+ * and returns.  A V1 streaming reader may also call the ahead
+ * callbacks from a thread of its own, beside all of these (see
+ * ahead_begin).  Strings passed to a callback are valid only during
+ * that call: a sink that keeps them copies them.  A callback may not
+ * fail; a sink that wants less simply ignores what it does not need.
  */
 #ifndef TRACETUI_TRACE_SINK_H
 #define TRACETUI_TRACE_SINK_H
@@ -178,12 +179,10 @@ trace_records_get(const struct trace_records *r, size_t i,
  * report (ahead_begin): what it expects, from the summary found at the
  * file's end before the walk. */
 struct trace_ahead_info {
-	enum trace_clock clock;  /* as the summary names it */
-	unsigned size;           /* bytes per record */
-	unsigned version;        /* of the records, as trace_records says */
-	uint64_t total;          /* bytes in the file */
-	const uint64_t *methods; /* the ids the summary defines, in order */
-	size_t nmethods;
+	enum trace_clock clock; /* as the summary names it */
+	unsigned size;          /* bytes per record */
+	unsigned version;       /* of the records, as trace_records says */
+	uint64_t total;         /* bytes in the file */
 };
 
 struct trace_sink {
@@ -210,7 +209,8 @@ struct trace_sink {
 	 * Optional, beside records, for a V1 streaming file: before its walk
 	 * the reader asks ahead_begin whether the sink wants the file ahead
 	 * of the report; if so, another thread of the reader's, while the
-	 * reader walks and reports, tells it in file order the id of every
+	 * reader walks and reports, tells it the id of every method the
+	 * summary defines, in its order, then in file order that of every
 	 * method packet (ahead_method) and every run of records between
 	 * them (ahead_records: records [first, first + r->count), whole at
 	 * r->data during the call; false for no more), then calls ahead_end

@@ -5,9 +5,9 @@
  * summary that names the clock is its last item, and the packets are
  * reported before the records.  Meanwhile a sink that sums the records
  * can start on the core the walk leaves idle, from the summary found at
- * the end (its clock, and the methods it numbers first) and the method
- * packets as this walk passes them; it checks what it assumed when the
- * records come.
+ * the end (its clock, read before the walk, and the methods it numbers
+ * first, read by this walk's thread) and the method packets as this
+ * walk passes them; it checks what it assumed when the records come.
  */
 #include "config.h"
 
@@ -26,19 +26,25 @@ enum {
 	SUMMARY_MOST = 1 << 26, /* bytes of summary looked for at the end */
 };
 
-/* The method ids a summary defines, in order. */
-struct summary_ids {
-	uint64_t *ids;
-	size_t count, cap;
-};
-
+/* A method the summary defines, told to the sink ahead. */
 static void
-note_method(void *ctx, const struct trace_method_def *def)
+tell_method(void *ctx, const struct trace_method_def *def)
 {
-	struct summary_ids *s = ctx;
+	const struct trace_sink *sink = ctx;
 
-	UTIL_GROW(s->ids, s->cap, s->count + 1);
-	s->ids[s->count++] = def->id;
+	sink->ahead_method(sink->ctx, def->id);
+}
+
+/* The length of the key text[0, len) up to its first section: its
+ * version and options. */
+static size_t
+options_len(const unsigned char *text, size_t len)
+{
+	const unsigned char *p = memchr(text, '\n', len);
+
+	while (p && (size_t)(p - text) + 1 < len && p[1] != '*')
+		p = memchr(p + 1, '\n', len - (size_t)(p + 1 - text));
+	return p ? (size_t)(p - text) + 1 : len;
 }
 
 /* The text of the summary packet that ends buf[0, len): false when the
@@ -72,16 +78,23 @@ summary_at_end(const unsigned char *buf, size_t len, size_t *text,
 	return false;
 }
 
-/* The second walk: items from the header on, in file order, until the
- * summary, a bad item, the sink's no or a stop. */
+/* The summary's methods, then the second walk: items from the header
+ * on, in file order, until the summary, a bad item, the sink's no or a
+ * stop. */
 static void *
 ahead_main(void *arg)
 {
 	struct stream_ahead *a = arg;
 	const struct trace_sink *sink = a->sink;
+	struct trace_sink tell = {.ctx = (void *)sink, .method = tell_method};
+	struct trace_key_info key;
+	struct trace_error err = {0};
 	struct walk_bytes *k = &a->k;
 	size_t len = k->len, pos = STREAM_HEADER, records = 0;
 	unsigned stride = a->shape.size;
+
+	trace_key_parse(a->key, a->key_len, 0, &tell, &key, &err);
+	trace_error_clear(&err);
 
 	while (pos < len && len - pos >= 3 &&
 	       !atomic_load_explicit(&a->stop, memory_order_relaxed)) {
@@ -144,21 +157,22 @@ stream_ahead_start(struct stream_ahead *a, const unsigned char *buf, size_t len,
                    const unsigned char *sec, size_t sec_len,
                    const struct trace_sink *sink)
 {
-	struct summary_ids ids = {0};
-	struct trace_sink note = {.ctx = &ids, .method = note_method};
+	const struct trace_sink quiet = {0};
 	struct trace_key_info key = {0};
 	struct trace_error err = {0};
 	struct trace_ahead_info info = {0};
-	size_t text, text_len;
+	size_t text = 0, text_len = sec_len;
 	bool dual;
 
 	memset(a, 0, sizeof(*a));
-	if (!sink->ahead_begin)
+	if (!sink->ahead_begin ||
+	    (!sec && !summary_at_end(buf, len, &text, &text_len)))
 		return;
-	if (sec ? !trace_key_parse(sec, sec_len, 0, &note, &key, &err)
-	        : !summary_at_end(buf, len, &text, &text_len) ||
-	                    !trace_key_parse(buf + text, text_len, text, &note,
-	                                     &key, &err))
+	a->key = sec ? sec : buf + text;
+	a->key_len = text_len;
+	/* Its clock now; its methods on the thread. */
+	if (!trace_key_parse(a->key, options_len(a->key, a->key_len), 0, &quiet,
+	                     &key, &err))
 		goto out;
 	if (!key.has_clock && version < 3)
 		goto out; /* the clock is only assumed: not ahead */
@@ -169,8 +183,6 @@ stream_ahead_start(struct stream_ahead *a, const unsigned char *buf, size_t len,
 	info.size = stride;
 	info.version = dual ? 3 : 2;
 	info.total = len;
-	info.methods = ids.ids;
-	info.nmethods = ids.count;
 	if (!sink->ahead_begin(sink->ctx, &info))
 		goto out;
 	a->started = true;
@@ -187,7 +199,6 @@ stream_ahead_start(struct stream_ahead *a, const unsigned char *buf, size_t len,
 	if (!a->running)
 		sink->ahead_end(sink->ctx);
 out:
-	free(ids.ids);
 	trace_error_clear(&err);
 }
 

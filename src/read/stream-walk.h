@@ -55,6 +55,8 @@ struct stream_ahead {
 	atomic_bool stop;
 	struct walk_bytes k;
 	struct trace_records shape; /* size, version, clock and total */
+	const unsigned char *key;   /* the summary's text */
+	size_t key_len;
 	const struct trace_sink *sink;
 };
 
