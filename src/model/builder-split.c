@@ -352,30 +352,26 @@ sum_stretches(struct split_job *job, struct build_worker *w, size_t from,
 	struct calltree_builder *b = job->b;
 	const struct trace_records *run = job->run;
 	atomic_size_t *second = &job->shared->second_done;
-	size_t stretch, end;
+	const atomic_size_t *ahead = job->shared->ahead_done;
+	size_t stretch, end, done;
 
 	for (stretch = from; stretch < to && !w->failed; stretch = end) {
 		end = to - stretch > STRETCH ? stretch + STRETCH : to;
 		build_sum_records(w, run, stretch, end);
 		build_release_records(run, stretch, end);
-		size_t done = end;
-
-		if (job->side) {
-			done = atomic_fetch_add_explicit(second, end - stretch,
-			                                 memory_order_relaxed) +
-			       end - stretch;
-			if (!job->shared->ahead_done)
-				continue;
-			done += atomic_load_explicit(job->shared->ahead_done,
-			                             memory_order_relaxed);
-		} else {
-			done += atomic_load_explicit(second,
-			                             memory_order_relaxed);
-		}
-		if (b->progress)
-			b->progress(b->progress_arg,
-			            run->offset + (uint64_t)done * run->size,
-			            run->total);
+		if (job->side)
+			atomic_fetch_add_explicit(second, end - stretch,
+			                          memory_order_relaxed);
+		/* The first reports, or the second when the first is ahead. */
+		if (!b->progress || (job->side && !ahead))
+			continue;
+		done = atomic_load_explicit(second, memory_order_relaxed) +
+		       (job->side ? atomic_load_explicit(ahead,
+		                                         memory_order_relaxed)
+		                  : end);
+		b->progress(b->progress_arg,
+		            run->offset + (uint64_t)done * run->size,
+		            run->total);
 	}
 	return !w->failed;
 }
@@ -883,23 +879,19 @@ build_ahead_free(struct calltree_builder *b)
 	b->ahead = NULL;
 }
 
-/* Whether what b->ahead assumed of run and the model holds: the clocks,
- * the record size and the split the walk scanned (walked). */
+/* Whether what b->ahead assumed of run and the model holds: the clocks
+ * and the record size.  (The walk scanned at its split points.) */
 static bool
-ahead_fits(const struct calltree_builder *b, const struct trace_records *run,
-           const struct middle_cuts *walked)
+ahead_fits(const struct calltree_builder *b, const struct trace_records *run)
 {
 	const struct sums_ahead *a = b->ahead;
-	const struct middle_cuts *c = &a->sh.cuts;
 	int k;
 
 	for (k = 0; k < CLOCK_COUNT; k++)
 		if (b->tree->has_clock[k] != a->has_clock[k])
 			return false;
 	return run->clock == a->clock && run->size == a->size &&
-	       b->tree->header.time_bits == a->header.time_bits &&
-	       walked->from == c->from && walked->to == c->to &&
-	       walked->parts == c->parts;
+	       b->tree->header.time_bits == a->header.time_bits;
 }
 
 /* Join what b->ahead summed, once done, first: false when it failed,
@@ -933,7 +925,7 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 	unsigned j, taken;
 	bool scanned = walked_cuts(b, run, &walked);
 
-	if (b->ahead && !(scanned && ahead_fits(b, run, &walked)))
+	if (b->ahead && !(scanned && ahead_fits(b, run)))
 		build_ahead_free(b);
 	a = b->ahead;
 	if (a) {
