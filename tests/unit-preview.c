@@ -398,6 +398,49 @@ progress_to_the_end(void)
 	free(cmd);
 }
 
+/* The profile of a streaming trace big enough to split is summed with
+ * its first worker ahead of the report; the second, which alone runs
+ * on the loading thread then, reports what both have summed: its last
+ * report is past its own share (the file's last half at most). */
+static void
+progress_ahead(void)
+{
+	const char *mktrace = getenv("MKTRACE");
+	char path[] = "/tmp/unit-preview-XXXXXX", *cmd;
+	struct calltree_load_options o = {
+	        .progress = on_progress, .sums_only = true, .paths = true};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	if (!mktrace || !*mktrace || fd < 0) {
+		ok(true, "# SKIP no MKTRACE to write a trace with");
+		return;
+	}
+	close(fd);
+	cmd = malloc(strlen(mktrace) + strlen(path) + 8);
+	sprintf(cmd, "%s - %s", mktrace, path);
+	f = popen(cmd, "w");
+	fputs("format stream\nversion 3\nclock dual\nvm art\n"
+	      "stream-methods both\ngenerate threads=3 methods=300 "
+	      "records=1200000 seed=4 maxdepth=30\n",
+	      f);
+	ok(pclose(f) == 0,
+	   "mktrace wrote a streaming trace of 1200000 records");
+	last_done = last_total = 0;
+	tree = calltree_load_with(path, &o, &err);
+	ok(tree && tree->sums && last_total && last_done > last_total / 2 &&
+	           last_done <= last_total,
+	   "the sums' last progress report counts the records summed ahead "
+	   "(%llu of %llu)",
+	   (unsigned long long)last_done, (unsigned long long)last_total);
+	calltree_free(tree);
+	trace_error_clear(&err);
+	unlink(path);
+	free(cmd);
+}
+
 int
 main(void)
 {
@@ -417,6 +460,7 @@ main(void)
 	}
 	ok(refused, "the refusals checked");
 	progress_to_the_end();
+	progress_ahead();
 	canvas_free(c);
 	return done_testing();
 }
