@@ -195,4 +195,69 @@ check "$tmp/err" "an unknown --clock value is escaped on stderr"
 "$TRACETUI" report "$tmp/$(printf 'no\033[2Jfile')" >/dev/null 2>"$tmp/err"
 check "$tmp/err" "a file name with escapes is escaped on stderr"
 
+# every_output FILE WHAT: every command in every format on FILE (diff
+# against itself, one run a side and two), stdout and stderr clean.
+every_output() {
+	f=$1
+	what=$2
+	for cmd in "report" "report -f tsv" "report -f csv" "report -f json" \
+		"tree" "tree -f tsv" "tree -f csv" "tree -f json" \
+		"calls" "calls -f tsv" "calls -f csv" "calls -f json" \
+		"info" "dump" "folded" "export -f speedscope" \
+		"export -f chrome" "export -f dot" "export -f html" \
+		"flamegraph" "diff" "diff -f tsv" "diff -f csv" "diff -f json" \
+		"runs" "runs -f tsv" "runs -f csv" "runs -f json"; do
+		case $cmd in
+		diff*) set -- $cmd "$f" "$f" ;;
+		runs*) set -- diff ${cmd#runs} "$f" "$f" -- "$f" "$f" ;;
+		*) set -- $cmd "$f" ;;
+		esac
+		"$TRACETUI" "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		[ $rc -lt 128 ]
+		ok $? "$what: $cmd ends without a signal (exit $rc)"
+		check "$tmp/out" "$what: $cmd: output escaped"
+		check "$tmp/err" "$what: $cmd: stderr escaped"
+	done
+}
+
+# A pprof sample type and function names carrying the hostile text
+# (the text headers of report and diff print the sample type).
+UNIT_PPROF=${top_builddir:-.}/tests/unit-pprof
+if [ -x "$UNIT_PPROF" ]; then
+	"$UNIT_PPROF" --write-hostile "$tmp/hostile.pb" \
+		"cpu$(raw "$field")"
+	LC_ALL=C grep -q "$(printf 'title\007')" "$tmp/hostile.pb"
+	ok $? "pprof: the profile holds raw escapes"
+	every_output "$tmp/hostile.pb" "pprof"
+fi
+
+# File names are the user's, yet they reach the terminal as well: every
+# command's headers and messages quote them escaped.  A file name holds
+# any byte but / and NUL.
+hostile_name=$tmp/$(raw "n$field")
+if cp "$tmp/v1.trace" "$hostile_name" 2>/dev/null; then
+	every_output "$hostile_name" "file name"
+	if [ -x "$UNIT_PPROF" ]; then
+		cp "$tmp/hostile.pb" "$hostile_name.pb"
+		every_output "$hostile_name.pb" "pprof file name"
+	fi
+	if [ -x "$RENDER" ]; then
+		"$RENDER" "$hostile_name" 100x30 VIEW_INFO >"$tmp/view" 2>&1
+		check "$tmp/view" "file name: the viewer's info escaped"
+	fi
+else
+	diag "the file system refuses the hostile name: not tried"
+fi
+
+# The --fail-if expression is the user's, and shown with a caret under
+# the column of its error: escaped, the caret under the escaped text.
+"$TRACETUI" diff --fail-if "$(printf 'excl_wall(\033]0;t\007) >')" \
+	"$tmp/v1.trace" "$tmp/v1.trace" >/dev/null 2>"$tmp/err"
+check "$tmp/err" "a malformed --fail-if is escaped on stderr"
+awk 'NR == 2 { text = $0 } NR == 3 { caret = index($0, "^") }
+	END { exit !(caret == length(text) + 1 || caret == length(text)) }' \
+	"$tmp/err"
+ok $? "the caret stands under the escaped expression's end"
+
 done_testing

@@ -9,7 +9,9 @@
  * With --write DIR it writes the profile into DIR as pprof-heap.pb
  * instead (tests/fuzz-corpus has it), and as pprof-heap-grown.pb the same
  * with S4 grown to (5, 1054): alloc's flat space 1154, 1024 more, its
- * flat objects 6 (tests/pprof.sh diffs the two).
+ * flat objects 6 (tests/pprof.sh diffs the two).  With --write-hostile
+ * FILE TEXT it writes a profile whose sample type and function names
+ * hold TEXT (tests/escape.sh).
  */
 #include "config.h"
 
@@ -525,11 +527,45 @@ write_profiles(const char *dir)
 	return 0;
 }
 
+/* A profile with one sample type named text, a function named
+ * "f" text and one named text, for tests/escape.sh. */
+static int
+write_hostile(const char *path, const char *text)
+{
+	static const int64_t l_leaf[] = {1}, l_root[] = {2}, locs[] = {1, 2},
+	                     value[] = {7};
+	char *f_text = xasprintf("f%s", text);
+	const char *table[] = {"", text, "bytes", f_text, "main"};
+	struct buf b = {0};
+	FILE *f;
+	size_t i;
+	int status = 0;
+
+	put_value_type(&b, 1, 1, 2);
+	put_sample(&b, locs, 2, true, value, 1);
+	put_location(&b, 1, 0, 0x100, l_leaf, 1);
+	put_location(&b, 2, 0, 0x200, l_root, 1);
+	put_function(&b, 1, 3, 1, 0);
+	put_function(&b, 2, 4, 1, 0);
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		put_string(&b, table[i]);
+	f = fopen(path, "wb");
+	if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) {
+		perror(path);
+		status = 1;
+	}
+	free(b.p);
+	free(f_text);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "--write") == 0)
 		return write_profiles(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "--write-hostile") == 0)
+		return write_hostile(argv[2], argv[3]);
 	test_good();
 	test_bad();
 	test_detect();

@@ -564,6 +564,31 @@ cmd_error(const char *cmd, const char *fmt, ...)
 	free(raw);
 }
 
+void
+cmd_print(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	char *raw, *line, *end;
+
+	va_start(ap, fmt);
+	raw = xvasprintf(fmt, ap);
+	va_end(ap);
+	for (line = raw;; line = end + 1) {
+		char *shown;
+
+		end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		shown = text_escape(line);
+		fputs(shown, out);
+		free(shown);
+		if (!end)
+			break;
+		fputc('\n', out);
+	}
+	free(raw);
+}
+
 /* "-t, --thread SEL" or "    --ascii": how --help writes o. */
 static void
 option_flags(const struct option_def *o, char *buf, size_t size)
@@ -808,9 +833,12 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 {
 	const char *path = arg;
 
-	if (total)
-		fprintf(stderr, "\rtracetui: reading %s: %3d%%", path,
-		        (int)(done * 100 / total));
+	if (!total)
+		return;
+	/* The \r is layout, the path the user's: escaped. */
+	fputc('\r', stderr);
+	cmd_print(stderr, "tracetui: reading %s: %3d%%", path,
+	          (int)(done * 100 / total));
 }
 
 struct calltree *

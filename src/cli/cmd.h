@@ -177,6 +177,11 @@ bool cmd_scope(struct scope *scope, const struct calltree *tree,
 bool cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
                enum clock_index *clock);
 
+/* printf to out with each line's text through text_escape (newlines
+ * kept): the one way text mode prints what quotes a file, a name from it
+ * or the command line, outside tables. */
+void cmd_print(FILE *out, const char *fmt, ...)
+        __attribute__((format(printf, 2, 3)));
 /* Print "tracetui: CMD: message" to stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));

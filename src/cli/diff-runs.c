@@ -442,7 +442,7 @@ print_header(struct runs_cmd *d)
 		}
 		putchar(':');
 		for (i = 0; i < d->nfiles[s]; i++)
-			printf(" %s", d->files[s][i]);
+			cmd_print(stdout, " %s", d->files[s][i]);
 		putchar('\n');
 	}
 	printf("methods: %zu in both, %zu only in base (gone), %zu only in "

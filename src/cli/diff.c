@@ -27,6 +27,7 @@
 #include "query/quantity.h"
 #include "query/summary.h"
 #include "text/duration.h"
+#include "text/width.h"
 #include "util/alloc.h"
 
 #include <inttypes.h>
@@ -126,13 +127,20 @@ parse_sort(const char *name, enum diff_metric *m)
 static void
 report_malformed(const char *text, const struct diff_cond_error *err)
 {
-	size_t i;
+	size_t before = err->column ? err->column - 1 : 0, i, width;
+	char *head;
 
 	cmd_error("diff", "--fail-if: column %zu: %s", err->column,
 	          err->message);
-	fprintf(stderr, "  %s\n  ", text);
-	for (i = 0; i + 1 < err->column && text[i]; i++)
-		fputc(text[i] == '\t' ? '\t' : ' ', stderr);
+	cmd_print(stderr, "  %s\n  ", text);
+	/* The caret goes under the escaped text, as shown. */
+	if (before > strlen(text))
+		before = strlen(text);
+	head = xstrndup(text, before);
+	width = text_width(head);
+	free(head);
+	for (i = 0; i < width; i++)
+		fputc(' ', stderr);
 	fputs("^\n", stderr);
 }
 
@@ -520,7 +528,8 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 		char text[64];
 
 		quantity_format(text, sizeof(text), total, d->unit, true);
-		printf("%s %s: %s%s, total %s over %zu thread%s", label[s],
+		cmd_print(stdout, "%s %s: %s%s, total %s over %zu thread%s",
+		          label[s],
 		       trees[s]->path, type ? type : clock_name(d->clock),
 		       type ? "" : " clock", text, scopes[s].count,
 		       scopes[s].count == 1 ? "" : "s");

@@ -195,8 +195,8 @@ cmd_dump(int argc, char **argv)
 	}
 	for (i = 0; i < d.nwarnings; i++) {
 		if (status == CMD_OK)
-			fprintf(stderr, "tracetui: %s: %s\n", opts.args[0],
-			        d.warnings[i]);
+			cmd_print(stderr, "tracetui: %s: %s\n", opts.args[0],
+			          d.warnings[i]);
 		free(d.warnings[i]);
 	}
 	free(d.warnings);

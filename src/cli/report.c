@@ -273,7 +273,8 @@ cmd_report(int argc, char **argv)
 
 		quantity_format(total, sizeof(total), p.total[sort.clock],
 		                tree->header.unit, true);
-		printf("%s: %s, total %s over %zu thread%s\n", tree->path,
+		cmd_print(stdout, "%s: %s, total %s over %zu thread%s\n",
+		          tree->path,
 		       calltree_property(tree, "pprof-sample-type")
 		               ? calltree_property(tree, "pprof-sample-type")
 		       : hprof ? "samples"
@@ -288,8 +289,8 @@ cmd_report(int argc, char **argv)
 	} else if (ct.opts.format == TABLE_TEXT) {
 		char ms[DURATION_SIZE];
 
-		printf("%s: %s clock, total %s ms over %zu thread%s\n",
-		       tree->path,
+		cmd_print(stdout, "%s: %s clock, total %s ms over %zu thread%s\n",
+		          tree->path,
 		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
 		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
 		       ct.scope.count, ct.scope.count == 1 ? "" : "s");

@@ -54,7 +54,9 @@ line(struct summary *s, const char *fmt, ...)
 	text = xvasprintf(fmt, ap);
 	va_end(ap);
 	UTIL_GROW(s->lines, s->cap, s->count + 1);
-	s->lines[s->count++] = text;
+	/* Lines quote the file's name and bytes: the one door, whole. */
+	s->lines[s->count++] = text_escape(text);
+	free(text);
 }
 
 static void
@@ -101,13 +103,10 @@ static void properties_and_threads(struct summary *s,
 void
 summary_build(struct summary *s, const struct calltree *tree)
 {
-	char *e;
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	e = text_escape(tree->path);
-	line(s, "file:        %s", e);
-	free(e);
+	line(s, "file:        %s", tree->path);
 	if (tree->header.format == TRACE_FORMAT_HPROF)
 		hprof_header(s, tree);
 	else if (tree->header.format == TRACE_FORMAT_PPROF)
@@ -123,11 +122,9 @@ summary_build(struct summary *s, const struct calltree *tree)
 	if (tree->nwarnings) {
 		line(s, "warnings:");
 		for (i = 0; i < tree->nwarnings; i++) {
-			char *m = text_escape(tree->warnings[i].message);
-
 			line(s, "  offset %llu: %s",
-			     (unsigned long long)tree->warnings[i].offset, m);
-			free(m);
+			     (unsigned long long)tree->warnings[i].offset,
+			     tree->warnings[i].message);
 		}
 	}
 }
@@ -176,9 +173,9 @@ hprof_header(struct summary *s, const struct calltree *tree)
 	const char *version = calltree_property(tree, "hprof");
 	const char *profile = calltree_property(tree, "hprof-profile");
 	const char *unit = calltree_property(tree, "hprof-unit");
-	char *v = text_escape(version ? version : "hprof");
-	char *p = text_escape(profile ? profile : "cpu samples");
-	char *u = text_escape(unit ? unit : "counts samples, no time");
+	const char *v = version ? version : "hprof";
+	const char *p = profile ? profile : "cpu samples";
+	const char *u = unit ? unit : "counts samples, no time";
 
 	line(s, "format:      hprof text CPU profile (%s), %s", v, p);
 	line(s,
@@ -187,9 +184,6 @@ hprof_header(struct summary *s, const struct calltree *tree)
 	     u);
 	line(s, "calls:       %zu (the frames of the profile's stacks)",
 	     tree->calls.count);
-	free(v);
-	free(p);
-	free(u);
 }
 
 /* What the file is, for a pprof profile: one sample type of several. */
@@ -198,8 +192,8 @@ pprof_header(struct summary *s, const struct calltree *tree)
 {
 	const char *type = calltree_property(tree, "pprof-sample-type");
 	const char *all = calltree_property(tree, "pprof-sample-types");
-	char *t = text_escape(type ? type : "");
-	char *a = text_escape(all ? all : "");
+	const char *t = type ? type : "";
+	const char *a = all ? all : "";
 
 	line(s, "format:      pprof profile.proto, sample type %s (of: %s)", t,
 	     a);
@@ -208,8 +202,6 @@ pprof_header(struct summary *s, const struct calltree *tree)
 	        "their own");
 	line(s, "calls:       %zu (the frames of the profile's samples)",
 	     tree->calls.count);
-	free(t);
-	free(a);
 }
 
 /* The key's properties and the threads with their spans. */
@@ -220,12 +212,8 @@ properties_and_threads(struct summary *s, const struct calltree *tree)
 
 	line(s, "properties:");
 	for (i = 0; i < tree->nproperties; i++) {
-		char *k = text_escape(tree->properties[i].key);
-		char *v = text_escape(tree->properties[i].value);
-
-		line(s, "  %s=%s", k, v);
-		free(k);
-		free(v);
+		line(s, "  %s=%s", tree->properties[i].key,
+		     tree->properties[i].value);
 	}
 	/* A profile's sample counts or sizes are no microseconds. */
 	bool us = tree->header.unit == TRACE_UNIT_US;
@@ -237,7 +225,6 @@ properties_and_threads(struct summary *s, const struct calltree *tree)
 	for (i = 0; i < tree->nthreads; i++) {
 		const struct tt_thread *t = &tree->threads[i];
 		char wall[32] = "-", cpu[32] = "-";
-		char *name = text_escape(t->name);
 
 		if (tree->has_clock[CLOCK_WALL])
 			snprintf(wall, sizeof(wall), "%llu",
@@ -250,8 +237,7 @@ properties_and_threads(struct summary *s, const struct calltree *tree)
 		line(s, "  %10u %10llu %8llu %14s %14s  %s%s", t->tid,
 		     (unsigned long long)t->nevents,
 		     (unsigned long long)calltree_thread_calls(tree, i), wall,
-		     cpu, name, t->defined ? "" : " (not in the key)");
-		free(name);
+		     cpu, t->name, t->defined ? "" : " (not in the key)");
 	}
 }
 
