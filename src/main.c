@@ -121,29 +121,21 @@ static void
 install_handlers(void)
 {
 	struct sigaction sa;
+	sigset_t set;
 
 	util_alloc_failure_hook = out_of_memory;
-	/* A closed pipe is a write error, reported with status 4. */
-	signal(SIGPIPE, SIG_IGN);
+	/* A reader that closed its end of a pipe has read enough: a batch
+	 * command dies of SIGPIPE at the write, silently, as git and the
+	 * coreutils do (a parent may have left it ignored or blocked). */
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_bus_error;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
-}
-
-/* Status 4 with a message when standard output could not be written. */
-static int
-check_output(int status)
-{
-	int failed = fflush(stdout) != 0;
-	int saved = errno;
-
-	if (!failed && !ferror(stdout))
-		return status;
-	fprintf(stderr, "tracetui: cannot write the output: %s\n",
-	        failed ? strerror(saved) : "a write failed");
-	return CMD_WRITE;
 }
 
 /* The edit distance between a and b (insertions, deletions, changes),
@@ -227,21 +219,23 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(stdout);
-		return check_output(CMD_OK);
+		return cmd_output_status(CMD_OK);
 	}
 	if (strcmp(argv[1], "help") == 0 && argc == 2) {
 		usage(stdout);
-		return check_output(CMD_OK);
+		return cmd_output_status(CMD_OK);
 	}
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("tracetui %s\n", PACKAGE_VERSION);
-		return check_output(CMD_OK);
+		return cmd_output_status(CMD_OK);
 	}
 	for (i = 0; cmd_commands[i].name; i++)
 		if (strcmp(argv[1], cmd_commands[i].name) == 0)
-			return check_output(
+			return cmd_output_status(
 			        cmd_commands[i].run(argc - 1, argv + 1));
 	if (argv[1][0] != '-' && unknown_command(argc, argv))
 		return CMD_USAGE;
-	return check_output(viewer_main(argc, argv));
+	/* The viewer's writes (w, an editor's pipe) fail with a message. */
+	signal(SIGPIPE, SIG_IGN);
+	return cmd_output_status(viewer_main(argc, argv));
 }

@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -546,6 +547,48 @@ static const struct {
         {"group", "class package"},
         {"source-dir", "@dir"},
 };
+
+/* Why the first failed write of standard output failed (0: unknown). */
+static int output_errno;
+
+/* A closed pipe: die of SIGPIPE, as a default handler would have. */
+static void
+closed_pipe(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(SIGPIPE);
+	_exit(128 + SIGPIPE);
+}
+
+bool
+cmd_flush(void)
+{
+	int flushed = fflush(stdout);
+
+	if (flushed == 0 && !ferror(stdout))
+		return true;
+	/* errno is the write's only when this flush failed. */
+	if (!output_errno && flushed != 0)
+		output_errno = errno;
+	if (output_errno == EPIPE)
+		closed_pipe();
+	return false;
+}
+
+int
+cmd_output_status(int status)
+{
+	if (cmd_flush())
+		return status;
+	fprintf(stderr, "tracetui: cannot write the output: %s\n",
+	        output_errno ? strerror(output_errno) : "a write failed");
+	return CMD_WRITE;
+}
 
 void
 cmd_error(const char *cmd, const char *fmt, ...)

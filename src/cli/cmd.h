@@ -183,6 +183,16 @@ bool cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
 void cmd_print(FILE *out, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 /* Print "tracetui: CMD: message" to stderr. */
+/* Flush standard output before a message on stderr that must follow it;
+ * false when a write failed (the reason is kept for cmd_output_status).
+ * A reader that closed its end ends the process as SIGPIPE does. */
+bool cmd_flush(void);
+
+/* status, or CMD_WRITE after saying why when standard output could not
+ * be written; a closed pipe ends the process silently as SIGPIPE does
+ * (status 141 in a shell), as git and the coreutils do. */
+int cmd_output_status(int status);
+
 void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 

@@ -556,7 +556,7 @@ diff_runs(const struct cmd_opts *opts)
 	}
 	table_print(t, stdout, opts->format);
 	table_free(t);
-	fflush(stdout);
+	cmd_flush();
 	status = check_conditions(&d, conds, nconds) ? CMD_FAIL : CMD_OK;
 	diff_stats_done(&d.st);
 out:

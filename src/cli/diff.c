@@ -638,7 +638,7 @@ cmd_diff(int argc, char **argv)
 	}
 	table_print(t, stdout, opts.format);
 	table_free(t);
-	fflush(stdout);
+	cmd_flush();
 	status = check_conditions(&d, conds, nconds) ? CMD_FAIL : CMD_OK;
 out:
 	for (i = 0; i < nconds; i++)

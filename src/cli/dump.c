@@ -185,7 +185,7 @@ cmd_dump(int argc, char **argv)
 		char *where = text_escape(err.path ? err.path : opts.args[0]);
 		char *what = text_escape(err.message);
 
-		fflush(stdout);
+		cmd_flush();
 		fprintf(stderr, "tracetui: %s: offset %" PRIu64 ": %s\n", where,
 		        err.offset, what);
 		free(where);

@@ -205,10 +205,6 @@ cmd_flamegraph(int argc, char **argv)
 	svg.root_name = scope;
 	flame_svg_write(stdout, &flame, &now.path, now.tree, &svg);
 	status = CMD_OK;
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cmd_error("flamegraph", "cannot write the SVG");
-		status = CMD_INPUT;
-	}
 out:
 	free(scope);
 	free(title);
