@@ -128,6 +128,8 @@ for format in v1 stream v2; do
 	ok $? "$format: the trace holds raw escapes"
 	for cmd in "report" "report -f tsv" "report -f csv" "report -f json" \
 		"tree" "tree -f json" "calls" "calls -f csv" "calls -f json" \
+		"frames --frame-method ." "frames -f csv --frame-method ." \
+		"frames -f json --frame-method ." \
 		"info" "dump" "folded" "export -f speedscope" \
 		"export -f chrome" "diff $f"; do
 		# shellcheck disable=SC2086

@@ -8,6 +8,7 @@
 
 #include "model/mapping.h"
 #include "model/open.h"
+#include "query/frames.h"
 #include "read/load.h"
 #include "text/width.h"
 #include "util/alloc.h"
@@ -345,6 +346,56 @@ set_source_dir(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return NULL;
 }
 
+static const char *
+set_frame_method(struct cmd_opts *o, const char *arg,
+                 const struct cmd_spec *spec)
+{
+	static char bad[128];
+	const char *problem = transforms_check_regex(arg);
+
+	(void)spec;
+	if (problem) {
+		snprintf(bad, sizeof(bad), "--frame-method '%%s': %s", problem);
+		return bad;
+	}
+	o->frame_method = arg;
+	return NULL;
+}
+
+static const char *
+set_budget(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	double v;
+
+	(void)spec;
+	if (!parse_number(arg, &v) || !(v > 0 && v <= 1e6))
+		return "--budget needs milliseconds above 0, such as 16.67, "
+		       "not '%s'";
+	o->budget = v * 1000;
+	return NULL;
+}
+
+static const char *
+set_refresh_rate(struct cmd_opts *o, const char *arg,
+                 const struct cmd_spec *spec)
+{
+	double v;
+
+	(void)spec;
+	if (!parse_number(arg, &v) || !(v >= 1 && v <= 10000))
+		return "--refresh-rate needs hertz from 1 to 10000, such as 90, "
+		       "not '%s'";
+	o->budget = frames_budget_of_rate(v);
+	return NULL;
+}
+
+double
+cmd_frame_budget(const struct cmd_opts *opts)
+{
+	return opts->budget > 0 ? opts->budget
+	                        : frames_budget_of_rate(FRAMES_DEFAULT_HZ);
+}
+
 /* A byte count with an optional binary K, M, G or T suffix. */
 static bool
 parse_size(const char *s, uint64_t *out)
@@ -524,6 +575,22 @@ static const struct option_def options[] = {
          "folder, else a file of that name anywhere below DIR (at most "
          "12 levels deep); each DIR in turn.  The editor runs without a "
          "shell."},
+        {OPT_FRAMES, 0, "frame-method", "RE",
+         "frames are the outermost calls of methods matching RE",
+         set_frame_method,
+         "For frames, diff and the viewer's Frames view.  The default is "
+         "every overload of android.view.Choreographer.doFrame; RE is a "
+         "POSIX extended regular expression matched anywhere in a "
+         "method's full name, and replaces it."},
+        {OPT_FRAMES, 0, "budget", "MS",
+         "a frame over MS milliseconds is slow (default 16.67)", set_budget,
+         "For frames, diff and the viewer.  A frame over 700 ms is "
+         "frozen, whatever the budget."},
+        {OPT_FRAMES, 0, "refresh-rate", "HZ",
+         "the budget is one refresh at HZ (90: 11.11 ms, 120: 8.33 ms)",
+         set_refresh_rate,
+         "For frames, diff and the viewer; the last of --budget and "
+         "--refresh-rate counts."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "

@@ -54,6 +54,7 @@ enum cmd_option {
 	OPT_MOUSE = 1 << 20,
 	OPT_FULL_NAMES = 1 << 21,
 	OPT_SOURCE_DIR = 1 << 22,
+	OPT_FRAMES = 1 << 23, /* --frame-method, --budget, --refresh-rate */
 };
 
 struct cmd_opts;
@@ -114,6 +115,8 @@ struct cmd_opts {
 	/* --source-dir values, in order */
 	const char **source_dirs;
 	size_t nsource_dirs, source_dirs_cap;
+	const char *frame_method; /* --frame-method RE, or NULL */
+	double budget; /* --budget or --refresh-rate, microseconds; 0: 60 Hz */
 };
 
 /*
@@ -182,6 +185,10 @@ bool cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
  * or the command line, outside tables. */
 void cmd_print(FILE *out, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
+/* The frame budget the options ask for, in microseconds: --budget,
+ * --refresh-rate, else 60 Hz's. */
+double cmd_frame_budget(const struct cmd_opts *opts);
+
 /* Print "tracetui: CMD: message" to stderr. */
 /* Flush standard output before a message on stderr that must follow it;
  * false when a write failed (the reason is kept for cmd_output_status).
@@ -225,5 +232,6 @@ int cmd_folded(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
+int cmd_frames(int argc, char **argv);
 
 #endif

@@ -13,6 +13,8 @@ const struct cmd_command cmd_commands[] = {
         {"tree", cmd_tree, "top-down merged call tree, pruned by --min-pct"},
         {"calls", cmd_calls,
          "every call of matching methods: thread, start, wall, cpu, depth"},
+        {"frames", cmd_frames,
+         "every frame against its budget: slow, frozen, percentiles"},
         {"info", cmd_info, "format, properties, threads, anomalies"},
         {"dump", cmd_dump, "the records in file order, as dmtracedump -o"},
         {"folded", cmd_folded,

@@ -1,0 +1,301 @@
+/*
+ * frames: one pass over each thread's calls in the scope, in pre-order;
+ * a frame's calls are the ones after it that are deeper, so its hot
+ * methods are summed on the way (each call adds its time to its method
+ * and takes it from its caller's) and settled when a call as shallow as
+ * the frame comes.
+ */
+#include "config.h"
+
+#include "query/frames.h"
+
+#include "query/method-name.h"
+#include "util/alloc.h"
+
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int frames_percentile_ranks[FRAMES_PERCENTILES] = {50, 90, 95, 99};
+
+bool *
+frames_methods(const struct calltree *tree, const char *re, char *why,
+               size_t size)
+{
+	bool *is_frame = xcalloc(tree->nmethods + 1, sizeof(*is_frame));
+	regex_t rx;
+	size_t m;
+	int rc = regcomp(&rx, re ? re : FRAMES_DEFAULT_METHOD,
+	                 REG_EXTENDED | REG_NOSUB);
+
+	if (rc) {
+		regerror(rc, &rx, why, size);
+		free(is_frame);
+		return NULL;
+	}
+	for (m = 0; m < tree->nmethods; m++) {
+		char *name = method_full_name(&tree->methods[m]);
+
+		is_frame[m] = regexec(&rx, name, 0, NULL, 0) == 0;
+		free(name);
+	}
+	regfree(&rx);
+	return is_frame;
+}
+
+double
+frames_budget_of_rate(double hz)
+{
+	return 1e6 / hz;
+}
+
+/* The exclusive times summed inside the frame being read. */
+struct hot_sums {
+	int64_t *excl;     /* per method */
+	uint32_t *stamp;   /* per method: the frame that last touched it */
+	uint32_t *touched; /* the methods touched in this frame */
+	size_t ntouched;
+	uint32_t frame; /* this frame's stamp, from 1 */
+};
+
+static inline void
+hot_add(struct hot_sums *h, uint32_t m, int64_t v)
+{
+	if (h->stamp[m] != h->frame) {
+		h->stamp[m] = h->frame;
+		h->excl[m] = 0;
+		h->touched[h->ntouched++] = m;
+	}
+	h->excl[m] += v;
+}
+
+/* Keep the FRAME_HOT methods of most exclusive time in f, and start
+ * the next frame's sums. */
+static void
+hot_settle(struct hot_sums *h, struct frame *f)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < FRAME_HOT; k++) {
+		f->hot[k] = CALL_NONE;
+		f->hot_excl[k] = 0;
+	}
+	for (i = 0; i < h->ntouched; i++) {
+		uint32_t m = h->touched[i];
+		int64_t v = h->excl[m];
+
+		if (v <= 0)
+			continue;
+		for (k = 0; k < FRAME_HOT; k++) {
+			if (f->hot[k] == CALL_NONE ||
+			    (uint64_t)v > f->hot_excl[k] ||
+			    ((uint64_t)v == f->hot_excl[k] && m < f->hot[k])) {
+				memmove(&f->hot[k + 1], &f->hot[k],
+				        (FRAME_HOT - 1 - k) * sizeof(f->hot[0]));
+				memmove(&f->hot_excl[k + 1], &f->hot_excl[k],
+				        (FRAME_HOT - 1 - k) *
+				                sizeof(f->hot_excl[0]));
+				f->hot[k] = m;
+				f->hot_excl[k] = (uint64_t)v;
+				break;
+			}
+		}
+	}
+	h->ntouched = 0;
+	h->frame++;
+}
+
+/* Call c's durations within the scope's range. */
+static inline void
+clipped(const struct scope *scope, const struct calltree *tree,
+        const struct scope_span *span, size_t c, uint64_t dur[CLOCK_COUNT])
+{
+	if (scope->range.on)
+		scope_clip(scope, tree, span, c, dur);
+	else
+		calltree_durations(tree, c, dur);
+}
+
+/* The frames of thread t, appended to out. */
+static void
+thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
+              const struct scope *scope, const struct scope_span *span,
+              size_t t, const bool *is_frame, struct hot_sums *h,
+              uint32_t *path)
+{
+	size_t n = span->nopen + (span->end - span->first), j;
+	enum clock_index k = out->clock;
+	struct frame *f = NULL;
+	uint32_t fdepth = 0;
+
+	for (j = 0; j < n; j++) {
+		size_t c = j < span->nopen ? span->open[j]
+		                           : span->first + (j - span->nopen);
+		uint64_t dur[CLOCK_COUNT];
+		uint32_t d;
+
+		if (f) {
+			d = calltree_depth(tree, c);
+			if (d > fdepth) {
+				path[d] = (uint32_t)c;
+				clipped(scope, tree, span, c, dur);
+				hot_add(h, calltree_method(tree, c),
+				        (int64_t)dur[k]);
+				hot_add(h, calltree_method(tree, path[d - 1]),
+				        -(int64_t)dur[k]);
+				continue;
+			}
+			hot_settle(h, f);
+			f = NULL;
+		}
+		if (!is_frame[calltree_method(tree, c)])
+			continue;
+		d = calltree_depth(tree, c);
+		UTIL_GROW(out->frames, *cap, out->count + 1);
+		f = &out->frames[out->count++];
+		memset(f, 0, sizeof(*f));
+		f->call = (uint32_t)c;
+		f->thread = (uint32_t)t;
+		clipped(scope, tree, span, c, f->dur);
+		f->start = calltree_start(tree, c, k);
+		if (scope->range.on && f->start < scope->range.start)
+			f->start = scope->range.start;
+		fdepth = d;
+		path[d] = (uint32_t)c;
+		hot_add(h, calltree_method(tree, c), (int64_t)f->dur[k]);
+	}
+	if (f)
+		hot_settle(h, f);
+}
+
+void
+frames_find(struct frames *out, const struct calltree *tree,
+            const struct scope *scope, const bool *is_frame, double budget)
+{
+	struct scope_span span = {0};
+	struct hot_sums h = {0};
+	uint32_t *path;
+	size_t cap = 0, t, m;
+	bool any = false;
+
+	memset(out, 0, sizeof(*out));
+	out->clock = calltree_default_range_clock(tree);
+	out->budget = budget;
+	out->sampled = tree->sampled;
+	out->sample_interval = tree->sample_interval;
+	for (m = 0; m < tree->nmethods && !any; m++)
+		any = is_frame[m];
+	if (!any || !tree->calls.count)
+		return;
+	h.excl = xmalloc((tree->nmethods + 1) * sizeof(*h.excl));
+	h.stamp = xcalloc(tree->nmethods + 1, sizeof(*h.stamp));
+	h.touched = xmalloc((tree->nmethods + 1) * sizeof(*h.touched));
+	h.frame = 1;
+	path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
+	for (t = 0; t < tree->nthreads; t++) {
+		if (!scope_has(scope, t) || !tree->threads[t].ncalls)
+			continue;
+		scope_span_of(&span, scope, tree, t);
+		thread_frames(out, &cap, tree, scope, &span, t, is_frame, &h,
+		              path);
+	}
+	scope_span_done(&span);
+	free(path);
+	free(h.excl);
+	free(h.stamp);
+	free(h.touched);
+}
+
+void
+frames_done(struct frames *fr)
+{
+	free(fr->frames);
+	fr->frames = NULL;
+	fr->count = 0;
+}
+
+bool
+frames_slow(const struct frames *fr, const struct frame *f)
+{
+	return (double)f->dur[fr->clock] > fr->budget;
+}
+
+bool
+frames_frozen(const struct frames *fr, const struct frame *f)
+{
+	return f->dur[fr->clock] > FRAMES_FROZEN_US;
+}
+
+uint64_t
+frames_over(const struct frames *fr, const struct frame *f)
+{
+	double over = (double)f->dur[fr->clock] - fr->budget;
+
+	return over > 0 ? (uint64_t)llround(over) : 0;
+}
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t
+frames_percentile(const uint64_t *sorted, size_t n, int p)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	/* ceil(p n / 100) in integers: exact, no rounding of a double. */
+	rank = ((size_t)p * n + 99) / 100;
+	if (rank < 1)
+		rank = 1;
+	return sorted[rank - 1];
+}
+
+void
+frames_summarize(const struct frames *fr, size_t from, size_t n,
+                 struct frame_summary *s)
+{
+	uint64_t *len = xmalloc((n + 1) * sizeof(*len));
+	size_t i;
+	int p;
+
+	memset(s, 0, sizeof(*s));
+	s->frames = n;
+	for (i = 0; i < n; i++) {
+		const struct frame *f = &fr->frames[from + i];
+
+		len[i] = f->dur[fr->clock];
+		s->slow += frames_slow(fr, f);
+		s->frozen += frames_frozen(fr, f);
+	}
+	qsort(len, n, sizeof(*len), u64_cmp);
+	for (p = 0; p < FRAMES_PERCENTILES; p++)
+		s->pct[p] = frames_percentile(len, n,
+		                              frames_percentile_ranks[p]);
+	s->max = n ? len[n - 1] : 0;
+	free(len);
+}
+
+size_t
+frames_threads(const struct frames *fr, size_t **first, uint32_t **threads)
+{
+	size_t n = 0, i;
+
+	*first = xmalloc((fr->count + 1) * sizeof(**first));
+	*threads = xmalloc((fr->count + 1) * sizeof(**threads));
+	for (i = 0; i < fr->count; i++) {
+		if (i && fr->frames[i].thread == fr->frames[i - 1].thread)
+			continue;
+		(*first)[n] = i;
+		(*threads)[n++] = fr->frames[i].thread;
+	}
+	(*first)[n] = fr->count;
+	return n;
+}

@@ -1,0 +1,224 @@
+#!/bin/sh
+# frames.sh: `tracetui frames`.
+#
+# - A hand-made trace (below) whose frames, slow and frozen counts,
+#   percentiles and hot methods are worked out by hand: a nested overload
+#   of the frame method is not a frame of its own, a frame thread draws
+#   beside main, a method of another class named doFrame is no frame;
+#   --budget, --refresh-rate, --frame-method, --range, -t, -s, -n and
+#   every format; usage errors.
+# - A generated trace (frames of another overload) and every real trace
+#   in $SHARED_TRACES: the frames equal, row for row,
+#   the outermost calls `tracetui calls` lists of the frame method
+#   (nesting found from starts and ends by awk), and the summary's counts
+#   and nearest-rank percentiles equal python3's from those calls.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+LC_ALL=C
+export LC_ALL
+T='	'
+
+# Times are "cpu wall", microseconds.  main: frames of 10, 20 (holding a
+# doFrame (J)V overload: not a frame), 12 and 800 ms, and an
+# AnimationHandler doFrame (no frame); RenderFrames: 5 and 17 ms.
+# main's walls sorted: 10000 12000 20000 800000: p50 is rank 2 (12000),
+# p90, p95 and p99 rank 4 (800000).  At 60 Hz (16667 us) 2 slow, at 90
+# (11111) 3, at 120 (8333) 4; one frozen (over 700 ms).
+cd "$tmp" || exit 1
+cat >frames.spec <<'SPEC'
+format v1
+version 3
+clock dual
+vm art
+thread 1 main
+thread 7 RenderFrames
+method 0x4 android.view.Choreographer doFrame (JI)V Choreographer.java
+method 0x8 android.view.Choreographer doFrame (J)V Choreographer.java
+method 0xc com.example.View draw ()V View.java
+method 0x10 com.example.View measure ()V View.java
+method 0x14 android.os.Looper loop ()V Looper.java
+method 0x18 android.view.Choreographer doFrame (JILandroid/view/DisplayEventReceiver$VsyncEventData;)V Choreographer.java
+method 0x1c android.animation.AnimationHandler$1 doFrame (J)V AnimationHandler.java
+
+call 1 0x14 0 0 500000 1000000 {
+	call 1 0x4 500 1000 5500 11000 {
+		call 1 0xc 1000 2000 4000 8000
+	}
+	call 1 0x4 10000 20000 20000 40000 {
+		call 1 0x8 10500 21000 19500 39000 {
+			call 1 0x10 11000 22000 18500 37000
+		}
+	}
+	call 1 0x4 25000 50000 31000 62000 {
+		call 1 0xc 25500 51000 30000 60000
+	}
+	call 1 0x1c 35000 70000 37500 75000
+	call 1 0x4 50000 100000 450000 900000 {
+		call 1 0x10 50000 100000 425000 850000
+	}
+}
+call 7 0x18 0 0 2500 5000
+call 7 0x18 5000 10000 13500 27000
+SPEC
+"$MKTRACE" frames.spec f.trace || skip_all "mktrace failed"
+
+"$TRACETUI" frames -f tsv f.trace >out 2>err
+ok $? "frames -f tsv: status 0"
+cat >expect <<EOF
+thread${T}tid${T}start${T}wall${T}cpu${T}over${T}hot1${T}hot1_excl${T}hot2${T}hot2_excl
+main${T}1${T}1000${T}10000${T}5000${T}0${T}com.example.View.draw ()V${T}6000${T}android.view.Choreographer.doFrame (JI)V${T}4000
+main${T}1${T}20000${T}20000${T}10000${T}3333${T}com.example.View.measure ()V${T}15000${T}android.view.Choreographer.doFrame (J)V${T}3000
+main${T}1${T}50000${T}12000${T}6000${T}0${T}com.example.View.draw ()V${T}9000${T}android.view.Choreographer.doFrame (JI)V${T}3000
+main${T}1${T}100000${T}800000${T}400000${T}783333${T}com.example.View.measure ()V${T}750000${T}android.view.Choreographer.doFrame (JI)V${T}50000
+RenderFrames${T}7${T}0${T}5000${T}2500${T}0${T}android.view.Choreographer.doFrame (JILandroid/view/DisplayEventReceiver\$VsyncEventData;)V${T}5000${T}${T}
+RenderFrames${T}7${T}10000${T}17000${T}8500${T}333${T}android.view.Choreographer.doFrame (JILandroid/view/DisplayEventReceiver\$VsyncEventData;)V${T}17000${T}${T}
+EOF
+cmp -s expect out
+ok $? "the hand-made trace's frames, with the overload nested inside not counted and the frame thread's"
+cmp -s expect out || diff expect out | diag
+
+"$TRACETUI" frames f.trace >out 2>err
+grep -q '^main (1): 4 frames, 2 slow, 1 frozen; p50 12\.000 p90 800\.000 p95 800\.000 p99 800\.000 max 800\.000 ms$' out
+ok $? "text: main's summary line by hand"
+grep -q '^RenderFrames (7): 2 frames, 1 slow, 0 frozen; p50 5\.000 p90 17\.000 p95 17\.000 p99 17\.000 max 17\.000 ms$' out
+ok $? "text: the frame thread's summary line by hand"
+grep -q 'f.trace: 6 frames, budget 16.667 ms, on the wall clock' out
+ok $? "text: the budget line"
+[ -z "$(cat err)" ]
+ok $? "no message"
+
+slow_of() { awk '/^main \(1\)/ { print $5 }' out; }
+"$TRACETUI" frames --refresh-rate 90 f.trace >out
+[ "$(slow_of)" = 3 ]
+ok $? "--refresh-rate 90: the 12 ms frame is slow too"
+grep -q 'budget 11.111 ms' out
+ok $? "--refresh-rate 90: budget 11.111 ms"
+"$TRACETUI" frames --refresh-rate 120 f.trace >out
+[ "$(slow_of)" = 4 ] && grep -q 'budget 8.333 ms' out
+ok $? "--refresh-rate 120: all four slow, budget 8.333 ms"
+"$TRACETUI" frames --budget 10.5 f.trace >out
+[ "$(slow_of)" = 3 ]
+ok $? "--budget 10.5: three slow"
+"$TRACETUI" frames --budget 1000 f.trace >out
+awk '/^main \(1\)/ { exit !($5 == 0 && $7 == 1) }' out
+ok $? "--budget 1000: none slow, still one frozen"
+
+"$TRACETUI" frames -f tsv --frame-method 'doFrame' f.trace >out
+[ "$(tail -n +2 out | wc -l)" -eq 7 ]
+ok $? "--frame-method doFrame: AnimationHandler's call is a frame too (7)"
+"$TRACETUI" frames -f tsv --frame-method 'Choreographer\.doFrame \(J\)V' \
+	f.trace >out
+[ "$(tail -n +2 out | cut -f1,3,4)" = "main${T}21000${T}18000" ]
+ok $? "--frame-method replaces the default: the overload alone"
+
+"$TRACETUI" frames -f tsv -t RenderFrames f.trace >out
+[ "$(tail -n +2 out | cut -f1 | sort -u)" = RenderFrames ]
+ok $? "-t: one thread's frames"
+"$TRACETUI" frames -f tsv -s wall -n 2 f.trace >out
+[ "$(tail -n +2 out | cut -f4 | tr '\n' ' ')" = "800000 20000 " ]
+ok $? "-s wall -n 2: the two longest"
+"$TRACETUI" frames -f tsv -s cpu f.trace >out
+[ "$(tail -n +2 out | cut -f5 | tr '\n' ' ')" = \
+	"400000 10000 8500 6000 5000 2500 " ]
+ok $? "-s cpu"
+# 30..60 ms: main's second frame cut to 10 ms (30000..40000), the third
+# whole; nothing of RenderFrames (its last event is at 27 ms).
+"$TRACETUI" frames -f tsv --range 30..60 f.trace >out
+[ "$(tail -n +2 out | cut -f1,3,4 | tr '\n' ' ')" = \
+	"main${T}30000${T}10000 main${T}50000${T}10000 " ]
+ok $? "--range: frames cut at its edges"
+"$TRACETUI" frames -f csv f.trace >out
+[ "$(head -1 out)" = "thread,tid,start,wall,cpu,over,hot1,hot1_excl,hot2,hot2_excl" ] &&
+	[ "$(wc -l <out)" -eq 7 ]
+ok $? "-f csv"
+"$TRACETUI" frames -f json f.trace >out
+python3 -c 'import json,sys; r=json.load(open("out")); sys.exit(not (len(r) == 6 and r[3]["wall"] == 800000))' 2>/dev/null ||
+	grep -q '"wall": *800000' out
+ok $? "-f json"
+"$TRACETUI" frames --drop 'View\.measure' -f tsv f.trace >out
+[ "$(sed -n 5p out | cut -f4)" = 50000 ]
+ok $? "transforms: --drop takes the dropped time out of the frame"
+
+"$TRACETUI" frames --budget 0 f.trace >/dev/null 2>err
+[ $? -eq 2 ] && grep -q 'budget' err
+ok $? "--budget 0: usage error"
+"$TRACETUI" frames --refresh-rate x f.trace >/dev/null 2>err
+[ $? -eq 2 ]
+ok $? "--refresh-rate x: usage error"
+"$TRACETUI" frames --frame-method '(' f.trace >/dev/null 2>err
+[ $? -eq 2 ]
+ok $? "--frame-method with a bad expression: usage error"
+"$TRACETUI" frames -s depth f.trace >/dev/null 2>err
+[ $? -eq 2 ]
+ok $? "-s depth: usage error"
+"$TRACETUI" frames --help >out
+grep -q -- '--refresh-rate HZ' out && grep -q -- '--frame-method RE' out
+ok $? "--help lists the frame options"
+
+# The real traces: frames against the outermost calls `calls` lists.
+# oracle FILE: thread, tid, start, wall, cpu of every outermost call of
+# the frame method, by thread in the order of `calls`, then start.
+oracle() {
+	"$TRACETUI" calls -f tsv "$1" \
+		'^android\.view\.Choreographer\.doFrame( |$)' 2>/dev/null |
+		awk -F'\t' 'NR > 1 {
+			# Outermost: not inside the last outermost call of its
+			# thread (same start and deeper counts as inside).
+			if ($1 SUBSEP $2 in end && ($3 < end[$1, $2] ||
+			    ($3 == st[$1, $2] && $6 > dp[$1, $2])) &&
+			    $3 + $4 <= end[$1, $2])
+				next
+			end[$1, $2] = $3 + $4; st[$1, $2] = $3; dp[$1, $2] = $6
+			print $1 "\t" $2 "\t" $3 "\t" $4 "\t" $5
+		}'
+}
+traces=
+if "$MKTRACE" "$srcdir/tests/fixtures/generated-v1.spec" gen.trace; then
+	traces="$tmp/gen.trace"
+fi
+[ -n "${SHARED_TRACES:-}" ] && [ -d "$SHARED_TRACES" ] &&
+	traces="$traces $(ls "$SHARED_TRACES"/*.trace)"
+checked=0
+for f in $traces; do
+	"$TRACETUI" frames -f tsv "$f" >out 2>/dev/null || continue
+	[ "$(wc -l <out)" -gt 1 ] || continue
+	checked=$((checked + 1))
+	name=$(basename "$f")
+	tail -n +2 out | cut -f1-5 | sort -t "$T" -k2,2n -k3,3n >got
+	oracle "$f" | sort -t "$T" -k2,2n -k3,3n >want
+	cmp -s want got
+	ok $? "$name: $(wc -l <got) frames, as the outermost calls of calls"
+	cmp -s want got || diff want got | head -5 | diag
+	command -v python3 >/dev/null 2>&1 || continue
+	"$TRACETUI" frames "$f" 2>/dev/null |
+		sed -n 's/^.* (\([0-9]*\)): \([0-9]*\) frames\{0,1\}, \([0-9]*\) slow, \([0-9]*\) frozen; p50 \([0-9.]*\) p90 \([0-9.]*\) p95 \([0-9.]*\) p99 \([0-9.]*\) max \([0-9.]*\) ms$/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' |
+		sort >got
+	python3 - want >expect <<'PY'
+import math, sys
+walls = {}
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    walls.setdefault(int(f[1]), []).append(int(f[3]))
+def rank(v, p):
+    return v[max(1, math.ceil(p * len(v) / 100)) - 1]
+for tid in walls:
+    v = sorted(walls[tid])
+    out = [tid, len(v), sum(1 for w in v if w * 60 > 1000000),
+           sum(1 for w in v if w > 700000)]
+    out += ["%.3f" % (rank(v, p) / 1000) for p in (50, 90, 95, 99)]
+    out.append("%.3f" % (v[-1] / 1000))
+    print(" ".join(str(x) for x in out))
+PY
+	sort expect >expect.sorted
+	cmp -s expect.sorted got
+	ok $? "$name: counts and nearest-rank percentiles as python3 works them out"
+	cmp -s expect.sorted got || diff expect.sorted got | diag
+done
+[ "$checked" -gt 0 ]
+ok $? "some real trace has frames ($checked)"
+done_testing
