@@ -189,7 +189,6 @@ void cmd_print(FILE *out, const char *fmt, ...)
  * --refresh-rate, else 60 Hz's. */
 double cmd_frame_budget(const struct cmd_opts *opts);
 
-/* Print "tracetui: CMD: message" to stderr. */
 /* Flush standard output before a message on stderr that must follow it;
  * false when a write failed (the reason is kept for cmd_output_status).
  * A reader that closed its end ends the process as SIGPIPE does. */
@@ -200,6 +199,7 @@ bool cmd_flush(void);
  * (status 141 in a shell), as git and the coreutils do. */
 int cmd_output_status(int status);
 
+/* Print "tracetui: CMD: message" to stderr. */
 void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 

@@ -13,7 +13,6 @@
 #include "query/method-name.h"
 #include "query/summary.h"
 #include "text/duration.h"
-#include "text/width.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -85,18 +84,18 @@ ms_text(uint64_t us)
 
 /* "main: 252 frames, 3 slow, 0 frozen; wall p50 4.1 ... max 40.2 ms". */
 static void
-print_summary(const struct calltree *tree, const struct frames *fr,
-              size_t from, size_t n)
+print_summary(const struct calltree *tree, const struct frames *fr, size_t from,
+              size_t n)
 {
 	struct frame_summary s;
-	char *thread = text_escape(tree->threads[fr->frames[from].thread].name);
+	const char *thread = tree->threads[fr->frames[from].thread].name;
 	char *v;
 	int p;
 
 	frames_summarize(fr, from, n, &s);
-	printf("%s (%u): %zu frame%s, %zu slow, %zu frozen;", thread,
-	       tree->threads[fr->frames[from].thread].tid, s.frames,
-	       s.frames == 1 ? "" : "s", s.slow, s.frozen);
+	cmd_print(stdout, "%s (%u): %zu frame%s, %zu slow, %zu frozen;", thread,
+	          tree->threads[fr->frames[from].thread].tid, s.frames,
+	          s.frames == 1 ? "" : "s", s.slow, s.frozen);
 	for (p = 0; p < FRAMES_PERCENTILES; p++) {
 		v = ms_text(s.pct[p]);
 		printf(" p%d %s", frames_percentile_ranks[p], v);
@@ -105,7 +104,6 @@ print_summary(const struct calltree *tree, const struct frames *fr,
 	v = ms_text(s.max);
 	printf(" max %s ms\n", v);
 	free(v);
-	free(thread);
 }
 
 static void
@@ -144,13 +142,16 @@ static struct table *
 frame_table(const struct calltree *tree, const struct frames *fr,
             const struct frame *rows, size_t n, enum table_format format)
 {
-	static const char *const text_names[] = {"thread", "tid", "start",
-	                                         "wall",   "cpu", "over",
+	static const char *const text_names[] = {"thread",
+	                                         "tid",
+	                                         "start",
+	                                         "wall",
+	                                         "cpu",
+	                                         "over",
 	                                         "hot methods (exclusive)"};
-	static const char *const names[] = {"thread",    "tid",  "start",
-	                                    "wall",      "cpu",  "over",
-	                                    "hot1",      "hot1_excl", "hot2",
-	                                    "hot2_excl"};
+	static const char *const names[] = {
+	        "thread", "tid",  "start",     "wall", "cpu",
+	        "over",   "hot1", "hot1_excl", "hot2", "hot2_excl"};
 	static const enum table_kind kinds[] = {
 	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER,
@@ -238,21 +239,21 @@ cmd_frames(int argc, char **argv)
 	free(is_frame);
 	if (ct.opts.format == TABLE_TEXT) {
 		char budget[DURATION_SIZE];
-		char *path = text_escape(tree->path);
 		char *note = summary_sampled_note(tree);
 
-		printf("%s: %zu frame%s, budget %s ms, on the %s clock\n", path,
-		       fr.count, fr.count == 1 ? "" : "s",
-		       duration_ms(budget, sizeof(budget),
-		                   (uint64_t)(fr.budget + 0.5)),
-		       fr.clock == CLOCK_WALL ? "wall" : "thread-cpu");
+		cmd_print(stdout,
+		          "%s: %zu frame%s, budget %s ms, on the %s clock\n",
+		          tree->path, fr.count, fr.count == 1 ? "" : "s",
+		          duration_ms(budget, sizeof(budget),
+		                      (uint64_t)(fr.budget + 0.5)),
+		          fr.clock == CLOCK_WALL ? "wall" : "thread-cpu");
 		if (note)
 			printf("%s; frames are estimates\n", note);
 		free(note);
-		free(path);
 		nthreads = frames_threads(&fr, &first, &threads);
 		for (i = 0; i < nthreads; i++)
-			print_summary(tree, &fr, first[i], first[i + 1] - first[i]);
+			print_summary(tree, &fr, first[i],
+			              first[i + 1] - first[i]);
 		if (fr.count)
 			putchar('\n');
 		free(first);

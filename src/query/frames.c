@@ -93,7 +93,8 @@ hot_settle(struct hot_sums *h, struct frame *f)
 			    (uint64_t)v > f->hot_excl[k] ||
 			    ((uint64_t)v == f->hot_excl[k] && m < f->hot[k])) {
 				memmove(&f->hot[k + 1], &f->hot[k],
-				        (FRAME_HOT - 1 - k) * sizeof(f->hot[0]));
+				        (FRAME_HOT - 1 - k) *
+				                sizeof(f->hot[0]));
 				memmove(&f->hot_excl[k + 1], &f->hot_excl[k],
 				        (FRAME_HOT - 1 - k) *
 				                sizeof(f->hot_excl[0]));
@@ -277,8 +278,8 @@ frames_summarize(const struct frames *fr, size_t from, size_t n,
 	}
 	qsort(len, n, sizeof(*len), u64_cmp);
 	for (p = 0; p < FRAMES_PERCENTILES; p++)
-		s->pct[p] = frames_percentile(len, n,
-		                              frames_percentile_ranks[p]);
+		s->pct[p] =
+		        frames_percentile(len, n, frames_percentile_ranks[p]);
 	s->max = n ? len[n - 1] : 0;
 	free(len);
 }

@@ -26,10 +26,10 @@
 #define FRAMES_DEFAULT_METHOD "^android\\.view\\.Choreographer\\.doFrame( |$)"
 
 enum {
-	FRAME_HOT = 2,               /* hot methods kept per frame */
-	FRAMES_FROZEN_US = 700000,   /* frozen: longer than this */
-	FRAMES_DEFAULT_HZ = 60,      /* the default budget's refresh rate */
-	FRAMES_PERCENTILES = 4,      /* p50, p90, p95, p99 */
+	FRAME_HOT = 2,             /* hot methods kept per frame */
+	FRAMES_FROZEN_US = 700000, /* frozen: longer than this */
+	FRAMES_DEFAULT_HZ = 60,    /* the default budget's refresh rate */
+	FRAMES_PERCENTILES = 4,    /* p50, p90, p95, p99 */
 };
 
 /* The percentiles a summary holds, in order. */
@@ -40,10 +40,10 @@ struct frame {
 	uint32_t thread; /* thread index */
 	uint64_t start;  /* on the judging clock, microseconds (wall: since
 	                    the trace start), its first instant in the range */
-	uint64_t dur[CLOCK_COUNT];     /* within the range; 0 on a clock the
-	                                  trace lacks */
-	uint32_t hot[FRAME_HOT];       /* methods; CALL_NONE past the last */
-	uint64_t hot_excl[FRAME_HOT];  /* their exclusive time inside it */
+	uint64_t dur[CLOCK_COUNT];    /* within the range; 0 on a clock the
+	                                 trace lacks */
+	uint32_t hot[FRAME_HOT];      /* methods; CALL_NONE past the last */
+	uint64_t hot_excl[FRAME_HOT]; /* their exclusive time inside it */
 };
 
 struct frames {
