@@ -16,6 +16,10 @@
  * the counts cannot foresee (an exit that skips open frames and then
  * meets an empty stack) fails the placed build: the records then go
  * through the event-by-event path, which gives the same model.
+ *
+ * A builder asked for sums only has the records summed instead, by the
+ * files after this one (model/builder-sums.c, builder-split.c), called
+ * through the hook sum_run; this file uses only the core.
  */
 #include "config.h"
 
@@ -710,70 +714,6 @@ build_placed(struct calltree_builder *b, const struct trace_records *run)
 	return ok;
 }
 
-/*
- * Sum every record of run, in file order, on this thread, with no model
- * (model/builder-sums.c): no counting pass is needed, since nothing is
- * placed.  False, with every thread as it was, when a thread cannot be
- * summed.
- */
-static bool
-sum_all_records(struct calltree_builder *b, const struct trace_records *run)
-{
-	struct calltree *tree = b->tree;
-	struct build_worker w;
-	struct tt_anomalies an;
-	size_t stretch, t;
-	bool ok;
-
-	/* Shared, so that undefined methods fail it. */
-	build_worker_init(&w, b, &an, true);
-	for (stretch = 0; stretch < run->count && !w.failed;
-	     stretch += STRETCH) {
-		size_t end = run->count - stretch > STRETCH ? stretch + STRETCH
-		                                            : run->count;
-
-		build_sum_records(&w, run, stretch, end);
-		build_release_records(run, stretch, end);
-		if (b->progress)
-			b->progress(b->progress_arg,
-			            run->offset + (uint64_t)end * run->size,
-			            run->total);
-	}
-	ok = !w.failed;
-	if (ok) {
-		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
-		build_add_anomalies(&tree->anomalies, &an);
-		for (t = 0; t < tree->nthreads; t++)
-			build_sum_finish(b, t, &tree->anomalies);
-		tree->records += run->count;
-		b->summed = true;
-	}
-	build_worker_done(&w);
-	return ok;
-}
-
-/* Sum run, on two workers when worth it; false, with the threads'
- * states reset, when it cannot be summed. */
-static bool
-sum_run(struct calltree_builder *b, const struct trace_records *run)
-{
-	switch (build_sum_split(b, run)) {
-	case SPLIT_SUMMED:
-		return true;
-	case SPLIT_DROPPED:
-		build_reset_calls(b);
-		/* fall through */
-	case SPLIT_NONE:
-		if (sum_all_records(b, run))
-			return true;
-		break;
-	case SPLIT_FAILED:
-		break;
-	}
-	build_reset_calls(b);
-	return false;
-}
-
 /* The records one by one through the event-by-event path. */
 static void
 replay_records(struct calltree_builder *b, const struct trace_records *run)
@@ -823,7 +763,7 @@ build_on_records(void *ctx, const struct trace_records *run)
 	}
 	/* Placing needs a builder that has seen no event yet. */
 	if (!b->ncalls && !b->placed && !b->tree->records) {
-		if (b->sums_only && sum_run(b, run))
+		if (b->sums_only && b->hooks->sum_run(b, run))
 			return;
 		if (build_placed(b, run))
 			return;

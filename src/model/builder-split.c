@@ -33,6 +33,11 @@
  * and it summed them on its own threads, numbering methods as the
  * builder will; the split checks that when the records come and joins
  * its threads first.
+ *
+ * The last of the builder's files, this one puts the builder together:
+ * calltree_builder_new gives the core the hooks (struct build_hooks)
+ * through which the core, builder-records.c and builder-sums.c call
+ * what comes after them, since none of them calls a later file by name.
  */
 #include "config.h"
 
@@ -63,6 +68,15 @@ enum {
 	SPLIT_AHEAD_END = 12,
 	MIDDLE_PARTS = 4,        /* parts of the middle, taken one by one */
 	MIDDLE_PARTS_TESTED = 2, /* of a middle split_middle sets */
+};
+
+/* What came of summing a run on two workers. */
+enum split_outcome {
+	SPLIT_NONE,    /* too few records or cpus: not tried */
+	SPLIT_SUMMED,  /* summed */
+	SPLIT_DROPPED, /* the halves did not meet: sum in one pass */
+	SPLIT_FAILED,  /* the first half cannot be summed: one pass could
+	                  not either */
 };
 
 /* A thread's stack and last readings at a split point, as a walk saw. */
@@ -307,7 +321,11 @@ continue_thread(struct build_worker *w, const struct prefix_scan *sc,
 	return true;
 }
 
-bool
+/* The state and record of thread id tid in the second worker of a split
+ * (made on its first record, with what came before the split); false
+ * when that thread cannot be summed there.  (The hook split_thread, for
+ * model/builder-sums.c.) */
+static bool
 build_split_thread(struct build_worker *w, uint32_t tid,
                    struct thread_state **st, struct tt_thread **th)
 {
@@ -585,7 +603,9 @@ scan_walked(struct prefix_scans *ps, const struct trace_records *r, size_t from,
 		scan_piece(ps, r, from, to, 2, TRACE_CLOCK_CPU);
 }
 
-void
+/* The sink's walked callback: scan the records a streaming reader walks
+ * for the stacks at the split points build_sum_split will choose. */
+static void
 build_on_walked(void *ctx, const struct trace_records *r, size_t first)
 {
 	struct calltree_builder *b = ctx;
@@ -631,7 +651,8 @@ build_on_walked(void *ctx, const struct trace_records *r, size_t first)
 	}
 }
 
-void
+/* Free what build_on_walked kept and no split took. */
+static void
 build_walked_free(struct calltree_builder *b)
 {
 	unsigned j;
@@ -765,7 +786,10 @@ ahead_number(struct sums_ahead *a, uint64_t id)
 	a->order[a->w.known++] = id;
 }
 
-bool
+/* The sink's ahead callbacks (read/sink.h): a streaming file's records
+ * summed from the first on, on the reader's thread ahead, as the first
+ * worker of the split build_sum_split makes when they come. */
+static bool
 build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 {
 	struct calltree_builder *b = ctx;
@@ -801,7 +825,7 @@ build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 	return true;
 }
 
-void
+static void
 build_on_ahead_method(void *ctx, uint64_t id)
 {
 	struct calltree_builder *b = ctx;
@@ -809,7 +833,7 @@ build_on_ahead_method(void *ctx, uint64_t id)
 	ahead_number(b->ahead, id);
 }
 
-bool
+static bool
 build_on_ahead_records(void *ctx, const struct trace_records *r, size_t first)
 {
 	struct calltree_builder *b = ctx;
@@ -843,7 +867,7 @@ build_on_ahead_records(void *ctx, const struct trace_records *r, size_t first)
 	return true;
 }
 
-void
+static void
 build_on_ahead_end(void *ctx)
 {
 	struct calltree_builder *b = ctx;
@@ -861,7 +885,8 @@ ahead_wait(struct sums_ahead *a)
 		nanosleep(&pause, NULL);
 }
 
-void
+/* Stop and free what summed ahead and no split took. */
+static void
 build_ahead_free(struct calltree_builder *b)
 {
 	struct sums_ahead *a = b->ahead;
@@ -911,7 +936,17 @@ ahead_joins(struct calltree_builder *b)
 	return join_side(b, &a->side);
 }
 
-enum split_outcome
+/*
+ * Sum all records of run on two workers, the second taking the records
+ * from b->split_at (or a point chosen by size and cpus when 0) against
+ * the stacks a quick walk finds there, and a middle stretch before it
+ * cut in parts that each worker done with its own takes from its end
+ * (with split_at, the middle is [split_middle, split_at) when
+ * split_middle is set, of whose parts the first worker takes
+ * split_middle_first and the second the rest).  Unless
+ * summed, the threads' states are left for build_reset_calls.
+ */
+static enum split_outcome
 build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 {
 	struct calltree *tree = b->tree;
@@ -998,4 +1033,55 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 	for (j = 0; j < 2; j++)
 		build_worker_done(&jobs[j].w);
 	return out;
+}
+
+/* Sum run, on two workers when worth it; false, with the threads'
+ * states reset, when it cannot be summed.  (The hook sum_run, for
+ * model/builder-records.c.) */
+static bool
+sum_run(struct calltree_builder *b, const struct trace_records *run)
+{
+	switch (build_sum_split(b, run)) {
+	case SPLIT_SUMMED:
+		return true;
+	case SPLIT_DROPPED:
+		build_reset_calls(b);
+		/* fall through */
+	case SPLIT_NONE:
+		if (build_sum_all(b, run))
+			return true;
+		break;
+	case SPLIT_FAILED:
+		break;
+	}
+	build_reset_calls(b);
+	return false;
+}
+
+/* What the walk kept and what summed ahead, when no split took them.
+ * (The hook split_free, for the core.) */
+static void
+split_free(struct calltree_builder *b)
+{
+	build_walked_free(b);
+	build_ahead_free(b);
+}
+
+/* The calls up the builder's files (model/builder.h). */
+static const struct build_hooks hooks = {
+        .records = build_on_records,
+        .walked = build_on_walked,
+        .ahead_begin = build_on_ahead_begin,
+        .ahead_method = build_on_ahead_method,
+        .ahead_records = build_on_ahead_records,
+        .ahead_end = build_on_ahead_end,
+        .sum_run = sum_run,
+        .split_thread = build_split_thread,
+        .split_free = split_free,
+};
+
+struct calltree_builder *
+calltree_builder_new(const char *path)
+{
+	return build_new(path, &hooks);
 }

@@ -16,6 +16,10 @@
  * instead.  tests/model-equal compares both ways on every fixture,
  * generated and real trace.  Records of a file are read a window at a
  * time with pread (build_records_window), not through the mapping.
+ *
+ * It uses the core and builder-records.c; the second worker of a split
+ * (w->side) has its threads from builder-split.c, through the hook
+ * split_thread.  A thread's sums are freed with its state, by the core.
  */
 #include "config.h"
 
@@ -375,7 +379,7 @@ sum_records(struct build_worker *w, const struct trace_records *run,
 		if (!st || ev.tid != tid) {
 			tid = ev.tid;
 			if (w->side) {
-				if (!build_split_thread(w, tid, &st, &th)) {
+				if (!b->hooks->split_thread(w, tid, &st, &th)) {
 					w->failed = true;
 					return;
 				}
@@ -503,26 +507,40 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 	}
 }
 
-void
-build_sums_free(struct thread_state *st)
+bool
+build_sum_all(struct calltree_builder *b, const struct trace_records *run)
 {
-	if (!st->sums)
-		return;
-	free(st->sums->row_of);
-	free(st->sums->top_of);
-	free(st->sums->top);
-	free(st->sums->first);
-	free(st->sums->next);
-	free(st->sums->closed);
-	free(st->sums->closes);
-	if (st->sums->paths)
-		paths_done(st->sums->paths);
-	free(st->sums->paths);
-	thread_sums_done(&st->sums->out);
-	free(st->sums->links.links);
-	link_table_done(&st->sums->links);
-	free(st->sums);
-	st->sums = NULL;
+	struct calltree *tree = b->tree;
+	struct build_worker w;
+	struct tt_anomalies an;
+	size_t stretch, t;
+	bool ok;
+
+	/* Shared, so that undefined methods fail it. */
+	build_worker_init(&w, b, &an, true);
+	for (stretch = 0; stretch < run->count && !w.failed;
+	     stretch += STRETCH) {
+		size_t end = run->count - stretch > STRETCH ? stretch + STRETCH
+		                                            : run->count;
+
+		build_sum_records(&w, run, stretch, end);
+		build_release_records(run, stretch, end);
+		if (b->progress)
+			b->progress(b->progress_arg,
+			            run->offset + (uint64_t)end * run->size,
+			            run->total);
+	}
+	ok = !w.failed;
+	if (ok) {
+		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
+		build_add_anomalies(&tree->anomalies, &an);
+		for (t = 0; t < tree->nthreads; t++)
+			build_sum_finish(b, t, &tree->anomalies);
+		tree->records += run->count;
+		b->summed = true;
+	}
+	build_worker_done(&w);
+	return ok;
 }
 
 bool

@@ -1,5 +1,13 @@
 /*
- * builder: the builder is a trace_sink.  Per thread it keeps a
+ * builder: the core of the builder, the first of its four files, which
+ * read in order and each call only those before it (model/builder.h):
+ * this one, builder-records.c, builder-sums.c, builder-split.c.  What
+ * the core needs of the others (the sink's records, walked and ahead
+ * callbacks, freeing what a split kept) it calls through the hooks
+ * calltree_builder_new gives it (struct build_hooks), never by name;
+ * tests/builder-order.sh fails on a call against that order.
+ *
+ * The builder is a trace_sink.  Per thread it keeps a
  * stack of open calls, unwraps 32-bit times, rebases thread-cpu time and
  * clamps backward steps.  Each thread's calls are appended in entry order
  * to its own chunks; finish moves them, thread after thread, into the
@@ -35,6 +43,11 @@
  *     the order the events meet them (9.2 step 6);
  *  8. settle depths, recursion flags and the deep-call table in
  *     per-thread pre-order, orphans first.
+ *
+ * The sums (builder-sums.c, and builder-split.c on two workers: the
+ * files after builder-records.c) follow 1 to 4 and 6 as they sum, and
+ * fail where 5 or 7 would apply, so that the model is built instead;
+ * tests/model-equal compares their sums with the model's.
  */
 #include "config.h"
 
@@ -380,12 +393,36 @@ thread_calls_free(struct thread_calls *tc)
 	memset(tc, 0, sizeof(*tc));
 }
 
+/* Release what summing thread state st holds (its sums are made by
+ * model/builder-sums.c, and freed with the state). */
+static void
+sums_free(struct thread_state *st)
+{
+	if (!st->sums)
+		return;
+	free(st->sums->row_of);
+	free(st->sums->top_of);
+	free(st->sums->top);
+	free(st->sums->first);
+	free(st->sums->next);
+	free(st->sums->closed);
+	free(st->sums->closes);
+	if (st->sums->paths)
+		paths_done(st->sums->paths);
+	free(st->sums->paths);
+	thread_sums_done(&st->sums->out);
+	free(st->sums->links.links);
+	link_table_done(&st->sums->links);
+	free(st->sums);
+	st->sums = NULL;
+}
+
 static void
 thread_state_free(struct thread_state *st)
 {
 	if (!st)
 		return;
-	build_sums_free(st);
+	sums_free(st);
 	thread_calls_free(&st->calls);
 	free(st->stack);
 	free(st->tops);
@@ -1631,8 +1668,7 @@ builder_done(struct calltree_builder *b)
 		thread_state_free(b->states[i]);
 	free(b->states);
 	free(b->parent);
-	build_walked_free(b);
-	build_ahead_free(b);
+	b->hooks->split_free(b);
 	build_worker_done(&b->serial);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);
@@ -1642,12 +1678,13 @@ builder_done(struct calltree_builder *b)
 }
 
 struct calltree_builder *
-calltree_builder_new(const char *path)
+build_new(const char *path, const struct build_hooks *hooks)
 {
 	struct calltree_builder *b = xcalloc(1, sizeof(*b));
 	struct calltree *tree = xcalloc(1, sizeof(*tree));
 
 	b->tree = tree;
+	b->hooks = hooks;
 	/* Zero pages until an id is met: a small trace touches a few. */
 	b->tid_direct = xcalloc(TID_DIRECT, sizeof(*b->tid_direct));
 	build_worker_init(&b->serial, b, &tree->anomalies, false);
@@ -1663,12 +1700,12 @@ calltree_builder_new(const char *path)
 	        .thread = on_thread,
 	        .method = on_method,
 	        .event = on_event,
-	        .records = build_on_records,
-	        .walked = build_on_walked,
-	        .ahead_begin = build_on_ahead_begin,
-	        .ahead_method = build_on_ahead_method,
-	        .ahead_records = build_on_ahead_records,
-	        .ahead_end = build_on_ahead_end,
+	        .records = hooks->records,
+	        .walked = hooks->walked,
+	        .ahead_begin = hooks->ahead_begin,
+	        .ahead_method = hooks->ahead_method,
+	        .ahead_records = hooks->ahead_records,
+	        .ahead_end = hooks->ahead_end,
 	        .warning = on_warning,
 	        .progress = on_progress,
 	};

@@ -1,8 +1,18 @@
 /*
- * builder: the builder's insides, shared by the sink that rebuilds
- * calls event by event (model/builder.c) and the path that takes a V1
- * data part's records all at once (model/builder-records.c).  Not for other
- * modules: they use model/calltree.h.
+ * builder: the builder's insides, shared by its four files, which read
+ * in this order, each calling only those before it (the calls back up
+ * go through struct build_hooks; tests/builder-order.sh checks it):
+ *
+ *   model/builder.c          the core: the sink that rebuilds calls
+ *                            event by event, threads, workers, placed
+ *                            threads and the model's arrays
+ *   model/builder-records.c  a V1 data part's records all at once
+ *   model/builder-sums.c     the same records only summed, no model
+ *   model/builder-split.c    the sums on two workers, or summed ahead
+ *                            of a streaming file's report; it puts the
+ *                            builder together (calltree_builder_new)
+ *
+ * Not for other modules: they use model/calltree.h.
  *
  * A thread's calls are numbered in its own index space.  Built event by
  * event, that is entry order, parents are thread indexes, and finish
@@ -200,8 +210,41 @@ struct build_worker {
 	unsigned char *window;   /* records read from the file, or NULL */
 };
 
+/*
+ * The calls that go up the builder's files: the core (model/builder.c)
+ * makes those it needs of model/builder-records.c, builder-sums.c and
+ * builder-split.c through these, and records those of sums and split;
+ * calltree_builder_new (builder-split.c) fills them.  Each file calls
+ * the ones before it directly (tests/builder-order.sh).
+ */
+struct build_hooks {
+	/* The sink's records, walked and ahead callbacks (read/sink.h). */
+	void (*records)(void *ctx, const struct trace_records *run);
+	void (*walked)(void *ctx, const struct trace_records *r, size_t first);
+	bool (*ahead_begin)(void *ctx, const struct trace_ahead_info *info);
+	void (*ahead_method)(void *ctx, uint64_t id);
+	bool (*ahead_records)(void *ctx, const struct trace_records *r,
+	                      size_t first);
+	void (*ahead_end)(void *ctx);
+	/* Sum run, on two workers when worth it, for a builder asked for
+	 * sums only; false, with the threads' states reset, when it
+	 * cannot be summed. */
+	bool (*sum_run)(struct calltree_builder *b,
+	                const struct trace_records *run);
+	/* The state and record of thread id tid in the second worker of a
+	 * split, w->side (made on its first record, with what came before
+	 * the split); false when that thread cannot be summed there. */
+	bool (*split_thread)(struct build_worker *w, uint32_t tid,
+	                     struct thread_state **st, struct tt_thread **th);
+	/* Free what the walk kept and no split took, and stop and free
+	 * what summed ahead and no split took. */
+	void (*split_free)(struct calltree_builder *b);
+};
+
 struct calltree_builder {
 	struct calltree *tree;
+	/* The calls up the builder's files. */
+	const struct build_hooks *hooks;
 	uint32_t *tid_direct;       /* tid -> thread index + 1 (0: not yet
 	                               looked up), for tid < 2^16 */
 	struct util_map thread_ids; /* tid -> thread index */
@@ -298,6 +341,16 @@ read_times(struct clock_state *clocks, uint64_t cpu_base,
 	                                                       : at[CLOCK_CPU]);
 }
 
+/*
+ * The core (model/builder.c): the builder, its sink's event path, the
+ * threads' states, workers and placed threads.  It calls nothing of
+ * the files above it but through the hooks they give it.
+ */
+
+/* A builder of the trace at path (calltree_builder_new), which calls
+ * the files above the core through hooks. */
+struct calltree_builder *build_new(const char *path,
+                                   const struct build_hooks *hooks);
 /* Thread t's state, made on its first event. */
 struct thread_state *build_state_of(struct calltree_builder *b, size_t t);
 /* Release a thread state made apart from the builder's (st may be NULL). */
@@ -367,6 +420,24 @@ void build_add_anomalies(struct tt_anomalies *to,
  * builder's parents if asked. */
 void build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
                        bool parents);
+
+/*
+ * model/builder-records.c: a V1 data part's records at once, placed in
+ * the model by workers (or summed, through the hooks, when sums_only).
+ */
+
+/* The sink's records callback. */
+void build_on_records(void *ctx, const struct trace_records *run);
+/* Give back the pages of records [from, to) of run, when mapped, and of
+ * the packets between them. */
+void build_release_records(const struct trace_records *run, size_t from,
+                           size_t to);
+
+/*
+ * model/builder-sums.c: the records' calls summed as they close, with
+ * no model.
+ */
+
 /*
  * Sum the records [from, to) of run, in file order, into their threads'
  * sums (threads added as they come); stops early, failed, at what only
@@ -375,6 +446,12 @@ void build_alloc_calls(struct calltree_builder *b, size_t n, bool narrow,
  */
 void build_sum_records(struct build_worker *w, const struct trace_records *run,
                        size_t from, size_t to);
+/*
+ * Sum every record of run, in file order, on this thread, with no model:
+ * no counting pass is needed, since nothing is placed.  False, with
+ * every thread as it was, when a thread cannot be summed.
+ */
+bool build_sum_all(struct calltree_builder *b, const struct trace_records *run);
 /*
  * Of records [from, to) of piece view v (trace_records_at of run), those
  * from `from` up to *stop, as a view that reads them by their indexes in
@@ -390,8 +467,6 @@ struct trace_records build_records_window(struct build_worker *w,
  * sums to the model; anomalies counted into an. */
 void build_sum_finish(struct calltree_builder *b, size_t t,
                       struct tt_anomalies *an);
-/* Release what summing thread state st holds. */
-void build_sums_free(struct thread_state *st);
 /* Enter method id at `at` on a thread summed by w (state st, record th);
  * false when it cannot be summed. */
 bool build_sum_enter(struct build_worker *w, struct thread_state *st,
@@ -405,56 +480,11 @@ bool build_sum_enter(struct build_worker *w, struct thread_state *st,
 bool build_sums_merge(struct thread_state *into, struct thread_state *from,
                       const uint64_t *at);
 
-/* What came of summing a run on two workers. */
-enum split_outcome {
-	SPLIT_NONE,    /* too few records or cpus: not tried */
-	SPLIT_SUMMED,  /* summed */
-	SPLIT_DROPPED, /* the halves did not meet: sum in one pass */
-	SPLIT_FAILED,  /* the first half cannot be summed: one pass could
-	                  not either */
-};
-
 /*
- * Sum all records of run on two workers, the second taking the records
- * from b->split_at (or a point chosen by size and cpus when 0) against
- * the stacks a quick walk finds there, and a middle stretch before it
- * cut in parts that each worker done with its own takes from its end
- * (with split_at, the middle is [split_middle, split_at) when
- * split_middle is set, of whose parts the first worker takes
- * split_middle_first and the second the rest).  Unless
- * summed, the threads' states are left for build_reset_calls.
+ * model/builder-split.c: the sums on two workers, and a streaming
+ * file's first part summed ahead of its report.  It defines
+ * calltree_builder_new: the core with the hooks of the files above it.
+ * Its other entry points are the hooks.
  */
-enum split_outcome build_sum_split(struct calltree_builder *b,
-                                   const struct trace_records *run);
-/* The state and record of thread id tid in the second worker of a split
- * (made on its first record, with what came before the split); false
- * when that thread cannot be summed there. */
-bool build_split_thread(struct build_worker *w, uint32_t tid,
-                        struct thread_state **st, struct tt_thread **th);
-
-/* The sink's walked callback: scan the records a streaming reader walks
- * for the stacks at the split points build_sum_split will choose. */
-void build_on_walked(void *ctx, const struct trace_records *r, size_t first);
-/* Free what build_on_walked kept and no split took. */
-void build_walked_free(struct calltree_builder *b);
-
-/* The sink's ahead callbacks (read/sink.h): a streaming file's records
- * summed from the first on, on the reader's thread ahead, as the first
- * worker of the split build_sum_split makes when they come. */
-bool build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info);
-void build_on_ahead_method(void *ctx, uint64_t id);
-bool build_on_ahead_records(void *ctx, const struct trace_records *r,
-                            size_t first);
-void build_on_ahead_end(void *ctx);
-/* Stop and free what summed ahead and no split took. */
-void build_ahead_free(struct calltree_builder *b);
-
-/* Give back the pages of records [from, to) of run, when mapped, and of
- * the packets between them. */
-void build_release_records(const struct trace_records *run, size_t from,
-                           size_t to);
-
-/* The sink's records callback (model/builder-records.c). */
-void build_on_records(void *ctx, const struct trace_records *run);
 
 #endif
