@@ -105,14 +105,16 @@ expect_fields "Foo: medians, change, shift, interval, exact p" \
 # Bar.run: base 48 50 52 54 56, new 50 52 54 56 58: medians 52 and 54,
 # +3.85%.  Ties (50, 52, 54, 56 on both sides): midranks 1, 2.5, 4.5,
 # 6.5, 8.5, 10; new's rank sum 2.5 + 4.5 + 6.5 + 8.5 + 10 = 32, U = 32 -
-# 15 = 17.  Normal approximation: mean 12.5, tie term 4 * (8 - 2) = 24,
-# variance 25/12 * (11 - 24/90) = 22.3611, z = (4.5 - 0.5) / 4.72875 =
-# 0.845889, p = erfc(z / sqrt 2) = 0.397615.  Differences -6..10 by 2,
-# k occurring 5 - |k - 2| / 2 times: median 2, interval [-4, 8].
+# 15 = 17.  Of the C(10, 5) = 252 ways to give NEW 5 of the midranks,
+# 56 give a sum of 32 or more (an enumeration, as tests/unit-stats
+# makes for every small sample): p = 112/252 = 0.444444 (the normal
+# approximation said 0.397615).  Differences
+# -6..10 by 2, k occurring 5 - |k - 2| / 2 times: median 2, interval
+# [-4, 8].
 row='com.example.Bar.run ()V'
-expect_fields "Bar: ties, tie-corrected normal p, not significant" \
+expect_fields "Bar: ties, exact p over the midranks, not significant" \
 	base_excl=52 new_excl=54 delta_excl=2 pct_excl=3.85 shift_excl=2 \
-	low_excl=-4 high_excl=8 p_excl=0.397615 significant_excl=false
+	low_excl=-4 high_excl=8 p_excl=0.444444 significant_excl=false
 
 # App.main: excl 10 in every run: all tied, p = 1; incl 156..166 and
 # 178..190 (Foo + Bar + 10) fully separated: 2/252 again.
@@ -126,8 +128,8 @@ expect_fields "App.main: equal runs give p 1; incl separated" \
 run "$TRACETUI" diff $BASE -- $NEW
 printf '%s\n' "$out" | grep -q '^ *0\.100 *0\.120 *+0\.020 *+20\.0% *+0\.017\.\.+0\.023 *0\.008 *0 *com\.example\.Foo\.run ()V$'
 ok $? "text: Foo +20.0%, interval +0.017..+0.023 ms, p 0.008"
-printf '%s\n' "$out" | grep -q '^ *0\.052 *0\.054 *+0\.002 *~ *-0\.004\.\.+0\.008 *0\.398 .*Bar\.run'
-ok $? "text: Bar marked ~ (p 0.398)"
+printf '%s\n' "$out" | grep -q '^ *0\.052 *0\.054 *+0\.002 *~ *-0\.004\.\.+0\.008 *0\.444 .*Bar\.run'
+ok $? "text: Bar marked ~ (p 0.444)"
 printf '%s\n' "$out" | head -1 | grep -q '^base: 5 runs, thread-cpu clock, median total 0\.162 ms: b1\.trace b2\.trace'
 ok $? "text: the header names the runs and the median total"
 
@@ -140,7 +142,7 @@ ok "$([ $rc -eq 1 ] && echo "$err" | grep -q \
 # shellcheck disable=SC2086
 run "$TRACETUI" diff --fail-if 'excl_cpu(*Bar*) > +1%' $BASE -- $NEW
 ok "$([ $rc -eq 0 ] && echo "$err" | grep -q \
-	"not significant, not failing: excl_cpu(\*Bar\*) > +1%: .*p=0.3976 >= 0.05" &&
+	"not significant, not failing: excl_cpu(\*Bar\*) > +1%: .*p=0.4444 >= 0.05" &&
 	echo 0 || echo 1)" "--fail-if does not trip on noise, and says so"
 run "$TRACETUI" diff --fail-if 'excl_cpu(*Bar*) > +1%' b3.trace n3.trace
 ok "$([ $rc -eq 1 ] && echo 0 || echo 1)" \
@@ -164,6 +166,50 @@ ok "$([ $rc -eq 0 ] && [ "$(field p_excl)" = 0.100000 ] &&
 	[ "$(field significant_excl)" = false ] && [ -z "$(field low_excl)" ] &&
 	echo "$err" | grep -q 'warning: with 3 and 3 runs no p-value can be below 0.05' &&
 	echo 0 || echo 1)" "3 and 3 runs: p 0.1, no interval, a warning"
+
+# Ties with three runs a side: Foo 8, 8, 8 us against 7, 7, 7.  Of the
+# C(6, 3) = 20 ways to share the midranks 2 2 2 5 5 5, one gives NEW the
+# three 2s: p = 2/20 = 0.1, not significant, so --fail-if does not trip
+# (the normal approximation said 0.0469 and tripped it), and the
+# message says these ties allow no p below 0.1.
+mk t1 8 20
+mk t2 8 20
+mk t3 8 20
+mk s1 7 20
+mk s2 7 20
+mk s3 7 20
+row='com.example.Foo.run ()V'
+run "$TRACETUI" diff --format tsv t1.trace t2.trace t3.trace -- \
+	s1.trace s2.trace s3.trace
+expect_fields "8,8,8 against 7,7,7: exact p 0.1" \
+	base_excl=8 new_excl=7 p_excl=0.100000 significant_excl=false
+run "$TRACETUI" diff --fail-if 'excl_wall(*Foo*) < -5%' t1.trace t2.trace \
+	t3.trace -- s1.trace s2.trace s3.trace
+ok "$([ $rc -eq 0 ] &&
+	echo "$err" | grep -q 'warning: with 3 and 3 runs no p-value can be below 0.05' &&
+	echo "$err" | grep -q 'not significant, not failing: .*p=0.1000 >= 0.05: with these runs and their ties no p-value can be below 0.1)' &&
+	echo 0 || echo 1)" "8,8,8 against 7,7,7: --fail-if does not trip (exit $rc)"
+# Ties that forbid what the run counts allow: four runs a side reach
+# 2/70 = 0.029 without ties, so the run counts' warning stays silent,
+# but Foo 1 1 5 5 against 5 5 5 5 shares the midranks 1.5 1.5 and 5.5
+# (x6): NEW's four take m of the two 1.5s in C(2, m) C(6, 4 - m) ways of
+# 70, 15 with m = 0 (the greatest sum, this one) and 15 with m = 2 (the
+# least), so no p can be below 2 * 15/70 = 0.4286, and the condition's
+# message says so.
+mk z1 1 20
+mk z2 1 20
+mk z3 5 20
+mk z4 5 20
+mk w1 5 20
+mk w2 5 20
+mk w3 5 20
+mk w4 5 20
+run "$TRACETUI" diff --fail-if 'excl_wall(*Foo*) > +10%' z1.trace z2.trace \
+	z3.trace z4.trace -- w1.trace w2.trace w3.trace w4.trace
+ok "$([ $rc -eq 0 ] &&
+	! echo "$err" | grep -q 'warning: with 4 and 4 runs' &&
+	echo "$err" | grep -q 'not failing: .*with these runs and their ties no p-value can be below 0.4286)' &&
+	echo 0 || echo 1)" "1,1,5,5 against 5,5,5,5: the ties' least p is named"
 
 # One run per side with '--' is the two-trace form.
 "$TRACETUI" diff --format tsv b1.trace n1.trace >"$tmp/two" 2>&1
@@ -194,9 +240,10 @@ ok "$([ "$(printf '%s\n' "$out" | tail -n +2 | cut -f1 | tr '\n' ,)" = \
 # A NEW that is uniformly 10% slower: Foo 100 -> 110, Bar 50 -> 55, own
 # time 10 -> 11, so every share is the same (100/160 = 110/176).  Five
 # runs each, every run alike: without --normalize Foo's change is
-# significant (all of NEW above all of BASE, tied within each side:
-# normal approximation, variance 25/12 * (11 - 240/90) = 17.3611, z =
-# 12 / 4.16667 = 2.88, p = 0.003977); with it every share ties, p = 1.
+# significant (all of NEW above all of BASE, tied within each side: of
+# the 252 ways to give 5 of the midranks 3 3 3 3 3 8 8 8 8 8 to NEW,
+# one gives it all the 8s: p = 2/252 = 0.007937, where the normal
+# approximation said 0.003977); with it every share ties, p = 1.
 for i in 1 2 3 4 5; do
 	mk "u$i" 100 50 10
 	mk "v$i" 110 55 11
@@ -207,7 +254,7 @@ row='com.example.Foo.run ()V'
 # shellcheck disable=SC2086
 run "$TRACETUI" diff --format tsv $U -- $V
 expect_fields "uniformly slower: significant in time" \
-	delta_excl=10 p_excl=0.003977 significant_excl=true
+	delta_excl=10 p_excl=0.007937 significant_excl=true
 # shellcheck disable=SC2086
 run "$TRACETUI" diff --format tsv --normalize $U -- $V
 expect_fields "uniformly slower, --normalize: shares unchanged, p 1" \

@@ -9,8 +9,15 @@
  *                10 -> 23, 20 and 20 -> 127, 8 and 12 -> 22);
  *   U test       p-values worked out by hand: complete separation of 4
  *                and 4 values (2/70), and of 5 and 5 (2/252); one
- *                crossing; ties through the normal formula written out
- *                here (midranks, tie-corrected variance, continuity);
+ *                crossing; ties in small samples through the exact
+ *                permutation distribution of the midranks: 8,8,8
+ *                against 7,7,7 (0.1, a textbook count), and every
+ *                sample of sizes 1..6 x 1..6 over a few values against
+ *                a brute-force enumeration of every assignment of the
+ *                values to the samples, p and the least p attainable;
+ *                ties in larger samples through the normal formula
+ *                written out here (midranks, tie-corrected variance,
+ *                continuity);
  *   shift        the Hodges-Lehmann estimate and interval of a pair of
  *                samples worked out by hand, the interval against a
  *                brute-force one at every size up to 6, and no interval
@@ -141,9 +148,10 @@ test_utest(void)
 	double y5[] = {118, 119, 120, 121, 122};
 	double cx[] = {1, 2, 3, 5}, cy[] = {4, 6, 7, 8};
 	double tx[] = {1, 2, 2, 3}, ty[] = {2, 3, 4, 5};
-	double same[] = {5, 5, 5};
+	double same[] = {5, 5, 5}, eights[] = {8, 8, 8}, sevens[] = {7, 7, 7};
+	double low3[] = {1, 1, 2}, high3[] = {2, 3, 3};
 	struct stats_utest t;
-	double var, z;
+	struct stats_udist d;
 
 	stats_mann_whitney(NULL, x4, 4, y4, 4, &t);
 	is_near(t.u, 16, 0, "U of 4 above 4 is 16");
@@ -162,22 +170,175 @@ test_utest(void)
 	/*
 	 * Ties: sorted 1x 2x 2x 2y 3x 3y 4y 5y; ranks 1, (2+3+4)/3 = 3 for
 	 * the three 2s, (5+6)/2 = 5.5 for the 3s, 7, 8.  Rank sum of y:
-	 * 3 + 5.5 + 7 + 8 = 23.5, U = 23.5 - 10 = 13.5.  Tie term: 3 values
-	 * (27 - 3 = 24) and 2 values (8 - 2 = 6): 30.  Variance 16/12 *
-	 * (9 - 30/56); z = (|13.5 - 8| - 0.5) / sd.
+	 * 3 + 5.5 + 7 + 8 = 23.5, U = 23.5 - 10 = 13.5.  Of the 70 ways to
+	 * give 4 of the midranks 1, 3, 3, 3, 5.5, 5.5, 7, 8 to y, those
+	 * summing to 23.5 or more: {8, 7, 5.5, 5.5} 26, {8, 7, 5.5, 3} (2 x
+	 * 3 = 6 ways) 23.5, {8, 7, 5.5, 1} (2) 21.5 no, {8, 7, 3, 3} (3)
+	 * 21 no, {8, 5.5, 5.5, 3} (3) 22 no, {7, 5.5, 5.5, 3} (3) 21 no:
+	 * 7 of 70, the smaller tail; p = 14/70 = 0.2.
 	 */
 	stats_mann_whitney(NULL, tx, 4, ty, 4, &t);
-	var = 16.0 / 12 * (9 - 30.0 / 56);
-	z = (5.5 - 0.5) / sqrt(var);
-	ok(t.ties && !t.exact, "ties: the normal approximation");
+	ok(t.ties && t.exact, "ties in small samples: exact");
 	is_near(t.u, 13.5, 0, "ties: U counts half of each tied pair");
-	is_near(t.p, erfc(z / sqrt(2.0)), 1e-12,
-	        "ties: tie-corrected normal p-value");
+	is_near(t.p, 0.2, 1e-12, "ties: exact p 14/70");
 	stats_mann_whitney(NULL, same, 3, same, 3, &t);
 	is_near(t.p, 1, 0, "every value equal: p = 1");
-	is_near(stats_min_p(3, 3), 0.1, 1e-12, "3 and 3: p never below 0.1");
-	is_near(stats_min_p(5, 5), 2.0 / 252, 1e-12, "5 and 5: 2/252");
-	is_near(stats_min_p(1, 1), 1, 0, "1 and 1: p is always 1");
+	is_near(t.min_p, 1, 0, "every value equal: no p below 1");
+	/* 8,8,8 against 7,7,7: midranks 5 and 2; of the C(6,3) = 20
+	 * assignments one gives y all three 2s: p = 2/20, not 0.0469. */
+	stats_mann_whitney(NULL, eights, 3, sevens, 3, &t);
+	ok(t.exact, "8,8,8 against 7,7,7: exact");
+	is_near(t.p, 0.1, 1e-12, "8,8,8 against 7,7,7: p = 0.1");
+	is_near(t.min_p, 0.1, 1e-12, "8,8,8 against 7,7,7: least p 0.1");
+	/* 1,1,2 against 2,3,3: midranks 1.5 1.5 3.5 | 3.5 5.5 5.5; y's
+	 * doubled sums of 3 of 3,3,7,7,11,11 range 13..29, one way of 20 at
+	 * the ends (3+3+7 two ways: 2/20 each end): least p 0.2. */
+	stats_mann_whitney(NULL, low3, 3, high3, 3, &t);
+	is_near(t.min_p, 0.2, 1e-12, "ties at both ends: least p 0.2");
+	is_near(t.p, 0.2, 1e-12, "the extreme assignment: p = its least");
+
+	stats_udist_init(&d, 3, 3);
+	is_near(stats_min_p(&d), 0.1, 1e-12, "3 and 3: p never below 0.1");
+	stats_udist_done(&d);
+	stats_udist_init(&d, 5, 5);
+	is_near(stats_min_p(&d), 2.0 / 252, 1e-12, "5 and 5: 2/252");
+	stats_udist_done(&d);
+	stats_udist_init(&d, 1, 1);
+	is_near(stats_min_p(&d), 1, 0, "1 and 1: p is always 1");
+	stats_udist_done(&d);
+}
+
+/*
+ * Brute force with ties: every assignment of the n1 + n2 values to y
+ * (n2 of them, as a bit mask) equally likely; midranks by counting the
+ * values below and equal; p twice the smaller tail of y's midrank sum,
+ * the least p from the smallest and largest sums' counts.
+ */
+static void
+brute_tied(const double *v, int n1, int n2, double observed, double *p,
+           double *min_p)
+{
+	int n = n1 + n2, i, j;
+	double mid[12], sums[1 << 12], lo = 1e300, hi = -1e300;
+	double below = 0, above = 0, at_lo = 0, at_hi = 0, total = 0;
+	unsigned mask;
+
+	for (i = 0; i < n; i++) {
+		int less = 0, same = 0;
+
+		for (j = 0; j < n; j++) {
+			less += v[j] < v[i];
+			same += v[j] == v[i];
+		}
+		mid[i] = less + (same + 1) / 2.0;
+	}
+	for (mask = 0; mask < (1u << n); mask++) {
+		double sum = 0;
+		int bits = 0;
+
+		for (i = 0; i < n; i++)
+			if (mask >> i & 1) {
+				bits++;
+				sum += mid[i];
+			}
+		sums[mask] = bits == n2 ? sum : -1;
+		if (bits != n2)
+			continue;
+		total++;
+		below += sum <= observed + 1e-9;
+		above += sum >= observed - 1e-9;
+		if (sum < lo)
+			lo = sum;
+		if (sum > hi)
+			hi = sum;
+	}
+	for (mask = 0; mask < (1u << n); mask++) {
+		at_lo += sums[mask] >= 0 && fabs(sums[mask] - lo) < 1e-9;
+		at_hi += sums[mask] >= 0 && fabs(sums[mask] - hi) < 1e-9;
+	}
+	*p = 2 * (below < above ? below : above) / total;
+	*min_p = 2 * (at_lo < at_hi ? at_lo : at_hi) / total;
+	if (lo == hi)
+		*p = *min_p = 1;
+	if (*p > 1)
+		*p = 1;
+	if (*min_p > 1)
+		*min_p = 1;
+}
+
+static void
+test_ties_brute(void)
+{
+	int n1, n2, trial, bad = 0, tried = 0;
+	unsigned seed = 12345;
+
+	for (n1 = 1; n1 <= 6; n1++)
+		for (n2 = 1; n2 <= 6; n2++)
+			for (trial = 0; trial < 40; trial++) {
+				double v[12], want_p, want_min, ysum = 0;
+				struct stats_utest t;
+				int i, j, levels = 2 + trial % 4;
+
+				for (i = 0; i < n1 + n2; i++) {
+					seed = seed * 1103515245u + 12345u;
+					v[i] = (double)((seed >> 16) %
+					                (unsigned)levels);
+				}
+				/* y's midrank sum, as brute_tied ranks. */
+				for (i = n1; i < n1 + n2; i++) {
+					int less = 0, same = 0;
+
+					for (j = 0; j < n1 + n2; j++) {
+						less += v[j] < v[i];
+						same += v[j] == v[i];
+					}
+					ysum += less + (same + 1) / 2.0;
+				}
+				brute_tied(v, n1, n2, ysum, &want_p, &want_min);
+				stats_mann_whitney(NULL, v, (size_t)n1, v + n1,
+				                   (size_t)n2, &t);
+				tried++;
+				if (!near(t.p, want_p, 1e-12) ||
+				    !near(t.min_p, want_min, 1e-12)) {
+					if (bad++ < 5)
+						printf("# %d x %d: p %g min %g, "
+						       "want %g %g\n",
+						       n1, n2, t.p, t.min_p,
+						       want_p, want_min);
+				}
+			}
+	ok(bad == 0, "%d samples with ties, sizes 1..6 x 1..6: p and least "
+	             "p = brute force",
+	   tried);
+}
+
+/* Past the exact bound ties go through the normal formula, written out
+ * here: 23 values a side, x 0..22 and y 1..23 (22 ties of two). */
+static void
+test_ties_normal(void)
+{
+	double x[23], y[23], var, z, top = 23.0 * 23;
+	struct stats_utest t;
+	int i;
+
+	for (i = 0; i < 23; i++) {
+		x[i] = i;
+		y[i] = i + 1;
+	}
+	ok(!stats_exact_with_ties(23, 23) && stats_exact_with_ties(22, 22) &&
+	           stats_exact_with_ties(15, 50) &&
+	           !stats_exact_with_ties(16, 50),
+	   "exact with ties up to k N = 1000");
+	stats_mann_whitney(NULL, x, 23, y, 23, &t);
+	/* Sorted: 0x, then 1..22 each in both (midranks 2.5, 4.5, ...,
+	 * 44.5), 23y (46).  y's rank sum: 2.5 + 4.5 + ... + 44.5 (22
+	 * terms, 517) + 46 = 563; U = 563 - 276 = 287.  Tie term 22 * 6. */
+	var = top / 12 * (47 - 22.0 * 6 / (46.0 * 45));
+	z = (fabs(287 - top / 2) - 0.5) / sqrt(var);
+	ok(t.ties && !t.exact, "23 and 23 with ties: the normal approximation");
+	is_near(t.u, 287, 0, "23 and 23: U 287");
+	is_near(t.p, erfc(z / sqrt(2.0)), 1e-12,
+	        "ties: tie-corrected normal p-value");
 }
 
 static int
@@ -279,6 +440,8 @@ main(void)
 	test_exact_distribution();
 	test_critical_values();
 	test_utest();
+	test_ties_brute();
+	test_ties_normal();
 	test_shift();
 	test_normal();
 	return done_testing();

@@ -1,7 +1,8 @@
 /*
  * diff-stats: each test copies the runs' values into two small samples
- * and hands them to util/stats; the null distribution of U depends only
- * on the run counts, so it is made once per diff.
+ * and hands them to util/stats; the null distribution of U without ties
+ * depends only on the run counts, so it is made once per diff (with
+ * ties util/stats counts one per test).
  */
 #include "config.h"
 

@@ -6,6 +6,13 @@
  * sizes of 50 and 50 cost 51 rows of 2501 counts and 6 million sums.
  * Counts are doubles: C(100, 50) is about 1e29, well inside their range,
  * and only additions touch them.
+ *
+ * With ties the null distribution depends on which values tie, so it is
+ * made per test: the statistic is the sum of the smaller sample's
+ * midranks, doubled to stay integers (a run of ties from rank i+1 to j
+ * has midrank (i+1+j)/2), and the number of subsets of k of the N
+ * doubled midranks with each sum is counted by one pass over them,
+ * k rows of at most 2kN sums: at most 2 (kN)^2 additions.
  */
 #include "config.h"
 
@@ -121,15 +128,22 @@ stats_udist_cdf(const struct stats_udist *d, double u)
 }
 
 double
-stats_min_p(size_t n1, size_t n2)
+stats_min_p(const struct stats_udist *d)
 {
-	double c = 1;
-	size_t i;
+	/* The extreme U of the test's own distribution, either way: the
+	 * no-ties one, which ties can only make less extreme. */
+	double p = 2 * stats_udist_cdf(d, 0);
 
-	/* C(n1 + n2, n1) built as a product, exact while it fits. */
-	for (i = 1; i <= n1; i++)
-		c = c * (double)(n2 + i) / (double)i;
-	return 2 / c < 1 ? 2 / c : 1;
+	return p < 1 ? p : 1;
+}
+
+bool
+stats_exact_with_ties(size_t n1, size_t n2)
+{
+	size_t k = n1 < n2 ? n1 : n2;
+
+	return n1 <= STATS_EXACT_MAX && n2 <= STATS_EXACT_MAX &&
+	       k * (n1 + n2) <= STATS_EXACT_TIES_MAX;
 }
 
 struct ranked {
@@ -144,14 +158,71 @@ ranked_cmp(const void *a, const void *b)
 	                  &((const struct ranked *)b)->v);
 }
 
+/*
+ * The exact permutation test given the ties: r2[0..n) the doubled
+ * midranks, of which the smaller sample holds k summing to observed.
+ * Sets t->p (twice the smaller tail, at most 1) and t->min_p (the same
+ * at the least and the greatest sum these midranks allow).
+ */
+static void
+tied_exact(const unsigned *r2, size_t n, size_t k, unsigned long observed,
+           struct stats_utest *t)
+{
+	size_t top = 0, i, j, s, lowest, highest;
+	double *w, total = 0, below = 0, above = 0, tail;
+
+	if (r2[0] == r2[n - 1]) { /* every value alike: nothing differs */
+		t->p = t->min_p = 1;
+		return;
+	}
+	for (i = 0; i < k; i++)
+		top += r2[n - 1 - i]; /* r2 ascends: the k largest */
+	/* w[j * (top + 1) + s]: subsets of j of the midranks so far with
+	 * doubled sum s. */
+	w = xcalloc((k + 1) * (top + 1), sizeof(*w));
+	w[0] = 1;
+	for (i = 0; i < n; i++)
+		for (j = i + 1 < k ? i + 1 : k; j > 0; j--) {
+			double *row = w + j * (top + 1);
+			const double *less = row - (top + 1);
+
+			for (s = top + 1; s-- > r2[i];)
+				row[s] += less[s - r2[i]];
+		}
+	w += k * (top + 1);
+	for (s = 0; s <= top; s++) {
+		total += w[s];
+		if (s <= observed)
+			below += w[s];
+		if (s >= observed)
+			above += w[s];
+	}
+	for (lowest = 0; !w[lowest]; lowest++)
+		;
+	for (highest = top; !w[highest]; highest--)
+		;
+	tail = below < above ? below : above;
+	t->p = 2 * tail / total;
+	tail = w[lowest] < w[highest] ? w[lowest] : w[highest];
+	t->min_p = 2 * tail / total;
+	if (t->p > 1)
+		t->p = 1;
+	if (t->min_p > 1)
+		t->min_p = 1;
+	free(w - k * (top + 1));
+}
+
 void
 stats_mann_whitney(const struct stats_udist *d, const double *x, size_t nx,
                    const double *y, size_t ny, struct stats_utest *t)
 {
 	size_t n = nx + ny, i, j;
 	struct ranked *all = xcalloc(n, sizeof(*all));
+	unsigned *r2 = xcalloc(n, sizeof(*r2));
+	unsigned long doubled_small = 0;
 	double ranks_y = 0, ties = 0, top = (double)nx * (double)ny;
 	struct stats_udist own;
+	bool small_is_y = ny <= nx;
 
 	for (i = 0; i < nx; i++)
 		all[i] = (struct ranked){x[i], false};
@@ -161,6 +232,7 @@ stats_mann_whitney(const struct stats_udist *d, const double *x, size_t nx,
 	t->ties = false;
 	for (i = 0; i < n; i = j) {
 		double mid, run;
+		unsigned twice;
 
 		for (j = i + 1; j < n && all[j].v == all[i].v; j++)
 			;
@@ -171,37 +243,55 @@ stats_mann_whitney(const struct stats_udist *d, const double *x, size_t nx,
 			t->ties = true;
 			ties += run * run * run - run;
 		}
-		for (; i < j; i++)
+		twice = (unsigned)(i + 1 + j);
+		for (; i < j; i++) {
+			r2[i] = twice;
 			if (all[i].is_y)
 				ranks_y += mid;
+			if (all[i].is_y == small_is_y)
+				doubled_small += r2[i];
+		}
 	}
 	free(all);
 	t->u = ranks_y - (double)ny * (double)(ny + 1) / 2;
+	t->min_p = 0;
+	if (t->ties && stats_exact_with_ties(nx, ny)) {
+		t->exact = true;
+		tied_exact(r2, n, small_is_y ? ny : nx, doubled_small, t);
+		free(r2);
+		return;
+	}
+	free(r2);
 	t->exact = !t->ties && nx <= STATS_EXACT_MAX && ny <= STATS_EXACT_MAX;
 	if (t->exact) {
 		double low = t->u < top - t->u ? t->u : top - t->u;
 
 		if (!d) {
 			stats_udist_init(&own, nx, ny);
-			t->p = 2 * stats_udist_cdf(&own, low);
-			stats_udist_done(&own);
-		} else {
-			t->p = 2 * stats_udist_cdf(d, low);
+			d = &own;
 		}
+		t->p = 2 * stats_udist_cdf(d, low);
+		t->min_p = stats_min_p(d);
+		if (d == &own)
+			stats_udist_done(&own);
 	} else {
 		double nn = (double)n;
 		double var = top / 12 * (nn + 1 - ties / (nn * (nn - 1)));
 		double z;
 
 		if (var <= 0) {
-			t->p = 1;
+			t->p = t->min_p = 1;
 			return;
 		}
 		z = (fabs(t->u - top / 2) - 0.5) / sqrt(var);
 		t->p = erfc((z > 0 ? z : 0) / sqrt(2.0));
+		z = (top / 2 - 0.5) / sqrt(var);
+		t->min_p = erfc((z > 0 ? z : 0) / sqrt(2.0));
 	}
 	if (t->p > 1)
 		t->p = 1;
+	if (t->min_p > 1)
+		t->min_p = 1;
 }
 
 void
