@@ -199,6 +199,13 @@ timeline-sort-name||timeline|80x12|VIEW_TIMELINE SORT_NEXT
 timeline-sort-reverse||timeline|80x12|VIEW_TIMELINE MOVE_DOWN SORT_REVERSE
 chart-demo-fit||demo|120x40|VIEW_TIMELINE
 chart-demo-mono|--ascii|demo|100x30|VIEW_TIMELINE MOVE_DOWN*6 key:z ZOOM_OUT*2
+select-chart-longest||demo|120x30|VIEW_TIMELINE search:Choreographer\.doFrame key:L
+select-chart-calltree||demo|120x30|VIEW_TIMELINE search:Choreographer\.doFrame key:L key:C
+select-chart-icicle||demo|120x30|VIEW_TIMELINE search:Choreographer\.doFrame key:L key:f
+select-chart-profile||demo|120x30|VIEW_TIMELINE search:Choreographer\.doFrame key:L key:p
+select-profile-longest||demo|120x30|search:Choreographer\.doFrame key:L
+select-profile-next||demo|120x30|search:Choreographer\.doFrame key:. key:.
+select-calltree-chart||demo|120x30|key:C search:Choreographer\.doFrame key:T
 chart-down|--roles|timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN
 chart-down-leaf||timeline|100x24|VIEW_TIMELINE MOVE_DOWN*4
 chart-up-to-header||timeline|100x24|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN MOVE_UP MOVE_UP

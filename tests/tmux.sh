@@ -464,17 +464,20 @@ if [ -n "$utf8" ]; then
 	# calls (Down: first callee, Right/Left: along a depth, Up: the
 	# caller); z zooms to the selected call and 0 fits the trace again;
 	# a range from two calls is applied and cleared; Enter on a call
-	# selects its method in the profile.
+	# selects its method in the profile.  The chart opens on the
+	# selection: the longest call of the method the profile selected.
+	keys / Z y g o t e I n i t . m a i n Enter
+	wait_for 'status_has "ZygoteInit.main"'
+	ok $? "$label: the profile selects ZygoteInit.main"
 	keys T
 	expect '\| Timeline \| all 3 threads \|' "$label: T shows the timeline"
 	expect '^(wall )?1\.007ms/col +▼0ms +│20ms' \
 		"$label: the whole trace fits the width"
 	expect '^▾ main ' "$label: a header per thread"
-	expect '^ +▏c\.a\.i\.o\.ZygoteInit\.main█' \
+	expect '^ +▏c\.a\.i\.o\.RuntimeInit\$MethodAndArgsCaller\.run█' \
 		"$label: a labelled bar per call, one row per depth"
-	keys Down
 	wait_for 'status_has "^main, wall [0-9.µms]*: ZygoteInit.main \([0-9.]*ms\)$"'
-	ok $? "$label: Down selects the root call"
+	ok $? "$label: the chart opens on the selected method's call"
 	keys Down Down Down Down Down
 	wait_for 'status_has "> Looper.loop \([0-9.]*ms\) > Looper.loopOnce \([0-9.µms]*\)$"'
 	ok $? "$label: Down walks to the first callee, depth by depth"
@@ -553,7 +556,7 @@ if [ -n "$utf8" ]; then
 	keys Up
 	expect '^/Binder$' "$label: Up recalls the last pattern"
 	keys Up
-	expect '^/Looper\\\.loop *$' "$label: Up again: the one before"
+	expect '^/ZygoteInit\.main *$' "$label: Up again: the one before"
 	keys Down
 	expect '^/Binder$' "$label: Down comes back"
 	keys Down
@@ -846,8 +849,12 @@ if [ $loading -eq 0 ]; then
 	wait_for 'status_line; case $sl in *"calls loading"*) false ;; esac'
 	ok $? "$label: the note goes once the calls are read"
 	expect '\| Timeline \|' "$label: the timeline asked for opens with them"
-	keys u
-	expect '\| Profile \|' "$label: u: back to the profile"
+	# On the selected method's call: u leaves it for its thread, and
+	# u again the view.
+	wait_for 'status_has "\\) *$"'
+	ok $? "$label: the timeline opens on the selected method's call"
+	keys u u
+	expect '\| Profile \|' "$label: u u: back to the profile"
 	row_has 2 ' Excl%v '
 	ok $? "$label: the sort made meanwhile stays"
 	status_line

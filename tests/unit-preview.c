@@ -126,11 +126,11 @@ refusals(const char *path, const char *name, struct canvas *c)
 	app_request(p, REQ_VIEW_CALLTREE);
 	ok(p->view == APP_VIEW_CALLTREE, "%s: the call tree too", name);
 	app_request(p, REQ_VIEW_PROFILE);
-	m = p->method;
+	m = p->sel.method;
 	app_request(p, REQ_TRANSFORM_MERGE);
 	is_str(p->message, "calls still loading: 43%", "%s: a transform too",
 	       name);
-	ok(p->ntransforms == 0 && p->method == m, "%s: nothing transformed",
+	ok(p->ntransforms == 0 && p->sel.method == m, "%s: nothing transformed",
 	   name);
 	app_request(p, REQ_VIEW_NEXT);
 	ok(p->view == APP_VIEW_ICICLE,
@@ -292,7 +292,7 @@ check(const char *path, const char *name, struct canvas *c, size_t *summed)
 	 * sums could not take came as its model at once.) */
 	if (b->tree->sums)
 		app_take_calls(b, load(path, false));
-	ok(b->method == a->method, "%s: the selection survives the model",
+	ok(b->sel.method == a->sel.method, "%s: the selection survives the model",
 	   name);
 	ok(b->view == a->view && b->clocks == a->clocks &&
 	           b->scope.count == a->scope.count,

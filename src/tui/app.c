@@ -42,15 +42,37 @@ view_selection(const struct app *app, enum app_view v)
 	                              : CALL_NONE;
 }
 
-/* View v's selection into app->method, the other views left to notice
- * it as they draw. */
+/* The selection changed: the views not shown follow it when they are
+ * shown next. */
+static void
+selection_moved(struct app *app, bool changed)
+{
+	int v;
+
+	if (!changed)
+		return;
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		app->reselect[v] = v != (int)app->view;
+}
+
+/* View v's selection (its method, and its call path when it has one)
+ * into the app's, the other views left to notice it as they are shown. */
 static void
 take_selection(struct app *app, enum app_view v)
 {
 	uint32_t m = view_selection(app, v);
+	const uint32_t *path = NULL;
+	size_t n = 0;
 
-	if (m != CALL_NONE)
-		app->method = m;
+	if (m == CALL_NONE)
+		return;
+	if (view_ops[v]->selection_path)
+		path = view_ops[v]->selection_path(app->state[v], &n);
+	if (path && n && path[n - 1] == m)
+		selection_moved(app,
+		                selection_set_path(&app->sel, path, n, (int)v));
+	else
+		selection_moved(app, selection_set_method(&app->sel, m, (int)v));
 }
 
 static void
@@ -122,7 +144,7 @@ app_new(struct calltree *tree)
 	int v;
 
 	app->tree = tree;
-	app->method = CALL_NONE;
+	selection_init(&app->sel);
 	app->sample_type_wanted = -1;
 	app->pending_view = APP_VIEW_COUNT;
 	app->clocks =
@@ -144,6 +166,9 @@ app_new(struct calltree *tree)
 		if (view_opens(app, v))
 			app->state[v] = view_ops[v]->open(app);
 	take_selection(app, app->view);
+	/* The first row is where the profile starts, not a choice: the
+	 * chart opens on its whole trace until one is made. */
+	app->sel.serial = 0;
 	return app;
 }
 
@@ -216,7 +241,7 @@ app_take_calls(struct app *app, struct calltree *tree)
 		if (!app->state[v]) {
 			app->state[v] = view_ops[v]->open(app);
 			/* Shown next, it follows the selection. */
-			app->reselect[v] = app->method != CALL_NONE;
+			app->reselect[v] = app->sel.method != CALL_NONE;
 		} else if (view_ops[v]->take_model) {
 			view_ops[v]->take_model(app->state[v], app);
 		}
@@ -231,7 +256,7 @@ app_take_calls(struct app *app, struct calltree *tree)
 		app->pending_view = APP_VIEW_COUNT;
 		app_jump(app, pending,
 		         app->pending_method == CALL_NONE
-		                 ? app->method
+		                 ? app->sel.method
 		                 : app->pending_method);
 	}
 }
@@ -277,6 +302,7 @@ app_free(struct app *app)
 		free(app->filter_text[v]);
 	}
 	method_names_free(app->names);
+	selection_done(&app->sel);
 	if (app->original != app->tree)
 		calltree_free(app->original);
 	for (i = 0; i < app->nkept; i++) {
@@ -420,7 +446,8 @@ history_push(struct app_history *h, struct app_place place)
 static struct app_place
 here(const struct app *app)
 {
-	struct app_place p = {app->view, app->method, app->ntransforms};
+	struct app_place p = {app->view, app->sel.method, app->sel.thread,
+	                      app->sel.call, app->ntransforms};
 
 	return p;
 }
@@ -432,17 +459,25 @@ go_to(struct app *app, struct app_place place)
 {
 	set_transforms(app, place.transforms);
 	app->view = place.view;
-	app->method = place.method;
+	if (place.call != CALL_NONE && place.method != CALL_NONE &&
+	    place.transforms == app->ntransforms)
+		selection_set_call(&app->sel, app->tree, place.thread,
+		                   place.call, -1);
+	else
+		selection_set_method(&app->sel, place.method, -1);
 	refresh_views(app);
 }
 
 void
 app_jump(struct app *app, enum app_view view, uint32_t m)
 {
-	struct app_place to = {view, m, app->ntransforms};
+	struct app_place to = {view, m, app->sel.thread, app->sel.call,
+	                       app->ntransforms};
 
-	if (view == app->view && m == app->method)
+	if (view == app->view && m == app->sel.method)
 		return;
+	if (m != app->sel.method)
+		to.call = CALL_NONE;
 	if (!view_ready(app, view, m))
 		return;
 	app->pending_view = APP_VIEW_COUNT;
@@ -454,13 +489,21 @@ app_jump(struct app *app, enum app_view view, uint32_t m)
 void
 app_select(struct app *app, uint32_t m)
 {
-	int v;
+	selection_moved(app, selection_set_method(&app->sel, m, app->view));
+}
 
-	if (m == app->method)
-		return;
-	app->method = m;
-	for (v = 0; v < APP_VIEW_COUNT; v++)
-		app->reselect[v] = v != (int)app->view;
+void
+app_select_path(struct app *app, const uint32_t *path, size_t n)
+{
+	selection_moved(app,
+	                selection_set_path(&app->sel, path, n, app->view));
+}
+
+void
+app_select_call(struct app *app, uint32_t t, uint32_t c)
+{
+	selection_moved(app, selection_set_call(&app->sel, app->tree, t, c,
+	                                        app->view));
 }
 
 static void
@@ -552,7 +595,7 @@ static void
 ask_init(const struct app *app, struct view_ask *ask)
 {
 	memset(ask, 0, sizeof(*ask));
-	ask->method = app->method;
+	ask->method = app->sel.method;
 	ask->jump = APP_VIEW_COUNT;
 }
 
@@ -561,15 +604,13 @@ static void
 apply_ask(struct app *app, struct view_ask *ask)
 {
 	enum app_view from = app->view;
-	uint32_t m;
 
 	if (ask->set_scope)
 		app_set_scope(app, &ask->scope);
 	if (ask->jump != APP_VIEW_COUNT)
 		app_jump(app, ask->jump, ask->method);
-	else if (app->view == from &&
-	         (m = view_selection(app, from)) != CALL_NONE)
-		app_select(app, m);
+	else if (app->view == from)
+		take_selection(app, from);
 	if (ask->message[0])
 		app_message(app, false, "%s", ask->message);
 }
@@ -832,11 +873,11 @@ app_open_source(struct app *app)
 	char why[512], *path, **argv;
 	int rc;
 
-	if (app->method == CALL_NONE) {
+	if (app->sel.method == CALL_NONE) {
 		app_message(app, false, "select a method first");
 		return;
 	}
-	m = &app->tree->methods[app->method];
+	m = &app->tree->methods[app->sel.method];
 	path = source_find(app->source_dirs, app->nsource_dirs, m, why,
 	                   sizeof(why));
 	if (!path) {
@@ -971,6 +1012,16 @@ app_request(struct app *app, enum request req)
 		break;
 	case REQ_QUIT:
 		app->quit = true;
+		break;
+	case REQ_CALL_NEXT:
+	case REQ_CALL_PREV:
+	case REQ_CALL_LONGEST:
+		/* The selected method's calls are the chart's: go there. */
+		if (app->view == APP_VIEW_TIMELINE || !app_has_calls(app))
+			break;
+		switch_view(app, APP_VIEW_TIMELINE);
+		if (app->view == APP_VIEW_TIMELINE)
+			app_request(app, req);
 		break;
 	case REQ_TRANSFORM_FOCUS:
 		app_transform(app, TRANSFORM_FOCUS_METHOD);
@@ -1162,8 +1213,10 @@ replace_tree(struct app *app, struct calltree *tree)
 	if (app->tree != app->original)
 		calltree_free(app->tree);
 	app->tree = tree;
-	if (app->method != CALL_NONE && app->method >= tree->nmethods)
-		app->method = CALL_NONE;
+	/* The new model numbers its calls anew. */
+	selection_forget_calls(&app->sel);
+	if (app->sel.method != CALL_NONE && app->sel.method >= tree->nmethods)
+		selection_set_method(&app->sel, CALL_NONE, -1);
 	if (app->base)
 		base_compare_rekey(app->base, tree);
 	method_names_free(app->names);
@@ -1261,7 +1314,7 @@ app_transform(struct app *app, enum transform_kind kind)
 	bool grouping = kind == TRANSFORM_GROUP_CLASS ||
 	                kind == TRANSFORM_GROUP_PACKAGE;
 	struct app_transform x = {.kind = kind};
-	uint32_t m = app->method;
+	uint32_t m = app->sel.method;
 
 	if (!app_has_calls(app))
 		return;

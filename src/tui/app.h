@@ -18,6 +18,7 @@
 #include "query/profile-index.h"
 #include "query/profile.h"
 #include "tui/request.h"
+#include "tui/selection.h"
 #include "model/scope.h"
 #include "model/transform.h"
 #include "tui/views/view.h"
@@ -37,6 +38,7 @@ enum app_clocks {
 struct app_place {
 	enum app_view view;
 	uint32_t method;
+	uint32_t thread, call; /* the call selected there, or CALL_NONE */
 	size_t transforms; /* how many transforms applied there */
 };
 
@@ -70,7 +72,9 @@ struct app {
 	struct profile_index *index; /* behind it within a range; NULL
 	                                until the first range */
 	enum app_clocks clocks;
-	uint32_t method; /* the selected method, or CALL_NONE */
+	/* The selection every view shows (tui/selection.h): a method, and
+	 * where there is one a call and its call path. */
+	struct selection sel;
 	enum app_view view;
 	void *state[APP_VIEW_COUNT];
 	bool reselect[APP_VIEW_COUNT]; /* refresh on show: app_select */
@@ -183,6 +187,12 @@ void app_jump(struct app *app, enum app_view view, uint32_t m);
 /* Select method m from the current view without a history entry; the
  * other views follow it when they are shown next. */
 void app_select(struct app *app, uint32_t m);
+/* Select the call path path[0..n) of methods from a root (a call tree
+ * node, an icicle frame) from the current view, as app_select does. */
+void app_select_path(struct app *app, const uint32_t *path, size_t n);
+/* Select call c of thread t (the chart's) from the current view, with
+ * its method and stack, as app_select does. */
+void app_select_call(struct app *app, uint32_t t, uint32_t c);
 /* Write every row the current view shows (under a filter, the rows it
  * shows) to path: aligned text, or TSV when path ends in .tsv; the
  * status line says how many rows or why not.  False when nothing was

@@ -50,11 +50,11 @@
 	R(ZOOM_IN, "Timeline", "+ =", "zoom in around the cursor")             \
 	R(ZOOM_OUT, "Timeline", "- _", "zoom out")                             \
 	R(CALL_NEXT, "Timeline", ".",                                          \
-	  "next call of the selected method, on any thread")                   \
+	  "next call of the selected method, on any thread (any view)")        \
 	R(CALL_PREV, "Timeline", ",",                                          \
-	  "previous call of the selected method, on any thread")               \
+	  "previous call of the selected method, on any thread (any view)")    \
 	R(CALL_LONGEST, "Timeline", "L",                                       \
-	  "longest call of the selected method")                               \
+	  "longest call of the selected method (from any view)")              \
 	R(FIT, "Timeline", "0", "fit the whole trace (or the range)")          \
 	R(ZOOM_CALL, "Timeline", "z", "zoom to the selected call")             \
 	R(CHART_CLOCK, "Timeline", "W",                                        \

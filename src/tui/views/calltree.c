@@ -90,7 +90,10 @@ struct calltree_view {
 	struct list list; /* over rows */
 	bool rows_stale;  /* rebuild from the open flags */
 
-	uint32_t followed;      /* app->method as last shown or selected here */
+	unsigned sel_serial;    /* the app's selection as last seen */
+	bool refollow;          /* show the app's selection at the next draw */
+	uint32_t *path;         /* the cursor's call path, for the app */
+	size_t npath, path_cap;
 	int width;              /* columns at the last draw */
 	unsigned search_serial; /* the pattern whose matches were opened */
 	char note[160];         /* the status line until the next request */
@@ -457,14 +460,12 @@ row_method(const struct calltree_view *v, size_t r)
 	return x && callpath_is_method(x) ? x->method : CALL_NONE;
 }
 
-/* The cursor moved: its method is the selection now. */
+/* The cursor moved: its method (and top-down, its call path) is the
+ * selection now, which the app takes through calltree_selection. */
 static void
 moved(struct calltree_view *v)
 {
-	uint32_t m = row_method(v, v->list.cursor);
-
-	if (m != CALL_NONE)
-		v->followed = m;
+	(void)v;
 }
 
 static void
@@ -549,7 +550,6 @@ follow(struct calltree_view *v, uint32_t m)
 	uint32_t *nodes = NULL, i;
 	size_t n = 0, cap = 0, at;
 
-	v->followed = m;
 	if (m == CALL_NONE)
 		return;
 	for (i = 1; i < p->count; i++) {
@@ -568,6 +568,49 @@ follow(struct calltree_view *v, uint32_t m)
 	if (at != SIZE_MAX)
 		list_select(&v->list, at);
 	free(nodes);
+}
+
+/* The node of the top-down tree on call path path[0..n), or 0. */
+static uint32_t
+node_on_path(struct calltree_view *v, const uint32_t *path, size_t n)
+{
+	const struct callpath *p = path_of(v);
+	uint32_t at = 0, ch;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		make_children(v, at);
+		for (ch = p->nodes[at].first_child; ch != CALL_NONE;
+		     ch = p->nodes[ch].next_sibling)
+			if (callpath_is_method(&p->nodes[ch]) &&
+			    p->nodes[ch].method == path[i])
+				break;
+		if (ch == CALL_NONE)
+			return 0;
+		at = ch;
+	}
+	return at;
+}
+
+/* Show the app's selection: top-down, the node on its call path when it
+ * has one (the chart's call, the icicle's frame); else its method. */
+static void
+follow_selection(struct calltree_view *v, const struct selection *sel)
+{
+	uint32_t n = 0;
+	size_t added = 0, at;
+
+	if (v->mode == TOP_DOWN && sel->npath)
+		n = node_on_path(v, sel->path, sel->npath);
+	if (!n) {
+		follow(v, sel->method);
+		return;
+	}
+	open_path(v, n, &added);
+	rebuild_rows(v);
+	at = row_of(v, n);
+	if (at != SIZE_MAX)
+		list_select(&v->list, at);
 }
 
 /* A new pattern: open the paths to every node whose method matches it
@@ -861,8 +904,15 @@ ensure(struct calltree_view *v, struct app *app)
 	}
 	if (v->rows_stale || !v->nrows)
 		rebuild_rows(v);
-	if (app->method != v->followed)
-		follow(v, app->method);
+	if (v->sel_serial != app->sel.serial) {
+		v->sel_serial = app->sel.serial;
+		if (app->sel.by != APP_VIEW_CALLTREE)
+			v->refollow = true;
+	}
+	if (v->refollow) {
+		v->refollow = false;
+		follow_selection(v, &app->sel);
+	}
 }
 
 static void
@@ -989,7 +1039,7 @@ calltree_handle(void *state, const struct app *app, enum request req,
 		list_set_count(&v->list, 0);
 		/* The next draw shows the selected method in the other
 		 * tree. */
-		v->followed = CALL_NONE;
+		v->refollow = true;
 		return VIEW_DONE;
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
@@ -1154,6 +1204,28 @@ calltree_selection(void *state)
 	return v->nrows ? row_method(v, v->list.cursor) : CALL_NONE;
 }
 
+/* Top-down, the methods from a root down to the cursor's node. */
+static const uint32_t *
+calltree_selection_path(void *state, size_t *n)
+{
+	struct calltree_view *v = state;
+	const struct callpath *p = path_of(v);
+	uint32_t x;
+	size_t i = 0;
+
+	*n = 0;
+	if (v->mode != TOP_DOWN || !v->nrows ||
+	    row_method(v, v->list.cursor) == CALL_NONE)
+		return NULL;
+	for (x = v->rows[v->list.cursor].node; x; x = p->nodes[x].parent)
+		i++;
+	UTIL_GROW(v->path, v->path_cap, i + 1);
+	*n = i;
+	for (x = v->rows[v->list.cursor].node; x; x = p->nodes[x].parent)
+		v->path[--i] = p->nodes[x].method;
+	return v->path;
+}
+
 static void *
 calltree_open(struct app *app)
 {
@@ -1162,7 +1234,7 @@ calltree_open(struct app *app)
 	v->tree = app->tree;
 	v->sort = TCOL_INCL;
 	v->clock = app_main_clock(app);
-	v->followed = CALL_NONE;
+	v->refollow = true;
 	v->width = 80;
 	remember_scope(v, &app->scope);
 	return v;
@@ -1177,6 +1249,7 @@ calltree_close(void *state)
 	trees_drop(&v->whole);
 	free(v->rows);
 	free(v->kept);
+	free(v->path);
 	list_done(&v->list);
 	scope_done(&v->seen);
 	free(v);
@@ -1189,7 +1262,7 @@ calltree_refresh(void *state, struct app *app)
 
 	if (scope_differs(v, &app->scope)) {
 		change_scope(v, &app->scope);
-		v->followed = CALL_NONE;
+		v->refollow = true;
 	}
 }
 
@@ -1258,6 +1331,7 @@ const struct view_ops view_calltree_ops = {
         .handle = calltree_handle,
         .find = calltree_find,
         .selection = calltree_selection,
+        .selection_path = calltree_selection_path,
         .mouse = calltree_mouse,
         .filter = calltree_filter,
         .rows = calltree_rows,

@@ -82,7 +82,8 @@ struct icicle_view {
 
 	uint32_t zoom;        /* the frame at the top; 0: every root */
 	uint32_t sel;         /* the selected frame; 0 when none */
-	uint32_t last_method; /* app->method as this view last set it */
+	uint32_t last_method; /* app->sel.method as this view last set it */
+	unsigned sel_serial;  /* the app's selection as last seen */
 	int width;            /* columns at the last draw */
 	int top;              /* first level shown */
 	int rows;             /* levels shown at the last draw */
@@ -233,9 +234,17 @@ select_node(struct icicle_view *v, struct app *app, uint32_t n)
 
 	v->sel = n;
 	if (n && callpath_is_method(&tree_of(v)->nodes[n])) {
-		app_select(app, m);
+		if (v->mode == TOP_DOWN) {
+			uint32_t len, *path = save_path(tree_of(v), n, &len);
+
+			app_select_path(app, path, len);
+			free(path);
+		} else {
+			app_select(app, m);
+		}
 		v->last_method = m;
 	}
+	v->sel_serial = app->sel.serial;
 }
 
 /* At most this many frames are expanded looking for a method's widest
@@ -290,7 +299,7 @@ widest_caller(struct icicle_view *v, uint32_t top, uint32_t m,
 	return found;
 }
 
-/* Select the widest frame of app->method, inside the zoom if it has one
+/* Select the widest frame of app->sel.method, inside the zoom if it has one
  * there; keep a valid selection when the method has none.  A bottom-up
  * tree is searched widest first (widest_caller), making only the frames
  * wider than the answer. */
@@ -298,7 +307,7 @@ static void
 follow_method(struct icicle_view *v, struct app *app, enum clock_index k)
 {
 	const struct callpath *p = tree_of(v);
-	uint32_t m = app->method, best = 0, best_in = 0, i;
+	uint32_t m = app->sel.method, best = 0, best_in = 0, i;
 
 	v->last_method = m;
 	if (v->mode == BOTTOM_UP && m != CALL_NONE) {
@@ -453,6 +462,28 @@ trees_move(struct scope_trees *to, struct scope_trees *from)
 	trees_init(from);
 }
 
+/* Show the app's selection: top-down, the frame on its call path when
+ * it has one (the chart's call, the call tree's node), else the widest
+ * frame of its method. */
+static void
+follow_selection(struct icicle_view *v, struct app *app, enum clock_index k)
+{
+	const struct selection *sel = &app->sel;
+	uint32_t n = 0;
+
+	if (v->mode == TOP_DOWN && sel->npath && sel->npath < UINT32_MAX)
+		n = find_path(&v->cur.trees[TOP_DOWN], sel->path,
+		              (uint32_t)sel->npath);
+	if (!n) {
+		follow_method(v, app, k);
+		return;
+	}
+	if (!inside(tree_of(v), n, v->zoom))
+		v->zoom = 0;
+	v->sel = n;
+	v->last_method = sel->method;
+}
+
 /* The scope changed (already remembered): keep the zoom and selection
  * by their paths, put the old scope's trees aside (the whole trace's) or
  * away, and take the new one's when they are kept. */
@@ -512,7 +543,7 @@ take_bottom_up(struct icicle_view *v, struct app *app)
 }
 
 /* Build or sort what the current mode needs; keep the zoom and the
- * selection by their paths across a rebuild; follow app->method when
+ * selection by their paths across a rebuild; follow app->sel.method when
  * another view changed it. */
 static void
 ensure(struct icicle_view *v, struct app *app)
@@ -556,8 +587,14 @@ ensure(struct icicle_view *v, struct app *app)
 		v->zoom_path = v->sel_path = NULL;
 		v->restore = false;
 	}
-	if (app->method != v->last_method || !v->sel)
+	if (v->sel_serial != app->sel.serial) {
+		v->sel_serial = app->sel.serial;
+		if (app->sel.by != APP_VIEW_ICICLE ||
+		    app->sel.method != v->last_method)
+			follow_selection(v, app, k);
+	} else if (!v->sel) {
 		follow_method(v, app, k);
+	}
 }
 
 /* ---- names and matches ------------------------------------------------- */

@@ -436,12 +436,12 @@ profile_refresh(void *state, struct app *app)
 			expand(v, app, keep[i]);
 	free(keep);
 	/* A jump from elsewhere opens the method it lands on. */
-	if (app->method != v->selected && app->method != CALL_NONE &&
-	    profile_row_used(&app->profile, app->method))
-		expand(v, app, app->method);
+	if (app->sel.method != v->selected && app->sel.method != CALL_NONE &&
+	    profile_row_used(&app->profile, app->sel.method))
+		expand(v, app, app->sel.method);
 	rebuild_rows(v);
-	if (app->method != CALL_NONE)
-		cursor_to_method(v, app->method);
+	if (app->sel.method != CALL_NONE)
+		cursor_to_method(v, app->sel.method);
 	select_cursor(v);
 }
 

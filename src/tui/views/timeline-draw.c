@@ -294,7 +294,7 @@ draw_cells(struct timeline_view *v, struct app *app, struct canvas *c,
 		role = package_role(&tree->methods[m]);
 		if (match && match[m])
 			role = ROLE_MATCH;
-		else if (m == app->method)
+		else if (m == app->sel.method)
 			role = ROLE_HOT;
 		draw_bar(c, app, m, role, false, x0 + x, y, end - x);
 	}
@@ -386,8 +386,8 @@ mark_methods(struct timeline_view *v, struct app *app, struct canvas *c,
 				break;
 			}
 		}
-		if (i == n && app->method != CALL_NONE &&
-		    timeline_method_overlaps(tl, app->method, t, s, s + v->col))
+		if (i == n && app->sel.method != CALL_NONE &&
+		    timeline_method_overlaps(tl, app->sel.method, t, s, s + v->col))
 			canvas_set_role(c, x0 + x, y, 1, ROLE_HOT);
 	}
 }

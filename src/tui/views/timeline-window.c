@@ -9,6 +9,8 @@
 
 #include "tui/views/timeline.h"
 
+#include "query/chart.h"
+
 #include "text/duration.h"
 
 #include <stdio.h>
@@ -252,6 +254,56 @@ tlv_measure_span(struct timeline_view *v, const struct calltree *tree)
 }
 
 /* Build the index and rows the first time; rebuild rows when stale. */
+/* Select call c of thread t for the app's selection: a window fitted to
+ * the trace (or range) stays fitted, else the call is scrolled into
+ * sight. */
+static void
+show_call(struct timeline_view *v, const struct calltree *tree, uint32_t t,
+          uint32_t c)
+{
+	size_t row = tlv_row_of(v, t);
+
+	if (row == SIZE_MAX)
+		return;
+	if (v->fit == FIT_NONE) {
+		tlv_select_on_thread(v, tree, t, c);
+		return;
+	}
+	if (row != v->cur)
+		v->dtop = 0;
+	v->cur = row;
+	v->folded[t] = false;
+	v->call = c;
+	v->cursor = calltree_start(tree, c, v->clock);
+}
+
+/* Show the app's selection: its call, else the longest call of its
+ * method in the scope (what `L` finds), else the thread as it was. */
+static void
+follow(struct timeline_view *v, struct app *app)
+{
+	const struct calltree *tree = app->tree;
+	const struct selection *sel = &app->sel;
+	struct chart_hit h;
+
+	if (sel->call != CALL_NONE && sel->thread < tree->nthreads &&
+	    sel->call >= tree->threads[sel->thread].first_call &&
+	    sel->call - tree->threads[sel->thread].first_call <
+	            tree->threads[sel->thread].ncalls &&
+	    tlv_row_of(v, sel->thread) != SIZE_MAX) {
+		show_call(v, tree, sel->thread, sel->call);
+		v->call_guessed = false;
+		return;
+	}
+	if (sel->method == CALL_NONE ||
+	    (v->call != CALL_NONE && calltree_method(tree, v->call) == sel->method))
+		return;
+	if (!chart_longest(tlv_index_of(v), &app->scope, sel->method, &h))
+		return;
+	show_call(v, tree, h.thread, h.call);
+	v->call_guessed = true;
+}
+
 void
 tlv_ensure(struct timeline_view *v, struct app *app)
 {
@@ -267,6 +319,21 @@ tlv_ensure(struct timeline_view *v, struct app *app)
 	}
 	if (v->rows_stale)
 		tlv_build_rows(v, app);
+	if (v->sel_serial != app->sel.serial) {
+		v->sel_serial = app->sel.serial;
+		if (app->sel.by != APP_VIEW_TIMELINE)
+			follow(v, app);
+	}
+}
+
+void
+tlv_publish(struct timeline_view *v, struct app *app)
+{
+	if (v->call != CALL_NONE && v->nrows) {
+		app_select_call(app, tlv_current_thread(v), v->call);
+		v->call_guessed = false;
+	}
+	v->sel_serial = app->sel.serial;
 }
 
 /* ---- the selection ------------------------------------------------------ */

@@ -30,8 +30,10 @@
  * matching methods; `n`/`N`, and `.`/`,` for the selected method, step
  * through calls in time order across the threads of the scope, `L` goes
  * to the longest.  `v` anchors a range at the selection, moving extends
- * it, `V` applies it to every view through app_set_range; Enter on a
- * call selects its method in every view.
+ * it, `V` applies it to every view through app_set_range.  The selected
+ * call is the app's selection (tui/selection.h): its method, call and
+ * stack; shown again, the chart opens on the app's selection, its call
+ * or else its method's longest call.
  *
  * The index is built at the first draw or request (or taken from the
  * warmup); the other clock's, at the first `W`, is taken from the warmup
@@ -123,8 +125,9 @@ static void
 call_jump(struct timeline_view *v, struct app *app, enum request req)
 {
 	const struct calltree *tree = app->tree;
-	uint32_t m = app->method;
-	struct chart_hit h = here(v, tree, req == REQ_CALL_PREV ? -1 : 1);
+	uint32_t m = app->sel.method;
+	int dir = req == REQ_CALL_PREV ? -1 : 1;
+	struct chart_hit h = here(v, tree, dir);
 	bool *one, found;
 	char *name;
 
@@ -133,6 +136,11 @@ call_jump(struct timeline_view *v, struct app *app, enum request req)
 		            "no method selected: Enter on a call "
 		            "selects its method");
 		return;
+	}
+	if (v->call_guessed && req != REQ_CALL_LONGEST) {
+		/* Not chosen here: the first (or last) call of all. */
+		h.start = dir > 0 ? 0 : UINT64_MAX;
+		h.thread = h.call = dir > 0 ? 0 : UINT32_MAX;
 	}
 	if (req == REQ_CALL_LONGEST) {
 		found = chart_longest(tlv_index_of(v), &app->scope, m, &h);
@@ -354,9 +362,8 @@ fold(struct timeline_view *v)
 }
 
 static enum view_result
-timeline_request(void *state, struct app *app, enum request req)
+request(struct timeline_view *v, struct app *app, enum request req)
 {
-	struct timeline_view *v = state;
 	const struct calltree *tree = app->tree;
 	uint64_t from, to;
 
@@ -479,6 +486,20 @@ timeline_request(void *state, struct app *app, enum request req)
 	}
 }
 
+/* A request; the call it leaves selected is the app's selection. */
+static enum view_result
+timeline_request(void *state, struct app *app, enum request req)
+{
+	struct timeline_view *v = state;
+	uint32_t was = v->call;
+	enum view_result r = request(v, app, req);
+
+	if (v->call != was || req == REQ_CALL_NEXT || req == REQ_CALL_PREV ||
+	    req == REQ_CALL_LONGEST)
+		tlv_publish(v, app);
+	return r;
+}
+
 /* ---- the mouse -------------------------------------------------------- */
 
 /* The plot column under screen column x, kept inside the plot. */
@@ -583,12 +604,8 @@ line_press(struct timeline_view *v, struct app *app, int x, int y)
 }
 
 static enum view_result
-timeline_mouse(void *state, struct app *app, const struct mouse_event *ev,
-               struct view_ask *ask)
+mouse(struct timeline_view *v, struct app *app, const struct mouse_event *ev)
 {
-	struct timeline_view *v = state;
-
-	(void)ask;
 	tlv_ensure(v, app);
 	if (!v->nrows || !v->lines)
 		return VIEW_UNHANDLED;
@@ -625,6 +642,21 @@ timeline_mouse(void *state, struct app *app, const struct mouse_event *ev,
 	return line_press(v, app, ev->x, ev->y);
 }
 
+static enum view_result
+timeline_mouse(void *state, struct app *app, const struct mouse_event *ev,
+               struct view_ask *ask)
+{
+	struct timeline_view *v = state;
+	uint32_t was = v->call;
+	enum view_result r;
+
+	(void)ask;
+	r = mouse(v, app, ev);
+	if (v->call != was)
+		tlv_publish(v, app);
+	return r;
+}
+
 /* The next (dir 1) or previous call of a matching method, across the
  * threads of the scope in time order. */
 static bool
@@ -641,6 +673,7 @@ timeline_search(void *state, struct app *app, const regex_t *re, int dir)
 	if (!match || !chart_step(tlv_index_of(v), &app->scope, match, dir, &h))
 		return false;
 	tlv_select_on_thread(v, app->tree, h.thread, h.call);
+	tlv_publish(v, app);
 	return true;
 }
 

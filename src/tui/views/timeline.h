@@ -56,6 +56,11 @@ struct timeline_view {
 	bool *folded;      /* per thread of the tree */
 	size_t cur, top;   /* current row, first row shown */
 	uint32_t call;     /* the selected call, or CALL_NONE: the header */
+	/* The app's selection as last seen (its serial), and whether the
+	 * call shown was chosen for a method selected elsewhere rather than
+	 * by the user (`.` and `,` then start from the ends). */
+	unsigned sel_serial;
+	bool call_guessed;
 	size_t dtop;       /* the current thread's first depth shown */
 	uint64_t col;      /* microseconds per column */
 	uint64_t first;    /* first column shown, at first * col */
@@ -120,8 +125,11 @@ void tlv_show_cursor(struct timeline_view *v, bool centre);
 void tlv_zoom_to(struct timeline_view *v, uint64_t col);
 /* The events' span on the view's clock. */
 void tlv_measure_span(struct timeline_view *v, const struct calltree *tree);
-/* Build the index and rows the first time; rebuild rows when stale. */
+/* Build the index and rows the first time; rebuild rows when stale;
+ * show the app's selection when another view changed it. */
 void tlv_ensure(struct timeline_view *v, struct app *app);
+/* The selected call, if any, as the app's selection. */
+void tlv_publish(struct timeline_view *v, struct app *app);
 /* The current row's thread, or UINT32_MAX without rows. */
 uint32_t tlv_current_thread(const struct timeline_view *v);
 /* The row of thread t, or SIZE_MAX when it is not in the scope. */

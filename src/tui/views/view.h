@@ -111,6 +111,10 @@ struct view_ops {
 	/* The method the view's selection stands for, or CALL_NONE; the
 	 * app selects it after open, refresh, handle and find. */
 	uint32_t (*selection)(void *state);
+	/* The call path of methods from a root down to that method (a
+	 * top-down tree's node or frame) into *n, valid until the view
+	 * changes; NULL when it has none.  NULL: never one. */
+	const uint32_t *(*selection_path)(void *state, size_t *n);
 	/* A mouse event (canvas cells; drags and releases wherever the
 	 * pointer went): select or scroll what is under it as last drawn,
 	 * asking for changes through ask (the timeline and icicle change
