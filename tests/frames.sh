@@ -160,6 +160,105 @@ ok $? "-s depth: usage error"
 grep -q -- '--refresh-rate HZ' out && grep -q -- '--frame-method RE' out
 ok $? "--help lists the frame options"
 
+# diff: new.trace is f.trace with main's 12 ms frame made 30 ms.  All
+# threads' walls, base: 5 10 12 17 20 800 ms (p50 rank 3: 12, p90 to
+# p99 and max 800; 3 slow, 1 frozen); new: 5 10 17 20 30 800 (p50 17;
+# 4 slow): slow +1, p50 +5 ms (+41.7%).
+sed -e 's/^\(\tcall 1 0x4 25000 50000\) 31000 62000/\1 40000 80000/' \
+	-e 's/^\tcall 1 0x1c 35000 70000 37500 75000/\tcall 1 0x1c 42000 85000 44000 90000/' \
+	frames.spec >new.spec
+"$MKTRACE" new.spec new.trace || skip_all "mktrace failed on new.spec"
+"$TRACETUI" frames -f tsv new.trace | grep -q "^main${T}1${T}50000${T}30000${T}15000${T}"
+ok $? "diff: the new trace's frame is 30 ms"
+"$TRACETUI" diff f.trace new.trace >out 2>err
+ok $? "diff: status 0 without --fail-if"
+grep -q '^frames base: 6 frames, 3 slow, 1 frozen; p50 12\.000 p90 800\.000 p95 800\.000 p99 800\.000 max 800\.000 ms$' out &&
+	grep -q '^frames new:  6 frames, 4 slow, 1 frozen; p50 17\.000 p90 800\.000 p95 800\.000 p99 800\.000 max 800\.000 ms$' out &&
+	grep -q '^frames change: 0 frames, +1 slow, 0 frozen; p50 +5\.000 p90 0\.000 p95 0\.000 p99 0\.000 max 0\.000 ms$' out
+ok $? "diff: each side's frame summary and the change, by hand"
+[ -z "$(cat err)" ]
+ok $? "diff: no message"
+"$TRACETUI" diff f.trace f.trace >out
+grep -q '^frames change: 0 frames, 0 slow, 0 frozen; p50 0\.000' out
+ok $? "diff: a trace against itself: no frame changes"
+"$TRACETUI" diff --refresh-rate 120 f.trace new.trace >out
+grep -q '^frames base: 6 frames, 5 slow' out
+ok $? "diff --refresh-rate 120: all but the 5 ms frame slow"
+
+# gate EXPECTED-STATUS EXPR...: diff f.trace new.trace --fail-if EXPR...
+gate() {
+	g_want=$1
+	shift
+	g_args=
+	for g in "$@"; do
+		g_args="$g_args --fail-if '$g'"
+	done
+	eval "\"\$TRACETUI\" diff $g_args f.trace new.trace" >/dev/null 2>"$tmp/gate.err"
+	g_rc=$?
+	[ "$g_rc" -eq "$g_want" ]
+	ok $? "--fail-if $* exits $g_want"
+	[ "$g_rc" -eq "$g_want" ] || diag <"$tmp/gate.err"
+}
+gate 1 'slow_frames > +0'
+gate 0 'slow_frames > +1'
+gate 1 'slow_frames > +33%'
+gate 0 'slow_frames > +34%'
+gate 0 'frames > 0'
+gate 0 'frames < 0'
+gate 0 'frozen_frames > 0'
+gate 1 'frame_p50 > +41%'
+gate 0 'frame_p50 > +42%'
+gate 1 'frame_p50 > 4ms'
+gate 0 'frame_p50 > 5ms'
+gate 1 'frame_p50 > 4999'
+gate 1 'frame_p50 > 0.004s'
+gate 0 'frame_p90 > +10%' 'frame_p95 > 0' 'frame_p99 > 0' 'frame_max > 0'
+gate 1 'frame_max > -1us'
+gate 0 'frame_max < 0'
+gate 1 'frame_p90 > +10%' 'slow_frames > +0'
+gate 2 'frames(main) > 1'
+gate 2 'slow_frames > 1ms'
+gate 2 'frame_p50 > 5 parsecs'
+gate 2 'frame_p42 > 1'
+"$TRACETUI" diff --fail-if 'slow_frames > +0' f.trace new.trace \
+	>/dev/null 2>err
+grep -q "condition holds: slow_frames > +0: base 3 slow frames, new 4 slow frames (+1)" err
+ok $? "the message names both sides' values"
+"$TRACETUI" diff --fail-if 'frame_p50 > +10%' f.trace new.trace \
+	>/dev/null 2>err
+grep -q "condition holds: frame_p50 > +10%: base 12.000 ms, new 17.000 ms (+41.7%)" err
+ok $? "a time's message in ms"
+"$TRACETUI" diff --budget 35 --fail-if 'slow_frames > +0' f.trace new.trace \
+	>/dev/null 2>&1
+ok $? "--budget 35 applies to the gate: one slow frame a side, no change"
+"$TRACETUI" diff --frame-method 'AnimationHandler' --fail-if 'frames > 0' \
+	f.trace new.trace >out 2>&1
+[ $? -eq 0 ] && grep -q '^frames base: 1 frames\{0,1\}' out
+ok $? "--frame-method applies to diff"
+
+# Several runs a side: the same significance rule as the method rows.
+for i in 1 2 3 4; do
+	cp f.trace "b$i.trace"
+	cp new.trace "n$i.trace"
+done
+"$TRACETUI" diff --fail-if 'slow_frames > +0' b1.trace b2.trace -- \
+	n1.trace n2.trace >out 2>err
+rc=$?
+[ $rc -eq 0 ] && grep -q 'not significant, not failing: slow_frames > +0' err
+ok $? "runs: 2 a side cannot be significant: status 0, said so"
+grep -q '^frames change: 0~ frames, +1~ slow' out
+ok $? "runs: a change that is not significant is marked ~"
+"$TRACETUI" diff --fail-if 'slow_frames > +0' b1.trace b2.trace b3.trace \
+	b4.trace -- n1.trace n2.trace n3.trace n4.trace >out 2>err
+[ $? -eq 1 ] && grep -q 'condition holds: slow_frames > +0: base median 3 slow frames, new median 4 slow frames' err
+ok $? "runs: 4 a side, every run slower: holds, status 1"
+grep -q '^frames base: median 6 frames, 3 slow, 1 frozen; p50 12\.000' out &&
+	grep -q '^frames change: 0~ frames, +1 slow, 0~ frozen; p50 +5\.000 p90 0\.000~' out
+ok $? "runs: medians and the change, unchanged numbers marked ~"
+"$TRACETUI" diff --fail-if 'frames > 0' b1.trace b2.trace b3.trace \
+	b4.trace -- n1.trace n2.trace n3.trace n4.trace >/dev/null 2>&1
+ok $? "runs: no change in frames: status 0"
+
 # The real traces: frames against the outermost calls `calls` lists.
 # oracle FILE: thread, tid, start, wall, cpu of every outermost call of
 # the frame method, by thread in the order of `calls`, then start.

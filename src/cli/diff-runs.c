@@ -109,7 +109,8 @@ tree_has_condition_clocks(const struct calltree *tree,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!conds[i].total && conds[i].metric == DIFF_CALLS)
+		if ((!conds[i].total && conds[i].metric == DIFF_CALLS) ||
+		    conds[i].frame)
 			continue;
 		if (tree->has_clock[conds[i].clock])
 			continue;
@@ -176,6 +177,13 @@ read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
 			profile_compute(&profile, tree, &scope);
 			diff_add_run(&d->diff, (enum diff_side)s, tree,
 			             &profile);
+			{
+				struct frame_summary fs;
+
+				diff_frames_of(d->opts, tree, &scope, &fs);
+				diff_add_frames(&d->diff, (enum diff_side)s,
+				                &fs);
+			}
 			profile_done(&profile);
 			scope_done(&scope);
 			calltree_free(tree);
@@ -406,6 +414,34 @@ text_table(struct runs_cmd *d, size_t n)
 	return t;
 }
 
+/* The medians of the runs' frame numbers, and whether each changed
+ * significantly, by the test of the method rows. */
+static void
+print_frames(struct runs_cmd *d)
+{
+	double v[2][DIFF_FRAME_METRICS] = {{0}};
+	bool significant[DIFF_FRAME_METRICS] = {false};
+	int m, s;
+
+	for (m = DIFF_FRAME_COUNT; m < DIFF_FRAME_METRICS; m++) {
+		struct diff_cond c = {0};
+		struct diff_cond_result r;
+		struct diff_stat st;
+
+		c.total = true;
+		c.frame = (enum diff_frame_metric)m;
+		c.metric = diff_frame_is_count(c.frame) ? DIFF_CALLS
+		                                        : DIFF_EXCL;
+		c.op = '>';
+		diff_stats_cond_eval(&d->st, &c, &r, &st);
+		for (s = 0; s < 2; s++)
+			v[s][m] = st.median[s];
+		significant[m] = st.significant;
+	}
+	diff_print_frames((const double(*)[DIFF_FRAME_METRICS])v,
+	                  significant);
+}
+
 static void
 print_header(struct runs_cmd *d)
 {
@@ -448,6 +484,7 @@ print_header(struct runs_cmd *d)
 	printf("methods: %zu in both, %zu only in base (gone), %zu only in "
 	       "new\n",
 	       both, df->only[DIFF_BASE], df->only[DIFF_NEW]);
+	print_frames(d);
 	printf("medians of the runs; ~: Mann-Whitney p >= %g, not "
 	       "significant; Shift CI: %g%% interval of the shift "
 	       "(Hodges-Lehmann)\n",

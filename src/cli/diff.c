@@ -44,7 +44,10 @@ static const char diff_epilog[] =
         "--fail-if EXPR (repeatable):\n"
         "  EXPR       FUNCTION(GLOB) OP THRESHOLD  or  TOTAL OP THRESHOLD\n"
         "  FUNCTION   excl_cpu, incl_cpu, excl_wall, incl_wall or calls\n"
-        "  TOTAL      total_cpu or total_wall: each trace's traced time\n"
+        "  TOTAL      total_cpu or total_wall: each trace's traced time;\n"
+        "             frames, slow_frames, frozen_frames (counts),\n"
+        "             frame_p50, frame_p90, frame_p95, frame_p99 or\n"
+        "             frame_max (times): the frames (see tracetui frames)\n"
         "  GLOB       a shell pattern over Class.method ('*' also matches "
         "dots);\n"
         "             the values of every matching method are summed\n"
@@ -61,6 +64,7 @@ static const char diff_epilog[] =
         "    --fail-if 'incl_wall(com.example.Foo.bar) > +5ms'\n"
         "    --fail-if 'calls(java.util.HashMap.get) > +1000'\n"
         "    --fail-if 'total_cpu > +3%'\n"
+        "    --fail-if 'frame_p90 > +10%' --fail-if 'slow_frames > +2'\n"
         "  With --normalize, method times are shares of their trace's total:\n"
         "  % compares the shares, a time compares the change in share times\n"
         "  BASE's total; totals are always absolute.  Each condition that\n"
@@ -81,12 +85,12 @@ static const struct cmd_spec diff_spec = {
                    "first.",
         .options = OPT_THREAD | OPT_CLOCK | OPT_SORT | OPT_TOP | OPT_FORMAT |
                    OPT_NORMALIZE | OPT_FAIL_IF | OPT_ALPHA | OPT_SAMPLE_TYPE |
-                   OPT_TRANSFORM,
+                   OPT_TRANSFORM | OPT_FRAMES,
         .min_args = 2,
         .max_args = DIFF_MAX_ARGS,
         .sort_keys = "excl (default), incl, calls, name",
         .epilog = diff_epilog,
-        .profile_only = true,
+        /* Not profile_only: the frames need the calls. */
 };
 
 struct diff_cmd {
@@ -422,6 +426,11 @@ machine_table(const struct diff_cmd *d, size_t n, enum table_format format)
 static char *
 cond_value_text(const struct diff_cond *c, double v, bool normalize)
 {
+	if (c->frame && diff_frame_is_count(c->frame))
+		return xasprintf("%.0f %s", v,
+		                 c->frame == DIFF_FRAME_COUNT ? "frames"
+		                 : c->frame == DIFF_FRAME_SLOW ? "slow frames"
+		                                               : "frozen frames");
 	if (!c->total && c->metric == DIFF_CALLS)
 		return xasprintf("%.0f calls", v);
 	if (!c->total && normalize)
@@ -436,7 +445,7 @@ cond_change_text(const struct diff_cond *c, const struct diff_cond_result *r)
 		return xstrdup("+inf%");
 	if (c->unit == DIFF_UNIT_PERCENT)
 		return signed_fixed(r->change, 1, "%");
-	if (!c->total && c->metric == DIFF_CALLS)
+	if ((!c->total || c->frame) && c->metric == DIFF_CALLS)
 		return signed_fixed(r->change, 0, "");
 	return signed_fixed(r->change / 1000, 3, " ms");
 }
@@ -484,7 +493,8 @@ conditions_have_clocks(const struct diff_cond *conds, size_t n,
 	int s;
 
 	for (i = 0; i < n; i++) {
-		if (!conds[i].total && conds[i].metric == DIFF_CALLS)
+		if ((!conds[i].total && conds[i].metric == DIFF_CALLS) ||
+		    conds[i].frame)
 			continue;
 		for (s = 0; s < 2; s++) {
 			if (trees[s]->has_clock[conds[i].clock])
@@ -509,6 +519,71 @@ warn_sampling(struct calltree *const trees[2])
 		return;
 	s = trees[0]->sampled ? 0 : 1;
 	diff_warn_sampling(trees[s]->path, trees[!s]->path);
+}
+
+void
+diff_frames_of(const struct cmd_opts *opts, const struct calltree *tree,
+               const struct scope *scope, struct frame_summary *out)
+{
+	char why[256];
+	bool *is_frame = frames_methods(tree, opts->frame_method, why,
+	                                sizeof(why));
+	struct frames fr;
+
+	/* cmd_parse checked the expression: is_frame is never NULL. */
+	frames_find(&fr, tree, scope, is_frame, cmd_frame_budget(opts));
+	frames_summarize(&fr, 0, fr.count, out);
+	frames_done(&fr);
+	free(is_frame);
+}
+
+/* "25 frames, 13 slow, 0 frozen; p50 17.955 ... max 156.931 ms", with
+ * signs for a change, and ~ after a change that is not significant. */
+static void
+print_frame_numbers(const double *v, bool change, const bool *significant)
+{
+	static const char *const words[] = {"", "frames", "slow", "frozen"};
+	int m;
+
+	for (m = DIFF_FRAME_COUNT; m < DIFF_FRAME_METRICS; m++) {
+		const char *mark =
+		        significant && !significant[m] ? "~" : "";
+		char *x;
+
+		if (diff_frame_is_count((enum diff_frame_metric)m)) {
+			x = fixed(v[m], v[m] == floor(v[m]) ? 0 : 1, change, "");
+			printf("%s%s%s %s", m > DIFF_FRAME_COUNT ? ", " : "", x,
+			       mark, words[m]);
+		} else {
+			x = fixed(v[m] / 1000, 3, change, "");
+			/* "frame_p90" is written "p90". */
+			printf("%s %s %s%s", m == DIFF_FRAME_P50 ? ";" : "",
+			       diff_frame_name((enum diff_frame_metric)m) + 6,
+			       x, mark);
+		}
+		free(x);
+	}
+	printf(" ms\n");
+}
+
+void
+diff_print_frames(const double value[2][DIFF_FRAME_METRICS],
+                  const bool *significant)
+{
+	static const char *const label[] = {"base:", "new: "};
+	double change[DIFF_FRAME_METRICS] = {0};
+	int s, m;
+
+	if (!value[0][DIFF_FRAME_COUNT] && !value[1][DIFF_FRAME_COUNT])
+		return;
+	for (s = 0; s < 2; s++) {
+		printf("frames %s %s", label[s], significant ? "median " : "");
+		print_frame_numbers(value[s], false, NULL);
+	}
+	for (m = 0; m < DIFF_FRAME_METRICS; m++)
+		change[m] = value[1][m] - value[0][m];
+	printf("frames change: ");
+	print_frame_numbers(change, true, significant);
 }
 
 static void
@@ -554,6 +629,18 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 	printf("methods: %zu in both, %zu only in base (gone), %zu only in "
 	       "new\n",
 	       both, df->only[DIFF_BASE], df->only[DIFF_NEW]);
+	{
+		double v[2][DIFF_FRAME_METRICS] = {{0}};
+		int m;
+
+		for (s = 0; s < 2; s++)
+			for (m = 1; m < DIFF_FRAME_METRICS; m++)
+				v[s][m] = diff_frame_value(
+				        &df->run_frames[s][0],
+				        (enum diff_frame_metric)m);
+		diff_print_frames((const double(*)[DIFF_FRAME_METRICS])v,
+		                  NULL);
+	}
 	if (d->normalize)
 		printf("times are shares of each trace's total; differences "
 		       "in percentage points (pt)\n");
@@ -626,6 +713,12 @@ cmd_diff(int argc, char **argv)
 	for (s = 0; s < 2; s++)
 		profile_compute(&profiles[s], trees[s], &scopes[s]);
 	diff_compute(&d.diff, trees[0], &profiles[0], trees[1], &profiles[1]);
+	for (s = 0; s < 2; s++) {
+		struct frame_summary fs;
+
+		diff_frames_of(&opts, trees[s], &scopes[s], &fs);
+		diff_add_frames(&d.diff, (enum diff_side)s, &fs);
+	}
 	diff_sort(&d.diff, d.sort, d.clock, d.normalize);
 	n = d.diff.nrows;
 	if (opts.top >= 0 && (size_t)opts.top < n)

@@ -31,6 +31,16 @@ char *diff_cond_value_text(const struct diff_cond *c, double v, bool normalize);
 /* Warn, on stderr, that the trace at path sampled was sampled and the
  * one at instrumented was not: their times are not comparable. */
 void diff_warn_sampling(const char *sampled, const char *instrumented);
+/* The summary of the frames of tree in scope, as the options define
+ * frames (query/frames.h). */
+void diff_frames_of(const struct cmd_opts *opts, const struct calltree *tree,
+                    const struct scope *scope, struct frame_summary *out);
+/* Print the frame lines of the text header when a side has frames:
+ * each side's numbers (value[s][m], enum diff_frame_metric) and the
+ * change; over runs (significant not NULL) medians, a change marked ~
+ * where it is not significant. */
+void diff_print_frames(const double value[2][DIFF_FRAME_METRICS],
+                       const bool *significant);
 /* A condition's change as its message writes it.  The caller frees it. */
 char *diff_cond_change_text(const struct diff_cond *c,
                             const struct diff_cond_result *r);

@@ -41,7 +41,7 @@ static int
 frame_cmp(const void *a, const void *b, void *arg)
 {
 	const struct sort_ctx *ctx = arg;
-	const struct frame *x = a, *y = b;
+	const struct drawn_frame *x = a, *y = b;
 
 	if (ctx->sort != BY_START) {
 		enum clock_index k =
@@ -120,7 +120,7 @@ time_cell(struct table *t, const struct calltree *tree, uint64_t us,
 
 /* The hot methods of f as text: "NAME 1.234 ms, NAME 0.5 ms". */
 static char *
-hot_text(const struct calltree *tree, const struct frame *f)
+hot_text(const struct calltree *tree, const struct drawn_frame *f)
 {
 	char *out = xstrdup(""), *next;
 	int k;
@@ -140,7 +140,7 @@ hot_text(const struct calltree *tree, const struct frame *f)
 
 static struct table *
 frame_table(const struct calltree *tree, const struct frames *fr,
-            const struct frame *rows, size_t n, enum table_format format)
+            const struct drawn_frame *rows, size_t n, enum table_format format)
 {
 	static const char *const text_names[] = {"thread",
 	                                         "tid",
@@ -163,7 +163,7 @@ frame_table(const struct calltree *tree, const struct frames *fr,
 	int k;
 
 	for (i = 0; i < n; i++) {
-		const struct frame *f = &rows[i];
+		const struct drawn_frame *f = &rows[i];
 
 		table_row(t);
 		table_str(t, tree->threads[f->thread].name);
@@ -207,7 +207,7 @@ cmd_frames(int argc, char **argv)
 	struct calltree *tree;
 	struct frames fr;
 	struct sort_ctx ctx = {0};
-	struct frame *rows = NULL;
+	struct drawn_frame *rows = NULL;
 	struct table *table;
 	bool *is_frame;
 	char why[256];

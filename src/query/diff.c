@@ -163,6 +163,58 @@ diff_compute(struct diff *out, const struct calltree *base,
 }
 
 void
+diff_add_frames(struct diff *d, enum diff_side s,
+                const struct frame_summary *fs)
+{
+	d->run_frames[s] = xreallocarray(d->run_frames[s], d->nrun_frames[s] + 1,
+	                                 sizeof(*d->run_frames[s]));
+	d->run_frames[s][d->nrun_frames[s]++] = *fs;
+}
+
+static const char *const frame_names[DIFF_FRAME_METRICS] = {
+        "",          "frames",    "slow_frames", "frozen_frames",
+        "frame_p50", "frame_p90", "frame_p95",   "frame_p99",
+        "frame_max",
+};
+
+const char *
+diff_frame_name(enum diff_frame_metric m)
+{
+	return frame_names[m];
+}
+
+bool
+diff_frame_is_count(enum diff_frame_metric m)
+{
+	return m == DIFF_FRAME_COUNT || m == DIFF_FRAME_SLOW ||
+	       m == DIFF_FRAME_FROZEN;
+}
+
+double
+diff_frame_value(const struct frame_summary *fs, enum diff_frame_metric m)
+{
+	switch (m) {
+	case DIFF_FRAME_COUNT:
+		return (double)fs->frames;
+	case DIFF_FRAME_SLOW:
+		return (double)fs->slow;
+	case DIFF_FRAME_FROZEN:
+		return (double)fs->frozen;
+	case DIFF_FRAME_P50:
+	case DIFF_FRAME_P90:
+	case DIFF_FRAME_P95:
+	case DIFF_FRAME_P99:
+		return (double)fs->pct[m - DIFF_FRAME_P50];
+	case DIFF_FRAME_MAX:
+		return (double)fs->max;
+	case DIFF_FRAME_NONE:
+	case DIFF_FRAME_METRICS:
+		break;
+	}
+	return 0;
+}
+
+void
 diff_done(struct diff *diff)
 {
 	size_t i;
@@ -178,6 +230,8 @@ diff_done(struct diff *diff)
 	free(diff->run_values);
 	free(diff->run_total[0]);
 	free(diff->run_total[1]);
+	free(diff->run_frames[0]);
+	free(diff->run_frames[1]);
 	memset(diff, 0, sizeof(*diff));
 }
 
@@ -282,14 +336,24 @@ static const struct {
 	bool total;
 	enum diff_metric metric;
 	enum clock_index clock;
+	enum diff_frame_metric frame;
 } functions[] = {
-        {"excl_cpu", false, DIFF_EXCL, CLOCK_CPU},
-        {"incl_cpu", false, DIFF_INCL, CLOCK_CPU},
-        {"excl_wall", false, DIFF_EXCL, CLOCK_WALL},
-        {"incl_wall", false, DIFF_INCL, CLOCK_WALL},
-        {"calls", false, DIFF_CALLS, CLOCK_CPU},
-        {"total_cpu", true, DIFF_EXCL, CLOCK_CPU},
-        {"total_wall", true, DIFF_EXCL, CLOCK_WALL},
+        {"excl_cpu", false, DIFF_EXCL, CLOCK_CPU, DIFF_FRAME_NONE},
+        {"incl_cpu", false, DIFF_INCL, CLOCK_CPU, DIFF_FRAME_NONE},
+        {"excl_wall", false, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_NONE},
+        {"incl_wall", false, DIFF_INCL, CLOCK_WALL, DIFF_FRAME_NONE},
+        {"calls", false, DIFF_CALLS, CLOCK_CPU, DIFF_FRAME_NONE},
+        {"total_cpu", true, DIFF_EXCL, CLOCK_CPU, DIFF_FRAME_NONE},
+        {"total_wall", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_NONE},
+        /* Frames: counts like calls, times on the frames' own clock. */
+        {"frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_COUNT},
+        {"slow_frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_SLOW},
+        {"frozen_frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_FROZEN},
+        {"frame_p50", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P50},
+        {"frame_p90", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P90},
+        {"frame_p95", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P95},
+        {"frame_p99", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P99},
+        {"frame_max", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_MAX},
 };
 
 static bool
@@ -367,8 +431,8 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 	if (!len)
 		return fail(c, err, text, start,
 		            "expected a function: excl_cpu, incl_cpu, "
-		            "excl_wall, incl_wall, calls, total_cpu or "
-		            "total_wall");
+		            "excl_wall, incl_wall, calls, total_cpu, "
+		            "total_wall or a frame number");
 	for (i = 0; i < sizeof(functions) / sizeof(functions[0]); i++)
 		if (strlen(functions[i].name) == len &&
 		    !strncmp(functions[i].name, start, len))
@@ -376,8 +440,11 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 	if (i == sizeof(functions) / sizeof(functions[0]))
 		return fail(c, err, text, start,
 		            "unknown function (excl_cpu, incl_cpu, excl_wall, "
-		            "incl_wall, calls, total_cpu or total_wall)");
+		            "incl_wall, calls, total_cpu, total_wall, frames, "
+		            "slow_frames, frozen_frames, frame_p50, frame_p90, "
+		            "frame_p95, frame_p99 or frame_max)");
 	c->total = functions[i].total;
+	c->frame = functions[i].frame;
 	c->metric = functions[i].metric;
 	c->clock = functions[i].clock;
 	p = skip_blanks(p);
@@ -386,8 +453,10 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 			p = skip_blanks(p + 1);
 			if (*p != ')')
 				return fail(c, err, text, p,
-				            "total_cpu and total_wall take no "
-				            "method pattern");
+				            c->frame ? "frame numbers take no "
+				                       "method pattern"
+				                     : "total_cpu and total_wall "
+				                       "take no method pattern");
 			p = skip_blanks(p + 1);
 		}
 	} else {
@@ -438,8 +507,10 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 			            "unknown unit (%, us, ms or s)");
 		if (c->metric == DIFF_CALLS)
 			return fail(c, err, text, start,
-			            "calls take a count or a percentage, not "
-			            "a time unit");
+			            c->frame ? "frame counts take a count or a "
+			                       "percentage, not a time unit"
+			                     : "calls take a count or a "
+			                       "percentage, not a time unit");
 		c->unit = units[i].unit;
 		c->threshold *= units[i].scale;
 	}
@@ -467,7 +538,16 @@ diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
 	int s;
 
 	memset(r, 0, sizeof(*r));
-	if (c->total) {
+	if (c->frame) {
+		/* Frames are counts and times of their own: never shares. */
+		normalize = false;
+		for (s = 0; s < 2; s++)
+			r->value[s] = diff->nrun_frames[s]
+			                      ? diff_frame_value(
+			                                &diff->run_frames[s][0],
+			                                c->frame)
+			                      : 0;
+	} else if (c->total) {
 		/* A total's share of itself is always 100%: never normalised.
 		 */
 		normalize = false;

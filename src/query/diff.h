@@ -17,6 +17,7 @@
 #define TRACETUI_DIFF_H
 
 #include "model/calltree.h"
+#include "query/frames.h"
 #include "query/profile.h"
 
 #include <stdbool.h>
@@ -49,6 +50,20 @@ struct diff_row {
 	struct diff_values *runs[2]; /* per run of the side, in order */
 };
 
+/* A number of a side's frames (query/frames.h), for --fail-if. */
+enum diff_frame_metric {
+	DIFF_FRAME_NONE,
+	DIFF_FRAME_COUNT,  /* frames */
+	DIFF_FRAME_SLOW,   /* slow_frames */
+	DIFF_FRAME_FROZEN, /* frozen_frames */
+	DIFF_FRAME_P50,    /* frame_p50, ... nearest-rank, microseconds */
+	DIFF_FRAME_P90,
+	DIFF_FRAME_P95,
+	DIFF_FRAME_P99,
+	DIFF_FRAME_MAX, /* frame_max */
+	DIFF_FRAME_METRICS,
+};
+
 struct diff_entry;
 
 struct diff {
@@ -60,6 +75,9 @@ struct diff {
 	size_t nruns[2];                /* traces per side */
 	uint64_t (*run_total[2])[CLOCK_COUNT]; /* per run */
 	struct diff_values *run_values;        /* what rows' runs point into */
+	/* Each run's frames, in the order diff_add_frames added them. */
+	struct frame_summary *run_frames[2];
+	size_t nrun_frames[2];
 	/* Runs added and not yet matched (diff_add_run). */
 	struct diff_entry *entries;
 	size_t nentries, entries_cap;
@@ -75,6 +93,16 @@ void diff_begin(struct diff *out);
 /* Add profile p of tree as the next run of side s. */
 void diff_add_run(struct diff *d, enum diff_side s, const struct calltree *tree,
                   const struct profile *p);
+/* Add the summary of the frames of the next run of side s. */
+void diff_add_frames(struct diff *d, enum diff_side s,
+                     const struct frame_summary *fs);
+/* Metric m of the frames fs: a count, or microseconds. */
+double diff_frame_value(const struct frame_summary *fs,
+                        enum diff_frame_metric m);
+/* Whether metric m counts frames (else it is a time). */
+bool diff_frame_is_count(enum diff_frame_metric m);
+/* The --fail-if name of metric m ("frame_p90"). */
+const char *diff_frame_name(enum diff_frame_metric m);
 /* Match the used methods of every run added into rows. */
 void diff_finish(struct diff *d);
 
@@ -118,7 +146,8 @@ enum diff_unit {
 
 struct diff_cond {
 	char *text;              /* as written, outer blanks trimmed */
-	bool total;              /* total_cpu, total_wall: no glob */
+	bool total;              /* total_cpu, total_wall, frames: no glob */
+	enum diff_frame_metric frame; /* a frame metric, or NONE */
 	enum diff_metric metric; /* DIFF_EXCL, DIFF_INCL or DIFF_CALLS */
 	enum clock_index clock;  /* times and totals */
 	char *glob;              /* over "CLASS.NAME", dotted; NULL: total */
@@ -148,7 +177,8 @@ struct diff_cond_result {
 	bool holds;
 };
 
-/* Evaluate c on diff (whose traces must have c's clock). */
+/* Evaluate c on diff (whose traces must have c's clock); a frame
+ * metric reads each side's first run of frames. */
 void diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
                     bool normalize, struct diff_cond_result *r);
 

@@ -73,7 +73,7 @@ hot_add(struct hot_sums *h, uint32_t m, int64_t v)
 /* Keep the FRAME_HOT methods of most exclusive time in f, and start
  * the next frame's sums. */
 static void
-hot_settle(struct hot_sums *h, struct frame *f)
+hot_settle(struct hot_sums *h, struct drawn_frame *f)
 {
 	size_t i;
 	int k;
@@ -128,7 +128,7 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 {
 	size_t n = span->nopen + (span->end - span->first), j;
 	enum clock_index k = out->clock;
-	struct frame *f = NULL;
+	struct drawn_frame *f = NULL;
 	uint32_t fdepth = 0;
 
 	for (j = 0; j < n; j++) {
@@ -218,19 +218,19 @@ frames_done(struct frames *fr)
 }
 
 bool
-frames_slow(const struct frames *fr, const struct frame *f)
+frames_slow(const struct frames *fr, const struct drawn_frame *f)
 {
 	return (double)f->dur[fr->clock] > fr->budget;
 }
 
 bool
-frames_frozen(const struct frames *fr, const struct frame *f)
+frames_frozen(const struct frames *fr, const struct drawn_frame *f)
 {
 	return f->dur[fr->clock] > FRAMES_FROZEN_US;
 }
 
 uint64_t
-frames_over(const struct frames *fr, const struct frame *f)
+frames_over(const struct frames *fr, const struct drawn_frame *f)
 {
 	double over = (double)f->dur[fr->clock] - fr->budget;
 
@@ -270,7 +270,7 @@ frames_summarize(const struct frames *fr, size_t from, size_t n,
 	memset(s, 0, sizeof(*s));
 	s->frames = n;
 	for (i = 0; i < n; i++) {
-		const struct frame *f = &fr->frames[from + i];
+		const struct drawn_frame *f = &fr->frames[from + i];
 
 		len[i] = f->dur[fr->clock];
 		s->slow += frames_slow(fr, f);

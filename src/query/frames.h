@@ -35,7 +35,7 @@ enum {
 /* The percentiles a summary holds, in order. */
 extern const int frames_percentile_ranks[FRAMES_PERCENTILES];
 
-struct frame {
+struct drawn_frame {
 	uint32_t call;   /* the frame method's call */
 	uint32_t thread; /* thread index */
 	uint64_t start;  /* on the judging clock, microseconds (wall: since
@@ -47,7 +47,7 @@ struct frame {
 };
 
 struct frames {
-	struct frame *frames; /* by thread index, then start */
+	struct drawn_frame *frames; /* by thread index, then start */
 	size_t count;
 	enum clock_index clock; /* the judging clock */
 	double budget;          /* microseconds */
@@ -83,10 +83,10 @@ void frames_find(struct frames *out, const struct calltree *tree,
 void frames_done(struct frames *fr);
 
 /* Whether frame f is over the budget; over the frozen length. */
-bool frames_slow(const struct frames *fr, const struct frame *f);
-bool frames_frozen(const struct frames *fr, const struct frame *f);
+bool frames_slow(const struct frames *fr, const struct drawn_frame *f);
+bool frames_frozen(const struct frames *fr, const struct drawn_frame *f);
 /* How far frame f is over the budget, microseconds rounded; 0 within. */
-uint64_t frames_over(const struct frames *fr, const struct frame *f);
+uint64_t frames_over(const struct frames *fr, const struct drawn_frame *f);
 
 /* The summary of frames [from, from + n) of fr into *s. */
 void frames_summarize(const struct frames *fr, size_t from, size_t n,
