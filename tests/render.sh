@@ -132,6 +132,13 @@ transform-merge||calls|100x16|MOVE_DOWN key:M
 transform-focus-drop||calls|100x16|MOVE_DOWN key:F MOVE_DOWN key:D
 transform-group-twice||calls|100x16|key:Z key:Z
 transform-undo-redo||calls|100x16|MOVE_DOWN key:M key:Z key:[ key:[ key:]
+transform-merge-selects-caller||demo|120x20|VIEW_TIMELINE search:Choreographer\.doFrame key:M key:C
+transform-merge-caller-profile||demo|120x20|search:Choreographer\.doFrame key:M
+transform-drop-refused||demo|120x20|VIEW_TIMELINE search:Choreographer\.doFrame key:D key:D
+transform-recursion-refused||demo|120x20|search:Choreographer\.doFrame key:R
+transform-undo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U
+transform-redo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U key:C-r
+transform-undo-none||calls|100x16|key:U
 transform-focus-path||calls|100x14|VIEW_ICICLE MOVE_DOWN*3 key:F VIEW_PROFILE
 page-down||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN
 resize-larger||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN size:120x40

@@ -453,6 +453,7 @@ here(const struct app *app)
 }
 
 static void set_transforms(struct app *app, size_t n);
+static void step_transforms(struct app *app, int dir);
 
 static void
 go_to(struct app *app, struct app_place place)
@@ -1041,6 +1042,12 @@ app_request(struct app *app, enum request req)
 	case REQ_TRANSFORM_PACKAGE:
 		app_transform(app, TRANSFORM_COLLAPSE_PACKAGE);
 		break;
+	case REQ_TRANSFORM_UNDO:
+		step_transforms(app, -1);
+		break;
+	case REQ_TRANSFORM_REDO:
+		step_transforms(app, 1);
+		break;
 	case REQ_TRANSFORM_GROUP:
 		/* Again, on classes: group those by package. */
 		app_transform(app, last_transform(app) == TRANSFORM_GROUP_CLASS
@@ -1295,7 +1302,51 @@ same_group(const struct calltree *tree, uint32_t m, bool package)
 	return sel;
 }
 
-static void push_transform(struct app *app, struct app_transform *xp);
+static bool push_transform(struct app *app, struct app_transform *xp);
+
+/* Merge method m (x, taken over) into its callers, and select where its
+ * time went: the selected call path without m, its caller last, else
+ * m's heaviest caller (none for a method only ever a root). */
+static void
+merge_selected(struct app *app, struct app_transform *x, uint32_t m)
+{
+	const struct selection *sel = &app->sel;
+	uint32_t *rest = xcalloc(sel->npath + 1, sizeof(*rest)), caller;
+	size_t nrest = 0, i;
+	char *label = xstrdup(x->label), *name;
+
+	if (sel->npath && sel->path[sel->npath - 1] == m)
+		for (i = 0; i + 1 < sel->npath; i++)
+			if (sel->path[i] != m)
+				rest[nrest++] = sel->path[i];
+	caller = nrest ? rest[nrest - 1] : CALL_NONE;
+	if (!nrest) {
+		struct profile_edges e;
+
+		profile_edges_of(&e, &app->profile, m, app_main_clock(app));
+		for (i = 0; i < e.nparents && caller == CALL_NONE; i++)
+			if (e.parents[i].method != CALL_NONE &&
+			    e.parents[i].method != m)
+				caller = e.parents[i].method;
+		profile_edges_done(&e);
+	}
+	if (push_transform(app, x)) {
+		if (nrest)
+			selection_set_path(&app->sel, rest, nrest, -1);
+		else
+			selection_set_method(&app->sel, caller, -1);
+		refresh_views(app);
+		if (caller != CALL_NONE) {
+			name = app_method_name(app, caller);
+			app_message(app, false,
+			            "%s; its caller %s selected (U undoes it)",
+			            label, name);
+			free(name);
+		}
+	}
+	free(label);
+	free(rest);
+}
 
 void
 app_transform(struct app *app, enum transform_kind kind)
@@ -1338,7 +1389,11 @@ app_transform(struct app *app, enum transform_kind kind)
 		free(name);
 	} else
 		x.label = xstrdup(verbs[kind]);
-	push_transform(app, &x);
+	if (kind != TRANSFORM_MERGE) {
+		push_transform(app, &x);
+		return;
+	}
+	merge_selected(app, &x, m);
 }
 
 void
@@ -1362,8 +1417,29 @@ app_transform_path(struct app *app, uint32_t *path, size_t n)
 	push_transform(app, &x);
 }
 
-/* Apply x (taken over) on top of the transforms shown. */
+/* How many calls tree holds. */
+static size_t
+count_calls(const struct calltree *tree)
+{
+	size_t t, n = 0;
+
+	for (t = 0; t < tree->nthreads; t++)
+		n += tree->threads[t].ncalls;
+	return n;
+}
+
 static void
+transform_free(struct app_transform *x)
+{
+	free(x->methods);
+	free(x->path);
+	free(x->label);
+}
+
+/* Apply x (taken over) on top of the transforms shown; false, saying
+ * why, when it would change nothing: every call kept (a regrouping
+ * renames them, so it always changes something). */
+static bool
 push_transform(struct app *app, struct app_transform *xp)
 {
 	struct app_transform x = *xp;
@@ -1371,13 +1447,28 @@ push_transform(struct app *app, struct app_transform *xp)
 	size_t i;
 
 	next = apply_one(app->tree, &x);
+	if (x.kind != TRANSFORM_GROUP_CLASS &&
+	    x.kind != TRANSFORM_GROUP_PACKAGE &&
+	    count_calls(next) == count_calls(app->tree)) {
+		app_message(app, false, "%s changes nothing: %s; not applied",
+		            x.label,
+		            x.kind == TRANSFORM_COLLAPSE_RECURSION
+		                    ? "no recursion of it is left"
+		            : x.kind == TRANSFORM_COLLAPSE_CLASS ||
+		                    x.kind == TRANSFORM_COLLAPSE_PACKAGE
+		                    ? "no frames of it are nested"
+		            : x.kind == TRANSFORM_FOCUS_METHOD ||
+		                    x.kind == TRANSFORM_FOCUS_SUBTREE
+		                    ? "every call is inside it"
+		                    : "no call of it is left");
+		calltree_free(next);
+		transform_free(&x);
+		return false;
+	}
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
-	for (i = app->ntransforms; i < app->nkept; i++) {
-		free(app->transforms[i].methods);
-		free(app->transforms[i].path);
-		free(app->transforms[i].label);
-	}
+	for (i = app->ntransforms; i < app->nkept; i++)
+		transform_free(&app->transforms[i]);
 	UTIL_GROW(app->transforms, app->transforms_cap, app->ntransforms + 1);
 	app->transforms[app->ntransforms] = x;
 	app->nkept = app->ntransforms + 1;
@@ -1385,7 +1476,33 @@ push_transform(struct app *app, struct app_transform *xp)
 		app->original = app->tree;
 	replace_tree(app, next);
 	app->ntransforms++;
-	app_message(app, false, "%s ([ undoes it)", x.label);
+	app_message(app, false, "%s (U undoes it)", x.label);
+	return true;
+}
+
+/* Undo the last transform shown (dir -1: U) or redo the next one kept
+ * (1: C-r), the view and its history left as they are. */
+static void
+step_transforms(struct app *app, int dir)
+{
+	size_t n = app->ntransforms;
+
+	if (dir < 0 && !n) {
+		app_message(app, false, "no transform to undo");
+		return;
+	}
+	if (dir > 0 && n >= app->nkept) {
+		app_message(app, false, "no transform to redo");
+		return;
+	}
+	if (!app_has_calls(app))
+		return;
+	n = dir < 0 ? n - 1 : n + 1;
+	set_transforms(app, n);
+	refresh_views(app);
+	app_message(app, false, "%s %s (%s)", dir < 0 ? "undid" : "redid",
+	            app->transforms[dir < 0 ? n : n - 1].label,
+	            dir < 0 ? "C-r redoes it" : "U undoes it");
 }
 
 static void

@@ -91,7 +91,11 @@
 	R(TRANSFORM_PACKAGE, "Transforms", "P",                                \
 	  "collapse the selected method's package into one frame")             \
 	R(TRANSFORM_GROUP, "Transforms", "Z",                                  \
-	  "group by class; again: by package ([ undoes a transform)")          \
+	  "group by class; again: by package")                                 \
+	R(TRANSFORM_UNDO, "Transforms", "U",                                   \
+	  "undo the last transform (the view stays)")                          \
+	R(TRANSFORM_REDO, "Transforms", "C-r",                                 \
+	  "redo the transform undone last")                                    \
 	R(FULL_NAMES, "Other", "A",                                            \
 	  "abbreviated or full method names (packages as initials)")           \
 	R(OPEN_SOURCE, "Other", "o",                                           \
