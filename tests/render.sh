@@ -33,6 +33,13 @@ done
 # every view shows counts (type: samples), no time and no timeline, and
 # the calls column says its calls are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
+# A trace in a folder, under a long name: the title shows the file's
+# name, not the path, cut from the left before the view, scope, clock
+# and range are.
+mkdir -p "$tmp/recordings/field" &&
+	cp "$tmp/calls.trace" \
+		"$tmp/recordings/field/com.example.launcher-cold-start-2026-11-28.trace" ||
+	skip_all "cannot copy calls.trace"
 demo_trace "$tmp/demo.trace" || skip_all "mktrace failed on data/demo.spec"
 "$MKTRACE" "$srcdir/tests/fixtures/v1-wall.spec" "$tmp/wall.trace" &&
 	"$MKTRACE" "$srcdir/tests/fixtures/v2-cpu.spec" "$tmp/cpu.trace" ||
@@ -124,6 +131,14 @@ filter-calltree||calls|100x16|VIEW_CALLTREE filter:parse
 filter-threads||calls|80x12|VIEW_THREADS filter:pool
 filter-help||calls|100x16|VIEW_HELP filter:sea
 filter-icicle||calls|100x16|VIEW_ICICLE key:&
+filter-help-headings||calls|100x16|VIEW_HELP filter:clock
+title-path-80x24||recordings/field/com.example.launcher-cold-start-2026-11-28|80x24|
+title-path-160x50||recordings/field/com.example.launcher-cold-start-2026-11-28|160x50|
+title-transforms-80x24||calls|80x24|key:Z key:Z key:M
+title-transforms-100x30||recordings/field/com.example.launcher-cold-start-2026-11-28|100x30|key:Z
+title-transforms-160x50||calls|160x50|key:Z key:Z key:M
+title-transforms-info||calls|100x40|key:Z key:Z key:M key:i
+filter-prompt||calls|100x16|key:& key:a
 full-names-key||calls|100x16|key:A
 full-names-back||calls|100x16|key:A key:A
 full-names-calltree||calls|120x16|key:A VIEW_CALLTREE

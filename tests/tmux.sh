@@ -359,7 +359,7 @@ if [ -n "$utf8" ]; then
 	# Drill down: find Looper.loop, open it, walk to its child
 	# Looper.loopOnce, open that, and come back with [.
 	keys /
-	expect '^/$' "$label: / prompts for a pattern"
+	expect '^search \(Enter; Esc cancels\): *$' "$label: / prompts for a pattern"
 	keys -l 'Looper\.loop '
 	keys Enter
 	wait_for 'status_has "^android.os.Looper.loop \(\)V"'
@@ -552,15 +552,16 @@ if [ -n "$utf8" ]; then
 	# The prompt's history: Up recalls the patterns given before (the
 	# icicle's too), Down comes back; a lower-case pattern ignores case.
 	keys /
-	expect '^/$' "$label: / prompts again"
+	expect '^search \(Enter; Esc cancels\): *$' "$label: / prompts again"
 	keys Up
-	expect '^/Binder$' "$label: Up recalls the last pattern"
+	expect '^search \(Enter; Esc cancels\): Binder$' "$label: Up recalls the last pattern"
 	keys Up
-	expect '^/ZygoteInit\.main *$' "$label: Up again: the one before"
+	expect '^search \(Enter; Esc cancels\): ZygoteInit\.main *$' \
+		"$label: Up again: the one before"
 	keys Down
-	expect '^/Binder$' "$label: Down comes back"
+	expect '^search \(Enter; Esc cancels\): Binder$' "$label: Down comes back"
 	keys Down
-	expect '^/$' "$label: Down past the newest: what was typed"
+	expect '^search \(Enter; Esc cancels\): *$' "$label: Down past the newest: what was typed"
 	keys -l 'looper\.loop '
 	keys Enter
 	wait_for 'status_has "^android.os.Looper.loop \(\)V"'
@@ -569,7 +570,8 @@ if [ -n "$utf8" ]; then
 	# The filter: & keeps the rows matching, named in the title; Esc
 	# shows every row again.
 	keys '&'
-	expect '^&$' "$label: & prompts for a filter"
+	expect '^keep rows matching \(Enter; Esc cancels\): *$' \
+		"$label: & prompts for a filter, saying so"
 	keys -l 'looper'
 	keys Enter
 	expect '\| Profile &looper \|' "$label: the title names the filter"
@@ -934,7 +936,7 @@ EDITOR
 chmod +x "$tmp/editor"
 rm -f "$tmp/args" "$tmp/editor-mouse"
 run_in_pane "VISUAL= EDITOR=$tmp/editor exec $TRACETUI --source-dir $tmp/srcroot $tmp/src.trace"
-expect '\| Profile \| all 1 threads \|' "$label: the viewer opens"
+expect '\| Profile \| 1 thread \|' "$label: the viewer opens"
 wait_for 'status_has "^com.example.app.App.main .*\(App.java:12\)"'
 ok $? "$label: the status line names App.java:12"
 row 2 4

@@ -159,7 +159,7 @@ rm -f "$tmp/tracetui-profile.txt"
 write key:/ type:loopOnce key:Enter key:w key:Up key:Enter key:/ key:Up
 [ -f "$tmp/tracetui-profile.txt" ] && [ ! -e "$tmp/loopOnce" ]
 ok $? "Up at w's prompt recalls no pattern as a file name"
-tail -2 "$tmp/screen" | head -1 | grep -q '^/loopOnce *$'
+tail -2 "$tmp/screen" | head -1 | grep -q '^search (Enter; Esc cancels): loopOnce *$'
 ok $? "Up at / recalls the pattern, not the file name"
 
 # An unwritable name: the errno text in the status line, nothing else.

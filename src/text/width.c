@@ -109,6 +109,31 @@ text_width(const char *s)
 	return width;
 }
 
+char *
+text_cut_left(const char *s, int width, const char *mark)
+{
+	size_t len = strlen(s), off = 0, total = text_width(s);
+	size_t room, w = total;
+	char *out;
+
+	if ((int)total <= width || width <= 0)
+		return xstrdup(width <= 0 ? "" : s);
+	room = (size_t)width > text_width(mark)
+	               ? (size_t)width - text_width(mark)
+	               : 0;
+	while (off < len && w > room) {
+		char glyph[TEXT_GLYPH_MAX];
+		int gw;
+
+		off += text_next_glyph(s + off, len - off, false, glyph, &gw);
+		w -= (size_t)gw;
+	}
+	out = xmalloc(strlen(mark) + len - off + 1);
+	strcpy(out, mark);
+	strcat(out, s + off);
+	return out;
+}
+
 bool
 text_is_clean(const char *s)
 {

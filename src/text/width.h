@@ -45,6 +45,10 @@ size_t text_utf8_char(const char *s, size_t left);
 
 /* Columns the NUL-terminated UTF-8 string s takes once escaped. */
 size_t text_width(const char *s);
+/* A new string: s whole when it takes at most width columns, else mark
+ * and the end of s that fits after it in width columns (cut between
+ * glyphs; mark alone when nothing fits). */
+char *text_cut_left(const char *s, int width, const char *mark);
 /* True when s needs no escaping. */
 bool text_is_clean(const char *s);
 /* A new string: s with invalid bytes and control characters as \xNN,

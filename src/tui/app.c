@@ -1505,6 +1505,60 @@ step_transforms(struct app *app, int dir)
 	            dir < 0 ? "C-r redoes it" : "U undoes it");
 }
 
+/* The last part of path, its file's name. */
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* The transforms applied, in order ("merge T.a > drop T.b"), or how
+ * many when short ("3 transforms"); NULL for none. */
+static char *
+transforms_text(const struct app *app, bool short_form)
+{
+	char *text = NULL;
+	size_t t;
+
+	if (!app->ntransforms)
+		return NULL;
+	if (short_form)
+		return xasprintf("%zu transform%s", app->ntransforms,
+		                 app->ntransforms == 1 ? "" : "s");
+	for (t = 0; t < app->ntransforms; t++) {
+		char *more = xasprintf("%s%s%s", text ? text : "",
+		                       text ? " > " : "",
+		                       app->transforms[t].label);
+
+		free(text);
+		text = more;
+	}
+	return text;
+}
+
+char *
+app_transforms_list(const struct app *app)
+{
+	return transforms_text(app, false);
+}
+
+/* The title's file part and the rest joined, the file part cut from the
+ * left to leave the rest whole where the width allows. */
+static char *
+title_join(const char *file, const char *rest, int width, const char *mark)
+{
+	int room = width - (int)text_width(rest);
+	char *cut, *title;
+
+	/* The file name keeps a few columns whatever the width. */
+	cut = text_cut_left(file, room < 12 ? 12 : room, mark);
+	title = xasprintf("%s%s", cut, rest);
+	free(cut);
+	return title;
+}
+
 static void
 draw_title(struct app *app, struct canvas *c)
 {
@@ -1512,7 +1566,9 @@ draw_title(struct app *app, struct canvas *c)
 	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
 	                                                     : "cpu+wall";
 	const char *type = calltree_property(app->tree, "pprof-sample-type");
-	char *threads, *title, *range, *sampled = NULL, *filter;
+	const char *mark = canvas_glyph(c, GLYPH_TRUNCATED);
+	char *threads, *title, *range, *sampled = NULL, *filter, *file;
+	char *rest, *xf;
 	size_t t;
 
 	/* hprof's counts are its samples: counted, not estimated. */
@@ -1527,7 +1583,9 @@ draw_title(struct app *app, struct canvas *c)
 		sampled = xasprintf(", sampled %s: estimates", every);
 		free(every);
 	}
-	if (scope_is_all(&app->scope)) {
+	if (app->scope.nthreads == 1 && scope_is_all(&app->scope)) {
+		threads = xstrdup("1 thread");
+	} else if (scope_is_all(&app->scope)) {
 		threads = xasprintf("all %zu threads", app->scope.nthreads);
 	} else if (app->scope.count == 1) {
 		for (t = 0; !scope_has(&app->scope, t); t++)
@@ -1548,25 +1606,48 @@ draw_title(struct app *app, struct canvas *c)
 	filter = app->filter_text[app->view]
 	                 ? xasprintf(" &%s", app->filter_text[app->view])
 	                 : xstrdup("");
-	title = xasprintf("%s%s%s | %s%s | %s | %s: %s%s | %s%s",
-	                  app->tree->path, app->base ? " vs " : "",
-	                  app->base ? app->base_path : "",
-	                  view_ops[app->view]->name, filter, threads,
-	                  type ? "type" : "clock", type ? type : clock,
-	                  sampled ? sampled : "", range,
-	                  app->full_names ? " | full names" : "");
+	file = xasprintf("%s%s%s", base_name(app->tree->path),
+	                 app->base ? " vs " : "",
+	                 app->base ? base_name(app->base_path) : "");
+	rest = xasprintf(" | %s%s | %s | %s: %s%s | %s%s",
+	                 view_ops[app->view]->name, filter, threads,
+	                 type ? "type" : "clock", type ? type : clock,
+	                 sampled ? sampled : "", range,
+	                 app->full_names ? " | full names" : "");
+	if (sampled && (int)text_width(rest) + 12 > c->width) {
+		/* The interval goes before the range does (i says it). */
+		free(rest);
+		rest = xasprintf(" | %s%s | %s | clock: %s, sampled | %s%s",
+		                 view_ops[app->view]->name, filter, threads,
+		                 clock, range,
+		                 app->full_names ? " | full names" : "");
+	}
+	/* What does not fit goes first: a list of transforms (for their
+	 * count; i lists them), then the file name's start. */
+	xf = transforms_text(app, false);
+	if (xf) {
+		char *whole = xasprintf("%s%s | %s", file, rest, xf);
+
+		if ((int)text_width(whole) > c->width &&
+		    app->ntransforms > 1) {
+			free(xf);
+			xf = transforms_text(app, true);
+		}
+		free(whole);
+		/* One transform keeps its label, cut at the right edge. */
+		whole = xasprintf("%s | %s", rest, xf);
+		free(rest);
+		rest = whole;
+	}
+	title = title_join(file, rest, c->width, mark);
+	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
+	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
+	free(xf);
+	free(file);
+	free(rest);
 	free(filter);
 	free(range);
 	free(sampled);
-	for (t = 0; t < app->ntransforms; t++) {
-		char *more = xasprintf("%s%s%s", title, t ? " > " : " | ",
-		                       app->transforms[t].label);
-
-		free(title);
-		title = more;
-	}
-	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
-	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
 	free(threads);
 	free(title);
 }
@@ -1601,8 +1682,10 @@ draw_status(struct app *app, struct canvas *c)
 		text = xasprintf("%s%s",
 		                 app->prompt_for == REQ_WRITE_VIEW
 		                         ? "write to (Enter; Esc cancels): "
-		                 : app->prompt_for == REQ_FILTER ? "&"
-		                                                 : "/",
+		                 : app->prompt_for == REQ_FILTER
+		                         ? "keep rows matching (Enter; Esc "
+		                           "cancels): "
+		                         : "search (Enter; Esc cancels): ",
 		                 app->prompt);
 	} else if (app->message) {
 		text = xstrdup(app->message);

@@ -209,6 +209,9 @@ void app_filter(struct app *app, const char *pattern);
 /* Method m as the views show it: its short name, or its full name with
  * full_names (method_names_get); a new string. */
 char *app_method_name(const struct app *app, uint32_t m);
+/* The transforms applied, in order and joined by " > ", a new string;
+ * NULL when none applies. */
+char *app_transforms_list(const struct app *app);
 /* Take over other's prompt history (before other is freed). */
 void app_take_history(struct app *app, struct app *other);
 /* Compare with base (not taken over), read from path. */

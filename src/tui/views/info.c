@@ -10,10 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The text view first, so that its operations take this state. */
+struct info_view {
+	struct text_view text;
+	size_t ntransforms; /* the transforms the lines list */
+};
+
 static void
-fill(struct text_view *v, struct app *app)
+fill(struct info_view *iv, struct app *app)
 {
+	struct text_view *v = &iv->text;
 	struct summary s;
+	char *xf = app_transforms_list(app);
 	size_t i;
 
 	text_view_clear(v);
@@ -29,12 +37,21 @@ fill(struct text_view *v, struct app *app)
 		text_view_add(v, role, l);
 	}
 	summary_done(&s);
+	/* The title may show only their count. */
+	iv->ntransforms = app->ntransforms;
+	if (xf) {
+		char *l = xasprintf("transforms: %s", xf);
+
+		text_view_add(v, ROLE_SECTION, l);
+		free(l);
+		free(xf);
+	}
 }
 
 static void *
 info_open(struct app *app)
 {
-	struct text_view *v = xcalloc(1, sizeof(*v));
+	struct info_view *v = xcalloc(1, sizeof(*v));
 
 	fill(v, app);
 	return v;
@@ -43,17 +60,22 @@ info_open(struct app *app)
 static void
 info_close(void *state)
 {
-	struct text_view *v = state;
+	struct info_view *v = state;
 
-	text_view_clear(v);
-	free(v->lines);
+	text_view_clear(&v->text);
+	free(v->text.lines);
 	free(v);
 }
 
 static void
 info_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
-	text_view_draw(state, c, top, height);
+	struct info_view *v = state;
+
+	/* The views open before a transform counts as applied. */
+	if (v->ntransforms != app->ntransforms)
+		fill(v, app);
+	text_view_draw(&v->text, c, top, height);
 }
 
 /* The lines shown, for `w`. */
@@ -61,7 +83,7 @@ static struct table *
 info_rows(void *state, struct app *app)
 {
 	(void)app;
-	return text_view_table(state, "Info");
+	return text_view_table(&((struct info_view *)state)->text, "Info");
 }
 
 const struct view_ops view_info_ops = {

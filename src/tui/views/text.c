@@ -12,13 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* True when line row matches the filter. */
+/* True when line row matches the filter, or is the heading of a line
+ * that does (the lines after it up to the next heading). */
 static bool
 line_kept(size_t row, void *arg)
 {
 	const struct text_view *v = arg;
+	size_t i;
 
-	return regexec(v->filter, v->lines[row].text, 0, NULL, 0) == 0;
+	if (regexec(v->filter, v->lines[row].text, 0, NULL, 0) == 0)
+		return true;
+	if (v->lines[row].role != ROLE_SECTION)
+		return false;
+	for (i = row + 1; i < v->count && v->lines[i].role != ROLE_SECTION;
+	     i++)
+		if (regexec(v->filter, v->lines[i].text, 0, NULL, 0) == 0)
+			return true;
+	return false;
 }
 
 void
