@@ -117,6 +117,9 @@ search-prompt||calls|100x16|key:/ key:A key:p key:p
 search-next|--roles|calls|80x16|key:/ key:A key:p key:p key:Enter key:n
 search-none||calls|100x16|search:nomatch
 search-bad||calls|100x16|search:(
+search-anchor-name||calls|100x16|search:Lexer.next$
+search-anchor-signature||calls|100x16|search:next.[(]\)I$
+search-anchor-group||calls|100x16|search:(Lex)er\.next$
 search-threads||calls|80x12|VIEW_THREADS search:pool
 search-smart-case|--roles|calls|100x16|search:lexer
 search-smart-case-upper||calls|100x16|search:lEXER

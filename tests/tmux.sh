@@ -360,10 +360,10 @@ if [ -n "$utf8" ]; then
 	# Looper.loopOnce, open that, and come back with [.
 	keys /
 	expect '^search \(Enter; Esc cancels\): *$' "$label: / prompts for a pattern"
-	keys -l 'Looper\.loop '
+	keys -l 'Looper.loop$'
 	keys Enter
 	wait_for 'status_has "^android.os.Looper.loop \(\)V"'
-	ok $? "$label: search selects Looper.loop"
+	ok $? "$label: search Looper.loop\$ ends at the name: Looper.loop"
 	keys Enter
 	expect '^ +Children$' "$label: Enter opens parents and children"
 	# As many j as rows from the cursor to the child's edge row, once

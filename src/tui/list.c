@@ -165,12 +165,80 @@ has_upper(const char *pattern)
 	return false;
 }
 
+/* The end of the bracket expression opening at p ('['), or NULL. */
+static const char *
+bracket_end(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p && *p != ']'; p++)
+		if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			const char *e = strchr(p + 2, p[1]);
+
+			while (e && e[1] != ']')
+				e = strchr(e + 1, p[1]);
+			if (!e)
+				return NULL;
+			p = e + 1;
+		}
+	return *p ? p : NULL;
+}
+
+/* Pattern with each end anchor ($) also allowing a signature after it
+ * (" (...)"), so that "Looper.loop$" ends at a method's name; pattern
+ * as it is when it matches a '(' itself (\( or in brackets): it then
+ * looks at signatures. */
+static char *
+anchor_names(const char *pattern)
+{
+	static const char sig[] = "( \\(.*)?$";
+	size_t n = 0, cap = strlen(pattern) * sizeof(sig) + 1;
+	char *out = xmalloc(cap);
+	const char *p;
+
+	for (p = pattern; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			if (p[1] == '(')
+				goto as_is;
+			out[n++] = *p++;
+			out[n++] = *p;
+		} else if (*p == '[') {
+			const char *e = bracket_end(p);
+
+			if (!e)
+				goto as_is;
+			if (memchr(p, '(', (size_t)(e - p)))
+				goto as_is;
+			memcpy(out + n, p, (size_t)(e - p) + 1);
+			n += (size_t)(e - p) + 1;
+			p = e;
+		} else if (*p == '$') {
+			memcpy(out + n, sig, sizeof(sig) - 1);
+			n += sizeof(sig) - 1;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[n] = '\0';
+	return out;
+as_is:
+	free(out);
+	return xstrdup(pattern);
+}
+
 int
 list_regcomp(regex_t *re, const char *pattern)
 {
-	return regcomp(re, pattern,
-	               REG_EXTENDED | REG_NOSUB |
-	                       (has_upper(pattern) ? 0 : REG_ICASE));
+	char *anchored = anchor_names(pattern);
+	int rc = regcomp(re, anchored,
+	                 REG_EXTENDED | REG_NOSUB |
+	                         (has_upper(pattern) ? 0 : REG_ICASE));
+
+	free(anchored);
+	return rc;
 }
 
 void
