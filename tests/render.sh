@@ -12,7 +12,7 @@ golden=$srcdir/tests/golden/render
 [ -x "$RENDER" ] || skip_all "no $RENDER"
 
 # The traces, named after their specs so the title line is stable.
-for spec in calls wide gen icicle timeline; do
+for spec in calls wide gen icicle timeline frames; do
 	"$MKTRACE" "$srcdir/tests/fixtures/render-$spec.spec" \
 		"$tmp/$spec.trace" || skip_all "mktrace failed on render-$spec"
 done
@@ -108,6 +108,27 @@ threads-scope-all||calls|80x12|key:t MOVE_DOWN ENTER key:t SCOPE_ALL
 info||calls|80x24|VIEW_INFO
 info-wide||wide|80x24|key:i
 help||calls|80x50|VIEW_HELP
+frames||frames|100x16|VIEW_FRAMES
+frames-roles|--roles|frames|100x16|VIEW_FRAMES
+frames-gen-80x24||gen|80x24|key:J
+frames-by-start||frames|100x16|VIEW_FRAMES SORT_NEXT
+frames-key-8||frames|100x16|key:8 MOVE_DOWN
+frames-enter-chart||frames|100x24|VIEW_FRAMES MOVE_DOWN ENTER
+frames-hot|--roles|frames|100x16|VIEW_FRAMES EXPAND
+frames-hot-calltree||frames|100x24|VIEW_FRAMES EXPAND ENTER
+frames-mouse-hot||frames|100x16|VIEW_FRAMES mouse:0;80;4M mouse:0;80;4m mouse:0;80;4M@100
+frames-filter||frames|100x16|VIEW_FRAMES filter:Render
+frames-search||frames|100x16|VIEW_FRAMES search:measure
+frames-none||calls|80x12|VIEW_FRAMES
+frames-drop-measure||frames|100x16|VIEW_FRAMES EXPAND TRANSFORM_DROP
+frames-back||frames|100x16|VIEW_FRAMES MOVE_DOWN ENTER HISTORY_BACK
+calls-selected||frames|100x16|search:measure VIEW_CALLS
+calls-by-start||frames|100x16|search:doFrame VIEW_CALLS SORT_NEXT SORT_NEXT
+calls-enter-chart||frames|100x24|search:measure VIEW_CALLS MOVE_DOWN ENTER
+calls-from-chart||frames|100x16|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN key:9
+calls-filter||gen|100x16|search:doCallbacks VIEW_CALLS filter:Frame
+calls-tab||frames|100x16|VIEW_FRAMES key:Tab
+calls-mouse||frames|100x16|search:doFrame VIEW_CALLS mouse:0;10;4M mouse:0;10;4m mouse:0;10;4M@100
 help-page-down||calls|80x24|key:? PAGE_DOWN
 help-end||calls|80x24|key:? key:G
 help-back-out||calls|80x12|VIEW_HELP BACK_OUT

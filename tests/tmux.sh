@@ -621,6 +621,34 @@ if [ -n "$utf8" ]; then
 	wait_for 'status_line; case $sl in *"$name"*) true ;; *) false ;; esac'
 	ok $? "$label: the profile selects the tree's method"
 
+	# Frames (J): every frame, longest first, the summary in the title;
+	# Enter opens the chart zoomed on the frame, its span the range; I
+	# lists the calls of the selected method; a click selects a frame
+	# and a second click opens it.
+	keys J
+	expect '\| Frames: 38 frames, 0 slow, 0 frozen; p50 0\.089 ' \
+		"$label: J shows the frames, the summary in the title"
+	expect '^ +main +72\.155 +3\.807 ' "$label: the longest frame first"
+	keys Enter
+	expect '\| Timeline \|.*\| range: wall 72\.155\.\.7' \
+		"$label: Enter: the frame in the chart, its span the range"
+	wait_for 'status_has "Choreographer\.doFrame \(3\.807ms\)$"'
+	ok $? "$label: the frame's call is selected"
+	keys X I
+	expect '\| Calls: a\.v\.Choreographer\.doFrame: 38 calls, longest 3\.807 ms' \
+		"$label: I lists the calls of the selected method"
+	keys 8
+	expect '\| Frames: 38 frames' "$label: 8 shows the frames again"
+	mouse "0;10;4M"
+	mouse "0;10;4m"
+	wait_for 'status_has "frame at 67\.847 ms"'
+	ok $? "$label: a click selects the second frame"
+	mouse "0;10;4M"
+	mouse "0;10;4m"
+	expect '\| Timeline \|.*\| range: wall 67\.847\.\.7' \
+		"$label: a click on the selected frame opens it in the chart"
+	keys X p
+
 	# Resizes.
 	resize 120 40
 	wait_for 'row_has 40 "^Enter:open"'

@@ -600,6 +600,18 @@ ask_init(const struct app *app, struct view_ask *ask)
 	ask->jump = APP_VIEW_COUNT;
 }
 
+/* Select call c of thread t and show it in view: the call chart zoomed
+ * to it, or the call tree on its path (the Frames and Calls views'
+ * Enter). */
+static void
+open_call(struct app *app, enum app_view view, uint32_t t, uint32_t c)
+{
+	app_select_call(app, t, c);
+	app_jump(app, view, app->sel.method);
+	if (app->view == APP_VIEW_TIMELINE)
+		app_request(app, REQ_ZOOM_CALL);
+}
+
 /* Apply what the current view asked for, then take its selection. */
 static void
 apply_ask(struct app *app, struct view_ask *ask)
@@ -608,7 +620,11 @@ apply_ask(struct app *app, struct view_ask *ask)
 
 	if (ask->set_scope)
 		app_set_scope(app, &ask->scope);
-	if (ask->jump != APP_VIEW_COUNT)
+	if (ask->set_range)
+		app_set_range(app, &ask->range);
+	if (ask->open_call && ask->jump != APP_VIEW_COUNT)
+		open_call(app, ask->jump, ask->call_thread, ask->call);
+	else if (ask->jump != APP_VIEW_COUNT)
 		app_jump(app, ask->jump, ask->method);
 	else if (app->view == from)
 		take_selection(app, from);
@@ -1606,6 +1622,18 @@ draw_title(struct app *app, struct canvas *c)
 	filter = app->filter_text[app->view]
 	                 ? xasprintf(" &%s", app->filter_text[app->view])
 	                 : xstrdup("");
+	if (view_ops[app->view]->title) {
+		char *more = view_ops[app->view]->title(app->state[app->view],
+		                                        app);
+
+		if (more) {
+			char *both = xasprintf("%s: %s", filter, more);
+
+			free(filter);
+			free(more);
+			filter = both;
+		}
+	}
 	file = xasprintf("%s%s%s", base_name(app->tree->path),
 	                 app->base ? " vs " : "",
 	                 app->base ? base_name(app->base_path) : "");

@@ -129,6 +129,11 @@ struct app {
 	/* At or above 0: the loop quits so that the viewer reloads the
 	 * profile on this sample type (y); -1 otherwise. */
 	long sample_type_wanted;
+	/* What the Frames view calls a frame (--frame-method; not owned,
+	 * NULL: Choreographer.doFrame) and its budget in microseconds
+	 * (--budget, --refresh-rate; 0: 60 Hz's). */
+	const char *frame_method;
+	double frame_budget;
 	/* Where o looks for source files (--source-dir; not owned). */
 	const char *const *source_dirs;
 	size_t nsource_dirs;

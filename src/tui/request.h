@@ -41,6 +41,10 @@
 	R(VIEW_HELP, "Views", "6 ? F1", "this help")                           \
 	R(VIEW_CALLTREE, "Views", "7 C",                                       \
 	  "call tree view; on a method: its call paths")                       \
+	R(VIEW_FRAMES, "Views", "8 J",                                         \
+	  "frames view: every frame against the budget")                      \
+	R(VIEW_CALLS, "Views", "9 I",                                          \
+	  "calls view: each call of the selected method")                     \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
 	R(SAMPLE_TYPE, "Profile", "y",                                         \
 	  "pprof: cycle the sample type (sizes, counts, ...)")                 \

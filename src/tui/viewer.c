@@ -28,7 +28,7 @@ static const struct cmd_spec viewer_spec = {
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
                    OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE |
-                   OPT_FULL_NAMES | OPT_SOURCE_DIR,
+                   OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES,
         .min_args = 1,
         .max_args = 1,
 };
@@ -130,6 +130,8 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	fresh->run_editor = app->run_editor;
 	fresh->source_dirs = app->source_dirs;
 	fresh->nsource_dirs = app->nsource_dirs;
+	fresh->frame_method = app->frame_method;
+	fresh->frame_budget = app->frame_budget;
 	if (app->view != APP_VIEW_PROFILE)
 		app_request(fresh, view_request(app->view));
 	app_message(fresh, false, "sample type %s",
@@ -242,6 +244,8 @@ viewer_main(int argc, char **argv)
 	app->run_editor = run_editor;
 	app->source_dirs = opts.source_dirs;
 	app->nsource_dirs = opts.nsource_dirs;
+	app->frame_method = opts.frame_method;
+	app->frame_budget = opts.budget;
 	term_size(&width, &height);
 	canvas = canvas_new(width, height, opts.ascii || !locale_is_utf8());
 	while (!term_interrupted()) {

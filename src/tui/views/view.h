@@ -38,7 +38,9 @@ struct app;
 	V(THREADS, threads, REQ_VIEW_THREADS)                                  \
 	V(INFO, info, REQ_VIEW_INFO)                                           \
 	V(HELP, help, REQ_VIEW_HELP)                                           \
-	V(CALLTREE, calltree, REQ_VIEW_CALLTREE)
+	V(CALLTREE, calltree, REQ_VIEW_CALLTREE)                               \
+	V(FRAMES, frames, REQ_VIEW_FRAMES)                                     \
+	V(CALLS, calls, REQ_VIEW_CALLS)
 
 enum app_view {
 #define VIEW_ENUM(id, name, req) APP_VIEW_##id,
@@ -59,6 +61,13 @@ struct view_ask {
 	size_t match;       /* a search's match among the matching rows,
 	                       from 1; 0: none to show */
 	size_t matches;     /* how many rows match */
+	/* Make range the range of every view first. */
+	bool set_range;
+	struct time_range range;
+	/* Select call `call` of thread call_thread and show it in jump:
+	 * the call chart zoomed to it, or the call tree on its path. */
+	bool open_call;
+	uint32_t call_thread, call;
 };
 
 enum view_result {
@@ -127,6 +136,9 @@ struct view_ops {
 	 * app's until the next call); how many rows show.  NULL in views
 	 * without rows to hide. */
 	size_t (*filter)(void *state, const struct app *app, const regex_t *re);
+	/* What the title line adds after the view's name (a new string),
+	 * such as a summary of its rows; NULL: nothing. */
+	char *(*title)(void *state, const struct app *app);
 	/* Every row the view shows (all of them, not only the screen's)
 	 * as a new table of text cells, for `w`; NULL when it has none. */
 	struct table *(*rows)(void *state, struct app *app);

@@ -1,0 +1,592 @@
+/*
+ * frames: every frame of the threads that draw in the scope
+ * (query/frames.h), longest first (s: by start), each with a bar of its
+ * length against the budget's line, slow and frozen marked, and its
+ * hottest method; the summary goes in the title.  Enter opens the call
+ * chart on the frame, its span the range; l (Right) moves onto the hot
+ * methods, where Enter opens the call tree on the heaviest call of that
+ * method inside the frame, its span the range.
+ */
+#include "config.h"
+
+#include "query/frames.h"
+#include "query/method-name.h"
+#include "text/duration.h"
+#include "tui/app.h"
+#include "tui/list.h"
+#include "util/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct frames_view {
+	struct frames fr;
+	struct frame_summary sum;
+	uint32_t *order; /* frames in the view's order */
+	struct list list;
+	bool by_start;
+	int hot;   /* 0: the frame; k: its k-th hot method */
+	int hot_x; /* the screen column of the hot methods at the last draw */
+	const regex_t *filter;
+	const struct app *app; /* for the filter's matcher */
+};
+
+struct sort_ctx {
+	const struct frames *fr;
+	bool by_start;
+};
+
+static int
+frame_cmp(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *s = arg;
+	const struct drawn_frame *x = &s->fr->frames[*(const uint32_t *)a];
+	const struct drawn_frame *y = &s->fr->frames[*(const uint32_t *)b];
+	enum clock_index k = s->fr->clock;
+
+	if (!s->by_start && x->dur[k] != y->dur[k])
+		return x->dur[k] > y->dur[k] ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+static void
+sort_frames(struct frames_view *v)
+{
+	struct sort_ctx s = {&v->fr, v->by_start};
+
+	if (v->fr.count > 1)
+		qsort_r(v->order, v->fr.count, sizeof(*v->order), frame_cmp,
+		        &s);
+}
+
+/* The frames of the app's scope, found again; the cursor stays on its
+ * frame's call when it is still there. */
+static void
+build(struct frames_view *v, struct app *app)
+{
+	uint32_t call = CALL_NONE;
+	char why[256];
+	bool *is_frame;
+	size_t i;
+
+	if (v->fr.count && v->list.cursor < v->fr.count)
+		call = v->fr.frames[v->order[v->list.cursor]].call;
+	frames_done(&v->fr);
+	free(v->order);
+	is_frame =
+	        frames_methods(app->tree, app->frame_method, why, sizeof(why));
+	if (!is_frame) /* checked with the options: not seen */
+		is_frame = xcalloc(app->tree->nmethods + 1, sizeof(*is_frame));
+	frames_find(&v->fr, app->tree, &app->scope, is_frame,
+	            app->frame_budget > 0
+	                    ? app->frame_budget
+	                    : frames_budget_of_rate(FRAMES_DEFAULT_HZ));
+	free(is_frame);
+	frames_summarize(&v->fr, 0, v->fr.count, &v->sum);
+	v->order = xcalloc(v->fr.count + 1, sizeof(*v->order));
+	for (i = 0; i < v->fr.count; i++)
+		v->order[i] = (uint32_t)i;
+	sort_frames(v);
+	list_set_count(&v->list, v->fr.count);
+	list_reset(&v->list);
+	for (i = 0; call != CALL_NONE && i < v->fr.count; i++)
+		if (v->fr.frames[v->order[i]].call == call)
+			list_select(&v->list, i);
+	v->hot = 0;
+}
+
+static void *
+fv_open(struct app *app)
+{
+	struct frames_view *v = xcalloc(1, sizeof(*v));
+
+	v->app = app;
+	build(v, app);
+	return v;
+}
+
+static void
+fv_close(void *state)
+{
+	struct frames_view *v = state;
+
+	frames_done(&v->fr);
+	free(v->order);
+	list_done(&v->list);
+	free(v);
+}
+
+static const struct drawn_frame *
+current(const struct frames_view *v)
+{
+	return v->fr.count ? &v->fr.frames[v->order[v->list.cursor]] : NULL;
+}
+
+static char *
+ms(uint64_t us)
+{
+	char buf[DURATION_SIZE];
+
+	return xstrdup(duration_ms(buf, sizeof(buf), us));
+}
+
+/* The bar of frame f, w cells: the budget's line at the middle. */
+static void
+draw_bar(const struct frames_view *v, struct canvas *c,
+         const struct drawn_frame *f, int x, int y, int w, enum role role)
+{
+	double per_cell = v->fr.budget / (w / 2);
+	double len = (double)f->dur[v->fr.clock] / per_cell;
+	int i;
+
+	for (i = 0; i < w; i++) {
+		bool over = i >= w / 2;
+
+		if (i < len) {
+			bool cut = i == w - 1 && len > w;
+
+			canvas_fill(c, x + i, y, 1,
+			            canvas_glyph(c, cut ? GLYPH_ARROW
+			                                : GLYPH_BLOCK),
+			            over && role == ROLE_NORMAL ? ROLE_HOT
+			                                        : role);
+		} else if (i == w / 2) {
+			canvas_fill(c, x + i, y, 1,
+			            canvas_glyph(c, GLYPH_VLINE),
+			            role == ROLE_NORMAL ? ROLE_DIM : role);
+		}
+	}
+}
+
+enum {
+	MARK_W = 6,
+	THREAD_W = 12,
+	START_W = 10,
+	TIME_W = 9,
+};
+
+static void
+fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
+{
+	static const char *const heads[] = {"", "Thread", "Start ms", "Wall ms",
+	                                    "Cpu ms"};
+	struct frames_view *v = state;
+	int bar_w = c->width >= 120 ? 24 : 12;
+	int body = height - 1, y, x;
+	size_t row;
+	char *t;
+
+	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
+	x = MARK_W + 1;
+	canvas_text(c, x, top, THREAD_W, heads[1], ROLE_HEADER);
+	x += THREAD_W + 1;
+	t = xasprintf("%s%s", heads[2],
+	              v->by_start ? canvas_glyph(c, GLYPH_SORT_UP) : "");
+	canvas_text_right(c, x, top, START_W, t, ROLE_HEADER);
+	free(t);
+	x += START_W + 1;
+	t = xasprintf("%s%s", heads[3],
+	              v->by_start ? "" : canvas_glyph(c, GLYPH_SORT_DOWN));
+	canvas_text_right(c, x, top, TIME_W, t, ROLE_HEADER);
+	free(t);
+	x += TIME_W + 1;
+	canvas_text_right(c, x, top, TIME_W, heads[4], ROLE_HEADER);
+	x += TIME_W + 1;
+	canvas_text(c, x, top, bar_w, "vs budget", ROLE_HEADER);
+	x += bar_w + 1;
+	v->hot_x = x;
+	canvas_text(c, x, top, c->width - x, "Hot methods (exclusive ms)",
+	            ROLE_HEADER);
+	if (!v->fr.count) {
+		canvas_text(
+		        c, 2, top + 2, c->width - 2,
+		        "No frames: no call of the frame method in the scope "
+		        "(--frame-method names another)",
+		        ROLE_NORMAL);
+		return;
+	}
+	list_layout(&v->list, body > 0 ? (size_t)body : 0);
+	v->list.y = top + 1;
+	for (y = 0, row = v->list.top; y < body && row < v->fr.count;
+	     y++, row = list_next(&v->list, row)) {
+		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
+		bool slow = frames_slow(&v->fr, f);
+		bool frozen = frames_frozen(&v->fr, f);
+		enum role role =
+		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
+		int ry = top + 1 + y, k;
+
+		if (role == ROLE_CURSOR)
+			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
+		canvas_text(c, 0, ry, MARK_W,
+		            frozen ? "frozen"
+		            : slow ? "slow"
+		                   : "",
+		            role == ROLE_NORMAL && slow ? ROLE_WARNING : role);
+		x = MARK_W + 1;
+		canvas_text(c, x, ry, THREAD_W,
+		            app->tree->threads[f->thread].name, role);
+		x += THREAD_W + 1;
+		t = ms(f->start);
+		canvas_text_right(c, x, ry, START_W, t, role);
+		free(t);
+		x += START_W + 1;
+		t = ms(f->dur[CLOCK_WALL]);
+		canvas_text_right(c, x, ry, TIME_W,
+		                  app->tree->has_clock[CLOCK_WALL] ? t : "-",
+		                  role);
+		free(t);
+		x += TIME_W + 1;
+		t = ms(f->dur[CLOCK_CPU]);
+		canvas_text_right(c, x, ry, TIME_W,
+		                  app->tree->has_clock[CLOCK_CPU] ? t : "-",
+		                  role);
+		free(t);
+		x += TIME_W + 1;
+		draw_bar(v, c, f, x, ry, bar_w, role);
+		x += bar_w + 1;
+		for (k = 0;
+		     k < FRAME_HOT && f->hot[k] != CALL_NONE && x < c->width;
+		     k++) {
+			char *name = app_method_name(app, f->hot[k]);
+			char *ex = ms(f->hot_excl[k]);
+			bool on = role == ROLE_CURSOR && v->hot == k + 1;
+
+			t = xasprintf("%s %s", name, ex);
+			x += canvas_text(c, x, ry, c->width - x, t,
+			                 on ? ROLE_MATCH : role);
+			x += 2;
+			free(t);
+			free(name);
+			free(ex);
+		}
+	}
+}
+
+/* Ask for call c of thread t shown in view, its span (within the
+ * scope's range) the range. */
+static void
+ask_open(const struct app *app, uint32_t t, uint32_t c, uint64_t from,
+         uint64_t to, enum app_view view, struct view_ask *ask)
+{
+	ask->set_range = true;
+	ask->range.on = true;
+	ask->range.clock = calltree_default_range_clock(app->tree);
+	ask->range.start = from;
+	ask->range.end = to > from ? to : from + 1;
+	ask->open_call = true;
+	ask->call_thread = t;
+	ask->call = c;
+	ask->jump = view;
+}
+
+/* The call of method m inside frame f that lasts longest, or CALL_NONE. */
+static uint32_t
+heaviest_call(const struct calltree *tree, const struct drawn_frame *f,
+              uint32_t m, enum clock_index k)
+{
+	size_t end = tree->threads[f->thread].first_call +
+	             tree->threads[f->thread].ncalls;
+	uint32_t depth = calltree_depth(tree, f->call), best = CALL_NONE;
+	uint64_t most = 0;
+	size_t c;
+
+	if (calltree_method(tree, f->call) == m)
+		return f->call;
+	for (c = f->call + 1; c < end && calltree_depth(tree, c) > depth; c++) {
+		uint64_t d;
+
+		if (calltree_method(tree, c) != m)
+			continue;
+		d = calltree_duration(tree, c, k);
+		if (best == CALL_NONE || d > most) {
+			best = (uint32_t)c;
+			most = d;
+		}
+	}
+	return best;
+}
+
+static void
+enter(struct frames_view *v, const struct app *app, struct view_ask *ask)
+{
+	const struct drawn_frame *f = current(v);
+	enum clock_index k = v->fr.clock;
+	uint32_t c;
+
+	if (!f)
+		return;
+	if (!v->hot) {
+		ask_open(app, f->thread, f->call, f->start,
+		         f->start + f->dur[k], APP_VIEW_TIMELINE, ask);
+		return;
+	}
+	c = heaviest_call(app->tree, f, f->hot[v->hot - 1], k);
+	if (c == CALL_NONE)
+		return;
+	ask_open(app, f->thread, c, f->start, f->start + f->dur[k],
+	         APP_VIEW_CALLTREE, ask);
+}
+
+static enum view_result
+fv_handle(void *state, const struct app *app, enum request req,
+          struct view_ask *ask)
+{
+	struct frames_view *v = state;
+	const struct drawn_frame *f;
+
+	if (list_move(&v->list, req)) {
+		v->hot = 0;
+		return VIEW_DONE;
+	}
+	switch (req) {
+	case REQ_SORT_NEXT:
+	case REQ_SORT_PREV:
+	case REQ_SORT_REVERSE:
+		v->by_start = !v->by_start;
+		sort_frames(v);
+		list_reset(&v->list);
+		v->hot = 0;
+		snprintf(ask->message, sizeof(ask->message), "frames by %s",
+		         v->by_start ? "start" : "length");
+		return VIEW_DONE;
+	case REQ_EXPAND:
+		f = current(v);
+		if (f && v->hot < FRAME_HOT && f->hot[v->hot] != CALL_NONE)
+			v->hot++;
+		return VIEW_DONE;
+	case REQ_COLLAPSE:
+		if (v->hot)
+			v->hot--;
+		return VIEW_DONE;
+	case REQ_ENTER:
+		enter(v, app, ask);
+		return VIEW_DONE;
+	default:
+		return VIEW_UNHANDLED;
+	}
+}
+
+static enum view_result
+fv_mouse(void *state, struct app *app, const struct mouse_event *ev,
+         struct view_ask *ask)
+{
+	struct frames_view *v = state;
+	size_t was = v->list.cursor;
+	int was_hot = v->hot;
+	enum list_click r = list_mouse(&v->list, ev);
+	const struct drawn_frame *f = current(v);
+
+	(void)app, (void)ask;
+	if (r == LIST_MISSED)
+		return VIEW_UNHANDLED;
+	if (ev->kind == MOUSE_PRESS && ev->button == 0 && f)
+		v->hot = ev->x >= v->hot_x && f->hot[0] != CALL_NONE ? 1 : 0;
+	if (r == LIST_AGAIN && v->hot == was_hot && v->list.cursor == was)
+		return VIEW_AGAIN;
+	return VIEW_DONE;
+}
+
+/* Whether the frame on row matches re: its thread's name or the full
+ * name of a hot method. */
+static bool
+matches(const struct frames_view *v, const struct app *app, size_t row,
+        const regex_t *re)
+{
+	const struct drawn_frame *f = &v->fr.frames[v->order[row]];
+	bool hit = regexec(re, app->tree->threads[f->thread].name, 0, NULL,
+	                   0) == 0;
+	int k;
+
+	for (k = 0; !hit && k < FRAME_HOT && f->hot[k] != CALL_NONE; k++) {
+		char *name = method_full_name(&app->tree->methods[f->hot[k]]);
+
+		hit = regexec(re, name, 0, NULL, 0) == 0;
+		free(name);
+	}
+	return hit;
+}
+
+static bool
+row_matches(size_t row, void *arg)
+{
+	void **a = arg;
+
+	return matches(a[0], a[1], row, a[2]);
+}
+
+static bool
+fv_find(void *state, const struct app *app, const regex_t *re, int dir,
+        struct view_ask *ask)
+{
+	struct frames_view *v = state;
+	void *arg[3] = {v, (void *)app, (void *)re};
+	struct list_hit hit;
+
+	if (!list_search(&v->list, dir, row_matches, arg, &hit))
+		return false;
+	v->hot = 0;
+	ask->match = hit.nth;
+	ask->matches = hit.total;
+	return true;
+}
+
+static bool
+row_kept(size_t row, void *arg)
+{
+	const struct frames_view *v = arg;
+
+	return matches(v, v->app, row, v->filter);
+}
+
+static size_t
+fv_filter(void *state, const struct app *app, const regex_t *re)
+{
+	struct frames_view *v = state;
+
+	v->filter = re;
+	v->app = app;
+	list_filter(&v->list, re ? row_kept : NULL, v);
+	return list_visible(&v->list);
+}
+
+static void
+fv_refresh(void *state, struct app *app)
+{
+	struct frames_view *v = state;
+
+	v->app = app;
+	build(v, app);
+	list_filter(&v->list, v->filter ? row_kept : NULL, v);
+}
+
+static uint32_t
+fv_selection(void *state)
+{
+	struct frames_view *v = state;
+	const struct drawn_frame *f = current(v);
+
+	if (!f)
+		return CALL_NONE;
+	return v->hot ? f->hot[v->hot - 1]
+	              : calltree_method(v->app->tree, f->call);
+}
+
+static char *
+fv_status(void *state, struct app *app)
+{
+	struct frames_view *v = state;
+	const struct drawn_frame *f = current(v);
+	char *name, *start, *len, *over, *s;
+
+	if (!f)
+		return NULL;
+	name = app_method_name(app,
+	                       v->hot ? f->hot[v->hot - 1]
+	                              : calltree_method(app->tree, f->call));
+	start = ms(f->start);
+	len = ms(f->dur[v->fr.clock]);
+	over = ms(frames_over(&v->fr, f));
+	s = xasprintf("%s: frame at %s ms on %s, %s ms%s%s%s; Enter: %s", name,
+	              start, app->tree->threads[f->thread].name, len,
+	              frames_slow(&v->fr, f) ? ", " : "",
+	              frames_slow(&v->fr, f) ? over : "",
+	              frames_slow(&v->fr, f) ? " ms over budget" : "",
+	              v->hot ? "its heaviest call in the call tree"
+	                     : "the frame in the call chart");
+	free(name);
+	free(start);
+	free(len);
+	free(over);
+	return s;
+}
+
+static char *
+fv_title(void *state, const struct app *app)
+{
+	struct frames_view *v = state;
+	const struct frame_summary *s = &v->sum;
+	char *p[FRAMES_PERCENTILES], *max, *budget, *t;
+	int i;
+
+	(void)app;
+	for (i = 0; i < FRAMES_PERCENTILES; i++)
+		p[i] = ms(s->pct[i]);
+	max = ms(s->max);
+	budget = ms((uint64_t)(v->fr.budget + 0.5));
+	t = xasprintf("%zu frames, %zu slow, %zu frozen; p50 %s p90 %s p95 %s "
+	              "p99 %s max %s ms; budget %s ms%s",
+	              s->frames, s->slow, s->frozen, p[0], p[1], p[2], p[3],
+	              max, budget, v->fr.sampled ? " (estimates)" : "");
+	for (i = 0; i < FRAMES_PERCENTILES; i++)
+		free(p[i]);
+	free(max);
+	free(budget);
+	return t;
+}
+
+static struct table *
+fv_rows(void *state, struct app *app)
+{
+	static const char *const names[] = {
+	        "Mark",          "Thread",   "Start ms",   "Wall ms",
+	        "Cpu ms",        "Over ms",  "Hot method", "Hot ms",
+	        "Second method", "Second ms"};
+	static const enum table_kind kinds[] = {
+	        TABLE_STRING, TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER,
+	        TABLE_STRING, TABLE_NUMBER};
+	struct frames_view *v = state;
+	struct table *t = table_new(10, names, kinds);
+	size_t row;
+	int k;
+
+	for (row = list_first(&v->list); row < v->fr.count;
+	     row = list_next(&v->list, row)) {
+		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
+
+		table_row(t);
+		table_str(t, frames_frozen(&v->fr, f) ? "frozen"
+		             : frames_slow(&v->fr, f) ? "slow"
+		                                      : "");
+		table_str(t, app->tree->threads[f->thread].name);
+		table_ms(t, f->start);
+		table_ms(t, f->dur[CLOCK_WALL]);
+		table_ms(t, f->dur[CLOCK_CPU]);
+		table_ms(t, frames_over(&v->fr, f));
+		for (k = 0; k < FRAME_HOT; k++) {
+			char *name;
+
+			if (f->hot[k] == CALL_NONE) {
+				table_str(t, "");
+				table_str(t, "");
+				continue;
+			}
+			name = method_full_name(&app->tree->methods[f->hot[k]]);
+			table_str(t, name);
+			table_ms(t, f->hot_excl[k]);
+			free(name);
+		}
+	}
+	return t;
+}
+
+const struct view_ops view_frames_ops = {
+        .name = "Frames",
+        .hints = "Enter:chart  l:hot method  s:by length/start",
+        .needs_calls = true,
+        .open = fv_open,
+        .close = fv_close,
+        .draw = fv_draw,
+        .handle = fv_handle,
+        .find = fv_find,
+        .mouse = fv_mouse,
+        .filter = fv_filter,
+        .refresh = fv_refresh,
+        .selection = fv_selection,
+        .status = fv_status,
+        .title = fv_title,
+        .rows = fv_rows,
+};
