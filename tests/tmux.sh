@@ -626,7 +626,7 @@ if [ -n "$utf8" ]; then
 	# lists the calls of the selected method; a click selects a frame
 	# and a second click opens it.
 	keys J
-	expect '\| Frames: 38 frames, 0 slow, 0 frozen; p50 0\.089 ' \
+	expect '\| Frames \|.*\| 38 frames 0 slow 0 frozen, p50 0\.1 ' \
 		"$label: J shows the frames, the summary in the title"
 	expect '^ +main +72\.155 +3\.807 ' "$label: the longest frame first"
 	keys Enter
@@ -635,10 +635,10 @@ if [ -n "$utf8" ]; then
 	wait_for 'status_has "Choreographer\.doFrame \(3\.807ms\)$"'
 	ok $? "$label: the frame's call is selected"
 	keys X I
-	expect '\| Calls: a\.v\.Choreographer\.doFrame: 38 calls, longest 3\.807 ms' \
+	expect '\| Calls \|.*\| a\.v\.Choreographer\.doFrame: 38 c' \
 		"$label: I lists the calls of the selected method"
 	keys 8
-	expect '\| Frames: 38 frames' "$label: 8 shows the frames again"
+	expect '\| Frames \|.*\| 38 frames' "$label: 8 shows the frames again"
 	mouse "0;10;4M"
 	mouse "0;10;4m"
 	wait_for 'status_has "frame at 67\.847 ms"'

@@ -1622,18 +1622,6 @@ draw_title(struct app *app, struct canvas *c)
 	filter = app->filter_text[app->view]
 	                 ? xasprintf(" &%s", app->filter_text[app->view])
 	                 : xstrdup("");
-	if (view_ops[app->view]->title) {
-		char *more = view_ops[app->view]->title(app->state[app->view],
-		                                        app);
-
-		if (more) {
-			char *both = xasprintf("%s: %s", filter, more);
-
-			free(filter);
-			free(more);
-			filter = both;
-		}
-	}
 	file = xasprintf("%s%s%s", base_name(app->tree->path),
 	                 app->base ? " vs " : "",
 	                 app->base ? base_name(app->base_path) : "");
@@ -1649,6 +1637,19 @@ draw_title(struct app *app, struct canvas *c)
 		                 view_ops[app->view]->name, filter, threads,
 		                 clock, range,
 		                 app->full_names ? " | full names" : "");
+	}
+	/* What the view adds (the frames' summary) after the range. */
+	if (view_ops[app->view]->title) {
+		char *more = view_ops[app->view]->title(app->state[app->view],
+		                                        app);
+
+		if (more) {
+			char *both = xasprintf("%s | %s", rest, more);
+
+			free(rest);
+			free(more);
+			rest = both;
+		}
 	}
 	/* What does not fit goes first: a list of transforms (for their
 	 * count; i lists them), then the file name's start. */

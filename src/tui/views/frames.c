@@ -132,6 +132,13 @@ ms(uint64_t us)
 	return xstrdup(duration_ms(buf, sizeof(buf), us));
 }
 
+/* us in milliseconds to one decimal, for the title. */
+static char *
+ms1(uint64_t us)
+{
+	return xasprintf("%.1f", (double)us / 1000);
+}
+
 /* The bar of frame f, w cells: the budget's line at the middle. */
 static void
 draw_bar(const struct frames_view *v, struct canvas *c,
@@ -513,11 +520,11 @@ fv_title(void *state, const struct app *app)
 
 	(void)app;
 	for (i = 0; i < FRAMES_PERCENTILES; i++)
-		p[i] = ms(s->pct[i]);
-	max = ms(s->max);
+		p[i] = ms1(s->pct[i]);
+	max = ms1(s->max);
 	budget = ms((uint64_t)(v->fr.budget + 0.5));
-	t = xasprintf("%zu frames, %zu slow, %zu frozen; p50 %s p90 %s p95 %s "
-	              "p99 %s max %s ms; budget %s ms%s",
+	t = xasprintf("%zu frames %zu slow %zu frozen, p50 %s p90 %s p95 %s "
+	              "p99 %s max %s ms, budget %s%s",
 	              s->frames, s->slow, s->frozen, p[0], p[1], p[2], p[3],
 	              max, budget, v->fr.sampled ? " (estimates)" : "");
 	for (i = 0; i < FRAMES_PERCENTILES; i++)
