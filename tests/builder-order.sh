@@ -16,8 +16,16 @@ order="builder builder-records builder-sums builder-split"
 dir=${1:-${top_builddir:-.}/src/model}
 nm=${NM:-nm}
 
+# Under make check (top_builddir set) the objects are built: one that
+# is missing means they were renamed, and the check must follow them.
 for f in $order; do
 	if [ ! -f "$dir/$f.o" ]; then
+		if [ -n "${top_builddir:-}" ]; then
+			echo "not ok 1 - the builder's objects are in $dir"
+			echo "# no $dir/$f.o: where does the build put it?"
+			echo "1..1"
+			exit 1
+		fi
 		echo "1..0 # SKIP no object $dir/$f.o (build first)"
 		exit 0
 	fi
