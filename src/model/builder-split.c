@@ -1058,8 +1058,8 @@ sum_run(struct calltree_builder *b, const struct trace_records *run)
 	return false;
 }
 
-/* What the walk kept and what summed ahead, when no split took them.
- * (The hook split_free, for the core.) */
+/* Free what the walk kept, and stop and free what summed ahead, when no
+ * split took them.  (The hook split_free, for the core.) */
 static void
 split_free(struct calltree_builder *b)
 {
