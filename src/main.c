@@ -133,7 +133,8 @@ install_handlers(void)
 	sigprocmask(SIG_UNBLOCK, &set, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_bus_error;
-	sa.sa_flags = SA_SIGINFO;
+	/* On the viewer's stack for fatal signals, once it has one. */
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
 }

@@ -994,4 +994,41 @@ expect 'source not found: no .*/srcroot/com/example/app/Gone\.java or \.kt' \
 keys q
 sane q
 
+# --- A refused pattern, and a fatal signal on an overflowed stack -------
+# 20,000 nested groups overflowed regcomp's stack and left the terminal
+# raw, in the alternate screen with the mouse on.  A pattern nested past
+# util/pattern.c's limit now gets a message (typing all 40,001 bytes of
+# that one takes the viewer a minute; 150 levels are refused alike, and
+# tests/patterns.sh gives the whole one to the headless viewer).
+label="regex limits"
+run_in_pane "exec $TRACETUI $tmp/gen.trace"
+expect '\| Profile \| all 3 threads \|' "$label: the viewer opens"
+keys /
+expect '^search \(Enter; Esc cancels\): *$' "$label: / prompts for a pattern"
+keys -l "$(awk 'BEGIN { for (i = 0; i < 150; i++) printf "(" }')Looper$(
+	awk 'BEGIN { for (i = 0; i < 150; i++) printf ")" }')"
+keys Enter
+expect 'bad regular expression: nested deeper than 100 parentheses' \
+	"$label: 150 nested groups: a message on the status line"
+keys /
+keys -l 'Looper\.loop '
+keys Enter
+wait_for 'status_has "^android.os.Looper.loop \(\)V"'
+ok $? "$label: the next search works"
+keys q
+sane "q after a refused pattern"
+# Whatever overflows the stack, the fatal-signal handler runs on a stack
+# of its own and gives the terminal back (TRACETUI_TEST_STACK_OVERFLOW
+# recurses without end once the screen and the mouse are on).
+label="stack overflow"
+run_in_pane "ASAN_OPTIONS=\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}handle_segv=0 TRACETUI_TEST_STACK_OVERFLOW=1 $TRACETUI $tmp/gen.trace; echo status=\$?"
+expect '^status=139$' "$label: the viewer dies of SIGSEGV"
+wait_for prompt_back
+ok $? "$label: the shell prompt is back"
+modes_off "SIGSEGV on an overflowed stack"
+keys "$cls; set -f; for w in \$(stty -a); do case \$w in" \
+	" icanon | echo) printf '%s ' \$w ;; esac; done; set +f;" \
+	" echo :modes" Enter
+expect '^icanon echo :modes$' "$label: icanon and echo are on"
+
 done_testing

@@ -425,10 +425,11 @@ test_filter_mouse(void)
 static bool
 finds(const char *pattern, const char *s)
 {
+	char why[256];
 	regex_t re;
 	bool hit;
 
-	if (list_regcomp(&re, pattern) != 0)
+	if (list_regcomp(&re, pattern, why, sizeof(why)) != 0)
 		return false;
 	hit = regexec(&re, s, 0, NULL, 0) == 0;
 	regfree(&re);

@@ -11,7 +11,12 @@
  *                UTF-8 and control characters (escaped as \xNN), the
  *                exact text_escape output, text_is_clean;
  *   table        exact TEXT, TSV, CSV and JSON output (quoting, escaping
- *                of quotes, control characters and invalid UTF-8).
+ *                of quotes, control characters and invalid UTF-8);
+ *   pattern      the regex limits at their edges: 100 nested groups
+ *                pass and 101 do not, 4096 bytes pass and 4097 do not,
+ *                repetitions expanding to 100000 atoms pass and one
+ *                more do not, bracketed and escaped parentheses are no
+ *                groups, and what passes compiles.
  *
  * Every expected value is a literal worked out by hand.
  */
@@ -22,6 +27,7 @@
 #include "text/width.h"
 #include "util/arena.h"
 #include "util/map.h"
+#include "util/pattern.h"
 
 #include "tap.h"
 
@@ -712,6 +718,71 @@ test_duration(void)
 	is_str(duration_tick(b, sizeof(b), 50, 10, true), "50us", "tick: us");
 }
 
+/* A new string: n times text, then tail. */
+static char *
+repeated(const char *text, size_t n, const char *tail)
+{
+	size_t len = strlen(text), i;
+	char *s = malloc(len * n + strlen(tail) + 1), *p = s;
+
+	for (i = 0; i < n; i++, p += len)
+		memcpy(p, text, len);
+	strcpy(p, tail);
+	return s;
+}
+
+static void
+test_pattern(void)
+{
+	char *s, *t, why[128];
+	regex_t re;
+
+	s = repeated("(", 100, "a");
+	t = repeated(")", 100, "");
+	s = realloc(s, strlen(s) + strlen(t) + 1);
+	strcat(s, t);
+	ok(!pattern_refusal(s), "100 nested groups pass");
+	ok(pattern_compile(&re, s, REG_EXTENDED | REG_NOSUB, why,
+	                   sizeof(why)) == 0 &&
+	           regexec(&re, "xay", 0, NULL, 0) == 0,
+	   "and compile and match");
+	regfree(&re);
+	free(s);
+	free(t);
+	s = repeated("(", 101, "a");
+	is_str(pattern_refusal(s), "nested deeper than 100 parentheses",
+	       "101 open groups are refused, closed or not");
+	ok(pattern_compile(&re, s, REG_EXTENDED, why, sizeof(why)) != 0 &&
+	           strcmp(why, "nested deeper than 100 parentheses") == 0,
+	   "pattern_compile gives the reason");
+	free(s);
+	s = repeated("[(]", 200, "");
+	ok(!pattern_refusal(s), "200 bracketed ( are no groups");
+	free(s);
+	s = repeated("\\(", 200, "");
+	ok(!pattern_refusal(s), "200 escaped ( are no groups");
+	free(s);
+	s = repeated("[[:alpha:](]", 200, "");
+	ok(!pattern_refusal(s), "a class inside brackets ends no bracket");
+	free(s);
+	s = repeated("a", 4096, "");
+	ok(!pattern_refusal(s), "4096 bytes pass");
+	free(s);
+	s = repeated("a", 4097, "");
+	is_str(pattern_refusal(s), "longer than 4096 bytes",
+	       "4097 bytes are refused");
+	free(s);
+	ok(!pattern_refusal("(a{100}){1000}"), "100 x 1000 = 100000 atoms pass");
+	ok(pattern_refusal("(a{100}){1000}b") != NULL,
+	   "one atom more is refused");
+	ok(pattern_refusal("((a{10}){10}){1001}") != NULL,
+	   "nested repetitions multiply: 10 x 10 x 1001");
+	ok(!pattern_refusal("a{2,}x{1,5}[{]{}"),
+	   "open intervals and literal braces are fine");
+	ok(pattern_refusal("(a|b{1000}){101}") != NULL,
+	   "a group's size is every branch's");
+}
+
 int
 main(void)
 {
@@ -724,5 +795,6 @@ main(void)
 	test_table();
 	test_table_rows();
 	test_duration();
+	test_pattern();
 	return done_testing();
 }

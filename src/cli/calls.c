@@ -9,6 +9,7 @@
 #include "cli/cmd.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
+#include "util/pattern.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -116,6 +117,7 @@ static bool *
 match_methods(const struct calltree *tree, const char *pattern)
 {
 	bool *want = xcalloc(tree->nmethods + 1, sizeof(*want));
+	char msg[256];
 	regex_t re;
 	size_t i;
 	int rc;
@@ -125,13 +127,11 @@ match_methods(const struct calltree *tree, const char *pattern)
 			want[i] = true;
 		return want;
 	}
-	rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB);
+	rc = pattern_compile(&re, pattern, REG_EXTENDED | REG_NOSUB, msg,
+	                     sizeof(msg));
 	if (rc) {
-		char msg[256];
-
-		regerror(rc, &re, msg, sizeof(msg));
-		cmd_error("calls", "bad regular expression '%s': %s", pattern,
-		          msg);
+		cmd_error("calls", "bad regular expression '%.60s%s': %s",
+		          pattern, strlen(pattern) > 60 ? "..." : "", msg);
 		free(want);
 		return NULL;
 	}

@@ -224,7 +224,12 @@ add_transform(struct cmd_opts *o, enum transform_kind kind, const char *arg)
 	const char *problem = arg ? transforms_check_regex(arg) : NULL;
 
 	if (problem) {
-		snprintf(bad, sizeof(bad), "'%%s': %s", problem);
+		/* A refused pattern may be long: its start is enough. */
+		snprintf(bad, sizeof(bad), "%s '%%.60s%s': %s",
+		         kind == TRANSFORM_FOCUS_METHOD ? "--focus"
+		         : kind == TRANSFORM_MERGE      ? "--merge"
+		                                        : "--drop",
+		         strlen(arg) > 60 ? "..." : "", problem);
 		return bad;
 	}
 	UTIL_GROW(o->transforms, o->transforms_cap, o->ntransforms + 1);
@@ -355,7 +360,8 @@ set_frame_method(struct cmd_opts *o, const char *arg,
 
 	(void)spec;
 	if (problem) {
-		snprintf(bad, sizeof(bad), "--frame-method '%%s': %s", problem);
+		snprintf(bad, sizeof(bad), "--frame-method '%%.60s%s': %s",
+		         strlen(arg) > 60 ? "..." : "", problem);
 		return bad;
 	}
 	o->frame_method = arg;

@@ -11,6 +11,7 @@
 
 #include "query/method-name.h"
 #include "util/alloc.h"
+#include "util/pattern.h"
 
 #include <math.h>
 #include <regex.h>
@@ -26,11 +27,10 @@ frames_methods(const struct calltree *tree, const char *re, char *why,
 	bool *is_frame = xcalloc(tree->nmethods + 1, sizeof(*is_frame));
 	regex_t rx;
 	size_t m;
-	int rc = regcomp(&rx, re ? re : FRAMES_DEFAULT_METHOD,
-	                 REG_EXTENDED | REG_NOSUB);
+	int rc = pattern_compile(&rx, re ? re : FRAMES_DEFAULT_METHOD,
+	                         REG_EXTENDED | REG_NOSUB, why, size);
 
 	if (rc) {
-		regerror(rc, &rx, why, size);
 		free(is_frame);
 		return NULL;
 	}

@@ -8,6 +8,7 @@
 
 #include "query/method-name.h"
 #include "util/alloc.h"
+#include "util/pattern.h"
 
 #include <regex.h>
 #include <stdlib.h>
@@ -15,9 +16,14 @@
 const char *
 transforms_check_regex(const char *regex)
 {
+	static char why[160];
 	regex_t re;
+	const char *refused = pattern_refusal(regex);
 
-	if (regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0)
+	if (refused)
+		return refused;
+	if (pattern_compile(&re, regex, REG_EXTENDED | REG_NOSUB, why,
+	                    sizeof(why)) != 0)
 		return "not a valid extended regular expression";
 	regfree(&re);
 	return NULL;
@@ -32,8 +38,11 @@ select_methods(const struct calltree *tree, const char *regex, bool *any)
 	bool *sel;
 	size_t i;
 
+	char why[160];
+
 	*any = false;
-	if (regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) != 0)
+	if (pattern_compile(&re, regex, REG_EXTENDED | REG_NOSUB, why,
+	                    sizeof(why)) != 0)
 		return NULL;
 	sel = xcalloc(tree->nmethods + 1, sizeof(*sel));
 	for (i = 0; i < tree->nmethods; i++) {

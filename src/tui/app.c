@@ -678,14 +678,12 @@ run_search(struct app *app, int dir)
 void
 app_search(struct app *app, const char *pattern)
 {
+	char msg[256];
 	regex_t re;
 	int rc;
 
-	rc = list_regcomp(&re, pattern);
+	rc = list_regcomp(&re, pattern, msg, sizeof(msg));
 	if (rc) {
-		char msg[256];
-
-		regerror(rc, &re, msg, sizeof(msg));
 		app_message(app, true, "bad regular expression: %s", msg);
 		return;
 	}
@@ -702,6 +700,7 @@ app_filter(struct app *app, const char *pattern)
 {
 	const struct view_ops *ops = view_ops[app->view];
 	enum app_view v = app->view;
+	char msg[256];
 	regex_t re;
 	size_t shown;
 	int rc;
@@ -721,11 +720,8 @@ app_filter(struct app *app, const char *pattern)
 		}
 		return;
 	}
-	rc = list_regcomp(&re, pattern);
+	rc = list_regcomp(&re, pattern, msg, sizeof(msg));
 	if (rc) {
-		char msg[256];
-
-		regerror(rc, &re, msg, sizeof(msg));
 		app_message(app, true, "bad regular expression: %s", msg);
 		return;
 	}

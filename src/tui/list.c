@@ -9,8 +9,10 @@
 #include "tui/list.h"
 
 #include "util/alloc.h"
+#include "util/pattern.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -230,13 +232,22 @@ as_is:
 }
 
 int
-list_regcomp(regex_t *re, const char *pattern)
+list_regcomp(regex_t *re, const char *pattern, char *why, size_t size)
 {
-	char *anchored = anchor_names(pattern);
-	int rc = regcomp(re, anchored,
-	                 REG_EXTENDED | REG_NOSUB |
-	                         (has_upper(pattern) ? 0 : REG_ICASE));
+	const char *refused = pattern_refusal(pattern);
+	char *anchored;
+	int rc;
 
+	/* The limits are the user's pattern's, then what regcomp sees. */
+	if (refused) {
+		snprintf(why, size, "%s", refused);
+		return REG_ESPACE;
+	}
+	anchored = anchor_names(pattern);
+	rc = pattern_compile(re, anchored,
+	                     REG_EXTENDED | REG_NOSUB |
+	                             (has_upper(pattern) ? 0 : REG_ICASE),
+	                     why, size);
 	free(anchored);
 	return rc;
 }

@@ -71,9 +71,10 @@ size_t list_next(const struct list *l, size_t row);
 /* Release the filter's rows. */
 void list_done(struct list *l);
 /* Compile pattern as a search (POSIX extended, no subexpressions) with
- * smart case: ignoring case unless it holds an upper case letter.
- * regcomp's status. */
-int list_regcomp(regex_t *re, const char *pattern);
+ * smart case: ignoring case unless it holds an upper case letter,
+ * within util/pattern.h's limits.  0, or nonzero with the reason in
+ * why[0..size). */
+int list_regcomp(regex_t *re, const char *pattern, char *why, size_t size);
 /* Before drawing height rows: the cursor in view, a pager's last page
  * full.  The cursor stays on its row whatever the height. */
 void list_layout(struct list *l, size_t height);

@@ -132,6 +132,21 @@ on_fatal(int sig)
 	raise(sig);
 }
 
+/* For tests/tmux.sh (TRACETUI_TEST_STACK_OVERFLOW): recurse until the
+ * stack is gone, with the screen and the mouse on, as a regcomp did. */
+static volatile int overflow_forever = 1;
+
+static int
+overflow_stack(int depth)
+{
+	volatile char pad[4096];
+
+	pad[0] = (char)depth;
+	if (!overflow_forever)
+		return pad[0];
+	return overflow_stack(depth + 1) + pad[0];
+}
+
 static void
 set_colors(enum term_color mode)
 {
@@ -186,14 +201,34 @@ knows_mouse(void)
 	return kmous && kmous != (char *)-1 && *kmous;
 }
 
+/* The stack on_fatal runs on: a stack overflow leaves the thread's own
+ * stack none (a regcomp of 20,000 nested groups did), and endwin needs
+ * some.  The main thread's, where the viewer's keys are handled. */
+static void
+fatal_stack(void)
+{
+	static char stack[256 * 1024];
+	static bool done;
+	stack_t ss;
+
+	if (done)
+		return;
+	done = true;
+	memset(&ss, 0, sizeof(ss));
+	ss.ss_sp = stack;
+	ss.ss_size = sizeof(stack);
+	sigaltstack(&ss, NULL);
+}
+
 /* Catch the signals that end the viewer in on_signal, the fatal ones in
- * on_fatal; SIGBUS only with bus, since while a file loads it is main's
- * (a mapped file that shrank). */
+ * on_fatal, on fatal_stack; SIGBUS only with bus, since while a file
+ * loads it is main's (a mapped file that shrank). */
 static void
 catch_signals(bool bus)
 {
 	struct sigaction sa;
 
+	fatal_stack();
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -201,7 +236,7 @@ catch_signals(bool bus)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
 	sigaction(SIGSEGV, &sa, NULL);
 	if (bus)
 		sigaction(SIGBUS, &sa, NULL);
@@ -314,7 +349,7 @@ term_reading(bool on)
 	/* Read: a SIGBUS is no longer a file that shrank. */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = SA_RESETHAND | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);
 }
@@ -372,6 +407,8 @@ term_open(enum term_color color, bool mouse, char **error)
 		say(MOUSE_ON);
 	}
 	catch_signals(!reading);
+	if (getenv("TRACETUI_TEST_STACK_OVERFLOW"))
+		overflow_stack(0);
 	return true;
 }
 

@@ -1,0 +1,96 @@
+#!/bin/sh
+# patterns.sh: every regular expression the program compiles goes
+# through util/pattern.c's limits.  glibc's regcomp overflowed its stack
+# on 20,000 nested '(' (exit 139 from --focus, --merge, --drop and calls,
+# the viewer's terminal left raw) and takes minutes or gigabytes on
+# long patterns and nested repetitions.  Each option and prompt that
+# takes a regex must refuse such a pattern with a usage error (status 2)
+# or a status-line message, and go on taking ordinary ones.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+RENDER=${top_builddir:-.}/tests/render
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+"$MKTRACE" "$srcdir/tests/fixtures/render-gen.spec" "$tmp/gen.trace" ||
+	skip_all "mktrace failed"
+f=$tmp/gen.trace
+
+# repeat N TEXT: TEXT N times.
+repeat() {
+	awk -v n="$1" -v t="$2" 'BEGIN { while (n-- > 0) printf "%s", t }'
+}
+
+deep="$(repeat 20000 '(')a$(repeat 20000 ')')"
+nested101="$(repeat 101 '(')Looper$(repeat 101 ')')"
+nested100="$(repeat 100 '(')Looper$(repeat 100 ')')"
+long="Looper$(repeat 4100 '.?')"
+expand='(a{0,1000}){0,1000}'
+
+# refused DESCRIPTION WHY CMD...: exit 2 with WHY on stderr, nothing on
+# stdout, and a message that shows at most the pattern's start.
+refused() {
+	r_desc=$1 r_why=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q -- "$r_why" "$tmp/err" &&
+		[ "$(wc -c <"$tmp/err")" -lt 400 ]
+	ok $? "$r_desc: usage error (exit $rc): $r_why"
+	[ $rc -eq 2 ] || head -c 300 "$tmp/err" | diag
+}
+
+for opt in --focus --merge --drop; do
+	refused "report $opt, 20000 nested groups" "$opt '((((.*': longer than 4096 bytes" \
+		"$TRACETUI" report "$opt" "$deep" "$f"
+	refused "report $opt, 101 nested groups" "nested deeper than 100 parentheses" \
+		"$TRACETUI" report "$opt" "$nested101" "$f"
+	refused "tree $opt, nested repetitions" "too large once its repetitions expand" \
+		"$TRACETUI" tree "$opt" "$expand" "$f"
+	"$TRACETUI" report "$opt" "$nested100" "$f" >/dev/null 2>&1
+	ok $? "report $opt: 100 nested groups are within the limit"
+done
+refused "calls, 20000 nested groups" "longer than 4096 bytes" \
+	"$TRACETUI" calls "$f" "$deep"
+refused "calls, 101 nested groups" "nested deeper than 100 parentheses" \
+	"$TRACETUI" calls "$f" "$nested101"
+refused "calls, a pattern of 8206 bytes" "longer than 4096 bytes" \
+	"$TRACETUI" calls "$f" "$long"
+refused "calls, nested repetitions" "too large once its repetitions expand" \
+	"$TRACETUI" calls "$f" "$expand"
+refused "calls, an interval of a million" "too large" \
+	"$TRACETUI" calls "$f" 'a{1000}b{1000}c{1000}d{1000}((e{1000}){100})'
+refused "frames --frame-method, 101 nested groups" "nested deeper than 100" \
+	"$TRACETUI" frames --frame-method "$nested101" "$f"
+run "$TRACETUI" calls "$f" "$nested100"
+ok "$([ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'Looper\.loop' &&
+	echo 0 || echo 1)" "calls: 100 nested groups still match"
+# Parentheses in a bracket expression or escaped are no groups.
+run "$TRACETUI" calls "$f" "$(repeat 150 '[(]?')Looper$(repeat 150 '\)?')"
+ok "$([ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'Looper\.loop' &&
+	echo 0 || echo 1)" "calls: 150 [(] and 150 \\) are no nesting"
+
+# The viewer's prompts: a status-line message, and the viewer goes on.
+if [ -x "$RENDER" ]; then
+	for step in search filter; do
+		"$RENDER" "$f" 100x30 "$step:$deep" >"$tmp/screen" 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] &&
+			grep -q 'bad regular expression: longer than 4096 bytes' \
+				"$tmp/screen"
+		ok $? "viewer $step, 20000 nested groups: a message (exit $rc)"
+		"$RENDER" "$f" 100x30 "$step:$nested101" "$step:Looper" \
+			>"$tmp/screen" 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] && ! grep -q 'bad regular' "$tmp/screen" &&
+			grep -q 'Looper' "$tmp/screen"
+		ok $? "viewer $step: a pattern after the refused one works"
+	done
+	"$RENDER" "$f" 100x30 VIEW_ICICLE "search:$nested101" >"$tmp/screen" 2>&1
+	grep -q 'nested deeper than 100 parentheses' "$tmp/screen"
+	ok $? "the icicle's search: the same message"
+fi
+
+done_testing
