@@ -12,12 +12,17 @@
  *     = the sum of the nodes' exclusive times (folded's lines);
  *
  * and every method's drill-down: no share above 100%, the self rows add
- * up to the exclusive time, each section to its base.  A file that does
+ * up to the exclusive time, each section to its base; the call tree's
+ * bottom-up rows (Android Studio's Bottom Up, query/callers.h): every
+ * method's total, self and calls are the profile's inclusive time,
+ * exclusive time and calls, and, for a method never recursive, each
+ * caller's row is the drill-down's parent row.  A file that does
  * not load is skipped.
  */
 #include "config.h"
 
 #include "model/open.h"
+#include "query/callers.h"
 #include "query/callpath.h"
 #include "query/drilldown.h"
 #include "query/profile-index.h"
@@ -128,6 +133,50 @@ drilldowns_hold(struct tally *t, const struct calltree *tree,
 	return good;
 }
 
+/* The bottom-up rows of merged against the profile on clock k. */
+static bool
+callers_hold(struct tally *t, const struct callpath *merged,
+             const struct profile *prof, int k, const char *scope)
+{
+	struct callpath up;
+	struct callers *c = callers_new(&up, merged);
+	uint32_t r, ch;
+	bool good = true;
+	size_t count = up.count, i;
+
+	for (r = 1; r < count; r++) {
+		uint32_t m = up.nodes[r].method;
+		struct profile_edges e;
+
+		if (up.nodes[r].depth != 1 || !callpath_is_method(&up.nodes[r]))
+			continue;
+		good &= same(t, up.nodes[r].incl[k], prof->rows[m].incl[k],
+		             "bottom-up total", scope, k);
+		good &= same(t, callers_self(c, r, k), prof->rows[m].excl[k],
+		             "bottom-up self", scope, k);
+		good &= same(t, up.nodes[r].calls, prof->rows[m].calls,
+		             "bottom-up calls", scope, k);
+		if (prof->rows[m].rcalls)
+			continue;
+		callers_expand(c, &up, r);
+		profile_edges_of(&e, prof, m, (enum clock_index)k);
+		for (ch = up.nodes[r].first_child; ch != CALL_NONE;
+		     ch = up.nodes[ch].next_sibling) {
+			uint64_t want = 0;
+
+			for (i = 0; i < e.nparents; i++)
+				if (e.parents[i].method == up.nodes[ch].method)
+					want += e.parents[i].incl[k];
+			good &= same(t, up.nodes[ch].incl[k], want,
+			             "bottom-up caller's total", scope, k);
+		}
+		profile_edges_done(&e);
+	}
+	callers_free(c);
+	callpath_done(&up);
+	return good;
+}
+
 /* Every equality on one scope; false when any fails. */
 static bool
 scope_holds(struct tally *t, const struct calltree *tree,
@@ -185,6 +234,7 @@ scope_holds(struct tally *t, const struct calltree *tree,
 			good &= same(t, icicle.nodes[0].incl[k], total,
 			             "icicle root", name, k);
 		good &= drilldowns_hold(t, tree, prof, k, name);
+		good &= callers_hold(t, &merged, prof, k, name);
 	}
 	for (u = 0; u < nparts; u++)
 		callpath_done(&parts[u]);

@@ -178,6 +178,14 @@ transform-recursion-refused||demo|120x20|search:Choreographer\.doFrame key:R
 transform-undo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U
 transform-redo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U key:C-r
 transform-undo-none||calls|100x16|key:U
+calltree-both-clocks||demo|130x16|key:c key:c key:C
+calltree-both-clocks-bottom-up||demo|130x16|key:c key:c key:C key:b
+calltree-studio-bottom-up||demo|120x24|search:Choreographer\.doFrame key:C key:b
+calltree-hot-80||demo|120x30|key:C key:g key:j key:j key:e
+calltree-hot-root-splits||demo|120x30|key:C key:g key:e
+icicle-invert-keeps-zoom||demo|100x14|search:Choreographer\.doFrame key:f key:Enter key:b
+icicle-invert-back-keeps-zoom||demo|100x14|search:Choreographer\.doFrame key:f key:Enter key:b key:b
+list-position-filter||demo|100x12|filter:Choreographer MOVE_DOWN
 transform-focus-path||calls|100x14|VIEW_ICICLE MOVE_DOWN*3 key:F VIEW_PROFILE
 page-down||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN
 resize-larger||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN size:120x40

@@ -1694,8 +1694,9 @@ anomaly_summary(const struct calltree *tree)
 	return xasprintf("%llu anomalies (i: info)", n);
 }
 
+/* The status line, with pos (NULL: none) right of the text. */
 static void
-draw_status(struct app *app, struct canvas *c)
+draw_status(struct app *app, struct canvas *c, const char *pos)
 {
 	int y = c->height - 2;
 	char *text = NULL, *right = NULL;
@@ -1748,10 +1749,51 @@ draw_status(struct app *app, struct canvas *c)
 	} else {
 		used = c->width;
 	}
+	if (pos && !app->prompting) {
+		int w = (int)text_width(pos);
+
+		if (w + 2 < used / 3) {
+			canvas_text(c, used - w, y, w, pos, ROLE_STATUS);
+			used -= w + 2;
+		}
+	}
 	if (text)
 		canvas_text(c, 0, y, used, text, role);
 	free(text);
 	free(right);
+}
+
+/* A list's place, "row N of M", at the right end of its first line (its
+ * column headers) where that is blank; else returned (a new string) for
+ * the status line. */
+static char *
+draw_position(struct app *app, struct canvas *c)
+{
+	const struct list *l;
+	char *pos;
+	size_t at;
+	int w, x;
+
+	if (!view_ops[app->view]->cursor)
+		return NULL;
+	l = view_ops[app->view]->cursor(app->state[app->view]);
+	at = l ? list_position(l) : 0;
+	if (!at)
+		return NULL;
+	pos = xasprintf(" row %zu of %zu", at, list_visible(l));
+	w = (int)text_width(pos);
+	for (x = c->width - w; x >= 0 && x < c->width; x++) {
+		const struct canvas_cell *cell = canvas_cell(c, x, 1);
+
+		if (strcmp(cell->glyph, " ") != 0 || cell->width != 1)
+			break;
+	}
+	if (x == c->width && c->width - w >= 0) {
+		canvas_text(c, c->width - w, 1, w, pos, ROLE_HEADER);
+		free(pos);
+		return NULL;
+	}
+	return pos;
 }
 
 static void
@@ -1768,6 +1810,8 @@ draw_hints(struct app *app, struct canvas *c)
 void
 app_draw(struct app *app, struct canvas *c)
 {
+	char *pos;
+
 	canvas_clear(c);
 	if (c->width < APP_MIN_WIDTH || c->height < APP_MIN_HEIGHT) {
 		char *msg = xasprintf("tracetui needs %dx%d (now %dx%d)",
@@ -1795,6 +1839,8 @@ app_draw(struct app *app, struct canvas *c)
 	else
 		view_ops[app->view]->draw(app->state[app->view], app, c, 1,
 		                          c->height - 3);
-	draw_status(app, c);
+	pos = draw_position(app, c);
+	draw_status(app, c, pos);
+	free(pos);
 	draw_hints(app, c);
 }

@@ -116,6 +116,12 @@ list_visible(const struct list *l)
 }
 
 size_t
+list_position(const struct list *l)
+{
+	return visible(l) ? clamped_pos(l, l->cursor) + 1 : 0;
+}
+
+size_t
 list_first(const struct list *l)
 {
 	return visible(l) ? row_at(l, 0) : l->count;

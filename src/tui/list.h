@@ -63,6 +63,8 @@ void list_set_count(struct list *l, size_t count);
 void list_filter(struct list *l, list_match_fn *match, void *arg);
 /* The rows shown: all, or those the filter keeps. */
 size_t list_visible(const struct list *l);
+/* The cursor's place among the rows shown, from 1 (0 when none shows). */
+size_t list_position(const struct list *l);
 /* The first row shown, or the count when none is; with list_next, a
  * walk over the rows shown (what `w` writes). */
 size_t list_first(const struct list *l);

@@ -69,7 +69,7 @@
 	R(RANGE_CLEAR, "Timeline", "X", "clear the range")                     \
 	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle or call tree")   \
 	R(EXPAND_HOT, "Call tree", "e *",                                      \
-	  "expand the hottest path down to where it splits")                   \
+	  "expand the hottest path while a child has 80% of its time")        \
 	R(EXPAND_ALL, "Call tree", "E",                                        \
 	  "expand everything under the row (up to 10000 rows)")                \
 	R(TAG, "Threads", "Space",                                             \

@@ -26,6 +26,7 @@
  */
 #include "config.h"
 
+#include "query/callers.h"
 #include "query/callpath.h"
 #include "query/method-name.h"
 #include "query/quantity.h"
@@ -43,16 +44,27 @@ enum { TOP_DOWN, BOTTOM_UP };
 /* At most this many rows are added by `E` or by showing a method. */
 enum { EXPAND_LIMIT = 10000 };
 
+/* The deepest top-down tree whose bottom-up tree is Studio's (totals
+ * and self times); deeper, the inversion of self times. */
+enum { CALLERS_DEPTH = 2048 };
+
+/* `e` goes down while the heaviest child has this share of its parent's
+ * time, in percent: below it, the time splits. */
+enum { HOT_SHARE = 80 };
+
+/* The _OTHER columns are the other clock's, shown with both (c c). */
 enum tree_column {
 	TCOL_INCL_PCT,
 	TCOL_INCL,
+	TCOL_INCL_OTHER,
 	TCOL_EXCL,
+	TCOL_EXCL_OTHER,
 	TCOL_CALLS,
 	TCOL_NAME,
 	TCOL_COUNT,
 };
 
-static const int widths[TCOL_COUNT] = {6, 10, 10, 10, 0};
+static const int widths[TCOL_COUNT] = {6, 10, 10, 10, 10, 10, 0};
 
 struct tree_row {
 	uint32_t node;
@@ -67,6 +79,7 @@ struct scope_trees {
 	bool *open[2];          /* per node of each tree: expanded */
 	size_t open_cap[2];     /* their lengths */
 	struct warmup_job *job; /* building the bottom-up tree meanwhile */
+	struct callers *callers; /* what makes the bottom-up tree */
 };
 
 struct calltree_view {
@@ -82,6 +95,7 @@ struct calltree_view {
 	struct scope seen;
 
 	enum clock_index clock; /* rows are sorted and drawn for */
+	bool both;              /* the other clock's columns too */
 	enum tree_column sort;
 	bool ascending;
 
@@ -109,6 +123,31 @@ path_of(const struct calltree_view *v)
 	return &v->cur.trees[v->mode];
 }
 
+/* Whether the bottom-up tree shown is the inversion of self times (a
+ * tree deeper than CALLERS_DEPTH), not Studio's. */
+static bool
+self_inversion(const struct calltree_view *v)
+{
+	return v->mode == BOTTOM_UP && v->cur.built[BOTTOM_UP] &&
+	       !v->cur.callers;
+}
+
+/* The clock of the _OTHER columns. */
+static enum clock_index
+other_clock(const struct calltree_view *v)
+{
+	return v->clock == CLOCK_WALL ? CLOCK_CPU : CLOCK_WALL;
+}
+
+/* Node n's exclusive (top-down) or self (bottom-up) time on clock k. */
+static uint64_t
+excl_of(const struct calltree_view *v, uint32_t n, enum clock_index k)
+{
+	if (v->mode == BOTTOM_UP && v->cur.callers)
+		return callers_self(v->cur.callers, n, k);
+	return callpath_excl(path_of(v), n, k);
+}
+
 static uint64_t
 column_value(const struct calltree_view *v, uint32_t n, enum tree_column c)
 {
@@ -116,7 +155,11 @@ column_value(const struct calltree_view *v, uint32_t n, enum tree_column c)
 
 	switch (c) {
 	case TCOL_EXCL:
-		return callpath_excl(p, n, v->clock);
+		return excl_of(v, n, v->clock);
+	case TCOL_EXCL_OTHER:
+		return excl_of(v, n, other_clock(v));
+	case TCOL_INCL_OTHER:
+		return p->nodes[n].incl[other_clock(v)];
 	case TCOL_CALLS:
 		return p->nodes[n].calls;
 	default:
@@ -136,20 +179,34 @@ is_profile(const struct calltree_view *v)
 	                   v->tree->header.unit == TRACE_UNIT_COUNT);
 }
 
-/* Whether column c shows: a bottom-up node's time is all exclusive time
- * of its top-level method, so that tree has no Excl column; narrow
- * screens drop Calls, then Excl, to leave the names room. */
+/* Whether column c shows: the other clock's only with both clocks;
+ * narrow screens drop Calls, then the exclusive times, to leave the
+ * names room. */
 static bool
 shown(const struct calltree_view *v, enum tree_column c)
 {
-	if (c == TCOL_EXCL)
-		return v->mode == TOP_DOWN && v->width >= 64;
-	return c != TCOL_CALLS || (v->width >= 76 && !is_profile(v));
+	/* The inversion of self times has no exclusive time. */
+	if ((c == TCOL_EXCL || c == TCOL_EXCL_OTHER) && self_inversion(v))
+		return false;
+	switch (c) {
+	case TCOL_INCL_OTHER:
+		return v->both;
+	case TCOL_EXCL_OTHER:
+		return v->both && v->width >= 90;
+	case TCOL_EXCL:
+		return v->width >= (v->both ? 90 : 64);
+	case TCOL_CALLS:
+		return v->width >= (v->both ? 110 : 76) && !is_profile(v);
+	default:
+		return true;
+	}
 }
 
 static bool
 has_children(const struct calltree_view *v, uint32_t n)
 {
+	if (v->mode == BOTTOM_UP && v->cur.callers)
+		return callers_has_children(v->cur.callers, path_of(v), n);
 	return callpath_has_children(path_of(v), n);
 }
 
@@ -161,7 +218,10 @@ make_children(struct calltree_view *v, uint32_t n)
 	struct callpath *p = &v->cur.trees[v->mode];
 	size_t had = v->cur.open_cap[v->mode];
 
-	callpath_expand(p, n);
+	if (v->mode == BOTTOM_UP && v->cur.callers)
+		callers_expand(v->cur.callers, p, n);
+	else
+		callpath_expand(p, n);
 	if (p->count + 1 <= had)
 		return;
 	v->cur.open_cap[v->mode] =
@@ -204,6 +264,7 @@ trees_drop(struct scope_trees *st)
 			callpath_done(&st->trees[t]);
 		free(st->open[t]);
 	}
+	callers_free(st->callers);
 	memset(st, 0, sizeof(*st));
 }
 
@@ -228,6 +289,19 @@ change_scope(struct calltree_view *v, const struct scope *s)
 	list_set_count(&v->list, 0);
 }
 
+/* The depth of the deepest node of p. */
+static uint32_t
+max_depth(const struct callpath *p)
+{
+	uint32_t d = 0;
+	size_t i;
+
+	for (i = 0; i < p->count; i++)
+		if (p->nodes[i].depth > d)
+			d = p->nodes[i].depth;
+	return d;
+}
+
 /* Build the tree of mode t for the app's scope. */
 static void
 build(struct calltree_view *v, struct app *app, int t)
@@ -235,26 +309,25 @@ build(struct calltree_view *v, struct app *app, int t)
 	struct callpath *parts;
 	size_t n;
 
-	if (t == BOTTOM_UP && v->cur.job) {
-		if (app->notice && !warmup_job_done(v->cur.job))
-			app->notice("Building the bottom-up tree...");
-		warmup_job_take(v->cur.job, &v->cur.trees[BOTTOM_UP]);
-		v->cur.job = NULL;
-	} else if (t == BOTTOM_UP) {
+	if (t == BOTTOM_UP) {
+		/* Studio's Bottom Up, made from the top-down tree a level at
+		 * a time (query/callers.h); walking a recursion of depth d
+		 * down costs it d^2/2 steps, so a deeper tree gets the
+		 * inversion of self times, n log n (callpath_invert). */
 		if (!v->cur.built[TOP_DOWN])
 			build(v, app, TOP_DOWN);
-		callpath_invert(&v->cur.trees[BOTTOM_UP],
-		                &v->cur.trees[TOP_DOWN]);
+		if (max_depth(&v->cur.trees[TOP_DOWN]) <= CALLERS_DEPTH)
+			v->cur.callers = callers_new(&v->cur.trees[BOTTOM_UP],
+			                             &v->cur.trees[TOP_DOWN]);
+		else
+			callpath_invert(&v->cur.trees[BOTTOM_UP],
+			                &v->cur.trees[TOP_DOWN]);
 	} else if (app->scope.range.on) {
 		callpath_build_whole(&v->cur.trees[TOP_DOWN], app->tree,
 		                     &app->scope, false);
 	} else {
 		parts = app_scope_parts(app, &n);
 		callpath_merge(&v->cur.trees[TOP_DOWN], parts, n);
-		/* b will want the bottom-up tree: build it meanwhile. */
-		if (!v->cur.built[BOTTOM_UP])
-			v->cur.job = warmup_invert_start(
-			        parts, n, app_main_clock(app), NULL);
 		free(parts);
 	}
 	v->cur.built[t] = true;
@@ -646,8 +719,9 @@ reveal(struct calltree_view *v, const regex_t *re)
 }
 
 /* Open the hottest path from row r: down the child with the most
- * inclusive time while it has at least half of its parent's, so the
- * cursor stops where the time splits (or at a leaf). */
+ * inclusive time while it carries at least HOT_SHARE percent of its
+ * parent's (or is its only child), so the cursor stops where the time
+ * splits (or at a leaf); the other children stay closed. */
 static void
 expand_hot(struct calltree_view *v, size_t r)
 {
@@ -656,10 +730,12 @@ expand_hot(struct calltree_view *v, size_t r)
 	size_t at;
 
 	for (;;) {
+		size_t kids = 0;
+
 		best = CALL_NONE;
 		make_children(v, n);
 		for (ch = p->nodes[n].first_child; ch != CALL_NONE;
-		     ch = p->nodes[ch].next_sibling)
+		     ch = p->nodes[ch].next_sibling, kids++)
 			if (best == CALL_NONE ||
 			    p->nodes[ch].incl[v->clock] >
 			            p->nodes[best].incl[v->clock])
@@ -667,8 +743,9 @@ expand_hot(struct calltree_view *v, size_t r)
 		if (best == CALL_NONE)
 			break;
 		v->cur.open[v->mode][n] = true;
-		if (2 * p->nodes[best].incl[v->clock] <
-		    p->nodes[n].incl[v->clock])
+		/* An only child is no split, whatever its share. */
+		if (kids > 1 && 100 * p->nodes[best].incl[v->clock] <
+		                        HOT_SHARE * p->nodes[n].incl[v->clock])
 			break;
 		n = best;
 	}
@@ -711,20 +788,33 @@ parent_row(const struct calltree_view *v, size_t r)
 
 /* ---- drawing ----------------------------------------------------------- */
 
-/* Column i's title in the view's mode and clock. */
+/* Column i's title in the view's mode and clock: top-down inclusive
+ * and exclusive times, bottom-up (Android Studio's words) total and
+ * self times; a profile's values have no clock. */
 static const char *
 column_title(const struct calltree_view *v, int i)
 {
 	static const char *const titles[2][3][TCOL_COUNT] = {
-	        {{"Incl%", "Incl Cpu", "Excl Cpu", "Calls", "Name"},
-	         {"Incl%", "Incl Wall", "Excl Wall", "Calls", "Name"},
-	         {"Total%", "Total", "Self", "", "Name"}},
-	        {{"Self%", "Self Cpu", "", "Calls", "Name"},
-	         {"Self%", "Self Wall", "", "Calls", "Name"},
-	         {"Self%", "Self", "", "", "Name"}},
+	        {{"Incl%", "Incl Cpu", "Incl Wall", "Excl Cpu", "Excl Wall",
+	          "Calls", "Name"},
+	         {"Incl%", "Incl Wall", "Incl Cpu", "Excl Wall", "Excl Cpu",
+	          "Calls", "Name"},
+	         {"Total%", "Total", "", "Self", "", "", "Name"}},
+	        {{"Total%", "Total Cpu", "Total Wall", "Self Cpu", "Self Wall",
+	          "Calls", "Name"},
+	         {"Total%", "Total Wall", "Total Cpu", "Self Wall", "Self Cpu",
+	          "Calls", "Name"},
+	         {"Total%", "Total", "", "Self", "", "", "Name"}},
+	};
+	static const char *const self_only[3][TCOL_COUNT] = {
+	        {"Self%", "Self Cpu", "Self Wall", "", "", "Calls", "Name"},
+	        {"Self%", "Self Wall", "Self Cpu", "", "", "Calls", "Name"},
+	        {"Self%", "Self", "", "", "", "", "Name"},
 	};
 	int set = is_profile(v) ? 2 : v->clock == CLOCK_WALL;
 
+	if (self_inversion(v))
+		return self_only[set][i];
 	return titles[v->mode][set][i];
 }
 
@@ -896,10 +986,18 @@ ensure(struct calltree_view *v, struct app *app)
 
 	if (!v->cur.built[v->mode]) {
 		build(v, app, v->mode);
+		if (!shown(v, v->sort))
+			v->sort = TCOL_INCL;
 		v->rows_stale = true;
 	}
 	if (k != v->clock) {
 		v->clock = k;
+		v->rows_stale = true;
+	}
+	if ((app->clocks == APP_CLOCKS_BOTH) != v->both) {
+		v->both = app->clocks == APP_CLOCKS_BOTH;
+		if (!shown(v, v->sort))
+			v->sort = TCOL_INCL;
 		v->rows_stale = true;
 	}
 	if (v->rows_stale || !v->nrows)
@@ -1281,7 +1379,10 @@ calltree_rows(void *state, struct app *app)
 	int i;
 
 	for (i = 0; i < TCOL_COUNT; i++) {
-		if (i == TCOL_EXCL && v->mode != TOP_DOWN)
+		if (((i == TCOL_INCL_OTHER || i == TCOL_EXCL_OTHER) &&
+		     !v->both) ||
+		    ((i == TCOL_EXCL || i == TCOL_EXCL_OTHER) &&
+		     self_inversion(v)))
 			continue;
 		names[n] = column_title(v, i);
 		kinds[n++] = i == TCOL_NAME ? TABLE_STRING : TABLE_NUMBER;
@@ -1293,7 +1394,10 @@ calltree_rows(void *state, struct app *app)
 
 		table_row(t);
 		for (i = 0; i < TCOL_NAME; i++) {
-			if (i == TCOL_EXCL && v->mode != TOP_DOWN)
+			if (((i == TCOL_INCL_OTHER || i == TCOL_EXCL_OTHER) &&
+			     !v->both) ||
+			    ((i == TCOL_EXCL || i == TCOL_EXCL_OTHER) &&
+			     self_inversion(v)))
 				continue;
 			/* Times in full: no column to fit them in. */
 			if (i != TCOL_INCL_PCT && i != TCOL_CALLS &&
@@ -1316,7 +1420,17 @@ calltree_rows(void *state, struct app *app)
 	return t;
 }
 
+/* The list whose cursor the status line places. */
+static const struct list *
+calltree_cursor(void *state)
+{
+	const struct calltree_view *v = state;
+
+	return &v->list;
+}
+
 const struct view_ops view_calltree_ops = {
+        .cursor = calltree_cursor,
         .name = "Call tree",
         .needs_calls = true,
         .paths_will_do = true,

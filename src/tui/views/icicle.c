@@ -484,6 +484,30 @@ follow_selection(struct icicle_view *v, struct app *app, enum clock_index k)
 	v->last_method = sel->method;
 }
 
+/* Zoom on method m in the tree shown: bottom-up, its root (every place
+ * its time was spent); top-down, its widest frame.  The selection is
+ * the zoomed frame. */
+static void
+zoom_on_method(struct icicle_view *v, struct app *app, uint32_t m)
+{
+	const struct callpath *p = tree_of(v);
+	enum clock_index k = app_main_clock(app);
+	uint32_t i, best = 0;
+
+	for (i = 1; i < p->count; i++) {
+		if (p->nodes[i].method != m ||
+		    (v->mode == BOTTOM_UP && p->nodes[i].depth != 1))
+			continue;
+		if (!best || incl(p, i, k) > incl(p, best, k))
+			best = i;
+	}
+	if (!best)
+		return;
+	v->zoom = best;
+	v->top = 0;
+	select_node(v, app, best);
+}
+
 /* The scope changed (already remembered): keep the zoom and selection
  * by their paths, put the old scope's trees aside (the whole trace's) or
  * away, and take the new one's when they are kept. */
@@ -1131,10 +1155,18 @@ icicle_request(void *state, struct app *app, enum request req)
 
 	ensure(v, app);
 	if (req == REQ_INVERT) {
+		/* The zoom's method, zoomed on in the other tree. */
+		uint32_t zm = v->zoom && callpath_is_method(
+		                                 &tree_of(v)->nodes[v->zoom])
+		                      ? tree_of(v)->nodes[v->zoom].method
+		                      : CALL_NONE;
+
 		v->mode = v->mode == TOP_DOWN ? BOTTOM_UP : TOP_DOWN;
 		v->zoom = v->sel = 0;
 		v->top = 0;
 		ensure(v, app);
+		if (zm != CALL_NONE)
+			zoom_on_method(v, app, zm);
 		return VIEW_DONE;
 	}
 	if (req == REQ_BACK_OUT) {

@@ -958,7 +958,17 @@ profile_rows(void *state, struct app *app)
 	return t;
 }
 
+/* The list whose cursor the status line places. */
+static const struct list *
+profile_cursor(void *state)
+{
+	const struct profile_view *v = state;
+
+	return &v->list;
+}
+
 const struct view_ops view_profile_ops = {
+        .cursor = profile_cursor,
         .name = "Profile",
         .hints = "Enter:open  s/S:sort  c:clock  [/]:history  t:threads",
         .open = profile_open,

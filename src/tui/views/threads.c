@@ -475,7 +475,17 @@ threads_rows(void *state, struct app *app)
 	return t;
 }
 
+/* The list whose cursor the status line places. */
+static const struct list *
+threads_cursor(void *state)
+{
+	const struct threads_view *v = state;
+
+	return &v->list;
+}
+
 const struct view_ops view_threads_ops = {
+        .cursor = threads_cursor,
         .name = "Threads",
         .hints = "Enter:scope  Space:tag  a:all  s/S:sort",
         .open = threads_open,

@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 struct app;
+struct list;
 
 /* V(ID, name, request that shows it): every view, in the order Tab
  * cycles through them; view ID is APP_VIEW_ID and its operations are
@@ -101,6 +102,9 @@ struct view_ops {
 	 * when nothing matches. */
 	bool (*search)(void *state, struct app *app, const regex_t *re,
 	               int dir);
+	/* A list's cursor (NULL: the view has none): the status line says
+	 * which of its rows is selected, "row N of M".  NULL: never one. */
+	const struct list *(*cursor)(void *state);
 	/* The status line text for the selection (a new string) or NULL. */
 	char *(*status)(void *state, struct app *app);
 	/* The model's scope, clock or selection changed: refresh. */
