@@ -12,7 +12,7 @@ golden=$srcdir/tests/golden/render
 [ -x "$RENDER" ] || skip_all "no $RENDER"
 
 # The traces, named after their specs so the title line is stable.
-for spec in calls wide gen icicle timeline frames; do
+for spec in calls wide gen icicle timeline frames drawer; do
 	"$MKTRACE" "$srcdir/tests/fixtures/render-$spec.spec" \
 		"$tmp/$spec.trace" || skip_all "mktrace failed on render-$spec"
 done
@@ -178,6 +178,13 @@ transform-recursion-refused||demo|120x20|search:Choreographer\.doFrame key:R
 transform-undo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U
 transform-redo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U key:C-r
 transform-undo-none||calls|100x16|key:U
+chart-drawer-first||drawer|100x20|VIEW_TIMELINE
+chart-drawer-reverse||drawer|100x20|VIEW_TIMELINE key:S
+chart-idle-shown||drawer|100x20|VIEW_TIMELINE key:H
+chart-idle-range||drawer|100x20|VIEW_TIMELINE MOVE_DOWN key:v key:V
+chart-idle-range-shown||drawer|100x20|VIEW_TIMELINE MOVE_DOWN key:v key:V key:H
+chart-fold-all||drawer|100x20|VIEW_TIMELINE key:O
+chart-unfold-all||drawer|100x20|VIEW_TIMELINE key:O key:O
 calltree-both-clocks||demo|130x16|key:c key:c key:C
 calltree-both-clocks-bottom-up||demo|130x16|key:c key:c key:C key:b
 calltree-studio-bottom-up||demo|120x24|search:Choreographer\.doFrame key:C key:b

@@ -641,7 +641,10 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	draw_axis(v, c, top, x0, app);
 	if (!v->nrows) {
 		canvas_text(c, 1, top + 2, c->width - 1,
-		            "no thread in the scope (t: threads)", ROLE_DIM);
+		            v->nidle ? "no thread has a call in the range "
+		                       "(H: show them)"
+		                     : "no thread in the scope (t: threads)",
+		            ROLE_DIM);
 		return;
 	}
 	panel = height >= 15 ? 5 : 0;
@@ -707,6 +710,16 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 			d->rows = keep;
 		}
 		y += used;
+	}
+	/* The threads left out, behind H. */
+	if (v->nidle && y < top + 1 + area) {
+		char *note = xasprintf(
+		        "%s %zu thread%s without a call in the range (H: show)",
+		        canvas_glyph(c, GLYPH_COLLAPSED), v->nidle,
+		        v->nidle == 1 ? "" : "s");
+
+		canvas_text(c, 0, y, c->width, note, ROLE_DIM);
+		free(note);
 	}
 	if (panel)
 		draw_panel(v, app, c, top + height - panel, panel);

@@ -10,6 +10,7 @@
 #include "tui/views/timeline.h"
 
 #include "query/chart.h"
+#include "query/frames.h"
 
 #include "text/duration.h"
 
@@ -80,6 +81,10 @@ row_cmp(const void *a, const void *b, void *arg)
 
 	if (s->v->sort == SORT_NAME) {
 		r = strcmp(s->tree->threads[x].name, s->tree->threads[y].name);
+	} else if ((x == s->v->drawer || y == s->v->drawer) &&
+	           !s->v->reverse) {
+		/* The thread that draws frames first, as Studio shows it. */
+		return x == s->v->drawer ? -1 : 1;
 	} else {
 		uint64_t bx = timeline_busy(tlv_index_of(s->v), x);
 		uint64_t by = timeline_busy(tlv_index_of(s->v), y);
@@ -91,7 +96,65 @@ row_cmp(const void *a, const void *b, void *arg)
 	return r ? r : (x < y ? -1 : x > y);
 }
 
-/* The rows of the scope in order, keeping the current thread. */
+/* Whether thread t makes a call in the scope's range (in its whole
+ * time without one). */
+static bool
+calls_in_range(const struct app *app, size_t t)
+{
+	struct scope_span span = {0};
+	bool any;
+
+	if (!app->scope.range.on)
+		return app->tree->threads[t].ncalls > 0;
+	scope_span_of(&span, &app->scope, app->tree, t);
+	any = span.nopen || span.end > span.first;
+	scope_span_done(&span);
+	return any;
+}
+
+/* The thread among the rows that draws frames: of those that call a
+ * frame method (query/frames.h) in the view, the busiest; else the
+ * first named "main"; else UINT32_MAX. */
+static uint32_t
+drawing_thread(struct timeline_view *v, const struct app *app)
+{
+	const struct calltree *tree = app->tree;
+	const struct timeline *tl = tlv_index_of(v);
+	const bool *frame;
+	uint64_t from = v->lo, to = v->hi;
+	uint32_t best = UINT32_MAX, m;
+	size_t i;
+
+	if (!v->frames_known) {
+		char why[160];
+
+		v->frame_methods = frames_methods(tree, NULL, why, sizeof(why));
+		v->frames_known = true;
+	}
+	frame = v->frame_methods;
+	tlv_range_here(v, app, &from, &to);
+
+	for (i = 0; frame && i < v->nrows; i++) {
+		uint32_t t = v->rows[i];
+
+		for (m = 0; m < tree->nmethods; m++) {
+			if (!frame[m] ||
+			    !timeline_method_overlaps(tl, m, t, from, to))
+				continue;
+			if (best == UINT32_MAX ||
+			    timeline_busy(tl, t) > timeline_busy(tl, best))
+				best = t;
+			break;
+		}
+	}
+	for (i = 0; best == UINT32_MAX && i < v->nrows; i++)
+		if (!strcmp(tree->threads[v->rows[i]].name, "main"))
+			best = v->rows[i];
+	return best;
+}
+
+/* The rows of the scope in order, keeping the current thread: those
+ * without a call in the range only when shown (H). */
 void
 tlv_build_rows(struct timeline_view *v, struct app *app)
 {
@@ -100,9 +163,17 @@ tlv_build_rows(struct timeline_view *v, struct app *app)
 	size_t t, i;
 
 	v->nrows = 0;
-	for (t = 0; t < app->tree->nthreads; t++)
-		if (scope_has(&app->scope, t))
-			v->rows[v->nrows++] = (uint32_t)t;
+	v->nidle = 0;
+	for (t = 0; t < app->tree->nthreads; t++) {
+		if (!scope_has(&app->scope, t))
+			continue;
+		if (!v->show_idle && !calls_in_range(app, t)) {
+			v->nidle++;
+			continue;
+		}
+		v->rows[v->nrows++] = (uint32_t)t;
+	}
+	v->drawer = drawing_thread(v, app);
 	qsort_r(v->rows, v->nrows, sizeof(*v->rows), row_cmp, &ctx);
 	v->cur = 0;
 	for (i = 0; i < v->nrows; i++)

@@ -16,7 +16,10 @@
  * the caller (from a root: the header), down to the first callee (from a
  * header: the root open at the time cursor).  Enter or Space on a header
  * folds or unfolds the thread; a folded thread shows its roots on the
- * header line.  A thread shows as many depths as fit, and `+N deeper`
+ * header line, and `O` folds (or unfolds) them all.  Threads come by
+ * busy time, the one that draws frames (Choreographer.doFrame's, else
+ * main) first; those without a call in the range wait behind a line
+ * that counts them, shown by `H`.  A thread shows as many depths as fit, and `+N deeper`
  * says how many do not; the current thread's depths scroll to keep the
  * selected call in sight.
  *
@@ -361,6 +364,24 @@ fold(struct timeline_view *v)
 	v->dtop = 0;
 }
 
+/* Fold every thread, or unfold every one when all are folded. */
+static void
+fold_all(struct timeline_view *v, struct app *app)
+{
+	bool all = true;
+	size_t i;
+
+	for (i = 0; i < v->nrows; i++)
+		all = all && v->folded[v->rows[i]];
+	for (i = 0; i < v->nrows; i++)
+		v->folded[v->rows[i]] = !all;
+	v->call = CALL_NONE;
+	v->dtop = 0;
+	app_message(app, false, "%s (O: %s)",
+	            all ? "every thread unfolded" : "every thread folded",
+	            all ? "fold them" : "unfold them");
+}
+
 static enum view_result
 request(struct timeline_view *v, struct app *app, enum request req)
 {
@@ -446,6 +467,19 @@ request(struct timeline_view *v, struct app *app, enum request req)
 		return VIEW_DONE;
 	case REQ_TAG:
 		fold(v);
+		return VIEW_DONE;
+	case REQ_FOLD_ALL:
+		fold_all(v, app);
+		return VIEW_DONE;
+	case REQ_SHOW_IDLE:
+		v->show_idle = !v->show_idle;
+		tlv_build_rows(v, app);
+		app_message(app, false, "%s",
+		            v->show_idle
+		                    ? "every thread of the scope (H: only "
+		                      "those with calls in the range)"
+		                    : "only threads with calls in the range "
+		                      "(H: every thread)");
 		return VIEW_DONE;
 	case REQ_ENTER:
 		if (v->call == CALL_NONE) {
@@ -789,6 +823,7 @@ timeline_close(void *state)
 		timeline_free(v->index[k]);
 	free(v->rows);
 	free(v->folded);
+	free(v->frame_methods);
 	free(v->match);
 	free(v);
 }

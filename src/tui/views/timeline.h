@@ -54,6 +54,15 @@ struct timeline_view {
 	enum sort_key sort;
 	bool reverse;
 	bool *folded;      /* per thread of the tree */
+	/* The threads of the scope without a call in the range are left
+	 * out of the rows (nidle of them) unless show_idle (H). */
+	bool show_idle;
+	size_t nidle;
+	/* The thread that draws frames (Choreographer.doFrame's, else
+	 * main), first when sorted by busy time; UINT32_MAX: none. */
+	uint32_t drawer;
+	bool *frame_methods; /* per method, made on first need */
+	bool frames_known;
 	size_t cur, top;   /* current row, first row shown */
 	uint32_t call;     /* the selected call, or CALL_NONE: the header */
 	/* The app's selection as last seen (its serial), and whether the
