@@ -35,6 +35,8 @@
  *            raw C1 or invalid UTF-8;
  *   pprof    no unmatched events; the profile is read again on its first
  *            sample type;
+ *   simpleperf no unmatched events; the recording is read again on all
+ *            its event types, and with Java frames only;
  *   sums     the input loaded for its profile only (as `report` does)
  *            loads, with the same anomalies and the same profile of all
  *            threads and of each, whether it was summed or modelled,
@@ -904,6 +906,9 @@ check_sum_paths(const struct calltree *tree, const struct calltree *sums,
 	callpath_done(&q);
 }
 
+/* Whether the input being checked is read with Java frames only. */
+static bool fuzz_java_only;
+
 /* The input loaded for its sums only, its records split between two
  * workers at record `split` when not 0 (the middle from `middle` on when
  * not 0, the first worker taking `first` of its parts), gives tree's
@@ -925,6 +930,7 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 	b->split_middle = middle;
 	b->split_middle_first = first;
 	sink.sample_type = sample_type;
+	sink.java_only = fuzz_java_only;
 	CHECK(trace_load_bytes(data, size, &sink, &err),
 	      "loads as a model but not for its sums: %s", err.message);
 	sums = calltree_builder_finish(b);
@@ -963,10 +969,12 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 	calltree_free(sums);
 }
 
-/* Load and check one input, pprof profiles on sample_type; true when it
- * loaded as a pprof profile. */
-static bool
-fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
+/* Load and check one input, profiles on sample_type (simpleperf's with
+ * Java frames only when java_only); its format, or -1 when it did not
+ * load. */
+static int
+fuzz_one(const uint8_t *data, size_t size, const char *sample_type,
+         bool java_only)
 {
 	struct calltree_builder *b = calltree_builder_new("fuzz");
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -975,19 +983,23 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 	struct scope scope;
 	struct walk w;
 	bool pprof;
-	int k;
+	int k, format;
 
 	sink.sample_type = sample_type;
+	sink.java_only = java_only;
+	fuzz_java_only = java_only;
 	if (!trace_load_bytes(data, size, &sink, &err)) {
 		CHECK(trace_error_isset(&err), "load failed without an error");
 		calltree_builder_free(b);
 		trace_error_clear(&err);
-		return false;
+		return -1;
 	}
 	CHECK(!trace_error_isset(&err), "load succeeded with an error: %s",
 	      err.message);
 	tree = calltree_builder_finish(b);
-	pprof = tree->header.format == TRACE_FORMAT_PPROF;
+	format = (int)tree->header.format;
+	pprof = tree->header.format == TRACE_FORMAT_PPROF ||
+	        tree->header.format == TRACE_FORMAT_SIMPLEPERF;
 	/* Stacks laid end to end leave nothing unmatched. */
 	CHECK(!pprof || (!tree->anomalies.orphan_exits &&
 	                 !tree->anomalies.mismatched_exits &&
@@ -1022,7 +1034,7 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type)
 		check_viewer(tree);
 	else
 		calltree_free(tree);
-	return pprof;
+	return format;
 }
 
 int
@@ -1031,8 +1043,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_escaping(data, size);
 	/* A pprof profile again on its first sample type (the default is
 	 * its last, or the one it names). */
-	if (fuzz_one(data, size, NULL))
-		fuzz_one(data, size, "0");
+	int format = fuzz_one(data, size, NULL, false);
+
+	if (format == TRACE_FORMAT_PPROF)
+		fuzz_one(data, size, "0", false);
+	/* A recording again on every event type, and Java frames only. */
+	if (format == TRACE_FORMAT_SIMPLEPERF) {
+		fuzz_one(data, size, "all", false);
+		fuzz_one(data, size, NULL, true);
+	}
 	return 0;
 }
 

@@ -20,9 +20,9 @@ TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
 LC_ALL=C
 export LC_ALL
 
-# report --format tsv rows as 7 tab-separated cells, sorted.
+# report --format tsv rows as 5 tab-separated cells, sorted.
 rows() {
-	awk -F'\t' -v OFS='\t' '{ $7 = $7; print }' | sort
+	awk -F'\t' -v OFS='\t' '{ $5 = $5; print }' | sort
 }
 
 same() {
@@ -170,7 +170,7 @@ for f in "$dir"/*; do
 	}' "$f" >"$tmp/table"
 	total=$(sed -n 's/^total\t//p' "$tmp/table")
 	"$TRACETUI" report --sort excl --format tsv "$f" 2>/dev/null >"$tmp/tsv"
-	sum=$(awk -F'\t' 'NR > 1 { s += $7 } END { printf "%.0f", s }' \
+	sum=$(awk -F'\t' 'NR > 1 { s += $2 } END { printf "%.0f", s }' \
 		"$tmp/tsv")
 	ok "$([ "$sum" = "$total" ] && echo 0 || echo 1)" \
 		"$name: exclusive times add up to the total ($sum = $total)"
@@ -184,7 +184,7 @@ for f in "$dir"/*; do
 		echo "rank 1 of the table is $rank1, whose method tops fewer" \
 			"samples in all" | diag
 	if [ -n "$count" ]; then
-		excl=$(awk -F'\t' -v m="$rank1" '$1 == m { print $7 }' \
+		excl=$(awk -F'\t' -v m="$rank1" '$1 == m { print $2 }' \
 			"$tmp/tsv")
 		what="rank 1 ($rank1, $count samples) is within its method's"
 		ok "$([ -n "$excl" ] && [ "$excl" -ge "$count" ] &&

@@ -40,9 +40,10 @@ same() {
 	fi
 }
 
-# name, exclusive and inclusive wall values of report --format tsv rows.
+# name, self and total values of report --format tsv rows (method self
+# total self_us total_us).
 flat_cum() {
-	awk -F'\t' -v OFS='\t' 'NR > 1 { print $1, $7, $6 }' | sort
+	awk -F'\t' -v OFS='\t' 'NR > 1 { print $1, $2, $3 }' | sort
 }
 
 # The hand-encoded pair.

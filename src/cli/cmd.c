@@ -343,6 +343,14 @@ set_sample_type(struct cmd_opts *o, const char *arg,
 }
 
 static const char *
+set_java_only(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->java_only = true;
+	return NULL;
+}
+
+static const char *
 set_source_dir(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
 	(void)spec;
@@ -526,13 +534,22 @@ static const struct option_def options[] = {
          "an icicle graph: the root at the top", set_inverted,
          "For flamegraph."},
         {OPT_SAMPLE_TYPE, 0, "sample-type", "TYPE",
-         "pprof: the sample type, by name or index from 0", set_sample_type,
+         "pprof, simpleperf: the sample type, by name or index from 0",
+         set_sample_type,
          "For every command and the viewer, on pprof profiles: the sample "
          "type to load, by its name (alloc_space, Unreleased malloc size) "
          "or its index from 0; info lists them, and y in the viewer loads "
          "the next.  diff compares two profiles of one sample type, growth "
          "per function in its unit; a --fail-if threshold without a unit "
-         "is in that unit."},
+         "is in that unit.  On simpleperf recordings: the event type "
+         "(cpu-clock, sched:sched_switch), or all for every type's "
+         "samples together; the first by default."},
+        {OPT_SAMPLE_TYPE, 0, "java-only", NULL,
+         "simpleperf: only Java and Kotlin frames", set_java_only,
+         "For every command and the viewer, on simpleperf recordings: "
+         "native and kernel frames are left out, their samples going to "
+         "their Java caller; a sample without a Java frame counts as "
+         "(no Java frame).  J in the viewer toggles it."},
         {OPT_TRANSFORM, 0, "focus", "RE",
          "only the calls of methods matching RE, as roots, and what they "
          "call",
@@ -964,6 +981,7 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	bool tty = isatty(STDERR_FILENO);
 	struct calltree_load_options o = {
 	        .sample_type = opts->sample_type,
+	        .java_only = opts->java_only,
 	        .progress = tty ? show_progress : NULL,
 	        .progress_arg = (void *)path,
 	        .sums_only = opts->profile_only && !opts->range &&
@@ -1008,7 +1026,8 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 		        "tracetui: %s: %zu more warnings ('tracetui info' "
 		        "lists them all)\n",
 		        path, tree->nwarnings - MAX_WARNINGS_SHOWN);
-	if (opts->sample_type && tree->header.format != TRACE_FORMAT_PPROF)
+	if (opts->sample_type && tree->header.format != TRACE_FORMAT_PPROF &&
+	    tree->header.format != TRACE_FORMAT_SIMPLEPERF)
 		cmd_error(
 		        NULL,
 		        "%s: warning: --sample-type applies to pprof profiles "

@@ -112,6 +112,7 @@ struct cmd_opts {
 	int nargs;
 	/* --sample-type NAME|INDEX, or NULL */
 	const char *sample_type;
+	bool java_only; /* --java-only */
 	/* --source-dir values, in order */
 	const char **source_dirs;
 	size_t nsource_dirs, source_dirs_cap;

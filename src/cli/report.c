@@ -177,6 +177,111 @@ machine_table(const struct calltree *tree, struct report_row *rows, size_t n)
 	return t;
 }
 
+static void pct_cell(struct table *t, uint64_t v, uint64_t total);
+
+/* A sampled profile (pprof, hprof, simpleperf): its values are samples
+ * or a sample type's, never call counts. */
+static bool
+sampled_profile(const struct calltree *tree)
+{
+	return tree->header.format == TRACE_FORMAT_PPROF ||
+	       tree->header.format == TRACE_FORMAT_HPROF ||
+	       tree->header.format == TRACE_FORMAT_SIMPLEPERF;
+}
+
+/* The clock holding a sampled profile's values, and the one holding
+ * their times (CLOCK_COUNT: none). */
+static enum clock_index
+values_clock(const struct calltree *tree)
+{
+	return tree->header.cpu_samples ? CLOCK_CPU : CLOCK_WALL;
+}
+
+static enum clock_index
+times_clock(const struct calltree *tree)
+{
+	if (tree->header.cpu_samples)
+		return CLOCK_WALL;
+	return quantity_is_time(tree->header.unit) ? CLOCK_WALL : CLOCK_COUNT;
+}
+
+/* v of clock k in whole microseconds. */
+static uint64_t
+to_us(const struct calltree *tree, uint64_t v)
+{
+	return tree->header.unit == TRACE_UNIT_NS ? (v + 500) / 1000 : v;
+}
+
+/* A sampled profile's TSV: method, self and total in the sample type's
+ * unit, then in microseconds where the samples carry time. */
+static struct table *
+sampled_table(const struct calltree *tree, struct report_row *rows, size_t n)
+{
+	static const char *const names[] = {
+	        "method", "self", "total", "self_us", "total_us",
+	};
+	static const enum table_kind kinds[] = {
+	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER,
+	};
+	struct table *t = table_new(5, names, kinds);
+	enum clock_index v = values_clock(tree), tk = times_clock(tree);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct profile_row *r = rows[i].r;
+
+		table_row(t);
+		table_str(t, rows[i].name);
+		table_u64(t, r->excl[v]);
+		table_u64(t, r->incl[v]);
+		if (tk == CLOCK_COUNT) {
+			table_empty(t);
+			table_empty(t);
+		} else {
+			table_u64(t, to_us(tree, r->excl[tk]));
+			table_u64(t, to_us(tree, r->incl[tk]));
+		}
+	}
+	return t;
+}
+
+/* A simpleperf recording's text table: samples and their time. */
+static struct table *
+samples_text_table(const struct profile *p, const struct calltree *tree,
+                   struct report_row *rows, size_t n)
+{
+	static const enum table_kind kinds[] = {
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
+	};
+	static const char *const names[] = {
+	        "Total %",  "Samples", "Self %", "Self samples",
+	        "Total ms", "Self ms", "Method",
+	};
+	struct table *t = table_new(7, names, kinds);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct profile_row *r = rows[i].r;
+		char buf[64];
+
+		table_row(t);
+		pct_cell(t, r->incl[CLOCK_CPU], p->total[CLOCK_CPU]);
+		table_u64(t, r->incl[CLOCK_CPU]);
+		pct_cell(t, r->excl[CLOCK_CPU], p->total[CLOCK_CPU]);
+		table_u64(t, r->excl[CLOCK_CPU]);
+		quantity_format(buf, sizeof(buf), r->incl[CLOCK_WALL],
+		                tree->header.unit, false);
+		table_str(t, buf);
+		quantity_format(buf, sizeof(buf), r->excl[CLOCK_WALL],
+		                tree->header.unit, false);
+		table_str(t, buf);
+		table_str(t, rows[i].name);
+	}
+	return t;
+}
+
 static void
 pct_cell(struct table *t, uint64_t v, uint64_t total)
 {
@@ -266,8 +371,27 @@ cmd_report(int argc, char **argv)
 	qsort_r(rows, n, sizeof(*rows), row_cmp, &sort);
 	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
 		n = (size_t)ct.opts.top;
-	if (ct.opts.format == TABLE_TEXT &&
-	    tree->header.unit != TRACE_UNIT_US) {
+	if (ct.opts.format == TABLE_TEXT && tree->header.cpu_samples) {
+		char total[64];
+		const char *type =
+		        calltree_property(tree, "simpleperf-event-type");
+		uint64_t time = 0;
+
+		/* The samples' time, without the gaps between them. */
+		for (i = 0; i < tree->nmethods; i++)
+			if (profile_row_used(&p, i))
+				time += p.rows[i].excl[CLOCK_WALL];
+		quantity_format(total, sizeof(total), time, tree->header.unit,
+		                true);
+		printf("%s: %s, %llu samples (%s) over %zu thread%s\n",
+		       tree->path, type ? type : "samples",
+		       (unsigned long long)p.total[CLOCK_CPU], total,
+		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
+		printf("sampled: numbers are samples and times estimated "
+		       "from them, never call counts\n");
+		t = samples_text_table(&p, tree, rows, n);
+	} else if (ct.opts.format == TABLE_TEXT &&
+	           tree->header.unit != TRACE_UNIT_US) {
 		char total[64];
 		bool hprof = tree->header.format == TRACE_FORMAT_HPROF;
 
@@ -299,6 +423,8 @@ cmd_report(int argc, char **argv)
 			printf("%s\n", note);
 		free(note);
 		t = text_table(&p, sort.clock, rows, n, TRACE_UNIT_US);
+	} else if (sampled_profile(tree)) {
+		t = sampled_table(tree, rows, n);
 	} else {
 		t = machine_table(tree, rows, n);
 	}

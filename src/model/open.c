@@ -34,6 +34,7 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		b->progress = o->progress;
 		b->progress_arg = o->progress_arg;
 		b->sink.sample_type = o->sample_type;
+		b->sink.java_only = o->java_only;
 		b->sums_only = o->sums_only;
 		b->paths = o->paths;
 	}

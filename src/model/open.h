@@ -26,6 +26,9 @@ struct calltree_load_options {
 	/* A profile's sample type (pprof), by name or index; NULL: the
 	 * profile's default. */
 	const char *sample_type;
+	/* Only Java frames (simpleperf): native and kernel frames' samples
+	 * go to their Java caller. */
+	bool java_only;
 	calltree_progress_fn *progress; /* NULL: none */
 	void *progress_arg;
 	/* Only the profile is wanted: the model may come with each

@@ -97,6 +97,8 @@ anomalies(struct summary *s, const struct tt_anomalies *a)
 static void trace_header(struct summary *s, const struct calltree *tree);
 static void hprof_header(struct summary *s, const struct calltree *tree);
 static void pprof_header(struct summary *s, const struct calltree *tree);
+static void simpleperf_header(struct summary *s, const struct calltree *tree);
+static void simpleperf_lists(struct summary *s, const struct calltree *tree);
 static void properties_and_threads(struct summary *s,
                                    const struct calltree *tree);
 
@@ -111,13 +113,18 @@ summary_build(struct summary *s, const struct calltree *tree)
 		hprof_header(s, tree);
 	else if (tree->header.format == TRACE_FORMAT_PPROF)
 		pprof_header(s, tree);
+	else if (tree->header.format == TRACE_FORMAT_SIMPLEPERF)
+		simpleperf_header(s, tree);
 	else
 		trace_header(s, tree);
 	line(s, "methods:     %zu", tree->nmethods);
 	line(s, "complete:    %s",
 	     tree->header.incomplete ? "no (cut off before the summary)"
 	                             : "yes");
-	properties_and_threads(s, tree);
+	if (tree->header.format == TRACE_FORMAT_SIMPLEPERF)
+		simpleperf_lists(s, tree);
+	else
+		properties_and_threads(s, tree);
 	anomalies(s, &tree->anomalies);
 	if (tree->nwarnings) {
 		line(s, "warnings:");
@@ -202,6 +209,191 @@ pprof_header(struct summary *s, const struct calltree *tree)
 	        "their own");
 	line(s, "calls:       %zu (the frames of the profile's samples)",
 	     tree->calls.count);
+}
+
+/* Property key of tree, escaped, or `none`. */
+static char *
+prop(const struct calltree *tree, const char *key, const char *none)
+{
+	const char *v = calltree_property(tree, key);
+
+	return text_escape(v ? v : none);
+}
+
+/* What the file is, for a simpleperf recording: its app, event types,
+ * samples and what the numbers mean. */
+static void
+simpleperf_header(struct summary *s, const struct calltree *tree)
+{
+	char *app = prop(tree, "simpleperf-app", "(not named)");
+	char *app_type = prop(tree, "simpleperf-app-type", "?");
+	char *sdk = prop(tree, "simpleperf-android-sdk", "?");
+	char *build = prop(tree, "simpleperf-build-type", "?");
+	char *types = prop(tree, "simpleperf-event-types", "");
+	char *type = prop(tree, "simpleperf-event-type", "");
+	char *offcpu = prop(tree, "simpleperf-trace-offcpu", "?");
+	char *samples = prop(tree, "simpleperf-samples", "0");
+	char *chosen = prop(tree, "simpleperf-chosen-samples", "0");
+	char *lost = prop(tree, "simpleperf-lost", "not recorded");
+	char *time = prop(tree, "simpleperf-time", "");
+	const char *period = calltree_property(tree, "simpleperf-period");
+	const char *switches =
+	        calltree_property(tree, "simpleperf-context-switches");
+	const char *stopped = calltree_property(tree, "simpleperf-stopped");
+
+	line(s, "format:      simpleperf report-sample protobuf, version %u "
+	        "(Android Studio Callstack Sample)",
+	     tree->header.version);
+	line(s, "app:         %s (%s), Android SDK %s, build type %s", app,
+	     app_type, sdk, build);
+	line(s, "event types: %s; loaded: %s", types, type);
+	if (period) {
+		unsigned long long ns = strtoull(period, NULL, 10);
+
+		line(s,
+		     "sampling:    period about %llu.%03llu ms (the median "
+		     "sample's); off-cpu traced: %s",
+		     ns / 1000000, ns / 1000 % 1000, offcpu);
+	} else {
+		line(s, "sampling:    period unknown; off-cpu traced: %s",
+		     offcpu);
+	}
+	if (calltree_property(tree, "simpleperf-lost"))
+		line(s, "samples:     %s in the file, %s loaded; lost: %s "
+		        "samples",
+		     samples, chosen, lost);
+	else
+		line(s, "samples:     %s in the file, %s loaded; lost: not "
+		        "recorded",
+		     samples, chosen);
+	line(s,
+	     "values:      samples (the cpu clock) and their time (the wall "
+	     "clock: %s): estimates, never call counts",
+	     time);
+	if (switches)
+		line(s, "switches:    %s context switch records", switches);
+	line(s, "calls:       %zu (runs of samples sharing a frame)",
+	     tree->calls.count);
+	if (stopped)
+		line(s, "read:        up to offset %s, where the records stop",
+		     stopped);
+	free(app);
+	free(app_type);
+	free(sdk);
+	free(build);
+	free(types);
+	free(type);
+	free(offcpu);
+	free(samples);
+	free(chosen);
+	free(lost);
+	free(time);
+}
+
+/* A simpleperf recording's other properties, its threads with their
+ * samples per event type, and its files. */
+static void
+simpleperf_lists(struct summary *s, const struct calltree *tree)
+{
+	const char *types = calltree_property(tree, "simpleperf-event-types");
+	char *head = xstrdup("");
+	size_t i;
+
+	line(s, "properties:");
+	for (i = 0; i < tree->nproperties; i++) {
+		const char *key = tree->properties[i].key;
+		char *k, *v;
+
+		if (strcmp(key, "simpleperf-thread") == 0 ||
+		    strcmp(key, "simpleperf-file") == 0 ||
+		    strcmp(key, "simpleperf-method-kind") == 0)
+			continue;
+		k = text_escape(key);
+		v = text_escape(tree->properties[i].value);
+		line(s, "  %s=%s", k, v);
+		free(k);
+		free(v);
+	}
+	/* One column per event type, named as the file names it. */
+	while (types && *types) {
+		size_t n = strcspn(types, ",");
+		char *t = xstrndup(types, n), *e = text_escape(t);
+		char *joined = xasprintf("%s %12s", head, e);
+
+		free(t);
+		free(e);
+		free(head);
+		head = joined;
+		types += n;
+		while (*types == ',' || *types == ' ')
+			types++;
+	}
+	line(s, "threads:");
+	line(s, "  %8s %8s %8s%s  %s", "tid", "pid", "samples", head, "name");
+	free(head);
+	for (i = 0; i < tree->nproperties; i++) {
+		const char *v = tree->properties[i].value;
+		char *f[4] = {0}, *copy, *rest, *per, *name;
+		size_t k;
+
+		if (strcmp(tree->properties[i].key, "simpleperf-thread") != 0)
+			continue;
+		/* tid, pid, name, all, then one count per type */
+		copy = xstrdup(v);
+		rest = copy;
+		for (k = 0; k < 4 && rest; k++) {
+			f[k] = rest;
+			rest = strchr(rest, '\t');
+			if (rest)
+				*rest++ = '\0';
+		}
+		per = xstrdup("");
+		while (rest) {
+			char *tab = strchr(rest, '\t'), *joined;
+
+			if (tab)
+				*tab++ = '\0';
+			joined = xasprintf("%s %12s", per, rest);
+			free(per);
+			per = joined;
+			rest = tab;
+		}
+		name = text_escape(f[2] ? f[2] : "");
+		line(s, "  %8s %8s %8s%s  %s", f[0] ? f[0] : "",
+		     f[1] ? f[1] : "", f[3] ? f[3] : "", per, name);
+		free(name);
+		free(per);
+		free(copy);
+	}
+	line(s, "files:");
+	for (i = 0; i < tree->nproperties; i++) {
+		char *copy, *f[4] = {0}, *rest, *path;
+		size_t k;
+
+		if (strcmp(tree->properties[i].key, "simpleperf-file") != 0)
+			continue;
+		/* id, kind, path, symbols */
+		copy = xstrdup(tree->properties[i].value);
+		rest = copy;
+		for (k = 0; k < 4 && rest; k++) {
+			f[k] = rest;
+			rest = k < 3 ? strchr(rest, '\t') : NULL;
+			if (rest)
+				*rest++ = '\0';
+		}
+		/* A path may hold a tab: the count is after the last. */
+		if (f[3] && strrchr(f[3], '\t')) {
+			char *t = strrchr(f[3], '\t');
+
+			*t = '\0';
+			f[3] = t + 1;
+		}
+		path = text_escape(f[2] ? f[2] : "");
+		line(s, "  %6s %-6s %s (%s symbols)", f[0] ? f[0] : "",
+		     f[1] ? f[1] : "", path, f[3] ? f[3] : "?");
+		free(path);
+		free(copy);
+	}
 }
 
 /* The key's properties and the threads with their spans. */

@@ -13,6 +13,7 @@
 #include "read/hprof.h"
 #include "read/key.h"
 #include "read/pprof.h"
+#include "read/simpleperf.h"
 #include "read/stream.h"
 #include "read/bytes.h"
 #include "read/v1.h"
@@ -600,6 +601,8 @@ load_detected(const char *path, const struct file_bytes *f,
 		                version);
 		return false;
 	}
+	if (trace_simpleperf_detect(b, f->size))
+		return trace_simpleperf_read(b, f->size, sink, err);
 	if (trace_hprof_detect(b, f->size))
 		return trace_hprof_read(b, f->size, sink, err);
 	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)

@@ -32,6 +32,8 @@ enum trace_format {
 	TRACE_FORMAT_V2_STREAM, /* SLOW 0xF4 or 0xF5 */
 	TRACE_FORMAT_HPROF,     /* hprof text CPU profile (read/hprof.c) */
 	TRACE_FORMAT_PPROF,     /* pprof profile.proto (read/pprof.c) */
+	TRACE_FORMAT_SIMPLEPERF, /* simpleperf report-sample --protobuf
+	                            (read/simpleperf.c) */
 };
 
 /* What the times count: microseconds, unless a profile says otherwise. */
@@ -68,6 +70,8 @@ struct trace_header {
 	uint64_t expected_records; /* records the reader expects, roughly */
 	int sampled;               /* known to be sampled: the model says so */
 	enum trace_unit unit;      /* what the times count */
+	int cpu_samples; /* the cpu clock counts samples, one each
+	                    (simpleperf); the wall clock is in `unit` */
 };
 
 struct trace_method_def {
@@ -231,6 +235,9 @@ struct trace_sink {
 	 * (pprof), the one the sink wants, by name or index from 0; NULL
 	 * for the profile's default. */
 	const char *sample_type;
+	/* Not a callback: keep only Java frames, where a reader knows them
+	 * (simpleperf); a dropped frame's samples go to its Java caller. */
+	bool java_only;
 };
 
 #endif

@@ -1,0 +1,1111 @@
+/*
+ * simpleperf: a `report-sample --protobuf` recording read as sampled
+ * stacks with times.
+ *
+ * What the file holds (simpleperf's cmd_report_sample.proto, AOSP
+ * system/extras; only the fields below are read, others are skipped):
+ *   "SIMPLEPERF", a u16 LE version (1), then records: a u32 LE size and
+ *   that many bytes of a Record; a size of 0 ends the file.
+ *   Record        1 sample  2 lost  3 file  4 thread  5 meta_info
+ *                 6 context_switch (one of them)
+ *   Sample        1 time (ns)  2 thread_id  3 callchain (leaf first)
+ *                 4 event_count  5 event_type_id
+ *   CallChainEntry 1 vaddr_in_file  2 file_id  3 symbol_id (int32, -1
+ *                 unknown)  4 execution_type
+ *   File          1 id  2 path  3 symbol (repeated)  4 mangled_symbol
+ *   Thread        1 thread_id  2 process_id  3 thread_name
+ *   MetaInfo      1 event_type (repeated)  2 app_package_name  3 app_type
+ *                 4 android_sdk_version  5 android_build_type
+ *                 6 trace_offcpu
+ *   LostSituation 1 sample_count  2 lost_count
+ * File and Thread records come after the samples, and sample times need
+ * not be sorted, so the records are walked once (samples kept as byte
+ * ranges), then the samples are read against the tables.
+ *
+ * How it maps onto the model:
+ *   - one event type at a time (sink->sample_type: a name, an index from
+ *     0, or "all"; the first by default);
+ *   - a frame's method is its File's symbol, or "<basename>+0x<vaddr>"
+ *     for an unknown one; methods are keyed by name, so a Java method
+ *     seen interpreted, JIT-compiled and from an .oat file is one;
+ *     frames of .dex/.oat/.odex/.vdex/.jar files and the JIT cache are
+ *     Java, of [kernel.kallsyms] and .ko files kernel, others native;
+ *     sink->java_only drops native and kernel frames, their samples
+ *     going to the Java caller (or to "(no Java frame)");
+ *   - per thread, the samples in time order: the cpu clock counts them
+ *     (each sample 1), the wall clock gives each its time in
+ *     nanoseconds (the event count of a cpu-clock or task-clock sample;
+ *     for other events the time to the thread's next sample, at most
+ *     the sampling period) from its own time (or from the end of the
+ *     previous sample when that is later, or less than half a period
+ *     before), so equal consecutive frames are one call and a thread
+ *     idle between samples shows the gap;
+ *   - the header says sampled, dual clock, the cpu clock counting
+ *     samples; properties say what info prints (event types, app,
+ *     Android version, threads and their samples per type, lost
+ *     samples, files).
+ *
+ * Invariants: every loop is bounded by the input; frames of all samples
+ * together are bounded by MAX_FRAMES; file and symbol ids are checked
+ * before use.
+ */
+#include "config.h"
+
+#include "read/simpleperf.h"
+
+#include "read/bytes.h"
+#include "read/protobuf.h"
+#include "util/alloc.h"
+#include "util/arena.h"
+#include "util/hash.h"
+#include "util/map.h"
+#include "util/sort.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	NONE = UINT32_MAX,
+	HEADER = 12, /* "SIMPLEPERF" and the version */
+	MAX_FRAMES = 1 << 26,
+	MAX_TYPES = 1024,
+};
+
+/* No single weight above this, so sums of them never wrap. */
+#define VALUE_MAX (UINT64_C(1) << 53)
+
+enum sp_kind { KIND_NATIVE, KIND_JAVA, KIND_KERNEL };
+
+struct sp_slice {
+	const unsigned char *data;
+	size_t len;
+	uint64_t offset;
+};
+
+struct sp_file {
+	uint32_t id;
+	const char *path; /* NUL-terminated, in the arena */
+	const char *base; /* its basename */
+	struct sp_slice *symbols;
+	size_t nsymbols;
+	enum sp_kind kind;
+	uint32_t *methods; /* per symbol, NONE until used */
+};
+
+struct sp_thread {
+	uint32_t tid, pid;
+	const char *name;
+	uint64_t *samples; /* per event type */
+	uint64_t all;
+	bool defined;
+};
+
+struct sp_method {
+	const char *name;
+	size_t len;
+	uint32_t next; /* same hash, or NONE */
+	enum sp_kind kind;
+};
+
+struct sp_sample {
+	uint64_t time, count;
+	uint32_t tid, type;
+	size_t first, n; /* frames[first, + n), root first */
+	size_t order;
+};
+
+struct simpleperf {
+	const struct trace_sink *sink;
+	struct trace_error *err;
+	struct util_arena arena;
+	size_t len;
+
+	struct sp_slice *samples;
+	size_t nsamples, samples_cap;
+	struct sp_file *files;
+	size_t nfiles, files_cap;
+	struct util_map file_ids; /* id -> files[] */
+	struct sp_thread *threads;
+	size_t nthreads, threads_cap;
+	struct util_map thread_ids; /* tid -> threads[] */
+	const char **types;
+	size_t ntypes, types_cap;
+	const char *app, *app_type, *sdk, *build_type;
+	bool trace_offcpu, has_meta;
+	uint64_t lost_samples, lost_lost;
+	bool has_lost;
+	uint64_t context_switches;
+	uint64_t stopped;   /* offset where the walk stopped early, or 0 */
+	bool ended;         /* a size of 0 ended the records */
+
+	struct sp_method *methods;
+	size_t nmethods, methods_cap;
+	struct util_map method_hash;
+
+	uint32_t *frames;
+	size_t nframes, frames_cap;
+	struct sp_sample *chosen;
+	size_t nchosen, chosen_cap;
+	uint64_t unknown_files, unknown_symbols;
+	uint64_t unknown_offset;
+	uint32_t no_java; /* "(no Java frame)", or NONE */
+};
+
+static const char *
+kind_name(enum sp_kind k)
+{
+	return k == KIND_JAVA ? "java" : k == KIND_KERNEL ? "kernel" : "native";
+}
+
+static bool
+ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+/* What the frames of the file at path are. */
+static enum sp_kind
+kind_of_path(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (ends_with(path, n, ".dex") || ends_with(path, n, ".oat") ||
+	    ends_with(path, n, ".odex") || ends_with(path, n, ".vdex") ||
+	    ends_with(path, n, ".jar") || ends_with(path, n, ".apk") ||
+	    strstr(path, "jit-cache") || strstr(path, "JIT ") ||
+	    strstr(path, "jit-code-cache") || strstr(path, "dalvik-jit"))
+		return KIND_JAVA;
+	if (strcmp(path, "[kernel.kallsyms]") == 0 || ends_with(path, n, ".ko"))
+		return KIND_KERNEL;
+	return KIND_NATIVE;
+}
+
+static bool
+wire_is(struct simpleperf *sp, const struct pb_field *f, enum pb_wire w,
+        const char *message)
+{
+	if (f->wire == w)
+		return true;
+	trace_error_set(sp->err, f->offset,
+	                "simpleperf: field %u of a %s should be wire type %d, "
+	                "found wire type %d",
+	                f->number, message, (int)w, (int)f->wire);
+	return false;
+}
+
+static const char *
+keep(struct simpleperf *sp, const struct pb_field *f)
+{
+	return util_arena_strndup(&sp->arena, (const char *)f->data, f->len);
+}
+
+static bool
+read_file(struct simpleperf *sp, const struct pb_field *outer)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	struct sp_file file = {0};
+	size_t cap = 0;
+	const char *slash;
+	uint32_t *slot;
+
+	file.path = "";
+	pb_reader_sub(&r, outer);
+	while (pb_next(&r, &f, sp->err)) {
+		if (f.number == 1) {
+			if (!wire_is(sp, &f, PB_VARINT, "File"))
+				goto fail;
+			file.id = (uint32_t)f.value;
+		} else if (f.number == 2 || f.number == 3) {
+			if (!wire_is(sp, &f, PB_BYTES, "File"))
+				goto fail;
+			if (f.number == 2) {
+				file.path = keep(sp, &f);
+				continue;
+			}
+			UTIL_GROW(file.symbols, cap, file.nsymbols + 1);
+			file.symbols[file.nsymbols].data = f.data;
+			file.symbols[file.nsymbols].len = f.len;
+			file.symbols[file.nsymbols].offset = f.data_offset;
+			file.nsymbols++;
+		}
+	}
+	if (trace_error_isset(sp->err))
+		goto fail;
+	slash = strrchr(file.path, '/');
+	file.base = slash ? slash + 1 : file.path;
+	file.kind = kind_of_path(file.path);
+	file.methods = xcalloc(file.nsymbols + 1, sizeof(*file.methods));
+	memset(file.methods, 0xFF, (file.nsymbols + 1) * sizeof(uint32_t));
+	slot = util_map_slot(&sp->file_ids, file.id, (uint32_t)sp->nfiles);
+	if (*slot != sp->nfiles) {
+		trace_warn(sp->sink, outer->offset,
+		           "simpleperf: file %" PRIu32 " is defined twice; the "
+		           "first definition is kept",
+		           file.id);
+		free(file.symbols);
+		free(file.methods);
+		return true;
+	}
+	UTIL_GROW(sp->files, sp->files_cap, sp->nfiles + 1);
+	sp->files[sp->nfiles++] = file;
+	return true;
+fail:
+	free(file.symbols);
+	return false;
+}
+
+/* The thread of tid, made on first sight. */
+static struct sp_thread *
+thread_of(struct simpleperf *sp, uint32_t tid)
+{
+	uint32_t *slot = util_map_slot(&sp->thread_ids, tid,
+	                               (uint32_t)sp->nthreads);
+	struct sp_thread *t;
+
+	if (*slot != sp->nthreads)
+		return &sp->threads[*slot];
+	UTIL_GROW(sp->threads, sp->threads_cap, sp->nthreads + 1);
+	t = &sp->threads[sp->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	return t;
+}
+
+static bool
+read_thread(struct simpleperf *sp, const struct pb_field *outer)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	uint32_t tid = 0, pid = 0;
+	const char *name = NULL;
+	struct sp_thread *t;
+
+	pb_reader_sub(&r, outer);
+	while (pb_next(&r, &f, sp->err)) {
+		if (f.number == 1 || f.number == 2) {
+			if (!wire_is(sp, &f, PB_VARINT, "Thread"))
+				return false;
+			if (f.number == 1)
+				tid = (uint32_t)f.value;
+			else
+				pid = (uint32_t)f.value;
+		} else if (f.number == 3) {
+			if (!wire_is(sp, &f, PB_BYTES, "Thread"))
+				return false;
+			name = keep(sp, &f);
+		}
+	}
+	if (trace_error_isset(sp->err))
+		return false;
+	t = thread_of(sp, tid);
+	t->pid = pid;
+	t->name = name;
+	t->defined = true;
+	return true;
+}
+
+static bool
+read_meta(struct simpleperf *sp, const struct pb_field *outer)
+{
+	struct pb_reader r;
+	struct pb_field f;
+
+	sp->has_meta = true;
+	pb_reader_sub(&r, outer);
+	while (pb_next(&r, &f, sp->err)) {
+		if (f.number == 6) {
+			if (!wire_is(sp, &f, PB_VARINT, "MetaInfo"))
+				return false;
+			sp->trace_offcpu = f.value != 0;
+			continue;
+		}
+		if (f.number < 1 || f.number > 5)
+			continue;
+		if (!wire_is(sp, &f, PB_BYTES, "MetaInfo"))
+			return false;
+		switch (f.number) {
+		case 1:
+			if (sp->ntypes >= MAX_TYPES) {
+				trace_error_set(sp->err, f.offset,
+				                "simpleperf: more than %d event "
+				                "types",
+				                MAX_TYPES);
+				return false;
+			}
+			UTIL_GROW(sp->types, sp->types_cap, sp->ntypes + 1);
+			sp->types[sp->ntypes++] = keep(sp, &f);
+			break;
+		case 2:
+			sp->app = keep(sp, &f);
+			break;
+		case 3:
+			sp->app_type = keep(sp, &f);
+			break;
+		case 4:
+			sp->sdk = keep(sp, &f);
+			break;
+		case 5:
+			sp->build_type = keep(sp, &f);
+			break;
+		}
+	}
+	return !trace_error_isset(sp->err);
+}
+
+static bool
+read_lost(struct simpleperf *sp, const struct pb_field *outer)
+{
+	struct pb_reader r;
+	struct pb_field f;
+
+	sp->has_lost = true;
+	pb_reader_sub(&r, outer);
+	while (pb_next(&r, &f, sp->err)) {
+		if (f.number != 1 && f.number != 2)
+			continue;
+		if (!wire_is(sp, &f, PB_VARINT, "LostSituation"))
+			return false;
+		if (f.number == 1)
+			sp->lost_samples = f.value;
+		else
+			sp->lost_lost = f.value;
+	}
+	return !trace_error_isset(sp->err);
+}
+
+/* One Record. */
+static bool
+read_record(struct simpleperf *sp, const unsigned char *p, size_t n,
+            uint64_t offset)
+{
+	struct pb_reader r;
+	struct pb_field f;
+
+	pb_reader_init(&r, p, n, offset);
+	while (pb_next(&r, &f, sp->err)) {
+		if (f.number < 1 || f.number > 6)
+			continue;
+		if (!wire_is(sp, &f, PB_BYTES, "Record"))
+			return false;
+		switch (f.number) {
+		case 1:
+			UTIL_GROW(sp->samples, sp->samples_cap,
+			          sp->nsamples + 1);
+			sp->samples[sp->nsamples].data = f.data;
+			sp->samples[sp->nsamples].len = f.len;
+			sp->samples[sp->nsamples].offset = f.data_offset;
+			sp->nsamples++;
+			break;
+		case 2:
+			if (!read_lost(sp, &f))
+				return false;
+			break;
+		case 3:
+			if (!read_file(sp, &f))
+				return false;
+			break;
+		case 4:
+			if (!read_thread(sp, &f))
+				return false;
+			break;
+		case 5:
+			if (!read_meta(sp, &f))
+				return false;
+			break;
+		case 6:
+			sp->context_switches++;
+			break;
+		}
+	}
+	return !trace_error_isset(sp->err);
+}
+
+/*
+ * Walk the records.  A cut or damaged record stops the walk with a
+ * warning (sp->stopped); false only when nothing can be read at all.
+ */
+static void
+walk(struct simpleperf *sp, const unsigned char *buf, size_t len)
+{
+	size_t at = HEADER;
+
+	for (;;) {
+		uint32_t size;
+
+		if (len - at < 4) {
+			trace_warn(sp->sink, at,
+			           "simpleperf: the records stop at offset %zu: "
+			           "expected a record size (4 bytes) or the "
+			           "end mark, found %s",
+			           at,
+			           len == at ? "the end of the file"
+			                     : "fewer than 4 bytes");
+			sp->stopped = at;
+			return;
+		}
+		size = trace_u4(buf + at);
+		if (!size) {
+			sp->ended = true;
+			if (len - at > 4)
+				trace_warn(sp->sink, at + 4,
+				           "simpleperf: %zu bytes after the "
+				           "end mark ignored",
+				           len - at - 4);
+			return;
+		}
+		if (size > len - at - 4) {
+			trace_warn(sp->sink, at,
+			           "simpleperf: the records stop at offset %zu: "
+			           "a record of %" PRIu32 " bytes, but only "
+			           "%zu remain",
+			           at, size, len - at - 4);
+			sp->stopped = at;
+			return;
+		}
+		if (!read_record(sp, buf + at + 4, size, at + 4)) {
+			trace_warn(sp->sink, sp->err->offset,
+			           "simpleperf: the records stop at offset %zu, "
+			           "a damaged record: %s",
+			           at, sp->err->message);
+			trace_error_clear(sp->err);
+			sp->stopped = at;
+			return;
+		}
+		at += 4 + (size_t)size;
+		if (sp->sink->progress && (sp->nsamples & 0xFFFF) == 0)
+			sp->sink->progress(sp->sink->ctx, at, len);
+	}
+}
+
+/* The index of the method named name, made on first sight. */
+static uint32_t
+intern_method(struct simpleperf *sp, const char *name, size_t len,
+              enum sp_kind kind)
+{
+	uint32_t *head, i;
+	struct sp_method *m;
+
+	head = util_map_slot(&sp->method_hash, hash_bytes(HASH_SEED, name, len),
+	                     NONE);
+	for (i = *head; i != NONE; i = sp->methods[i].next) {
+		m = &sp->methods[i];
+		if (m->len == len && memcmp(m->name, name, len) == 0) {
+			/* A method seen in Java code is Java. */
+			if (kind == KIND_JAVA)
+				m->kind = KIND_JAVA;
+			return i;
+		}
+	}
+	UTIL_GROW(sp->methods, sp->methods_cap, sp->nmethods + 1);
+	m = &sp->methods[sp->nmethods];
+	m->name = util_arena_strndup(&sp->arena, name, len);
+	m->len = len;
+	m->kind = kind;
+	m->next = *head;
+	*head = (uint32_t)sp->nmethods;
+	return (uint32_t)sp->nmethods++;
+}
+
+/* The method of one CallChainEntry. */
+static uint32_t
+entry_method(struct simpleperf *sp, const struct pb_field *outer,
+             enum sp_kind *kind)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	uint64_t vaddr = 0;
+	uint32_t file_id = 0, fi, m;
+	int32_t symbol = -1;
+	int exec = -1;
+	struct sp_file *file = NULL;
+	char name[256];
+
+	pb_reader_sub(&r, outer);
+	while (pb_next(&r, &f, sp->err)) {
+		if (f.number < 1 || f.number > 4)
+			continue;
+		if (!wire_is(sp, &f, PB_VARINT, "CallChainEntry"))
+			return NONE;
+		switch (f.number) {
+		case 1:
+			vaddr = f.value;
+			break;
+		case 2:
+			file_id = (uint32_t)f.value;
+			break;
+		case 3:
+			symbol = (int32_t)(uint32_t)f.value;
+			break;
+		case 4:
+			exec = (int)(f.value & 0xFF);
+			break;
+		}
+	}
+	if (trace_error_isset(sp->err))
+		return NONE;
+	if (util_map_get(&sp->file_ids, file_id, &fi))
+		file = &sp->files[fi];
+	else if (!sp->unknown_files++ && !sp->unknown_offset)
+		sp->unknown_offset = outer->offset;
+	*kind = file ? file->kind : KIND_NATIVE;
+	/* interpreted or JIT-compiled Java */
+	if (exec == 1 || exec == 2)
+		*kind = KIND_JAVA;
+	if (file && symbol >= 0 && (size_t)symbol < file->nsymbols) {
+		const struct sp_slice *s = &file->symbols[symbol];
+
+		if (file->methods[symbol] != NONE) {
+			m = file->methods[symbol];
+			if (*kind == KIND_JAVA)
+				sp->methods[m].kind = KIND_JAVA;
+			return m;
+		}
+		m = intern_method(sp, (const char *)s->data, s->len, *kind);
+		file->methods[symbol] = m;
+		return m;
+	}
+	if (file && symbol >= 0 && !sp->unknown_symbols++)
+		trace_warn(sp->sink, outer->offset,
+		           "simpleperf: symbol %" PRId32 " of file %" PRIu32
+		           " (%zu symbols) does not exist; named by its "
+		           "address",
+		           symbol, file_id, file->nsymbols);
+	if (file)
+		snprintf(name, sizeof(name), "%.*s+0x%" PRIx64,
+		         (int)(sizeof(name) - 24), file->base, vaddr);
+	else
+		snprintf(name, sizeof(name), "file%" PRIu32 "+0x%" PRIx64,
+		         file_id, vaddr);
+	return intern_method(sp, name, strlen(name), *kind);
+}
+
+/* Sample i: counted for its thread, and kept when of type `want`
+ * (SIZE_MAX: every type). */
+static bool
+read_sample(struct simpleperf *sp, size_t i, size_t want)
+{
+	const struct sp_slice *s = &sp->samples[i];
+	struct pb_reader r;
+	struct pb_field f;
+	struct sp_sample smp = {0};
+	struct sp_thread *t;
+	size_t first = sp->nframes, j;
+	bool keep_it;
+
+	pb_reader_init(&r, s->data, s->len, s->offset);
+	while (pb_next(&r, &f, sp->err)) {
+		if (f.number < 1 || f.number > 5 || f.number == 3)
+			continue;
+		if (!wire_is(sp, &f, PB_VARINT, "Sample"))
+			return false;
+		switch (f.number) {
+		case 1:
+			smp.time = f.value;
+			break;
+		case 2:
+			smp.tid = (uint32_t)f.value;
+			break;
+		case 4:
+			smp.count = f.value > VALUE_MAX ? VALUE_MAX : f.value;
+			break;
+		case 5:
+			smp.type = (uint32_t)f.value;
+			break;
+		}
+	}
+	if (trace_error_isset(sp->err))
+		return false;
+	if (smp.type >= sp->ntypes) {
+		trace_error_set(sp->err, s->offset,
+		                "simpleperf: a sample of event type %" PRIu32
+		                ", but the recording has %zu",
+		                smp.type, sp->ntypes);
+		return false;
+	}
+	t = thread_of(sp, smp.tid);
+	if (!t->samples)
+		t->samples = xcalloc(sp->ntypes, sizeof(*t->samples));
+	t->samples[smp.type]++;
+	t->all++;
+	keep_it = want == SIZE_MAX || want == smp.type;
+	if (!keep_it)
+		return true;
+	pb_reader_init(&r, s->data, s->len, s->offset);
+	while (pb_next(&r, &f, sp->err)) {
+		enum sp_kind kind;
+		uint32_t m;
+
+		if (f.number != 3)
+			continue;
+		if (!wire_is(sp, &f, PB_BYTES, "Sample"))
+			return false;
+		m = entry_method(sp, &f, &kind);
+		if (m == NONE)
+			return false;
+		if (sp->sink->java_only && sp->methods[m].kind != KIND_JAVA)
+			continue;
+		if (sp->nframes >= MAX_FRAMES) {
+			trace_error_set(sp->err, f.offset,
+			                "simpleperf: the samples' stacks hold "
+			                "more than %d frames",
+			                MAX_FRAMES);
+			return false;
+		}
+		UTIL_GROW(sp->frames, sp->frames_cap, sp->nframes + 1);
+		sp->frames[sp->nframes++] = m;
+	}
+	if (trace_error_isset(sp->err))
+		return false;
+	if (sp->nframes == first) {
+		uint32_t m;
+
+		if (sp->sink->java_only) {
+			if (sp->no_java == NONE)
+				sp->no_java = intern_method(
+				        sp, "(no Java frame)", 15, KIND_JAVA);
+			m = sp->no_java;
+		} else {
+			m = intern_method(sp, "(no stack)", 10, KIND_NATIVE);
+		}
+		UTIL_GROW(sp->frames, sp->frames_cap, sp->nframes + 1);
+		sp->frames[sp->nframes++] = m;
+	}
+	/* Leaf first as read: turn the stack root first. */
+	for (j = 0; j < (sp->nframes - first) / 2; j++) {
+		uint32_t x = sp->frames[first + j];
+
+		sp->frames[first + j] = sp->frames[sp->nframes - 1 - j];
+		sp->frames[sp->nframes - 1 - j] = x;
+	}
+	smp.first = first;
+	smp.n = sp->nframes - first;
+	smp.order = sp->nchosen;
+	UTIL_GROW(sp->chosen, sp->chosen_cap, sp->nchosen + 1);
+	sp->chosen[sp->nchosen++] = smp;
+	return true;
+}
+
+/* The event type `want` (name, index, "all"): its index, SIZE_MAX for
+ * all, or -1 (as SIZE_MAX - 1) with the error set. */
+static size_t
+choose_type(struct simpleperf *sp, const char *want)
+{
+	char *list, *end;
+	size_t i, len = 0;
+	unsigned long n;
+
+	if (!sp->ntypes) {
+		trace_error_set(sp->err, HEADER,
+		                "simpleperf: the recording names no event type "
+		                "(expected a MetaInfo record with event_type)");
+		return SIZE_MAX - 1;
+	}
+	if (!want)
+		return 0;
+	if (strcmp(want, "all") == 0)
+		return SIZE_MAX;
+	for (i = 0; i < sp->ntypes; i++)
+		if (strcmp(sp->types[i], want) == 0)
+			return i;
+	n = strtoul(want, &end, 10);
+	if (*want >= '0' && *want <= '9' && !*end && n < sp->ntypes)
+		return n;
+	for (i = 0; i < sp->ntypes; i++)
+		len += strlen(sp->types[i]) + 2;
+	list = xcalloc(len + 1, 1);
+	for (i = 0; i < sp->ntypes; i++) {
+		if (i)
+			strcat(list, ", ");
+		strcat(list, sp->types[i]);
+	}
+	trace_error_set(sp->err, HEADER,
+	                "simpleperf: no event type '%s'; the recording has "
+	                "%s, all (or an index from 0 to %zu)",
+	                want, list, sp->ntypes - 1);
+	free(list);
+	return SIZE_MAX - 1;
+}
+
+/* Whether event type k counts nanoseconds. */
+static bool
+type_is_time(const struct simpleperf *sp, size_t k)
+{
+	return k < sp->ntypes && (strcmp(sp->types[k], "cpu-clock") == 0 ||
+	                          strcmp(sp->types[k], "task-clock") == 0);
+}
+
+static int
+sample_cmp(const void *pa, const void *pb)
+{
+	const struct sp_sample *a = pa, *b = pb;
+
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int
+u64_cmp(const void *pa, const void *pb)
+{
+	uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The sampling period in ns: the median event count of the time-typed
+ * samples, else the median step between a thread's samples; 0 if
+ * neither exists.  The samples are sorted by thread and time. */
+static uint64_t
+period_of(const struct simpleperf *sp)
+{
+	uint64_t *v = xcalloc(sp->nchosen + 1, sizeof(*v)), p = 0;
+	size_t n = 0, i;
+
+	for (i = 0; i < sp->nchosen; i++)
+		if (type_is_time(sp, sp->chosen[i].type) &&
+		    sp->chosen[i].count)
+			v[n++] = sp->chosen[i].count;
+	if (!n)
+		for (i = 1; i < sp->nchosen; i++)
+			if (sp->chosen[i].tid == sp->chosen[i - 1].tid &&
+			    sp->chosen[i].time > sp->chosen[i - 1].time)
+				v[n++] = sp->chosen[i].time -
+				         sp->chosen[i - 1].time;
+	if (n) {
+		sort_items(v, n, sizeof(*v), u64_cmp);
+		p = v[n / 2];
+	}
+	free(v);
+	return p;
+}
+
+static void
+event(const struct trace_sink *s, uint32_t tid, uint32_t m,
+      enum trace_action action, uint64_t cpu, uint64_t wall)
+{
+	s->event(s->ctx, tid, ((uint64_t)m + 1) << 2, action, cpu, wall);
+}
+
+/* Per thread, the samples in time order as calls on both clocks. */
+static void
+emit_events(struct simpleperf *sp, uint64_t period)
+{
+	const struct trace_sink *s = sp->sink;
+	uint64_t t0 = UINT64_MAX, cpu = 0, end = 0;
+	uint32_t *open = NULL, tid = 0;
+	size_t cap = 0, depth = 0, i;
+
+	for (i = 0; i < sp->nchosen; i++)
+		if (sp->chosen[i].time < t0)
+			t0 = sp->chosen[i].time;
+	for (i = 0; i < sp->nchosen; i++) {
+		const struct sp_sample *x = &sp->chosen[i];
+		const uint32_t *fr = sp->frames + x->first;
+		uint64_t at = x->time - t0, span;
+		size_t common = 0;
+
+		if (i && x->tid != tid) {
+			while (depth) {
+				depth--;
+				event(s, tid, open[depth], TRACE_EXIT, cpu,
+				      end);
+			}
+			cpu = 0;
+			end = 0;
+		}
+		tid = x->tid;
+		if (depth && at > end + period / 2) {
+			/* The thread was not sampled meanwhile. */
+			while (depth) {
+				depth--;
+				event(s, tid, open[depth], TRACE_EXIT, cpu,
+				      end);
+			}
+		}
+		if (depth || at < end)
+			at = end;
+		while (common < depth && common < x->n &&
+		       open[common] == fr[common])
+			common++;
+		while (depth > common) {
+			depth--;
+			event(s, tid, open[depth], TRACE_EXIT, cpu, at);
+		}
+		UTIL_GROW(open, cap, x->n);
+		for (; depth < x->n; depth++) {
+			open[depth] = fr[depth];
+			event(s, tid, open[depth], TRACE_ENTER, cpu, at);
+		}
+		if (type_is_time(sp, x->type)) {
+			span = x->count;
+		} else {
+			span = period ? period : 1;
+			if (i + 1 < sp->nchosen &&
+			    sp->chosen[i + 1].tid == x->tid &&
+			    sp->chosen[i + 1].time - x->time < span)
+				span = sp->chosen[i + 1].time - x->time;
+		}
+		cpu++;
+		end = at > UINT64_MAX - span ? UINT64_MAX : at + span;
+	}
+	while (depth) {
+		depth--;
+		event(s, tid, open[depth], TRACE_EXIT, cpu, end);
+	}
+	free(open);
+}
+
+static void
+property(struct simpleperf *sp, const char *key, const char *value)
+{
+	if (sp->sink->property)
+		sp->sink->property(sp->sink->ctx, key, value);
+}
+
+static void
+propertyf(struct simpleperf *sp, const char *key, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+static void
+propertyf(struct simpleperf *sp, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *v;
+
+	va_start(ap, fmt);
+	v = xvasprintf(fmt, ap);
+	va_end(ap);
+	property(sp, key, v);
+	free(v);
+}
+
+static int
+thread_cmp(const void *pa, const void *pb)
+{
+	const struct sp_thread *a = pa, *b = pb;
+
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static void
+emit(struct simpleperf *sp, size_t k)
+{
+	const struct trace_sink *s = sp->sink;
+	struct trace_header hd = {0};
+	char *all = xstrdup("");
+	uint64_t period;
+	size_t i, j;
+	bool time = true;
+
+	for (i = 0; i < sp->ntypes; i++) {
+		char *joined = xasprintf("%s%s%s", all, i ? ", " : "",
+		                         sp->types[i]);
+
+		free(all);
+		all = joined;
+	}
+	property(sp, "simpleperf-event-types", all);
+	free(all);
+	property(sp, "simpleperf-event-type",
+	         k == SIZE_MAX ? "all" : sp->types[k]);
+	/* With several types, "all" is one more to cycle through. */
+	propertyf(sp, "simpleperf-event-type-index", "%zu of %zu",
+	          k == SIZE_MAX ? sp->ntypes : k,
+	          sp->ntypes + (sp->ntypes > 1));
+	if (sp->app)
+		property(sp, "simpleperf-app", sp->app);
+	if (sp->app_type)
+		property(sp, "simpleperf-app-type", sp->app_type);
+	if (sp->sdk)
+		property(sp, "simpleperf-android-sdk", sp->sdk);
+	if (sp->build_type)
+		property(sp, "simpleperf-build-type", sp->build_type);
+	if (sp->has_meta)
+		property(sp, "simpleperf-trace-offcpu",
+		         sp->trace_offcpu ? "yes" : "no");
+	sort_items(sp->chosen, sp->nchosen, sizeof(*sp->chosen), sample_cmp);
+	period = period_of(sp);
+	if (period)
+		propertyf(sp, "simpleperf-period", "%" PRIu64, period);
+	propertyf(sp, "simpleperf-samples", "%zu", sp->nsamples);
+	propertyf(sp, "simpleperf-chosen-samples", "%zu", sp->nchosen);
+	if (sp->has_lost)
+		propertyf(sp, "simpleperf-lost",
+		          "%" PRIu64 " of %" PRIu64,
+		          sp->lost_lost, sp->lost_samples + sp->lost_lost);
+	if (sp->context_switches)
+		propertyf(sp, "simpleperf-context-switches", "%" PRIu64,
+		          sp->context_switches);
+	if (sp->stopped)
+		propertyf(sp, "simpleperf-stopped", "%" PRIu64, sp->stopped);
+	for (i = 0; i < sp->nfiles; i++)
+		propertyf(sp, "simpleperf-file", "%" PRIu32 "\t%s\t%s\t%zu",
+		          sp->files[i].id, kind_name(sp->files[i].kind),
+		          sp->files[i].path, sp->files[i].nsymbols);
+	sort_items(sp->threads, sp->nthreads, sizeof(*sp->threads),
+	           thread_cmp);
+	for (i = 0; i < sp->nthreads; i++) {
+		const struct sp_thread *t = &sp->threads[i];
+		char *per = xstrdup("");
+
+		for (j = 0; j < sp->ntypes; j++) {
+			char *joined = xasprintf(
+			        "%s\t%" PRIu64, per,
+			        t->samples ? t->samples[j] : 0);
+
+			free(per);
+			per = joined;
+		}
+		propertyf(sp, "simpleperf-thread",
+		          "%" PRIu32 "\t%" PRIu32 "\t%s\t%" PRIu64 "%s",
+		          t->tid, t->pid, t->name ? t->name : "", t->all, per);
+		free(per);
+		if (s->thread) {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "thread %" PRIu32, t->tid);
+			s->thread(s->ctx, t->tid, t->name ? t->name : buf);
+		}
+	}
+	for (i = 0; s->method && i < sp->nmethods; i++) {
+		struct trace_method_def def;
+
+		def.id = ((uint64_t)i + 1) << 2;
+		def.klass = "";
+		def.name = sp->methods[i].name;
+		def.signature = "";
+		def.file = NULL;
+		def.line = -1;
+		s->method(s->ctx, &def);
+	}
+	for (i = 0; i < sp->nmethods; i++)
+		if (sp->methods[i].kind != KIND_NATIVE) {
+			/* "java" or "kernel" per method, by its index */
+			propertyf(sp, "simpleperf-method-kind", "%zu\t%s", i,
+			          kind_name(sp->methods[i].kind));
+		}
+	if (k != SIZE_MAX)
+		time = type_is_time(sp, k);
+	else
+		for (i = 0; i < sp->ntypes; i++)
+			time = time && type_is_time(sp, i);
+	property(sp, "simpleperf-time",
+	         time ? "event counts (ns)"
+	              : "estimated: time to the thread's next sample, at "
+	                "most the sampling period");
+	hd.format = TRACE_FORMAT_SIMPLEPERF;
+	hd.version = 1;
+	hd.clock = TRACE_CLOCK_DUAL;
+	hd.time_bits = 64;
+	hd.expected_records = sp->nframes * 2;
+	hd.sampled = 1;
+	hd.unit = TRACE_UNIT_NS;
+	hd.cpu_samples = 1;
+	hd.incomplete = sp->stopped != 0;
+	if (s->begin)
+		s->begin(s->ctx, &hd);
+	if (s->event)
+		emit_events(sp, period);
+	if (s->progress)
+		s->progress(s->ctx, sp->len, sp->len);
+}
+
+bool
+trace_simpleperf_detect(const unsigned char *buf, size_t len)
+{
+	return len >= 10 && memcmp(buf, "SIMPLEPERF", 10) == 0;
+}
+
+bool
+trace_simpleperf_read(const unsigned char *buf, size_t len,
+                      const struct trace_sink *sink, struct trace_error *err)
+{
+	struct simpleperf sp;
+	size_t k = 0, i;
+	unsigned version;
+	bool ok = false;
+
+	if (len < HEADER) {
+		trace_error_set(err, len,
+		                "simpleperf: expected a u16 version after "
+		                "'SIMPLEPERF', found the end of the file");
+		return false;
+	}
+	version = trace_u2(buf + 10);
+	if (version != 1) {
+		trace_error_set(err, 10,
+		                "simpleperf: unknown version %u after "
+		                "'SIMPLEPERF' (this reader knows version 1)",
+		                version);
+		return false;
+	}
+	memset(&sp, 0, sizeof(sp));
+	sp.sink = sink;
+	sp.err = err;
+	sp.len = len;
+	sp.no_java = NONE;
+	util_arena_init(&sp.arena);
+	util_map_init(&sp.file_ids);
+	util_map_init(&sp.thread_ids);
+	util_map_init(&sp.method_hash);
+	walk(&sp, buf, len);
+	if (trace_error_isset(err))
+		goto out;
+	k = choose_type(&sp, sink->sample_type);
+	if (k == SIZE_MAX - 1)
+		goto out;
+	for (i = 0; i < sp.nsamples; i++)
+		if (!read_sample(&sp, i, k)) {
+			if (!i)
+				goto out;
+			/* Keep the samples before a damaged one. */
+			trace_warn(sink, err->offset,
+			           "simpleperf: samples stop at the damaged "
+			           "sample %zu of %zu: %s",
+			           i, sp.nsamples, err->message);
+			trace_error_clear(err);
+			if (!sp.stopped)
+				sp.stopped = sp.samples[i].offset;
+			break;
+		}
+	if (sp.unknown_files)
+		trace_warn(sink, sp.unknown_offset,
+		           "simpleperf: %" PRIu64 " frames name a file the "
+		           "recording does not define",
+		           sp.unknown_files);
+	if (!sp.nsamples) {
+		trace_error_set(err, sp.stopped ? sp.stopped : HEADER,
+		                "simpleperf: expected samples, found none%s",
+		                sp.stopped ? " before the records stop" : "");
+		goto out;
+	}
+	emit(&sp, k);
+	ok = true;
+out:
+	for (i = 0; i < sp.nfiles; i++) {
+		free(sp.files[i].symbols);
+		free(sp.files[i].methods);
+	}
+	for (i = 0; i < sp.nthreads; i++)
+		free(sp.threads[i].samples);
+	free(sp.samples);
+	free(sp.files);
+	free(sp.threads);
+	free(sp.types);
+	free(sp.methods);
+	free(sp.frames);
+	free(sp.chosen);
+	util_map_done(&sp.file_ids);
+	util_map_done(&sp.thread_ids);
+	util_map_done(&sp.method_hash);
+	util_arena_done(&sp.arena);
+	return ok;
+}

@@ -1,0 +1,139 @@
+#!/bin/sh
+# simpleperf.sh: Android Studio's Callstack Sample recordings, simpleperf's
+# report-sample --protobuf output (src/read/simpleperf.c).
+#
+# The real recordings in $SHARED_SIMPLEPERF and the numbers an
+# independent reader gave for them (its README.md), skipped when absent:
+# - `report -f tsv` (the first event type, all threads): per function,
+#   self and total samples equal expected/FILE.functions.tsv, and their
+#   time in microseconds its event counts (nanoseconds) / 1000;
+# - the threads `info` lists: tid, pid, name and samples of the first
+#   and second event types equal expected/FILE.threads*.tsv;
+# - a gzipped recording reads like its gunzipped bytes, whatever the
+#   file is called; every 997th cut (check-long: 97th) is read up to the
+#   cut with a warning naming the offset, or refused with one.
+# The recording tests/unit-simpleperf writes: its TSV header and a row,
+# report's words, and every cut of it.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+UNIT=${top_builddir:-.}/tests/unit-simpleperf
+[ -x "$UNIT" ] || skip_all "no $UNIT"
+LC_ALL=C
+export LC_ALL
+
+same() {
+	if cmp -s "$1" "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		diff -u "$1" "$2" | head -20 | diag
+	fi
+}
+
+# cuts FILE STRIDE WHAT: every STRIDE-th cut of FILE read (0) with a
+# warning, or refused (3) with an offset.
+cuts() {
+	size=$(wc -c <"$1")
+	bad=0
+	n=0
+	while [ $n -lt "$size" ]; do
+		head -c $n "$1" >"$tmp/cut"
+		"$TRACETUI" report -f tsv "$tmp/cut" >/dev/null 2>"$tmp/err"
+		rc=$?
+		err=
+		IFS= read -r err <"$tmp/err"
+		case $rc in
+		0) case $err in *"offset "[0-9]*": warning: "*) ;;
+			*) bad=$((bad + 1)); echo "cut at $n: no warning" | diag ;; esac ;;
+		3) case $err in *"offset "[0-9]*": "*) ;;
+			*) bad=$((bad + 1)); echo "cut at $n: $err" | diag ;; esac ;;
+		*) bad=$((bad + 1)); echo "cut at $n: exit $rc" | diag ;;
+		esac
+		n=$((n + $2))
+	done
+	ok "$bad" "$3"
+}
+
+# info's thread lines as tid, pid, name and samples of event type $1,
+# for threads with some.
+info_threads() {
+	awk -v k="$1" '
+	/^threads:/ { on = 1; head = 1; next }
+	on && /^[^ ]/ { on = 0 }
+	on && head { types = NF - 4; head = 0; next }
+	on && k < types && $(4 + k) > 0 {
+		name = $0
+		for (i = 0; i < 3 + types; i++)
+			sub(/^ *[^ ]+/, "", name)
+		sub(/^ +/, "", name)
+		printf "%s\t%s\t%s\t%s\n", $1, $2, name, $(4 + k)
+	}' | sort
+}
+
+"$UNIT" --write "$tmp" >/dev/null
+small=$tmp/simpleperf.trace
+run "$TRACETUI" report -f tsv "$small"
+printf '%s\n' "$out" | sed -n 1p >"$tmp/got"
+printf 'method\tself\ttotal\tself_us\ttotal_us\n' >"$tmp/expect"
+same "$tmp/expect" "$tmp/got" "report -f tsv: method self total self_us total_us"
+ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	0	4	0	4000' &&
+	echo 0 || echo 1)" "report -f tsv: samples, then their time in us"
+run "$TRACETUI" report "$small"
+ok "$(printf '%s\n' "$out" | grep -q 'cpu-clock, 4 samples (4.000 ms)' &&
+	printf '%s\n' "$out" | grep -q 'never call counts' &&
+	echo 0 || echo 1)" "report: samples and estimates, never call counts"
+run "$TRACETUI" info "$small"
+printf '%s\n' "$out" | info_threads 1 >"$tmp/got"
+printf '10\t10\tmain\t1\n' >"$tmp/expect"
+same "$tmp/expect" "$tmp/got" "info: the thread with sched_switch samples"
+ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Android SDK 33, build type user$' &&
+	printf '%s\n' "$out" | grep -q 'lost: 2 of 7 samples' &&
+	printf '%s\n' "$out" | grep -q 'java *.*framework.jar (2 symbols)' &&
+	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
+cuts "$small" 1 "every cut of the small recording is read or refused"
+
+S=${SHARED_SIMPLEPERF:-}
+if [ -z "$S" ] || [ ! -d "$S" ]; then
+	done_testing
+	exit 0
+fi
+for f in "$S"/*.trace "$S"/*.trace.gz; do
+	[ -f "$f" ] || continue
+	base=${f##*/}
+	e=$S/expected/$base.functions.tsv
+	[ -f "$e" ] || continue
+	tail -n +2 "$e" | sort >"$tmp/expect"
+	run "$TRACETUI" report -f tsv "$f"
+	ok "$rc" "$base: report exits 0"
+	printf '%s\n' "$out" | awk -F'\t' -v OFS='\t' 'NR > 1 {
+		print $1, $2, $3, $4 * 1000, $5 * 1000 }' | sort >"$tmp/got"
+	same "$tmp/expect" "$tmp/got" \
+		"$base: self and total samples and events of every function ($(wc -l <"$tmp/expect") rows)"
+
+	run "$TRACETUI" info "$f"
+	for k in 0 1; do
+		t=$S/expected/$base.threads.tsv
+		[ $k -eq 0 ] || t=$S/expected/$base.threads-event1.tsv
+		[ -f "$t" ] || continue
+		tail -n +2 "$t" | sort >"$tmp/expect"
+		printf '%s\n' "$out" | info_threads $k >"$tmp/got"
+		same "$tmp/expect" "$tmp/got" \
+			"$base: info's threads and their samples of event type $k"
+	done
+done
+
+f=$S/firefox-profiler__simpleperf-cpu-clock.trace.gz
+if [ -f "$f" ]; then
+	gzip -dc <"$f" >"$tmp/plain.bin"
+	"$TRACETUI" report -f tsv "$f" >"$tmp/gz" 2>/dev/null
+	"$TRACETUI" report -f tsv "$tmp/plain.bin" >"$tmp/plain" 2>/dev/null
+	ok "$([ -s "$tmp/gz" ] && cmp -s "$tmp/gz" "$tmp/plain" &&
+		echo 0 || echo 1)" "gunzipped, under any name, it reads the same"
+	stride=997
+	[ -z "${TRACETUI_LONG:-}" ] || stride=97
+	cuts "$tmp/plain.bin" $stride "every ${stride}th cut of a real recording is read or refused"
+fi
+
+done_testing

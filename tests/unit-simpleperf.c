@@ -1,0 +1,468 @@
+/*
+ * unit-simpleperf: the simpleperf reader on a recording encoded by hand
+ * here (an encoder of a few lines, independent of the reader), every
+ * number worked out by hand below; then cut and damaged copies, each
+ * read up to the damage with a warning or refused with its offset.
+ *
+ * With --write DIR it writes the recording into DIR as simpleperf.trace
+ * instead (tests/fuzz-corpus has it as simpleperf-small.trace).
+ *
+ * The recording (times in ms, every cpu-clock sample worth 1 ms):
+ *   event types cpu-clock, sched:sched_switch; app com.example.app,
+ *   Android 33, build user, off-cpu traced; lost: 2 of 7.
+ *   files  1 framework.jar [Foo.work, Foo.main]   java
+ *          2 /apex/libc.so [memcpy]               native
+ *          3 [JIT app cache] [Foo.work]           java
+ *          4 [kernel.kallsyms] [schedule]         kernel
+ *   samples, leaf first, in file order (times unsorted):
+ *     S1 t=3   tid 10 cpu-clock  memcpy(2:0) Foo.work(1:0) Foo.main(1:1)
+ *     S2 t=1   tid 10 cpu-clock  Foo.work(3:0, JIT) Foo.main(1:1)
+ *     S3 t=2   tid 10 cpu-clock  2:-1 at 0x1a2b, Foo.main(1:1)
+ *     S4 t=1.5 tid 11 cpu-clock  schedule(4:0) Foo.main(1:1)
+ *     S5 t=2.5 tid 10 sched_switch (count 1)  schedule(4:0) Foo.main
+ *   threads 10 "main" and 11 "worker" of process 10, after the samples.
+ * cpu-clock (the default): Foo.main self 0, total 4 samples (4 ms);
+ *   Foo.work (jar and JIT: one method) self 1, total 2; memcpy 1, 1;
+ *   libc.so+0x1a2b 1, 1; schedule 1, 1.  Thread 10 in time order: S2,
+ *   S3, S1, each from the end of the one before (no gap): one call of
+ *   Foo.main lasting 3 ms (its calls are 1), two of Foo.work.
+ * --java-only: memcpy's sample goes to Foo.work (self 2), libc.so's and
+ *   schedule's to Foo.main (self 2, total 4).
+ * all: 5 samples; schedule self 2; Foo.main total 5.
+ * Threads: 10: 3 cpu-clock, 1 sched_switch; 11: 1 and 0.
+ */
+#include "config.h"
+
+#include "model/builder.h"
+#include "model/calltree.h"
+#include "query/method-name.h"
+#include "query/profile.h"
+#include "read/load.h"
+#include "tap.h"
+#include "util/alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+static void
+put_byte(struct buf *b, unsigned char c)
+{
+	UTIL_GROW(b->p, b->cap, b->n + 1);
+	b->p[b->n++] = c;
+}
+
+static void
+put_varint(struct buf *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		put_byte(b, (unsigned char)(v | 0x80));
+		v >>= 7;
+	}
+	put_byte(b, (unsigned char)v);
+}
+
+static void
+put_int(struct buf *b, unsigned field, int64_t v)
+{
+	put_varint(b, (uint64_t)field << 3);
+	put_varint(b, (uint64_t)v);
+}
+
+static void
+put_bytes(struct buf *b, unsigned field, const void *data, size_t len)
+{
+	size_t i;
+
+	put_varint(b, (uint64_t)field << 3 | 2);
+	put_varint(b, len);
+	for (i = 0; i < len; i++)
+		put_byte(b, ((const unsigned char *)data)[i]);
+}
+
+static void
+put_str(struct buf *b, unsigned field, const char *s)
+{
+	put_bytes(b, field, s, strlen(s));
+}
+
+/* Message m as field `field` of b; m is released. */
+static void
+put_msg(struct buf *b, unsigned field, struct buf *m)
+{
+	put_bytes(b, field, m->p, m->n);
+	free(m->p);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Record field `field` holding m, framed by its u32 size. */
+static void
+put_record(struct buf *b, unsigned field, struct buf *m)
+{
+	struct buf r = {0};
+	size_t i;
+
+	put_msg(&r, field, m);
+	for (i = 0; i < 4; i++)
+		put_byte(b, (unsigned char)(r.n >> (8 * i)));
+	for (i = 0; i < r.n; i++)
+		put_byte(b, r.p[i]);
+	free(r.p);
+}
+
+struct entry {
+	uint32_t file;
+	int32_t symbol;
+	uint64_t vaddr;
+	int exec; /* -1: none */
+};
+
+static void
+put_sample(struct buf *b, uint64_t time, uint32_t tid, uint64_t count,
+           uint32_t type, const struct entry *e, size_t n)
+{
+	struct buf m = {0}, c = {0};
+	size_t i;
+
+	put_int(&m, 1, (int64_t)time);
+	put_int(&m, 2, tid);
+	for (i = 0; i < n; i++) {
+		put_int(&c, 1, (int64_t)e[i].vaddr);
+		put_int(&c, 2, e[i].file);
+		put_int(&c, 3, e[i].symbol); /* -1: ten bytes */
+		if (e[i].exec >= 0)
+			put_int(&c, 4, e[i].exec);
+		put_msg(&m, 3, &c);
+	}
+	put_int(&m, 4, (int64_t)count);
+	if (type)
+		put_int(&m, 5, type);
+	put_record(b, 1, &m);
+}
+
+static void
+put_file(struct buf *b, uint32_t id, const char *path,
+         const char *const *symbols, size_t n)
+{
+	struct buf m = {0};
+	size_t i;
+
+	put_int(&m, 1, id);
+	put_str(&m, 2, path);
+	for (i = 0; i < n; i++)
+		put_str(&m, 3, symbols[i]);
+	put_record(b, 3, &m);
+}
+
+static void
+put_thread(struct buf *b, uint32_t tid, uint32_t pid, const char *name)
+{
+	struct buf m = {0};
+
+	put_int(&m, 1, tid);
+	put_int(&m, 2, pid);
+	put_str(&m, 3, name);
+	put_record(b, 4, &m);
+}
+
+#define MS 1000000u
+
+static struct buf
+recording(void)
+{
+	static const struct entry s1[] = {{2, 0, 0x10, -1},
+	                                  {1, 0, 0x20, -1},
+	                                  {1, 1, 0x30, -1}},
+	                          s2[] = {{3, 0, 0x40, 2}, {1, 1, 0x30, -1}},
+	                          s3[] = {{2, -1, 0x1a2b, -1},
+	                                  {1, 1, 0x30, -1}},
+	                          s4[] = {{4, 0, 0x50, -1}, {1, 1, 0x30, -1}};
+	static const char *const jar[] = {"Foo.work", "Foo.main"};
+	static const char *const libc[] = {"memcpy"};
+	static const char *const jit[] = {"Foo.work"};
+	static const char *const kernel[] = {"schedule"};
+	struct buf b = {0}, m = {0};
+
+	{
+		/* "SIMPLEPERF", version 1 as a u16 LE */
+		static const unsigned char magic[] = "SIMPLEPERF\x01";
+		size_t i;
+
+		for (i = 0; i < 12; i++)
+			put_byte(&b, magic[i]);
+	}
+	put_str(&m, 1, "cpu-clock");
+	put_str(&m, 1, "sched:sched_switch");
+	put_str(&m, 2, "com.example.app");
+	put_str(&m, 3, "debuggable");
+	put_str(&m, 4, "33");
+	put_str(&m, 5, "user");
+	put_int(&m, 6, 1);
+	put_record(&b, 5, &m);
+	put_sample(&b, 3 * MS, 10, MS, 0, s1, 3);
+	put_sample(&b, 1 * MS, 10, MS, 0, s2, 2);
+	put_sample(&b, 2 * MS, 10, MS, 0, s3, 2);
+	put_sample(&b, 3 * MS / 2, 11, MS, 0, s4, 2);
+	put_sample(&b, 5 * MS / 2, 10, 1, 1, s4, 2);
+	put_int(&m, 1, 5);
+	put_int(&m, 2, 2);
+	put_record(&b, 2, &m);
+	put_file(&b, 1, "/system/framework/framework.jar", jar, 2);
+	put_file(&b, 2, "/apex/com.android.runtime/lib64/bionic/libc.so", libc,
+	         1);
+	put_file(&b, 3, "[JIT app cache]", jit, 1);
+	put_file(&b, 4, "[kernel.kallsyms]", kernel, 1);
+	put_thread(&b, 10, 10, "main");
+	put_thread(&b, 11, 10, "worker");
+	put_byte(&b, 0);
+	put_byte(&b, 0);
+	put_byte(&b, 0);
+	put_byte(&b, 0);
+	return b;
+}
+
+static struct calltree *
+load(const unsigned char *p, size_t n, const char *type, bool java_only,
+     struct trace_error *err)
+{
+	struct calltree_builder *builder = calltree_builder_new("test.trace");
+	struct trace_sink sink = *calltree_builder_sink(builder);
+
+	sink.sample_type = type;
+	sink.java_only = java_only;
+	if (!trace_load_bytes(p, n, &sink, err)) {
+		calltree_builder_free(builder);
+		return NULL;
+	}
+	return calltree_builder_finish(builder);
+}
+
+static long
+method_named(const struct calltree *tree, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < tree->nmethods; i++) {
+		char *full = method_full_name(&tree->methods[i]);
+		bool same = strcmp(full, name) == 0;
+
+		free(full);
+		if (same)
+			return (long)i;
+	}
+	return -1;
+}
+
+struct expect {
+	const char *name;
+	uint64_t self, total; /* samples */
+};
+
+static void
+check(const struct buf *b, const char *type, bool java_only,
+      const char *label, const struct expect *want, size_t n)
+{
+	struct trace_error err = {0};
+	struct calltree *tree = load(b->p, b->n, type, java_only, &err);
+	struct profile p = {0};
+	struct scope scope;
+	size_t i, used = 0;
+
+	if (!ok(tree != NULL, "%s: loads", label)) {
+		printf("#   %s\n", err.message);
+		trace_error_clear(&err);
+		return;
+	}
+	is_u64(tree->header.format, TRACE_FORMAT_SIMPLEPERF,
+	       "%s: format simpleperf", label);
+	ok(tree->header.cpu_samples && tree->has_clock[CLOCK_CPU] &&
+	           tree->has_clock[CLOCK_WALL],
+	   "%s: samples on the cpu clock, time on the wall", label);
+	scope_init_all(&scope, tree);
+	profile_compute(&p, tree, &scope);
+	for (i = 0; i < n; i++) {
+		long m = method_named(tree, want[i].name);
+
+		if (!ok(m >= 0 && profile_row_used(&p, (size_t)m),
+		        "%s: %s is there", label, want[i].name))
+			continue;
+		is_u64(p.rows[m].excl[CLOCK_CPU], want[i].self,
+		       "%s: self samples of %s", label, want[i].name);
+		is_u64(p.rows[m].incl[CLOCK_CPU], want[i].total,
+		       "%s: total samples of %s", label, want[i].name);
+	}
+	for (i = 0; i < tree->nmethods; i++)
+		used += profile_row_used(&p, i);
+	is_u64(used, n, "%s: no other method", label);
+	profile_done(&p);
+	scope_done(&scope);
+	calltree_free(tree);
+}
+
+static void
+test_numbers(const struct buf *b)
+{
+	static const struct expect cpu[] = {
+	        {"Foo.main", 0, 4}, {"Foo.work", 1, 2},
+	        {"memcpy", 1, 1},   {"libc.so+0x1a2b", 1, 1},
+	        {"schedule", 1, 1},
+	};
+	static const struct expect java[] = {
+	        {"Foo.main", 2, 4},
+	        {"Foo.work", 2, 2},
+	};
+	static const struct expect all[] = {
+	        {"Foo.main", 0, 5}, {"Foo.work", 1, 2},
+	        {"memcpy", 1, 1},   {"libc.so+0x1a2b", 1, 1},
+	        {"schedule", 2, 2},
+	};
+	static const struct expect off[] = {
+	        {"Foo.main", 0, 1},
+	        {"schedule", 1, 1},
+	};
+
+	check(b, NULL, false, "default", cpu, 5);
+	check(b, "cpu-clock", false, "cpu-clock by name", cpu, 5);
+	check(b, "0", false, "cpu-clock by index", cpu, 5);
+	check(b, NULL, true, "--java-only", java, 2);
+	check(b, "all", false, "all", all, 5);
+	check(b, "sched:sched_switch", false, "sched_switch", off, 2);
+}
+
+/* Thread 10's calls on cpu-clock: one of Foo.main, 3 ms long. */
+static void
+test_calls(const struct buf *b)
+{
+	struct trace_error err = {0};
+	struct calltree *tree = load(b->p, b->n, NULL, false, &err);
+	long t, main_m, work_m;
+	size_t c, mains = 0, works = 0;
+	uint64_t main_wall = 0, main_start = 1;
+
+	if (!ok(tree != NULL, "calls: loads"))
+		return;
+	t = calltree_find_thread(tree, 10);
+	main_m = method_named(tree, "Foo.main");
+	work_m = method_named(tree, "Foo.work");
+	ok(t >= 0 && main_m >= 0 && work_m >= 0, "calls: thread and methods");
+	if (t >= 0) {
+		const struct tt_thread *th = &tree->threads[t];
+
+		is_str(th->name, "main", "calls: thread 10 is named");
+		for (c = th->first_call; c < th->first_call + th->ncalls;
+		     c++) {
+			uint32_t m = calltree_method(tree, c);
+
+			if ((long)m == main_m) {
+				mains++;
+				main_wall = calltree_duration(tree, c,
+				                              CLOCK_WALL);
+				main_start =
+				        calltree_start(tree, c, CLOCK_WALL);
+			}
+			works += (long)m == work_m;
+		}
+	}
+	is_u64(mains, 1, "calls: consecutive samples make one call of main");
+	is_u64(main_wall, 3 * MS, "calls: main lasts 3 ms of wall time");
+	is_u64(main_start, 0, "calls: from the recording's first sample");
+	is_u64(works, 2, "calls: two calls of Foo.work, libc.so's between");
+	is_str(calltree_property(tree, "simpleperf-lost"),
+	       "2 of 7", "lost samples in a property");
+	calltree_free(tree);
+}
+
+/* Every cut: read up to it with a warning, or refused with an offset;
+ * a cut after the first sample's record keeps a sample. */
+static void
+test_cuts(const struct buf *b)
+{
+	size_t n, bad = 0, kept = 0;
+
+	for (n = 0; n < b->n; n++) {
+		struct trace_error err = {0};
+		struct calltree *tree = load(b->p, n, NULL, false, &err);
+
+		if (tree) {
+			kept++;
+			if (!tree->header.incomplete || !tree->nwarnings)
+				bad++;
+			calltree_free(tree);
+		} else if (!err.message) {
+			bad++;
+		}
+		trace_error_clear(&err);
+	}
+	is_u64(bad, 0, "cuts: each read with a warning or refused");
+	ok(kept > b->n / 2, "cuts: most cuts keep samples (%zu of %zu)", kept,
+	   b->n);
+}
+
+static void
+test_bad(const struct buf *b)
+{
+	struct buf c = {0};
+	struct trace_error err = {0};
+	struct calltree *tree;
+
+	UTIL_GROW(c.p, c.cap, b->n);
+	memcpy(c.p, b->p, b->n);
+	c.n = b->n;
+	c.p[10] = 2;
+	tree = load(c.p, c.n, NULL, false, &err);
+	ok(!tree && err.message && strstr(err.message, "unknown version 2") &&
+	           err.offset == 10,
+	   "version 2 refused at offset 10");
+	trace_error_clear(&err);
+	tree = load(b->p, b->n, "nosuch", false, &err);
+	ok(!tree && err.message &&
+	           strstr(err.message, "cpu-clock, sched:sched_switch, all"),
+	   "an unknown event type lists the types");
+	trace_error_clear(&err);
+	c.p[10] = 1;
+	/* A record size past the end, right after the MetaInfo. */
+	c.p[12] = 0xFF;
+	c.p[13] = 0xFF;
+	tree = load(c.p, c.n, NULL, false, &err);
+	ok(!tree && err.message, "no sample before the damage: refused");
+	trace_error_clear(&err);
+	free(c.p);
+}
+
+static int
+write_recording(const char *dir)
+{
+	struct buf b = recording();
+	char *path = xasprintf("%s/simpleperf.trace", dir);
+	FILE *f = fopen(path, "wb");
+	int rc = 0;
+
+	if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) {
+		perror(path);
+		rc = 1;
+	}
+	free(path);
+	free(b.p);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct buf b;
+
+	if (argc == 3 && strcmp(argv[1], "--write") == 0)
+		return write_recording(argv[2]);
+	b = recording();
+	test_numbers(&b);
+	test_calls(&b);
+	test_cuts(&b);
+	test_bad(&b);
+	free(b.p);
+	return done_testing();
+}
