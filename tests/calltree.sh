@@ -23,9 +23,12 @@ us() {
 
 # check LABEL FILE CLOCK THREAD STEPS...: the root of the call tree drawn
 # after STEPS (which end on the tree with the root selected), on CLOCK
-# (cpu or wall), within THREAD (a name, or "all").
+# (cpu, wall, or cpu+wall: both clocks shown, the tree on the wall's),
+# within THREAD (a name, or "all").
 check() {
 	label=$1 file=$2 clock=$3 thread=$4
+	tclock=$clock
+	[ "$clock" != cpu+wall ] || tclock=wall
 	shift 4
 	out=$("$RENDER" "$file" 400x12 "$@" 2>&1)
 	root=$(echo "$out" | sed -n "s/^every call path: \([0-9.]*\) ms.*/\1/p")
@@ -37,10 +40,10 @@ check() {
 	fi
 	root=$(us "$root")
 	tree_sum=$("$TRACETUI" tree --no-thread --min-pct 0 --format tsv \
-		-c "$clock" \
+		-c "$tclock" \
 		-t "$thread" "$file" 2>/dev/null |
 		awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 } END { print s + 0 }')
-	total=$("$TRACETUI" report -c "$clock" -t "$thread" "$file" \
+	total=$("$TRACETUI" report -c "$tclock" -t "$thread" "$file" \
 		2>/dev/null | sed -n '1s/.*, total \([0-9.]*\) ms over.*/\1/p')
 	total=$(us "$total")
 	[ "$root" -eq "$tree_sum" ]
@@ -49,14 +52,17 @@ check() {
 	ok $? "$label: root $root us = report's total $total us"
 }
 
-check "demo cpu" "$demo" cpu all key:C key:g
-check "demo wall" "$demo" wall all key:c key:C key:g
+# The viewer opens on both clocks (the tree on the wall's); c, then cpu;
+# c again, wall.
+check "demo cpu+wall" "$demo" cpu+wall all key:C key:g
+check "demo cpu" "$demo" cpu all key:c key:C key:g
+check "demo wall" "$demo" wall all key:c key:c key:C key:g
 # The threads view's second row by wall span, as the title names it.
 thread=$("$RENDER" "$demo" 400x12 key:t MOVE_DOWN ENTER key:C key:g |
 	sed -n '1s/.*| thread \(.*\) | clock.*/\1/p')
 if [ -n "$thread" ]; then
 	check "demo thread $thread cpu" "$demo" cpu "$thread" \
-		key:t MOVE_DOWN ENTER key:C key:g
+		key:c key:t MOVE_DOWN ENTER key:C key:g
 else
 	ok 1 "demo: the threads view scopes to one thread"
 fi
@@ -111,9 +117,9 @@ if [ -d "$SHARED_TRACES" ]; then
 			sed -n '1s/.*| clock: \([a-z+]*\).*/\1/p')
 		[ -n "$first" ] || continue
 		check "$name $first" "$f" "$first" all key:C key:g
-		if [ "$first" = cpu ] &&
-			"$RENDER" "$f" 400x12 key:c | head -1 | grep -q 'clock: wall'; then
-			check "$name wall" "$f" wall all key:c key:C key:g
+		if [ "$first" = cpu+wall ]; then
+			check "$name cpu" "$f" cpu all key:c key:C key:g
+			check "$name wall" "$f" wall all key:c key:c key:C key:g
 		fi
 	done
 else

@@ -33,6 +33,28 @@ done
 # every view shows counts (type: samples), no time and no timeline, and
 # the calls column says its calls are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
+# long.trace: a call of over an hour (Worker.run, 4000 s on both
+# clocks: 4000000.000 ms, so its columns switch to seconds, 4000.000),
+# a method called 11163 times from it (a drill-down row's 11163/11163),
+# and two overloads of a method of a deep class (names cut from the
+# left at 80 columns, the method and its parameters kept).
+awk 'BEGIN {
+	print "format v1\nversion 3\nclock dual\nvm art\nthread 1 main"
+	print "method 0x4 com.example.app.App main ()V App.java"
+	print "method 0x8 com.example.app.sync.Worker run ()V Worker.java"
+	print "method 0xc com.example.app.cache.Cache get (I)Ljava/lang/Object; Cache.java"
+	print "method 0x10 com.example.app.feature.onboarding.UserViewModel remove (I)V U.java"
+	print "method 0x14 com.example.app.feature.onboarding.UserViewModel remove (Ljava/lang/String;)V U.java"
+	print "call 1 0x4 0 0 4000200000 4000200000 {"
+	print "call 1 0x8 10 10 4000000010 4000000010 {"
+	for (i = 0; i < 11163; i++)
+		printf "call 1 0xc %d %d %d %d\n", 100 + i * 20, 100 + i * 20, 110 + i * 20, 110 + i * 20
+	print "}"
+	print "call 1 0x10 4000000100 4000000100 4000100100 4000100100"
+	print "call 1 0x14 4000100200 4000100200 4000100300 4000100300"
+	print "}"
+}' >"$tmp/long.spec" && "$MKTRACE" "$tmp/long.spec" "$tmp/long.trace" ||
+	skip_all "mktrace failed on long.spec"
 # A trace in a folder, under a long name: the title shows the file's
 # name, not the path, cut from the left before the view, scope, clock
 # and range are.
@@ -163,6 +185,15 @@ title-transforms-100x30||recordings/field/com.example.launcher-cold-start-2026-1
 title-transforms-160x50||calls|160x50|key:Z key:Z key:M
 title-transforms-info||calls|100x40|key:Z key:Z key:M key:i
 filter-prompt||calls|100x16|key:& key:a
+long-profile-80x24||long|80x24|MOVE_DOWN ENTER
+long-profile-100x30||long|100x30|MOVE_DOWN ENTER
+long-profile-160x50||long|160x50|MOVE_DOWN ENTER
+long-profile-cpu-80x24||long|80x24|key:c MOVE_DOWN ENTER
+long-profile-names-80x24||long|80x24|key:c MOVE_LAST
+long-calltree-80x24||long|80x24|key:C key:g key:E
+long-calltree-160x50||long|160x50|key:C key:g key:E
+long-icicle-80x24||long|80x24|key:f
+long-chart-100x30||long|100x30|VIEW_TIMELINE MOVE_DOWN*3 ZOOM_CALL
 full-names-key||calls|100x16|key:A
 full-names-back||calls|100x16|key:A key:A
 full-names-calltree||calls|120x16|key:A VIEW_CALLTREE
@@ -410,7 +441,7 @@ done
 # columns [t0 * W / T, t1 * W / T) of every call path at least T / W
 # long, where [t0, t1) is its time from the start with children laid out
 # in the tree's order and T the roots' time.
-"$TRACETUI" tree --no-thread --format tsv "$tmp/icicle.trace" \
+"$TRACETUI" tree --no-thread --clock wall --format tsv "$tmp/icicle.trace" \
 	>"$tmp/icicle.tsv"
 tree_spans() {
 	awk -F'\t' -v w="$1" -f "$tmp/spans.awk" "$tmp/icicle.tsv"
@@ -521,11 +552,13 @@ same_steps calls 80x16 "mouse:0;10;3M mouse:0;10;3M@600" "ENTER ENTER" \
 	"two clicks far apart in time are two Enters"
 same_steps calls 80x16 "mouse:2;10;5M mouse:1;10;5M" "" \
 	"right and middle clicks select nothing"
-same_steps calls 80x16 "MOVE_DOWN*2 mouse:0;3;2M" "MOVE_DOWN*2 SORT_PREV" \
+# At 80 columns both clocks show Incl Cpu ms (sort column 1), Incl
+# Wall ms (5, sorted), Excl Wall ms (7) and Name (11).
+same_steps calls 80x16 "MOVE_DOWN*2 mouse:0;3;2M" "MOVE_DOWN*2 SORT_PREV*4" \
 	"a click on a column's header sorts by it, the cursor on top"
-same_steps calls 80x16 "mouse:0;12;2M" "SORT_REVERSE" \
+same_steps calls 80x16 "mouse:0;20;2M" "SORT_REVERSE" \
 	"a click on the sorted column's header reverses the order"
-same_steps calls 80x16 "mouse:0;70;2M mouse:0;70;2M@600" "SORT_PREV*2 SORT_REVERSE" \
+same_steps calls 80x16 "mouse:0;70;2M mouse:0;70;2M@600" "SORT_PREV*6 SORT_REVERSE" \
 	"clicks on Name's header sort by name, then reverse"
 same_steps calls 80x12 "VIEW_THREADS mouse:0;10;2M" "VIEW_THREADS SORT_PREV*3" \
 	"a click on the threads' Name header sorts by name"
@@ -587,8 +620,81 @@ same_steps calls 80x12 "VIEW_THREADS filter:e mouse:0;5;4M" \
 same_steps calls 80x24 "key:? filter:e mouse:65;5;5M" "key:? filter:e $j3" \
 	"filtered help: a notch scrolls three lines shown"
 
+# The profile's numbers at 80 columns against `report`'s for the same
+# scope, converted from the unit each column's title says (ms, or s
+# where its times switched): every row shown must be a row of report's,
+# on every time and count column shown; on long.trace (seconds) and on
+# a real trace with a blocked main thread (both clocks, then one).
+compare_traces="long.trace"
+launcher=$SHARED_TRACES/Launcher__app.trace
+if [ -f "$launcher" ]; then
+	ln -s "$launcher" "$tmp/launcher.trace"
+	compare_traces="$compare_traces launcher.trace"
+fi
+for t in $compare_traces; do
+	"$TRACETUI" report --format tsv "$tmp/$t" >"$tmp/$t.tsv"
+	queue "same-$t-both.txt" "same-$t-both.err" "$t" 80x24
+	queue "same-$t-cpu.txt" "same-$t-cpu.err" "$t" 80x24 key:c
+	queue "same-$t-wall.txt" "same-$t-wall.err" "$t" 80x24 key:c key:c
+done
+cat >"$tmp/same.awk" <<'AWK'
+# report's TSV (the first file), then a screen: each row's numbers.
+FNR == 1 && NR == 1 { next }
+NR == FNR {
+	rows[NR] = $2 "+" $3 "\t" $4 "\t" $5 "\t" $6 "\t" $7
+	n = NR
+	next
+}
+FNR == 1 { clock = $0 ~ /clock: cpu \|/ ? "cpu" : "wall"; next }
+FNR == 2 {
+	gsub(/[▼▲]/, "")
+	sub(/^ +/, "")
+	ncol = split($0, title, /  +/) - 1
+	next
+}
+/^[^ ]/ || NF < ncol + 1 { next }
+{
+	shown++
+	for (r = 2; r <= n; r++) {
+		split(rows[r], f, "\t")
+		ok = 1
+		for (i = 1; i <= ncol && ok; i++) {
+			t = title[i]
+			if (t ~ /^Calls/) {
+				ok = $i == f[1]
+				continue
+			}
+			if (t !~ / (ms|s)$/ || t ~ /Call/)
+				continue
+			unit = t ~ / ms$/ ? 1000 : 1000000
+			which = t ~ /Cpu/ ? "cpu" : t ~ /Wall/ ? "wall" : clock
+			col = (t ~ /^Incl/ ? 2 : 3) + (which == "wall" ? 2 : 0)
+			d = $i * unit - f[col]
+			ok = (d < 0 ? -d : d) <= (unit == 1000 ? 0.5 : 500)
+		}
+		if (ok)
+			break
+	}
+	if (!ok)
+		print "no report row has: " $0
+}
+END {
+	if (!shown)
+		print "no row shown"
+}
+AWK
+
 # Every render queued above, in one process.
 run_queued
+for t in $compare_traces; do
+	for k in both cpu wall; do
+		awk -F'\t' -f "$tmp/same.awk" "$tmp/$t.tsv" FS=' ' \
+			"$tmp/same-$t-$k.txt" >"$tmp/same.out"
+		[ ! -s "$tmp/same.out" ]
+		ok $? "$t, $k, 80x24: the profile's numbers are report's"
+		diag <"$tmp/same.out"
+	done
+done
 
 while IFS='	' read -r rc name; do
 	case $name in got/*) ;; *) continue ;; esac

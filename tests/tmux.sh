@@ -344,17 +344,19 @@ wait_status_change() {
 if [ -n "$utf8" ]; then
 	label="xterm-256color $utf8"
 	start TERM=xterm-256color LANG=$utf8
-	expect ' Incl Cpu▼ ' "$label: sorted by Incl Cpu, UTF-8 arrow"
+	# Both clocks where the trace has both, by inclusive wall time.
+	expect ' Incl Cpu ms  +Excl Cpu ms  +Incl Wall ms▼ ' \
+		"$label: both clocks, sorted by Incl Wall, UTF-8 arrow"
 	ctl 'capture-pane -p -e -t t'
 	case $ctl_out in *'38;5;'*) true ;; *) false ;; esac
 	ok $? "$label: 256 colours in use"
 
 	keys s
-	expect ' Excl%▼ ' "$label: s sorts by the next column"
+	expect ' XWall%▼ ' "$label: s sorts by the next column, shown"
 	keys S
-	expect ' Excl%▲ ' "$label: S reverses the order"
+	expect ' XWall%▲ ' "$label: S reverses the order"
 	keys s
-	expect ' Excl Cpu▼ ' "$label: s again"
+	expect ' Excl Wall ms▼ ' "$label: s again"
 
 	# Drill down: find Looper.loop, open it, walk to its child
 	# Looper.loopOnce, open that, and come back with [.
@@ -382,7 +384,7 @@ if [ -n "$utf8" ]; then
 	wait_for 'status_has "^android.os.Looper.loopOnce "'
 	ok $? "$label: j walks to the child Looper.loopOnce"
 	keys Enter
-	expect '[0-9]+\+[0-9]+ +[0-9.]+ ▾ [^ ]*Looper\.loopOnce( |$)' \
+	expect '[0-9.+]+ +▾ [^ ]*Looper\.loopOnce( |$)' \
 		"$label: Enter on a child jumps to it, expanded"
 	keys '['
 	wait_for 'status_has "^android.os.Looper.loop \(\)V"'
@@ -413,7 +415,7 @@ if [ -n "$utf8" ]; then
 	zygote="${zygote}com\\.android\\.internal\\.os\\.ZygoteInit\\.main "
 	keys f
 	expect '\| Icicle \|' "$label: f shows the icicle"
-	expect '^top-down: all +[0-9.]+ ms cpu$' "$label: unzoomed, top-down"
+	expect '^top-down: all +[0-9.]+ ms wall$' "$label: unzoomed, top-down"
 	expect '^c\.a\.i\.o\.ZygoteInit\.main' \
 		"$label: the widest root at the top left, packages as initials"
 	on_screen '█'
@@ -434,7 +436,7 @@ if [ -n "$utf8" ]; then
 	wait_for 'status_has "$zygote"'
 	ok $? "$label: h goes back to the previous sibling"
 	keys j j Enter
-	crumb='^top-down: all → ([a-z]\.)*ZygoteInit\.main → '
+	crumb='^top-down: all → (… → |([a-z]\.)*ZygoteInit\.main → )'
 	crumb="${crumb}.*MethodAndArgsCaller\\.run"
 	expect "$crumb → Method\\.invoke " \
 		"$label: Enter zooms into a frame, the path as a breadcrumb"
@@ -443,7 +445,7 @@ if [ -n "$utf8" ]; then
 	keys u
 	expect "$crumb +[0-9.]+ ms" "$label: u zooms out one level"
 	keys u u
-	expect '^top-down: all +[0-9.]+ ms cpu$' "$label: u u: unzoomed"
+	expect '^top-down: all +[0-9.]+ ms wall$' "$label: u u: unzoomed"
 	keys b
 	expect '^bottom-up: all ' "$label: b inverts the icicle"
 	keys b
@@ -471,7 +473,7 @@ if [ -n "$utf8" ]; then
 	ok $? "$label: the profile selects ZygoteInit.main"
 	keys T
 	expect '\| Timeline \| all 3 threads \|' "$label: T shows the timeline"
-	expect '^(wall )?1\.007ms/col +▼0ms +│20ms' \
+	expect '^(wall )?1\.007ms/col +▼0 ms +│20 ms' \
 		"$label: the whole trace fits the width"
 	expect '^▾ main ' "$label: a header per thread"
 	expect '^ +▏c\.a\.i\.o\.RuntimeInit\$MethodAndArgsCaller\.run█' \
@@ -659,13 +661,13 @@ if [ -n "$utf8" ]; then
 	wait_for 'row_has 40 "^Enter:open"'
 	ok $? "$label: 120x40: the hint line is on row 40"
 	resize 80 24
-	wait_for 'row_has 24 "^Enter:open" && ! on_screen Cpu/Call'
-	ok $? "$label: 80x24: redrawn, the per-call column dropped"
+	wait_for 'row_has 24 "^Enter:open" && ! on_screen Calls\\+Rec'
+	ok $? "$label: 80x24: redrawn, the calls column dropped"
 	resize 36 10
 	expect '^tracetui needs 40x8 \(now 36x10\)$' \
 		"$label: 36x10: one clear line"
 	resize $W $H
-	wait_for 'row_has 30 "^Enter:open" && on_screen Cpu/Call'
+	wait_for 'row_has 30 "^Enter:open" && on_screen Calls\\+Rec'
 	ok $? "$label: back to 100x30"
 
 	# C-l repaints what something else wrote over the screen.
@@ -735,11 +737,11 @@ fi
 short_tour() {
 	start "$@"
 	if [ "$glyphs" = ascii ]; then
-		expect ' Incl Cpuv ' "$label: ASCII drawing"
+		expect ' Incl Wall msv ' "$label: ASCII drawing"
 		! on_screen '▼'
 		ok $? "$label: no UTF-8 drawing characters"
 	else
-		expect ' Incl Cpu▼ ' "$label: UTF-8 drawing"
+		expect ' Incl Wall ms▼ ' "$label: UTF-8 drawing"
 	fi
 	status_line
 	before=$sl
@@ -878,7 +880,7 @@ if [ $loading -eq 0 ]; then
 	keys T
 	expect 'calls still loading: [0-9]+%; Timeline opens when read' \
 		"$label: T waits for the calls"
-	row_has 2 'Incl Cpuv'
+	row_has 2 'Incl Wall m?sv'
 	ok $? "$label: the profile stays"
 	keys s j j
 	wait_for 'status_line; case $sl in *"calls loading"*) false ;; esac'
@@ -890,7 +892,7 @@ if [ $loading -eq 0 ]; then
 	ok $? "$label: the timeline opens on the selected method's call"
 	keys u u
 	expect '\| Profile \|' "$label: u u: back to the profile"
-	row_has 2 ' Excl%v '
+	row_has 2 ' XWall%v '
 	ok $? "$label: the sort made meanwhile stays"
 	status_line
 	sel=${sl%%  *}

@@ -711,11 +711,25 @@ test_duration(void)
 	       "label: ms");
 	is_str(duration_label(b, sizeof(b), 3200000, false), "3.200s",
 	       "label: s");
-	is_str(duration_tick(b, sizeof(b), 3000000, 1000000, false), "3s",
+	is_str(duration_tick(b, sizeof(b), 3000000, 1000000, false), "3 s",
 	       "tick: s");
-	is_str(duration_tick(b, sizeof(b), 400000, 200000, false), "400ms",
+	is_str(duration_tick(b, sizeof(b), 400000, 200000, false), "400 ms",
 	       "tick: ms");
-	is_str(duration_tick(b, sizeof(b), 50, 10, true), "50us", "tick: us");
+	is_str(duration_tick(b, sizeof(b), 50, 10, true), "50 us", "tick: us");
+	/* The unit the time reaches, with the decimals its step needs,
+	 * never the step's unit alone (5001500µs). */
+	is_str(duration_tick(b, sizeof(b), 5001500, 100, false), "5.0015 s",
+	       "tick: seconds with the step's decimals");
+	is_str(duration_tick(b, sizeof(b), 5001501, 1, false), "5.001501 s",
+	       "tick: seconds to the microsecond");
+	is_str(duration_tick(b, sizeof(b), 697700, 100, true), "697.7 ms",
+	       "tick: milliseconds with a decimal");
+	is_str(duration_tick(b, sizeof(b), 0, 5000, false), "0 ms",
+	       "tick: zero in the step's unit");
+	is_str(duration_s(b, sizeof(b), 4000000499), "4000.000",
+	       "seconds: rounded to the millisecond, down");
+	is_str(duration_s(b, sizeof(b), 4000000500), "4000.001",
+	       "seconds: rounded to the millisecond, up");
 }
 
 /* A new string: n times text, then tail. */

@@ -18,9 +18,10 @@ demo=$builddir/data/demo.trace
 [ -f "$demo" ] || demo=$srcdir/data/demo.trace
 [ -f "$demo" ] || skip_all "no data/demo.trace"
 
-# write STEPS...: the render's screen into $tmp/screen, run in $tmp.
+# write STEPS...: the render's screen into $tmp/screen, run in $tmp, on
+# the cpu clock (c: the viewer opens on both), report's default.
 write() {
-	(cd "$tmp" && "$RENDER" "$demo" 100x12 "$@") >"$tmp/screen" 2>&1
+	(cd "$tmp" && "$RENDER" "$demo" 100x12 key:c "$@") >"$tmp/screen" 2>&1
 }
 
 # One render writes every view: the default name, then .tsv names.
@@ -40,8 +41,8 @@ methods=$("$TRACETUI" report --format tsv "$demo" | tail -n +2 | wc -l)
 [ -f "$tmp/tracetui-profile.txt" ] &&
 	[ "$(($(wc -l <"$tmp/tracetui-profile.txt") - 1))" -eq "$methods" ]
 ok $? "w in the profile writes tracetui-profile.txt, every method ($methods)"
-head -1 "$tmp/tracetui-profile.txt" | grep -q '^Incl%  *Incl Cpu  *Excl%'
-ok $? "the text file is aligned under the view's column titles"
+head -1 "$tmp/tracetui-profile.txt" | grep -q '^Incl%  *Incl ms  *Excl%'
+ok $? "the text file is aligned under the view's column titles, with units"
 
 # Profile: name, incl, excl (ms) and calls+rec, as report's cpu columns.
 "$TRACETUI" report --format tsv "$demo" | awk -F'\t' 'NR > 1 {

@@ -90,6 +90,37 @@ method_fit_name(const char *name, int width)
 }
 
 char *
+method_cut_left(const char *shown, int width, const char *mark)
+{
+	size_t head = strcspn(shown, " ("), i;
+	int mw = (int)text_width(mark);
+	const char *dot = NULL;
+
+	if ((int)text_width(shown) <= width)
+		return xstrdup(shown);
+	/* The method's name starts after the last dot before the
+	 * parameters or signature. */
+	for (i = 0; i < head; i++)
+		if (shown[i] == '.')
+			dot = shown + i;
+	if (!dot)
+		return text_cut_left(shown, width, mark);
+	/* A package at a time: cut after a separator. */
+	for (i = 0; shown + i < dot; i++) {
+		char ch = shown[i];
+
+		if ((ch == '.' || ch == '/') && shown + i + 1 < dot &&
+		    mw + (int)text_width(shown + i + 1) <= width)
+			return xasprintf("%s%s", mark, shown + i + 1);
+	}
+	/* Then the class from the left (outer classes first), the method
+	 * kept. */
+	if (mw + (int)text_width(dot) >= width)
+		return xasprintf("%s%s", mark, dot + 1);
+	return text_cut_left(shown, width, mark);
+}
+
+char *
 method_abbrev_class(const char *klass)
 {
 	size_t limit = strcspn(klass, "<( "), i, n = 0;

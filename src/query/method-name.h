@@ -31,6 +31,16 @@ char *method_name_with_source(const struct tt_method *m);
  */
 char *method_fit_name(const char *name, int width);
 
+/*
+ * A new copy of a name as shown (short or full) in at most width
+ * columns: whole when it fits, else its start replaced by mark, a
+ * package at a time ("…a.f.o.UserViewModel.remove(int)"), then the
+ * class from the left, outer classes first ("…ler$Worker.run"); the
+ * method's name and what follows it (the overload's parameters, a
+ * signature) stay whole, past the width if they must.
+ */
+char *method_cut_left(const char *shown, int width, const char *mark);
+
 /* A new copy of class with each package part cut to its first
  * character ("android.view.Choreographer" to "a.v.Choreographer", with
  * '/' kept as written); the class's own name, inner classes and lambdas

@@ -18,6 +18,15 @@ duration_ms(char *buf, size_t size, uint64_t us)
 }
 
 char *
+duration_s(char *buf, size_t size, uint64_t us)
+{
+	uint64_t ms = us / 1000 + (us % 1000 >= 500);
+
+	snprintf(buf, size, "%" PRIu64 ".%03" PRIu64, ms / 1000, ms % 1000);
+	return buf;
+}
+
+char *
 duration_ms_signed(char *buf, size_t size, int64_t us)
 {
 	uint64_t a = us < 0 ? (uint64_t)0 - (uint64_t)us : (uint64_t)us;
@@ -84,12 +93,32 @@ duration_label(char *buf, size_t size, uint64_t us, bool ascii)
 char *
 duration_tick(char *buf, size_t size, uint64_t t, uint64_t step, bool ascii)
 {
-	if (step >= 1000000)
-		snprintf(buf, size, "%" PRIu64 "s", t / 1000000);
-	else if (step >= 1000)
-		snprintf(buf, size, "%" PRIu64 "ms", t / 1000);
-	else
-		snprintf(buf, size, "%" PRIu64 "%s", t,
-		         ascii ? "us" : "\u00b5s");
+	uint64_t unit = 1, part = 1;
+	const char *name = ascii ? "us" : "\u00b5s";
+	int d = 0;
+
+	/* The unit t reaches (the step's, at the axis' start), as the
+	 * columns switch: ms, then s. */
+	if (t >= 1000000 || step >= 1000000)
+		unit = 1000000, name = "s";
+	else if (t >= 1000 || step >= 1000)
+		unit = 1000, name = "ms";
+	/* As many decimals as the step needs. */
+	part = unit;
+	while (part > 1 && step % part != 0) {
+		part /= 10;
+		d++;
+	}
+	{
+		/* The decimals, digit by digit (at most six). */
+		char frac[8] = ".";
+		uint64_t f = t % unit / part;
+		int i;
+
+		for (i = d; i > 0; i--, f /= 10)
+			frac[i] = (char)('0' + f % 10);
+		frac[d ? d + 1 : 0] = '\0';
+		snprintf(buf, size, "%" PRIu64 "%s %s", t / unit, frac, name);
+	}
 	return buf;
 }

@@ -16,6 +16,10 @@
 /* us as milliseconds with three decimals ("1234.567"); returns buf. */
 char *duration_ms(char *buf, size_t size, uint64_t us);
 
+/* us as seconds with three decimals, rounded to the millisecond
+ * ("4000.000" for an hour and a bit); returns buf. */
+char *duration_s(char *buf, size_t size, uint64_t us);
+
 /* A signed change as milliseconds ("+1.500", "-0.250", "0.000"). */
 char *duration_ms_signed(char *buf, size_t size, int64_t us);
 
@@ -30,8 +34,9 @@ char *duration_ms_fit(char *buf, size_t size, uint64_t us, int width);
  * "950µs", "12.345ms", "3.200s" ("us" when ascii). */
 char *duration_label(char *buf, size_t size, uint64_t us, bool ascii);
 
-/* A tick label for t, a multiple of step, in the unit of step and
- * without decimals: "200ms", "3s", "50µs". */
+/* A tick label for t, a multiple of step, in the unit t reaches (µs,
+ * ms, then s) with the decimals step needs: "200 ms", "3 s",
+ * "5.0015 s", "697.7 ms", "50 µs". */
 char *duration_tick(char *buf, size_t size, uint64_t t, uint64_t step,
                     bool ascii);
 

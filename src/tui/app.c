@@ -147,8 +147,12 @@ app_new(struct calltree *tree)
 	selection_init(&app->sel);
 	app->sample_type_wanted = -1;
 	app->pending_view = APP_VIEW_COUNT;
-	app->clocks =
-	        tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU : APP_CLOCKS_WALL;
+	/* Both clocks side by side where the trace has both, as
+	 * Traceview shows them; else the one it has. */
+	app->clocks = tree->has_clock[CLOCK_CPU] && tree->has_clock[CLOCK_WALL]
+	                      ? APP_CLOCKS_BOTH
+	              : tree->has_clock[CLOCK_CPU] ? APP_CLOCKS_CPU
+	                                           : APP_CLOCKS_WALL;
 	scope_init_all(&app->scope, tree);
 	app->names = method_names_new(tree);
 	/* The first screen's profile takes every cpu; the indexes of the
@@ -365,7 +369,9 @@ app_scope_parts(struct app *app, size_t *n)
 enum clock_index
 app_main_clock(const struct app *app)
 {
-	return app->clocks == APP_CLOCKS_WALL ? CLOCK_WALL : CLOCK_CPU;
+	/* Both clocks lead with the wall's: a thread blocked in a call
+	 * spends wall time there, and no cpu time. */
+	return app->clocks == APP_CLOCKS_CPU ? CLOCK_CPU : CLOCK_WALL;
 }
 
 void

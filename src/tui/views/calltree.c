@@ -65,6 +65,9 @@ enum tree_column {
 };
 
 static const int widths[TCOL_COUNT] = {6, 10, 10, 10, 10, 10, 0};
+/* A column of times switches to seconds where milliseconds would take
+ * more than this. */
+enum { MS_WIDTH = 9 };
 
 struct tree_row {
 	uint32_t node;
@@ -109,6 +112,8 @@ struct calltree_view {
 	uint32_t *path;         /* the cursor's call path, for the app */
 	size_t npath, path_cap;
 	int width;              /* columns at the last draw */
+	/* By column, whether the times in view need seconds. */
+	bool seconds[TCOL_COUNT];
 	unsigned search_serial; /* the pattern whose matches were opened */
 	char note[160];         /* the status line until the next request */
 	/* The filter (NULL: none) and by method whether its full name
@@ -788,11 +793,27 @@ parent_row(const struct calltree_view *v, size_t r)
 
 /* ---- drawing ----------------------------------------------------------- */
 
-/* Column i's title in the view's mode and clock: top-down inclusive
- * and exclusive times, bottom-up (Android Studio's words) total and
- * self times; a profile's values have no clock. */
+/* Whether column i holds times (not a profile's sizes or counts). */
+static bool
+is_time(const struct calltree_view *v, int i)
+{
+	return i != TCOL_INCL_PCT && i != TCOL_CALLS && i != TCOL_NAME &&
+	       !is_profile(v);
+}
+
+/* Column i's width: with both clocks, room for "Total Wall ms". */
+static int
+col_width(const struct calltree_view *v, int i)
+{
+	return v->both && is_time(v, i) ? 14 : widths[i];
+}
+
+/* Column i's title in the view's mode and clock into buf: top-down
+ * inclusive and exclusive times, bottom-up (Android Studio's words)
+ * total and self times, with their clock when both show and their unit
+ * ("Incl ms", "Total Wall s"); a profile's values have no clock. */
 static const char *
-column_title(const struct calltree_view *v, int i)
+column_title(const struct calltree_view *v, int i, char *buf, size_t size)
 {
 	static const char *const titles[2][3][TCOL_COUNT] = {
 	        {{"Incl%", "Incl Cpu", "Incl Wall", "Excl Cpu", "Excl Wall",
@@ -812,10 +833,18 @@ column_title(const struct calltree_view *v, int i)
 	        {"Self%", "Self", "", "", "", "", "Name"},
 	};
 	int set = is_profile(v) ? 2 : v->clock == CLOCK_WALL;
+	const char *t = self_inversion(v) ? self_only[set][i]
+	                                  : titles[v->mode][set][i];
+	size_t word = strcspn(t, " ");
 
-	if (self_inversion(v))
-		return self_only[set][i];
-	return titles[v->mode][set][i];
+	if (!is_time(v, i)) {
+		snprintf(buf, size, "%s", t);
+		return buf;
+	}
+	/* One clock: the title names it. */
+	snprintf(buf, size, "%.*s %s", (int)(v->both ? strlen(t) : word), t,
+	         v->seconds[i] ? "s" : "ms");
+	return buf;
 }
 
 static void
@@ -826,12 +855,12 @@ draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
 	for (i = 0; i < TCOL_COUNT; i++) {
-		char *t;
+		char *t, title[48];
 
 		if (!shown(v, i))
 			continue;
 		t = xasprintf(
-		        "%s%s%s", column_title(v, i),
+		        "%s%s%s", column_title(v, i, title, sizeof(title)),
 		        (int)v->sort == i
 		                ? canvas_glyph(c, v->ascending
 		                                          ? GLYPH_SORT_UP
@@ -845,8 +874,9 @@ draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
 			canvas_text(c, x + 2, y, c->width - x - 2, t,
 			            ROLE_HEADER);
 		else
-			canvas_text_right(c, x, y, widths[i], t, ROLE_HEADER);
-		x += widths[i] + 1;
+			canvas_text_right(c, x, y, col_width(v, i), t,
+			                  ROLE_HEADER);
+		x += col_width(v, i) + 1;
 		free(t);
 	}
 }
@@ -905,10 +935,10 @@ cell_text(const struct calltree_view *v, const struct app *app, size_t r, int i,
 			quantity_format(buf, size,
 			                column_value(v, row->node, i),
 			                app->tree->header.unit, false);
+		else if (v->seconds[i])
+			duration_s(buf, size, column_value(v, row->node, i));
 		else
-			duration_ms_fit(buf, size,
-			                column_value(v, row->node, i),
-			                widths[i]);
+			duration_ms(buf, size, column_value(v, row->node, i));
 		break;
 	}
 }
@@ -944,8 +974,8 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 		if (!shown(v, i))
 			continue;
 		cell_text(v, app, r, i, buf, sizeof(buf));
-		canvas_text_right(c, x, y, widths[i], buf, ROLE_NORMAL);
-		x += widths[i] + 1;
+		canvas_text_right(c, x, y, col_width(v, i), buf, ROLE_NORMAL);
+		x += col_width(v, i) + 1;
 	}
 	lines = xcalloc(lines_size, 1);
 	guides(c, lines, lines_size, last, row->depth, skip);
@@ -967,6 +997,16 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 		if (regexec(&app->re, full, 0, NULL, 0) == 0)
 			role = ROLE_MATCH;
 		free(full);
+	}
+	{
+		/* Too long: the start goes, never the method. */
+		int room = c->width - x - 2 - (int)text_width(lines) -
+		           (int)text_width(mark);
+		char *fit = method_cut_left(name, room,
+		                            canvas_glyph(c, GLYPH_TRUNCATED));
+
+		free(name);
+		name = fit;
 	}
 	label = xasprintf("%s%s %s", lines, mark, name);
 	canvas_text(c, x + 1, y, c->width - x - 1, label, role);
@@ -1025,14 +1065,32 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 
 	ensure(v, app);
 	v->width = c->width;
+	if (body >= 1)
+		list_layout(&v->list, (size_t)body);
+	/* Seconds in a column whose milliseconds in view would not fit. */
+	for (i = 0; i < TCOL_NAME; i++) {
+		char buf[64];
+
+		v->seconds[i] = false;
+		if (i == TCOL_INCL_PCT || i == TCOL_CALLS ||
+		    app->tree->header.unit != TRACE_UNIT_US || body < 1)
+			continue;
+		for (y = 0, r = v->list.top; y < body && r < v->nrows;
+		     y++, r = list_next(&v->list, r)) {
+			cell_text(v, app, r, i, buf, sizeof(buf));
+			if ((int)strlen(buf) > MS_WIDTH) {
+				v->seconds[i] = true;
+				break;
+			}
+		}
+	}
 	draw_header(v, app, c, top);
 	if (body < 1)
 		return;
-	list_layout(&v->list, (size_t)body);
 	v->list.y = top + 1;
 	for (i = 0; i < TCOL_NAME; i++)
 		if (shown(v, i))
-			name_x += widths[i] + 1;
+			name_x += col_width(v, i) + 1;
 	/* How many levels of guides fit beside 28 columns of name. */
 	max_levels = c->width - name_x > 32
 	                     ? (uint32_t)(c->width - name_x - 28) / 2
@@ -1375,16 +1433,18 @@ calltree_rows(void *state, struct app *app)
 	enum table_kind kinds[TCOL_COUNT];
 	struct table *t;
 	size_t n = 0, r;
-	char buf[64];
+	char buf[64], titles[TCOL_COUNT][48];
 	int i;
 
+	/* Times in milliseconds (the next draw sees to its own units). */
+	memset(v->seconds, 0, sizeof(v->seconds));
 	for (i = 0; i < TCOL_COUNT; i++) {
 		if (((i == TCOL_INCL_OTHER || i == TCOL_EXCL_OTHER) &&
 		     !v->both) ||
 		    ((i == TCOL_EXCL || i == TCOL_EXCL_OTHER) &&
 		     self_inversion(v)))
 			continue;
-		names[n] = column_title(v, i);
+		names[n] = column_title(v, i, titles[n], sizeof(titles[n]));
 		kinds[n++] = i == TCOL_NAME ? TABLE_STRING : TABLE_NUMBER;
 	}
 	t = table_new(n, names, kinds);

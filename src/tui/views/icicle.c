@@ -790,12 +790,24 @@ draw_frame(struct paint *pt, uint32_t n, int x0, int x1, int y, enum role role)
 	if (nw > room) {
 		char *fitted = method_fit_name(name, room);
 
-		/* Packages down to their initials are not enough: the
-		 * class's own name and the method, cut. */
-		canvas_text(c, x0, y, room,
-		            (int)text_width(fitted) > room ? bare_name(name)
-		                                           : fitted,
-		            role);
+		/* Packages down to their initials are not enough: the start
+		 * goes, the method stays; in a frame too narrow for that,
+		 * the method's name alone, cut. */
+		if ((int)text_width(fitted) > room) {
+			free(fitted);
+			fitted = method_cut_left(
+			        name, room, canvas_glyph(c, GLYPH_TRUNCATED));
+		}
+		if ((int)text_width(fitted) > room) {
+			const char *own = bare_name(name);
+			const char *dot = strchr(own, '.');
+
+			free(fitted);
+			fitted = xstrdup(dot && dot < own + strcspn(own, "( ")
+			                         ? dot + 1
+			                         : own);
+		}
+		canvas_text(c, x0, y, room, fitted, role);
 		free(fitted);
 	} else {
 		canvas_text(c, x0, y, room, name, role);

@@ -16,6 +16,7 @@
 #include "query/drilldown.h"
 #include "query/method-name.h"
 #include "query/quantity.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -36,8 +37,12 @@ enum column_kind {
 struct column {
 	enum column_kind kind;
 	enum clock_index clock;
-	const char *title;
-	int width;
+	const char *title; /* without its unit */
+	int prio;          /* columns of lower prio give way first */
+	/* Set by each draw from the rows in view: */
+	int width;    /* the widest cell or title */
+	bool seconds; /* a time column whose times need seconds */
+	bool shown;
 };
 
 enum row_kind {
@@ -73,7 +78,6 @@ struct profile_view {
 	struct row *rows;
 	size_t nrows, rows_cap;
 	struct list list;  /* over rows */
-	size_t ncols;      /* the columns the last draw showed, name apart */
 	uint32_t selected; /* the method this view last selected */
 	/* The filter (NULL: none), the model it names, and by method
 	 * whether the full name matches it: 0 not asked yet, 1 no, 2 yes. */
@@ -84,14 +88,11 @@ struct profile_view {
 
 static void
 add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
-           const char *title, int width)
+           const char *title, int prio)
 {
 	struct column *c = &v->columns[v->ncolumns++];
 
-	c->kind = kind;
-	c->clock = k;
-	c->title = title;
-	c->width = width;
+	*c = (struct column){kind, k, title, prio, 0, false, true};
 }
 
 /* A sampled trace's call counts are estimates from its samples. */
@@ -112,7 +113,7 @@ set_columns(struct profile_view *v, struct app *app)
 	struct column old =
 	        v->ncolumns ? v->columns[v->sort]
 	                    : (struct column){COL_INCL, app_main_clock(app),
-	                                      NULL, 0};
+	                                      NULL, 0, 0, false, true};
 	/* A profile's values (hprof's sample counts too) are a total and a
 	 * self, not times, and it has no calls. */
 	bool profile = app->tree->header.format == TRACE_FORMAT_PPROF ||
@@ -121,43 +122,42 @@ set_columns(struct profile_view *v, struct app *app)
 
 	v->ncolumns = 0;
 	if (app->clocks == APP_CLOCKS_BOTH) {
-		add_column(v, COL_INCL_PCT, CLOCK_CPU, "Cpu%", 6);
-		add_column(v, COL_INCL, CLOCK_CPU, "Incl Cpu", 10);
-		add_column(v, COL_EXCL_PCT, CLOCK_CPU, "XCpu%", 6);
-		add_column(v, COL_EXCL, CLOCK_CPU, "Excl Cpu", 10);
-		add_column(v, COL_INCL_PCT, CLOCK_WALL, "Wall%", 6);
-		add_column(v, COL_INCL, CLOCK_WALL, "Incl Wall", 10);
-		add_column(v, COL_EXCL_PCT, CLOCK_WALL, "XWall%", 6);
-		add_column(v, COL_EXCL, CLOCK_WALL, "Excl Wall", 10);
-		add_column(v, COL_CALLS, CLOCK_CPU, calls_title(app), 10);
-		add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 10);
-		add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call", 10);
+		/* Traceview's columns; at 80 columns both inclusive times
+		 * stay side by side. */
+		add_column(v, COL_INCL_PCT, CLOCK_CPU, "Cpu%", 4);
+		add_column(v, COL_INCL, CLOCK_CPU, "Incl Cpu", 9);
+		add_column(v, COL_EXCL_PCT, CLOCK_CPU, "XCpu%", 2);
+		add_column(v, COL_EXCL, CLOCK_CPU, "Excl Cpu", 6);
+		add_column(v, COL_INCL_PCT, CLOCK_WALL, "Wall%", 4);
+		add_column(v, COL_INCL, CLOCK_WALL, "Incl Wall", 9);
+		add_column(v, COL_EXCL_PCT, CLOCK_WALL, "XWall%", 2);
+		add_column(v, COL_EXCL, CLOCK_WALL, "Excl Wall", 7);
+		add_column(v, COL_CALLS, CLOCK_CPU, calls_title(app), 5);
+		add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 1);
+		add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call", 1);
 	} else {
 		enum clock_index k = app_main_clock(app);
-		bool cpu = k == CLOCK_CPU;
-		const char *incl = cpu ? "Incl Cpu" : "Incl Wall";
-		const char *excl = cpu ? "Excl Cpu" : "Excl Wall";
 
 		if (profile) {
 			add_column(v, COL_INCL_PCT, k, "Total%", 6);
-			add_column(v, COL_INCL, k, "Total", 10);
-			add_column(v, COL_EXCL_PCT, k, "Self%", 6);
-			add_column(v, COL_EXCL, k, "Self", 10);
+			add_column(v, COL_INCL, k, "Total", 9);
+			add_column(v, COL_EXCL_PCT, k, "Self%", 5);
+			add_column(v, COL_EXCL, k, "Self", 8);
 		} else {
 			add_column(v, COL_INCL_PCT, k, "Incl%", 6);
-			add_column(v, COL_INCL, k, incl, 10);
-			add_column(v, COL_EXCL_PCT, k, "Excl%", 6);
-			add_column(v, COL_EXCL, k, excl, 10);
-			add_column(v, COL_CALLS, k, calls_title(app), 10);
-			add_column(v, COL_PER_CALL, k,
-			           cpu ? "Cpu/Call" : "Wall/Call", 10);
+			add_column(v, COL_INCL, k, "Incl", 9);
+			add_column(v, COL_EXCL_PCT, k, "Excl%", 5);
+			add_column(v, COL_EXCL, k, "Excl", 8);
+			add_column(v, COL_CALLS, k, calls_title(app), 7);
+			add_column(v, COL_PER_CALL, k, "/Call", 4);
 		}
 	}
 	if (app->base) {
+		/* The changes outlast every other column. */
 		add_column(v, COL_DELTA_EXCL, app_main_clock(app),
-		           profile ? "\u0394Self" : "\u0394Excl", 10);
+		           profile ? "\u0394Self" : "\u0394Excl", 20);
 		add_column(v, COL_DELTA_INCL, app_main_clock(app),
-		           profile ? "\u0394Total" : "\u0394Incl", 10);
+		           profile ? "\u0394Total" : "\u0394Incl", 20);
 	}
 	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
 	v->sort = 1;
@@ -445,21 +445,28 @@ profile_refresh(void *state, struct app *app)
 	select_cursor(v);
 }
 
-/* A time in milliseconds, or a profile's size or count. */
+/* A time in milliseconds (in seconds with seconds), or a profile's
+ * size or count. */
 static void
-format_value(char *buf, size_t size, uint64_t v, enum trace_unit unit)
+format_value(char *buf, size_t size, uint64_t v, enum trace_unit unit,
+             bool seconds)
 {
-	quantity_format(buf, size, v, unit, false);
+	if (!seconds || !quantity_is_time(unit)) {
+		quantity_format(buf, size, v, unit, false);
+		return;
+	}
+	duration_s(buf, size, unit == TRACE_UNIT_NS ? v / 1000 : v);
 }
 
 /* A change, signed, and its role. */
 static enum role
-format_delta(char *buf, size_t size, int64_t us, enum trace_unit unit)
+format_delta(char *buf, size_t size, int64_t us, enum trace_unit unit,
+             bool seconds)
 {
 	uint64_t a = us < 0 ? (uint64_t)-us : (uint64_t)us;
 
 	buf[0] = us > 0 ? '+' : us < 0 ? '-' : '\0';
-	quantity_format(buf + (us != 0), size - 1, a, unit, false);
+	format_value(buf + (us != 0), size - 1, a, unit, seconds);
 	return us > 0 ? ROLE_SLOWER : us < 0 ? ROLE_FASTER : ROLE_NORMAL;
 }
 
@@ -477,38 +484,152 @@ format_pct(char *buf, size_t size, uint64_t v, uint64_t total)
 	             total ? 100.0 * (double)v / (double)total : 0.0);
 }
 
-/* How many of the columns fit beside a name column of at least 24. */
-static size_t
-fitting_columns(const struct profile_view *v, int width)
+/* True for a column of times, whose unit its title says. */
+static bool
+is_time(const struct column *col, enum trace_unit unit)
 {
-	size_t n = v->ncolumns - 1;
-	int used = 0;
-	size_t i;
+	return quantity_is_time(unit) &&
+	       (col->kind == COL_INCL || col->kind == COL_EXCL ||
+	        col->kind == COL_PER_CALL || col->kind == COL_DELTA_EXCL ||
+	        col->kind == COL_DELTA_INCL);
+}
 
-	for (i = 0; i < n; i++)
-		used += v->columns[i].width + 1;
-	while (n > 2 && width - used < 30)
-		used -= v->columns[--n].width + 1;
-	return n;
+/* Column col's title with its unit ("Incl ms", "Incl Cpu s",
+ * "Cpu ms/Call") and the sort mark (none without c), a new string. */
+static char *
+column_title(const struct profile_view *v, const struct column *col,
+             enum trace_unit unit, const struct canvas *c)
+{
+	const char *mark =
+	        c && col == &v->columns[v->sort]
+	                ? canvas_glyph(c, v->ascending ? GLYPH_SORT_UP
+	                                               : GLYPH_SORT_DOWN)
+	                : "";
+	const char *u = col->seconds ? "s" : "ms";
+
+	if (!is_time(col, unit))
+		return xasprintf("%s%s", col->title, mark);
+	if (col->kind == COL_PER_CALL) {
+		size_t n = strcspn(col->title, "/");
+
+		return xasprintf("%.*s%s%s%s%s", (int)n, col->title,
+		                 n ? " " : "", u, col->title + n, mark);
+	}
+	return xasprintf("%s %s%s", col->title, u, mark);
+}
+
+static enum role cell_text(const struct app *app, const struct row *row,
+                           const struct column *col, char *buf, size_t size);
+
+/* A column of times switches to seconds where milliseconds would take
+ * more than this. */
+enum { MS_WIDTH = 9 };
+/* The room a method's name keeps while columns give way. */
+enum { NAME_ROOM = 30 };
+
+/* Size the columns to the rows in view, times in seconds where
+ * milliseconds would be too wide, and show the columns that leave the
+ * name NAME_ROOM columns (fewer on a narrow screen), the lowest prio
+ * first to give way: the sort column and --base's changes never do. */
+static void
+lay_out(struct profile_view *v, const struct app *app,
+        const struct canvas *c, int body)
+{
+	enum trace_unit unit = app->tree->header.unit;
+	size_t n = v->ncolumns - 1, i;
+	char buf[64];
+	int used = 0;
+
+	for (i = 0; i < n; i++) {
+		struct column *col = &v->columns[i];
+		int limit = MS_WIDTH + (col->kind == COL_DELTA_EXCL ||
+		                        col->kind == COL_DELTA_INCL);
+		char *title;
+		size_t r;
+		int y, pass;
+
+		col->seconds = false;
+		col->shown = true;
+		for (pass = 0; pass < 2; pass++) {
+			col->width = 0;
+			for (y = 0, r = v->list.top; y < body && r < v->nrows;
+			     y++, r = list_next(&v->list, r)) {
+				int w;
+
+				cell_text(app, &v->rows[r], col, buf,
+				          sizeof(buf));
+				w = (int)text_width(buf);
+				if (w > col->width)
+					col->width = w;
+			}
+			if (pass || !is_time(col, unit) || col->width <= limit)
+				break;
+			col->seconds = true;
+		}
+		title = column_title(v, col, unit, c);
+		if ((int)text_width(title) > col->width)
+			col->width = (int)text_width(title);
+		free(title);
+		/* A blank between columns, two before a number. */
+		col->width++;
+		used += col->width + 1;
+	}
+	for (;;) {
+		size_t drop = SIZE_MAX;
+
+		if (c->width - used - 2 >= NAME_ROOM)
+			break;
+		for (i = 0; i < n; i++) {
+			const struct column *col = &v->columns[i];
+
+			if (!col->shown || i == v->sort || col->prio >= 20)
+				continue;
+			if (drop == SIZE_MAX ||
+			    col->prio <= v->columns[drop].prio)
+				drop = i;
+		}
+		if (drop == SIZE_MAX)
+			break;
+		v->columns[drop].shown = false;
+		used -= v->columns[drop].width + 1;
+	}
+	/* A narrower column given way may fit again, the highest prio
+	 * first. */
+	for (;;) {
+		size_t take = SIZE_MAX;
+
+		for (i = 0; i < n; i++) {
+			const struct column *col = &v->columns[i];
+
+			if (col->shown ||
+			    c->width - used - col->width - 3 < NAME_ROOM)
+				continue;
+			if (take == SIZE_MAX || col->prio > v->columns[take].prio)
+				take = i;
+		}
+		if (take == SIZE_MAX)
+			break;
+		v->columns[take].shown = true;
+		used += v->columns[take].width + 1;
+	}
 }
 
 static void
-draw_header(struct profile_view *v, struct canvas *c, int y, size_t ncols)
+draw_header(struct profile_view *v, const struct app *app, struct canvas *c,
+            int y)
 {
+	enum trace_unit unit = app->tree->header.unit;
 	int x = 0;
 	size_t i;
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
-	for (i = 0; i <= ncols; i++) {
-		const struct column *col =
-		        &v->columns[i == ncols ? v->ncolumns - 1 : i];
-		bool sorted = (i == ncols ? v->ncolumns - 1 : i) == v->sort;
-		char *title = xasprintf(
-		        "%s%s", col->title,
-		        sorted ? canvas_glyph(c, v->ascending ? GLYPH_SORT_UP
-		                                              : GLYPH_SORT_DOWN)
-		               : "");
+	for (i = 0; i < v->ncolumns; i++) {
+		const struct column *col = &v->columns[i];
+		char *title;
 
+		if (!col->shown)
+			continue;
+		title = column_title(v, col, unit, c);
 		if (col->kind == COL_NAME)
 			canvas_text(c, x + 2, y, c->width - x - 2, title,
 			            ROLE_HEADER);
@@ -540,7 +661,8 @@ cell_text(const struct app *app, const struct row *row,
 		case COL_DELTA_EXCL:
 		case COL_DELTA_INCL:
 			if (delta(col, app, row->method, &d)) {
-				cell = format_delta(buf, size, d, unit);
+				cell = format_delta(buf, size, d, unit,
+				                    col->seconds);
 			} else {
 				snprintf(buf, size, "new");
 				cell = ROLE_SLOWER;
@@ -558,7 +680,8 @@ cell_text(const struct app *app, const struct row *row,
 			         (unsigned long long)r->rcalls);
 			break;
 		default:
-			format_value(buf, size, column_value(col, r), unit);
+			format_value(buf, size, column_value(col, r), unit,
+			             col->seconds);
 			break;
 		}
 	} else {
@@ -569,7 +692,8 @@ cell_text(const struct app *app, const struct row *row,
 			format_share(buf, size, drill_share(dr, k));
 			break;
 		case COL_INCL:
-			format_value(buf, size, dr->incl[k], unit);
+			format_value(buf, size, dr->incl[k], unit,
+			             col->seconds);
 			break;
 		case COL_CALLS:
 			if (row->kind == ROW_SELF)
@@ -587,7 +711,7 @@ cell_text(const struct app *app, const struct row *row,
 
 static void
 draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
-         const struct row *row, size_t ncols, bool selected)
+         const struct row *row, bool selected)
 {
 	const struct tt_method *m = &app->tree->methods[row->method];
 	enum role role = ROLE_NORMAL;
@@ -599,10 +723,13 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 		canvas_text(c, 4, y, c->width - 4, row->section, ROLE_SECTION);
 		return;
 	}
-	for (i = 0; i < ncols; i++) {
+	for (i = 0; i + 1 < v->ncolumns; i++) {
 		const struct column *col = &v->columns[i];
-		enum role cell = cell_text(app, row, col, buf, sizeof(buf));
+		enum role cell;
 
+		if (!col->shown)
+			continue;
+		cell = cell_text(app, row, col, buf, sizeof(buf));
 		canvas_text_right(c, x, y, col->width, buf, cell);
 		x += col->width + 1;
 	}
@@ -621,6 +748,16 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 			shown = xstrdup("(top level)");
 		else
 			shown = app_method_name(app, row->method);
+		{
+			/* Too long: the start goes, never the method. */
+			int room = c->width - x - (int)text_width(mark) - 1 -
+			           indent;
+			char *fit = method_cut_left(
+			        shown, room, canvas_glyph(c, GLYPH_TRUNCATED));
+
+			free(shown);
+			shown = fit;
+		}
 		label = xasprintf("%s %*s%s", mark, indent, "", shown);
 		if (row->kind != ROW_METHOD)
 			role = ROLE_DIM;
@@ -645,16 +782,16 @@ profile_draw(void *state, struct app *app, struct canvas *c, int top,
              int height)
 {
 	struct profile_view *v = state;
-	size_t ncols = fitting_columns(v, c->width);
 	int body = height - 1, y;
 	size_t i;
 
-	draw_header(v, c, top, ncols);
-	v->ncols = ncols;
 	v->list.y = top + 1;
+	if (body >= 1)
+		list_layout(&v->list, (size_t)body);
+	lay_out(v, app, c, body);
+	draw_header(v, app, c, top);
 	if (body < 1)
 		return;
-	list_layout(&v->list, (size_t)body);
 	if (!v->nrows) {
 		canvas_text(c, 2, top + 1, c->width - 2,
 		            "no calls in this scope", ROLE_DIM);
@@ -669,7 +806,7 @@ profile_draw(void *state, struct app *app, struct canvas *c, int top,
 	for (y = 0, i = v->list.top; y < body && i < v->nrows;
 	     y++, i = list_next(&v->list, i)) {
 		/* Row rows[i] is drawn under the header. */
-		draw_row(v, app, c, top + 1 + y, &v->rows[i], ncols,
+		draw_row(v, app, c, top + 1 + y, &v->rows[i],
 		         i == v->list.cursor);
 	}
 }
@@ -692,7 +829,9 @@ column_at(const struct profile_view *v, int x)
 	int left = 0;
 	size_t i;
 
-	for (i = 0; i < v->ncols; i++) {
+	for (i = 0; i + 1 < v->ncolumns; i++) {
+		if (!v->columns[i].shown)
+			continue;
 		if (x < left + v->columns[i].width)
 			return i;
 		left += v->columns[i].width + 1;
@@ -920,22 +1059,31 @@ profile_rows(void *state, struct app *app)
 	const char *names[16];
 	enum table_kind kinds[16];
 	struct table *t;
+	struct column cols[16];
+	char *titles[16];
 	size_t r, i;
 	char buf[64];
 
 	for (i = 0; i < v->ncolumns; i++) {
-		names[i] = v->columns[i].title;
+		/* Every column, in milliseconds. */
+		cols[i] = v->columns[i];
+		cols[i].seconds = false;
+		titles[i] = column_title(v, &cols[i], app->tree->header.unit,
+		                         NULL);
+		names[i] = titles[i];
 		kinds[i] = v->columns[i].kind == COL_NAME ? TABLE_STRING
 		                                          : TABLE_NUMBER;
 	}
 	t = table_new(v->ncolumns, names, kinds);
+	for (i = 0; i < v->ncolumns; i++)
+		free(titles[i]);
 	for (r = list_first(&v->list); r < v->nrows;
 	     r = list_next(&v->list, r)) {
 		const struct row *row = &v->rows[r];
 
 		table_row(t);
 		for (i = 0; i < v->ncolumns; i++) {
-			const struct column *col = &v->columns[i];
+			const struct column *col = &cols[i];
 			char *name;
 
 			if (col->kind != COL_NAME) {
