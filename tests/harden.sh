@@ -68,7 +68,8 @@ fi
 # above the leaf's (that caller) holds 1 call and MS ms below it.
 walk_deepest() {
 	t0=$(date +%s)
-	limited 1048576 timeout 60 "$RENDER" "$2" 100x30 \
+	# CLOCK: from both clocks (the viewer's start) to cpu's alone.
+	limited 1048576 timeout 60 "$RENDER" "$2" 100x30 CLOCK \
 		VIEW_ICICLE INVERT MOVE_LAST VIEW_CALLTREE INVERT MOVE_DOWN \
 		EXPAND_HOT MOVE_LAST QUIT >"$tmp/out" 2>"$tmp/err"
 	rc=$?

@@ -649,6 +649,7 @@ FNR == 1 { clock = $0 ~ /clock: cpu \|/ ? "cpu" : "wall"; next }
 FNR == 2 {
 	gsub(/[▼▲]/, "")
 	sub(/^ +/, "")
+	sub(/ +row [0-9]+ of [0-9]+ *$/, "")
 	ncol = split($0, title, /  +/) - 1
 	next
 }
