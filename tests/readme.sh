@@ -113,8 +113,9 @@ ok $rc "the README's Commands table has every command and no other; its Keys tab
 [ $rc -eq 0 ] || diag <"$tmp/problems"
 # Not an error: the keys of the request table the README leaves to `?`.
 cut -f2 "$tmp/readme-keys" | sort -u >"$tmp/readme-keys-only"
-comm -23 "$tmp/keys" "$tmp/readme-keys-only" | tr '\n' ' ' |
-	sed 's/^./keys only the help lists: &/' | diag
+comm -23 "$tmp/keys" "$tmp/readme-keys-only" |
+	awk '{ s = s " " $0 } END { if (s != "") print "keys only the help lists:" s }' |
+	diag
 
 # The quick start: the two commands, and where the binary lands.
 grep -qx '    ./bootstrap .*' "$readme" &&
