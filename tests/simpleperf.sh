@@ -14,6 +14,11 @@
 #   cut with a warning naming the offset, or refused with one.
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
 # report's words, and every cut of it.
+# Other Android files (read/foreign.c): a Perfetto trace (a protobuf
+# Trace of TracePackets, plain or gzipped) and a raw perf.data
+# (PERFILE2) are refused with status 3 and a message naming them and
+# what opens them; every pprof profile of $SHARED_PPROF still reads as
+# pprof.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -93,6 +98,37 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 	printf '%s\n' "$out" | grep -q 'java *.*framework.jar (2 symbols)' &&
 	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
 cuts "$small" 1 "every cut of the small recording is read or refused"
+
+# Two TracePackets (trusted_packet_sequence_id 1, then timestamp 5):
+# field 1 messages, as a pprof file's sample types are, but with fields
+# no ValueType has.
+printf '\012\004\120\001\100\005\012\002\120\001' >"$tmp/system.trace"
+run "$TRACETUI" report "$tmp/system.trace"
+ok "$([ $rc -eq 3 ] &&
+	printf '%s\n' "$err" | grep -q 'offset 0: a Perfetto trace .*ui.perfetto.dev or trace_processor' &&
+	echo 0 || echo 1)" "a Perfetto trace: status 3, named, what opens it"
+gzip -c <"$tmp/system.trace" >"$tmp/system.trace.gz"
+run "$TRACETUI" info "$tmp/system.trace.gz"
+ok "$([ $rc -eq 3 ] && printf '%s\n' "$err" | grep -q 'a Perfetto trace' &&
+	echo 0 || echo 1)" "a gzipped Perfetto trace: the same"
+printf 'PERFILE2\000\000\000\000\000\000\000\000' >"$tmp/perf.data"
+run "$TRACETUI" tree "$tmp/perf.data"
+ok "$([ $rc -eq 3 ] &&
+	printf '%s\n' "$err" | grep -q 'perf.data .*simpleperf report-sample --protobuf --show-callchain' &&
+	echo 0 || echo 1)" "a raw perf.data: status 3, how to convert it"
+P=${SHARED_PPROF:-}
+if [ -n "$P" ] && [ -d "$P" ]; then
+	bad=0
+	n=0
+	for f in "$P"/*; do
+		[ -f "$f" ] || continue
+		case $f in *.md) continue ;; esac
+		n=$((n + 1))
+		"$TRACETUI" info "$f" 2>/dev/null | grep -q '^format: *pprof' ||
+			{ bad=$((bad + 1)); echo "${f##*/}: not pprof" | diag; }
+	done
+	ok "$bad" "the $n pprof profiles still read as pprof"
+fi
 
 S=${SHARED_SIMPLEPERF:-}
 if [ -z "$S" ] || [ ! -d "$S" ]; then

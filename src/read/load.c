@@ -10,6 +10,7 @@
 
 #include "read/load.h"
 
+#include "read/foreign.h"
 #include "read/hprof.h"
 #include "read/key.h"
 #include "read/pprof.h"
@@ -533,6 +534,7 @@ load_detected(const char *path, const struct file_bytes *f,
               const struct trace_sink *sink, struct trace_error *err)
 {
 	const unsigned char *b = f->data;
+	const char *foreign;
 	unsigned version;
 
 	if (f->size == 0) {
@@ -607,6 +609,10 @@ load_detected(const char *path, const struct file_bytes *f,
 		return trace_hprof_read(b, f->size, sink, err);
 	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)
 		return load_gzip(f, sink, err);
+	if ((foreign = trace_foreign_format(b, f->size))) {
+		trace_error_set(err, 0, "%s", foreign);
+		return false;
+	}
 	if (trace_pprof_detect(b, f->size))
 		return trace_pprof_read(b, f->size, sink, err);
 	trace_error_set(err, 0,
