@@ -33,6 +33,7 @@ struct calls_view {
 	struct list list;
 	const regex_t *filter;
 	const struct app *app; /* for the filter's matcher */
+	struct scope built;    /* the scope the rows are of */
 };
 
 static enum clock_index
@@ -109,6 +110,7 @@ build(struct calls_view *v, const struct app *app)
 		}
 	}
 	scope_span_done(&span);
+	scope_copy(&v->built, &app->scope);
 	v->order = xcalloc(v->count + 1, sizeof(*v->order));
 	for (i = 0; i < v->count; i++)
 		v->order[i] = (uint32_t)i;
@@ -134,6 +136,8 @@ calls_close(void *state)
 	free(v->rows);
 	free(v->order);
 	list_done(&v->list);
+	if (v->built.on)
+		scope_done(&v->built);
 	free(v);
 }
 
@@ -379,6 +383,10 @@ calls_refresh(void *state, struct app *app)
 	struct calls_view *v = state;
 
 	v->app = app;
+	/* The model stays while the view lives: the same method and scope,
+	 * the same rows (a pass over every call on a large trace). */
+	if (v->method == app->sel.method && scope_equal(&v->built, &app->scope))
+		return;
 	build(v, app);
 	list_filter(&v->list, v->filter ? row_kept : NULL, v);
 }

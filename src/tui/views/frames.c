@@ -29,6 +29,7 @@ struct frames_view {
 	int hot_x; /* the screen column of the hot methods at the last draw */
 	const regex_t *filter;
 	const struct app *app; /* for the filter's matcher */
+	struct scope built;    /* the scope the frames are of */
 };
 
 struct sort_ctx {
@@ -85,6 +86,7 @@ build(struct frames_view *v, struct app *app)
 	                    : frames_budget_of_rate(FRAMES_DEFAULT_HZ));
 	free(is_frame);
 	frames_summarize(&v->fr, 0, v->fr.count, &v->sum);
+	scope_copy(&v->built, &app->scope);
 	v->order = xcalloc(v->fr.count + 1, sizeof(*v->order));
 	for (i = 0; i < v->fr.count; i++)
 		v->order[i] = (uint32_t)i;
@@ -115,6 +117,8 @@ fv_close(void *state)
 	frames_done(&v->fr);
 	free(v->order);
 	list_done(&v->list);
+	if (v->built.on)
+		scope_done(&v->built);
 	free(v);
 }
 
@@ -465,6 +469,10 @@ fv_refresh(void *state, struct app *app)
 	struct frames_view *v = state;
 
 	v->app = app;
+	/* The model stays while the view lives: the same scope, the same
+	 * frames (a pass over every call on a large trace). */
+	if (scope_equal(&v->built, &app->scope))
+		return;
 	build(v, app);
 	list_filter(&v->list, v->filter ? row_kept : NULL, v);
 }
