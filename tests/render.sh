@@ -375,6 +375,15 @@ base-icicle|--roles --base diff-base.trace|diff-new|100x12|key:f
 base-icicle-status|--roles --base diff-base.trace|diff-new|100x12|key:f key:j
 base-icicle-new|--base diff-base.trace|diff-new|100x12|key:f key:j key:l
 base-icicle-inverted|--roles --base diff-base.trace|diff-new|100x12|key:f key:b
+base-gone-80x24|--roles --base diff-base.trace|diff-new|80x24|MOVE_LAST
+base-gone-100x30|--base diff-base.trace|diff-new|100x30|
+base-gone-160x50|--base diff-base.trace|diff-new|160x50|
+base-gone-sort|--base diff-base.trace|diff-new|120x12|SORT_NEXT*7
+base-gone-full|--base diff-base.trace|diff-new|120x12|key:A
+base-gone-filter|--base diff-base.trace|diff-new|120x12|filter:Old
+base-narrow-60x16|--base diff-base.trace|diff-new|60x16|
+base-narrow-cpu-50x16|--base diff-base.trace|diff-new|50x16|key:c
+base-icicle-legend-80x24|--roles --base diff-base.trace|diff-new|80x24|key:f
 sampled-profile||sampled|120x10|
 pprof-profile||heap|100x12|
 pprof-address||heap|100x12|MOVE_LAST MOVE_UP

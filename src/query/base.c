@@ -148,6 +148,27 @@ base_compare_method(const struct base_compare *b, uint32_t m,
 	return true;
 }
 
+size_t
+base_compare_keys(const struct base_compare *b)
+{
+	return b ? b->nkeys : 0;
+}
+
+uint32_t
+base_compare_key_of(const struct base_compare *b, uint32_t m)
+{
+	return b && m != CALL_NONE ? b->key_of[m] : CALL_NONE;
+}
+
+const struct tt_method *
+base_compare_key(const struct base_compare *b, uint32_t key,
+                 uint64_t incl[CLOCK_COUNT], uint64_t excl[CLOCK_COUNT])
+{
+	memcpy(incl, b->incl[key], sizeof(b->incl[key]));
+	memcpy(excl, b->excl[key], sizeof(b->excl[key]));
+	return &b->keys[key];
+}
+
 bool
 base_compare_path(struct base_compare *b, const struct callpath *p, uint32_t n,
                   bool inverted, uint64_t incl[CLOCK_COUNT])

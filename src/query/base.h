@@ -30,6 +30,16 @@ bool base_compare_method(const struct base_compare *b, uint32_t m,
                          uint64_t incl[CLOCK_COUNT],
                          uint64_t excl[CLOCK_COUNT]);
 
+/* How many distinct methods BASE calls: its keys, 0 to the count. */
+size_t base_compare_keys(const struct base_compare *b);
+/* The key of method m of tree, or CALL_NONE when BASE never calls it. */
+uint32_t base_compare_key_of(const struct base_compare *b, uint32_t m);
+/* BASE's method of key: its name (b's), its times into incl and excl. */
+const struct tt_method *base_compare_key(const struct base_compare *b,
+                                         uint32_t key,
+                                         uint64_t incl[CLOCK_COUNT],
+                                         uint64_t excl[CLOCK_COUNT]);
+
 /* The inclusive times into incl of BASE's node on the path of node n of
  * p, a call path tree of tree (bottom-up with inverted); false when BASE
  * lacks the path.  BASE's bottom-up tree makes the nodes on the way. */

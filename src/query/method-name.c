@@ -291,9 +291,16 @@ short_name(const struct tt_method *m, bool whole_class, bool params)
 	char *klass =
 	        whole_class ? xstrdup(m->klass) : method_abbrev_class(m->klass);
 	char *args = params ? method_params(m->signature) : xstrdup("");
-	char *s = xasprintf("%s%s%s%s", klass, *klass && *m->name ? "." : "",
-	                    m->name, args);
+	char *s, *c;
 
+	/* Packages dotted, as diff names methods (a.o.Debug, not a/o/Debug);
+	 * a class kept whole to tell it apart stays as written. */
+	if (!whole_class)
+		for (c = klass; *c && !strchr("<( ", *c); c++)
+			if (*c == '/')
+				*c = '.';
+	s = xasprintf("%s%s%s%s", klass, *klass && *m->name ? "." : "",
+	              m->name, args);
 	free(klass);
 	free(args);
 	return s;

@@ -44,6 +44,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* With --base, the header's key to the frames' colours: the words in
+ * the colours of frames that changed past 5%; "slower" and "faster"
+ * take the first 6 and the 6 after a blank. */
+#define LEGEND "slower faster: >5% vs base"
+
 enum { TOP_DOWN, BOTTOM_UP };
 
 /* A per-method answer of the search pattern. */
@@ -969,7 +974,14 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
 		                  v->top == 1 ? "" : "s", time, clock);
 	else
 		right = xasprintf("%s%s", time, clock);
-	room = c->width - (int)strlen(right) - 2;
+	if (app->base) {
+		/* What the colours say, in them. */
+		char *more = xasprintf("%s  %s", LEGEND, right);
+
+		free(right);
+		right = more;
+	}
+	room = c->width - (int)text_width(right) - 2;
 	for (n = v->zoom; n != 0; n = p->nodes[n].parent) {
 		UTIL_GROW(chain, cap, len + 1);
 		chain[len++] = n;
@@ -1001,6 +1013,12 @@ draw_breadcrumb(struct icicle_view *v, struct app *app, struct canvas *c, int y,
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
 	canvas_text(c, 0, y, room, line, ROLE_HEADER);
 	canvas_text_right(c, 0, y, c->width, right, ROLE_HEADER);
+	if (app->base && (int)text_width(right) <= c->width) {
+		int x = c->width - (int)text_width(right);
+
+		canvas_set_role(c, x, y, 6, ROLE_SLOWER);
+		canvas_set_role(c, x + 7, y, 6, ROLE_FASTER);
+	}
 	free(right);
 	free(line);
 	free(chain);

@@ -13,6 +13,7 @@
 
 #include "tui/app.h"
 #include "tui/list.h"
+#include "query/base.h"
 #include "query/drilldown.h"
 #include "query/method-name.h"
 #include "query/quantity.h"
@@ -51,6 +52,7 @@ enum row_kind {
 	ROW_PARENT,
 	ROW_CHILD,
 	ROW_SELF,
+	ROW_GONE, /* a method only --base's trace calls; method: its key */
 };
 
 struct row {
@@ -71,8 +73,11 @@ struct profile_view {
 	size_t ncolumns;
 	size_t sort; /* index into columns */
 	bool ascending;
-	uint32_t *order; /* methods shown, sorted */
+	/* Methods shown, sorted; from gone on, --base's keys the trace
+	 * shown never calls, as gone + key. */
+	uint32_t *order;
 	size_t norder;
+	uint32_t gone;
 	struct expansion *open;
 	size_t nopen, open_cap;
 	struct row *rows;
@@ -83,6 +88,7 @@ struct profile_view {
 	 * whether the full name matches it: 0 not asked yet, 1 no, 2 yes. */
 	const regex_t *filter;
 	const struct calltree *filter_tree;
+	const struct app *filter_app;
 	unsigned char *kept;
 };
 
@@ -154,10 +160,19 @@ set_columns(struct profile_view *v, struct app *app)
 	}
 	if (app->base) {
 		/* The changes outlast every other column. */
+		bool both = app->clocks == APP_CLOCKS_BOTH;
+
+		/* With both clocks, the changes name theirs. */
 		add_column(v, COL_DELTA_EXCL, app_main_clock(app),
-		           profile ? "\u0394Self" : "\u0394Excl", 20);
+		           profile ? "\u0394Self"
+		           : both  ? "\u0394Excl Wall"
+		                   : "\u0394Excl",
+		           20);
 		add_column(v, COL_DELTA_INCL, app_main_clock(app),
-		           profile ? "\u0394Total" : "\u0394Incl", 20);
+		           profile ? "\u0394Total"
+		           : both  ? "\u0394Incl Wall"
+		                   : "\u0394Incl",
+		           20);
 	}
 	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
 	v->sort = 1;
@@ -203,13 +218,21 @@ column_value(const struct column *c, const struct profile_row *r)
 }
 
 /* The change of delta column c's time for method m from BASE into *d
- * (from zero when BASE never calls m); false when BASE never calls m. */
+ * (from zero when BASE never calls m; to zero for an entry past the
+ * methods, BASE's key m - nmethods); false when BASE never calls m. */
 static bool
 delta(const struct column *c, const struct app *app, uint32_t m, int64_t *d)
 {
-	const struct profile_row *r = &app->profile.rows[m];
+	static const struct profile_row none;
+	const struct profile_row *r =
+	        m < app->tree->nmethods ? &app->profile.rows[m] : &none;
 	uint64_t incl[CLOCK_COUNT] = {0}, excl[CLOCK_COUNT] = {0};
-	bool in_base = app_base_method(app, m, incl, excl);
+	bool in_base = m < app->tree->nmethods
+	                       ? app_base_method(app, m, incl, excl)
+	                       : (base_compare_key(app->base,
+	                                           m - (uint32_t)app->tree->nmethods,
+	                                           incl, excl),
+	                          true);
 	enum clock_index k = c->clock;
 
 	if (c->kind == COL_DELTA_EXCL)
@@ -224,6 +247,28 @@ struct sort_ctx {
 	const struct app *app;
 };
 
+/* The full name of order entry e: a method, or past the methods a key of
+ * --base's trace (its class dotted, as diff names it), a new string. */
+static char *
+entry_name(const struct app *app, uint32_t e)
+{
+	uint64_t incl[CLOCK_COUNT], excl[CLOCK_COUNT];
+	struct tt_method m;
+	char *klass, *name, *c;
+
+	if (e < app->tree->nmethods)
+		return method_full_name(&app->tree->methods[e]);
+	m = *base_compare_key(app->base, e - (uint32_t)app->tree->nmethods,
+	                      incl, excl);
+	m.klass = klass = xstrdup(m.klass);
+	for (c = klass; *c; c++)
+		if (*c == '/')
+			*c = '.';
+	name = method_full_name(&m);
+	free(klass);
+	return name;
+}
+
 static int
 method_cmp(const void *a, const void *b, void *arg)
 {
@@ -233,8 +278,8 @@ method_cmp(const void *a, const void *b, void *arg)
 	int r = 0;
 
 	if (c->kind == COL_NAME) {
-		char *nx = method_full_name(&s->app->tree->methods[x]);
-		char *ny = method_full_name(&s->app->tree->methods[y]);
+		char *nx = entry_name(s->app, x);
+		char *ny = entry_name(s->app, y);
 
 		r = strcmp(nx, ny);
 		free(nx);
@@ -249,8 +294,12 @@ method_cmp(const void *a, const void *b, void *arg)
 		if (dx != dy)
 			r = dx > dy ? -1 : 1;
 	} else {
-		uint64_t vx = column_value(c, &s->app->profile.rows[x]);
-		uint64_t vy = column_value(c, &s->app->profile.rows[y]);
+		static const struct profile_row none;
+		size_t n = s->app->tree->nmethods;
+		uint64_t vx = column_value(
+		        c, x < n ? &s->app->profile.rows[x] : &none);
+		uint64_t vy = column_value(
+		        c, y < n ? &s->app->profile.rows[y] : &none);
 
 		if (vx != vy)
 			r = vx > vy ? -1 : 1;
@@ -305,8 +354,16 @@ rebuild_rows(struct profile_view *v)
 	for (i = 0; i < v->norder; i++) {
 		uint32_t m = v->order[i];
 		struct row r = {ROW_METHOD, m, m, NULL, NULL};
-		struct expansion *e = find_open(v, m);
+		struct expansion *e;
 
+		if (m >= v->gone) {
+			/* No drill-down: the trace shown has no such calls. */
+			r = (struct row){ROW_GONE, m - v->gone, CALL_NONE,
+			                 NULL, NULL};
+			push_row(v, r);
+			continue;
+		}
+		e = find_open(v, m);
 		push_row(v, r);
 		if (!e)
 			continue;
@@ -319,14 +376,28 @@ static void
 sort_methods(struct profile_view *v, const struct app *app)
 {
 	struct sort_ctx ctx = {v, app};
-	size_t m;
+	size_t nkeys = base_compare_keys(app->base), m;
+	bool *called = xcalloc(nkeys + 1, sizeof(*called));
 
 	v->norder = 0;
-	v->order = xreallocarray(v->order, app->tree->nmethods + 1,
+	v->gone = (uint32_t)app->tree->nmethods;
+	v->order = xreallocarray(v->order, app->tree->nmethods + nkeys + 1,
 	                         sizeof(*v->order));
-	for (m = 0; m < app->tree->nmethods; m++)
-		if (profile_row_used(&app->profile, m))
-			v->order[v->norder++] = (uint32_t)m;
+	for (m = 0; m < app->tree->nmethods; m++) {
+		uint32_t key;
+
+		if (!profile_row_used(&app->profile, m))
+			continue;
+		v->order[v->norder++] = (uint32_t)m;
+		key = base_compare_key_of(app->base, (uint32_t)m);
+		if (key != CALL_NONE)
+			called[key] = true;
+	}
+	/* What only BASE calls is listed too, as diff lists it: gone. */
+	for (m = 0; m < nkeys; m++)
+		if (!called[m])
+			v->order[v->norder++] = v->gone + (uint32_t)m;
+	free(called);
 	qsort_r(v->order, v->norder, sizeof(*v->order), method_cmp, &ctx);
 }
 
@@ -521,6 +592,43 @@ column_title(const struct profile_view *v, const struct column *col,
 static enum role cell_text(const struct app *app, const struct row *row,
                            const struct column *col, char *buf, size_t size);
 
+/* A gone row's order entry, as delta and entry_name take it. */
+static uint32_t
+v_gone(const struct row *row, const struct app *app)
+{
+	return (uint32_t)app->tree->nmethods + row->method;
+}
+
+/* A gone row's name as the viewer shows names (its class dotted, as
+ * diff writes it), then "(gone)", a new string. */
+static char *
+gone_name(const struct app *app, const struct row *row)
+{
+	uint64_t incl[CLOCK_COUNT], excl[CLOCK_COUNT];
+	const struct tt_method *m =
+	        base_compare_key(app->base, row->method, incl, excl);
+	char *klass, *abbrev, *c, *s;
+
+	if (app->full_names) {
+		char *full = entry_name(app, v_gone(row, app));
+
+		s = xasprintf("%s  (gone)", full);
+		free(full);
+		return s;
+	}
+	klass = xstrdup(m->klass);
+	for (c = klass; *c; c++)
+		if (*c == '/')
+			*c = '.';
+	abbrev = method_abbrev_class(klass);
+	s = xasprintf("%s%s%s  (gone)", abbrev, *abbrev && *m->name ? "." : "",
+	              m->name);
+	free(abbrev);
+	free(klass);
+	return s;
+}
+
+
 /* A column of times switches to seconds where milliseconds would take
  * more than this. */
 enum { MS_WIDTH = 9 };
@@ -656,6 +764,16 @@ cell_text(const struct app *app, const struct row *row,
 	buf[0] = '\0';
 	if (row->kind == ROW_SECTION)
 		return cell;
+	if (row->kind == ROW_GONE) {
+		/* Nothing here, as diff writes it; the change is all of
+		 * BASE's time. */
+		if (col->kind != COL_DELTA_EXCL && col->kind != COL_DELTA_INCL) {
+			snprintf(buf, size, "-");
+			return ROLE_DIM;
+		}
+		delta(col, app, v_gone(row, app), &d);
+		return format_delta(buf, size, d, unit, col->seconds);
+	}
 	if (row->kind == ROW_METHOD) {
 		switch (col->kind) {
 		case COL_DELTA_EXCL:
@@ -713,7 +831,6 @@ static void
 draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
          const struct row *row, bool selected)
 {
-	const struct tt_method *m = &app->tree->methods[row->method];
 	enum role role = ROLE_NORMAL;
 	char buf[64];
 	int x = 0;
@@ -734,16 +851,22 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 		x += col->width + 1;
 	}
 	{
-		int indent = row->kind == ROW_METHOD ? 0 : 4;
+		int indent = row->kind == ROW_METHOD || row->kind == ROW_GONE
+		                     ? 0
+		                     : 4;
 		const char *mark = "  ";
 		char *shown, *label;
 
-		if (row->kind == ROW_METHOD)
+		if (row->kind == ROW_GONE)
+			mark = " ";
+		else if (row->kind == ROW_METHOD)
 			mark = find_open(v, row->method)
 			               ? canvas_glyph(c, GLYPH_EXPANDED)
 			               : " ";
 		if (row->kind == ROW_SELF)
 			shown = xstrdup("self");
+		else if (row->kind == ROW_GONE)
+			shown = gone_name(app, row);
 		else if (row->method == CALL_NONE)
 			shown = xstrdup("(top level)");
 		else
@@ -759,11 +882,14 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 			shown = fit;
 		}
 		label = xasprintf("%s %*s%s", mark, indent, "", shown);
-		if (row->kind != ROW_METHOD)
+		if (row->kind == ROW_GONE)
+			role = ROLE_FASTER;
+		else if (row->kind != ROW_METHOD)
 			role = ROLE_DIM;
 		if (app->have_re && row->kind == ROW_METHOD) {
 			/* Searches match the full name, whatever is shown. */
-			char *full = method_full_name(m);
+			char *full = method_full_name(
+			        &app->tree->methods[row->method]);
 
 			if (regexec(&app->re, full, 0, NULL, 0) == 0)
 				role = ROLE_MATCH;
@@ -920,7 +1046,7 @@ profile_handle(void *state, const struct app *app, enum request req,
 	case REQ_VIEW_CALLTREE:
 		/* The method's call paths: the tree follows the selection. */
 		if (row->kind != ROW_METHOD && row->method != CALL_NONE &&
-		    row->kind != ROW_SELF) {
+		    row->kind != ROW_SELF && row->kind != ROW_GONE) {
 			ask->jump = APP_VIEW_CALLTREE;
 			ask->method = row->method;
 			return VIEW_DONE;
@@ -999,6 +1125,14 @@ row_kept(size_t row, void *arg)
 	struct profile_view *v = arg;
 	uint32_t m = v->rows[row].owner;
 
+	if (v->rows[row].kind == ROW_GONE) {
+		char *name = entry_name(v->filter_app,
+		                        v_gone(&v->rows[row], v->filter_app));
+		bool hit = regexec(v->filter, name, 0, NULL, 0) == 0;
+
+		free(name);
+		return hit;
+	}
 	if (!v->kept[m]) {
 		char *name = method_full_name(&v->filter_tree->methods[m]);
 
@@ -1015,6 +1149,7 @@ profile_filter(void *state, const struct app *app, const regex_t *re)
 
 	v->filter = re;
 	v->filter_tree = app->tree;
+	v->filter_app = app;
 	free(v->kept);
 	v->kept = re ? xcalloc(app->tree->nmethods + 1, 1) : NULL;
 	list_filter(&v->list, re ? row_kept : NULL, v);
@@ -1041,6 +1176,13 @@ profile_status(void *state, struct app *app)
 	if (!v->nrows)
 		return NULL;
 	row = &v->rows[v->list.cursor];
+	if (row->kind == ROW_GONE) {
+		char *name = entry_name(app, v_gone(row, app)), *s;
+
+		s = xasprintf("%s  only in --base's trace: gone", name);
+		free(name);
+		return s;
+	}
 	subject = row->method;
 	if (row->kind == ROW_SECTION || row->kind == ROW_SELF ||
 	    row->method == CALL_NONE)
@@ -1093,13 +1235,18 @@ profile_rows(void *state, struct app *app)
 			}
 			name = row->kind == ROW_SECTION ? xstrdup(row->section)
 			       : row->kind == ROW_SELF  ? xstrdup("self")
+			       : row->kind == ROW_GONE
+			               ? entry_name(app, v_gone(row, app))
 			       : row->method == CALL_NONE
 			               ? xstrdup("(top level)")
 			               : method_full_name(
 			                         &app->tree->methods
 			                                  [row->method]);
-			table_fmt(t, "%s%s",
-			          row->kind == ROW_METHOD ? "" : "    ", name);
+			table_fmt(t, "%s%s%s",
+			          row->kind == ROW_METHOD || row->kind == ROW_GONE
+			                  ? ""
+			                  : "    ",
+			          name, row->kind == ROW_GONE ? "  (gone)" : "");
 			free(name);
 		}
 	}
