@@ -200,6 +200,66 @@ frame_table(const struct calltree *tree, const struct frames *fr,
 	return t;
 }
 
+/* The TSV rows written as they are made: a table of them all would
+ * hold hundreds of thousands of rows on a large trace.  Each hot
+ * method's full name is made once. */
+static void
+print_tsv(const struct calltree *tree, const struct frames *fr,
+          const struct drawn_frame *rows, size_t n)
+{
+	static const char *const names[] = {
+	        "thread", "tid",  "start",     "wall", "cpu",
+	        "over",   "hot1", "hot1_excl", "hot2", "hot2_excl"};
+	static const enum table_kind kinds[] = {
+	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER,
+	        TABLE_STRING, TABLE_NUMBER};
+	static const size_t widths[10] = {0};
+	char **full = xcalloc(tree->nmethods + 1, sizeof(*full));
+	char num[8][24];
+	const char *cells[10];
+	size_t i;
+	int k;
+
+	table_print_row(stdout, TABLE_TSV, 10, names, kinds, widths);
+	for (i = 0; i < n; i++) {
+		const struct drawn_frame *f = &rows[i];
+		uint64_t v[] = {tree->threads[f->thread].tid, f->start,
+		                f->dur[CLOCK_WALL], f->dur[CLOCK_CPU],
+		                frames_over(fr, f)};
+		int j;
+
+		cells[0] = tree->threads[f->thread].name;
+		for (j = 0; j < 5; j++) {
+			snprintf(num[j], sizeof(num[j]), "%llu",
+			         (unsigned long long)v[j]);
+			cells[1 + j] = num[j];
+		}
+		if (!tree->has_clock[CLOCK_WALL])
+			cells[3] = "";
+		if (!tree->has_clock[CLOCK_CPU])
+			cells[4] = "";
+		for (k = 0; k < FRAME_HOT; k++) {
+			uint32_t m = f->hot[k];
+
+			if (m == CALL_NONE) {
+				cells[6 + 2 * k] = cells[7 + 2 * k] = "";
+				continue;
+			}
+			if (!full[m])
+				full[m] = method_full_name(&tree->methods[m]);
+			snprintf(num[5 + k], sizeof(num[5 + k]), "%llu",
+			         (unsigned long long)f->hot_excl[k]);
+			cells[6 + 2 * k] = full[m];
+			cells[7 + 2 * k] = num[5 + k];
+		}
+		table_print_row(stdout, TABLE_TSV, 10, cells, kinds, widths);
+	}
+	for (i = 0; i < tree->nmethods; i++)
+		free(full[i]);
+	free(full);
+}
+
 int
 cmd_frames(int argc, char **argv)
 {
@@ -266,10 +326,14 @@ cmd_frames(int argc, char **argv)
 		qsort_r(rows, n, sizeof(*rows), frame_cmp, &ctx);
 	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
 		n = (size_t)ct.opts.top;
-	table = frame_table(tree, &fr, rows, n, ct.opts.format);
-	if (ct.opts.format != TABLE_TEXT || n)
-		table_print(table, stdout, ct.opts.format);
-	table_free(table);
+	if (ct.opts.format == TABLE_TSV) {
+		print_tsv(tree, &fr, rows, n);
+	} else {
+		table = frame_table(tree, &fr, rows, n, ct.opts.format);
+		if (ct.opts.format != TABLE_TEXT || n)
+			table_print(table, stdout, ct.opts.format);
+		table_free(table);
+	}
 	frames_done(&fr);
 	cmd_close(&ct);
 	return CMD_OK;

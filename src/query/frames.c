@@ -140,12 +140,20 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 		if (f) {
 			d = calltree_depth(tree, c);
 			if (d > fdepth) {
-				path[d] = (uint32_t)c;
-				clipped(scope, tree, span, c, dur);
-				hot_add(h, calltree_method(tree, c),
-				        (int64_t)dur[k]);
-				hot_add(h, calltree_method(tree, path[d - 1]),
-				        -(int64_t)dur[k]);
+				uint32_t m = calltree_method(tree, c);
+				int64_t len;
+
+				/* path holds the methods of the open calls. */
+				path[d] = m;
+				if (scope->range.on) {
+					scope_clip(scope, tree, span, c, dur);
+					len = (int64_t)dur[k];
+				} else {
+					len = (int64_t)calltree_duration(tree,
+					                                 c, k);
+				}
+				hot_add(h, m, len);
+				hot_add(h, path[d - 1], -len);
 				continue;
 			}
 			hot_settle(h, f);
@@ -164,7 +172,7 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 		if (scope->range.on && f->start < scope->range.start)
 			f->start = scope->range.start;
 		fdepth = d;
-		path[d] = (uint32_t)c;
+		path[d] = calltree_method(tree, c);
 		hot_add(h, calltree_method(tree, c), (int64_t)f->dur[k]);
 	}
 	if (f)
