@@ -33,6 +33,13 @@ done
 # every view shows counts (type: samples), no time and no timeline, and
 # the calls column says its calls are estimates.
 cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
+# A simpleperf recording, the one tests/unit-simpleperf encodes, whose
+# comment works out its numbers: Foo.main 4 cpu-clock samples of 1 ms,
+# thread main's samples one call of Foo.main from 0 to 3 ms on the
+# chart, two of Foo.work and one of libc.so+0x1a2b between them.
+"$builddir/tests/unit-simpleperf" --write "$tmp" >/dev/null &&
+	mv "$tmp/simpleperf.trace" "$tmp/callstack.trace" ||
+	skip_all "unit-simpleperf --write failed"
 # long.trace: a call of over an hour (Worker.run, 4000 s on both
 # clocks: 4000000.000 ms, so its columns switch to seconds, 4000.000),
 # a method called 11163 times from it (a drill-down row's 11163/11163),
@@ -410,6 +417,8 @@ threads-click-box||calls|80x8|VIEW_THREADS mouse:0;2;3M
 threads-click-last-box||calls|80x8|VIEW_THREADS mouse:0;2;3M mouse:0;2;4M mouse:0;2;5M
 hprof-threads||sampled|100x8|VIEW_THREADS
 hprof-calltree||sampled|100x10|VIEW_CALLTREE key:e
+simpleperf-profile||callstack|110x10|
+simpleperf-chart||callstack|100x14|VIEW_TIMELINE
 CASES
 }
 

@@ -98,6 +98,56 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 	printf '%s\n' "$out" | grep -q 'java *.*framework.jar (2 symbols)' &&
 	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
 cuts "$small" 1 "every cut of the small recording is read or refused"
+run "$TRACETUI" report -f tsv --java-only "$small"
+ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	2	4	2000	4000' &&
+	printf '%s\n' "$out" | grep -qx 'Foo.work	2	2	2000	2000' &&
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] &&
+	echo 0 || echo 1)" "--java-only: native and kernel samples go to the Java caller"
+run "$TRACETUI" report -f tsv --sample-type all "$small"
+ok "$(printf '%s\n' "$out" | grep -q '^Foo.main	0	5	' &&
+	echo 0 || echo 1)" "--sample-type all: every type's samples"
+
+# The viewer in a detached tmux server of our own: the title names the
+# event type and says the numbers are estimates; y loads the next type,
+# Y leaves out native and kernel frames; q quits.
+if command -v tmux >/dev/null 2>&1; then
+	sock=tracetui-simpleperf-$$
+	tm() {
+		tmux -L "$sock" -f /dev/null "$@"
+	}
+	wait_for() {
+		i=0
+		while [ $i -lt 50 ]; do
+			tm capture-pane -p -t p 2>/dev/null | grep -q -- "$1" &&
+				return 0
+			sleep 0.1
+			i=$((i + 1))
+		done
+		tm capture-pane -p -t p 2>/dev/null | diag
+		return 1
+	}
+	if tm new-session -d -s p -x 120 -y 16 \
+		"env TERM=screen LC_ALL=C '$TRACETUI' '$small'; echo EXIT \$?; sleep 10" \
+		>/dev/null 2>&1; then
+		wait_for 'cpu-clock samples: estimates'
+		ok $? "viewer: the title names the event type, estimates"
+		tm send-keys -t p y
+		wait_for 'sched:sched_switch samples'
+		ok $? "viewer: y loads the next event type"
+		tm send-keys -t p y
+		wait_for 'all samples'
+		ok $? "viewer: then all of them"
+		tm send-keys -t p y Y
+		wait_for 'event type cpu-clock, Java frames only'
+		ok $? "viewer: Y keeps Java frames only"
+		ok "$(tm capture-pane -p -t p | grep -q memcpy && echo 1 || echo 0)" \
+			"viewer: memcpy's sample went to Foo.work"
+		tm send-keys -t p q
+		wait_for 'EXIT 0'
+		ok $? "viewer: q quits with status 0"
+		tm kill-server >/dev/null 2>&1
+	fi
+fi
 
 # Two TracePackets (trusted_packet_sequence_id 1, then timestamp 5):
 # field 1 messages, as a pprof file's sample types are, but with fields

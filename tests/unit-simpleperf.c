@@ -280,7 +280,7 @@ check(const struct buf *b, const char *type, bool java_only,
 	}
 	is_u64(tree->header.format, TRACE_FORMAT_SIMPLEPERF,
 	       "%s: format simpleperf", label);
-	ok(tree->header.cpu_samples && tree->has_clock[CLOCK_CPU] &&
+	ok(tree->header.sample_weight && tree->has_clock[CLOCK_CPU] &&
 	           tree->has_clock[CLOCK_WALL],
 	   "%s: samples on the cpu clock, time on the wall", label);
 	scope_init_all(&scope, tree);
@@ -291,9 +291,12 @@ check(const struct buf *b, const char *type, bool java_only,
 		if (!ok(m >= 0 && profile_row_used(&p, (size_t)m),
 		        "%s: %s is there", label, want[i].name))
 			continue;
-		is_u64(p.rows[m].excl[CLOCK_CPU], want[i].self,
+		/* Each sample counts the sampling period. */
+		is_u64(p.rows[m].excl[CLOCK_CPU],
+		       want[i].self * tree->header.sample_weight,
 		       "%s: self samples of %s", label, want[i].name);
-		is_u64(p.rows[m].incl[CLOCK_CPU], want[i].total,
+		is_u64(p.rows[m].incl[CLOCK_CPU],
+		       want[i].total * tree->header.sample_weight,
 		       "%s: total samples of %s", label, want[i].name);
 	}
 	for (i = 0; i < tree->nmethods; i++)
@@ -368,8 +371,11 @@ test_calls(const struct buf *b)
 			works += (long)m == work_m;
 		}
 	}
+	is_u64(tree->header.sample_weight, 1000,
+	       "calls: a sample counts the period, the median event count");
+	is_u64(tree->sample_interval, 1000, "calls: sampled every 1000 us");
 	is_u64(mains, 1, "calls: consecutive samples make one call of main");
-	is_u64(main_wall, 3 * MS, "calls: main lasts 3 ms of wall time");
+	is_u64(main_wall, 3000, "calls: main lasts 3 ms of wall time");
 	is_u64(main_start, 0, "calls: from the recording's first sample");
 	is_u64(works, 2, "calls: two calls of Foo.work, libc.so's between");
 	is_str(calltree_property(tree, "simpleperf-lost"),

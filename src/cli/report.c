@@ -194,15 +194,25 @@ sampled_profile(const struct calltree *tree)
 static enum clock_index
 values_clock(const struct calltree *tree)
 {
-	return tree->header.cpu_samples ? CLOCK_CPU : CLOCK_WALL;
+	return tree->header.sample_weight ? CLOCK_CPU : CLOCK_WALL;
 }
 
 static enum clock_index
 times_clock(const struct calltree *tree)
 {
-	if (tree->header.cpu_samples)
+	if (tree->header.sample_weight)
 		return CLOCK_WALL;
 	return quantity_is_time(tree->header.unit) ? CLOCK_WALL : CLOCK_COUNT;
+}
+
+/* A value of clock k as the sample type counts it: samples, where the
+ * cpu clock counts each sample as the sampling period. */
+static uint64_t
+samples(const struct calltree *tree, enum clock_index k, uint64_t v)
+{
+	return k == CLOCK_CPU && tree->header.sample_weight
+	               ? v / tree->header.sample_weight
+	               : v;
 }
 
 /* v of clock k in whole microseconds. */
@@ -233,8 +243,8 @@ sampled_table(const struct calltree *tree, struct report_row *rows, size_t n)
 
 		table_row(t);
 		table_str(t, rows[i].name);
-		table_u64(t, r->excl[v]);
-		table_u64(t, r->incl[v]);
+		table_u64(t, samples(tree, v, r->excl[v]));
+		table_u64(t, samples(tree, v, r->incl[v]));
 		if (tk == CLOCK_COUNT) {
 			table_empty(t);
 			table_empty(t);
@@ -268,9 +278,9 @@ samples_text_table(const struct profile *p, const struct calltree *tree,
 
 		table_row(t);
 		pct_cell(t, r->incl[CLOCK_CPU], p->total[CLOCK_CPU]);
-		table_u64(t, r->incl[CLOCK_CPU]);
+		table_u64(t, samples(tree, CLOCK_CPU, r->incl[CLOCK_CPU]));
 		pct_cell(t, r->excl[CLOCK_CPU], p->total[CLOCK_CPU]);
-		table_u64(t, r->excl[CLOCK_CPU]);
+		table_u64(t, samples(tree, CLOCK_CPU, r->excl[CLOCK_CPU]));
 		quantity_format(buf, sizeof(buf), r->incl[CLOCK_WALL],
 		                tree->header.unit, false);
 		table_str(t, buf);
@@ -371,7 +381,7 @@ cmd_report(int argc, char **argv)
 	qsort_r(rows, n, sizeof(*rows), row_cmp, &sort);
 	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
 		n = (size_t)ct.opts.top;
-	if (ct.opts.format == TABLE_TEXT && tree->header.cpu_samples) {
+	if (ct.opts.format == TABLE_TEXT && tree->header.sample_weight) {
 		char total[64];
 		const char *type =
 		        calltree_property(tree, "simpleperf-event-type");
@@ -385,7 +395,9 @@ cmd_report(int argc, char **argv)
 		                true);
 		printf("%s: %s, %llu samples (%s) over %zu thread%s\n",
 		       tree->path, type ? type : "samples",
-		       (unsigned long long)p.total[CLOCK_CPU], total,
+		       (unsigned long long)samples(tree, CLOCK_CPU,
+		                                   p.total[CLOCK_CPU]),
+		       total,
 		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
 		printf("sampled: numbers are samples and times estimated "
 		       "from them, never call counts\n");

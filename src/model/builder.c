@@ -1448,7 +1448,9 @@ finish(struct calltree_builder *b)
 	}
 	tree->sampled =
 	        tree->header.sampled || sampling_verdict_sampled(&verdict);
-	if (sampling_verdict_sampled(&verdict))
+	if (tree->header.sample_interval)
+		tree->sample_interval = tree->header.sample_interval;
+	else if (sampling_verdict_sampled(&verdict))
 		tree->sample_interval = sampling_verdict_interval(&verdict);
 	for (i = 0; i < tree->nmethods; i++) {
 		struct tt_method *m = &tree->methods[i];

@@ -267,8 +267,9 @@ simpleperf_header(struct summary *s, const struct calltree *tree)
 		        "recorded",
 		     samples, chosen);
 	line(s,
-	     "values:      samples (the cpu clock) and their time (the wall "
-	     "clock: %s): estimates, never call counts",
+	     "values:      samples (the cpu clock, each the sampling period) "
+	     "and their time (the wall clock: %s): estimates, never call "
+	     "counts",
 	     time);
 	if (switches)
 		line(s, "switches:    %s context switch records", switches);

@@ -32,9 +32,11 @@
  *     Java, of [kernel.kallsyms] and .ko files kernel, others native;
  *     sink->java_only drops native and kernel frames, their samples
  *     going to the Java caller (or to "(no Java frame)");
- *   - per thread, the samples in time order: the cpu clock counts them
- *     (each sample 1), the wall clock gives each its time in
- *     nanoseconds (the event count of a cpu-clock or task-clock sample;
+ *   - per thread, the samples in time order: the cpu clock counts them,
+ *     each the sampling period in microseconds (the header's
+ *     sample_weight, so that both clocks read as times and the samples
+ *     are exactly the cpu time over it), the wall clock gives each its
+ *     time (in microseconds, from nanoseconds) (the event count of a cpu-clock or task-clock sample;
  *     for other events the time to the thread's next sample, at most
  *     the sampling period) from its own time (or from the end of the
  *     previous sample when that is later, or less than half a period
@@ -716,6 +718,10 @@ choose_type(struct simpleperf *sp, const char *want)
 	n = strtoul(want, &end, 10);
 	if (*want >= '0' && *want <= '9' && !*end && n < sp->ntypes)
 		return n;
+	/* The index after the last: all (as the viewer's y counts). */
+	if (*want >= '0' && *want <= '9' && !*end && n == sp->ntypes &&
+	    sp->ntypes > 1)
+		return SIZE_MAX;
 	for (i = 0; i < sp->ntypes; i++)
 		len += strlen(sp->types[i]) + 2;
 	list = xcalloc(len + 1, 1);
@@ -789,14 +795,18 @@ period_of(const struct simpleperf *sp)
 
 static void
 event(const struct trace_sink *s, uint32_t tid, uint32_t m,
-      enum trace_action action, uint64_t cpu, uint64_t wall)
+      enum trace_action action, uint64_t cpu, uint64_t wall_ns)
 {
-	s->event(s->ctx, tid, ((uint64_t)m + 1) << 2, action, cpu, wall);
+	/* Times are kept in nanoseconds and handed on in microseconds, the
+	 * model's unit: each is rounded down once, so durations never drift
+	 * from the sums of the event counts by a microsecond or more. */
+	s->event(s->ctx, tid, ((uint64_t)m + 1) << 2, action, cpu,
+	         wall_ns / 1000);
 }
 
 /* Per thread, the samples in time order as calls on both clocks. */
 static void
-emit_events(struct simpleperf *sp, uint64_t period)
+emit_events(struct simpleperf *sp, uint64_t period, uint64_t weight)
 {
 	const struct trace_sink *s = sp->sink;
 	uint64_t t0 = UINT64_MAX, cpu = 0, end = 0;
@@ -853,7 +863,7 @@ emit_events(struct simpleperf *sp, uint64_t period)
 			    sp->chosen[i + 1].time - x->time < span)
 				span = sp->chosen[i + 1].time - x->time;
 		}
-		cpu++;
+		cpu += weight;
 		end = at > UINT64_MAX - span ? UINT64_MAX : at + span;
 	}
 	while (depth) {
@@ -1007,13 +1017,14 @@ emit(struct simpleperf *sp, size_t k)
 	hd.time_bits = 64;
 	hd.expected_records = sp->nframes * 2;
 	hd.sampled = 1;
-	hd.unit = TRACE_UNIT_NS;
-	hd.cpu_samples = 1;
+	hd.unit = TRACE_UNIT_US;
+	hd.sample_weight = period >= 1500 ? (period + 500) / 1000 : 1;
+	hd.sample_interval = period ? (period + 999) / 1000 : 0;
 	hd.incomplete = sp->stopped != 0;
 	if (s->begin)
 		s->begin(s->ctx, &hd);
 	if (s->event)
-		emit_events(sp, period);
+		emit_events(sp, period, hd.sample_weight);
 	if (s->progress)
 		s->progress(s->ctx, sp->len, sp->len);
 }

@@ -70,8 +70,13 @@ struct trace_header {
 	uint64_t expected_records; /* records the reader expects, roughly */
 	int sampled;               /* known to be sampled: the model says so */
 	enum trace_unit unit;      /* what the times count */
-	int cpu_samples; /* the cpu clock counts samples, one each
-	                    (simpleperf); the wall clock is in `unit` */
+	/* Not 0: the cpu clock counts samples, each this many units
+	 * (simpleperf: its sampling period, so both clocks read as
+	 * times); the wall clock holds the samples' own times. */
+	uint64_t sample_weight;
+	/* The sampling interval in microseconds, when the file says it
+	 * (0: the model guesses it from the event times). */
+	uint64_t sample_interval;
 };
 
 struct trace_method_def {

@@ -558,18 +558,51 @@ cycle_clock(struct app *app)
 	refresh_views(app);
 }
 
+/* "I of N": the sample type loaded (pprof) or event type (simpleperf,
+ * where N counts "all" too); false when the trace has none. */
+static bool
+type_index(const struct app *app, unsigned long *i, unsigned long *n)
+{
+	const char *at =
+	        app->tree->header.format == TRACE_FORMAT_SIMPLEPERF
+	                ? calltree_property(app->tree,
+	                                    "simpleperf-event-type-index")
+	                : calltree_property(app->tree,
+	                                    "pprof-sample-type-index");
+
+	return (app->tree->header.format == TRACE_FORMAT_PPROF ||
+	        app->tree->header.format == TRACE_FORMAT_SIMPLEPERF) &&
+	       at && sscanf(at, "%lu of %lu", i, n) == 2;
+}
+
+/* Ask the viewer to reload a simpleperf recording with Java frames
+ * only, or with every frame again. */
+static void
+toggle_java_only(struct app *app)
+{
+	unsigned long i, n;
+
+	if (app->tree->header.format != TRACE_FORMAT_SIMPLEPERF ||
+	    !type_index(app, &i, &n)) {
+		app_message(app, false,
+		            "only simpleperf recordings tell Java frames apart");
+		return;
+	}
+	app->java_only = !app->java_only;
+	app->sample_type_wanted = (long)i;
+	app->quit = true;
+}
+
 /* Ask the viewer to reload a pprof profile on its next sample type. */
 static void
 cycle_sample_type(struct app *app)
 {
-	const char *at =
-	        calltree_property(app->tree, "pprof-sample-type-index");
 	unsigned long i, n;
 
-	if (app->tree->header.format != TRACE_FORMAT_PPROF || !at ||
-	    sscanf(at, "%lu of %lu", &i, &n) != 2) {
+	if (!type_index(app, &i, &n)) {
 		app_message(app, false,
-		            "only pprof profiles have sample types");
+		            "only pprof profiles and simpleperf recordings have "
+		            "sample types");
 		return;
 	}
 	if (n < 2) {
@@ -989,6 +1022,9 @@ app_request(struct app *app, enum request req)
 		break;
 	case REQ_CLOCK:
 		cycle_clock(app);
+		break;
+	case REQ_JAVA_ONLY:
+		toggle_java_only(app);
 		break;
 	case REQ_SAMPLE_TYPE:
 		cycle_sample_type(app);
@@ -1593,8 +1629,18 @@ draw_title(struct app *app, struct canvas *c)
 	if (!type && app->tree->header.format == TRACE_FORMAT_HPROF &&
 	    app->tree->header.unit == TRACE_UNIT_COUNT)
 		type = "samples";
+	/* A simpleperf recording: samples of an event type, estimates. */
+	if (app->tree->header.format == TRACE_FORMAT_SIMPLEPERF) {
+		const char *ev =
+		        calltree_property(app->tree, "simpleperf-event-type");
+
+		sampled = xasprintf(", %s samples%s: estimates, not calls",
+		                    ev ? ev : "event",
+		                    app->java_only ? ", Java only" : "");
+		type = NULL;
+	}
 	/* A pprof profile's values are its samples', not estimates. */
-	if (app->tree->sampled && !type) {
+	if (app->tree->sampled && !type && !sampled) {
 		char *every = summary_sample_interval(app->tree);
 
 		/* Calls and times are estimates from the samples. */

@@ -129,6 +129,8 @@ struct app {
 	/* At or above 0: the loop quits so that the viewer reloads the
 	 * profile on this sample type (y); -1 otherwise. */
 	long sample_type_wanted;
+	/* A simpleperf recording read with Java frames only (Y). */
+	bool java_only;
 	/* What the Frames view calls a frame (--frame-method; not owned,
 	 * NULL: Choreographer.doFrame) and its budget in microseconds
 	 * (--budget, --refresh-rate; 0: 60 Hz's). */

@@ -43,6 +43,7 @@ enum {
 struct loading {
 	const char *path;
 	const char *sample_type;
+	bool java_only;
 	bool sums_first;
 	atomic_uint_fast64_t done, total;
 	atomic_bool first_over, over;
@@ -152,6 +153,7 @@ load_main(void *arg)
 {
 	struct loading *l = arg;
 	struct calltree_load_options o = {.sample_type = l->sample_type,
+	                                  .java_only = l->java_only,
 	                                  .progress = on_progress,
 	                                  .progress_arg = l,
 	                                  .sums_only = l->sums_first,
@@ -185,13 +187,15 @@ loading_sums_first(const struct cmd_opts *opts, const char *path)
 }
 
 struct loading *
-loading_start(const char *path, const char *sample_type, bool sums_first)
+loading_start(const char *path, const char *sample_type, bool java_only,
+              bool sums_first)
 {
 	struct loading *l = xcalloc(1, sizeof(*l));
 	struct stat st;
 
 	l->path = path;
 	l->sample_type = sample_type;
+	l->java_only = java_only;
 	l->sums_first = sums_first;
 	/* A file's size is its total before the reader says it. */
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
@@ -293,7 +297,7 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status,
 		*status = tree ? CMD_OK : CMD_INPUT;
 		return tree;
 	}
-	l = loading_start(path, opts->sample_type,
+	l = loading_start(path, opts->sample_type, opts->java_only,
 	                  loading_sums_first(opts, path));
 	if (!l) {
 		term_wait_end();

@@ -47,7 +47,9 @@
 	  "calls view: each call of the selected method")                     \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
 	R(SAMPLE_TYPE, "Profile", "y",                                         \
-	  "pprof: cycle the sample type (sizes, counts, ...)")                 \
+	  "pprof, simpleperf: cycle the sample type (sizes, counts, events)") \
+	R(JAVA_ONLY, "Profile", "Y",                                           \
+	  "simpleperf: only Java frames, or every frame again")               \
 	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
 	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
 	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \

@@ -87,7 +87,8 @@ static struct app *
 reload_sample_type(struct app *app, const struct cmd_opts *opts)
 {
 	char type[32];
-	struct calltree_load_options o = {.sample_type = type};
+	struct calltree_load_options o = {.sample_type = type,
+	                                  .java_only = app->java_only};
 	struct trace_error err = {0};
 	struct calltree *tree, *base = NULL;
 	struct scope scope;
@@ -124,6 +125,7 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	if (range.on)
 		app_set_range(fresh, &range);
 	fresh->clocks = app->clocks;
+	fresh->java_only = app->java_only;
 	fresh->full_names = app->full_names;
 	app_take_history(fresh, app);
 	fresh->notice = app->notice;
@@ -134,8 +136,13 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	fresh->frame_budget = app->frame_budget;
 	if (app->view != APP_VIEW_PROFILE)
 		app_request(fresh, view_request(app->view));
-	app_message(fresh, false, "sample type %s",
-	            calltree_property(tree, "pprof-sample-type"));
+	if (tree->header.format == TRACE_FORMAT_SIMPLEPERF)
+		app_message(fresh, false, "event type %s%s",
+		            calltree_property(tree, "simpleperf-event-type"),
+		            app->java_only ? ", Java frames only" : "");
+	else
+		app_message(fresh, false, "sample type %s",
+		            calltree_property(tree, "pprof-sample-type"));
 	app_free(app);
 	return fresh;
 }
@@ -218,6 +225,7 @@ viewer_main(int argc, char **argv)
 		return CMD_USAGE;
 	}
 	app = app_new(tree);
+	app->java_only = opts.java_only;
 	if (base) {
 		app_set_base(app, base, opts.base);
 		calltree_free(base);
