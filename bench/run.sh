@@ -207,3 +207,26 @@ for bytes in $sizes; do
 	fi
 	rm -f "$v1" "$st"
 done
+
+# A simpleperf recording (Android Studio's Callstack Sample) with its
+# samples repeated to about SP_MB megabytes (100; bench/simpleperf.c):
+# `report --format tsv` against a bare walk of its records (each size
+# read, every byte summed); the target is 3x.
+sp=${SHARED_SIMPLEPERF:-$srcdir/../shared/simpleperf}/aosp__display_bitmaps.trace
+if [ -f "$sp" ] && [ -x "$builddir/bench/simpleperf" ]; then
+	big="$out/simpleperf.trace"
+	"$builddir/bench/simpleperf" repeat $((${SP_MB:-100} * 1000000)) \
+		"$sp" "$big"
+	n=$("$builddir/bench/simpleperf" walk "$big" | sed 's/ .*//')
+	echo "== $(basename "$sp") repeated: $n records," \
+		"$(($(wc -c <"$big") / 1000000)) MB"
+	f=$("$measure" "$repeat" "$builddir/bench/simpleperf" walk "$big")
+	r=$("$measure" "$repeat" "$tracetui" report --format tsv "$big")
+	echo "walk    $f"
+	echo "report  $r"
+	awk -v f="$(field wall_ms "$f")" -v r="$(field wall_ms "$r")" 'BEGIN {
+		printf "simpleperf report: %.2fx the walk (target 3x)\n",
+			r / (f > 0 ? f : 1)
+	}'
+	rm -f "$big"
+fi

@@ -514,6 +514,95 @@ intern_method(struct simpleperf *sp, const char *name, size_t len,
 	return (uint32_t)sp->nmethods++;
 }
 
+/* A varint at *p, before end: the fast path of the samples, which
+ * leaves anything unusual (and every error's message) to protobuf.c. */
+static inline bool
+fast_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	const unsigned char *q = *p;
+	uint64_t x = 0;
+	int shift = 0;
+
+	while (q < end && shift < 64) {
+		unsigned char b = *q++;
+
+		x |= (uint64_t)(b & 0x7F) << shift;
+		if (!(b & 0x80)) {
+			*p = q;
+			*v = x;
+			return true;
+		}
+		shift += 7;
+	}
+	return false;
+}
+
+/* pb_next, with a fast path for the varint and length-delimited fields
+ * of a sample: what pb_next would give; anything else, pb_next's. */
+static inline bool
+next_field(struct pb_reader *r, struct pb_field *f, struct trace_error *err)
+{
+	const unsigned char *p = r->p;
+	uint64_t key, v;
+
+	if (p < r->end && fast_varint(&p, r->end, &key) && key >> 3 &&
+	    key >> 3 <= 536870911 && ((key & 7) == 0 || (key & 7) == 2) &&
+	    fast_varint(&p, r->end, &v) &&
+	    ((key & 7) == 0 || v <= (uint64_t)(r->end - p))) {
+		f->offset = r->offset;
+		f->number = (uint32_t)(key >> 3);
+		f->wire = (enum pb_wire)(key & 7);
+		if ((key & 7) == 0) {
+			f->value = v;
+			f->data = NULL;
+			f->len = 0;
+			f->data_offset = 0;
+		} else {
+			f->value = 0;
+			f->data = p;
+			f->len = (size_t)v;
+			f->data_offset = r->offset + (uint64_t)(p - r->p);
+			p += v;
+		}
+		r->offset += (uint64_t)(p - r->p);
+		r->p = p;
+		return true;
+	}
+	return pb_next(r, f, err);
+}
+
+/* A CallChainEntry of varint fields only, read fast; false to read it
+ * the slow way. */
+static bool
+fast_entry(const struct pb_field *outer, uint64_t *vaddr, uint32_t *file_id,
+           int32_t *symbol, int *exec)
+{
+	const unsigned char *p = outer->data, *end = p + outer->len;
+
+	while (p < end) {
+		uint64_t key, v;
+
+		if (!fast_varint(&p, end, &key) || (key & 7) != 0 ||
+		    !fast_varint(&p, end, &v))
+			return false;
+		switch (key >> 3) {
+		case 1:
+			*vaddr = v;
+			break;
+		case 2:
+			*file_id = (uint32_t)v;
+			break;
+		case 3:
+			*symbol = (int32_t)(uint32_t)v;
+			break;
+		case 4:
+			*exec = (int)(v & 0xFF);
+			break;
+		}
+	}
+	return true;
+}
+
 /* The method of one CallChainEntry. */
 static uint32_t
 entry_method(struct simpleperf *sp, const struct pb_field *outer,
@@ -529,6 +618,10 @@ entry_method(struct simpleperf *sp, const struct pb_field *outer,
 	char name[256];
 
 	pb_reader_sub(&r, outer);
+	if (fast_entry(outer, &vaddr, &file_id, &symbol, &exec))
+		r.p = r.end; /* read: nothing left for the slow way */
+	else
+		vaddr = 0, file_id = 0, symbol = -1, exec = -1;
 	while (pb_next(&r, &f, sp->err)) {
 		if (f.number < 1 || f.number > 4)
 			continue;
@@ -601,7 +694,7 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 	bool keep_it;
 
 	pb_reader_init(&r, s->data, s->len, s->offset);
-	while (pb_next(&r, &f, sp->err)) {
+	while (next_field(&r, &f, sp->err)) {
 		if (f.number < 1 || f.number > 5 || f.number == 3)
 			continue;
 		if (!wire_is(sp, &f, PB_VARINT, "Sample"))
@@ -639,7 +732,7 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 	if (!keep_it)
 		return true;
 	pb_reader_init(&r, s->data, s->len, s->offset);
-	while (pb_next(&r, &f, sp->err)) {
+	while (next_field(&r, &f, sp->err)) {
 		enum sp_kind kind;
 		uint32_t m;
 
