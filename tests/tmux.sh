@@ -538,6 +538,30 @@ if [ -n "$utf8" ]; then
 	wait_for 'status_line; case $sl in *"$name"*) true ;; *) false ;; esac'
 	ok $? "$label: Enter on $name selected it in the profile"
 
+	# One selection for every view: a doFrame call found in the chart is
+	# what L acts on (the longest doFrame, as `calls` sorts them) and
+	# what the call tree then shows.
+	# Its start and wall time as the chart writes them: "4.261ms",
+	# "112µs".
+	longest=$("$TRACETUI" calls -s wall -n 1 -f tsv "$tmp/gen.trace" \
+		'Choreographer\.doFrame' | awk -F'\t' '
+		function t(us) {
+			if (us < 1000)
+				return sprintf("%dµs", us)
+			return sprintf("%d.%03dms", us / 1000, us % 1000)
+		}
+		NR == 2 { print t($3) ": .*> Choreographer.doFrame \\(" t($4) "\\)$" }')
+	keys T / C h o r e o g r a p h e r . d o F r a m e Enter
+	wait_for 'status_has "> Choreographer.doFrame \([0-9.µms]*\)$"'
+	ok $? "$label: /Choreographer.doFrame selects a call of it in the chart"
+	keys L
+	wait_for "status_has '^main, wall $longest'"
+	ok $? "$label: L goes to the longest doFrame, as calls finds it ($longest)"
+	keys C
+	wait_for 'status_has "^android.view.Choreographer.doFrame \("'
+	ok $? "$label: C shows that doFrame selected in the call tree"
+	keys p
+
 	# Search with n.
 	keys / B i n d e r Enter
 	wait_for 'status_has "Binder"'
@@ -558,7 +582,7 @@ if [ -n "$utf8" ]; then
 	keys Up
 	expect '^search \(Enter; Esc cancels\): Binder$' "$label: Up recalls the last pattern"
 	keys Up
-	expect '^search \(Enter; Esc cancels\): ZygoteInit\.main *$' \
+	expect '^search \(Enter; Esc cancels\): Choreographer\.doFrame *$' \
 		"$label: Up again: the one before"
 	keys Down
 	expect '^search \(Enter; Esc cancels\): Binder$' "$label: Down comes back"
