@@ -549,7 +549,7 @@ static const struct option_def options[] = {
          "For every command and the viewer, on simpleperf recordings: "
          "native and kernel frames are left out, their samples going to "
          "their Java caller; a sample without a Java frame counts as "
-         "(no Java frame).  J in the viewer toggles it."},
+         "(no Java frame).  Y in the viewer toggles it."},
         {OPT_TRANSFORM, 0, "focus", "RE",
          "only the calls of methods matching RE, as roots, and what they "
          "call",
