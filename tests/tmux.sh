@@ -961,6 +961,21 @@ else
 	keys q
 fi
 sane "a file cut while the calls load"
+# Threads that cannot start (no memory for their stacks): the load and
+# the indexes run on the viewer's own thread, and nothing waits for a
+# thread that never ran.  TRACETUI_TEST_THREADS=N lets only N start.
+for n in 0 1 2; do
+	label="$n threads"
+	run_in_pane "TRACETUI_TEST_THREADS=$n exec $TRACETUI $tmp/big.trace"
+	expect '\| Profile \| all 4 threads \|' "$label: the viewer opens"
+	keys f
+	expect '\| Icicle \|' "$label: f opens the icicle"
+	keys T
+	expect '\| Timeline \|' "$label: T opens the timeline"
+	keys q
+	sane q
+done
+label="calls"
 rm -f "$tmp/big.trace" "$tmp/cut.trace"
 
 # --- o: the source in $EDITOR, and the screen back as it was -----------

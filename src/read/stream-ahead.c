@@ -17,6 +17,7 @@
 #include "read/error.h"
 #include "read/key.h"
 #include "util/alloc.h"
+#include "util/thread.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -195,7 +196,7 @@ stream_ahead_start(struct stream_ahead *a, const unsigned char *buf, size_t len,
 	if (fd >= 0)
 		a->k.window = xmalloc(STREAM_WINDOW);
 	atomic_init(&a->stop, false);
-	a->running = pthread_create(&a->thread, NULL, ahead_main, a) == 0;
+	a->running = util_thread_start(&a->thread, ahead_main, a);
 	if (!a->running)
 		sink->ahead_end(sink->ctx);
 out:

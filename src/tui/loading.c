@@ -19,6 +19,7 @@
 #include "tui/keymap.h"
 #include "tui/term.h"
 #include "util/alloc.h"
+#include "util/thread.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -200,7 +201,7 @@ loading_start(const char *path, const char *sample_type, bool java_only,
 	/* A file's size is its total before the reader says it. */
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		atomic_store(&l->total, (uint64_t)st.st_size);
-	if (pthread_create(&l->thread, NULL, load_main, l) != 0) {
+	if (!util_thread_start(&l->thread, load_main, l)) {
 		free(l);
 		return NULL;
 	}

@@ -21,6 +21,7 @@
 
 #include "model/scope.h"
 #include "util/alloc.h"
+#include "util/thread.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -158,7 +159,7 @@ warmup_start(const struct calltree *tree, enum clock_index k,
 	atomic_init(&w->done, false);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->ready, NULL);
-	w->running = pthread_create(&w->thread, NULL, build, w) == 0;
+	w->running = util_thread_start(&w->thread, build, w);
 	if (!w->running)
 		atomic_store(&w->done, true);
 	return w;
@@ -200,8 +201,8 @@ warmup_take_timeline(struct warmup *w, enum clock_index k)
 		if (!w->timeline_started) {
 			w->timeline_started = true;
 			w->timeline_apart =
-			        pthread_create(&w->timeline_thread, NULL,
-			                       build_timeline, w) == 0;
+			        util_thread_start(&w->timeline_thread,
+			                          build_timeline, w);
 			here = !w->timeline_apart;
 		}
 		pthread_mutex_unlock(&w->lock);
@@ -347,7 +348,7 @@ warmup_invert_start(const struct callpath *parts, size_t n, enum clock_index k,
 	job->clock = k;
 	atomic_init(&job->done, false);
 	atomic_init(&job->abandoned, false);
-	if (pthread_create(&job->thread, NULL, build_inverted, job) != 0) {
+	if (!util_thread_start(&job->thread, build_inverted, job)) {
 		callpath_done(&job->discard);
 		free(job->parts);
 		free(job);

@@ -5,6 +5,8 @@
 
 #include "util/jobs.h"
 
+#include "util/thread.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -28,13 +30,14 @@ util_jobs_run(void *(*fn)(void *), void *args, size_t size, unsigned n)
 	unsigned i;
 
 	for (i = 1; i < n; i++)
-		started[i] = pthread_create(&threads[i], NULL, fn,
-		                            job + i * size) == 0;
+		started[i] = util_thread_start(&threads[i], fn, job + i * size);
+	/* Those without a thread before the first, which may wait for
+	 * them all. */
+	for (i = 1; i < n; i++)
+		if (!started[i])
+			fn(job + i * size);
 	fn(job);
-	for (i = 1; i < n; i++) {
+	for (i = 1; i < n; i++)
 		if (started[i])
 			pthread_join(threads[i], NULL);
-		else
-			fn(job + i * size);
-	}
 }

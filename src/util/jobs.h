@@ -15,9 +15,11 @@ unsigned util_jobs_count(unsigned max);
 
 /*
  * Run fn on each of the n jobs at args, size bytes apart: the first on
- * the calling thread, the others on threads of their own (or on the
- * calling thread after it, when no thread can be started); return once
- * all are done.  n is at most UTIL_JOBS_MAX.
+ * the calling thread, the others on threads of their own, or, those
+ * whose thread cannot be started, on the calling thread before the
+ * first; return once all are done.  So the first job may wait for the
+ * others to progress, but no other job may wait for another.  n is at
+ * most UTIL_JOBS_MAX.
  */
 void util_jobs_run(void *(*fn)(void *), void *args, size_t size, unsigned n);
 

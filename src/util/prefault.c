@@ -8,6 +8,7 @@
 #include "util/prefault.h"
 
 #include "util/alloc.h"
+#include "util/thread.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -90,7 +91,7 @@ util_prefault_start(const struct util_range *ranges, size_t n,
 	p->done = done;
 	p->arg = arg;
 	atomic_init(&p->stop, false);
-	if (pthread_create(&p->thread, NULL, prefault_main, p) != 0) {
+	if (!util_thread_start(&p->thread, prefault_main, p)) {
 		free(p->ranges);
 		free(p);
 		return NULL;
