@@ -1,9 +1,9 @@
 #!/bin/sh
 # gzip.sh: .trace.gz files are inflated in memory and read like the plain
 # file: the same report for a V1 and a V2 fixture gzipped here; a gzip
-# bomb (far more than 64 times its size), a cut gzip file and one with a
-# bad checksum are refused with exit 3 and one line naming the file and
-# the offset.
+# bomb (far more than 64 times its size, or than 1 MiB for a small file),
+# a cut gzip file and one with a bad checksum are refused with exit 3 and
+# one line naming the file and the offset.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -42,6 +42,35 @@ expect_refused() {
 dd if=/dev/zero bs=1048576 count=32 2>/dev/null | gzip -c >"$tmp/bomb.gz"
 expect_refused "$tmp/bomb.gz" "gzip data inflates to more than" \
 	"a gzip bomb is refused"
+
+# The rule for a small file: 1 MiB however small it is, not 64 times
+# its size.  A V1 trace of 1,000,000 bytes gzips to a few KB (far past 64
+# times) and is read; one of 1,100,000 bytes is refused, saying which
+# rule refused it, and so is 100 times a large file's size.
+awk 'BEGIN { print "version 3\nclock dual\nvm art\nthread 1 main";
+	print "method 0x4 a.B c ()V B.java";
+	for (i = 0; i < 1000; i++) printf "call 1 0x4 %d %d 1 1\n", 2 * i, 2 * i }' \
+	>"$tmp/small.spec"
+"$MKTRACE" "$tmp/small.spec" "$tmp/small.trace"
+size=$(wc -c <"$tmp/small.trace")
+pad=$((1000000 - size))
+{ cat "$tmp/small.trace"; head -c $pad /dev/zero; } | gzip -9 >"$tmp/small.gz"
+[ "$(wc -c <"$tmp/small.gz")" -lt $((1000000 / 64)) ]
+ok $? "a 1,000,000-byte trace gzips to less than a 64th of it"
+run "$TRACETUI" info "$tmp/small.gz"
+[ $rc -eq 0 ]
+ok $? "it is read: a small gzip file may inflate to 1 MiB (status $rc)"
+[ $rc -eq 0 ] || echo "$err" | diag
+{ cat "$tmp/small.trace"; head -c $((pad + 100000)) /dev/zero; } |
+	gzip -9 >"$tmp/small2.gz"
+expect_refused "$tmp/small2.gz" \
+	"gzip data inflates to more than 1048576 bytes (1 MiB, the least" \
+	"1,100,000 bytes from a small gzip file: refused past 1 MiB"
+head -c 1000000 /dev/urandom >"$tmp/noise"
+{ cat "$tmp/noise"; head -c 100000000 /dev/zero; } | gzip -1 >"$tmp/big.gz"
+expect_refused "$tmp/big.gz" \
+	"gzip data inflates to more than [0-9]* bytes (64 times its size)" \
+	"a large gzip file: refused past 64 times its size"
 
 f=$tmp/v2-final-dual.trace.gz
 size=$(wc -c <"$f")

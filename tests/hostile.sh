@@ -190,6 +190,84 @@ awk -v n=$exits 'BEGIN { print "version 2\nclock wall\nthread 1 main";
 survives "$tmp/exits.trace" "$exits orphan exits of unknown methods" \
 	report info dump ${long:+tree calls folded}
 
+# Frame amplification: a pprof location of many inlined lines named
+# many times by a sample stands for lines x refs frames in a few bytes.
+# Each is refused with its offset or read within a bound of memory, per
+# kind: one stack past the deepest (1,000 lines x 30,000 refs: 30
+# million frames), stacks that share nothing past the calls a profile of
+# their size may make, and stacks that share all but their leaf (read).
+# Peak memory is measured where /usr/bin/time can (-f %M, in KB): the
+# bound is memory, not time.
+UNIT_PPROF=${top_builddir:-.}/tests/unit-pprof
+peak() { # peak KB CMD...: CMD's status in $rc, its peak memory in $kb
+	if /usr/bin/time -f %M true >/dev/null 2>&1; then
+		limited /usr/bin/time -o "$tmp/peak" -f %M "$@" >"$tmp/out" \
+			2>"$tmp/err"
+		rc=$?
+		kb=$(tail -n 1 "$tmp/peak")
+	else
+		limited "$@" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		kb=0
+	fi
+}
+if [ -x "$UNIT_PPROF" ]; then
+	for shape in "1000 30000 1 leaf deep" "1000 60 2000 root wide" \
+		"100 656 1 leaf deep" "1000 60 2000 leaf read" \
+		"50 100 300 root wide"; do
+		set -- $shape
+		"$UNIT_PPROF" --write-amplified "$tmp/amp.pb" $1 $2 $3 $4
+		gzip -9 <"$tmp/amp.pb" >"$tmp/amp.pb.gz"
+		what="pprof: $1 lines x $2 refs x $3 samples ($4 apart)"
+		for cmd in info report tree; do
+			peak "$TRACETUI" $cmd "$tmp/amp.pb.gz"
+			case $5 in
+			deep) grep -q "^tracetui: .*: offset [0-9]*: pprof: a sample's stack is more than 65536 lines deep" "$tmp/err" ;;
+			wide) grep -q "^tracetui: .*: offset [0-9]*: pprof: the samples' stacks make more than [0-9]* calls" "$tmp/err" ;;
+			read) [ $rc -eq 0 ] ;;
+			esac
+			case $5 in
+			deep) said="refused: too deep" ;;
+			wide) said="refused: too many calls" ;;
+			*) said="read" ;;
+			esac
+			ok $? "$what: $cmd $said (status $rc)"
+			[ $rc -eq 0 ] || [ $rc -eq 3 ] || head -3 "$tmp/err" | diag
+			# 1 GB then; 100 MB now, a tenth of it the binary.
+			[ "${kb:-0}" -lt 102400 ]
+			ok $? "$what: $cmd peaks at ${kb} KB, under 100 MB"
+		done
+	done
+fi
+
+# Names holding a NUL: compared by length, so the same name is one
+# method however often it comes (a trace of 1 MB once made each frame a
+# new method, all on one hash chain: quadratic), and shown as \x00; two
+# that differ after the NUL stay two.
+awk 'BEGIN { print "JAVA PROFILE 1.0.1, created Wed Jan 1 2020";
+	for (t = 1; t <= 8000; t++) {
+		print "TRACE " t ": (thread=1)";
+		for (k = 1; k <= 4; k++)
+			printf "\tfoo.B%car.m%cx(B.java:%d)\n", 0, 0, k }
+	print "CPU SAMPLES BEGIN (total = 8000) Wed Jan 1 2020";
+	print "rank self accum count trace method";
+	for (t = 1; t <= 8000; t++) print t " 0.01% 0.01% 1 " t " x";
+	print "CPU SAMPLES END" }' >"$tmp/nul.hprof"
+[ "$(wc -c <"$tmp/nul.hprof")" -gt 1000000 ]
+ok $? "NUL names: the hprof file is over 1 MB"
+"$TRACETUI" info "$tmp/nul.hprof" >"$tmp/out" 2>&1
+grep -q '^methods: *1$' "$tmp/out"
+ok $? "NUL names: 32000 frames of one name are one method"
+grep '^methods' "$tmp/out" | diag
+"$TRACETUI" report "$tmp/nul.hprof" | grep -q 'foo\.B\\x00ar\.m\\x00x$'
+ok $? "NUL names: the name shows whole, each NUL as \\x00"
+printf 'JAVA PROFILE 1.0.1\nTRACE 1: (thread=1)\n\tsec\000retA.m(X.java:1)\nTRACE 2: (thread=1)\n\tsec\000retB.m(X.java:1)\nTHREAD START (obj=1, id = 1, name="ma\000in", group="g")\nCPU SAMPLES BEGIN (total = 2) x\nrank self accum count trace method\n1 50.00%% 50.00%% 1 1 x\n2 50.00%% 100.00%% 1 2 x\nCPU SAMPLES END\n' >"$tmp/nul2.hprof"
+"$TRACETUI" report --format tsv "$tmp/nul2.hprof" >"$tmp/out"
+grep -c '^sec\\x00ret[AB]\.m	' "$tmp/out" | grep -q '^2$'
+ok $? "NUL names: sec<NUL>retA and sec<NUL>retB stay two methods"
+"$TRACETUI" info "$tmp/nul2.hprof" | grep -q ' ma\\x00in$'
+ok $? "NUL names: a thread's name shows whole"
+
 # A file read through its mapping gives its pages back as it goes (past
 # the first million records); the answers must equal a pipe's.
 records=2500000

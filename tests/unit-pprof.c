@@ -22,6 +22,7 @@
 #include "read/pprof.h"
 #include "read/protobuf.h"
 #include "tap.h"
+#include "text/width.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -506,6 +507,120 @@ test_detect(void)
 	   "nothing is not pprof");
 }
 
+/* Function names holding a NUL: two that differ only after it stay two
+ * methods, and every door shows the NUL as \x00 (JSON: \u0000). */
+static void
+test_nul_names(void)
+{
+	static const int64_t l_a[] = {1}, l_b[] = {2}, s_a[] = {1},
+	                     s_b[] = {2}, v_a[] = {3}, v_b[] = {5};
+	struct buf b = {0};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct profile p = {0};
+	struct scope scope;
+	uint64_t e, in;
+	long a, m;
+	char *full, *shown;
+
+	put_value_type(&b, 1, 1, 2);
+	put_sample(&b, s_a, 1, true, v_a, 1);
+	put_sample(&b, s_b, 1, true, v_b, 1);
+	put_location(&b, 1, 0, 0x100, l_a, 1);
+	put_location(&b, 2, 0, 0x200, l_b, 1);
+	put_function(&b, 1, 3, 0, 0);
+	put_function(&b, 2, 4, 0, 0);
+	put_string(&b, "");
+	put_string(&b, "samples");
+	put_string(&b, "count");
+	put_bytes(&b, 6, "foo\0secretA", 11);
+	put_bytes(&b, 6, "foo\0secretB", 11);
+	tree = load(&b, NULL, &err);
+	free(b.p);
+	if (!ok(tree != NULL, "NUL names: the profile loads")) {
+		printf("#   %s\n", err.message);
+		trace_error_clear(&err);
+		return;
+	}
+	a = method_named(tree, "foo\xC0\x80secretA");
+	m = method_named(tree, "foo\xC0\x80secretB");
+	ok(a >= 0 && m >= 0 && a != m,
+	   "NUL names: foo\\0secretA and foo\\0secretB are two methods");
+	scope_init_all(&scope, tree);
+	profile_compute(&p, tree, &scope);
+	numbers(tree, &p, "foo\xC0\x80secretB", &e, &in);
+	is_u64(e, 5, "NUL names: foo\\0secretB keeps its own value");
+	profile_done(&p);
+	scope_done(&scope);
+	if (a >= 0) {
+		full = method_full_name(&tree->methods[a]);
+		shown = text_escape(full);
+		is_str(shown, "foo\\x00secretA", "NUL names: text shows \\x00");
+		free(shown);
+		shown = text_json(full);
+		is_str(shown, "\"foo\\u0000secretA\"",
+		       "NUL names: JSON shows \\u0000");
+		free(shown);
+		shown = text_csv(full);
+		is_str(shown, "foo\\x00secretA", "NUL names: CSV shows \\x00");
+		free(shown);
+		shown = text_xml(full);
+		is_str(shown, "foo\\x00secretA", "NUL names: XML shows \\x00");
+		free(shown);
+		is_u64(text_width(full), 14, "NUL names: \\x00 is 4 columns");
+		free(full);
+	}
+	calltree_free(tree);
+}
+
+/* A location of 1,000 lines named 30,000 times: 30 million frames from
+ * a few bytes.  Refused, with the offset of the sample, without taking
+ * memory for them; named 60 times, 60,000 lines deep, it is read. */
+static void
+test_amplified(void)
+{
+	int64_t fns[1000], *locs = xcalloc(30001, sizeof(*locs));
+	static const int64_t value[] = {1};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	size_t i;
+	int refs;
+
+	for (i = 0; i < 1000; i++)
+		fns[i] = 1 + (int64_t)i;
+	for (i = 0; i < 30000; i++)
+		locs[i] = 1;
+	for (refs = 30000; refs >= 60; refs -= 29940) {
+		struct buf b = {0};
+
+		put_value_type(&b, 1, 1, 2);
+		put_sample(&b, locs, (size_t)refs, true, value, 1);
+		put_location(&b, 1, 0, 0x100, fns, 1000);
+		for (i = 0; i < 1000; i++)
+			put_function(&b, 1 + (int64_t)i, 3, 0, 0);
+		put_string(&b, "");
+		put_string(&b, "samples");
+		put_string(&b, "count");
+		put_string(&b, "f");
+		tree = load(&b, NULL, &err);
+		free(b.p);
+		if (refs == 30000) {
+			ok(!tree && err.offset == 10 &&
+			           strstr(err.message, "65536 lines deep"),
+			   "amplified: 30 million frames refused at the "
+			   "sample, offset 10");
+			printf("#   %" PRIu64 ": %s\n", err.offset,
+			       err.message ? err.message : "");
+		} else {
+			ok(tree && tree->calls.count == 60000,
+			   "amplified: 60,000 frames read as 60,000 calls");
+		}
+		trace_error_clear(&err);
+		calltree_free(tree);
+	}
+	free(locs);
+}
+
 static int
 write_profiles(const char *dir)
 {
@@ -559,9 +674,59 @@ write_hostile(const char *path, const char *text)
 	return status;
 }
 
+/* A profile of one location of `lines` inlined lines (functions 1 to
+ * lines), named refs times by each of `samples` samples, each with a
+ * location of its own as its leaf (so their stacks part ways at the end)
+ * or, with `root`, as its root (so they share nothing), for
+ * tests/hostile.sh: lines * refs frames a sample, from a few bytes. */
+static int
+write_amplified(const char *path, long lines, long refs, long samples,
+                bool root)
+{
+	struct buf b = {0};
+	int64_t *fns = xcalloc((size_t)lines + 1, sizeof(*fns));
+	int64_t *locs = xcalloc((size_t)refs + 2, sizeof(*locs));
+	static const int64_t value[] = {1};
+	FILE *f;
+	long i;
+	int status = 0;
+
+	put_value_type(&b, 1, 1, 2);
+	for (i = 0; i < refs; i++)
+		locs[i + !root] = 1;
+	for (i = 0; i < samples; i++) {
+		locs[root ? refs : 0] = 2 + i; /* leaf first */
+		put_sample(&b, locs, (size_t)refs + 1, true, value, 1);
+	}
+	for (i = 0; i < lines; i++)
+		fns[i] = 1 + i;
+	put_location(&b, 1, 0, 0x100, fns, (size_t)lines);
+	for (i = 0; i < samples; i++)
+		put_location(&b, 2 + i, 0, 0x200 + i, NULL, 0);
+	for (i = 0; i < lines; i++)
+		put_function(&b, 1 + i, 3, 0, 0);
+	put_string(&b, "");
+	put_string(&b, "samples");
+	put_string(&b, "count");
+	put_string(&b, "f");
+	f = fopen(path, "wb");
+	if (!f || fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0) {
+		perror(path);
+		status = 1;
+	}
+	free(b.p);
+	free(fns);
+	free(locs);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc == 7 && strcmp(argv[1], "--write-amplified") == 0)
+		return write_amplified(argv[2], atol(argv[3]), atol(argv[4]),
+		                       atol(argv[5]),
+		                       strcmp(argv[6], "root") == 0);
 	if (argc == 3 && strcmp(argv[1], "--write") == 0)
 		return write_profiles(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "--write-hostile") == 0)
@@ -569,5 +734,7 @@ main(int argc, char **argv)
 	test_good();
 	test_bad();
 	test_detect();
+	test_nul_names();
+	test_amplified();
 	return done_testing();
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -23,6 +24,55 @@ trace_release_mapped(const unsigned char *from, const unsigned char *to)
 
 	if (b > a)
 		madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+size_t
+trace_name_len(const char *s, size_t n)
+{
+	size_t len = n, i;
+
+	for (i = 0; i < n; i++)
+		len += !s[i];
+	return len;
+}
+
+/* Write the name s[0, n) into to, as trace_name_dup says. */
+static void
+name_into(char *to, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (s[i]) {
+			*to++ = s[i];
+		} else {
+			*to++ = '\xC0';
+			*to++ = '\x80';
+		}
+	}
+	*to = '\0';
+}
+
+char *
+trace_name_dup(const char *s, size_t n)
+{
+	char *out = xmalloc(trace_name_len(s, n) + 1);
+
+	name_into(out, s, n);
+	return out;
+}
+
+const char *
+trace_name_keep(struct util_arena *arena, const char *s, size_t n)
+{
+	char *out;
+
+	if (!memchr(s, 0, n))
+		return util_arena_strndup(arena, s, n);
+	out = trace_name_dup(s, n);
+	s = util_arena_strndup(arena, out, strlen(out));
+	free(out);
+	return s;
 }
 
 bool

@@ -5,6 +5,7 @@
 #define TRACETUI_TRACE_UTIL_H
 
 #include "read/sink.h"
+#include "util/arena.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -38,6 +39,17 @@ void trace_release_mapped(const unsigned char *from, const unsigned char *to);
 /* Read bytes [at, at + n) of the file fd into to; false when it gives
  * fewer (it shrank) or fails. */
 bool trace_read_at(int fd, unsigned char *to, size_t n, uint64_t at);
+
+/*
+ * A copy of the name s[0, n) as a C string (free it), each NUL in it
+ * written as the two bytes C0 80, as the JVM's modified UTF-8 writes it:
+ * no name is cut at a NUL, names that differ after one stay apart, and
+ * every text door shows it as \x00 (text/width.h).  The same in arena
+ * (trace_name_keep), and its length (trace_name_len).
+ */
+char *trace_name_dup(const char *s, size_t n);
+const char *trace_name_keep(struct util_arena *arena, const char *s, size_t n);
+size_t trace_name_len(const char *s, size_t n);
 
 /* Format a warning and hand it to the sink, if it listens. */
 void trace_warn(const struct trace_sink *sink, uint64_t offset, const char *fmt,

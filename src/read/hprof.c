@@ -78,8 +78,9 @@ enum {
 #define WEIGHT_MAX (UINT64_C(1) << 53)
 
 struct hp_method {
-	const char *klass;
+	const char *klass; /* with a NUL as C0 80 (trace_name_dup) */
 	const char *name;
+	size_t klen, nlen; /* their lengths */
 	const char *file; /* NULL until a frame names one */
 	long line;        /* smallest line seen, -1 for none */
 	uint32_t next;    /* next method with the same hash, or NONE */
@@ -252,10 +253,11 @@ keep(struct hprof *h, const char *s, size_t n)
 	return util_arena_strndup(&h->arena, s, n);
 }
 
-/* The index of method klass.name, made on first sight. */
+/* The index of method klass.name (kept with a NUL as C0 80), made on
+ * first sight; NONE past the most methods. */
 static uint32_t
-intern_method(struct hprof *h, const char *klass, size_t klen, const char *name,
-              size_t nlen)
+intern_encoded(struct hprof *h, const char *klass, size_t klen,
+               const char *name, size_t nlen)
 {
 	uint64_t key = hash_bytes(hash_bytes(HASH_SEED, klass, klen), "", 1);
 	uint32_t *head, i;
@@ -263,9 +265,10 @@ intern_method(struct hprof *h, const char *klass, size_t klen, const char *name,
 
 	key = hash_bytes(key, name, nlen);
 	head = util_map_slot(&h->method_hash, key, NONE);
+	/* By length: names may hold what strlen would stop at. */
 	for (i = *head; i != NONE; i = h->methods[i].next) {
 		m = &h->methods[i];
-		if (strlen(m->klass) == klen && strlen(m->name) == nlen &&
+		if (m->klen == klen && m->nlen == nlen &&
 		    memcmp(m->klass, klass, klen) == 0 &&
 		    memcmp(m->name, name, nlen) == 0)
 			return i;
@@ -278,12 +281,38 @@ intern_method(struct hprof *h, const char *klass, size_t klen, const char *name,
 	m = &h->methods[h->nmethods];
 	m->klass = keep(h, klass, klen);
 	m->name = keep(h, name, nlen);
+	m->klen = klen;
+	m->nlen = nlen;
 	m->file = NULL;
 	m->line = -1;
 	m->used = false;
 	m->next = *head;
 	*head = (uint32_t)h->nmethods;
 	return (uint32_t)h->nmethods++;
+}
+
+/* The index of method klass.name, made on first sight. */
+static uint32_t
+intern_method(struct hprof *h, const char *klass, size_t klen, const char *name,
+              size_t nlen)
+{
+	char *k = NULL, *n = NULL;
+	uint32_t m;
+
+	if (memchr(klass, 0, klen)) {
+		k = trace_name_dup(klass, klen);
+		klass = k;
+		klen = strlen(k);
+	}
+	if (memchr(name, 0, nlen)) {
+		n = trace_name_dup(name, nlen);
+		name = n;
+		nlen = strlen(n);
+	}
+	m = intern_encoded(h, klass, klen, name, nlen);
+	free(k);
+	free(n);
+	return m;
 }
 
 /* The method of "class.method" (split at the last dot). */
@@ -368,8 +397,8 @@ frame_line(struct hprof *h, struct cursor *c, uint64_t off)
 		trim(&file);
 	}
 	if (src.p && !no_file(&file) && !h->methods[m].file)
-		h->methods[m].file =
-		        keep(h, file.p, (size_t)(file.end - file.p));
+		h->methods[m].file = trace_name_keep(
+		        &h->arena, file.p, (size_t)(file.end - file.p));
 	if (line >= 0 && (h->methods[m].line < 0 || line < h->methods[m].line))
 		h->methods[m].line = line;
 	push_frame(h, m);
@@ -476,7 +505,8 @@ thread_line(struct hprof *h, struct cursor *c, uint64_t off)
 		*slot = (uint32_t)h->nthreads++;
 	}
 	/* A reused id: the latest name wins. */
-	h->threads[*slot].name = keep(h, c->p, (size_t)(name.p - c->p));
+	h->threads[*slot].name =
+	        trace_name_keep(&h->arena, c->p, (size_t)(name.p - c->p));
 }
 
 static const char *
@@ -563,7 +593,8 @@ table_row(struct hprof *h, struct cursor *c, uint64_t off)
 	t->weight = sat_add(t->weight, weight);
 	h->table_sum = sat_add(h->table_sum, weight);
 	if (!t->defined && !t->top && method.p < method.end)
-		t->top = keep(h, method.p, (size_t)(method.end - method.p));
+		t->top = trace_name_keep(&h->arena, method.p,
+		                         (size_t)(method.end - method.p));
 }
 
 /* A line inside a table: true when it was the table's. */
@@ -752,8 +783,11 @@ emit(struct hprof *h, uint64_t len)
 			h->methods[f[k]].used = true;
 		}
 		stacks[nstacks++] = (struct trace_stack){
-		        t->has_thread ? t->tid : fallback_tid, f, t->nframes,
-		        t->weight, t->id};
+		        .tid = t->has_thread ? t->tid : fallback_tid,
+		        .frames = f,
+		        .n = t->nframes,
+		        .weight = t->weight,
+		        .order = t->id};
 		frames += t->nframes;
 	}
 
@@ -805,6 +839,8 @@ emit(struct hprof *h, uint64_t len)
 	hd.unit = h->kind == TABLE_TIME ? TRACE_UNIT_US : TRACE_UNIT_COUNT;
 	if (s->begin)
 		s->begin(s->ctx, &hd);
+	/* Every frame is a line of the file: no more calls than lines. */
+	trace_stacks_sort(stacks, nstacks);
 	trace_stacks_emit(stacks, nstacks, TRACE_CLOCK_WALL, s);
 	if (s->progress)
 		s->progress(s->ctx, len, len);

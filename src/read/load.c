@@ -366,9 +366,11 @@ load_stream(const char *path, const struct file_bytes *f,
 }
 
 /*
- * A gzip file may inflate to GZIP_RATIO times its size (at least
- * GZIP_FLOOR bytes), and never to more than GZIP_LIMIT: past that it is
- * refused as a decompression bomb.
+ * A gzip file may inflate to GZIP_RATIO times its size, but to
+ * GZIP_FLOOR bytes however small it is (a small profile's strings
+ * compress far better than 64 times), and never to more than
+ * GZIP_LIMIT: past that it is refused as a decompression bomb.  The man
+ * page's LIMITS says the same; tests/gzip.sh checks each rule.
  */
 #define GZIP_RATIO 64
 #define GZIP_FLOOR ((uint64_t)1 << 20)
@@ -391,6 +393,21 @@ gzip_cap(size_t size)
 	if (cap > SIZE_MAX / 2)
 		cap = SIZE_MAX / 2;
 	return (size_t)cap;
+}
+
+/* Refuse at offset at gzip data past cap, saying which rule set it. */
+static void
+gzip_refuse(struct trace_error *err, uint64_t at, size_t cap)
+{
+	trace_error_set(err, at,
+	                "gzip data inflates to more than %zu bytes (%s): "
+	                "refused as a likely decompression bomb",
+	                cap,
+	                cap == GZIP_FLOOR ? "1 MiB, the least a gzip file "
+	                                    "may inflate to"
+	                : cap == GZIP_LIMIT
+	                        ? "16 GiB, the most a gzip file may inflate to"
+	                        : "64 times its size");
 }
 
 /*
@@ -430,12 +447,7 @@ gunzip_all(const struct file_bytes *f, const struct trace_sink *sink,
 			size_t grow = have ? have : 65536;
 
 			if (have > cap) {
-				trace_error_set(err, used,
-				                "gzip data inflates to more "
-				                "than %zu bytes (%d times its "
-				                "size): refused as a likely "
-				                "decompression bomb",
-				                cap, GZIP_RATIO);
+				gzip_refuse(err, used, cap);
 				goto done;
 			}
 			have = have + grow > cap + 1 ? cap + 1 : have + grow;
@@ -474,11 +486,7 @@ gunzip_all(const struct file_bytes *f, const struct trace_sink *sink,
 		}
 	}
 	if (n > cap) {
-		trace_error_set(err, fed - z.avail_in,
-		                "gzip data inflates to more than %zu bytes "
-		                "(%d times its size): refused as a likely "
-		                "decompression bomb",
-		                cap, GZIP_RATIO);
+		gzip_refuse(err, fed - z.avail_in, cap);
 		goto done;
 	}
 	ok = true;

@@ -661,7 +661,7 @@ static void
 report_thread(struct v2_reader *r, size_t pos)
 {
 	const unsigned char *p = r->buf + pos;
-	char *name = xstrndup((const char *)p + 7, trace_u2(p + 5));
+	char *name = trace_name_dup((const char *)p + 7, trace_u2(p + 5));
 
 	if (r->sink->thread)
 		r->sink->thread(r->sink->ctx, trace_u4(p + 1), name);

@@ -1,7 +1,8 @@
 /*
  * width: decode with u8_mbtouc, measure with uc_width.  A byte that
  * does not start a valid sequence, and any C0 or C1 control character or
- * DEL, is shown as \xNN (4 columns per byte).
+ * DEL, is shown as \xNN (4 columns per byte).  The two bytes C0 80 are
+ * a NUL inside a name (read/bytes.h, trace_name_dup): shown as \x00.
  */
 #include "config.h"
 
@@ -26,6 +27,13 @@ text_utf8_char(const char *s, size_t left)
 	if (uc == 0xFFFD && !(n == 3 && memcmp(p, "\xEF\xBF\xBD", 3) == 0))
 		return 0;
 	return (size_t)n;
+}
+
+/* Whether p starts with C0 80, a NUL inside a name. */
+static bool
+nul_at(const uint8_t *p, size_t left)
+{
+	return left >= 2 && p[0] == 0xC0 && p[1] == 0x80;
 }
 
 /* Characters that draw nothing yet change how text reads: format
@@ -97,7 +105,7 @@ text_width(const char *s)
 
 		if (!n) {
 			width += 4;
-			n = 1;
+			n = nul_at(p, left) ? 2 : 1;
 		} else if (w < 0) {
 			width += uc <= 0xFFFF ? 6 : 10;
 		} else {
@@ -165,9 +173,9 @@ text_escape(const char *s)
 		int w, n = printable_at(p, left, &w, &uc);
 
 		if (!n) {
-			snprintf(out + len, 5, "\\x%02X", *p);
+			n = nul_at(p, left) ? 2 : 1;
+			snprintf(out + len, 5, "\\x%02X", n == 2 ? 0 : *p);
 			len += 4;
-			n = 1;
 		} else if (w < 0) {
 			len += (size_t)name_invisible(out + len, 11, uc);
 		} else {
@@ -191,9 +199,10 @@ text_next_glyph(const char *s, size_t left, bool ascii,
 	size_t used;
 
 	if (!n) {
-		snprintf(glyph, TEXT_GLYPH_MAX, "\\x%02X", *p);
+		n = nul_at(p, left) ? 2 : 1;
+		snprintf(glyph, TEXT_GLYPH_MAX, "\\x%02X", n == 2 ? 0 : *p);
 		*width = 4;
-		return 1;
+		return (size_t)n;
 	}
 	if (w < 0) {
 		*width = name_invisible(glyph, TEXT_GLYPH_MAX, uc);
@@ -273,7 +282,10 @@ text_json(const char *s)
 		ucs4_t uc;
 		int n = (int)text_utf8_char((const char *)p, left);
 
-		if (!n) {
+		if (nul_at(p, left)) {
+			put_str(&b, "\\u0000");
+			n = 2;
+		} else if (!n) {
 			/* Not UTF-8: the replacement character. */
 			put_str(&b, "\\ufffd");
 			n = 1;

@@ -18,7 +18,9 @@
  * changes how text reads (bidi overrides and isolates, zero-width
  * spaces and joiners, other format characters, line separators) its
  * name, \u202E; what remains is printable and is measured in terminal
- * columns by text_width.
+ * columns by text_width.  A NUL inside a name travels as the two bytes
+ * C0 80 (modified UTF-8: read/bytes.h, trace_name_dup) and shows as
+ * \x00 (in JSON \u0000).
  */
 #ifndef TRACETUI_TEXT_WIDTH_H
 #define TRACETUI_TEXT_WIDTH_H
