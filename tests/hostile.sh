@@ -268,6 +268,39 @@ ok $? "NUL names: sec<NUL>retA and sec<NUL>retB stay two methods"
 "$TRACETUI" info "$tmp/nul2.hprof" | grep -q ' ma\\x00in$'
 ok $? "NUL names: a thread's name shows whole"
 
+# Pipes of junk: every format has a recognisable start, so a pipe whose
+# first bytes begin none is refused at offset 0 from those bytes alone,
+# naming what was expected, not read to --max-input (1 GiB) first.  The
+# bound is memory (peak under 50 MB), not time; a pipe of a good file of
+# each format still reads.
+junk() { # junk KIND: 200 MB of it on stdout
+	case $1 in
+	zeros) head -c 200000000 /dev/zero ;;
+	ones) head -c 200000000 /dev/zero | tr '\0' '\377' ;;
+	text) yes 'hello world' | head -c 200000000 ;;
+	tag0) { printf '\000\012'; head -c 200000000 /dev/zero; } ;;
+	esac
+}
+for kind in zeros ones text tag0; do
+	junk $kind | peak "$TRACETUI" info -
+	grep -q "^tracetui: -: offset 0: not a method trace: expected '\*version', 'SLOW', gzip, " "$tmp/err"
+	ok $? "a pipe of $kind: refused at offset 0, naming what was expected (status $rc)"
+	[ $rc -eq 3 ] || head -3 "$tmp/err" | diag
+	[ "${kb:-0}" -lt 51200 ]
+	ok $? "a pipe of $kind: peaks at $kb KB, under 50 MB"
+done
+cat "$tmp/good.trace" | "$TRACETUI" info - >/dev/null 2>&1
+ok $? "a pipe of a V1 trace reads"
+gzip -c "$tmp/good.trace" | "$TRACETUI" info - >/dev/null 2>&1
+ok $? "a pipe of a gzipped trace reads"
+cat "$tmp/nul2.hprof" | "$TRACETUI" info - >/dev/null 2>&1
+ok $? "a pipe of an hprof profile reads"
+if [ -x "$UNIT_PPROF" ]; then
+	"$UNIT_PPROF" --write-amplified "$tmp/amp.pb" 3 3 3 leaf
+	cat "$tmp/amp.pb" | "$TRACETUI" info - >/dev/null 2>&1
+	ok $? "a pipe of a pprof profile reads"
+fi
+
 # A file read through its mapping gives its pages back as it goes (past
 # the first million records); the answers must equal a pipe's.
 records=2500000

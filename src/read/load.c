@@ -109,11 +109,79 @@ file_close(struct file_bytes *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* Read a pipe to its end, or to trace_load_max_input bytes: false with
- * err set either way it fails. */
+/*
+ * How every format may begin: a file (or a pipe's first START_PEEK
+ * bytes) that begins none of them is refused at offset 0, naming them.
+ * An entry is its first bytes (a prefix of them will do for a short
+ * file), or a test of them; `expected` names it in the refusal (NULL:
+ * not named, as a byte order mark).  A format added to load_detected
+ * adds its line here.
+ */
+static const struct format_start {
+	const char *magic;
+	size_t len;
+	bool (*could_start)(const unsigned char *b, size_t len);
+	const char *expected;
+} starts[] = {
+        {"*version", 8, NULL, "'*version'"},
+        {"SLOW", 4, NULL, "'SLOW'"},
+        {"\x1F\x8B", 2, NULL, "gzip"},
+        {"\xEF\xBB\xBF", 3, NULL, NULL},
+        {"JAVA PROFILE", 12, NULL, "an hprof profile ('JAVA PROFILE'"},
+        {"TRACE ", 6, NULL, "'TRACE n:'"},
+        {"THREAD START (", 14, NULL, NULL},
+        {"CPU SAMPLES BEGIN", 17, NULL, "'CPU SAMPLES BEGIN')"},
+        {NULL, 0, trace_pprof_could_start,
+         "a pprof profile (a profile.proto field)"},
+};
+
+enum { START_PEEK = 32 }; /* bytes of a pipe looked at before the rest */
+
+/* Whether b[0, len) could begin a format of `starts`. */
+static bool
+could_start(const unsigned char *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		const struct format_start *s = &starts[i];
+		size_t n = len < s->len ? len : s->len;
+
+		if (s->could_start ? s->could_start(b, len)
+		                   : memcmp(b, s->magic, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Refuse at offset 0 what begins no format, naming those expected. */
+static void
+refuse_start(struct trace_error *err)
+{
+	char list[512] = "";
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(starts) / sizeof(starts[0]); i++) {
+		const char *e = starts[i].expected;
+
+		if (!e)
+			continue;
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+		                      n ? ", " : "", e);
+		if (n >= sizeof(list))
+			break;
+	}
+	trace_error_set(err, 0, "not a method trace: expected %s", list);
+}
+
+/* Read a pipe to its end, or to trace_load_max_input bytes, refusing
+ * at once first bytes that begin no format: false with err set either
+ * way it fails. */
 static bool
 read_all(int fd, struct file_bytes *f, struct trace_error *err)
 {
+	bool looked = false;
+
 	unsigned char *buf = NULL;
 	size_t cap = 0, n = 0;
 	uint64_t limit = trace_load_max_input;
@@ -148,6 +216,14 @@ read_all(int fd, struct file_bytes *f, struct trace_error *err)
 		if (got == 0)
 			break;
 		n += (size_t)got;
+		if (!looked && n >= START_PEEK) {
+			looked = true;
+			if (!could_start(buf, n)) {
+				refuse_start(err);
+				free(buf);
+				return false;
+			}
+		}
 	}
 	f->data = buf;
 	f->size = n;
@@ -623,8 +699,7 @@ load_detected(const char *path, const struct file_bytes *f,
 	}
 	if (trace_pprof_detect(b, f->size))
 		return trace_pprof_read(b, f->size, sink, err);
-	trace_error_set(err, 0,
-	                "not a method trace: expected '*version' or 'SLOW'");
+	refuse_start(err);
 	return false;
 }
 

@@ -992,6 +992,20 @@ emit(struct pprof *pp, size_t k, uint64_t len)
 		s->progress(s->ctx, len, len);
 }
 
+bool
+trace_pprof_could_start(const unsigned char *buf, size_t len)
+{
+	int w;
+
+	/* Every field read has a number below 16: a one-byte tag. */
+	if (!len || buf[0] >= 0x80)
+		return false;
+	w = profile_wire(buf[0] >> 3);
+	return (w >= 0 && (buf[0] & 7) == w) ||
+	       (w == -2 && ((buf[0] & 7) == PB_VARINT ||
+	                    (buf[0] & 7) == PB_BYTES));
+}
+
 /* Past the first field, a Profile field of the right wire type. */
 bool
 trace_pprof_detect(const unsigned char *buf, size_t len)
