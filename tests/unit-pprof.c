@@ -621,6 +621,90 @@ test_amplified(void)
 	free(locs);
 }
 
+static void
+put_text(struct buf *b, const char *text)
+{
+	while (*text)
+		put_byte(b, (unsigned char)*text++);
+}
+
+/* What a sink of progress alone is told. */
+struct told {
+	unsigned calls;
+	uint64_t last, total;
+	bool backwards;
+};
+
+static void
+on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct told *t = ctx;
+
+	t->backwards = t->backwards || done < t->last;
+	t->calls++;
+	t->last = done;
+	t->total = total;
+}
+
+/* An hprof and a pprof profile of some MB report progress as they are
+ * read, as a V1 data part does (the viewer's bar, and its q, read it),
+ * forwards, up to their size. */
+static void
+test_progress(void)
+{
+	struct buf b = {0};
+	struct told t = {0};
+	struct trace_sink sink = {.ctx = &t, .progress = on_progress};
+	struct trace_error err = {0};
+	static const int64_t value[] = {1};
+	int64_t locs[2];
+	int64_t fn = 1;
+	size_t i;
+
+	for (i = 0; b.n < ((size_t)6 << 20); i++) {
+		char line[96];
+
+		snprintf(line, sizeof(line),
+		         "TRACE %zu: (thread=1)\n\ta.B.m%zu(B.java:1)\n", i + 1,
+		         i % 1000);
+		put_text(&b, line);
+	}
+	put_text(&b, "CPU SAMPLES BEGIN (total = 1) x\n"
+	             "rank self accum count trace method\n"
+	             "1 100.00% 100.00% 1 1 a.B.m0\n"
+	             "CPU SAMPLES END\n");
+	ok(trace_load_bytes(b.p, b.n, &sink, &err),
+	   "progress: a 6 MB hprof profile reads");
+	ok(t.calls >= 4, "progress: hprof reports it %u times", t.calls);
+	ok(!t.backwards && t.last == b.n && t.total == b.n,
+	   "progress: hprof's goes forwards to its size");
+	trace_error_clear(&err);
+	free(b.p);
+
+	memset(&b, 0, sizeof(b));
+	memset(&t, 0, sizeof(t));
+	put_value_type(&b, 1, 1, 2);
+	for (i = 0; b.n < ((size_t)6 << 20); i++) {
+		locs[0] = 1 + (int64_t)(i % 2);
+		locs[1] = 2 - (int64_t)(i % 2);
+		put_sample(&b, locs, 2, true, value, 1);
+	}
+	put_location(&b, 1, 0, 0x100, &fn, 1);
+	put_location(&b, 2, 0, 0x200, &fn, 1);
+	put_function(&b, 1, 3, 0, 0);
+	put_string(&b, "");
+	put_string(&b, "samples");
+	put_string(&b, "count");
+	put_string(&b, "f");
+	ok(trace_load_bytes(b.p, b.n, &sink, &err),
+	   "progress: a 6 MB pprof profile reads");
+	ok(t.calls >= 4, "progress: pprof reports it %u times", t.calls);
+	ok(!t.backwards && t.last == b.n && t.total == b.n,
+	   "progress: pprof's goes forwards to its size");
+	trace_error_clear(&err);
+	free(b.p);
+}
+
 static int
 write_profiles(const char *dir)
 {
@@ -736,5 +820,6 @@ main(int argc, char **argv)
 	test_detect();
 	test_nul_names();
 	test_amplified();
+	test_progress();
 	return done_testing();
 }

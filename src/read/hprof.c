@@ -70,6 +70,7 @@
 
 enum {
 	NONE = UINT32_MAX,
+	PROGRESS_BYTES = 1 << 20, /* read between reports of progress */
 	TABLE_SAMPLES = 1,
 	TABLE_TIME = 2,
 };
@@ -865,6 +866,7 @@ trace_hprof_read(const unsigned char *buf, size_t len,
                  const struct trace_sink *sink, struct trace_error *err)
 {
 	const char *text = (const char *)buf, *end = text + len, *p = text;
+	size_t next_progress = PROGRESS_BYTES;
 	struct hprof h;
 	bool ok;
 
@@ -881,6 +883,13 @@ trace_hprof_read(const unsigned char *buf, size_t len,
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		struct cursor line = {p, nl ? nl : end};
 
+		/* Progress every PROGRESS_BYTES, as a V1 data part's. */
+		if ((size_t)(p - text) >= next_progress) {
+			if (sink->progress)
+				sink->progress(sink->ctx, (uint64_t)(p - text),
+				               len);
+			next_progress = (size_t)(p - text) + PROGRESS_BYTES;
+		}
 		if (line.end > line.p && line.end[-1] == '\r')
 			line.end--;
 		handle_line(&h, &line, (uint64_t)(p - text));

@@ -71,6 +71,7 @@ enum {
 	PPROF_TID = 1,
 	/* Locations of all samples together: 128 MiB of indexes. */
 	MAX_FRAMES = 1 << 25,
+	PROGRESS_BYTES = 1 << 20, /* read between reports of progress */
 };
 
 /* The lines of one sample's stack at most, and the calls of all the
@@ -165,6 +166,7 @@ struct pprof {
 	struct trace_stack *stacks;
 	size_t nstacks;
 	size_t calls;       /* the stacks', sorted (trace_stacks_sort) */
+	uint64_t next_progress; /* the offset of the next report */
 	uint64_t negatives; /* values below 0, counted as 0 */
 	uint64_t negative_offset;
 };
@@ -373,6 +375,18 @@ profile_wire(uint32_t number)
 	}
 }
 
+/* Tell the sink how far the reading is, every PROGRESS_BYTES: the
+ * fields count for the first half, the samples, read again after them,
+ * for the second. */
+static void
+progress(struct pprof *pp, uint64_t at, uint64_t len)
+{
+	if (at < pp->next_progress || !pp->sink->progress)
+		return;
+	pp->sink->progress(pp->sink->ctx, at, len);
+	pp->next_progress = at + PROGRESS_BYTES;
+}
+
 /* The top-level fields, in one pass. */
 static bool
 read_profile(struct pprof *pp, const unsigned char *buf, size_t len)
@@ -385,6 +399,7 @@ read_profile(struct pprof *pp, const unsigned char *buf, size_t len)
 	while (pb_next(&r, &f, pp->err)) {
 		int w = profile_wire(f.number);
 
+		progress(pp, f.offset / 2, len);
 		if (w >= 0 && !wire_is(pp, &f, (enum pb_wire)w, "Profile"))
 			return false;
 		switch (f.number) {
@@ -1053,9 +1068,11 @@ trace_pprof_read(const unsigned char *buf, size_t len,
 	    !index_profile(&pp))
 		goto out;
 	pp.stacks = xcalloc(pp.nsamples + 1, sizeof(*pp.stacks));
-	for (i = 0; i < pp.nsamples; i++)
+	for (i = 0; i < pp.nsamples; i++) {
+		progress(&pp, len / 2 + pp.samples[i].offset / 2, len);
 		if (!read_sample(&pp, i, (size_t)k))
 			goto out;
+	}
 	if (!lay_out(&pp, len))
 		goto out;
 	emit(&pp, (size_t)k, len);
