@@ -32,7 +32,12 @@
  *            top-down and bottom-up, and every cell it paints is escaped;
  *   escaping the input as a string through text_escape, text_json,
  *            text_csv and text_xml leaves no control byte, and JSON no
- *            raw C1 or invalid UTF-8;
+ *            raw C1 or invalid UTF-8; the input as a name kept whole
+ *            (its NULs as C0 80, trace_name_dup) the same, each NUL
+ *            shown as \x00;
+ *   threads  the input loaded by three workers when none, one or two of
+ *            their threads can start (the others' work run on the
+ *            loading thread) gives the same calls and profile;
  *   pprof    no unmatched events; the profile is read again on its first
  *            sample type;
  *   simpleperf no unmatched events; the recording is read again on all
@@ -57,12 +62,14 @@
 #include "query/profile.h"
 #include "query/timeline.h"
 #include "model/scope.h"
+#include "read/bytes.h"
 #include "read/load.h"
 #include "text/width.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
 #include "tui/request.h"
 #include "util/alloc.h"
+#include "util/thread.h"
 
 #include "profile-same.h"
 
@@ -859,6 +866,55 @@ check_escaping(const uint8_t *data, size_t size)
 	free(j);
 	free(c);
 	free(x);
+	/* The input as a name holding NULs, kept whole. */
+	s = trace_name_dup((const char *)data, size > 4096 ? 4096 : size);
+	e = text_escape(s);
+	j = text_json(s);
+	check_no_controls(e, "text_escape of a NUL name");
+	check_no_controls(j, "text_json of a NUL name");
+	CHECK(!strstr(e, "\xC0\x80") && !strstr(j, "\xC0\x80"),
+	      "a NUL inside a name left raw");
+	CHECK(!memchr(data, 0, size > 4096 ? 4096 : size) ||
+	              (strstr(e, "\\x00") && strstr(j, "\\u0000")),
+	      "a NUL inside a name not shown as \\x00");
+	free(s);
+	free(e);
+	free(j);
+}
+
+/* The input loaded by three workers, of which only `allowed` threads
+ * start, gives tree's calls and profile. */
+static void
+check_threads(const uint8_t *data, size_t size, const char *sample_type,
+              const struct calltree *tree, long allowed)
+{
+	struct calltree_builder *b = calltree_builder_new("fuzz");
+	struct trace_sink sink = *calltree_builder_sink(b);
+	struct trace_error err = {0};
+	struct calltree *again;
+	struct profile p, q;
+	struct scope scope;
+	const char *why;
+
+	b->max_workers = 3;
+	sink.sample_type = sample_type;
+	util_thread_allow(allowed);
+	CHECK(trace_load_bytes(data, size, &sink, &err),
+	      "loads, but not with %ld threads: %s", allowed, err.message);
+	again = calltree_builder_finish(b);
+	util_thread_allow(-1);
+	CHECK(again->calls.count == tree->calls.count,
+	      "%zu calls with %ld threads, %zu with all", again->calls.count,
+	      allowed, tree->calls.count);
+	scope_init_all(&scope, tree);
+	profile_compute(&p, tree, &scope);
+	profile_compute(&q, again, &scope);
+	why = profile_difference(&p, &q);
+	CHECK(!why, "%s differs with %ld threads", why, allowed);
+	profile_done(&p);
+	profile_done(&q);
+	scope_done(&scope);
+	calltree_free(again);
 }
 
 /* The headless viewer on a small model: every view drawn, every cell
@@ -1020,6 +1076,7 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type,
 	check_timeline(tree);
 	check_diff(tree, &scope);
 	check_sums(data, size, sample_type, tree, 0, 0, 0);
+	check_threads(data, size, sample_type, tree, (long)(size % 3));
 	if (tree->records > 1) { /* a split point the input decides */
 		size_t at = 1 + size * 2654435761u % (tree->records - 1);
 

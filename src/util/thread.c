@@ -35,6 +35,13 @@ limit(void)
 	return n;
 }
 
+void
+util_thread_allow(long n)
+{
+	limit(); /* the environment read first, so it cannot undo this */
+	atomic_store(&allowed, n < 0 ? -1 : n);
+}
+
 bool
 util_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {

@@ -17,4 +17,8 @@
  */
 bool util_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
+/* For the tests: let only the next n threads start (-1: any number),
+ * over what TRACETUI_TEST_THREADS said. */
+void util_thread_allow(long n);
+
 #endif
