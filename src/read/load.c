@@ -125,6 +125,7 @@ static const struct format_start {
 } starts[] = {
         {"*version", 8, NULL, "'*version'"},
         {"SLOW", 4, NULL, "'SLOW'"},
+        {"SIMPLEPERF", 10, NULL, "'SIMPLEPERF'"},
         {"\x1F\x8B", 2, NULL, "gzip"},
         {"\xEF\xBB\xBF", 3, NULL, NULL},
         {"JAVA PROFILE", 12, NULL, "an hprof profile ('JAVA PROFILE'"},
