@@ -882,6 +882,9 @@ check_escaping(const uint8_t *data, size_t size)
 	free(j);
 }
 
+/* Whether the input being checked is read with Java frames only. */
+static bool fuzz_java_only;
+
 /* The input loaded by three workers, of which only `allowed` threads
  * start, gives tree's calls and profile. */
 static void
@@ -898,6 +901,7 @@ check_threads(const uint8_t *data, size_t size, const char *sample_type,
 
 	b->max_workers = 3;
 	sink.sample_type = sample_type;
+	sink.java_only = fuzz_java_only;
 	util_thread_allow(allowed);
 	CHECK(trace_load_bytes(data, size, &sink, &err),
 	      "loads, but not with %ld threads: %s", allowed, err.message);
@@ -961,9 +965,6 @@ check_sum_paths(const struct calltree *tree, const struct calltree *sums,
 	callpath_done(&p);
 	callpath_done(&q);
 }
-
-/* Whether the input being checked is read with Java frames only. */
-static bool fuzz_java_only;
 
 /* The input loaded for its sums only, its records split between two
  * workers at record `split` when not 0 (the middle from `middle` on when

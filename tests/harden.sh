@@ -217,7 +217,8 @@ ok $? "a closed pipe: ended silently as by SIGPIPE (exit $rc)"
 ok $? "the help lists the exit statuses"
 
 # --- pipes ----------------------------------------------------------------
-head -c 3000000 /dev/zero |
+# (a key's start, then zeros: zeros alone are refused at offset 0)
+{ printf '*version\n3\n'; head -c 3000000 /dev/zero; } |
 	"$TRACETUI" report --max-input 1M - >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 3 ] && grep -q "offset 1048576: .*--max-input" "$tmp/err" &&
