@@ -218,9 +218,16 @@ read_all(int fd, struct file_bytes *f, struct trace_error *err)
 			break;
 		n += (size_t)got;
 		if (!looked && n >= START_PEEK) {
+			/* A format known to be none of ours says
+			 * so at once too. */
+			const char *foreign = trace_foreign_format(buf, n);
+
 			looked = true;
-			if (!could_start(buf, n)) {
-				refuse_start(err);
+			if (foreign || !could_start(buf, n)) {
+				if (foreign)
+					trace_error_set(err, 0, "%s", foreign);
+				else
+					refuse_start(err);
 				free(buf);
 				return false;
 			}
