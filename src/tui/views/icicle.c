@@ -39,6 +39,7 @@
 #include "query/callpath.h"
 #include "query/method-name.h"
 #include "query/quantity.h"
+#include "text/duration.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -943,11 +944,20 @@ draw_node(struct paint *pt, uint32_t n, uint64_t t0, int level, int parent)
 	free(stack);
 }
 
-/* A time in milliseconds, or a profile's size or count. */
+/* A time in milliseconds (in seconds from 100 s on, as the columns
+ * switch), or a profile's size or count. */
 static void
 format_value(char *buf, size_t size, uint64_t v, const struct app *app)
 {
-	quantity_format(buf, size, v, app->tree->header.unit, true);
+	enum trace_unit unit = app->tree->header.unit;
+	uint64_t us = unit == TRACE_UNIT_NS ? v / 1000 : v;
+	char s[DURATION_SIZE];
+
+	if (!quantity_is_time(unit) || us < 100000000) {
+		quantity_format(buf, size, v, unit, true);
+		return;
+	}
+	snprintf(buf, size, "%s s", duration_s(s, sizeof(s), us));
 }
 
 /* The mode and the path to the zoomed frame, and the zoomed frame's
