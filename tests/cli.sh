@@ -24,6 +24,20 @@ run "$TRACETUI"
 ok $([ $rc -eq 2 ] && echo 0 || echo 1) "no argument is a usage error"
 run "$TRACETUI" report --top many x.trace
 ok $([ $rc -eq 2 ] && echo 0 || echo 1) "--top needs a number"
+# Every number option refuses NaN and the infinities (strtod reads them,
+# and a range check written v < low || v > high lets NaN through).
+for v in nan -nan inf -inf infinity 1e999; do
+	for cmd in "tree --min-pct" "flamegraph --min-width" \
+		"flamegraph --width" "diff --alpha" "report --top" \
+		"frames --budget" "frames --refresh-rate"; do
+		# shellcheck disable=SC2086
+		run "$TRACETUI" $cmd "$v" x.trace
+		ok $([ $rc -eq 2 ] && echo "$err" | grep -q "not '$v'" &&
+			echo 0 || echo 1) "$cmd $v: a usage error (got $rc)"
+	done
+	run "$TRACETUI" report --range "0..$v" x.trace
+	ok $([ $rc -eq 2 ] && echo 0 || echo 1) "--range 0..$v: a usage error"
+done
 run "$TRACETUI" report --format xml x.trace
 ok $([ $rc -eq 2 ] && echo 0 || echo 1) "unknown format"
 run "$TRACETUI" report --clock sundial x.trace

@@ -14,7 +14,9 @@
 #   a name holding </script> stays text;
 # - a method named <script>alert(1)</script> is only text in the SVG,
 #   the page and the DOT graph (and in dot's own SVG with graphviz);
-#   neither the SVG nor the page refers to anything on the network.
+#   neither the SVG nor the page refers to anything on the network;
+# - overloads and a method declared twice get labels that differ (the
+#   signature, then a number).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -97,7 +99,8 @@ for n, a in nodes.items():
     if n == "top":
         continue
     name = a["tooltip"]
-    if not name.startswith(a["label"].split("\n")[0]):
+    # A name that two methods share is numbered: " #1", " #2".
+    if not name.startswith(re.sub(r" #\d+$", "", a["label"].split("\n")[0])):
         fail("label %r for %r" % (a["label"], name))
     got = seen.get(name, (0, 0, 0, 0))
     seen[name] = (got[0] + int(a["calls"]), got[1] + int(a["rcalls"]),
@@ -427,5 +430,38 @@ if [ -d "$SHARED_TRACES" ]; then
 else
 	ok 0 "real traces # SKIP no $SHARED_TRACES"
 fi
+
+# Overloads and a method declared twice: every box's label differs (the
+# signature for overloads, then #1, #2), and each still starts its
+# method's full name.
+cat >"$tmp/overloads.spec" <<'SPEC'
+format v1
+version 3
+clock dual
+thread 1 main
+method 0x4 a.B run (I)V B.java
+method 0x8 a.B run (J)V B.java
+method 0xc a.B run (J)V B.java
+method 0x10 a.C go ()V C.java
+call 1 0x10 0 0 100 100 {
+ call 1 0x4 10 10 20 20
+ call 1 0x8 20 20 40 40
+ call 1 0xc 40 40 60 60
+}
+SPEC
+"$MKTRACE" "$tmp/overloads.spec" "$tmp/overloads.trace" &&
+	"$TRACETUI" export -f dot --min-pct 0 "$tmp/overloads.trace" \
+		>"$tmp/overloads.dot"
+ok $? "overloads: export -f dot"
+labels=$(sed -n 's/^m[0-9]* \[label="\([^\\]*\)\\n.*/\1/p' "$tmp/overloads.dot")
+[ "$(printf '%s\n' "$labels" | wc -l)" -eq 4 ] &&
+	[ "$(printf '%s\n' "$labels" | sort -u | wc -l)" -eq 4 ]
+ok $? "overloads: four boxes, four labels"
+printf '%s\n' "$labels" | diag
+printf '%s\n' "$labels" | grep -qx 'a.B.run (I)V' &&
+	printf '%s\n' "$labels" | grep -qx 'a.B.run (J)V #2' &&
+	printf '%s\n' "$labels" | grep -qx 'a.C.go'
+ok $? "overloads: the signature, then a number; a lone name as it was"
+check dot all overloads "$tmp/overloads.trace"
 
 done_testing

@@ -77,6 +77,23 @@ run "$TRACETUI" report "$old"
 ok "$(printf '%s\n' "$out" | grep -q 'Incl size' &&
 	printf '%s\n' "$out" | grep -q '130 B .* alloc$' && echo 0 || echo 1)" \
 	"report: sizes in the text table"
+# An unknown sample type is the command line's fault: a usage error
+# (status 2) from every command that reads the profile, the viewer too.
+for cmd in report tree calls info dump folded flamegraph "export -f dot" \
+	"diff" "diff --"; do
+	case $cmd in
+	diff) set -- diff --sample-type nosuch "$old" "$old" ;;
+	"diff --") set -- diff --sample-type nosuch "$old" -- "$old" ;;
+	*) set -- $cmd --sample-type nosuch "$old" ;;
+	esac
+	run "$TRACETUI" "$@"
+	ok "$([ $rc -eq 2 ] && printf '%s\n' "$err" |
+		grep -q "no sample type 'nosuch'; the profile has objects, space" &&
+		echo 0 || echo 1)" "$cmd --sample-type nosuch: exit 2 (got $rc)"
+done
+run "$TRACETUI" --sample-type nosuch "$old" </dev/null
+ok "$([ $rc -eq 2 ] && echo 0 || echo 1)" \
+	"the viewer, --sample-type nosuch: exit 2 (got $rc)"
 run "$TRACETUI" report --sample-type objects "$old"
 ok "$(printf '%s\n' "$out" | grep -q 'Incl count' &&
 	printf '%s\n' "$out" | grep -q ' 4  .* alloc$' && echo 0 || echo 1)" \
@@ -239,10 +256,10 @@ if [ -f "$f" ]; then
 		echo 0 || echo 1)" "the gunzipped profile reads the same"
 
 	run "$TRACETUI" report --sample-type nosuch "$f"
-	ok "$([ $rc -eq 3 ] &&
+	ok "$([ $rc -eq 2 ] &&
 		printf '%s\n' "$err" | grep -q "no sample type 'nosuch'" &&
 		printf '%s\n' "$err" | grep -q 'samples, cpu' &&
-		echo 0 || echo 1)" "an unknown sample type: exit 3, the types listed"
+		echo 0 || echo 1)" "an unknown sample type: exit 2, the types listed"
 
 	# Every 37th cut of the profile (1, 38, 75, ... bytes, and none):
 	# the fuzz target's invariants hold,

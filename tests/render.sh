@@ -788,4 +788,17 @@ ok $([ $? -eq 3 ] && [ "$(wc -l <"$tmp/base.err")" -eq 1 ] &&
 # An unknown step is a usage error.
 (cd "$tmp" && "$RENDER" calls.trace 80x24 NO_SUCH_STEP) >/dev/null 2>&1
 ok $([ $? -eq 2 ] && echo 0 || echo 1) "an unknown step exits with 2"
+
+# The call tree of a thread that made no call: its root has no children,
+# no array of them to sort (qsort_r was handed NULL, which UBSan
+# reports; util/sort.h's sort_items_r takes an empty table).
+printf '%s\n' 'format v1' 'version 3' 'clock dual' 'thread 1 main' \
+	'thread 2 idle' 'method 0x4 a.B run ()V B.java' \
+	'call 1 0x4 0 0 100 100' >"$tmp/nocall.spec"
+"$MKTRACE" "$tmp/nocall.spec" "$tmp/nocall.trace" &&
+	"$RENDER" "$tmp/nocall.trace" 100x12 key:t key:Down key:Enter key:C \
+		key:e key:b key:E >"$tmp/nocall.txt" 2>&1
+ok $([ $? -eq 0 ] && grep -q 'Call tree | thread idle' "$tmp/nocall.txt" &&
+	! grep -q 'runtime error' "$tmp/nocall.txt" && echo 0 || echo 1) \
+	"the call tree of a thread without calls: t Down Enter C e b E"
 done_testing

@@ -176,6 +176,10 @@ test_argv(void)
 	       "no line: no +LINE");
 	is_str(argv_text("-rf/Bar.java", 3), "emacs|-nw|+3|./-rf/Bar.java",
 	       "a file that looks like an option gets ./");
+	is_str(argv_text("+q/Bar.java", 3), "emacs|-nw|+3|./+q/Bar.java",
+	       "a file that looks like a +command gets ./");
+	is_str(argv_text("src/Bar.java", 3), "emacs|-nw|+3|./src/Bar.java",
+	       "every relative path gets ./");
 	is_str(argv_text("/s/$(touch x);y`z`.java", 1),
 	       "emacs|-nw|+1|/s/$(touch x);y`z`.java",
 	       "shell syntax in a name stays one argument, as it is");

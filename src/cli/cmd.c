@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -71,6 +72,8 @@ set_sort(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return NULL;
 }
 
+/* A finite number: strtod also reads "nan" and "inf", which slip past
+ * every range check written as v < low || v > high. */
 static bool
 parse_number(const char *s, double *out)
 {
@@ -78,7 +81,7 @@ parse_number(const char *s, double *out)
 
 	errno = 0;
 	*out = strtod(s, &end);
-	return end != s && !*end && !errno;
+	return end != s && !*end && !errno && isfinite(*out);
 }
 
 static const char *
@@ -974,6 +977,16 @@ show_progress(void *arg, uint64_t done, uint64_t total)
 	          (int)(done * 100 / total));
 }
 
+/* Set by cmd_loaded when it fails; read after the load (or the join of
+ * the thread that loaded). */
+static int load_status = CMD_INPUT;
+
+int
+cmd_load_status(void)
+{
+	return load_status;
+}
+
 struct calltree *
 cmd_load(const struct cmd_opts *opts, const char *path)
 {
@@ -1003,6 +1016,7 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 		char *where = text_escape(err->path ? err->path : path);
 		char *what = text_escape(err->message);
 
+		load_status = err->usage ? CMD_USAGE : CMD_INPUT;
 		fprintf(stderr, "tracetui: %s: offset %llu: %s\n", where,
 		        (unsigned long long)err->offset, what);
 		free(where);
@@ -1022,10 +1036,10 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 		free(what);
 	}
 	if (tree->nwarnings > MAX_WARNINGS_SHOWN)
-		fprintf(stderr,
-		        "tracetui: %s: %zu more warnings ('tracetui info' "
-		        "lists them all)\n",
-		        path, tree->nwarnings - MAX_WARNINGS_SHOWN);
+		cmd_print(stderr,
+		          "tracetui: %s: %zu more warnings ('tracetui info' "
+		          "lists them all)\n",
+		          path, tree->nwarnings - MAX_WARNINGS_SHOWN);
 	if (opts->sample_type && tree->header.format != TRACE_FORMAT_PPROF &&
 	    tree->header.format != TRACE_FORMAT_SIMPLEPERF)
 		cmd_error(
@@ -1081,7 +1095,7 @@ cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
 	ct->tree = cmd_load(&ct->opts, ct->opts.args[0]);
 	if (!ct->tree) {
 		cmd_opts_done(&ct->opts);
-		return CMD_INPUT;
+		return cmd_load_status();
 	}
 	if (!cmd_scope(&ct->scope, ct->tree, &ct->opts))
 		goto usage;

@@ -142,6 +142,10 @@ void cmd_opts_done(struct cmd_opts *opts);
  * the methods; then the transforms of opts apply, in order.
  */
 struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
+/* The exit status of the last cmd_load or cmd_loaded that failed:
+ * CMD_USAGE when the command line asked for what the file lacks (an
+ * unknown --sample-type), else CMD_INPUT. */
+int cmd_load_status(void);
 
 /* The rest of cmd_load once calltree_load_with returned tree: the error
  * in err printed (tree NULL, err cleared) or the warnings, then the

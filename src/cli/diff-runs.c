@@ -158,7 +158,7 @@ read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
 			enum clock_index k;
 
 			if (!tree)
-				return CMD_INPUT;
+				return cmd_load_status();
 			if (!cmd_scope(&scope, tree, d->opts)) {
 				calltree_free(tree);
 				return CMD_USAGE;

@@ -689,7 +689,7 @@ cmd_diff(int argc, char **argv)
 	for (s = 0; s < 2; s++) {
 		trees[s] = cmd_load(&opts, opts.args[s]);
 		if (!trees[s]) {
-			status = CMD_INPUT;
+			status = cmd_load_status();
 			goto out;
 		}
 	}

@@ -190,8 +190,8 @@ cmd_dump(int argc, char **argv)
 		        err.offset, what);
 		free(where);
 		free(what);
+		status = err.usage ? CMD_USAGE : CMD_INPUT;
 		trace_error_clear(&err);
-		status = CMD_INPUT;
 	}
 	for (i = 0; i < d.nwarnings; i++) {
 		if (status == CMD_OK)

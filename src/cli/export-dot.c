@@ -46,6 +46,94 @@ pct(uint64_t v, uint64_t total)
 	return total ? 100.0 * (double)v / (double)total : 0.0;
 }
 
+/* For sorting the kept methods by label. */
+struct dot_label {
+	char *text;
+	uint32_t m;
+};
+
+static int
+label_cmp(const void *a, const void *b)
+{
+	const struct dot_label *x = a, *y = b;
+	int c = strcmp(x->text, y->text);
+
+	return c ? c : x->m < y->m ? -1 : x->m > y->m;
+}
+
+/* Sort byname[0..n) and give each run of equal texts to relabel(run,
+ * count, arg). */
+static void
+each_tie(struct dot_label *byname, size_t n,
+         void (*relabel)(struct dot_label *, size_t, const void *),
+         const void *arg)
+{
+	size_t i, j;
+
+	sort_items(byname, n, sizeof(*byname), label_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1;
+		     j < n && strcmp(byname[j].text, byname[i].text) == 0; j++)
+			;
+		if (j - i > 1)
+			relabel(byname + i, j - i, arg);
+	}
+}
+
+/* Overloads: the full name, with the signature. */
+static void
+with_signature(struct dot_label *run, size_t n, const void *arg)
+{
+	const struct calltree *tree = arg;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(run[i].text);
+		run[i].text = method_full_name(&tree->methods[run[i].m]);
+	}
+}
+
+/* Names still alike: numbered in method order (the run is sorted so). */
+static void
+numbered(struct dot_label *run, size_t n, const void *arg)
+{
+	size_t i;
+
+	(void)arg;
+	for (i = 0; i < n; i++) {
+		char *text = xasprintf("%s #%zu", run[i].text, i + 1);
+
+		free(run[i].text);
+		run[i].text = text;
+	}
+}
+
+/*
+ * Labels for the kept methods, by method (NULL for the others): CLASS.NAME
+ * as dmtracedump -g writes it, the full name with the signature for
+ * overloads, and names still equal (the same method twice in a file)
+ * numbered " #1", " #2", so that no two boxes read the same.
+ */
+static char **
+node_labels(const struct calltree *tree, const bool *kept, size_t nrows)
+{
+	char **labels = xcalloc(nrows + 1, sizeof(*labels));
+	struct dot_label *byname = xcalloc(nrows + 1, sizeof(*byname));
+	size_t n = 0, i;
+
+	for (i = 0; i < nrows; i++)
+		if (kept[i]) {
+			byname[n].text = method_short_name(&tree->methods[i]);
+			byname[n++].m = (uint32_t)i;
+		}
+	each_tie(byname, n, with_signature, tree);
+	each_tie(byname, n, numbered, NULL);
+	for (i = 0; i < n; i++)
+		labels[byname[i].m] = byname[i].text;
+	free(byname);
+	return labels;
+}
+
 /* A node's fill: white to red with its share of the total. */
 static void
 heat(FILE *out, double share)
@@ -77,6 +165,7 @@ export_dot(FILE *out, const struct export_view *v)
 	size_t n = 0, cap = 0, i;
 	uint64_t total;
 	bool *kept;
+	char **labels;
 
 	profile_compute(&p, tree, v->scope);
 	total = p.total[k];
@@ -118,18 +207,19 @@ export_dot(FILE *out, const struct export_view *v)
 	        "top [label=\"(toplevel)\\n%" PRIu64 ".%03" PRIu64
 	        " ms\", incl_us=%" PRIu64 ", fillcolor=\"#dddddd\"];\n",
 	        total / 1000, total % 1000, total);
+	for (i = 0; i < p.nrows; i++)
+		kept[i] = profile_row_used(&p, i) &&
+		          pct(p.rows[i].incl[k], total) >= v->min_pct;
+	labels = node_labels(tree, kept, p.nrows);
 	for (i = 0; i < p.nrows; i++) {
 		const struct profile_row *r = &p.rows[i];
 		char *name;
 
-		if (!profile_row_used(&p, i) ||
-		    pct(r->incl[k], total) < v->min_pct)
+		if (!kept[i])
 			continue;
-		kept[i] = true;
-		name = method_short_name(&tree->methods[i]);
 		fprintf(out, "m%zu [label=\"", i);
-		markup_dot_escape(out, name);
-		free(name);
+		markup_dot_escape(out, labels[i]);
+		free(labels[i]);
 		fprintf(out,
 		        "\\nincl %" PRIu64 ".%03" PRIu64
 		        " ms (%.1f%%)\\nexcl %" PRIu64 ".%03" PRIu64
@@ -167,6 +257,7 @@ export_dot(FILE *out, const struct export_view *v)
 		        1.0 + share / 10.0, 1 + (int)share, e->incl, e->calls);
 	}
 	fputs("}\n", out);
+	free(labels);
 	free(kept);
 	free(edges);
 	profile_done(&p);

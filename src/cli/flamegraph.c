@@ -104,7 +104,7 @@ side_open(struct side *s, const char *file, const struct cmd_opts *opts,
 {
 	s->tree = cmd_load(opts, file);
 	if (!s->tree)
-		return CMD_INPUT;
+		return cmd_load_status();
 	if (!cmd_scope(&s->scope, s->tree, opts))
 		return CMD_USAGE;
 	s->scoped = true;

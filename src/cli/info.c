@@ -33,7 +33,7 @@ cmd_info(int argc, char **argv)
 	tree = cmd_load(&opts, opts.args[0]);
 	cmd_opts_done(&opts);
 	if (!tree)
-		return CMD_INPUT;
+		return cmd_load_status();
 	summary_build(&s, tree);
 	for (i = 0; i < s.count; i++)
 		puts(s.lines[i]);

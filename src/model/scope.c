@@ -317,7 +317,7 @@ parse_time(const char *s, size_t len, uint64_t *us)
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	v = strtod(buf, &stop);
-	if (stop == buf || v < 0 || v > 1e15)
+	if (stop == buf || !(v >= 0 && v <= 1e15)) /* NaN too */
 		return false;
 	if (strcmp(stop, "us") == 0)
 		unit = 1;

@@ -47,4 +47,5 @@ trace_error_clear(struct trace_error *err)
 	err->message = NULL;
 	err->path = NULL;
 	err->offset = 0;
+	err->usage = false;
 }

@@ -14,6 +14,8 @@ struct trace_error {
 	char *message;   /* NULL while nothing went wrong */
 	uint64_t offset; /* byte offset in the file the message is about */
 	char *path;      /* the file the offset is in, or NULL for the input */
+	bool usage;      /* the command line asked the file for what it lacks
+	                    (an unknown --sample-type): a usage error */
 };
 
 /* Record a problem at offset unless one is already recorded. */

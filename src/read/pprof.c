@@ -743,6 +743,8 @@ choose_type(struct pprof *pp, const char *want)
 			strcat(list, ", ");
 		strncat(list, s.p, s.len);
 	}
+	if (!trace_error_isset(pp->err))
+		pp->err->usage = true; /* the option's fault, not the file's */
 	trace_error_set(pp->err, 0,
 	                "pprof: no sample type '%s'; the profile has %s (or "
 	                "an index from 0 to %zu)",

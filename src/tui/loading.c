@@ -295,7 +295,7 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status,
 	*rest = NULL;
 	if (!term_wait_begin()) {
 		tree = cmd_load(opts, path);
-		*status = tree ? CMD_OK : CMD_INPUT;
+		*status = tree ? CMD_OK : cmd_load_status();
 		return tree;
 	}
 	l = loading_start(path, opts->sample_type, opts->java_only,
@@ -303,7 +303,7 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status,
 	if (!l) {
 		term_wait_end();
 		tree = cmd_load(opts, path);
-		*status = tree ? CMD_OK : CMD_INPUT;
+		*status = tree ? CMD_OK : cmd_load_status();
 		return tree;
 	}
 	name = text_escape(path);
@@ -335,6 +335,6 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status,
 		loading_abandon(*rest);
 		*rest = NULL;
 	}
-	*status = tree ? CMD_OK : CMD_INPUT;
+	*status = tree ? CMD_OK : cmd_load_status();
 	return tree;
 }

@@ -220,7 +220,10 @@ source_editor_argv(const char *path, long line)
 		argv[n++] = xstrdup("vi");
 	if (line >= 1)
 		argv[n++] = xasprintf("+%ld", line);
-	argv[n++] = path[0] == '-' ? xasprintf("./%s", path) : xstrdup(path);
+	/* A relative path gets ./ first: an editor takes a word that
+	 * starts with - as an option and one that starts with + as a
+	 * command (--source-dir +dir, or -rf). */
+	argv[n++] = path[0] == '/' ? xstrdup(path) : xasprintf("./%s", path);
 	argv[n] = NULL;
 	return argv;
 }

@@ -191,7 +191,7 @@ viewer_main(int argc, char **argv)
 	    !cmd_openable(opts.args[0])) {
 		calltree_free(base);
 		cmd_opts_done(&opts);
-		return CMD_INPUT;
+		return opts.base && !base ? cmd_load_status() : CMD_INPUT;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		cmd_error(NULL,

@@ -1,5 +1,5 @@
 /*
- * sort: qsort that accepts an empty table (base NULL, n 0).
+ * sort: qsort and qsort_r that accept an empty table (base NULL, n 0).
  */
 #ifndef TRACETUI_UTIL_SORT_H
 #define TRACETUI_UTIL_SORT_H
@@ -14,6 +14,15 @@ sort_items(void *base, size_t n, size_t size,
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);
+}
+
+/* sort_items with qsort_r's extra argument for cmp. */
+static inline void
+sort_items_r(void *base, size_t n, size_t size,
+             int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
 }
 
 #endif

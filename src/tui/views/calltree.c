@@ -34,6 +34,7 @@
 #include "tui/app.h"
 #include "tui/list.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,7 +399,8 @@ sorted_children(struct calltree_view *v, uint32_t n, size_t *count)
 		UTIL_GROW(kids, cap, *count + 1);
 		kids[(*count)++] = ch;
 	}
-	qsort_r(kids, *count, sizeof(*kids), node_cmp, &ctx);
+	/* A node without children has no array: kids is NULL. */
+	sort_items_r(kids, *count, sizeof(*kids), node_cmp, &ctx);
 	return kids;
 }
 
@@ -605,7 +607,7 @@ open_paths(struct calltree_view *v, uint32_t *nodes, size_t n)
 {
 	size_t added = 0, shown;
 
-	qsort_r(nodes, n, sizeof(*nodes), incl_desc, v);
+	sort_items_r(nodes, n, sizeof(*nodes), incl_desc, v);
 	for (shown = 0; shown < n && added < EXPAND_LIMIT; shown++)
 		open_path(v, nodes[shown], &added);
 	rebuild_rows(v);
