@@ -6,7 +6,7 @@
 # threads' against `info`; text by default, TSV for a .tsv name; under
 # a filter the rows shown, always by full names; the prompt's history
 # left to patterns; an unwritable name is said in the status line with
-# the errno text.
+# the errno text; a write that fails leaves the old file whole.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 builddir=$(cd "${top_builddir:-.}" && pwd)
@@ -173,5 +173,23 @@ rm -f "$tmp/tracetui-profile.txt"
 write key:w key:Esc
 [ ! -e "$tmp/tracetui-profile.txt" ]
 ok $? "Esc at the prompt writes nothing"
+
+# A write that fails half way (here at a 2 KiB file size limit, the
+# way a full disk would) leaves the file as it was: w writes beside it
+# and renames, keeping its mode, and leaves no temporary file behind.
+printf 'OLD CONTENT\n' >"$tmp/keep.txt"
+chmod 640 "$tmp/keep.txt"
+(ulimit -f 4 && trap '' XFSZ &&
+	write key:w key:C-u type:keep.txt key:Enter)
+grep -q 'cannot write keep.txt: File too large' "$tmp/screen" &&
+	[ "$(cat "$tmp/keep.txt")" = "OLD CONTENT" ]
+ok $? "a write that fails leaves the old file whole"
+[ -z "$(find "$tmp" -name 'keep.txt.*')" ]
+ok $? "and no temporary file"
+write key:w key:C-u type:keep.txt key:Enter
+grep -q 'wrote [0-9]* rows to keep.txt' "$tmp/screen" &&
+	head -1 "$tmp/keep.txt" | grep -q '^Incl%' &&
+	[ "$(find "$tmp/keep.txt" -perm 640)" = "$tmp/keep.txt" ]
+ok $? "a write that succeeds replaces it, with its mode"
 
 done_testing

@@ -20,6 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const struct view_ops *const view_ops[APP_VIEW_COUNT] = {
 #define VIEW_OPS(id, name, req) [APP_VIEW_##id] = &view_##name##_ops,
@@ -875,6 +877,53 @@ prompt_recall(struct app *app, int dir)
 	}
 }
 
+/*
+ * A file to write path's new contents into: a temporary file beside it
+ * (*tmp its name, to rename over path once written), so a failed write
+ * leaves path as it was; path itself when it exists and is no regular
+ * file (a FIFO, /dev/stdout).  The new file gets path's mode, or
+ * 0666 less the umask.  NULL with errno set.
+ */
+static FILE *
+open_beside(const char *path, char **tmp)
+{
+	struct stat st;
+	mode_t mode, mask;
+	bool exists;
+	FILE *f;
+	int fd;
+
+	*tmp = NULL;
+	exists = stat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode))
+		return fopen(path, "w");
+	if (exists) {
+		mode = st.st_mode & 07777;
+	} else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	*tmp = xasprintf("%s.XXXXXX", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	if (fchmod(fd, mode) != 0 || !(f = fdopen(fd, "w"))) {
+		int e = errno;
+
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		errno = e;
+		return NULL;
+	}
+	return f;
+}
+
 bool
 app_write_view(struct app *app, const char *path)
 {
@@ -885,6 +934,7 @@ app_write_view(struct app *app, const char *path)
 	bool tsv = len > 4 && strcmp(path + len - 4, ".tsv") == 0;
 	enum table_format format = tsv ? TABLE_TSV : TABLE_TEXT;
 	FILE *f;
+	char *tmp;
 	int err = 0;
 
 	if (!ops->write && !(t = ops->rows ? ops->rows(state, app) : NULL)) {
@@ -892,7 +942,7 @@ app_write_view(struct app *app, const char *path)
 		return false;
 	}
 	errno = 0;
-	f = fopen(path, "w");
+	f = open_beside(path, &tmp);
 	if (!f) {
 		err = errno;
 	} else {
@@ -902,10 +952,16 @@ app_write_view(struct app *app, const char *path)
 			table_print(t, f, format);
 			n = table_nrows(t);
 		}
-		if (ferror(f))
+		if (fflush(f) != 0 || ferror(f))
 			err = errno ? errno : EIO;
 		if (fclose(f) != 0 && !err)
 			err = errno;
+		/* Written whole, or path untouched. */
+		if (tmp && !err && rename(tmp, path) != 0)
+			err = errno;
+		if (tmp && err)
+			unlink(tmp);
+		free(tmp);
 	}
 	table_free(t);
 	if (err) {
