@@ -74,6 +74,14 @@ struct mp_method {
 	long lo, hi;       /* obfuscated line range, -1 when none */
 	bool inline_frame; /* inlined into the method on a later line */
 	uint32_t next;     /* next method with the same hash */
+	uint32_t next_desc; /* next with the same hash of desc as well */
+	/* Set by settle() on the first method of its class and obfuscated
+	 * name (any_names: the names a lookup without a matching
+	 * signature gives) and on the first of its class, obfuscated name
+	 * and descriptor (desc_names: those a matching signature gives);
+	 * NULL elsewhere or when none.  *_single: one name, no '|'. */
+	const char *any_names, *desc_names;
+	bool any_single, desc_single;
 };
 
 struct mapping {
@@ -84,8 +92,10 @@ struct mapping {
 	size_t nmethods, methods_cap;
 	struct util_map class_hash;  /* hash of obf -> first class */
 	struct util_map method_hash; /* hash of class and obf -> first */
+	struct util_map desc_hash;   /* hash of class, obf and desc -> first */
 	struct util_map class_tail;  /* the same hashes -> last, to append */
 	struct util_map method_tail;
+	struct util_map desc_tail;
 };
 
 /* A growing string. */
@@ -125,6 +135,14 @@ method_key(uint32_t klass, const char *obf, size_t n)
 	return hash_bytes(
 	        hash_bytes(HASH_SEED, (const char *)&klass, sizeof(klass)), obf,
 	        n);
+}
+
+static uint64_t
+desc_key(uint64_t method, const char *desc)
+{
+	return hash_bytes(hash_bytes(HASH_SEED, (const char *)&method,
+	                             sizeof(method)),
+	                  desc, strlen(desc));
 }
 
 static uint32_t
@@ -363,6 +381,8 @@ method_line(struct parser *p, const char *s, const char *e, const char *obf,
 	m->hi = hi;
 	m->inline_frame = false;
 	m->next = NONE;
+	m->next_desc = NONE;
+	m->any_names = m->desc_names = NULL;
 	/* The line before, same name and range: an inline frame of this. */
 	if (p->last != NONE && lo >= 0) {
 		struct mp_method *prev = &map->methods[p->last];
@@ -378,6 +398,14 @@ method_line(struct parser *p, const char *s, const char *e, const char *obf,
 		*head = (uint32_t)map->nmethods;
 	else
 		map->methods[*tail].next = (uint32_t)map->nmethods;
+	*tail = (uint32_t)map->nmethods;
+	key = desc_key(key, m->desc);
+	head = util_map_slot(&map->desc_hash, key, NONE);
+	tail = util_map_slot(&map->desc_tail, key, NONE);
+	if (*head == NONE)
+		*head = (uint32_t)map->nmethods;
+	else
+		map->methods[*tail].next_desc = (uint32_t)map->nmethods;
 	*tail = (uint32_t)map->nmethods;
 	p->last = (uint32_t)map->nmethods++;
 	return true;
@@ -406,6 +434,8 @@ member_line(struct parser *p, const char *s, const char *e)
 	return method_line(p, s, left_e, obf, (size_t)(e - obf));
 }
 
+static void settle(struct mapping *map);
+
 struct mapping *
 mapping_parse(const char *text, size_t len, const char *name, char **error)
 {
@@ -416,8 +446,10 @@ mapping_parse(const char *text, size_t len, const char *name, char **error)
 	util_arena_init(&map->arena);
 	util_map_init(&map->class_hash);
 	util_map_init(&map->method_hash);
+	util_map_init(&map->desc_hash);
 	util_map_init(&map->class_tail);
 	util_map_init(&map->method_tail);
+	util_map_init(&map->desc_tail);
 	if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
 		s += 3;
 	while (s < end) {
@@ -445,6 +477,7 @@ mapping_parse(const char *text, size_t len, const char *name, char **error)
 		}
 		s = nl ? nl + 1 : end;
 	}
+	settle(map);
 	return map;
 }
 
@@ -514,8 +547,10 @@ mapping_free(struct mapping *map)
 	free(map->methods);
 	util_map_done(&map->class_hash);
 	util_map_done(&map->method_hash);
+	util_map_done(&map->desc_hash);
 	util_map_done(&map->class_tail);
 	util_map_done(&map->method_tail);
+	util_map_done(&map->desc_tail);
 	util_arena_done(&map->arena);
 	free(map);
 }
@@ -568,16 +603,13 @@ add_descriptor(const struct mapping *map, struct buf *b, const char *s,
 
 /* Whether candidate m is kept: see the top of the file. */
 static bool
-wanted(const struct mp_method *m, const char *desc, int pass)
+wanted(const struct mp_method *m, int pass)
 {
 	switch (pass) {
 	case 0: /* the signature matches a real method */
-		return desc && !m->inline_frame && strcmp(m->desc, desc) == 0;
-	case 1: /* the signature matches an inline frame */
-		return desc && strcmp(m->desc, desc) == 0;
 	case 2: /* the real methods */
 		return !m->inline_frame;
-	default: /* anything */
+	default: /* the signature matches an inline frame; anything */
 		return true;
 	}
 }
@@ -585,31 +617,39 @@ wanted(const struct mp_method *m, const char *desc, int pass)
 /* At most this many original names are joined for one method. */
 enum { MAX_NAMES = 8 };
 
-/* The original name(s) of method obf of class c, or NULL when none. */
-static char *
-method_names(const struct mapping *map, uint32_t c, const char *obf,
-             const char *desc, const char **qualifier, size_t *qualifier_len)
+/*
+ * The names of the candidates from `first` on (along next_desc when
+ * by_desc, else along next) that share its class, obfuscated name (and
+ * descriptor when by_desc), real methods first (passes 0 and 1, or 2 and
+ * 3): distinct, in file order, at most MAX_NAMES and then "...", kept in
+ * the arena; NULL when none.  Walks the chain once per pass.
+ */
+static const char *
+candidate_names(struct mapping *map, uint32_t first, bool by_desc,
+                bool *single)
 {
+	const struct mp_method *f = &map->methods[first];
 	struct buf out = {0};
 	struct util_map seen;
-	uint32_t first, i;
+	const char *kept = NULL;
 	size_t count = 0;
+	uint32_t i;
 	int pass;
 
-	if (!util_map_get(&map->method_hash, method_key(c, obf, strlen(obf)),
-	                  &first))
-		return NULL;
 	util_map_init(&seen);
-	*qualifier = NULL;
-	for (pass = 0; pass < 4 && !count; pass++) {
-		for (i = first; i != NONE; i = map->methods[i].next) {
+	for (pass = by_desc ? 0 : 2; pass < (by_desc ? 2 : 4) && !count;
+	     pass++) {
+		for (i = first; i != NONE;
+		     i = by_desc ? map->methods[i].next_desc
+		                 : map->methods[i].next) {
 			const struct mp_method *m = &map->methods[i];
 			uint64_t h =
 			        hash_bytes(HASH_SEED, m->name, strlen(m->name));
 			uint32_t *slot;
 
-			if (m->klass != c || strcmp(m->obf, obf) != 0 ||
-			    !wanted(m, desc, pass))
+			if (m->klass != f->klass || strcmp(m->obf, f->obf) != 0 ||
+			    (by_desc && strcmp(m->desc, f->desc) != 0) ||
+			    !wanted(m, pass))
 				continue;
 			/* One hash per distinct name; a collision just
 			 * shows a name twice. */
@@ -629,16 +669,97 @@ method_names(const struct mapping *map, uint32_t c, const char *obf,
 		}
 	}
 	util_map_done(&seen);
-	if (count == 1) {
-		/* Another class's frame: "other.Cls.m". */
-		const char *dot = strrchr(out.s, '.');
+	*single = count == 1;
+	if (count)
+		kept = keep(map, out.s, out.len);
+	free(out.s);
+	return kept;
+}
 
-		if (dot) {
-			*qualifier = out.s;
-			*qualifier_len = (size_t)(dot - out.s);
-		}
+/* The first method of class c named obf (with descriptor desc, unless
+ * NULL), or NONE. */
+static uint32_t
+group_first(const struct mapping *map, uint32_t c, const char *obf,
+            const char *desc)
+{
+	uint64_t key = method_key(c, obf, strlen(obf));
+	uint32_t i;
+
+	if (desc) {
+		if (!util_map_get(&map->desc_hash, desc_key(key, desc), &i))
+			return NONE;
+		for (; i != NONE; i = map->methods[i].next_desc)
+			if (map->methods[i].klass == c &&
+			    strcmp(map->methods[i].obf, obf) == 0 &&
+			    strcmp(map->methods[i].desc, desc) == 0)
+				return i;
+		return NONE;
 	}
-	return count ? buf_take(&out) : NULL;
+	if (!util_map_get(&map->method_hash, key, &i))
+		return NONE;
+	for (; i != NONE; i = map->methods[i].next)
+		if (map->methods[i].klass == c &&
+		    strcmp(map->methods[i].obf, obf) == 0)
+			return i;
+	return NONE;
+}
+
+/*
+ * Work out every lookup's answer once the file is read (inline frames
+ * are known only then): each group of methods with one class and
+ * obfuscated name, and each with one descriptor as well, gets its names
+ * on its first method.  A group is walked once, so 200,000 overloads
+ * under one name cost 200,000 steps here, not that many per method of
+ * the trace.
+ */
+static void
+settle(struct mapping *map)
+{
+	size_t i;
+
+	for (i = 0; i < map->nmethods; i++) {
+		struct mp_method *m = &map->methods[i];
+
+		/* The first of its group is what group_first finds: an
+		 * earlier method of the chain stops it at once. */
+		if (group_first(map, m->klass, m->obf, NULL) == i)
+			m->any_names = candidate_names(map, (uint32_t)i, false,
+			                               &m->any_single);
+		if (group_first(map, m->klass, m->obf, m->desc) == i)
+			m->desc_names = candidate_names(map, (uint32_t)i, true,
+			                                &m->desc_single);
+	}
+}
+
+/* The original name(s) of method obf of class c, or NULL when none: a
+ * hash probe or two (settle() did the work). */
+static char *
+method_names(const struct mapping *map, uint32_t c, const char *obf,
+             const char *desc, const char **qualifier, size_t *qualifier_len)
+{
+	const char *names = NULL;
+	bool single = false;
+	uint32_t i;
+	char *out, *dot;
+
+	*qualifier = NULL;
+	if (desc && (i = group_first(map, c, obf, desc)) != NONE &&
+	    map->methods[i].desc_names) {
+		names = map->methods[i].desc_names;
+		single = map->methods[i].desc_single;
+	} else if ((i = group_first(map, c, obf, NULL)) != NONE) {
+		names = map->methods[i].any_names;
+		single = map->methods[i].any_single;
+	}
+	if (!names)
+		return NULL;
+	out = xstrdup(names);
+	/* Another class's frame: "other.Cls.m". */
+	if (single && (dot = strrchr(out, '.'))) {
+		*qualifier = out;
+		*qualifier_len = (size_t)(dot - out);
+	}
+	return out;
 }
 
 void
