@@ -823,6 +823,8 @@ choose_type(struct simpleperf *sp, const char *want)
 			strcat(list, ", ");
 		strcat(list, sp->types[i]);
 	}
+	if (!trace_error_isset(sp->err))
+		sp->err->usage = true; /* the option's fault, not the file's */
 	trace_error_set(sp->err, HEADER,
 	                "simpleperf: no event type '%s'; the recording has "
 	                "%s, all (or an index from 0 to %zu)",
