@@ -38,6 +38,22 @@ for v in nan -nan inf -inf infinity 1e999; do
 	run "$TRACETUI" report --range "0..$v" x.trace
 	ok $([ $rc -eq 2 ] && echo 0 || echo 1) "--range 0..$v: a usage error"
 done
+# "tracetui -" reads the trace from standard input and its keys from
+# /dev/tty: without a terminal it says why (status 2), not "cannot
+# open"; the batch commands read "-" as ever.
+demo=${top_builddir:-.}/data/demo.trace
+[ -f "$demo" ] || demo=${top_srcdir:-.}/data/demo.trace
+if command -v setsid >/dev/null 2>&1 && [ -f "$demo" ]; then
+	setsid "$TRACETUI" - <"$demo" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ok $([ $rc -eq 2 ] && grep -q "keys from the terminal (/dev/tty: " \
+		"$tmp/err" && ! grep -q "cannot open" "$tmp/err" &&
+		echo 0 || echo 1) "tracetui - without a terminal: why, exit 2 (got $rc)"
+	diag <"$tmp/err"
+	run sh -c "\"$TRACETUI\" report - <\"$demo\""
+	ok $([ $rc -eq 0 ] && echo "$out" | grep -q '^-: thread-cpu clock' &&
+		echo 0 || echo 1) "report - reads standard input"
+fi
 run "$TRACETUI" report --format xml x.trace
 ok $([ $rc -eq 2 ] && echo 0 || echo 1) "unknown format"
 run "$TRACETUI" report --clock sundial x.trace

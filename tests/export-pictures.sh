@@ -16,7 +16,9 @@
 #   the page and the DOT graph (and in dot's own SVG with graphviz);
 #   neither the SVG nor the page refers to anything on the network;
 # - overloads and a method declared twice get labels that differ (the
-#   signature, then a number).
+#   signature, then a number);
+# - the page fits a 1400-pixel window whatever the names' length (its
+#   width measured by headless Chromium when it is installed).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -463,5 +465,39 @@ printf '%s\n' "$labels" | grep -qx 'a.B.run (I)V' &&
 	printf '%s\n' "$labels" | grep -qx 'a.C.go'
 ok $? "overloads: the signature, then a number; a lone name as it was"
 check dot all overloads "$tmp/overloads.trace"
+
+# The page fits a window 1400 pixels wide however long the names: a
+# name of 600 characters without a space (a Kotlin lambda's signature)
+# made the table 3,500 pixels wide.  The style lets such a name wrap
+# anywhere; headless Chromium, when installed, measures the page.
+long=$(awk 'BEGIN { for (i = 0; i < 60; i++) printf "Lcom/example/Ab%d;", i }')
+printf '%s\n' 'format v1' 'version 3' 'clock dual' 'thread 1 main' \
+	"method 0x4 com.example.Outer\$inner\$1 invokeSuspend ($long)V A.java" \
+	'method 0x8 a.B run ()V B.java' 'call 1 0x8 0 0 100 100 {' \
+	' call 1 0x4 10 10 90 90' '}' >"$tmp/long.spec"
+"$MKTRACE" "$tmp/long.spec" "$tmp/long.trace" &&
+	"$TRACETUI" export -f html "$tmp/long.trace" >"$tmp/long.html"
+ok $? "a name of $((${#long} + 40)) characters: export -f html"
+grep -q 'max-width: 100%' "$tmp/long.html" &&
+	grep -q 'td.name { overflow-wrap: anywhere; }' "$tmp/long.html"
+ok $? "the style lets a long name wrap and the table fit"
+browser=
+for b in chromium chromium-browser google-chrome; do
+	command -v "$b" >/dev/null 2>&1 && browser=$b && break
+done
+if [ -n "$browser" ]; then
+	cp "$tmp/long.html" "$tmp/measure.html"
+	printf '%s\n' '<script>document.body.setAttribute("data-width",' \
+		'document.documentElement.scrollWidth)</script>' \
+		>>"$tmp/measure.html"
+	width=$(timeout 60 "$browser" --headless --no-sandbox --disable-gpu \
+		--window-size=1400,900 --virtual-time-budget=2000 \
+		--dump-dom "file://$tmp/measure.html" 2>/dev/null |
+		sed -n 's/.*data-width="\([0-9]*\)".*/\1/p' | head -1)
+	[ -n "$width" ] && [ "$width" -le 1400 ]
+	ok $? "in a 1400-pixel window the page is ${width:-?} pixels wide"
+else
+	ok 0 "the page's width in a browser # SKIP no chromium"
+fi
 
 done_testing

@@ -1040,6 +1040,17 @@ expect 'source not found: no .*/srcroot/com/example/app/Gone\.java or \.kt' \
 keys q
 sane q
 
+# --- A trace on standard input: the keys from the terminal ------------
+label="stdin"
+run_in_pane "cat $tmp/gen.trace | $TRACETUI -"
+expect '\| Profile \| all 3 threads \|' "$label: cat FILE | tracetui - opens"
+status_line
+before=$sl
+keys j
+wait_status_change "$before"
+ok $? "$label: keys come from the terminal (j moves)"
+keys q
+sane "q on a piped trace"
 # --- A refused pattern, and a fatal signal on an overflowed stack -------
 # 20,000 nested groups overflowed regcomp's stack and left the terminal
 # raw, in the alternate screen with the mouse on.  A pattern nested past

@@ -42,7 +42,12 @@
 static const char style[] =
         "<style>\n"
         "body { font-family: sans-serif; margin: 1em 2em; }\n"
-        "table { border-collapse: collapse; font-size: 13px; }\n"
+        /* Tables fit the window: a long name wraps anywhere (a
+         * signature has no space to wrap at), numbers never. */
+        "table { border-collapse: collapse; font-size: 13px; "
+        "max-width: 100%; }\n"
+        "td.name { overflow-wrap: anywhere; }\n"
+        "td:not(.name) { white-space: nowrap; }\n"
         "th, td { padding: 2px 8px; border-bottom: 1px solid #ddd; }\n"
         "th { cursor: pointer; background: #eee; text-align: right; }\n"
         "td { text-align: right; font-variant-numeric: tabular-nums; }\n"

@@ -247,11 +247,20 @@ is_named_fifo(const char *path)
 	return stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
 }
 
+/* What "-" reads. */
+static int stdin_fd = STDIN_FILENO;
+
+void
+trace_set_stdin(int fd)
+{
+	stdin_fd = fd;
+}
+
 int
 trace_open_input(const char *path)
 {
 	if (strcmp(path, "-") == 0)
-		return dup(STDIN_FILENO);
+		return dup(stdin_fd);
 	/* A FIFO is opened as cat does, waiting for its writer: opened
 	 * without blocking it reads as empty until one comes.  Anything
 	 * else must not block (a tape or a serial line would). */
@@ -728,6 +737,8 @@ trace_openable(const char *path, struct trace_error *err)
 	bool pair;
 	int fd, problem;
 
+	if (strcmp(path, "-") == 0)
+		return true; /* standard input: read once, when loaded */
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		trace_error_set(err, 0, "is a directory, not a trace file");
 		trace_error_set_path(err, path);

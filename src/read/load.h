@@ -41,9 +41,13 @@ bool trace_load(const char *path, const struct trace_sink *sink,
  * with err set ("cannot open: No such file or directory").
  */
 bool trace_openable(const char *path, struct trace_error *err);
-/* A descriptor to read path from ("-": a copy of standard input), or -1
- * with errno: a FIFO waits for its writer, nothing else blocks. */
+/* A descriptor to read path from ("-": a copy of standard input, or of
+ * the descriptor trace_set_stdin gave), or -1 with errno: a FIFO waits
+ * for its writer, nothing else blocks. */
 int trace_open_input(const char *path);
+/* Read "-" from fd from now on: the viewer moves the piped trace there
+ * and its standard input to the terminal, for the keys. */
+void trace_set_stdin(int fd);
 
 /*
  * Read a trace held in memory (no sibling .key, .data or .sec files are

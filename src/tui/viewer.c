@@ -9,6 +9,7 @@
 #include "tui/app.h"
 #include "cli/cmd.h"
 #include "model/open.h"
+#include "read/load.h"
 #include "tui/keymap.h"
 #include "tui/loading.h"
 #include "tui/source.h"
@@ -16,6 +17,7 @@
 #include "util/alloc.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +100,12 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	snprintf(type, sizeof(type), "%ld", app->sample_type_wanted);
 	app->sample_type_wanted = -1;
 	app->quit = false;
+	if (strcmp(opts->args[0], "-") == 0 ||
+	    (opts->base && strcmp(opts->base, "-") == 0)) {
+		app_message(app, true, "standard input cannot be read again "
+		                       "for another sample type: name the file");
+		return app;
+	}
 	tree = calltree_load_with(opts->args[0], &o, &err);
 	if (tree && opts->base)
 		base = calltree_load_with(opts->base, &o, &err);
@@ -168,6 +176,45 @@ take_calls(struct app *app, struct loading **rest, const struct cmd_opts *opts)
 	app_take_calls(app, tree);
 }
 
+/*
+ * "tracetui -": the trace comes on standard input, so the keys come from
+ * the terminal (/dev/tty): the pipe moves to a descriptor of its own,
+ * which "-" then reads (trace_set_stdin, once: y cannot read it again),
+ * and the terminal takes standard input's place.  False after a message
+ * when there is no pipe or no terminal.
+ */
+static bool
+take_piped_trace(void)
+{
+	int in, tty;
+
+	if (isatty(STDIN_FILENO)) {
+		cmd_error(NULL, "'-' reads the trace from standard input, "
+		                "which is the terminal here: pipe a trace in "
+		                "(cat FILE | tracetui -) or name the file");
+		return false;
+	}
+	tty = open("/dev/tty", O_RDWR | O_CLOEXEC);
+	if (tty < 0) {
+		cmd_error(NULL,
+		          "the viewer reads its keys from the terminal "
+		          "(/dev/tty: %s) while the trace comes on standard "
+		          "input; for text, try 'tracetui report -'",
+		          strerror(errno));
+		return false;
+	}
+	in = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (in < 0 || dup2(tty, STDIN_FILENO) < 0) {
+		cmd_error(NULL, "cannot keep standard input: %s",
+		          strerror(errno));
+		close(tty);
+		return false;
+	}
+	close(tty);
+	trace_set_stdin(in);
+	return true;
+}
+
 int
 viewer_main(int argc, char **argv)
 {
@@ -185,6 +232,10 @@ viewer_main(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
+	if (strcmp(opts.args[0], "-") == 0 && !take_piped_trace()) {
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
 	/* A file that cannot be read is reported before the terminal is
 	 * needed, as a --mapping that cannot be is. */
 	if ((opts.base && !(base = cmd_load(&opts, opts.base))) ||
