@@ -785,6 +785,22 @@ ok $([ $? -eq 3 ] && [ "$(wc -l <"$tmp/base.err")" -eq 1 ] &&
 		"$tmp/base.err" && echo 0 || echo 1) \
 	"an unreadable --base exits with 3"
 
+# Back from the chart a frame's Enter opened: the range Enter set goes
+# with the place left, so the Frames view lists every frame again, as
+# many as `tracetui frames` counts; forward again, the range is back.
+want=$("$TRACETUI" frames "$tmp/frames.trace" |
+	sed -n '1s/.*: \([0-9]*\) frames,.*/\1/p')
+(cd "$tmp" && "$RENDER" frames.trace 100x16 VIEW_FRAMES MOVE_DOWN ENTER \
+	HISTORY_BACK) >"$tmp/back.txt" 2>&1
+got=$(sed -n '1s/.*| \([0-9]*\) frames.*/\1/p' "$tmp/back.txt")
+ok $([ -n "$want" ] && [ "$got" = "$want" ] &&
+	grep -q "| range: all |" "$tmp/back.txt" && echo 0 || echo 1) \
+	"back from a frame's chart: all $want frames listed (got '$got')"
+(cd "$tmp" && "$RENDER" frames.trace 100x16 VIEW_FRAMES MOVE_DOWN ENTER \
+	HISTORY_BACK HISTORY_FORWARD) >"$tmp/fwd.txt" 2>&1
+ok $(sed -n 1p "$tmp/fwd.txt" | grep -q "| Timeline |.*range: wall " &&
+	echo 0 || echo 1) "forward again: the chart with the frame's range"
+
 # An unknown step is a usage error.
 (cd "$tmp" && "$RENDER" calls.trace 80x24 NO_SUCH_STEP) >/dev/null 2>&1
 ok $([ $? -eq 2 ] && echo 0 || echo 1) "an unknown step exits with 2"

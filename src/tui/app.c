@@ -455,9 +455,19 @@ static struct app_place
 here(const struct app *app)
 {
 	struct app_place p = {app->view, app->sel.method, app->sel.thread,
-	                      app->sel.call, app->ntransforms};
+	                      app->sel.call, app->ntransforms,
+	                      app->scope.range};
 
 	return p;
+}
+
+static bool
+same_range(const struct time_range *a, const struct time_range *b)
+{
+	if (!a->on || !b->on)
+		return a->on == b->on;
+	return a->clock == b->clock && a->start == b->start &&
+	       a->end == b->end;
 }
 
 static void set_transforms(struct app *app, size_t n);
@@ -468,6 +478,10 @@ go_to(struct app *app, struct app_place place)
 {
 	set_transforms(app, place.transforms);
 	app->view = place.view;
+	if (!same_range(&place.range, &app->scope.range)) {
+		app->scope.range = place.range;
+		recompute(app);
+	}
 	if (place.call != CALL_NONE && place.method != CALL_NONE &&
 	    place.transforms == app->ntransforms)
 		selection_set_call(&app->sel, app->tree, place.thread,
@@ -477,11 +491,15 @@ go_to(struct app *app, struct app_place place)
 	refresh_views(app);
 }
 
-void
-app_jump(struct app *app, enum app_view view, uint32_t m)
+/* app_jump, the place left recorded with range was (NULL: the range
+ * now), the range it had before what asked for the jump set another. */
+static void
+jump_from(struct app *app, enum app_view view, uint32_t m,
+          const struct time_range *was)
 {
 	struct app_place to = {view, m, app->sel.thread, app->sel.call,
-	                       app->ntransforms};
+	                       app->ntransforms, app->scope.range};
+	struct app_place from = here(app);
 
 	if (view == app->view && m == app->sel.method)
 		return;
@@ -490,9 +508,17 @@ app_jump(struct app *app, enum app_view view, uint32_t m)
 	if (!view_ready(app, view, m))
 		return;
 	app->pending_view = APP_VIEW_COUNT;
-	history_push(&app->back, here(app));
+	if (was)
+		from.range = *was;
+	history_push(&app->back, from);
 	app->forward.count = 0;
 	go_to(app, to);
+}
+
+void
+app_jump(struct app *app, enum app_view view, uint32_t m)
+{
+	jump_from(app, view, m, NULL);
 }
 
 void
@@ -645,10 +671,11 @@ ask_init(const struct app *app, struct view_ask *ask)
  * to it, or the call tree on its path (the Frames and Calls views'
  * Enter). */
 static void
-open_call(struct app *app, enum app_view view, uint32_t t, uint32_t c)
+open_call(struct app *app, enum app_view view, uint32_t t, uint32_t c,
+          const struct time_range *was)
 {
 	app_select_call(app, t, c);
-	app_jump(app, view, app->sel.method);
+	jump_from(app, view, app->sel.method, was);
 	if (app->view == APP_VIEW_TIMELINE)
 		app_request(app, REQ_ZOOM_CALL);
 }
@@ -658,15 +685,16 @@ static void
 apply_ask(struct app *app, struct view_ask *ask)
 {
 	enum app_view from = app->view;
+	struct time_range was = app->scope.range; /* the place's, left */
 
 	if (ask->set_scope)
 		app_set_scope(app, &ask->scope);
 	if (ask->set_range)
 		app_set_range(app, &ask->range);
 	if (ask->open_call && ask->jump != APP_VIEW_COUNT)
-		open_call(app, ask->jump, ask->call_thread, ask->call);
+		open_call(app, ask->jump, ask->call_thread, ask->call, &was);
 	else if (ask->jump != APP_VIEW_COUNT)
-		app_jump(app, ask->jump, ask->method);
+		jump_from(app, ask->jump, ask->method, &was);
 	else if (app->view == from)
 		take_selection(app, from);
 	if (ask->message[0])

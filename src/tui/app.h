@@ -40,6 +40,8 @@ struct app_place {
 	uint32_t method;
 	uint32_t thread, call; /* the call selected there, or CALL_NONE */
 	size_t transforms; /* how many transforms applied there */
+	struct time_range range; /* the range there (the thread scope is
+	                            not part of a place) */
 };
 
 /* A transform applied in the viewer, and what it selected. */

@@ -470,7 +470,17 @@ calls_rows(void *state, struct app *app)
 	return t;
 }
 
+/* The list whose cursor the status line places. */
+static const struct list *
+calls_cursor(void *state)
+{
+	const struct calls_view *v = state;
+
+	return &v->list;
+}
+
 const struct view_ops view_calls_ops = {
+        .cursor = calls_cursor,
         .name = "Calls",
         .hints = "Enter:chart  s:sort",
         .needs_calls = true,

@@ -588,7 +588,17 @@ fv_rows(void *state, struct app *app)
 	return t;
 }
 
+/* The list whose cursor the status line places. */
+static const struct list *
+fv_cursor(void *state)
+{
+	const struct frames_view *v = state;
+
+	return &v->list;
+}
+
 const struct view_ops view_frames_ops = {
+        .cursor = fv_cursor,
         .name = "Frames",
         .hints = "Enter:chart  l:hot method  s:by length/start",
         .needs_calls = true,
