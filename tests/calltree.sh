@@ -112,7 +112,7 @@ if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue
 		name=$(basename "$f" .trace)
-		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
+		"$TRACETUI" report "$f" >/dev/null 2>&1 || continue
 		first=$("$RENDER" "$f" 400x12 2>/dev/null |
 			sed -n '1s/.*| clock: \([a-z+]*\).*/\1/p')
 		[ -n "$first" ] || continue

@@ -37,8 +37,45 @@ run "$TRACETUI" info "$T/game__mytrace.trace"
 echo "$err" | grep -q "record size 0" ; ok $? "game__mytrace: record size 0 named"
 run "$TRACETUI" info "$T/perflib__basic-special_char.trace"
 echo "$err" | grep -q "record size 1186" ; ok $? "special_char: record size 1186 named"
+# perflib__header.trace is its key, then 'SLOW' and a line of words where
+# the binary part was: info says the data part is missing and still shows
+# what the key holds; the other commands refuse it (status 3, above).
 run "$TRACETUI" info "$T/perflib__header.trace"
-echo "$err" | grep -q "offset 561: unsupported data version" ; ok $? "header: bad data part at 561"
+[ $rc -eq 0 ] && ! echo "$err" | grep -q "unsupported data version" &&
+	echo "$err" | grep -q "offset 557: warning: the data part is missing: 24 bytes of text follow the data magic 'SLOW'"
+ok $? "header: info says the data part is missing at 557 (exit $rc)"
+echo "$err" | diag
+echo "$out" | grep -q "^format: *V1, version 3 (the key's); the data part is missing$" &&
+	echo "$out" | grep -q "^complete: *no (the key only: no data part)$" &&
+	echo "$out" | grep -q "^  offset 557: the data part is missing"
+ok $? "header: info's lines say so too"
+# What the key says, as the file has it: its properties, its two threads
+# and its four methods.
+grep -a '^[a-z-]*=' "$T/perflib__header.trace" | sed 's/^/  /' >"$tmp/want"
+echo "$out" | sed -n '/^properties:/,/^threads:/p' | sed '1d;$d' >"$tmp/got"
+[ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got"
+ok $? "header: info shows the key's properties"
+echo "$out" | awk '$1 ~ /^[0-9]+$/ { $2 = $3 = $4 = $5 = ""; print }' |
+	tr -s ' ' >"$tmp/got"
+printf '1 main\n11 AsyncTask #1\n' | cmp -s - "$tmp/got"
+ok $? "header: info shows the key's threads 1 main and 11 AsyncTask #1"
+[ "$(echo "$out" | sed -n 's/^methods: *//p')" = \
+	"$(grep -ac '^0x' "$T/perflib__header.trace")" ]
+ok $? "header: info counts the key's methods"
+run "$TRACETUI" report "$T/perflib__header.trace"
+[ $rc -eq 3 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] &&
+	echo "$err" | grep -q "offset 557: the data part is missing: .*'tracetui info' shows its key$"
+ok $? "header: report refuses it in one line, pointing to info (exit $rc)"
+# The key alone, the file ending at '*end': the same.
+end=$(grep -abo '^\*end$' "$T/perflib__header.trace" | cut -d: -f1)
+head -c $((end + 5)) "$T/perflib__header.trace" >"$tmp/key-only.trace"
+run "$TRACETUI" info "$tmp/key-only.trace"
+[ $rc -eq 0 ] && echo "$err" | grep -q "offset $((end + 5)): warning: the data part is missing: the file ends after '\*end'" &&
+	echo "$out" | grep -q "^  clock-call-overhead-nsec=1974$"
+ok $? "a key alone: info says the data part is missing, shows the key (exit $rc)"
+run "$TRACETUI" tree "$tmp/key-only.trace"
+[ $rc -eq 3 ] && echo "$err" | grep -q "the data part is missing"
+ok $? "a key alone: tree refuses it (exit $rc)"
 
 # perflib's expected call trees of thread "AsyncTask #1".
 for n in basic basic-api10 exception mismatched; do

@@ -325,7 +325,7 @@ self_diff v3-dual.trace v3-dual
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue
-		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
+		"$TRACETUI" report "$f" >/dev/null 2>&1 || continue
 		self_diff "$f" "${f##*/}"
 	done
 	a=$SHARED_TRACES/game__mytrace.earlier-revision.trace

@@ -316,7 +316,7 @@ ok "$([ $rc -eq 0 ] && echo "$out" | grep -q 'speedscope, chrome' &&
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue
-		"$TRACETUI" info "$f" >/dev/null 2>&1 || continue
+		"$TRACETUI" report "$f" >/dev/null 2>&1 || continue
 		for format in speedscope chrome; do
 			valid $format "$f" "${f##*/}"
 		done

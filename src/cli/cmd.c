@@ -10,6 +10,7 @@
 #include "model/open.h"
 #include "query/frames.h"
 #include "read/load.h"
+#include "read/v1.h"
 #include "text/width.h"
 #include "util/alloc.h"
 
@@ -887,6 +888,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 
 	memset(opts, 0, sizeof(*opts));
 	opts->profile_only = spec->profile_only;
+	opts->key_only = spec->key_only;
 	opts->clock = -1;
 	opts->top = -1;
 	opts->min_pct = 1.0;
@@ -1006,6 +1008,34 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	return cmd_loaded(opts, path, tree, &err);
 }
 
+/* A key without its data part has nothing to count: its warning said as
+ * the error (status 3), and a pointer to info, which shows the key. */
+static struct calltree *
+refuse_key_only(const char *path, struct calltree *tree)
+{
+	char *where = text_escape(path);
+	size_t i;
+
+	for (i = 0; i < tree->nwarnings; i++) {
+		const char *m = tree->warnings[i].message;
+		char *what;
+
+		if (strncmp(m, TRACE_V1_NO_DATA, strlen(TRACE_V1_NO_DATA)))
+			continue;
+		what = text_escape(m);
+		fprintf(stderr,
+		        "tracetui: %s: offset %llu: %s; 'tracetui info' shows "
+		        "its key\n",
+		        where, (unsigned long long)tree->warnings[i].offset,
+		        what);
+		free(what);
+		break;
+	}
+	free(where);
+	calltree_free(tree);
+	return NULL;
+}
+
 struct calltree *
 cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
            struct trace_error *err)
@@ -1024,6 +1054,8 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 		trace_error_clear(err);
 		return NULL;
 	}
+	if (tree->header.no_data && !opts->key_only)
+		return refuse_key_only(path, tree);
 	for (i = 0; i < tree->nwarnings && i < MAX_WARNINGS_SHOWN; i++) {
 		/* Warnings quote the file's own bytes: escaped for stderr. */
 		char *where = text_escape(path);

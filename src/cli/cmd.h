@@ -76,6 +76,9 @@ struct cmd_spec {
 	/* The command reads the scope's profile and nothing else of the
 	 * calls: without a range or transforms, the load sums them only. */
 	bool profile_only;
+	/* The command describes a key whose data part is missing (info);
+	 * the others refuse it with status 3. */
+	bool key_only;
 };
 
 struct cmd_opts {
@@ -93,6 +96,7 @@ struct cmd_opts {
 	bool normalize;        /* --normalize */
 	const char *range;     /* --range, checked */
 	bool profile_only;     /* the spec's, for cmd_load */
+	bool key_only;         /* the spec's, for cmd_load */
 	const char *mapping;   /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;      /* --base FILE, or NULL */

@@ -17,6 +17,7 @@ static const struct cmd_spec info_spec = {
         .options = OPT_SAMPLE_TYPE,
         .min_args = 1,
         .max_args = 1,
+        .key_only = true,
 };
 
 int

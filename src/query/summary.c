@@ -119,8 +119,9 @@ summary_build(struct summary *s, const struct calltree *tree)
 		trace_header(s, tree);
 	line(s, "methods:     %zu", tree->nmethods);
 	line(s, "complete:    %s",
-	     tree->header.incomplete ? "no (cut off before the summary)"
-	                             : "yes");
+	     tree->header.no_data      ? "no (the key only: no data part)"
+	     : tree->header.incomplete ? "no (cut off before the summary)"
+	                               : "yes");
 	if (tree->header.format == TRACE_FORMAT_SIMPLEPERF)
 		simpleperf_lists(s, tree);
 	else
@@ -147,6 +148,10 @@ trace_header(struct summary *s, const struct calltree *tree)
 		     "from offset %u",
 		     format_name(tree), tree->header.version,
 		     tree->header.data_offset);
+	else if (tree->header.no_data)
+		line(s, "format:      %s, version %u (the key's); the data part "
+		        "is missing",
+		     format_name(tree), tree->header.version);
 	else
 		line(s,
 		     "format:      %s, version %u, %u-byte records, data "
@@ -165,8 +170,9 @@ trace_header(struct summary *s, const struct calltree *tree)
 	} else {
 		line(s, "recording:   instrumented");
 	}
-	line(s, "start time:  %llu us",
-	     (unsigned long long)tree->header.start_time);
+	if (!tree->header.no_data)
+		line(s, "start time:  %llu us",
+		     (unsigned long long)tree->header.start_time);
 	line(s, "records:     %llu", (unsigned long long)tree->records);
 	line(s, "calls:       %llu",
 	     (unsigned long long)calltree_call_count(tree));

@@ -366,10 +366,11 @@ load_one_file(const struct file_bytes *f, const struct trace_sink *sink,
 	}
 	at = key.end;
 	if (at >= f->size) {
-		trace_error_set(err, at,
-		                "expected the binary data part ('SLOW') after "
-		                "'*end', found the end of the file");
-		return false;
+		trace_v1_no_data(&key, at,
+		                 "the file ends after '*end' (no data header, "
+		                 "no records)",
+		                 sink);
+		return true;
 	}
 	/* Tolerate a few stray bytes between the key and the data. */
 	for (skip = 0; skip < 8 && at + skip + 4 <= f->size; skip++)

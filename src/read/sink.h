@@ -67,6 +67,7 @@ struct trace_header {
 	uint64_t start_time;       /* header's start time, microseconds */
 	unsigned time_bits;        /* 32: times wrap and need unwrapping */
 	int incomplete;            /* the file ends before the writer did */
+	int no_data;               /* a key without its data part: no records */
 	uint64_t expected_records; /* records the reader expects, roughly */
 	int sampled;               /* known to be sampled: the model says so */
 	enum trace_unit unit;      /* what the times count */

@@ -9,6 +9,8 @@
 
 #include "read/bytes.h"
 
+#include <stdio.h>
+
 enum { V1_HEADER_MIN = 16, V1_CHUNK = 1 << 20 };
 
 unsigned
@@ -102,6 +104,36 @@ report_records(const unsigned char *p, size_t count, const unsigned char *buf,
 	}
 }
 
+void
+trace_v1_no_data(const struct trace_key_info *key, uint64_t offset,
+                 const char *why, const struct trace_sink *sink)
+{
+	struct trace_header h = {0};
+
+	trace_warn(sink, offset, TRACE_V1_NO_DATA ": %s", why);
+	h.format = TRACE_FORMAT_V1;
+	h.version = key ? key->version : 0;
+	h.time_bits = 32;
+	h.no_data = 1;
+	h.clock = key && key->has_clock ? key->clock : TRACE_CLOCK_CPU;
+	if (sink->begin)
+		sink->begin(sink->ctx, &h);
+}
+
+/* Whether the n bytes at p are all text (printable ASCII or white
+ * space): words where a binary header should be. */
+static bool
+all_text(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((p[i] < 0x20 || p[i] > 0x7e) && p[i] != '\n' &&
+		    p[i] != '\r' && p[i] != '\t')
+			return false;
+	return true;
+}
+
 /* trace_v1_read_data; `mapped` says buf is a read-only file mapping whose
  * pages can be released once their records are read, of the file fd
  * (or -1). */
@@ -115,6 +147,26 @@ read_data(const unsigned char *buf, size_t len, uint64_t base,
 	unsigned min, size;
 	size_t count, rest;
 
+	/* The magic and then words, or nothing (a key trimmed by hand
+	 * down to its text): no data header, no records. */
+	if (len >= 4 && trace_u4(buf) == 0x574F4C53 &&
+	    (len < 6 || !trace_v1_min_record_size(trace_u2(buf + 4))) &&
+	    all_text(buf + 4, len - 4)) {
+		char why[120];
+
+		if (len == 4)
+			snprintf(why, sizeof(why),
+			         "the file ends after the data magic 'SLOW' (no "
+			         "data header, no records)");
+		else
+			snprintf(why, sizeof(why),
+			         "%zu bytes of text follow the data magic "
+			         "'SLOW' where its header should be (no "
+			         "records)",
+			         len - 4);
+		trace_v1_no_data(key, base, why, sink);
+		return true;
+	}
 	if (len < V1_HEADER_MIN) {
 		trace_error_set(err, base + len,
 		                "expected a %d-byte data header, found %zu "

@@ -29,6 +29,18 @@ bool trace_v1_read_mapped(const unsigned char *buf, size_t len, uint64_t base,
                           const struct trace_sink *sink,
                           struct trace_error *err);
 
+/*
+ * A key whose data part is missing (why says how it is; offset is where
+ * the data part should begin): warn "the data part is missing: why" and
+ * begin a V1 trace of the key's version with no records (no_data set),
+ * so that what the key holds is kept.
+ */
+void trace_v1_no_data(const struct trace_key_info *key, uint64_t offset,
+                      const char *why, const struct trace_sink *sink);
+
+/* How the warning of trace_v1_no_data begins. */
+#define TRACE_V1_NO_DATA "the data part is missing"
+
 /* Smallest record size of a data version (9, 10 or 14); 0 if unknown. */
 unsigned trace_v1_min_record_size(unsigned version);
 
