@@ -100,14 +100,14 @@ expect "--focus: the outermost calls become roots, nested ones merged" \
 r.C.rec ()V 1 0 30 20 30 20
 r.D.mid ()V 1 0 10 10 10 10
 EOF
-# The thread keeps its traced time (100): the 90 outside the focus
-# is outside any method, and percentages stay shares of the thread.
-expect "--focus: tree has the method as its root" \
+# The focused calls are the whole (as the Firefox Profiler's focus on a
+# function): the thread's time is mid's 10, nothing is outside any
+# method, and percentages are shares of the focused time.
+expect "--focus: tree has the method as its root, and only its time" \
 	tree --format tsv --min-pct 0 --focus 'D\.mid' t.trace <<EOF
-100.0 100 0 0 0 [main]
-90.0 90 90 0 1 (outside any method)
-10.0 10 4 1 1 r.D.mid ()V
-6.0 6 6 1 2 r.C.rec ()V
+100.0 10 0 0 0 [main]
+100.0 10 4 1 1 r.D.mid ()V
+60.0 6 6 1 2 r.C.rec ()V
 EOF
 
 # The middle rec merges into the outer (excl 10 + 10), the innermost
@@ -242,5 +242,157 @@ if [ -d "$SHARED_TRACES" ]; then
 		ok $? "an identity transform changes no output of ${f##*/}"
 	done
 fi
+
+
+# --- focus means focus ------------------------------------------------------
+# The focused calls are the whole, in every command: report's total,
+# tree's roots, folded's lines, the flame graph's root, the HTML export's
+# total and root, the outermost events of the speedscope and Chrome
+# exports all hold the focused calls' time, and that is the time of the
+# outermost calls of the matching methods as `calls` lists them (per
+# thread, a call that starts before the last outermost one ends is inside
+# it).  No "(outside any method)" is left.
+cat >totals.py <<'EOF'
+import json, re, sys
+speedscope, chrome, html = sys.argv[1:4]
+s = json.load(open(speedscope))
+sp = 0
+for p in s["profiles"]:
+    depth, opened = 0, None
+    for e in p["events"]:
+        if e["type"] == "O":
+            if depth == 0:
+                opened = e["at"]
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                sp += e["at"] - opened
+c = json.load(open(chrome))
+ch, ends = 0, {}
+for e in sorted((e for e in c["traceEvents"] if e["ph"] == "X"),
+                key=lambda e: (e["tid"], e["ts"], -e["dur"])):
+    if e["ts"] >= ends.get(e["tid"], -1):
+        ch += e["dur"]
+        ends[e["tid"]] = e["ts"] + e["dur"]
+h = open(html).read()
+m = re.search(r'"total": (\d+)', h)
+print(sp, ch, m.group(1) if m else "none")
+EOF
+
+# focus_agrees FILE REGEX CLOCK: every total of --focus REGEX on CLOCK is
+# the outermost calls' time; says which differ.
+focus_agrees() {
+	f_file=$1 f_re=$2 f_clock=$3
+	f_col=$([ "$f_clock" = cpu ] && echo 5 || echo 4)
+	f_want=$("$TRACETUI" calls --format tsv "$f_file" "$f_re" 2>/dev/null |
+		awk -F'\t' -v col="$f_col" 'NR > 1 {
+			if (!($2 in end) || $3 >= end[$2]) {
+				sum += $col; end[$2] = $3 + $4 } }
+		END { printf "%d\n", sum }')
+	set -- --focus "$f_re" --clock "$f_clock"
+	f_report=$("$TRACETUI" report "$@" "$f_file" 2>/dev/null |
+		sed -n '1s/.*, total \([0-9.]*\) ms over.*/\1/p' | tr -d .)
+	f_report=$(expr "$f_report" + 0)
+	f_tree=$("$TRACETUI" tree --format tsv --min-pct 0 "$@" "$f_file" \
+		2>/dev/null | awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 }
+		END { printf "%d\n", s }')
+	f_folded=$("$TRACETUI" folded "$@" "$f_file" 2>/dev/null |
+		awk '{ s += $NF } END { printf "%d\n", s }')
+	"$TRACETUI" flamegraph "$@" "$f_file" >flame.svg 2>/dev/null
+	f_flame=$(sed -n 's/.* data-total="\([0-9]*\)".*/\1/p' flame.svg | head -1)
+	f_root=$(sed -n 's/.*<g class="f" .* data-i="\([0-9]*\)".*/\1/p' \
+		flame.svg | head -1)
+	"$TRACETUI" export --format speedscope "$@" "$f_file" >s.json 2>/dev/null
+	"$TRACETUI" export --format chrome "$@" "$f_file" >c.json 2>/dev/null
+	"$TRACETUI" export --format html "$@" "$f_file" >h.html 2>/dev/null
+	f_exports=$(python3 totals.py s.json c.json h.html 2>&1)
+	f_outside=$( { "$TRACETUI" tree --min-pct 0 "$@" "$f_file"
+		"$TRACETUI" folded "$@" "$f_file"; } 2>/dev/null |
+		grep -c 'outside any method')
+	f_all="$f_report $f_tree $f_folded $f_flame $f_root $f_exports"
+	[ "$f_all" = "$f_want $f_want $f_want $f_want $f_want $f_want $f_want $f_want" ] &&
+		[ "$f_want" -gt 0 ] && [ "$f_outside" -eq 0 ]
+	f_rc=$?
+	[ $f_rc -eq 0 ] || echo "want $f_want: report tree folded flame root" \
+		"speedscope chrome html: $f_all; outside: $f_outside" | diag
+	return $f_rc
+}
+
+demo=$srcdir/data/demo.trace
+if command -v python3 >/dev/null 2>&1 && [ -f "$demo" ]; then
+	# The outermost performMeasure calls (as `calls` lists them):
+	# 56.041 ms of thread-cpu time, 409.984 ms of wall time.
+	for clock in cpu wall; do
+		focus_agrees "$demo" 'ViewRootImpl\.performMeasure' $clock
+		ok $? "demo, --focus performMeasure ($clock): every total is the focused calls'"
+	done
+	total=$("$TRACETUI" report --focus 'ViewRootImpl\.performMeasure' \
+		"$demo" | head -1)
+	row=$("$TRACETUI" report --focus 'ViewRootImpl\.performMeasure' \
+		"$demo" | grep 'performMeasure')
+	case $total in *", total 56.041 ms over 1 thread") true ;;
+	*) false ;; esac && case $row in "100.0%   56.041 "*) true ;;
+	*) false ;; esac
+	ok $? "demo: report --focus performMeasure says total 56.041 ms, the method 100%"
+	echo "$total" | diag
+	for re in 'Choreographer\.doFrame' 'Thread\.run' \
+		'Handler\.dispatchMessage|Looper\.loopOnce'; do
+		focus_agrees "$demo" "$re" cpu
+		ok $? "demo, --focus '$re': every total is the focused calls'"
+	done
+	# Within a range, the focused calls cut to it.
+	a=$("$TRACETUI" report --focus 'Choreographer\.doFrame' --range 2s..4s \
+		--clock wall "$demo" | sed -n '1s/.*, total \([0-9.]*\) ms.*/\1/p')
+	b=$("$TRACETUI" tree --format tsv --min-pct 0 --clock wall \
+		--focus 'Choreographer\.doFrame' --range 2s..4s "$demo" |
+		awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 } END { printf "%.3f\n", s / 1000 }')
+	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "0.000" ]
+	ok $? "demo, --focus doFrame --range 2s..4s: report's total is tree's ($a, $b)"
+else
+	ok 0 "focus on the demo # SKIP no python3 or data/demo.trace"
+fi
+if command -v python3 >/dev/null 2>&1 && [ -d "$SHARED_TRACES" ]; then
+	while read -r name re clock; do
+		[ -f "$SHARED_TRACES/$name" ] || continue
+		focus_agrees "$SHARED_TRACES/$name" "$re" "$clock"
+		ok $? "$name, --focus '$re' ($clock): every total is the focused calls'"
+	done <<'EOF'
+Launcher__app.trace Thread\.sleep wall
+Launcher__app.trace App\.(test|init) cpu
+AndroidPerformance__App.trace FutureTask\.run wall
+AndroidPerformance__App.trace Looper\.loop cpu
+android-methods-profiler__legacy.trace Handler\.dispatchMessage wall
+perflib__exception.trace Throwable\.<init> cpu
+EOF
+fi
+
+# A focus on nothing, or a drop of everything, is refused (status 2),
+# naming the option and its regex, with nothing on standard output.
+for cmd in report tree folded flamegraph "export --format html" diff; do
+	set -- t.trace
+	[ "$cmd" = diff ] && set -- t.trace t.trace
+	# shellcheck disable=SC2086
+	run "$TRACETUI" $cmd --focus NoSuchThing "$@"
+	[ "$rc" -eq 2 ] && [ -z "$out" ] &&
+		[ "$err" = "tracetui: t.trace: --focus 'NoSuchThing' matches no method: nothing to focus on" ]
+	ok $? "$cmd --focus NoSuchThing: refused, status 2 (status $rc)"
+	echo "$err" | diag
+done
+# Both work calls are under run: dropped first, nothing is left to focus.
+run "$TRACETUI" report --drop 'A\.run' --focus 'B\.work' t.trace
+[ "$rc" -eq 2 ] && [ -z "$out" ] &&
+	[ "$err" = "tracetui: t.trace: --focus 'B\.work' matches no call: nothing to focus on" ]
+ok $? "a focus on methods with no call left: refused (status $rc)"
+echo "$err" | diag
+run "$TRACETUI" tree --drop 'App\.main' t.trace
+[ "$rc" -eq 2 ] && [ -z "$out" ] &&
+	[ "$err" = "tracetui: t.trace: --drop 'App\.main' removes every call: nothing would be left" ]
+ok $? "a drop of every call: refused, status 2 (status $rc)"
+echo "$err" | diag
+run "$TRACETUI" report --merge . t.trace
+[ "$rc" -eq 2 ] && case $err in *"--merge '.' removes every call"*) true ;;
+*) false ;; esac
+ok $? "a merge of every method: refused, status 2 (status $rc)"
 
 done_testing

@@ -19,12 +19,16 @@
 #include "config.h"
 
 #include "model/calltree.h"
+#include "model/scope.h"
 #include "model/transform.h"
+#include "query/transforms.h"
 
 #include "tap.h"
 #include "trace-begin.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { MAIN, REC, MID, LEAF };
 
@@ -77,6 +81,41 @@ expect_calls(const struct calltree *out, const char *what,
 	}
 }
 
+/*
+ * The focused model's totals are its outermost calls' time: `all` over
+ * the whole trace, `in_range` within 15..80 (wall); the title's text
+ * against the model it came from is `text`.
+ */
+static void
+focus_totals(const struct calltree *out, const struct calltree *whole,
+             const char *what, uint64_t all, uint64_t in_range,
+             const char *text)
+{
+	struct scope scope;
+	uint64_t part = 0, of = 0;
+	char *got;
+	int k;
+
+	scope_init_all(&scope, out);
+	for (k = 0; k < CLOCK_COUNT; k++)
+		is_u64(scope_total(&scope, out, (enum clock_index)k), all,
+		       "%s: the total is the focused calls' %" PRIu64, what,
+		       all);
+	got = transforms_focus_text("focus rec", out, whole, &scope,
+	                            CLOCK_WALL, &part, &of);
+	ok(got && strcmp(got, text) == 0, "%s: the title says '%s' (%s)",
+	   what, text, got ? got : "NULL");
+	is_u64(part, all, "%s: the focused part %" PRIu64, what, all);
+	is_u64(of, 100, "%s: of the whole 100", what);
+	free(got);
+	ok(scope_parse_range("15us..80us", CLOCK_WALL, &scope.range),
+	   "%s: a range parses", what);
+	is_u64(scope_total(&scope, out, CLOCK_WALL), in_range,
+	       "%s: within 15..80, the focused calls cut to it: %" PRIu64,
+	       what, in_range);
+	scope_done(&scope);
+}
+
 int
 main(void)
 {
@@ -97,7 +136,10 @@ main(void)
 		out = transform_apply(tree, &t);
 		expect_calls(out, "focus main;rec;rec", want, 3);
 		is_u64(calltree_thread_span(out, 0, CLOCK_WALL), 100,
-		       "focus: the thread keeps its traced time");
+		       "focus: the thread keeps its span");
+		ok(out->focused, "focus: the model says it is focused");
+		focus_totals(out, tree, "focus main;rec;rec", 30, 30,
+		             "focus rec: 0.030 of 0.100 ms");
 		calltree_free(out);
 	}
 	/* main -> rec: both outer recs are roots, the inner one kept. */
@@ -111,6 +153,9 @@ main(void)
 		t.npath = 2;
 		out = transform_apply(tree, &t);
 		expect_calls(out, "focus main;rec", want, 6);
+		/* 10..60 and 70..90; in 15..80: 15..60 and 70..80. */
+		focus_totals(out, tree, "focus main;rec", 70, 55,
+		             "focus rec: 0.070 of 0.100 ms");
 		calltree_free(out);
 	}
 	/* A path no call takes keeps nothing. */

@@ -559,11 +559,16 @@ static const struct option_def options[] = {
          "call",
          set_focus,
          "Each outermost call of a matching method becomes a root of its "
-         "thread; the time outside them is in no call (the thread keeps "
-         "its traced time), and a call of the "
-         "root's own method inside it is merged into it.  The transform "
+         "thread, and a call of the root's own method inside it is merged "
+         "into it.  As the Firefox Profiler's focus on a function, the "
+         "focused calls are the whole: every total, percentage and root "
+         "is their time (a thread's traced time is its outermost calls' "
+         "time, a thread without one has none, and no time is outside "
+         "any method).  A focus that matches no call, or a transform that "
+         "would remove every call, is refused (status 2).  The transform "
          "options (--focus, --merge, --drop, --collapse-recursion, "
-         "--collapse, --group) are for report, tree, folded, export and "
+         "--collapse, --group) are for report, tree, folded, flamegraph, "
+         "export and "
          "diff, may be repeated and apply in the order given; RE is a "
          "POSIX extended regular expression matched anywhere in a "
          "method's full name."},
@@ -1042,6 +1047,7 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 {
 	size_t i;
 
+	load_status = CMD_INPUT;
 	if (!tree) {
 		char *where = text_escape(err->path ? err->path : path);
 		char *what = text_escape(err->message);
@@ -1083,9 +1089,16 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 		mapping_apply(opts->names, tree);
 	if (opts->ntransforms) {
 		const char *unmatched;
+		char *refused;
 
 		tree = transforms_apply(tree, opts->transforms,
-		                        opts->ntransforms, &unmatched);
+		                        opts->ntransforms, &unmatched, &refused);
+		if (!tree) {
+			cmd_error(NULL, "%s: %s", path, refused);
+			free(refused);
+			load_status = CMD_USAGE;
+			return NULL;
+		}
 		if (unmatched) {
 			char *shown = text_escape(unmatched);
 

@@ -148,7 +148,8 @@ void cmd_opts_done(struct cmd_opts *opts);
 struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
 /* The exit status of the last cmd_load or cmd_loaded that failed:
  * CMD_USAGE when the command line asked for what the file lacks (an
- * unknown --sample-type), else CMD_INPUT. */
+ * unknown --sample-type) or its transforms were refused (a focus that
+ * matches no call, a step that removes every call), else CMD_INPUT. */
 int cmd_load_status(void);
 
 /* The rest of cmd_load once calltree_load_with returned tree: the error

@@ -25,7 +25,7 @@ static const struct cmd_spec flamegraph_spec = {
                    "self-contained SVG.",
         .options = OPT_THREAD | OPT_RANGE | OPT_CLOCK | OPT_NO_THREAD |
                    OPT_MAPPING | OPT_BASE | OPT_WIDTH | OPT_MIN_WIDTH |
-                   OPT_INVERTED | OPT_SAMPLE_TYPE,
+                   OPT_INVERTED | OPT_SAMPLE_TYPE | OPT_TRANSFORM,
         .min_args = 1,
         .max_args = 1,
         .epilog = "Frame widths are inclusive times; the root is the "

@@ -357,7 +357,7 @@ cmd_report(int argc, char **argv)
 	struct sort_ctx sort;
 	struct table *t;
 	char *note;
-	size_t n = 0, i;
+	size_t n = 0, i, nthreads;
 	int status = cmd_open(&ct, &report_spec, argc, argv);
 	struct calltree *tree = ct.tree;
 
@@ -379,6 +379,7 @@ cmd_report(int argc, char **argv)
 		n++;
 	}
 	qsort_r(rows, n, sizeof(*rows), row_cmp, &sort);
+	nthreads = scope_thread_count(&ct.scope, tree);
 	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
 		n = (size_t)ct.opts.top;
 	if (ct.opts.format == TABLE_TEXT && tree->header.sample_weight) {
@@ -415,7 +416,7 @@ cmd_report(int argc, char **argv)
 		               ? calltree_property(tree, "pprof-sample-type")
 		       : hprof ? "samples"
 		               : quantity_label(tree->header.unit),
-		       total, ct.scope.count, ct.scope.count == 1 ? "" : "s");
+		       total, nthreads, nthreads == 1 ? "" : "s");
 		/* hprof counts samples, not calls: those are estimated. */
 		if (hprof)
 			printf("sampled: values are sample counts, call counts "
@@ -429,7 +430,7 @@ cmd_report(int argc, char **argv)
 		          tree->path,
 		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
 		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
-		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
+		       nthreads, nthreads == 1 ? "" : "s");
 		note = summary_sampled_note(tree);
 		if (note)
 			printf("%s\n", note);

@@ -232,6 +232,11 @@ struct calltree {
 	 * each thread's sums, and no calls. */
 	struct thread_sums *sums;
 	uint32_t max_depth; /* the deepest stack of any thread */
+	/* Made by a focus (model/transform.h): the focused calls are the
+	 * whole, so a thread's traced time is its outermost calls' time,
+	 * not its span (scope_thread_total), and there is no time outside
+	 * any method. */
+	bool focused;
 
 	struct util_arena arena; /* names and strings */
 };
@@ -372,7 +377,8 @@ calltree_walk_parent(struct calltree_walk *w, size_t c)
 	w->path[d] = (uint32_t)c;
 	return d ? w->path[d - 1] : CALL_NONE;
 }
-/* Traced time of thread t on clock k: its last event minus its first. */
+/* Thread t's span on clock k: its last event minus its first (its
+ * traced time, but under a focus: see scope_thread_total). */
 static inline uint64_t
 calltree_thread_span(const struct calltree *tree, size_t t, enum clock_index k)
 {

@@ -102,6 +102,39 @@ scope_select(struct scope *scope, const struct calltree *tree, const char *sel)
 	return found;
 }
 
+/* Thread t's outermost calls' time on clock k, cut to the scope's
+ * range: its traced time in a focused model. */
+static uint64_t
+outermost_time(const struct scope *scope, const struct calltree *tree,
+               size_t t, enum clock_index k)
+{
+	const struct tt_thread *th = &tree->threads[t];
+	struct scope_span span = {0};
+	uint64_t sum = 0, dur[CLOCK_COUNT];
+	size_t c, i;
+
+	if (!scope->range.on) {
+		for (c = th->first_call; c < (size_t)th->first_call + th->ncalls;
+		     c++)
+			if (!calltree_depth(tree, c))
+				sum += calltree_duration(tree, c, k);
+		return sum;
+	}
+	scope_span_of(&span, scope, tree, t);
+	for (i = 0; i < span.nopen; i++)
+		if (!calltree_depth(tree, span.open[i])) {
+			scope_clip(scope, tree, &span, span.open[i], dur);
+			sum += dur[k];
+		}
+	for (c = span.first; c < span.end; c++)
+		if (!calltree_depth(tree, c)) {
+			scope_clip(scope, tree, &span, c, dur);
+			sum += dur[k];
+		}
+	scope_span_done(&span);
+	return sum;
+}
+
 uint64_t
 scope_thread_total(const struct scope *scope, const struct calltree *tree,
                    size_t t, enum clock_index k)
@@ -113,6 +146,8 @@ scope_thread_total(const struct scope *scope, const struct calltree *tree,
 
 	if (!tree->has_clock[k])
 		return 0;
+	if (tree->focused)
+		return outermost_time(scope, tree, t, k);
 	if (!r->on)
 		return calltree_thread_span(tree, t, k);
 	if (r->end <= th->first[r->clock] || r->start >= th->last[r->clock])
@@ -122,6 +157,18 @@ scope_thread_total(const struct scope *scope, const struct calltree *tree,
 	to = r->end < th->last[r->clock] ? span.at_end[k] : th->last[k];
 	scope_span_done(&span);
 	return to > from ? to - from : 0;
+}
+
+size_t
+scope_thread_count(const struct scope *scope, const struct calltree *tree)
+{
+	size_t t, n = 0;
+
+	if (!tree->focused)
+		return scope->count;
+	for (t = 0; t < tree->nthreads; t++)
+		n += scope_has(scope, t) && tree->threads[t].ncalls;
+	return n;
 }
 
 uint64_t

@@ -58,12 +58,20 @@ bool scope_select(struct scope *scope, const struct calltree *tree,
                   const char *sel);
 
 /*
- * Sum over the scope's threads of their traced time on clock k; within a
- * range, the part of each thread's span inside it (on the other clock,
- * interpolated as scope_clip does).
+ * Sum over the scope's threads of their traced time on clock k: each
+ * thread's span (PRODUCT.md section 2); within a range, the part of it
+ * inside the range (on the other clock, interpolated as scope_clip does).
+ * In a focused model (tree->focused) the focused calls are the whole: a
+ * thread's traced time is its outermost calls' time, cut to the range.
+ * Every total that a command or view shows is this one.
  */
 uint64_t scope_total(const struct scope *scope, const struct calltree *tree,
                      enum clock_index k);
+
+/* The threads whose times scope_total sums: those of the scope, but in a
+ * focused model only those with a call. */
+size_t scope_thread_count(const struct scope *scope,
+                          const struct calltree *tree);
 
 /* Thread t's part of scope_total. */
 uint64_t scope_thread_total(const struct scope *scope,

@@ -363,6 +363,8 @@ transform_apply(const struct calltree *tree, const struct transform *t)
 	out = calltree_builder_finish(b);
 	if (out->nthreads == tree->nthreads)
 		copy_back(out, tree, &w, (const uint64_t(*)[CLOCK_COUNT])cut);
+	out->focused = tree->focused || t->kind == TRANSFORM_FOCUS_SUBTREE ||
+	               t->kind == TRANSFORM_FOCUS_METHOD;
 	free(cut);
 	free(w.stack);
 	free(w.open);

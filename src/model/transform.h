@@ -8,7 +8,9 @@
  * moves time: the calls after it start earlier by its duration, so its
  * callers' inclusive times lose it.  Calls that vanish otherwise (merged,
  * outside a focus) leave their time where it was: a merged call's
- * exclusive time becomes its caller's.
+ * exclusive time becomes its caller's.  A focus marks the model
+ * `focused`: its outermost calls are then the whole of its time
+ * (scope_total), so the time outside them counts nowhere.
  */
 #ifndef TRACETUI_TRANSFORM_H
 #define TRACETUI_TRANSFORM_H

@@ -1585,6 +1585,17 @@ push_transform(struct app *app, struct app_transform *xp)
 	size_t i;
 
 	next = apply_one(app->tree, &x);
+	/* Nothing left to show: refused, as the command line refuses it. */
+	if (!count_calls(next) && count_calls(app->tree)) {
+		app_message(app, false, "%s: %s; not applied", x.label,
+		            x.kind == TRANSFORM_FOCUS_METHOD ||
+		                            x.kind == TRANSFORM_FOCUS_SUBTREE
+		                    ? "it matches no call"
+		                    : "it would remove every call");
+		calltree_free(next);
+		transform_free(&x);
+		return false;
+	}
 	if (x.kind != TRANSFORM_GROUP_CLASS &&
 	    x.kind != TRANSFORM_GROUP_PACKAGE &&
 	    count_calls(next) == count_calls(app->tree)) {

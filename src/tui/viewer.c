@@ -238,8 +238,11 @@ viewer_main(int argc, char **argv)
 	}
 	/* A file that cannot be read is reported before the terminal is
 	 * needed, as a --mapping that cannot be is. */
-	if ((opts.base && !(base = cmd_load(&opts, opts.base))) ||
-	    !cmd_openable(opts.args[0])) {
+	if (opts.base && !(base = cmd_load(&opts, opts.base))) {
+		cmd_opts_done(&opts);
+		return cmd_load_status();
+	}
+	if (!cmd_openable(opts.args[0])) {
 		calltree_free(base);
 		cmd_opts_done(&opts);
 		return opts.base && !base ? cmd_load_status() : CMD_INPUT;
