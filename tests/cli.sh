@@ -124,4 +124,33 @@ run "$TRACETUI" --help
 ok $([ $rc -eq 0 ] && echo "$out" | grep -q -- "--range A..B" &&
 	echo 0 || echo 1) "tracetui --help lists the viewer's options"
 
+
+# Batch text tables speak milliseconds with the unit in the header, as
+# report does; TSV keeps integer microseconds under _us names.  The text's
+# numbers are the TSV's divided by 1000, row for row.
+demo_trace "$tmp/demo.trace"
+"$TRACETUI" tree --min-pct 5 "$tmp/demo.trace" >"$tmp/tree.txt"
+"$TRACETUI" tree --min-pct 5 -f tsv "$tmp/demo.trace" >"$tmp/tree.tsv"
+head -1 "$tmp/tree.txt" | grep -q '^Incl %  *Incl ms  *Excl ms  *Calls  *Method$' &&
+	head -1 "$tmp/tree.tsv" | grep -q "^incl_pct	incl_us	excl_us	calls	depth	method$"
+ok $? "tree: text columns in ms say so, TSV's in us say so"
+awk 'NR > 1 { printf "%s %s %s\n", $2, $3, $4 }' "$tmp/tree.txt" >"$tmp/got"
+awk -F'\t' 'NR > 1 { printf "%.3f %.3f %d\n", $2 / 1000, $3 / 1000, $4 }' \
+	"$tmp/tree.tsv" >"$tmp/want"
+[ "$(wc -l <"$tmp/want")" -gt 5 ] && cmp -s "$tmp/want" "$tmp/got"
+ok $? "tree: the text's ms are the TSV's us / 1000 ($(wc -l <"$tmp/want") rows)"
+"$TRACETUI" calls "$tmp/demo.trace" 'Choreographer\.doFrame' >"$tmp/calls.txt"
+"$TRACETUI" calls -f tsv "$tmp/demo.trace" 'Choreographer\.doFrame' \
+	>"$tmp/calls.tsv"
+head -1 "$tmp/calls.txt" |
+	grep -q '^Thread  *Tid  *Start ms  *Wall ms  *Cpu ms  *Depth  *Flags  *Method$' &&
+	head -1 "$tmp/calls.tsv" |
+	grep -q "^thread	tid	start_us	wall_us	cpu_us	depth	flags	method$"
+ok $? "calls: text columns in ms say so, TSV's in us say so"
+awk 'NR > 1 { printf "%s %s %s\n", $3, $4, $5 }' "$tmp/calls.txt" >"$tmp/got"
+awk -F'\t' 'NR > 1 { printf "%.3f %.3f %.3f\n", $3 / 1000, $4 / 1000, $5 / 1000 }' \
+	"$tmp/calls.tsv" >"$tmp/want"
+[ "$(wc -l <"$tmp/want")" -gt 100 ] && cmp -s "$tmp/want" "$tmp/got"
+ok $? "calls: the text's ms are the TSV's us / 1000 ($(wc -l <"$tmp/want") calls)"
+
 done_testing

@@ -147,10 +147,11 @@ match_methods(const struct calltree *tree, const char *pattern)
 
 static void
 time_cell(struct table *t, const struct calltree *tree, uint32_t c,
-          enum clock_index k)
+          enum clock_index k, bool text)
 {
 	if (tree->has_clock[k])
-		table_u64(t, calltree_duration(tree, c, k));
+		cmd_value_cell(t, calltree_duration(tree, c, k),
+		               tree->header.unit, text);
 	else
 		table_empty(t);
 }
@@ -176,9 +177,6 @@ thread_of_call(const struct calltree *tree, uint32_t c)
 int
 cmd_calls(int argc, char **argv)
 {
-	static const char *const names[] = {"thread", "tid",   "start",
-	                                    "wall",   "cpu",   "depth",
-	                                    "flags",  "method"};
 	static const enum table_kind kinds[] = {
 	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_STRING};
@@ -190,6 +188,12 @@ cmd_calls(int argc, char **argv)
 	bool *want = NULL;
 	size_t n = 0, cap = 0, t, i;
 	struct table *table;
+	char start[32], wall[32], cpu[32];
+	const char *text_names[] = {"Thread", "Tid",   start,   wall,
+	                            cpu,      "Depth", "Flags", "Method"};
+	const char *data_names[] = {"thread", "tid",   start,   wall,
+	                            cpu,      "depth", "flags", "method"};
+	bool text;
 	int status = cmd_open(&ct, &calls_spec, argc, argv);
 
 	if (status >= 0)
@@ -226,7 +230,15 @@ cmd_calls(int argc, char **argv)
 		qsort_r(picked, n, sizeof(*picked), call_cmp, &ctx);
 	if (ct.opts.top >= 0 && (size_t)ct.opts.top < n)
 		n = (size_t)ct.opts.top;
-	table = table_new(8, names, kinds);
+	/* Text in ms (or the profile's unit), as report's; the machine
+	 * formats in integer microseconds, named so. */
+	text = ct.opts.format == TABLE_TEXT;
+	cmd_value_name(start, sizeof(start), "Start", "start",
+	               tree->header.unit, text);
+	cmd_value_name(wall, sizeof(wall), "Wall", "wall", tree->header.unit,
+	               text);
+	cmd_value_name(cpu, sizeof(cpu), "Cpu", "cpu", tree->header.unit, text);
+	table = table_new(8, text ? text_names : data_names, kinds);
 	for (i = 0; i < n; i++) {
 		uint32_t c = picked[i];
 		size_t th = thread_of_call(tree, c);
@@ -241,9 +253,10 @@ cmd_calls(int argc, char **argv)
 		table_row(table);
 		table_str(table, tree->threads[th].name);
 		table_u64(table, tree->threads[th].tid);
-		table_u64(table, calltree_start(tree, c, ctx.time_clock));
-		time_cell(table, tree, c, CLOCK_WALL);
-		time_cell(table, tree, c, CLOCK_CPU);
+		cmd_value_cell(table, calltree_start(tree, c, ctx.time_clock),
+		               tree->header.unit, text);
+		time_cell(table, tree, c, CLOCK_WALL, text);
+		time_cell(table, tree, c, CLOCK_CPU, text);
 		table_u64(table, calltree_depth(tree, c));
 		flags_cell(table, tree->calls.flags[c]);
 		table_str(table, name);

@@ -9,6 +9,7 @@
 #include "model/mapping.h"
 #include "model/open.h"
 #include "query/frames.h"
+#include "query/quantity.h"
 #include "read/load.h"
 #include "read/v1.h"
 #include "text/width.h"
@@ -646,6 +647,35 @@ static const struct {
         {"group", "class package"},
         {"source-dir", "@dir"},
 };
+
+void
+cmd_value_cell(struct table *t, uint64_t v, enum trace_unit unit, bool text)
+{
+	char buf[64];
+
+	if (!text)
+		table_u64(t, v);
+	else if (unit == TRACE_UNIT_US)
+		table_ms(t, v);
+	else {
+		quantity_format(buf, sizeof(buf), v, unit, false);
+		table_str(t, buf);
+	}
+}
+
+const char *
+cmd_value_name(char *buf, size_t size, const char *text_word,
+               const char *machine_word, enum trace_unit unit, bool text)
+{
+	if (text)
+		snprintf(buf, size, "%s %s", text_word, quantity_label(unit));
+	else
+		snprintf(buf, size, "%s%s", machine_word,
+		         unit == TRACE_UNIT_US   ? "_us"
+		         : unit == TRACE_UNIT_NS ? "_ns"
+		                                 : "");
+	return buf;
+}
 
 /* Why the first failed write of standard output failed (0: unknown). */
 static int output_errno;

@@ -210,6 +210,20 @@ bool cmd_flush(void);
 int cmd_output_status(int status);
 
 /* Print "tracetui: CMD: message" to stderr. */
+/*
+ * A value of the trace's unit in a table cell: for people (text) in
+ * milliseconds as text/duration.c writes them (or the profile's size or
+ * count, query/quantity.c), for scripts (TSV, CSV, JSON) the integer.
+ */
+void cmd_value_cell(struct table *t, uint64_t v, enum trace_unit unit,
+                    bool text);
+/* A value column's name: text "Incl ms" (the unit's word), machine
+ * formats "incl_us" ("incl_ns"; sizes and counts bare, "incl"); into
+ * buf. */
+const char *cmd_value_name(char *buf, size_t size, const char *text_word,
+                           const char *machine_word, enum trace_unit unit,
+                           bool text);
+
 void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 

@@ -61,9 +61,11 @@ emit_node(struct tree_out *o, const struct callpath_node *n, uint64_t excl,
 	char *label = node_label(o, n);
 
 	table_row(o->table);
-	table_fmt(o->table, "%.1f", pct(n->incl[o->clock], o->total));
-	table_u64(o->table, n->incl[o->clock]);
-	table_u64(o->table, excl);
+	table_fmt(o->table, o->text ? "%.1f%%" : "%.1f",
+	          pct(n->incl[o->clock], o->total));
+	cmd_value_cell(o->table, n->incl[o->clock], o->tree->header.unit,
+	               o->text);
+	cmd_value_cell(o->table, excl, o->tree->header.unit, o->text);
 	table_u64(o->table, n->calls);
 	if (o->text) {
 		char *indented =
@@ -130,13 +132,6 @@ emit(struct tree_out *o)
 int
 cmd_tree(int argc, char **argv)
 {
-	static const char *const text_names[] = {"incl%", "incl_us", "excl_us",
-	                                         "calls", "method"};
-	/* A profile's values are sizes or counts, in its unit. */
-	static const char *const value_names[] = {"incl%", "incl", "excl",
-	                                          "calls", "method"};
-	static const char *const data_names[] = {"incl_pct", "incl",  "excl",
-	                                         "calls",    "depth", "method"};
 	static const enum table_kind kinds[] = {TABLE_NUMBER, TABLE_NUMBER,
 	                                        TABLE_NUMBER, TABLE_NUMBER,
 	                                        TABLE_NUMBER, TABLE_STRING};
@@ -146,6 +141,10 @@ cmd_tree(int argc, char **argv)
 	struct cmd_trace ct;
 	struct callpath path;
 	struct tree_out o = {0};
+	char incl[32], excl[32];
+	const char *text_names[] = {"Incl %", incl, excl, "Calls", "Method"};
+	const char *data_names[] = {"incl_pct", incl,    excl,
+	                            "calls",    "depth", "method"};
 	int status = cmd_open(&ct, &tree_spec, argc, argv);
 
 	if (status >= 0)
@@ -158,11 +157,13 @@ cmd_tree(int argc, char **argv)
 	o.text = ct.opts.format == TABLE_TEXT;
 	o.total = scope_total(&ct.scope, ct.tree, o.clock);
 	o.min_pct = ct.opts.min_pct;
-	o.table = o.text ? table_new(5,
-	                             ct.tree->header.unit == TRACE_UNIT_US
-	                                     ? text_names
-	                                     : value_names,
-	                             text_kinds)
+	/* Text in ms (or the profile's unit), as report's; the machine
+	 * formats in integer microseconds, named so. */
+	cmd_value_name(incl, sizeof(incl), "Incl", "incl", ct.tree->header.unit,
+	               o.text);
+	cmd_value_name(excl, sizeof(excl), "Excl", "excl", ct.tree->header.unit,
+	               o.text);
+	o.table = o.text ? table_new(5, text_names, text_kinds)
 	                 : table_new(6, data_names, kinds);
 	emit(&o);
 	table_print(o.table, stdout, ct.opts.format);
