@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include "tui/app.h"
+#include "model/scope.h"
 #include "query/quantity.h"
 #include "tui/list.h"
 #include "util/alloc.h"
@@ -44,19 +45,19 @@ struct threads_view {
 static uint64_t
 thread_value(const struct calltree *tree, uint32_t t, enum thread_column c)
 {
+	/* A thread's traced time as every total counts it: its span, or
+	 * under a focus its focused calls' time. */
+	static const struct scope whole = {0};
+
 	switch (c) {
 	case TCOL_TID:
 		return tree->threads[t].tid;
 	case TCOL_CALLS:
 		return calltree_thread_calls(tree, t);
 	case TCOL_WALL:
-		return tree->has_clock[CLOCK_WALL]
-		               ? calltree_thread_span(tree, t, CLOCK_WALL)
-		               : 0;
+		return scope_thread_total(&whole, tree, t, CLOCK_WALL);
 	case TCOL_CPU:
-		return tree->has_clock[CLOCK_CPU]
-		               ? calltree_thread_span(tree, t, CLOCK_CPU)
-		               : 0;
+		return scope_thread_total(&whole, tree, t, CLOCK_CPU);
 	default:
 		return 0;
 	}
