@@ -12,6 +12,7 @@
 #include "tui/source.h"
 #include "query/method-name.h"
 #include "query/summary.h"
+#include "query/transforms.h"
 #include "util/alloc.h"
 
 #include <ctype.h>
@@ -1663,6 +1664,29 @@ base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/* Transform t's label; a focus also says what it keeps of the model as
+ * loaded, on the main clock ("focus T.a: 56.041 of 2992.313 ms"). */
+static char *
+transform_label(const struct app *app, size_t t)
+{
+	const struct app_transform *x = &app->transforms[t];
+	char *name, *label, *text;
+
+	if ((x->kind != TRANSFORM_FOCUS_SUBTREE &&
+	     x->kind != TRANSFORM_FOCUS_METHOD) ||
+	    !app->original)
+		return xstrdup(x->label);
+	/* The figures are the point: the name gives way, from the left. */
+	name = method_cut_left(x->label + strlen("focus "), 32, "...");
+	label = xasprintf("focus %s", name);
+	text = transforms_focus_text(label, app->tree, app->original,
+	                             &app->scope, app_main_clock(app), NULL,
+	                             NULL);
+	free(label);
+	free(name);
+	return text;
+}
+
 /* The transforms applied, in order ("merge T.a > drop T.b"), or how
  * many when short ("3 transforms"); NULL for none. */
 static char *
@@ -1677,10 +1701,11 @@ transforms_text(const struct app *app, bool short_form)
 		return xasprintf("%zu transform%s", app->ntransforms,
 		                 app->ntransforms == 1 ? "" : "s");
 	for (t = 0; t < app->ntransforms; t++) {
+		char *label = transform_label(app, t);
 		char *more = xasprintf("%s%s%s", text ? text : "",
-		                       text ? " > " : "",
-		                       app->transforms[t].label);
+		                       text ? " > " : "", label);
 
+		free(label);
 		free(text);
 		text = more;
 	}
