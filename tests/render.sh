@@ -234,6 +234,7 @@ list-position-filter||demo|100x12|filter:Choreographer MOVE_DOWN
 transform-drop-everything||cpu|100x12|key:D key:D
 transform-focus-threads||demo|100x12|search:ViewRootImpl\.performMeasure key:F VIEW_THREADS
 transform-focus-title||demo|170x10|search:ViewRootImpl\.performMeasure key:F key:c
+transform-list||demo|100x10|search:ViewRootImpl\.performMeasure key:F MOVE_DOWN*2 key:D
 transform-focus-path||calls|100x14|VIEW_ICICLE MOVE_DOWN*3 key:F VIEW_PROFILE
 page-down||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN
 resize-larger||gen|80x24|PAGE_DOWN PAGE_DOWN MOVE_DOWN size:120x40

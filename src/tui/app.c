@@ -1441,6 +1441,8 @@ same_group(const struct calltree *tree, uint32_t m, bool package)
 	return sel;
 }
 
+static char *transforms_text(const struct app *app, bool short_form);
+
 static bool push_transform(struct app *app, struct app_transform *xp);
 
 /* Merge method m (x, taken over) into its callers, and select where its
@@ -1626,7 +1628,15 @@ push_transform(struct app *app, struct app_transform *xp)
 		app->original = app->tree;
 	replace_tree(app, next);
 	app->ntransforms++;
-	app_message(app, false, "%s (U undoes it)", x.label);
+	if (app->ntransforms > 1) {
+		/* The title counts them; here they are, in order. */
+		char *list = transforms_text(app, false);
+
+		app_message(app, false, "%zu transforms: %s (U undoes the last)",
+		            app->ntransforms, list);
+		free(list);
+	} else
+		app_message(app, false, "%s (U undoes it)", x.label);
 	return true;
 }
 
