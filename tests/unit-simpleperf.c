@@ -264,8 +264,8 @@ struct expect {
 };
 
 static void
-check(const struct buf *b, const char *type, bool java_only,
-      const char *label, const struct expect *want, size_t n)
+check(const struct buf *b, const char *type, bool java_only, const char *label,
+      const struct expect *want, size_t n)
 {
 	struct trace_error err = {0};
 	struct calltree *tree = load(b->p, b->n, type, java_only, &err);
@@ -311,18 +311,16 @@ static void
 test_numbers(const struct buf *b)
 {
 	static const struct expect cpu[] = {
-	        {"Foo.main", 0, 4}, {"Foo.work", 1, 2},
-	        {"memcpy", 1, 1},   {"libc.so+0x1a2b", 1, 1},
-	        {"schedule", 1, 1},
+	        {"Foo.main", 0, 4},       {"Foo.work", 1, 2}, {"memcpy", 1, 1},
+	        {"libc.so+0x1a2b", 1, 1}, {"schedule", 1, 1},
 	};
 	static const struct expect java[] = {
 	        {"Foo.main", 2, 4},
 	        {"Foo.work", 2, 2},
 	};
 	static const struct expect all[] = {
-	        {"Foo.main", 0, 5}, {"Foo.work", 1, 2},
-	        {"memcpy", 1, 1},   {"libc.so+0x1a2b", 1, 1},
-	        {"schedule", 2, 2},
+	        {"Foo.main", 0, 5},       {"Foo.work", 1, 2}, {"memcpy", 1, 1},
+	        {"libc.so+0x1a2b", 1, 1}, {"schedule", 2, 2},
 	};
 	static const struct expect off[] = {
 	        {"Foo.main", 0, 1},
@@ -357,14 +355,13 @@ test_calls(const struct buf *b)
 		const struct tt_thread *th = &tree->threads[t];
 
 		is_str(th->name, "main", "calls: thread 10 is named");
-		for (c = th->first_call; c < th->first_call + th->ncalls;
-		     c++) {
+		for (c = th->first_call; c < th->first_call + th->ncalls; c++) {
 			uint32_t m = calltree_method(tree, c);
 
 			if ((long)m == main_m) {
 				mains++;
-				main_wall = calltree_duration(tree, c,
-				                              CLOCK_WALL);
+				main_wall =
+				        calltree_duration(tree, c, CLOCK_WALL);
 				main_start =
 				        calltree_start(tree, c, CLOCK_WALL);
 			}
@@ -378,8 +375,8 @@ test_calls(const struct buf *b)
 	is_u64(main_wall, 3000, "calls: main lasts 3 ms of wall time");
 	is_u64(main_start, 0, "calls: from the recording's first sample");
 	is_u64(works, 2, "calls: two calls of Foo.work, libc.so's between");
-	is_str(calltree_property(tree, "simpleperf-lost"),
-	       "2 of 7", "lost samples in a property");
+	is_str(calltree_property(tree, "simpleperf-lost"), "2 of 7",
+	       "lost samples in a property");
 	calltree_free(tree);
 }
 

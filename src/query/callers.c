@@ -57,7 +57,8 @@ add_node(struct callers *c, struct callpath *out, uint32_t parent, uint32_t m)
 	if (out->count + 1 > c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 64;
 
-		out->nodes = xreallocarray(out->nodes, cap, sizeof(*out->nodes));
+		out->nodes =
+		        xreallocarray(out->nodes, cap, sizeof(*out->nodes));
 		c->self = xreallocarray(c->self, cap, sizeof(*c->self));
 		c->pairs = xreallocarray(c->pairs, cap, sizeof(*c->pairs));
 		c->cap = cap;

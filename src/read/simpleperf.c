@@ -36,9 +36,9 @@
  *     each the sampling period in microseconds (the header's
  *     sample_weight, so that both clocks read as times and the samples
  *     are exactly the cpu time over it), the wall clock gives each its
- *     time (in microseconds, from nanoseconds) (the event count of a cpu-clock or task-clock sample;
- *     for other events the time to the thread's next sample, at most
- *     the sampling period) from its own time (or from the end of the
+ *     time (in microseconds, from nanoseconds) (the event count of a cpu-clock
+ * or task-clock sample; for other events the time to the thread's next sample,
+ * at most the sampling period) from its own time (or from the end of the
  *     previous sample when that is later, or less than half a period
  *     before), so equal consecutive frames are one call and a thread
  *     idle between samples shows the gap;
@@ -140,8 +140,8 @@ struct simpleperf {
 	uint64_t lost_samples, lost_lost;
 	bool has_lost;
 	uint64_t context_switches;
-	uint64_t stopped;   /* offset where the walk stopped early, or 0 */
-	bool ended;         /* a size of 0 ended the records */
+	uint64_t stopped; /* offset where the walk stopped early, or 0 */
+	bool ended;       /* a size of 0 ended the records */
 
 	struct sp_method *methods;
 	size_t nmethods, methods_cap;
@@ -266,8 +266,8 @@ fail:
 static struct sp_thread *
 thread_of(struct simpleperf *sp, uint32_t tid)
 {
-	uint32_t *slot = util_map_slot(&sp->thread_ids, tid,
-	                               (uint32_t)sp->nthreads);
+	uint32_t *slot =
+	        util_map_slot(&sp->thread_ids, tid, (uint32_t)sp->nthreads);
 	struct sp_thread *t;
 
 	if (*slot != sp->nthreads)
@@ -334,10 +334,11 @@ read_meta(struct simpleperf *sp, const struct pb_field *outer)
 		switch (f.number) {
 		case 1:
 			if (sp->ntypes >= MAX_TYPES) {
-				trace_error_set(sp->err, f.offset,
-				                "simpleperf: more than %d event "
-				                "types",
-				                MAX_TYPES);
+				trace_error_set(
+				        sp->err, f.offset,
+				        "simpleperf: more than %d event "
+				        "types",
+				        MAX_TYPES);
 				return false;
 			}
 			UTIL_GROW(sp->types, sp->types_cap, sp->ntypes + 1);
@@ -441,13 +442,14 @@ walk(struct simpleperf *sp, const unsigned char *buf, size_t len)
 		uint32_t size;
 
 		if (len - at < 4) {
-			trace_warn(sp->sink, at,
-			           "simpleperf: the records stop at offset %zu: "
-			           "expected a record size (4 bytes) or the "
-			           "end mark, found %s",
-			           at,
-			           len == at ? "the end of the file"
-			                     : "fewer than 4 bytes");
+			trace_warn(
+			        sp->sink, at,
+			        "simpleperf: the records stop at offset %zu: "
+			        "expected a record size (4 bytes) or the "
+			        "end mark, found %s",
+			        at,
+			        len == at ? "the end of the file"
+			                  : "fewer than 4 bytes");
 			sp->stopped = at;
 			return;
 		}
@@ -462,19 +464,21 @@ walk(struct simpleperf *sp, const unsigned char *buf, size_t len)
 			return;
 		}
 		if (size > len - at - 4) {
-			trace_warn(sp->sink, at,
-			           "simpleperf: the records stop at offset %zu: "
-			           "a record of %" PRIu32 " bytes, but only "
-			           "%zu remain",
-			           at, size, len - at - 4);
+			trace_warn(
+			        sp->sink, at,
+			        "simpleperf: the records stop at offset %zu: "
+			        "a record of %" PRIu32 " bytes, but only "
+			        "%zu remain",
+			        at, size, len - at - 4);
 			sp->stopped = at;
 			return;
 		}
 		if (!read_record(sp, buf + at + 4, size, at + 4)) {
-			trace_warn(sp->sink, sp->err->offset,
-			           "simpleperf: the records stop at offset %zu, "
-			           "a damaged record: %s",
-			           at, sp->err->message);
+			trace_warn(
+			        sp->sink, sp->err->offset,
+			        "simpleperf: the records stop at offset %zu, "
+			        "a damaged record: %s",
+			        at, sp->err->message);
 			trace_error_clear(sp->err);
 			sp->stopped = at;
 			return;
@@ -871,8 +875,7 @@ period_of(const struct simpleperf *sp)
 	size_t n = 0, i;
 
 	for (i = 0; i < sp->nchosen; i++)
-		if (type_is_time(sp, sp->chosen[i].type) &&
-		    sp->chosen[i].count)
+		if (type_is_time(sp, sp->chosen[i].type) && sp->chosen[i].count)
 			v[n++] = sp->chosen[i].count;
 	if (!n)
 		for (i = 1; i < sp->nchosen; i++)
@@ -975,9 +978,8 @@ property(struct simpleperf *sp, const char *key, const char *value)
 		sp->sink->property(sp->sink->ctx, key, value);
 }
 
-static void
-propertyf(struct simpleperf *sp, const char *key, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
+static void propertyf(struct simpleperf *sp, const char *key, const char *fmt,
+                      ...) __attribute__((format(printf, 3, 4)));
 
 static void
 propertyf(struct simpleperf *sp, const char *key, const char *fmt, ...)
@@ -1011,8 +1013,8 @@ emit(struct simpleperf *sp, size_t k)
 	bool time = true;
 
 	for (i = 0; i < sp->ntypes; i++) {
-		char *joined = xasprintf("%s%s%s", all, i ? ", " : "",
-		                         sp->types[i]);
+		char *joined =
+		        xasprintf("%s%s%s", all, i ? ", " : "", sp->types[i]);
 
 		free(all);
 		all = joined;
@@ -1043,8 +1045,7 @@ emit(struct simpleperf *sp, size_t k)
 	propertyf(sp, "simpleperf-samples", "%zu", sp->nsamples);
 	propertyf(sp, "simpleperf-chosen-samples", "%zu", sp->nchosen);
 	if (sp->has_lost)
-		propertyf(sp, "simpleperf-lost",
-		          "%" PRIu64 " of %" PRIu64,
+		propertyf(sp, "simpleperf-lost", "%" PRIu64 " of %" PRIu64,
 		          sp->lost_lost, sp->lost_samples + sp->lost_lost);
 	if (sp->context_switches)
 		propertyf(sp, "simpleperf-context-switches", "%" PRIu64,
@@ -1055,23 +1056,22 @@ emit(struct simpleperf *sp, size_t k)
 		propertyf(sp, "simpleperf-file", "%" PRIu32 "\t%s\t%s\t%zu",
 		          sp->files[i].id, kind_name(sp->files[i].kind),
 		          sp->files[i].path, sp->files[i].nsymbols);
-	sort_items(sp->threads, sp->nthreads, sizeof(*sp->threads),
-	           thread_cmp);
+	sort_items(sp->threads, sp->nthreads, sizeof(*sp->threads), thread_cmp);
 	for (i = 0; i < sp->nthreads; i++) {
 		const struct sp_thread *t = &sp->threads[i];
 		char *per = xstrdup("");
 
 		for (j = 0; j < sp->ntypes; j++) {
-			char *joined = xasprintf(
-			        "%s\t%" PRIu64, per,
-			        t->samples ? t->samples[j] : 0);
+			char *joined =
+			        xasprintf("%s\t%" PRIu64, per,
+			                  t->samples ? t->samples[j] : 0);
 
 			free(per);
 			per = joined;
 		}
 		propertyf(sp, "simpleperf-thread",
-		          "%" PRIu32 "\t%" PRIu32 "\t%s\t%" PRIu64 "%s",
-		          t->tid, t->pid, t->name ? t->name : "", t->all, per);
+		          "%" PRIu32 "\t%" PRIu32 "\t%s\t%" PRIu64 "%s", t->tid,
+		          t->pid, t->name ? t->name : "", t->all, per);
 		free(per);
 		if (s->thread) {
 			char buf[32];

@@ -36,8 +36,9 @@ struct loading;
  * file (a pipe cannot be read twice). */
 bool loading_sums_first(const struct cmd_opts *opts, const char *path);
 /* Start reading path (a pprof profile on sample_type, NULL for its
- * default; a simpleperf recording with Java frames only on java_only) on a second thread, for its sums first with sums_first;
- * NULL when no thread can start. */
+ * default; a simpleperf recording with Java frames only on java_only) on a
+ * second thread, for its sums first with sums_first; NULL when no thread can
+ * start. */
 struct loading *loading_start(const char *path, const char *sample_type,
                               bool java_only, bool sums_first);
 /* True once the first tree is read (or failed). */

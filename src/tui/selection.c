@@ -52,8 +52,8 @@ selection_set_method(struct selection *s, uint32_t m, int by)
 bool
 selection_path_is(const struct selection *s, const uint32_t *path, size_t n)
 {
-	return n == s->npath && (!n || !memcmp(path, s->path,
-	                                       n * sizeof(*path)));
+	return n == s->npath &&
+	       (!n || !memcmp(path, s->path, n * sizeof(*path)));
 }
 
 /* Make path[0..n) the selection's path. */
@@ -67,8 +67,7 @@ set_path(struct selection *s, const uint32_t *path, size_t n)
 }
 
 bool
-selection_set_path(struct selection *s, const uint32_t *path, size_t n,
-                   int by)
+selection_set_path(struct selection *s, const uint32_t *path, size_t n, int by)
 {
 	if (!n)
 		return false;
@@ -83,8 +82,8 @@ selection_set_path(struct selection *s, const uint32_t *path, size_t n,
 }
 
 bool
-selection_set_call(struct selection *s, const struct calltree *tree,
-                   uint32_t t, uint32_t c, int by)
+selection_set_call(struct selection *s, const struct calltree *tree, uint32_t t,
+                   uint32_t c, int by)
 {
 	uint32_t g;
 	size_t n = 0, i;

@@ -24,7 +24,8 @@ bracket_end(const char *p)
 	if (*p == ']')
 		p++;
 	while (*p && *p != ']') {
-		if (p[0] == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+		if (p[0] == '[' &&
+		    (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
 			char close = p[1];
 
 			for (p += 2; *p && !(p[0] == close && p[1] == ']'); p++)
@@ -114,7 +115,8 @@ pattern_refusal(const char *pattern)
 				atom *= most > 1 ? most : 1;
 				if (size[depth] > PATTERN_MAX_SIZE)
 					return "too large once its repetitions "
-					       "expand (more than 100000 atoms)";
+					       "expand (more than 100000 "
+					       "atoms)";
 				p = after;
 				continue;
 			}

@@ -14,9 +14,9 @@
 #include <stddef.h>
 
 enum {
-	PATTERN_MAX_DEPTH = 100,      /* levels of parentheses */
-	PATTERN_MAX_LENGTH = 4096,    /* bytes: about 0.25 s at worst */
-	PATTERN_MAX_SIZE = 100000,    /* atoms once repetitions expand */
+	PATTERN_MAX_DEPTH = 100,   /* levels of parentheses */
+	PATTERN_MAX_LENGTH = 4096, /* bytes: about 0.25 s at worst */
+	PATTERN_MAX_SIZE = 100000, /* atoms once repetitions expand */
 };
 
 /* Why pattern is refused before regcomp sees it (a constant string), or
