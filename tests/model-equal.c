@@ -11,7 +11,9 @@
  * It also loads the file for its sums only, as `report` does, and
  * compares everything but the calls, the profile of all threads and
  * of each thread, row by row and link by link, and each thread's call
- * paths, node by node, with the model's; it
+ * paths, node by node, and its frames (a fifth of the methods, picked
+ * by a hash of their index, taken for frame methods) frame by frame,
+ * with the model's; it
  * prints "summed" on a second line when the sums were taken that way
  * (else the model came back: "modelled").  Then it sums the records
  * again split between two workers at points spread over them (at every
@@ -27,6 +29,7 @@
 
 #include "model/builder.h"
 #include "model/scope.h"
+#include "query/frames.h"
 #include "query/profile.h"
 #include "read/load.h"
 #include "profile-same.h"
@@ -182,6 +185,72 @@ same_paths(const struct calltree *a, const struct calltree *b, size_t t)
 	return at == SIZE_MAX;
 }
 
+/* The frame methods of the test: a fifth of them, by a hash of the
+ * index, so that frames nest in frames and recurse. */
+static bool
+is_frame_method(size_t m)
+{
+	return (uint32_t)(m * 2654435761u) >> 29 < 2;
+}
+
+static bool *
+frame_methods(const struct calltree *tree, void *arg)
+{
+	bool *flags = calloc(tree->nmethods + 1, sizeof(*flags));
+	size_t m;
+
+	(void)arg;
+	for (m = 0; flags && m < tree->nmethods; m++)
+		flags[m] = is_frame_method(m);
+	return flags;
+}
+
+/* The frames of thread t (all threads when t is SIZE_MAX) in the
+ * model a and in the sums b are the same. */
+static bool
+same_frames(const struct calltree *a, const struct calltree *b, size_t t)
+{
+	struct frames fa, fb;
+	struct scope scope;
+	bool *flags = frame_methods(a, NULL), same = true;
+	size_t i;
+	int k;
+
+	if (!b->sums || !b->frames_summed)
+		return true; /* the model came back, or no frames asked */
+	if (t == SIZE_MAX) {
+		scope_init_all(&scope, a);
+	} else {
+		scope_init_none(&scope, a);
+		scope_add(&scope, t);
+	}
+	frames_find(&fa, a, &scope, flags, 16667);
+	frames_find(&fb, b, &scope, flags, 16667);
+	if (fa.count != fb.count) {
+		problem = "frame count";
+		same = false;
+	}
+	for (i = 0; same && i < fa.count; i++) {
+		const struct drawn_frame *x = &fa.frames[i], *y = &fb.frames[i];
+
+		same = x->thread == y->thread && x->start == y->start;
+		for (k = 0; same && k < CLOCK_COUNT; k++)
+			same = x->dur[k] == y->dur[k];
+		for (k = 0; same && k < FRAME_HOT; k++)
+			same = x->hot[k] == y->hot[k] &&
+			       x->hot_excl[k] == y->hot_excl[k];
+		if (!same) {
+			fprintf(stderr, "frame %zu: ", i);
+			problem = "frames";
+		}
+	}
+	frames_done(&fa);
+	frames_done(&fb);
+	scope_done(&scope);
+	free(flags);
+	return same;
+}
+
 /* The model a and the sums-only load b: same header, same profiles of
  * all threads and of each, and each one's call paths. */
 static bool
@@ -194,7 +263,7 @@ same_sums(const struct calltree *a, const struct calltree *b)
 	if (!same_header(a, b))
 		return false;
 	scope_init_all(&scope, a);
-	same = same_profile_of(a, b, &scope);
+	same = same_profile_of(a, b, &scope) && same_frames(a, b, SIZE_MAX);
 	scope_done(&scope);
 	/* Each thread that ran, up to PER_THREAD of them: a scope costs a
 	 * flag per thread. */
@@ -230,13 +299,13 @@ same_model(const struct calltree *a, const struct calltree *b)
 }
 
 /* Load path with the records path (workers > 0) or event by event, or
- * for its sums only, split at record `split` when not 0, the middle
+ * for its sums only (and its frames, when `frames`: never ahead), split at record `split` when not 0, the middle
  * from `middle` when not 0, its first `first` parts summed by the first
  * worker (*in_two: it was summed split, *walked: at the walk's
  * stacks, *ahead: its first part ahead of the report). */
 static struct calltree *
-load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
-     unsigned first, bool *in_two, bool *walked, bool *ahead)
+load(const char *path, unsigned workers, bool sums, bool frames, size_t split,
+     size_t middle, unsigned first, bool *in_two, bool *walked, bool *ahead)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -245,6 +314,7 @@ load(const char *path, unsigned workers, bool sums, size_t split, size_t middle,
 	b->max_workers = workers;
 	b->sums_only = sums;
 	b->paths = sums;
+	b->frame_methods = frames ? frame_methods : NULL;
 	b->split_at = split;
 	b->split_middle = middle;
 	b->split_middle_first = first;
@@ -282,20 +352,25 @@ same_split_sums(const char *path, const struct calltree *model)
 	for (i = 1; same && n > 1 && i <= points; i++) {
 		size_t at = n <= SPLIT_EVERY ? i : n / (points + 1) * i;
 
-		/* No middle; taken by the second; half by the first. */
-		for (mid = 0; same && mid < 3; mid++) {
+		/* No middle; taken by the second; half by the first; then
+		 * with the frames (never ahead: not counted), the middle
+		 * taken by the second or half by the first in turn. */
+		for (mid = 0; same && mid < 4; mid++) {
 			size_t middle = mid ? at / 2 : 0;
 			bool two = false, by_walk = false, early = false;
 			struct calltree *split;
 
 			if (mid && !middle)
 				continue;
-			split = load(path, 1, true, at, middle, mid == 2, &two,
+			split = load(path, 1, true, mid == 3, at, middle,
+			             mid == 2 || (mid == 3 && i % 2), &two,
 			             &by_walk, &early);
-			tried++;
-			in_two += two;
-			walked += two && by_walk;
-			ahead += two && early;
+			if (mid < 3) {
+				tried++;
+				in_two += two;
+				walked += two && by_walk;
+				ahead += two && early;
+			}
 			same = split && same_sums(model, split);
 			if (!same)
 				fprintf(stderr,
@@ -319,16 +394,17 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0, false, 0, 0, 0, NULL, NULL, NULL);
-	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, 0, 0, 0,
-	                  NULL, NULL, NULL);
+	by_events = load(argv[2], 0, false, false, 0, 0, 0, NULL, NULL, NULL);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, false, 0, 0,
+	                  0, NULL, NULL, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
 	} else if (!same_model(by_events, by_records)) {
 		status = 1;
 	} else {
-		by_sums = load(argv[2], 1, true, 0, 0, 0, NULL, NULL, NULL);
+		by_sums = load(argv[2], 1, true, true, 0, 0, 0, NULL, NULL,
+		               NULL);
 		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
 		if (!by_sums)
 			problem = "the load for sums";

@@ -923,6 +923,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 
 	memset(opts, 0, sizeof(*opts));
 	opts->profile_only = spec->profile_only;
+	opts->sum_frames = spec->profile_only && (spec->options & OPT_FRAMES);
 	opts->key_only = spec->key_only;
 	opts->clock = -1;
 	opts->top = -1;
@@ -1024,6 +1025,16 @@ cmd_load_status(void)
 	return load_status;
 }
 
+/* The frame methods of tree --frame-method (arg) names, for the load;
+ * cmd_parse checked the expression. */
+static bool *
+load_frame_methods(const struct calltree *tree, void *arg)
+{
+	char bad[256];
+
+	return frames_methods(tree, arg, bad, sizeof(bad));
+}
+
 struct calltree *
 cmd_load(const struct cmd_opts *opts, const char *path)
 {
@@ -1034,8 +1045,13 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	        .java_only = opts->java_only,
 	        .progress = tty ? show_progress : NULL,
 	        .progress_arg = (void *)path,
+	        /* The frame methods' names are matched as the file
+	         * gives them: with a mapping, the model is built. */
 	        .sums_only = opts->profile_only && !opts->range &&
-	                     !opts->ntransforms};
+	                     !opts->ntransforms &&
+	                     !(opts->sum_frames && opts->names),
+	        .frame_methods = opts->sum_frames ? load_frame_methods : NULL,
+	        .frame_arg = (void *)opts->frame_method};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 
 	if (tty)

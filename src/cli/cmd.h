@@ -74,7 +74,9 @@ struct cmd_spec {
 	 * a message (a usage error); NULL when anything parsed goes. */
 	bool (*check)(const struct cmd_opts *opts);
 	/* The command reads the scope's profile and nothing else of the
-	 * calls: without a range or transforms, the load sums them only. */
+	 * calls (and the frames, with OPT_FRAMES): without a range,
+	 * transforms, or a mapping for the frames' names, the load sums
+	 * them only. */
 	bool profile_only;
 	/* The command describes a key whose data part is missing (info);
 	 * the others refuse it with status 3. */
@@ -96,6 +98,8 @@ struct cmd_opts {
 	bool normalize;        /* --normalize */
 	const char *range;     /* --range, checked */
 	bool profile_only;     /* the spec's, for cmd_load */
+	bool sum_frames;       /* profile_only with OPT_FRAMES: the sums
+	                          carry the frames too */
 	bool key_only;         /* the spec's, for cmd_load */
 	const char *mapping;   /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */

@@ -90,7 +90,7 @@ static const struct cmd_spec diff_spec = {
         .max_args = DIFF_MAX_ARGS,
         .sort_keys = "excl (default), incl, calls, name",
         .epilog = diff_epilog,
-        /* Not profile_only: the frames need the calls. */
+        .profile_only = true,
 };
 
 struct diff_cmd {

@@ -28,6 +28,7 @@ static const struct cmd_spec frames_spec = {
         .min_args = 1,
         .max_args = 1,
         .sort_keys = "start (default), wall, cpu",
+        .profile_only = true,
 };
 
 enum frames_sort { BY_START, BY_WALL, BY_CPU };

@@ -316,8 +316,11 @@ continue_thread(struct build_worker *w, const struct prefix_scan *sc,
 	for (i = 0; i < sc->depth; i++)
 		if (!build_sum_enter(w, st, th, sc->ids[i], zero))
 			return false;
-	if (st->sums)
+	if (st->sums) {
 		st->sums->seeded = st->sums->prefix = (uint32_t)sc->depth;
+		if (st->sums->frames)
+			frame_watch_seeded(st->sums->frames);
+	}
 	return true;
 }
 
@@ -797,7 +800,9 @@ build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 	struct middle_cuts cuts;
 	int k;
 
-	if (b->ahead || b->began || !b->sums_only || !info->size ||
+	/* Frames need the methods' names, which come after: not ahead. */
+	if (b->ahead || b->began || !b->sums_only || b->frame_methods ||
+	    !info->size ||
 	    !split_points(b, info->total / info->size, SPLIT_AHEAD_FIRST,
 	                  SPLIT_AHEAD_END, &cuts))
 		return false;
@@ -1010,6 +1015,7 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 		out = SPLIT_SUMMED;
 	if (out == SPLIT_SUMMED) {
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
+		tree->frames_summed = b->frame_flags != NULL;
 		build_add_anomalies(&tree->anomalies, &jobs[0].an);
 		build_add_anomalies(&tree->anomalies, &jobs[1].an);
 		if (a)

@@ -51,6 +51,11 @@ sums_of(struct build_worker *w, struct thread_state *st)
 			st->sums->paths = xmalloc(sizeof(*st->sums->paths));
 			paths_init(st->sums->paths);
 		}
+		if (b->frame_flags) {
+			st->sums->frames = xmalloc(sizeof(*st->sums->frames));
+			frame_watch_init(st->sums->frames, b->frame_flags,
+			                 b->nframe_flags, w->has_clock);
+		}
 	}
 	return st->sums;
 }
@@ -194,6 +199,8 @@ sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 
 	if (!s || m >= w->known)
 		return false; /* undefined: its index comes at the end */
+	if (s->frames && m >= s->frames->nmethods)
+		return false; /* defined after the frame methods were */
 	if (m >= st->open_cap) {
 		size_t old = st->open_cap;
 
@@ -230,6 +237,8 @@ sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 	f->method = m;
 	f->id = id;
 	memcpy(f->start, at, sizeof(f->start));
+	if (s->frames)
+		frame_watch_enter(s->frames, (uint32_t)st->depth - 1, m, at);
 	if (st->depth > s->top_depth)
 		s->top_depth = (uint32_t)st->depth;
 	if (st->depth > th->max_depth)
@@ -252,6 +261,9 @@ sum_pop(const bool *has_clock, struct thread_state *st, const uint64_t *at)
 	s->closed[st->depth] = f->call;
 	if (s->paths)
 		paths_close(s->paths, st->depth, dur);
+	if (s->frames)
+		frame_watch_close(s->frames, (uint32_t)st->depth, f->method,
+		                  st->depth ? f[-1].method : CALL_NONE, dur);
 	if (__builtin_expect(st->depth < s->prefix, 0)) {
 		/* Opened before the split: its time before it comes later. */
 		UTIL_GROW(s->closes, s->closes_cap, s->ncloses + 1);
@@ -298,6 +310,8 @@ sum_orphan(struct build_worker *w, struct thread_state *st,
 		sums_fit(s, m);
 	if (s->row_of[m])
 		return false;
+	if (s->frames && m >= s->frames->nmethods)
+		return false;
 	for (i = 0; i < s->ntop; i++)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			adopted[k] += s->top[i].incl[k];
@@ -312,6 +326,9 @@ sum_orphan(struct build_worker *w, struct thread_state *st,
 		row->excl[k] -= adopted[k];
 		row->top_excl[k] -= adopted[k];
 	}
+	if (s->frames && s->frames->is_frame[m])
+		frame_watch_orphan(s->frames, th->first, dur, s->out.methods,
+		                   s->out.rows, s->out.count);
 	s->adopted_depth++;
 	if (s->adopted_depth > th->max_depth)
 		th->max_depth = s->adopted_depth;
@@ -502,6 +519,10 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 		if (st->sums->paths)
 			paths_finish(st->sums->paths, &st->sums->out.paths,
 			             &st->sums->out.npaths);
+		if (st->sums->frames)
+			frame_watch_finish(st->sums->frames,
+			                   &st->sums->out.frames,
+			                   &st->sums->out.nframes);
 		tree->sums[t] = st->sums->out;
 		st->sums->out = (struct thread_sums){0};
 	}
@@ -533,6 +554,7 @@ build_sum_all(struct calltree_builder *b, const struct trace_records *run)
 	ok = !w.failed;
 	if (ok) {
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
+		tree->frames_summed = b->frame_flags != NULL;
 		build_add_anomalies(&tree->anomalies, &an);
 		for (t = 0; t < tree->nthreads; t++)
 			build_sum_finish(b, t, &tree->anomalies);
@@ -584,6 +606,83 @@ add_prefix_times(struct sums_build *s, const struct thread_state *into,
 	}
 }
 
+/* Whether the frame open at the split point in `into` (the first
+ * worker's watch) is the one `from` opened at its seeded stack. */
+static bool
+frames_meet(const struct frame_watch *into, const struct frame_watch *from)
+{
+	if (!into || !from)
+		return !into && !from;
+	return (into->level != FRAME_CLOSED) ==
+	       (from->straddled || from->before_split);
+}
+
+/*
+ * The frames from's watch found after the split point, on into's, whose
+ * stack `at` the point is into's: the frame open there gets from's sums
+ * of it and the time before the point of the frames inside it opened
+ * before and closed after (s->closes, as add_prefix_times), and is
+ * settled if from saw it close; from's frames follow, and a frame from
+ * opened and left open becomes into's.
+ */
+static void
+join_frames(struct frame_watch *into, struct frame_watch *from,
+            const struct sums_build *s, const struct thread_state *st,
+            const uint64_t *at)
+{
+	enum clock_index k = into->clock;
+	uint64_t dur[CLOCK_COUNT], start[CLOCK_COUNT];
+	uint32_t level = into->level;
+	size_t i;
+	int c;
+
+	if (level != FRAME_CLOSED) {
+		hot_add_all(&into->hot,
+		            from->straddled ? &from->straddle : &from->hot);
+		for (i = 0; i < s->ncloses; i++) {
+			const struct prefix_close *pc = &s->closes[i];
+			int64_t d;
+
+			if (pc->level < level)
+				continue;
+			d = (int64_t)(at[k] - st->stack[pc->level].start[k]);
+			hot_add(&into->hot, pc->method, d);
+			if (pc->level > level)
+				hot_add(&into->hot,
+				        st->stack[pc->level - 1].method, -d);
+		}
+		if (from->straddled) {
+			for (c = 0; c < CLOCK_COUNT; c++)
+				dur[c] = into->has_clock[c]
+				                 ? from->straddle_dur[c] + at[c] -
+				                           into->start[c]
+				                 : 0;
+			frame_watch_append(into, into->start, dur);
+			into->level = FRAME_CLOSED;
+		}
+	}
+	for (i = 0; i < from->count; i++) {
+		struct frame_sum *f;
+
+		UTIL_GROW(into->done, into->cap, into->count + 1);
+		f = &into->done[into->count++];
+		*f = from->done[i];
+		for (c = 0; c < CLOCK_COUNT; c++)
+			f->start[c] += at[c];
+	}
+	if (from->level != FRAME_CLOSED && !from->before_split) {
+		struct hot_sums settled = into->hot;
+
+		for (c = 0; c < CLOCK_COUNT; c++)
+			start[c] = from->start[c] + at[c];
+		into->hot = from->hot;
+		from->hot = settled;
+		into->level = from->level;
+		into->before_split = false;
+		memcpy(into->start, start, sizeof(start));
+	}
+}
+
 bool
 build_sums_merge(struct thread_state *into, struct thread_state *from,
                  const uint64_t *at)
@@ -602,7 +701,11 @@ build_sums_merge(struct thread_state *into, struct thread_state *from,
 		if (into->stack[s->closes[i].level].method !=
 		    s->closes[i].method)
 			return false;
+	if (!frames_meet(is->frames, s->frames))
+		return false;
 	add_prefix_times(s, into, at);
+	if (is->frames)
+		join_frames(is->frames, s->frames, s, into, at);
 	if (is->paths)
 		paths_add(is->paths, s->paths, s->prefix, from->depth);
 	for (i = 0; i < s->out.count; i++)

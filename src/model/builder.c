@@ -410,6 +410,9 @@ sums_free(struct thread_state *st)
 	if (st->sums->paths)
 		paths_done(st->sums->paths);
 	free(st->sums->paths);
+	if (st->sums->frames)
+		frame_watch_done(st->sums->frames);
+	free(st->sums->frames);
 	thread_sums_done(&st->sums->out);
 	free(st->sums->links.links);
 	link_table_done(&st->sums->links);
@@ -1670,6 +1673,7 @@ builder_done(struct calltree_builder *b)
 		thread_state_free(b->states[i]);
 	free(b->states);
 	free(b->parent);
+	free(b->frame_flags);
 	b->hooks->split_free(b);
 	build_worker_done(&b->serial);
 	free(b->tid_direct);

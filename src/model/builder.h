@@ -26,6 +26,7 @@
 #define TRACETUI_CALLTREE_BUILD_H
 
 #include "model/calltree.h"
+#include "model/frame-sums.h"
 #include "model/paths.h"
 #include "model/sampling.h"
 #include "model/sums.h"
@@ -120,6 +121,7 @@ struct sums_build {
 	struct prefix_close *closes;
 	size_t ncloses, closes_cap;
 	struct path_build *paths; /* the call paths, when asked for */
+	struct frame_watch *frames; /* the frames, when asked for */
 };
 
 /* A frame opened before the split, closed after it: its stack index,
@@ -262,6 +264,13 @@ struct calltree_builder {
 	bool sums_only;       /* sum the calls of records without a model, when
 	                         every thread can be (model/builder-sums.c) */
 	bool paths;           /* sums_only: each thread's call paths too */
+	/* sums_only: each thread's frames too, of the methods this gives
+	 * flags for (frame_flags, nframe_flags of them, taken when the
+	 * records come). */
+	calltree_frame_methods_fn *frame_methods;
+	void *frame_arg;
+	bool *frame_flags;
+	size_t nframe_flags;
 	bool summed;          /* they were: the model has sums and no calls */
 	bool summed_split;    /* by two workers (model/builder-split.c) */
 	bool summed_walked;   /* split at stacks the reader's walk gave */

@@ -66,6 +66,7 @@ thread_sums_done(struct thread_sums *s)
 	free(s->rows);
 	free(s->links);
 	free(s->paths);
+	free(s->frames);
 	memset(s, 0, sizeof(*s));
 }
 

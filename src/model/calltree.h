@@ -193,9 +193,24 @@ struct path_node {
 	uint64_t incl[CLOCK_COUNT]; /* the calls' summed durations */
 };
 
+enum { FRAME_HOT = 2 }; /* hot methods kept per frame */
+
+/* A frame found as the calls were summed (calltree_load_options,
+ * frame_methods): an outermost call of a frame method, its start and
+ * durations (0 on a clock the trace lacks), and the FRAME_HOT methods
+ * of most exclusive time inside it on the judging clock
+ * (calltree_default_range_clock), CALL_NONE past the last. */
+struct frame_sum {
+	uint64_t start[CLOCK_COUNT];
+	uint64_t dur[CLOCK_COUNT];
+	uint32_t hot[FRAME_HOT];
+	uint64_t hot_excl[FRAME_HOT];
+};
+
 /* One thread's sums: a row for each method it called (or that called
  * what it did), and its links in the order first met; its call paths
- * when they were asked for (calltree_load_options.paths), else NULL. */
+ * when they were asked for (calltree_load_options.paths), else NULL;
+ * its frames, in order, when frame methods were given. */
 struct thread_sums {
 	uint32_t *methods; /* rows[i] is the row of methods[i] */
 	struct profile_row *rows;
@@ -204,6 +219,8 @@ struct thread_sums {
 	size_t nlinks;
 	struct path_node *paths;
 	size_t npaths;
+	struct frame_sum *frames;
+	size_t nframes;
 };
 
 /* Release a thread's sums. */
@@ -231,6 +248,7 @@ struct calltree {
 	/* Loaded for its profile only (calltree_load_options.sums_only):
 	 * each thread's sums, and no calls. */
 	struct thread_sums *sums;
+	bool frames_summed; /* and the sums carry each thread's frames */
 	uint32_t max_depth; /* the deepest stack of any thread */
 	/* Made by a focus (model/transform.h): the focused calls are the
 	 * whole, so a thread's traced time is its outermost calls' time,
@@ -254,6 +272,10 @@ void calltree_free_calls(struct calltree *tree);
 
 /* Called now and then while a large file loads. */
 typedef void calltree_progress_fn(void *arg, uint64_t done, uint64_t total);
+/* The frame methods of tree, as a flag per method (tree->nmethods of
+ * them, malloc'd), or NULL for none. */
+typedef bool *calltree_frame_methods_fn(const struct calltree *tree,
+                                        void *arg);
 
 /*
  * Building a model from a sink directly, for tests and the fuzzer: feed

@@ -37,6 +37,8 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		b->sink.java_only = o->java_only;
 		b->sums_only = o->sums_only;
 		b->paths = o->paths;
+		b->frame_methods = o->frame_methods;
+		b->frame_arg = o->frame_arg;
 	}
 	if (!trace_load(path, calltree_builder_sink(b), err)) {
 		calltree_builder_free(b);

@@ -36,6 +36,11 @@ struct calltree_load_options {
 	bool sums_only;
 	/* With sums_only: each thread's call paths too (thread_sums). */
 	bool paths;
+	/* With sums_only: each thread's frames too, outermost calls of
+	 * the methods frame_methods(tree, frame_arg) flags (thread_sums,
+	 * frames); NULL: none. */
+	calltree_frame_methods_fn *frame_methods;
+	void *frame_arg;
 };
 
 /* calltree_load with options (o may be NULL). */

@@ -9,6 +9,7 @@
 
 #include "query/frames.h"
 
+#include "model/frame-sums.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
 #include "util/pattern.h"
@@ -48,64 +49,6 @@ double
 frames_budget_of_rate(double hz)
 {
 	return 1e6 / hz;
-}
-
-/* The exclusive times summed inside the frame being read. */
-struct hot_sums {
-	int64_t *excl;     /* per method */
-	uint32_t *stamp;   /* per method: the frame that last touched it */
-	uint32_t *touched; /* the methods touched in this frame */
-	size_t ntouched;
-	uint32_t frame; /* this frame's stamp, from 1 */
-};
-
-static inline void
-hot_add(struct hot_sums *h, uint32_t m, int64_t v)
-{
-	if (h->stamp[m] != h->frame) {
-		h->stamp[m] = h->frame;
-		h->excl[m] = 0;
-		h->touched[h->ntouched++] = m;
-	}
-	h->excl[m] += v;
-}
-
-/* Keep the FRAME_HOT methods of most exclusive time in f, and start
- * the next frame's sums. */
-static void
-hot_settle(struct hot_sums *h, struct drawn_frame *f)
-{
-	size_t i;
-	int k;
-
-	for (k = 0; k < FRAME_HOT; k++) {
-		f->hot[k] = CALL_NONE;
-		f->hot_excl[k] = 0;
-	}
-	for (i = 0; i < h->ntouched; i++) {
-		uint32_t m = h->touched[i];
-		int64_t v = h->excl[m];
-
-		if (v <= 0)
-			continue;
-		for (k = 0; k < FRAME_HOT; k++) {
-			if (f->hot[k] == CALL_NONE ||
-			    (uint64_t)v > f->hot_excl[k] ||
-			    ((uint64_t)v == f->hot_excl[k] && m < f->hot[k])) {
-				memmove(&f->hot[k + 1], &f->hot[k],
-				        (FRAME_HOT - 1 - k) *
-				                sizeof(f->hot[0]));
-				memmove(&f->hot_excl[k + 1], &f->hot_excl[k],
-				        (FRAME_HOT - 1 - k) *
-				                sizeof(f->hot_excl[0]));
-				f->hot[k] = m;
-				f->hot_excl[k] = (uint64_t)v;
-				break;
-			}
-		}
-	}
-	h->ntouched = 0;
-	h->frame++;
 }
 
 /* Call c's durations within the scope's range. */
@@ -156,7 +99,7 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 				hot_add(h, path[d - 1], -len);
 				continue;
 			}
-			hot_settle(h, f);
+			hot_settle(h, f->hot, f->hot_excl);
 			f = NULL;
 		}
 		if (!is_frame[calltree_method(tree, c)])
@@ -176,7 +119,28 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 		hot_add(h, calltree_method(tree, c), (int64_t)f->dur[k]);
 	}
 	if (f)
-		hot_settle(h, f);
+		hot_settle(h, f->hot, f->hot_excl);
+}
+
+/* The frames of thread t summed with the profile, appended to out. */
+static void
+summed_frames(struct frames *out, size_t *cap, const struct thread_sums *s,
+              size_t t)
+{
+	size_t i;
+
+	UTIL_GROW(out->frames, *cap, out->count + s->nframes);
+	for (i = 0; i < s->nframes; i++) {
+		const struct frame_sum *fs = &s->frames[i];
+		struct drawn_frame *f = &out->frames[out->count++];
+
+		f->call = CALL_NONE;
+		f->thread = (uint32_t)t;
+		f->start = fs->start[out->clock];
+		memcpy(f->dur, fs->dur, sizeof(f->dur));
+		memcpy(f->hot, fs->hot, sizeof(f->hot));
+		memcpy(f->hot_excl, fs->hot_excl, sizeof(f->hot_excl));
+	}
 }
 
 void
@@ -196,12 +160,16 @@ frames_find(struct frames *out, const struct calltree *tree,
 	out->sample_interval = tree->sample_interval;
 	for (m = 0; m < tree->nmethods && !any; m++)
 		any = is_frame[m];
-	if (!any || !tree->calls.count)
+	if (!any)
 		return;
-	h.excl = xmalloc((tree->nmethods + 1) * sizeof(*h.excl));
-	h.stamp = xcalloc(tree->nmethods + 1, sizeof(*h.stamp));
-	h.touched = xmalloc((tree->nmethods + 1) * sizeof(*h.touched));
-	h.frame = 1;
+	if (!tree->calls.count) {
+		/* Summed (frames_summed) at load, or none. */
+		for (t = 0; tree->frames_summed && t < tree->nthreads; t++)
+			if (scope_has(scope, t))
+				summed_frames(out, &cap, &tree->sums[t], t);
+		return;
+	}
+	hot_init(&h, tree->nmethods);
 	path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
 	for (t = 0; t < tree->nthreads; t++) {
 		if (!scope_has(scope, t) || !tree->threads[t].ncalls)
@@ -212,9 +180,7 @@ frames_find(struct frames *out, const struct calltree *tree,
 	}
 	scope_span_done(&span);
 	free(path);
-	free(h.excl);
-	free(h.stamp);
-	free(h.touched);
+	hot_done(&h);
 }
 
 void

@@ -26,7 +26,6 @@
 #define FRAMES_DEFAULT_METHOD "^android\\.view\\.Choreographer\\.doFrame( |$)"
 
 enum {
-	FRAME_HOT = 2,             /* hot methods kept per frame */
 	FRAMES_FROZEN_US = 700000, /* frozen: longer than this */
 	FRAMES_DEFAULT_HZ = 60,    /* the default budget's refresh rate */
 	FRAMES_PERCENTILES = 4,    /* p50, p90, p95, p99 */
