@@ -45,7 +45,8 @@
  *   sums     the input loaded for its profile only (as `report` does)
  *            loads, with the same anomalies and the same profile of all
  *            threads and of each, whether it was summed or modelled,
- *            and each thread's summed call paths are its calls'.
+ *            and each thread's summed call paths and frames (of a
+ *            fifth of the methods) are its calls'.
  *
  * Built with FUZZ_REPLAY_MAIN it has a main of its own instead of
  * libFuzzer's: every file named on the command line is run through the
@@ -59,6 +60,7 @@
 #include "model/builder.h"
 #include "model/calltree.h"
 #include "query/diff.h"
+#include "query/frames.h"
 #include "query/profile.h"
 #include "query/timeline.h"
 #include "model/scope.h"
@@ -966,14 +968,60 @@ check_sum_paths(const struct calltree *tree, const struct calltree *sums,
 	callpath_done(&q);
 }
 
+/* The frame methods of the checks: a fifth of them, by a hash of the
+ * index, so that frames nest in frames and recurse. */
+static bool *
+fuzz_frame_methods(const struct calltree *tree, void *arg)
+{
+	bool *flags = xcalloc(tree->nmethods + 1, sizeof(*flags));
+	size_t m;
+
+	(void)arg;
+	for (m = 0; m < tree->nmethods; m++)
+		flags[m] = (uint32_t)(m * 2654435761u) >> 29 < 2;
+	return flags;
+}
+
+/* The frames summed in sums are those frames_find finds in tree's
+ * calls. */
+static void
+check_sum_frames(const struct calltree *tree, const struct calltree *sums)
+{
+	bool *flags = fuzz_frame_methods(tree, NULL);
+	struct frames a, b;
+	struct scope scope;
+	size_t i;
+
+	scope_init_all(&scope, tree);
+	frames_find(&a, tree, &scope, flags, 16667);
+	frames_find(&b, sums, &scope, flags, 16667);
+	CHECK(a.count == b.count, "%zu frames, %zu when summed", a.count,
+	      b.count);
+	for (i = 0; i < a.count; i++) {
+		const struct drawn_frame *x = &a.frames[i], *y = &b.frames[i];
+
+		CHECK(x->thread == y->thread && x->start == y->start &&
+		              !memcmp(x->dur, y->dur, sizeof(x->dur)) &&
+		              !memcmp(x->hot, y->hot, sizeof(x->hot)) &&
+		              !memcmp(x->hot_excl, y->hot_excl,
+		                      sizeof(x->hot_excl)),
+		      "frame %zu differs when summed", i);
+	}
+	frames_done(&a);
+	frames_done(&b);
+	scope_done(&scope);
+	free(flags);
+}
+
 /* The input loaded for its sums only, its records split between two
  * workers at record `split` when not 0 (the middle from `middle` on when
  * not 0, the first worker taking `first` of its parts), gives tree's
- * anomalies and profiles, of all threads and of each. */
+ * anomalies and profiles, of all threads and of each, and its frames
+ * when asked for them (`frames`). */
 static void
 check_sums(const uint8_t *data, size_t size, const char *sample_type,
            const struct calltree *tree, size_t split, size_t middle,
-           unsigned first)
+           unsigned first, bool frames)
 {
 	struct calltree_builder *b = calltree_builder_new("fuzz");
 	struct trace_sink sink = *calltree_builder_sink(b);
@@ -983,6 +1031,7 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 
 	b->sums_only = true;
 	b->paths = true;
+	b->frame_methods = frames ? fuzz_frame_methods : NULL;
 	b->split_at = split;
 	b->split_middle = middle;
 	b->split_middle_first = first;
@@ -1023,6 +1072,8 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 		if (t < tree->nthreads && sums->sums)
 			check_sum_paths(tree, sums, t);
 	}
+	if (sums->frames_summed)
+		check_sum_frames(tree, sums);
 	calltree_free(sums);
 }
 
@@ -1076,13 +1127,16 @@ fuzz_one(const uint8_t *data, size_t size, const char *sample_type,
 	check_inverted(tree, &scope);
 	check_timeline(tree);
 	check_diff(tree, &scope);
-	check_sums(data, size, sample_type, tree, 0, 0, 0);
+	check_sums(data, size, sample_type, tree, 0, 0, 0, true);
 	check_threads(data, size, sample_type, tree, (long)(size % 3));
 	if (tree->records > 1) { /* a split point the input decides */
 		size_t at = 1 + size * 2654435761u % (tree->records - 1);
 
-		check_sums(data, size, sample_type, tree, at, 0, 0);
-		check_sums(data, size, sample_type, tree, at, at / 2, size % 2);
+		/* One with the frames: never summed ahead. */
+		check_sums(data, size, sample_type, tree, at, 0, 0,
+		           size % 2 == 0);
+		check_sums(data, size, sample_type, tree, at, at / 2, size % 2,
+		           size % 2 == 1);
 	}
 	scope_done(&scope);
 	for (k = 0; k < CLOCK_COUNT; k++)
