@@ -18,7 +18,8 @@
 # streaming variant, with the ratios of streaming to V1 and the first
 # screen, the first icicle and the first call tree of the viewer
 # (bench/keys); the two reports run in turn PAIRS times (11), since
-# their ratio is the closest figure.  Two sizes show whether the cost is
+# their ratio is the closest figure; then `frames` (of the frame methods
+# BENCH_FRAME_METHOD names) against report in turn.  Two sizes show whether the cost is
 # linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
 # text report is timed too.
 set -eu
@@ -37,15 +38,25 @@ mktrace="$builddir/tests/mktrace"
 
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 
-# alternate N A B: `report --format tsv` of traces A and B, one run of
-# each in turn N times, then a line for each as measure prints it (the
-# median wall and cpu times, the largest peak): a drift of the machine's
-# speed then weighs on both alike.
+# timed report|frames FILE: measure's line for one run of the command
+# on FILE, in TSV (frames of the methods $frame_re matches).
+timed() {
+	case $1 in
+	report) "$measure" 1 "$tracetui" report --format tsv "$2" ;;
+	frames) "$measure" 1 "$tracetui" frames --format tsv \
+		--frame-method "$frame_re" "$2" ;;
+	esac
+}
+
+# alternate N A FA B FB: A FA and B FB (report or frames of a trace), one
+# run of each in turn N times, then a line for each as measure prints it
+# (the median wall and cpu times, the largest peak): a drift of the
+# machine's speed then weighs on both alike.
 alternate() {
 	i=0
 	while [ "$i" -lt "$1" ]; do
-		echo "a $("$measure" 1 "$tracetui" report --format tsv "$2")"
-		echo "b $("$measure" 1 "$tracetui" report --format tsv "$3")"
+		echo "a $(timed "$2" "$3")"
+		echo "b $(timed "$4" "$5")"
 		i=$((i + 1))
 	done | awk '
 	function median(list, n,    v, i, j, t) {
@@ -137,6 +148,9 @@ fi
 # go to a temporary folder removed on exit.
 traces=${SHARED_TRACES:-$srcdir/../shared/traces}
 real=${BENCH_TRACE:-$traces/AppMethodOrder__oldVersion.trace}
+# Its main thread draws no Choreographer frames: its layout inflations,
+# 55 a copy, nested, stand in for them.
+frame_re=${BENCH_FRAME_METHOD:-'LayoutInflater\.createViewFromTag'}
 if [ ! -f "$real" ]; then
 	echo "== no real trace ($real): the real-shaped cases are skipped"
 	exit 0
@@ -159,7 +173,7 @@ for bytes in $sizes; do
 	l=$("$measure" "$repeat" "$tracetui" info "$v1")
 	sl=$("$measure" "$repeat" "$tracetui" info "$st")
 	# The two reports' ratio is the closest figure: alternated.
-	both=$(alternate "${PAIRS:-11}" "$v1" "$st")
+	both=$(alternate "${PAIRS:-11}" report "$v1" report "$st")
 	r=$(echo "$both" | sed -n 1p)
 	sr=$(echo "$both" | sed -n 2p)
 	echo "floor          $f"
@@ -190,6 +204,15 @@ for bytes in $sizes; do
 				r / d, sr / d
 		}'
 	fi
+	# frames against report, in turn: the frames are found in the
+	# sums pass, so they should cost little more (budget 1.2x).
+	fr=$(alternate "${PAIRS:-11}" report "$v1" frames "$v1")
+	n=$("$tracetui" frames --format tsv --frame-method "$frame_re" "$v1" |
+		tail -n +2 | wc -l)
+	echo "frames v1      $(echo "$fr" | sed -n 2p) ($n frames)"
+	echo "$fr" | awk -F'[= ]' 'NR == 1 { rw = $2; rc = $4 }
+		NR == 2 { printf "frames / report: %.2fx wall, %.2fx cpu (budget 1.2x)\n",
+			$2 / rw, $4 / rc }'
 	if [ -x "$builddir/bench/keys" ]; then
 		k=$("$builddir/bench/keys" "$v1" 1)
 		echo "$k" | sed -n '1p;/(first/p;/^peak/p'
