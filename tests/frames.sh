@@ -11,7 +11,8 @@
 #   in $SHARED_TRACES: the frames equal, row for row,
 #   the outermost calls `tracetui calls` lists of the frame method
 #   (nesting found from starts and ends by awk), and the summary's counts
-#   and nearest-rank percentiles equal python3's from those calls.
+#   and nearest-rank percentiles equal python3's from those calls; the
+#   frames found in the sums pass equal those of the model's calls.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -293,6 +294,11 @@ for f in $traces; do
 	cmp -s want got
 	ok $? "$name: $(wc -l <got) frames, as the outermost calls of calls"
 	cmp -s want got || diff want got | head -5 | diag
+	# Found in the sums pass, as above, or in the model's calls (a
+	# range loads them): the same rows, hot methods too.
+	"$TRACETUI" frames -f tsv --range 0..100000s "$f" >model 2>/dev/null
+	cmp -s out model
+	ok $? "$name: the frames of the sums are the model's"
 	command -v python3 >/dev/null 2>&1 || continue
 	"$TRACETUI" frames "$f" 2>/dev/null |
 		sed -n 's/^.* (\([0-9]*\)): \([0-9]*\) frames\{0,1\}, \([0-9]*\) slow, \([0-9]*\) frozen; p50 \([0-9.]*\) p90 \([0-9.]*\) p95 \([0-9.]*\) p99 \([0-9.]*\) max \([0-9.]*\) ms$/\1 \2 \3 \4 \5 \6 \7 \8 \9/p' |
