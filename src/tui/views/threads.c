@@ -36,6 +36,8 @@ struct threads_view {
 	enum thread_column sort;
 	bool ascending;
 	struct list list;  /* over order */
+	int widths[TCOL_COUNT]; /* of the columns after the name's, sized
+	                           to their widest cell (size_columns) */
 	int name_w, ncols; /* the header as the last draw laid it out */
 	/* The filter on names (NULL: none) and the model it reads. */
 	const regex_t *filter;
@@ -100,23 +102,6 @@ sort_threads(struct threads_view *v, const struct app *app)
 	list_reset(&v->list);
 }
 
-static void *
-threads_open(struct app *app)
-{
-	struct threads_view *v = xcalloc(1, sizeof(*v));
-	size_t t;
-
-	v->count = app->tree->nthreads;
-	v->order = xcalloc(v->count + 1, sizeof(*v->order));
-	v->tagged = xcalloc(v->count + 1, sizeof(*v->tagged));
-	for (t = 0; t < v->count; t++)
-		v->order[t] = (uint32_t)t;
-	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
-	list_set_count(&v->list, v->count);
-	sort_threads(v, app);
-	return v;
-}
-
 static void
 threads_close(void *state)
 {
@@ -163,8 +148,43 @@ column_title(const struct calltree *tree, int i)
 	return !bare ? titles[i] : i == TCOL_WALL ? "Wall" : "Cpu";
 }
 
-/* The widths of the columns after the name's (which takes the rest). */
-static const int widths[TCOL_COUNT] = {0, 8, 10, 12, 12};
+/* The columns after the name's (which takes the rest) as wide as their
+ * widest cell or title, a sort mark beside it: nothing is cut. */
+static void
+size_columns(struct threads_view *v, const struct calltree *tree)
+{
+	char buf[32];
+	size_t t;
+	int i, w;
+
+	for (i = TCOL_TID; i < TCOL_COUNT; i++) {
+		v->widths[i] = (int)strlen(column_title(tree, i)) + 1;
+		for (t = 0; t < tree->nthreads; t++) {
+			cell_text(tree, (uint32_t)t, i, buf, sizeof(buf));
+			w = (int)strlen(buf);
+			if (w > v->widths[i])
+				v->widths[i] = w;
+		}
+	}
+}
+
+static void *
+threads_open(struct app *app)
+{
+	struct threads_view *v = xcalloc(1, sizeof(*v));
+	size_t t;
+
+	v->count = app->tree->nthreads;
+	v->order = xcalloc(v->count + 1, sizeof(*v->order));
+	v->tagged = xcalloc(v->count + 1, sizeof(*v->tagged));
+	for (t = 0; t < v->count; t++)
+		v->order[t] = (uint32_t)t;
+	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
+	list_set_count(&v->list, v->count);
+	sort_threads(v, app);
+	size_columns(v, app->tree);
+	return v;
+}
 
 static void
 threads_draw(void *state, struct app *app, struct canvas *c, int top,
@@ -172,10 +192,13 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 {
 	struct threads_view *v = state;
 	const struct calltree *tree = app->tree;
-	int name_w = c->width - 4 - (8 + 10 + 12 + 12 + 4);
-	int body = height - 1, y, x, i, ncols = TCOL_COUNT;
+	const int *widths = v->widths;
+	int name_w = c->width - 4, body = height - 1, y, x, i;
+	int ncols = TCOL_COUNT;
 	size_t row;
 
+	for (i = TCOL_TID; i < TCOL_COUNT; i++)
+		name_w -= widths[i] + 1;
 	/* On a narrow screen, drop columns from the right rather than
 	 * squeeze the names out or cut numbers at the edge. */
 	while (ncols > TCOL_TID + 1 && name_w < 16)
@@ -266,7 +289,7 @@ column_at(const struct threads_view *v, int x)
 	int left = 4, i;
 
 	for (i = 0; i < v->ncols; i++) {
-		int w = i == TCOL_NAME ? v->name_w : widths[i];
+		int w = i == TCOL_NAME ? v->name_w : v->widths[i];
 
 		if (x >= left && x < left + w + 1)
 			return i;
@@ -414,6 +437,7 @@ threads_take_model(void *state, struct app *app)
 	struct threads_view *v = state;
 
 	v->tree = app->tree;
+	size_columns(v, app->tree);
 }
 
 static size_t
