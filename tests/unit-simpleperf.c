@@ -335,6 +335,49 @@ test_numbers(const struct buf *b)
 	check(b, "sched:sched_switch", false, "sched_switch", off, 2);
 }
 
+/*
+ * A method first seen in native code and then in Java code is Java from
+ * then on, and --java-only keeps it in the samples read after: three
+ * cpu-clock samples of thread 10, leaf first,
+ *   S1 t=1  Foo.bar(libfoo.so:0) Foo.main(foo.jar:1)   Foo.bar native yet
+ *   S2 t=2  Foo.bar(foo.jar:0)   Foo.main(foo.jar:1)   Foo.bar now Java
+ *   S3 t=3  S1's bytes again                           Foo.bar Java
+ * --java-only: Foo.bar self 2 (S2, S3), Foo.main self 1 (S1), total 3;
+ * every frame: Foo.bar self 3.  S3 repeats S1's bytes, so a reader that
+ * reads equal callchains once must still see Foo.bar's new kind.
+ */
+static void
+test_kinds(void)
+{
+	static const struct entry s1[] = {{1, 0, 0x10, -1}, {2, 1, 0x20, -1}},
+	                          s2[] = {{2, 0, 0x30, -1}, {2, 1, 0x20, -1}};
+	static const char *const lib[] = {"Foo.bar"};
+	static const char *const jar[] = {"Foo.bar", "Foo.main"};
+	static const struct expect java[] = {{"Foo.bar", 2, 2},
+	                                     {"Foo.main", 1, 3}};
+	static const struct expect every[] = {{"Foo.bar", 3, 3},
+	                                      {"Foo.main", 0, 3}};
+	static const unsigned char magic[] = "SIMPLEPERF\x01";
+	struct buf b = {0}, m = {0};
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		put_byte(&b, magic[i]);
+	put_str(&m, 1, "cpu-clock");
+	put_record(&b, 5, &m);
+	put_sample(&b, 1 * MS, 10, MS, 0, s1, 2);
+	put_sample(&b, 2 * MS, 10, MS, 0, s2, 2);
+	put_sample(&b, 3 * MS, 10, MS, 0, s1, 2);
+	put_file(&b, 1, "/system/lib64/libfoo.so", lib, 1);
+	put_file(&b, 2, "/system/framework/foo.jar", jar, 2);
+	put_thread(&b, 10, 10, "main");
+	for (i = 0; i < 4; i++)
+		put_byte(&b, 0);
+	check(&b, NULL, true, "kinds, --java-only", java, 2);
+	check(&b, NULL, false, "kinds, every frame", every, 2);
+	free(b.p);
+}
+
 /* Thread 10's calls on cpu-clock: one of Foo.main, 3 ms long. */
 static void
 test_calls(const struct buf *b)
@@ -463,6 +506,7 @@ main(int argc, char **argv)
 		return write_recording(argv[2]);
 	b = recording();
 	test_numbers(&b);
+	test_kinds();
 	test_calls(&b);
 	test_cuts(&b);
 	test_bad(&b);

@@ -19,8 +19,12 @@
  *                 6 trace_offcpu
  *   LostSituation 1 sample_count  2 lost_count
  * File and Thread records come after the samples, and sample times need
- * not be sorted, so the records are walked once (samples kept as byte
- * ranges), then the samples are read against the tables.
+ * not be sorted, so the records are walked once, then the samples are
+ * read against the tables.  The walk reads each Sample in one pass (its
+ * varint fields, and its callchain's bytes as a stack: samples with equal
+ * bytes share one), leaving any other shape to protobuf.c after it; a
+ * stack's entries are read once, when the first sample that has it is
+ * read, so methods and warnings come in the order of the samples.
  *
  * How it maps onto the model:
  *   - one event type at a time (sink->sample_type: a name, an index from
@@ -47,9 +51,10 @@
  *     Android version, threads and their samples per type, lost
  *     samples, files).
  *
- * Invariants: every loop is bounded by the input; frames of all samples
- * together are bounded by MAX_FRAMES; file and symbol ids are checked
- * before use.
+ * Invariants: every loop is bounded by the input; frames of all kept
+ * samples together are bounded by MAX_FRAMES, and the frames held (each
+ * stack's, and its Java ones) by twice as many and one stack; file and
+ * symbol ids are checked before use.
  */
 #include "config.h"
 
@@ -112,10 +117,37 @@ struct sp_method {
 	enum sp_kind kind;
 };
 
+/* A sample's callchain as the file has it, read once for every sample
+ * that holds the same bytes. */
+struct sp_stack {
+	const unsigned char *raw; /* the callchain's entries in the file */
+	uint32_t len;
+	uint32_t hash;      /* hash_block of raw */
+	uint32_t first, n;  /* frames[first, + n): what its samples take */
+	uint32_t all, nall; /* frames[all, + nall): every frame, root first */
+	uint32_t epoch;     /* --java-only: kind_epoch when first, n were
+	                       chosen */
+	uint32_t unknown;   /* frames naming a file the recording lacks */
+	bool read;
+};
+
+/* A Sample record as the walk found it, and what the scan read of it. */
+struct sp_record {
+	const unsigned char *data; /* the Sample's bytes */
+	uint32_t len;
+	uint32_t tid;
+	uint64_t time, count;
+	uint32_t type;
+	uint32_t stack; /* its callchain's, or NONE to read it the slow way */
+};
+
+/* Frame indexes fit 32 bits: a stack is read while the frames are at
+ * most 2 * MAX_FRAMES, and a stack has at most a record's (u32) bytes,
+ * two or more a frame. */
 struct sp_sample {
 	uint64_t time, count;
 	uint32_t tid, type;
-	size_t first, n; /* frames[first, + n), root first */
+	uint32_t first, n; /* frames[first, + n), root first */
 	size_t order;
 };
 
@@ -123,13 +155,16 @@ struct simpleperf {
 	const struct trace_sink *sink;
 	struct trace_error *err;
 	struct util_arena arena;
+	const unsigned char *buf; /* the file's bytes: offsets are from here */
 	size_t len;
 
-	struct sp_slice *samples;
+	struct sp_record *samples;
 	size_t nsamples, samples_cap;
 	struct sp_file *files;
 	size_t nfiles, files_cap;
 	struct util_map file_ids; /* id -> files[] */
+	uint32_t *file_index;     /* the same for small ids, NONE for none */
+	size_t nfile_index;       /* 0 when the ids are not small */
 	struct sp_thread *threads;
 	size_t nthreads, threads_cap;
 	struct util_map thread_ids; /* tid -> threads[] */
@@ -149,6 +184,15 @@ struct simpleperf {
 
 	uint32_t *frames;
 	size_t nframes, frames_cap;
+	size_t total_frames; /* of the kept samples, each its own */
+	struct sp_stack *stacks;
+	size_t nstacks, stacks_cap;
+	uint64_t *slots; /* the stacks by hash, open addressing */
+	size_t nslots;
+	uint32_t *java; /* --java-only: a stack's Java frames as read */
+	size_t java_cap;
+	uint32_t kind_epoch; /* counts the methods that became Java */
+	size_t last_thread;  /* threads[] of the last sample */
 	struct sp_sample *chosen;
 	size_t nchosen, chosen_cap;
 	uint64_t unknown_files, unknown_symbols;
@@ -382,6 +426,173 @@ read_lost(struct simpleperf *sp, const struct pb_field *outer)
 	return !trace_error_isset(sp->err);
 }
 
+/* A varint at *p, before end, as protobuf.c reads it (at most ten
+ * bytes, the tenth 0 or 1): the fast path of the samples, which leaves
+ * anything unusual (and every error's message) to protobuf.c. */
+static inline bool
+fast_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
+{
+	const unsigned char *q = *p;
+	uint64_t x, b;
+	unsigned i;
+
+	if (q < end && *q < 0x80) {
+		*v = *q;
+		*p = q + 1;
+		return true;
+	}
+	if (end - q >= 10) {
+		/* Each byte's continuation bit taken off as it is added. */
+		x = q[0];
+		for (i = 1; i < 9; i++) {
+			b = q[i];
+			x += (b - 1) << (7 * i);
+			if (b < 0x80) {
+				*p = q + i + 1;
+				*v = x;
+				return true;
+			}
+		}
+		b = q[9];
+		if (b > 1)
+			return false;
+		*p = q + 10;
+		*v = x + ((b - 1) << 63);
+		return true;
+	}
+	x = 0;
+	for (i = 0; q + i < end && i < 10; i++) {
+		b = q[i];
+		if (i == 9 && b > 1)
+			return false;
+		x |= (b & 0x7F) << (7 * i);
+		if (b < 0x80) {
+			*p = q + i + 1;
+			*v = x;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Sample bytes [p, end) in one pass: its fields but the callchain, whose
+ * entries are left as the bytes [*cc, *cc_end) (between them only the
+ * Sample's own varint fields).  False for anything else (a field of
+ * another number or wire type, a cut varint or length): the slow way
+ * reads it, and says what is wrong.
+ */
+static bool
+scan_sample(const unsigned char *p, const unsigned char *end,
+            struct sp_record *smp, const unsigned char **cc,
+            const unsigned char **cc_end)
+{
+	uint64_t v;
+
+	*cc = *cc_end = NULL;
+	while (p < end) {
+		const unsigned char *at = p;
+		unsigned char key = *p++;
+
+		if (!fast_varint(&p, end, &v))
+			return false;
+		switch (key) {
+		case 0x08: /* 1 time */
+			smp->time = v;
+			break;
+		case 0x10: /* 2 thread_id */
+			smp->tid = (uint32_t)v;
+			break;
+		case 0x1A: /* 3 callchain, length-delimited */
+			if (v > (uint64_t)(end - p))
+				return false;
+			if (!*cc)
+				*cc = at;
+			p += v;
+			*cc_end = p;
+			break;
+		case 0x20: /* 4 event_count */
+			smp->count = v > VALUE_MAX ? VALUE_MAX : v;
+			break;
+		case 0x28: /* 5 event_type_id */
+			smp->type = (uint32_t)v;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The stack (its index) of the callchain bytes [p, p + len), made
+ * (unread) on first sight. */
+static uint32_t
+stack_of(struct simpleperf *sp, const unsigned char *p, size_t len)
+{
+	uint32_t hash = (uint32_t)hash_block(p, len), i;
+	uint64_t *slot;
+	size_t mask, at;
+	struct sp_stack *st;
+
+	if (sp->nstacks >= sp->nslots / 4 * 3) {
+		/* At most three quarters full, every slot a stack's hash
+		 * (high half) and index (low), or UINT64_MAX. */
+		size_t n = sp->nslots ? sp->nslots * 2 : 1024;
+
+		free(sp->slots);
+		sp->slots = xcalloc(n, sizeof(*sp->slots));
+		memset(sp->slots, 0xFF, n * sizeof(*sp->slots));
+		sp->nslots = n;
+		for (i = 0; i < sp->nstacks; i++) {
+			at = sp->stacks[i].hash & (n - 1);
+			while (sp->slots[at] != UINT64_MAX)
+				at = (at + 1) & (n - 1);
+			sp->slots[at] = (uint64_t)sp->stacks[i].hash << 32 | i;
+		}
+	}
+	mask = sp->nslots - 1;
+	for (at = hash & mask;; at = (at + 1) & mask) {
+		slot = &sp->slots[at];
+		if (*slot == UINT64_MAX)
+			break;
+		if ((uint32_t)(*slot >> 32) != hash)
+			continue;
+		st = &sp->stacks[(uint32_t)*slot];
+		if (st->len == len && (!len || memcmp(st->raw, p, len) == 0))
+			return (uint32_t)*slot;
+	}
+	UTIL_GROW(sp->stacks, sp->stacks_cap, sp->nstacks + 1);
+	st = &sp->stacks[sp->nstacks];
+	memset(st, 0, sizeof(*st));
+	st->raw = p;
+	st->len = (uint32_t)len;
+	st->hash = hash;
+	*slot = (uint64_t)hash << 32 | sp->nstacks;
+	return (uint32_t)sp->nstacks++;
+}
+
+/* Sample bytes [p, + len), kept for after the walk: read in one pass
+ * where the scan can, their callchain as a stack. */
+static void
+add_sample(struct simpleperf *sp, const unsigned char *p, size_t len)
+{
+	struct sp_record *rec;
+	const unsigned char *cc, *cc_end;
+
+	UTIL_GROW(sp->samples, sp->samples_cap, sp->nsamples + 1);
+	rec = &sp->samples[sp->nsamples++];
+	memset(rec, 0, sizeof(*rec));
+	rec->data = p;
+	rec->len = (uint32_t)len; /* within a record */
+	rec->stack = NONE;
+	if (!scan_sample(p, p + len, rec, &cc, &cc_end))
+		return;
+	if (!cc) /* no entries: an empty stack, at the sample's bytes */
+		rec->stack = stack_of(sp, p, 0);
+	else
+		rec->stack = stack_of(sp, cc, (size_t)(cc_end - cc));
+}
+
 /* One Record. */
 static bool
 read_record(struct simpleperf *sp, const unsigned char *p, size_t n,
@@ -390,6 +601,17 @@ read_record(struct simpleperf *sp, const unsigned char *p, size_t n,
 	struct pb_reader r;
 	struct pb_field f;
 
+	/* A Sample, as nearly every record is: its bytes kept as they are. */
+	if (n && p[0] == 0x0A) {
+		const unsigned char *q = p + 1;
+		uint64_t size;
+
+		if (fast_varint(&q, p + n, &size) &&
+		    size == (uint64_t)(p + n - q)) {
+			add_sample(sp, q, (size_t)size);
+			return true;
+		}
+	}
 	pb_reader_init(&r, p, n, offset);
 	while (pb_next(&r, &f, sp->err)) {
 		if (f.number < 1 || f.number > 6)
@@ -398,12 +620,7 @@ read_record(struct simpleperf *sp, const unsigned char *p, size_t n,
 			return false;
 		switch (f.number) {
 		case 1:
-			UTIL_GROW(sp->samples, sp->samples_cap,
-			          sp->nsamples + 1);
-			sp->samples[sp->nsamples].data = f.data;
-			sp->samples[sp->nsamples].len = f.len;
-			sp->samples[sp->nsamples].offset = f.data_offset;
-			sp->nsamples++;
+			add_sample(sp, f.data, f.len);
 			break;
 		case 2:
 			if (!read_lost(sp, &f))
@@ -503,8 +720,10 @@ intern_method(struct simpleperf *sp, const char *name, size_t len,
 		m = &sp->methods[i];
 		if (m->len == len && memcmp(m->name, name, len) == 0) {
 			/* A method seen in Java code is Java. */
-			if (kind == KIND_JAVA)
+			if (kind == KIND_JAVA && m->kind != KIND_JAVA) {
 				m->kind = KIND_JAVA;
+				sp->kind_epoch++;
+			}
 			return i;
 		}
 	}
@@ -516,63 +735,6 @@ intern_method(struct simpleperf *sp, const char *name, size_t len,
 	m->next = *head;
 	*head = (uint32_t)sp->nmethods;
 	return (uint32_t)sp->nmethods++;
-}
-
-/* A varint at *p, before end: the fast path of the samples, which
- * leaves anything unusual (and every error's message) to protobuf.c. */
-static inline bool
-fast_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
-{
-	const unsigned char *q = *p;
-	uint64_t x = 0;
-	int shift = 0;
-
-	while (q < end && shift < 64) {
-		unsigned char b = *q++;
-
-		x |= (uint64_t)(b & 0x7F) << shift;
-		if (!(b & 0x80)) {
-			*p = q;
-			*v = x;
-			return true;
-		}
-		shift += 7;
-	}
-	return false;
-}
-
-/* pb_next, with a fast path for the varint and length-delimited fields
- * of a sample: what pb_next would give; anything else, pb_next's. */
-static inline bool
-next_field(struct pb_reader *r, struct pb_field *f, struct trace_error *err)
-{
-	const unsigned char *p = r->p;
-	uint64_t key, v;
-
-	if (p < r->end && fast_varint(&p, r->end, &key) && key >> 3 &&
-	    key >> 3 <= 536870911 && ((key & 7) == 0 || (key & 7) == 2) &&
-	    fast_varint(&p, r->end, &v) &&
-	    ((key & 7) == 0 || v <= (uint64_t)(r->end - p))) {
-		f->offset = r->offset;
-		f->number = (uint32_t)(key >> 3);
-		f->wire = (enum pb_wire)(key & 7);
-		if ((key & 7) == 0) {
-			f->value = v;
-			f->data = NULL;
-			f->len = 0;
-			f->data_offset = 0;
-		} else {
-			f->value = 0;
-			f->data = p;
-			f->len = (size_t)v;
-			f->data_offset = r->offset + (uint64_t)(p - r->p);
-			p += v;
-		}
-		r->offset += (uint64_t)(p - r->p);
-		r->p = p;
-		return true;
-	}
-	return pb_next(r, f, err);
 }
 
 /* A CallChainEntry of varint fields only, read fast; false to read it
@@ -607,6 +769,16 @@ fast_entry(const struct pb_field *outer, uint64_t *vaddr, uint32_t *file_id,
 	return true;
 }
 
+/* Method m is Java from now on (a method seen in Java code is Java). */
+static void
+make_java(struct simpleperf *sp, uint32_t m)
+{
+	if (sp->methods[m].kind != KIND_JAVA) {
+		sp->methods[m].kind = KIND_JAVA;
+		sp->kind_epoch++;
+	}
+}
+
 /* The method of one CallChainEntry. */
 static uint32_t
 entry_method(struct simpleperf *sp, const struct pb_field *outer,
@@ -621,34 +793,37 @@ entry_method(struct simpleperf *sp, const struct pb_field *outer,
 	struct sp_file *file = NULL;
 	char name[256];
 
-	pb_reader_sub(&r, outer);
-	if (fast_entry(outer, &vaddr, &file_id, &symbol, &exec))
-		r.p = r.end; /* read: nothing left for the slow way */
-	else
+	if (!fast_entry(outer, &vaddr, &file_id, &symbol, &exec)) {
 		vaddr = 0, file_id = 0, symbol = -1, exec = -1;
-	while (pb_next(&r, &f, sp->err)) {
-		if (f.number < 1 || f.number > 4)
-			continue;
-		if (!wire_is(sp, &f, PB_VARINT, "CallChainEntry"))
-			return NONE;
-		switch (f.number) {
-		case 1:
-			vaddr = f.value;
-			break;
-		case 2:
-			file_id = (uint32_t)f.value;
-			break;
-		case 3:
-			symbol = (int32_t)(uint32_t)f.value;
-			break;
-		case 4:
-			exec = (int)(f.value & 0xFF);
-			break;
+		pb_reader_sub(&r, outer);
+		while (pb_next(&r, &f, sp->err)) {
+			if (f.number < 1 || f.number > 4)
+				continue;
+			if (!wire_is(sp, &f, PB_VARINT, "CallChainEntry"))
+				return NONE;
+			switch (f.number) {
+			case 1:
+				vaddr = f.value;
+				break;
+			case 2:
+				file_id = (uint32_t)f.value;
+				break;
+			case 3:
+				symbol = (int32_t)(uint32_t)f.value;
+				break;
+			case 4:
+				exec = (int)(f.value & 0xFF);
+				break;
+			}
 		}
 	}
 	if (trace_error_isset(sp->err))
 		return NONE;
-	if (util_map_get(&sp->file_ids, file_id, &fi))
+	if (file_id < sp->nfile_index)
+		fi = sp->file_index[file_id];
+	else if (sp->nfile_index || !util_map_get(&sp->file_ids, file_id, &fi))
+		fi = NONE;
+	if (fi != NONE)
 		file = &sp->files[fi];
 	else if (!sp->unknown_files++ && !sp->unknown_offset)
 		sp->unknown_offset = outer->offset;
@@ -662,7 +837,7 @@ entry_method(struct simpleperf *sp, const struct pb_field *outer,
 		if (file->methods[symbol] != NONE) {
 			m = file->methods[symbol];
 			if (*kind == KIND_JAVA)
-				sp->methods[m].kind = KIND_JAVA;
+				make_java(sp, m);
 			return m;
 		}
 		m = intern_method(sp, (const char *)s->data, s->len, *kind);
@@ -684,59 +859,87 @@ entry_method(struct simpleperf *sp, const struct pb_field *outer,
 	return intern_method(sp, name, strlen(name), *kind);
 }
 
-/* Sample i: counted for its thread, and kept when of type `want`
- * (SIZE_MAX: every type). */
-static bool
-read_sample(struct simpleperf *sp, size_t i, size_t want)
+/* One frame more on the frames of the samples. */
+static void
+push_frame(struct simpleperf *sp, uint32_t m)
 {
-	const struct sp_slice *s = &sp->samples[i];
+	UTIL_GROW(sp->frames, sp->frames_cap, sp->nframes + 1);
+	sp->frames[sp->nframes++] = m;
+}
+
+/* Frames [first, nframes) turned around: leaf first as read, root first
+ * as the samples take them. */
+static void
+turn_frames(struct simpleperf *sp, size_t first)
+{
+	size_t j, n = sp->nframes - first;
+
+	for (j = 0; j < n / 2; j++) {
+		uint32_t x = sp->frames[first + j];
+
+		sp->frames[first + j] = sp->frames[sp->nframes - 1 - j];
+		sp->frames[sp->nframes - 1 - j] = x;
+	}
+}
+
+/* The frame of a sample left without one: "(no Java frame)" with
+ * --java-only, else "(no stack)". */
+static uint32_t
+empty_stack(struct simpleperf *sp)
+{
+	if (!sp->sink->java_only)
+		return intern_method(sp, "(no stack)", 10, KIND_NATIVE);
+	if (sp->no_java == NONE)
+		sp->no_java =
+		        intern_method(sp, "(no Java frame)", 15, KIND_JAVA);
+	return sp->no_java;
+}
+
+/* Sample i's fields but the callchain, read field by field (what the
+ * one-pass scan leaves): every field checked, as the scan cannot. */
+static bool
+slow_fields(struct simpleperf *sp, const struct sp_slice *s,
+            struct sp_sample *smp)
+{
 	struct pb_reader r;
 	struct pb_field f;
-	struct sp_sample smp = {0};
-	struct sp_thread *t;
-	size_t first = sp->nframes, j;
-	bool keep_it;
 
 	pb_reader_init(&r, s->data, s->len, s->offset);
-	while (next_field(&r, &f, sp->err)) {
+	while (pb_next(&r, &f, sp->err)) {
 		if (f.number < 1 || f.number > 5 || f.number == 3)
 			continue;
 		if (!wire_is(sp, &f, PB_VARINT, "Sample"))
 			return false;
 		switch (f.number) {
 		case 1:
-			smp.time = f.value;
+			smp->time = f.value;
 			break;
 		case 2:
-			smp.tid = (uint32_t)f.value;
+			smp->tid = (uint32_t)f.value;
 			break;
 		case 4:
-			smp.count = f.value > VALUE_MAX ? VALUE_MAX : f.value;
+			smp->count = f.value > VALUE_MAX ? VALUE_MAX : f.value;
 			break;
 		case 5:
-			smp.type = (uint32_t)f.value;
+			smp->type = (uint32_t)f.value;
 			break;
 		}
 	}
-	if (trace_error_isset(sp->err))
-		return false;
-	if (smp.type >= sp->ntypes) {
-		trace_error_set(sp->err, s->offset,
-		                "simpleperf: a sample of event type %" PRIu32
-		                ", but the recording has %zu",
-		                smp.type, sp->ntypes);
-		return false;
-	}
-	t = thread_of(sp, smp.tid);
-	if (!t->samples)
-		t->samples = xcalloc(sp->ntypes, sizeof(*t->samples));
-	t->samples[smp.type]++;
-	t->all++;
-	keep_it = want == SIZE_MAX || want == smp.type;
-	if (!keep_it)
-		return true;
+	return !trace_error_isset(sp->err);
+}
+
+/* Sample s's frames read entry by entry onto sp->frames, as smp->first,
+ * n: for the samples slow_fields read. */
+static bool
+slow_frames(struct simpleperf *sp, const struct sp_slice *s,
+            struct sp_sample *smp)
+{
+	struct pb_reader r;
+	struct pb_field f;
+	size_t first = sp->nframes;
+
 	pb_reader_init(&r, s->data, s->len, s->offset);
-	while (next_field(&r, &f, sp->err)) {
+	while (pb_next(&r, &f, sp->err)) {
 		enum sp_kind kind;
 		uint32_t m;
 
@@ -749,41 +952,181 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 			return false;
 		if (sp->sink->java_only && sp->methods[m].kind != KIND_JAVA)
 			continue;
-		if (sp->nframes >= MAX_FRAMES) {
-			trace_error_set(sp->err, f.offset,
-			                "simpleperf: the samples' stacks hold "
-			                "more than %d frames",
-			                MAX_FRAMES);
-			return false;
-		}
-		UTIL_GROW(sp->frames, sp->frames_cap, sp->nframes + 1);
-		sp->frames[sp->nframes++] = m;
+		push_frame(sp, m);
 	}
 	if (trace_error_isset(sp->err))
 		return false;
-	if (sp->nframes == first) {
+	if (sp->nframes == first)
+		push_frame(sp, empty_stack(sp));
+	turn_frames(sp, first);
+	smp->first = (uint32_t)first;
+	smp->n = (uint32_t)(sp->nframes - first);
+	return true;
+}
+
+/* With --java-only: the stack's Java frames as the methods' kinds now
+ * say, after its every frame. */
+static void
+java_frames(struct simpleperf *sp, struct sp_stack *st)
+{
+	size_t j;
+
+	st->first = (uint32_t)sp->nframes;
+	for (j = 0; j < st->nall; j++) {
+		uint32_t m = sp->frames[st->all + j];
+
+		if (sp->methods[m].kind == KIND_JAVA)
+			push_frame(sp, m);
+	}
+	if (sp->nframes == st->first)
+		push_frame(sp, empty_stack(sp));
+	st->n = (uint32_t)(sp->nframes - st->first);
+	st->epoch = sp->kind_epoch;
+}
+
+/*
+ * The stack's frames, read from its bytes the first time a sample takes
+ * it, in the samples' order: what reading each sample's entries would
+ * give (the same methods made in the same order, the same warnings).
+ * With --java-only, whether a frame is Java is what its method's kind
+ * said when it was read, so the Java frames are chosen again when a kind
+ * changed since (kind_epoch).
+ */
+static bool
+read_stack(struct simpleperf *sp, struct sp_stack *st)
+{
+	const unsigned char *p = st->raw, *end = p + st->len;
+	uint64_t unknown = sp->unknown_files;
+	uint32_t epoch = sp->kind_epoch;
+	size_t first = sp->nframes, java = 0, j;
+
+	if (sp->nframes > 2 * (size_t)MAX_FRAMES) {
+		trace_error_set(sp->err, (uint64_t)(st->raw - sp->buf),
+		                "simpleperf: the samples' stacks hold more "
+		                "than %d frames",
+		                2 * MAX_FRAMES);
+		return false;
+	}
+	if (st->read) {
+		sp->unknown_files += st->unknown;
+		if (sp->sink->java_only && st->epoch != sp->kind_epoch)
+			java_frames(sp, st);
+		return true;
+	}
+	/* The scan saw these bytes whole: entries (field 3) and the
+	 * Sample's varint fields between them. */
+	while (p < end) {
+		struct pb_field f;
+		enum sp_kind kind;
+		const unsigned char *at = p;
+		unsigned char key = *p++;
+		uint64_t v;
 		uint32_t m;
 
-		if (sp->sink->java_only) {
-			if (sp->no_java == NONE)
-				sp->no_java = intern_method(
-				        sp, "(no Java frame)", 15, KIND_JAVA);
-			m = sp->no_java;
-		} else {
-			m = intern_method(sp, "(no stack)", 10, KIND_NATIVE);
+		if (!fast_varint(&p, end, &v))
+			break;
+		if (key != 0x1A)
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.number = 3;
+		f.wire = PB_BYTES;
+		f.data = p;
+		f.len = (size_t)v;
+		f.data_offset = (uint64_t)(p - sp->buf);
+		f.offset = (uint64_t)(at - sp->buf);
+		p += v;
+		m = entry_method(sp, &f, &kind);
+		if (m == NONE)
+			return false;
+		if (sp->sink->java_only && sp->methods[m].kind == KIND_JAVA) {
+			UTIL_GROW(sp->java, sp->java_cap, java + 1);
+			sp->java[java++] = m;
 		}
-		UTIL_GROW(sp->frames, sp->frames_cap, sp->nframes + 1);
-		sp->frames[sp->nframes++] = m;
+		push_frame(sp, m);
 	}
-	/* Leaf first as read: turn the stack root first. */
-	for (j = 0; j < (sp->nframes - first) / 2; j++) {
-		uint32_t x = sp->frames[first + j];
+	turn_frames(sp, first);
+	st->all = (uint32_t)first;
+	st->nall = (uint32_t)(sp->nframes - first);
+	st->unknown = (uint32_t)(sp->unknown_files - unknown);
+	st->read = true;
+	if (!sp->sink->java_only) {
+		if (!st->nall)
+			push_frame(sp, empty_stack(sp));
+		st->first = (uint32_t)first;
+		st->n = (uint32_t)(sp->nframes - first);
+		return true;
+	}
+	st->first = (uint32_t)sp->nframes;
+	for (j = java; j > 0; j--)
+		push_frame(sp, sp->java[j - 1]);
+	if (!java)
+		push_frame(sp, empty_stack(sp));
+	st->n = (uint32_t)(sp->nframes - st->first);
+	/* Kinds changed while it was read: choose again next time. */
+	st->epoch = epoch;
+	return true;
+}
 
-		sp->frames[first + j] = sp->frames[sp->nframes - 1 - j];
-		sp->frames[sp->nframes - 1 - j] = x;
+/*
+ * Sample i: counted for its thread, and kept when of type `want`
+ * (SIZE_MAX: every type): as the walk's scan read it, its callchain a
+ * stack shared by every sample with the same bytes, or else field by
+ * field.
+ */
+static bool
+read_sample(struct simpleperf *sp, size_t i, size_t want)
+{
+	const struct sp_record *rec = &sp->samples[i];
+	uint64_t offset = (uint64_t)(rec->data - sp->buf);
+	struct sp_slice slice = {rec->data, rec->len, offset};
+	struct sp_sample smp = {0};
+	struct sp_thread *t;
+
+	if (rec->stack != NONE) {
+		smp.time = rec->time;
+		smp.count = rec->count;
+		smp.tid = rec->tid;
+		smp.type = rec->type;
+	} else if (!slow_fields(sp, &slice, &smp)) {
+		return false;
 	}
-	smp.first = first;
-	smp.n = sp->nframes - first;
+	if (smp.type >= sp->ntypes) {
+		trace_error_set(sp->err, offset,
+		                "simpleperf: a sample of event type %" PRIu32
+		                ", but the recording has %zu",
+		                smp.type, sp->ntypes);
+		return false;
+	}
+	if (sp->nthreads && sp->threads[sp->last_thread].tid == smp.tid) {
+		t = &sp->threads[sp->last_thread];
+	} else {
+		t = thread_of(sp, smp.tid);
+		sp->last_thread = (size_t)(t - sp->threads);
+	}
+	if (!t->samples)
+		t->samples = xcalloc(sp->ntypes, sizeof(*t->samples));
+	t->samples[smp.type]++;
+	t->all++;
+	if (want != SIZE_MAX && want != smp.type)
+		return true;
+	if (rec->stack != NONE) {
+		struct sp_stack *st = &sp->stacks[rec->stack];
+
+		if (!read_stack(sp, st))
+			return false;
+		smp.first = st->first;
+		smp.n = st->n;
+	} else if (!slow_frames(sp, &slice, &smp)) {
+		return false;
+	}
+	if (smp.n > MAX_FRAMES - sp->total_frames) {
+		trace_error_set(sp->err, offset,
+		                "simpleperf: the samples' stacks hold more "
+		                "than %d frames",
+		                MAX_FRAMES);
+		return false;
+	}
+	sp->total_frames += smp.n;
 	smp.order = sp->nchosen;
 	UTIL_GROW(sp->chosen, sp->chosen_cap, sp->nchosen + 1);
 	sp->chosen[sp->nchosen++] = smp;
@@ -1110,7 +1453,7 @@ emit(struct simpleperf *sp, size_t k)
 	hd.version = 1;
 	hd.clock = TRACE_CLOCK_DUAL;
 	hd.time_bits = 64;
-	hd.expected_records = sp->nframes * 2;
+	hd.expected_records = sp->total_frames * 2;
 	hd.sampled = 1;
 	hd.unit = TRACE_UNIT_US;
 	hd.sample_weight = period >= 1500 ? (period + 500) / 1000 : 1;
@@ -1122,6 +1465,27 @@ emit(struct simpleperf *sp, size_t k)
 		emit_events(sp, period, hd.sample_weight);
 	if (s->progress)
 		s->progress(s->ctx, sp->len, sp->len);
+}
+
+/* The files by id in an array, when their ids are small: the frames look
+ * their file up without hashing. */
+static void
+index_files(struct simpleperf *sp)
+{
+	uint32_t top = 0;
+	size_t i;
+
+	for (i = 0; i < sp->nfiles; i++)
+		if (sp->files[i].id > top)
+			top = sp->files[i].id;
+	if (!sp->nfiles || top >= 4 * sp->nfiles + 1024)
+		return;
+	sp->nfile_index = (size_t)top + 1;
+	sp->file_index = xcalloc(sp->nfile_index, sizeof(*sp->file_index));
+	memset(sp->file_index, 0xFF, sp->nfile_index * sizeof(uint32_t));
+	/* The first definition of an id is its file, as in file_ids. */
+	for (i = sp->nfiles; i > 0; i--)
+		sp->file_index[sp->files[i - 1].id] = (uint32_t)(i - 1);
 }
 
 bool
@@ -1156,6 +1520,7 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 	memset(&sp, 0, sizeof(sp));
 	sp.sink = sink;
 	sp.err = err;
+	sp.buf = buf;
 	sp.len = len;
 	sp.no_java = NONE;
 	util_arena_init(&sp.arena);
@@ -1163,6 +1528,11 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 	util_map_init(&sp.thread_ids);
 	util_map_init(&sp.method_hash);
 	walk(&sp, buf, len);
+	index_files(&sp);
+	/* Every stack is made: their slots are no longer needed. */
+	free(sp.slots);
+	sp.slots = NULL;
+	sp.nslots = 0;
 	if (trace_error_isset(err))
 		goto out;
 	k = choose_type(&sp, sink->sample_type);
@@ -1179,7 +1549,8 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 			           i, sp.nsamples, err->message);
 			trace_error_clear(err);
 			if (!sp.stopped)
-				sp.stopped = sp.samples[i].offset;
+				sp.stopped =
+				        (uint64_t)(sp.samples[i].data - buf);
 			break;
 		}
 	if (sp.unknown_files)
@@ -1212,6 +1583,10 @@ out:
 	util_map_done(&sp.file_ids);
 	util_map_done(&sp.thread_ids);
 	util_map_done(&sp.method_hash);
+	free(sp.slots);
+	free(sp.file_index);
+	free(sp.stacks);
+	free(sp.java);
 	util_arena_done(&sp.arena);
 	return ok;
 }
