@@ -9,6 +9,9 @@
 #   time in microseconds its event counts (nanoseconds) / 1000;
 # - the threads `info` lists: tid, pid, name and samples of the first
 #   and second event types equal expected/FILE.threads*.tsv;
+# - on the wall clock, tree's thread roots and folded's stacks add up
+#   to report's self_us, with no "(outside any method)" row for the time
+#   between a thread's samples (the first, second and all event types);
 # - a gzipped recording reads like its gunzipped bytes, whatever the
 #   file is called; every 997th cut (check-long: 97th) is read up to the
 #   cut with a warning naming the offset, or refused with one.
@@ -197,6 +200,30 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 		print $1, $2, $3, $4 * 1000, $5 * 1000 }' | sort >"$tmp/got"
 	same "$tmp/expect" "$tmp/got" \
 		"$base: self and total samples and events of every function ($(wc -l <"$tmp/expect") rows)"
+
+	# The wall clock's whole is the samples' time: no row for the time
+	# between a thread's samples, and tree's thread roots and folded's
+	# stacks add up to report's self_us (every type, and all together).
+	bad=0
+	for k in 0 1 all; do
+		# a second type where the recording has one
+		[ $k != 1 ] || "$TRACETUI" report --sample-type 1 "$f" \
+			>/dev/null 2>&1 || continue
+		"$TRACETUI" tree -c wall -f tsv --min-pct 0 --sample-type $k "$f" \
+			>"$tmp/tree" 2>/dev/null
+		r=$("$TRACETUI" report -f tsv --sample-type $k "$f" 2>/dev/null |
+			awk -F'\t' 'NR > 1 { s += $4 } END { print s + 0 }')
+		t=$(awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 } END { print s + 0 }' "$tmp/tree")
+		d=$("$TRACETUI" folded -c wall --sample-type $k "$f" 2>/dev/null |
+			awk '{ s += $NF } END { print s + 0 }')
+		if grep -q 'outside any method' "$tmp/tree" || [ "$r" -eq 0 ] ||
+			[ "$t" != "$r" ] || [ "$d" != "$r" ]; then
+			bad=$((bad + 1))
+			echo "type $k: report $r us, tree $t, folded $d" | diag
+			grep 'outside any method' "$tmp/tree" | head -3 | diag
+		fi
+	done
+	ok "$bad" "$base: the wall clock holds the samples' time, nothing outside any method"
 
 	run "$TRACETUI" info "$f"
 	for k in 0 1; do

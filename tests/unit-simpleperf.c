@@ -35,6 +35,7 @@
 
 #include "model/builder.h"
 #include "model/calltree.h"
+#include "query/callpath.h"
 #include "query/method-name.h"
 #include "query/profile.h"
 #include "read/load.h"
@@ -378,6 +379,64 @@ test_kinds(void)
 	free(b.p);
 }
 
+/*
+ * A thread not sampled for a while: two cpu-clock samples of thread 10,
+ * Foo.main at t=1 and t=5 ms, each 1 ms.  The chart keeps the gap (two
+ * calls, at 0 and 4 ms), but the time between them is nobody's, as
+ * Android Studio and the Firefox Profiler leave it empty: the thread's
+ * whole is its 2 ms of samples on both clocks, and its call tree has no
+ * "(outside any method)" node.
+ */
+static void
+test_gaps(void)
+{
+	static const struct entry s[] = {{1, 0, 0x10, -1}};
+	static const char *const jar[] = {"Foo.main"};
+	static const unsigned char magic[] = "SIMPLEPERF\x01";
+	struct buf b = {0}, m = {0};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct scope scope;
+	struct callpath cp = {0};
+	size_t i, outside = 0;
+	long t;
+
+	for (i = 0; i < 12; i++)
+		put_byte(&b, magic[i]);
+	put_str(&m, 1, "cpu-clock");
+	put_record(&b, 5, &m);
+	put_sample(&b, 1 * MS, 10, MS, 0, s, 1);
+	put_sample(&b, 5 * MS, 10, MS, 0, s, 1);
+	put_file(&b, 1, "/system/framework/foo.jar", jar, 1);
+	put_thread(&b, 10, 10, "main");
+	for (i = 0; i < 4; i++)
+		put_byte(&b, 0);
+	tree = load(b.p, b.n, NULL, false, &err);
+	free(b.p);
+	if (!ok(tree != NULL, "gaps: loads"))
+		return;
+	t = calltree_find_thread(tree, 10);
+	if (ok(t >= 0 && tree->threads[t].ncalls == 2,
+	       "gaps: two calls of Foo.main, the gap between them")) {
+		size_t c = tree->threads[t].first_call;
+
+		is_u64(calltree_start(tree, c + 1, CLOCK_WALL), 4000,
+		       "gaps: the second call starts at 4 ms");
+	}
+	scope_init_all(&scope, tree);
+	is_u64(scope_total(&scope, tree, CLOCK_WALL), 2000,
+	       "gaps: the wall clock's whole is the samples' 2 ms");
+	is_u64(scope_total(&scope, tree, CLOCK_CPU), 2000,
+	       "gaps: the cpu clock's whole is 2 samples of 1 ms");
+	callpath_build_whole(&cp, tree, &scope, true);
+	for (i = 0; i < cp.count; i++)
+		outside += cp.nodes[i].method == CALLPATH_OUTSIDE;
+	is_u64(outside, 0, "gaps: no time outside any method");
+	callpath_done(&cp);
+	scope_done(&scope);
+	calltree_free(tree);
+}
+
 /* Thread 10's calls on cpu-clock: one of Foo.main, 3 ms long. */
 static void
 test_calls(const struct buf *b)
@@ -507,6 +566,7 @@ main(int argc, char **argv)
 	b = recording();
 	test_numbers(&b);
 	test_kinds();
+	test_gaps();
 	test_calls(&b);
 	test_cuts(&b);
 	test_bad(&b);

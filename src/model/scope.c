@@ -102,8 +102,20 @@ scope_select(struct scope *scope, const struct calltree *tree, const char *sel)
 	return found;
 }
 
+/* Whether a thread's traced time is its outermost calls' time, not its
+ * span: in a focused model, and in one of samples with their own times
+ * on the wall clock (sample_weight: simpleperf), where the time between
+ * two samples of a thread that was not sampled meanwhile is nobody's, as
+ * Android Studio and the Firefox Profiler leave it empty. */
+static bool
+calls_are_whole(const struct calltree *tree)
+{
+	return tree->focused || tree->header.sample_weight;
+}
+
 /* Thread t's outermost calls' time on clock k, cut to the scope's
- * range: its traced time in a focused model. */
+ * range: its traced time when calls_are_whole.  A model of sums (no
+ * calls, no range) has it as the sum of its methods' exclusive times. */
 static uint64_t
 outermost_time(const struct scope *scope, const struct calltree *tree,
                size_t t, enum clock_index k)
@@ -113,6 +125,13 @@ outermost_time(const struct scope *scope, const struct calltree *tree,
 	uint64_t sum = 0, dur[CLOCK_COUNT];
 	size_t c, i;
 
+	if (tree->sums && !scope->range.on) {
+		const struct thread_sums *s = &tree->sums[t];
+
+		for (i = 0; i < s->count; i++)
+			sum += s->rows[i].excl[k];
+		return sum;
+	}
 	if (!scope->range.on) {
 		for (c = th->first_call; c < (size_t)th->first_call + th->ncalls;
 		     c++)
@@ -146,7 +165,7 @@ scope_thread_total(const struct scope *scope, const struct calltree *tree,
 
 	if (!tree->has_clock[k])
 		return 0;
-	if (tree->focused)
+	if (calls_are_whole(tree))
 		return outermost_time(scope, tree, t, k);
 	if (!r->on)
 		return calltree_thread_span(tree, t, k);

@@ -62,7 +62,9 @@ bool scope_select(struct scope *scope, const struct calltree *tree,
  * thread's span (PRODUCT.md section 2); within a range, the part of it
  * inside the range (on the other clock, interpolated as scope_clip does).
  * In a focused model (tree->focused) the focused calls are the whole: a
- * thread's traced time is its outermost calls' time, cut to the range.
+ * thread's traced time is its outermost calls' time, cut to the range;
+ * so too in a simpleperf recording's (header.sample_weight), its
+ * samples' time, the gaps between them nobody's.
  * Every total that a command or view shows is this one.
  */
 uint64_t scope_total(const struct scope *scope, const struct calltree *tree,
