@@ -97,6 +97,12 @@ ok "$(printf '%s\n' "$out" | sed -n 1p |
 	! printf '%s\n' "$out" | grep -q ' ms' &&
 	printf '%s\n' "$out" | grep -Eq '^ *57\.0% +57 +42\.0% +42 .*App\.compute$' &&
 	echo 0 || echo 1)" "hprof-samples: report counts samples (App.compute 57, 42 its own), no ms"
+# tree: counts, and no calls column (an hprof profile has none).
+run "$TRACETUI" tree "$srcdir/tests/fixtures/hprof-samples.txt"
+ok "$(printf '%s\n' "$out" | sed -n 1p |
+	grep -qx 'Incl %  Incl count  Excl count  Method' &&
+	printf '%s\n' "$out" | grep -Eq '^ *57\.0% +57 +42 +com\.example\.App\.compute$' &&
+	echo 0 || echo 1)" "hprof-samples: tree counts samples, no calls column"
 "$TRACETUI" info "$srcdir/tests/fixtures/hprof-samples.txt" 2>/dev/null |
 	grep -q '^ *tid  *events  *calls  *count  *cpu  *name$'
 ok $? "hprof-samples: info's thread table counts, no 'wall us'"

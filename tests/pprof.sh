@@ -17,6 +17,8 @@
 #   the exclusive values add up to its "# total" line;
 # - `folded --no-thread --sample-type TYPE` equals expected/FILE.TYPE.folded
 #   (stacks worth 0 aside: folded prints only time spent);
+# - `tree -f tsv` has report's sampled columns, no calls, and its roots
+#   add up to the total;
 # - the type chosen by index equals the type chosen by name; without
 #   --sample-type the profile's default_sample_type, else its last type;
 # - a gzipped profile reads like its gunzipped bytes;
@@ -98,6 +100,12 @@ run "$TRACETUI" report --sample-type objects "$old"
 ok "$(printf '%s\n' "$out" | grep -q 'Incl count' &&
 	printf '%s\n' "$out" | grep -q ' 4  .* alloc$' && echo 0 || echo 1)" \
 	"report: counts in the text table"
+# tree: a profile's values, no calls (they are only runs of samples).
+run "$TRACETUI" tree "$old"
+ok "$(printf '%s\n' "$out" | sed -n 1p |
+	grep -qx 'Incl %  Incl size  Excl size  Method' &&
+	printf '%s\n' "$out" | grep -q '^ *72\.2% *130 B *130 B *alloc$' &&
+	echo 0 || echo 1)" "tree: sizes, and no calls column"
 run "$TRACETUI" export -f speedscope "$old"
 ok "$(printf '%s\n' "$out" | grep -q '"unit":"bytes"' && echo 0 || echo 1)" \
 	"export: speedscope's unit is bytes"
@@ -213,6 +221,16 @@ for f in "$P"/*; do
 			2>/dev/null | sort >"$tmp/got-folded"
 		same "$tmp/expect-folded" "$tmp/got-folded" \
 			"$base $type: folded stacks equal pprof's"
+
+		# tree: report's sampled columns, no calls; its roots
+		# hold the whole.
+		"$TRACETUI" tree -f tsv --min-pct 0 --sample-type "$type" \
+			"$f" >"$tmp/tree" 2>/dev/null
+		sum=$(awk -F'\t' 'NR > 1 && $6 == 0 { s += $2 }
+			END { printf "%.0f", s }' "$tmp/tree")
+		ok "$(head -1 "$tmp/tree" | grep -qx 'total_pct	total	self	total_us	self_us	depth	method' &&
+			[ "$sum" = "$total" ] && echo 0 || echo 1)" \
+			"$base $type: tree's columns are report's, its roots add up to $total"
 	done
 	[ -n "$types" ] || continue
 

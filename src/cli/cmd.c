@@ -677,6 +677,42 @@ cmd_value_name(char *buf, size_t size, const char *text_word,
 	return buf;
 }
 
+bool
+cmd_sampled(const struct calltree *tree)
+{
+	return tree->header.format == TRACE_FORMAT_PPROF ||
+	       tree->header.format == TRACE_FORMAT_HPROF ||
+	       tree->header.format == TRACE_FORMAT_SIMPLEPERF;
+}
+
+enum clock_index
+cmd_values_clock(const struct calltree *tree)
+{
+	return tree->header.sample_weight ? CLOCK_CPU : CLOCK_WALL;
+}
+
+enum clock_index
+cmd_times_clock(const struct calltree *tree)
+{
+	if (tree->header.sample_weight)
+		return CLOCK_WALL;
+	return quantity_is_time(tree->header.unit) ? CLOCK_WALL : CLOCK_COUNT;
+}
+
+uint64_t
+cmd_samples(const struct calltree *tree, enum clock_index k, uint64_t v)
+{
+	return k == CLOCK_CPU && tree->header.sample_weight
+	               ? v / tree->header.sample_weight
+	               : v;
+}
+
+uint64_t
+cmd_us(const struct calltree *tree, uint64_t v)
+{
+	return tree->header.unit == TRACE_UNIT_NS ? (v + 500) / 1000 : v;
+}
+
 /* Why the first failed write of standard output failed (0: unknown). */
 static int output_errno;
 

@@ -228,6 +228,21 @@ const char *cmd_value_name(char *buf, size_t size, const char *text_word,
                            const char *machine_word, enum trace_unit unit,
                            bool text);
 
+/* A sampled profile (pprof, hprof, simpleperf): its values are samples
+ * or a sample type's, never call counts. */
+bool cmd_sampled(const struct calltree *tree);
+/* The clock holding a sampled profile's values (simpleperf's cpu clock
+ * counts its samples), and the one holding their times (CLOCK_COUNT:
+ * none). */
+enum clock_index cmd_values_clock(const struct calltree *tree);
+enum clock_index cmd_times_clock(const struct calltree *tree);
+/* A value of clock k as the sample type counts it: samples, where the
+ * cpu clock counts each sample as the sampling period. */
+uint64_t cmd_samples(const struct calltree *tree, enum clock_index k,
+                     uint64_t v);
+/* A time of the trace's unit in whole microseconds. */
+uint64_t cmd_us(const struct calltree *tree, uint64_t v);
+
 void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 

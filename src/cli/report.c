@@ -179,49 +179,6 @@ machine_table(const struct calltree *tree, struct report_row *rows, size_t n)
 
 static void pct_cell(struct table *t, uint64_t v, uint64_t total);
 
-/* A sampled profile (pprof, hprof, simpleperf): its values are samples
- * or a sample type's, never call counts. */
-static bool
-sampled_profile(const struct calltree *tree)
-{
-	return tree->header.format == TRACE_FORMAT_PPROF ||
-	       tree->header.format == TRACE_FORMAT_HPROF ||
-	       tree->header.format == TRACE_FORMAT_SIMPLEPERF;
-}
-
-/* The clock holding a sampled profile's values, and the one holding
- * their times (CLOCK_COUNT: none). */
-static enum clock_index
-values_clock(const struct calltree *tree)
-{
-	return tree->header.sample_weight ? CLOCK_CPU : CLOCK_WALL;
-}
-
-static enum clock_index
-times_clock(const struct calltree *tree)
-{
-	if (tree->header.sample_weight)
-		return CLOCK_WALL;
-	return quantity_is_time(tree->header.unit) ? CLOCK_WALL : CLOCK_COUNT;
-}
-
-/* A value of clock k as the sample type counts it: samples, where the
- * cpu clock counts each sample as the sampling period. */
-static uint64_t
-samples(const struct calltree *tree, enum clock_index k, uint64_t v)
-{
-	return k == CLOCK_CPU && tree->header.sample_weight
-	               ? v / tree->header.sample_weight
-	               : v;
-}
-
-/* v of clock k in whole microseconds. */
-static uint64_t
-to_us(const struct calltree *tree, uint64_t v)
-{
-	return tree->header.unit == TRACE_UNIT_NS ? (v + 500) / 1000 : v;
-}
-
 /* A sampled profile's TSV: method, self and total in the sample type's
  * unit, then in microseconds where the samples carry time. */
 static struct table *
@@ -235,7 +192,7 @@ sampled_table(const struct calltree *tree, struct report_row *rows, size_t n)
 	        TABLE_NUMBER, TABLE_NUMBER,
 	};
 	struct table *t = table_new(5, names, kinds);
-	enum clock_index v = values_clock(tree), tk = times_clock(tree);
+	enum clock_index v = cmd_values_clock(tree), tk = cmd_times_clock(tree);
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -243,14 +200,14 @@ sampled_table(const struct calltree *tree, struct report_row *rows, size_t n)
 
 		table_row(t);
 		table_str(t, rows[i].name);
-		table_u64(t, samples(tree, v, r->excl[v]));
-		table_u64(t, samples(tree, v, r->incl[v]));
+		table_u64(t, cmd_samples(tree, v, r->excl[v]));
+		table_u64(t, cmd_samples(tree, v, r->incl[v]));
 		if (tk == CLOCK_COUNT) {
 			table_empty(t);
 			table_empty(t);
 		} else {
-			table_u64(t, to_us(tree, r->excl[tk]));
-			table_u64(t, to_us(tree, r->incl[tk]));
+			table_u64(t, cmd_us(tree, r->excl[tk]));
+			table_u64(t, cmd_us(tree, r->incl[tk]));
 		}
 	}
 	return t;
@@ -278,9 +235,9 @@ samples_text_table(const struct profile *p, const struct calltree *tree,
 
 		table_row(t);
 		pct_cell(t, r->incl[CLOCK_CPU], p->total[CLOCK_CPU]);
-		table_u64(t, samples(tree, CLOCK_CPU, r->incl[CLOCK_CPU]));
+		table_u64(t, cmd_samples(tree, CLOCK_CPU, r->incl[CLOCK_CPU]));
 		pct_cell(t, r->excl[CLOCK_CPU], p->total[CLOCK_CPU]);
-		table_u64(t, samples(tree, CLOCK_CPU, r->excl[CLOCK_CPU]));
+		table_u64(t, cmd_samples(tree, CLOCK_CPU, r->excl[CLOCK_CPU]));
 		quantity_format(buf, sizeof(buf), r->incl[CLOCK_WALL],
 		                tree->header.unit, false);
 		table_str(t, buf);
@@ -396,8 +353,8 @@ cmd_report(int argc, char **argv)
 		                true);
 		printf("%s: %s, %llu samples (%s) over %zu thread%s\n",
 		       tree->path, type ? type : "samples",
-		       (unsigned long long)samples(tree, CLOCK_CPU,
-		                                   p.total[CLOCK_CPU]),
+		       (unsigned long long)cmd_samples(tree, CLOCK_CPU,
+		                                       p.total[CLOCK_CPU]),
 		       total,
 		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
 		printf("sampled: numbers are samples and times estimated "
@@ -436,7 +393,7 @@ cmd_report(int argc, char **argv)
 			printf("%s\n", note);
 		free(note);
 		t = text_table(&p, sort.clock, rows, n, TRACE_UNIT_US);
-	} else if (sampled_profile(tree)) {
+	} else if (cmd_sampled(tree)) {
 		t = sampled_table(tree, rows, n);
 	} else {
 		t = machine_table(tree, rows, n);

@@ -3,13 +3,16 @@
  * by inclusive time, pruned below --min-pct of the scope's total.  Each
  * thread is a root unless --no-thread merges the threads' paths; the time
  * outside any method is a node of its own, so the roots add up to the
- * scope's total, as in `report`.
+ * scope's total, as in `report`.  A sampled profile's nodes have no
+ * calls: their columns are report's, samples (or the sample type's
+ * values) and their time.
  */
 #include "config.h"
 
 #include "query/callpath.h"
 #include "cli/cmd.h"
 #include "query/method-name.h"
+#include "query/quantity.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -33,6 +36,7 @@ struct tree_out {
 	uint64_t total;
 	double min_pct;
 	bool text;
+	bool sampled; /* cmd_sampled: no calls */
 };
 
 static char *
@@ -54,19 +58,71 @@ pct(uint64_t v, uint64_t total)
 /* Deeper levels than this are not indented further, but numbered. */
 enum { TREE_MAX_INDENT = 64 };
 
+/* A time of a simpleperf recording, as report's text writes it. */
 static void
-emit_node(struct tree_out *o, const struct callpath_node *n, uint64_t excl,
-          unsigned depth)
+time_cell(const struct tree_out *o, uint64_t v)
 {
+	char buf[64];
+
+	quantity_format(buf, sizeof(buf), v, o->tree->header.unit, false);
+	table_str(o->table, buf);
+}
+
+/* A sampled profile's values of node id: text as report's text (a
+ * simpleperf recording's samples and their time, another profile's
+ * values), machine formats as its TSV (values in the sample type's
+ * unit, then microseconds where the samples carry time). */
+static void
+sampled_cells(struct tree_out *o, uint32_t id)
+{
+	const struct calltree *tree = o->tree;
+	const struct callpath_node *n = &o->path->nodes[id];
+	enum clock_index v = cmd_values_clock(tree), tk = cmd_times_clock(tree);
+
+	if (o->text && tree->header.sample_weight) {
+		table_u64(o->table, cmd_samples(tree, v, n->incl[v]));
+		table_u64(o->table,
+		          cmd_samples(tree, v, callpath_excl(o->path, id, v)));
+		time_cell(o, n->incl[tk]);
+		time_cell(o, callpath_excl(o->path, id, tk));
+	} else if (o->text) {
+		cmd_value_cell(o->table, n->incl[o->clock], tree->header.unit,
+		               true);
+		cmd_value_cell(o->table, callpath_excl(o->path, id, o->clock),
+		               tree->header.unit, true);
+	} else {
+		table_u64(o->table, cmd_samples(tree, v, n->incl[v]));
+		table_u64(o->table,
+		          cmd_samples(tree, v, callpath_excl(o->path, id, v)));
+		if (tk == CLOCK_COUNT) {
+			table_empty(o->table);
+			table_empty(o->table);
+		} else {
+			table_u64(o->table, cmd_us(tree, n->incl[tk]));
+			table_u64(o->table,
+			          cmd_us(tree, callpath_excl(o->path, id, tk)));
+		}
+	}
+}
+
+static void
+emit_node(struct tree_out *o, uint32_t id, unsigned depth)
+{
+	const struct callpath_node *n = &o->path->nodes[id];
 	char *label = node_label(o, n);
 
 	table_row(o->table);
 	table_fmt(o->table, o->text ? "%.1f%%" : "%.1f",
 	          pct(n->incl[o->clock], o->total));
-	cmd_value_cell(o->table, n->incl[o->clock], o->tree->header.unit,
-	               o->text);
-	cmd_value_cell(o->table, excl, o->tree->header.unit, o->text);
-	table_u64(o->table, n->calls);
+	if (o->sampled) {
+		sampled_cells(o, id);
+	} else {
+		cmd_value_cell(o->table, n->incl[o->clock],
+		               o->tree->header.unit, o->text);
+		cmd_value_cell(o->table, callpath_excl(o->path, id, o->clock),
+		               o->tree->header.unit, o->text);
+		table_u64(o->table, n->calls);
+	}
 	if (o->text) {
 		char *indented =
 		        depth > TREE_MAX_INDENT
@@ -112,8 +168,7 @@ emit(struct tree_out *o)
 
 		if (pct(node->incl[o->clock], o->total) < o->min_pct)
 			continue;
-		emit_node(o, node, callpath_excl(p, id, o->clock),
-		          node->depth - 1);
+		emit_node(o, id, node->depth - 1);
 		for (ch = node->first_child; ch != CALL_NONE;
 		     ch = p->nodes[ch].next_sibling) {
 			UTIL_GROW(stack, cap, n + 1);
@@ -127,6 +182,31 @@ emit(struct tree_out *o)
 		}
 	}
 	free(stack);
+}
+
+/* The table of a sampled profile: report's columns, and no calls. */
+static struct table *
+sampled_table(const struct tree_out *o, const char *incl, const char *excl)
+{
+	static const enum table_kind kinds[] = {
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
+	};
+	static const char *const samples[] = {
+	        "Total %",  "Samples", "Self samples",
+	        "Total ms", "Self ms", "Method",
+	};
+	static const char *const data[] = {
+	        "total_pct", "total", "self",   "total_us",
+	        "self_us",   "depth", "method",
+	};
+	const char *values[] = {"Incl %", incl, excl, "Method"};
+
+	if (!o->text)
+		return table_new(7, data, kinds);
+	if (o->tree->header.sample_weight)
+		return table_new(6, samples, kinds + 1);
+	return table_new(4, values, kinds + 3);
 }
 
 int
@@ -163,8 +243,12 @@ cmd_tree(int argc, char **argv)
 	               o.text);
 	cmd_value_name(excl, sizeof(excl), "Excl", "excl", ct.tree->header.unit,
 	               o.text);
-	o.table = o.text ? table_new(5, text_names, text_kinds)
-	                 : table_new(6, data_names, kinds);
+	o.sampled = cmd_sampled(ct.tree);
+	if (o.sampled)
+		o.table = sampled_table(&o, incl, excl);
+	else
+		o.table = o.text ? table_new(5, text_names, text_kinds)
+		                 : table_new(6, data_names, kinds);
 	emit(&o);
 	table_print(o.table, stdout, ct.opts.format);
 	table_free(o.table);
