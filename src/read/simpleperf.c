@@ -1564,6 +1564,12 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 		                sp.stopped ? " before the records stop" : "");
 		goto out;
 	}
+	/* The kept samples hold their frames: the records and stacks can
+	 * go before the model is built. */
+	free(sp.samples);
+	sp.samples = NULL;
+	free(sp.stacks);
+	sp.stacks = NULL;
 	emit(&sp, k);
 	ok = true;
 out:
