@@ -212,12 +212,13 @@ same_frames(const struct calltree *a, const struct calltree *b, size_t t)
 {
 	struct frames fa, fb;
 	struct scope scope;
-	bool *flags = frame_methods(a, NULL), same = true;
+	bool *flags, same = true;
 	size_t i;
 	int k;
 
 	if (!b->sums || !b->frames_summed)
 		return true; /* the model came back, or no frames asked */
+	flags = frame_methods(a, NULL);
 	if (t == SIZE_MAX) {
 		scope_init_all(&scope, a);
 	} else {
