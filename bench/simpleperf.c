@@ -3,11 +3,20 @@
  * one.  Only the C library is used; nothing is shared with the reader in
  * src/.
  *
- *   simpleperf repeat BYTES IN OUT   IN's sample records again and again
+ *   simpleperf repeat [--distinct] BYTES IN OUT
+ *                                    IN's sample records again and again
  *                                    until OUT reaches BYTES, each copy's
  *                                    times after the previous copy's; its
  *                                    other records (the MetaInfo first,
- *                                    the tables last) once
+ *                                    the tables last) once.  With
+ *                                    --distinct, copy k's leaf entries
+ *                                    have k << 32 added to their
+ *                                    vaddr_in_file (symbol ids kept), so
+ *                                    no callchain recurs across copies
+ *                                    (within one, as often as in IN):
+ *                                    rows stay those of IN but for
+ *                                    leaves of unknown symbols, named
+ *                                    by address, a row per copy
  *   simpleperf walk FILE             a bare walk of FILE's records: each
  *                                    size read and every byte summed;
  *                                    prints the records and the sum
@@ -104,16 +113,56 @@ walk(const char *path)
 	return 0;
 }
 
-/* Record rec (its Sample's bytes) with its time shifted by shift, into
- * out (room for rec's size + 24); returns the bytes written. */
+/* Entry bytes [e, eend) (a CallChainEntry) into out with its
+ * vaddr_in_file (field 1, 0 when absent) plus bump, its other fields as
+ * they were; returns the bytes written (at most the entry's + 11), or 0
+ * for an entry it cannot read. */
 static size_t
-shifted(const unsigned char *rec, size_t size, uint64_t shift,
+bumped_entry(const unsigned char *e, const unsigned char *eend,
+             uint64_t bump, unsigned char *out)
+{
+	const unsigned char *p = e;
+	uint64_t key, v, vaddr = 0;
+	size_t n = 0;
+
+	while (p < eend) {
+		const unsigned char *f = p;
+
+		if (!varint(&p, eend, &key) || (key & 7) != 0 ||
+		    !varint(&p, eend, &v))
+			return 0;
+		if (key == 0x08) {
+			vaddr = v;
+			continue;
+		}
+		memcpy(out + 11 + n, f, (size_t)(p - f));
+		n += (size_t)(p - f);
+	}
+	/* vaddr_in_file first, then the rest. */
+	{
+		unsigned char head[11];
+		size_t hn = put_varint(head, 0x08);
+
+		hn += put_varint(head + hn, vaddr + bump);
+		memmove(out + hn, out + 11, n);
+		memcpy(out, head, hn);
+		return hn + n;
+	}
+}
+
+/* Record rec (its Sample's bytes) with its time shifted by shift and,
+ * when bump is not 0, its first callchain entry's (the leaf's)
+ * vaddr_in_file plus bump, into out (room for rec's size + 64); returns
+ * the bytes written, 0 for a record it leaves out. */
+static size_t
+shifted(const unsigned char *rec, size_t size, uint64_t shift, uint64_t bump,
         unsigned char *out, uint64_t *time)
 {
 	const unsigned char *p = rec, *end = rec + size, *s, *send;
-	unsigned char body[64], *o;
+	unsigned char head[32], *body = out + 32;
 	uint64_t key, len, v;
-	size_t nbody = 0, total;
+	size_t nbody = 0, hn, ln;
+	int leaf = bump != 0;
 
 	/* Record: field 1 (sample), length-delimited. */
 	if (!varint(&p, end, &key) || key != 0x0A || !varint(&p, end, &len) ||
@@ -122,8 +171,7 @@ shifted(const unsigned char *rec, size_t size, uint64_t shift,
 	s = p;
 	send = end;
 	*time = 0;
-	o = out + 4 + 1 + 5;
-	/* The time first, then every other field as it was. */
+	/* The body from body + 16 on: room for the time field before it. */
 	while (s < send) {
 		const unsigned char *f = s;
 
@@ -144,6 +192,22 @@ shifted(const unsigned char *rec, size_t size, uint64_t shift,
 		case 2:
 			if (!varint(&s, send, &v) || v > (uint64_t)(send - s))
 				return 0;
+			if (key == 0x1A && leaf) {
+				/* The leaf entry, its address moved. */
+				unsigned char entry[64 + 11];
+				size_t en;
+
+				if (v > 64 ||
+				    !(en = bumped_entry(s, s + v, bump, entry)))
+					return 0;
+				s += v;
+				body[16 + nbody++] = 0x1A;
+				nbody += put_varint(body + 16 + nbody, en);
+				memcpy(body + 16 + nbody, entry, en);
+				nbody += en;
+				leaf = 0;
+				continue;
+			}
 			s += v;
 			break;
 		case 5:
@@ -152,39 +216,36 @@ shifted(const unsigned char *rec, size_t size, uint64_t shift,
 		default:
 			return 0;
 		}
-		memcpy(o + nbody + 16, f, (size_t)(s - f));
+		if (s > send)
+			return 0;
+		memcpy(body + 16 + nbody, f, (size_t)(s - f));
 		nbody += (size_t)(s - f);
 	}
-	/* time field, then the rest */
-	{
-		size_t tn = put_varint(body, 0x08);
-
-		tn += put_varint(body + tn, *time + shift);
-		memmove(o + tn, o + 16, nbody);
-		memcpy(o, body, tn);
-		nbody += tn;
-	}
-	total = 1 + put_varint(body, nbody) + nbody;
-	/* size, key, length, body */
-	out[0] = (unsigned char)total;
-	out[1] = (unsigned char)(total >> 8);
-	out[2] = (unsigned char)(total >> 16);
-	out[3] = (unsigned char)(total >> 24);
+	/* The time field, then the rest. */
+	hn = put_varint(head, 0x08);
+	hn += put_varint(head + hn, *time + shift);
+	memmove(body + hn, body + 16, nbody);
+	memcpy(body, head, hn);
+	nbody += hn;
+	/* The size, the Record's key and length, the body. */
+	ln = put_varint(head, nbody);
+	len = 1 + ln + nbody;
+	out[0] = (unsigned char)len;
+	out[1] = (unsigned char)(len >> 8);
+	out[2] = (unsigned char)(len >> 16);
+	out[3] = (unsigned char)(len >> 24);
 	out[4] = 0x0A;
-	{
-		size_t ln = put_varint(out + 5, nbody);
-
-		memmove(out + 5 + ln, o, nbody);
-	}
-	return 4 + total;
+	memcpy(out + 5, head, ln);
+	memmove(out + 5 + ln, body, nbody);
+	return (size_t)(4 + len);
 }
 
 static int
-repeat(uint64_t bytes, const char *in, const char *outp)
+repeat(uint64_t bytes, const char *in, const char *outp, int distinct)
 {
 	size_t n, at = 12, first = 0, last = 0, written = 12;
 	unsigned char *buf = slurp(in, &n), *tmp;
-	uint64_t lo = UINT64_MAX, hi = 0, shift = 0, t;
+	uint64_t lo = UINT64_MAX, hi = 0, shift = 0, t, copy = 0;
 	FILE *out = fopen(outp, "wb");
 
 	if (!out || n < 12) {
@@ -212,14 +273,19 @@ repeat(uint64_t bytes, const char *in, const char *outp)
 		fprintf(stderr, "%s: no samples\n", in);
 		return 1;
 	}
-	tmp = malloc(1 << 20);
+	tmp = malloc((1 << 20) + 64);
 	while (written < bytes) {
+		/* Copy k's leaf addresses k << 32 on (the file's are below
+		 * 4 GB): no callchain of one copy is another's. */
+		uint64_t bump = distinct ? copy << 32 : 0;
+
 		for (at = first; at < last;) {
 			uint32_t size = u4(buf + at);
 			size_t w;
 
-			if (buf[at + 4] == 0x0A && size + 32 < (1 << 20) &&
-			    (w = shifted(buf + at + 4, size, shift, tmp, &t))) {
+			if (buf[at + 4] == 0x0A && size < (1 << 20) &&
+			    (w = shifted(buf + at + 4, size, shift, bump, tmp,
+			                 &t))) {
 				fwrite(tmp, 1, w, out);
 				written += w;
 				lo = t < lo ? t : lo;
@@ -229,6 +295,7 @@ repeat(uint64_t bytes, const char *in, const char *outp)
 		}
 		/* The next copy after this one, a millisecond apart. */
 		shift += hi - lo + 1000000;
+		copy++;
 	}
 	/* Records after the first sample that are no samples, once. */
 	for (at = first; at + 4 <= n;) {
@@ -252,7 +319,11 @@ main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "walk") == 0)
 		return walk(argv[2]);
 	if (argc == 5 && strcmp(argv[1], "repeat") == 0)
-		return repeat(strtoull(argv[2], NULL, 10), argv[3], argv[4]);
-	fprintf(stderr, "usage: simpleperf repeat BYTES IN OUT | walk FILE\n");
+		return repeat(strtoull(argv[2], NULL, 10), argv[3], argv[4], 0);
+	if (argc == 6 && strcmp(argv[1], "repeat") == 0 &&
+	    strcmp(argv[2], "--distinct") == 0)
+		return repeat(strtoull(argv[3], NULL, 10), argv[4], argv[5], 1);
+	fprintf(stderr, "usage: simpleperf repeat [--distinct] BYTES IN OUT | "
+	                "walk FILE\n");
 	return 2;
 }
