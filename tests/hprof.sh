@@ -49,6 +49,19 @@ for f in "$srcdir"/tests/fixtures/hprof-*.txt; do
 	same "$tmp/expect-folded" "$tmp/got-folded" \
 		"$name: folded stacks equal the expect-folded: lines"
 
+	# Counted samples: no calls; timed ones (hprof-time) are a sampled
+	# method trace, their calls estimated and said so.
+	run "$TRACETUI" report "$f"
+	if printf '%s\n' "$out" | sed -n 1p | grep -q ': samples, total'; then
+		ok "$(printf '%s\n' "$out" | sed -n 3p |
+			grep -q '^Incl %  *Incl count  *Excl %  *Excl count  *Method$' &&
+			echo 0 || echo 1)" "$name: report text: counts, no calls"
+	else
+		ok "$(printf '%s\n' "$out" | sed -n 2p |
+			grep -q 'call counts are estimates' &&
+			echo 0 || echo 1)" "$name: report text: calls said estimated"
+	fi
+
 	run "$TRACETUI" info "$f"
 	ok "$([ $rc -eq 0 ] &&
 		printf '%s\n' "$out" | grep -q '^format: *hprof text CPU' &&

@@ -77,8 +77,10 @@ run "$TRACETUI" diff --fail-if 'excl_wall(alloc) > +1025' "$old" "$new"
 ok "$rc" "diff: --fail-if does not hold on 1024 bytes over 1025"
 run "$TRACETUI" report "$old"
 ok "$(printf '%s\n' "$out" | grep -q 'Incl size' &&
-	printf '%s\n' "$out" | grep -q '130 B .* alloc$' && echo 0 || echo 1)" \
-	"report: sizes in the text table"
+	printf '%s\n' "$out" | grep -q '130 B .* alloc$' &&
+	printf '%s\n' "$out" | grep -q '^sampled: .*never call counts$' &&
+	! printf '%s\n' "$out" | grep -q 'Calls' && echo 0 || echo 1)" \
+	"report: sizes in the text table, no calls (runs of samples)"
 # An unknown sample type is the command line's fault: a usage error
 # (status 2) from every command that reads the profile, the viewer too.
 for cmd in report tree calls info dump folded flamegraph "export -f dot" \

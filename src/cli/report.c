@@ -269,9 +269,11 @@ ms_cell(struct table *t, uint64_t v, enum trace_unit unit)
 	table_str(t, buf);
 }
 
+/* The text table: Traceview's columns, or without the calls (Calls+Rec,
+ * Incl/Call) for a sampled profile, whose stack changes are no calls. */
 static struct table *
 text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
-           size_t n, enum trace_unit unit)
+           size_t n, enum trace_unit unit, bool calls)
 {
 	static const enum table_kind kinds[] = {
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
@@ -282,12 +284,15 @@ text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
 	        "Incl %",    incl,        "Excl %", excl,
 	        "Calls+Rec", "Incl/Call", "Method",
 	};
+	const char *sampled_names[] = {"Incl %", incl, "Excl %", excl,
+	                               "Method"};
 	struct table *t;
 	size_t i;
 
 	snprintf(incl, sizeof(incl), "Incl %s", quantity_label(unit));
 	snprintf(excl, sizeof(excl), "Excl %s", quantity_label(unit));
-	t = table_new(7, names, kinds);
+	t = calls ? table_new(7, names, kinds)
+	          : table_new(5, sampled_names, kinds + 2);
 
 	for (i = 0; i < n; i++) {
 		const struct profile_row *r = rows[i].r;
@@ -297,9 +302,11 @@ text_table(const struct profile *p, enum clock_index k, struct report_row *rows,
 		ms_cell(t, r->incl[k], unit);
 		pct_cell(t, r->excl[k], p->total[k]);
 		ms_cell(t, r->excl[k], unit);
-		table_fmt(t, "%llu+%llu", (unsigned long long)r->calls,
-		          (unsigned long long)r->rcalls);
-		ms_cell(t, per_call(r, k), unit);
+		if (calls) {
+			table_fmt(t, "%llu+%llu", (unsigned long long)r->calls,
+			          (unsigned long long)r->rcalls);
+			ms_cell(t, per_call(r, k), unit);
+		}
 		table_str(t, rows[i].name);
 	}
 	return t;
@@ -374,12 +381,11 @@ cmd_report(int argc, char **argv)
 		       : hprof ? "samples"
 		               : quantity_label(tree->header.unit),
 		       total, nthreads, nthreads == 1 ? "" : "s");
-		/* hprof counts samples, not calls: those are estimated. */
-		if (hprof)
-			printf("sampled: values are sample counts, call counts "
-			       "are estimates from the samples (stack "
-			       "changes)\n");
-		t = text_table(&p, sort.clock, rows, n, tree->header.unit);
+		printf("sampled: %s, never call counts\n",
+		       hprof ? "values are sample counts"
+		             : "values are the samples' sums");
+		t = text_table(&p, sort.clock, rows, n, tree->header.unit,
+		               false);
 	} else if (ct.opts.format == TABLE_TEXT) {
 		char ms[DURATION_SIZE];
 
@@ -392,7 +398,7 @@ cmd_report(int argc, char **argv)
 		if (note)
 			printf("%s\n", note);
 		free(note);
-		t = text_table(&p, sort.clock, rows, n, TRACE_UNIT_US);
+		t = text_table(&p, sort.clock, rows, n, TRACE_UNIT_US, true);
 	} else if (cmd_sampled(tree)) {
 		t = sampled_table(tree, rows, n);
 	} else {
