@@ -205,6 +205,7 @@ if [ -n "$P" ] && [ -d "$P" ]; then
 	ok "$bad" "the $n pprof profiles still read as pprof"
 fi
 
+RENDER=${RENDER:-${top_builddir:-.}/tests/render}
 S=${SHARED_SIMPLEPERF:-}
 if [ -z "$S" ] || [ ! -d "$S" ]; then
 	done_testing
@@ -248,6 +249,35 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 		fi
 	done
 	ok "$bad" "$base: the wall clock holds the samples' time, nothing outside any method; tree's samples are report's"
+
+	# The viewer counts samples where a method trace counts calls: the
+	# profile's Samples are report's total samples, method by method
+	# (names the view cuts left out),
+	# and the threads view's those info lists for the first type.
+	if [ -x "$RENDER" ]; then
+		"$RENDER" --full-names "$f" 250x60 2>/dev/null | sed -n '3,$p' |
+			sed -nE 's/^ *([0-9.]+%? +)*([0-9]+)   (.*[^ ]) *$/\3	\2/p' |
+			grep -v '^…' | sort >"$tmp/viewed"
+		"$TRACETUI" report -f tsv "$f" 2>/dev/null |
+			awk -F'	' -v OFS='	' 'NR > 1 { print $1, $3 }' |
+			sort >"$tmp/reported"
+		n=$(wc -l <"$tmp/viewed")
+		ok "$([ "$n" -ge 40 ] &&
+			[ -z "$(comm -23 "$tmp/viewed" "$tmp/reported")" ] &&
+			echo 0 || echo 1)" \
+			"$base: the profile view's Samples are report's ($n rows)"
+		comm -23 "$tmp/viewed" "$tmp/reported" | head -3 | diag
+		"$RENDER" "$f" 200x40 key:t 2>/dev/null |
+			sed -nE 's/^\[.\] .* ([0-9]+) +([0-9]+) +[0-9.]+ +[0-9.]+ *$/\1	\2/p' |
+			awk -F'	' '$2 > 0' | sort >"$tmp/viewed"
+		"$TRACETUI" info "$f" 2>/dev/null | info_threads 0 |
+			awk -F'	' -v OFS='	' '$4 > 0 { print $1, $4 }' |
+			sort >"$tmp/listed"
+		ok "$([ -s "$tmp/viewed" ] &&
+			cmp -s "$tmp/viewed" "$tmp/listed" && echo 0 || echo 1)" \
+			"$base: the threads view's Samples are info's"
+		diff "$tmp/listed" "$tmp/viewed" | head -5 | diag
+	fi
 
 	run "$TRACETUI" info "$f"
 	for k in 0 1; do

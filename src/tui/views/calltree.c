@@ -167,6 +167,11 @@ column_value(const struct calltree_view *v, uint32_t n, enum tree_column c)
 	case TCOL_INCL_OTHER:
 		return p->nodes[n].incl[other_clock(v)];
 	case TCOL_CALLS:
+		/* A simpleperf recording's cpu clock counts its samples,
+		 * sample_weight each: they take the place of calls. */
+		if (v->tree && v->tree->header.sample_weight)
+			return p->nodes[n].incl[CLOCK_CPU] /
+			       v->tree->header.sample_weight;
 		return p->nodes[n].calls;
 	default:
 		return p->nodes[n].incl[v->clock];
@@ -839,6 +844,8 @@ column_title(const struct calltree_view *v, int i, char *buf, size_t size)
 	                                  : titles[v->mode][set][i];
 	size_t word = strcspn(t, " ");
 
+	if (i == TCOL_CALLS && v->tree && v->tree->header.sample_weight)
+		t = "Samples";
 	if (!is_time(v, i)) {
 		snprintf(buf, size, "%s", t);
 		return buf;
@@ -929,7 +936,8 @@ cell_text(const struct calltree_view *v, const struct app *app, size_t r, int i,
 	case TCOL_CALLS:
 		if (row->node)
 			snprintf(buf, size, "%llu",
-			         (unsigned long long)node->calls);
+			         (unsigned long long)column_value(
+			                 v, row->node, TCOL_CALLS));
 		break;
 	default:
 		/* A profile's counts and sizes, else times. */

@@ -30,6 +30,7 @@ enum column_kind {
 	COL_EXCL,
 	COL_CALLS,
 	COL_PER_CALL,
+	COL_SAMPLES,    /* a simpleperf recording's samples, inclusive */
 	COL_DELTA_EXCL, /* the change from --base's trace */
 	COL_DELTA_INCL,
 	COL_NAME,
@@ -40,6 +41,7 @@ struct column {
 	enum clock_index clock;
 	const char *title; /* without its unit */
 	int prio;          /* columns of lower prio give way first */
+	uint64_t per;      /* COL_SAMPLES: the clock's value of a sample */
 	/* Set by each draw from the rows in view: */
 	int width;    /* the widest cell or title */
 	bool seconds; /* a time column whose times need seconds */
@@ -98,7 +100,7 @@ add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
 {
 	struct column *c = &v->columns[v->ncolumns++];
 
-	*c = (struct column){kind, k, title, prio, 0, false, true};
+	*c = (struct column){kind, k, title, prio, 0, 0, false, true};
 }
 
 /* A sampled trace's call counts are estimates from its samples. */
@@ -112,18 +114,21 @@ calls_title(const struct app *app)
  * and clock when it still exists.  A pprof profile's values are a total
  * and a self in the sample type's unit: its calls are only runs of
  * samples laid end to end (read/stacks.h), so it has no Calls or
- * per-call columns. */
+ * per-call columns.  Nor has a simpleperf recording's, whose cpu clock
+ * counts its samples (header.sample_weight each): a Samples column
+ * takes their place, as in report. */
 static void
 set_columns(struct profile_view *v, struct app *app)
 {
 	struct column old =
 	        v->ncolumns ? v->columns[v->sort]
 	                    : (struct column){COL_INCL, app_main_clock(app),
-	                                      NULL, 0, 0, false, true};
+	                                      NULL, 0, 0, 0, false, true};
 	/* A profile's values (hprof's sample counts too) are a total and a
 	 * self, not times, and it has no calls. */
+	uint64_t weight = app->tree->header.sample_weight;
 	bool profile = app->tree->header.format == TRACE_FORMAT_PPROF ||
-	               app->tree->header.unit == TRACE_UNIT_COUNT;
+	               app->tree->header.unit == TRACE_UNIT_COUNT || weight;
 	size_t i;
 
 	v->ncolumns = 0;
@@ -138,9 +143,13 @@ set_columns(struct profile_view *v, struct app *app)
 		add_column(v, COL_INCL, CLOCK_WALL, "Incl Wall", 9);
 		add_column(v, COL_EXCL_PCT, CLOCK_WALL, "XWall%", 2);
 		add_column(v, COL_EXCL, CLOCK_WALL, "Excl Wall", 7);
-		add_column(v, COL_CALLS, CLOCK_CPU, calls_title(app), 5);
-		add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 1);
-		add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call", 1);
+		if (!profile) {
+			add_column(v, COL_CALLS, CLOCK_CPU, calls_title(app),
+			           5);
+			add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 1);
+			add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call",
+			           1);
+		}
 	} else {
 		enum clock_index k = app_main_clock(app);
 
@@ -157,6 +166,10 @@ set_columns(struct profile_view *v, struct app *app)
 			add_column(v, COL_CALLS, k, calls_title(app), 7);
 			add_column(v, COL_PER_CALL, k, "/Call", 4);
 		}
+	}
+	if (weight) {
+		add_column(v, COL_SAMPLES, CLOCK_CPU, "Samples", 5);
+		v->columns[v->ncolumns - 1].per = weight;
 	}
 	if (app->base) {
 		/* The changes outlast every other column. */
@@ -209,6 +222,8 @@ column_value(const struct column *c, const struct profile_row *r)
 		return r->calls + r->rcalls;
 	case COL_PER_CALL:
 		return per_call(r, c->clock);
+	case COL_SAMPLES:
+		return r->incl[c->clock] / c->per;
 	case COL_DELTA_EXCL:
 	case COL_DELTA_INCL:
 	case COL_NAME:
@@ -797,6 +812,10 @@ cell_text(const struct app *app, const struct row *row,
 			         (unsigned long long)r->calls,
 			         (unsigned long long)r->rcalls);
 			break;
+		case COL_SAMPLES:
+			snprintf(buf, size, "%llu",
+			         (unsigned long long)column_value(col, r));
+			break;
 		default:
 			format_value(buf, size, column_value(col, r), unit,
 			             col->seconds);
@@ -819,6 +838,11 @@ cell_text(const struct app *app, const struct row *row,
 			snprintf(buf, size, "%llu/%llu",
 			         (unsigned long long)dr->calls,
 			         (unsigned long long)dr->of_calls);
+			break;
+		case COL_SAMPLES:
+			snprintf(buf, size, "%llu",
+			         (unsigned long long)(dr->incl[col->clock] /
+			                              col->per));
 			break;
 		default:
 			break;

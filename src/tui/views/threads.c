@@ -44,6 +44,17 @@ struct threads_view {
 	const struct calltree *tree;
 };
 
+/* Whether tree is a sampled profile (pprof, hprof's counts, simpleperf),
+ * whose runs of samples are no calls: the Calls column counts samples,
+ * where the profile has them. */
+static bool
+counts_samples(const struct calltree *tree)
+{
+	return tree->header.sample_weight ||
+	       tree->header.format == TRACE_FORMAT_PPROF ||
+	       tree->header.unit == TRACE_UNIT_COUNT;
+}
+
 static uint64_t
 thread_value(const struct calltree *tree, uint32_t t, enum thread_column c)
 {
@@ -55,6 +66,13 @@ thread_value(const struct calltree *tree, uint32_t t, enum thread_column c)
 	case TCOL_TID:
 		return tree->threads[t].tid;
 	case TCOL_CALLS:
+		/* simpleperf's cpu clock counts each sample as its weight;
+		 * hprof's values are its samples. */
+		if (tree->header.sample_weight)
+			return scope_thread_total(&whole, tree, t, CLOCK_CPU) /
+			       tree->header.sample_weight;
+		if (counts_samples(tree))
+			return scope_thread_total(&whole, tree, t, CLOCK_WALL);
 		return calltree_thread_calls(tree, t);
 	case TCOL_WALL:
 		return scope_thread_total(&whole, tree, t, CLOCK_WALL);
@@ -125,8 +143,11 @@ static void
 cell_text(const struct calltree *tree, uint32_t t, int i, char *buf,
           size_t size)
 {
+	/* A pprof profile's values are no samples: it has no count. */
 	bool absent = (i == TCOL_WALL && !tree->has_clock[CLOCK_WALL]) ||
-	              (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]);
+	              (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]) ||
+	              (i == TCOL_CALLS &&
+	               tree->header.format == TRACE_FORMAT_PPROF);
 
 	if (absent)
 		snprintf(buf, size, "-");
@@ -145,6 +166,8 @@ column_title(const struct calltree *tree, int i)
 	bool bare = (i == TCOL_WALL || i == TCOL_CPU) &&
 	            tree->header.unit != TRACE_UNIT_US;
 
+	if (i == TCOL_CALLS && counts_samples(tree))
+		return "Samples";
 	return !bare ? titles[i] : i == TCOL_WALL ? "Wall" : "Cpu";
 }
 
