@@ -291,7 +291,23 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 	done
 done
 
+# diff of two recordings: samples and their time, no calls, said so.
+a=$S/aosp__display_bitmaps.trace
 f=$S/firefox-profiler__simpleperf-cpu-clock.trace.gz
+if [ -f "$a" ] && [ -f "$f" ]; then
+	for runs in one several; do
+		if [ $runs = one ]; then
+			run "$TRACETUI" diff "$a" "$f"
+		else
+			run "$TRACETUI" diff "$a" "$a" -- "$f" "$f"
+		fi
+		ok "$([ $rc -eq 0 ] &&
+			[ "$(printf '%s\n' "$out" | grep -c 'samples and times estimated from them, never call counts')" -eq 2 ] &&
+			printf '%s\n' "$out" | grep -q '^Excl Base .* Method$' &&
+			! printf '%s\n' "$out" | grep -q 'Calls' &&
+			echo 0 || echo 1)" "diff, $runs run a side: samples, never calls"
+	done
+fi
 if [ -f "$f" ]; then
 	gzip -dc <"$f" >"$tmp/plain.bin"
 	"$TRACETUI" report -f tsv "$f" >"$tmp/gz" 2>/dev/null

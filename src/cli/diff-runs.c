@@ -25,6 +25,7 @@
 #include "cli/diff.h"
 
 #include "query/diff-stats.h"
+#include "query/summary.h"
 #include "query/quantity.h"
 #include "query/profile.h"
 #include "util/alloc.h"
@@ -46,6 +47,8 @@ struct runs_cmd {
 	const char *first_of_kind[2]; /* [sampled]: the first such run */
 	const char *first_path;       /* the first run read, and its unit */
 	enum trace_unit first_unit;
+	bool profiles; /* a run is a sampled profile (cmd_sampled) */
+	char *note[2]; /* each side's first run's sampled note, or NULL */
 };
 
 bool
@@ -126,6 +129,7 @@ tree_has_condition_clocks(const struct calltree *tree,
 static bool
 same_unit(struct runs_cmd *d, const char *path, const struct calltree *tree)
 {
+	d->profiles |= cmd_sampled(tree);
 	if (!d->first_path) {
 		d->first_path = path;
 		d->first_unit = tree->header.unit;
@@ -174,6 +178,8 @@ read_runs(struct runs_cmd *d, const struct diff_cond *conds, size_t nconds)
 			if (!d->first_of_kind[tree->sampled])
 				d->first_of_kind[tree->sampled] =
 				        d->files[s][i];
+			if (!i)
+				d->note[s] = summary_sampled_note(tree);
 			profile_compute(&profile, tree, &scope);
 			diff_add_run(&d->diff, (enum diff_side)s, tree,
 			             &profile);
@@ -345,6 +351,10 @@ text_table(struct runs_cmd *d, size_t n)
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
 	};
+	static const enum table_kind profile_kinds[] = {
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING,
+	};
 	enum diff_metric shown = d->sort == DIFF_INCL ? DIFF_INCL : DIFF_EXCL;
 	const char *word = shown == DIFF_INCL ? "Incl" : "Excl";
 	char *names[4];
@@ -363,7 +373,11 @@ text_table(struct runs_cmd *d, size_t n)
 	head[5] = "p";
 	head[6] = "Calls Diff";
 	head[7] = "Method";
-	t = table_new(8, head, kinds);
+	/* A sampled profile's runs of samples are no calls. */
+	if (d->profiles)
+		head[6] = head[7];
+	t = table_new(d->profiles ? 7 : 8, head,
+	              d->profiles ? profile_kinds : kinds);
 	for (c = 0; c < 4; c++)
 		free(names[c]);
 	for (i = 0; i < n; i++) {
@@ -406,9 +420,11 @@ text_table(struct runs_cmd *d, size_t n)
 			table_str(t, "-");
 		}
 		take(t, p_text(st.test.p));
-		take(t, diff_fixed(calls.delta,
-		                   calls.delta == floor(calls.delta) ? 0 : 1,
-		                   true, ""));
+		if (!d->profiles)
+			take(t, diff_fixed(calls.delta,
+			                   calls.delta == floor(calls.delta) ? 0
+			                                                     : 1,
+			                   true, ""));
 		table_str(t, row->name);
 	}
 	return t;
@@ -480,6 +496,8 @@ print_header(struct runs_cmd *d)
 		for (i = 0; i < d->nfiles[s]; i++)
 			cmd_print(stdout, " %s", d->files[s][i]);
 		putchar('\n');
+		if (d->note[s])
+			printf("%s %s\n", label[s], d->note[s]);
 	}
 	printf("methods: %zu in both, %zu only in base (gone), %zu only in "
 	       "new\n",
@@ -612,5 +630,7 @@ out:
 		diff_cond_done(&conds[i]);
 	free(conds);
 	diff_done(&d.diff);
+	free(d.note[DIFF_BASE]);
+	free(d.note[DIFF_NEW]);
 	return status;
 }

@@ -99,6 +99,7 @@ struct diff_cmd {
 	bool normalize;
 	enum diff_metric sort;
 	enum trace_unit unit; /* what both files' values count */
+	bool sampled;         /* a side is a sampled profile (cmd_sampled) */
 };
 
 static bool
@@ -281,6 +282,8 @@ ms_signed_cell(struct table *t, int64_t v, enum trace_unit unit)
 	take(t, xasprintf("%s%s", v > 0 ? "+" : v < 0 ? "-" : "", buf));
 }
 
+/* The text table; a sampled profile's (d->sampled) without Calls
+ * Diff, its runs of samples being no calls. */
 static struct table *
 text_table(const struct diff_cmd *d, size_t n)
 {
@@ -294,16 +297,22 @@ text_table(const struct diff_cmd *d, size_t n)
 	};
 	enum diff_metric shown = d->sort == DIFF_INCL ? DIFF_INCL : DIFF_EXCL;
 	const char *head[8];
+	enum table_kind head_kinds[8];
 	struct table *t;
 	size_t i;
 	int s;
 
 	memcpy(head, names, sizeof(head));
+	memcpy(head_kinds, kinds, sizeof(head_kinds));
 	if (shown == DIFF_INCL) {
 		head[0] = "Incl Base";
 		head[1] = "Incl New";
 	}
-	t = table_new(8, head, kinds);
+	if (d->sampled) {
+		head[6] = head[7];
+		head_kinds[6] = TABLE_STRING;
+	}
+	t = table_new(d->sampled ? 7 : 8, head, head_kinds);
 	for (i = 0; i < n; i++) {
 		const struct diff_row *row = &d->diff.rows[i];
 		enum diff_metric m;
@@ -335,9 +344,11 @@ text_table(const struct diff_cmd *d, size_t n)
 				               d->unit);
 			take(t, pct_text(d, row, m, true));
 		}
-		take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
-		                             (double)row->v[DIFF_BASE].calls,
-		                     0, ""));
+		if (!d->sampled)
+			take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
+			                             (double)row->v[DIFF_BASE]
+			                                     .calls,
+			                     0, ""));
 		table_str(t, row->name);
 	}
 	return t;
@@ -600,6 +611,10 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 		uint64_t total = df->total[s][d->clock];
 		const char *type =
 		        calltree_property(trees[s], "pprof-sample-type");
+
+		if (!type)
+			type = calltree_property(trees[s],
+			                         "simpleperf-event-type");
 		char text[64];
 
 		quantity_format(text, sizeof(text), total, d->unit, true);
@@ -701,6 +716,7 @@ cmd_diff(int argc, char **argv)
 	    !conditions_have_clocks(conds, nconds, trees))
 		goto out;
 	d.unit = trees[1]->header.unit;
+	d.sampled = cmd_sampled(trees[0]) || cmd_sampled(trees[1]);
 	if (trees[0]->header.unit != d.unit) {
 		cmd_error("diff",
 		          "%s and %s count different things (%s and %s); "

@@ -381,9 +381,10 @@ cmd_report(int argc, char **argv)
 		       : hprof ? "samples"
 		               : quantity_label(tree->header.unit),
 		       total, nthreads, nthreads == 1 ? "" : "s");
-		printf("sampled: %s, never call counts\n",
-		       hprof ? "values are sample counts"
-		             : "values are the samples' sums");
+		note = summary_sampled_note(tree);
+		if (note)
+			printf("%s\n", note);
+		free(note);
 		t = text_table(&p, sort.clock, rows, n, tree->header.unit,
 		               false);
 	} else if (ct.opts.format == TABLE_TEXT) {

@@ -468,13 +468,25 @@ summary_sampled_note(const struct calltree *tree)
 {
 	char *every, *note;
 
+	/* A profile's values are its samples' (no time between them). */
+	if (tree->header.format == TRACE_FORMAT_PPROF)
+		return xstrdup("sampled: values are the samples' sums, never "
+		               "call counts");
+	if (tree->header.unit == TRACE_UNIT_COUNT)
+		return xstrdup("sampled: values are sample counts, never "
+		               "call counts");
 	if (!tree->sampled)
 		return NULL;
 	every = summary_sample_interval(tree);
-	note = xasprintf("sampled %s: call counts are estimates from the "
-	                 "samples (stack changes), times are estimates to "
-	                 "within the interval",
-	                 every);
+	if (tree->header.sample_weight)
+		note = xasprintf("sampled %s: numbers are samples and times "
+		                 "estimated from them, never call counts",
+		                 every);
+	else
+		note = xasprintf("sampled %s: call counts are estimates from "
+		                 "the samples (stack changes), times are "
+		                 "estimates to within the interval",
+		                 every);
 	free(every);
 	return note;
 }

@@ -23,7 +23,9 @@ void summary_done(struct summary *summary);
 /*
  * For a sampled trace, the line every output that shows calls and times
  * carries: call counts are sample-derived estimates, times estimates
- * with the sampling interval.  NULL for an instrumented trace.
+ * with the sampling interval (a simpleperf recording's numbers are its
+ * samples, a pprof or hprof profile's values their sums or counts,
+ * never call counts).  NULL for an instrumented trace.
  */
 char *summary_sampled_note(const struct calltree *tree);
 /* "about every 1.000 ms", or "at an unknown interval": how often a
