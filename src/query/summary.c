@@ -478,7 +478,7 @@ summary_sampled_note(const struct calltree *tree)
 	if (!tree->sampled)
 		return NULL;
 	every = summary_sample_interval(tree);
-	if (tree->header.sample_weight)
+	if (tree->header.format == TRACE_FORMAT_SIMPLEPERF)
 		note = xasprintf("sampled %s: numbers are samples and times "
 		                 "estimated from them, never call counts",
 		                 every);
