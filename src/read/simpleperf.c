@@ -19,12 +19,19 @@
  *                 6 trace_offcpu
  *   LostSituation 1 sample_count  2 lost_count
  * File and Thread records come after the samples, and sample times need
- * not be sorted, so the records are walked once, then the samples are
- * read against the tables.  The walk reads each Sample in one pass (its
- * varint fields, and its callchain's bytes as a stack: samples with equal
- * bytes share one), leaving any other shape to protobuf.c after it; a
- * stack's entries are read once, when the first sample that has it is
- * read, so methods and warnings come in the order of the samples.
+ * not be sorted, so the records are walked once, noting where each
+ * Sample lies, then the samples are read in file order against the
+ * tables, so methods and warnings come in the order of the samples.
+ * Each Sample is read in one pass (its varint fields, and its callchain
+ * as bytes), leaving any other shape to protobuf.c.  A callchain whose
+ * bytes a recent sample had (a small cache by hash) takes that one's
+ * frames; otherwise its entries are read, each recalled by its bytes
+ * (a cache of entries: a caller's frame is the same return address in
+ * every sample under it) or else found by arrays (a file by its id, a
+ * symbol by its index) or by its address (an unknown symbol), and
+ * only an entry's first sight is read field by field.  Both walks ask
+ * for the file's bytes a page ahead: each record is found where the one
+ * before ends, and would otherwise wait for memory once per record.
  *
  * How it maps onto the model:
  *   - one event type at a time (sink->sample_type: a name, an index from
@@ -79,6 +86,10 @@ enum {
 	HEADER = 12, /* "SIMPLEPERF" and the version */
 	MAX_FRAMES = 1 << 26,
 	MAX_TYPES = 1024,
+	STACK_CACHE = 4096, /* callchains recalled, by hash */
+	ENTRY_CACHE = 8192, /* callchain entries recalled, by their bytes */
+	ENTRY_KEY = 24,     /* the longest entry recalled, in bytes */
+	PREFETCH = 4096,    /* bytes asked for ahead of the walks */
 };
 
 /* No single weight above this, so sums of them never wrap. */
@@ -99,7 +110,8 @@ struct sp_file {
 	struct sp_slice *symbols;
 	size_t nsymbols;
 	enum sp_kind kind;
-	uint32_t *methods; /* per symbol, NONE until used */
+	uint32_t *methods;      /* per symbol, NONE until used */
+	struct util_map by_address; /* vaddr -> method, for symbol -1 */
 };
 
 struct sp_thread {
@@ -117,8 +129,8 @@ struct sp_method {
 	enum sp_kind kind;
 };
 
-/* A sample's callchain as the file has it, read once for every sample
- * that holds the same bytes. */
+/* A sample's callchain as the file has it, read once for the samples
+ * after it that hold the same bytes while it stays in the cache. */
 struct sp_stack {
 	const unsigned char *raw; /* the callchain's entries in the file */
 	uint32_t len;
@@ -131,14 +143,19 @@ struct sp_stack {
 	bool read;
 };
 
-/* A Sample record as the walk found it, and what the scan read of it. */
+/* A Sample record as the walk found it: its bytes. */
 struct sp_record {
-	const unsigned char *data; /* the Sample's bytes */
+	const unsigned char *data;
 	uint32_t len;
-	uint32_t tid;
-	uint64_t time, count;
-	uint32_t type;
-	uint32_t stack; /* its callchain's, or NONE to read it the slow way */
+};
+
+/* A callchain entry's bytes (at most ENTRY_KEY, the rest zero) and the
+ * method they name; len 0 for none. */
+struct sp_entry {
+	uint64_t key[3];
+	uint32_t method;
+	uint8_t len;
+	bool java; /* the entry makes its method Java */
 };
 
 /* Frame indexes fit 32 bits: a stack is read while the frames are at
@@ -148,7 +165,7 @@ struct sp_sample {
 	uint64_t time, count;
 	uint32_t tid, type;
 	uint32_t first, n; /* frames[first, + n), root first */
-	size_t order;
+	uint32_t thread;   /* threads[] (before they are sorted) */
 };
 
 struct simpleperf {
@@ -185,10 +202,8 @@ struct simpleperf {
 	uint32_t *frames;
 	size_t nframes, frames_cap;
 	size_t total_frames; /* of the kept samples, each its own */
-	struct sp_stack *stacks;
-	size_t nstacks, stacks_cap;
-	uint64_t *slots; /* the stacks by hash, open addressing */
-	size_t nslots;
+	struct sp_stack *stacks; /* STACK_CACHE of them, by hash */
+	struct sp_entry *entries; /* ENTRY_CACHE of them, by hash */
 	uint32_t *java; /* --java-only: a stack's Java frames as read */
 	size_t java_cap;
 	uint32_t kind_epoch; /* counts the methods that became Java */
@@ -484,7 +499,7 @@ fast_varint(const unsigned char **p, const unsigned char *end, uint64_t *v)
  */
 static bool
 scan_sample(const unsigned char *p, const unsigned char *end,
-            struct sp_record *smp, const unsigned char **cc,
+            struct sp_sample *smp, const unsigned char **cc,
             const unsigned char **cc_end)
 {
 	uint64_t v;
@@ -524,73 +539,32 @@ scan_sample(const unsigned char *p, const unsigned char *end,
 	return true;
 }
 
-/* The stack (its index) of the callchain bytes [p, p + len), made
- * (unread) on first sight. */
-static uint32_t
-stack_of(struct simpleperf *sp, const unsigned char *p, size_t len)
+/* The stack of the callchain bytes [p, p + len): the one in the cache
+ * when it holds the same bytes, else a new one (unread) in its place. */
+static struct sp_stack *
+stack_for(struct simpleperf *sp, const unsigned char *p, size_t len)
 {
-	uint32_t hash = (uint32_t)hash_block(p, len), i;
-	uint64_t *slot;
-	size_t mask, at;
-	struct sp_stack *st;
+	uint32_t hash = (uint32_t)hash_block(p, len);
+	struct sp_stack *st = &sp->stacks[hash & (STACK_CACHE - 1)];
 
-	if (sp->nstacks >= sp->nslots / 4 * 3) {
-		/* At most three quarters full, every slot a stack's hash
-		 * (high half) and index (low), or UINT64_MAX. */
-		size_t n = sp->nslots ? sp->nslots * 2 : 1024;
-
-		free(sp->slots);
-		sp->slots = xcalloc(n, sizeof(*sp->slots));
-		memset(sp->slots, 0xFF, n * sizeof(*sp->slots));
-		sp->nslots = n;
-		for (i = 0; i < sp->nstacks; i++) {
-			at = sp->stacks[i].hash & (n - 1);
-			while (sp->slots[at] != UINT64_MAX)
-				at = (at + 1) & (n - 1);
-			sp->slots[at] = (uint64_t)sp->stacks[i].hash << 32 | i;
-		}
-	}
-	mask = sp->nslots - 1;
-	for (at = hash & mask;; at = (at + 1) & mask) {
-		slot = &sp->slots[at];
-		if (*slot == UINT64_MAX)
-			break;
-		if ((uint32_t)(*slot >> 32) != hash)
-			continue;
-		st = &sp->stacks[(uint32_t)*slot];
-		if (st->len == len && (!len || memcmp(st->raw, p, len) == 0))
-			return (uint32_t)*slot;
-	}
-	UTIL_GROW(sp->stacks, sp->stacks_cap, sp->nstacks + 1);
-	st = &sp->stacks[sp->nstacks];
+	if (st->read && st->hash == hash && st->len == len &&
+	    (!len || memcmp(st->raw, p, len) == 0))
+		return st;
 	memset(st, 0, sizeof(*st));
 	st->raw = p;
-	st->len = (uint32_t)len;
+	st->len = (uint32_t)len; /* within a record */
 	st->hash = hash;
-	*slot = (uint64_t)hash << 32 | sp->nstacks;
-	return (uint32_t)sp->nstacks++;
+	return st;
 }
 
-/* Sample bytes [p, + len), kept for after the walk: read in one pass
- * where the scan can, their callchain as a stack. */
+/* Sample bytes [p, + len), kept for after the walk. */
 static void
 add_sample(struct simpleperf *sp, const unsigned char *p, size_t len)
 {
-	struct sp_record *rec;
-	const unsigned char *cc, *cc_end;
-
 	UTIL_GROW(sp->samples, sp->samples_cap, sp->nsamples + 1);
-	rec = &sp->samples[sp->nsamples++];
-	memset(rec, 0, sizeof(*rec));
-	rec->data = p;
-	rec->len = (uint32_t)len; /* within a record */
-	rec->stack = NONE;
-	if (!scan_sample(p, p + len, rec, &cc, &cc_end))
-		return;
-	if (!cc) /* no entries: an empty stack, at the sample's bytes */
-		rec->stack = stack_of(sp, p, 0);
-	else
-		rec->stack = stack_of(sp, cc, (size_t)(cc_end - cc));
+	sp->samples[sp->nsamples].data = p;
+	sp->samples[sp->nsamples].len = (uint32_t)len; /* within a record */
+	sp->nsamples++;
 }
 
 /* One Record. */
@@ -647,17 +621,35 @@ read_record(struct simpleperf *sp, const unsigned char *p, size_t n,
 }
 
 /*
+ * Bytes of buf up to PREFETCH past at asked for ahead of their reading,
+ * from `ahead` (where the last call stopped) on: the walks read each
+ * record where the one before ends, a load waiting on a load, so the
+ * memory's latency is paid once per record unless the lines are on
+ * their way already.  Returns where it stopped.
+ */
+static inline size_t
+prefetch_ahead(const unsigned char *buf, size_t len, size_t at, size_t ahead)
+{
+	size_t to = len - at > PREFETCH ? at + PREFETCH : len;
+
+	for (; ahead < to; ahead += 64)
+		__builtin_prefetch(buf + ahead);
+	return ahead;
+}
+
+/*
  * Walk the records.  A cut or damaged record stops the walk with a
  * warning (sp->stopped); false only when nothing can be read at all.
  */
 static void
 walk(struct simpleperf *sp, const unsigned char *buf, size_t len)
 {
-	size_t at = HEADER;
+	size_t at = HEADER, ahead = HEADER;
 
 	for (;;) {
 		uint32_t size;
 
+		ahead = prefetch_ahead(buf, len, at, ahead);
 		if (len - at < 4) {
 			trace_warn(
 			        sp->sink, at,
@@ -737,14 +729,12 @@ intern_method(struct simpleperf *sp, const char *name, size_t len,
 	return (uint32_t)sp->nmethods++;
 }
 
-/* A CallChainEntry of varint fields only, read fast; false to read it
- * the slow way. */
-static bool
-fast_entry(const struct pb_field *outer, uint64_t *vaddr, uint32_t *file_id,
-           int32_t *symbol, int *exec)
+/* CallChainEntry bytes [p, end) of varint fields only, read fast;
+ * false to read them the slow way. */
+static inline bool
+fast_entry(const unsigned char *p, const unsigned char *end, uint64_t *vaddr,
+           uint32_t *file_id, int32_t *symbol, int *exec)
 {
-	const unsigned char *p = outer->data, *end = p + outer->len;
-
 	while (p < end) {
 		uint64_t key, v;
 
@@ -793,7 +783,8 @@ entry_method(struct simpleperf *sp, const struct pb_field *outer,
 	struct sp_file *file = NULL;
 	char name[256];
 
-	if (!fast_entry(outer, &vaddr, &file_id, &symbol, &exec)) {
+	if (!fast_entry(outer->data, outer->data + outer->len, &vaddr, &file_id,
+	                &symbol, &exec)) {
 		vaddr = 0, file_id = 0, symbol = -1, exec = -1;
 		pb_reader_sub(&r, outer);
 		while (pb_next(&r, &f, sp->err)) {
@@ -856,7 +847,123 @@ entry_method(struct simpleperf *sp, const struct pb_field *outer,
 	else
 		snprintf(name, sizeof(name), "file%" PRIu32 "+0x%" PRIx64,
 		         file_id, vaddr);
-	return intern_method(sp, name, strlen(name), *kind);
+	m = intern_method(sp, name, strlen(name), *kind);
+	/* The name is the file's and the address's: known_entry finds it
+	 * again by them. */
+	if (file && symbol < 0)
+		util_map_put(&file->by_address, vaddr, m);
+	return m;
+}
+
+/*
+ * The method of the CallChainEntry bytes [p, + len) where it is known
+ * already, found by arrays (a file by its id, a symbol by its index) or
+ * for an unknown symbol by its address: what entry_method would give,
+ * with the same effect on the method's kind.  NONE for anything else
+ * (the entry's first sight, or an unusual one): entry_method reads it.
+ */
+static inline uint32_t
+known_entry(struct simpleperf *sp, const unsigned char *p, size_t len,
+            bool *java)
+{
+	uint64_t vaddr = 0;
+	uint32_t file_id = 0, fi, m;
+	int32_t symbol = -1;
+	int exec = -1;
+	const struct sp_file *file;
+
+	if (!fast_entry(p, p + len, &vaddr, &file_id, &symbol, &exec) ||
+	    file_id >= sp->nfile_index)
+		return NONE;
+	fi = sp->file_index[file_id];
+	if (fi == NONE)
+		return NONE;
+	file = &sp->files[fi];
+	if (symbol >= 0) {
+		if ((size_t)symbol >= file->nsymbols)
+			return NONE;
+		m = file->methods[symbol];
+	} else if (!util_map_get(&file->by_address, vaddr, &m)) {
+		return NONE;
+	}
+	*java = exec == 1 || exec == 2 || file->kind == KIND_JAVA;
+	if (m != NONE && *java)
+		make_java(sp, m);
+	return m;
+}
+
+/* Masks of a word's first 0 to 8 bytes. */
+static const uint64_t byte_mask[9] = {
+        0,
+        0xFF,
+        0xFFFF,
+        0xFFFFFF,
+        0xFFFFFFFF,
+        0xFFFFFFFFFF,
+        0xFFFFFFFFFFFF,
+        0xFFFFFFFFFFFFFF,
+        UINT64_MAX,
+};
+
+/*
+ * The method of the CallChainEntry bytes [p, + len): recalled by its
+ * bytes when they were met before (entries repeat: a caller's frame is
+ * the same return address in every sample under it), else found by
+ * known_entry (and then recalled) or read by entry_method at (field
+ * offset) `at`.  NONE when the entry is damaged, with the error set.
+ */
+static inline uint32_t
+method_of_entry(struct simpleperf *sp, const unsigned char *p, size_t len,
+                const unsigned char *at)
+{
+	struct sp_entry *e = NULL;
+	uint64_t w[3];
+	struct pb_field f;
+	enum sp_kind kind;
+	bool java = false;
+	uint32_t m;
+
+	/* Whole words read from the mapping while they lie inside it. */
+	if (len && len <= ENTRY_KEY &&
+	    (size_t)(sp->buf + sp->len - p) >= ENTRY_KEY) {
+		size_t n0 = len < 8 ? len : 8;
+		size_t n1 = len < 8 ? 0 : len < 16 ? len - 8 : 8;
+		size_t n2 = len < 16 ? 0 : len - 16;
+		uint64_t h;
+
+		memcpy(w, p, sizeof(w));
+		w[0] &= byte_mask[n0];
+		w[1] &= byte_mask[n1];
+		w[2] &= byte_mask[n2];
+		h = (w[0] * UINT64_C(0x9E3779B97F4A7C15)) ^
+		    (w[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^
+		    (w[2] * UINT64_C(0x165667B19E3779F9)) ^ len;
+		e = &sp->entries[(h ^ h >> 29) & (ENTRY_CACHE - 1)];
+		if (e->len == len && e->key[0] == w[0] && e->key[1] == w[1] &&
+		    e->key[2] == w[2]) {
+			if (e->java)
+				make_java(sp, e->method);
+			return e->method;
+		}
+	}
+	m = known_entry(sp, p, len, &java);
+	if (m != NONE) {
+		if (e) {
+			memcpy(e->key, w, sizeof(w));
+			e->len = (uint8_t)len;
+			e->method = m;
+			e->java = java;
+		}
+		return m;
+	}
+	memset(&f, 0, sizeof(f));
+	f.number = 3;
+	f.wire = PB_BYTES;
+	f.data = p;
+	f.len = len;
+	f.data_offset = (uint64_t)(p - sp->buf);
+	f.offset = (uint64_t)(at - sp->buf);
+	return entry_method(sp, &f, &kind);
 }
 
 /* One frame more on the frames of the samples. */
@@ -1016,8 +1123,6 @@ read_stack(struct simpleperf *sp, struct sp_stack *st)
 	/* The scan saw these bytes whole: entries (field 3) and the
 	 * Sample's varint fields between them. */
 	while (p < end) {
-		struct pb_field f;
-		enum sp_kind kind;
 		const unsigned char *at = p;
 		unsigned char key = *p++;
 		uint64_t v;
@@ -1027,17 +1132,10 @@ read_stack(struct simpleperf *sp, struct sp_stack *st)
 			break;
 		if (key != 0x1A)
 			continue;
-		memset(&f, 0, sizeof(f));
-		f.number = 3;
-		f.wire = PB_BYTES;
-		f.data = p;
-		f.len = (size_t)v;
-		f.data_offset = (uint64_t)(p - sp->buf);
-		f.offset = (uint64_t)(at - sp->buf);
-		p += v;
-		m = entry_method(sp, &f, &kind);
+		m = method_of_entry(sp, p, (size_t)v, at);
 		if (m == NONE)
 			return false;
+		p += v;
 		if (sp->sink->java_only && sp->methods[m].kind == KIND_JAVA) {
 			UTIL_GROW(sp->java, sp->java_cap, java + 1);
 			sp->java[java++] = m;
@@ -1080,15 +1178,15 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 	uint64_t offset = (uint64_t)(rec->data - sp->buf);
 	struct sp_slice slice = {rec->data, rec->len, offset};
 	struct sp_sample smp = {0};
+	const unsigned char *cc, *cc_end;
 	struct sp_thread *t;
+	bool fast = scan_sample(rec->data, rec->data + rec->len, &smp, &cc,
+	                        &cc_end);
 
-	if (rec->stack != NONE) {
-		smp.time = rec->time;
-		smp.count = rec->count;
-		smp.tid = rec->tid;
-		smp.type = rec->type;
-	} else if (!slow_fields(sp, &slice, &smp)) {
-		return false;
+	if (!fast) {
+		memset(&smp, 0, sizeof(smp));
+		if (!slow_fields(sp, &slice, &smp))
+			return false;
 	}
 	if (smp.type >= sp->ntypes) {
 		trace_error_set(sp->err, offset,
@@ -1109,8 +1207,11 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 	t->all++;
 	if (want != SIZE_MAX && want != smp.type)
 		return true;
-	if (rec->stack != NONE) {
-		struct sp_stack *st = &sp->stacks[rec->stack];
+	if (fast) {
+		/* No entries: an empty stack, at the sample's bytes. */
+		struct sp_stack *st =
+		        cc ? stack_for(sp, cc, (size_t)(cc_end - cc))
+		           : stack_for(sp, rec->data, 0);
 
 		if (!read_stack(sp, st))
 			return false;
@@ -1127,7 +1228,7 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 		return false;
 	}
 	sp->total_frames += smp.n;
-	smp.order = sp->nchosen;
+	smp.thread = (uint32_t)(t - sp->threads);
 	UTIL_GROW(sp->chosen, sp->chosen_cap, sp->nchosen + 1);
 	sp->chosen[sp->nchosen++] = smp;
 	return true;
@@ -1189,15 +1290,93 @@ type_is_time(const struct simpleperf *sp, size_t k)
 }
 
 static int
-sample_cmp(const void *pa, const void *pb)
+thread_rank_cmp(const void *pa, const void *pb)
 {
-	const struct sp_sample *a = pa, *b = pb;
+	const uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
 
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	if (a->time != b->time)
-		return a->time < b->time ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+	return a < b ? -1 : a > b;
+}
+
+/* Samples a[0, n) in time order, those of equal times in the order they
+ * came, through tmp (room for n). */
+static void
+sort_by_time(struct sp_sample *a, struct sp_sample *tmp, size_t n)
+{
+	struct sp_sample *src = a, *dst = tmp, *x;
+	size_t w, i;
+
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t mid = n - i > w ? i + w : n;
+			size_t hi = n - mid > w ? mid + w : n;
+			size_t l = i, r = mid, o = i;
+
+			while (l < mid && r < hi)
+				dst[o++] = src[r].time < src[l].time ? src[r++]
+				                                     : src[l++];
+			while (l < mid)
+				dst[o++] = src[l++];
+			while (r < hi)
+				dst[o++] = src[r++];
+		}
+		x = src;
+		src = dst;
+		dst = x;
+	}
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+/*
+ * The kept samples by thread id, then time, then the order they came:
+ * counted out by thread (the threads' ids are distinct), then each
+ * thread's sorted by time where they are not in order already (nearly
+ * always they are).
+ */
+static void
+sort_samples(struct simpleperf *sp)
+{
+	size_t n = sp->nchosen, nt = sp->nthreads, i, at = 0;
+	uint64_t *rank = xcalloc(nt + 1, sizeof(*rank));
+	size_t *start = xcalloc(nt + 1, sizeof(*start));
+	struct sp_sample *out;
+
+	if (n < 2) {
+		free(rank);
+		free(start);
+		return;
+	}
+	/* Thread indexes in tid order: rank[i] holds (tid, index). */
+	for (i = 0; i < nt; i++)
+		rank[i] = (uint64_t)sp->threads[i].tid << 32 | i;
+	sort_items(rank, nt, sizeof(*rank), thread_rank_cmp);
+	for (i = 0; i < n; i++)
+		start[sp->chosen[i].thread]++;
+	for (i = 0; i < nt; i++) {
+		uint32_t t = (uint32_t)rank[i];
+		size_t c = start[t];
+
+		start[t] = at;
+		at += c;
+	}
+	out = xmalloc(n * sizeof(*out));
+	for (i = 0; i < n; i++)
+		out[start[sp->chosen[i].thread]++] = sp->chosen[i];
+	/* start[t] is now where thread t's samples end. */
+	for (i = 0, at = 0; i < nt; i++) {
+		size_t end = start[(uint32_t)rank[i]], j;
+
+		for (j = at + 1; j < end && out[j - 1].time <= out[j].time; j++)
+			;
+		if (j < end)
+			sort_by_time(out + at, sp->chosen, end - at);
+		at = end;
+	}
+	free(sp->chosen);
+	sp->chosen = out;
+	sp->chosen_cap = n;
+	free(rank);
+	free(start);
 }
 
 static int
@@ -1381,7 +1560,7 @@ emit(struct simpleperf *sp, size_t k)
 	if (sp->has_meta)
 		property(sp, "simpleperf-trace-offcpu",
 		         sp->trace_offcpu ? "yes" : "no");
-	sort_items(sp->chosen, sp->nchosen, sizeof(*sp->chosen), sample_cmp);
+	sort_samples(sp);
 	period = period_of(sp);
 	if (period)
 		propertyf(sp, "simpleperf-period", "%" PRIu64, period);
@@ -1499,7 +1678,7 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
                       const struct trace_sink *sink, struct trace_error *err)
 {
 	struct simpleperf sp;
-	size_t k = 0, i;
+	size_t k = 0, i, ahead = 0;
 	unsigned version;
 	bool ok = false;
 
@@ -1529,16 +1708,16 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 	util_map_init(&sp.method_hash);
 	walk(&sp, buf, len);
 	index_files(&sp);
-	/* Every stack is made: their slots are no longer needed. */
-	free(sp.slots);
-	sp.slots = NULL;
-	sp.nslots = 0;
 	if (trace_error_isset(err))
 		goto out;
 	k = choose_type(&sp, sink->sample_type);
 	if (k == SIZE_MAX - 1)
 		goto out;
-	for (i = 0; i < sp.nsamples; i++)
+	sp.stacks = xcalloc(STACK_CACHE, sizeof(*sp.stacks));
+	sp.entries = xcalloc(ENTRY_CACHE, sizeof(*sp.entries));
+	for (i = 0; i < sp.nsamples; i++) {
+		ahead = prefetch_ahead(buf, len,
+		                       (size_t)(sp.samples[i].data - buf), ahead);
 		if (!read_sample(&sp, i, k)) {
 			if (!i)
 				goto out;
@@ -1553,6 +1732,7 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 				        (uint64_t)(sp.samples[i].data - buf);
 			break;
 		}
+	}
 	if (sp.unknown_files)
 		trace_warn(sink, sp.unknown_offset,
 		           "simpleperf: %" PRIu64 " frames name a file the "
@@ -1564,18 +1744,21 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 		                sp.stopped ? " before the records stop" : "");
 		goto out;
 	}
-	/* The kept samples hold their frames: the records and stacks can
+	/* The kept samples hold their frames: the records and caches can
 	 * go before the model is built. */
 	free(sp.samples);
 	sp.samples = NULL;
 	free(sp.stacks);
 	sp.stacks = NULL;
+	free(sp.entries);
+	sp.entries = NULL;
 	emit(&sp, k);
 	ok = true;
 out:
 	for (i = 0; i < sp.nfiles; i++) {
 		free(sp.files[i].symbols);
 		free(sp.files[i].methods);
+		util_map_done(&sp.files[i].by_address);
 	}
 	for (i = 0; i < sp.nthreads; i++)
 		free(sp.threads[i].samples);
@@ -1589,9 +1772,9 @@ out:
 	util_map_done(&sp.file_ids);
 	util_map_done(&sp.thread_ids);
 	util_map_done(&sp.method_hash);
-	free(sp.slots);
 	free(sp.file_index);
 	free(sp.stacks);
+	free(sp.entries);
 	free(sp.java);
 	util_arena_done(&sp.arena);
 	return ok;
