@@ -3,10 +3,13 @@
  * records all at once, with a given number of workers) and event by
  * event, and compare every field of the two models.
  *
- *   model-equal WORKERS FILE    prints "placed" or "replayed" (how the
+ *   model-equal WORKERS FILE [SAMPLE_TYPE [java-only]]
+ *                               prints "placed" or "replayed" (how the
  *                               records were built), exits 0 when equal,
  *                               1 with the first difference on stderr,
- *                               3 when unreadable
+ *                               3 when unreadable; a profile's sample
+ *                               type (pprof, simpleperf) and simpleperf's
+ *                               Java frames only, as the options say
  *
  * It also loads the file for its sums only, as `report` does, and
  * compares everything but the calls, the profile of all threads and
@@ -23,7 +26,11 @@
  * and prints on a third line "split N/M walked W ahead A": of M splits,
  * N were summed in two (the others were dropped for one pass, or
  * modelled), W of them at the stacks a streaming reader's walk gave, A
- * with the first worker summing ahead of the reader's report.
+ * with the first worker summing ahead of the reader's report.  Last, it
+ * loads the file as `report` does (for its sums, without call paths or
+ * frames: a nested trace's events are then summed as they come),
+ * compares it with the model the same way, and prints on a fourth line
+ * "report summed" or "report modelled".
  */
 #include "config.h"
 
@@ -45,6 +52,8 @@ enum {
 };
 
 static const char *problem;
+static const char *sample_type; /* the sink's, or NULL */
+static bool java_only;
 
 #define SAME(what, a, b)                                                       \
 	do {                                                                   \
@@ -253,9 +262,10 @@ same_frames(const struct calltree *a, const struct calltree *b, size_t t)
 }
 
 /* The model a and the sums-only load b: same header, same profiles of
- * all threads and of each, and each one's call paths. */
+ * all threads and of each, and each one's call paths when b was asked
+ * for them (`paths`). */
 static bool
-same_sums(const struct calltree *a, const struct calltree *b)
+same_sums(const struct calltree *a, const struct calltree *b, bool paths)
 {
 	struct scope scope;
 	bool same;
@@ -274,7 +284,8 @@ same_sums(const struct calltree *a, const struct calltree *b)
 		n++;
 		scope_init_none(&scope, a);
 		scope_add(&scope, t);
-		same = same_profile_of(a, b, &scope) && same_paths(a, b, t);
+		same = same_profile_of(a, b, &scope) &&
+		       (!paths || same_paths(a, b, t));
 		scope_done(&scope);
 	}
 	return same;
@@ -300,21 +311,26 @@ same_model(const struct calltree *a, const struct calltree *b)
 }
 
 /* Load path with the records path (workers > 0) or event by event, or
- * for its sums only (and its frames, when `frames`: never ahead), split at record `split` when not 0, the middle
+ * for its sums only (with call paths when `paths`, and its frames, when
+ * `frames`: never ahead), split at record `split` when not 0, the middle
  * from `middle` when not 0, its first `first` parts summed by the first
  * worker (*in_two: it was summed split, *walked: at the walk's
  * stacks, *ahead: its first part ahead of the report). */
 static struct calltree *
-load(const char *path, unsigned workers, bool sums, bool frames, size_t split,
-     size_t middle, unsigned first, bool *in_two, bool *walked, bool *ahead)
+load(const char *path, unsigned workers, bool sums, bool paths, bool frames,
+     size_t split, size_t middle, unsigned first, bool *in_two, bool *walked,
+     bool *ahead)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
 	struct trace_sink sink = *calltree_builder_sink(b);
 	struct trace_error err = {0};
+	struct calltree *tree;
 
+	sink.sample_type = sample_type;
+	sink.java_only = java_only;
 	b->max_workers = workers;
 	b->sums_only = sums;
-	b->paths = sums;
+	b->paths = sums && paths;
 	b->frame_methods = frames ? frame_methods : NULL;
 	b->split_at = split;
 	b->split_middle = middle;
@@ -330,11 +346,15 @@ load(const char *path, unsigned workers, bool sums, bool frames, size_t split,
 		*in_two = b->summed_split;
 		*walked = b->summed_walked;
 		*ahead = b->summed_ahead;
-	} else if (sums)
-		puts(b->summed ? "summed" : "modelled");
-	else if (workers)
+	} else if (!sums && workers) {
 		puts(b->placed ? "placed" : "replayed");
-	return calltree_builder_finish(b);
+	}
+	tree = calltree_builder_finish(b);
+	/* A nested trace's events are summed as the builder finishes. */
+	if (!in_two && sums)
+		printf("%s%s\n", paths ? "" : "report ",
+		       tree->sums ? "summed" : "modelled");
+	return tree;
 }
 
 /* The sums split at points over the records equal the model's (model),
@@ -363,7 +383,7 @@ same_split_sums(const char *path, const struct calltree *model)
 
 			if (mid && !middle)
 				continue;
-			split = load(path, 1, true, mid == 3, at, middle,
+			split = load(path, 1, true, true, mid == 3, at, middle,
 			             mid == 2 || (mid == 3 && i % 2), &two,
 			             &by_walk, &early);
 			if (mid < 3) {
@@ -372,7 +392,7 @@ same_split_sums(const char *path, const struct calltree *model)
 				walked += two && by_walk;
 				ahead += two && early;
 			}
-			same = split && same_sums(model, split);
+			same = split && same_sums(model, split, true);
 			if (!same)
 				fprintf(stderr,
 				        "split at record %zu (middle %zu): ",
@@ -388,31 +408,48 @@ same_split_sums(const char *path, const struct calltree *model)
 int
 main(int argc, char **argv)
 {
-	struct calltree *by_events, *by_records, *by_sums = NULL;
+	struct calltree *by_events, *by_records, *by_sums = NULL, *as_report;
 	int status;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: model-equal WORKERS FILE\n");
+	if (argc < 3 || argc > 5 ||
+	    (argc == 5 && strcmp(argv[4], "java-only") != 0)) {
+		fprintf(stderr, "usage: model-equal WORKERS FILE "
+		                "[SAMPLE_TYPE [java-only]]\n");
 		return 2;
 	}
-	by_events = load(argv[2], 0, false, false, 0, 0, 0, NULL, NULL, NULL);
-	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, false, 0, 0,
-	                  0, NULL, NULL, NULL);
+	sample_type = argc > 3 ? argv[3] : NULL;
+	java_only = argc > 4;
+	by_events = load(argv[2], 0, false, false, false, 0, 0, 0, NULL, NULL,
+	                 NULL);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, false,
+	                  false, 0, 0, 0, NULL, NULL, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";
 	} else if (!same_model(by_events, by_records)) {
 		status = 1;
 	} else {
-		by_sums = load(argv[2], 1, true, true, 0, 0, 0, NULL, NULL,
-		               NULL);
-		status = by_sums && same_sums(by_events, by_sums) ? 0 : 1;
+		by_sums = load(argv[2], 1, true, true, true, 0, 0, 0, NULL,
+		               NULL, NULL);
+		status = by_sums && same_sums(by_events, by_sums, true) ? 0 : 1;
 		if (!by_sums)
 			problem = "the load for sums";
 		else if (status)
 			fprintf(stderr, "for sums only: ");
 		else if (!same_split_sums(argv[2], by_events))
 			status = 1;
+	}
+	if (!status) {
+		as_report = load(argv[2], 1, true, false, false, 0, 0, 0, NULL,
+		                 NULL, NULL);
+		if (!as_report) {
+			status = 1;
+			problem = "the load as report";
+		} else if (!same_sums(by_events, as_report, false)) {
+			status = 1;
+			fprintf(stderr, "as report: ");
+		}
+		calltree_free(as_report);
 	}
 	if (status == 1)
 		fprintf(stderr, "%s: %s differs\n", argv[2], problem);

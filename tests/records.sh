@@ -16,7 +16,8 @@ nl='
 # equal WORKERS FILE: run model-equal; $how is how the records were built
 # (placed or replayed), $sums how the profile-only load went (summed, or
 # modelled when it needed the model), $split how many of the loads split
-# between two workers were summed in two ("split N/M").
+# between two workers were summed in two ("split N/M"), $report how the
+# load as report did ("report summed" or "report modelled").
 equal() {
 	out=$("$MODEL_EQUAL" "$1" "$2" 2>"$tmp/why")
 	rc=$?
@@ -24,6 +25,8 @@ equal() {
 	sums=${out#*"$nl"}
 	split=${sums#*"$nl"}
 	sums=${sums%%"$nl"*}
+	report=${split#*"$nl"}
+	split=${split%%"$nl"*}
 }
 
 # check FILE: with one and two workers (and three in make check-long).
@@ -31,7 +34,7 @@ check() {
 	for workers in 1 2 ${long:+3}; do
 		equal $workers "$1"
 		[ $rc -eq 3 ] && return # unreadable both ways
-		ok $rc "${1##*/}: $workers worker(s), $how; profile $sums, $split"
+		ok $rc "${1##*/}: $workers worker(s), $how; profile $sums, $split, $report"
 		[ $rc -eq 0 ] || diag <"$tmp/why"
 	done
 }

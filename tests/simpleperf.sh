@@ -16,8 +16,13 @@
 # - a gzipped recording reads like its gunzipped bytes, whatever the
 #   file is called; every 997th cut (check-long: 97th) is read up to the
 #   cut with a warning naming the offset, or refused with one.
+# - loaded as `report` loads it (for its sums: the events summed as they
+#   come, with no model), each event type and with Java frames only, it
+#   gives the model's profile of all threads and of each
+#   (tests/model-equal).
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
-# report's words, tree's columns and rows, and every cut of it.
+# report's words, tree's columns and rows, every cut of it, and its
+# sums as report loads them against its model.
 # Other Android files (read/foreign.c): a Perfetto trace (a protobuf
 # Trace of TracePackets, plain or gzipped) and a raw perf.data
 # (PERFILE2) are refused with status 3 and a message naming them and
@@ -29,6 +34,8 @@ TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
 [ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
 UNIT=${top_builddir:-.}/tests/unit-simpleperf
 [ -x "$UNIT" ] || skip_all "no $UNIT"
+MODEL_EQUAL=${top_builddir:-.}/tests/model-equal
+[ -x "$MODEL_EQUAL" ] || skip_all "no $MODEL_EQUAL"
 LC_ALL=C
 export LC_ALL
 
@@ -63,6 +70,31 @@ cuts() {
 		n=$((n + $2))
 	done
 	ok "$bad" "$3"
+}
+
+# as_report FILE WHAT: loaded as report loads it, every event type (the
+# first, the second where there is one, all) with every frame and with
+# Java frames only, FILE's events are summed with no model, to the
+# model's profile of all threads and of each.
+as_report() {
+	bad=0
+	n=0
+	for k in 0 1 all; do
+		[ $k != 1 ] || "$TRACETUI" info --sample-type 1 "$1" \
+			>/dev/null 2>&1 || continue
+		for j in "" java-only; do
+			n=$((n + 1))
+			"$MODEL_EQUAL" 1 "$1" $k $j >"$tmp/me" 2>"$tmp/why"
+			rc=$?
+			got=$(sed -n 4p "$tmp/me")
+			if [ $rc -ne 0 ] || [ "$got" != "report summed" ]; then
+				bad=$((bad + 1))
+				echo "type $k $j: $got" | diag
+				diag <"$tmp/why"
+			fi
+		done
+	done
+	ok "$bad" "$2: summed as report loads it, the model's profile ($n loads)"
 }
 
 # info's thread lines as tid, pid, name and samples of event type $1,
@@ -123,6 +155,7 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 	printf '%s\n' "$out" | grep -q 'java *.*framework.jar (2 symbols)' &&
 	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
 cuts "$small" 1 "every cut of the small recording is read or refused"
+as_report "$small" "the small recording"
 run "$TRACETUI" report -f tsv --java-only "$small"
 ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	2	4	2000	4000' &&
 	printf '%s\n' "$out" | grep -qx 'Foo.work	2	2	2000	2000' &&
@@ -249,6 +282,7 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 		fi
 	done
 	ok "$bad" "$base: the wall clock holds the samples' time, nothing outside any method; tree's samples are report's"
+	as_report "$f" "$base"
 
 	# The viewer counts samples where a method trace counts calls: the
 	# profile's Samples are report's total samples, method by method

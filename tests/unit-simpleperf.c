@@ -227,13 +227,16 @@ recording(void)
 	return b;
 }
 
+/* The recording at p as a model, or when `sums` as report loads it: for
+ * its sums, its events summed as they come. */
 static struct calltree *
-load(const unsigned char *p, size_t n, const char *type, bool java_only,
-     struct trace_error *err)
+load_as(const unsigned char *p, size_t n, const char *type, bool java_only,
+        bool sums, struct trace_error *err)
 {
 	struct calltree_builder *builder = calltree_builder_new("test.trace");
 	struct trace_sink sink = *calltree_builder_sink(builder);
 
+	builder->sums_only = sums;
 	sink.sample_type = type;
 	sink.java_only = java_only;
 	if (!trace_load_bytes(p, n, &sink, err)) {
@@ -241,6 +244,13 @@ load(const unsigned char *p, size_t n, const char *type, bool java_only,
 		return NULL;
 	}
 	return calltree_builder_finish(builder);
+}
+
+static struct calltree *
+load(const unsigned char *p, size_t n, const char *type, bool java_only,
+     struct trace_error *err)
+{
+	return load_as(p, n, type, java_only, false, err);
 }
 
 static long
@@ -264,21 +274,15 @@ struct expect {
 	uint64_t self, total; /* samples */
 };
 
+/* The numbers of one load (the model, or the sums as report loads). */
 static void
-check(const struct buf *b, const char *type, bool java_only, const char *label,
-      const struct expect *want, size_t n)
+check_tree(struct calltree *tree, const char *label, const struct expect *want,
+           size_t n)
 {
-	struct trace_error err = {0};
-	struct calltree *tree = load(b->p, b->n, type, java_only, &err);
 	struct profile p = {0};
 	struct scope scope;
 	size_t i, used = 0;
 
-	if (!ok(tree != NULL, "%s: loads", label)) {
-		printf("#   %s\n", err.message);
-		trace_error_clear(&err);
-		return;
-	}
 	is_u64(tree->header.format, TRACE_FORMAT_SIMPLEPERF,
 	       "%s: format simpleperf", label);
 	ok(tree->header.sample_weight && tree->has_clock[CLOCK_CPU] &&
@@ -305,7 +309,34 @@ check(const struct buf *b, const char *type, bool java_only, const char *label,
 	is_u64(used, n, "%s: no other method", label);
 	profile_done(&p);
 	scope_done(&scope);
-	calltree_free(tree);
+}
+
+/* The recording's numbers as a model and as report loads it (its events
+ * summed as they come, with no model). */
+static void
+check(const struct buf *b, const char *type, bool java_only, const char *label,
+      const struct expect *want, size_t n)
+{
+	struct trace_error err = {0};
+	struct calltree *tree;
+	char *as;
+	int sums;
+
+	for (sums = 0; sums < 2; sums++) {
+		tree = load_as(b->p, b->n, type, java_only, sums, &err);
+		as = xasprintf("%s%s", label, sums ? ", as report" : "");
+		if (!ok(tree != NULL, "%s: loads", as)) {
+			printf("#   %s\n", err.message);
+			trace_error_clear(&err);
+			free(as);
+			continue;
+		}
+		ok(!tree->sums == !sums, "%s: %s", as,
+		   sums ? "summed, no model" : "a model");
+		check_tree(tree, as, want, n);
+		calltree_free(tree);
+		free(as);
+	}
 }
 
 static void
@@ -377,6 +408,183 @@ test_kinds(void)
 	check(&b, NULL, true, "kinds, --java-only", java, 2);
 	check(&b, NULL, false, "kinds, every frame", every, 2);
 	free(b.p);
+}
+
+/* The start of a recording of one event type, cpu-clock. */
+static void
+put_start(struct buf *b)
+{
+	static const unsigned char magic[] = "SIMPLEPERF\x01";
+	struct buf m = {0};
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		put_byte(b, magic[i]);
+	put_str(&m, 1, "cpu-clock");
+	put_record(b, 5, &m);
+}
+
+static void
+put_end(struct buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		put_byte(b, 0);
+}
+
+/*
+ * Callchains alike but for their middle: the same length, the same first
+ * 24 bytes (the leaf's entry, 24 bytes long: an address and symbol -1
+ * of ten bytes each) and the same last 8 (the root's entry), A.a or A.b
+ * in between.  Three cpu-clock samples of thread 10, leaf first,
+ *   S1  foo.jar+0xfffffffffffffff0  A.a  A.c
+ *   S2  foo.jar+0xfffffffffffffff0  A.b  A.c
+ *   S3  S1's bytes again
+ * so a reader that knew a callchain by a part of its bytes would give S2
+ * S1's frames: A.a total 2, A.b total 1, A.c total 3, the leaf self 3.
+ */
+static void
+test_lookalikes(void)
+{
+	static const struct entry s1[] = {{1, -1, UINT64_C(0xfffffffffffffff0),
+	                                   -1},
+	                                  {1, 0, 0x20, -1},
+	                                  {1, 2, 0x30, -1}},
+	                          s2[] = {{1, -1, UINT64_C(0xfffffffffffffff0),
+	                                   -1},
+	                                  {1, 1, 0x20, -1},
+	                                  {1, 2, 0x30, -1}};
+	static const char *const jar[] = {"A.a", "A.b", "A.c"};
+	static const struct expect want[] = {
+	        {"foo.jar+0xfffffffffffffff0", 3, 3},
+	        {"A.a", 0, 2},
+	        {"A.b", 0, 1},
+	        {"A.c", 0, 3},
+	};
+	struct buf b = {0};
+
+	put_start(&b);
+	put_sample(&b, 1 * MS, 10, MS, 0, s1, 3);
+	put_sample(&b, 2 * MS, 10, MS, 0, s2, 3);
+	put_sample(&b, 3 * MS, 10, MS, 0, s1, 3);
+	put_file(&b, 1, "/system/framework/foo.jar", jar, 3);
+	put_thread(&b, 10, 10, "main");
+	put_end(&b);
+	check(&b, NULL, false, "lookalikes", want, 4);
+	free(b.p);
+}
+
+/*
+ * An entry met again in another callchain is the same method, with its
+ * kind as it is now; an unknown symbol is named by its file and address,
+ * whatever else its entry's bytes hold.  Cpu-clock samples of thread
+ * 10, leaf first:
+ *   S1  Foo.bar(libfoo.so:0)  Foo.main(foo.jar:1)    Foo.bar native yet
+ *   S2  Foo.bar(foo.jar:0)    Foo.x    Foo.main      Foo.bar now Java
+ *   S3  S1's leaf entry       Foo.y    Foo.main      Foo.bar Java
+ *   S4  libfoo.so:-1 at 0x99  Foo.main
+ *   S5  foo.jar:-1 at 0x99    Foo.main               another file
+ *   S6  libfoo.so:-1 at 0x99, execution type 0 written out, Foo.x,
+ *       Foo.main                                     S4's method
+ * --java-only: Foo.bar self 2 (S2, S3; S1's sample went to Foo.main),
+ * Foo.main self 2 (S1, S4), foo.jar+0x99 self 1, Foo.x total 2 (S2, S6:
+ * self 1), Foo.y total 1; every frame: Foo.bar self 3, libfoo.so+0x99
+ * self 2, foo.jar+0x99 self 1, Foo.main total 6.
+ */
+static void
+test_recall(void)
+{
+	static const struct entry s1[] = {{1, 0, 0x10, -1}, {2, 1, 0x20, -1}},
+	                          s2[] = {{2, 0, 0x30, -1},
+	                                  {2, 2, 0x40, -1},
+	                                  {2, 1, 0x20, -1}},
+	                          s3[] = {{1, 0, 0x10, -1},
+	                                  {2, 3, 0x50, -1},
+	                                  {2, 1, 0x20, -1}},
+	                          s4[] = {{1, -1, 0x99, -1}, {2, 1, 0x20, -1}},
+	                          s5[] = {{2, -1, 0x99, -1}, {2, 1, 0x20, -1}},
+	                          s6[] = {{1, -1, 0x99, 0},
+	                                  {2, 2, 0x40, -1},
+	                                  {2, 1, 0x20, -1}};
+	static const char *const lib[] = {"Foo.bar"};
+	static const char *const jar[] = {"Foo.bar", "Foo.main", "Foo.x",
+	                                  "Foo.y"};
+	static const struct expect java[] = {
+	        {"Foo.bar", 2, 2},      {"Foo.main", 2, 6}, {"Foo.x", 1, 2},
+	        {"Foo.y", 0, 1},        {"foo.jar+0x99", 1, 1},
+	};
+	static const struct expect every[] = {
+	        {"Foo.bar", 3, 3},          {"Foo.main", 0, 6},
+	        {"Foo.x", 0, 2},            {"Foo.y", 0, 1},
+	        {"libfoo.so+0x99", 2, 2},   {"foo.jar+0x99", 1, 1},
+	};
+	struct buf b = {0};
+
+	put_start(&b);
+	put_sample(&b, 1 * MS, 10, MS, 0, s1, 2);
+	put_sample(&b, 2 * MS, 10, MS, 0, s2, 3);
+	put_sample(&b, 3 * MS, 10, MS, 0, s3, 3);
+	put_sample(&b, 4 * MS, 10, MS, 0, s4, 2);
+	put_sample(&b, 5 * MS, 10, MS, 0, s5, 2);
+	put_sample(&b, 6 * MS, 10, MS, 0, s6, 3);
+	put_file(&b, 1, "/system/lib64/libfoo.so", lib, 1);
+	put_file(&b, 2, "/system/framework/foo.jar", jar, 4);
+	put_thread(&b, 10, 10, "main");
+	put_end(&b);
+	check(&b, NULL, true, "recall, --java-only", java, 5);
+	check(&b, NULL, false, "recall, every frame", every, 6);
+	free(b.p);
+}
+
+/*
+ * The samples of a thread in time order, those of one time in file
+ * order, whatever the threads between them: cpu-clock samples, in file
+ * order, of thread 10 at 2 ms (Foo.a), 1 ms (Foo.b), of thread 11 at
+ * 1 ms (Foo.x), of thread 10 at 2 ms (Foo.c), and of thread 9 at 3 ms
+ * (Foo.x).  Thread 10's calls: Foo.b, Foo.a, Foo.c.  Their event counts
+ * are 1, 5, 3, 9 and 7 ms: the period is the median, 5 ms.
+ */
+static void
+test_order(void)
+{
+	static const struct entry a[] = {{1, 0, 0x10, -1}},
+	                          bb[] = {{1, 1, 0x10, -1}},
+	                          c[] = {{1, 2, 0x10, -1}},
+	                          x[] = {{1, 3, 0x10, -1}};
+	static const char *const jar[] = {"Foo.a", "Foo.b", "Foo.c", "Foo.x"};
+	static const char *const want[] = {"Foo.b", "Foo.a", "Foo.c"};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct buf b = {0};
+	size_t i;
+	long t;
+
+	put_start(&b);
+	put_sample(&b, 2 * MS, 10, 1 * MS, 0, a, 1);
+	put_sample(&b, 1 * MS, 10, 5 * MS, 0, bb, 1);
+	put_sample(&b, 1 * MS, 11, 3 * MS, 0, x, 1);
+	put_sample(&b, 2 * MS, 10, 9 * MS, 0, c, 1);
+	put_sample(&b, 3 * MS, 9, 7 * MS, 0, x, 1);
+	put_file(&b, 1, "/system/framework/foo.jar", jar, 4);
+	put_end(&b);
+	tree = load(b.p, b.n, NULL, false, &err);
+	free(b.p);
+	if (!ok(tree != NULL, "order: loads"))
+		return;
+	t = calltree_find_thread(tree, 10);
+	if (ok(t >= 0 && tree->threads[t].ncalls == 3,
+	       "order: thread 10 has three calls")) {
+		size_t first = tree->threads[t].first_call;
+
+		for (i = 0; i < 3; i++)
+			is_u64((uint64_t)calltree_method(tree, first + i),
+			       (uint64_t)method_named(tree, want[i]),
+			       "order: thread 10's call %zu is %s", i, want[i]);
+	}
+	is_u64(tree->header.sample_weight, 5000,
+	       "order: the period is the median event count, 5 ms");
+	calltree_free(tree);
 }
 
 /*
@@ -566,6 +774,9 @@ main(int argc, char **argv)
 	b = recording();
 	test_numbers(&b);
 	test_kinds();
+	test_lookalikes();
+	test_recall();
+	test_order();
 	test_gaps();
 	test_calls(&b);
 	test_cuts(&b);

@@ -1084,6 +1084,8 @@ static const struct build_hooks hooks = {
         .sum_run = sum_run,
         .split_thread = build_split_thread,
         .split_free = split_free,
+        .sum_event = build_sum_event,
+        .sum_events_end = build_sum_events_end,
 };
 
 struct calltree_builder *

@@ -566,6 +566,69 @@ build_sum_all(struct calltree_builder *b, const struct trace_records *run)
 }
 
 bool
+build_sum_event(struct calltree_builder *b, uint32_t tid, uint64_t method_id,
+                enum trace_action action, uint64_t cpu, uint64_t wall)
+{
+	struct event_sums *e = b->event_sums;
+	struct build_worker *w = &e->w;
+	struct thread_state *st;
+	struct tt_thread *th;
+	uint64_t at[CLOCK_COUNT];
+
+	if (!e->known_thread || e->tid != tid) {
+		e->known_thread = true;
+		e->tid = tid;
+		e->t = build_thread_of(b, tid);
+		e->st = build_state_of(b, e->t);
+	}
+	st = e->st;
+	th = &b->tree->threads[e->t];
+
+	/* As the event path's event_times and apply_action. */
+	if (__builtin_expect(!st->nevents, 0)) {
+		uint64_t raw[CLOCK_COUNT] = {cpu, wall};
+
+		build_start_clocks(b, w->has_clock, st, th, raw);
+	}
+	st->nevents++;
+	read_times(st->clocks, st->cpu_base, &st->probe, w->an,
+	           w->header->clock, w->header->time_bits == 32, cpu, wall,
+	           at);
+	switch (action) {
+	case TRACE_ENTER:
+		return sum_enter(w, st, th, method_id, at);
+	case TRACE_ACTION3:
+		w->an->action3++;
+		break;
+	case TRACE_UNWIND:
+		w->an->unwinds++;
+		break;
+	default:
+		break;
+	}
+	return sum_leave(w, st, th, method_id, at);
+}
+
+void
+build_sum_events_end(struct calltree_builder *b, bool done)
+{
+	struct calltree *tree = b->tree;
+	struct event_sums *e = b->event_sums;
+	size_t t;
+
+	b->event_sums = NULL;
+	if (done) {
+		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
+		build_add_anomalies(&tree->anomalies, &e->an);
+		for (t = 0; t < tree->nthreads; t++)
+			build_sum_finish(b, t, &tree->anomalies);
+		b->summed = true;
+	}
+	build_worker_done(&e->w);
+	free(e);
+}
+
+bool
 build_sum_enter(struct build_worker *w, struct thread_state *st,
                 struct tt_thread *th, uint64_t id, const uint64_t *at)
 {

@@ -152,6 +152,8 @@ on_thread(void *ctx, uint32_t tid, const char *name)
 	}
 	/* A definition can change what a cached id resolves to. */
 	b->tid_direct[tid & 0xFFFF] = 0;
+	if (b->event_sums)
+		b->event_sums->known_thread = false;
 }
 
 /* Method index of id; a new id adds a placeholder method, or a
@@ -1086,6 +1088,26 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 		return;
 	}
 	b->tree->records++;
+	if (__builtin_expect(!b->events_met, 0)) {
+		b->events_met = true;
+		if (b->sums_only && !b->paths && !b->frame_methods &&
+		    b->tree->header.nested) {
+			b->event_sums = xcalloc(1, sizeof(*b->event_sums));
+			build_worker_init(&b->event_sums->w, b,
+			                  &b->event_sums->an, true);
+		}
+	}
+	if (b->event_sums) {
+		if (!b->hooks->sum_event(b, tid, method_id, action, cpu,
+		                         wall)) {
+			/* Only the model can hold it: loaded again. */
+			b->hooks->sum_events_end(b, false);
+			b->spoiled = true;
+		}
+		return;
+	}
+	if (b->spoiled)
+		return;
 	build_event(&b->serial, build_thread_of(b, tid), method_id, action, cpu,
 	            wall);
 }
@@ -1425,6 +1447,8 @@ finish(struct calltree_builder *b)
 	struct sampling_verdict verdict;
 	size_t i;
 
+	if (b->event_sums)
+		b->hooks->sum_events_end(b, true);
 	if (!b->placed) {
 		for (i = 0; i < tree->nthreads; i++)
 			build_settle_thread_times(b, i);
@@ -1675,6 +1699,8 @@ builder_done(struct calltree_builder *b)
 	free(b->parent);
 	free(b->frame_flags);
 	b->hooks->split_free(b);
+	if (b->event_sums)
+		b->hooks->sum_events_end(b, false);
 	build_worker_done(&b->serial);
 	free(b->tid_direct);
 	util_map_done(&b->thread_ids);

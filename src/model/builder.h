@@ -241,6 +241,14 @@ struct build_hooks {
 	/* Free what the walk kept and no split took, and stop and free
 	 * what summed ahead and no split took. */
 	void (*split_free)(struct calltree_builder *b);
+	/* Sum one event of the sink (b->event_sums: a nested trace loaded
+	 * for its sums); false when it cannot be summed. */
+	bool (*sum_event)(struct calltree_builder *b, uint32_t tid,
+	                  uint64_t method_id, enum trace_action action,
+	                  uint64_t cpu, uint64_t wall);
+	/* The events summed so far into the model's sums (or, when done is
+	 * false, dropped); b->event_sums freed either way. */
+	void (*sum_events_end)(struct calltree_builder *b, bool done);
 };
 
 struct calltree_builder {
@@ -275,7 +283,12 @@ struct calltree_builder {
 	bool summed_split;    /* by two workers (model/builder-split.c) */
 	bool summed_walked;   /* split at stacks the reader's walk gave */
 	bool summed_ahead;    /* its first part summed ahead of the report */
-	bool spoiled;        /* events came after the sums: load without them */
+	bool spoiled;        /* events came after the sums, or events could
+	                        not be summed: load without them */
+	bool events_met;     /* the first event came */
+	/* sums_only, neither paths nor frames, a nested trace (read/sink.h):
+	 * its events summed as they come (model/builder-sums.c), or NULL */
+	struct event_sums *event_sums;
 	size_t split_at;     /* sums: the record where a second worker takes
 	                        over (tests); 0: chosen by size and cpus */
 	size_t split_middle; /* with split_at, tests: the middle, in two
@@ -472,6 +485,24 @@ struct trace_records build_records_window(struct build_worker *w,
                                           const struct trace_records *run,
                                           const struct trace_records *v,
                                           size_t from, size_t to, size_t *stop);
+/* The sink's events summed as they come (sums_only, a nested trace),
+ * by their own worker. */
+struct event_sums {
+	struct build_worker w;
+	struct tt_anomalies an;
+	/* The thread of the last event: events come thread by thread. */
+	bool known_thread;
+	uint32_t tid, t;
+	struct thread_state *st;
+};
+/* Sum one event of the sink; false when it cannot be summed.  (The hook
+ * sum_event.) */
+bool build_sum_event(struct calltree_builder *b, uint32_t tid,
+                     uint64_t method_id, enum trace_action action,
+                     uint64_t cpu, uint64_t wall);
+/* Hand the events' sums to the model, when done (else drop them); frees
+ * b->event_sums.  (The hook sum_events_end.) */
+void build_sum_events_end(struct calltree_builder *b, bool done);
 /* Close what is still open on thread t at its last event and hand its
  * sums to the model; anomalies counted into an. */
 void build_sum_finish(struct calltree_builder *b, size_t t,

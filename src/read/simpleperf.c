@@ -177,6 +177,7 @@ struct simpleperf {
 
 	struct sp_record *samples;
 	size_t nsamples, samples_cap;
+	size_t sample_bytes; /* of all the Sample records */
 	struct sp_file *files;
 	size_t nfiles, files_cap;
 	struct util_map file_ids; /* id -> files[] */
@@ -213,6 +214,7 @@ struct simpleperf {
 	uint64_t unknown_files, unknown_symbols;
 	uint64_t unknown_offset;
 	uint32_t no_java; /* "(no Java frame)", or NONE */
+	bool *time_types; /* by event type: it counts nanoseconds */
 };
 
 static const char *
@@ -539,12 +541,32 @@ scan_sample(const unsigned char *p, const unsigned char *end,
 	return true;
 }
 
+/* A hash of callchain bytes [p, + len) by their length, their first 24
+ * bytes (the leaf's entry, where callchains differ most) and their last
+ * 8: what tells callchains apart nearly always, without reading them
+ * all; the cache compares them all. */
+static inline uint32_t
+callchain_hash(const unsigned char *p, size_t len)
+{
+	uint64_t w[4], h;
+
+	if (len < 32)
+		return (uint32_t)hash_block(p, len);
+	memcpy(w, p, 24);
+	memcpy(&w[3], p + len - 8, 8);
+	h = (w[0] * UINT64_C(0x9E3779B97F4A7C15)) ^
+	    (w[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^
+	    (w[2] * UINT64_C(0x165667B19E3779F9)) ^
+	    (w[3] * UINT64_C(0x27D4EB2F165667C5)) ^ len;
+	return (uint32_t)(h ^ h >> 32);
+}
+
 /* The stack of the callchain bytes [p, p + len): the one in the cache
  * when it holds the same bytes, else a new one (unread) in its place. */
 static struct sp_stack *
 stack_for(struct simpleperf *sp, const unsigned char *p, size_t len)
 {
-	uint32_t hash = (uint32_t)hash_block(p, len);
+	uint32_t hash = callchain_hash(p, len);
 	struct sp_stack *st = &sp->stacks[hash & (STACK_CACHE - 1)];
 
 	if (st->read && st->hash == hash && st->len == len &&
@@ -562,6 +584,7 @@ static void
 add_sample(struct simpleperf *sp, const unsigned char *p, size_t len)
 {
 	UTIL_GROW(sp->samples, sp->samples_cap, sp->nsamples + 1);
+	sp->sample_bytes += len;
 	sp->samples[sp->nsamples].data = p;
 	sp->samples[sp->nsamples].len = (uint32_t)len; /* within a record */
 	sp->nsamples++;
@@ -966,11 +989,35 @@ method_of_entry(struct simpleperf *sp, const unsigned char *p, size_t len,
 	return entry_method(sp, &f, &kind);
 }
 
+/* Room for n frames, on huge pages where the system has them: the
+ * frames are written once each, and a page fault per 4 KB of them
+ * cost more than their reading. */
+static __attribute__((noinline)) void
+grow_frames(struct simpleperf *sp, size_t n)
+{
+	size_t cap = sp->frames_cap ? sp->frames_cap : 1024;
+	uint32_t *to;
+
+	while (cap < n) {
+		if (cap > SIZE_MAX / 2 / sizeof(*to))
+			cap = SIZE_MAX / sizeof(*to); /* xmalloc_large fails */
+		else
+			cap *= 2;
+	}
+	to = xmalloc_large(cap, sizeof(*to));
+	if (sp->nframes)
+		memcpy(to, sp->frames, sp->nframes * sizeof(*to));
+	free(sp->frames);
+	sp->frames = to;
+	sp->frames_cap = cap;
+}
+
 /* One frame more on the frames of the samples. */
-static void
+static inline void
 push_frame(struct simpleperf *sp, uint32_t m)
 {
-	UTIL_GROW(sp->frames, sp->frames_cap, sp->nframes + 1);
+	if (__builtin_expect(sp->nframes == sp->frames_cap, 0))
+		grow_frames(sp, sp->nframes + 1);
 	sp->frames[sp->nframes++] = m;
 }
 
@@ -1289,6 +1336,17 @@ type_is_time(const struct simpleperf *sp, size_t k)
 	                          strcmp(sp->types[k], "task-clock") == 0);
 }
 
+/* type_is_time of every type, once: sp->time_types. */
+static void
+note_time_types(struct simpleperf *sp)
+{
+	size_t k;
+
+	sp->time_types = xcalloc(sp->ntypes + 1, sizeof(*sp->time_types));
+	for (k = 0; k < sp->ntypes; k++)
+		sp->time_types[k] = type_is_time(sp, k);
+}
+
 static int
 thread_rank_cmp(const void *pa, const void *pb)
 {
@@ -1387,6 +1445,51 @@ u64_cmp(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
+/* The value that would be v[k] were v[0, n) sorted (k < n); v is
+ * reordered.  Partitions in three around the median of three (Hoare's
+ * selection), and sorts what is left when that takes too many rounds (a
+ * hostile order): O(n) as a rule, O(n log n) at worst. */
+static uint64_t
+nth_value(uint64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n, rounds = 0, limit = 8, m;
+
+	for (m = n; m > 1; m /= 2)
+		limit += 2;
+	while (hi - lo > 1) {
+		uint64_t a = v[lo], b = v[lo + (hi - lo) / 2], c = v[hi - 1];
+		uint64_t pivot, x;
+		size_t lt = lo, i = lo, gt = hi;
+
+		if (++rounds > limit) {
+			sort_items(v + lo, hi - lo, sizeof(*v), u64_cmp);
+			break;
+		}
+		pivot = a < b ? (b < c ? b : a < c ? c : a)
+		              : (a < c ? a : b < c ? c : b);
+		/* v[lo, lt) < pivot, v[lt, i) == pivot, v[gt, hi) > pivot */
+		while (i < gt) {
+			x = v[i];
+			if (x < pivot) {
+				v[i++] = v[lt];
+				v[lt++] = x;
+			} else if (x > pivot) {
+				v[i] = v[--gt];
+				v[gt] = x;
+			} else {
+				i++;
+			}
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return v[k];
+}
+
 /* The sampling period in ns: the median event count of the time-typed
  * samples, else the median step between a thread's samples; 0 if
  * neither exists.  The samples are sorted by thread and time. */
@@ -1397,7 +1500,7 @@ period_of(const struct simpleperf *sp)
 	size_t n = 0, i;
 
 	for (i = 0; i < sp->nchosen; i++)
-		if (type_is_time(sp, sp->chosen[i].type) && sp->chosen[i].count)
+		if (sp->time_types[sp->chosen[i].type] && sp->chosen[i].count)
 			v[n++] = sp->chosen[i].count;
 	if (!n)
 		for (i = 1; i < sp->nchosen; i++)
@@ -1405,10 +1508,8 @@ period_of(const struct simpleperf *sp)
 			    sp->chosen[i].time > sp->chosen[i - 1].time)
 				v[n++] = sp->chosen[i].time -
 				         sp->chosen[i - 1].time;
-	if (n) {
-		sort_items(v, n, sizeof(*v), u64_cmp);
-		p = v[n / 2];
-	}
+	if (n)
+		p = nth_value(v, n, n / 2);
 	free(v);
 	return p;
 }
@@ -1474,7 +1575,7 @@ emit_events(struct simpleperf *sp, uint64_t period, uint64_t weight)
 			open[depth] = fr[depth];
 			event(s, tid, open[depth], TRACE_ENTER, cpu, at);
 		}
-		if (type_is_time(sp, x->type)) {
+		if (sp->time_types[x->type]) {
 			span = x->count;
 		} else {
 			span = period ? period : 1;
@@ -1638,6 +1739,7 @@ emit(struct simpleperf *sp, size_t k)
 	hd.sample_weight = period >= 1500 ? (period + 500) / 1000 : 1;
 	hd.sample_interval = period ? (period + 999) / 1000 : 0;
 	hd.incomplete = sp->stopped != 0;
+	hd.nested = 1; /* the methods first, the stacks' frames in turn */
 	if (s->begin)
 		s->begin(s->ctx, &hd);
 	if (s->event)
@@ -1708,6 +1810,7 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 	util_map_init(&sp.method_hash);
 	walk(&sp, buf, len);
 	index_files(&sp);
+	note_time_types(&sp);
 	if (trace_error_isset(err))
 		goto out;
 	k = choose_type(&sp, sink->sample_type);
@@ -1715,6 +1818,11 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 		goto out;
 	sp.stacks = xcalloc(STACK_CACHE, sizeof(*sp.stacks));
 	sp.entries = xcalloc(ENTRY_CACHE, sizeof(*sp.entries));
+	/* Every sample may be kept; an entry takes about ten bytes (and
+	 * at least two). */
+	sp.chosen = xmalloc_large(sp.nsamples + 1, sizeof(*sp.chosen));
+	sp.chosen_cap = sp.nsamples + 1;
+	grow_frames(&sp, sp.sample_bytes / 8 + 1);
 	for (i = 0; i < sp.nsamples; i++) {
 		ahead = prefetch_ahead(buf, len,
 		                       (size_t)(sp.samples[i].data - buf), ahead);
@@ -1766,6 +1874,7 @@ out:
 	free(sp.files);
 	free(sp.threads);
 	free(sp.types);
+	free(sp.time_types);
 	free(sp.methods);
 	free(sp.frames);
 	free(sp.chosen);

@@ -78,6 +78,11 @@ struct trace_header {
 	/* The sampling interval in microseconds, when the file says it
 	 * (0: the model guesses it from the event times). */
 	uint64_t sample_interval;
+	/* Not 0: every method is defined before the first event, and each
+	 * thread's events nest (an exit closes the thread's last open
+	 * entry; none meets an empty stack), so a sink may sum the calls
+	 * as they close (simpleperf). */
+	int nested;
 };
 
 struct trace_method_def {
