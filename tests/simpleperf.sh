@@ -22,7 +22,10 @@
 #   (tests/model-equal).
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
 # report's words, tree's columns and rows, every cut of it, and its
-# sums as report loads them against its model.
+# sums as report loads them against its model.  A recording of 100,000
+# distinct callchains it writes (29 MB): report's peak memory is under
+# one and a half times its size and 8 MB (measured where /usr/bin/time
+# can; not under AddressSanitizer).
 # Other Android files (read/foreign.c): a Perfetto trace (a protobuf
 # Trace of TracePackets, plain or gzipped) and a raw perf.data
 # (PERFILE2) are refused with status 3 and a message naming them and
@@ -156,6 +159,21 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
 cuts "$small" 1 "every cut of the small recording is read or refused"
 as_report "$small" "the small recording"
+if /usr/bin/time -f %M true >/dev/null 2>&1 &&
+	! ldd "$TRACETUI" 2>/dev/null | grep -q libasan &&
+	! grep -q AddressSanitizer "$TRACETUI" 2>/dev/null; then
+	"$UNIT" --write-distinct "$tmp/distinct.trace" 100000
+	size=$(wc -c <"$tmp/distinct.trace")
+	/usr/bin/time -o "$tmp/peak" -f %M "$TRACETUI" report -f tsv \
+		"$tmp/distinct.trace" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	kb=$(tail -n 1 "$tmp/peak")
+	ok "$([ $rc -eq 0 ] && [ "$(wc -l <"$tmp/out")" -eq 10 ] &&
+		[ "$kb" -lt $((size * 3 / 2 / 1024 + 8192)) ] &&
+		echo 0 || echo 1)" \
+		"distinct callchains, $((size / 1000000)) MB: report peaks at $kb KB, under 1.5 times the file and 8 MB"
+	rm -f "$tmp/distinct.trace"
+fi
 run "$TRACETUI" report -f tsv --java-only "$small"
 ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	2	4	2000	4000' &&
 	printf '%s\n' "$out" | grep -qx 'Foo.work	2	2	2000	2000' &&

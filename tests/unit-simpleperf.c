@@ -5,7 +5,9 @@
  * read up to the damage with a warning or refused with its offset.
  *
  * With --write DIR it writes the recording into DIR as simpleperf.trace
- * instead (tests/fuzz-corpus has it as simpleperf-small.trace).
+ * instead (tests/fuzz-corpus has it as simpleperf-small.trace); with
+ * --write-distinct FILE N, a recording of N samples whose callchains
+ * (30 entries) are all distinct, as a real recording's nearly are.
  *
  * The recording (times in ms, every cpu-clock sample worth 1 ms):
  *   event types cpu-clock, sched:sched_switch; app com.example.app,
@@ -764,6 +766,52 @@ write_recording(const char *dir)
 	return rc;
 }
 
+/* N cpu-clock samples of threads 10 and 11 in turn, 1 ms apart, each
+ * with a leaf of its own (memcpy at an address of its own) under 29
+ * frames of 8 Java methods: written to path. */
+static int
+write_distinct(const char *path, size_t n)
+{
+	static const char *const jar[] = {"A.a", "A.b", "A.c", "A.d",
+	                                  "A.e", "A.f", "A.g", "A.h"};
+	static const char *const libc[] = {"memcpy"};
+	struct entry e[30];
+	struct buf b = {0};
+	FILE *f = fopen(path, "wb");
+	size_t i, j;
+	int rc = 0;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	put_start(&b);
+	for (i = 0; i < n; i++) {
+		e[0] = (struct entry){2, 0, 0x1000 + i, -1};
+		for (j = 1; j < 30; j++)
+			e[j] = (struct entry){1, (int32_t)(j % 8), 0x100 + j,
+			                      -1};
+		put_sample(&b, i * MS, 10 + (uint32_t)(i % 2), MS, 0, e, 30);
+		if (b.n > (1 << 20) || i + 1 == n) {
+			if (fwrite(b.p, 1, b.n, f) != b.n)
+				rc = 1;
+			b.n = 0;
+		}
+	}
+	put_file(&b, 1, "/system/framework/foo.jar", jar, 8);
+	put_file(&b, 2, "/apex/com.android.runtime/lib64/bionic/libc.so", libc,
+	         1);
+	put_thread(&b, 10, 10, "main");
+	put_thread(&b, 11, 10, "worker");
+	put_end(&b);
+	if (fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0 || rc) {
+		perror(path);
+		rc = 1;
+	}
+	free(b.p);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -771,6 +819,8 @@ main(int argc, char **argv)
 
 	if (argc == 3 && strcmp(argv[1], "--write") == 0)
 		return write_recording(argv[2]);
+	if (argc == 4 && strcmp(argv[1], "--write-distinct") == 0)
+		return write_distinct(argv[2], strtoul(argv[3], NULL, 10));
 	b = recording();
 	test_numbers(&b);
 	test_kinds();

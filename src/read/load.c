@@ -706,7 +706,7 @@ load_detected(const char *path, const struct file_bytes *f,
 		return false;
 	}
 	if (trace_simpleperf_detect(b, f->size))
-		return trace_simpleperf_read(b, f->size, sink, err);
+		return trace_simpleperf_read(b, f->size, f->mapped, sink, err);
 	if (trace_hprof_detect(b, f->size))
 		return trace_hprof_read(b, f->size, sink, err);
 	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)

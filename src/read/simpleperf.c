@@ -31,7 +31,10 @@
  * symbol by its index) or by its address (an unknown symbol), and
  * only an entry's first sight is read field by field.  Both walks ask
  * for the file's bytes a page ahead: each record is found where the one
- * before ends, and would otherwise wait for memory once per record.
+ * before ends, and would otherwise wait for memory once per record.  A
+ * mapped file's pages are given back as the samples are read (a few MB
+ * behind, where the cached callchains are), and all of them after: the
+ * names read from it are copies.
  *
  * How it maps onto the model:
  *   - one event type at a time (sink->sample_type: a name, an index from
@@ -90,6 +93,8 @@ enum {
 	ENTRY_CACHE = 8192, /* callchain entries recalled, by their bytes */
 	ENTRY_KEY = 24,     /* the longest entry recalled, in bytes */
 	PREFETCH = 4096,    /* bytes asked for ahead of the walks */
+	RELEASE_STEP = 1 << 23, /* bytes of the file given back at once */
+	RELEASE_LAG = 1 << 22,  /* ...behind the sample being read */
 };
 
 /* No single weight above this, so sums of them never wrap. */
@@ -1776,11 +1781,11 @@ trace_simpleperf_detect(const unsigned char *buf, size_t len)
 }
 
 bool
-trace_simpleperf_read(const unsigned char *buf, size_t len,
+trace_simpleperf_read(const unsigned char *buf, size_t len, bool mapped,
                       const struct trace_sink *sink, struct trace_error *err)
 {
 	struct simpleperf sp;
-	size_t k = 0, i, ahead = 0;
+	size_t k = 0, i, ahead = 0, released = 0;
 	unsigned version;
 	bool ok = false;
 
@@ -1824,8 +1829,17 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 	sp.chosen_cap = sp.nsamples + 1;
 	grow_frames(&sp, sp.sample_bytes / 8 + 1);
 	for (i = 0; i < sp.nsamples; i++) {
-		ahead = prefetch_ahead(buf, len,
-		                       (size_t)(sp.samples[i].data - buf), ahead);
+		size_t at = (size_t)(sp.samples[i].data - buf);
+
+		ahead = prefetch_ahead(buf, len, at, ahead);
+		/* The pages the samples before are on: the callchains the
+		 * cache holds are read again from the file's cache (a lag
+		 * keeps the recent ones). */
+		if (mapped && at - released >= RELEASE_LAG + RELEASE_STEP) {
+			trace_release_mapped(buf + released,
+			                     buf + at - RELEASE_LAG);
+			released = at - RELEASE_LAG;
+		}
 		if (!read_sample(&sp, i, k)) {
 			if (!i)
 				goto out;
@@ -1841,6 +1855,10 @@ trace_simpleperf_read(const unsigned char *buf, size_t len,
 			break;
 		}
 	}
+	/* Nothing reads the file after the samples: its names are
+	 * copies. */
+	if (mapped)
+		trace_release_mapped(buf + released, buf + len);
 	if (sp.unknown_files)
 		trace_warn(sink, sp.unknown_offset,
 		           "simpleperf: %" PRIu64 " frames name a file the "

@@ -21,9 +21,11 @@ bool trace_simpleperf_detect(const unsigned char *buf, size_t len);
  * sink->sample_type asks for ("all" for every type's).  A file cut or
  * damaged after some samples keeps them, with a warning saying where
  * the reading stopped; false with err set (offset and problem) when
- * nothing usable was read or no such type exists.
+ * nothing usable was read or no such type exists.  When `mapped` (buf is
+ * a read-only mapping of the file), the pages read are given back as the
+ * reading goes (trace_release_mapped).
  */
-bool trace_simpleperf_read(const unsigned char *buf, size_t len,
+bool trace_simpleperf_read(const unsigned char *buf, size_t len, bool mapped,
                            const struct trace_sink *sink,
                            struct trace_error *err);
 
