@@ -277,12 +277,7 @@ check_thread_calls(const struct calltree *tree, size_t t, struct walk *w,
 		      ", the thread spans %" PRIu64,
 		      t, k, thread_roots[k], calltree_thread_span(tree, t, k));
 		w->root_sum[k] += thread_roots[k];
-		/* Focused, or samples with their own times (simpleperf's):
-		 * a thread's traced time is its root calls', the time
-		 * between them nobody's. */
-		w->span_sum[k] += tree->focused || tree->header.sample_weight
-		                          ? thread_roots[k]
-		                          : calltree_thread_span(tree, t, k);
+		w->span_sum[k] += calltree_thread_span(tree, t, k);
 	}
 }
 
