@@ -118,8 +118,8 @@ walk(const char *path)
  * they were; returns the bytes written (at most the entry's + 11), or 0
  * for an entry it cannot read. */
 static size_t
-bumped_entry(const unsigned char *e, const unsigned char *eend,
-             uint64_t bump, unsigned char *out)
+bumped_entry(const unsigned char *e, const unsigned char *eend, uint64_t bump,
+             unsigned char *out)
 {
 	const unsigned char *p = e;
 	uint64_t key, v, vaddr = 0;

@@ -453,12 +453,14 @@ check_profile(const struct calltree *tree, const struct scope *scope,
 	}
 	for (k = 0; k < CLOCK_COUNT; k++) {
 		/* A simpleperf recording's whole is its samples' time: the
-		 * time between a thread's samples is nobody's (model/scope.h). */
+		 * time between a thread's samples is nobody's (model/scope.h).
+		 */
 		uint64_t whole = tree->header.sample_weight ? w->root_sum[k]
 		                                            : w->span_sum[k];
 
 		CHECK(prof.total[k] == whole,
-		      "clock %d: total %" PRIu64 ", threads' traced time %" PRIu64,
+		      "clock %d: total %" PRIu64
+		      ", threads' traced time %" PRIu64,
 		      k, prof.total[k], whole);
 		CHECK(excl_sum[k] == w->root_sum[k],
 		      "clock %d: exclusive "

@@ -421,8 +421,8 @@ main(int argc, char **argv)
 	java_only = argc > 4;
 	by_events = load(argv[2], 0, false, false, false, 0, 0, 0, NULL, NULL,
 	                 NULL);
-	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, false,
-	                  false, 0, 0, 0, NULL, NULL, NULL);
+	by_records = load(argv[2], (unsigned)atoi(argv[1]), false, false, false,
+	                  0, 0, 0, NULL, NULL, NULL);
 	if (!by_events || !by_records) {
 		status = by_events || by_records ? 1 : 3;
 		problem = "one way loads, the other does not";

@@ -512,8 +512,8 @@ test_detect(void)
 static void
 test_nul_names(void)
 {
-	static const int64_t l_a[] = {1}, l_b[] = {2}, s_a[] = {1},
-	                     s_b[] = {2}, v_a[] = {3}, v_b[] = {5};
+	static const int64_t l_a[] = {1}, l_b[] = {2}, s_a[] = {1}, s_b[] = {2},
+	                     v_a[] = {3}, v_b[] = {5};
 	struct buf b = {0};
 	struct trace_error err = {0};
 	struct calltree *tree;

@@ -497,29 +497,24 @@ test_lookalikes(void)
 static void
 test_recall(void)
 {
-	static const struct entry s1[] = {{1, 0, 0x10, -1}, {2, 1, 0x20, -1}},
-	                          s2[] = {{2, 0, 0x30, -1},
-	                                  {2, 2, 0x40, -1},
-	                                  {2, 1, 0x20, -1}},
-	                          s3[] = {{1, 0, 0x10, -1},
-	                                  {2, 3, 0x50, -1},
-	                                  {2, 1, 0x20, -1}},
-	                          s4[] = {{1, -1, 0x99, -1}, {2, 1, 0x20, -1}},
-	                          s5[] = {{2, -1, 0x99, -1}, {2, 1, 0x20, -1}},
-	                          s6[] = {{1, -1, 0x99, 0},
-	                                  {2, 2, 0x40, -1},
-	                                  {2, 1, 0x20, -1}};
+	static const struct entry
+	        s1[] = {{1, 0, 0x10, -1}, {2, 1, 0x20, -1}},
+	        s2[] = {{2, 0, 0x30, -1}, {2, 2, 0x40, -1}, {2, 1, 0x20, -1}},
+	        s3[] = {{1, 0, 0x10, -1}, {2, 3, 0x50, -1}, {2, 1, 0x20, -1}},
+	        s4[] = {{1, -1, 0x99, -1}, {2, 1, 0x20, -1}},
+	        s5[] = {{2, -1, 0x99, -1}, {2, 1, 0x20, -1}},
+	        s6[] = {{1, -1, 0x99, 0}, {2, 2, 0x40, -1}, {2, 1, 0x20, -1}};
 	static const char *const lib[] = {"Foo.bar"};
 	static const char *const jar[] = {"Foo.bar", "Foo.main", "Foo.x",
 	                                  "Foo.y"};
 	static const struct expect java[] = {
-	        {"Foo.bar", 2, 2},      {"Foo.main", 2, 6}, {"Foo.x", 1, 2},
-	        {"Foo.y", 0, 1},        {"foo.jar+0x99", 1, 1},
+	        {"Foo.bar", 2, 2}, {"Foo.main", 2, 6},     {"Foo.x", 1, 2},
+	        {"Foo.y", 0, 1},   {"foo.jar+0x99", 1, 1},
 	};
 	static const struct expect every[] = {
-	        {"Foo.bar", 3, 3},          {"Foo.main", 0, 6},
-	        {"Foo.x", 0, 2},            {"Foo.y", 0, 1},
-	        {"libfoo.so+0x99", 2, 2},   {"foo.jar+0x99", 1, 1},
+	        {"Foo.bar", 3, 3},        {"Foo.main", 0, 6},
+	        {"Foo.x", 0, 2},          {"Foo.y", 0, 1},
+	        {"libfoo.so+0x99", 2, 2}, {"foo.jar+0x99", 1, 1},
 	};
 	struct buf b = {0};
 

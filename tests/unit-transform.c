@@ -101,18 +101,18 @@ focus_totals(const struct calltree *out, const struct calltree *whole,
 		is_u64(scope_total(&scope, out, (enum clock_index)k), all,
 		       "%s: the total is the focused calls' %" PRIu64, what,
 		       all);
-	got = transforms_focus_text("focus rec", out, whole, &scope,
-	                            CLOCK_WALL, &part, &of);
-	ok(got && strcmp(got, text) == 0, "%s: the title says '%s' (%s)",
-	   what, text, got ? got : "NULL");
+	got = transforms_focus_text("focus rec", out, whole, &scope, CLOCK_WALL,
+	                            &part, &of);
+	ok(got && strcmp(got, text) == 0, "%s: the title says '%s' (%s)", what,
+	   text, got ? got : "NULL");
 	is_u64(part, all, "%s: the focused part %" PRIu64, what, all);
 	is_u64(of, 100, "%s: of the whole 100", what);
 	free(got);
 	ok(scope_parse_range("15us..80us", CLOCK_WALL, &scope.range),
 	   "%s: a range parses", what);
 	is_u64(scope_total(&scope, out, CLOCK_WALL), in_range,
-	       "%s: within 15..80, the focused calls cut to it: %" PRIu64,
-	       what, in_range);
+	       "%s: within 15..80, the focused calls cut to it: %" PRIu64, what,
+	       in_range);
 	scope_done(&scope);
 }
 

@@ -417,7 +417,8 @@ test_text_width(void)
 	is_str(s, "a\\x09b\\x0Ac\\x0Dd\\x7F", "escape: TAB, LF, CR and DEL");
 	free(s);
 	s = text_escape("\xC0\x80");
-	is_str(s, "\\x00", "escape: modified-UTF-8 NUL (a NUL in a name) as \\x00");
+	is_str(s, "\\x00",
+	       "escape: modified-UTF-8 NUL (a NUL in a name) as \\x00");
 	free(s);
 	s = text_escape("x\xE6\x96");
 	is_str(s, "x\\xE6\\x96", "escape: truncated sequence, byte by byte");
@@ -787,7 +788,8 @@ test_pattern(void)
 	is_str(pattern_refusal(s), "longer than 4096 bytes",
 	       "4097 bytes are refused");
 	free(s);
-	ok(!pattern_refusal("(a{100}){1000}"), "100 x 1000 = 100000 atoms pass");
+	ok(!pattern_refusal("(a{100}){1000}"),
+	   "100 x 1000 = 100000 atoms pass");
 	ok(pattern_refusal("(a{100}){1000}b") != NULL,
 	   "one atom more is refused");
 	ok(pattern_refusal("((a{10}){10}){1001}") != NULL,

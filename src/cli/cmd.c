@@ -402,8 +402,8 @@ set_refresh_rate(struct cmd_opts *o, const char *arg,
 
 	(void)spec;
 	if (!parse_number(arg, &v) || !(v >= 1 && v <= 10000))
-		return "--refresh-rate needs hertz from 1 to 10000, such as 90, "
-		       "not '%s'";
+		return "--refresh-rate needs hertz from 1 to 10000, such as "
+		       "90, not '%s'";
 	o->budget = frames_budget_of_rate(v);
 	return NULL;
 }
@@ -1174,7 +1174,8 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 		char *refused;
 
 		tree = transforms_apply(tree, opts->transforms,
-		                        opts->ntransforms, &unmatched, &refused);
+		                        opts->ntransforms, &unmatched,
+		                        &refused);
 		if (!tree) {
 			cmd_error(NULL, "%s: %s", path, refused);
 			free(refused);

@@ -421,10 +421,11 @@ text_table(struct runs_cmd *d, size_t n)
 		}
 		take(t, p_text(st.test.p));
 		if (!d->profiles)
-			take(t, diff_fixed(calls.delta,
-			                   calls.delta == floor(calls.delta) ? 0
-			                                                     : 1,
-			                   true, ""));
+			take(t,
+			     diff_fixed(calls.delta,
+			                calls.delta == floor(calls.delta) ? 0
+			                                                  : 1,
+			                true, ""));
 		table_str(t, row->name);
 	}
 	return t;
@@ -446,16 +447,15 @@ print_frames(struct runs_cmd *d)
 
 		c.total = true;
 		c.frame = (enum diff_frame_metric)m;
-		c.metric = diff_frame_is_count(c.frame) ? DIFF_CALLS
-		                                        : DIFF_EXCL;
+		c.metric =
+		        diff_frame_is_count(c.frame) ? DIFF_CALLS : DIFF_EXCL;
 		c.op = '>';
 		diff_stats_cond_eval(&d->st, &c, &r, &st);
 		for (s = 0; s < 2; s++)
 			v[s][m] = st.median[s];
 		significant[m] = st.significant;
 	}
-	diff_print_frames((const double(*)[DIFF_FRAME_METRICS])v,
-	                  significant);
+	diff_print_frames((const double(*)[DIFF_FRAME_METRICS])v, significant);
 }
 
 static void

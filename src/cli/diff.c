@@ -345,10 +345,10 @@ text_table(const struct diff_cmd *d, size_t n)
 			take(t, pct_text(d, row, m, true));
 		}
 		if (!d->sampled)
-			take(t, signed_fixed((double)row->v[DIFF_NEW].calls -
-			                             (double)row->v[DIFF_BASE]
-			                                     .calls,
-			                     0, ""));
+			take(t, signed_fixed(
+			                (double)row->v[DIFF_NEW].calls -
+			                        (double)row->v[DIFF_BASE].calls,
+			                0, ""));
 		table_str(t, row->name);
 	}
 	return t;
@@ -440,8 +440,9 @@ cond_value_text(const struct diff_cond *c, double v, bool normalize)
 	if (c->frame && diff_frame_is_count(c->frame))
 		return xasprintf("%.0f %s", v,
 		                 c->frame == DIFF_FRAME_COUNT ? "frames"
-		                 : c->frame == DIFF_FRAME_SLOW ? "slow frames"
-		                                               : "frozen frames");
+		                 : c->frame == DIFF_FRAME_SLOW
+		                         ? "slow frames"
+		                         : "frozen frames");
 	if (!c->total && c->metric == DIFF_CALLS)
 		return xasprintf("%.0f calls", v);
 	if (!c->total && normalize)
@@ -537,8 +538,8 @@ diff_frames_of(const struct cmd_opts *opts, const struct calltree *tree,
                const struct scope *scope, struct frame_summary *out)
 {
 	char why[256];
-	bool *is_frame = frames_methods(tree, opts->frame_method, why,
-	                                sizeof(why));
+	bool *is_frame =
+	        frames_methods(tree, opts->frame_method, why, sizeof(why));
 	struct frames fr;
 
 	/* cmd_parse checked the expression: is_frame is never NULL. */
@@ -557,12 +558,12 @@ print_frame_numbers(const double *v, bool change, const bool *significant)
 	int m;
 
 	for (m = DIFF_FRAME_COUNT; m < DIFF_FRAME_METRICS; m++) {
-		const char *mark =
-		        significant && !significant[m] ? "~" : "";
+		const char *mark = significant && !significant[m] ? "~" : "";
 		char *x;
 
 		if (diff_frame_is_count((enum diff_frame_metric)m)) {
-			x = fixed(v[m], v[m] == floor(v[m]) ? 0 : 1, change, "");
+			x = fixed(v[m], v[m] == floor(v[m]) ? 0 : 1, change,
+			          "");
 			printf("%s%s%s %s", m > DIFF_FRAME_COUNT ? ", " : "", x,
 			       mark, words[m]);
 		} else {
@@ -619,10 +620,10 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 
 		quantity_format(text, sizeof(text), total, d->unit, true);
 		cmd_print(stdout, "%s %s: %s%s, total %s over %zu thread%s",
-		          label[s],
-		       trees[s]->path, type ? type : clock_name(d->clock),
-		       type ? "" : " clock", text, scopes[s].count,
-		       scopes[s].count == 1 ? "" : "s");
+		          label[s], trees[s]->path,
+		          type ? type : clock_name(d->clock),
+		          type ? "" : " clock", text, scopes[s].count,
+		          scopes[s].count == 1 ? "" : "s");
 		if (s == DIFF_NEW) {
 			double pct;
 			char *p;
@@ -653,8 +654,7 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 				v[s][m] = diff_frame_value(
 				        &df->run_frames[s][0],
 				        (enum diff_frame_metric)m);
-		diff_print_frames((const double(*)[DIFF_FRAME_METRICS])v,
-		                  NULL);
+		diff_print_frames((const double(*)[DIFF_FRAME_METRICS])v, NULL);
 	}
 	if (d->normalize)
 		printf("times are shares of each trace's total; differences "

@@ -362,8 +362,7 @@ cmd_report(int argc, char **argv)
 		       tree->path, type ? type : "samples",
 		       (unsigned long long)cmd_samples(tree, CLOCK_CPU,
 		                                       p.total[CLOCK_CPU]),
-		       total,
-		       ct.scope.count, ct.scope.count == 1 ? "" : "s");
+		       total, ct.scope.count, ct.scope.count == 1 ? "" : "s");
 		printf("sampled: numbers are samples and times estimated "
 		       "from them, never call counts\n");
 		t = samples_text_table(&p, tree, rows, n);
@@ -376,11 +375,11 @@ cmd_report(int argc, char **argv)
 		                tree->header.unit, true);
 		cmd_print(stdout, "%s: %s, total %s over %zu thread%s\n",
 		          tree->path,
-		       calltree_property(tree, "pprof-sample-type")
-		               ? calltree_property(tree, "pprof-sample-type")
-		       : hprof ? "samples"
-		               : quantity_label(tree->header.unit),
-		       total, nthreads, nthreads == 1 ? "" : "s");
+		          calltree_property(tree, "pprof-sample-type")
+		                  ? calltree_property(tree, "pprof-sample-type")
+		          : hprof ? "samples"
+		                  : quantity_label(tree->header.unit),
+		          total, nthreads, nthreads == 1 ? "" : "s");
 		note = summary_sampled_note(tree);
 		if (note)
 			printf("%s\n", note);
@@ -390,11 +389,12 @@ cmd_report(int argc, char **argv)
 	} else if (ct.opts.format == TABLE_TEXT) {
 		char ms[DURATION_SIZE];
 
-		cmd_print(stdout, "%s: %s clock, total %s ms over %zu thread%s\n",
+		cmd_print(stdout,
+		          "%s: %s clock, total %s ms over %zu thread%s\n",
 		          tree->path,
-		       sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
-		       duration_ms(ms, sizeof(ms), p.total[sort.clock]),
-		       nthreads, nthreads == 1 ? "" : "s");
+		          sort.clock == CLOCK_CPU ? "thread-cpu" : "wall",
+		          duration_ms(ms, sizeof(ms), p.total[sort.clock]),
+		          nthreads, nthreads == 1 ? "" : "s");
 		note = summary_sampled_note(tree);
 		if (note)
 			printf("%s\n", note);

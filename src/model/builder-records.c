@@ -764,7 +764,8 @@ build_on_records(void *ctx, const struct trace_records *run)
 	/* Placing needs a builder that has seen no event yet. */
 	if (!b->ncalls && !b->placed && !b->tree->records) {
 		if (b->sums_only && b->frame_methods && !b->frame_flags) {
-			b->frame_flags = b->frame_methods(b->tree, b->frame_arg);
+			b->frame_flags =
+			        b->frame_methods(b->tree, b->frame_arg);
 			b->nframe_flags = b->tree->nmethods;
 		}
 		if (b->sums_only && b->hooks->sum_run(b, run))

@@ -592,8 +592,7 @@ build_sum_event(struct calltree_builder *b, uint32_t tid, uint64_t method_id,
 	}
 	st->nevents++;
 	read_times(st->clocks, st->cpu_base, &st->probe, w->an,
-	           w->header->clock, w->header->time_bits == 32, cpu, wall,
-	           at);
+	           w->header->clock, w->header->time_bits == 32, cpu, wall, at);
 	switch (action) {
 	case TRACE_ENTER:
 		return sum_enter(w, st, th, method_id, at);
@@ -717,7 +716,8 @@ join_frames(struct frame_watch *into, struct frame_watch *from,
 		if (from->straddled) {
 			for (c = 0; c < CLOCK_COUNT; c++)
 				dur[c] = into->has_clock[c]
-				                 ? from->straddle_dur[c] + at[c] -
+				                 ? from->straddle_dur[c] +
+				                           at[c] -
 				                           into->start[c]
 				                 : 0;
 			frame_watch_append(into, into->start, dur);

@@ -120,7 +120,7 @@ struct sums_build {
 	uint32_t seeded, prefix;
 	struct prefix_close *closes;
 	size_t ncloses, closes_cap;
-	struct path_build *paths; /* the call paths, when asked for */
+	struct path_build *paths;   /* the call paths, when asked for */
 	struct frame_watch *frames; /* the frames, when asked for */
 };
 
@@ -279,13 +279,13 @@ struct calltree_builder {
 	void *frame_arg;
 	bool *frame_flags;
 	size_t nframe_flags;
-	bool summed;          /* they were: the model has sums and no calls */
-	bool summed_split;    /* by two workers (model/builder-split.c) */
-	bool summed_walked;   /* split at stacks the reader's walk gave */
-	bool summed_ahead;    /* its first part summed ahead of the report */
-	bool spoiled;        /* events came after the sums, or events could
-	                        not be summed: load without them */
-	bool events_met;     /* the first event came */
+	bool summed;        /* they were: the model has sums and no calls */
+	bool summed_split;  /* by two workers (model/builder-split.c) */
+	bool summed_walked; /* split at stacks the reader's walk gave */
+	bool summed_ahead;  /* its first part summed ahead of the report */
+	bool spoiled;       /* events came after the sums, or events could
+	                       not be summed: load without them */
+	bool events_met;    /* the first event came */
 	/* sums_only, neither paths nor frames, a nested trace (read/sink.h):
 	 * its events summed as they come (model/builder-sums.c), or NULL */
 	struct event_sums *event_sums;
@@ -498,8 +498,8 @@ struct event_sums {
 /* Sum one event of the sink; false when it cannot be summed.  (The hook
  * sum_event.) */
 bool build_sum_event(struct calltree_builder *b, uint32_t tid,
-                     uint64_t method_id, enum trace_action action,
-                     uint64_t cpu, uint64_t wall);
+                     uint64_t method_id, enum trace_action action, uint64_t cpu,
+                     uint64_t wall);
 /* Hand the events' sums to the model, when done (else drop them); frees
  * b->event_sums.  (The hook sum_events_end.) */
 void build_sum_events_end(struct calltree_builder *b, bool done);

@@ -274,8 +274,7 @@ void calltree_free_calls(struct calltree *tree);
 typedef void calltree_progress_fn(void *arg, uint64_t done, uint64_t total);
 /* The frame methods of tree, as a flag per method (tree->nmethods of
  * them, malloc'd), or NULL for none. */
-typedef bool *calltree_frame_methods_fn(const struct calltree *tree,
-                                        void *arg);
+typedef bool *calltree_frame_methods_fn(const struct calltree *tree, void *arg);
 
 /*
  * Building a model from a sink directly, for tests and the fuzzer: feed

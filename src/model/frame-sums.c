@@ -74,8 +74,8 @@ hot_add_all(struct hot_sums *into, const struct hot_sums *from)
 }
 
 void
-frame_watch_init(struct frame_watch *fw, const bool *is_frame,
-                 size_t nmethods, const bool *has_clock)
+frame_watch_init(struct frame_watch *fw, const bool *is_frame, size_t nmethods,
+                 const bool *has_clock)
 {
 	memset(fw, 0, sizeof(*fw));
 	fw->is_frame = is_frame;

@@ -63,8 +63,8 @@ struct frame_watch {
 	size_t nmethods;        /* entries of is_frame */
 	enum clock_index clock; /* the judging clock */
 	bool has_clock[CLOCK_COUNT];
-	uint32_t level;         /* stack index of the open frame */
-	bool before_split;      /* it opened before the split point */
+	uint32_t level;    /* stack index of the open frame */
+	bool before_split; /* it opened before the split point */
 	uint64_t start[CLOCK_COUNT];
 	struct hot_sums hot; /* the open frame's; made on the first */
 	struct frame_sum *done;

@@ -69,11 +69,11 @@ struct mp_class {
 struct mp_method {
 	uint32_t klass; /* its class */
 	const char *obf;
-	const char *name;  /* original; qualified for another class's frame */
-	const char *desc;  /* original descriptor "(I)V", slashed */
-	long lo, hi;       /* obfuscated line range, -1 when none */
-	bool inline_frame; /* inlined into the method on a later line */
-	uint32_t next;     /* next method with the same hash */
+	const char *name;   /* original; qualified for another class's frame */
+	const char *desc;   /* original descriptor "(I)V", slashed */
+	long lo, hi;        /* obfuscated line range, -1 when none */
+	bool inline_frame;  /* inlined into the method on a later line */
+	uint32_t next;      /* next method with the same hash */
 	uint32_t next_desc; /* next with the same hash of desc as well */
 	/* Set by settle() on the first method of its class and obfuscated
 	 * name (any_names: the names a lookup without a matching
@@ -140,9 +140,9 @@ method_key(uint32_t klass, const char *obf, size_t n)
 static uint64_t
 desc_key(uint64_t method, const char *desc)
 {
-	return hash_bytes(hash_bytes(HASH_SEED, (const char *)&method,
-	                             sizeof(method)),
-	                  desc, strlen(desc));
+	return hash_bytes(
+	        hash_bytes(HASH_SEED, (const char *)&method, sizeof(method)),
+	        desc, strlen(desc));
 }
 
 static uint32_t
@@ -625,8 +625,7 @@ enum { MAX_NAMES = 8 };
  * the arena; NULL when none.  Walks the chain once per pass.
  */
 static const char *
-candidate_names(struct mapping *map, uint32_t first, bool by_desc,
-                bool *single)
+candidate_names(struct mapping *map, uint32_t first, bool by_desc, bool *single)
 {
 	const struct mp_method *f = &map->methods[first];
 	struct buf out = {0};
@@ -647,7 +646,8 @@ candidate_names(struct mapping *map, uint32_t first, bool by_desc,
 			        hash_bytes(HASH_SEED, m->name, strlen(m->name));
 			uint32_t *slot;
 
-			if (m->klass != f->klass || strcmp(m->obf, f->obf) != 0 ||
+			if (m->klass != f->klass ||
+			    strcmp(m->obf, f->obf) != 0 ||
 			    (by_desc && strcmp(m->desc, f->desc) != 0) ||
 			    !wanted(m, pass))
 				continue;

@@ -117,8 +117,8 @@ calls_are_whole(const struct calltree *tree)
  * range: its traced time when calls_are_whole.  A model of sums (no
  * calls, no range) has it as the sum of its methods' exclusive times. */
 static uint64_t
-outermost_time(const struct scope *scope, const struct calltree *tree,
-               size_t t, enum clock_index k)
+outermost_time(const struct scope *scope, const struct calltree *tree, size_t t,
+               enum clock_index k)
 {
 	const struct tt_thread *th = &tree->threads[t];
 	struct scope_span span = {0};
@@ -133,8 +133,8 @@ outermost_time(const struct scope *scope, const struct calltree *tree,
 		return sum;
 	}
 	if (!scope->range.on) {
-		for (c = th->first_call; c < (size_t)th->first_call + th->ncalls;
-		     c++)
+		for (c = th->first_call;
+		     c < (size_t)th->first_call + th->ncalls; c++)
 			if (!calltree_depth(tree, c))
 				sum += calltree_duration(tree, c, k);
 		return sum;

@@ -299,8 +299,8 @@ short_name(const struct tt_method *m, bool whole_class, bool params)
 		for (c = klass; *c && !strchr("<( ", *c); c++)
 			if (*c == '/')
 				*c = '.';
-	s = xasprintf("%s%s%s%s", klass, *klass && *m->name ? "." : "",
-	              m->name, args);
+	s = xasprintf("%s%s%s%s", klass, *klass && *m->name ? "." : "", m->name,
+	              args);
 	free(klass);
 	free(args);
 	return s;

@@ -149,8 +149,9 @@ trace_header(struct summary *s, const struct calltree *tree)
 		     format_name(tree), tree->header.version,
 		     tree->header.data_offset);
 	else if (tree->header.no_data)
-		line(s, "format:      %s, version %u (the key's); the data part "
-		        "is missing",
+		line(s,
+		     "format:      %s, version %u (the key's); the data part "
+		     "is missing",
 		     format_name(tree), tree->header.version);
 	else
 		line(s,
@@ -247,8 +248,9 @@ simpleperf_header(struct summary *s, const struct calltree *tree)
 	        calltree_property(tree, "simpleperf-context-switches");
 	const char *stopped = calltree_property(tree, "simpleperf-stopped");
 
-	line(s, "format:      simpleperf report-sample protobuf, version %u "
-	        "(Android Studio Callstack Sample)",
+	line(s,
+	     "format:      simpleperf report-sample protobuf, version %u "
+	     "(Android Studio Callstack Sample)",
 	     tree->header.version);
 	line(s, "app:         %s (%s), Android SDK %s, build type %s", app,
 	     app_type, sdk, build);
@@ -265,12 +267,14 @@ simpleperf_header(struct summary *s, const struct calltree *tree)
 		     offcpu);
 	}
 	if (calltree_property(tree, "simpleperf-lost"))
-		line(s, "samples:     %s in the file, %s loaded; lost: %s "
-		        "samples",
+		line(s,
+		     "samples:     %s in the file, %s loaded; lost: %s "
+		     "samples",
 		     samples, chosen, lost);
 	else
-		line(s, "samples:     %s in the file, %s loaded; lost: not "
-		        "recorded",
+		line(s,
+		     "samples:     %s in the file, %s loaded; lost: not "
+		     "recorded",
 		     samples, chosen);
 	line(s,
 	     "values:      samples (the cpu clock, each the sampling period) "

@@ -60,7 +60,8 @@ select_methods(const struct calltree *tree, const char *regex, bool *any)
 static bool
 is_focus(enum transform_kind kind)
 {
-	return kind == TRANSFORM_FOCUS_SUBTREE || kind == TRANSFORM_FOCUS_METHOD;
+	return kind == TRANSFORM_FOCUS_SUBTREE ||
+	       kind == TRANSFORM_FOCUS_METHOD;
 }
 
 /* Why step s cannot be applied to a model that had calls and would
@@ -120,8 +121,7 @@ transforms_apply(struct calltree *tree, const struct transform_step *steps,
 char *
 transforms_focus_text(const char *label, const struct calltree *focused,
                       const struct calltree *whole, const struct scope *scope,
-                      enum clock_index k, uint64_t *part,
-                      uint64_t *whole_total)
+                      enum clock_index k, uint64_t *part, uint64_t *whole_total)
 {
 	uint64_t a = scope_total(scope, focused, k);
 	uint64_t b = whole->nthreads == focused->nthreads

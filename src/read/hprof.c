@@ -82,10 +82,10 @@ struct hp_method {
 	const char *klass; /* with a NUL as C0 80 (trace_name_dup) */
 	const char *name;
 	size_t klen, nlen; /* their lengths */
-	const char *file; /* NULL until a frame names one */
-	long line;        /* smallest line seen, -1 for none */
-	uint32_t next;    /* next method with the same hash, or NONE */
-	bool used;        /* on a trace with a weight */
+	const char *file;  /* NULL until a frame names one */
+	long line;         /* smallest line seen, -1 for none */
+	uint32_t next;     /* next method with the same hash, or NONE */
+	bool used;         /* on a trace with a weight */
 };
 
 struct hp_trace {

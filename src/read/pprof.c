@@ -165,9 +165,9 @@ struct pprof {
 	struct trace_stack_parts parts;
 	struct trace_stack *stacks;
 	size_t nstacks;
-	size_t calls;       /* the stacks', sorted (trace_stacks_sort) */
+	size_t calls;           /* the stacks', sorted (trace_stacks_sort) */
 	uint64_t next_progress; /* the offset of the next report */
-	uint64_t negatives; /* values below 0, counted as 0 */
+	uint64_t negatives;     /* values below 0, counted as 0 */
 	uint64_t negative_offset;
 };
 
@@ -864,7 +864,7 @@ lay_out(struct pprof *pp, size_t len)
 {
 	size_t nparts = pp->nlocations + (pp->no_location != NONE), i;
 	size_t most = len > CALLS_MIN / CALLS_PER_BYTE ? len * CALLS_PER_BYTE
-	                                                : CALLS_MIN;
+	                                               : CALLS_MIN;
 
 	pp->part_first = xcalloc(nparts + 1, sizeof(*pp->part_first));
 	for (i = 0; i < pp->nlocations; i++)
@@ -1019,8 +1019,8 @@ trace_pprof_could_start(const unsigned char *buf, size_t len)
 		return false;
 	w = profile_wire(buf[0] >> 3);
 	return (w >= 0 && (buf[0] & 7) == w) ||
-	       (w == -2 && ((buf[0] & 7) == PB_VARINT ||
-	                    (buf[0] & 7) == PB_BYTES));
+	       (w == -2 &&
+	        ((buf[0] & 7) == PB_VARINT || (buf[0] & 7) == PB_BYTES));
 }
 
 /* Past the first field, a Profile field of the right wire type. */

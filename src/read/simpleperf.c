@@ -89,10 +89,10 @@ enum {
 	HEADER = 12, /* "SIMPLEPERF" and the version */
 	MAX_FRAMES = 1 << 26,
 	MAX_TYPES = 1024,
-	STACK_CACHE = 4096, /* callchains recalled, by hash */
-	ENTRY_CACHE = 8192, /* callchain entries recalled, by their bytes */
-	ENTRY_KEY = 24,     /* the longest entry recalled, in bytes */
-	PREFETCH = 4096,    /* bytes asked for ahead of the walks */
+	STACK_CACHE = 4096,     /* callchains recalled, by hash */
+	ENTRY_CACHE = 8192,     /* callchain entries recalled, by their bytes */
+	ENTRY_KEY = 24,         /* the longest entry recalled, in bytes */
+	PREFETCH = 4096,        /* bytes asked for ahead of the walks */
 	RELEASE_STEP = 1 << 23, /* bytes of the file given back at once */
 	RELEASE_LAG = 1 << 22,  /* ...behind the sample being read */
 };
@@ -115,7 +115,7 @@ struct sp_file {
 	struct sp_slice *symbols;
 	size_t nsymbols;
 	enum sp_kind kind;
-	uint32_t *methods;      /* per symbol, NONE until used */
+	uint32_t *methods;          /* per symbol, NONE until used */
 	struct util_map by_address; /* vaddr -> method, for symbol -1 */
 };
 
@@ -207,8 +207,8 @@ struct simpleperf {
 
 	uint32_t *frames;
 	size_t nframes, frames_cap;
-	size_t total_frames; /* of the kept samples, each its own */
-	struct sp_stack *stacks; /* STACK_CACHE of them, by hash */
+	size_t total_frames;      /* of the kept samples, each its own */
+	struct sp_stack *stacks;  /* STACK_CACHE of them, by hash */
 	struct sp_entry *entries; /* ENTRY_CACHE of them, by hash */
 	uint32_t *java; /* --java-only: a stack's Java frames as read */
 	size_t java_cap;
@@ -922,14 +922,8 @@ known_entry(struct simpleperf *sp, const unsigned char *p, size_t len,
 
 /* Masks of a word's first 0 to 8 bytes. */
 static const uint64_t byte_mask[9] = {
-        0,
-        0xFF,
-        0xFFFF,
-        0xFFFFFF,
-        0xFFFFFFFF,
-        0xFFFFFFFFFF,
-        0xFFFFFFFFFFFF,
-        0xFFFFFFFFFFFFFF,
+        0,          0xFF,         0xFFFF,         0xFFFFFF,
+        0xFFFFFFFF, 0xFFFFFFFFFF, 0xFFFFFFFFFFFF, 0xFFFFFFFFFFFFFF,
         UINT64_MAX,
 };
 
@@ -1470,8 +1464,12 @@ nth_value(uint64_t *v, size_t n, size_t k)
 			sort_items(v + lo, hi - lo, sizeof(*v), u64_cmp);
 			break;
 		}
-		pivot = a < b ? (b < c ? b : a < c ? c : a)
-		              : (a < c ? a : b < c ? c : b);
+		pivot = a < b ? (b < c   ? b
+		                 : a < c ? c
+		                         : a)
+		              : (a < c   ? a
+		                 : b < c ? c
+		                         : b);
 		/* v[lo, lt) < pivot, v[lt, i) == pivot, v[gt, hi) > pivot */
 		while (i < gt) {
 			x = v[i];

@@ -26,12 +26,12 @@
 #include <stdint.h>
 
 enum trace_format {
-	TRACE_FORMAT_V1,        /* key + data in one file, or .key + .data */
-	TRACE_FORMAT_V1_STREAM, /* SLOW 0xF1..0xF3 with inline packets */
-	TRACE_FORMAT_V2,        /* SLOW 4 or 5: LEB128 entry blocks */
-	TRACE_FORMAT_V2_STREAM, /* SLOW 0xF4 or 0xF5 */
-	TRACE_FORMAT_HPROF,     /* hprof text CPU profile (read/hprof.c) */
-	TRACE_FORMAT_PPROF,     /* pprof profile.proto (read/pprof.c) */
+	TRACE_FORMAT_V1,         /* key + data in one file, or .key + .data */
+	TRACE_FORMAT_V1_STREAM,  /* SLOW 0xF1..0xF3 with inline packets */
+	TRACE_FORMAT_V2,         /* SLOW 4 or 5: LEB128 entry blocks */
+	TRACE_FORMAT_V2_STREAM,  /* SLOW 0xF4 or 0xF5 */
+	TRACE_FORMAT_HPROF,      /* hprof text CPU profile (read/hprof.c) */
+	TRACE_FORMAT_PPROF,      /* pprof profile.proto (read/pprof.c) */
 	TRACE_FORMAT_SIMPLEPERF, /* simpleperf report-sample --protobuf
 	                            (read/simpleperf.c) */
 };

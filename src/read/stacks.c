@@ -153,7 +153,8 @@ trace_stacks_emit(const struct trace_stack *stacks, size_t n,
 		return;
 	for (i = 0; i < n; i++) {
 		const struct trace_stack *st = &stacks[i];
-		struct walk x = {i ? &stacks[i - 1] : NULL, 0, 0}, y = {st, 0, 0};
+		struct walk x = {i ? &stacks[i - 1] : NULL, 0, 0},
+		            y = {st, 0, 0};
 		size_t common = 0;
 
 		if (i && st->tid != tid) {

@@ -32,7 +32,7 @@ struct trace_stack {
 	uint32_t tid;
 	/* Method indexes, root first; with parts, part indexes. */
 	const uint32_t *frames;
-	size_t n; /* at least one frame */
+	size_t n;                              /* at least one frame */
 	const struct trace_stack_parts *parts; /* NULL: frames are methods */
 	uint64_t weight;
 	uint64_t order; /* ties between equal stacks: the lower first */

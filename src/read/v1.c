@@ -155,9 +155,10 @@ read_data(const unsigned char *buf, size_t len, uint64_t base,
 		char why[120];
 
 		if (len == 4)
-			snprintf(why, sizeof(why),
-			         "the file ends after the data magic 'SLOW' (no "
-			         "data header, no records)");
+			snprintf(
+			        why, sizeof(why),
+			        "the file ends after the data magic 'SLOW' (no "
+			        "data header, no records)");
 		else
 			snprintf(why, sizeof(why),
 			         "%zu bytes of text follow the data magic "

@@ -75,7 +75,8 @@ take_selection(struct app *app, enum app_view v)
 		selection_moved(app,
 		                selection_set_path(&app->sel, path, n, (int)v));
 	else
-		selection_moved(app, selection_set_method(&app->sel, m, (int)v));
+		selection_moved(app,
+		                selection_set_method(&app->sel, m, (int)v));
 }
 
 static void
@@ -455,9 +456,9 @@ history_push(struct app_history *h, struct app_place place)
 static struct app_place
 here(const struct app *app)
 {
-	struct app_place p = {app->view, app->sel.method, app->sel.thread,
-	                      app->sel.call, app->ntransforms,
-	                      app->scope.range};
+	struct app_place p = {app->view,        app->sel.method,
+	                      app->sel.thread,  app->sel.call,
+	                      app->ntransforms, app->scope.range};
 
 	return p;
 }
@@ -467,8 +468,7 @@ same_range(const struct time_range *a, const struct time_range *b)
 {
 	if (!a->on || !b->on)
 		return a->on == b->on;
-	return a->clock == b->clock && a->start == b->start &&
-	       a->end == b->end;
+	return a->clock == b->clock && a->start == b->start && a->end == b->end;
 }
 
 static void set_transforms(struct app *app, size_t n);
@@ -498,8 +498,12 @@ static void
 jump_from(struct app *app, enum app_view view, uint32_t m,
           const struct time_range *was)
 {
-	struct app_place to = {view, m, app->sel.thread, app->sel.call,
-	                       app->ntransforms, app->scope.range};
+	struct app_place to = {view,
+	                       m,
+	                       app->sel.thread,
+	                       app->sel.call,
+	                       app->ntransforms,
+	                       app->scope.range};
 	struct app_place from = here(app);
 
 	if (view == app->view && m == app->sel.method)
@@ -531,15 +535,14 @@ app_select(struct app *app, uint32_t m)
 void
 app_select_path(struct app *app, const uint32_t *path, size_t n)
 {
-	selection_moved(app,
-	                selection_set_path(&app->sel, path, n, app->view));
+	selection_moved(app, selection_set_path(&app->sel, path, n, app->view));
 }
 
 void
 app_select_call(struct app *app, uint32_t t, uint32_t c)
 {
-	selection_moved(app, selection_set_call(&app->sel, app->tree, t, c,
-	                                        app->view));
+	selection_moved(
+	        app, selection_set_call(&app->sel, app->tree, t, c, app->view));
 }
 
 static void
@@ -613,8 +616,9 @@ toggle_java_only(struct app *app)
 
 	if (app->tree->header.format != TRACE_FORMAT_SIMPLEPERF ||
 	    !type_index(app, &i, &n)) {
-		app_message(app, false,
-		            "only simpleperf recordings tell Java frames apart");
+		app_message(
+		        app, false,
+		        "only simpleperf recordings tell Java frames apart");
 		return;
 	}
 	app->java_only = !app->java_only;
@@ -629,9 +633,10 @@ cycle_sample_type(struct app *app)
 	unsigned long i, n;
 
 	if (!type_index(app, &i, &n)) {
-		app_message(app, false,
-		            "only pprof profiles and simpleperf recordings have "
-		            "sample types");
+		app_message(
+		        app, false,
+		        "only pprof profiles and simpleperf recordings have "
+		        "sample types");
 		return;
 	}
 	if (n < 2) {
@@ -1607,10 +1612,10 @@ push_transform(struct app *app, struct app_transform *xp)
 		            x.kind == TRANSFORM_COLLAPSE_RECURSION
 		                    ? "no recursion of it is left"
 		            : x.kind == TRANSFORM_COLLAPSE_CLASS ||
-		                    x.kind == TRANSFORM_COLLAPSE_PACKAGE
+		                            x.kind == TRANSFORM_COLLAPSE_PACKAGE
 		                    ? "no frames of it are nested"
 		            : x.kind == TRANSFORM_FOCUS_METHOD ||
-		                    x.kind == TRANSFORM_FOCUS_SUBTREE
+		                            x.kind == TRANSFORM_FOCUS_SUBTREE
 		                    ? "every call is inside it"
 		                    : "no call of it is left");
 		calltree_free(next);
@@ -1632,7 +1637,8 @@ push_transform(struct app *app, struct app_transform *xp)
 		/* The title counts them; here they are, in order. */
 		char *list = transforms_text(app, false);
 
-		app_message(app, false, "%zu transforms: %s (U undoes the last)",
+		app_message(app, false,
+		            "%zu transforms: %s (U undoes the last)",
 		            app->ntransforms, list);
 		free(list);
 	} else
@@ -1818,8 +1824,8 @@ draw_title(struct app *app, struct canvas *c)
 	}
 	/* What the view adds (the frames' summary) after the range. */
 	if (view_ops[app->view]->title) {
-		char *more = view_ops[app->view]->title(app->state[app->view],
-		                                        app);
+		char *more =
+		        view_ops[app->view]->title(app->state[app->view], app);
 
 		if (more) {
 			char *both = xasprintf("%s | %s", rest, more);
@@ -1835,8 +1841,7 @@ draw_title(struct app *app, struct canvas *c)
 	if (xf) {
 		char *whole = xasprintf("%s%s | %s", file, rest, xf);
 
-		if ((int)text_width(whole) > c->width &&
-		    app->ntransforms > 1) {
+		if ((int)text_width(whole) > c->width && app->ntransforms > 1) {
 			free(xf);
 			xf = transforms_text(app, true);
 		}

@@ -38,8 +38,8 @@ enum app_clocks {
 struct app_place {
 	enum app_view view;
 	uint32_t method;
-	uint32_t thread, call; /* the call selected there, or CALL_NONE */
-	size_t transforms; /* how many transforms applied there */
+	uint32_t thread, call;   /* the call selected there, or CALL_NONE */
+	size_t transforms;       /* how many transforms applied there */
 	struct time_range range; /* the range there (the thread scope is
 	                            not part of a place) */
 };

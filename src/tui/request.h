@@ -42,14 +42,14 @@
 	R(VIEW_CALLTREE, "Views", "7 C",                                       \
 	  "call tree view; on a method: its call paths")                       \
 	R(VIEW_FRAMES, "Views", "8 J",                                         \
-	  "frames view: every frame against the budget")                      \
+	  "frames view: every frame against the budget")                       \
 	R(VIEW_CALLS, "Views", "9 I",                                          \
-	  "calls view: each call of the selected method")                     \
+	  "calls view: each call of the selected method")                      \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
 	R(SAMPLE_TYPE, "Profile", "y",                                         \
-	  "pprof, simpleperf: cycle the sample type (sizes, counts, events)") \
+	  "pprof, simpleperf: cycle the sample type (sizes, counts, events)")  \
 	R(JAVA_ONLY, "Profile", "Y",                                           \
-	  "simpleperf: only Java frames, or every frame again")               \
+	  "simpleperf: only Java frames, or every frame again")                \
 	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
 	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
 	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \
@@ -60,11 +60,10 @@
 	R(CALL_PREV, "Timeline", ",",                                          \
 	  "previous call of the selected method, on any thread (any view)")    \
 	R(CALL_LONGEST, "Timeline", "L",                                       \
-	  "longest call of the selected method (from any view)")              \
+	  "longest call of the selected method (from any view)")               \
 	R(FIT, "Timeline", "0", "fit the whole trace (or the range)")          \
 	R(ZOOM_CALL, "Timeline", "z", "zoom to the selected call")             \
-	R(FOLD_ALL, "Timeline", "O",                                           \
-	  "fold every thread, or unfold them all")                             \
+	R(FOLD_ALL, "Timeline", "O", "fold every thread, or unfold them all")  \
 	R(SHOW_IDLE, "Timeline", "H",                                          \
 	  "show or hide the threads without a call in the range")              \
 	R(CHART_CLOCK, "Timeline", "W",                                        \
@@ -75,7 +74,7 @@
 	R(RANGE_CLEAR, "Timeline", "X", "clear the range")                     \
 	R(INVERT, "Icicle", "b", "bottom-up (inverted) icicle or call tree")   \
 	R(EXPAND_HOT, "Call tree", "e *",                                      \
-	  "expand the hottest path while a child has 80% of its time")        \
+	  "expand the hottest path while a child has 80% of its time")         \
 	R(EXPAND_ALL, "Call tree", "E",                                        \
 	  "expand everything under the row (up to 10000 rows)")                \
 	R(TAG, "Threads", "Space",                                             \

@@ -102,8 +102,9 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	app->quit = false;
 	if (strcmp(opts->args[0], "-") == 0 ||
 	    (opts->base && strcmp(opts->base, "-") == 0)) {
-		app_message(app, true, "standard input cannot be read again "
-		                       "for another sample type: name the file");
+		app_message(app, true,
+		            "standard input cannot be read again "
+		            "for another sample type: name the file");
 		return app;
 	}
 	tree = calltree_load_with(opts->args[0], &o, &err);

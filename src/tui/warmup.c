@@ -200,9 +200,8 @@ warmup_take_timeline(struct warmup *w, enum clock_index k)
 		pthread_mutex_lock(&w->lock);
 		if (!w->timeline_started) {
 			w->timeline_started = true;
-			w->timeline_apart =
-			        util_thread_start(&w->timeline_thread,
-			                          build_timeline, w);
+			w->timeline_apart = util_thread_start(
+			        &w->timeline_thread, build_timeline, w);
 			here = !w->timeline_apart;
 		}
 		pthread_mutex_unlock(&w->lock);

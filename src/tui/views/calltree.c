@@ -80,9 +80,9 @@ struct tree_row {
 struct scope_trees {
 	struct callpath trees[2]; /* top-down, bottom-up */
 	bool built[2];
-	bool *open[2];          /* per node of each tree: expanded */
-	size_t open_cap[2];     /* their lengths */
-	struct warmup_job *job; /* building the bottom-up tree meanwhile */
+	bool *open[2];           /* per node of each tree: expanded */
+	size_t open_cap[2];      /* their lengths */
+	struct warmup_job *job;  /* building the bottom-up tree meanwhile */
 	struct callers *callers; /* what makes the bottom-up tree */
 };
 
@@ -108,11 +108,11 @@ struct calltree_view {
 	struct list list; /* over rows */
 	bool rows_stale;  /* rebuild from the open flags */
 
-	unsigned sel_serial;    /* the app's selection as last seen */
-	bool refollow;          /* show the app's selection at the next draw */
-	uint32_t *path;         /* the cursor's call path, for the app */
+	unsigned sel_serial; /* the app's selection as last seen */
+	bool refollow;       /* show the app's selection at the next draw */
+	uint32_t *path;      /* the cursor's call path, for the app */
 	size_t npath, path_cap;
-	int width;              /* columns at the last draw */
+	int width; /* columns at the last draw */
 	/* By column, whether the times in view need seconds. */
 	bool seconds[TCOL_COUNT];
 	unsigned search_serial; /* the pattern whose matches were opened */
@@ -840,8 +840,8 @@ column_title(const struct calltree_view *v, int i, char *buf, size_t size)
 	        {"Self%", "Self", "", "", "", "", "Name"},
 	};
 	int set = is_profile(v) ? 2 : v->clock == CLOCK_WALL;
-	const char *t = self_inversion(v) ? self_only[set][i]
-	                                  : titles[v->mode][set][i];
+	const char *t =
+	        self_inversion(v) ? self_only[set][i] : titles[v->mode][set][i];
 	size_t word = strcspn(t, " ");
 
 	if (i == TCOL_CALLS && v->tree && v->tree->header.sample_weight)
@@ -936,8 +936,8 @@ cell_text(const struct calltree_view *v, const struct app *app, size_t r, int i,
 	case TCOL_CALLS:
 		if (row->node)
 			snprintf(buf, size, "%llu",
-			         (unsigned long long)column_value(
-			                 v, row->node, TCOL_CALLS));
+			         (unsigned long long)column_value(v, row->node,
+			                                          TCOL_CALLS));
 		break;
 	default:
 		/* A profile's counts and sizes, else times. */

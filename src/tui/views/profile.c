@@ -123,7 +123,9 @@ set_columns(struct profile_view *v, struct app *app)
 	struct column old =
 	        v->ncolumns ? v->columns[v->sort]
 	                    : (struct column){COL_INCL, app_main_clock(app),
-	                                      NULL, 0, 0, 0, false, true};
+	                                      NULL,     0,
+	                                      0,        0,
+	                                      false,    true};
 	/* A profile's values (hprof's sample counts too) are a total and a
 	 * self, not times, and it has no calls. */
 	uint64_t weight = app->tree->header.sample_weight;
@@ -147,8 +149,7 @@ set_columns(struct profile_view *v, struct app *app)
 			add_column(v, COL_CALLS, CLOCK_CPU, calls_title(app),
 			           5);
 			add_column(v, COL_PER_CALL, CLOCK_CPU, "Cpu/Call", 1);
-			add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call",
-			           1);
+			add_column(v, COL_PER_CALL, CLOCK_WALL, "Wall/Call", 1);
 		}
 	} else {
 		enum clock_index k = app_main_clock(app);
@@ -242,12 +243,13 @@ delta(const struct column *c, const struct app *app, uint32_t m, int64_t *d)
 	const struct profile_row *r =
 	        m < app->tree->nmethods ? &app->profile.rows[m] : &none;
 	uint64_t incl[CLOCK_COUNT] = {0}, excl[CLOCK_COUNT] = {0};
-	bool in_base = m < app->tree->nmethods
-	                       ? app_base_method(app, m, incl, excl)
-	                       : (base_compare_key(app->base,
-	                                           m - (uint32_t)app->tree->nmethods,
-	                                           incl, excl),
-	                          true);
+	bool in_base =
+	        m < app->tree->nmethods
+	                ? app_base_method(app, m, incl, excl)
+	                : (base_compare_key(app->base,
+	                                    m - (uint32_t)app->tree->nmethods,
+	                                    incl, excl),
+	                   true);
 	enum clock_index k = c->clock;
 
 	if (c->kind == COL_DELTA_EXCL)
@@ -311,10 +313,10 @@ method_cmp(const void *a, const void *b, void *arg)
 	} else {
 		static const struct profile_row none;
 		size_t n = s->app->tree->nmethods;
-		uint64_t vx = column_value(
-		        c, x < n ? &s->app->profile.rows[x] : &none);
-		uint64_t vy = column_value(
-		        c, y < n ? &s->app->profile.rows[y] : &none);
+		uint64_t vx = column_value(c, x < n ? &s->app->profile.rows[x]
+		                                    : &none);
+		uint64_t vy = column_value(c, y < n ? &s->app->profile.rows[y]
+		                                    : &none);
 
 		if (vx != vy)
 			r = vx > vy ? -1 : 1;
@@ -373,8 +375,8 @@ rebuild_rows(struct profile_view *v)
 
 		if (m >= v->gone) {
 			/* No drill-down: the trace shown has no such calls. */
-			r = (struct row){ROW_GONE, m - v->gone, CALL_NONE,
-			                 NULL, NULL};
+			r = (struct row){ROW_GONE, m - v->gone, CALL_NONE, NULL,
+			                 NULL};
 			push_row(v, r);
 			continue;
 		}
@@ -643,7 +645,6 @@ gone_name(const struct app *app, const struct row *row)
 	return s;
 }
 
-
 /* A column of times switches to seconds where milliseconds would take
  * more than this. */
 enum { MS_WIDTH = 9 };
@@ -655,8 +656,8 @@ enum { NAME_ROOM = 30 };
  * name NAME_ROOM columns (fewer on a narrow screen), the lowest prio
  * first to give way: the sort column and --base's changes never do. */
 static void
-lay_out(struct profile_view *v, const struct app *app,
-        const struct canvas *c, int body)
+lay_out(struct profile_view *v, const struct app *app, const struct canvas *c,
+        int body)
 {
 	enum trace_unit unit = app->tree->header.unit;
 	size_t n = v->ncolumns - 1, i;
@@ -727,7 +728,8 @@ lay_out(struct profile_view *v, const struct app *app,
 			if (col->shown ||
 			    c->width - used - col->width - 3 < NAME_ROOM)
 				continue;
-			if (take == SIZE_MAX || col->prio > v->columns[take].prio)
+			if (take == SIZE_MAX ||
+			    col->prio > v->columns[take].prio)
 				take = i;
 		}
 		if (take == SIZE_MAX)
@@ -782,7 +784,8 @@ cell_text(const struct app *app, const struct row *row,
 	if (row->kind == ROW_GONE) {
 		/* Nothing here, as diff writes it; the change is all of
 		 * BASE's time. */
-		if (col->kind != COL_DELTA_EXCL && col->kind != COL_DELTA_INCL) {
+		if (col->kind != COL_DELTA_EXCL &&
+		    col->kind != COL_DELTA_INCL) {
 			snprintf(buf, size, "-");
 			return ROLE_DIM;
 		}
@@ -1234,8 +1237,8 @@ profile_rows(void *state, struct app *app)
 		/* Every column, in milliseconds. */
 		cols[i] = v->columns[i];
 		cols[i].seconds = false;
-		titles[i] = column_title(v, &cols[i], app->tree->header.unit,
-		                         NULL);
+		titles[i] =
+		        column_title(v, &cols[i], app->tree->header.unit, NULL);
 		names[i] = titles[i];
 		kinds[i] = v->columns[i].kind == COL_NAME ? TABLE_STRING
 		                                          : TABLE_NUMBER;
@@ -1266,11 +1269,12 @@ profile_rows(void *state, struct app *app)
 			               : method_full_name(
 			                         &app->tree->methods
 			                                  [row->method]);
-			table_fmt(t, "%s%s%s",
-			          row->kind == ROW_METHOD || row->kind == ROW_GONE
-			                  ? ""
-			                  : "    ",
-			          name, row->kind == ROW_GONE ? "  (gone)" : "");
+			table_fmt(
+			        t, "%s%s%s",
+			        row->kind == ROW_METHOD || row->kind == ROW_GONE
+			                ? ""
+			                : "    ",
+			        name, row->kind == ROW_GONE ? "  (gone)" : "");
 			free(name);
 		}
 	}

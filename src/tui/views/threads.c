@@ -35,10 +35,10 @@ struct threads_view {
 	size_t ntagged;
 	enum thread_column sort;
 	bool ascending;
-	struct list list;  /* over order */
+	struct list list;       /* over order */
 	int widths[TCOL_COUNT]; /* of the columns after the name's, sized
 	                           to their widest cell (size_columns) */
-	int name_w, ncols; /* the header as the last draw laid it out */
+	int name_w, ncols;      /* the header as the last draw laid it out */
 	/* The filter on names (NULL: none) and the model it reads. */
 	const regex_t *filter;
 	const struct calltree *tree;
@@ -144,10 +144,10 @@ cell_text(const struct calltree *tree, uint32_t t, int i, char *buf,
           size_t size)
 {
 	/* A pprof profile's values are no samples: it has no count. */
-	bool absent = (i == TCOL_WALL && !tree->has_clock[CLOCK_WALL]) ||
-	              (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]) ||
-	              (i == TCOL_CALLS &&
-	               tree->header.format == TRACE_FORMAT_PPROF);
+	bool absent =
+	        (i == TCOL_WALL && !tree->has_clock[CLOCK_WALL]) ||
+	        (i == TCOL_CPU && !tree->has_clock[CLOCK_CPU]) ||
+	        (i == TCOL_CALLS && tree->header.format == TRACE_FORMAT_PPROF);
 
 	if (absent)
 		snprintf(buf, size, "-");

@@ -387,7 +387,8 @@ mark_methods(struct timeline_view *v, struct app *app, struct canvas *c,
 			}
 		}
 		if (i == n && app->sel.method != CALL_NONE &&
-		    timeline_method_overlaps(tl, app->sel.method, t, s, s + v->col))
+		    timeline_method_overlaps(tl, app->sel.method, t, s,
+		                             s + v->col))
 			canvas_set_role(c, x0 + x, y, 1, ROLE_HOT);
 	}
 }

@@ -81,8 +81,7 @@ row_cmp(const void *a, const void *b, void *arg)
 
 	if (s->v->sort == SORT_NAME) {
 		r = strcmp(s->tree->threads[x].name, s->tree->threads[y].name);
-	} else if ((x == s->v->drawer || y == s->v->drawer) &&
-	           !s->v->reverse) {
+	} else if ((x == s->v->drawer || y == s->v->drawer) && !s->v->reverse) {
 		/* The thread that draws frames first, as Studio shows it. */
 		return x == s->v->drawer ? -1 : 1;
 	} else {
@@ -367,7 +366,8 @@ follow(struct timeline_view *v, struct app *app)
 		return;
 	}
 	if (sel->method == CALL_NONE ||
-	    (v->call != CALL_NONE && calltree_method(tree, v->call) == sel->method))
+	    (v->call != CALL_NONE &&
+	     calltree_method(tree, v->call) == sel->method))
 		return;
 	if (!chart_longest(tlv_index_of(v), &app->scope, sel->method, &h))
 		return;

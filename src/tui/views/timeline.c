@@ -19,9 +19,9 @@
  * header line, and `O` folds (or unfolds) them all.  Threads come by
  * busy time, the one that draws frames (Choreographer.doFrame's, else
  * main) first; those without a call in the range wait behind a line
- * that counts them, shown by `H`.  A thread shows as many depths as fit, and `+N deeper`
- * says how many do not; the current thread's depths scroll to keep the
- * selected call in sight.
+ * that counts them, shown by `H`.  A thread shows as many depths as fit, and
+ * `+N deeper` says how many do not; the current thread's depths scroll to keep
+ * the selected call in sight.
  *
  * The window is a whole number of columns of `col` microseconds each:
  * slices start at multiples of col, so panning never reshuffles cells.

@@ -53,7 +53,7 @@ struct timeline_view {
 	bool rows_stale; /* the scope changed */
 	enum sort_key sort;
 	bool reverse;
-	bool *folded;      /* per thread of the tree */
+	bool *folded; /* per thread of the tree */
 	/* The threads of the scope without a call in the range are left
 	 * out of the rows (nidle of them) unless show_idle (H). */
 	bool show_idle;
@@ -63,19 +63,19 @@ struct timeline_view {
 	uint32_t drawer;
 	bool *frame_methods; /* per method, made on first need */
 	bool frames_known;
-	size_t cur, top;   /* current row, first row shown */
-	uint32_t call;     /* the selected call, or CALL_NONE: the header */
+	size_t cur, top; /* current row, first row shown */
+	uint32_t call;   /* the selected call, or CALL_NONE: the header */
 	/* The app's selection as last seen (its serial), and whether the
 	 * call shown was chosen for a method selected elsewhere rather than
 	 * by the user (`.` and `,` then start from the ends). */
 	unsigned sel_serial;
 	bool call_guessed;
-	size_t dtop;       /* the current thread's first depth shown */
-	uint64_t col;      /* microseconds per column */
-	uint64_t first;    /* first column shown, at first * col */
-	enum fit_mode fit; /* recompute the window at every draw */
-	uint64_t cursor;   /* the time cursor */
-	bool marking;      /* a range is being selected */
+	size_t dtop;               /* the current thread's first depth shown */
+	uint64_t col;              /* microseconds per column */
+	uint64_t first;            /* first column shown, at first * col */
+	enum fit_mode fit;         /* recompute the window at every draw */
+	uint64_t cursor;           /* the time cursor */
+	bool marking;              /* a range is being selected */
 	uint64_t mark_lo, mark_hi; /* what was selected at its start */
 	struct time_range seen;    /* the app's range at the last refresh */
 	int plot;                  /* plot columns at the last draw */
