@@ -139,6 +139,15 @@ hot_text(const struct calltree *tree, const struct drawn_frame *f)
 	return out;
 }
 
+/* The machine formats' columns (the text's are the first six, then the
+ * hot methods in one), and every format's kinds. */
+static const char *const frame_columns[] = {
+        "thread", "tid",  "start",     "wall", "cpu",
+        "over",   "hot1", "hot1_excl", "hot2", "hot2_excl"};
+static const enum table_kind frame_kinds[] = {
+        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
+        TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER};
+
 static struct table *
 frame_table(const struct calltree *tree, const struct frames *fr,
             const struct drawn_frame *rows, size_t n, enum table_format format)
@@ -150,16 +159,9 @@ frame_table(const struct calltree *tree, const struct frames *fr,
 	                                         "cpu",
 	                                         "over",
 	                                         "hot methods (exclusive)"};
-	static const char *const names[] = {
-	        "thread", "tid",  "start",     "wall", "cpu",
-	        "over",   "hot1", "hot1_excl", "hot2", "hot2_excl"};
-	static const enum table_kind kinds[] = {
-	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER,
-	        TABLE_STRING, TABLE_NUMBER};
 	bool text = format == TABLE_TEXT;
-	struct table *t = text ? table_new(7, text_names, kinds)
-	                       : table_new(10, names, kinds);
+	struct table *t = text ? table_new(7, text_names, frame_kinds)
+	                       : table_new(10, frame_columns, frame_kinds);
 	size_t i;
 	int k;
 
@@ -208,13 +210,6 @@ static void
 print_tsv(const struct calltree *tree, const struct frames *fr,
           const struct drawn_frame *rows, size_t n)
 {
-	static const char *const names[] = {
-	        "thread", "tid",  "start",     "wall", "cpu",
-	        "over",   "hot1", "hot1_excl", "hot2", "hot2_excl"};
-	static const enum table_kind kinds[] = {
-	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER,
-	        TABLE_STRING, TABLE_NUMBER};
 	static const size_t widths[10] = {0};
 	char **full = xcalloc(tree->nmethods + 1, sizeof(*full));
 	char num[8][24];
@@ -222,7 +217,8 @@ print_tsv(const struct calltree *tree, const struct frames *fr,
 	size_t i;
 	int k;
 
-	table_print_row(stdout, TABLE_TSV, 10, names, kinds, widths);
+	table_print_row(stdout, TABLE_TSV, 10, frame_columns, frame_kinds,
+	                widths);
 	for (i = 0; i < n; i++) {
 		const struct drawn_frame *f = &rows[i];
 		uint64_t v[] = {tree->threads[f->thread].tid, f->start,
@@ -254,7 +250,8 @@ print_tsv(const struct calltree *tree, const struct frames *fr,
 			cells[6 + 2 * k] = full[m];
 			cells[7 + 2 * k] = num[5 + k];
 		}
-		table_print_row(stdout, TABLE_TSV, 10, cells, kinds, widths);
+		table_print_row(stdout, TABLE_TSV, 10, cells, frame_kinds,
+		                widths);
 	}
 	for (i = 0; i < tree->nmethods; i++)
 		free(full[i]);
