@@ -311,7 +311,6 @@ fi
 if command -v tmux >/dev/null 2>&1; then
 	unset TMUX
 	sock=tracetui-harden-$$
-	tm() { tmux -L "$sock" -f /dev/null "$@"; }
 	trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 	# viewer NAME [setsid]: the viewer in window NAME, its status
 	# written to $tmp/NAME.rc when it ends; its pid in $pid.

@@ -30,6 +30,27 @@ skip_all() {
 	exit 0
 }
 
+# tm ARGS: tmux on the test's own server, named by $sock, with no
+# configuration read.
+tm() {
+	tmux -L "$sock" -f /dev/null "$@"
+}
+
+# pane_wait TEXT [PANE]: poll PANE (p) of that server for TEXT (grep)
+# for up to 5 s; false, with the pane as a diagnostic, when it never
+# shows.
+pane_wait() {
+	pw_i=0
+	while [ $pw_i -lt 50 ]; do
+		tm capture-pane -p -t "${2:-p}" 2>/dev/null | grep -q -- "$1" &&
+			return 0
+		sleep 0.1
+		pw_i=$((pw_i + 1))
+	done
+	tm capture-pane -p -t "${2:-p}" 2>/dev/null | diag
+	return 1
+}
+
 # The per-method numbers of a `report --format tsv` on one clock, in a form
 # that compares with dmtracedump's: placeholder rows dropped (dmtracedump
 # lumps unknown ids together), rows with the same name summed, sorted.

@@ -160,9 +160,6 @@ ok "$([ -z "$bad" ] && echo 0 || echo 1)" \
 if command -v tmux >/dev/null 2>&1; then
 	unset TMUX
 	sock=tracetui-mapping-$$
-	tm() {
-		tmux -L "$sock" -f /dev/null "$@"
-	}
 	trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 	if tm new-session -d -s t -x 120 -y 30 \
 		"env TERM=screen '$TRACETUI' --mapping '$map' '$trace'" \

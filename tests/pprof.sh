@@ -148,41 +148,26 @@ ok "$(printf '%s\n' "$out" | grep -q '<th>Total %</th><th>Total</th><th>Self %</
 # profile: main 6 in total), the timeline says there is none, q quits.
 if command -v tmux >/dev/null 2>&1; then
 	sock=tracetui-pprof-$$
-	tm() {
-		tmux -L "$sock" -f /dev/null "$@"
-	}
-	# wait_for TEXT: poll the pane for TEXT for up to 5 s.
-	wait_for() {
-		i=0
-		while [ $i -lt 50 ]; do
-			tm capture-pane -p -t p 2>/dev/null | grep -q -- "$1" &&
-				return 0
-			sleep 0.1
-			i=$((i + 1))
-		done
-		tm capture-pane -p -t p 2>/dev/null | diag
-		return 1
-	}
 	if tm new-session -d -s p -x 100 -y 20 \
 		"env TERM=screen LC_ALL=C '$TRACETUI' '$old'; echo EXIT \$?; sleep 10" \
 		>/dev/null 2>&1; then
-		wait_for 'type: space/bytes'
+		pane_wait 'type: space/bytes'
 		ok $? "viewer: the title names the sample type"
-		ok "$(wait_for '180 B .* main$' && echo 0 || echo 1)" \
+		ok "$(pane_wait '180 B .* main$' && echo 0 || echo 1)" \
 			"viewer: sizes in the profile"
 		tm send-keys -t p y
-		wait_for 'type: objects/count'
+		pane_wait 'type: objects/count'
 		ok $? "viewer: y loads the next sample type"
-		ok "$(wait_for '  6 .* main$' && echo 0 || echo 1)" \
+		ok "$(pane_wait '  6 .* main$' && echo 0 || echo 1)" \
 			"viewer: counts after y"
 		tm send-keys -t p y
-		wait_for 'type: space/bytes'
+		pane_wait 'type: space/bytes'
 		ok $? "viewer: y comes back to the first type"
 		tm send-keys -t p 2
-		wait_for 'No timeline: pprof samples carry no time'
+		pane_wait 'No timeline: pprof samples carry no time'
 		ok $? "viewer: the timeline says there is none"
 		tm send-keys -t p q
-		wait_for 'EXIT 0'
+		pane_wait 'EXIT 0'
 		ok $? "viewer: q quits with status 0"
 		tm kill-server >/dev/null 2>&1
 	fi

@@ -188,38 +188,24 @@ ok "$(printf '%s\n' "$out" | grep -q '^Foo.main	0	5	' &&
 # Y leaves out native and kernel frames; q quits.
 if command -v tmux >/dev/null 2>&1; then
 	sock=tracetui-simpleperf-$$
-	tm() {
-		tmux -L "$sock" -f /dev/null "$@"
-	}
-	wait_for() {
-		i=0
-		while [ $i -lt 50 ]; do
-			tm capture-pane -p -t p 2>/dev/null | grep -q -- "$1" &&
-				return 0
-			sleep 0.1
-			i=$((i + 1))
-		done
-		tm capture-pane -p -t p 2>/dev/null | diag
-		return 1
-	}
 	if tm new-session -d -s p -x 120 -y 16 \
 		"env TERM=screen LC_ALL=C '$TRACETUI' '$small'; echo EXIT \$?; sleep 10" \
 		>/dev/null 2>&1; then
-		wait_for 'cpu-clock samples: estimates'
+		pane_wait 'cpu-clock samples: estimates'
 		ok $? "viewer: the title names the event type, estimates"
 		tm send-keys -t p y
-		wait_for 'sched:sched_switch samples'
+		pane_wait 'sched:sched_switch samples'
 		ok $? "viewer: y loads the next event type"
 		tm send-keys -t p y
-		wait_for 'all samples'
+		pane_wait 'all samples'
 		ok $? "viewer: then all of them"
 		tm send-keys -t p y Y
-		wait_for 'event type cpu-clock, Java frames only'
+		pane_wait 'event type cpu-clock, Java frames only'
 		ok $? "viewer: Y keeps Java frames only"
 		ok "$(tm capture-pane -p -t p | grep -q memcpy && echo 1 || echo 0)" \
 			"viewer: memcpy's sample went to Foo.work"
 		tm send-keys -t p q
-		wait_for 'EXIT 0'
+		pane_wait 'EXIT 0'
 		ok $? "viewer: q quits with status 0"
 		tm kill-server >/dev/null 2>&1
 	fi
