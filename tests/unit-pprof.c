@@ -21,72 +21,17 @@
 #include "read/load.h"
 #include "read/pprof.h"
 #include "read/protobuf.h"
+#include "proto-write.h"
 #include "tap.h"
 #include "text/width.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
 
-struct buf {
-	unsigned char *p;
-	size_t n, cap;
-};
-
-static void
-put_byte(struct buf *b, unsigned char c)
-{
-	UTIL_GROW(b->p, b->cap, b->n + 1);
-	b->p[b->n++] = c;
-}
-
-static void
-put_varint(struct buf *b, uint64_t v)
-{
-	while (v >= 0x80) {
-		put_byte(b, (unsigned char)(v | 0x80));
-		v >>= 7;
-	}
-	put_byte(b, (unsigned char)v);
-}
-
-static void
-put_key(struct buf *b, unsigned field, unsigned wire)
-{
-	put_varint(b, (uint64_t)field << 3 | wire);
-}
-
-/* A varint field. */
-static void
-put_int(struct buf *b, unsigned field, int64_t v)
-{
-	put_key(b, field, 0);
-	put_varint(b, (uint64_t)v);
-}
-
-static void
-put_bytes(struct buf *b, unsigned field, const void *data, size_t len)
-{
-	size_t i;
-
-	put_key(b, field, 2);
-	put_varint(b, len);
-	for (i = 0; i < len; i++)
-		put_byte(b, ((const unsigned char *)data)[i]);
-}
-
 static void
 put_string(struct buf *b, const char *s)
 {
 	put_bytes(b, 6, s, strlen(s));
-}
-
-/* Message m as field `field` of b; m is released. */
-static void
-put_msg(struct buf *b, unsigned field, struct buf *m)
-{
-	put_bytes(b, field, m->p, m->n);
-	free(m->p);
-	memset(m, 0, sizeof(*m));
 }
 
 /* Packed integers as field `field`. */
