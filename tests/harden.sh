@@ -18,8 +18,7 @@ RENDER=${top_builddir:-.}/tests/render
 [ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
 command -v timeout >/dev/null || skip_all "no timeout(1)"
 
-if ldd "$TRACETUI" 2>/dev/null | grep -q libasan ||
-	grep -q AddressSanitizer "$TRACETUI" 2>/dev/null; then
+if asan_built "$TRACETUI"; then
 	asan=yes
 else
 	asan=no

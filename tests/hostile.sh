@@ -12,8 +12,7 @@ command -v timeout >/dev/null || skip_all "no timeout(1)"
 
 # limited CMD...: run with 60 s and 4 GiB of address space (no address
 # space limit under AddressSanitizer, which reserves terabytes of it).
-if ldd "$TRACETUI" 2>/dev/null | grep -q libasan ||
-	grep -q AddressSanitizer "$TRACETUI" 2>/dev/null; then
+if asan_built "$TRACETUI"; then
 	vlimit=unlimited
 else
 	vlimit=4194304

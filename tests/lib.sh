@@ -30,6 +30,13 @@ skip_all() {
 	exit 0
 }
 
+# asan_built BINARY: whether BINARY was built with AddressSanitizer,
+# which reserves terabytes of address space (no ulimit -v under it).
+asan_built() {
+	ldd "$1" 2>/dev/null | grep -q libasan ||
+		grep -q AddressSanitizer "$1" 2>/dev/null
+}
+
 # tm ARGS: tmux on the test's own server, named by $sock, with no
 # configuration read.
 tm() {

@@ -159,9 +159,7 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
 cuts "$small" 1 "every cut of the small recording is read or refused"
 as_report "$small" "the small recording"
-if /usr/bin/time -f %M true >/dev/null 2>&1 &&
-	! ldd "$TRACETUI" 2>/dev/null | grep -q libasan &&
-	! grep -q AddressSanitizer "$TRACETUI" 2>/dev/null; then
+if /usr/bin/time -f %M true >/dev/null 2>&1 && ! asan_built "$TRACETUI"; then
 	"$UNIT" --write-distinct "$tmp/distinct.trace" 100000
 	size=$(wc -c <"$tmp/distinct.trace")
 	/usr/bin/time -o "$tmp/peak" -f %M "$TRACETUI" report -f tsv \
