@@ -62,7 +62,6 @@
 #include "model/builder.h"
 #include "model/calltree.h"
 #include "query/diff.h"
-#include "query/frames.h"
 #include "query/profile.h"
 #include "query/timeline.h"
 #include "model/scope.h"
@@ -977,49 +976,18 @@ check_sum_paths(const struct calltree *tree, const struct calltree *sums,
 	callpath_done(&q);
 }
 
-/* The frame methods of the checks: a fifth of them, by a hash of the
- * index, so that frames nest in frames and recurse. */
-static bool *
-fuzz_frame_methods(const struct calltree *tree, void *arg)
-{
-	bool *flags = xcalloc(tree->nmethods + 1, sizeof(*flags));
-	size_t m;
-
-	(void)arg;
-	for (m = 0; m < tree->nmethods; m++)
-		flags[m] = (uint32_t)(m * 2654435761u) >> 29 < 2;
-	return flags;
-}
-
 /* The frames summed in sums are those frames_find finds in tree's
  * calls. */
 static void
 check_sum_frames(const struct calltree *tree, const struct calltree *sums)
 {
-	bool *flags = fuzz_frame_methods(tree, NULL);
-	struct frames a, b;
 	struct scope scope;
-	size_t i;
+	size_t at;
 
 	scope_init_all(&scope, tree);
-	frames_find(&a, tree, &scope, flags, 16667);
-	frames_find(&b, sums, &scope, flags, 16667);
-	CHECK(a.count == b.count, "%zu frames, %zu when summed", a.count,
-	      b.count);
-	for (i = 0; i < a.count; i++) {
-		const struct drawn_frame *x = &a.frames[i], *y = &b.frames[i];
-
-		CHECK(x->thread == y->thread && x->start == y->start &&
-		              !memcmp(x->dur, y->dur, sizeof(x->dur)) &&
-		              !memcmp(x->hot, y->hot, sizeof(x->hot)) &&
-		              !memcmp(x->hot_excl, y->hot_excl,
-		                      sizeof(x->hot_excl)),
-		      "frame %zu differs when summed", i);
-	}
-	frames_done(&a);
-	frames_done(&b);
+	at = frames_difference(tree, sums, &scope);
 	scope_done(&scope);
-	free(flags);
+	CHECK(at == SIZE_MAX, "frame %zu differs when summed", at);
 }
 
 /* The input loaded for its sums only, its records split between two
@@ -1042,7 +1010,7 @@ check_sums(const uint8_t *data, size_t size, const char *sample_type,
 
 	b->sums_only = true;
 	b->paths = paths;
-	b->frame_methods = frames ? fuzz_frame_methods : NULL;
+	b->frame_methods = frames ? test_frame_methods : NULL;
 	b->split_at = split;
 	b->split_middle = middle;
 	b->split_middle_first = first;

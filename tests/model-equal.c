@@ -36,7 +36,6 @@
 
 #include "model/builder.h"
 #include "model/scope.h"
-#include "query/frames.h"
 #include "query/profile.h"
 #include "read/load.h"
 #include "profile-same.h"
@@ -194,71 +193,29 @@ same_paths(const struct calltree *a, const struct calltree *b, size_t t)
 	return at == SIZE_MAX;
 }
 
-/* The frame methods of the test: a fifth of them, by a hash of the
- * index, so that frames nest in frames and recurse. */
-static bool
-is_frame_method(size_t m)
-{
-	return (uint32_t)(m * 2654435761u) >> 29 < 2;
-}
-
-static bool *
-frame_methods(const struct calltree *tree, void *arg)
-{
-	bool *flags = calloc(tree->nmethods + 1, sizeof(*flags));
-	size_t m;
-
-	(void)arg;
-	for (m = 0; flags && m < tree->nmethods; m++)
-		flags[m] = is_frame_method(m);
-	return flags;
-}
-
 /* The frames of thread t (all threads when t is SIZE_MAX) in the
  * model a and in the sums b are the same. */
 static bool
 same_frames(const struct calltree *a, const struct calltree *b, size_t t)
 {
-	struct frames fa, fb;
 	struct scope scope;
-	bool *flags, same = true;
-	size_t i;
-	int k;
+	size_t at;
 
 	if (!b->sums || !b->frames_summed)
 		return true; /* the model came back, or no frames asked */
-	flags = frame_methods(a, NULL);
 	if (t == SIZE_MAX) {
 		scope_init_all(&scope, a);
 	} else {
 		scope_init_none(&scope, a);
 		scope_add(&scope, t);
 	}
-	frames_find(&fa, a, &scope, flags, 16667);
-	frames_find(&fb, b, &scope, flags, 16667);
-	if (fa.count != fb.count) {
-		problem = "frame count";
-		same = false;
-	}
-	for (i = 0; same && i < fa.count; i++) {
-		const struct drawn_frame *x = &fa.frames[i], *y = &fb.frames[i];
-
-		same = x->thread == y->thread && x->start == y->start;
-		for (k = 0; same && k < CLOCK_COUNT; k++)
-			same = x->dur[k] == y->dur[k];
-		for (k = 0; same && k < FRAME_HOT; k++)
-			same = x->hot[k] == y->hot[k] &&
-			       x->hot_excl[k] == y->hot_excl[k];
-		if (!same) {
-			fprintf(stderr, "frame %zu: ", i);
-			problem = "frames";
-		}
-	}
-	frames_done(&fa);
-	frames_done(&fb);
+	at = frames_difference(a, b, &scope);
 	scope_done(&scope);
-	free(flags);
-	return same;
+	if (at != SIZE_MAX) {
+		fprintf(stderr, "frame %zu: ", at);
+		problem = "frames";
+	}
+	return at == SIZE_MAX;
 }
 
 /* The model a and the sums-only load b: same header, same profiles of
@@ -331,7 +288,7 @@ load(const char *path, unsigned workers, bool sums, bool paths, bool frames,
 	b->max_workers = workers;
 	b->sums_only = sums;
 	b->paths = sums && paths;
-	b->frame_methods = frames ? frame_methods : NULL;
+	b->frame_methods = frames ? test_frame_methods : NULL;
 	b->split_at = split;
 	b->split_middle = middle;
 	b->split_middle_first = first;

@@ -5,10 +5,12 @@
 #define TRACETUI_TESTS_PROFILE_SAME_H
 
 #include "query/callpath.h"
+#include "query/frames.h"
 #include "query/profile.h"
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +100,51 @@ profile_difference(struct profile *p, struct profile *q)
 			return "profile link";
 	}
 	return NULL;
+}
+
+/* The frame methods of the checks: a fifth of tree's methods, by a hash
+ * of the index, so that frames nest in frames and recurse (a
+ * calltree_frame_methods_fn). */
+static inline bool *
+test_frame_methods(const struct calltree *tree, void *arg)
+{
+	bool *flags = calloc(tree->nmethods + 1, sizeof(*flags));
+	size_t m;
+
+	(void)arg;
+	for (m = 0; flags && m < tree->nmethods; m++)
+		flags[m] = (uint32_t)(m * 2654435761u) >> 29 < 2;
+	return flags;
+}
+
+/* The first frame of scope (test_frame_methods) where the model a and
+ * the sums b differ, or the count when one has fewer; SIZE_MAX when
+ * they have the same frames. */
+static inline size_t
+frames_difference(const struct calltree *a, const struct calltree *b,
+                  const struct scope *scope)
+{
+	bool *flags = test_frame_methods(a, NULL);
+	struct frames fa, fb;
+	size_t i, at = SIZE_MAX;
+
+	frames_find(&fa, a, scope, flags, 16667);
+	frames_find(&fb, b, scope, flags, 16667);
+	for (i = 0; i < fa.count && i < fb.count && at == SIZE_MAX; i++) {
+		const struct drawn_frame *x = &fa.frames[i], *y = &fb.frames[i];
+
+		if (x->thread != y->thread || x->start != y->start ||
+		    memcmp(x->dur, y->dur, sizeof(x->dur)) ||
+		    memcmp(x->hot, y->hot, sizeof(x->hot)) ||
+		    memcmp(x->hot_excl, y->hot_excl, sizeof(x->hot_excl)))
+			at = i;
+	}
+	if (at == SIZE_MAX && fa.count != fb.count)
+		at = i;
+	frames_done(&fa);
+	frames_done(&fb);
+	free(flags);
+	return at;
 }
 
 #endif
