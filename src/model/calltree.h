@@ -407,6 +407,16 @@ calltree_thread_span(const struct calltree *tree, size_t t, enum clock_index k)
 }
 /* The clock used when none is asked for: thread-cpu if present. */
 enum clock_index calltree_default_clock(const struct calltree *tree);
+/* Whether tree is a profile of values (pprof's, hprof's sample counts):
+ * a total and a self per method, on no clock, its calls only runs of
+ * samples. */
+static inline bool
+calltree_is_profile(const struct calltree *tree)
+{
+	return tree->header.format == TRACE_FORMAT_PPROF ||
+	       tree->header.unit == TRACE_UNIT_COUNT;
+}
+
 /* The clock time ranges are on: wall if present. */
 static inline enum clock_index
 calltree_default_range_clock(const struct calltree *tree)

@@ -186,8 +186,7 @@ is_profile(const struct calltree_view *v)
 {
 	/* A profile's values (pprof's, hprof's sample counts) are a total
 	 * and a self, not times on a clock, and it has no calls. */
-	return v->tree && (v->tree->header.format == TRACE_FORMAT_PPROF ||
-	                   v->tree->header.unit == TRACE_UNIT_COUNT);
+	return v->tree && calltree_is_profile(v->tree);
 }
 
 /* Whether column c shows: the other clock's only with both clocks;

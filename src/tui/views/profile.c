@@ -129,8 +129,7 @@ set_columns(struct profile_view *v, struct app *app)
 	/* A profile's values (hprof's sample counts too) are a total and a
 	 * self, not times, and it has no calls. */
 	uint64_t weight = app->tree->header.sample_weight;
-	bool profile = app->tree->header.format == TRACE_FORMAT_PPROF ||
-	               app->tree->header.unit == TRACE_UNIT_COUNT || weight;
+	bool profile = calltree_is_profile(app->tree) || weight;
 	size_t i;
 
 	v->ncolumns = 0;

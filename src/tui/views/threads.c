@@ -50,9 +50,7 @@ struct threads_view {
 static bool
 counts_samples(const struct calltree *tree)
 {
-	return tree->header.sample_weight ||
-	       tree->header.format == TRACE_FORMAT_PPROF ||
-	       tree->header.unit == TRACE_UNIT_COUNT;
+	return tree->header.sample_weight || calltree_is_profile(tree);
 }
 
 static uint64_t
