@@ -343,6 +343,11 @@ if [ -f "$a" ] && [ -f "$f" ]; then
 			! printf '%s\n' "$out" | grep -q 'Calls' &&
 			echo 0 || echo 1)" "diff, $runs run a side: samples, never calls"
 	done
+	# Every event type together has no single weight: still samples.
+	run "$TRACETUI" frames --sample-type all "$f"
+	ok "$([ $rc -eq 0 ] && printf '%s\n' "$out" | sed -n 2p |
+		grep -q 'numbers are samples .*never call counts; frames are estimates' &&
+		echo 0 || echo 1)" "frames --sample-type all: samples, estimates"
 fi
 if [ -f "$f" ]; then
 	gzip -dc <"$f" >"$tmp/plain.bin"
