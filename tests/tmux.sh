@@ -526,10 +526,10 @@ if [ -n "$utf8" ]; then
 	keys X
 	expect '\| range: all$' "$label: X clears the range"
 	keys Left
-	wait_for '! status_has "range cleared"'
 	# The selected call's name: after the last ": " or "> ", without
-	# its " (time)".
-	status_line
+	# its " (time)"; read once the line names a call (a capture taken
+	# mid-redraw may still show the message before it).
+	wait_for 'status_line; case $sl in *"range cleared"*) false ;; *" ("*")"*) true ;; *) false ;; esac'
 	name=${sl##*[:>] }
 	name=${name% (*)}
 	keys Enter
