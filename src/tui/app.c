@@ -1925,14 +1925,14 @@ draw_status(struct app *app, struct canvas *c, const char *pos)
 		right = note;
 	}
 	if (right) {
+		/* At most half the line, cut if it must: a note that the
+		 * calls failed, or of anomalies, is never dropped. */
 		int w = (int)text_width(right);
 
-		if (w < c->width / 2) {
-			canvas_text(c, c->width - w, y, w, right, ROLE_WARNING);
-			used = c->width - w - 1;
-		} else {
-			used = c->width;
-		}
+		if (w > c->width / 2)
+			w = c->width / 2;
+		canvas_text(c, c->width - w, y, w, right, ROLE_WARNING);
+		used = c->width - w - 1;
 	} else {
 		used = c->width;
 	}

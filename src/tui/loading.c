@@ -140,13 +140,58 @@ loading_line(char *buf, size_t size, const char *name, uint64_t done,
 		snprintf(buf + n, size - n, "]%s", tail);
 }
 
+/* How far the gate file lets the calls' read go: 0 while it is missing,
+ * the bytes it names, or no limit when it names none. */
+static uint64_t
+test_gate_allows(const char *gate)
+{
+	unsigned long long bytes;
+	FILE *f = fopen(gate, "r");
+	int n;
+
+	if (!f)
+		return 0;
+	n = fscanf(f, "%llu", &bytes);
+	fclose(f);
+	return n == 1 ? (uint64_t)bytes : UINT64_MAX;
+}
+
+/*
+ * Tests hold the read of the calls where the file TRACETUI_TEST_CALLS_GATE
+ * says (test_gate_allows): it waits, a minute at most, before it starts
+ * and at each report of its progress, done bytes in.  What a test does
+ * "while the calls load" then happens while they load, however fast the
+ * machine.
+ */
+static void
+wait_for_test_gate(uint64_t done)
+{
+	const char *gate = getenv("TRACETUI_TEST_CALLS_GATE");
+	struct timespec tick = {0, 10000000};
+	int i;
+
+	if (!gate || !*gate)
+		return;
+	for (i = 0; i < 6000 && done >= test_gate_allows(gate); i++)
+		nanosleep(&tick, NULL);
+}
+
 static void
 on_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct loading *l = arg;
+	uint64_t seen = atomic_load_explicit(&l->done, memory_order_relaxed);
 
 	atomic_store_explicit(&l->total, total, memory_order_relaxed);
-	atomic_store_explicit(&l->done, done, memory_order_relaxed);
+	/* Workers report in turn, one behind the other at times: the
+	 * count only goes forwards. */
+	while (done > seen &&
+	       !atomic_compare_exchange_weak_explicit(&l->done, &seen, done,
+	                                              memory_order_relaxed,
+	                                              memory_order_relaxed))
+		;
+	if (atomic_load_explicit(&l->first_over, memory_order_relaxed))
+		wait_for_test_gate(done);
 }
 
 static void *
@@ -167,6 +212,7 @@ load_main(void *arg)
 		atomic_store_explicit(&l->done, 0, memory_order_relaxed);
 		atomic_store_explicit(&l->first_over, true,
 		                      memory_order_release);
+		wait_for_test_gate(0);
 		o.sums_only = false;
 		l->model = calltree_load_with(l->path, &o, &l->err);
 	} else {
