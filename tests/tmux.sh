@@ -269,10 +269,15 @@ run_in_pane() {
 }
 
 # start ENV...: run the viewer on gen.trace with these environment
-# settings (and the options in $viewer_opts); its pid goes to $pid.
+# settings (and the options in $viewer_opts); its pid goes to $pid.  It
+# returns once the calls are read (the status line's note gone): a key
+# for a view that needs them then opens it at once, and the keys after
+# it go to that view, however loaded the machine.
 start() {
 	run_in_pane "export $*; exec $TRACETUI $viewer_opts $tmp/gen.trace"
 	expect '\| Profile \| all 3 threads \|' "$label: the viewer opens"
+	wait_for 'status_line; case $sl in *"calls loading"*) false ;; esac' ||
+		bail "$label: the calls of gen.trace never came"
 }
 
 gone() {
