@@ -511,6 +511,64 @@ test_table_rows(void)
 	}
 }
 
+/* fill_rows: n rows of the test_table_streamed table into t. */
+static void
+fill_rows(struct table *t, size_t n)
+{
+	static const char *const names[] = {"main", "w\x1Bide", "",
+	                                    "\xE2\x80\xAEx", "tab\there"};
+	size_t r;
+
+	for (r = 0; r < n; r++) {
+		table_row(t);
+		table_str(t, names[r % 5]);
+		table_u64(t, (uint64_t)r * 977 % 100003);
+		if (r % 3)
+			table_str(t, names[(r + 2) % 5]);
+		else
+			table_empty(t);
+	}
+}
+
+/* Measured, then streamed: the output table_print gives the rows held,
+ * in every format, for no row, one and many. */
+static void
+test_table_streamed(void)
+{
+	static const char *const names[] = {"thread", "n", "name"};
+	static const enum table_kind kinds[] = {TABLE_STRING, TABLE_NUMBER,
+	                                        TABLE_STRING};
+	static const char *const fmt_names[] = {"text", "TSV", "CSV", "JSON"};
+	static const size_t counts[] = {0, 1, 40};
+	enum table_format f;
+	size_t c;
+
+	for (f = TABLE_TEXT; f <= TABLE_JSON; f++) {
+		for (c = 0; c < 3; c++) {
+			struct table *held = table_new(3, names, kinds);
+			struct table *t = table_new(3, names, kinds);
+			char *want, *got = NULL;
+			size_t len = 0;
+			FILE *out = open_memstream(&got, &len);
+
+			fill_rows(held, counts[c]);
+			want = print_to_string(held, f);
+			table_measure(t);
+			fill_rows(t, counts[c]);
+			table_stream(t, out, f);
+			fill_rows(t, counts[c]);
+			table_end(t);
+			fclose(out);
+			is_str(got, want, "streamed as held: %s, %zu rows",
+			       fmt_names[f], counts[c]);
+			free(want);
+			free(got);
+			table_free(held);
+			table_free(t);
+		}
+	}
+}
+
 static void
 test_table(void)
 {
@@ -811,6 +869,7 @@ main(void)
 	test_text_width();
 	test_table();
 	test_table_rows();
+	test_table_streamed();
 	test_duration();
 	test_pattern();
 	return done_testing();

@@ -36,7 +36,9 @@ struct tree_out {
 	uint64_t total;
 	double min_pct;
 	bool text;
-	bool sampled; /* cmd_sampled: no calls */
+	bool sampled;   /* cmd_sampled: no calls */
+	bool measuring; /* the widths' pass: the last column, never padded,
+	                   is left out */
 };
 
 static char *
@@ -109,7 +111,7 @@ static void
 emit_node(struct tree_out *o, uint32_t id, unsigned depth)
 {
 	const struct callpath_node *n = &o->path->nodes[id];
-	char *label = node_label(o, n);
+	char *label;
 
 	table_row(o->table);
 	table_fmt(o->table, o->text ? "%.1f%%" : "%.1f",
@@ -123,6 +125,9 @@ emit_node(struct tree_out *o, uint32_t id, unsigned depth)
 		               o->tree->header.unit, o->text);
 		table_u64(o->table, n->calls);
 	}
+	if (o->measuring)
+		return;
+	label = node_label(o, n);
 	if (o->text) {
 		char *indented =
 		        depth > TREE_MAX_INDENT
@@ -249,8 +254,17 @@ cmd_tree(int argc, char **argv)
 	else
 		o.table = o.text ? table_new(5, text_names, text_kinds)
 		                 : table_new(6, data_names, kinds);
+	/* A row per call path: streamed, so that a deep or wide tree
+	 * costs no more memory than its paths. */
+	if (o.text) {
+		table_measure(o.table);
+		o.measuring = true;
+		emit(&o);
+		o.measuring = false;
+	}
+	table_stream(o.table, stdout, ct.opts.format);
 	emit(&o);
-	table_print(o.table, stdout, ct.opts.format);
+	table_end(o.table);
 	table_free(o.table);
 	callpath_done(&path);
 	cmd_close(&ct);

@@ -1,7 +1,8 @@
 /*
  * table: cells are stored as strings in one growing array, row-major; a
  * NULL cell is an empty one.  Text output pads to the widest cell of each
- * column, measured in terminal columns.
+ * column, measured in terminal columns.  A table that measures or streams
+ * holds only the row being made, and passes each on when the next starts.
  */
 #include "config.h"
 
@@ -17,12 +18,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum table_mode {
+	TABLE_HOLD,    /* rows kept for table_print */
+	TABLE_MEASURE, /* rows measured (widths) and dropped */
+	TABLE_STREAM,  /* rows printed as they are done */
+};
+
 struct table {
 	size_t ncols;
 	char **names;
 	enum table_kind *kinds;
 	char **cells;
 	size_t ncells, cap;
+	enum table_mode mode;
+	size_t *width; /* measured columns (TABLE_MEASURE, TABLE_STREAM) */
+	FILE *out;     /* TABLE_STREAM's */
+	enum table_format format;
+	size_t nprinted;
 };
 
 struct table *
@@ -55,6 +67,7 @@ table_free(struct table *t)
 	free(t->names);
 	free(t->kinds);
 	free(t->cells);
+	free(t->width);
 	free(t);
 }
 
@@ -65,9 +78,51 @@ push(struct table *t, char *cell)
 	t->cells[t->ncells++] = cell;
 }
 
+static void print_sep(const struct table *t, FILE *out,
+                      enum table_format format, char *const *row);
+static void print_json_row(const struct table *t, FILE *out, char *const *row);
+
+/* A measuring or streaming table's row, finished: measured or printed,
+ * then dropped. */
+static void
+pass_row(struct table *t)
+{
+	size_t i;
+
+	if (t->mode == TABLE_HOLD || !t->ncells)
+		return;
+	while (t->ncells % t->ncols)
+		push(t, NULL);
+	if (t->mode == TABLE_MEASURE) {
+		for (i = 0; i < t->ncols; i++) {
+			size_t w = t->cells[i] ? text_width(t->cells[i]) : 0;
+
+			if (w > t->width[i])
+				t->width[i] = w;
+		}
+	} else if (t->format == TABLE_TEXT) {
+		table_print_row(t->out, TABLE_TEXT, t->ncols,
+		                (const char *const *)t->cells, t->kinds,
+		                t->width);
+	} else if (t->format == TABLE_JSON) {
+		fputs(t->nprinted ? ",\n" : "", t->out);
+		print_json_row(t, t->out, t->cells);
+	} else {
+		print_sep(t, t->out, t->format, t->cells);
+	}
+	t->nprinted++;
+	for (i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	t->ncells = 0;
+}
+
 void
 table_row(struct table *t)
 {
+	if (t->mode != TABLE_HOLD) {
+		pass_row(t);
+		return;
+	}
 	while (t->ncells % t->ncols)
 		push(t, NULL);
 }
@@ -147,29 +202,39 @@ print_sep(const struct table *t, FILE *out, enum table_format format,
 	fputc('\n', out);
 }
 
+/* One row as a JSON object, "  {...}", without what follows it. */
+static void
+print_json_row(const struct table *t, FILE *out, char *const *row)
+{
+	size_t i;
+
+	fputs("  {", out);
+	for (i = 0; i < t->ncols; i++) {
+		const char *cell = row[i];
+
+		if (i)
+			fputs(", ", out);
+		table_json_string(out, t->names[i]);
+		fputs(": ", out);
+		if (!cell)
+			fputs("null", out);
+		else if (t->kinds[i] == TABLE_NUMBER)
+			fputs(cell, out);
+		else
+			table_json_string(out, cell);
+	}
+	fputc('}', out);
+}
+
 static void
 print_json(const struct table *t, FILE *out)
 {
-	size_t r, i, nrows = t->ncells / t->ncols;
+	size_t r, nrows = t->ncells / t->ncols;
 
 	fputs("[\n", out);
 	for (r = 0; r < nrows; r++) {
-		fputs("  {", out);
-		for (i = 0; i < t->ncols; i++) {
-			const char *cell = t->cells[r * t->ncols + i];
-
-			if (i)
-				fputs(", ", out);
-			table_json_string(out, t->names[i]);
-			fputs(": ", out);
-			if (!cell)
-				fputs("null", out);
-			else if (t->kinds[i] == TABLE_NUMBER)
-				fputs(cell, out);
-			else
-				table_json_string(out, cell);
-		}
-		fputs(r + 1 < nrows ? "},\n" : "}\n", out);
+		print_json_row(t, out, t->cells + r * t->ncols);
+		fputs(r + 1 < nrows ? ",\n" : "\n", out);
 	}
 	fputs("]\n", out);
 }
@@ -249,6 +314,49 @@ table_print_row(FILE *out, enum table_format format, size_t ncols,
 		free(shown);
 	}
 	fputc('\n', out);
+}
+
+void
+table_measure(struct table *t)
+{
+	t->mode = TABLE_MEASURE;
+	t->width = xcalloc(t->ncols, sizeof(*t->width));
+}
+
+void
+table_stream(struct table *t, FILE *out, enum table_format format)
+{
+	size_t i;
+
+	pass_row(t);
+	if (!t->width)
+		t->width = xcalloc(t->ncols, sizeof(*t->width));
+	for (i = 0; i < t->ncols; i++) {
+		size_t w = text_width(t->names[i]);
+
+		if (w > t->width[i])
+			t->width[i] = w;
+	}
+	t->mode = TABLE_STREAM;
+	t->out = out;
+	t->format = format;
+	t->nprinted = 0;
+	if (format == TABLE_TEXT)
+		table_print_row(out, format, t->ncols,
+		                (const char *const *)t->names, t->kinds,
+		                t->width);
+	else if (format == TABLE_JSON)
+		fputs("[\n", out);
+	else
+		print_sep(t, out, format, t->names);
+}
+
+void
+table_end(struct table *t)
+{
+	pass_row(t);
+	if (t->format == TABLE_JSON)
+		fputs(t->nprinted ? "\n]\n" : "]\n", t->out);
 }
 
 size_t
