@@ -174,6 +174,43 @@ thread_of_call(const struct calltree *tree, uint32_t c)
 	return lo;
 }
 
+/* The rows of the n picked calls; measuring, the last column (the name,
+ * never padded) is left out. */
+static void
+call_rows(struct table *table, const struct calltree *tree,
+          const uint32_t *picked, size_t n, enum clock_index time_clock,
+          bool text, bool measuring)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t c = picked[i];
+		size_t th = thread_of_call(tree, c);
+		char *name;
+
+		/* Threads without calls share first_call with the next. */
+		while (th < tree->nthreads &&
+		       c >= tree->threads[th].first_call +
+		                       tree->threads[th].ncalls)
+			th++;
+		table_row(table);
+		table_str(table, tree->threads[th].name);
+		table_u64(table, tree->threads[th].tid);
+		cmd_value_cell(table, calltree_start(tree, c, time_clock),
+		               tree->header.unit, text);
+		time_cell(table, tree, c, CLOCK_WALL, text);
+		time_cell(table, tree, c, CLOCK_CPU, text);
+		table_u64(table, calltree_depth(tree, c));
+		flags_cell(table, tree->calls.flags[c]);
+		if (measuring)
+			continue;
+		name = method_full_name(
+		        &tree->methods[calltree_method(tree, c)]);
+		table_str(table, name);
+		free(name);
+	}
+}
+
 int
 cmd_calls(int argc, char **argv)
 {
@@ -239,30 +276,14 @@ cmd_calls(int argc, char **argv)
 	               text);
 	cmd_value_name(cpu, sizeof(cpu), "Cpu", "cpu", tree->header.unit, text);
 	table = table_new(8, text ? text_names : data_names, kinds);
-	for (i = 0; i < n; i++) {
-		uint32_t c = picked[i];
-		size_t th = thread_of_call(tree, c);
-		char *name = method_full_name(
-		        &tree->methods[calltree_method(tree, c)]);
-
-		/* Threads without calls share first_call with the next. */
-		while (th < tree->nthreads &&
-		       c >= tree->threads[th].first_call +
-		                       tree->threads[th].ncalls)
-			th++;
-		table_row(table);
-		table_str(table, tree->threads[th].name);
-		table_u64(table, tree->threads[th].tid);
-		cmd_value_cell(table, calltree_start(tree, c, ctx.time_clock),
-		               tree->header.unit, text);
-		time_cell(table, tree, c, CLOCK_WALL, text);
-		time_cell(table, tree, c, CLOCK_CPU, text);
-		table_u64(table, calltree_depth(tree, c));
-		flags_cell(table, tree->calls.flags[c]);
-		table_str(table, name);
-		free(name);
+	/* A row per call, so streamed: measured first for text. */
+	if (text) {
+		table_measure(table);
+		call_rows(table, tree, picked, n, ctx.time_clock, true, true);
 	}
-	table_print(table, stdout, ct.opts.format);
+	table_stream(table, stdout, ct.opts.format);
+	call_rows(table, tree, picked, n, ctx.time_clock, text, false);
+	table_end(table);
 	table_free(table);
 	status = CMD_OK;
 out:
