@@ -310,6 +310,13 @@ modes_off() {
 sane() {
 	wait_for gone
 	ok $? "$label: $1: the viewer exits"
+	# A viewer still there would take the keys typed below for its
+	# own (w and a file name among them): it goes first.
+	if ! gone; then
+		pkill -KILL -P "$pid" 2>/dev/null
+		kill -KILL "$pid" 2>/dev/null
+		wait_for gone
+	fi
 	wait_for prompt_back
 	ok $? "$label: $1: the shell prompt is back"
 	modes_off "$1"
