@@ -891,8 +891,9 @@ printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
 	'generate threads=4 methods=2000 records=4000000 seed=7 maxdepth=40' |
 	"$MKTRACE" - "$tmp/big.trace"
 # TRACETUI_TEST_CALLS_GATE holds the read of the calls until the gate
-# file exists: what this part does while they load happens while they
-# load, however fast the machine.
+# file exists (or, when it names a byte count, once it has read that
+# many): what this part does while they load happens while they load,
+# however fast the machine.
 gate="$tmp/calls.gate"
 viewer_held="TRACETUI_TEST_CALLS_GATE=$gate exec $TRACETUI"
 rm -f "$gate"
