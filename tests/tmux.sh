@@ -911,7 +911,7 @@ ok $? "$label: the status line says the calls are loading"
 keys T
 expect 'calls still loading: [0-9]+%; Timeline opens when read' \
 	"$label: T waits for the calls"
-row_has 2 'Incl Wall m?sv'
+wait_for 'row_has 2 "Incl Wall m?sv"'
 ok $? "$label: the profile stays"
 keys s
 wait_for 'row_has 2 " XWall%v "'
@@ -937,10 +937,9 @@ wait_for 'status_has "\\) *$"'
 ok $? "$label: the timeline opens on the selected method's call"
 keys u u
 expect '\| Profile \|' "$label: u u: back to the profile"
-row_has 2 ' XWall%v '
+wait_for 'row_has 2 " XWall%v "'
 ok $? "$label: the sort made meanwhile stays"
-status_line
-[ "${sl%%  *}" = "$sel" ]
+wait_for 'status_line; [ "${sl%%  *}" = "$sel" ]'
 ok $? "$label: the selection made meanwhile stays ($sel)"
 keys f u
 wait_for 'status_line; [ "${sl%%  *}" = "$sel" ]'
@@ -971,7 +970,7 @@ ok $? "$label: the calls held before the cut"
 : >"$gate"
 wait_for 'status_has "no calls \(the file is empty"'
 ok $? "$label: a file cut before the calls load: the status line says so"
-row_has 2 'Incl Wall m?sv'
+wait_for 'row_has 2 "Incl Wall m?sv"'
 ok $? "$label: a file cut before the calls load: the profile stays"
 keys T
 expect 'no calls: the file is empty' \
