@@ -396,7 +396,9 @@ SCRIPT
 	# cut_while_loading: start the viewer, stop it as soon as its loading
 	# screen has turned echo off, cut the file and let it go on; false
 	# when the load had read the file by then (it takes a tenth of a
-	# second) and the viewer opened.
+	# second) and the viewer opened, or had not yet opened it and found
+	# a file of 4096 bytes, said as such (a cut before the read, not
+	# during it).
 	cut_while_loading() {
 		tb kill-server >/dev/null 2>&1
 		rm -f "$tmp/bus.pid" "$tmp/bus.rc" "$tmp/bus.stty"
@@ -420,6 +422,8 @@ SCRIPT
 			sleep 0.1
 			i=$((i + 1))
 		done
+		! tb capture-pane -p -J -t b 2>/dev/null |
+			grep -q 'bus\.trace: offset [0-9]*: expected'
 	}
 	tries=0
 	until cut_while_loading || [ $tries -ge 6 ]; do
