@@ -125,6 +125,38 @@ put_thread(struct buf *b, uint32_t tid, uint32_t pid, const char *name)
 	put_record(b, 4, &m);
 }
 
+/* The file's magic: "SIMPLEPERF", version 1 as a u16 LE. */
+static void
+put_magic(struct buf *b)
+{
+	static const unsigned char magic[] = "SIMPLEPERF\x01";
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		put_byte(b, magic[i]);
+}
+
+/* The magic and a meta record of one event type, cpu-clock. */
+static void
+put_start(struct buf *b)
+{
+	struct buf m = {0};
+
+	put_magic(b);
+	put_str(&m, 1, "cpu-clock");
+	put_record(b, 5, &m);
+}
+
+/* The record of size 0 that ends the records. */
+static void
+put_end(struct buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		put_byte(b, 0);
+}
+
 #define MS 1000000u
 
 static struct buf
@@ -143,14 +175,7 @@ recording(void)
 	static const char *const kernel[] = {"schedule"};
 	struct buf b = {0}, m = {0};
 
-	{
-		/* "SIMPLEPERF", version 1 as a u16 LE */
-		static const unsigned char magic[] = "SIMPLEPERF\x01";
-		size_t i;
-
-		for (i = 0; i < 12; i++)
-			put_byte(&b, magic[i]);
-	}
+	put_magic(&b);
 	put_str(&m, 1, "cpu-clock");
 	put_str(&m, 1, "sched:sched_switch");
 	put_str(&m, 2, "com.example.app");
@@ -174,10 +199,7 @@ recording(void)
 	put_file(&b, 4, "[kernel.kallsyms]", kernel, 1);
 	put_thread(&b, 10, 10, "main");
 	put_thread(&b, 11, 10, "worker");
-	put_byte(&b, 0);
-	put_byte(&b, 0);
-	put_byte(&b, 0);
-	put_byte(&b, 0);
+	put_end(&b);
 	return b;
 }
 
@@ -343,50 +365,22 @@ test_kinds(void)
 	                                     {"Foo.main", 1, 3}};
 	static const struct expect every[] = {{"Foo.bar", 3, 3},
 	                                      {"Foo.main", 0, 3}};
-	static const unsigned char magic[] = "SIMPLEPERF\x01";
-	struct buf b = {0}, m = {0};
-	size_t i;
+	struct buf b = {0};
 
-	for (i = 0; i < 12; i++)
-		put_byte(&b, magic[i]);
-	put_str(&m, 1, "cpu-clock");
-	put_record(&b, 5, &m);
+	put_start(&b);
 	put_sample(&b, 1 * MS, 10, MS, 0, s1, 2);
 	put_sample(&b, 2 * MS, 10, MS, 0, s2, 2);
 	put_sample(&b, 3 * MS, 10, MS, 0, s1, 2);
 	put_file(&b, 1, "/system/lib64/libfoo.so", lib, 1);
 	put_file(&b, 2, "/system/framework/foo.jar", jar, 2);
 	put_thread(&b, 10, 10, "main");
-	for (i = 0; i < 4; i++)
-		put_byte(&b, 0);
+	put_end(&b);
 	check(&b, NULL, true, "kinds, --java-only", java, 2);
 	check(&b, NULL, false, "kinds, every frame", every, 2);
 	free(b.p);
 }
 
 /* The start of a recording of one event type, cpu-clock. */
-static void
-put_start(struct buf *b)
-{
-	static const unsigned char magic[] = "SIMPLEPERF\x01";
-	struct buf m = {0};
-	size_t i;
-
-	for (i = 0; i < 12; i++)
-		put_byte(b, magic[i]);
-	put_str(&m, 1, "cpu-clock");
-	put_record(b, 5, &m);
-}
-
-static void
-put_end(struct buf *b)
-{
-	size_t i;
-
-	for (i = 0; i < 4; i++)
-		put_byte(b, 0);
-}
-
 /*
  * Callchains alike but for their middle: the same length, the same first
  * 24 bytes (the leaf's entry, 24 bytes long: an address and symbol -1
@@ -549,8 +543,7 @@ test_gaps(void)
 {
 	static const struct entry s[] = {{1, 0, 0x10, -1}};
 	static const char *const jar[] = {"Foo.main"};
-	static const unsigned char magic[] = "SIMPLEPERF\x01";
-	struct buf b = {0}, m = {0};
+	struct buf b = {0};
 	struct trace_error err = {0};
 	struct calltree *tree;
 	struct scope scope;
@@ -558,16 +551,12 @@ test_gaps(void)
 	size_t i, outside = 0;
 	long t;
 
-	for (i = 0; i < 12; i++)
-		put_byte(&b, magic[i]);
-	put_str(&m, 1, "cpu-clock");
-	put_record(&b, 5, &m);
+	put_start(&b);
 	put_sample(&b, 1 * MS, 10, MS, 0, s, 1);
 	put_sample(&b, 5 * MS, 10, MS, 0, s, 1);
 	put_file(&b, 1, "/system/framework/foo.jar", jar, 1);
 	put_thread(&b, 10, 10, "main");
-	for (i = 0; i < 4; i++)
-		put_byte(&b, 0);
+	put_end(&b);
 	tree = load(b.p, b.n, NULL, false, &err);
 	free(b.p);
 	if (!ok(tree != NULL, "gaps: loads"))
