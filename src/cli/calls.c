@@ -174,17 +174,28 @@ thread_of_call(const struct calltree *tree, uint32_t c)
 	return lo;
 }
 
-/* The rows of the n picked calls; measuring, the last column (the name,
- * never padded) is left out. */
+/* The calls to list, as table_print_rows' rows want them. */
+struct call_rows {
+	struct table *table;
+	const struct calltree *tree;
+	const uint32_t *picked;
+	size_t n;
+	enum clock_index time_clock;
+	bool text;
+};
+
+/* table_print_rows' rows: the picked calls; measuring, the last column
+ * (the name, never padded) is left out. */
 static void
-call_rows(struct table *table, const struct calltree *tree,
-          const uint32_t *picked, size_t n, enum clock_index time_clock,
-          bool text, bool measuring)
+call_rows(void *arg, bool measuring)
 {
+	const struct call_rows *r = arg;
+	struct table *table = r->table;
+	const struct calltree *tree = r->tree;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		uint32_t c = picked[i];
+	for (i = 0; i < r->n; i++) {
+		uint32_t c = r->picked[i];
 		size_t th = thread_of_call(tree, c);
 		char *name;
 
@@ -196,10 +207,10 @@ call_rows(struct table *table, const struct calltree *tree,
 		table_row(table);
 		table_str(table, tree->threads[th].name);
 		table_u64(table, tree->threads[th].tid);
-		cmd_value_cell(table, calltree_start(tree, c, time_clock),
-		               tree->header.unit, text);
-		time_cell(table, tree, c, CLOCK_WALL, text);
-		time_cell(table, tree, c, CLOCK_CPU, text);
+		cmd_value_cell(table, calltree_start(tree, c, r->time_clock),
+		               tree->header.unit, r->text);
+		time_cell(table, tree, c, CLOCK_WALL, r->text);
+		time_cell(table, tree, c, CLOCK_CPU, r->text);
 		table_u64(table, calltree_depth(tree, c));
 		flags_cell(table, tree->calls.flags[c]);
 		if (measuring)
@@ -224,7 +235,7 @@ cmd_calls(int argc, char **argv)
 	uint32_t *picked = NULL;
 	bool *want = NULL;
 	size_t n = 0, cap = 0, t, i;
-	struct table *table;
+	struct call_rows rows;
 	char start[32], wall[32], cpu[32];
 	const char *text_names[] = {"Thread", "Tid",   start,   wall,
 	                            cpu,      "Depth", "Flags", "Method"};
@@ -275,16 +286,17 @@ cmd_calls(int argc, char **argv)
 	cmd_value_name(wall, sizeof(wall), "Wall", "wall", tree->header.unit,
 	               text);
 	cmd_value_name(cpu, sizeof(cpu), "Cpu", "cpu", tree->header.unit, text);
-	table = table_new(8, text ? text_names : data_names, kinds);
-	/* A row per call, so streamed: measured first for text. */
-	if (text) {
-		table_measure(table);
-		call_rows(table, tree, picked, n, ctx.time_clock, true, true);
-	}
-	table_stream(table, stdout, ct.opts.format);
-	call_rows(table, tree, picked, n, ctx.time_clock, text, false);
-	table_end(table);
-	table_free(table);
+	rows = (struct call_rows){
+	        .table = table_new(8, text ? text_names : data_names, kinds),
+	        .tree = tree,
+	        .picked = picked,
+	        .n = n,
+	        .time_clock = ctx.time_clock,
+	        .text = text,
+	};
+	/* A row per call, so streamed. */
+	table_print_rows(rows.table, stdout, ct.opts.format, call_rows, &rows);
+	table_free(rows.table);
 	status = CMD_OK;
 out:
 	free(want);

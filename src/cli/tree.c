@@ -189,6 +189,16 @@ emit(struct tree_out *o)
 	free(stack);
 }
 
+/* table_print_rows' rows: the tree, measured or printed. */
+static void
+emit_rows(void *arg, bool measuring)
+{
+	struct tree_out *o = arg;
+
+	o->measuring = measuring;
+	emit(o);
+}
+
 /* The table of a sampled profile: report's columns, and no calls. */
 static struct table *
 sampled_table(const struct tree_out *o, const char *incl, const char *excl)
@@ -256,15 +266,7 @@ cmd_tree(int argc, char **argv)
 		                 : table_new(6, data_names, kinds);
 	/* A row per call path: streamed, so that a deep or wide tree
 	 * costs no more memory than its paths. */
-	if (o.text) {
-		table_measure(o.table);
-		o.measuring = true;
-		emit(&o);
-		o.measuring = false;
-	}
-	table_stream(o.table, stdout, ct.opts.format);
-	emit(&o);
-	table_end(o.table);
+	table_print_rows(o.table, stdout, ct.opts.format, emit_rows, &o);
 	table_free(o.table);
 	callpath_done(&path);
 	cmd_close(&ct);

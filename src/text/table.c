@@ -316,14 +316,17 @@ table_print_row(FILE *out, enum table_format format, size_t ncols,
 	fputc('\n', out);
 }
 
-void
+/* From here on rows are measured, not kept; before the first row. */
+static void
 table_measure(struct table *t)
 {
 	t->mode = TABLE_MEASURE;
 	t->width = xcalloc(t->ncols, sizeof(*t->width));
 }
 
-void
+/* Print the header to out in format; from here on each row is printed
+ * when the next starts, text padded to the widths measured. */
+static void
 table_stream(struct table *t, FILE *out, enum table_format format)
 {
 	size_t i;
@@ -351,12 +354,26 @@ table_stream(struct table *t, FILE *out, enum table_format format)
 		print_sep(t, out, format, t->names);
 }
 
-void
+/* Print the last row and what closes the output (JSON's bracket). */
+static void
 table_end(struct table *t)
 {
 	pass_row(t);
 	if (t->format == TABLE_JSON)
 		fputs(t->nprinted ? "\n]\n" : "]\n", t->out);
+}
+
+void
+table_print_rows(struct table *t, FILE *out, enum table_format format,
+                 void (*rows)(void *arg, bool measuring), void *arg)
+{
+	if (format == TABLE_TEXT) {
+		table_measure(t);
+		rows(arg, true);
+	}
+	table_stream(t, out, format);
+	rows(arg, false);
+	table_end(t);
 }
 
 size_t

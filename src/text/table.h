@@ -7,6 +7,7 @@
 #ifndef TRACETUI_TABLE_H
 #define TRACETUI_TABLE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -49,17 +50,14 @@ void table_empty(struct table *table);
 /* The number of rows (a row being filled counts). */
 size_t table_nrows(const struct table *table);
 /*
- * Rows too many to hold: table_measure, the rows (text only: the widths
- * they need), then table_stream, the same rows again, and table_end.  Only
- * the row being made is held; the output is table_print's.
+ * Print, as table_print would, rows too many to hold: rows(arg, measuring)
+ * makes them into the table, twice for text (first measuring: only the
+ * widths are kept, and the last column, never padded, may be left out),
+ * once for the other formats.  Only the row being made is held.  The
+ * table has no row before.
  */
-/* From here on rows are measured, not kept; before the first row. */
-void table_measure(struct table *table);
-/* Print the header to out in format; from here on each row is printed
- * when the next starts, text padded to the widths measured. */
-void table_stream(struct table *table, FILE *out, enum table_format format);
-/* Print the last row and what closes the output (JSON's bracket). */
-void table_end(struct table *table);
+void table_print_rows(struct table *table, FILE *out, enum table_format format,
+                      void (*rows)(void *arg, bool measuring), void *arg);
 /* Print the table in format to out; header line unless headless. */
 void table_print(const struct table *table, FILE *out,
                  enum table_format format);
