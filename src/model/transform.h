@@ -3,8 +3,8 @@
  * to the question at hand (focus, merge, drop, collapse, group), so that
  * every view, command and number works on the result unchanged.
  *
- * A transform reads the calls of each thread in pre-order and rebuilds
- * the calls it keeps through a fresh builder.  Only dropping a call
+ * A transform reads the calls of each thread in pre-order and writes
+ * the calls it keeps, in the same order, into a new model.  Only dropping a call
  * moves time: the calls after it start earlier by its duration, so its
  * callers' inclusive times lose it.  Calls that vanish otherwise (merged,
  * outside a focus) leave their time where it was: a merged call's
@@ -49,5 +49,10 @@ struct transform {
 /* A new model: tree with t applied.  tree is left as it was. */
 struct calltree *transform_apply(const struct calltree *tree,
                                  const struct transform *t);
+/* transform_apply, asking stop(arg) every 65536 calls whether to give up
+ * (stop may be NULL): NULL when it said so. */
+struct calltree *transform_apply_until(const struct calltree *tree,
+                                       const struct transform *t,
+                                       bool (*stop)(void *arg), void *arg);
 
 #endif
