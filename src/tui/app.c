@@ -37,6 +37,9 @@ static const enum request view_request[APP_VIEW_COUNT] = {
 #undef VIEW_REQUEST
 };
 
+static void pending_free(struct app_pending *p);
+static void kept_release(struct app *app, struct app_kept *k, bool keep_tree);
+
 /* The method view v's selection stands for, or CALL_NONE. */
 static uint32_t
 view_selection(const struct app *app, enum app_view v)
@@ -278,6 +281,16 @@ app_free(struct app *app)
 
 	if (!app)
 		return;
+	/* Every warmup stops first: each then waits only for the index
+	 * it is building. */
+	warmup_stop(app->warmup);
+	for (i = 0; i <= app->nkept && app->kept; i++)
+		warmup_stop(app->kept[i].warmup);
+	for (i = 0; i <= app->nkept && app->kept; i++)
+		if (i != app->ntransforms)
+			kept_release(app, &app->kept[i], false);
+	free(app->kept);
+	pending_free(app->pending);
 	warmup_free(app->warmup);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
 		if (app->state[v])
@@ -471,13 +484,17 @@ same_range(const struct time_range *a, const struct time_range *b)
 	return a->clock == b->clock && a->start == b->start && a->end == b->end;
 }
 
-static void set_transforms(struct app *app, size_t n);
+static bool set_transforms(struct app *app, size_t n, bool stoppable);
 static void step_transforms(struct app *app, int dir);
+
 
 static void
 go_to(struct app *app, struct app_place place)
 {
-	set_transforms(app, place.transforms);
+	/* A transform still waiting is left behind with the place. */
+	pending_free(app->pending);
+	app->pending = NULL;
+	set_transforms(app, place.transforms, false);
 	app->view = place.view;
 	if (!same_range(&place.range, &app->scope.range)) {
 		app->scope.range = place.range;
@@ -1339,38 +1356,175 @@ app_mouse(struct app *app, const struct mouse_event *ev)
 
 /* ---- transforms ------------------------------------------------------ */
 
-/* Make tree the app's model: every view, profile and index rebuilt on it,
- * the scope, range, selection and base kept. */
-static void
-replace_tree(struct app *app, struct calltree *tree)
-{
-	int v;
-	size_t m;
+/*
+ * The models shown before (and, after undo, after) the one shown are
+ * kept with everything built on them (struct app_kept), so that undo,
+ * redo and the history show them again without building anything.  A
+ * kept model and its indexes are counted at KEPT_CALL_BYTES a call; the
+ * kept ones farthest from the one shown go first, so that at most
+ * KEPT_MAX are kept and their count stays within KEPT_BYTES.  The model
+ * as loaded is always kept, without its indexes when they do not fit.
+ * A model not kept is made again from the nearest one kept below it.
+ */
+enum {
+	KEPT_MAX = 8,
+	KEPT_CALL_BYTES = 48, /* the model's 13 and its indexes' */
+};
+#define KEPT_BYTES ((size_t)512 << 20)
 
-	warmup_free(app->warmup);
+/* A transform (or an undo or redo whose model must be made) asked for
+ * while keys wait to be read: applied once they stop, dropped when a
+ * newer one comes first. */
+struct app_pending {
+	bool push;              /* x on top of the model shown */
+	struct app_transform x; /* push: taken over */
+	/* push of a merge: what to select once it applies, the call path
+	 * without the merged method (its caller last), else the caller */
+	bool merge;
+	uint32_t *rest;
+	size_t nrest;
+	uint32_t caller;
+	/* not push: show the model with n transforms; dir is -1 (undo),
+	 * 1 (redo) */
+	size_t n;
+	int dir;
+};
+
+static void
+transform_free(struct app_transform *x)
+{
+	free(x->methods);
+	free(x->path);
+	free(x->label);
+}
+
+/* Drop p, superseded or cancelled. */
+static void
+pending_free(struct app_pending *p)
+{
+	if (!p)
+		return;
+	if (p->push)
+		transform_free(&p->x);
+	free(p->rest);
+	free(p);
+}
+
+/* Whether a key waits: what keys leave pending then waits, and what is
+ * being made for it stops. */
+static bool
+keys_waiting(void *arg)
+{
+	struct app *app = arg;
+
+	return app->key_waiting && app->key_waiting();
+}
+
+/* Whether k holds a model with what was built on it. */
+static bool
+kept_whole(const struct app_kept *k)
+{
+	return k->tree && k->cache;
+}
+
+/* Release what k holds, but its model when keep_tree. */
+static void
+kept_release(struct app *app, struct app_kept *k, bool keep_tree)
+{
+	struct calltree *tree = k->tree;
+	size_t t;
+	int v;
+
+	warmup_stop(k->warmup);
+	warmup_free(k->warmup);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
-		view_ops[v]->close(app->state[v]);
+		if (k->state[v])
+			view_ops[v]->close(k->state[v]);
+	profile_cache_free(k->cache);
+	profile_index_free(k->index);
+	if (k->thread_paths)
+		for (t = 0; t < tree->nthreads; t++)
+			callpath_done(&k->thread_paths[t]);
+	free(k->thread_paths);
+	free(k->thread_built);
+	method_names_free(k->names);
+	if (k->cache)
+		selection_done(&k->sel);
+	memset(k, 0, sizeof(*k));
+	if (keep_tree)
+		k->tree = tree;
+	else if (tree != app->original)
+		calltree_free(tree);
+}
+
+/* Move the model shown and everything built on it into k; the app
+ * shows nothing until show_tree or bring_back.  Its warmup stops. */
+static void
+put_aside(struct app *app, struct app_kept *k)
+{
+	warmup_stop(app->warmup);
+	k->tree = app->tree;
+	k->names = app->names;
+	k->cache = app->cache;
+	k->index = app->index;
+	k->warmup = app->warmup;
+	k->thread_paths = app->thread_paths;
+	k->thread_built = app->thread_built;
+	memcpy(k->state, app->state, sizeof(k->state));
+	/* Undo and redo give the selection back with the views. */
+	k->sel = app->sel;
+	k->sel.path = xmalloc((app->sel.npath + 1) * sizeof(*k->sel.path));
+	memcpy(k->sel.path, app->sel.path,
+	       app->sel.npath * sizeof(*k->sel.path));
+	k->sel.path_cap = app->sel.npath + 1;
 	profile_done(&app->profile);
-	profile_cache_free(app->cache);
-	profile_index_free(app->index);
+	app->tree = NULL;
+	app->names = NULL;
+	app->cache = NULL;
 	app->index = NULL;
-	if (app->thread_paths)
-		for (m = 0; m < app->tree->nthreads; m++)
-			callpath_done(&app->thread_paths[m]);
-	free(app->thread_paths);
-	free(app->thread_built);
+	app->warmup = NULL;
 	app->thread_paths = NULL;
 	app->thread_built = NULL;
-	if (app->tree != app->original)
-		calltree_free(app->tree);
-	app->tree = tree;
-	/* The new model numbers its calls anew. */
+	memset(app->state, 0, sizeof(app->state));
+}
+
+/* What the app keeps of its selection and base on a model it now
+ * shows: the method, not its call (another model numbers them anew). */
+static void
+follow_tree(struct app *app)
+{
+	struct calltree *tree = app->tree;
+
 	selection_forget_calls(&app->sel);
 	if (app->sel.method != CALL_NONE && app->sel.method >= tree->nmethods)
 		selection_set_method(&app->sel, CALL_NONE, -1);
 	if (app->base)
 		base_compare_rekey(app->base, tree);
-	method_names_free(app->names);
+}
+
+/* Each view's filter, as the app has it now, on its state. */
+static void
+refilter(struct app *app)
+{
+	int v;
+
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		if (view_ops[v]->filter && app->state[v])
+			view_ops[v]->filter(app->state[v], app,
+			                    app->filter_text[v]
+			                            ? &app->filter_re[v]
+			                            : NULL);
+}
+
+/* Show tree (taken over) with nothing built on it: every view, profile
+ * and index made for it, the scope, range, selection and base kept. */
+static void
+show_tree(struct app *app, struct calltree *tree)
+{
+	int v;
+
+	app->tree = tree;
+	follow_tree(app);
 	app->names = method_names_new(tree);
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
@@ -1386,37 +1540,167 @@ replace_tree(struct app *app, struct calltree *tree)
 			                    &app->filter_re[v]);
 }
 
-/* Transform x applied to tree: a new model. */
+/* Whether every thread's call paths are built. */
+static bool
+paths_all_built(const struct app *app)
+{
+	size_t t;
+
+	if (!app->thread_paths)
+		return false;
+	for (t = 0; t < app->tree->nthreads; t++)
+		if (!app->thread_built[t])
+			return false;
+	return true;
+}
+
+/* Show kept model k again (taken over), as it was left, with the
+ * selection it had; the scope, clock and filters are the app's now.  A
+ * warmup stopped early starts again for what its views have not
+ * taken. */
+static void
+bring_back(struct app *app, struct app_kept *k)
+{
+	if (!kept_whole(k)) {
+		show_tree(app, k->tree);
+		memset(k, 0, sizeof(*k));
+		return;
+	}
+	app->tree = k->tree;
+	app->names = k->names;
+	app->cache = k->cache;
+	app->index = k->index;
+	app->warmup = k->warmup;
+	app->thread_paths = k->thread_paths;
+	app->thread_built = k->thread_built;
+	memcpy(app->state, k->state, sizeof(app->state));
+	selection_done(&app->sel);
+	app->sel = k->sel;
+	memset(k, 0, sizeof(*k));
+	if (warmup_cut_short(app->warmup)) {
+		warmup_free(app->warmup);
+		app->warmup = warmup_start(
+		        app->tree, calltree_default_range_clock(app->tree),
+		        paths_all_built(app) ? app->thread_paths : NULL);
+	}
+	if (app->base)
+		base_compare_rekey(app->base, app->tree);
+	refilter(app);
+	recompute(app);
+}
+
+/* The kept models' count, at KEPT_CALL_BYTES a call, within KEPT_BYTES
+ * and KEPT_MAX of them: the farthest from the one shown go first. */
+static void
+keep_within_budget(struct app *app)
+{
+	for (;;) {
+		size_t i, far = SIZE_MAX, far_by = 0, count = 0, bytes = 0;
+
+		for (i = 0; i <= app->nkept; i++) {
+			size_t by = i > app->ntransforms ? i - app->ntransforms
+			                                 : app->ntransforms - i;
+
+			if (i == app->ntransforms || !kept_whole(&app->kept[i]))
+				continue;
+			count++;
+			bytes += calltree_call_count(app->kept[i].tree) *
+			         KEPT_CALL_BYTES;
+			if (by > far_by) {
+				far = i;
+				far_by = by;
+			}
+		}
+		if (count <= KEPT_MAX && bytes <= KEPT_BYTES)
+			return;
+		/* The model as loaded stays: transforms start from it. */
+		kept_release(app, &app->kept[far], far == 0);
+	}
+}
+
+/* Room in the kept models for n transforms. */
+static void
+kept_grow(struct app *app, size_t n)
+{
+	size_t was = app->kept_cap;
+
+	if (n + 1 <= was)
+		return;
+	UTIL_GROW(app->kept, app->kept_cap, n + 1);
+	memset(app->kept + was, 0, (app->kept_cap - was) * sizeof(*app->kept));
+}
+
+/* Transform x applied to tree: a new model, or NULL when a key came
+ * first. */
 static struct calltree *
-apply_one(const struct calltree *tree, const struct app_transform *x)
+apply_one(struct app *app, const struct calltree *tree,
+          const struct app_transform *x, bool stoppable)
 {
 	struct transform t = {.kind = x->kind,
 	                      .methods = x->methods,
 	                      .path = x->path,
 	                      .npath = x->npath};
 
-	return transform_apply(tree, &t);
+	return transform_apply_until(tree, &t, stoppable ? keys_waiting : NULL,
+	                             app);
 }
 
-/* Show the model with the first n transforms applied. */
+/* Say through notice what is being made, before it is. */
 static void
-set_transforms(struct app *app, size_t n)
+notice_making(struct app *app, const char *what, const char *label)
+{
+	char *text;
+
+	if (!app->notice)
+		return;
+	text = xasprintf("%s %s...", what, label);
+	app->notice(text);
+	free(text);
+}
+
+/* Show the model with the first n transforms applied: the one kept, or
+ * one made from the nearest kept below it; false, nothing changed, when
+ * a key came first and stoppable says to give way to it. */
+static bool
+set_transforms(struct app *app, size_t n, bool stoppable)
 {
 	struct calltree *tree;
-	size_t i;
+	size_t i, from;
 
 	if (n == app->ntransforms || n > app->nkept)
-		return;
-	tree = app->original;
-	for (i = 0; i < n; i++) {
-		struct calltree *next = apply_one(tree, &app->transforms[i]);
+		return true;
+	kept_grow(app, app->nkept);
+	if (app->kept[n].tree) {
+		struct app_kept k = app->kept[n];
 
-		if (tree != app->original)
+		memset(&app->kept[n], 0, sizeof(app->kept[n]));
+		put_aside(app, &app->kept[app->ntransforms]);
+		bring_back(app, &k);
+		app->ntransforms = n;
+		keep_within_budget(app);
+		return true;
+	}
+	for (from = n; from > 0; from--)
+		if (from - 1 == app->ntransforms || app->kept[from - 1].tree)
+			break;
+	from = from ? from - 1 : 0;
+	tree = from == app->ntransforms ? app->tree : app->kept[from].tree;
+	notice_making(app, "Applying", app->transforms[n - 1].label);
+	for (i = from; i < n; i++) {
+		struct calltree *next =
+		        apply_one(app, tree, &app->transforms[i], stoppable);
+
+		if (i > from)
 			calltree_free(tree);
+		if (!next)
+			return false;
 		tree = next;
 	}
-	replace_tree(app, tree);
+	put_aside(app, &app->kept[app->ntransforms]);
+	show_tree(app, tree);
 	app->ntransforms = n;
+	keep_within_budget(app);
+	return true;
 }
 
 /* The length of the part of class k that names its class (all of it)
@@ -1448,7 +1732,17 @@ same_group(const struct calltree *tree, uint32_t m, bool package)
 
 static char *transforms_text(const struct app *app, bool short_form);
 
-static bool push_transform(struct app *app, struct app_transform *xp);
+/* Ask for p (taken over): a transform, or a model to show again; it
+ * takes the place of what was asked before and not yet done, and is
+ * done at once unless keys wait (then app_settle does it). */
+static void
+ask(struct app *app, struct app_pending *p)
+{
+	pending_free(app->pending);
+	app->pending = p;
+	if (!keys_waiting(app))
+		app_settle(app);
+}
 
 /* Merge method m (x, taken over) into its callers, and select where its
  * time went: the selected call path without m, its caller last, else
@@ -1457,41 +1751,40 @@ static void
 merge_selected(struct app *app, struct app_transform *x, uint32_t m)
 {
 	const struct selection *sel = &app->sel;
-	uint32_t *rest = xcalloc(sel->npath + 1, sizeof(*rest)), caller;
-	size_t nrest = 0, i;
-	char *label = xstrdup(x->label), *name;
+	struct app_pending *p = xcalloc(1, sizeof(*p));
+	size_t i;
 
+	p->push = true;
+	p->x = *x;
+	p->merge = true;
+	p->rest = xcalloc(sel->npath + 1, sizeof(*p->rest));
 	if (sel->npath && sel->path[sel->npath - 1] == m)
 		for (i = 0; i + 1 < sel->npath; i++)
 			if (sel->path[i] != m)
-				rest[nrest++] = sel->path[i];
-	caller = nrest ? rest[nrest - 1] : CALL_NONE;
-	if (!nrest) {
+				p->rest[p->nrest++] = sel->path[i];
+	p->caller = p->nrest ? p->rest[p->nrest - 1] : CALL_NONE;
+	if (!p->nrest) {
 		struct profile_edges e;
 
 		profile_edges_of(&e, &app->profile, m, app_main_clock(app));
-		for (i = 0; i < e.nparents && caller == CALL_NONE; i++)
+		for (i = 0; i < e.nparents && p->caller == CALL_NONE; i++)
 			if (e.parents[i].method != CALL_NONE &&
 			    e.parents[i].method != m)
-				caller = e.parents[i].method;
+				p->caller = e.parents[i].method;
 		profile_edges_done(&e);
 	}
-	if (push_transform(app, x)) {
-		if (nrest)
-			selection_set_path(&app->sel, rest, nrest, -1);
-		else
-			selection_set_method(&app->sel, caller, -1);
-		refresh_views(app);
-		if (caller != CALL_NONE) {
-			name = app_method_name(app, caller);
-			app_message(app, false,
-			            "%s; its caller %s selected (U undoes it)",
-			            label, name);
-			free(name);
-		}
-	}
-	free(label);
-	free(rest);
+	ask(app, p);
+}
+
+/* Ask for transform x (taken over) on top of the model shown. */
+static void
+ask_push(struct app *app, struct app_transform *x)
+{
+	struct app_pending *p = xcalloc(1, sizeof(*p));
+
+	p->push = true;
+	p->x = *x;
+	ask(app, p);
 }
 
 void
@@ -1536,7 +1829,7 @@ app_transform(struct app *app, enum transform_kind kind)
 	} else
 		x.label = xstrdup(verbs[kind]);
 	if (kind != TRANSFORM_MERGE) {
-		push_transform(app, &x);
+		ask_push(app, &x);
 		return;
 	}
 	merge_selected(app, &x, m);
@@ -1560,7 +1853,7 @@ app_transform_path(struct app *app, uint32_t *path, size_t n)
 	name = method_short_name(m);
 	x.label = xasprintf("focus %s%s", n > 1 ? "...;" : "", name);
 	free(name);
-	push_transform(app, &x);
+	ask_push(app, &x);
 }
 
 /* How many calls tree holds. */
@@ -1574,25 +1867,16 @@ count_calls(const struct calltree *tree)
 	return n;
 }
 
-static void
-transform_free(struct app_transform *x)
-{
-	free(x->methods);
-	free(x->path);
-	free(x->label);
-}
-
-/* Apply x (taken over) on top of the transforms shown; false, saying
- * why, when it would change nothing: every call kept (a regrouping
- * renames them, so it always changes something). */
+/* Apply x (taken over), made into next, on top of the transforms
+ * shown; false, saying why, when it would change nothing: every call
+ * kept (a regrouping renames them, so it always changes something). */
 static bool
-push_transform(struct app *app, struct app_transform *xp)
+push_transform(struct app *app, struct app_transform *xp,
+               struct calltree *next)
 {
 	struct app_transform x = *xp;
-	struct calltree *next;
 	size_t i;
 
-	next = apply_one(app->tree, &x);
 	/* Nothing left to show: refused, as the command line refuses it. */
 	if (!count_calls(next) && count_calls(app->tree)) {
 		app_message(app, false, "%s: %s; not applied", x.label,
@@ -1624,6 +1908,10 @@ push_transform(struct app *app, struct app_transform *xp)
 	}
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
+	/* What could be redone is gone. */
+	kept_grow(app, app->ntransforms + 1);
+	for (i = app->ntransforms + 1; i <= app->nkept; i++)
+		kept_release(app, &app->kept[i], false);
 	for (i = app->ntransforms; i < app->nkept; i++)
 		transform_free(&app->transforms[i]);
 	UTIL_GROW(app->transforms, app->transforms_cap, app->ntransforms + 1);
@@ -1631,8 +1919,10 @@ push_transform(struct app *app, struct app_transform *xp)
 	app->nkept = app->ntransforms + 1;
 	if (!app->original)
 		app->original = app->tree;
-	replace_tree(app, next);
+	put_aside(app, &app->kept[app->ntransforms]);
+	show_tree(app, next);
 	app->ntransforms++;
+	keep_within_budget(app);
 	if (app->ntransforms > 1) {
 		/* The title counts them; here they are, in order. */
 		char *list = transforms_text(app, false);
@@ -1646,13 +1936,91 @@ push_transform(struct app *app, struct app_transform *xp)
 	return true;
 }
 
+/* Say that the model with n transforms shows, undone (dir -1) or
+ * redone (1). */
+static void
+say_stepped(struct app *app, size_t n, int dir)
+{
+	app_message(app, false, "%s %s (%s)", dir < 0 ? "undid" : "redid",
+	            app->transforms[dir < 0 ? n : n - 1].label,
+	            dir < 0 ? "C-r redoes it" : "U undoes it");
+}
+
+/* Apply the transform p asks for, made into next (NULL: a key came
+ * first), with what it selects. */
+static void
+settle_push(struct app *app, struct app_pending *p)
+{
+	char *label = xstrdup(p->x.label), *name;
+	struct calltree *next;
+
+	notice_making(app, "Applying", label);
+	next = apply_one(app, app->tree, &p->x, true);
+	if (!next) {
+		free(label);
+		return;
+	}
+	app->pending = NULL;
+	if (push_transform(app, &p->x, next) && p->merge) {
+		p->push = false; /* x is the app's */
+		if (p->nrest)
+			selection_set_path(&app->sel, p->rest, p->nrest, -1);
+		else
+			selection_set_method(&app->sel, p->caller, -1);
+		refresh_views(app);
+		if (p->caller != CALL_NONE) {
+			name = app_method_name(app, p->caller);
+			app_message(app, false,
+			            "%s; its caller %s selected (U undoes it)",
+			            label, name);
+			free(name);
+		}
+	}
+	p->push = false; /* x was taken over */
+	pending_free(p);
+	free(label);
+}
+
+void
+app_settle(struct app *app)
+{
+	struct app_pending *p = app->pending;
+
+	if (!p)
+		return;
+	if (p->push) {
+		settle_push(app, p);
+		return;
+	}
+	if (!set_transforms(app, p->n, true))
+		return;
+	app->pending = NULL;
+	refresh_views(app);
+	say_stepped(app, p->n, p->dir);
+	pending_free(p);
+}
+
+bool
+app_unsettled(const struct app *app)
+{
+	return app->pending != NULL;
+}
+
 /* Undo the last transform shown (dir -1: U) or redo the next one kept
- * (1: C-r), the view and its history left as they are. */
+ * (1: C-r), the view and its history left as they are.  A transform
+ * still waiting is what U undoes: it is dropped. */
 static void
 step_transforms(struct app *app, int dir)
 {
-	size_t n = app->ntransforms;
+	struct app_pending *p = app->pending;
+	size_t n = p && !p->push ? p->n : app->ntransforms;
 
+	if (p && p->push && dir < 0) {
+		app_message(app, false, "%s: not applied", p->x.label);
+		pending_free(p);
+		app->pending = NULL;
+		return;
+	}
 	if (dir < 0 && !n) {
 		app_message(app, false, "no transform to undo");
 		return;
@@ -1664,11 +2032,18 @@ step_transforms(struct app *app, int dir)
 	if (!app_has_calls(app))
 		return;
 	n = dir < 0 ? n - 1 : n + 1;
-	set_transforms(app, n);
-	refresh_views(app);
-	app_message(app, false, "%s %s (%s)", dir < 0 ? "undid" : "redid",
-	            app->transforms[dir < 0 ? n : n - 1].label,
-	            dir < 0 ? "C-r redoes it" : "U undoes it");
+	pending_free(app->pending);
+	app->pending = NULL;
+	if (n == app->ntransforms || (app->kept && app->kept[n].tree)) {
+		set_transforms(app, n, false);
+		refresh_views(app);
+		say_stepped(app, n, dir);
+		return;
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->n = n;
+	p->dir = dir;
+	ask(app, p);
 }
 
 /* The last part of path, its file's name. */

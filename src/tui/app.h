@@ -53,6 +53,23 @@ struct app_transform {
 	char *label; /* "merge T.a", for the title */
 };
 
+/* A model the app showed, kept with everything built on it (the views'
+ * states with their indexes) for undo and redo to show it again as it
+ * was; only tree for the model as loaded when the rest did not fit. */
+struct app_kept {
+	struct calltree *tree; /* NULL: not kept */
+	struct method_names *names;
+	struct profile_cache *cache; /* NULL: only the tree is kept */
+	struct profile_index *index;
+	struct warmup *warmup;
+	struct callpath *thread_paths;
+	bool *thread_built;
+	void *state[APP_VIEW_COUNT];
+	struct selection sel; /* the app's when the model was left */
+};
+
+struct app_pending;
+
 struct app_history {
 	struct app_place *places;
 	size_t count, cap;
@@ -117,6 +134,18 @@ struct app {
 	struct calltree *original;
 	struct app_transform *transforms;
 	size_t ntransforms, nkept, transforms_cap;
+	/* kept[i]: the model with the first i transforms applied, for i
+	 * up to nkept but the one shown, when it is kept (app.c says which
+	 * are; kept[0].tree is original). */
+	struct app_kept *kept;
+	size_t kept_cap;
+	/* A transform, undo or redo asked for while keys were waiting,
+	 * done by app_settle once they stop; NULL: none. */
+	struct app_pending *pending;
+	/* True when a key waits to be read: what a key asks for that
+	 * takes time then waits (app_settle), and stops when one comes.
+	 * NULL (headless): never, and it is done at once. */
+	bool (*key_waiting)(void);
 	/* Each thread's own call paths (callpath_build of that thread),
 	 * from the warmup or made on first need: app_scope_parts. */
 	struct callpath *thread_paths;
@@ -177,6 +206,11 @@ void app_key(struct app *app, int key);
 void app_mouse(struct app *app, const struct mouse_event *ev);
 /* Handle a request. */
 void app_request(struct app *app, enum request req);
+/* Do the transform, undo or redo that keys left waiting, unless a key
+ * comes meanwhile (key_waiting): then it waits on. */
+void app_settle(struct app *app);
+/* Whether a transform, undo or redo waits for app_settle. */
+bool app_unsettled(const struct app *app);
 /* Draw the whole screen into canvas (which has the terminal's size). */
 void app_draw(struct app *app, struct canvas *canvas);
 

@@ -722,6 +722,27 @@ term_read_key_within(int ms)
 	}
 }
 
+bool
+term_key_waiting(void)
+{
+	wint_t wc;
+	int rc;
+
+	if (term_signal || term_stop)
+		return true;
+	timeout(0);
+	rc = get_wch(&wc);
+	timeout(250);
+	if (rc == ERR)
+		return false;
+	/* Back where the next read takes it. */
+	if (rc == KEY_CODE_YES)
+		ungetch((int)wc);
+	else
+		unget_wch((wchar_t)wc);
+	return true;
+}
+
 void
 term_mouse(struct mouse_event *ev)
 {

@@ -49,6 +49,8 @@ int term_read_key(void);
 /* term_read_key, or TKEY_WAITING once ms milliseconds (rounded up to the
  * terminal's poll of a quarter second) passed without a key. */
 int term_read_key_within(int ms);
+/* Whether a key (or a signal) waits to be read, without taking it. */
+bool term_key_waiting(void);
 /* The mouse event TKEY_MOUSE stands for. */
 void term_mouse(struct mouse_event *ev);
 /*

@@ -138,6 +138,7 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	fresh->full_names = app->full_names;
 	app_take_history(fresh, app);
 	fresh->notice = app->notice;
+	fresh->key_waiting = app->key_waiting;
 	fresh->run_editor = app->run_editor;
 	fresh->source_dirs = app->source_dirs;
 	fresh->nsource_dirs = app->nsource_dirs;
@@ -304,6 +305,7 @@ viewer_main(int argc, char **argv)
 		return CMD_USAGE;
 	}
 	app->notice = term_notice;
+	app->key_waiting = term_key_waiting;
 	app->run_editor = run_editor;
 	app->source_dirs = opts.source_dirs;
 	app->nsource_dirs = opts.nsource_dirs;
@@ -323,8 +325,16 @@ viewer_main(int argc, char **argv)
 			if (loading_over(rest))
 				take_calls(app, &rest, &opts);
 		}
-		app_draw(app, canvas);
-		term_paint(canvas);
+		/* A storm of keys is read through before anything is drawn
+		 * or made for it: a transform a newer key supersedes is
+		 * never made, and q quits at once. */
+		if (!term_key_waiting()) {
+			app_settle(app);
+			if (!term_key_waiting()) {
+				app_draw(app, canvas);
+				term_paint(canvas);
+			}
+		}
 		/* While the calls load, the status line's percentage is
 		 * redrawn a few times a second. */
 		key = rest ? term_read_key_within(250) : term_read_key();

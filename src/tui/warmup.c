@@ -34,6 +34,8 @@ struct warmup {
 	pthread_t thread;
 	bool running; /* started and not joined */
 	atomic_bool done;
+	atomic_bool stop; /* warmup_stop: build nothing more */
+	bool cut_short;   /* the thread's: it stopped before the end */
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
 	bool timeline_ready; /* under lock */
@@ -98,6 +100,38 @@ build_timeline(void *arg)
 	return NULL;
 }
 
+/* Whether warmup_stop was called; the thread then stops. */
+static bool
+halted(struct warmup *w)
+{
+	if (!atomic_load(&w->stop))
+		return false;
+	w->cut_short = true;
+	return true;
+}
+
+/* Stopped: what was not built never will be, and whoever waits for it
+ * takes nothing (but a timeline index begun apart, which is joined). */
+static void
+give_up(struct warmup *w)
+{
+	bool apart;
+
+	pthread_mutex_lock(&w->lock);
+	apart = w->timeline_apart && !w->timeline_ready;
+	if (!w->timeline_started)
+		w->timeline_started = true;
+	pthread_mutex_unlock(&w->lock);
+	if (apart)
+		pthread_join(w->timeline_thread, NULL);
+	pthread_mutex_lock(&w->lock);
+	w->paths_ready = w->inverted_ready = w->timeline_ready = true;
+	w->profile_ready = w->other_ready = true;
+	pthread_cond_broadcast(&w->ready);
+	pthread_mutex_unlock(&w->lock);
+	atomic_store(&w->done, true);
+}
+
 static void *
 build(void *arg)
 {
@@ -105,6 +139,11 @@ build(void *arg)
 	const struct calltree *tree = w->tree;
 	enum clock_index k = calltree_default_clock(tree);
 	bool mine, apart;
+
+	if (halted(w)) {
+		give_up(w);
+		return NULL;
+	}
 
 	/* The call paths first: on every cpu they take a fraction of the
 	 * timeline index's time, and the icicle and the call tree wait for
@@ -116,6 +155,10 @@ build(void *arg)
 	}
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
+	if (halted(w)) {
+		give_up(w);
+		return NULL;
+	}
 	callpath_merge(w->merged, w->given ? w->given : w->paths,
 	               tree->nthreads);
 	/* The inversion makes only its roots and keeps a copy of what it
@@ -126,6 +169,10 @@ build(void *arg)
 	announce(w, &w->paths_ready);
 	callpath_sort(w->inverted, k);
 	announce(w, &w->inverted_ready);
+	if (halted(w)) {
+		give_up(w);
+		return NULL;
+	}
 	pthread_mutex_lock(&w->lock);
 	mine = !w->timeline_started;
 	w->timeline_started = true;
@@ -135,8 +182,19 @@ build(void *arg)
 		build_timeline(w);
 	else if (apart)
 		pthread_join(w->timeline_thread, NULL);
+	if (halted(w)) {
+		/* Joined already: nothing is apart any more. */
+		w->timeline_apart = false;
+		give_up(w);
+		return NULL;
+	}
 	w->profile_index = profile_index_new(tree, 0);
 	announce(w, &w->profile_ready);
+	if (halted(w)) {
+		w->timeline_apart = false;
+		give_up(w);
+		return NULL;
+	}
 	/* The other clock's index last: only the call chart's clock switch
 	 * wants it, and the first one's parts it shares are built. */
 	if (tree->has_clock[other_clock(w->clock)])
@@ -157,6 +215,7 @@ warmup_start(const struct calltree *tree, enum clock_index k,
 	w->given = paths;
 	w->clock = k;
 	atomic_init(&w->done, false);
+	atomic_init(&w->stop, false);
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->ready, NULL);
 	w->running = util_thread_start(&w->thread, build, w);
@@ -169,6 +228,25 @@ bool
 warmup_done(struct warmup *w)
 {
 	return !w || atomic_load(&w->done);
+}
+
+void
+warmup_stop(struct warmup *w)
+{
+	if (w)
+		atomic_store(&w->stop, true);
+}
+
+bool
+warmup_cut_short(struct warmup *w)
+{
+	if (!w)
+		return false;
+	if (w->running) {
+		pthread_join(w->thread, NULL);
+		w->running = false;
+	}
+	return w->cut_short;
 }
 
 /* Wait for the thread, once. */

@@ -8,7 +8,8 @@
  * and scopes are views of it).  A view takes what was built, waiting for
  * it when the build is still running; each thing can be taken once, and
  * the taker owns it.  Without threads, nothing is built and every take
- * answers NULL, so the views build for themselves.
+ * answers NULL, so the views build for themselves; so does a take of
+ * what a warmup stopped early (warmup_stop) did not build.
  *
  * A job builds one bottom-up tree the same way, for a view that will want
  * it: the view starts it as soon as it knows the scope and takes the tree
@@ -52,6 +53,13 @@ struct callpath *warmup_take_merged(struct warmup *w);
 struct callpath *warmup_take_inverted(struct warmup *w);
 /* The profile index of tree (waiting for it), or NULL. */
 struct profile_index *warmup_take_profile_index(struct warmup *w);
+/* Build nothing more: the thread stops before its next index (each
+ * take then answers NULL for what was not built), so that freeing w
+ * waits at most for the index under way.  NULL is ignored. */
+void warmup_stop(struct warmup *w);
+/* Whether w was stopped before it built everything (waiting for the
+ * thread to end); false for NULL. */
+bool warmup_cut_short(struct warmup *w);
 /* Wait for the build and release what was not taken. */
 void warmup_free(struct warmup *w);
 

@@ -1,0 +1,114 @@
+#!/bin/sh
+# storm.sh: the viewer's transforms on a trace of 300,000 records in a
+# detached tmux server.  Undo after a merge, a drop and two groupings
+# shows the profile screen as it was before them, row for row, and `w`
+# writes the same rows.  Then a storm of 3,000 transform, undo and move
+# keys typed at once, and q: the viewer must exit within 10 s (a hang
+# detector: each key used to rebuild the model, its profile and its
+# indexes, in turn, and q waited behind them) with status 0, the shell's
+# terminal sane again (main screen, icanon and echo on).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+[ -x "$TRACETUI" ] || skip_all "no tracetui to run"
+cat >"$tmp/storm.spec" <<SPEC
+format v1
+version 3
+clock dual
+vm art
+generate threads=6 methods=800 records=300000 seed=39 maxdepth=32
+SPEC
+"$MKTRACE" "$tmp/storm.spec" "$tmp/storm.trace" || skip_all "mktrace failed"
+
+unset TMUX
+sock=tracetui-storm-$$
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+tm new-session -d -s p -x 120 -y 30 \
+	"env -i PATH='$PATH' HOME='$tmp' TERM=screen PS1='READY\$ ' sh -i" \; \
+	set-option -g status off >/dev/null 2>&1 ||
+	skip_all "tmux cannot start a server"
+pane_wait 'READY' || skip_all "no shell in the pane"
+
+# poll SECONDS CMD: CMD (evaluated) every 0.05 s until true, for up to
+# SECONDS of wall time.
+poll() {
+	p_end=$(($(date +%s) + $1))
+	while :; do
+		eval "$2" && return 0
+		[ "$(date +%s)" -lt "$p_end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# status_is REGEX: the viewer's status line (the pane's row 29) matches.
+status_is() {
+	tm capture-pane -p -t p -S 28 -E 28 | grep -Eq -- "$1"
+}
+
+# rows FILE: the pane's rows above the status line into FILE.
+rows() {
+	tm capture-pane -p -t p -S 0 -E 27 >"$1"
+}
+
+# step KEY REGEX WHAT: press KEY and wait for REGEX in the status line.
+step() {
+	tm send-keys -t p "$1"
+	poll 10 "status_is '$2'"
+	ok $? "$3"
+}
+
+tm send-keys -t p "$TRACETUI $tmp/storm.trace; echo EXIT:\$?" Enter
+poll 20 "tm capture-pane -p -t p | grep -q '| Profile |'"
+ok $? "the viewer opens"
+# Transforms wait for the calls.
+poll 20 "! status_is 'calls loading'"
+tm send-keys -t p j j j
+poll 5 "tm capture-pane -p -t p | grep -q 'row 4 of'"
+ok $? "the fourth row is selected"
+rows "$tmp/before"
+tm send-keys -t p w
+poll 5 "status_is 'write to'"
+tm send-keys -t p C-u "$tmp/before.txt" Enter
+poll 5 "status_is 'wrote'"
+ok $? "w writes the rows before the transforms"
+
+step M 'U undoes it' "M merges the selected method"
+step D '2 transforms' "D drops the caller it selected"
+step Z '3 transforms' "Z groups by class"
+step Z '4 transforms' "Z again groups by package"
+step U 'undid group by package' "U undoes the grouping by package"
+step U 'undid group by class' "U undoes the grouping by class"
+step U 'undid drop' "U undoes the drop"
+step U 'undid merge' "U undoes the merge"
+rows "$tmp/after"
+cmp -s "$tmp/before" "$tmp/after"
+rc=$?
+ok $rc "after undoing the four, the profile screen is as it was"
+[ $rc -eq 0 ] || diff "$tmp/before" "$tmp/after" | diag
+tm send-keys -t p w
+poll 5 "status_is 'write to'"
+tm send-keys -t p C-u "$tmp/after.txt" Enter
+poll 5 "status_is 'wrote'"
+cmp -s "$tmp/before.txt" "$tmp/after.txt"
+ok $? "w writes the same rows as before the transforms"
+
+# The storm: 3,000 keys typed at once (a tenth of them undo), then q.
+storm=$(awk 'BEGIN {
+	srand(39)
+	keys = "ZMDFRKPjjkUZMj"
+	for (i = 0; i < 3000; i++)
+		printf "%s", substr(keys, int(rand() * length(keys)) + 1, 1)
+}')
+start=$(date +%s)
+tm send-keys -t p -l "$storm"
+tm send-keys -t p q
+poll 10 "tm capture-pane -p -t p | grep -q 'EXIT:'"
+ok $? "after 3,000 keys, q quits within 10 s ($(($(date +%s) - start)) s)"
+tm capture-pane -p -t p | grep -q 'EXIT:0'
+ok $? "the viewer exits with status 0"
+[ "$(tm display-message -p -t p '#{alternate_on}')" = 0 ]
+ok $? "the pane is back on its main screen"
+tm send-keys -t p "clear; stty -a | tr ' ;' '\n\n' | grep -Ex 'icanon|echo' | tr '\n' ' '; echo :modes" Enter
+poll 5 "tm capture-pane -p -t p | grep -q '^icanon echo :modes'"
+ok $? "icanon and echo are on again"
+done_testing
