@@ -19,7 +19,9 @@
 # screen, the first icicle and the first call tree of the viewer
 # (bench/keys); the two reports run in turn PAIRS times (11), since
 # their ratio is the closest figure; then `frames` (of the frame methods
-# BENCH_FRAME_METHOD names) against report in turn.  Two sizes show whether the cost is
+# BENCH_FRAME_METHOD names) against report in turn; and the viewer's
+# transforms, undo and redo on a trace of 2.5 M records against their
+# budget of 0.5 s each (bench/transforms).  Two sizes show whether the cost is
 # linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
 # text report is timed too.
 set -eu
@@ -189,6 +191,29 @@ done
 if [ -x "$builddir/bench/keys" ] && [ -z "${REAL_ONLY:-}" ]; then
 	echo "== key presses on the $records-record trace"
 	"$builddir/bench/keys" "$out/bench-$records.trace"
+fi
+
+# The viewer's transforms, undo and redo on a trace of 2.5 M records
+# (35 MB; TRANSFORM_RECORDS), each against a budget of 0.5 s, then a
+# storm of 3000 of them (bench/transforms).
+if [ -x "$builddir/bench/transforms" ] && [ -z "${REAL_ONLY:-}" ]; then
+	n=${TRANSFORM_RECORDS:-2500000}
+	trace="$out/bench-$n.trace"
+	if [ ! -f "$trace" ]; then
+		cat >"$out/bench-$n.spec" <<SPEC
+# A program-shaped trace for the benchmark.
+format v1
+version 3
+clock dual
+vm art
+generate threads=12 methods=4000 records=$n seed=20261122 maxdepth=48
+SPEC
+		"$mktrace" "$out/bench-$n.spec" "$trace"
+		sync "$trace" 2>/dev/null || sync
+	fi
+	echo "== transforms, undo and redo on the $n-record trace"
+	"$builddir/bench/transforms" "$trace" ||
+		echo "transforms: some keys took more than the budget"
 fi
 
 # A real trace repeated (bench/repeat.c), as V1 and as the streaming

@@ -1358,17 +1358,20 @@ app_mouse(struct app *app, const struct mouse_event *ev)
 
 /*
  * The models shown before (and, after undo, after) the one shown are
- * kept with everything built on them (struct app_kept), so that undo,
- * redo and the history show them again without building anything.  A
- * kept model and its indexes are counted at KEPT_CALL_BYTES a call; the
- * kept ones farthest from the one shown go first, so that at most
- * KEPT_MAX are kept and their count stays within KEPT_BYTES.  The model
- * as loaded is always kept, without its indexes when they do not fit.
- * A model not kept is made again from the nearest one kept below it.
+ * kept, so that undo, redo and the history show them again without a
+ * transform: the KEPT_WHOLE nearest the one shown with everything built
+ * on them (struct app_kept: views, indexes, selection), the others as
+ * bare models.  A whole one is counted at KEPT_WHOLE_BYTES a call (the
+ * model's 13 and its indexes'), a bare one at KEPT_BARE_BYTES; while
+ * they add up to more than KEPT_BYTES, the one farthest from the model
+ * shown loses its indexes, then its model.  The model as loaded is
+ * always kept.  A model not kept is made again from the nearest one kept
+ * below it.
  */
 enum {
-	KEPT_MAX = 8,
-	KEPT_CALL_BYTES = 48, /* the model's 13 and its indexes' */
+	KEPT_WHOLE = 4,
+	KEPT_WHOLE_BYTES = 48,
+	KEPT_BARE_BYTES = 16,
 };
 #define KEPT_BYTES ((size_t)512 << 20)
 
@@ -1589,32 +1592,47 @@ bring_back(struct app *app, struct app_kept *k)
 	recompute(app);
 }
 
-/* The kept models' count, at KEPT_CALL_BYTES a call, within KEPT_BYTES
- * and KEPT_MAX of them: the farthest from the one shown go first. */
+/* The kept models within KEPT_WHOLE and KEPT_BYTES: the farthest from
+ * the one shown go first. */
 static void
 keep_within_budget(struct app *app)
 {
 	for (;;) {
-		size_t i, far = SIZE_MAX, far_by = 0, count = 0, bytes = 0;
+		size_t i, whole = 0, bytes = 0, far = SIZE_MAX, far_by = 0;
+		bool strip;
 
 		for (i = 0; i <= app->nkept; i++) {
+			const struct app_kept *k = &app->kept[i];
+
+			if (i == app->ntransforms || !k->tree)
+				continue;
+			whole += kept_whole(k);
+			bytes += calltree_call_count(k->tree) *
+			         (kept_whole(k) ? KEPT_WHOLE_BYTES
+			                        : KEPT_BARE_BYTES);
+		}
+		strip = whole > KEPT_WHOLE;
+		if (!strip && bytes <= KEPT_BYTES)
+			return;
+		for (i = 0; i <= app->nkept; i++) {
+			const struct app_kept *k = &app->kept[i];
 			size_t by = i > app->ntransforms ? i - app->ntransforms
 			                                 : app->ntransforms - i;
 
-			if (i == app->ntransforms || !kept_whole(&app->kept[i]))
+			if (i == app->ntransforms || !k->tree ||
+			    (strip && !kept_whole(k)) ||
+			    (i == 0 && !kept_whole(k)))
 				continue;
-			count++;
-			bytes += calltree_call_count(app->kept[i].tree) *
-			         KEPT_CALL_BYTES;
-			if (by > far_by) {
+			if (far == SIZE_MAX || by > far_by) {
 				far = i;
 				far_by = by;
 			}
 		}
-		if (count <= KEPT_MAX && bytes <= KEPT_BYTES)
+		if (far == SIZE_MAX)
 			return;
-		/* The model as loaded stays: transforms start from it. */
-		kept_release(app, &app->kept[far], far == 0);
+		/* Its indexes first; the model as loaded stays. */
+		kept_release(app, &app->kept[far],
+		             far == 0 || kept_whole(&app->kept[far]));
 	}
 }
 
