@@ -76,14 +76,15 @@ main(int argc, char **argv)
 		enum request req;
 		const char *name;
 	} keys[] = {
-	        {REQ_TRANSFORM_FOCUS, "F"},   {REQ_TRANSFORM_MERGE, "M"},
-	        {REQ_TRANSFORM_DROP, "D"},    {REQ_TRANSFORM_RECURSION, "R"},
-	        {REQ_TRANSFORM_CLASS, "K"},   {REQ_TRANSFORM_PACKAGE, "P"},
-	        {REQ_TRANSFORM_GROUP, "Z"},   {REQ_TRANSFORM_GROUP, "Z"},
+	        {REQ_TRANSFORM_FOCUS, "F"}, {REQ_TRANSFORM_MERGE, "M"},
+	        {REQ_TRANSFORM_DROP, "D"},  {REQ_TRANSFORM_RECURSION, "R"},
+	        {REQ_TRANSFORM_CLASS, "K"}, {REQ_TRANSFORM_PACKAGE, "P"},
+	        {REQ_TRANSFORM_GROUP, "Z"}, {REQ_TRANSFORM_GROUP, "Z"},
 	};
 	static const enum request storm[] = {
-	        REQ_TRANSFORM_GROUP, REQ_TRANSFORM_MERGE, REQ_MOVE_DOWN,
-	        REQ_TRANSFORM_DROP,  REQ_TRANSFORM_UNDO,  REQ_TRANSFORM_FOCUS,
+	        REQ_TRANSFORM_GROUP, REQ_TRANSFORM_MERGE,
+	        REQ_MOVE_DOWN,       REQ_TRANSFORM_DROP,
+	        REQ_TRANSFORM_UNDO,  REQ_TRANSFORM_FOCUS,
 	        REQ_MOVE_UP,         REQ_TRANSFORM_RECURSION};
 	struct trace_error err = {0};
 	struct calltree *tree;
@@ -153,7 +154,8 @@ main(int argc, char **argv)
 	t0 = clock_ms(CLOCK_MONOTONIC);
 	for (i = 0; i < 3000; i++)
 		app_request(app, storm[i % (sizeof(storm) / sizeof(*storm))]);
-	printf("3000 keys typed at once: %.1f ms", clock_ms(CLOCK_MONOTONIC) - t0);
+	printf("3000 keys typed at once: %.1f ms",
+	       clock_ms(CLOCK_MONOTONIC) - t0);
 	app->key_waiting = NULL;
 	t0 = clock_ms(CLOCK_MONOTONIC);
 	app_settle(app);

@@ -165,7 +165,8 @@ random_model(bool deep)
 	s->thread(s->ctx, 2, "worker");
 	s->thread(s->ctx, 3, "render");
 	for (t = 1; t <= 3; t++) {
-		unsigned stack[16], depth = 0, events = 200 + (unsigned)below(400);
+		unsigned stack[16], depth = 0,
+		                    events = 200 + (unsigned)below(400);
 
 		for (i = 0; i < events || depth; i++) {
 			bool enter = i < events && depth < 12 &&
@@ -176,8 +177,10 @@ random_model(bool deep)
 				now[k] += below(100) < 3 ? 70000 + below(90000)
 				                         : below(6);
 			if (enter) {
-				stack[depth++] = (unsigned)below(RANDOM_METHODS);
-				s->event(s->ctx, t, 0x10 * (stack[depth - 1] + 1),
+				stack[depth++] =
+				        (unsigned)below(RANDOM_METHODS);
+				s->event(s->ctx, t,
+				         0x10 * (stack[depth - 1] + 1),
 				         TRACE_ENTER, now[0], now[1]);
 			} else {
 				depth--;
@@ -321,8 +324,8 @@ against_builder(void)
 			b = transform_apply_events(tree, &t);
 			why = difference(a, b);
 			if (why && !bad++)
-				printf("# seed %u step %d kind %d: %s\n", seed, step,
-				     (int)t.kind, why);
+				printf("# seed %u step %d kind %d: %s\n", seed,
+				       step, (int)t.kind, why);
 			calltree_free(b);
 			free(sel);
 			free(path);
@@ -332,8 +335,9 @@ against_builder(void)
 		}
 		calltree_free(tree);
 	}
-	ok(!bad, "%u random transforms and %u on top of them: the direct "
-	         "build is the builder's, field by field (%u differ)",
+	ok(!bad,
+	   "%u random transforms and %u on top of them: the direct "
+	   "build is the builder's, field by field (%u differ)",
 	   runs, twice, bad);
 	{
 		struct calltree *tree, *out;

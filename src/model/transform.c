@@ -32,8 +32,10 @@ enum fate {
 };
 
 /* The flags a kept call keeps; its recursion is settled anew. */
-enum { KEPT_FLAGS = CALL_OPEN_AT_END | CALL_ORPHAN | CALL_UNWOUND |
-                    CALL_LOST_EXIT };
+enum {
+	KEPT_FLAGS =
+	        CALL_OPEN_AT_END | CALL_ORPHAN | CALL_UNWOUND | CALL_LOST_EXIT
+};
 
 /* Calls walked between two questions to stop. */
 enum { STOP_EVERY = 1 << 16 };
@@ -480,8 +482,8 @@ finish_calls(struct walk *w)
 			c->method16 = xreallocarray(c->method16, n,
 			                            sizeof(*c->method16));
 		else
-			c->method = xreallocarray(c->method, n,
-			                          sizeof(*c->method));
+			c->method =
+			        xreallocarray(c->method, n, sizeof(*c->method));
 		c->depth = xreallocarray(c->depth, n, sizeof(*c->depth));
 		c->flags = xreallocarray(c->flags, n, sizeof(*c->flags));
 		for (k = 0; k < CLOCK_COUNT; k++) {
@@ -489,8 +491,8 @@ finish_calls(struct walk *w)
 				continue;
 			c->start[k] = xreallocarray(c->start[k], n,
 			                            sizeof(*c->start[k]));
-			c->duration[k] = xreallocarray(
-			        c->duration[k], n, sizeof(*c->duration[k]));
+			c->duration[k] = xreallocarray(c->duration[k], n,
+			                               sizeof(*c->duration[k]));
 		}
 		c->count = n;
 	}

@@ -4,8 +4,8 @@
  * every view, command and number works on the result unchanged.
  *
  * A transform reads the calls of each thread in pre-order and writes
- * the calls it keeps, in the same order, into a new model.  Only dropping a call
- * moves time: the calls after it start earlier by its duration, so its
+ * the calls it keeps, in the same order, into a new model.  Only dropping a
+ * call moves time: the calls after it start earlier by its duration, so its
  * callers' inclusive times lose it.  Calls that vanish otherwise (merged,
  * outside a focus) leave their time where it was: a merged call's
  * exclusive time becomes its caller's.  A focus marks the model

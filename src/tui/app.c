@@ -487,7 +487,6 @@ same_range(const struct time_range *a, const struct time_range *b)
 static bool set_transforms(struct app *app, size_t n, bool stoppable);
 static void step_transforms(struct app *app, int dir);
 
-
 static void
 go_to(struct app *app, struct app_place place)
 {
@@ -1889,8 +1888,7 @@ count_calls(const struct calltree *tree)
  * shown; false, saying why, when it would change nothing: every call
  * kept (a regrouping renames them, so it always changes something). */
 static bool
-push_transform(struct app *app, struct app_transform *xp,
-               struct calltree *next)
+push_transform(struct app *app, struct app_transform *xp, struct calltree *next)
 {
 	struct app_transform x = *xp;
 	size_t i;
