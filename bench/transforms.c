@@ -8,7 +8,8 @@
  * more than the app keeps, and undoes them to the model as loaded (the
  * models no longer kept are made again).  Each line gives the wall
  * time of the key and the cpu time of the thread that draws; the
- * budget is 0.5 s of wall time for each.  Last, 3000 transform, undo
+ * budget is 0.5 s of wall time for each (the load average printed
+ * with the worst says how busy the machine was).  Last, 3000 transform, undo
  * and move keys typed while keys keep waiting, and the one transform
  * left applied once they stop.
  *
@@ -31,7 +32,7 @@
 
 enum { BUDGET_MS = 500 };
 
-static double worst_ms;
+static double worst_ms, worst_cpu_ms;
 static int over;
 
 static double
@@ -48,17 +49,19 @@ static void
 press(struct app *app, struct canvas *c, enum request req, const char *name)
 {
 	double t0 = clock_ms(CLOCK_MONOTONIC);
-	double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID), ms;
+	double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID), ms, cpu;
 
 	app_request(app, req);
 	app_settle(app);
 	app_draw(app, c);
 	ms = clock_ms(CLOCK_MONOTONIC) - t0;
-	printf("%-4s %9.1f ms wall %9.1f ms cpu  %s\n", name, ms,
-	       clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0,
+	cpu = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+	printf("%-4s %9.1f ms wall %9.1f ms cpu  %s\n", name, ms, cpu,
 	       app->message ? app->message : "");
 	if (ms > worst_ms)
 		worst_ms = ms;
+	if (cpu > worst_cpu_ms)
+		worst_cpu_ms = cpu;
 	over += ms > BUDGET_MS;
 }
 
@@ -147,8 +150,16 @@ main(int argc, char **argv)
 	}
 	while (app->ntransforms)
 		press(app, canvas, REQ_TRANSFORM_UNDO, "U");
-	printf("worst %.1f ms; %d of the keys over the budget of %d ms\n",
-	       worst_ms, over, BUDGET_MS);
+	{
+		double load[1] = {0};
+
+		/* Wall times stretch with what else the machine runs. */
+		getloadavg(load, 1);
+		printf("worst %.1f ms wall, %.1f ms cpu of the drawing "
+		       "thread; %d of the keys over the budget of %d ms "
+		       "(load average %.1f)\n",
+		       worst_ms, worst_cpu_ms, over, BUDGET_MS, load[0]);
+	}
 	/* The storm: nothing is made while keys wait. */
 	app->key_waiting = always;
 	t0 = clock_ms(CLOCK_MONOTONIC);
