@@ -685,6 +685,49 @@ test_bad(const struct buf *b)
 	free(c.p);
 }
 
+/*
+ * A NUL inside a name is kept as C0 80 (shown as \x00), as the pprof
+ * and hprof readers keep it: symbols "foo\0one" and "foo\0two" are two
+ * methods, one sample each, and thread 10 is "ma\0in".
+ */
+static void
+test_nul(void)
+{
+	static const struct entry one[] = {{1, 0, 0x10, -1}},
+	                          two[] = {{1, 1, 0x20, -1}};
+	static const struct expect want[] = {
+	        {"foo\xC0\x80one", 1, 1},
+	        {"foo\xC0\x80two", 1, 1},
+	};
+	struct buf b = {0}, m = {0};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	long t;
+
+	put_start(&b);
+	put_sample(&b, 1 * MS, 10, MS, 0, one, 1);
+	put_sample(&b, 2 * MS, 10, MS, 0, two, 1);
+	put_int(&m, 1, 1);
+	put_str(&m, 2, "/system/framework/foo.jar");
+	put_bytes(&m, 3, "foo\0one", 7);
+	put_bytes(&m, 3, "foo\0two", 7);
+	put_record(&b, 3, &m);
+	put_int(&m, 1, 10);
+	put_int(&m, 2, 10);
+	put_bytes(&m, 3, "ma\0in", 5);
+	put_record(&b, 4, &m);
+	put_end(&b);
+	check(&b, NULL, false, "NUL in names", want, 2);
+	tree = load(b.p, b.n, NULL, false, &err);
+	if (ok(tree != NULL, "NUL in names: loads")) {
+		t = calltree_find_thread(tree, 10);
+		ok(t >= 0 && strcmp(tree->threads[t].name, "ma\xC0\x80in") == 0,
+		   "NUL in names: the thread's name kept whole");
+		calltree_free(tree);
+	}
+	free(b.p);
+}
+
 static int
 write_recording(const char *dir)
 {
@@ -764,6 +807,7 @@ main(int argc, char **argv)
 	test_recall();
 	test_order();
 	test_gaps();
+	test_nul();
 	test_calls(&b);
 	test_cuts(&b);
 	test_bad(&b);

@@ -266,10 +266,11 @@ wire_is(struct simpleperf *sp, const struct pb_field *f, enum pb_wire w,
 	return false;
 }
 
+/* A string field, a NUL inside it kept as C0 80 (trace_name_keep). */
 static const char *
 keep(struct simpleperf *sp, const struct pb_field *f)
 {
-	return util_arena_strndup(&sp->arena, (const char *)f->data, f->len);
+	return trace_name_keep(&sp->arena, (const char *)f->data, f->len);
 }
 
 static bool
@@ -734,6 +735,15 @@ intern_method(struct simpleperf *sp, const char *name, size_t len,
 	uint32_t *head, i;
 	struct sp_method *m;
 
+	/* A NUL inside is kept as C0 80: the name as every door shows it,
+	 * "foo\0one" and "foo\0two" two methods. */
+	if (memchr(name, 0, len)) {
+		char *kept = trace_name_dup(name, len);
+
+		i = intern_method(sp, kept, strlen(kept), kind);
+		free(kept);
+		return i;
+	}
 	head = util_map_slot(&sp->method_hash, hash_bytes(HASH_SEED, name, len),
 	                     NONE);
 	for (i = *head; i != NONE; i = sp->methods[i].next) {
