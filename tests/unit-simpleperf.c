@@ -686,6 +686,64 @@ test_bad(const struct buf *b)
 }
 
 /*
+ * A sample at the clock's last nanosecond, 2^64 - 1, with a 1 ms event
+ * count, and one at 0: the late one is taken at TIME_MAX (2^64 - 2^53
+ * ns) with a warning at its offset, and keeps its 1 ms (its end would
+ * pass 2^64 ns: clamped there, it lasted 0 us).
+ */
+static void
+test_time_top(void)
+{
+	static const struct entry s[] = {{1, 0, 0x10, -1}},
+	                          late[] = {{1, 1, 0x10, -1}};
+	static const char *const jar[] = {"Foo.main", "Foo.late"};
+	struct buf b = {0};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	size_t from, to, i;
+	int sums;
+
+	put_start(&b);
+	put_sample(&b, 0, 11, MS, 0, s, 1);
+	from = b.n;
+	put_sample(&b, UINT64_MAX, 10, MS, 0, late, 1);
+	to = b.n;
+	put_file(&b, 1, "/system/framework/foo.jar", jar, 2);
+	put_end(&b);
+	for (sums = 0; sums < 2; sums++) {
+		struct profile p = {0};
+		struct scope scope;
+		bool warned = false;
+		long m;
+
+		tree = load_as(b.p, b.n, NULL, false, sums, &err);
+		if (!ok(tree != NULL, "time 2^64-1%s: loads",
+		        sums ? ", as report" : "")) {
+			trace_error_clear(&err);
+			continue;
+		}
+		scope_init_all(&scope, tree);
+		profile_compute(&p, tree, &scope);
+		m = method_named(tree, "Foo.late");
+		ok(m >= 0 && p.rows[m].excl[CLOCK_WALL] == 1000 &&
+		           p.rows[m].excl[CLOCK_CPU] == 1000,
+		   "time 2^64-1%s: the sample keeps its 1 ms",
+		   sums ? ", as report" : "");
+		for (i = 0; i < tree->nwarnings; i++)
+			warned |= tree->warnings[i].offset >= from &&
+			          tree->warnings[i].offset < to &&
+			          strstr(tree->warnings[i].message,
+			                 "past the clock's range");
+		ok(warned, "time 2^64-1%s: a warning at the sample's offset",
+		   sums ? ", as report" : "");
+		profile_done(&p);
+		scope_done(&scope);
+		calltree_free(tree);
+	}
+	free(b.p);
+}
+
+/*
  * A NUL inside a name is kept as C0 80 (shown as \x00), as the pprof
  * and hprof readers keep it: symbols "foo\0one" and "foo\0two" are two
  * methods, one sample each, and thread 10 is "ma\0in".
@@ -807,6 +865,7 @@ main(int argc, char **argv)
 	test_recall();
 	test_order();
 	test_gaps();
+	test_time_top();
 	test_nul();
 	test_calls(&b);
 	test_cuts(&b);

@@ -64,7 +64,8 @@
  * Invariants: every loop is bounded by the input; frames of all kept
  * samples together are bounded by MAX_FRAMES, and the frames held (each
  * stack's, and its Java ones) by twice as many and one stack; file and
- * symbol ids are checked before use.
+ * symbol ids are checked before use; a sample time past TIME_MAX is
+ * taken as TIME_MAX, with a warning, so that no time and span wrap.
  */
 #include "config.h"
 
@@ -99,6 +100,10 @@ enum {
 
 /* No single weight above this, so sums of them never wrap. */
 #define VALUE_MAX (UINT64_C(1) << 53)
+/* No sample time above this (ns), so a time and a span (at most
+ * VALUE_MAX) never pass the clock's end: a later one is taken as this,
+ * with a warning. */
+#define TIME_MAX (UINT64_MAX - VALUE_MAX)
 
 enum sp_kind { KIND_NATIVE, KIND_JAVA, KIND_KERNEL };
 
@@ -218,6 +223,7 @@ struct simpleperf {
 	size_t nchosen, chosen_cap;
 	uint64_t unknown_files, unknown_symbols;
 	uint64_t unknown_offset;
+	uint64_t late_times, late_offset; /* samples past TIME_MAX */
 	uint32_t no_java; /* "(no Java frame)", or NONE */
 	bool *time_types; /* by event type: it counts nanoseconds */
 };
@@ -1263,6 +1269,17 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 	t->all++;
 	if (want != SIZE_MAX && want != smp.type)
 		return true;
+	if (smp.time > TIME_MAX) {
+		if (!sp->late_times++) {
+			sp->late_offset = offset;
+			trace_warn(sp->sink, offset,
+			           "simpleperf: a sample at %" PRIu64 " ns is "
+			           "past the clock's range; taken at %" PRIu64
+			           " ns, where its span still fits",
+			           smp.time, TIME_MAX);
+		}
+		smp.time = TIME_MAX;
+	}
 	if (fast) {
 		/* No entries: an empty stack, at the sample's bytes. */
 		struct sp_stack *st =
@@ -1524,7 +1541,8 @@ period_of(const struct simpleperf *sp)
 	if (n)
 		p = nth_value(v, n, n / 2);
 	free(v);
-	return p;
+	/* As no single weight: a step of centuries is no period. */
+	return p > VALUE_MAX ? VALUE_MAX : p;
 }
 
 static void
@@ -1867,6 +1885,11 @@ trace_simpleperf_read(const unsigned char *buf, size_t len, bool mapped,
 	 * copies. */
 	if (mapped)
 		trace_release_mapped(buf + released, buf + len);
+	if (sp.late_times > 1)
+		trace_warn(sink, sp.late_offset,
+		           "simpleperf: %" PRIu64 " samples past the clock's "
+		           "range, each taken at %" PRIu64 " ns",
+		           sp.late_times, TIME_MAX);
 	if (sp.unknown_files)
 		trace_warn(sink, sp.unknown_offset,
 		           "simpleperf: %" PRIu64 " frames name a file the "
