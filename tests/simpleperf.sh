@@ -25,7 +25,8 @@
 # sums as report loads them against its model.  A recording of 100,000
 # distinct callchains it writes (29 MB): report's peak memory is under
 # one and a half times its size and 8 MB (measured where /usr/bin/time
-# can; not under AddressSanitizer).
+# can; not under AddressSanitizer).  One of 1,024 event types and 10,000
+# threads: report, info and tree in 60 MB of address space.
 # Other Android files (read/foreign.c): a Perfetto trace (a protobuf
 # Trace of TracePackets, plain or gzipped) and a raw perf.data
 # (PERFILE2) are refused with status 3 and a message naming them and
@@ -171,6 +172,38 @@ if /usr/bin/time -f %M true >/dev/null 2>&1 && ! asan_built "$TRACETUI"; then
 		echo 0 || echo 1)" \
 		"distinct callchains, $((size / 1000000)) MB: report peaks at $kb KB, under 1.5 times the file and 8 MB"
 	rm -f "$tmp/distinct.trace"
+fi
+# Event types times threads: 1,024 event types and 10,000 threads, each
+# with a Thread record and one sample (tests/unit-simpleperf
+# --write-threads, 364 KB).  Each thread's samples are counted sparsely
+# and its text written once, and info shows the loaded type's column
+# only, so report, info and tree read it in 60 MB of address space (no
+# thread of their own started), as they would with one event type: the
+# memory grows with the threads, not with threads times types.  (Had
+# every thread 1,024 counts, they alone would take 80 MB.)
+if ! asan_built "$TRACETUI"; then
+	"$UNIT" --write-threads "$tmp/types.trace" 10000 10000 1024
+	bad=0
+	for c in report info tree; do
+		opt=
+		[ $c = tree ] && opt="-f tsv --min-pct 0"
+		(ulimit -v 60000 2>/dev/null
+			TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" $c $opt \
+				"$tmp/types.trace") >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		case $c in
+		info) n=$(grep -c '^ *[0-9]* *1000  *1  *1  t[0-9]*$' "$tmp/out") ;;
+		tree) n=$(grep -c '\[t[0-9]*\]$' "$tmp/out") ;;
+		*) n=10000 ;;
+		esac
+		if [ $rc -ne 0 ] || [ "$n" -ne 10000 ]; then
+			bad=$((bad + 1))
+			echo "$c: exit $rc, $n threads" | diag
+			head -3 "$tmp/err" | diag
+		fi
+	done
+	ok $bad "1,024 event types, 10,000 threads: report, info and tree in 60 MB"
+	rm -f "$tmp/types.trace"
 fi
 run "$TRACETUI" report -f tsv --java-only "$small"
 ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	2	4	2000	4000' &&

@@ -40,6 +40,7 @@
 #include "query/callpath.h"
 #include "query/method-name.h"
 #include "query/profile.h"
+#include "query/summary.h"
 #include "read/load.h"
 #include "proto-write.h"
 #include "tap.h"
@@ -786,6 +787,111 @@ test_nul(void)
 	free(b.p);
 }
 
+/*
+ * info's thread table: a tab in a thread's name is escaped, moving no
+ * column, and a column of an event type named in UTF-8 ("événement",
+ * 11 bytes, 9 columns wide) lines up with its counts.
+ */
+static void
+test_info_threads(void)
+{
+	static const struct entry e[] = {{1, 0, 0x10, -1}};
+	static const char *const jar[] = {"Foo.main"};
+	static const char *const want[] = {
+	        "threads:",
+	        "       tid      pid  samples    cpu-clock    événement  name",
+	        "        10       10        1            1            0  "
+	        "a\\x09b",
+	        "        11        0        1            1            0  ",
+	};
+	struct buf b = {0}, m = {0};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct summary sum;
+	size_t i, at = SIZE_MAX;
+
+	put_magic(&b);
+	put_str(&m, 1, "cpu-clock");
+	put_str(&m, 1, "événement");
+	put_record(&b, 5, &m);
+	put_sample(&b, 1 * MS, 10, MS, 0, e, 1);
+	put_sample(&b, 1 * MS, 11, MS, 0, e, 1);
+	put_file(&b, 1, "/system/framework/foo.jar", jar, 1);
+	put_thread(&b, 10, 10, "a\tb");
+	put_end(&b);
+	tree = load(b.p, b.n, NULL, false, &err);
+	free(b.p);
+	if (!ok(tree != NULL, "info's threads: loads"))
+		return;
+	summary_build(&sum, tree);
+	for (i = 0; i < sum.count; i++)
+		if (strcmp(sum.lines[i], "threads:") == 0)
+			at = i;
+	for (i = 0; i < 4; i++)
+		is_str(at + i < sum.count ? sum.lines[at + i] : "", want[i],
+		       "info's threads: line %zu", i);
+	summary_done(&sum);
+	calltree_free(tree);
+}
+
+/*
+ * With more event types than columns (1,024 here), info's thread table
+ * has the loaded type's column only, and says so: its rows are as long
+ * as the threads, not threads times types.
+ */
+static void
+test_info_many_types(void)
+{
+	static const struct entry e[] = {{1, 0, 0x10, -1}};
+	static const char *const jar[] = {"Foo.main"};
+	struct buf b = {0}, m = {0};
+	struct trace_error err = {0};
+	struct calltree *tree;
+	struct summary sum;
+	size_t i, rows = 0, longest = 0;
+	bool said = false, head = false, table = false;
+
+	put_magic(&b);
+	for (i = 0; i < 1024; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "ev%zu", i);
+		put_str(&m, 1, name);
+	}
+	put_record(&b, 5, &m);
+	put_sample(&b, 1 * MS, 10, MS, 7, e, 1);
+	put_sample(&b, 2 * MS, 10, MS, 7, e, 1);
+	put_sample(&b, 2 * MS, 10, MS, 900, e, 1);
+	put_file(&b, 1, "/system/framework/foo.jar", jar, 1);
+	put_thread(&b, 10, 10, "main");
+	put_end(&b);
+	tree = load(b.p, b.n, "ev7", false, &err);
+	free(b.p);
+	if (!ok(tree != NULL, "1,024 event types: loads"))
+		return;
+	summary_build(&sum, tree);
+	for (i = 0; i < sum.count; i++) {
+		const char *l = sum.lines[i];
+
+		said |= strstr(l, "1024 event types") != NULL;
+		head |= strcmp(l, "       tid      pid  samples          "
+		                  "ev7  name") == 0;
+		rows += strcmp(l, "        10       10        3            "
+		                  "2  main") == 0;
+		table = strcmp(l, "threads:") == 0 ||
+		        (table && strcmp(l, "files:") != 0);
+		if (table && strlen(l) > longest)
+			longest = strlen(l);
+	}
+	ok(said && head && rows == 1,
+	   "1,024 event types: the loaded type's column, said so");
+	ok(longest < 100,
+	   "1,024 event types: no thread line of a column each (%zu bytes)",
+	   longest);
+	summary_done(&sum);
+	calltree_free(tree);
+}
+
 static int
 write_recording(const char *dir)
 {
@@ -849,6 +955,63 @@ write_distinct(const char *path, size_t n)
 	return rc;
 }
 
+/*
+ * A recording of many threads, written to path: `types` event types
+ * (cpu-clock, then ev1, ev2, ...), thread i (tid 1000 + i) with one
+ * cpu-clock sample for i below `sampled` and a Thread record ("t<i>",
+ * process 1000) for i below `named`.  A sample is as small as simpleperf
+ * writes one (17 bytes): no callchain (the reader's "(no stack)"), 1 us
+ * at i us.
+ */
+static int
+write_threads(const char *path, size_t sampled, size_t named, size_t types)
+{
+	struct buf b = {0}, m = {0};
+	FILE *f = fopen(path, "wb");
+	size_t i;
+	int rc = 0;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	put_magic(&b);
+	put_str(&m, 1, "cpu-clock");
+	for (i = 1; i < types; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "ev%zu", i);
+		put_str(&m, 1, name);
+	}
+	put_record(&b, 5, &m);
+	for (i = 0; i < sampled || i < named; i++) {
+		if (i < sampled)
+			put_sample(&b, i * 1000, 1000 + (uint32_t)i, 1000, 0,
+			           NULL, 0);
+		if (b.n > (1 << 20)) {
+			rc |= fwrite(b.p, 1, b.n, f) != b.n;
+			b.n = 0;
+		}
+	}
+	for (i = 0; i < named; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "t%zu", i);
+		put_thread(&b, 1000 + (uint32_t)i, 1000, name);
+		if (b.n > (1 << 20)) {
+			rc |= fwrite(b.p, 1, b.n, f) != b.n;
+			b.n = 0;
+		}
+	}
+	put_end(&b);
+	if (fwrite(b.p, 1, b.n, f) != b.n || fclose(f) != 0 || rc) {
+		perror(path);
+		rc = 1;
+	}
+	free(b.p);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -858,6 +1021,10 @@ main(int argc, char **argv)
 		return write_recording(argv[2]);
 	if (argc == 4 && strcmp(argv[1], "--write-distinct") == 0)
 		return write_distinct(argv[2], strtoul(argv[3], NULL, 10));
+	if (argc == 6 && strcmp(argv[1], "--write-threads") == 0)
+		return write_threads(argv[2], strtoul(argv[3], NULL, 10),
+		                     strtoul(argv[4], NULL, 10),
+		                     strtoul(argv[5], NULL, 10));
 	b = recording();
 	test_numbers(&b);
 	test_kinds();
@@ -867,6 +1034,8 @@ main(int argc, char **argv)
 	test_gaps();
 	test_time_top();
 	test_nul();
+	test_info_threads();
+	test_info_many_types();
 	test_calls(&b);
 	test_cuts(&b);
 	test_bad(&b);

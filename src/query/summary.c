@@ -9,6 +9,7 @@
 #include "text/width.h"
 #include "util/alloc.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,13 +219,13 @@ pprof_header(struct summary *s, const struct calltree *tree)
 	     tree->calls.count);
 }
 
-/* Property key of tree, escaped, or `none`. */
-static char *
+/* Property key of tree, or `none`: line() escapes it. */
+static const char *
 prop(const struct calltree *tree, const char *key, const char *none)
 {
 	const char *v = calltree_property(tree, key);
 
-	return text_escape(v ? v : none);
+	return v ? v : none;
 }
 
 /* What the file is, for a simpleperf recording: its app, event types,
@@ -232,29 +233,24 @@ prop(const struct calltree *tree, const char *key, const char *none)
 static void
 simpleperf_header(struct summary *s, const struct calltree *tree)
 {
-	char *app = prop(tree, "simpleperf-app", "(not named)");
-	char *app_type = prop(tree, "simpleperf-app-type", "?");
-	char *sdk = prop(tree, "simpleperf-android-sdk", "?");
-	char *build = prop(tree, "simpleperf-build-type", "?");
-	char *types = prop(tree, "simpleperf-event-types", "");
-	char *type = prop(tree, "simpleperf-event-type", "");
-	char *offcpu = prop(tree, "simpleperf-trace-offcpu", "?");
-	char *samples = prop(tree, "simpleperf-samples", "0");
-	char *chosen = prop(tree, "simpleperf-chosen-samples", "0");
-	char *lost = prop(tree, "simpleperf-lost", "not recorded");
-	char *time = prop(tree, "simpleperf-time", "");
 	const char *period = calltree_property(tree, "simpleperf-period");
 	const char *switches =
 	        calltree_property(tree, "simpleperf-context-switches");
 	const char *stopped = calltree_property(tree, "simpleperf-stopped");
+	const char *offcpu = prop(tree, "simpleperf-trace-offcpu", "?");
 
 	line(s,
 	     "format:      simpleperf report-sample protobuf, version %u "
 	     "(Android Studio Callstack Sample)",
 	     tree->header.version);
-	line(s, "app:         %s (%s), Android SDK %s, build type %s", app,
-	     app_type, sdk, build);
-	line(s, "event types: %s; loaded: %s", types, type);
+	line(s, "app:         %s (%s), Android SDK %s, build type %s",
+	     prop(tree, "simpleperf-app", "(not named)"),
+	     prop(tree, "simpleperf-app-type", "?"),
+	     prop(tree, "simpleperf-android-sdk", "?"),
+	     prop(tree, "simpleperf-build-type", "?"));
+	line(s, "event types: %s; loaded: %s",
+	     prop(tree, "simpleperf-event-types", ""),
+	     prop(tree, "simpleperf-event-type", ""));
 	if (period) {
 		unsigned long long ns = strtoull(period, NULL, 10);
 
@@ -266,21 +262,16 @@ simpleperf_header(struct summary *s, const struct calltree *tree)
 		line(s, "sampling:    period unknown; off-cpu traced: %s",
 		     offcpu);
 	}
-	if (calltree_property(tree, "simpleperf-lost"))
-		line(s,
-		     "samples:     %s in the file, %s loaded; lost: %s "
-		     "samples",
-		     samples, chosen, lost);
-	else
-		line(s,
-		     "samples:     %s in the file, %s loaded; lost: not "
-		     "recorded",
-		     samples, chosen);
+	line(s, "samples:     %s in the file, %s loaded; lost: %s%s",
+	     prop(tree, "simpleperf-samples", "0"),
+	     prop(tree, "simpleperf-chosen-samples", "0"),
+	     prop(tree, "simpleperf-lost", "not recorded"),
+	     calltree_property(tree, "simpleperf-lost") ? " samples" : "");
 	line(s,
 	     "values:      samples (the cpu clock, each the sampling period) "
 	     "and their time (the wall clock: %s): estimates, never call "
 	     "counts",
-	     time);
+	     prop(tree, "simpleperf-time", ""));
 	if (switches)
 		line(s, "switches:    %s context switch records", switches);
 	line(s, "calls:       %zu (runs of samples sharing a frame)",
@@ -288,17 +279,158 @@ simpleperf_header(struct summary *s, const struct calltree *tree)
 	if (stopped)
 		line(s, "read:        up to offset %s, where the records stop",
 		     stopped);
-	free(app);
-	free(app_type);
-	free(sdk);
-	free(build);
-	free(types);
-	free(type);
-	free(offcpu);
-	free(samples);
-	free(chosen);
-	free(lost);
-	free(time);
+}
+
+/* Event types beyond this many get no column each in info's thread
+ * table (it would be threads times types long): only the loaded one. */
+enum { TYPE_COLUMNS = 16 };
+
+/* A line of text escaped already, its parts each through the door (so
+ * that their widths are known): taken as it is. */
+static void
+put_escaped(struct summary *s, char *text)
+{
+	UTIL_GROW(s->lines, s->cap, s->count + 1);
+	s->lines[s->count++] = text;
+}
+
+/* Escaped text right-aligned in `width` terminal columns, after a
+ * space, appended at *at of *buf (room grown as needed). */
+static void
+cell(char **buf, size_t *cap, size_t *at, const char *escaped, size_t width)
+{
+	size_t w = text_width(escaped), len = strlen(escaped);
+	size_t pad = w < width ? width - w : 0;
+
+	UTIL_GROW(*buf, *cap, *at + 1 + pad + len + 1);
+	(*buf)[(*at)++] = ' ';
+	memset(*buf + *at, ' ', pad);
+	*at += pad;
+	memcpy(*buf + *at, escaped, len + 1);
+	*at += len;
+}
+
+/* The event types as info's thread table has them: their count (from
+ * "k of n", n counting "all" once there are two or more), the loaded
+ * one's index (SIZE_MAX for all), and their names escaped (NULL where
+ * the list of names cannot say: a name holding ", "). */
+static char **
+event_types(const struct calltree *tree, size_t *ntypes, size_t *loaded)
+{
+	const char *index =
+	        calltree_property(tree, "simpleperf-event-type-index");
+	const char *list = calltree_property(tree, "simpleperf-event-types");
+	unsigned long long k = 0, n = 0;
+	char **names;
+	size_t i = 0;
+
+	if (!index || sscanf(index, "%llu of %llu", &k, &n) != 2 ||
+	    n > SIZE_MAX / sizeof(*names) - 1)
+		n = k = 0;
+	*ntypes = n > 1 ? (size_t)n - 1 : (size_t)n;
+	*loaded = k < *ntypes ? (size_t)k : SIZE_MAX;
+	names = xcalloc(*ntypes + 1, sizeof(*names));
+	while (list && *list && i < *ntypes) {
+		const char *comma = strstr(list, ", ");
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		char *t = xstrndup(list, len);
+
+		names[i++] = text_escape(t);
+		free(t);
+		list += len;
+		if (comma)
+			list += 2;
+	}
+	if (i < *ntypes || (list && *list))
+		for (i = 0; i < *ntypes; i++) {
+			free(names[i]);
+			names[i] = NULL;
+		}
+	return names;
+}
+
+/* A simpleperf recording's threads with their samples per event type
+ * (each thread's property "tid\tpid\tall\ttype:n ...\tname"): one column
+ * per type, or, with more than TYPE_COLUMNS, the loaded type's only.
+ * Each row is written in one pass, as long as it is. */
+static void
+simpleperf_threads(struct summary *s, const struct calltree *tree)
+{
+	size_t ntypes, loaded, i, j, cap = 0, at = 0;
+	char **names = event_types(tree, &ntypes, &loaded);
+	bool every = ntypes <= TYPE_COLUMNS;
+	char *row = NULL, num[32];
+
+	line(s, "threads:");
+	if (!every)
+		line(s,
+		     "  (%zu event types: the samples of the loaded one, "
+		     "--sample-type picks another)",
+		     ntypes);
+	cell(&row, &cap, &at, "", 0);
+	cell(&row, &cap, &at, "tid", 8);
+	cell(&row, &cap, &at, "pid", 8);
+	cell(&row, &cap, &at, "samples", 8);
+	for (j = 0; j < ntypes; j++) {
+		if (!every && j != loaded)
+			continue;
+		snprintf(num, sizeof(num), "#%zu", j);
+		cell(&row, &cap, &at, names[j] ? names[j] : num, 12);
+	}
+	cell(&row, &cap, &at, " name", 0);
+	put_escaped(s, xstrdup(row));
+	for (i = 0; i < tree->nproperties; i++) {
+		const char *v = tree->properties[i].value, *f[4], *counts;
+		char *part, *end;
+		size_t k;
+
+		if (strcmp(tree->properties[i].key, "simpleperf-thread") != 0)
+			continue;
+		/* tid, pid, all, the counts; the rest is the name */
+		for (k = 0; k < 4; k++) {
+			f[k] = v;
+			v = strchr(v, '\t');
+			if (!v)
+				break;
+			v++;
+		}
+		if (k < 4)
+			continue; /* not of this reader's making */
+		at = 0;
+		cell(&row, &cap, &at, "", 0);
+		for (k = 0; k < 3; k++) {
+			part = xstrndup(f[k], strcspn(f[k], "\t"));
+			cell(&row, &cap, &at, part, 8);
+			free(part);
+		}
+		counts = f[3];
+		for (j = 0; j < ntypes; j++) {
+			unsigned long long type = ULLONG_MAX, n = 0;
+
+			/* the counts of the types with samples, in order */
+			while (*counts >= '0' && *counts <= '9') {
+				type = strtoull(counts, &end, 10);
+				if (*end == ':')
+					n = strtoull(end + 1, &end, 10);
+				if (type >= j)
+					break;
+				counts = end + (*end == ' ');
+			}
+			if (!every && j != loaded)
+				continue;
+			snprintf(num, sizeof(num), "%llu", type == j ? n : 0);
+			cell(&row, &cap, &at, num, 12);
+		}
+		part = text_escape(v);
+		cell(&row, &cap, &at, "", 0);
+		cell(&row, &cap, &at, part, 0);
+		free(part);
+		put_escaped(s, xstrdup(row));
+	}
+	free(row);
+	for (j = 0; j < ntypes; j++)
+		free(names[j]);
+	free(names);
 }
 
 /* A simpleperf recording's other properties, its threads with their
@@ -306,79 +438,22 @@ simpleperf_header(struct summary *s, const struct calltree *tree)
 static void
 simpleperf_lists(struct summary *s, const struct calltree *tree)
 {
-	const char *types = calltree_property(tree, "simpleperf-event-types");
-	char *head = xstrdup("");
 	size_t i;
 
 	line(s, "properties:");
 	for (i = 0; i < tree->nproperties; i++) {
 		const char *key = tree->properties[i].key;
-		char *k, *v;
 
 		if (strcmp(key, "simpleperf-thread") == 0 ||
 		    strcmp(key, "simpleperf-file") == 0 ||
 		    strcmp(key, "simpleperf-method-kind") == 0)
 			continue;
-		k = text_escape(key);
-		v = text_escape(tree->properties[i].value);
-		line(s, "  %s=%s", k, v);
-		free(k);
-		free(v);
+		line(s, "  %s=%s", key, tree->properties[i].value);
 	}
-	/* One column per event type, named as the file names it. */
-	while (types && *types) {
-		size_t n = strcspn(types, ",");
-		char *t = xstrndup(types, n), *e = text_escape(t);
-		char *joined = xasprintf("%s %12s", head, e);
-
-		free(t);
-		free(e);
-		free(head);
-		head = joined;
-		types += n;
-		while (*types == ',' || *types == ' ')
-			types++;
-	}
-	line(s, "threads:");
-	line(s, "  %8s %8s %8s%s  %s", "tid", "pid", "samples", head, "name");
-	free(head);
-	for (i = 0; i < tree->nproperties; i++) {
-		const char *v = tree->properties[i].value;
-		char *f[4] = {0}, *copy, *rest, *per, *name;
-		size_t k;
-
-		if (strcmp(tree->properties[i].key, "simpleperf-thread") != 0)
-			continue;
-		/* tid, pid, name, all, then one count per type */
-		copy = xstrdup(v);
-		rest = copy;
-		for (k = 0; k < 4 && rest; k++) {
-			f[k] = rest;
-			rest = strchr(rest, '\t');
-			if (rest)
-				*rest++ = '\0';
-		}
-		per = xstrdup("");
-		while (rest) {
-			char *tab = strchr(rest, '\t'), *joined;
-
-			if (tab)
-				*tab++ = '\0';
-			joined = xasprintf("%s %12s", per, rest);
-			free(per);
-			per = joined;
-			rest = tab;
-		}
-		name = text_escape(f[2] ? f[2] : "");
-		line(s, "  %8s %8s %8s%s  %s", f[0] ? f[0] : "",
-		     f[1] ? f[1] : "", f[3] ? f[3] : "", per, name);
-		free(name);
-		free(per);
-		free(copy);
-	}
+	simpleperf_threads(s, tree);
 	line(s, "files:");
 	for (i = 0; i < tree->nproperties; i++) {
-		char *copy, *f[4] = {0}, *rest, *path;
+		char *copy, *f[4] = {0}, *rest;
 		size_t k;
 
 		if (strcmp(tree->properties[i].key, "simpleperf-file") != 0)
@@ -399,10 +474,8 @@ simpleperf_lists(struct summary *s, const struct calltree *tree)
 			*t = '\0';
 			f[3] = t + 1;
 		}
-		path = text_escape(f[2] ? f[2] : "");
 		line(s, "  %6s %-6s %s (%s symbols)", f[0] ? f[0] : "",
-		     f[1] ? f[1] : "", path, f[3] ? f[3] : "?");
-		free(path);
+		     f[1] ? f[1] : "", f[2] ? f[2] : "", f[3] ? f[3] : "?");
 		free(copy);
 	}
 }

@@ -124,12 +124,21 @@ struct sp_file {
 	struct util_map by_address; /* vaddr -> method, for symbol -1 */
 };
 
+/* A thread's samples are counted sparsely: those of the first event type
+ * it has samples of here, any other type's in struct sp_count. */
 struct sp_thread {
 	uint32_t tid, pid;
 	const char *name;
-	uint64_t *samples; /* per event type */
 	uint64_t all;
+	uint64_t first_count; /* samples of first_type */
+	uint32_t first_type;  /* NONE before its first sample */
 	bool defined;
+};
+
+/* A thread's samples of an event type other than its first. */
+struct sp_count {
+	uint32_t tid, type;
+	uint64_t n;
 };
 
 struct sp_method {
@@ -196,6 +205,9 @@ struct simpleperf {
 	struct sp_thread *threads;
 	size_t nthreads, threads_cap;
 	struct util_map thread_ids; /* tid -> threads[] */
+	struct sp_count *counts;    /* other types' samples of the threads */
+	size_t ncounts, counts_cap;
+	struct util_map count_ids; /* tid << 32 | type -> counts[] */
 	const char **types;
 	size_t ntypes, types_cap;
 	const char *app, *app_type, *sdk, *build_type;
@@ -224,7 +236,7 @@ struct simpleperf {
 	uint64_t unknown_files, unknown_symbols;
 	uint64_t unknown_offset;
 	uint64_t late_times, late_offset; /* samples past TIME_MAX */
-	uint32_t no_java; /* "(no Java frame)", or NONE */
+	uint32_t no_java;                 /* "(no Java frame)", or NONE */
 	bool *time_types; /* by event type: it counts nanoseconds */
 };
 
@@ -349,6 +361,7 @@ thread_of(struct simpleperf *sp, uint32_t tid)
 	t = &sp->threads[sp->nthreads++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
+	t->first_type = NONE;
 	return t;
 }
 
@@ -1227,6 +1240,28 @@ read_stack(struct simpleperf *sp, struct sp_stack *st)
 	return true;
 }
 
+/* One more sample of event type `type` on thread t. */
+static void
+count_sample(struct simpleperf *sp, struct sp_thread *t, uint32_t type)
+{
+	uint32_t *slot;
+
+	t->all++;
+	if (t->first_type == NONE)
+		t->first_type = type;
+	if (t->first_type == type) {
+		t->first_count++;
+		return;
+	}
+	slot = util_map_slot(&sp->count_ids, (uint64_t)t->tid << 32 | type,
+	                     (uint32_t)sp->ncounts);
+	if (*slot == sp->ncounts) {
+		UTIL_GROW(sp->counts, sp->counts_cap, sp->ncounts + 1);
+		sp->counts[sp->ncounts++] = (struct sp_count){t->tid, type, 0};
+	}
+	sp->counts[*slot].n++;
+}
+
 /*
  * Sample i: counted for its thread, and kept when of type `want`
  * (SIZE_MAX: every type): as the walk's scan read it, its callchain a
@@ -1263,10 +1298,7 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 		t = thread_of(sp, smp.tid);
 		sp->last_thread = (size_t)(t - sp->threads);
 	}
-	if (!t->samples)
-		t->samples = xcalloc(sp->ntypes, sizeof(*t->samples));
-	t->samples[smp.type]++;
-	t->all++;
+	count_sample(sp, t, smp.type);
 	if (want != SIZE_MAX && want != smp.type)
 		return true;
 	if (smp.time > TIME_MAX) {
@@ -1307,13 +1339,29 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 	return true;
 }
 
+/* The event types' names joined by ", ", in one pass. */
+static char *
+joined_types(const struct simpleperf *sp)
+{
+	size_t len = 1, i;
+	char *out, *at;
+
+	for (i = 0; i < sp->ntypes; i++)
+		len += strlen(sp->types[i]) + 2;
+	out = at = xmalloc(len);
+	*at = '\0';
+	for (i = 0; i < sp->ntypes; i++)
+		at += sprintf(at, "%s%s", i ? ", " : "", sp->types[i]);
+	return out;
+}
+
 /* The event type `want` (name, index, "all"): its index, SIZE_MAX for
  * all, or -1 (as SIZE_MAX - 1) with the error set. */
 static size_t
 choose_type(struct simpleperf *sp, const char *want)
 {
 	char *list, *end;
-	size_t i, len = 0;
+	size_t i;
 	unsigned long n;
 
 	if (!sp->ntypes) {
@@ -1336,14 +1384,7 @@ choose_type(struct simpleperf *sp, const char *want)
 	if (*want >= '0' && *want <= '9' && !*end && n == sp->ntypes &&
 	    sp->ntypes > 1)
 		return SIZE_MAX;
-	for (i = 0; i < sp->ntypes; i++)
-		len += strlen(sp->types[i]) + 2;
-	list = xcalloc(len + 1, 1);
-	for (i = 0; i < sp->ntypes; i++) {
-		if (i)
-			strcat(list, ", ");
-		strcat(list, sp->types[i]);
-	}
+	list = joined_types(sp);
 	if (!trace_error_isset(sp->err))
 		sp->err->usage = true; /* the option's fault, not the file's */
 	trace_error_set(sp->err, HEADER,
@@ -1656,23 +1697,83 @@ thread_cmp(const void *pa, const void *pb)
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
+static int
+count_cmp(const void *pa, const void *pb)
+{
+	const struct sp_count *a = pa, *b = pb;
+
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return a->type < b->type ? -1 : a->type > b->type;
+}
+
+/*
+ * Each thread's property, "tid\tpid\tall\tcounts\tname": counts are its
+ * samples of each event type that has some, "type:n" in type order
+ * joined by spaces, and the name comes last, so a tab in it moves no
+ * field.  Threads and their other types' counts are both in tid order,
+ * so each text is written once, as long as what it holds.
+ */
+static void
+thread_properties(struct simpleperf *sp)
+{
+	const struct trace_sink *s = sp->sink;
+	size_t i, c = 0;
+	char *per = NULL;
+	size_t per_cap = 0;
+
+	sort_items(sp->threads, sp->nthreads, sizeof(*sp->threads), thread_cmp);
+	sort_items(sp->counts, sp->ncounts, sizeof(*sp->counts), count_cmp);
+	for (i = 0; i < sp->nthreads; i++) {
+		const struct sp_thread *t = &sp->threads[i];
+		size_t len = 0, from = c, j;
+		bool first_put = t->first_type == NONE;
+
+		while (c < sp->ncounts && sp->counts[c].tid == t->tid)
+			c++;
+		/* "type:n " is at most 10 + 1 + 20 + 1 bytes. */
+		UTIL_GROW(per, per_cap, (c - from + 1) * 32 + 1);
+		per[0] = '\0';
+		for (j = from; j <= c; j++) {
+			bool last = j == c;
+
+			if (!first_put &&
+			    (last || t->first_type < sp->counts[j].type)) {
+				len += (size_t)sprintf(
+				        per + len, "%s%" PRIu32 ":%" PRIu64,
+				        len ? " " : "", t->first_type,
+				        t->first_count);
+				first_put = true;
+			}
+			if (!last)
+				len += (size_t)sprintf(
+				        per + len, "%s%" PRIu32 ":%" PRIu64,
+				        len ? " " : "", sp->counts[j].type,
+				        sp->counts[j].n);
+		}
+		propertyf(sp, "simpleperf-thread",
+		          "%" PRIu32 "\t%" PRIu32 "\t%" PRIu64 "\t%s\t%s",
+		          t->tid, t->pid, t->all, per, t->name ? t->name : "");
+		if (s->thread) {
+			char buf[32];
+
+			snprintf(buf, sizeof(buf), "thread %" PRIu32, t->tid);
+			s->thread(s->ctx, t->tid, t->name ? t->name : buf);
+		}
+	}
+	free(per);
+}
+
 static void
 emit(struct simpleperf *sp, size_t k)
 {
 	const struct trace_sink *s = sp->sink;
 	struct trace_header hd = {0};
-	char *all = xstrdup("");
+	char *all = joined_types(sp);
 	uint64_t period;
-	size_t i, j;
+	size_t i;
 	bool time = true;
 
-	for (i = 0; i < sp->ntypes; i++) {
-		char *joined =
-		        xasprintf("%s%s%s", all, i ? ", " : "", sp->types[i]);
-
-		free(all);
-		all = joined;
-	}
 	property(sp, "simpleperf-event-types", all);
 	free(all);
 	property(sp, "simpleperf-event-type",
@@ -1710,30 +1811,7 @@ emit(struct simpleperf *sp, size_t k)
 		propertyf(sp, "simpleperf-file", "%" PRIu32 "\t%s\t%s\t%zu",
 		          sp->files[i].id, kind_name(sp->files[i].kind),
 		          sp->files[i].path, sp->files[i].nsymbols);
-	sort_items(sp->threads, sp->nthreads, sizeof(*sp->threads), thread_cmp);
-	for (i = 0; i < sp->nthreads; i++) {
-		const struct sp_thread *t = &sp->threads[i];
-		char *per = xstrdup("");
-
-		for (j = 0; j < sp->ntypes; j++) {
-			char *joined =
-			        xasprintf("%s\t%" PRIu64, per,
-			                  t->samples ? t->samples[j] : 0);
-
-			free(per);
-			per = joined;
-		}
-		propertyf(sp, "simpleperf-thread",
-		          "%" PRIu32 "\t%" PRIu32 "\t%s\t%" PRIu64 "%s", t->tid,
-		          t->pid, t->name ? t->name : "", t->all, per);
-		free(per);
-		if (s->thread) {
-			char buf[32];
-
-			snprintf(buf, sizeof(buf), "thread %" PRIu32, t->tid);
-			s->thread(s->ctx, t->tid, t->name ? t->name : buf);
-		}
-	}
+	thread_properties(sp);
 	for (i = 0; s->method && i < sp->nmethods; i++) {
 		struct trace_method_def def;
 
@@ -1838,6 +1916,7 @@ trace_simpleperf_read(const unsigned char *buf, size_t len, bool mapped,
 	util_arena_init(&sp.arena);
 	util_map_init(&sp.file_ids);
 	util_map_init(&sp.thread_ids);
+	util_map_init(&sp.count_ids);
 	util_map_init(&sp.method_hash);
 	walk(&sp, buf, len);
 	index_files(&sp);
@@ -1917,11 +1996,11 @@ out:
 		free(sp.files[i].methods);
 		util_map_done(&sp.files[i].by_address);
 	}
-	for (i = 0; i < sp.nthreads; i++)
-		free(sp.threads[i].samples);
 	free(sp.samples);
 	free(sp.files);
 	free(sp.threads);
+	free(sp.counts);
+	util_map_done(&sp.count_ids);
 	free(sp.types);
 	free(sp.time_types);
 	free(sp.methods);
