@@ -26,7 +26,8 @@
 # distinct callchains it writes (29 MB): report's peak memory is under
 # one and a half times its size and 8 MB (measured where /usr/bin/time
 # can; not under AddressSanitizer).  One of 1,024 event types and 10,000
-# threads: report, info and tree in 60 MB of address space.
+# threads: report, info and tree in 60 MB of address space, and its sums
+# the model's; one of 100,000 one-sample threads: report in 120 MB.
 # Other Android files (read/foreign.c): a Perfetto trace (a protobuf
 # Trace of TracePackets, plain or gzipped) and a raw perf.data
 # (PERFILE2) are refused with status 3 and a message naming them and
@@ -203,7 +204,29 @@ if ! asan_built "$TRACETUI"; then
 		fi
 	done
 	ok $bad "1,024 event types, 10,000 threads: report, info and tree in 60 MB"
+	# summed thread by thread as report loads it: the model's profile
+	bad=0
+	for k in 0 all; do
+		"$MODEL_EQUAL" 1 "$tmp/types.trace" $k >"$tmp/me" 2>"$tmp/why" &&
+			[ "$(sed -n 4p "$tmp/me")" = "report summed" ] ||
+			{ bad=$((bad + 1)); diag <"$tmp/why"; }
+	done
+	ok $bad "1,024 event types, 10,000 threads: summed as report loads it, the model's profile"
 	rm -f "$tmp/types.trace"
+	# A thread's sums are handed on when the next thread's samples
+	# begin, its state freed: 100,000 one-sample threads (1.8 MB) are
+	# summed in 120 MB of address space (with every state kept to the
+	# end, 180 MB).
+	"$UNIT" --write-threads "$tmp/threads.trace" 100000 0 1
+	(ulimit -v 120000 2>/dev/null
+		TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" report \
+			-f tsv "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ok "$([ $rc -eq 0 ] &&
+		grep -qx '(no stack)	100000	100000	100000	100000' "$tmp/out" &&
+		echo 0 || echo 1)" \
+		"100,000 one-sample threads: report in 120 MB (exit $rc)"
+	rm -f "$tmp/threads.trace"
 fi
 run "$TRACETUI" report -f tsv --java-only "$small"
 ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	2	4	2000	4000' &&

@@ -20,6 +20,10 @@
  * It uses the core and builder-records.c; the second worker of a split
  * (w->side) has its threads from builder-split.c, through the hook
  * split_thread.  A thread's sums are freed with its state, by the core.
+ * A nested trace's events are summed as they come (build_sum_event);
+ * where the header says its threads come in turn (simpleperf), each
+ * thread's sums are handed to the model and its state freed when the
+ * next thread's events begin, so a million threads hold one state.
  */
 #include "config.h"
 
@@ -565,6 +569,42 @@ build_sum_all(struct calltree_builder *b, const struct trace_records *run)
 	return ok;
 }
 
+/* Room in tree->sums for every thread so far, the new ones zero. */
+static void
+fit_tree_sums(struct calltree_builder *b, struct event_sums *e)
+{
+	struct calltree *tree = b->tree;
+	size_t old = e->sums_cap;
+
+	if (tree->nthreads + 1 <= old)
+		return;
+	UTIL_GROW(tree->sums, e->sums_cap, tree->nthreads + 1);
+	memset(tree->sums + old, 0, (e->sums_cap - old) * sizeof(*tree->sums));
+}
+
+/* Thread t's sums handed to the model now, its state freed: with the
+ * header's threads_in_turn, its events are over when another's begin,
+ * and a recording of a million threads holds one state at a time. */
+static void
+finish_in_turn(struct calltree_builder *b, struct event_sums *e, size_t t)
+{
+	if (!b->states[t])
+		return;
+	fit_tree_sums(b, e);
+	build_sum_finish(b, t, &e->an);
+	sampling_verdict_add(&b->settled, &b->states[t]->probe);
+	build_state_free(b->states[t]);
+	b->states[t] = NULL;
+}
+
+/* Whether thread t's sums were handed on by finish_in_turn: its events
+ * counted, its state gone. */
+static bool
+finished_in_turn(const struct calltree_builder *b, size_t t)
+{
+	return !b->states[t] && b->tree->threads[t].nevents;
+}
+
 bool
 build_sum_event(struct calltree_builder *b, uint32_t tid, uint64_t method_id,
                 enum trace_action action, uint64_t cpu, uint64_t wall)
@@ -576,9 +616,14 @@ build_sum_event(struct calltree_builder *b, uint32_t tid, uint64_t method_id,
 	uint64_t at[CLOCK_COUNT];
 
 	if (!e->known_thread || e->tid != tid) {
+		if (e->known_thread && w->header->threads_in_turn)
+			finish_in_turn(b, e, e->t);
 		e->known_thread = true;
 		e->tid = tid;
 		e->t = build_thread_of(b, tid);
+		/* A thread back after its turn: the model holds it. */
+		if (finished_in_turn(b, e->t))
+			return false;
 		e->st = build_state_of(b, e->t);
 	}
 	st = e->st;
@@ -617,11 +662,17 @@ build_sum_events_end(struct calltree_builder *b, bool done)
 
 	b->event_sums = NULL;
 	if (done) {
-		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
+		fit_tree_sums(b, e);
 		build_add_anomalies(&tree->anomalies, &e->an);
 		for (t = 0; t < tree->nthreads; t++)
-			build_sum_finish(b, t, &tree->anomalies);
+			if (!finished_in_turn(b, t))
+				build_sum_finish(b, t, &tree->anomalies);
 		b->summed = true;
+	} else if (tree->sums) {
+		for (t = 0; t < tree->nthreads; t++)
+			thread_sums_done(&tree->sums[t]);
+		free(tree->sums);
+		tree->sums = NULL;
 	}
 	build_worker_done(&e->w);
 	free(e);

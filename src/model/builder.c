@@ -1120,6 +1120,10 @@ build_settle_thread_times(struct calltree_builder *b, size_t t)
 	struct tt_thread *th = &tree->threads[t];
 	int k;
 
+	/* Its events counted, its state gone: settled when its turn
+	 * ended (summed in turn). */
+	if (!b->states[t] && th->nevents)
+		return;
 	th->nevents = st->nevents;
 	for (k = 0; k < CLOCK_COUNT && st->nevents; k++)
 		th->last[k] =
@@ -1467,7 +1471,7 @@ finish(struct calltree_builder *b)
 	free(b->parent);
 	b->parent = NULL;
 	calltree_index_depths(tree);
-	sampling_verdict_init(&verdict);
+	verdict = b->settled;
 	for (i = 0; i < tree->nthreads; i++) {
 		if (!tree->threads[i].defined && tree->threads[i].nevents)
 			tree->anomalies.unknown_threads++;
@@ -1720,6 +1724,7 @@ build_new(const char *path, const struct build_hooks *hooks)
 	/* Zero pages until an id is met: a small trace touches a few. */
 	b->tid_direct = xcalloc(TID_DIRECT, sizeof(*b->tid_direct));
 	build_worker_init(&b->serial, b, &tree->anomalies, false);
+	sampling_verdict_init(&b->settled);
 	util_arena_init(&tree->arena);
 	util_map_init(&b->thread_ids);
 	util_map_init(&b->thread_alias);

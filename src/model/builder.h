@@ -289,6 +289,9 @@ struct calltree_builder {
 	/* sums_only, neither paths nor frames, a nested trace (read/sink.h):
 	 * its events summed as they come (model/builder-sums.c), or NULL */
 	struct event_sums *event_sums;
+	/* The sampling probes of the threads whose states are gone before
+	 * finish (summed in turn, model/builder-sums.c). */
+	struct sampling_verdict settled;
 	size_t split_at;     /* sums: the record where a second worker takes
 	                        over (tests); 0: chosen by size and cpus */
 	size_t split_middle; /* with split_at, tests: the middle, in two
@@ -494,6 +497,9 @@ struct event_sums {
 	bool known_thread;
 	uint32_t tid, t;
 	struct thread_state *st;
+	/* With the header's threads_in_turn: the model's sums of the
+	 * threads finished so far (tree->sums), and room for them. */
+	size_t sums_cap;
 };
 /* Sum one event of the sink; false when it cannot be summed.  (The hook
  * sum_event.) */

@@ -1849,6 +1849,7 @@ emit(struct simpleperf *sp, size_t k)
 	hd.sample_interval = period ? (period + 999) / 1000 : 0;
 	hd.incomplete = sp->stopped != 0;
 	hd.nested = 1; /* the methods first, the stacks' frames in turn */
+	hd.threads_in_turn = 1; /* the samples sorted by thread */
 	if (s->begin)
 		s->begin(s->ctx, &hd);
 	if (s->event)

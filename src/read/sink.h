@@ -83,6 +83,10 @@ struct trace_header {
 	 * entry; none meets an empty stack), so a sink may sum the calls
 	 * as they close (simpleperf). */
 	int nested;
+	/* Not 0: each thread's events come together, one thread's after
+	 * another's, so a sink may finish a thread when the next one's
+	 * begin (simpleperf). */
+	int threads_in_turn;
 };
 
 struct trace_method_def {
