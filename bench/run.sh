@@ -132,7 +132,45 @@ simpleperf_bench() {
 	fi
 }
 
+# simpleperf recordings of many threads and event types, written by
+# tests/unit-simpleperf --write-threads (each sample 17 bytes, as small
+# as simpleperf writes one): 1,024 event types and 2,000 Thread records
+# (one sample), info; 1,024 event types and 20,000 one-sample threads,
+# report and info; SP_THREADS (1,000,000) one-sample threads, report,
+# info and tree, each peak against the file (the limit: 20 times).
+# Memory should grow with the threads, not with threads times types.
+simpleperf_threads_bench() {
+	gen="$builddir/tests/unit-simpleperf"
+	[ -x "$gen" ] || return 0
+	n=${SP_THREADS:-1000000}
+	for spec in "1 2000 1024 info" "20000 0 1024 report info" \
+		"$n 0 1 report info tree"; do
+		set -- $spec
+		big="$out/simpleperf-threads.trace"
+		"$gen" --write-threads "$big" "$1" "$2" "$3"
+		size=$(wc -c <"$big")
+		echo "== simpleperf, $3 event types, $1 sampled threads," \
+			"$2 Thread records: $size bytes"
+		shift 3
+		for c in "$@"; do
+			r=$("$measure" 1 "$tracetui" $c "$big")
+			echo "$c $r" | awk -v size="$size" '{
+				for (k = 2; k <= NF; k++) {
+					split($k, kv, "=")
+					if (kv[1] == "maxrss_mb")
+						mb = kv[2]
+				}
+				printf "%-6s %s (%.1fx the file)\n", $1,
+					substr($0, length($1) + 2),
+					mb * 1048576 / size
+			}'
+		done
+		rm -f "$big"
+	done
+}
+
 if [ -n "${SP_ONLY:-}" ]; then
+	simpleperf_threads_bench
 	simpleperf_bench
 	exit 0
 fi
@@ -227,6 +265,7 @@ real=${BENCH_TRACE:-$traces/AppMethodOrder__oldVersion.trace}
 frame_re=${BENCH_FRAME_METHOD:-'LayoutInflater\.createViewFromTag'}
 if [ ! -f "$real" ]; then
 	echo "== no real trace ($real): the real-shaped cases are skipped"
+	simpleperf_threads_bench
 	simpleperf_bench
 	exit 0
 fi
@@ -305,4 +344,5 @@ for bytes in $sizes; do
 	fi
 	rm -f "$v1" "$st"
 done
+simpleperf_threads_bench
 simpleperf_bench
