@@ -24,6 +24,9 @@ format_name(const struct calltree *tree)
 		return "V2";
 	if (tree->header.format == TRACE_FORMAT_V2_STREAM)
 		return "V2 streaming";
+	if (tree->header.format == TRACE_FORMAT_ART_LOW_OVERHEAD)
+		return "ART low-overhead dump (Android 16, long-running "
+		       "methods)";
 	return tree->header.format == TRACE_FORMAT_V1_STREAM ? "V1 streaming"
 	                                                     : "V1";
 }
@@ -149,6 +152,9 @@ trace_header(struct summary *s, const struct calltree *tree)
 		     "from offset %u",
 		     format_name(tree), tree->header.version,
 		     tree->header.data_offset);
+	else if (tree->header.format == TRACE_FORMAT_ART_LOW_OVERHEAD)
+		line(s, "format:      %s, LEB128 entry blocks, no header",
+		     format_name(tree));
 	else if (tree->header.no_data)
 		line(s,
 		     "format:      %s, version %u (the key's); the data part "

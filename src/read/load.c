@@ -13,6 +13,7 @@
 #include "read/foreign.h"
 #include "read/hprof.h"
 #include "read/key.h"
+#include "read/lowoverhead.h"
 #include "read/pprof.h"
 #include "read/simpleperf.h"
 #include "read/stream.h"
@@ -134,6 +135,11 @@ static const struct format_start {
         {"CPU SAMPLES BEGIN", 17, NULL, "'CPU SAMPLES BEGIN')"},
         {NULL, 0, trace_pprof_could_start,
          "a pprof profile (a profile.proto field)"},
+        {NULL, 0, trace_v2_android15_could_start,
+         "Android 15's non-streaming V2 (method packets, then "
+         "'*version')"},
+        {NULL, 0, trace_lowoverhead_could_start,
+         "an ART low-overhead dump (an entry block)"},
 };
 
 enum { START_PEEK = 32 }; /* bytes of a pipe looked at before the rest */
@@ -715,6 +721,10 @@ load_detected(const char *path, const struct file_bytes *f,
 		trace_error_set(err, 0, "%s", foreign);
 		return false;
 	}
+	if (trace_v2_android15_detect(b, f->size))
+		return trace_v2_android15_read(b, f->size, sink, err);
+	if (trace_lowoverhead_detect(b, f->size))
+		return trace_lowoverhead_read(b, f->size, sink, err);
 	if (trace_pprof_detect(b, f->size))
 		return trace_pprof_read(b, f->size, sink, err);
 	refuse_start(err);

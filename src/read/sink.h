@@ -34,6 +34,8 @@ enum trace_format {
 	TRACE_FORMAT_PPROF,      /* pprof profile.proto (read/pprof.c) */
 	TRACE_FORMAT_SIMPLEPERF, /* simpleperf report-sample --protobuf
 	                            (read/simpleperf.c) */
+	TRACE_FORMAT_ART_LOW_OVERHEAD, /* ART 16's dump of long-running
+	                                  methods (read/lowoverhead.c) */
 };
 
 /* What the times count: microseconds, unless a profile says otherwise. */

@@ -26,6 +26,7 @@
 #include "util/map.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,12 @@ struct v2_reader {
 	size_t nthreads, threads_cap;
 	uint64_t reported; /* records reported, for progress */
 	uint64_t clamped;  /* times clamped into 0..V2_MAX_TIME */
+	size_t hdr;        /* offset of the 32-byte header */
+	/* Android 15 non-streaming (FORMAT.md 5.3): info packets from
+	 * offset 0 up to lead, then the summary text up to the header. */
+	size_t lead;
+	bool names_lost;       /* no thread packets: tids name threads */
+	struct util_map named; /* tids named so far, names_lost */
 };
 
 /* What decoding one block found. */
@@ -314,7 +321,7 @@ static void
 walk(struct v2_reader *r, enum v2_layout layout, bool collect,
      struct v2_walk *w)
 {
-	size_t pos = V2_HEADER;
+	size_t pos = r->hdr + V2_HEADER;
 
 	memset(w, 0, sizeof(*w));
 	while (pos < r->len) {
@@ -615,7 +622,7 @@ static void
 probe(struct v2_reader *r, enum v2_layout layout, const struct v2_walk *w,
       struct v2_score *s)
 {
-	size_t pos = V2_HEADER, blocks = 0, bytes = 0;
+	size_t pos = r->hdr + V2_HEADER, blocks = 0, bytes = 0;
 	struct v2_decoded d;
 	struct v2_block b;
 
@@ -663,16 +670,17 @@ report_thread(struct v2_reader *r, size_t pos)
 	const unsigned char *p = r->buf + pos;
 	char *name = trace_name_dup((const char *)p + 7, trace_u2(p + 5));
 
+	util_map_put(&r->named, trace_u4(p + 1), 0);
 	if (r->sink->thread)
 		r->sink->thread(r->sink->ctx, trace_u4(p + 1), name);
 	free(name);
 }
 
-/* A method-info packet as a key line "id<TAB>class<TAB>name...". */
-static void
-report_method(struct v2_reader *r, size_t pos)
+void
+trace_v2_report_method(const unsigned char *buf, size_t pos,
+                       const struct trace_sink *sink)
 {
-	const unsigned char *p = r->buf + pos;
+	const unsigned char *p = buf + pos;
 	size_t n = trace_u2(p + 9), id_len;
 	char *line;
 
@@ -683,8 +691,14 @@ report_method(struct v2_reader *r, size_t pos)
 	line = xreallocarray(line, id_len + n + 1, 1);
 	memcpy(line + id_len, p + 11, n);
 	trace_key_method_line((const unsigned char *)line, id_len + n, pos + 11,
-	                      r->sink);
+	                      sink);
 	free(line);
+}
+
+static void
+report_method(struct v2_reader *r, size_t pos)
+{
+	trace_v2_report_method(r->buf, pos, r->sink);
 }
 
 static void
@@ -716,15 +730,47 @@ report_block(struct v2_reader *r, const struct v2_block *b, size_t stop)
 		           d.records, b->count);
 }
 
+/* Name the thread of tid by its tid where the file lost the names. */
+static void
+name_by_tid(struct v2_reader *r, uint32_t tid)
+{
+	uint32_t ignored;
+	char name[32];
+
+	if (!r->names_lost || util_map_get(&r->named, tid, &ignored))
+		return;
+	util_map_put(&r->named, tid, 0);
+	snprintf(name, sizeof(name), "thread %" PRIu32, tid);
+	if (r->sink->thread)
+		r->sink->thread(r->sink->ctx, tid, name);
+}
+
+/* Report the info packets before the summary (Android 15 non-streaming). */
+static void
+report_lead(struct v2_reader *r)
+{
+	size_t pos = 0;
+	struct v2_block b;
+
+	while (pos < r->lead) {
+		if (r->buf[pos] == 0)
+			report_thread(r, pos);
+		else
+			report_method(r, pos);
+		pos += packet_size(r, LAYOUT_FINAL, pos, &b);
+	}
+}
+
 /* Report every packet before the walk's stop, then what the stop left. */
 static void
 report(struct v2_reader *r, const struct v2_walk *w)
 {
-	size_t pos = V2_HEADER;
+	size_t pos = r->hdr + V2_HEADER;
 	uint64_t told = 0;
 	struct v2_block b;
 
 	threads_reset(r);
+	report_lead(r);
 	while (pos < w->at) {
 		size_t size = packet_size(r, r->layout, pos, &b);
 
@@ -737,15 +783,19 @@ report(struct v2_reader *r, const struct v2_walk *w)
 			report_thread(r, pos);
 		else if (r->buf[pos] == 1)
 			report_method(r, pos);
-		else
+		else {
+			name_by_tid(r, b.tid);
 			report_block(r, &b, b.payload + b.size);
+		}
 		pos += size;
 	}
 	if (w->stop == STOP_TRUNCATED && r->buf[w->at] == 2 &&
-	    block_header(r, r->layout, w->at, &b))
+	    block_header(r, r->layout, w->at, &b)) {
+		name_by_tid(r, b.tid);
 		report_block(r, &b, r->len);
+	}
 	if (r->clamped)
-		trace_warn(r->sink, V2_HEADER,
+		trace_warn(r->sink, r->hdr + V2_HEADER,
 		           "%" PRIu64 " times below zero or past 2^48 us "
 		           "(a damaged file) were clamped",
 		           r->clamped);
@@ -754,16 +804,64 @@ report(struct v2_reader *r, const struct v2_walk *w)
 
 /* ---- the whole file --------------------------------------------------- */
 
+/* The summary text: the packet the walk stopped at, or the text before
+ * the header (Android 15 non-streaming).  Its offset and length; false
+ * when there is none. */
+static bool
+summary_text(const struct v2_reader *r, const struct v2_walk *w, size_t *at,
+             size_t *len)
+{
+	if (w->stop == STOP_SUMMARY) {
+		*at = w->summary;
+		*len = w->summary_len;
+		return true;
+	}
+	if (r->lead < r->hdr) {
+		*at = r->lead;
+		*len = r->hdr - r->lead;
+		return true;
+	}
+	return false;
+}
+
 /* True when the summary text has a line starting with key. */
 static bool
 summary_has(const struct v2_reader *r, const struct v2_walk *w, const char *key)
 {
-	const unsigned char *s = r->buf + w->summary;
-	size_t n = strlen(key), i;
+	size_t at, len, n = strlen(key), i;
+	const unsigned char *s;
 
-	for (i = 0; i + n <= w->summary_len; i++)
+	if (!summary_text(r, w, &at, &len))
+		return false;
+	s = r->buf + at;
+	for (i = 0; i + n <= len; i++)
 		if ((i == 0 || s[i - 1] == '\n') && memcmp(s + i, key, n) == 0)
 			return true;
+	return false;
+}
+
+/* The decimal value of the summary's line starting with key; false when
+ * there is none. */
+static bool
+summary_value(const struct v2_reader *r, const struct v2_walk *w,
+              const char *key, uint64_t *value)
+{
+	size_t at, len, n = strlen(key), i, j;
+	const unsigned char *s;
+
+	if (!summary_text(r, w, &at, &len))
+		return false;
+	s = r->buf + at;
+	for (i = 0; i + n <= len; i++) {
+		if ((i && s[i - 1] != '\n') || memcmp(s + i, key, n) != 0)
+			continue;
+		*value = 0;
+		for (j = i + n; j < len && s[j] >= '0' && s[j] <= '9' &&
+		                *value < UINT64_MAX / 10 - 9;
+		     j++)
+			*value = *value * 10 + (uint64_t)(s[j] - '0');
+		return j > i + n;
+	}
 	return false;
 }
 
@@ -775,7 +873,7 @@ choose_clock(struct v2_reader *r, const struct trace_key_info *key,
 	if (r->nclocks == 2) {
 		if (have_key && key->has_clock &&
 		    key->clock != TRACE_CLOCK_DUAL)
-			trace_warn(r->sink, 4,
+			trace_warn(r->sink, r->hdr + 4,
 			           "version 5 records carry both clocks "
 			           "whatever the summary's clock= says");
 		h->clock = TRACE_CLOCK_DUAL;
@@ -783,7 +881,7 @@ choose_clock(struct v2_reader *r, const struct trace_key_info *key,
 	           key->clock != TRACE_CLOCK_DUAL) {
 		h->clock = key->clock;
 	} else {
-		trace_warn(r->sink, 4,
+		trace_warn(r->sink, r->hdr + 4,
 		           "no summary names the one clock of this "
 		           "version-4 trace; assuming wall");
 		h->clock = TRACE_CLOCK_WALL;
@@ -796,7 +894,7 @@ choose_clock(struct v2_reader *r, const struct trace_key_info *key,
 static void
 choose_unit(struct v2_reader *r, const struct v2_walk *w, bool have_key)
 {
-	uint64_t start = trace_u8(r->buf + 6);
+	uint64_t start = trace_u8(r->buf + r->hdr + 6);
 
 	if (have_key && summary_has(r, w, "elapsed-time-nsec=")) {
 		r->unit_div = 1000;
@@ -804,19 +902,29 @@ choose_unit(struct v2_reader *r, const struct v2_walk *w, bool have_key)
 		r->unit_div = 1;
 	} else if (r->layout == LAYOUT_DRAFT) {
 		r->unit_div = 1;
-		trace_warn(r->sink, 6,
+		trace_warn(r->sink, r->hdr + 6,
 		           "no summary names the time unit; the Android 15 "
 		           "block layout means microseconds");
 	} else {
 		r->unit_div = start >= V2_NS_GUESS ? 1000 : 1;
-		trace_warn(r->sink, 6,
+		trace_warn(r->sink, r->hdr + 6,
 		           "no summary names the time unit; assuming %s "
 		           "from the header's start time",
 		           r->unit_div == 1000 ? "nanoseconds"
 		                               : "microseconds");
 	}
 	if (r->layout == LAYOUT_PERFETTO)
-		r->tsc_hz = trace_u8(r->buf + 22);
+		r->tsc_hz = trace_u8(r->buf + r->hdr + 22);
+}
+
+/* Whether the walk ended where the file is whole: at its summary
+ * packet, or at its end when the summary came before the header. */
+static bool
+walk_complete(const struct v2_reader *r, const struct v2_walk *w)
+{
+	if (w->stop == STOP_SUMMARY)
+		return !w->summary_cut;
+	return w->stop == STOP_END && r->lead < r->hdr;
 }
 
 /* Warn about where the walk stopped, if not at a clean end. */
@@ -853,10 +961,16 @@ warn_stop(struct v2_reader *r, const struct v2_walk *w)
 	case STOP_END:
 		break;
 	}
-	if (w->stop != STOP_SUMMARY)
+	if (r->lead < r->hdr) {
+		if (w->stop != STOP_END && w->stop != STOP_SUMMARY)
+			trace_warn(r->sink, w->at,
+			           "the Android 15 trace is cut off in its "
+			           "entry blocks: the trace is incomplete");
+	} else if (w->stop != STOP_SUMMARY) {
 		trace_warn(r->sink, w->at,
 		           "the file ends without its summary packet: the "
 		           "trace is incomplete");
+	}
 }
 
 /* Pick the block layout: by the walks, then by probing the records. */
@@ -883,62 +997,94 @@ choose_layout(struct v2_reader *r, const struct v2_walk *walks)
 	return best;
 }
 
-bool
-trace_v2_read(const unsigned char *buf, size_t len,
-              const struct trace_sink *sink, struct trace_error *err)
+/*
+ * Check the 32-byte header at buf[hdr..len) and set up r; false with err
+ * set when it is short or not a V2 header.
+ */
+static bool
+reader_init(struct v2_reader *r, const unsigned char *buf, size_t len,
+            size_t hdr, const struct trace_sink *sink,
+            struct trace_error *err)
 {
-	struct v2_reader r;
-	struct v2_walk walks[LAYOUT_COUNT], *w;
-	struct trace_header h = {0};
-	struct trace_key_info key = {0};
-	bool have_key = false;
 	unsigned version;
 
-	if (len < V2_HEADER) {
+	if (len - hdr < V2_HEADER) {
 		trace_error_set(err, len,
 		                "expected a %d-byte V2 header, found %zu bytes",
-		                V2_HEADER, len);
+		                V2_HEADER, len - hdr);
 		return false;
 	}
-	version = trace_u2(buf + 4);
-	if (memcmp(buf, "SLOW", 4) != 0 ||
+	version = trace_u2(buf + hdr + 4);
+	if (memcmp(buf + hdr, "SLOW", 4) != 0 ||
 	    (version != 4 && version != 5 && version != 0xF4 &&
 	     version != 0xF5)) {
-		trace_error_set(err, 4, "not a V2 trace (version 0x%X)",
+		trace_error_set(err, hdr + 4, "not a V2 trace (version 0x%X)",
 		                version);
 		return false;
 	}
-	memset(&r, 0, sizeof(r));
-	r.buf = buf;
-	r.len = len;
-	r.sink = sink;
-	r.nclocks = (version & 0x0F) == 5 ? 2 : 1;
-	r.wall = true;
-	r.cpu = r.nclocks == 2;
-	util_map_init(&r.methods);
-	util_map_init(&r.thread_ix);
+	memset(r, 0, sizeof(*r));
+	r->buf = buf;
+	r->len = len;
+	r->sink = sink;
+	r->hdr = hdr;
+	r->nclocks = (version & 0x0F) == 5 ? 2 : 1;
+	r->wall = true;
+	r->cpu = r->nclocks == 2;
+	util_map_init(&r->methods);
+	util_map_init(&r->thread_ix);
+	util_map_init(&r->named);
+	return true;
+}
 
+static void
+reader_done(struct v2_reader *r)
+{
+	threads_reset(r);
+	free(r->threads);
+	util_map_done(&r->methods);
+	util_map_done(&r->thread_ix);
+	util_map_done(&r->named);
+}
+
+/*
+ * Read the packets after r's header and report the trace.  key: the
+ * summary already parsed (Android 15 non-streaming), or NULL to parse
+ * the summary packet.  False with err set when nothing is usable.
+ */
+static bool
+read_packets(struct v2_reader *r, const struct trace_key_info *key_before,
+             struct trace_error *err)
+{
+	const struct trace_sink *sink = r->sink;
+	const unsigned char *buf = r->buf;
+	struct v2_walk walks[LAYOUT_COUNT], *w;
+	struct trace_header h = {0};
+	struct trace_key_info key = {0};
+	bool have_key = key_before != NULL;
+	unsigned version = trace_u2(buf + r->hdr + 4);
+	uint64_t announced;
+
+	if (key_before)
+		key = *key_before;
 	/* Method ids from both walks: a wrong walk's are noise that no
 	 * decoded record matches. */
-	walk(&r, LAYOUT_FINAL, true, &walks[LAYOUT_FINAL]);
-	walk(&r, LAYOUT_DRAFT, true, &walks[LAYOUT_DRAFT]);
+	walk(r, LAYOUT_FINAL, true, &walks[LAYOUT_FINAL]);
+	walk(r, LAYOUT_DRAFT, true, &walks[LAYOUT_DRAFT]);
 	walks[LAYOUT_PERFETTO] = walks[LAYOUT_FINAL];
-	w = walk_reach(&r, &walks[LAYOUT_DRAFT]) >
-	                    walk_reach(&r, &walks[LAYOUT_FINAL])
+	w = walk_reach(r, &walks[LAYOUT_DRAFT]) >
+	                    walk_reach(r, &walks[LAYOUT_FINAL])
 	            ? &walks[LAYOUT_DRAFT]
 	            : &walks[LAYOUT_FINAL];
 	if (w->stop == STOP_BAD && w->packets == 0) {
-		trace_error_set(err, V2_HEADER,
+		trace_error_set(err, r->hdr + V2_HEADER,
 		                "expected a V2 packet type (0 to 3) after the "
 		                "header, found 0x%02X",
 		                w->type);
-		util_map_done(&r.methods);
-		util_map_done(&r.thread_ix);
 		return false;
 	}
-	r.layout = choose_layout(&r, walks);
-	w = &walks[r.layout];
-	if (w->stop == STOP_SUMMARY) {
+	r->layout = choose_layout(r, walks);
+	w = &walks[r->layout];
+	if (w->stop == STOP_SUMMARY && !key_before) {
 		struct trace_error kerr = {0};
 
 		have_key = trace_key_parse(buf + w->summary, w->summary_len,
@@ -950,38 +1096,193 @@ trace_v2_read(const unsigned char *buf, size_t len,
 			           kerr.message);
 		trace_error_clear(&kerr);
 	}
-	choose_clock(&r, &key, have_key, &h);
-	choose_unit(&r, w, have_key);
-	warn_stop(&r, w);
+	choose_clock(r, &key, have_key, &h);
+	choose_unit(r, w, have_key);
+	warn_stop(r, w);
 
 	if (sink->property) {
-		char *unit = r.tsc_hz ? xasprintf("TSC ticks at %" PRIu64
-		                                  " Hz, shown in us",
-		                                  r.tsc_hz)
-		             : r.unit_div == 1000 ? xstrdup("ns, shown in us")
-		                                  : xstrdup("us");
+		char *unit = r->tsc_hz ? xasprintf("TSC ticks at %" PRIu64
+		                                   " Hz, shown in us",
+		                                   r->tsc_hz)
+		             : r->unit_div == 1000 ? xstrdup("ns, shown in us")
+		                                   : xstrdup("us");
 
 		sink->property(sink->ctx, "v2-block-layout",
-		               layout_names[r.layout]);
+		               layout_names[r->layout]);
 		sink->property(sink->ctx, "v2-time-unit", unit);
+		if (r->lead < r->hdr)
+			sink->property(sink->ctx, "v2-file-order",
+			               "Android 15 non-streaming: info packets, "
+			               "summary, header, entry blocks; thread "
+			               "names lost, threads named by tid");
 		free(unit);
 	}
 	h.format = (version & 0xF0) ? TRACE_FORMAT_V2_STREAM : TRACE_FORMAT_V2;
 	h.version = version & 0x0F;
 	h.record_size = 0;
-	h.data_offset = V2_HEADER;
+	h.data_offset = (unsigned)(r->hdr + V2_HEADER);
 	/* Perfetto reads the start as nanoseconds when it reads ticks. */
-	h.start_time = r.tsc_hz ? trace_u8(buf + 6) / 1000
-	                        : to_us(&r, trace_u8(buf + 6));
+	h.start_time = r->tsc_hz ? trace_u8(buf + r->hdr + 6) / 1000
+	                         : to_us(r, trace_u8(buf + r->hdr + 6));
 	h.time_bits = 64;
-	h.incomplete = w->stop != STOP_SUMMARY || w->summary_cut;
+	h.incomplete = !walk_complete(r, w);
 	h.expected_records = w->records;
+	/* Android 15 non-streaming: the blocks end the file, so a cut
+	 * between two of them shows only in the summary's count. */
+	if (r->lead < r->hdr && have_key && walk_complete(r, w) &&
+	    summary_value(r, w, "num-method-calls=", &announced) &&
+	    w->records < announced) {
+		trace_warn(sink, r->len,
+		           "the summary counts %" PRIu64 " records, the "
+		           "entry blocks hold at most %" PRIu64 ": the "
+		           "Android 15 trace is cut off after a whole block",
+		           announced, w->records);
+		h.incomplete = true;
+	}
 	if (sink->begin)
 		sink->begin(sink->ctx, &h);
-	report(&r, w);
-
-	free(r.threads);
-	util_map_done(&r.methods);
-	util_map_done(&r.thread_ix);
+	report(r, w);
 	return true;
+}
+
+bool
+trace_v2_read(const unsigned char *buf, size_t len,
+              const struct trace_sink *sink, struct trace_error *err)
+{
+	struct v2_reader r;
+	bool ok;
+
+	if (!reader_init(&r, buf, len, 0, sink, err))
+		return false;
+	ok = read_packets(&r, NULL, err);
+	reader_done(&r);
+	return ok;
+}
+
+/* ---- Android 15 non-streaming ----------------------------------------- */
+
+/* Whether the info packet at buf[pos..len) is whole and looks like one:
+ * a thread's, or a method's whose line holds a tab.  *size: its bytes. */
+static bool
+lead_packet(const unsigned char *buf, size_t len, size_t pos, size_t *size)
+{
+	const unsigned char *p = buf + pos;
+	size_t left = len - pos, n;
+
+	if (p[0] == 0) {
+		if (left < 7 || (n = trace_u2(p + 5)) > left - 7)
+			return false;
+		*size = 7 + n;
+		return true;
+	}
+	if (p[0] != 1 || left < 11 || (n = trace_u2(p + 9)) > left - 11 ||
+	    !memchr(p + 11, '\t', n))
+		return false;
+	*size = 11 + n;
+	return true;
+}
+
+enum lead_stop { LEAD_SUMMARY, LEAD_CUT, LEAD_BAD };
+
+/* Walk the info packets from offset 0; *at: where the walk stopped (the
+ * summary's "*version", or the packet found cut or bad), *packets: the
+ * whole packets before it. */
+static enum lead_stop
+lead_walk(const unsigned char *buf, size_t len, size_t *at, size_t *packets)
+{
+	static const char marker[] = "*version\n";
+	size_t pos = 0, size;
+
+	*packets = 0;
+	for (;;) {
+		size_t left = len - pos;
+
+		*at = pos;
+		if (left >= 8 && memcmp(buf + pos, marker, 8) == 0)
+			return *packets ? LEAD_SUMMARY : LEAD_BAD;
+		/* Cut inside the marker itself. */
+		if (left && left < 8 && memcmp(buf + pos, marker, left) == 0)
+			return *packets ? LEAD_CUT : LEAD_BAD;
+		if (left == 0 || (buf[pos] != 0 && buf[pos] != 1))
+			return left == 0 && *packets ? LEAD_CUT : LEAD_BAD;
+		if (!lead_packet(buf, len, pos, &size)) {
+			/* A packet that would run past the end is cut. */
+			if (buf[pos] == 1 && left >= 11 &&
+			    trace_u2(buf + pos + 9) > left - 11 && *packets)
+				return LEAD_CUT;
+			if (buf[pos] == 0 && left >= 7 &&
+			    trace_u2(buf + pos + 5) > left - 7 && *packets)
+				return LEAD_CUT;
+			return left < 11 && *packets ? LEAD_CUT : LEAD_BAD;
+		}
+		pos += size;
+		(*packets)++;
+	}
+}
+
+bool
+trace_v2_android15_could_start(const unsigned char *buf, size_t len)
+{
+	return len > 0 && (buf[0] == 0 || buf[0] == 1);
+}
+
+bool
+trace_v2_android15_detect(const unsigned char *buf, size_t len)
+{
+	size_t at, packets;
+
+	return len > 0 && lead_walk(buf, len, &at, &packets) != LEAD_BAD;
+}
+
+bool
+trace_v2_android15_read(const unsigned char *buf, size_t len,
+                        const struct trace_sink *sink,
+                        struct trace_error *err)
+{
+	struct trace_key_info key;
+	struct v2_reader r;
+	size_t at, packets, hdr, i, size;
+	bool ok;
+
+	if (lead_walk(buf, len, &at, &packets) != LEAD_SUMMARY) {
+		trace_error_set(err, at,
+		                "Android 15 non-streaming V2 trace cut off "
+		                "among its method packets (%zu whole), before "
+		                "its summary and entry blocks",
+		                packets);
+		return false;
+	}
+	if (!trace_key_parse(buf + at, len - at, at, sink, &key, err))
+		return false;
+	if (!key.has_end) {
+		trace_error_set(err, len,
+		                "Android 15 non-streaming V2 trace cut off in "
+		                "its summary (from offset %zu), before '*end' "
+		                "and its entry blocks",
+		                at);
+		return false;
+	}
+	hdr = at + key.end;
+	if (len - hdr < 4 || memcmp(buf + hdr, "SLOW", 4) != 0) {
+		trace_error_set(err, hdr,
+		                "Android 15 non-streaming V2 trace: expected "
+		                "the V2 header 'SLOW' after the summary's "
+		                "'*end'%s",
+		                len - hdr < 4 ? ", found the end of the file"
+		                              : "");
+		return false;
+	}
+	if (!reader_init(&r, buf, len, hdr, sink, err))
+		return false;
+	r.lead = at;
+	r.names_lost = true;
+	for (i = 0; i < at; i += size) {
+		lead_packet(buf, len, i, &size);
+		if (buf[i] == 1)
+			util_map_put(&r.methods,
+			             trace_u8(buf + i + 1) & ~(uint64_t)3, 0);
+	}
+	ok = read_packets(&r, &key, err);
+	reader_done(&r);
+	return ok;
 }

@@ -30,6 +30,29 @@ bool trace_v2_read(const unsigned char *buf, size_t len,
                    const struct trace_sink *sink, struct trace_error *err);
 
 /*
+ * Android 15's non-streaming V2 (FORMAT.md 5.3): info packets from offset
+ * 0, then the summary text, then the 32-byte header and entry blocks.
+ * Whether buf[0..len) could begin one (a pipe's first bytes).
+ */
+bool trace_v2_android15_could_start(const unsigned char *buf, size_t len);
+/* Whether buf[0..len) is one: whole info packets up to "*version", or up
+ * to the end of a file cut among them. */
+bool trace_v2_android15_detect(const unsigned char *buf, size_t len);
+/*
+ * Read such a file as trace_v2_read does, its threads named by their
+ * tids ("thread 1234") since the file lost their names.  False with err
+ * set when it is cut before its header.
+ */
+bool trace_v2_android15_read(const unsigned char *buf, size_t len,
+                             const struct trace_sink *sink,
+                             struct trace_error *err);
+
+/* Report the whole method-info packet at buf[pos] (type 1: u8 id, u2
+ * length, "class<TAB>name<TAB>signature<TAB>file") to sink. */
+void trace_v2_report_method(const unsigned char *buf, size_t pos,
+                            const struct trace_sink *sink);
+
+/*
  * Decode the unsigned LEB128 number at p[0..end) into *value; the bytes it
  * took, or 0 when it runs past end or does not fit in 64 bits.
  */
