@@ -9,7 +9,8 @@
  * bytes that remain before it is used; nothing is allocated by a count
  * read from the file (a thread's stack grows with the entries decoded);
  * running values are 64-bit and wrap as the writer's do.  Exits carry
- * no method: each closes its thread's last open entry, across blocks.
+ * no method: each closes its thread's last open entry, across blocks,
+ * and one with none open is skipped and counted.
  */
 #include "config.h"
 
@@ -40,9 +41,9 @@ enum {
 static const char what[] = "ART low-overhead dump";
 
 enum lo_stop {
-	LO_END,       /* clean end of the file */
-	LO_CUT,       /* a packet runs past the end of the file */
-	LO_BAD,       /* a packet with an unknown type byte */
+	LO_END, /* clean end of the file */
+	LO_CUT, /* a packet runs past the end of the file */
+	LO_BAD, /* a packet with an unknown type byte */
 };
 
 /* A thread's open entries, kept across its blocks. */
@@ -57,14 +58,14 @@ struct lo_reader {
 	size_t len;
 	const struct trace_sink *sink;
 	enum lo_stop stop;
-	size_t at;            /* where the walk stopped */
-	unsigned bad_type;    /* LO_BAD: the type byte */
-	uint64_t base_us;     /* the earliest time, microseconds */
+	size_t at;         /* where the walk stopped */
+	unsigned bad_type; /* LO_BAD: the type byte */
+	uint64_t base_us;  /* the earliest time, microseconds */
 	bool have_base;
-	uint64_t announced;   /* records the block headers announce */
-	uint64_t methods;     /* method packets walked */
-	struct util_map defined; /* their method ids */
-	uint64_t undefined;   /* entries of a method no packet defines */
+	uint64_t announced;        /* records the block headers announce */
+	uint64_t methods;          /* method packets walked */
+	struct util_map defined;   /* their method ids */
+	uint64_t undefined;        /* entries of a method no packet defines */
 	struct util_map thread_ix; /* tid -> index in threads */
 	struct lo_thread *threads;
 	size_t nthreads, threads_cap;
@@ -117,8 +118,7 @@ block_at(const struct lo_reader *r, size_t pos, struct lo_block *b)
 	b->count = trace_u4(p + 5) & 0xFFFFFF;
 	b->size = trace_u4(p + 8);
 	b->payload = pos + LO_BLOCK_HEADER;
-	b->stop = b->size > r->len - b->payload ? r->len
-	                                        : b->payload + b->size;
+	b->stop = b->size > r->len - b->payload ? r->len : b->payload + b->size;
 	return true;
 }
 
@@ -198,18 +198,20 @@ decode(struct lo_reader *r, const struct lo_block *b, bool report,
 			us = LO_MAX_TIME;
 		}
 		if (exit) {
-			if (t->depth) {
-				id = t->stack[--t->depth];
-			} else {
+			/* An exit names no method: with no entry open
+			 * before it, nothing says whose it is. */
+			if (!t->depth) {
 				r->orphans++;
-				id = 0;
+				continue;
 			}
+			id = t->stack[--t->depth];
 		} else {
 			uint32_t ignored;
 
 			id = m & ~(uint64_t)3;
-			r->undefined += r->methods &&
-			                !util_map_get(&r->defined, id, &ignored);
+			r->undefined +=
+			        r->methods &&
+			        !util_map_get(&r->defined, id, &ignored);
 			UTIL_GROW(t->stack, t->cap, t->depth + 1);
 			t->stack[t->depth++] = id;
 		}
@@ -362,8 +364,8 @@ report_blocks(struct lo_reader *r)
 	uint64_t told = 0;
 	struct lo_block b;
 
-	while (pos < r->len && (pos < r->at || (r->stop == LO_CUT &&
-	                                         pos == r->at))) {
+	while (pos < r->len &&
+	       (pos < r->at || (r->stop == LO_CUT && pos == r->at))) {
 		if (r->buf[pos] != 2) {
 			size_t size = info_size(r, pos);
 
@@ -411,9 +413,14 @@ warn_stop(struct lo_reader *r)
 bool
 trace_lowoverhead_could_start(const unsigned char *buf, size_t len)
 {
-	return len > 0 && buf[0] == 2 &&
-	       (len < LO_BLOCK_HEADER ||
-	        (trace_u4(buf + 5) & 0xFFFFFF) <= trace_u4(buf + 8));
+	uint32_t count;
+
+	if (len == 0 || buf[0] != 2)
+		return false;
+	if (len < LO_BLOCK_HEADER)
+		return true;
+	count = trace_u4(buf + 5) & 0xFFFFFF;
+	return trace_u4(buf + 1) && count && count <= trace_u4(buf + 8);
 }
 
 bool
@@ -450,8 +457,7 @@ trace_lowoverhead_detect(const unsigned char *buf, size_t len)
 
 bool
 trace_lowoverhead_read(const unsigned char *buf, size_t len,
-                       const struct trace_sink *sink,
-                       struct trace_error *err)
+                       const struct trace_sink *sink, struct trace_error *err)
 {
 	struct lo_reader r;
 	struct trace_header h = {0};
@@ -502,8 +508,9 @@ trace_lowoverhead_read(const unsigned char *buf, size_t len,
 	if (r.orphans)
 		trace_warn(sink, 0,
 		           "%s: %" PRIu64 " exits with no entry before them "
-		           "on their thread (methods deeper than the dump "
-		           "recorded at its start)",
+		           "on their thread skipped: they name no method "
+		           "(calls open deeper than the dump recorded at "
+		           "its start)",
 		           what, r.orphans);
 	for (i = 0; i < r.nthreads; i++)
 		free(r.threads[i].stack);

@@ -18,7 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Whether buf[0..len) could begin such a dump (a pipe's first bytes). */
+/* Whether buf[0..len) could begin such a dump (a pipe's first bytes):
+ * a block of some records, of a thread. */
 bool trace_lowoverhead_could_start(const unsigned char *buf, size_t len);
 
 /* Whether buf[0..len) is one: a first entry block whose header and

@@ -1003,8 +1003,7 @@ choose_layout(struct v2_reader *r, const struct v2_walk *walks)
  */
 static bool
 reader_init(struct v2_reader *r, const unsigned char *buf, size_t len,
-            size_t hdr, const struct trace_sink *sink,
-            struct trace_error *err)
+            size_t hdr, const struct trace_sink *sink, struct trace_error *err)
 {
 	unsigned version;
 
@@ -1111,10 +1110,11 @@ read_packets(struct v2_reader *r, const struct trace_key_info *key_before,
 		               layout_names[r->layout]);
 		sink->property(sink->ctx, "v2-time-unit", unit);
 		if (r->lead < r->hdr)
-			sink->property(sink->ctx, "v2-file-order",
-			               "Android 15 non-streaming: info packets, "
-			               "summary, header, entry blocks; thread "
-			               "names lost, threads named by tid");
+			sink->property(
+			        sink->ctx, "v2-file-order",
+			        "Android 15 non-streaming: info packets, "
+			        "summary, header, entry blocks; thread "
+			        "names lost, threads named by tid");
 		free(unit);
 	}
 	h.format = (version & 0xF0) ? TRACE_FORMAT_V2_STREAM : TRACE_FORMAT_V2;
@@ -1223,7 +1223,9 @@ lead_walk(const unsigned char *buf, size_t len, size_t *at, size_t *packets)
 bool
 trace_v2_android15_could_start(const unsigned char *buf, size_t len)
 {
-	return len > 0 && (buf[0] == 0 || buf[0] == 1);
+	/* A method packet: its line, when there, starts with a class. */
+	return len > 0 && buf[0] == 1 &&
+	       (len < 12 || (trace_u2(buf + 9) > 0 && buf[11] > ' '));
 }
 
 bool
@@ -1236,8 +1238,7 @@ trace_v2_android15_detect(const unsigned char *buf, size_t len)
 
 bool
 trace_v2_android15_read(const unsigned char *buf, size_t len,
-                        const struct trace_sink *sink,
-                        struct trace_error *err)
+                        const struct trace_sink *sink, struct trace_error *err)
 {
 	struct trace_key_info key;
 	struct v2_reader r;
