@@ -310,6 +310,50 @@ if [ -x "$UNIT_PPROF" ]; then
 	ok $? "a pipe of a pprof profile reads"
 fi
 
+# The layouts without a magic: ART 16's low-overhead dump and Android
+# 15's non-streaming V2.  A dump of 200,000 entries that never exit,
+# each of a method no packet defines, and a block announcing 2^24-1
+# records of 4 GiB; an Android 15 file of 30,000 method packets whose
+# draft block announces 65,536 records and holds three.
+if [ -n "$python" ]; then
+	python3 - "$tmp" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def sleb(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        done = (v == 0 and not b & 0x40) or (v == -1 and b & 0x40)
+        out.append(b if done else b | 0x80)
+        if done:
+            return bytes(out)
+pay = bytearray()
+pay += sleb(5000000000 << 1) + sleb(0x70000000)
+for i in range(1, 200000):
+    pay += sleb(2000) + sleb(8)
+blk = bytes([2]) + struct.pack("<I", 42) + struct.pack("<I", 200000)[:3]
+open(d + "/deep.bin", "wb").write(blk + struct.pack("<I", len(pay)) + pay)
+huge = bytes([2]) + struct.pack("<I", 42) + b"\xff\xff\xff" + b"\xff" * 4
+open(d + "/huge.bin", "wb").write(huge + sleb(2 << 1) + sleb(8))
+lead = bytearray()
+for i in range(30000):
+    line = b"a.B\tm%d\t()V\t\n" % i
+    lead += bytes([1]) + struct.pack("<QH", 0x1000 + 8 * i, len(line)) + line
+key = b"*version\n4\nclock=wall\nelapsed-time-usec=5\n*end\n"
+hdr = b"SLOW" + struct.pack("<HQ", 4, 100) + bytes(18)
+blk = bytes([2]) + struct.pack("<IQIHH", 9, 0x1000, 0, 0xFFFF, 4)
+open(d + "/lead.trace", "wb").write(lead + key + hdr + blk +
+                                    bytes([8, 1, 0x79, 1]))
+PY
+	survives "$tmp/deep.bin" "low-overhead dump 200,000 deep" "report tree info"
+	survives "$tmp/huge.bin" "low-overhead block announcing 4 GiB" "report info"
+	survives "$tmp/lead.trace" "Android 15 V2 with 30,000 method packets" "report info"
+	"$TRACETUI" report "$tmp/huge.bin" 2>&1 >/dev/null |
+		grep -q "offset 0: warning: ART low-overhead dump: entry block cut off"
+	ok $? "a cut low-overhead block is named with its offset"
+fi
+
 # A file read through its mapping gives its pages back as it goes (past
 # the first million records); the answers must equal a pipe's.
 records=2500000

@@ -1,0 +1,157 @@
+#!/bin/sh
+# variants.sh: every layout ART's method-trace writers produce, written
+# by ../shared/variants/gen-variants.py (which follows ART's writer code)
+# into a temporary directory, and the two files kept beside it (Android
+# 15's non-streaming V2, ART 16's low-overhead dump).  All hold one
+# scenario, so each must give the README's numbers:
+#   main (tid 1234): App.main { App.work { Util.helper } ; App.work }
+#   worker (tid 1240): Util.helper
+# per thread cpu 250 and 30 us, wall 300 and 40 us (each on the clocks
+# the file has); App.main 250 us cpu, 300 us wall; App.work 2 calls;
+# Util.helper once on each thread.  Then every cut of the two kept files
+# ends with data or a message naming the file and an offset.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+VARIANTS=${SHARED_VARIANTS:-${top_srcdir:-.}/../shared/variants}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -f "$VARIANTS/gen-variants.py" ] || skip_all "no $VARIANTS/gen-variants.py"
+[ -n "$python" ] || skip_all "no python3"
+
+# The generator writes beside itself: run a copy.
+cp "$VARIANTS/gen-variants.py" "$tmp/"
+if ! python3 "$tmp/gen-variants.py" >"$tmp/gen.out" 2>&1; then
+	ok 1 "gen-variants.py runs"
+	diag <"$tmp/gen.out"
+	done_testing
+	exit
+fi
+n=$(ls "$tmp/generated" | wc -l)
+[ "$n" -ge 16 ]
+ok $? "gen-variants.py writes its variants ($n)"
+
+# thread_row INFO WHO: the `info` thread row of the main (WHO=main) or
+# worker thread, found by tid or by name (V1 files number threads).
+thread_row() {
+	case $2 in main) t=1234 ;; *) t=1240 ;; esac
+	awk -v who="$2" -v tid="$t" '
+		/^threads:/ { in_t = 1; next }
+		/^[a-z]/ { in_t = 0 }
+		in_t && ($1 == tid || $NF == who) && $1 != "tid" { print; exit }' "$1"
+}
+
+# tsv_field FILE METHOD COLUMN: a report TSV's value.
+tsv_field() {
+	awk -F'\t' -v m="$2" -v c="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 ~ ("^" m " ") { print $col[c]; exit }' "$1"
+}
+
+# check FILE: the scenario's numbers on FILE, one test.
+check() {
+	f=$1
+	name=${f##*/}
+	why=
+	if ! "$TRACETUI" info "$f" >"$tmp/info" 2>"$tmp/err"; then
+		ok 1 "$name: read"
+		diag <"$tmp/err"
+		return
+	fi
+	clock=$(sed -n 's/^clock: *//p' "$tmp/info")
+	main=$(thread_row "$tmp/info" main)
+	worker=$(thread_row "$tmp/info" worker)
+	set -- $main
+	main_tid=$1 main_wall=$4 main_cpu=$5
+	set -- $worker
+	worker_wall=$4 worker_cpu=$5
+	case $clock in dual | wall) want_wall=yes ;; *) want_wall= ;; esac
+	case $clock in dual | thread-cpu) want_cpu=yes ;; *) want_cpu= ;; esac
+	[ -n "$main_tid" ] || why="$why no main thread;"
+	if [ -n "$want_wall" ]; then
+		[ "$main_wall" = 300 ] || why="$why main wall $main_wall;"
+		[ "$worker_wall" = 40 ] || why="$why worker wall $worker_wall;"
+	fi
+	if [ -n "$want_cpu" ]; then
+		[ "$main_cpu" = 250 ] || why="$why main cpu $main_cpu;"
+		[ "$worker_cpu" = 30 ] || why="$why worker cpu $worker_cpu;"
+	fi
+	"$TRACETUI" report -f tsv "$f" >"$tmp/all" 2>/dev/null
+	"$TRACETUI" report -f tsv -t "$main_tid" "$f" >"$tmp/main" 2>/dev/null
+	[ "$(tsv_field "$tmp/all" com.example.App.work calls)" = 2 ] ||
+		why="$why App.work calls;"
+	[ "$(tsv_field "$tmp/all" com.example.Util.helper calls)" = 2 ] ||
+		why="$why Util.helper calls;"
+	[ "$(tsv_field "$tmp/main" com.example.Util.helper calls)" = 1 ] ||
+		why="$why Util.helper on main;"
+	if [ -n "$want_wall" ]; then
+		v=$(tsv_field "$tmp/main" com.example.App.main incl_wall)
+		[ "$v" = 300 ] || why="$why App.main wall $v;"
+	fi
+	if [ -n "$want_cpu" ]; then
+		v=$(tsv_field "$tmp/main" com.example.App.main incl_cpu)
+		[ "$v" = 250 ] || why="$why App.main cpu $v;"
+	fi
+	grep -q '^anomalies: none$' "$tmp/info" || why="$why anomalies;"
+	[ -z "$why" ]
+	ok $? "$name ($clock): the scenario's numbers"
+	[ -z "$why" ] || echo "$why" | diag
+}
+
+for f in "$tmp"/generated/* "$VARIANTS"/art15__v2-file-dual.trace \
+	"$VARIANTS"/art16__low-overhead-dump.bin; do
+	check "$f"
+done
+
+# The threads of the two kept files have no names: their tids name them.
+for f in art15__v2-file-dual.trace art16__low-overhead-dump.bin; do
+	"$TRACETUI" info "$VARIANTS/$f" >"$tmp/info" 2>&1
+	grep -q ' thread 1234$' "$tmp/info" && grep -q ' thread 1240$' "$tmp/info"
+	ok $? "$f: threads named by their tids"
+done
+"$TRACETUI" info "$VARIANTS/art16__low-overhead-dump.bin" >"$tmp/info" 2>&1
+grep -q '^format: *ART low-overhead dump' "$tmp/info"
+ok $? "art16__low-overhead-dump.bin: info names the format"
+
+# Read from a pipe, where only the first bytes decide before the rest.
+for f in art15__v2-file-dual.trace art16__low-overhead-dump.bin; do
+	cat "$VARIANTS/$f" | "$TRACETUI" report -f tsv - >"$tmp/piped" 2>&1
+	"$TRACETUI" report -f tsv "$VARIANTS/$f" >"$tmp/mapped" 2>&1
+	cmp -s "$tmp/piped" "$tmp/mapped"
+	ok $? "$f: a pipe of it reads as the file does"
+done
+
+# Every cut of the two kept files: data (maybe with warnings) or one
+# message naming the file and an offset, never a signal; a cut after
+# the header keeps what was whole, and says so.
+for f in art15__v2-file-dual.trace art16__low-overhead-dump.bin; do
+	size=$(wc -c <"$VARIANTS/$f")
+	bad=0
+	n=0
+	while [ $n -lt "$size" ]; do
+		head -c $n "$VARIANTS/$f" >"$tmp/cut"
+		"$TRACETUI" report "$tmp/cut" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		case $rc in
+		0) [ $n -eq 0 ] || grep -q "^tracetui: $tmp/cut: offset [0-9]*: warning: " \
+			"$tmp/err" || { bad=$((bad + 1)); echo "cut at $n: no warning" | diag; } ;;
+		3) grep -q "^tracetui: $tmp/cut: offset [0-9]*: " "$tmp/err" ||
+			{ bad=$((bad + 1)); echo "cut at $n: $(head -1 "$tmp/err")" | diag; } ;;
+		*) bad=$((bad + 1)); echo "cut at $n: exit $rc" | diag ;;
+		esac
+		n=$((n + 1))
+	done
+	ok $bad "$f: each of its $size cuts reads or refuses with an offset"
+	replay_cuts 1 1 "$VARIANTS/$f" "$f: every cut keeps the fuzz target's invariants"
+done
+# A cut after the Android 15 file's header keeps the blocks before it;
+# a cut among the dump's method packets keeps the methods before it.
+head -c 357 "$VARIANTS/art15__v2-file-dual.trace" >"$tmp/cut"
+"$TRACETUI" report -f tsv "$tmp/cut" >"$tmp/out" 2>"$tmp/err"
+grep -q '^com.example.App.main' "$tmp/out" && grep -q 'offset 357\|cut off' "$tmp/err"
+ok $? "art15 cut inside its second block: the first kept, the cut named"
+head -c 180 "$VARIANTS/art16__low-overhead-dump.bin" >"$tmp/cut"
+"$TRACETUI" report -f tsv "$tmp/cut" >"$tmp/out" 2>"$tmp/err"
+grep -q '^com.example.App.work' "$tmp/out" &&
+	grep -q 'offset 166: .*ART low-overhead dump' "$tmp/err"
+ok $? "art16 cut among its method packets: the whole ones kept, the cut named"
+done_testing
