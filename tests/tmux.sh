@@ -994,8 +994,9 @@ expect '^status=3$' "$label: a file cut while the calls load: status 3"
 sane "a file cut while the calls load"
 # Threads that cannot start (no memory for their stacks): the load and
 # the indexes run on the viewer's own thread, and nothing waits for a
-# thread that never ran.  TRACETUI_TEST_THREADS=N lets only N start.
-for n in 0 1 2; do
+# thread that never ran.  TRACETUI_TEST_THREADS=N lets only N start
+# (make check: none; make check-long: none, one and two).
+for n in 0 ${long:+1 2}; do
 	label="$n threads"
 	run_in_pane "TRACETUI_TEST_THREADS=$n exec $TRACETUI $tmp/big.trace"
 	expect '\| Profile \| all 4 threads \|' "$label: the viewer opens"
