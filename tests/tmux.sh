@@ -1083,6 +1083,31 @@ wait_status_change "$before"
 ok $? "$label: keys come from the terminal (j moves)"
 keys q
 sane "q on a piped trace"
+# --- A call open at the end of the file, as a range ---------------------
+# In perflib__basic.trace the last call starts as the file ends, inside
+# a caller that ends there too: Enter on it in the Calls view makes its
+# time the range, and the call tree of that range once read a caller
+# the range did not list (SIGSEGV).
+if [ -r "$SHARED_TRACES/perflib__basic.trace" ]; then
+	label="range at the end"
+	run_in_pane "exec $TRACETUI $SHARED_TRACES/perflib__basic.trace"
+	expect '\| Profile \| all 11 threads \|' "$label: the viewer opens"
+	keys 7
+	expect '\| Call tree \|' "$label: 7 opens the call tree"
+	keys '*'
+	keys 9
+	expect '\| Calls \|.*stopMethodTracin' \
+		"$label: * then 9: the calls of the hottest path's end"
+	keys Enter
+	keys 7
+	expect '\| Call tree \| .*range: wall 0\.287\.\.0\.288 ms' \
+		"$label: Enter then 7: the call tree of the call's range"
+	expect '^ .*a\.o\.Debug\.stopMethodTracing$' "$label: its caller, a row"
+	expect '^ .*  +~VMDebug\.stopMethodTracing$' \
+		"$label: the call under its caller"
+	keys q
+	sane "q after the call tree of a range at the end"
+fi
 # --- A refused pattern, and a fatal signal on an overflowed stack -------
 # 20,000 nested groups overflowed regcomp's stack and left the terminal
 # raw, in the alternate screen with the mouse on.  A pattern nested past

@@ -303,7 +303,7 @@ scope_span_of(struct scope_span *sp, const struct scope *scope,
 	const struct tt_thread *th = &tree->threads[t];
 	const struct time_range *r = &scope->range;
 	size_t lo = th->first_call, hi = lo + th->ncalls;
-	uint32_t c;
+	uint32_t c, caller;
 
 	sp->nopen = 0;
 	if (!r->on) {
@@ -316,12 +316,18 @@ scope_span_of(struct scope_span *sp, const struct scope *scope,
 	clocks_at(tree, t, r->clock, r->start, sp->at_start);
 	clocks_at(tree, t, r->clock, r->end, sp->at_end);
 	/* Calls open at the range's start contain the last call that
-	 * started before it: walk up from there. */
+	 * started before it: walk up from there.  They are a stack: the
+	 * caller of the first call of the range is one even where it ends
+	 * right at the start (a call left open at the end of the file,
+	 * its callee starting as the file ends), and so is the caller of
+	 * any call kept. */
 	if (sp->first == lo)
 		return;
+	caller = sp->first < hi ? calltree_parent(tree, sp->first) : CALL_NONE;
 	for (c = (uint32_t)(sp->first - 1); c != CALL_NONE;
 	     c = calltree_parent(tree, c)) {
-		if (calltree_end(tree, c, r->clock) <= r->start)
+		if (!sp->nopen && c != caller &&
+		    calltree_end(tree, c, r->clock) <= r->start)
 			continue;
 		UTIL_GROW(sp->open, sp->cap, sp->nopen + 1);
 		sp->open[sp->nopen++] = c;
