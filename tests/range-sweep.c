@@ -78,7 +78,13 @@ span_is_stack(struct tally *t, const struct calltree *tree,
 		uint32_t want = d ? calltree_parent(tree, c) : CALL_NONE;
 
 		if (d > len || (d && (*stack)[d - 1] != want)) {
-			fail(t, "a listed call's caller (depth)", d, len);
+			fail(t, "the depth of a listed call with no caller",
+			     d, len);
+			if (t->failed <= 20)
+				printf("#   thread %zu, call %u of [%zu, %zu) "
+				       "after %zu open\n",
+				       u, c, span->first, span->end,
+				       span->nopen);
 			return false;
 		}
 		if (d >= *cap) {
@@ -133,10 +139,12 @@ check_range(struct sweep *s, uint64_t start, uint64_t end)
 	r->start = start;
 	r->end = end;
 	s->ranges++;
+	/* A span out of order would have the builders read a caller they
+	 * were not given: say so instead. */
 	for (u = 0; u < tree->nthreads; u++)
 		if (!span_is_stack(&s->spans, tree, &s->scope, &s->span, u,
 		                   &s->stack, &s->cap))
-			break;
+			return;
 	profile_compute(&prof, tree, &s->scope);
 	profile_from_index(&from_index, s->index, tree, &s->scope);
 	diff = profile_difference(&prof, &from_index);
