@@ -3,7 +3,8 @@
 # through util/pattern.c's limits.  glibc's regcomp overflowed its stack
 # on 20,000 nested '(' (exit 139 from --focus, --merge, --drop and calls,
 # the viewer's terminal left raw) and takes minutes or gigabytes on
-# long patterns and nested repetitions.  Each option and prompt that
+# long patterns and nested repetitions (runs of optional copies, {,n}
+# among them, under a limit of address space).  Each option and prompt that
 # takes a regex must refuse such a pattern with a usage error (status 2)
 # or a status-line message, and go on taking ordinary ones.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -72,6 +73,39 @@ run "$TRACETUI" calls "$f" "$(repeat 150 '[(]?')Looper$(repeat 150 '\)?')"
 ok "$([ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'Looper\.loop' &&
 	echo 0 || echo 1)" "calls: 150 [(] and 150 \\) are no nesting"
 
+# Patterns that regcomp took gigabytes for, or overflowed its stack on:
+# glibc reads {,n} as {0,n}, and its memory grows with the square of a
+# run of optional copies ("a{0,9999}": 790 MB), nested ones multiplying.
+# Each command runs in 300 MB of address space: a pattern let through
+# fails there (exit 139, or "Memory exhausted") instead of taking the
+# machine.
+if asan_built "$TRACETUI"; then
+	vlimit=unlimited
+else
+	vlimit=300000
+fi
+limited() {
+	(ulimit -v $vlimit 2>/dev/null; exec "$@")
+}
+costly="(((a{,40}){,40}){,40}){,40} ((a{,100}){,100}){,100} a{0,9999}
+((a{0,46}){0,46}){0,46} ((a{,46}){,46}){,46} (a?){,3000}"
+for p in $costly; do
+	why="too large once its repetitions expand"
+	refused "calls '$p'" "$why" limited "$TRACETUI" calls "$f" "$p"
+	refused "report --focus '$p'" "$why" \
+		limited "$TRACETUI" report --focus "$p" "$f"
+	refused "frames --frame-method '$p'" "$why" \
+		limited "$TRACETUI" frames --frame-method "$p" "$f"
+	refused "tree --drop '$p'" "$why" \
+		limited "$TRACETUI" tree --drop "$p" "$f"
+done
+# Within the limits: compiled, and in the same address space.
+for p in 'Looper.{0,2000}' '(L?){,1000}ooper' 'Looper(\.[a-z]+){1,50}'; do
+	run limited "$TRACETUI" calls "$f" "$p"
+	ok "$([ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'Looper\.loop' &&
+		echo 0 || echo 1)" "calls '$p': compiled and matched (exit $rc)"
+done
+
 # The viewer's prompts: a status-line message, and the viewer goes on.
 if [ -x "$RENDER" ]; then
 	for step in search filter; do
@@ -91,6 +125,14 @@ if [ -x "$RENDER" ]; then
 	"$RENDER" "$f" 100x30 VIEW_ICICLE "search:$nested101" >"$tmp/screen" 2>&1
 	grep -q 'nested deeper than 100 parentheses' "$tmp/screen"
 	ok $? "the icicle's search: the same message"
+	for step in search filter; do
+		limited "$RENDER" "$f" 100x30 "$step:a{0,9999}" \
+			"$step:((a{,100}){,100}){,100}" >"$tmp/screen" 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] &&
+			grep -q 'too large once its repetitions expand' "$tmp/screen"
+		ok $? "viewer $step, a{0,9999} and {,n} nested: a message (exit $rc)"
+	done
 fi
 
 done_testing

@@ -16,7 +16,13 @@
  *                pass and 101 do not, 4096 bytes pass and 4097 do not,
  *                repetitions expanding to 100000 atoms pass and one
  *                more do not, bracketed and escaped parentheses are no
- *                groups, and what passes compiles.
+ *                groups, and what passes compiles; {,n} is {0,n}, runs
+ *                of optional copies cost their square, nested ones
+ *                multiplying: the patterns that took regcomp gigabytes
+ *                are refused, and every pattern passed (a fixed list,
+ *                then random nests of intervals, optional parts and
+ *                alternatives: 40, 400 with TRACETUI_LONG) compiles in
+ *                at most 64 MB, in a child with 1 GB of address space.
  *
  * Every expected value is a literal worked out by hand.
  */
@@ -29,11 +35,15 @@
 #include "util/map.h"
 #include "util/pattern.h"
 
+#include "rng.h"
 #include "tap.h"
 
 #include <stdalign.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /*
  * The map's hash (the MurmurHash3 64-bit finaliser), copied here only to
@@ -870,6 +880,164 @@ test_pattern(void)
 	   "a group's size is every branch's");
 }
 
+/* The peak memory of regcomp(pattern) in a child, kilobytes; -1 when it
+ * failed or died.  The child has 1 GB of address space (none set under
+ * AddressSanitizer, which reserves terabytes), so that a pattern let
+ * through by mistake fails rather than takes the machine. */
+static long
+regcomp_peak_kb(const char *pattern)
+{
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		regex_t re;
+#ifndef __SANITIZE_ADDRESS__
+		struct rlimit as = {1L << 30, 1L << 30};
+
+		setrlimit(RLIMIT_AS, &as);
+#endif
+		_exit(regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) ? 1 : 0);
+	}
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid ||
+	    !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	return ru.ru_maxrss;
+}
+
+/* A random pattern of nested intervals, optional parts and
+ * alternatives, appended to out (size bytes, kept short of its end). */
+static void
+random_pattern(char *out, size_t size, int depth)
+{
+	size_t alternatives = below(4) ? 1 : 1 + below(below(2) ? 3 : 300);
+	size_t a, pieces, i;
+
+	for (a = 0; a < alternatives; a++) {
+		if (a)
+			strncat(out, "|", size - strlen(out) - 1);
+		pieces = 1 + below(3);
+		for (i = 0; i < pieces && strlen(out) + 64 < size; i++) {
+			uint64_t m = below((uint64_t)1 << below(13)),
+			         n = below((uint64_t)1 << below(13));
+			char q[64] = "";
+
+			if (depth && below(2)) {
+				strncat(out, "(", size - strlen(out) - 1);
+				random_pattern(out, size - 64, depth - 1);
+				strncat(out, ")", size - strlen(out) - 1);
+			} else {
+				strncat(out, below(2) ? "a" : "[bc]",
+				        size - strlen(out) - 1);
+			}
+			if (m > n) {
+				uint64_t t = m;
+
+				m = n;
+				n = t;
+			}
+			switch (below(9)) {
+			case 0:
+			case 1:
+				break;
+			case 2:
+				strcpy(q, "?");
+				break;
+			case 3:
+				strcpy(q, "*");
+				break;
+			case 4:
+				strcpy(q, "+");
+				break;
+			case 5:
+				sprintf(q, "{%u}", (unsigned)n);
+				break;
+			case 6:
+				sprintf(q, "{%u,}", (unsigned)m);
+				break;
+			case 7:
+				sprintf(q, "{,%u}", (unsigned)n);
+				break;
+			default:
+				sprintf(q, "{%u,%u}", (unsigned)m, (unsigned)n);
+				break;
+			}
+			strncat(out, q, size - strlen(out) - 1);
+		}
+	}
+}
+
+/* Every pattern passed compiles in at most 64 MB. */
+static void
+test_pattern_memory(void)
+{
+	static const char *const refused[] = {
+	        "(((a{,40}){,40}){,40}){,40}",
+	        "((a{,100}){,100}){,100}",
+	        "a{0,9999}",
+	        "((a{0,46}){0,46}){0,46}",
+	        "a{,100001}",
+	        "(a?){3000}",
+	        "(a*){,3000}",
+	};
+	static const char *const passed[] = {
+	        "a{,2000}",
+	        "a{0,2000}b",
+	        "(a|b){,500}",
+	        "(a?){1,1000}",
+	        "((a{0,10}){0,10}){0,10}",
+	        "(a{100}){1000}",
+	        "(a{1,2}){1000}",
+	        "Looper\\.loop.*",
+	};
+	unsigned tries = tap_long() ? 400 : 40, i, passes = 0, heavy = 0;
+	long worst = 0;
+	char pattern[4096];
+	size_t k;
+
+	for (k = 0; k < sizeof(refused) / sizeof(*refused); k++)
+		is_str(pattern_refusal(refused[k]),
+		       k == 4 ? "too large once its repetitions expand (more "
+		                "than 100000 atoms)"
+		              : "too large once its repetitions expand "
+		                "(regcomp would need more than 64 MB)",
+		       "%s is refused", refused[k]);
+	for (k = 0; k < sizeof(passed) / sizeof(*passed); k++) {
+		long kb = pattern_refusal(passed[k])
+		                  ? -2
+		                  : regcomp_peak_kb(passed[k]);
+
+		ok(kb >= 0 && kb <= 64 * 1024,
+		   "%s passes and compiles in %ld KB", passed[k], kb);
+	}
+	rng_state = 39;
+	for (i = 0; i < tries; i++) {
+		long kb;
+
+		pattern[0] = '\0';
+		random_pattern(pattern, sizeof(pattern), 1 + (int)below(4));
+		if (pattern_refusal(pattern))
+			continue;
+		passes++;
+		kb = regcomp_peak_kb(pattern);
+		if (kb > worst)
+			worst = kb;
+		heavy += kb > 16 * 1024;
+		if (kb < 0 || kb > 64 * 1024) {
+			ok(false, "random pattern %u compiles in 64 MB", i);
+			printf("#   %ld KB: %.200s\n", kb, pattern);
+			return;
+		}
+	}
+	ok(true,
+	   "%u random patterns: %u passed, each compiled in 64 MB (the "
+	   "most %ld KB, %u above 16 MB)",
+	   tries, passes, worst, heavy);
+}
+
 int
 main(void)
 {
@@ -884,5 +1052,6 @@ main(void)
 	test_table_streamed();
 	test_duration();
 	test_pattern();
+	test_pattern_memory();
 	return done_testing();
 }
