@@ -11,7 +11,9 @@
  *                UTF-8 and control characters (escaped as \xNN), the
  *                exact text_escape output, text_is_clean;
  *   table        exact TEXT, TSV, CSV and JSON output (quoting, escaping
- *                of quotes, control characters and invalid UTF-8);
+ *                of quotes, control characters and invalid UTF-8; CSV's
+ *                text cells that begin a formula after a ', numbers
+ *                bare);
  *   pattern      the regex limits at their edges: 100 nested groups
  *                pass and 101 do not, 4096 bytes pass and 4097 do not,
  *                repetitions expanding to 100000 atoms pass and one
@@ -708,6 +710,50 @@ test_table(void)
 		is_str(s, "a\n", "table: CSV of no rows is the header");
 		free(s);
 		table_free(t3);
+	}
+
+	{
+		/* Text cells that a spreadsheet would run as formulas get a
+		 * ' before them (inside the quotes where there are any);
+		 * numbers the program wrote stay numbers, signs and all; a
+		 * number column's cell that is no number is text. */
+		static const char *const n4[] = {"name", "delta"};
+		static const enum table_kind k4[] = {TABLE_STRING,
+		                                     TABLE_NUMBER};
+		static const char *const cells[][2] = {
+		        {"=cmd|' /C calc'!A0", "-12.5"},
+		        {"+SUM(1)", "+3.00%"},
+		        {"-2+3", "1e-3"},
+		        {"@SUM(A1,A2)", "=1+1"},
+		        {"\tx", "-"},
+		        {"\rx", "12"},
+		        {"a=b", "-1.5E+2"},
+		};
+		struct table *t4 = table_new(2, n4, k4);
+		size_t i;
+
+		for (i = 0; i < sizeof(cells) / sizeof(*cells); i++) {
+			table_row(t4);
+			table_str(t4, cells[i][0]);
+			table_str(t4, cells[i][1]);
+		}
+		s = print_to_string(t4, TABLE_CSV);
+		is_str(s,
+		       "name,delta\n"
+		       "'=cmd|' /C calc'!A0,-12.5\n"
+		       "'+SUM(1),+3.00%\n"
+		       "'-2+3,1e-3\n"
+		       "\"'@SUM(A1,A2)\",'=1+1\n"
+		       "'\\x09x,'-\n"
+		       "'\\x0Dx,12\n"
+		       "a=b,-1.5E+2\n",
+		       "table: CSV formula cells neutralized, numbers kept");
+		free(s);
+		s = print_to_string(t4, TABLE_TSV);
+		ok(strstr(s, "\n=cmd") != NULL,
+		   "table: TSV cells are as they were");
+		free(s);
+		table_free(t4);
 	}
 
 	s = json_of("q\"b\\s/");

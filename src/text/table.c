@@ -192,7 +192,9 @@ print_sep(const struct table *t, FILE *out, enum table_format format,
 	for (i = 0; i < t->ncols; i++) {
 		const char *cell = row[i] ? row[i] : "";
 		char *s = format == TABLE_TSV ? text_escape(cell)
-		                              : text_csv(cell);
+		          : row != t->names && t->kinds[i] == TABLE_NUMBER
+		                  ? text_csv_number(cell)
+		                  : text_csv(cell);
 
 		if (i)
 			fputc(format == TABLE_TSV ? '\t' : ',', out);

@@ -321,16 +321,36 @@ text_write_json(FILE *out, const char *s)
 	free(j);
 }
 
+/* Whether a spreadsheet would read s, a CSV cell, as a formula: it
+ * begins with one of the characters OWASP lists (tab and CR as well,
+ * which text_escape has already written as \x09 and \x0D). */
+static bool
+csv_formula(const char *s, const char *raw)
+{
+	if (*s && strchr("=+-@", *s))
+		return true;
+	return *raw == '\t' || *raw == '\r';
+}
+
 char *
 text_csv(const char *s)
 {
 	char *e = text_escape(s);
 	struct out_buf b = {0};
 	const char *q;
+	bool formula = csv_formula(e, s);
 
-	if (!strpbrk(e, ",\"")) /* text_escape leaves no CR or LF */
+	if (!formula && !strpbrk(e, ",\"")) /* text_escape leaves no CR or LF */
 		return e;
+	if (!strpbrk(e, ",\"")) {
+		put(&b, "'", 1);
+		put(&b, e, strlen(e));
+		free(e);
+		return b.s;
+	}
 	put(&b, "\"", 1);
+	if (formula)
+		put(&b, "'", 1);
 	for (q = e; *q; q++) {
 		if (*q == '"')
 			put(&b, "\"", 1);
@@ -339,6 +359,37 @@ text_csv(const char *s)
 	put(&b, "\"", 1);
 	free(e);
 	return b.s;
+}
+
+/* Whether s is a number as the program writes one: a sign, digits
+ * with a point and an exponent, a percent sign. */
+static bool
+plain_number(const char *s)
+{
+	bool digits = false;
+
+	if (*s == '+' || *s == '-')
+		s++;
+	for (; (*s >= '0' && *s <= '9') || *s == '.'; s++)
+		digits |= *s != '.';
+	if (digits && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == '%')
+		s++;
+	return digits && !*s;
+}
+
+char *
+text_csv_number(const char *s)
+{
+	return plain_number(s) ? xstrdup(s) : text_csv(s);
 }
 
 char *

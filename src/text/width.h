@@ -64,8 +64,13 @@ char *text_json(const char *s);
 /* Write text_json(s) to out. */
 void text_write_json(FILE *out, const char *s);
 /* A new string: text_escape(s) as one CSV field (RFC 4180), quoted
- * when it holds a comma or a quote. */
+ * when it holds a comma or a quote; text that begins with =, +, -, @, a
+ * tab or a CR gets a ' before it, so that a spreadsheet shows it rather
+ * than runs it as a formula (OWASP's advice on CSV injection). */
 char *text_csv(const char *s);
+/* A new string: s, a number the program wrote ("-12.500", "+3.1%"), as
+ * one CSV field, bare; what does not read as a number as text_csv. */
+char *text_csv_number(const char *s);
 /* A new string: text_escape(s) with XML's five special characters as
  * entities, fit for SVG text and attribute values. */
 char *text_xml(const char *s);
