@@ -260,6 +260,48 @@ ok $? "runs: medians and the change, unchanged numbers marked ~"
 	b4.trace -- n1.trace n2.trace n3.trace n4.trace >/dev/null 2>&1
 ok $? "runs: no change in frames: status 0"
 
+# A gate that cannot be evaluated fails and says why: a frame time or a
+# slow count where a side has no frames (the frame method renamed,
+# say), a method's number where the glob matches no method.
+cat >noframes.spec <<'SPEC'
+format v1
+version 3
+clock dual
+vm art
+thread 1 main
+method 0x4 android.os.Looper loop ()V Looper.java
+call 1 0x4 0 0 900 900
+SPEC
+"$MKTRACE" noframes.spec noframes.trace 2>err
+ok $? "a trace with no frames: written"
+for g in 'frame_p99 > +10%' 'frame_max < 0' 'slow_frames > +5'; do
+	"$TRACETUI" diff --fail-if "$g" f.trace noframes.trace >out 2>err
+	rc=$?
+	[ $rc -eq 1 ] &&
+		grep -q "cannot be evaluated: noframes.trace has no frames" err
+	ok $? "--fail-if '$g', NEW without frames: exit 1, said why (exit $rc)"
+	[ $rc -eq 1 ] || diag <err
+done
+"$TRACETUI" diff --fail-if 'frame_p50 > +10%' noframes.trace noframes.trace \
+	>out 2>err
+[ $? -eq 1 ] && grep -q "neither noframes.trace nor noframes.trace has frames" err
+ok $? "--fail-if on frames, neither side with frames: exit 1, said why"
+"$TRACETUI" diff --fail-if 'frames < -50%' f.trace noframes.trace >out 2>err
+[ $? -eq 1 ] && grep -q "condition holds: frames < -50%: base 6 frames, new 0 frames" err
+ok $? "--fail-if 'frames < -50%': a count of 0 frames is a number"
+"$TRACETUI" diff --fail-if 'frames > 0' f.trace noframes.trace >out 2>err
+ok $? "--fail-if 'frames > 0' with fewer frames: status 0"
+"$TRACETUI" diff --fail-if 'excl_cpu(no.such.*) > +10%' f.trace f.trace \
+	>out 2>err
+[ $? -eq 1 ] && grep -q "cannot be evaluated: no method matches 'no.such.\*' in either trace" err
+ok $? "--fail-if over no method: exit 1, said why"
+cp noframes.trace nf1.trace
+cp noframes.trace nf2.trace
+"$TRACETUI" diff --fail-if 'frame_p99 > +10%' b1.trace b2.trace -- \
+	nf1.trace nf2.trace >out 2>err
+[ $? -eq 1 ] && grep -q "cannot be evaluated: a run of NEW has no frames" err
+ok $? "runs: --fail-if on frames, NEW's runs without frames: exit 1, said why"
+
 # The real traces: frames against the outermost calls `calls` lists.
 # oracle FILE: thread, tid, start, wall, cpu of every outermost call of
 # the frame method, by thread in the order of `calls`, then start.

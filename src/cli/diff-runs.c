@@ -512,11 +512,13 @@ print_header(struct runs_cmd *d)
 		       "in percentage points (pt)\n");
 }
 
-/* Evaluate every condition; print those that hold and those held back
- * as not significant.  True when one holds. */
+/* Evaluate every condition; print those that hold, those held back as
+ * not significant, and why one cannot be evaluated.  True when one holds
+ * or cannot be evaluated. */
 static bool
 check_conditions(struct runs_cmd *d, const struct diff_cond *conds, size_t n)
 {
+	static const char *const side[2] = {"a run of BASE", "a run of NEW"};
 	bool any = false;
 	size_t i;
 
@@ -528,11 +530,10 @@ check_conditions(struct runs_cmd *d, const struct diff_cond *conds, size_t n)
 		bool passes;
 
 		diff_stats_cond_eval(&d->st, c, &r, &st);
-		if (!c->total && !r.matched)
-			cmd_error("diff",
-			          "warning: --fail-if '%s': no method matches "
-			          "'%s' in any run",
-			          c->text, c->glob);
+		if (diff_cond_unevaluable(c, &r, side, "any run")) {
+			any = true;
+			continue;
+		}
 		passes = c->op == '>' ? r.change > c->threshold
 		                      : r.change < c->threshold;
 		if (!passes)

@@ -68,7 +68,9 @@ static const char diff_epilog[] =
         "  With --normalize, method times are shares of their trace's total:\n"
         "  % compares the shares, a time compares the change in share times\n"
         "  BASE's total; totals are always absolute.  Each condition that\n"
-        "  holds is printed on stderr with both values.\n"
+        "  holds is printed on stderr with both values.  A condition that\n"
+        "  cannot be evaluated (its GLOB matches no method; a frame time\n"
+        "  or slow count where a side has no frames) fails, saying why.\n"
         "\n"
         "Several runs per side: tracetui diff BASE... -- NEW...\n"
         "  Each method's value per run (zero where a run lacks it); the\n"
@@ -462,11 +464,40 @@ cond_change_text(const struct diff_cond *c, const struct diff_cond_result *r)
 	return signed_fixed(r->change / 1000, 3, " ms");
 }
 
-/* Evaluate every condition; print those that hold.  True when one does. */
+bool
+diff_cond_unevaluable(const struct diff_cond *c,
+                      const struct diff_cond_result *r,
+                      const char *const side[2], const char *where)
+{
+	const char *missing = diff_cond_missing(c, r);
+
+	if (!missing)
+		return false;
+	if (!c->frame)
+		cmd_error("diff",
+		          "--fail-if '%s' cannot be evaluated: no method "
+		          "matches '%s' in %s",
+		          c->text, c->glob, where);
+	else if (r->no_frames[DIFF_BASE] && r->no_frames[DIFF_NEW])
+		cmd_error("diff",
+		          "--fail-if '%s' cannot be evaluated: neither %s nor "
+		          "%s has frames ('tracetui frames', --frame-method)",
+		          c->text, side[DIFF_BASE], side[DIFF_NEW]);
+	else
+		cmd_error("diff",
+		          "--fail-if '%s' cannot be evaluated: %s has no "
+		          "frames ('tracetui frames', --frame-method)",
+		          c->text, side[r->no_frames[DIFF_NEW]]);
+	return true;
+}
+
+/* Evaluate every condition; print those that hold, and why one cannot
+ * be evaluated.  True when one holds or cannot be evaluated. */
 static bool
 check_conditions(const struct diff_cmd *d, const struct diff_cond *conds,
-                 size_t n)
+                 size_t n, struct calltree *const trees[2])
 {
+	const char *const side[2] = {trees[0]->path, trees[1]->path};
 	bool any = false;
 	size_t i;
 
@@ -476,11 +507,10 @@ check_conditions(const struct diff_cmd *d, const struct diff_cond *conds,
 		char *vb, *vn, *ch;
 
 		diff_cond_eval(c, &d->diff, d->normalize, &r);
-		if (!c->total && !r.matched)
-			cmd_error("diff",
-			          "warning: --fail-if '%s': no method matches "
-			          "'%s' in either trace",
-			          c->text, c->glob);
+		if (diff_cond_unevaluable(c, &r, side, "either trace")) {
+			any = true;
+			continue;
+		}
 		if (!r.holds)
 			continue;
 		any = true;
@@ -748,7 +778,7 @@ cmd_diff(int argc, char **argv)
 	table_print(t, stdout, opts.format);
 	table_free(t);
 	cmd_flush();
-	status = check_conditions(&d, conds, nconds) ? CMD_FAIL : CMD_OK;
+	status = check_conditions(&d, conds, nconds, trees) ? CMD_FAIL : CMD_OK;
 out:
 	for (i = 0; i < nconds; i++)
 		diff_cond_done(&conds[i]);

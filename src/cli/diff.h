@@ -41,6 +41,13 @@ void diff_frames_of(const struct cmd_opts *opts, const struct calltree *tree,
  * where it is not significant. */
 void diff_print_frames(const double value[2][DIFF_FRAME_METRICS],
                        const bool *significant);
+/* When condition c cannot be evaluated (r, diff_cond_missing), say why
+ * on stderr, naming the side or sides (side[s]: "new.trace", "a run of
+ * BASE") without frames or the glob no method matches; true then, and
+ * the gate fails. */
+bool diff_cond_unevaluable(const struct diff_cond *c,
+                           const struct diff_cond_result *r,
+                           const char *const side[2], const char *where);
 /* A condition's change as its message writes it.  The caller frees it. */
 char *diff_cond_change_text(const struct diff_cond *c,
                             const struct diff_cond_result *r);

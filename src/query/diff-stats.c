@@ -173,7 +173,9 @@ diff_stats_cond_eval(struct diff_stats *st, const struct diff_cond *c,
 	} else {
 		r->change = stat->delta;
 	}
-	r->holds =
-	        stat->significant && (c->op == '>' ? r->change > c->threshold
-	                                           : r->change < c->threshold);
+	for (s = 0; s < 2; s++)
+		r->no_frames[s] = !diff_cond_has_frames(c, diff, s);
+	r->holds = stat->significant && !diff_cond_missing(c, r) &&
+	           (c->op == '>' ? r->change > c->threshold
+	                         : r->change < c->threshold);
 }

@@ -529,6 +529,33 @@ diff_cond_done(struct diff_cond *c)
 	c->text = c->glob = NULL;
 }
 
+bool
+diff_cond_has_frames(const struct diff_cond *c, const struct diff *diff, int s)
+{
+	size_t run;
+
+	if (!c->frame || c->frame == DIFF_FRAME_COUNT)
+		return true;
+	if (!diff->nrun_frames[s])
+		return false;
+	for (run = 0; run < diff->nrun_frames[s]; run++)
+		if (!diff->run_frames[s][run].frames)
+			return false;
+	return true;
+}
+
+const char *
+diff_cond_missing(const struct diff_cond *c, const struct diff_cond_result *r)
+{
+	if (c->frame)
+		return r->no_frames[DIFF_BASE] || r->no_frames[DIFF_NEW]
+		               ? "no frames"
+		               : NULL;
+	if (!c->total && !r->matched)
+		return "no method matches";
+	return NULL;
+}
+
 void
 diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
                bool normalize, struct diff_cond_result *r)
@@ -574,6 +601,9 @@ diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
 		            (double)diff->total[DIFF_BASE][k];
 	else
 		r->change = r->value[DIFF_NEW] - r->value[DIFF_BASE];
-	r->holds = c->op == '>' ? r->change > c->threshold
-	                        : r->change < c->threshold;
+	for (s = 0; s < 2; s++)
+		r->no_frames[s] = !diff_cond_has_frames(c, diff, s);
+	r->holds = !diff_cond_missing(c, r) &&
+	           (c->op == '>' ? r->change > c->threshold
+	                         : r->change < c->threshold);
 }

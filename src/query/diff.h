@@ -174,8 +174,20 @@ struct diff_cond_result {
 	                    normalize: the share change times BASE's
 	                    total); infinite when undefined */
 	size_t matched;  /* rows the glob matched */
+	/* A side with no frames (in a run of it) to read a frame metric
+	 * from but the count: the condition cannot be evaluated. */
+	bool no_frames[2];
 	bool holds;
 };
+
+/* Why c cannot be evaluated on r, a constant ("no method matches",
+ * "no frames"), or NULL when it can; holds is then false. */
+const char *diff_cond_missing(const struct diff_cond *c,
+                              const struct diff_cond_result *r);
+/* Whether side s has a frame metric for c: c reads no frame time or
+ * slow count, or each of the side's runs in diff has a frame. */
+bool diff_cond_has_frames(const struct diff_cond *c, const struct diff *diff,
+                          int s);
 
 /* Evaluate c on diff (whose traces must have c's clock); a frame
  * metric reads each side's first run of frames. */
