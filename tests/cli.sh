@@ -153,4 +153,12 @@ awk -F'\t' 'NR > 1 { printf "%.3f %.3f %.3f\n", $3 / 1000, $4 / 1000, $5 / 1000 
 [ "$(wc -l <"$tmp/want")" -gt 100 ] && cmp -s "$tmp/want" "$tmp/got"
 ok $? "calls: the text's ms are the TSV's us / 1000 ($(wc -l <"$tmp/want") calls)"
 
+# --sample-type on a method trace: ignored, and the warning names both
+# formats that take it.
+"$TRACETUI" report --sample-type cpu "$tmp/demo.trace" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] &&
+	grep -q 'warning: --sample-type applies to pprof profiles and simpleperf recordings only; ignored' "$tmp/err"
+ok $? "--sample-type on a method trace: a warning naming pprof and simpleperf (exit $rc)"
+
 done_testing

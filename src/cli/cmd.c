@@ -1165,7 +1165,7 @@ cmd_loaded(const struct cmd_opts *opts, const char *path, struct calltree *tree,
 		cmd_error(
 		        NULL,
 		        "%s: warning: --sample-type applies to pprof profiles "
-		        "only; ignored",
+		        "and simpleperf recordings only; ignored",
 		        path);
 	if (opts->names)
 		mapping_apply(opts->names, tree);
