@@ -20,7 +20,10 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
 # The library's sweep; its TAP lines are renumbered into ours.
-"$SWEEP" ${long:---sample} "$SHARED_TRACES"/*.trace >"$tmp/lib.tap"
+sample=--sample
+[ -n "$long" ] && sample=
+# shellcheck disable=SC2086
+"$SWEEP" $sample "$SHARED_TRACES"/*.trace >"$tmp/lib.tap"
 lib_rc=$?
 while IFS= read -r line; do
 	case $line in
@@ -100,7 +103,7 @@ for f in "$SHARED_TRACES"/*.trace; do
 			}
 			if (!long) exit
 			for (i = 1; i <= n; i += int(n / 10) + 1)
-				print start[i], end[i] > start[i] ? end[i] : start[i] + 1
+				print start[i], (end[i] > start[i] ? end[i] : start[i] + 1)
 		}' "$tmp/calls" >"$tmp/ranges"
 	while read -r a b; do
 		check_range "$f" "$a" "$b"
