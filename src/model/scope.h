@@ -82,9 +82,10 @@ uint64_t scope_thread_total(const struct scope *scope,
 
 /*
  * The calls of one thread that a scope's range touches: the calls open at
- * the range's start (outermost first), then calls[first, end), all in
- * pre-order.  Without a range: the thread's calls.  A parent of a listed
- * call is always listed before it.
+ * the range's start (outermost first, a stack: the caller of a call in
+ * the range is one even where it ends right at the start), then
+ * calls[first, end), all in pre-order.  Without a range: the thread's
+ * calls.  A parent of a listed call is always listed before it.
  */
 struct scope_span {
 	uint32_t *open;
