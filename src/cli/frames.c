@@ -308,6 +308,8 @@ cmd_frames(int argc, char **argv)
 		if (note)
 			printf("%s; frames are estimates\n", note);
 		free(note);
+		if (frames_offcpu_note(tree))
+			printf("%s\n", frames_offcpu_note(tree));
 		nthreads = frames_threads(&fr, &first, &threads);
 		for (i = 0; i < nthreads; i++)
 			print_summary(tree, &fr, first[i],
