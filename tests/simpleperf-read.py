@@ -21,6 +21,11 @@ to check what tracetui says of frames and folded stacks.
       count, any other sample's time to its thread's next sample of that
       type, at most the sampling period (the median step between a
       thread's consecutive samples of that type).
+  simpleperf-read.py roots FILE [TYPE]
+      Per thread, the samples of event type TYPE (the first by default):
+      tid, the first's time and the last's (us since the recording's
+      first sample of any type), and the names of their outermost
+      frames, sorted, joined by '|'.
   simpleperf-read.py write SEED OUT
       Write a recording of its own, from a seeded generator: a few
       threads, cpu-clock samples about every 250 us and off-CPU
@@ -193,6 +198,22 @@ def folded(path, which):
         print("%s %.3f" % (line, sums[line] / 1000))
 
 
+def roots(path, which):
+    samples, files, _, types = read(path)
+    k = types.index(which) if which in types else int(which)
+    t0 = min(s["time"] for s in samples)
+    by_tid = {}
+    for s in samples:
+        if s["type"] == k and s["chain"]:
+            by_tid.setdefault(s["tid"], []).append(s)
+    for tid in sorted(by_tid):
+        run = by_tid[tid]
+        names = sorted(set(name_of(files, s["chain"][-1]) for s in run))
+        print("%d\t%d\t%d\t%s" % (tid, (min(s["time"] for s in run) - t0) // 1000,
+                                 (max(s["time"] for s in run) - t0) // 1000,
+                                 "|".join(names)))
+
+
 def put_varint(v):
     out = bytearray()
     while True:
@@ -260,6 +281,8 @@ if __name__ == "__main__":
         frames(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else DOFRAME)
     elif len(sys.argv) >= 3 and sys.argv[1] == "folded":
         folded(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "0")
+    elif len(sys.argv) >= 3 and sys.argv[1] == "roots":
+        roots(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "0")
     elif len(sys.argv) == 4 and sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3])
     else:

@@ -37,7 +37,9 @@
 #   read/simpleperf.c) on the shared recordings and on ones it writes
 #   (check-long: more of them); folded's stacks of every event type are
 #   its samples' time in microseconds, line by line within rounding,
-#   and with --clock cpu their samples, report's;
+#   and with --clock cpu their samples, report's; at full zoom the call
+#   chart draws a thread's outermost frame as one bar from its first
+#   sample to its last where the reader finds every sample under it;
 # Other Android files (read/foreign.c): a Perfetto trace (a protobuf
 # Trace of TracePackets, plain or gzipped) and a raw perf.data
 # (PERFILE2) are refused with status 3 and a message naming them and
@@ -177,12 +179,66 @@ folded_as_read() {
 	head -5 "$tmp/fo-bad" | diag
 }
 
+# chart_as_read FILE WHAT: at full zoom, every thread whose samples all
+# have one outermost frame (the reader's roots) shows that frame as one
+# bar in its folded line, from its first sample's column to its last's
+# (within a column), a mark at either end where it covers less than
+# half of the column: the time between the samples is the bar's.
+cat >"$tmp/chart-check.py" <<'PY'
+import re, sys
+render, roots, info = sys.argv[1:4]
+lines = open(render, encoding="utf-8").read().split("\n")
+unit = re.search(r"([0-9.]+)(µs|ms|s)/c", lines[1])
+col = float(unit.group(1)) * {"µs": 1, "ms": 1e3, "s": 1e6}[unit.group(2)]
+x0 = lines[1].index("▼")
+names = {}
+for l in open(info):
+    tid, _, name, _ = l.rstrip("\n").split("\t")
+    names[name] = names.get(name, []) + [int(tid)]
+bad = 0
+checked = 0
+for l in open(roots):
+    tid, first, last, frames = l.rstrip("\n").split("\t")
+    if "|" in frames:
+        continue
+    name = [n for n, t in names.items() if int(tid) in t]
+    if not name or len(names[name[0]]) > 1:
+        continue   # a name several threads share: which row is ambiguous
+    row = [x for x in lines if x.startswith("▸ " + name[0][:20])]
+    if len(row) != 1:
+        continue
+    cells = row[0][x0:]
+    want = (int(int(first) // col), int(int(last) // col))
+    # One bar, a mark at either end where it covers less than half of
+    # the column: a thread of one sample is a mark.
+    m = re.fullmatch(r"( *)(┆?▏[^▏┆ ][^▏┆]*┆?|┆)( *)", cells)
+    got = (len(m.group(1)), len(cells) - len(m.group(3)) - 1) if m else None
+    checked += 1
+    if not m or abs(got[0] - want[0]) > 1 or abs(got[1] - want[1]) > 1:
+        print("thread %s: one bar over columns %s, drawn %r" % (tid, want, cells))
+        bad += 1
+sys.exit(1 if bad or not checked else 0)
+PY
+chart_as_read() {
+	python3 "$READER" roots "$1" >"$tmp/roots" 2>&1
+	"$TRACETUI" info "$1" 2>/dev/null | info_threads 0 >"$tmp/names"
+	"$RENDER" "$1" 120x30 key:2 key:O >"$tmp/chart" 2>&1
+	python3 "$tmp/chart-check.py" "$tmp/chart" "$tmp/roots" "$tmp/names" \
+		>"$tmp/chart-bad" 2>&1
+	ok $? "$2: the call chart's outermost frames are bars across the gaps between samples"
+	head -5 "$tmp/chart-bad" | diag
+}
+
+RENDER=${RENDER:-${top_builddir:-.}/tests/render}
+[ -x "$RENDER" ] || RENDER=
 if [ -n "$READER" ]; then
 	seeds="1 2 3"
 	[ -z "${TRACETUI_LONG:-}" ] || seeds="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"
 	for seed in $seeds; do
 		python3 "$READER" write $seed "$tmp/written.trace"
 		frames_as_read "$tmp/written.trace" "a recording of seed $seed"
+		[ -z "$RENDER" ] ||
+			chart_as_read "$tmp/written.trace" "a recording of seed $seed"
 		for k in cpu-clock sched:sched_switch; do
 			folded_as_read "$tmp/written.trace" $k \
 				"a recording of seed $seed, $k"
@@ -374,7 +430,6 @@ if [ -n "$P" ] && [ -d "$P" ]; then
 	ok "$bad" "the $n pprof profiles still read as pprof"
 fi
 
-RENDER=${RENDER:-${top_builddir:-.}/tests/render}
 S=${SHARED_SIMPLEPERF:-}
 if [ -z "$S" ] || [ ! -d "$S" ]; then
 	done_testing
@@ -421,6 +476,7 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 	as_report "$f" "$base"
 	if [ -n "$READER" ]; then
 		frames_as_read "$f" "$base"
+		[ -z "$RENDER" ] || chart_as_read "$f" "$base"
 		for k in 0 1; do
 			[ $k = 0 ] || "$TRACETUI" report --sample-type 1 "$f" \
 				>/dev/null 2>&1 || continue
