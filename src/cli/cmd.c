@@ -863,6 +863,12 @@ cmd_help_options(const struct cmd_spec *spec)
 			for (f = 0; spec->formats[f]; f++)
 				printf("%s %s", f ? "," : "", spec->formats[f]);
 			putchar('\n');
+		} else if (o->bit == OPT_CLOCK &&
+		           strcmp(spec->name, "viewer") == 0) {
+			/* The viewer shows both side by side (app.c). */
+			printf("  %-22s wall or cpu (default: both where "
+			       "present)\n",
+			       flags);
 		} else
 			printf("  %-22s %s\n", flags, o->help);
 	}
