@@ -11,7 +11,10 @@
 #   from the Calls view;
 # - the call tree, opened before and turned bottom-up, shows the
 #   selection made since in the profile, not its old row;
-# - D in the chart selects the dropped call's caller, as M does.
+# - D in the chart selects the dropped call's caller, as M does;
+# - the chart's folded thread says Down goes to the next thread; with a
+#   range, H shows the threads without a call in it folded and after
+#   every thread with one, j reaching them.
 # Every wait polls for at most 5 s; a viewer is shown once its calls
 # are read, so the keys after go to the views that need them.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -29,12 +32,14 @@ unset TMUX
 sock=tracetui-state-$$
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
-# view FILE WxH: the viewer on FILE in a fresh session p of that size,
+# view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of that size,
 # once its calls are read (the status line's "calls loading" gone).
 view() {
+	v_file=$1 v_size=$2
+	shift 2
 	tm kill-session -t p >/dev/null 2>&1
-	tm new-session -d -s p -x "${2%x*}" -y "${2#*x}" \
-		"env TERM=screen LC_ALL=C '$TRACETUI' '$1'; sleep 10" \
+	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
+		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
 		>/dev/null 2>&1 || return 1
 	pane_wait '| Profile |' >/dev/null || return 1
 	v_i=0
@@ -117,6 +122,40 @@ if view "$streaming" 80x24; then
 	ok "$((r1 + $?))" "Esc out of the chart a call opened: the Calls list as it was ($at), range restored"
 else
 	ok 1 "the viewer opens $streaming"
+fi
+# idle_last: the pane's thread lines (- unfolded, + folded in ASCII;
+# from column 22 their chart) hold
+# no line with a chart after one without, and every one without is
+# folded; at least one of each.
+idle_last() {
+	tm capture-pane -p -t p | awk '
+		/^[-+] / { c = substr($0, 22); gsub(/ /, "", c)
+			if (c == "") { idle++; if ($0 !~ /^\+/) bad++ }
+			else { busy++; if (idle) bad++ } }
+		END { exit !(idle && busy && !bad) }'
+}
+
+if view "$regular" 100x40 --range 1500..1600; then
+	keys 2 O
+	pane_wait 'Down: the next thread  Enter or Space: unfold'
+	ok $? "a folded thread's hint: Down goes to the next thread"
+	keys H
+	pane_wait 'every thread of the scope' >/dev/null
+	idle_last
+	ok $? "H with a range: the threads without a call in it come folded, after the others"
+	n=$(tm capture-pane -p -t p | grep -c '^[-+] ')
+	keys G
+	i=0
+	while [ $i -lt "$n" ]; do
+		tm send-keys -t p j
+		i=$((i + 1))
+	done
+	sleep 0.3
+	last=$(tm capture-pane -p -t p | grep '^[-+] ' | tail -1 | cut -c3-20)
+	pane_wait "^thread ${last%%~*}"
+	ok $? "j from the busy threads reaches the last of them ($last)"
+else
+	ok 1 "the viewer opens $regular with a range"
 fi
 tm kill-server >/dev/null 2>&1
 done_testing
