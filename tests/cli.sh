@@ -20,6 +20,10 @@ done
 run "$TRACETUI" --help
 ok $([ $rc -eq 0 ] && echo "$out" | grep -q "^Commands:" && echo 0 ||
 	echo 1) "tracetui --help lists the commands"
+# The viewer shows both clocks where the trace has both; report one.
+ok $(printf '%s\n' "$out" | grep -q -- '--clock CLOCK  *wall or cpu (default: both where present)$' &&
+	"$TRACETUI" report --help | grep -q -- '--clock CLOCK  *wall or cpu (default: cpu if present)$' &&
+	echo 0 || echo 1) "--help: the viewer's default clock is both, a command's cpu"
 run "$TRACETUI"
 ok $([ $rc -eq 2 ] && echo 0 || echo 1) "no argument is a usage error"
 run "$TRACETUI" report --top many x.trace

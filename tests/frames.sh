@@ -71,7 +71,7 @@ SPEC
 "$TRACETUI" frames -f tsv f.trace >out 2>err
 ok $? "frames -f tsv: status 0"
 cat >expect <<EOF
-thread${T}tid${T}start${T}wall${T}cpu${T}over${T}hot1${T}hot1_excl${T}hot2${T}hot2_excl
+thread${T}tid${T}start_us${T}wall_us${T}cpu_us${T}over_us${T}hot1${T}hot1_excl_us${T}hot2${T}hot2_excl_us
 main${T}1${T}1000${T}10000${T}5000${T}0${T}com.example.View.draw ()V${T}6000${T}android.view.Choreographer.doFrame (JI)V${T}4000
 main${T}1${T}20000${T}20000${T}10000${T}3333${T}com.example.View.measure ()V${T}15000${T}android.view.Choreographer.doFrame (J)V${T}3000
 main${T}1${T}50000${T}12000${T}6000${T}0${T}com.example.View.draw ()V${T}9000${T}android.view.Choreographer.doFrame (JI)V${T}3000
@@ -134,12 +134,12 @@ ok $? "-s cpu"
 	"main${T}30000${T}10000 main${T}50000${T}10000 " ]
 ok $? "--range: frames cut at its edges"
 "$TRACETUI" frames -f csv f.trace >out
-[ "$(head -1 out)" = "thread,tid,start,wall,cpu,over,hot1,hot1_excl,hot2,hot2_excl" ] &&
+[ "$(head -1 out)" = "thread,tid,start_us,wall_us,cpu_us,over_us,hot1,hot1_excl_us,hot2,hot2_excl_us" ] &&
 	[ "$(wc -l <out)" -eq 7 ]
 ok $? "-f csv"
 "$TRACETUI" frames -f json f.trace >out
-python3 -c 'import json,sys; r=json.load(open("out")); sys.exit(not (len(r) == 6 and r[3]["wall"] == 800000))' 2>/dev/null ||
-	grep -q '"wall": *800000' out
+python3 -c 'import json,sys; r=json.load(open("out")); sys.exit(not (len(r) == 6 and r[3]["wall_us"] == 800000))' 2>/dev/null ||
+	grep -q '"wall_us": *800000' out
 ok $? "-f json"
 "$TRACETUI" frames --drop 'View\.measure' -f tsv f.trace >out
 [ "$(sed -n 5p out | cut -f4)" = 50000 ]

@@ -211,7 +211,7 @@ transform-group-twice||calls|100x16|key:Z key:Z
 transform-undo-redo||calls|100x16|MOVE_DOWN key:M key:Z key:[ key:[ key:]
 transform-merge-selects-caller||demo|120x20|VIEW_TIMELINE search:Choreographer\.doFrame key:M key:C
 transform-merge-caller-profile||demo|120x20|search:Choreographer\.doFrame key:M
-transform-drop-refused||demo|120x20|VIEW_TIMELINE search:Choreographer\.doFrame key:D key:D
+transform-drop-twice||demo|120x20|VIEW_TIMELINE search:Choreographer\.doFrame key:D key:D
 transform-recursion-refused||demo|120x20|search:Choreographer\.doFrame key:R
 transform-undo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U
 transform-redo-keys||calls|100x16|MOVE_DOWN key:M key:Z key:U key:U key:C-r

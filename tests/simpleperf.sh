@@ -28,6 +28,18 @@
 # can; not under AddressSanitizer).  One of 1,024 event types and 10,000
 # threads: report, info and tree in 60 MB of address space, and its sums
 # the model's; one of 100,000 one-sample threads: report in 120 MB.
+# - against tests/simpleperf-read.py, a reader of its own written from
+#   the format alone (without python3: skipped): every recording's
+#   frames, from the first sample of any event type whose stack holds
+#   Choreographer.doFrame to the first later sample of that thread
+#   without it, equal in number, each edge within a sampling period
+#   (the model places a sample up to a period from its time:
+#   read/simpleperf.c) on the shared recordings and on ones it writes
+#   (check-long: more of them); folded's stacks of every event type are
+#   its samples' time in microseconds, line by line within rounding,
+#   and with --clock cpu their samples, report's; at full zoom the call
+#   chart draws a thread's outermost frame as one bar from its first
+#   sample to its last where the reader finds every sample under it;
 # Other Android files (read/foreign.c): a Perfetto trace (a protobuf
 # Trace of TracePackets, plain or gzipped) and a raw perf.data
 # (PERFILE2) are refused with status 3 and a message naming them and
@@ -117,6 +129,122 @@ info_threads() {
 		printf "%s\t%s\t%s\t%s\n", $1, $2, name, $(4 + k)
 	}' | sort
 }
+
+READER=${top_srcdir:-.}/tests/simpleperf-read.py
+command -v python3 >/dev/null 2>&1 || READER=
+
+# frames_as_read FILE WHAT: FILE's frames as the reader finds them, in
+# number and each edge within a period (PERIOD_US, 250 by default).
+frames_as_read() {
+	python3 "$READER" frames "$1" >"$tmp/fr-read" 2>&1
+	"$TRACETUI" frames -f tsv "$1" 2>&1 |
+		awk -F'	' -v OFS='	' 'NR > 1 { print $2, $3, $4 }' >"$tmp/fr-got"
+	paste "$tmp/fr-read" "$tmp/fr-got" | awk -F'	' -v tol=$((${PERIOD_US:-250} + 2)) '
+		function abs(x) { return x < 0 ? -x : x }
+		$1 != $4 || abs($2 - $5) > tol || abs($2 + $3 - $5 - $6) > tol {
+			print "read " $1 " " $2 "+" $3 ", got " $4 " " $5 "+" $6; bad++ }
+		END { exit bad > 0 }' >"$tmp/fr-bad"
+	rc=$?
+	n=$(wc -l <"$tmp/fr-read")
+	ok "$([ $rc -eq 0 ] && [ "$n" -eq "$(wc -l <"$tmp/fr-got")" ] &&
+		echo 0 || echo 1)" "$2: $n frames, as the reader finds them"
+	head -5 "$tmp/fr-bad" | diag
+	diff "$tmp/fr-read" "$tmp/fr-got" | head -5 | diag
+}
+
+# folded_as_read FILE TYPE WHAT: folded's stacks of event type TYPE as
+# the reader sums them (within a microsecond of flooring per run of
+# samples: 1 us and 0.2%), and with -c cpu report's samples.
+folded_as_read() {
+	python3 "$READER" folded "$1" "$2" >"$tmp/fo-read" 2>&1
+	"$TRACETUI" folded --sample-type "$2" "$1" >"$tmp/fo-got" 2>&1
+	bad=$(awk '
+		function abs(x) { return x < 0 ? -x : x }
+		{ v = $NF; k = $0; sub(/ [^ ]*$/, "", k) }
+		FNR == NR { want[k] += v; next }
+		{ got[k] += v }
+		END {
+			for (k in want) if (!(k in got) ||
+				abs(want[k] - got[k]) > 1 + want[k] / 500) {
+				print "read " want[k] ", got " got[k] ": " substr(k, 1, 80) >"/dev/stderr"; bad++ }
+			for (k in got) if (!(k in want)) bad++
+			print bad + 0 }' "$tmp/fo-read" "$tmp/fo-got" 2>"$tmp/fo-bad")
+	samples=$("$TRACETUI" folded -c cpu --sample-type "$2" "$1" 2>/dev/null |
+		awk '{ s += $NF } END { print s + 0 }')
+	reported=$("$TRACETUI" report -f tsv --sample-type "$2" "$1" 2>/dev/null |
+		awk -F'	' 'NR > 1 { s += $2 } END { print s + 0 }')
+	ok "$([ "$bad" = 0 ] && [ -s "$tmp/fo-got" ] &&
+		[ "$samples" = "$reported" ] && echo 0 || echo 1)" \
+		"$3: folded's stacks are the reader's, in us; with -c cpu report's $reported samples"
+	head -5 "$tmp/fo-bad" | diag
+}
+
+# chart_as_read FILE WHAT: at full zoom, every thread whose samples all
+# have one outermost frame (the reader's roots) shows that frame as one
+# bar in its folded line, from its first sample's column to its last's
+# (within a column), a mark at either end where it covers less than
+# half of the column: the time between the samples is the bar's.
+cat >"$tmp/chart-check.py" <<'PY'
+import re, sys
+render, roots, info = sys.argv[1:4]
+lines = open(render, encoding="utf-8").read().split("\n")
+unit = re.search(r"([0-9.]+)(µs|ms|s)/c", lines[1])
+col = float(unit.group(1)) * {"µs": 1, "ms": 1e3, "s": 1e6}[unit.group(2)]
+x0 = lines[1].index("▼")
+names = {}
+for l in open(info):
+    tid, _, name, _ = l.rstrip("\n").split("\t")
+    names[name] = names.get(name, []) + [int(tid)]
+bad = 0
+checked = 0
+for l in open(roots):
+    tid, first, last, frames = l.rstrip("\n").split("\t")
+    if "|" in frames:
+        continue
+    name = [n for n, t in names.items() if int(tid) in t]
+    if not name or len(names[name[0]]) > 1:
+        continue   # a name several threads share: which row is ambiguous
+    row = [x for x in lines if x.startswith("▸ " + name[0][:20])]
+    if len(row) != 1:
+        continue
+    cells = row[0][x0:]
+    want = (int(int(first) // col), int(int(last) // col))
+    # One bar, a mark at either end where it covers less than half of
+    # the column: a thread of one sample is a mark.
+    m = re.fullmatch(r"( *)(┆?▏[^▏┆ ][^▏┆]*┆?|┆)( *)", cells)
+    got = (len(m.group(1)), len(cells) - len(m.group(3)) - 1) if m else None
+    checked += 1
+    if not m or abs(got[0] - want[0]) > 1 or abs(got[1] - want[1]) > 1:
+        print("thread %s: one bar over columns %s, drawn %r" % (tid, want, cells))
+        bad += 1
+sys.exit(1 if bad or not checked else 0)
+PY
+chart_as_read() {
+	python3 "$READER" roots "$1" >"$tmp/roots" 2>&1
+	"$TRACETUI" info "$1" 2>/dev/null | info_threads 0 >"$tmp/names"
+	"$RENDER" "$1" 120x30 key:2 key:O >"$tmp/chart" 2>&1
+	python3 "$tmp/chart-check.py" "$tmp/chart" "$tmp/roots" "$tmp/names" \
+		>"$tmp/chart-bad" 2>&1
+	ok $? "$2: the call chart's outermost frames are bars across the gaps between samples"
+	head -5 "$tmp/chart-bad" | diag
+}
+
+RENDER=${RENDER:-${top_builddir:-.}/tests/render}
+[ -x "$RENDER" ] || RENDER=
+if [ -n "$READER" ]; then
+	seeds="1 2 3"
+	[ -z "${TRACETUI_LONG:-}" ] || seeds="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"
+	for seed in $seeds; do
+		python3 "$READER" write $seed "$tmp/written.trace"
+		frames_as_read "$tmp/written.trace" "a recording of seed $seed"
+		[ -z "$RENDER" ] ||
+			chart_as_read "$tmp/written.trace" "a recording of seed $seed"
+		for k in cpu-clock sched:sched_switch; do
+			folded_as_read "$tmp/written.trace" $k \
+				"a recording of seed $seed, $k"
+		done
+	done
+fi
 
 "$UNIT" --write "$tmp" >/dev/null
 small=$tmp/simpleperf.trace
@@ -302,7 +430,6 @@ if [ -n "$P" ] && [ -d "$P" ]; then
 	ok "$bad" "the $n pprof profiles still read as pprof"
 fi
 
-RENDER=${RENDER:-${top_builddir:-.}/tests/render}
 S=${SHARED_SIMPLEPERF:-}
 if [ -z "$S" ] || [ ! -d "$S" ]; then
 	done_testing
@@ -347,6 +474,15 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 	done
 	ok "$bad" "$base: the wall clock holds the samples' time, nothing outside any method; tree's samples are report's"
 	as_report "$f" "$base"
+	if [ -n "$READER" ]; then
+		frames_as_read "$f" "$base"
+		[ -z "$RENDER" ] || chart_as_read "$f" "$base"
+		for k in 0 1; do
+			[ $k = 0 ] || "$TRACETUI" report --sample-type 1 "$f" \
+				>/dev/null 2>&1 || continue
+			folded_as_read "$f" $k "$base, event type $k"
+		done
+	fi
 
 	# The viewer counts samples where a method trace counts calls: the
 	# profile's Samples are report's total samples, method by method
@@ -405,6 +541,18 @@ if [ -f "$a" ] && [ -f "$f" ]; then
 			! printf '%s\n' "$out" | grep -q 'Calls' &&
 			echo 0 || echo 1)" "diff, $runs run a side: samples, never calls"
 	done
+	# The launch's first frame, whole: off-CPU samples inside it keep
+	# it open, the first sample outside it ends it; said without a note
+	# on off-CPU time, which the other recording needs.
+	run "$TRACETUI" frames "$f"
+	ok "$([ $rc -eq 0 ] && printf '%s\n' "$out" |
+		grep -q ': 3 frames, 1 slow, 0 frozen;.* max 213.516 ms$' &&
+		! printf '%s\n' "$out" | grep -q 'off-CPU' &&
+		"$TRACETUI" frames "$a" | grep -q '^no off-CPU samples: ' &&
+		echo 0 || echo 1)" "frames: the launch's first frame is one of 213.5 ms; the off-CPU note where it applies"
+	run "$TRACETUI" diff "$f" "$f"
+	ok "$(printf '%s\n' "$out" | grep -q '^frames base: 3 frames, 1 slow' &&
+		echo 0 || echo 1)" "diff: the same frames"
 	# Every event type together has no single weight: still samples.
 	run "$TRACETUI" frames --sample-type all "$f"
 	ok "$([ $rc -eq 0 ] && printf '%s\n' "$out" | sed -n 2p |

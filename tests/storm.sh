@@ -73,7 +73,7 @@ poll 5 "status_is 'wrote'"
 ok $? "w writes the rows before the transforms"
 
 step M 'U undoes it' "M merges the selected method"
-step D '2 transforms' "D drops the caller it selected"
+step D '^drop .*; its caller .* sel' "D drops the caller it selected, and selects its caller"
 step Z '3 transforms' "Z groups by class"
 step Z '4 transforms' "Z again groups by package"
 step U 'undid group by package' "U undoes the grouping by package"

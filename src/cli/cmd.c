@@ -863,6 +863,12 @@ cmd_help_options(const struct cmd_spec *spec)
 			for (f = 0; spec->formats[f]; f++)
 				printf("%s %s", f ? "," : "", spec->formats[f]);
 			putchar('\n');
+		} else if (o->bit == OPT_CLOCK &&
+		           strcmp(spec->name, "viewer") == 0) {
+			/* The viewer shows both side by side (app.c). */
+			printf("  %-22s wall or cpu (default: both where "
+			       "present)\n",
+			       flags);
 		} else
 			printf("  %-22s %s\n", flags, o->help);
 	}
@@ -960,6 +966,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 	memset(opts, 0, sizeof(*opts));
 	opts->profile_only = spec->profile_only;
 	opts->sum_frames = spec->profile_only && (spec->options & OPT_FRAMES);
+	opts->frames = (spec->options & OPT_FRAMES) != 0;
 	opts->key_only = spec->key_only;
 	opts->clock = -1;
 	opts->top = -1;
@@ -1061,10 +1068,8 @@ cmd_load_status(void)
 	return load_status;
 }
 
-/* The frame methods of tree --frame-method (arg) names, for the load;
- * cmd_parse checked the expression. */
-static bool *
-load_frame_methods(const struct calltree *tree, void *arg)
+bool *
+cmd_load_frame_methods(const struct calltree *tree, void *arg)
 {
 	char bad[256];
 
@@ -1086,7 +1091,7 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	        .sums_only = opts->profile_only && !opts->range &&
 	                     !opts->ntransforms &&
 	                     !(opts->sum_frames && opts->names),
-	        .frame_methods = opts->sum_frames ? load_frame_methods : NULL,
+	        .frame_methods = opts->frames ? cmd_load_frame_methods : NULL,
 	        .frame_arg = (void *)opts->frame_method};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 

@@ -100,6 +100,8 @@ struct cmd_opts {
 	bool profile_only;     /* the spec's, for cmd_load */
 	bool sum_frames;       /* profile_only with OPT_FRAMES: the sums
 	                          carry the frames too */
+	bool frames;           /* OPT_FRAMES: the load finds a sampled
+	                          recording's frames (frame-spans.h) */
 	bool key_only;         /* the spec's, for cmd_load */
 	const char *mapping;   /* --mapping FILE */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
@@ -156,6 +158,10 @@ struct calltree *cmd_load(const struct cmd_opts *opts, const char *path);
  * matches no call, a step that removes every call), else CMD_INPUT. */
 int cmd_load_status(void);
 
+/* The frame methods of tree that --frame-method (arg, NULL for the
+ * default) names, for a load (calltree_load_options.frame_methods);
+ * cmd_parse checked the expression. */
+bool *cmd_load_frame_methods(const struct calltree *tree, void *arg);
 /* The rest of cmd_load once calltree_load_with returned tree: the error
  * in err printed (tree NULL, err cleared) or the warnings, then the
  * --mapping and the transforms applied; NULL on failure. */

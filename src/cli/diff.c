@@ -685,6 +685,12 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 				        &df->run_frames[s][0],
 				        (enum diff_frame_metric)m);
 		diff_print_frames((const double(*)[DIFF_FRAME_METRICS])v, NULL);
+		for (s = 0; s < 2; s++)
+			if (frames_offcpu_note(trees[s])) {
+				printf("frames %s %s\n", label[s],
+				       frames_offcpu_note(trees[s]));
+				break;
+			}
 	}
 	if (d->normalize)
 		printf("times are shares of each trace's total; differences "

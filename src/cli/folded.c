@@ -5,7 +5,9 @@
  * full names, so overloads stay apart, with every ';' written ',' (the
  * frame separator); a ';' or a space inside a thread name becomes '_'.
  * The time outside any method is a frame of its own, so the lines add up
- * to the scope's total.  Paths are printed however deep they go, unless
+ * to the scope's total.  A sampled recording's lines say what report's
+ * and tree's columns do: its samples' time in microseconds, or with
+ * --clock cpu its samples.  Paths are printed however deep they go, unless
  * the output would be quadratic in a deep recursion (cut_deep).
  */
 #include "config.h"
@@ -118,7 +120,7 @@ print_path(struct folded *f, uint32_t id)
 	}
 	for (i = depth; i-- > 0;)
 		printf("%s%s", f->frames[f->stack[i]], i ? ";" : "");
-	printf(" %" PRIu64 "\n", excl);
+	printf(" %" PRIu64 "\n", cmd_samples(f->tree, f->clock, excl));
 }
 
 int
@@ -136,6 +138,10 @@ cmd_folded(int argc, char **argv)
 		return status;
 	tree = ct.tree;
 	f.clock = ct.clock;
+	/* A sampled recording's cpu clock counts samples, each the
+	 * sampling period: its time is on the wall clock (report's _us). */
+	if (tree->header.sample_weight && ct.opts.clock < 0)
+		f.clock = cmd_times_clock(tree);
 	callpath_build_whole(&path, tree, &ct.scope, !ct.opts.no_thread);
 	f.tree = tree;
 	f.path = &path;

@@ -139,11 +139,12 @@ hot_text(const struct calltree *tree, const struct drawn_frame *f)
 	return out;
 }
 
-/* The machine formats' columns (the text's are the first six, then the
- * hot methods in one), and every format's kinds. */
+/* The machine formats' columns, named with their unit as calls' and
+ * tree's are (the text's are the first six, then the hot methods in
+ * one), and every format's kinds. */
 static const char *const frame_columns[] = {
-        "thread", "tid",  "start",     "wall", "cpu",
-        "over",   "hot1", "hot1_excl", "hot2", "hot2_excl"};
+        "thread",  "tid",  "start_us",     "wall_us", "cpu_us",
+        "over_us", "hot1", "hot1_excl_us", "hot2",    "hot2_excl_us"};
 static const enum table_kind frame_kinds[] = {
         TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
         TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER};
@@ -308,6 +309,8 @@ cmd_frames(int argc, char **argv)
 		if (note)
 			printf("%s; frames are estimates\n", note);
 		free(note);
+		if (frames_offcpu_note(tree))
+			printf("%s\n", frames_offcpu_note(tree));
 		nthreads = frames_threads(&fr, &first, &threads);
 		for (i = 0; i < nthreads; i++)
 			print_summary(tree, &fr, first[i],

@@ -88,6 +88,7 @@ calltree_free(struct calltree *tree)
 		free(tree->sums);
 	}
 	calltree_free_calls(tree);
+	free(tree->frame_spans);
 	util_arena_done(&tree->arena);
 	free(tree);
 }

@@ -226,6 +226,8 @@ struct thread_sums {
 /* Release a thread's sums. */
 void thread_sums_done(struct thread_sums *s);
 
+struct frame_span;
+
 struct calltree {
 	char *path;
 	struct trace_header header;
@@ -255,6 +257,11 @@ struct calltree {
 	 * not its span (scope_thread_total), and there is no time outside
 	 * any method. */
 	bool focused;
+	/* A sampled recording's frames, found on the samples of all its
+	 * event types where it holds several (model/frame-spans.h), by
+	 * thread id then start; NULL: found on this model's own. */
+	struct frame_span *frame_spans;
+	size_t nframe_spans;
 
 	struct util_arena arena; /* names and strings */
 };

@@ -6,7 +6,44 @@
 #include "model/open.h"
 
 #include "model/builder.h"
+#include "model/frame-spans.h"
 #include "read/load.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether tree is one event type of a recording that holds several. */
+static bool
+one_type_of_several(const struct calltree *tree)
+{
+	const char *all = calltree_property(tree, "simpleperf-event-types");
+	const char *type = calltree_property(tree, "simpleperf-event-type");
+
+	return all && type && strchr(all, ',') && strcmp(type, "all") != 0;
+}
+
+/* A sampled recording's frames, on the samples of every event type it
+ * holds: found on a model of all of them (frame-spans.h). */
+static void
+frame_spans_of_all_types(struct calltree *tree, const char *path,
+                         const struct calltree_load_options *o)
+{
+	struct calltree_load_options all = {.sample_type = "all",
+	                                    .java_only = o->java_only};
+	struct trace_error err = {0};
+	struct calltree *whole = calltree_load_with(path, &all, &err);
+	bool *is_frame;
+
+	trace_error_clear(&err);
+	if (!whole)
+		return;
+	is_frame = o->frame_methods(whole, o->frame_arg);
+	if (is_frame)
+		tree->nframe_spans =
+		        frame_spans_find(whole, is_frame, &tree->frame_spans);
+	free(is_frame);
+	calltree_free(whole);
+}
 
 struct calltree *
 calltree_load(const char *path, struct trace_error *err)
@@ -29,6 +66,7 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
                    struct trace_error *err)
 {
 	struct calltree_builder *b = calltree_builder_new(path);
+	struct calltree *tree;
 
 	if (o) {
 		b->progress = o->progress;
@@ -53,5 +91,18 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		whole.sums_only = false;
 		return calltree_load_with(path, &whole, err);
 	}
-	return calltree_builder_finish(b);
+	tree = calltree_builder_finish(b);
+	if (o && o->frame_methods && tree->sampled && !tree->calls.count &&
+	    tree->sums) {
+		/* A sampled recording's frames join runs of its samples:
+		 * they are found on its calls (frame-spans.h). */
+		struct calltree_load_options whole = *o;
+
+		calltree_free(tree);
+		whole.sums_only = false;
+		return calltree_load_with(path, &whole, err);
+	}
+	if (o && o->frame_methods && tree->sampled && one_type_of_several(tree))
+		frame_spans_of_all_types(tree, path, o);
+	return tree;
 }

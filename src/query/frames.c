@@ -9,6 +9,7 @@
 
 #include "query/frames.h"
 
+#include "model/frame-spans.h"
 #include "model/frame-sums.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
@@ -62,17 +63,95 @@ clipped(const struct scope *scope, const struct calltree *tree,
 		calltree_durations(tree, c, dur);
 }
 
-/* The frames of thread t, appended to out. */
+/* A sampled thread's frame spans (frame-spans.h) for thread_frames:
+ * each frame is a span, its calls the outermost frame calls that start
+ * in it; spans no call of this model starts in are frames of no call. */
+struct spans_walk {
+	const struct frame_span *spans;
+	size_t n, next; /* spans[next..n) not yet a frame */
+	bool on;
+};
+
+/* A new frame for out, at span s or (s NULL) at call c's start. */
+static struct drawn_frame *
+new_frame(struct frames *out, size_t *cap, const struct scope *scope, size_t t,
+          const struct frame_span *s)
+{
+	struct drawn_frame *f;
+
+	UTIL_GROW(out->frames, *cap, out->count + 1);
+	f = &out->frames[out->count++];
+	memset(f, 0, sizeof(*f));
+	f->call = CALL_NONE;
+	f->thread = (uint32_t)t;
+	for (int i = 0; i < FRAME_HOT; i++)
+		f->hot[i] = CALL_NONE;
+	if (s) {
+		uint64_t a = s->start, b = s->end;
+
+		if (scope->range.on) {
+			if (a < scope->range.start)
+				a = scope->range.start;
+			if (b > scope->range.end)
+				b = scope->range.end;
+		}
+		f->start = a;
+		f->dur[CLOCK_WALL] = b > a ? b - a : 0;
+	}
+	return f;
+}
+
+/* Whether span s has time in the scope's range. */
+static bool
+span_in_range(const struct scope *scope, const struct frame_span *s)
+{
+	return !scope->range.on ||
+	       (s->end > scope->range.start && s->start < scope->range.end);
+}
+
+/* The spans before index j not yet frames, made frames of no call. */
+static void
+spans_before(struct frames *out, size_t *cap, const struct scope *scope,
+             size_t t, struct spans_walk *sw, size_t j)
+{
+	for (; sw->next < j; sw->next++)
+		if (span_in_range(scope, &sw->spans[sw->next]))
+			new_frame(out, cap, scope, t, &sw->spans[sw->next]);
+}
+
+/* The span a frame call starting at `at` (wall) belongs to: the last
+ * that starts at or before it (models of two event types may place a
+ * sample a period apart), else the first. */
+static size_t
+span_at(const struct spans_walk *sw, uint64_t at)
+{
+	size_t lo = 0, hi = sw->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sw->spans[mid].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : 0;
+}
+
+/* The frames of thread t, appended to out; with sw on, grouped by its
+ * spans. */
 static void
 thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
               const struct scope *scope, const struct scope_span *span,
               size_t t, const bool *is_frame, struct hot_sums *h,
-              uint32_t *path)
+              uint32_t *path, struct spans_walk *sw)
 {
 	size_t n = span->nopen + (span->end - span->first), j;
 	enum clock_index k = out->clock;
 	struct drawn_frame *f = NULL;
 	uint32_t fdepth = 0;
+	size_t fspan = 0;
+	bool inside = false; /* c may be under f's latest frame call */
 
 	for (j = 0; j < n; j++) {
 		size_t c = j < span->nopen ? span->open[j]
@@ -80,7 +159,7 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 		uint64_t dur[CLOCK_COUNT];
 		uint32_t d;
 
-		if (f) {
+		if (f && inside) {
 			d = calltree_depth(tree, c);
 			if (d > fdepth) {
 				uint32_t m = calltree_method(tree, c);
@@ -99,27 +178,56 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 				hot_add(h, path[d - 1], -len);
 				continue;
 			}
-			hot_settle(h, f->hot, f->hot_excl);
-			f = NULL;
+			inside = false;
+			if (!sw->on) {
+				hot_settle(h, f->hot, f->hot_excl);
+				f = NULL;
+			}
 		}
 		if (!is_frame[calltree_method(tree, c)])
 			continue;
 		d = calltree_depth(tree, c);
-		UTIL_GROW(out->frames, *cap, out->count + 1);
-		f = &out->frames[out->count++];
-		memset(f, 0, sizeof(*f));
-		f->call = (uint32_t)c;
-		f->thread = (uint32_t)t;
-		clipped(scope, tree, span, c, f->dur);
-		f->start = calltree_start(tree, c, k);
-		if (scope->range.on && f->start < scope->range.start)
-			f->start = scope->range.start;
+		clipped(scope, tree, span, c, dur);
+		if (sw->on) {
+			size_t at = span_at(
+			        sw, calltree_start(tree, c, CLOCK_WALL));
+
+			if (f && at != fspan) {
+				hot_settle(h, f->hot, f->hot_excl);
+				f = NULL;
+			}
+			if (!f) {
+				spans_before(out, cap, scope, t, sw, at);
+				f = new_frame(out, cap, scope, t,
+				              at < sw->n ? &sw->spans[at]
+				                         : NULL);
+				f->call = (uint32_t)c;
+				if (sw->next == at && at < sw->n)
+					sw->next++;
+				fspan = at;
+			}
+			/* The frame's cpu time is its calls'; its length
+			 * on the wall clock is the span's. */
+			f->dur[CLOCK_CPU] += dur[CLOCK_CPU];
+			if (at >= sw->n)
+				f->dur[CLOCK_WALL] += dur[CLOCK_WALL];
+		} else {
+			f = new_frame(out, cap, scope, t, NULL);
+			f->call = (uint32_t)c;
+			memcpy(f->dur, dur, sizeof(f->dur));
+			f->start = calltree_start(tree, c, k);
+			if (scope->range.on && f->start < scope->range.start)
+				f->start = scope->range.start;
+		}
 		fdepth = d;
+		inside = true;
 		path[d] = calltree_method(tree, c);
-		hot_add(h, calltree_method(tree, c), (int64_t)f->dur[k]);
+		hot_add(h, calltree_method(tree, c), (int64_t)dur[k]);
 	}
 	if (f)
 		hot_settle(h, f->hot, f->hot_excl);
+	if (sw->on)
+		spans_before(out, cap, scope, t, sw, sw->n);
 }
 
 /* The frames of thread t summed with the profile, appended to out. */
@@ -149,8 +257,10 @@ frames_find(struct frames *out, const struct calltree *tree,
 {
 	struct scope_span span = {0};
 	struct hot_sums h = {0};
+	const struct frame_span *spans = NULL;
+	struct frame_span *own = NULL;
 	uint32_t *path;
-	size_t cap = 0, t, m;
+	size_t cap = 0, nspans = 0, t, m;
 	bool any = false;
 
 	memset(out, 0, sizeof(*out));
@@ -171,16 +281,45 @@ frames_find(struct frames *out, const struct calltree *tree,
 	}
 	hot_init(&h, tree->nmethods);
 	path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
+	if (tree->header.sample_weight && tree->frame_spans) {
+		spans = tree->frame_spans;
+		nspans = tree->nframe_spans;
+	} else if (tree->header.sample_weight) {
+		nspans = frame_spans_find(tree, is_frame, &own);
+		spans = own;
+	}
 	for (t = 0; t < tree->nthreads; t++) {
+		struct spans_walk sw = {0};
+
 		if (!scope_has(scope, t) || !tree->threads[t].ncalls)
 			continue;
+		if (tree->header.sample_weight) {
+			size_t first;
+
+			sw.on = true;
+			sw.n = frame_spans_of(spans, nspans,
+			                      tree->threads[t].tid, &first);
+			sw.spans = spans + first;
+		}
 		scope_span_of(&span, scope, tree, t);
 		thread_frames(out, &cap, tree, scope, &span, t, is_frame, &h,
-		              path);
+		              path, &sw);
 	}
 	scope_span_done(&span);
+	free(own);
 	free(path);
 	hot_done(&h);
+}
+
+const char *
+frames_offcpu_note(const struct calltree *tree)
+{
+	const char *offcpu = calltree_property(tree, "simpleperf-trace-offcpu");
+
+	if (!tree->header.sample_weight || (offcpu && !strcmp(offcpu, "yes")))
+		return NULL;
+	return "no off-CPU samples: a frame's time off the CPU between two "
+	       "of its samples is counted in it";
 }
 
 void

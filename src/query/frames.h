@@ -78,6 +78,11 @@ double frames_budget_of_rate(double hz);
 void frames_find(struct frames *out, const struct calltree *tree,
                  const struct scope *scope, const bool *is_frame,
                  double budget);
+/* What a sampled recording's frames count that it cannot tell apart, to
+ * be said once, or NULL: without off-CPU samples, the time a thread was
+ * off the CPU between two samples of a frame is counted in it. */
+const char *frames_offcpu_note(const struct calltree *tree);
+
 /* Release the frames. */
 void frames_done(struct frames *fr);
 

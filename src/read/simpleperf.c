@@ -233,6 +233,7 @@ struct simpleperf {
 	size_t last_thread;  /* threads[] of the last sample */
 	struct sp_sample *chosen;
 	size_t nchosen, chosen_cap;
+	uint64_t first_time; /* the first sample's time, of any type */
 	uint64_t unknown_files, unknown_symbols;
 	uint64_t unknown_offset;
 	uint64_t late_times, late_offset; /* samples past TIME_MAX */
@@ -1299,6 +1300,8 @@ read_sample(struct simpleperf *sp, size_t i, size_t want)
 		sp->last_thread = (size_t)(t - sp->threads);
 	}
 	count_sample(sp, t, smp.type);
+	if (smp.time < sp->first_time)
+		sp->first_time = smp.time;
 	if (want != SIZE_MAX && want != smp.type)
 		return true;
 	if (smp.time > TIME_MAX) {
@@ -1602,13 +1605,13 @@ static void
 emit_events(struct simpleperf *sp, uint64_t period, uint64_t weight)
 {
 	const struct trace_sink *s = sp->sink;
-	uint64_t t0 = UINT64_MAX, cpu = 0, end = 0;
+	/* Every event type's times are from the recording's first
+	 * sample: models of two types (frames, model/frame-spans.h) share
+	 * their times. */
+	uint64_t t0 = sp->first_time, cpu = 0, end = 0;
 	uint32_t *open = NULL, tid = 0;
 	size_t cap = 0, depth = 0, i;
 
-	for (i = 0; i < sp->nchosen; i++)
-		if (sp->chosen[i].time < t0)
-			t0 = sp->chosen[i].time;
 	for (i = 0; i < sp->nchosen; i++) {
 		const struct sp_sample *x = &sp->chosen[i];
 		const uint32_t *fr = sp->frames + x->first;
@@ -1914,6 +1917,7 @@ trace_simpleperf_read(const unsigned char *buf, size_t len, bool mapped,
 	sp.buf = buf;
 	sp.len = len;
 	sp.no_java = NONE;
+	sp.first_time = UINT64_MAX;
 	util_arena_init(&sp.arena);
 	util_map_init(&sp.file_ids);
 	util_map_init(&sp.thread_ids);

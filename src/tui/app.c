@@ -584,11 +584,12 @@ switch_view(struct app *app, enum app_view view)
 	history_push(&app->back, here(app));
 	app->forward.count = 0;
 	app->view = view;
+	/* The view shows the selection as it can; showing a view never
+	 * changes it (a view of frames or threads has no row for it). */
 	if (app->reselect[view]) {
 		app->reselect[view] = false;
 		if (view_ops[view]->refresh)
 			view_ops[view]->refresh(app->state[view], app);
-		take_selection(app, view);
 	}
 }
 
@@ -696,15 +697,22 @@ static void
 open_call(struct app *app, enum app_view view, uint32_t t, uint32_t c,
           const struct time_range *was)
 {
+	enum app_view list = app->view;
+
 	app_select_call(app, t, c);
 	jump_from(app, view, app->sel.method, was);
+	if (app->view != list) {
+		app->opened_from_list = app->view;
+		app->list_return = app->back.count;
+	}
 	if (app->view == APP_VIEW_TIMELINE)
 		app_request(app, REQ_ZOOM_CALL);
 }
 
-/* Apply what the current view asked for, then take its selection. */
+/* Apply what the current view asked for, then take its selection where
+ * it made one (take). */
 static void
-apply_ask(struct app *app, struct view_ask *ask)
+apply_ask(struct app *app, struct view_ask *ask, bool take)
 {
 	enum app_view from = app->view;
 	struct time_range was = app->scope.range; /* the place's, left */
@@ -717,7 +725,7 @@ apply_ask(struct app *app, struct view_ask *ask)
 		open_call(app, ask->jump, ask->call_thread, ask->call, &was);
 	else if (ask->jump != APP_VIEW_COUNT)
 		jump_from(app, ask->jump, ask->method, &was);
-	else if (app->view == from)
+	else if (app->view == from && take)
 		take_selection(app, from);
 	if (ask->message[0])
 		app_message(app, false, "%s", ask->message);
@@ -756,7 +764,7 @@ run_search(struct app *app, int dir)
 		ask_init(app, &ask);
 		found = ops->find(app->state[app->view], app, &app->re, dir,
 		                  &ask);
-		apply_ask(app, &ask);
+		apply_ask(app, &ask, true);
 		if (found && ask.match && !ask.message[0])
 			say_match(app, &ask);
 	} else {
@@ -1075,6 +1083,20 @@ last_transform(const struct app *app)
 	               : -1;
 }
 
+/* Whether the app answers req by showing another view or place. */
+static bool
+leaves_view(enum request req)
+{
+	int v;
+
+	for (v = 0; v < APP_VIEW_COUNT; v++)
+		if (req == view_request[v])
+			return true;
+	return req == REQ_VIEW_NEXT || req == REQ_VIEW_PREV ||
+	       req == REQ_BACK_OUT || req == REQ_HISTORY_BACK ||
+	       req == REQ_HISTORY_FORWARD;
+}
+
 void
 app_request(struct app *app, enum request req)
 {
@@ -1088,10 +1110,21 @@ app_request(struct app *app, enum request req)
 		app_filter(app, "");
 		return;
 	}
+	/* Out of what a list's row opened: back to the list as it was. */
+	if (req == REQ_BACK_OUT && app->list_return &&
+	    app->view == app->opened_from_list &&
+	    app->back.count == app->list_return) {
+		app->list_return = 0;
+		history_move(app, &app->back, &app->forward, "back");
+		return;
+	}
 	if (ops->handle) {
 		ask_init(app, &ask);
 		done = ops->handle(app->state[app->view], app, req, &ask);
-		apply_ask(app, &ask);
+		/* Leaving the view (Tab, a view's key, Esc) makes its row
+		 * no choice: passing through never selects. */
+		apply_ask(app, &ask,
+		          done != VIEW_UNHANDLED || !leaves_view(req));
 	} else {
 		done = ops->request(app->state[app->view], app, req);
 	}
@@ -1346,7 +1379,7 @@ app_mouse(struct app *app, const struct mouse_event *ev)
 	}
 	ask_init(app, &ask);
 	r = ops->mouse(app->state[app->view], app, ev, &ask);
-	apply_ask(app, &ask);
+	apply_ask(app, &ask, true);
 	if (ev->kind == MOUSE_PRESS && ev->button == 0)
 		app->click_acted = r == VIEW_AGAIN;
 	if (r == VIEW_AGAIN)
@@ -1761,11 +1794,12 @@ ask(struct app *app, struct app_pending *p)
 		app_settle(app);
 }
 
-/* Merge method m (x, taken over) into its callers, and select where its
- * time went: the selected call path without m, its caller last, else
- * m's heaviest caller (none for a method only ever a root). */
+/* Merge or drop method m (x, taken over), and select its caller (where
+ * a merged method's time went): the selected call path without m, its
+ * caller last, else m's heaviest caller (none for a method only ever a
+ * root). */
 static void
-merge_selected(struct app *app, struct app_transform *x, uint32_t m)
+transform_to_caller(struct app *app, struct app_transform *x, uint32_t m)
 {
 	const struct selection *sel = &app->sel;
 	struct app_pending *p = xcalloc(1, sizeof(*p));
@@ -1845,11 +1879,11 @@ app_transform(struct app *app, enum transform_kind kind)
 		free(name);
 	} else
 		x.label = xstrdup(verbs[kind]);
-	if (kind != TRANSFORM_MERGE) {
+	if (kind != TRANSFORM_MERGE && kind != TRANSFORM_DROP) {
 		ask_push(app, &x);
 		return;
 	}
-	merge_selected(app, &x, m);
+	transform_to_caller(app, &x, m);
 }
 
 void

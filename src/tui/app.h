@@ -98,6 +98,11 @@ struct app {
 	void *state[APP_VIEW_COUNT];
 	bool reselect[APP_VIEW_COUNT]; /* refresh on show: app_select */
 	struct app_history back, forward;
+	/* A view opened from a list's row (the Frames and Calls views'
+	 * Enter) and the history's length then: Esc there goes back to
+	 * the list as [ does while the history is that long. */
+	enum app_view opened_from_list;
+	size_t list_return;
 	char *message; /* shown once in the status line */
 	bool message_is_error;
 	regex_t re;

@@ -14,6 +14,7 @@
 
 #include "tui/loading.h"
 
+#include "cli/cmd.h"
 #include "model/open.h"
 #include "text/width.h"
 #include "tui/keymap.h"
@@ -46,6 +47,7 @@ struct loading {
 	const char *sample_type;
 	bool java_only;
 	bool sums_first;
+	const char *frame_method; /* --frame-method, NULL for the default */
 	atomic_uint_fast64_t done, total;
 	atomic_bool first_over, over;
 	struct calltree *first; /* read only once first_over is set */
@@ -205,6 +207,12 @@ load_main(void *arg)
 	                                  .sums_only = l->sums_first,
 	                                  .paths = l->sums_first};
 
+	/* The model finds a sampled recording's frames (frame-spans.h);
+	 * the sums do not need them. */
+	if (!l->sums_first) {
+		o.frame_methods = cmd_load_frame_methods;
+		o.frame_arg = (void *)l->frame_method;
+	}
 	l->first = calltree_load_with(l->path, &o, &l->first_err);
 	if (l->first && l->first->sums) {
 		/* The sums are on screen: now the model, the file's pages
@@ -214,6 +222,8 @@ load_main(void *arg)
 		                      memory_order_release);
 		wait_for_test_gate(0);
 		o.sums_only = false;
+		o.frame_methods = cmd_load_frame_methods;
+		o.frame_arg = (void *)l->frame_method;
 		l->model = calltree_load_with(l->path, &o, &l->err);
 	} else {
 		atomic_store_explicit(&l->first_over, true,
@@ -235,7 +245,7 @@ loading_sums_first(const struct cmd_opts *opts, const char *path)
 
 struct loading *
 loading_start(const char *path, const char *sample_type, bool java_only,
-              bool sums_first)
+              bool sums_first, const char *frame_method)
 {
 	struct loading *l = xcalloc(1, sizeof(*l));
 	struct stat st;
@@ -244,6 +254,7 @@ loading_start(const char *path, const char *sample_type, bool java_only,
 	l->sample_type = sample_type;
 	l->java_only = java_only;
 	l->sums_first = sums_first;
+	l->frame_method = frame_method;
 	/* A file's size is its total before the reader says it. */
 	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
 		atomic_store(&l->total, (uint64_t)st.st_size);
@@ -345,7 +356,7 @@ loading_run(const struct cmd_opts *opts, const char *path, int *status,
 		return tree;
 	}
 	l = loading_start(path, opts->sample_type, opts->java_only,
-	                  loading_sums_first(opts, path));
+	                  loading_sums_first(opts, path), opts->frame_method);
 	if (!l) {
 		term_wait_end();
 		tree = cmd_load(opts, path);

@@ -37,10 +37,12 @@ struct loading;
 bool loading_sums_first(const struct cmd_opts *opts, const char *path);
 /* Start reading path (a pprof profile on sample_type, NULL for its
  * default; a simpleperf recording with Java frames only on java_only) on a
- * second thread, for its sums first with sums_first; NULL when no thread can
+ * second thread, for its sums first with sums_first, its model with the
+ * frames of frame_method (NULL: the default); NULL when no thread can
  * start. */
 struct loading *loading_start(const char *path, const char *sample_type,
-                              bool java_only, bool sums_first);
+                              bool java_only, bool sums_first,
+                              const char *frame_method);
 /* True once the first tree is read (or failed). */
 bool loading_first_ready(const struct loading *l);
 /* Wait for the first tree and take it: the sums (tree->sums set: the

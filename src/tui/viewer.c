@@ -89,8 +89,11 @@ static struct app *
 reload_sample_type(struct app *app, const struct cmd_opts *opts)
 {
 	char type[32];
-	struct calltree_load_options o = {.sample_type = type,
-	                                  .java_only = app->java_only};
+	struct calltree_load_options o = {
+	        .sample_type = type,
+	        .java_only = app->java_only,
+	        .frame_methods = cmd_load_frame_methods,
+	        .frame_arg = (void *)opts->frame_method};
 	struct trace_error err = {0};
 	struct calltree *tree, *base = NULL;
 	struct scope scope;

@@ -69,7 +69,9 @@ sort_rows(struct calls_view *v)
 	list_reset(&v->list);
 }
 
-/* The calls of the selected method in the app's scope, found again. */
+/* The calls of the selected method in the app's scope, found again;
+ * the cursor on the selected call where it is one of them, else on the
+ * call it was on (the list as it was, back from what its row opened). */
 static void
 build(struct calls_view *v, const struct app *app)
 {
@@ -77,6 +79,12 @@ build(struct calls_view *v, const struct app *app)
 	struct scope_span span = {0};
 	enum clock_index k = range_clock(app);
 	size_t cap = 0, t, i, n;
+	uint32_t keep = CALL_NONE;
+
+	if (app->sel.call != CALL_NONE)
+		keep = app->sel.call;
+	else if (v->method == app->sel.method && v->list.cursor < v->count)
+		keep = v->rows[v->order[v->list.cursor]].call;
 
 	free(v->rows);
 	free(v->order);
@@ -116,6 +124,9 @@ build(struct calls_view *v, const struct app *app)
 		v->order[i] = (uint32_t)i;
 	list_set_count(&v->list, v->count);
 	sort_rows(v);
+	for (i = 0; keep != CALL_NONE && i < v->count; i++)
+		if (v->rows[v->order[i]].call == keep)
+			list_select(&v->list, i);
 }
 
 static void *

@@ -553,8 +553,11 @@ draw_panel(struct timeline_view *v, struct app *app, struct canvas *c, int y,
 		free(line);
 		if (h > 3)
 			canvas_text(c, 0, y + 3, c->width,
-			            "Down: its calls  Enter or Space: fold or "
-			            "unfold",
+			            v->folded[t]
+			                    ? "Down: the next thread  Enter "
+			                      "or Space: unfold"
+			                    : "Down: its calls  Enter or "
+			                      "Space: fold or unfold",
 			            ROLE_DIM);
 		return;
 	}

@@ -79,6 +79,10 @@ row_cmp(const void *a, const void *b, void *arg)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	int r;
 
+	/* Threads with no call in the range (shown by H) come last,
+	 * whatever the order. */
+	if (s->v->idle[x] != s->v->idle[y])
+		return s->v->idle[x] ? 1 : -1;
 	if (s->v->sort == SORT_NAME) {
 		r = strcmp(s->tree->threads[x].name, s->tree->threads[y].name);
 	} else if ((x == s->v->drawer || y == s->v->drawer) && !s->v->reverse) {
@@ -166,10 +170,15 @@ tlv_build_rows(struct timeline_view *v, struct app *app)
 	for (t = 0; t < app->tree->nthreads; t++) {
 		if (!scope_has(&app->scope, t))
 			continue;
-		if (!v->show_idle && !calls_in_range(app, t)) {
+		v->idle[t] = !calls_in_range(app, t);
+		if (v->idle[t] && !v->show_idle) {
 			v->nidle++;
 			continue;
 		}
+		/* Shown, a thread of no call in the range has nothing to
+		 * unfold: it comes folded. */
+		if (v->idle[t])
+			v->folded[t] = true;
 		v->rows[v->nrows++] = (uint32_t)t;
 	}
 	v->drawer = drawing_thread(v, app);

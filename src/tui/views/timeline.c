@@ -804,6 +804,7 @@ timeline_open(struct app *app)
 	v->clock = calltree_default_range_clock(app->tree);
 	v->rows = xcalloc(app->tree->nthreads + 1, sizeof(*v->rows));
 	v->folded = xcalloc(app->tree->nthreads + 1, sizeof(*v->folded));
+	v->idle = xcalloc(app->tree->nthreads + 1, sizeof(*v->idle));
 	v->fit = FIT_TARGET;
 	v->col = 1;
 	v->call = CALL_NONE;
@@ -823,6 +824,7 @@ timeline_close(void *state)
 		timeline_free(v->index[k]);
 	free(v->rows);
 	free(v->folded);
+	free(v->idle);
 	free(v->frame_methods);
 	free(v->match);
 	free(v);

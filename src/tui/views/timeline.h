@@ -54,6 +54,7 @@ struct timeline_view {
 	enum sort_key sort;
 	bool reverse;
 	bool *folded; /* per thread of the tree */
+	bool *idle;   /* per thread: no call in the range */
 	/* The threads of the scope without a call in the range are left
 	 * out of the rows (nidle of them) unless show_idle (H). */
 	bool show_idle;

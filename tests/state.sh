@@ -1,0 +1,161 @@
+#!/bin/sh
+# state.sh: what the viewer carries between its views, in a detached tmux
+# server of our own, on the shared traces ($SHARED_TRACES; skipped when
+# absent):
+# - passing through every view with Tab never changes the selection:
+#   after /performCreate and Tab round all of them, the chart still
+#   shows performCreate's call (its caller named), not a frame's;
+# - Esc out of the chart opened from the Frames view goes back as [
+#   does: the Frames list as it was, its range restored (all), its row
+#   selected, and Esc again the profile of the whole trace; the same
+#   from the Calls view;
+# - the call tree, opened before and turned bottom-up, shows the
+#   selection made since in the profile, not its old row;
+# - D in the chart selects the dropped call's caller, as M does;
+# - the chart's folded thread says Down goes to the next thread; with a
+#   range, H shows the threads without a call in it folded and after
+#   every thread with one, j reaching them.
+# Every wait polls for at most 5 s; a viewer is shown once its calls
+# are read, so the keys after go to the views that need them.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+T=${SHARED_TRACES:-}
+[ -n "$T" ] && [ -d "$T" ] || skip_all "no shared traces"
+regular=$T/firefox-profiler__art-trace-regular.trace
+streaming=$T/perflib__streaming.trace
+[ -f "$regular" ] && [ -f "$streaming" ] || skip_all "no shared traces"
+
+unset TMUX
+sock=tracetui-state-$$
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+# view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of that size,
+# once its calls are read (the status line's "calls loading" gone).
+view() {
+	v_file=$1 v_size=$2
+	shift 2
+	tm kill-session -t p >/dev/null 2>&1
+	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
+		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
+		>/dev/null 2>&1 || return 1
+	pane_wait '| Profile |' >/dev/null || return 1
+	v_i=0
+	while [ $v_i -lt 50 ]; do
+		tm capture-pane -p -t p | grep -q 'loading' || return 0
+		sleep 0.1
+		v_i=$((v_i + 1))
+	done
+	return 1
+}
+
+# keys KEY...: type the keys, one send-keys each (a view that opens on
+# the first must see the next).
+keys() {
+	for k; do
+		tm send-keys -t p "$k"
+		sleep 0.05
+	done
+}
+
+# search RE: / RE Enter.
+search() {
+	tm send-keys -t p / && tm send-keys -t p -l "$1" && tm send-keys -t p Enter
+	sleep 0.1
+}
+
+if view "$regular" 120x30; then
+	search performCreate
+	pane_wait 'android.app.Activity.performCreate' >/dev/null
+	keys 2
+	pane_wait 'called by a.a.Instrumentation.callActivityOnCreate' >/dev/null
+	keys Tab Tab Tab Tab Tab Tab Tab Tab Tab
+	pane_wait '| Profile |' >/dev/null
+	keys 2
+	pane_wait 'called by a.a.Instrumentation.callActivityOnCreate'
+	ok $? "Tab through every view, the Frames too: the chart still shows performCreate's call"
+
+	keys 7 b 1
+	search 'View\.measure \(II\)V'
+	keys 7
+	pane_wait '^android.view.View.measure (II)V .*depth 1'
+	ok $? "the call tree opened before, bottom-up: it shows the selection made since"
+
+	keys 1
+	search performCreate
+	keys L
+	pane_wait '| Timeline |' >/dev/null
+	keys D
+	pane_wait 'drop android.app.Activity.performCreate; its caller a.a.Instrumentation.callActivityOnCreate sel'
+	ok $? "D in the chart: the dropped call's caller is selected, as after M"
+else
+	ok 1 "the viewer opens $regular"
+fi
+
+if view "$streaming" 80x24; then
+	keys J
+	pane_wait 'row 1 of 252' >/dev/null
+	keys Down Enter
+	pane_wait '| Timeline |.*range: wal' >/dev/null
+	keys Escape
+	pane_wait '| Frames |.*range: all'
+	r1=$?
+	pane_wait 'a.v.Choreographer.doFrame: frame at .*row 2 of 252'
+	ok "$((r1 + $?))" "Esc out of the chart a frame opened: the Frames list as it was, range restored, that frame selected"
+	keys Escape
+	pane_wait '| Profile |.*range: all'
+	ok $? "Esc again: the profile of the whole trace"
+
+	keys I
+	pane_wait '| Calls |' >/dev/null
+	keys Down
+	sleep 0.2
+	at=$(tm capture-pane -p -t p | grep -o 'row [0-9]* of [0-9]*' | head -1)
+	keys Enter
+	pane_wait '| Timeline |.*range: wal' >/dev/null
+	keys Escape
+	pane_wait '| Calls |.*range: all'
+	r1=$?
+	pane_wait "${at:-no row}"
+	ok "$((r1 + $?))" "Esc out of the chart a call opened: the Calls list as it was ($at), range restored"
+else
+	ok 1 "the viewer opens $streaming"
+fi
+# idle_last: the pane's thread lines (- unfolded, + folded in ASCII;
+# from column 22 their chart) hold
+# no line with a chart after one without, and every one without is
+# folded; at least one of each.
+idle_last() {
+	tm capture-pane -p -t p | awk '
+		/^[-+] / { c = substr($0, 22); gsub(/ /, "", c)
+			if (c == "") { idle++; if ($0 !~ /^\+/) bad++ }
+			else { busy++; if (idle) bad++ } }
+		END { exit !(idle && busy && !bad) }'
+}
+
+if view "$regular" 100x40 --range 1500..1600; then
+	keys 2 O
+	pane_wait 'Down: the next thread  Enter or Space: unfold'
+	ok $? "a folded thread's hint: Down goes to the next thread"
+	keys H
+	pane_wait 'every thread of the scope' >/dev/null
+	idle_last
+	ok $? "H with a range: the threads without a call in it come folded, after the others"
+	n=$(tm capture-pane -p -t p | grep -c '^[-+] ')
+	keys G
+	i=0
+	while [ $i -lt "$n" ]; do
+		tm send-keys -t p j
+		i=$((i + 1))
+	done
+	sleep 0.3
+	last=$(tm capture-pane -p -t p | grep '^[-+] ' | tail -1 | cut -c3-20)
+	pane_wait "^thread ${last%%~*}"
+	ok $? "j from the busy threads reaches the last of them ($last)"
+else
+	ok 1 "the viewer opens $regular with a range"
+fi
+tm kill-server >/dev/null 2>&1
+done_testing
