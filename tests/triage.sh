@@ -157,6 +157,30 @@ ok $? "--threshold of an unknown rule: status 2"
 "$TRACETUI" triage --fail-on sometimes h.trace >/dev/null 2>err
 ok $(($? != 2)) "--fail-on sometimes: status 2"
 
+# diff --fail-if on a rule's numbers: the last transact 50 ms longer.
+sed 's/606 650000/606 700000/' h.spec >slow.spec
+"$MKTRACE" slow.spec slow.trace || skip_all "mktrace failed"
+"$TRACETUI" diff --fail-if 'finding_total(R6) > +40ms' h.trace slow.trace \
+	>/dev/null 2>err
+[ $? -eq 1 ] &&
+	grep -q "finding_total(R6) > +40ms: base 230.000 ms, new 280.000 ms (+50.000 ms)" err
+ok $? "diff --fail-if finding_total(R6): 230 to 280 ms holds"
+cat err | diag
+"$TRACETUI" diff --fail-if 'finding_total(R6) > +60ms' \
+	--fail-if 'finding_count(R6) > +0' h.trace slow.trace >/dev/null 2>err
+ok $? "diff --fail-if: 50 ms is not over 60, the count unchanged"
+"$TRACETUI" diff --fail-if 'finding_total(R99) > +1ms' h.trace slow.trace \
+	>/dev/null 2>err
+[ $? -eq 2 ] && grep -q "no triage rule has the id 'R99'" err
+ok $? "diff --fail-if of an unknown rule: status 2"
+"$TRACETUI" diff --fail-if 'finding_count(R6) > +1ms' h.trace slow.trace \
+	>/dev/null 2>err
+ok $(($? != 2)) "diff --fail-if finding_count with a time unit: status 2"
+"$TRACETUI" diff --fail-if 'finding_total(R6) > +1ms' h.trace h.trace -- \
+	slow.trace slow.trace >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "one trace per side" err
+ok $? "diff over runs refuses finding numbers"
+
 # Real recordings.
 set --
 for f in AndroidMethodTraceParser__cpu_trace Launcher__app \

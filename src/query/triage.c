@@ -412,6 +412,8 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			f->total[k] -= f->idle[k] < f->total[k] ? f->idle[k]
 			                                        : f->total[k];
+		out->rule_total[r] += f->total[p->k];
+		out->rule_count[r] += f->count;
 		total = (double)f->total[p->k];
 		call = (double)f->worst_dur[p->k];
 		if (!triage_when_holds(&rule->when, total, call,
@@ -757,6 +759,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	p.k = out->clock;
 	p.path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*p.path));
 	p.st = xcalloc(rules->count + 1, sizeof(*p.st));
+	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
+	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
 	for (t = 0; t < tree->nthreads; t++)
 		if (tree->threads[t].ncalls > most)
 			most = tree->threads[t].ncalls;
@@ -784,6 +788,8 @@ triage_done(struct triage *t)
 	free(t->findings);
 	free(t->cause);
 	free(t->cause_share);
+	free(t->rule_total);
+	free(t->rule_count);
 	frames_done(&t->frames);
 	memset(t, 0, sizeof(*t));
 }

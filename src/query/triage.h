@@ -102,6 +102,9 @@ struct triage {
 	struct triage_finding *findings; /* by severity, then total */
 	size_t count;
 	size_t undersampled; /* findings left out, under the samples */
+	/* Per rule, whatever its thresholds: over the threads it looks at,
+	 * the union (judging clock, idle left out as it says) and count. */
+	uint64_t *rule_total, *rule_count;
 };
 
 /* The id ("P3") and name ("activity launch") of phase p. */
