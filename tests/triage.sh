@@ -7,7 +7,9 @@
 #   a lower bound, a matching call that holds Looper.loop left out, the
 #   main thread by the key's pid (and by name without one), a rule for
 #   other threads; --threshold, --rules (extending, replacing, refused
-#   lines), --fail-on, every format, one screen of text.
+#   lines), --fail-on, every format, one screen of text; diff's
+#   --fail-if on a rule's total and count; the man page's rules against
+#   the built-in table; a profile of values refused.
 # - Real traces and simpleperf recordings: the acceptance numbers
 #   (AndroidMethodTraceParser's main thread and binder calls, Launcher's
 #   Thread.sleep, android-methods-profiler's launch phase); every
@@ -180,6 +182,24 @@ ok $(($? != 2)) "diff --fail-if finding_count with a time unit: status 2"
 	slow.trace slow.trace >/dev/null 2>err
 [ $? -eq 2 ] && grep -q "one trace per side" err
 ok $? "diff over runs refuses finding numbers"
+
+# The man page lists every built-in rule, with its WHEN.
+python3 - "$abs_srcdir/src/query/triage-rules.c" "$abs_srcdir/doc/tracetui.1.in" \
+	>man.out 2>&1 <<'PY'
+import re, sys
+src = open(sys.argv[1]).read(); man = open(sys.argv[2]).read()
+rules = re.findall(r'^"([A-Z][0-9a-z]*)\\t[^\\]*\\t[a-z]+\\t([a-z]+>=?[0-9.]+m?s?)\\t', src, re.M)
+listed = re.findall(r'^\.TP\n\.B ([A-Z][0-9a-z]*)\n[^\n]*? when ([a-z]+>=?[0-9.]+m?s?)[,.]', man, re.M)
+print("ok" if rules and rules == listed else "bad %r\n%r" % (rules, listed))
+PY
+grep -qx ok man.out
+ok $? "the man page lists every built-in rule and its WHEN, in order"
+grep -v '^ok' man.out | diag
+
+# A profile of values has no calls in time.
+"$TRACETUI" triage "$abs_srcdir/tests/fixtures/hprof-samples.txt" >/dev/null 2>err
+[ $? -eq 2 ] && grep -q 'a profile of values' err
+ok $? "triage of an hprof profile: refused with status 2"
 
 # Real recordings.
 set --

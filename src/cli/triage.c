@@ -891,6 +891,15 @@ cmd_triage(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
+	if (calltree_is_profile(ct.tree)) {
+		cmd_error("triage",
+		          "%s: a profile of values, not of calls in time: "
+		          "triage reads method traces and simpleperf "
+		          "recordings",
+		          ct.tree->path);
+		cmd_close(&ct);
+		return CMD_USAGE;
+	}
 	if (!load_rules(&rules, &ct.opts)) {
 		triage_rules_done(&rules);
 		cmd_close(&ct);
