@@ -673,13 +673,14 @@ static const struct option_def options[] = {
         {OPT_TRIAGE, 0, "rules", "FILE",
          "add the rules of FILE to the built-in ones (see TRIAGE)",
          set_rules,
-         "For triage and the viewer's Findings view.  A rule with the id "
-         "of a built-in one replaces it; a line clear drops the rules "
-         "before it, so a file starting with it replaces the table."},
+         "For triage (the viewer's Findings view applies the built-in "
+         "rules).  A rule with the id of a built-in one replaces it; a "
+         "line clear drops the rules before it, so a file starting with "
+         "it replaces the table."},
         {OPT_TRIAGE, 0, "threshold", "ID=MS",
          "move the threshold of rule ID (repeatable)", set_threshold,
-         "For triage and the viewer: the rule's WHEN value, in "
-         "milliseconds (a count for a count rule)."},
+         "For triage: the rule's WHEN value, in milliseconds (a count "
+         "for a count rule)."},
         {OPT_TRIAGE, 0, "fail-on", "WHEN",
          "error, warn or never: exit 1 on such a finding (default never)",
          set_fail_on,
