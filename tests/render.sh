@@ -161,6 +161,8 @@ findings||triage|100x16|VIEW_FINDINGS
 findings-roles|--roles|triage|100x16|key:! MOVE_DOWN
 findings-enter-calls||triage|100x16|VIEW_FINDINGS ENTER
 findings-enter-chart||triage|100x24|VIEW_FINDINGS ENTER ENTER
+findings-calls-back||triage|100x16|VIEW_FINDINGS MOVE_DOWN ENTER BACK_OUT
+findings-calls-wait||triage|100x16|VIEW_FINDINGS MOVE_DOWN ENTER
 findings-tab||triage|100x16|VIEW_CALLS key:Tab
 findings-filter||triage|100x16|VIEW_FINDINGS filter:worker
 findings-none||calls|80x12|VIEW_FINDINGS

@@ -795,6 +795,63 @@ triage_done(struct triage *t)
 }
 
 size_t
+triage_finding_calls(const struct calltree *tree,
+                     const struct triage_rules *rules,
+                     const struct triage_finding *f, uint32_t **calls)
+{
+	const struct tt_thread *th = &tree->threads[f->thread];
+	size_t first = th->first_call, n = th->ncalls, i, count = 0, cap = 0;
+	uint8_t *known = known_methods(tree), *encloses = xcalloc(n + 1, 1);
+	uint32_t *path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
+	uint32_t open = CALL_NONE, open_depth = 0;
+	bool *want = xcalloc(tree->nmethods + 1, sizeof(*want));
+	char why[200];
+	regex_t re;
+	size_t m;
+
+	*calls = NULL;
+	if (!pattern_compile(&re, rules->rules[f->rule].pattern,
+	                     REG_EXTENDED | REG_NOSUB, why, sizeof(why))) {
+		for (m = 0; m < tree->nmethods; m++) {
+			char *name = method_full_name(&tree->methods[m]);
+
+			want[m] = regexec(&re, name, 0, NULL, 0) == 0;
+			free(name);
+		}
+		regfree(&re);
+	}
+	/* As thread_findings: the calls holding a looper, then the
+	 * outermost matches. */
+	for (i = 0; i < n; i++) {
+		uint32_t d = calltree_depth(tree, first + i);
+
+		path[d] = (uint32_t)i;
+		if (!(known[calltree_method(tree, first + i)] & KNOWN_LOOPER))
+			continue;
+		while (d-- > 0 && !encloses[path[d]])
+			encloses[path[d]] = 1;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t c = (uint32_t)(first + i), d = calltree_depth(tree, c);
+
+		path[d] = c;
+		if (!want[calltree_method(tree, c)] || encloses[i] ||
+		    (open != CALL_NONE && open_depth < d &&
+		     path[open_depth] == open))
+			continue;
+		UTIL_GROW(*calls, cap, count + 1);
+		(*calls)[count++] = c;
+		open = c;
+		open_depth = d;
+	}
+	free(want);
+	free(path);
+	free(encloses);
+	free(known);
+	return count;
+}
+
+size_t
 triage_count_severity(const struct triage *t, enum triage_severity s)
 {
 	size_t n = 0, i;

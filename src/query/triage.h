@@ -129,6 +129,13 @@ void triage_done(struct triage *t);
  * (android., java., kotlin. ...), as a flag per method (caller frees). */
 bool *triage_app_methods(const struct calltree *tree);
 
+/* The calls finding f of rules counts: the outermost calls its rule's
+ * pattern matches on its thread, but those holding a looper, in
+ * pre-order, into *calls (the caller frees it); how many. */
+size_t triage_finding_calls(const struct calltree *tree,
+                            const struct triage_rules *rules,
+                            const struct triage_finding *f, uint32_t **calls);
+
 /* Count of findings of severity s. */
 size_t triage_count_severity(const struct triage *t, enum triage_severity s);
 

@@ -2,9 +2,10 @@
  * findings: triage's findings (query/triage.h) of the built-in rules
  * over the whole recording, by severity then total, each with its
  * thread, total, calls and longest call; the title counts them by
- * severity.  Enter shows its thread only and opens the Calls view on its
- * longest call (its method's calls there, longest first), whose Enter
- * opens the call chart.
+ * severity.  Enter lists the finding's calls (the outermost calls its
+ * rule's pattern matches on its thread, those its total sums), longest
+ * first; Enter there opens the call chart on the call, its span the
+ * range, and Esc (or h) goes back to the findings.
  */
 #include "config.h"
 
@@ -24,6 +25,12 @@ struct findings_view {
 	struct list list;
 	const regex_t *filter;
 	const struct app *app; /* for the filter's matcher */
+	/* One finding's calls, longest first, while they show. */
+	bool in_calls;
+	size_t shown; /* that finding's row */
+	uint32_t *calls;
+	size_t ncalls;
+	struct list calls_list;
 };
 
 static void *
@@ -60,6 +67,8 @@ fi_close(void *state)
 		triage_done(&v->tr);
 	triage_rules_done(&v->rules);
 	list_done(&v->list);
+	list_done(&v->calls_list);
+	free(v->calls);
 	free(v);
 }
 
@@ -90,6 +99,70 @@ enum {
 	WORST_W = 10,
 };
 
+/* A time of clock k of call c, or "-" without that clock. */
+static char *
+call_ms(const struct calltree *tree, uint32_t c, enum clock_index k)
+{
+	if (!tree->has_clock[k])
+		return xstrdup("-");
+	return xasprintf("%.3f", (double)calltree_duration(tree, c, k) / 1000);
+}
+
+/* One finding's calls: start, wall, cpu, depth, method. */
+static void
+draw_calls(struct findings_view *v, struct app *app, struct canvas *c, int top,
+           int height)
+{
+	const struct calltree *tree = app->tree;
+	enum clock_index k = calltree_default_range_clock(tree);
+	int body = height - 1, y, x;
+	size_t row;
+
+	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
+	canvas_text_right(c, 0, top, WORST_W, "Start ms", ROLE_HEADER);
+	x = WORST_W + 1;
+	canvas_text_right(c, x, top, WORST_W, "Wall ms", ROLE_HEADER);
+	x += WORST_W + 1;
+	canvas_text_right(c, x, top, WORST_W, "Cpu ms", ROLE_HEADER);
+	x += WORST_W + 1;
+	canvas_text_right(c, x, top, COUNT_W, "Depth", ROLE_HEADER);
+	x += COUNT_W + 1;
+	canvas_text(c, x, top, c->width - x, "Method", ROLE_HEADER);
+	list_layout(&v->calls_list, body > 0 ? (size_t)body : 0);
+	v->calls_list.y = top + 1;
+	for (y = 0, row = v->calls_list.top; y < body && row < v->ncalls;
+	     y++, row = list_next(&v->calls_list, row)) {
+		uint32_t call = v->calls[row];
+		enum role role =
+		        row == v->calls_list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
+		int ry = top + 1 + y;
+		char *t;
+
+		if (role == ROLE_CURSOR)
+			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
+		t = xasprintf("%.3f",
+		              (double)calltree_start(tree, call, k) / 1000);
+		canvas_text_right(c, 0, ry, WORST_W, t, role);
+		free(t);
+		x = WORST_W + 1;
+		t = call_ms(tree, call, CLOCK_WALL);
+		canvas_text_right(c, x, ry, WORST_W, t, role);
+		free(t);
+		x += WORST_W + 1;
+		t = call_ms(tree, call, CLOCK_CPU);
+		canvas_text_right(c, x, ry, WORST_W, t, role);
+		free(t);
+		x += WORST_W + 1;
+		t = xasprintf("%u", calltree_depth(tree, call));
+		canvas_text_right(c, x, ry, COUNT_W, t, role);
+		free(t);
+		x += COUNT_W + 1;
+		t = app_method_name(app, calltree_method(tree, call));
+		canvas_text(c, x, ry, c->width - x, t, role);
+		free(t);
+	}
+}
+
 static void
 fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
@@ -98,6 +171,10 @@ fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	int body = height - 1, y, x;
 	size_t row;
 
+	if (v->in_calls) {
+		draw_calls(v, app, c, top, height);
+		return;
+	}
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	x = 0;
 	canvas_text(c, x, top, SEV_W, "Sev", ROLE_HEADER);
@@ -171,22 +248,59 @@ fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	}
 }
 
-/* Enter: the finding's thread as the scope, its longest call selected
- * in the Calls view. */
-static void
-enter(struct findings_view *v, const struct app *app, struct view_ask *ask)
+static int
+call_cmp(const void *a, const void *b, void *arg)
 {
-	const struct triage_finding *f = current(v);
+	const struct findings_view *v = arg;
+	const struct calltree *tree = v->app->tree;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint64_t dx = calltree_duration(tree, x, v->tr.clock);
+	uint64_t dy = calltree_duration(tree, y, v->tr.clock);
 
-	if (!f)
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* Show the calls of the finding on row, longest first. */
+static void
+show_calls(struct findings_view *v, const struct app *app, size_t row)
+{
+	free(v->calls);
+	v->app = app;
+	v->ncalls = triage_finding_calls(app->tree, &v->rules,
+	                                 &v->tr.findings[row], &v->calls);
+	if (v->ncalls > 1)
+		qsort_r(v->calls, v->ncalls, sizeof(*v->calls), call_cmp, v);
+	v->shown = row;
+	v->in_calls = true;
+	list_set_count(&v->calls_list, v->ncalls);
+	list_reset(&v->calls_list);
+}
+
+/* Enter on a call: the call chart on it, its span the range. */
+static void
+open_call(struct findings_view *v, const struct app *app, struct view_ask *ask)
+{
+	const struct calltree *tree = app->tree;
+	enum clock_index k = calltree_default_range_clock(tree);
+	uint32_t c;
+	uint64_t from, to;
+
+	if (!v->ncalls)
 		return;
-	scope_init_none(&ask->scope, app->tree);
-	scope_add(&ask->scope, f->thread);
-	ask->set_scope = true;
+	c = v->calls[v->calls_list.cursor];
+	from = calltree_start(tree, c, k);
+	to = from + calltree_duration(tree, c, k);
+	ask->set_range = true;
+	ask->range.on = true;
+	ask->range.clock = k;
+	ask->range.start = from;
+	ask->range.end = to > from ? to : from + 1;
 	ask->open_call = true;
-	ask->call_thread = f->thread;
-	ask->call = f->worst;
-	ask->jump = APP_VIEW_CALLS;
+	ask->call_thread = v->tr.findings[v->shown].thread;
+	ask->call = c;
+	ask->jump = APP_VIEW_TIMELINE;
 }
 
 static enum view_result
@@ -195,11 +309,26 @@ fi_handle(void *state, const struct app *app, enum request req,
 {
 	struct findings_view *v = state;
 
+	if (v->in_calls) {
+		if (list_move(&v->calls_list, req))
+			return VIEW_DONE;
+		switch (req) {
+		case REQ_ENTER:
+			open_call(v, app, ask);
+			return VIEW_DONE;
+		case REQ_BACK_OUT:
+		case REQ_COLLAPSE:
+			v->in_calls = false;
+			return VIEW_DONE;
+		default:
+			return VIEW_UNHANDLED;
+		}
+	}
 	if (list_move(&v->list, req))
 		return VIEW_DONE;
-	if (req != REQ_ENTER)
+	if (req != REQ_ENTER || !current(v))
 		return VIEW_UNHANDLED;
-	enter(v, app, ask);
+	show_calls(v, app, v->list.cursor);
 	return VIEW_DONE;
 }
 
@@ -208,7 +337,8 @@ fi_mouse(void *state, struct app *app, const struct mouse_event *ev,
          struct view_ask *ask)
 {
 	struct findings_view *v = state;
-	enum list_click r = list_mouse(&v->list, ev);
+	enum list_click r =
+	        list_mouse(v->in_calls ? &v->calls_list : &v->list, ev);
 
 	(void)app, (void)ask;
 	if (r == LIST_MISSED)
@@ -254,6 +384,8 @@ fi_find(void *state, const struct app *app, const regex_t *re, int dir,
 	void *arg[3] = {v, (void *)app, (void *)re};
 	struct list_hit hit;
 
+	if (v->in_calls)
+		return false;
 	if (!list_search(&v->list, dir, row_matches, arg, &hit))
 		return false;
 	ask->match = hit.nth;
@@ -286,6 +418,11 @@ fi_selection(void *state)
 	struct findings_view *v = state;
 	const struct triage_finding *f = current(v);
 
+	if (v->in_calls)
+		return v->ncalls
+		               ? calltree_method(v->app->tree,
+		                                 v->calls[v->calls_list.cursor])
+		               : CALL_NONE;
 	return f ? calltree_method(v->app->tree, f->worst) : CALL_NONE;
 }
 
@@ -299,10 +436,24 @@ fi_status(void *state, struct app *app)
 
 	if (!f)
 		return NULL;
+	if (v->in_calls) {
+		char *name;
+
+		if (!v->ncalls)
+			return NULL;
+		name = app_method_name(
+		        app, calltree_method(app->tree,
+		                             v->calls[v->calls_list.cursor]));
+		s = xasprintf("%s; Enter: the call in the chart, Esc: the "
+		              "findings",
+		              name);
+		free(name);
+		return s;
+	}
 	r = &v->rules.rules[f->rule];
 	total = ms_text(app->tree, f->total[v->tr.clock], f->lower_bound);
-	s = xasprintf("%s %s on %s: %s ms in %llu calls (%s); Enter: the "
-	              "longest one's calls on its thread",
+	s = xasprintf("%s %s on %s: %s ms in %llu calls (%s); Enter: its "
+	              "calls",
 	              r->id, r->category, app->tree->threads[f->thread].name,
 	              total, (unsigned long long)f->count, r->source);
 	free(total);
@@ -314,9 +465,16 @@ fi_title(void *state, const struct app *app)
 {
 	struct findings_view *v = state;
 
-	(void)app;
 	if (!v->ok)
 		return NULL;
+	if (v->in_calls) {
+		const struct triage_finding *f = &v->tr.findings[v->shown];
+
+		return xasprintf("%s %s on %s: %zu calls, longest first",
+		                 v->rules.rules[f->rule].id,
+		                 v->rules.rules[f->rule].category,
+		                 app->tree->threads[f->thread].name, v->ncalls);
+	}
 	return xasprintf("%zu error, %zu warn, %zu info",
 	                 triage_count_severity(&v->tr, TRIAGE_ERROR),
 	                 triage_count_severity(&v->tr, TRIAGE_WARN),
@@ -368,13 +526,13 @@ fi_cursor(void *state)
 {
 	const struct findings_view *v = state;
 
-	return &v->list;
+	return v->in_calls ? &v->calls_list : &v->list;
 }
 
 const struct view_ops view_findings_ops = {
         .cursor = fi_cursor,
         .name = "Findings",
-        .hints = "Enter:its calls",
+        .hints = "Enter:its calls, then the chart  Esc:back",
         .needs_calls = true,
         .open = fi_open,
         .close = fi_close,
