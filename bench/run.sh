@@ -19,9 +19,9 @@
 # screen, the first icicle and the first call tree of the viewer
 # (bench/keys); the two reports run in turn PAIRS times (11), since
 # their ratio is the closest figure; then `frames` (of the frame methods
-# BENCH_FRAME_METHOD names) against report in turn; and the viewer's
-# transforms, undo and redo on a trace of 2.5 M records against their
-# budget of 0.5 s each (bench/transforms).  Two sizes show whether the cost is
+# BENCH_FRAME_METHOD names) and `triage` against report in turn; and the
+# viewer's transforms, undo and redo on a trace of 2.5 M records against
+# their budget of 0.5 s each (bench/transforms).  Two sizes show whether the cost is
 # linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
 # text report is timed too.
 set -eu
@@ -47,6 +47,7 @@ timed() {
 	report) "$measure" 1 "$tracetui" report --format tsv "$2" ;;
 	frames) "$measure" 1 "$tracetui" frames --format tsv \
 		--frame-method "$frame_re" "$2" ;;
+	triage) "$measure" 1 "$tracetui" triage --format json "$2" ;;
 	esac
 }
 
@@ -326,6 +327,13 @@ for bytes in $sizes; do
 	echo "frames v1      $(echo "$fr" | sed -n 2p) ($n frames)"
 	echo "$fr" | awk -F'[= ]' 'NR == 1 { rw = $2; rc = $4 }
 		NR == 2 { printf "frames / report: %.2fx wall, %.2fx cpu (budget 1.2x)\n",
+			$2 / rw, $4 / rc }'
+	# triage against report, in turn: one read of the model, then
+	# every rule's pass over its calls (budget 1.5x).
+	tr=$(alternate "${PAIRS:-11}" report "$v1" triage "$v1")
+	echo "triage v1      $(echo "$tr" | sed -n 2p)"
+	echo "$tr" | awk -F'[= ]' 'NR == 1 { rw = $2; rc = $4 }
+		NR == 2 { printf "triage / report: %.2fx wall, %.2fx cpu (budget 1.5x)\n",
 			$2 / rw, $4 / rc }'
 	if [ -x "$builddir/bench/keys" ]; then
 		k=$("$builddir/bench/keys" "$v1" 1)

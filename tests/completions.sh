@@ -90,8 +90,8 @@ printf '%s ' $commands sub trace.trace tr.key | tr ' ' '\n' | sort |
 ok $? "the first word: every command of --help, and the files and folders"
 echo "report " | reply "tracetui re"
 ok $? "re completes to report"
-echo "tr.key trace.trace tree " | reply "tracetui tr"
-ok $? "tr: the command tree and the files starting with tr"
+echo "tr.key trace.trace tree triage " | reply "tracetui tr"
+ok $? "tr: the commands tree and triage and the files starting with tr"
 sed -n 's/^tracetui report - -> //p' "$tmp/got" | tr ' ' '\n' |
 	grep . | sort -u >"$tmp/offered"
 comm -23 "$tmp/opts" "$tmp/offered" >"$tmp/missing"

@@ -12,7 +12,7 @@ golden=$srcdir/tests/golden/render
 [ -x "$RENDER" ] || skip_all "no $RENDER"
 
 # The traces, named after their specs so the title line is stable.
-for spec in calls wide gen icicle timeline frames drawer; do
+for spec in calls wide gen icicle timeline frames drawer triage; do
 	"$MKTRACE" "$srcdir/tests/fixtures/render-$spec.spec" \
 		"$tmp/$spec.trace" || skip_all "mktrace failed on render-$spec"
 done
@@ -157,6 +157,15 @@ calls-enter-chart||frames|100x24|search:measure VIEW_CALLS MOVE_DOWN ENTER
 calls-from-chart||frames|100x16|VIEW_TIMELINE MOVE_DOWN MOVE_DOWN key:9
 calls-filter||gen|100x16|search:doCallbacks VIEW_CALLS filter:Frame
 calls-tab||frames|100x16|VIEW_FRAMES key:Tab
+findings||triage|100x16|VIEW_FINDINGS
+findings-roles|--roles|triage|100x16|key:! MOVE_DOWN
+findings-enter-calls||triage|100x16|VIEW_FINDINGS ENTER
+findings-enter-chart||triage|100x24|VIEW_FINDINGS ENTER ENTER
+findings-calls-back||triage|100x16|VIEW_FINDINGS MOVE_DOWN ENTER BACK_OUT
+findings-calls-wait||triage|100x16|VIEW_FINDINGS MOVE_DOWN ENTER
+findings-tab||triage|100x16|VIEW_CALLS key:Tab
+findings-filter||triage|100x16|VIEW_FINDINGS filter:worker
+findings-none||calls|80x12|VIEW_FINDINGS
 calls-mouse||frames|100x16|search:doFrame VIEW_CALLS mouse:0;10;4M mouse:0;10;4m mouse:0;10;4M@100
 help-page-down||calls|80x24|key:? PAGE_DOWN
 help-end||calls|80x24|key:? key:G

@@ -692,6 +692,12 @@ if [ -n "$utf8" ]; then
 		"$label: a click on the selected frame opens it in the chart"
 	keys X p
 
+	# Findings (!): triage's findings, counted by severity in the title.
+	keys '!'
+	expect '\| Findings \|.*\| [0-9]+ error, [0-9]+ warn, [0-9]+ info' \
+		"$label: ! shows the findings, counted in the title"
+	keys p
+
 	# Resizes.
 	resize 120 40
 	wait_for 'row_has 40 "^Enter:open"'

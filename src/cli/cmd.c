@@ -198,6 +198,48 @@ set_fail_if(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 }
 
 static const char *
+set_all(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)arg, (void)spec;
+	o->all = true;
+	return NULL;
+}
+
+static const char *
+set_rules(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	o->rules = arg;
+	return NULL;
+}
+
+static const char *
+set_threshold(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	if (!strchr(arg, '=') || *arg == '=')
+		return "--threshold needs ID=MS, such as R6=50, not '%s'";
+	UTIL_GROW(o->thresholds, o->thresholds_cap, o->nthresholds + 1);
+	o->thresholds[o->nthresholds++] = arg;
+	return NULL;
+}
+
+static const char *
+set_fail_on(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	if (strcmp(arg, "error") == 0)
+		o->fail_on = CMD_FAIL_ERROR;
+	else if (strcmp(arg, "warn") == 0)
+		o->fail_on = CMD_FAIL_WARN;
+	else if (strcmp(arg, "never") == 0)
+		o->fail_on = CMD_FAIL_NEVER;
+	else
+		return "--fail-on needs error, warn or never, not '%s'";
+	return NULL;
+}
+
+static const char *
 set_normalize(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 {
 	(void)arg, (void)spec;
@@ -624,6 +666,26 @@ static const struct option_def options[] = {
          set_refresh_rate,
          "For frames, diff and the viewer; the last of --budget and "
          "--refresh-rate counts."},
+        {OPT_TRIAGE, 0, "all", NULL, "print every finding, not one screen",
+         set_all,
+         "For triage, whose text otherwise stops where an 80x24 screen "
+         "would and says how many findings are left."},
+        {OPT_TRIAGE, 0, "rules", "FILE",
+         "add the rules of FILE to the built-in ones (see TRIAGE)",
+         set_rules,
+         "For triage (the viewer's Findings view applies the built-in "
+         "rules).  A rule with the id of a built-in one replaces it; a "
+         "line clear drops the rules before it, so a file starting with "
+         "it replaces the table."},
+        {OPT_TRIAGE, 0, "threshold", "ID=MS",
+         "move the threshold of rule ID (repeatable)", set_threshold,
+         "For triage: the rule's WHEN value, in milliseconds (a count "
+         "for a count rule)."},
+        {OPT_TRIAGE, 0, "fail-on", "WHEN",
+         "error, warn or never: exit 1 on such a finding (default never)",
+         set_fail_on,
+         "For triage: exit 1 when a finding of that severity (warn: or "
+         "error) is found, as a CI gate."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "
@@ -646,6 +708,8 @@ static const struct {
         {"collapse", "class package"},
         {"group", "class package"},
         {"source-dir", "@dir"},
+        {"rules", "@file"},
+        {"fail-on", "error warn never"},
 };
 
 void
@@ -1035,6 +1099,7 @@ cmd_opts_done(struct cmd_opts *opts)
 	mapping_free(opts->names);
 	opts->names = NULL;
 	free(opts->fail_if);
+	free(opts->thresholds);
 	opts->fail_if = NULL;
 	free(opts->transforms);
 	opts->transforms = NULL;

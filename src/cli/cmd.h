@@ -55,6 +55,15 @@ enum cmd_option {
 	OPT_FULL_NAMES = 1 << 21,
 	OPT_SOURCE_DIR = 1 << 22,
 	OPT_FRAMES = 1 << 23, /* --frame-method, --budget, --refresh-rate */
+	OPT_TRIAGE = 1 << 24, /* --all, --rules, --threshold, --fail-on */
+};
+
+/* What --fail-on asks: exit 1 when a finding of this severity or worse
+ * is found (enum triage_severity's order), or never. */
+enum cmd_fail_on {
+	CMD_FAIL_NEVER = 0,
+	CMD_FAIL_WARN,
+	CMD_FAIL_ERROR,
 };
 
 struct cmd_opts;
@@ -128,6 +137,11 @@ struct cmd_opts {
 	size_t nsource_dirs, source_dirs_cap;
 	const char *frame_method; /* --frame-method RE, or NULL */
 	double budget; /* --budget or --refresh-rate, microseconds; 0: 60 Hz */
+	bool all;          /* --all */
+	const char *rules; /* --rules FILE, or NULL */
+	const char **thresholds; /* --threshold ID=MS values, in order */
+	size_t nthresholds, thresholds_cap;
+	enum cmd_fail_on fail_on; /* --fail-on */
 };
 
 /*
@@ -282,5 +296,6 @@ int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
+int cmd_triage(int argc, char **argv);
 
 #endif

@@ -15,6 +15,8 @@ const struct cmd_command cmd_commands[] = {
          "every call of matching methods: thread, start, wall, cpu, depth"},
         {"frames", cmd_frames,
          "every frame against its budget: slow, frozen, percentiles"},
+        {"triage", cmd_triage,
+         "the one-screen answer: main thread, startup, frames, findings"},
         {"info", cmd_info, "format, properties, threads, anomalies"},
         {"dump", cmd_dump, "the records in file order, as dmtracedump -o"},
         {"folded", cmd_folded,

@@ -595,6 +595,13 @@ diff_runs(const struct cmd_opts *opts)
 			goto out;
 		}
 		nconds++;
+		if (conds[nconds - 1].finding) {
+			cmd_error("diff",
+			          "--fail-if '%s': finding numbers compare one "
+			          "trace per side",
+			          conds[nconds - 1].text);
+			goto out;
+		}
 	}
 	status = read_runs(&d, conds, nconds);
 	if (status >= 0)

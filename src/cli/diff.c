@@ -26,6 +26,7 @@
 #include "query/profile.h"
 #include "query/quantity.h"
 #include "query/summary.h"
+#include "query/triage.h"
 #include "text/duration.h"
 #include "text/width.h"
 #include "util/alloc.h"
@@ -47,7 +48,10 @@ static const char diff_epilog[] =
         "  TOTAL      total_cpu or total_wall: each trace's traced time;\n"
         "             frames, slow_frames, frozen_frames (counts),\n"
         "             frame_p50, frame_p90, frame_p95, frame_p99 or\n"
-        "             frame_max (times): the frames (see tracetui frames)\n"
+        "             frame_max (times): the frames (see tracetui frames);\n"
+        "             finding_total(ID) (a time) or finding_count(ID):\n"
+        "             triage rule ID's union and calls, whatever its\n"
+        "             thresholds (see tracetui triage)\n"
         "  GLOB       a shell pattern over Class.method ('*' also matches "
         "dots);\n"
         "             the values of every matching method are summed\n"
@@ -65,6 +69,7 @@ static const char diff_epilog[] =
         "    --fail-if 'calls(java.util.HashMap.get) > +1000'\n"
         "    --fail-if 'total_cpu > +3%'\n"
         "    --fail-if 'frame_p90 > +10%' --fail-if 'slow_frames > +2'\n"
+        "    --fail-if 'finding_total(R6) > +20ms'\n"
         "  With --normalize, method times are shares of their trace's total:\n"
         "  % compares the shares, a time compares the change in share times\n"
         "  BASE's total; totals are always absolute.  Each condition that\n"
@@ -445,7 +450,7 @@ cond_value_text(const struct diff_cond *c, double v, bool normalize)
 		                 : c->frame == DIFF_FRAME_SLOW
 		                         ? "slow frames"
 		                         : "frozen frames");
-	if (!c->total && c->metric == DIFF_CALLS)
+	if ((!c->total || c->finding) && c->metric == DIFF_CALLS)
 		return xasprintf("%.0f calls", v);
 	if (!c->total && normalize)
 		return xasprintf("%.2f%% of total", v);
@@ -459,7 +464,7 @@ cond_change_text(const struct diff_cond *c, const struct diff_cond_result *r)
 		return xstrdup("+inf%");
 	if (c->unit == DIFF_UNIT_PERCENT)
 		return signed_fixed(r->change, 1, "%");
-	if ((!c->total || c->frame) && c->metric == DIFF_CALLS)
+	if ((!c->total || c->frame || c->finding) && c->metric == DIFF_CALLS)
 		return signed_fixed(r->change, 0, "");
 	return signed_fixed(r->change / 1000, 3, " ms");
 }
@@ -536,7 +541,7 @@ conditions_have_clocks(const struct diff_cond *conds, size_t n,
 
 	for (i = 0; i < n; i++) {
 		if ((!conds[i].total && conds[i].metric == DIFF_CALLS) ||
-		    conds[i].frame)
+		    conds[i].frame || conds[i].finding)
 			continue;
 		for (s = 0; s < 2; s++) {
 			if (trees[s]->has_clock[conds[i].clock])
@@ -561,6 +566,51 @@ warn_sampling(struct calltree *const trees[2])
 		return;
 	s = trees[0]->sampled ? 0 : 1;
 	diff_warn_sampling(trees[s]->path, trees[!s]->path);
+}
+
+/* The rules the finding conditions name exist; else a message. */
+static bool
+conditions_have_rules(const struct diff_cond *conds, size_t n,
+                      const struct triage_rules *rules)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!conds[i].finding ||
+		    triage_rules_find(rules, conds[i].rule))
+			continue;
+		cmd_error("diff",
+		          "--fail-if '%s': no triage rule has the id '%s' "
+		          "(see TRIAGE in tracetui(1))",
+		          conds[i].text, conds[i].rule);
+		return false;
+	}
+	return true;
+}
+
+/* Every rule's numbers on side s, for the finding conditions. */
+static void
+add_findings(struct diff *d, enum diff_side s, const struct cmd_opts *opts,
+             const struct calltree *tree, const struct triage_rules *rules)
+{
+	char why[256];
+	bool *is_frame =
+	        frames_methods(tree, opts->frame_method, why, sizeof(why));
+	struct triage tr;
+	size_t r;
+
+	/* cmd_parse checked the frame expression, the rules are built in:
+	 * neither fails. */
+	if (is_frame &&
+	    triage_compute(&tr, tree, rules, is_frame, cmd_frame_budget(opts),
+	                   why, sizeof(why))) {
+		for (r = 0; r < rules->count; r++)
+			diff_add_finding(d, s, rules->rules[r].id,
+			                 (double)tr.rule_total[r],
+			                 (double)tr.rule_count[r]);
+		triage_done(&tr);
+	}
+	free(is_frame);
 }
 
 void
@@ -706,8 +756,10 @@ cmd_diff(int argc, char **argv)
 	struct profile profiles[2] = {{0}, {0}};
 	struct diff_cmd d = {0};
 	struct diff_cond *conds = NULL;
+	struct triage_rules rules = {0};
 	struct table *t;
 	size_t nconds = 0, n, i;
+	bool any_finding = false;
 	int status = cmd_parse(&diff_spec, argc, argv, &opts), s;
 
 	if (status >= 0)
@@ -737,6 +789,14 @@ cmd_diff(int argc, char **argv)
 		}
 		nconds++;
 	}
+	triage_rules_builtin(&rules);
+	for (i = 0; i < nconds; i++)
+		any_finding |= conds[i].finding != DIFF_FINDING_NONE;
+	if (!conditions_have_rules(conds, nconds, &rules))
+		goto out;
+	/* A rule's calls are the model's, not the sums'. */
+	if (any_finding)
+		opts.profile_only = opts.sum_frames = false;
 	for (s = 0; s < 2; s++) {
 		trees[s] = cmd_load(&opts, opts.args[s]);
 		if (!trees[s]) {
@@ -770,6 +830,9 @@ cmd_diff(int argc, char **argv)
 
 		diff_frames_of(&opts, trees[s], &scopes[s], &fs);
 		diff_add_frames(&d.diff, (enum diff_side)s, &fs);
+		if (any_finding)
+			add_findings(&d.diff, (enum diff_side)s, &opts,
+			             trees[s], &rules);
 	}
 	diff_sort(&d.diff, d.sort, d.clock, d.normalize);
 	n = d.diff.nrows;
@@ -789,6 +852,7 @@ out:
 	for (i = 0; i < nconds; i++)
 		diff_cond_done(&conds[i]);
 	free(conds);
+	triage_rules_done(&rules);
 	diff_done(&d.diff);
 	for (s = 0; s < 2; s++) {
 		profile_done(&profiles[s]);

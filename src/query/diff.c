@@ -171,6 +171,16 @@ diff_add_frames(struct diff *d, enum diff_side s,
 	d->run_frames[s][d->nrun_frames[s]++] = *fs;
 }
 
+void
+diff_add_finding(struct diff *d, enum diff_side s, const char *id, double total,
+                 double count)
+{
+	d->findings[s] = xreallocarray(d->findings[s], d->nfindings[s] + 1,
+	                               sizeof(*d->findings[s]));
+	d->findings[s][d->nfindings[s]++] =
+	        (struct diff_finding_values){xstrdup(id), total, count};
+}
+
 static const char *const frame_names[DIFF_FRAME_METRICS] = {
         "",          "frames",    "slow_frames", "frozen_frames",
         "frame_p50", "frame_p90", "frame_p95",   "frame_p99",
@@ -232,6 +242,13 @@ diff_done(struct diff *diff)
 	free(diff->run_total[1]);
 	free(diff->run_frames[0]);
 	free(diff->run_frames[1]);
+	for (i = 0; i < 2; i++) {
+		size_t j;
+
+		for (j = 0; j < diff->nfindings[i]; j++)
+			free(diff->findings[i][j].id);
+		free(diff->findings[i]);
+	}
 	memset(diff, 0, sizeof(*diff));
 }
 
@@ -337,23 +354,45 @@ static const struct {
 	enum diff_metric metric;
 	enum clock_index clock;
 	enum diff_frame_metric frame;
+	enum diff_finding_metric finding;
 } functions[] = {
-        {"excl_cpu", false, DIFF_EXCL, CLOCK_CPU, DIFF_FRAME_NONE},
-        {"incl_cpu", false, DIFF_INCL, CLOCK_CPU, DIFF_FRAME_NONE},
-        {"excl_wall", false, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_NONE},
-        {"incl_wall", false, DIFF_INCL, CLOCK_WALL, DIFF_FRAME_NONE},
-        {"calls", false, DIFF_CALLS, CLOCK_CPU, DIFF_FRAME_NONE},
-        {"total_cpu", true, DIFF_EXCL, CLOCK_CPU, DIFF_FRAME_NONE},
-        {"total_wall", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_NONE},
+        {"excl_cpu", false, DIFF_EXCL, CLOCK_CPU, DIFF_FRAME_NONE,
+         DIFF_FINDING_NONE},
+        {"incl_cpu", false, DIFF_INCL, CLOCK_CPU, DIFF_FRAME_NONE,
+         DIFF_FINDING_NONE},
+        {"excl_wall", false, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_NONE,
+         DIFF_FINDING_NONE},
+        {"incl_wall", false, DIFF_INCL, CLOCK_WALL, DIFF_FRAME_NONE,
+         DIFF_FINDING_NONE},
+        {"calls", false, DIFF_CALLS, CLOCK_CPU, DIFF_FRAME_NONE,
+         DIFF_FINDING_NONE},
+        {"total_cpu", true, DIFF_EXCL, CLOCK_CPU, DIFF_FRAME_NONE,
+         DIFF_FINDING_NONE},
+        {"total_wall", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_NONE,
+         DIFF_FINDING_NONE},
         /* Frames: counts like calls, times on the frames' own clock. */
-        {"frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_COUNT},
-        {"slow_frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_SLOW},
-        {"frozen_frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_FROZEN},
-        {"frame_p50", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P50},
-        {"frame_p90", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P90},
-        {"frame_p95", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P95},
-        {"frame_p99", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P99},
-        {"frame_max", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_MAX},
+        {"frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_COUNT,
+         DIFF_FINDING_NONE},
+        {"slow_frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_SLOW,
+         DIFF_FINDING_NONE},
+        {"frozen_frames", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_FROZEN,
+         DIFF_FINDING_NONE},
+        {"frame_p50", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P50,
+         DIFF_FINDING_NONE},
+        {"frame_p90", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P90,
+         DIFF_FINDING_NONE},
+        {"frame_p95", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P95,
+         DIFF_FINDING_NONE},
+        {"frame_p99", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_P99,
+         DIFF_FINDING_NONE},
+        {"frame_max", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_MAX,
+         DIFF_FINDING_NONE},
+        /* A triage rule's numbers: its total is a time, its count a
+         * count like calls. */
+        {"finding_total", true, DIFF_EXCL, CLOCK_WALL, DIFF_FRAME_NONE,
+         DIFF_FINDING_TOTAL},
+        {"finding_count", true, DIFF_CALLS, CLOCK_WALL, DIFF_FRAME_NONE,
+         DIFF_FINDING_COUNT},
 };
 
 static bool
@@ -442,21 +481,40 @@ diff_cond_parse(struct diff_cond *c, const char *text,
 		            "unknown function (excl_cpu, incl_cpu, excl_wall, "
 		            "incl_wall, calls, total_cpu, total_wall, frames, "
 		            "slow_frames, frozen_frames, frame_p50, frame_p90, "
-		            "frame_p95, frame_p99 or frame_max)");
+		            "frame_p95, frame_p99, frame_max, finding_total or "
+		            "finding_count)");
 	c->total = functions[i].total;
 	c->frame = functions[i].frame;
 	c->metric = functions[i].metric;
 	c->clock = functions[i].clock;
+	c->finding = functions[i].finding;
 	p = skip_blanks(p);
-	if (c->total) {
+	if (c->finding) {
+		if (*p != '(')
+			return fail(c, err, text, p,
+			            "expected '(' and a triage rule's id");
+		start = skip_blanks(p + 1);
+		for (p = start; is_word(*p) || *p == '-' || *p == '.'; p++)
+			;
+		if (p == start)
+			return fail(c, err, text, start,
+			            "expected a triage rule's id, such as R6");
+		c->rule = xstrndup(start, (size_t)(p - start));
+		p = skip_blanks(p);
+		if (*p != ')')
+			return fail(c, err, text, p,
+			            "expected ')' after the rule's id");
+		p = skip_blanks(p + 1);
+	} else if (c->total) {
 		if (*p == '(') {
 			p = skip_blanks(p + 1);
 			if (*p != ')')
-				return fail(c, err, text, p,
-				            c->frame ? "frame numbers take no "
-				                       "method pattern"
-				                     : "total_cpu and total_wall "
-				                       "take no method pattern");
+				return fail(
+				        c, err, text, p,
+				        c->frame ? "frame numbers take no "
+				                   "method pattern"
+				                 : "total_cpu and total_wall "
+				                   "take no method pattern");
 			p = skip_blanks(p + 1);
 		}
 	} else {
@@ -526,7 +584,8 @@ diff_cond_done(struct diff_cond *c)
 {
 	free(c->text);
 	free(c->glob);
-	c->text = c->glob = NULL;
+	free(c->rule);
+	c->text = c->glob = c->rule = NULL;
 }
 
 bool
@@ -565,7 +624,20 @@ diff_cond_eval(const struct diff_cond *c, const struct diff *diff,
 	int s;
 
 	memset(r, 0, sizeof(*r));
-	if (c->frame) {
+	if (c->finding) {
+		normalize = false;
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < diff->nfindings[s]; i++) {
+				const struct diff_finding_values *f =
+				        &diff->findings[s][i];
+
+				if (strcmp(f->id, c->rule) != 0)
+					continue;
+				r->value[s] = c->finding == DIFF_FINDING_TOTAL
+				                      ? f->total
+				                      : f->count;
+			}
+	} else if (c->frame) {
 		/* Frames are counts and times of their own: never shares. */
 		normalize = false;
 		for (s = 0; s < 2; s++)

@@ -64,6 +64,20 @@ enum diff_frame_metric {
 	DIFF_FRAME_METRICS,
 };
 
+/* A number of a side's triage findings (query/triage.h), for
+ * --fail-if: a rule's total or count, whatever its thresholds. */
+enum diff_finding_metric {
+	DIFF_FINDING_NONE,
+	DIFF_FINDING_TOTAL, /* finding_total(ID): microseconds */
+	DIFF_FINDING_COUNT, /* finding_count(ID): outermost calls */
+};
+
+/* One rule's numbers on one side. */
+struct diff_finding_values {
+	char *id;
+	double total, count;
+};
+
 struct diff_entry;
 
 struct diff {
@@ -78,6 +92,9 @@ struct diff {
 	/* Each run's frames, in the order diff_add_frames added them. */
 	struct frame_summary *run_frames[2];
 	size_t nrun_frames[2];
+	/* Each side's rules' numbers (diff_add_finding), of its first run. */
+	struct diff_finding_values *findings[2];
+	size_t nfindings[2];
 	/* Runs added and not yet matched (diff_add_run). */
 	struct diff_entry *entries;
 	size_t nentries, entries_cap;
@@ -96,6 +113,9 @@ void diff_add_run(struct diff *d, enum diff_side s, const struct calltree *tree,
 /* Add the summary of the frames of the next run of side s. */
 void diff_add_frames(struct diff *d, enum diff_side s,
                      const struct frame_summary *fs);
+/* Add rule id's total (microseconds) and count on side s. */
+void diff_add_finding(struct diff *d, enum diff_side s, const char *id,
+                      double total, double count);
 /* Metric m of the frames fs: a count, or microseconds. */
 double diff_frame_value(const struct frame_summary *fs,
                         enum diff_frame_metric m);
@@ -148,6 +168,8 @@ struct diff_cond {
 	char *text;              /* as written, outer blanks trimmed */
 	bool total;              /* total_cpu, total_wall, frames: no glob */
 	enum diff_frame_metric frame; /* a frame metric, or NONE */
+	enum diff_finding_metric finding; /* a finding metric, or NONE */
+	char *rule;                       /* its rule's id */
 	enum diff_metric metric; /* DIFF_EXCL, DIFF_INCL or DIFF_CALLS */
 	enum clock_index clock;  /* times and totals */
 	char *glob;              /* over "CLASS.NAME", dotted; NULL: total */

@@ -31,6 +31,16 @@ format_name(const struct calltree *tree)
 	                                                     : "V1";
 }
 
+const char *
+summary_format_name(const struct calltree *tree)
+{
+	if (tree->header.format == TRACE_FORMAT_SIMPLEPERF)
+		return "simpleperf";
+	if (tree->header.format == TRACE_FORMAT_PPROF)
+		return "pprof";
+	return format_name(tree);
+}
+
 static const char *
 clock_name(enum trace_clock clock)
 {

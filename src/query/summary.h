@@ -17,6 +17,8 @@ struct summary {
 
 /* Describe tree in out (new lines the summary owns). */
 void summary_build(struct summary *out, const struct calltree *tree);
+/* The format's name in a few words ("V1 streaming", "simpleperf"). */
+const char *summary_format_name(const struct calltree *tree);
 /* Release the lines. */
 void summary_done(struct summary *summary);
 

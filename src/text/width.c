@@ -142,6 +142,36 @@ text_cut_left(const char *s, int width, const char *mark)
 	return out;
 }
 
+char *
+text_cut_right(const char *s, int width, const char *mark)
+{
+	size_t len = strlen(s), off = 0, w = 0, room;
+	char *out;
+
+	if ((int)text_width(s) <= width)
+		return xstrdup(s);
+	if (width <= 0)
+		return xstrdup("");
+	room = (size_t)width > text_width(mark)
+	               ? (size_t)width - text_width(mark)
+	               : 0;
+	while (off < len) {
+		char glyph[TEXT_GLYPH_MAX];
+		int gw;
+		size_t n = text_next_glyph(s + off, len - off, false, glyph,
+		                           &gw);
+
+		if (w + (size_t)gw > room)
+			break;
+		w += (size_t)gw;
+		off += n;
+	}
+	out = xmalloc(off + strlen(mark) + 1);
+	memcpy(out, s, off);
+	strcpy(out + off, mark);
+	return out;
+}
+
 bool
 text_is_clean(const char *s)
 {

@@ -51,6 +51,10 @@ size_t text_width(const char *s);
  * and the end of s that fits after it in width columns (cut between
  * glyphs; mark alone when nothing fits). */
 char *text_cut_left(const char *s, int width, const char *mark);
+/* A new string: s whole when it takes at most width columns, else the
+ * start of s that fits before mark in width columns, then mark (cut
+ * between glyphs); for text already escaped. */
+char *text_cut_right(const char *s, int width, const char *mark);
 /* True when s needs no escaping. */
 bool text_is_clean(const char *s);
 /* A new string: s with invalid bytes and control characters as \xNN,

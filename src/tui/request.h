@@ -45,6 +45,8 @@
 	  "frames view: every frame against the budget")                       \
 	R(VIEW_CALLS, "Views", "9 I",                                          \
 	  "calls view: each call of the selected method")                      \
+	R(VIEW_FINDINGS, "Views", "!",                                         \
+	  "findings view: what triage finds, by severity")                     \
 	R(CLOCK, "Profile", "c", "cycle the clock: cpu, wall, both")           \
 	R(SAMPLE_TYPE, "Profile", "y",                                         \
 	  "pprof, simpleperf: cycle the sample type (sizes, counts, events)")  \

@@ -41,7 +41,8 @@ struct list;
 	V(HELP, help, REQ_VIEW_HELP)                                           \
 	V(CALLTREE, calltree, REQ_VIEW_CALLTREE)                               \
 	V(FRAMES, frames, REQ_VIEW_FRAMES)                                     \
-	V(CALLS, calls, REQ_VIEW_CALLS)
+	V(CALLS, calls, REQ_VIEW_CALLS)                                        \
+	V(FINDINGS, findings, REQ_VIEW_FINDINGS)
 
 enum app_view {
 #define VIEW_ENUM(id, name, req) APP_VIEW_##id,

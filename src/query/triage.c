@@ -1,0 +1,862 @@
+/*
+ * triage: one pass over each thread's calls in pre-order per job: the
+ * rules' matches (a bit per rule per method, from one regexec per rule
+ * and method), the startup phases on the main thread, and the frames
+ * through query/frames.c, so that triage's frames are `frames`' own.
+ * A call is inside an open outermost match when the last call met at
+ * that match's depth is still the match: pre-order reaches any
+ * shallower depth only through that one.
+ */
+#include "config.h"
+
+#include "query/triage.h"
+
+#include "model/scope.h"
+#include "query/method-name.h"
+#include "util/alloc.h"
+#include "util/pattern.h"
+
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Methods triage knows by name, as flags per method. */
+enum {
+	KNOWN_IDLE = 1 << 0,        /* MessageQueue.nativePollOnce */
+	KNOWN_LOOPER = 1 << 1,      /* Looper.loop, ActivityThread.main */
+	KNOWN_DISPATCH = 1 << 2,    /* Handler.dispatchMessage */
+	KNOWN_TRAVERSAL = 1 << 3,   /* ViewRootImpl.performTraversals */
+	KNOWN_FULLY_DRAWN = 1 << 4, /* Activity.reportFullyDrawn */
+	KNOWN_RESTART = 1 << 5,     /* Activity.performRestart */
+};
+
+static const struct {
+	const char *id, *name;
+	const char *method[2]; /* the methods that make it, or NULL */
+	int parent;            /* the phase it lies in, or -1 */
+} phase_def[TRIAGE_PHASES] = {
+        [TRIAGE_P1] = {"P1",
+                       "bindApplication",
+                       {"android.app.ActivityThread.handleBindApplication"},
+                       -1},
+        [TRIAGE_P1A] = {"P1a",
+                        "Application object",
+                        {"android.app.LoadedApk.makeApplication"},
+                        TRIAGE_P1},
+        [TRIAGE_P1B] = {"P1b",
+                        "content providers",
+                        {"android.app.ActivityThread.installContentProviders"},
+                        TRIAGE_P1},
+        [TRIAGE_P1C] = {"P1c",
+                        "Application.onCreate",
+                        {"android.app.Instrumentation.callApplicationOnCreate"},
+                        TRIAGE_P1},
+        [TRIAGE_P2] = {"P2", "queue before launch", {NULL}, -1},
+        [TRIAGE_P3] = {"P3",
+                       "activity launch",
+                       {"android.app.ActivityThread.handleLaunchActivity",
+                        "android.app.servertransaction.LaunchActivityItem."
+                        "execute"},
+                       -1},
+        [TRIAGE_P3A] = {"P3a",
+                        "Activity.onCreate",
+                        {"android.app.Activity.performCreate"},
+                        TRIAGE_P3},
+        [TRIAGE_P3B] = {"P3b",
+                        "Activity.onStart",
+                        {"android.app.Activity.performStart",
+                         "android.app.ActivityThread.handleStartActivity"},
+                        -1},
+        [TRIAGE_P3C] = {"P3c",
+                        "resume",
+                        {"android.app.ActivityThread.handleResumeActivity"},
+                        -1},
+        [TRIAGE_P4] = {"P4", "first frame", {NULL}, -1},
+        [TRIAGE_P5] = {"P5", "fully drawn", {NULL}, -1},
+};
+
+const char *
+triage_phase_id(enum triage_phase_id p)
+{
+	return phase_def[p].id;
+}
+
+const char *
+triage_phase_name(enum triage_phase_id p)
+{
+	return phase_def[p].name;
+}
+
+const char *
+triage_main_how_text(enum triage_main_how how)
+{
+	switch (how) {
+	case TRIAGE_MAIN_PID:
+		return "tid == pid from the key";
+	case TRIAGE_MAIN_PROCESS:
+		return "tid == its process id";
+	case TRIAGE_MAIN_NAMED:
+		return "the thread named main (no pid)";
+	case TRIAGE_MAIN_NONE:
+		break;
+	}
+	return "not found: no pid and no thread named main";
+}
+
+/* Whether full name `full` is method `name`: "CLASS.METHOD" then a
+ * signature or nothing. */
+static bool
+method_is(const char *full, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(full, name, n) == 0 &&
+	       (full[n] == ' ' || full[n] == '\0');
+}
+
+static bool
+has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool *
+triage_app_methods(const struct calltree *tree)
+{
+	static const char *const platform[] = {"android.",
+	                                       "androidx.",
+	                                       "java.",
+	                                       "javax.",
+	                                       "dalvik.",
+	                                       "libcore.",
+	                                       "sun.",
+	                                       "jdk.",
+	                                       "com.android.",
+	                                       "kotlin.",
+	                                       "kotlinx.",
+	                                       "com.google.android.",
+	                                       "org.apache.harmony.",
+	                                       "org.json.",
+	                                       "org.xml.",
+	                                       "org.w3c."};
+	bool *app = xcalloc(tree->nmethods + 1, sizeof(*app));
+	size_t m, i;
+
+	for (m = 0; m < tree->nmethods; m++) {
+		char *name = method_full_name(&tree->methods[m]);
+		size_t sig = strcspn(name, " (");
+
+		/* A Java name has a dot before its signature; a native
+		 * frame's ("art::Thread::Run", "libc.so") is not. */
+		app[m] = memchr(name, '.', sig) && !strstr(name, "::");
+		for (i = 0; app[m] && i < sizeof(platform) / sizeof(*platform);
+		     i++)
+			if (has_prefix(name, platform[i]))
+				app[m] = false;
+		free(name);
+	}
+	return app;
+}
+
+/* The main thread: tid == pid (the key's, or a simpleperf thread's own
+ * process), else the thread named main. */
+static void
+find_main(struct triage *out, const struct calltree *tree)
+{
+	const char *pid = calltree_property(tree, "pid");
+	size_t i, best_calls = 0;
+	long t;
+
+	out->main = -1;
+	out->how = TRIAGE_MAIN_NONE;
+	if (pid && *pid) {
+		char *end;
+		unsigned long long v = strtoull(pid, &end, 10);
+
+		t = !*end && v <= UINT32_MAX
+		            ? calltree_find_thread(tree, (uint32_t)v)
+		            : -1;
+		if (t >= 0) {
+			out->main = t;
+			out->how = TRIAGE_MAIN_PID;
+			out->pid = v;
+			return;
+		}
+	}
+	for (i = 0; i < tree->nproperties; i++) {
+		const char *v = tree->properties[i].value;
+		unsigned long long tid, p;
+		char *end;
+
+		if (strcmp(tree->properties[i].key, "simpleperf-thread") != 0)
+			continue;
+		tid = strtoull(v, &end, 10);
+		if (*end != '\t')
+			continue;
+		p = strtoull(end + 1, &end, 10);
+		if (*end != '\t' || tid != p || tid > UINT32_MAX)
+			continue;
+		t = calltree_find_thread(tree, (uint32_t)tid);
+		if (t < 0 ||
+		    (out->main >= 0 &&
+		     calltree_thread_calls(tree, (size_t)t) <= best_calls))
+			continue;
+		out->main = t;
+		out->how = TRIAGE_MAIN_PROCESS;
+		out->pid = p;
+		best_calls = calltree_thread_calls(tree, (size_t)t);
+	}
+	if (out->main >= 0)
+		return;
+	for (i = 0; i < tree->nthreads; i++) {
+		if (strcmp(tree->threads[i].name, "main") == 0) {
+			out->main = (long)i;
+			out->how = TRIAGE_MAIN_NAMED;
+			return;
+		}
+	}
+}
+
+/* What a pass over one thread keeps per rule. */
+struct rule_state {
+	uint32_t open; /* the open outermost match, or CALL_NONE */
+	uint32_t open_depth;
+	struct triage_finding f;
+};
+
+struct pass {
+	const struct calltree *tree;
+	const struct triage_rules *rules;
+	const uint64_t *match; /* nwords per method */
+	size_t nwords;
+	const uint8_t *known;
+	enum clock_index k;
+	uint32_t *path;    /* path[d]: the last call met at depth d */
+	uint8_t *encloses; /* per call of the thread: holds a looper */
+	struct rule_state *st;
+};
+
+static bool
+rule_applies(const struct triage_rule *r, bool is_main)
+{
+	return r->threads == TRIAGE_ANY ||
+	       (r->threads == TRIAGE_MAIN) == is_main;
+}
+
+/* Mark the calls of thread t that hold a Looper.loop or
+ * ActivityThread.main call below them. */
+static void
+mark_enclosing(struct pass *p, size_t t)
+{
+	const struct calltree *tree = p->tree;
+	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
+	size_t i;
+
+	memset(p->encloses, 0, n);
+	for (i = 0; i < n; i++) {
+		uint32_t d = calltree_depth(tree, first + i);
+
+		p->path[d] = (uint32_t)i;
+		if (!(p->known[calltree_method(tree, first + i)] &
+		      KNOWN_LOOPER))
+			continue;
+		while (d-- > 0 && !p->encloses[p->path[d]])
+			p->encloses[p->path[d]] = 1;
+	}
+}
+
+static bool
+inside(const struct pass *p, const struct rule_state *s, uint32_t d)
+{
+	return s->open != CALL_NONE && s->open_depth < d &&
+	       p->path[s->open_depth] == s->open;
+}
+
+/* Call c, a new outermost match of rule r, into its finding. */
+static void
+take_call(struct pass *p, struct rule_state *s, uint32_t c, uint32_t d)
+{
+	const struct calltree *tree = p->tree;
+	uint64_t dur[CLOCK_COUNT];
+	bool lower = tree->calls.flags[c] & (CALL_OPEN_AT_END | CALL_ORPHAN);
+	int k;
+
+	calltree_durations(tree, c, dur);
+	s->open = c;
+	s->open_depth = d;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		s->f.total[k] += dur[k];
+	s->f.lower_bound |= lower;
+	if (!s->f.count++ || dur[p->k] > s->f.worst_dur[p->k]) {
+		s->f.worst = c;
+		s->f.worst_start = calltree_start(tree, c, p->k);
+		memcpy(s->f.worst_dur, dur, sizeof(dur));
+		s->f.worst_lower = lower;
+	}
+}
+
+/* The worst call's path: from its nearest dispatchMessage caller (or
+ * its thread's root) down to its own method. */
+static void
+worst_path(const struct pass *p, struct triage_finding *f)
+{
+	const struct calltree *tree = p->tree;
+	size_t n = 0, cap = 0, i;
+	uint32_t c = f->worst, *m = NULL;
+
+	while (c != CALL_NONE) {
+		uint32_t method = calltree_method(tree, c);
+
+		UTIL_GROW(m, cap, n + 1);
+		m[n++] = method;
+		if (p->known[method] & KNOWN_DISPATCH)
+			break;
+		c = calltree_parent(tree, c);
+	}
+	for (i = 0; i < n / 2; i++) {
+		uint32_t x = m[i];
+
+		m[i] = m[n - 1 - i];
+		m[n - 1 - i] = x;
+	}
+	f->path = m;
+	f->npath = n;
+}
+
+/* Estimated samples of a finding in a sampled recording; UINT64_MAX for
+ * an instrumented one. */
+static uint64_t
+finding_samples(const struct calltree *tree, const struct triage_finding *f,
+                enum clock_index k)
+{
+	if (tree->header.sample_weight)
+		return f->total[CLOCK_CPU] / tree->header.sample_weight;
+	if (tree->sampled && tree->sample_interval)
+		return (f->total[k] + tree->sample_interval / 2) /
+		       tree->sample_interval;
+	return UINT64_MAX;
+}
+
+/* The findings of thread t, appended to out. */
+static void
+thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
+{
+	const struct calltree *tree = p->tree;
+	const struct triage_rules *rules = p->rules;
+	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
+	bool is_main = out->main == (long)t;
+	size_t i, r;
+	bool any = false;
+
+	for (r = 0; r < rules->count; r++) {
+		memset(&p->st[r], 0, sizeof(p->st[r]));
+		p->st[r].open = CALL_NONE;
+		any |= rule_applies(&rules->rules[r], is_main);
+	}
+	if (!any || !n)
+		return;
+	mark_enclosing(p, t);
+	for (i = 0; i < n; i++) {
+		uint32_t c = (uint32_t)(first + i);
+		uint32_t m = calltree_method(tree, c);
+		uint32_t d = calltree_depth(tree, c);
+		const uint64_t *bits = p->match + (size_t)m * p->nwords;
+		size_t w;
+
+		p->path[d] = c;
+		if (p->known[m] & KNOWN_IDLE) {
+			uint64_t dur[CLOCK_COUNT];
+			int k;
+
+			calltree_durations(tree, c, dur);
+			for (r = 0; r < rules->count; r++) {
+				struct rule_state *s = &p->st[r];
+
+				if (!rules->rules[r].no_idle ||
+				    !inside(p, s, d))
+					continue;
+				for (k = 0; k < CLOCK_COUNT; k++)
+					s->f.idle[k] += dur[k];
+			}
+		}
+		for (w = 0; w < p->nwords; w++) {
+			uint64_t b = bits[w];
+
+			while (b) {
+				int bit = __builtin_ctzll(b);
+				struct rule_state *s;
+
+				b &= b - 1;
+				r = w * 64 + (size_t)bit;
+				s = &p->st[r];
+				if (!rule_applies(&rules->rules[r], is_main) ||
+				    inside(p, s, d))
+					continue;
+				if (p->encloses[i]) {
+					s->f.enclosing++;
+					continue;
+				}
+				take_call(p, s, c, d);
+			}
+		}
+	}
+	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+		struct triage_finding *f = &p->st[r].f;
+		double total, call;
+		int k;
+
+		if (!f->count)
+			continue;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			f->total[k] -= f->idle[k] < f->total[k] ? f->idle[k]
+			                                        : f->total[k];
+		out->rule_total[r] += f->total[p->k];
+		out->rule_count[r] += f->count;
+		total = (double)f->total[p->k];
+		call = (double)f->worst_dur[p->k];
+		if (!triage_when_holds(&rule->when, total, call,
+		                       (double)f->count))
+			continue;
+		f->samples = finding_samples(tree, f, p->k);
+		if (f->samples < TRIAGE_MIN_SAMPLES) {
+			out->undersampled++;
+			continue;
+		}
+		f->rule = r;
+		f->thread = (uint32_t)t;
+		f->severity = triage_when_holds(&rule->error, total, call,
+		                                (double)f->count)
+		                      ? TRIAGE_ERROR
+		                      : rule->severity;
+		worst_path(p, f);
+		UTIL_GROW(out->findings, *cap, out->count + 1);
+		out->findings[out->count++] = *f;
+	}
+}
+
+/* A bit per rule per method: whether the rule's pattern matches it. */
+static uint64_t *
+match_rules(const struct calltree *tree, const struct triage_rules *rules,
+            size_t nwords, char *why, size_t size)
+{
+	uint64_t *match =
+	        xcalloc((tree->nmethods + 1) * nwords, sizeof(*match));
+	char **names = xcalloc(tree->nmethods + 1, sizeof(*names));
+	size_t m, r;
+	bool ok = true;
+
+	for (m = 0; m < tree->nmethods; m++)
+		names[m] = method_full_name(&tree->methods[m]);
+	for (r = 0; r < rules->count && ok; r++) {
+		regex_t re;
+		char msg[200];
+
+		if (pattern_compile(&re, rules->rules[r].pattern,
+		                    REG_EXTENDED | REG_NOSUB, msg,
+		                    sizeof(msg))) {
+			snprintf(why, size, "rule %s: %s", rules->rules[r].id,
+			         msg);
+			ok = false;
+			break;
+		}
+		for (m = 0; m < tree->nmethods; m++)
+			if (regexec(&re, names[m], 0, NULL, 0) == 0)
+				match[m * nwords + r / 64] |= 1ULL << (r % 64);
+		regfree(&re);
+	}
+	for (m = 0; m < tree->nmethods; m++)
+		free(names[m]);
+	free(names);
+	if (!ok) {
+		free(match);
+		return NULL;
+	}
+	return match;
+}
+
+static uint8_t *
+known_methods(const struct calltree *tree)
+{
+	uint8_t *known = xcalloc(tree->nmethods + 1, 1);
+	size_t m;
+
+	for (m = 0; m < tree->nmethods; m++) {
+		char *n = method_full_name(&tree->methods[m]);
+
+		if (method_is(n, "android.os.MessageQueue.nativePollOnce"))
+			known[m] |= KNOWN_IDLE;
+		if (method_is(n, "android.os.Looper.loop") ||
+		    method_is(n, "android.app.ActivityThread.main"))
+			known[m] |= KNOWN_LOOPER;
+		if (method_is(n, "android.os.Handler.dispatchMessage"))
+			known[m] |= KNOWN_DISPATCH;
+		if (method_is(n, "android.view.ViewRootImpl.performTraversals"))
+			known[m] |= KNOWN_TRAVERSAL;
+		if (method_is(n, "android.app.Activity.reportFullyDrawn"))
+			known[m] |= KNOWN_FULLY_DRAWN;
+		if (method_is(n, "android.app.Activity.performRestart"))
+			known[m] |= KNOWN_RESTART;
+		free(n);
+	}
+	return known;
+}
+
+/* Phase p from call c. */
+static void
+set_phase(struct triage *out, enum triage_phase_id p, uint32_t c)
+{
+	const struct calltree *tree = out->tree;
+	struct triage_phase *ph = &out->phases[p];
+
+	ph->found = true;
+	ph->call = c;
+	ph->start = calltree_start(tree, c, out->clock);
+	calltree_durations(tree, c, ph->dur);
+	ph->lower_bound =
+	        tree->calls.flags[c] & (CALL_OPEN_AT_END | CALL_ORPHAN);
+}
+
+static uint64_t
+phase_end(const struct triage *t, enum triage_phase_id p)
+{
+	return t->phases[p].start + t->phases[p].dur[t->clock];
+}
+
+/* Whether frame call c (of thread calls [c, end)) draws: holds
+ * ViewRootImpl.performTraversals. */
+static bool
+frame_traverses(const struct calltree *tree, const uint8_t *known, size_t c,
+                size_t end)
+{
+	uint32_t d = calltree_depth(tree, c);
+	size_t i;
+
+	for (i = c + 1; i < end && calltree_depth(tree, i) > d; i++)
+		if (known[calltree_method(tree, i)] & KNOWN_TRAVERSAL)
+			return true;
+	return false;
+}
+
+/* The clock k reading at call c's end minus at call b's start. */
+static uint64_t
+span_between(const struct calltree *tree, size_t b, size_t c,
+             enum clock_index k)
+{
+	uint64_t from, to;
+
+	if (!tree->has_clock[k])
+		return 0;
+	from = calltree_start(tree, b, k);
+	to = calltree_end(tree, c, k);
+	return to > from ? to - from : 0;
+}
+
+/* The startup phases on the main thread (TRIAGE.md 4.2). */
+static void
+find_phases(struct triage *out, const uint8_t *known, const bool *is_frame)
+{
+	const struct calltree *tree = out->tree;
+	uint8_t *phase_of = xcalloc(tree->nmethods + 1, 1);
+	size_t first, end, i, m;
+	uint32_t rfd = CALL_NONE, restart = CALL_NONE;
+	uint64_t after;
+	int p, j;
+
+	if (out->main < 0 || !tree->calls.count)
+		goto done;
+	/* phase_of[m]: 1 + the phase method m makes. */
+	for (m = 0; m < tree->nmethods; m++) {
+		char *n = method_full_name(&tree->methods[m]);
+
+		for (p = 0; p < TRIAGE_PHASES && !phase_of[m]; p++)
+			for (j = 0; j < 2 && phase_def[p].method[j]; j++)
+				if (method_is(n, phase_def[p].method[j]))
+					phase_of[m] = (uint8_t)(p + 1);
+		free(n);
+	}
+	first = tree->threads[out->main].first_call;
+	end = first + tree->threads[out->main].ncalls;
+	for (i = first; i < end; i++) {
+		m = calltree_method(tree, i);
+		if (known[m] & KNOWN_FULLY_DRAWN && rfd == CALL_NONE)
+			rfd = (uint32_t)i;
+		if (known[m] & KNOWN_RESTART && restart == CALL_NONE)
+			restart = (uint32_t)i;
+		if (!phase_of[m])
+			continue;
+		p = phase_of[m] - 1;
+		if (out->phases[p].found)
+			continue;
+		/* A part of a phase lies in it. */
+		if (phase_def[p].parent >= 0 &&
+		    out->phases[phase_def[p].parent].found &&
+		    calltree_start(tree, i, out->clock) <
+		            out->phases[phase_def[p].parent].start)
+			continue;
+		set_phase(out, (enum triage_phase_id)p, (uint32_t)i);
+	}
+	if (out->phases[TRIAGE_P1].found && out->phases[TRIAGE_P3].found &&
+	    out->phases[TRIAGE_P3].start >= phase_end(out, TRIAGE_P1)) {
+		struct triage_phase *gap = &out->phases[TRIAGE_P2];
+		uint32_t a = out->phases[TRIAGE_P1].call;
+		uint32_t b = out->phases[TRIAGE_P3].call;
+		int k;
+
+		gap->found = true;
+		gap->call = CALL_NONE;
+		gap->start = phase_end(out, TRIAGE_P1);
+		for (k = 0; k < CLOCK_COUNT; k++)
+			if (tree->has_clock[k])
+				gap->dur[k] =
+				        calltree_start(tree, b,
+				                       (enum clock_index)k) -
+				        calltree_end(tree, a,
+				                     (enum clock_index)k);
+	}
+	/* The first frame: the first one to traverse after the launch. */
+	after = 0;
+	for (p = TRIAGE_P1; p <= TRIAGE_P3C; p++)
+		if (out->phases[p].found && phase_end(out, p) > after)
+			after = phase_end(out, p);
+	if (out->phases[TRIAGE_P1].found || out->phases[TRIAGE_P3].found)
+		for (i = first; i < end; i++) {
+			if (!is_frame[calltree_method(tree, i)] ||
+			    calltree_start(tree, i, out->clock) < after ||
+			    !frame_traverses(tree, known, i, end))
+				continue;
+			set_phase(out, TRIAGE_P4, (uint32_t)i);
+			break;
+		}
+	/* Fully drawn: reportFullyDrawn to the end of the next frame. */
+	for (i = rfd; rfd != CALL_NONE && i < end; i++) {
+		int k;
+
+		if (!is_frame[calltree_method(tree, i)] ||
+		    calltree_start(tree, i, out->clock) <
+		            calltree_start(tree, rfd, out->clock))
+			continue;
+		set_phase(out, TRIAGE_P5, rfd);
+		for (k = 0; k < CLOCK_COUNT; k++)
+			out->phases[TRIAGE_P5].dur[k] =
+			        span_between(tree, rfd, i, (enum clock_index)k);
+		out->phases[TRIAGE_P5].lower_bound |=
+		        tree->calls.flags[i] & (CALL_OPEN_AT_END | CALL_ORPHAN);
+		break;
+	}
+	if (out->phases[TRIAGE_P1].found)
+		out->launch = "cold";
+	else if (out->phases[TRIAGE_P3].found)
+		out->launch = "warm";
+	else if (restart != CALL_NONE || out->phases[TRIAGE_P3B].found ||
+	         out->phases[TRIAGE_P3C].found)
+		out->launch = "hot";
+	if (!out->launch)
+		goto done;
+	out->window_start = UINT64_MAX;
+	for (p = 0; p < TRIAGE_PHASES; p++) {
+		if (!out->phases[p].found || p == TRIAGE_P5)
+			continue;
+		if (out->phases[p].start < out->window_start)
+			out->window_start = out->phases[p].start;
+		if (phase_end(out, p) > out->window_end)
+			out->window_end = phase_end(out, p);
+		out->window_lower |= out->phases[p].lower_bound;
+	}
+	if (!out->phases[TRIAGE_P4].found)
+		out->window_lower = true;
+done:
+	free(phase_of);
+}
+
+/* Each slow frame's cause: the deepest application call lasting at least
+ * half the frame and starting in its first fifth. */
+static void
+find_causes(struct triage *out)
+{
+	const struct calltree *tree = out->tree;
+	const struct frames *fr = &out->frames;
+	bool *app = triage_app_methods(tree);
+	size_t i;
+
+	out->cause = xmalloc((fr->count + 1) * sizeof(*out->cause));
+	out->cause_share = xcalloc(fr->count + 1, sizeof(*out->cause_share));
+	for (i = 0; i < fr->count; i++) {
+		const struct drawn_frame *f = &fr->frames[i];
+		const struct tt_thread *th = &tree->threads[f->thread];
+		size_t end = (size_t)th->first_call + th->ncalls, c;
+		uint64_t len = f->dur[fr->clock];
+		uint32_t d, best_depth = 0;
+
+		out->cause[i] = CALL_NONE;
+		if (f->call == CALL_NONE || !frames_slow(fr, f) || !len)
+			continue;
+		d = calltree_depth(tree, f->call);
+		for (c = (size_t)f->call + 1;
+		     c < end && calltree_depth(tree, c) > d; c++) {
+			uint64_t cd, cs;
+			uint32_t cdepth;
+
+			if (!app[calltree_method(tree, c)])
+				continue;
+			cd = calltree_duration(tree, c, fr->clock);
+			cs = calltree_start(tree, c, fr->clock);
+			cdepth = calltree_depth(tree, c);
+			if (cd * 2 < len || (cs - f->start) * 5 > len ||
+			    cdepth <= best_depth)
+				continue;
+			out->cause[i] = (uint32_t)c;
+			out->cause_share[i] = (double)cd / (double)len;
+			best_depth = cdepth;
+		}
+	}
+	free(app);
+}
+
+static int
+finding_cmp(const void *a, const void *b, void *arg)
+{
+	const struct triage_finding *x = a, *y = b;
+	enum clock_index k = *(const enum clock_index *)arg;
+
+	if (x->severity != y->severity)
+		return x->severity > y->severity ? -1 : 1;
+	if (x->total[k] != y->total[k])
+		return x->total[k] > y->total[k] ? -1 : 1;
+	if (x->rule != y->rule)
+		return x->rule < y->rule ? -1 : 1;
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+bool
+triage_compute(struct triage *out, const struct calltree *tree,
+               const struct triage_rules *rules, const bool *is_frame,
+               double budget, char *why, size_t size)
+{
+	struct pass p = {0};
+	struct scope all;
+	size_t cap = 0, t, most = 0;
+	uint8_t *known;
+
+	memset(out, 0, sizeof(*out));
+	out->tree = tree;
+	out->clock = calltree_default_range_clock(tree);
+	p.nwords = (rules->count + 63) / 64 + 1;
+	p.match = match_rules(tree, rules, p.nwords, why, size);
+	if (!p.match)
+		return false;
+	find_main(out, tree);
+	known = known_methods(tree);
+	find_phases(out, known, is_frame);
+	scope_init_all(&all, tree);
+	frames_find(&out->frames, tree, &all, is_frame, budget);
+	scope_done(&all);
+	find_causes(out);
+	p.tree = tree;
+	p.rules = rules;
+	p.known = known;
+	p.k = out->clock;
+	p.path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*p.path));
+	p.st = xcalloc(rules->count + 1, sizeof(*p.st));
+	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
+	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
+	for (t = 0; t < tree->nthreads; t++)
+		if (tree->threads[t].ncalls > most)
+			most = tree->threads[t].ncalls;
+	p.encloses = xmalloc(most + 1);
+	for (t = 0; t < tree->nthreads && tree->calls.count; t++)
+		thread_findings(out, &cap, &p, t);
+	if (out->count > 1)
+		qsort_r(out->findings, out->count, sizeof(*out->findings),
+		        finding_cmp, &out->clock);
+	free(p.encloses);
+	free(p.st);
+	free(p.path);
+	free((void *)p.match);
+	free(known);
+	return true;
+}
+
+void
+triage_done(struct triage *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->count; i++)
+		free(t->findings[i].path);
+	free(t->findings);
+	free(t->cause);
+	free(t->cause_share);
+	free(t->rule_total);
+	free(t->rule_count);
+	frames_done(&t->frames);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t
+triage_finding_calls(const struct calltree *tree,
+                     const struct triage_rules *rules,
+                     const struct triage_finding *f, uint32_t **calls)
+{
+	const struct tt_thread *th = &tree->threads[f->thread];
+	size_t first = th->first_call, n = th->ncalls, i, count = 0, cap = 0;
+	uint8_t *known = known_methods(tree), *encloses = xcalloc(n + 1, 1);
+	uint32_t *path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
+	uint32_t open = CALL_NONE, open_depth = 0;
+	bool *want = xcalloc(tree->nmethods + 1, sizeof(*want));
+	char why[200];
+	regex_t re;
+	size_t m;
+
+	*calls = NULL;
+	if (!pattern_compile(&re, rules->rules[f->rule].pattern,
+	                     REG_EXTENDED | REG_NOSUB, why, sizeof(why))) {
+		for (m = 0; m < tree->nmethods; m++) {
+			char *name = method_full_name(&tree->methods[m]);
+
+			want[m] = regexec(&re, name, 0, NULL, 0) == 0;
+			free(name);
+		}
+		regfree(&re);
+	}
+	/* As thread_findings: the calls holding a looper, then the
+	 * outermost matches. */
+	for (i = 0; i < n; i++) {
+		uint32_t d = calltree_depth(tree, first + i);
+
+		path[d] = (uint32_t)i;
+		if (!(known[calltree_method(tree, first + i)] & KNOWN_LOOPER))
+			continue;
+		while (d-- > 0 && !encloses[path[d]])
+			encloses[path[d]] = 1;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t c = (uint32_t)(first + i), d = calltree_depth(tree, c);
+
+		path[d] = c;
+		if (!want[calltree_method(tree, c)] || encloses[i] ||
+		    (open != CALL_NONE && open_depth < d &&
+		     path[open_depth] == open))
+			continue;
+		UTIL_GROW(*calls, cap, count + 1);
+		(*calls)[count++] = c;
+		open = c;
+		open_depth = d;
+	}
+	free(want);
+	free(path);
+	free(encloses);
+	free(known);
+	return count;
+}
+
+size_t
+triage_count_severity(const struct triage *t, enum triage_severity s)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < t->count; i++)
+		n += t->findings[i].severity == s;
+	return n;
+}

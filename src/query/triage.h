@@ -1,0 +1,142 @@
+/*
+ * triage: the findings of the rules (query/triage-rules.h) in a model,
+ * with the main thread, the startup phases and the frames, for
+ * `tracetui triage` and the viewer's Findings view.
+ *
+ * A finding is one rule on one thread: the outermost calls its pattern
+ * matches there (a matching call inside another is part of it), their
+ * union's time on both clocks (with the rule's no-idle flag, less the
+ * idle android.os.MessageQueue.nativePollOnce calls inside them), their
+ * count, and the longest of them (on the judging clock: wall when the
+ * trace has it) with its path from android.os.Handler.dispatchMessage
+ * (the unit of main-thread work) down, or from the thread's root.  A
+ * matching call that holds android.os.Looper.loop or
+ * android.app.ActivityThread.main (reflection's Method.invoke above a
+ * whole thread) holds everything: it is left out, counted apart, and the
+ * calls inside it count as outermost.  A call open at either end of the
+ * trace makes the numbers lower bounds.  In a sampled recording a
+ * finding under TRIAGE_MIN_SAMPLES samples is left out, and counted.
+ *
+ * The main thread is the thread whose id is the process id (the key's
+ * pid, or a simpleperf recording's thread records), else the thread
+ * named "main".
+ */
+#ifndef TRACETUI_TRIAGE_H
+#define TRACETUI_TRIAGE_H
+
+#include "model/calltree.h"
+#include "query/frames.h"
+#include "query/triage-rules.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	TRIAGE_MIN_SAMPLES = 4, /* a sampled finding's least samples */
+};
+
+enum triage_main_how {
+	TRIAGE_MAIN_NONE,    /* not found */
+	TRIAGE_MAIN_PID,     /* tid == the key's pid */
+	TRIAGE_MAIN_PROCESS, /* tid == its process id (simpleperf) */
+	TRIAGE_MAIN_NAMED,   /* the thread named "main" */
+};
+
+struct triage_finding {
+	size_t rule; /* index into the rules */
+	uint32_t thread;
+	enum triage_severity severity;
+	uint64_t total[CLOCK_COUNT]; /* the union, less idle with no-idle */
+	uint64_t idle[CLOCK_COUNT];  /* idle left out */
+	uint64_t count;              /* outermost calls */
+	uint64_t samples;            /* sampled: the samples, estimated */
+	uint64_t enclosing;          /* calls left out: they hold a looper */
+	bool lower_bound;            /* a call open at an end */
+	uint32_t worst;              /* the longest call */
+	uint64_t worst_start;        /* on the judging clock */
+	uint64_t worst_dur[CLOCK_COUNT];
+	bool worst_lower;
+	uint32_t *path; /* methods, from dispatchMessage or the root down to
+	                   the worst call's own */
+	size_t npath;
+};
+
+/* The startup phases (TRIAGE.md 4.2), in order. */
+enum triage_phase_id {
+	TRIAGE_P1,  /* bindApplication */
+	TRIAGE_P1A, /* LoadedApk.makeApplication */
+	TRIAGE_P1B, /* content providers */
+	TRIAGE_P1C, /* Application.onCreate */
+	TRIAGE_P2,  /* the queue between bindApplication and the launch */
+	TRIAGE_P3,  /* activity launch */
+	TRIAGE_P3A, /* Activity.onCreate */
+	TRIAGE_P3B, /* Activity.onStart */
+	TRIAGE_P3C, /* resume */
+	TRIAGE_P4,  /* the first frame */
+	TRIAGE_P5,  /* fully drawn */
+	TRIAGE_PHASES,
+};
+
+struct triage_phase {
+	bool found;
+	uint32_t call;  /* CALL_NONE for a gap */
+	uint64_t start; /* on the judging clock */
+	uint64_t dur[CLOCK_COUNT];
+	bool lower_bound; /* began before the trace or ended after it */
+};
+
+struct triage {
+	const struct calltree *tree;
+	enum clock_index clock; /* the judging clock */
+	long main;              /* thread index, or -1 */
+	enum triage_main_how how;
+	uint64_t pid; /* the process id that found it */
+	struct triage_phase phases[TRIAGE_PHASES];
+	const char *launch; /* "cold", "warm", "hot", or NULL: no launch */
+	uint64_t window_start, window_end; /* first phase to first frame */
+	bool window_lower;
+	struct frames frames;
+	uint32_t *cause;     /* per frame: the cause's call, or CALL_NONE */
+	double *cause_share; /* and its share of the frame */
+	struct triage_finding *findings; /* by severity, then total */
+	size_t count;
+	size_t undersampled; /* findings left out, under the samples */
+	/* Per rule, whatever its thresholds: over the threads it looks at,
+	 * the union (judging clock, idle left out as it says) and count. */
+	uint64_t *rule_total, *rule_count;
+};
+
+/* The id ("P3") and name ("activity launch") of phase p. */
+const char *triage_phase_id(enum triage_phase_id p);
+const char *triage_phase_name(enum triage_phase_id p);
+/* How the main thread was found, in words. */
+const char *triage_main_how_text(enum triage_main_how how);
+
+/*
+ * Triage tree: the main thread, the startup phases, the frames (of the
+ * frame methods is_frame, against budget microseconds, as `frames`
+ * finds them) and each slow frame's cause, and the findings of rules.
+ * False with why[0..size) when a rule's pattern does not compile.
+ */
+bool triage_compute(struct triage *out, const struct calltree *tree,
+                    const struct triage_rules *rules, const bool *is_frame,
+                    double budget, char *why, size_t size);
+/* Release what triage_compute made. */
+void triage_done(struct triage *t);
+
+/* The methods whose full name is an application's, not the platform's
+ * (android., java., kotlin. ...), as a flag per method (caller frees). */
+bool *triage_app_methods(const struct calltree *tree);
+
+/* The calls finding f of rules counts: the outermost calls its rule's
+ * pattern matches on its thread, but those holding a looper, in
+ * pre-order, into *calls (the caller frees it); how many. */
+size_t triage_finding_calls(const struct calltree *tree,
+                            const struct triage_rules *rules,
+                            const struct triage_finding *f, uint32_t **calls);
+
+/* Count of findings of severity s. */
+size_t triage_count_severity(const struct triage *t, enum triage_severity s);
+
+#endif

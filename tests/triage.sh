@@ -1,0 +1,287 @@
+#!/bin/sh
+# triage.sh: `tracetui triage`.
+#
+# - A hand-made trace (below) whose findings are worked out by hand: the
+#   outermost calls of a rule (a binder proxy holding a transact counts
+#   once), idle left out of a no-idle rule, a call open at the end making
+#   a lower bound, a matching call that holds Looper.loop left out, the
+#   main thread by the key's pid (and by name without one), a rule for
+#   other threads; --threshold, --rules (extending, replacing, refused
+#   lines), --fail-on, every format, one screen of text; diff's
+#   --fail-if on a rule's total and count; the man page's rules against
+#   the built-in table; a profile of values refused.
+# - Real traces and simpleperf recordings: the acceptance numbers
+#   (AndroidMethodTraceParser's main thread and binder calls, Launcher's
+#   Thread.sleep, android-methods-profiler's launch phase); every
+#   finding's total is the union of the calls its drill command lists
+#   (run, and its calls' outermost ones summed here), its count theirs;
+#   the frames equal `frames`; no text line is wider than 80 columns and
+#   the first screen fits 24 lines.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+command -v python3 >/dev/null || skip_all "no python3"
+LC_ALL=C
+export LC_ALL
+cd "$tmp" || exit 1
+
+# Wall times, microseconds (cpu times are small).  ui (tid 1 = pid):
+# Method.invoke > ActivityThread.main > Looper.loop, all open at the end
+# (650000); idle 3..100000; a message 100001..400000 holding App.work
+# (a binder proxy 110000..160000 holding a transact, a transact
+# 200000..230000, Object.wait 230000..290000 holding idle 240000..280000)
+# and Thread.sleep 300001..310001; a message open from 400001 to the end
+# holding a transact 500000..650000.
+#   R6 binder: 50000 + 30000 + 150000 = 230000 in 3 calls, cpu 100 + 50 +
+#     100 = 250; the longest 150000 >= 100 ms: error.
+#   R7 wait: 60000 + 10000 less 40000 idle = 30000 in 2, cpu 10 + 50;
+#     the longest 60000 < 100 ms: warn.
+#   R19 message at --threshold R19=200: 299999 + 249999 less 40000 =
+#     509998 in 2, a lower bound (open at the end).
+#   R14a gc on worker (tid 2): 5000, warn.
+cat >h.spec <<'SPEC'
+format v1
+version 3
+clock dual
+vm art
+property pid=1
+thread 1 ui
+thread 2 worker
+method 0x4 java.lang.reflect.Method invoke (Ljava/lang/Object;)Ljava/lang/Object; Method.java
+method 0x8 android.app.ActivityThread main ([Ljava/lang/String;)V ActivityThread.java
+method 0xc android.os.Looper loop ()V Looper.java
+method 0x10 android.os.Handler dispatchMessage (Landroid/os/Message;)V Handler.java
+method 0x14 android.os.BinderProxy transact (I)Z Binder.java
+method 0x18 android.app.IFoo$Stub$Proxy get ()V IFoo.java
+method 0x1c java.lang.Thread sleep (J)V Thread.java
+method 0x20 android.os.MessageQueue nativePollOnce (JI)V MessageQueue.java
+method 0x24 java.lang.Object wait ()V Object.java
+method 0x28 com.example.App work ()V App.java
+method 0x2c java.lang.System gc ()V System.java
+
+call 1 0x4 0 0 - - {
+	call 1 0x8 1 1 - - {
+		call 1 0xc 2 2 - - {
+			call 1 0x20 3 3 3 100000
+			call 1 0x10 4 100001 504 400000 {
+				call 1 0x28 5 100002 405 300000 {
+					call 1 0x18 6 110000 106 160000 {
+						call 1 0x14 7 110001 105 159999
+					}
+					call 1 0x14 107 200000 157 230000
+					call 1 0x24 158 230000 168 290000 {
+						call 1 0x20 159 240000 159 280000
+					}
+				}
+				call 1 0x1c 406 300001 456 310001
+			}
+			call 1 0x10 505 400001 - - {
+				call 1 0x14 506 500000 606 650000
+			}
+		}
+	}
+}
+call 2 0x2c 0 0 10 5000
+SPEC
+"$MKTRACE" h.spec h.trace || skip_all "mktrace failed"
+sed -e '/^property pid/d' -e 's/^thread 1 ui/thread 1 main/' h.spec >n.spec
+"$MKTRACE" n.spec n.trace || skip_all "mktrace failed"
+
+# A rule matching Method.invoke, which holds Looper.loop: left out.
+printf 'U1\treflect\tmain\tcount>=1\twarn\t-\t-\t^java\\.lang\\.reflect\\.Method\\.invoke( |$)\tmine\n' >invoke.rules
+"$TRACETUI" triage -f json --threshold R19=200 --rules invoke.rules \
+	h.trace >h.json 2>err
+ok $? "triage -f json: status 0"
+"$TRACETUI" triage -f json n.trace >n.json 2>>err
+python3 - h.json n.json >py.out 2>&1 <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
+f = {x["id"]: x for x in h["findings"]}
+def check(what, got, want):
+    print(("ok " if got == want else "bad ") + what + ": %r, want %r" % (got, want))
+check("main", h["main_thread"], {"tid": 1, "name": "ui", "how": "pid"})
+check("main by name", n["main_thread"], {"tid": 1, "name": "main", "how": "named"})
+check("ids", sorted(f), ["R14a", "R19", "R6", "R7"])
+r = f["R6"]
+check("R6", (r["total_us"], r["cpu_us"], r["count"], r["severity"], r["lower_bound"]),
+      (230000, 250, 3, "error", False))
+check("R6 worst", (r["worst"]["start_us"], r["worst"]["wall_us"], r["worst"]["path"]),
+      (500000, 150000, ["android.os.Handler.dispatchMessage (Landroid/os/Message;)V",
+                        "android.os.BinderProxy.transact (I)Z"]))
+check("R6 drill", r["drill"].startswith("tracetui calls -t 1 -s wall h.trace '^("), True)
+r = f["R7"]
+check("R7", (r["total_us"], r["idle_us"], r["cpu_us"], r["count"], r["severity"]),
+      (30000, 40000, 60, 2, "warn"))
+r = f["R19"]
+check("R19", (r["total_us"], r["idle_us"], r["count"], r["lower_bound"], r["severity"]),
+      (509998, 40000, 2, True, "warn"))
+r = f["R14a"]
+check("R14a", (r["thread"], r["tid"], r["total_us"], r["severity"]), ("worker", 2, 5000, "warn"))
+check("order", [x["id"] for x in h["findings"]], ["R6", "R19", "R7", "R14a"])
+check("no R19 at 700 ms", [x["id"] for x in n["findings"]], ["R6", "R7", "R14a"])
+PY
+grep -q '^bad' py.out
+ok $((!$?)) "hand-made trace: the findings worked out by hand"
+grep '^bad\|Error' py.out | diag
+
+# The gate.
+"$TRACETUI" triage h.trace >/dev/null 2>&1
+ok $? "no --fail-on: status 0"
+"$TRACETUI" triage --fail-on error h.trace >/dev/null 2>&1
+ok $(($? != 1)) "--fail-on error with an error finding: status 1"
+"$TRACETUI" triage --fail-on error --threshold R6=200 h.trace >/dev/null 2>&1
+ok $? "--fail-on error, the error moved away: status 0"
+"$TRACETUI" triage --fail-on warn --threshold R6=200 h.trace >/dev/null 2>&1
+ok $(($? != 1)) "--fail-on warn with a warning: status 1"
+
+# --rules: replacing the table, refused lines.
+printf 'clear\nX1\tbinder\tany\ttotal>=1ms\terror\t-\t-\tBinderProxy\n' >only.rules
+"$TRACETUI" triage -f tsv --rules only.rules h.trace >only.tsv 2>err
+ok $? "--rules with clear: status 0"
+awk -F'\t' 'NR > 1 { print $1, $4, $6, $8 }' only.tsv >got
+printf 'X1 ui 229998 3\n' >want
+cmp -s got want
+ok $? "--rules with clear: only its rule, the three transacts"
+printf 'X1\tbinder\tmain\ttotal>=1ms\n' >short.rules
+printf 'X1\tbinder\tmain\tsome>=1\twarn\t-\t-\tBinder\n' >when.rules
+printf 'X1\tbinder\tmain\ttotal>=1\twarn\t-\t-\t(((\n' >re.rules
+for r in short when re; do
+	"$TRACETUI" triage --rules $r.rules h.trace >/dev/null 2>err
+	[ $? -eq 2 ] && grep -q "$r.rules: line 1: " err
+	ok $? "--rules $r.rules: refused with status 2 and its line"
+done
+"$TRACETUI" triage --threshold R99=5 h.trace >/dev/null 2>err
+[ $? -eq 2 ] && grep -q 'no rule' err
+ok $? "--threshold of an unknown rule: status 2"
+"$TRACETUI" triage --fail-on sometimes h.trace >/dev/null 2>err
+ok $(($? != 2)) "--fail-on sometimes: status 2"
+
+# diff --fail-if on a rule's numbers: the last transact 50 ms longer.
+sed 's/606 650000/606 700000/' h.spec >slow.spec
+"$MKTRACE" slow.spec slow.trace || skip_all "mktrace failed"
+"$TRACETUI" diff --fail-if 'finding_total(R6) > +40ms' h.trace slow.trace \
+	>/dev/null 2>err
+[ $? -eq 1 ] &&
+	grep -q "finding_total(R6) > +40ms: base 230.000 ms, new 280.000 ms (+50.000 ms)" err
+ok $? "diff --fail-if finding_total(R6): 230 to 280 ms holds"
+cat err | diag
+"$TRACETUI" diff --fail-if 'finding_total(R6) > +60ms' \
+	--fail-if 'finding_count(R6) > +0' h.trace slow.trace >/dev/null 2>err
+ok $? "diff --fail-if: 50 ms is not over 60, the count unchanged"
+"$TRACETUI" diff --fail-if 'finding_total(R99) > +1ms' h.trace slow.trace \
+	>/dev/null 2>err
+[ $? -eq 2 ] && grep -q "no triage rule has the id 'R99'" err
+ok $? "diff --fail-if of an unknown rule: status 2"
+"$TRACETUI" diff --fail-if 'finding_count(R6) > +1ms' h.trace slow.trace \
+	>/dev/null 2>err
+ok $(($? != 2)) "diff --fail-if finding_count with a time unit: status 2"
+"$TRACETUI" diff --fail-if 'finding_total(R6) > +1ms' h.trace h.trace -- \
+	slow.trace slow.trace >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "one trace per side" err
+ok $? "diff over runs refuses finding numbers"
+
+# The man page lists every built-in rule, with its WHEN.
+python3 - "$abs_srcdir/src/query/triage-rules.c" "$abs_srcdir/doc/tracetui.1.in" \
+	>man.out 2>&1 <<'PY'
+import re, sys
+src = open(sys.argv[1]).read(); man = open(sys.argv[2]).read()
+rules = re.findall(r'^"([A-Z][0-9a-z]*)\\t[^\\]*\\t[a-z]+\\t([a-z]+>=?[0-9.]+m?s?)\\t', src, re.M)
+listed = re.findall(r'^\.TP\n\.B ([A-Z][0-9a-z]*)\n[^\n]*? when ([a-z]+>=?[0-9.]+m?s?)[,.]', man, re.M)
+print("ok" if rules and rules == listed else "bad %r\n%r" % (rules, listed))
+PY
+grep -qx ok man.out
+ok $? "the man page lists every built-in rule and its WHEN, in order"
+grep -v '^ok' man.out | diag
+
+# A profile of values has no calls in time.
+"$TRACETUI" triage "$abs_srcdir/tests/fixtures/hprof-samples.txt" >/dev/null 2>err
+[ $? -eq 2 ] && grep -q 'a profile of values' err
+ok $? "triage of an hprof profile: refused with status 2"
+
+# Real recordings.
+set --
+for f in AndroidMethodTraceParser__cpu_trace Launcher__app \
+	android-methods-profiler__legacy perflib__streaming \
+	firefox-profiler__art-trace-regular AppMethodOrder__oldVersion; do
+	[ -f "$SHARED_TRACES/$f.trace" ] && set -- "$@" "$SHARED_TRACES/$f.trace"
+done
+for f in aosp__display_bitmaps.trace firefox-profiler__simpleperf-cpu-clock.trace.gz; do
+	[ -f "$SHARED_SIMPLEPERF/$f" ] && set -- "$@" "$SHARED_SIMPLEPERF/$f"
+done
+if [ $# -eq 0 ]; then
+	ok 0 "# SKIP no shared traces"
+	done_testing
+	exit
+fi
+TRACETUI="$TRACETUI" python3 - "$@" >real.out 2>&1 <<'PY'
+import json, os, re, shlex, subprocess, sys
+tt = os.environ["TRACETUI"]
+def run(args):
+    return subprocess.run([tt] + args, capture_output=True, text=True)
+def say(good, what):
+    print(("ok " if good else "bad ") + what)
+for path in sys.argv[1:]:
+    name = os.path.basename(path)
+    j = json.loads(run(["triage", "-f", "json", path]).stdout)
+    k = "wall_us"
+    for f in j["findings"]:
+        args = shlex.split(f["drill"])
+        assert args[:2] == ["tracetui", "calls"]
+        out = run(["calls", "-f", "tsv"] + args[2:]).stdout.splitlines()
+        head = out[0].split("\t")
+        wi, si, di = head.index("wall_us"), head.index("start_us"), head.index("depth")
+        calls = sorted(((int(r[si]), int(r[di]), int(r[wi] or 0))
+                        for r in (l.split("\t") for l in out[1:])))
+        total = count = 0
+        end = -1; depth = -1
+        for s, d, w in calls:
+            if s < end and d > depth or (s == end == s + w and d > depth):
+                continue  # inside the last outermost call
+            total += w; count += 1; end = s + w; depth = d
+        want = f["total_us"] + f["idle_us"]
+        say(total == want and count == f["count"] and f["enclosing"] == 0,
+            "%s %s on %d: drill's calls %d in %d, finding %d in %d"
+            % (name, f["id"], f["tid"], total, count, want, f["count"]))
+    # Frames: each thread's summary as `frames` prints it.
+    lines = run(["frames", path]).stdout.splitlines()
+    got = {}
+    for l in lines:
+        m = re.match(r".* \((\d+)\): (\d+) frames?, (\d+) slow, (\d+) frozen; p50 (\S+) p90 (\S+) p95 (\S+) p99 (\S+) max (\S+) ms$", l)
+        if m:
+            v = m.groups()
+            got[int(v[0])] = [int(x) for x in v[1:4]] + [round(float(x) * 1000) for x in v[4:]]
+    mine = {t["tid"]: [t["frames"], t["slow"], t["frozen"], t["p50_us"], t["p90_us"],
+                       t["p95_us"], t["p99_us"], t["max_us"]] for t in j["frames"]["threads"]}
+    say(got == mine, "%s: frames equal `frames` (%d threads)" % (name, len(got)))
+    # Text: 80 columns, one screen.
+    text = subprocess.run([tt, "triage", path], capture_output=True, text=True,
+                          env=dict(os.environ, COLUMNS="80", LC_ALL="C.UTF-8")).stdout
+    rows = text.splitlines()
+    say(max(len(r) for r in rows) <= 80 and len(rows) <= 23,
+        "%s: text in 80 columns and 23 lines (%d, %d)" % (name, max(len(r) for r in rows), len(rows)))
+    f = {(x["id"], x["tid"]): x for x in j["findings"]}
+    if name.startswith("AndroidMethodTraceParser"):
+        say(j["main_thread"] == {"tid": 3001, "name": "LauncherApplication-framethread", "how": "pid"},
+            "AndroidMethodTraceParser: main is 3001 LauncherApplication-framethread, by pid")
+        b = f.get(("R6", 3001))
+        say(b is not None and round(b["total_us"] / 100) == 10736 and b["count"] == 133,
+            "AndroidMethodTraceParser: binder on main, 1073.6 ms in 133 calls")
+    if name.startswith("Launcher__app"):
+        w = f.get(("R7", j["main_thread"]["tid"]))
+        say(w is not None and w["worst"]["method"].startswith("java.lang.Thread.sleep ")
+            and round(w["worst"]["wall_us"] / 100) == 25016,
+            "Launcher__app: 2501.6 ms of Thread.sleep on main")
+    if name.startswith("android-methods-profiler"):
+        p = {x["id"]: x for x in j["startup"]["phases"]}
+        say("P3" in p and round(p["P3"]["wall_us"] / 100) == 30499 and p["P3"]["name"] == "activity launch",
+            "android-methods-profiler__legacy: launch phase 3049.9 ms")
+PY
+grep -q '^bad\|Error' real.out
+ok $((!$?)) "real recordings: drill commands, frames, screen, acceptance"
+grep -c '^ok' real.out | sed 's/^/checks passed: /' | diag
+grep -v '^ok' real.out | head -20 | diag
+
+done_testing
