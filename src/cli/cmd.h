@@ -276,5 +276,10 @@ int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
+int cmd_leaks(int argc, char **argv);
+/* A command (argv[0]) on a Java heap dump: run and its status, or -1
+ * when argv names no heap dump and the trace commands go on. */
+int cmd_heap_dispatch(int argc, char **argv);
 
 #endif
