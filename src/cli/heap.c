@@ -122,7 +122,7 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 	o->format = TABLE_TEXT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:n:f:h", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "s:n:f:h", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 's':
@@ -241,7 +241,9 @@ open_dump(const struct heap_opts *o, const char *path)
 		          path, (unsigned long long)d->cut.offset,
 		          d->cut.message);
 	if (!d->nobjects) {
-		cmd_error(NULL, "%s: holds no object to show", path);
+		cmd_error(NULL, "%s: offset %zu: the dump ends before its first "
+		                "object",
+		          path, d->size);
 		heap_dump_free(d);
 		return NULL;
 	}
@@ -302,7 +304,8 @@ heap_info(struct heap_opts *o)
 	struct heap_dump *d = open_dump(o, o->args[0]);
 	struct heap_dominators dom;
 	uint64_t by_tag[256] = {0}, shallow = 0, *heap_objects, *heap_bytes;
-	size_t i, run = 0;
+	uint64_t largest[10] = {0};
+	size_t i, k, run = 0;
 
 	if (!d)
 		return CMD_INPUT;
@@ -316,6 +319,12 @@ heap_info(struct heap_opts *o)
 			run++;
 		by_tag[heap_tag(d, (uint32_t)i)]++;
 		shallow += s;
+		/* The ten largest, kept in order by insertion. */
+		for (k = 10; k > 0 && largest[k - 1] < s; k--)
+			if (k < 10)
+				largest[k] = largest[k - 1];
+		if (k < 10)
+			largest[k] = s;
 		if (d->nruns) {
 			heap_objects[d->runs[run].heap]++;
 			heap_bytes[d->runs[run].heap] += s;
@@ -347,6 +356,10 @@ heap_info(struct heap_opts *o)
 	printf("reachable: %zu objects, %llu bytes\n", dom.reachable,
 	       (unsigned long long)dom.reachable_bytes);
 	printf("shallow bytes: %llu\n", (unsigned long long)shallow);
+	printf("largest shallow sizes:");
+	for (k = 0; k < 10 && k < d->nobjects; k++)
+		printf(" %llu", (unsigned long long)largest[k]);
+	putchar('\n');
 	free(heap_objects);
 	free(heap_bytes);
 	heap_dominators_done(&dom);
@@ -607,6 +620,17 @@ by_retained(const void *a, const void *b)
 	       (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
+/* Whether class name is what, or ends with ".what" or "$what". */
+static bool
+class_is(const char *name, const char *what)
+{
+	size_t n = strlen(name), w = strlen(what);
+
+	return strcmp(name, what) == 0 ||
+	       (n > w && strcmp(name + n - w, what) == 0 &&
+	        (name[n - w - 1] == '.' || name[n - w - 1] == '$'));
+}
+
 static int
 heap_paths_cmd(struct heap_opts *o)
 {
@@ -627,7 +651,7 @@ heap_paths_cmd(struct heap_opts *o)
 			found[n++] = at;
 	} else {
 		for (i = 0; i < d->nobjects; i++)
-			if (strcmp(d->classes[d->klass[i]].name, what) == 0 &&
+			if (class_is(d->classes[d->klass[i]].name, what) &&
 			    heap_tag(d, (uint32_t)i) != HEAP_CLASS_DUMP)
 				found[n++] = (uint32_t)i;
 	}
@@ -886,8 +910,8 @@ heap_diff(struct heap_opts *o)
 	        "base_shallow_bytes", "new_shallow_bytes", "base_retained_bytes",
 	        "new_retained_bytes"};
 	static const char *const text_names[] = {
-	        "Class", "Instances", "New", "Shallow", "New", "Retained",
-	        "New"};
+	        "Class",       "Instances", "New instances", "Shallow",
+	        "New shallow", "Retained",  "New retained"};
 	static const enum table_kind kinds[] = {
 	        TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
 	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER};

@@ -1,6 +1,8 @@
 /*
  * heap-paths: the shortest strong path from a GC root to an object:
- * a breadth-first search from every root at once.
+ * a breadth-first search from every root the program holds (statics,
+ * threads, frames, monitors), then from those the VM or native code
+ * holds (JNI globals, interned strings, ...) for what is left.
  */
 #ifndef TRACETUI_QUERY_HEAP_PATHS_H
 #define TRACETUI_QUERY_HEAP_PATHS_H
