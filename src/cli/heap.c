@@ -12,10 +12,13 @@
 #include "cli/cmd.h"
 #include "model/heap.h"
 #include "query/heap-dominators.h"
+#include "query/heap-flame.h"
 #include "query/heap-histogram.h"
 #include "query/heap-paths.h"
 #include "read/load.h"
+#include "text/markup.h"
 #include "text/table.h"
+#include "text/width.h"
 #include "util/alloc.h"
 
 #include <fnmatch.h>
@@ -64,7 +67,8 @@ heap_usage(const char *cmd, FILE *out)
 	        "destroyed\n"
 	        "              Activities, detached Fragments)\n"
 	        "  diff BASE NEW   the change per class\n"
-	        "  folded, flamegraph   retained size by dominator path\n\n"
+	        "  folded, flamegraph   retained size by dominator path "
+	        "(folded stacks, SVG)\n\n"
 	        "Options:\n"
 	        "  -s, --sort COLUMN   retained (default), shallow, "
 	        "instances, class\n"
@@ -1007,81 +1011,147 @@ heap_diff(struct heap_opts *o)
 
 /* ---- folded and flamegraph ---- */
 
-/* The folded stacks of retained size: per node of the dominator tree
- * at or above the --min-pct floor, its class path from the root and
- * its retained size less its shown children's (what it holds
- * itself and through what is left out). */
-static void
-folded_lines(const struct heap_opts *o, const struct heap_dump *d,
-             const struct heap_dominators *dom, FILE *out)
+/* The floor --min-pct sets, in bytes (at least 1). */
+static uint64_t
+min_bytes(const struct heap_opts *o, const struct heap_dominators *dom)
 {
-	struct tree_frame *stack;
-	size_t sp = 0, cap = 64;
 	uint64_t floor = (uint64_t)((double)dom->reachable_bytes *
 	                            o->min_pct / 100.0);
-	const char **names;
-	uint32_t n = (uint32_t)d->nobjects;
 
-	if (!floor)
-		floor = 1;
-	names = xmalloc_large(cap, sizeof(char *));
-	stack = xmalloc_large(cap, sizeof(*stack));
-	stack[sp++] = (struct tree_frame){n, dom->first[n], 0};
-	while (sp) {
-		struct tree_frame *f = &stack[sp - 1];
-		uint32_t c;
-		uint64_t self;
-		size_t k;
+	return floor ? floor : 1;
+}
 
-		if (f->next == dom->first[f->node + 1] ||
-		    dom->retained[dom->children[f->next]] < floor) {
-			sp--;
+/* Each class path with bytes of its own, "a;b;c bytes". */
+static void
+folded_lines(const struct heap_flame *f, FILE *out)
+{
+	const char **names = xmalloc_large(f->n + 1, sizeof(char *));
+	size_t i;
+
+	/* What the roots' dominator subtrees under the floor hold. */
+	if (f->n && f->nodes[0].self)
+		fprintf(out, "(below --min-pct) %llu\n",
+		        (unsigned long long)f->nodes[0].self);
+	for (i = 1; i < f->n; i++) {
+		const struct heap_flame_node *n = &f->nodes[i];
+		uint32_t at, k = 0, m;
+
+		if (!n->self)
 			continue;
-		}
-		c = dom->children[f->next++];
-		names[sp - 1] = d->classes[d->klass[c]].name;
-		if (heap_class_of_object(d, c) != HEAP_NONE)
-			names[sp - 1] = d->classes[heap_class_of_object(d, c)].name;
-		self = dom->retained[c];
-		for (k = dom->first[c]; k < dom->first[c + 1]; k++)
-			if (dom->retained[dom->children[k]] >= floor)
-				self -= dom->retained[dom->children[k]];
-		if (self) {
-			char *line = NULL;
-			size_t m;
+		for (at = (uint32_t)i; at && at != HEAP_NONE;
+		     at = f->nodes[at].parent)
+			names[k++] = f->nodes[at].name;
+		for (m = k; m-- > 0;) {
+			char *shown = text_escape(names[m]);
 
-			for (m = 0; m < sp; m++) {
-				char *next = xasprintf("%s%s%s", line ? line : "",
-				                       m ? ";" : "", names[m]);
-
-				free(line);
-				line = next;
-			}
-			cmd_print(out, "%s %llu\n", line,
-			          (unsigned long long)self);
-			free(line);
+			fputs(shown, out);
+			free(shown);
+			fputc(m ? ';' : ' ', out);
 		}
-		if (sp == cap) {
-			cap *= 2;
-			stack = xreallocarray(stack, cap, sizeof(*stack));
-			names = xreallocarray(names, cap, sizeof(char *));
-		}
-		stack[sp++] = (struct tree_frame){c, dom->first[c], 0};
+		fprintf(out, "%llu\n", (unsigned long long)n->self);
 	}
-	free(stack);
 	free(names);
 }
 
+/* The flame graph: a rectangle per class path, as wide as its retained
+ * bytes, the super-root at the bottom. */
+static void
+flame_svg(const struct heap_flame *f, const char *title, FILE *out)
+{
+	const int width = 1200, pad = 10, row = 16;
+	uint32_t depth = 0, *stack, sp = 0;
+	double *x = xcalloc(f->n + 1, sizeof(double));
+	double scale;
+	size_t i;
+	int height;
+
+	for (i = 0; i < f->n; i++)
+		if (f->nodes[i].depth > depth)
+			depth = f->nodes[i].depth;
+	height = (int)(depth + 1) * row + 3 * pad + 20;
+	scale = f->nodes[0].total ? (double)(width - 2 * pad) /
+	                                    (double)f->nodes[0].total
+	                          : 0;
+	fprintf(out,
+	        "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+	        "<svg version=\"1.1\" width=\"%d\" height=\"%d\" "
+	        "xmlns=\"http://www.w3.org/2000/svg\" "
+	        "font-family=\"Verdana\" font-size=\"12\">\n"
+	        "<rect width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
+	        "<text x=\"%d\" y=\"20\">",
+	        width, height, pad);
+	markup_escape(out, title);
+	fputs("</text>\n", out);
+	stack = xmalloc_large(f->n + 1, sizeof(uint32_t));
+	stack[sp++] = 0;
+	x[0] = pad;
+	while (sp) {
+		uint32_t at = stack[--sp], c;
+		const struct heap_flame_node *n = &f->nodes[at];
+		double w = (double)n->total * scale, cx = x[at];
+		double y = height - pad - (double)(n->depth + 1) * row;
+		unsigned hue = 0;
+		const char *p;
+
+		for (p = n->name; *p; p++)
+			hue = hue * 31 + (unsigned char)*p;
+		fprintf(out,
+		        "<g><title>%s", "");
+		markup_escape(out, n->name);
+		fprintf(out, " (%llu bytes, %.2f%%)</title>"
+		             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		             "height=\"%d\" fill=\"hsl(%u,60%%,60%%)\" "
+		             "rx=\"2\"/>",
+		        (unsigned long long)n->total,
+		        f->nodes[0].total ? 100.0 * (double)n->total /
+		                                    (double)f->nodes[0].total
+		                          : 0.0,
+		        cx, y, w > 0.5 ? w - 0.5 : w, row - 1, hue % 360);
+		if (w > 40) {
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" "
+			             "textLength=\"%.1f\" "
+			             "lengthAdjust=\"spacingAndGlyphs\">",
+			        cx + 3, y + row - 4,
+			        (double)(w - 6 < 7.0 * (double)strlen(n->name)
+			                         ? w - 6
+			                         : 7.0 * (double)strlen(n->name)));
+			markup_escape(out, n->name);
+			fputs("</text>", out);
+		}
+		fputs("</g>\n", out);
+		for (c = n->first_child; c != HEAP_NONE;
+		     c = f->nodes[c].next_sibling) {
+			x[c] = cx;
+			cx += (double)f->nodes[c].total * scale;
+			stack[sp++] = c;
+		}
+	}
+	fputs("</svg>\n", out);
+	free(stack);
+	free(x);
+}
+
 static int
-heap_folded(struct heap_opts *o)
+heap_folded(struct heap_opts *o, bool svg)
 {
 	struct heap_dump *d = open_dump(o, o->args[0]);
 	struct heap_dominators dom;
+	struct heap_flame f;
 
 	if (!d)
 		return CMD_INPUT;
 	heap_dominators_compute(&dom, d);
-	folded_lines(o, d, &dom, stdout);
+	heap_flame_build(&f, d, &dom, min_bytes(o, &dom));
+	if (svg) {
+		char *title = xasprintf("Retained bytes by dominator path: %s",
+		                        o->args[0]);
+
+		flame_svg(&f, title, stdout);
+		free(title);
+	} else {
+		folded_lines(&f, stdout);
+	}
+	heap_flame_done(&f);
 	heap_dominators_done(&dom);
 	heap_dump_free(d);
 	return CMD_OK;
@@ -1113,7 +1183,7 @@ run(int argc, char **argv)
 	else if (strcmp(cmd, "diff") == 0)
 		status = heap_diff(&o);
 	else
-		status = heap_folded(&o);
+		status = heap_folded(&o, strcmp(cmd, "flamegraph") == 0);
 	heap_opts_done(&o);
 	return status;
 }
@@ -1127,7 +1197,7 @@ cmd_heap_dispatch(int argc, char **argv)
 	for (v = 0; heap_verbs[v]; v++)
 		if (strcmp(argv[0], heap_verbs[v]) == 0)
 			break;
-	if (!heap_verbs[v] || strcmp(argv[0], "flamegraph") == 0)
+	if (!heap_verbs[v])
 		return -1;
 	for (i = 1; i < argc; i++)
 		if (argv[i][0] != '-' && trace_is_heap_dump(argv[i]))
