@@ -293,10 +293,10 @@ object_name(const struct heap_dump *d, uint32_t i, char *buf, size_t size)
 
 	if (c != HEAP_NONE)
 		snprintf(buf, size, "class %s@0x%llx", d->classes[c].name,
-		         (unsigned long long)d->ids[i]);
+		         (unsigned long long)heap_object_id(d, i));
 	else
 		snprintf(buf, size, "%s@0x%llx", d->classes[d->klass[i]].name,
-		         (unsigned long long)d->ids[i]);
+		         (unsigned long long)heap_object_id(d, i));
 	return buf;
 }
 

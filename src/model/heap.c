@@ -37,6 +37,7 @@ struct gather {
 	struct util_map strings; /* string id -> index */
 	uint64_t *str_off;
 	uint32_t *str_len;
+	const char **str_text; /* those asked for, once the walk is done */
 	size_t nstrings, str_cap;
 	struct util_map class_names; /* class id -> string index */
 	struct pending_root *roots;
@@ -47,13 +48,18 @@ struct gather {
 	void *progress_arg;
 };
 
-/* A string of the dump by index, into the arena. */
+/* A string of the dump by index, into the arena once (after the walk:
+ * the strings are all known then). */
 static const char *
 string_at(struct gather *g, uint32_t s)
 {
-	return util_arena_strndup(&g->d->arena,
-	                          (const char *)g->d->data + g->str_off[s],
-	                          g->str_len[s]);
+	if (!g->str_text)
+		g->str_text = xcalloc(g->nstrings + 1, sizeof(char *));
+	if (!g->str_text[s])
+		g->str_text[s] = util_arena_strndup(
+		        &g->d->arena, (const char *)g->d->data + g->str_off[s],
+		        g->str_len[s]);
+	return g->str_text[s];
 }
 
 static void
@@ -117,17 +123,16 @@ on_heap(void *ctx, uint32_t type, uint64_t name_id)
 {
 	struct gather *g = ctx;
 	uint32_t s;
-	char buf[32];
-	const char *name;
+	char *name;
 
 	g->d->android = true;
-	if (util_map_get(&g->strings, name_id, &s)) {
-		name = string_at(g, s);
-	} else {
-		snprintf(buf, sizeof(buf), "heap %u", type);
-		name = buf;
-	}
+	if (util_map_get(&g->strings, name_id, &s))
+		name = xstrndup((const char *)g->d->data + g->str_off[s],
+		                g->str_len[s]);
+	else
+		name = xasprintf("heap %u", type);
 	enter_heap(g, heap_named(g->d, name));
+	free(name);
 }
 
 static void
@@ -154,9 +159,14 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 	if (g->heap < 0)
 		enter_heap(g, heap_named(d, "default"));
 	UTIL_GROW(d->offsets, g->offsets_cap, d->nobjects + 1);
-	UTIL_GROW(d->ids, g->ids_cap, d->nobjects + 1);
 	d->offsets[d->nobjects] = offset;
-	d->ids[d->nobjects] = heap_id(d->data + offset + 1, d->header.id_size);
+	if (d->header.id_size == 4) {
+		UTIL_GROW(d->ids32, g->ids_cap, d->nobjects + 1);
+		d->ids32[d->nobjects] = heap_u4(d->data + offset + 1);
+	} else {
+		UTIL_GROW(d->ids64, g->ids_cap, d->nobjects + 1);
+		d->ids64[d->nobjects] = heap_id(d->data + offset + 1, 8);
+	}
 	d->nobjects++;
 }
 
@@ -188,10 +198,11 @@ build_index(struct heap_dump *d)
 	memset(d->index, 0xFF, cap * sizeof(uint32_t));
 	d->index_mask = cap - 1;
 	for (i = 0; i < d->nobjects; i++) {
-		size_t s = slot_of(d->ids[i], d->index_mask);
+		uint64_t id = heap_object_id(d, (uint32_t)i);
+		size_t s = slot_of(id, d->index_mask);
 
 		while (d->index[s] != HEAP_NONE) {
-			if (d->ids[d->index[s]] == d->ids[i])
+			if (heap_object_id(d, d->index[s]) == id)
 				break; /* a repeated id: the first stays */
 			s = (s + 1) & d->index_mask;
 		}
@@ -207,9 +218,18 @@ heap_find(const struct heap_dump *d, uint64_t id)
 
 	if (!id || !d->index)
 		return HEAP_NONE;
+	if (d->ids32) {
+		if (id > UINT32_MAX)
+			return HEAP_NONE;
+		for (s = slot_of(id, d->index_mask); d->index[s] != HEAP_NONE;
+		     s = (s + 1) & d->index_mask)
+			if (d->ids32[d->index[s]] == id)
+				return d->index[s];
+		return HEAP_NONE;
+	}
 	for (s = slot_of(id, d->index_mask); d->index[s] != HEAP_NONE;
 	     s = (s + 1) & d->index_mask)
-		if (d->ids[d->index[s]] == id)
+		if (d->ids64[d->index[s]] == id)
 			return d->index[s];
 	return HEAP_NONE;
 }
@@ -466,15 +486,16 @@ build_classes(struct gather *g, const struct mapping *map)
 
 		if (*rec != HEAP_CLASS_DUMP)
 			continue;
-		if (util_map_get(&d->class_ids, d->ids[i], &c))
+		uint64_t cid = heap_object_id(d, (uint32_t)i);
+
+		if (util_map_get(&d->class_ids, cid, &c))
 			continue;
-		if (util_map_get(&g->class_names, d->ids[i], &s)) {
+		if (util_map_get(&g->class_names, cid, &s)) {
 			name = java_name(string_at(g, s));
 		} else {
-			name = xasprintf("class@0x%llx",
-			                 (unsigned long long)d->ids[i]);
+			name = xasprintf("class@0x%llx", (unsigned long long)cid);
 		}
-		c = add_class(d, &cap, d->ids[i], name, map);
+		c = add_class(d, &cap, cid, name, map);
 		free(name);
 		d->classes[c].object = (uint32_t)i;
 		d->classes[c].dump = rec;
@@ -603,6 +624,17 @@ heap_dump_open(const char *path, const struct mapping *map,
 	}
 	if (!d->complete)
 		trace_error_set_path(&d->cut, path);
+	/* The arrays grew by doubling: give back what they do not use. */
+	if (d->nobjects) {
+		d->offsets = xreallocarray(d->offsets, d->nobjects,
+		                           sizeof(*d->offsets));
+		if (d->ids32)
+			d->ids32 = xreallocarray(d->ids32, d->nobjects,
+			                         sizeof(*d->ids32));
+		else
+			d->ids64 = xreallocarray(d->ids64, d->nobjects,
+			                         sizeof(*d->ids64));
+	}
 	build_index(d);
 	build_classes(&g, map);
 	resolve_roots(&g);
@@ -610,6 +642,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 	util_map_done(&g.class_names);
 	free(g.str_off);
 	free(g.str_len);
+	free(g.str_text);
 	free(g.roots);
 	return d;
 fail:
@@ -617,6 +650,7 @@ fail:
 	util_map_done(&g.class_names);
 	free(g.str_off);
 	free(g.str_len);
+	free(g.str_text);
 	free(g.roots);
 	heap_dump_free(d);
 	return NULL;
@@ -638,7 +672,8 @@ heap_dump_free(struct heap_dump *d)
 	free(d->classes);
 	util_map_done(&d->class_ids);
 	free(d->offsets);
-	free(d->ids);
+	free(d->ids32);
+	free(d->ids64);
 	free(d->klass);
 	free(d->index);
 	free(d->rows);
@@ -659,7 +694,7 @@ heap_class_of_object(const struct heap_dump *d, uint32_t i)
 	uint32_t c;
 
 	if (heap_tag(d, i) != HEAP_CLASS_DUMP ||
-	    !util_map_get(&d->class_ids, d->ids[i], &c))
+	    !util_map_get(&d->class_ids, heap_object_id(d, i), &c))
 		return HEAP_NONE;
 	return c;
 }

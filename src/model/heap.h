@@ -4,9 +4,10 @@
  * object's fields and references are read from the dump's bytes when
  * asked for, never held.  Read-only once heap_dump_open returns.
  *
- * Memory: 16 bytes per object (its record's offset, its id), 4 for its
- * class and about 6 for the id index, beside the dump's own bytes
- * (mapped from the file, or inflated from gzip).
+ * Memory: 8 bytes per object for its record's offset, 4 for its id (8
+ * for an id size of 8), 4 for its class and 6 to 12 for the id index,
+ * beside the dump's own bytes (mapped from the file, or inflated from
+ * gzip).
  */
 #ifndef TRACETUI_MODEL_HEAP_H
 #define TRACETUI_MODEL_HEAP_H
@@ -85,7 +86,8 @@ struct heap_dump {
 
 	size_t nobjects;
 	uint64_t *offsets; /* each object's record */
-	uint64_t *ids;
+	uint32_t *ids32;   /* each object's id, for an id size of 4 */
+	uint64_t *ids64;   /* or of 8 */
 	uint32_t *klass; /* each object's class */
 	uint32_t *index; /* id -> object, open addressing */
 	size_t index_mask;
@@ -124,6 +126,12 @@ struct heap_dump *heap_dump_open(const char *path, const struct mapping *map,
 /* Release the dump. */
 void heap_dump_free(struct heap_dump *d);
 
+/* Object i's id. */
+static inline uint64_t
+heap_object_id(const struct heap_dump *d, uint32_t i)
+{
+	return d->ids32 ? d->ids32[i] : d->ids64[i];
+}
 /* The object with id, or HEAP_NONE. */
 uint32_t heap_find(const struct heap_dump *d, uint64_t id);
 /* The record tag of object i (enum heap_record). */

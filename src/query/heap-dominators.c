@@ -165,6 +165,8 @@ heap_dominators_compute(struct heap_dominators *dom,
 		while ((to = next_succ(d, t.vertex[w], &slot)) != HEAP_NONE)
 			pred[pos[dfn[to]]++] = w;
 	}
+	free(dfn);
+	dfn = NULL;
 	/* pos[v] is now the end of v's predecessors, the start of v+1's. */
 	t.idom = xcalloc(r + 1, sizeof(uint32_t));
 	t.bucket = xcalloc(r + 1, sizeof(uint32_t));

@@ -104,6 +104,7 @@ heap_histogram_done(struct heap_histogram *h)
 struct candidate {
 	uint64_t hash;
 	uint32_t object, array;
+	uint32_t from, len; /* the value's bytes in the array */
 	uint8_t is_string;
 };
 
@@ -145,14 +146,48 @@ same_value(const struct heap_dump *d, const struct candidate *a,
            const struct candidate *b)
 {
 	size_t la, lb;
-	const unsigned char *ea = elements(d, a->array, &la);
-	const unsigned char *eb = elements(d, b->array, &lb);
+	const unsigned char *ea = elements(d, a->array, &la) + a->from;
+	const unsigned char *eb = elements(d, b->array, &lb) + b->from;
 	unsigned id = d->header.id_size;
 
-	return la == lb &&
+	return a->len == b->len &&
 	       d->data[d->offsets[a->array] + 1 + id + 8] ==
 	               d->data[d->offsets[b->array] + 1 + id + 8] &&
-	       memcmp(ea, eb, la) == 0;
+	       memcmp(ea, eb, a->len) == 0;
+}
+
+/* A String's text in its value array: all of it, or, where the String
+ * has offset and count (Android before 6), that slice of its chars. */
+static void
+string_slice(const struct heap_dump *d, struct candidate *c)
+{
+	size_t len;
+	unsigned type, esize;
+	uint64_t off, count;
+	const unsigned char *rec = d->data + d->offsets[c->array];
+
+	elements(d, c->array, &len);
+	c->from = 0;
+	c->len = (uint32_t)len;
+	esize = heap_type_size(rec[1 + d->header.id_size + 8],
+	                       d->header.id_size);
+	if (heap_field(d, c->object, "offset", &type, &off) &&
+	    type == HEAP_T_INT &&
+	    heap_field(d, c->object, "count", &type, &count) &&
+	    type == HEAP_T_INT && off * esize <= len &&
+	    count * esize <= len - off * esize) {
+		c->from = (uint32_t)(off * esize);
+		c->len = (uint32_t)(count * esize);
+	}
+}
+
+static int
+by_array(const void *a, const void *b)
+{
+	uint32_t x = ((const struct candidate *)a)->array;
+	uint32_t y = ((const struct candidate *)b)->array;
+
+	return (x > y) - (x < y);
 }
 
 void
@@ -183,6 +218,7 @@ heap_duplicates(const struct heap_dump *d, const bool *shown,
 		c[nc].object = (uint32_t)i;
 		c[nc].array = a;
 		c[nc].is_string = 1;
+		string_slice(d, &c[nc]);
 		nc++;
 	}
 	for (i = 0; i < n; i++) {
@@ -190,8 +226,13 @@ heap_duplicates(const struct heap_dump *d, const bool *shown,
 		    string_value[i] || !heap_array_length(d, (uint32_t)i) ||
 		    !is_shown(d, shown, (uint32_t)i))
 			continue;
+		size_t len;
+
 		c[nc].object = c[nc].array = (uint32_t)i;
 		c[nc].is_string = 0;
+		elements(d, (uint32_t)i, &len);
+		c[nc].from = 0;
+		c[nc].len = (uint32_t)len;
 		nc++;
 	}
 	free(string_value);
@@ -199,29 +240,45 @@ heap_duplicates(const struct heap_dump *d, const bool *shown,
 		size_t len;
 		const unsigned char *e = elements(d, c[i].array, &len);
 
-		c[i].hash = hash_block(e, len) ^
+		c[i].hash = hash_block(e + c[i].from, c[i].len) ^
 		            (uint64_t)d->data[d->offsets[c[i].array] + 1 +
 		                              d->header.id_size + 8]
 		                    << 56;
 	}
 	qsort(c, nc, sizeof(*c), by_hash);
 	for (i = 0; i < nc; i = j) {
-		uint64_t count = 1, each;
+		uint64_t count = 1, arrays = 1, wasted;
+		size_t k, m;
 
+		/* Equal values first in the run of equal hashes. */
 		for (j = i + 1; j < nc && c[j].hash == c[i].hash &&
 		                c[j].is_string == c[i].is_string;
 		     j++)
-			count += same_value(d, &c[i], &c[j]);
+			if (same_value(d, &c[i], &c[j])) {
+				struct candidate t = c[i + count];
+
+				c[i + count] = c[j];
+				c[j] = t;
+				count++;
+			}
 		if (count < 2)
 			continue;
-		each = heap_shallow(d, c[i].object);
-		if (c[i].is_string)
-			each += heap_shallow(d, c[i].array);
+		/* Strings sharing one array waste only their own bytes. */
+		wasted = (count - 1) * heap_shallow(d, c[i].object);
+		if (c[i].is_string) {
+			qsort(c + i, count, sizeof(*c), by_array);
+			for (k = i + 1, m = i; k < i + count; k++)
+				if (c[k].array != c[m].array) {
+					arrays++;
+					m = k;
+				}
+			wasted += (arrays - 1) * heap_shallow(d, c[i].array);
+		}
 		UTIL_GROW(dup, cap, nd + 1);
 		dup[nd].example = c[i].object;
 		dup[nd].name = d->classes[d->klass[c[i].object]].name;
 		dup[nd].count = count;
-		dup[nd].wasted = (count - 1) * each;
+		dup[nd].wasted = wasted;
 		nd++;
 	}
 	free(c);
