@@ -55,6 +55,7 @@ enum cmd_option {
 	OPT_FULL_NAMES = 1 << 21,
 	OPT_SOURCE_DIR = 1 << 22,
 	OPT_FRAMES = 1 << 23, /* --frame-method, --budget, --refresh-rate */
+	OPT_HEAP = 1 << 24,   /* listed only: cli/heap.c parses them */
 };
 
 struct cmd_opts;

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The options of the heap commands. */
 struct heap_opts {
@@ -222,14 +223,29 @@ heap_opts_done(struct heap_opts *o)
 	free(o->fail_if);
 }
 
+/* A percentage on the terminal's stderr while a large dump is walked. */
+static void
+show_progress(void *arg, uint64_t done, uint64_t total)
+{
+	if (!total)
+		return;
+	fputc('\r', stderr);
+	cmd_print(stderr, "tracetui: reading %s: %3d%%", (const char *)arg,
+	          (int)(done * 100 / total));
+}
+
 /* Open path; NULL after the message.  A dump cut short says so and
  * is kept. */
 static struct heap_dump *
 open_dump(const struct heap_opts *o, const char *path)
 {
 	struct trace_error err = {0};
-	struct heap_dump *d = heap_dump_open(path, o->names, NULL, NULL, &err);
+	bool tty = isatty(STDERR_FILENO);
+	struct heap_dump *d = heap_dump_open(
+	        path, o->names, tty ? show_progress : NULL, (void *)path, &err);
 
+	if (tty)
+		fputs("\r\033[K", stderr);
 	if (!d) {
 		cmd_error(NULL, "%s: offset %llu: %s",
 		          err.path ? err.path : path,
