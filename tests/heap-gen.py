@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Write a random Java heap dump in binary HPROF, for tests and make bench.
 
-  heap-gen.py [--android] [--id-size 4|8] [--seed N] [--objects N] OUT
+  heap-gen.py [--android] [--leaks] [--id-size 4|8] [--seed N]
+              [--objects N] OUT
 
 --android writes "JAVA PROFILE 1.0.3" as ART does: heaps named by HEAP DUMP
 INFO (zygote, image, app) and written again in every segment, Android's root
@@ -24,6 +25,7 @@ SIZES = {T_BOOL: 1, T_CHAR: 2, T_FLOAT: 4, T_DOUBLE: 8, T_BYTE: 1,
 def main():
     args = sys.argv[1:]
     android = '--android' in args
+    leaks = '--leaks' in args
     id_size = 4
     seed = 1
     n = 400
@@ -37,7 +39,7 @@ def main():
             seed = int(args[i + 1]); i += 1
         elif a == '--objects':
             n = int(args[i + 1]); i += 1
-        elif a != '--android':
+        elif a not in ('--android', '--leaks'):
             out = a
         i += 1
     rng = random.Random(seed)
@@ -94,6 +96,19 @@ def main():
         ('java.lang.Object[]', 'java.lang.Object', hdr, [], []),
         ('com.example.Node[]', 'java.lang.Object', hdr, [], []),
     ]
+    if leaks:
+        classes += [
+            ('android.app.Activity', 'java.lang.Object', 40,
+             [('mDestroyed', T_BOOL), ('mFinished', T_BOOL)], []),
+            ('com.example.MainActivity', 'android.app.Activity', 48,
+             [('view', T_OBJ)], []),
+            ('androidx.fragment.app.Fragment', 'java.lang.Object', 32,
+             [('mFragmentManager', T_OBJ)], []),
+            ('com.example.MyFragment', 'androidx.fragment.app.Fragment', 32,
+             [], []),
+            ('leakcanary.KeyedWeakReference', 'java.lang.ref.WeakReference',
+             32, [('key', T_OBJ)], []),
+        ]
     cid = {}
     for k, c in enumerate(classes):
         cid[c[0]] = 0x1000 + k * 0x40
@@ -136,21 +151,22 @@ def main():
             text = rng.choice(texts)
             o.append(text)
 
+    layouts = {}
+
     def field_bytes(cls_name, values):
-        out = b''
-        c = next(x for x in classes if x[0] == cls_name)
-        chain = []
-        while c:
-            chain.append(c)
-            c = next((x for x in classes if x[0] == c[1]), None)
-        for c in chain:
-            for fname, t in c[3]:
-                v = values.get((c[0], fname), 0)
-                if t == T_OBJ:
-                    out += ID(v)
-                else:
-                    out += v.to_bytes(SIZES[t], 'big', signed=False)
-        return out
+        if cls_name not in layouts:
+            c = next(x for x in classes if x[0] == cls_name)
+            slots = []
+            while c:
+                slots += [(c[0], f, t) for f, t in c[3]]
+                c = next((x for x in classes if x[0] == c[1]), None)
+            layouts[cls_name] = slots
+        out = []
+        for cname, fname, t in layouts[cls_name]:
+            v = values.get((cname, fname), 0)
+            out.append(ID(v) if t == T_OBJ else
+                       v.to_bytes(SIZES[t], 'big', signed=False))
+        return b''.join(out)
 
     sub = []  # (heap, bytes)
     extra_arrays = []
@@ -207,6 +223,28 @@ def main():
                 ID(cid[cls]) + b''.join(ID(ref()) for _ in range(ln))
         sub.append(rec)
     sub.extend(extra_arrays)
+    leak_roots = []
+    if leaks:
+        def inst(oid, cls, vals):
+            data = field_bytes(cls, vals)
+            sub.append(b'\x21' + ID(oid) + struct.pack('>I', 0) +
+                       ID(cid[cls]) + struct.pack('>I', len(data)) + data)
+        act = 'com.example.MainActivity'
+        inst(0x60000000, act, {('android.app.Activity', 'mDestroyed'): 1})
+        inst(0x60000010, act, {})
+        inst(0x60000020, act, {('android.app.Activity', 'mFinished'): 1})
+        frag = 'com.example.MyFragment'
+        inst(0x60000030, frag, {})
+        inst(0x60000040, frag, {('androidx.fragment.app.Fragment',
+                                 'mFragmentManager'): ids[0]})
+        kwr = 'leakcanary.KeyedWeakReference'
+        inst(0x60000050, kwr, {('java.lang.ref.Reference', 'referent'):
+                               0x60000000})
+        inst(0x60000060, kwr, {('java.lang.ref.Reference', 'referent'):
+                               0x60000020})
+        for oid in (0x60000000, 0x60000010, 0x60000030, 0x60000040,
+                    0x60000050, 0x60000060):
+            leak_roots.append(b'\x03' + ID(oid) + b'\0' * 8)
 
     class_recs = []
     for c in classes:
@@ -239,6 +277,7 @@ def main():
         else:
             roots.append(bytes([tag]) + ID(target) + b'\0' * extra)
     roots.append(b'\xff' + ID(0xBEEF0000))  # a root naming no object
+    roots += leak_roots
 
     # Segments: roots and classes first, then objects in chunks, each
     # segment naming its heap again on Android.

@@ -3,13 +3,16 @@
 # shallow and retained bytes per class) equals that of tests/heap-oracle.py,
 # an independent reader, on every row: for dumps tests/heap-gen.py writes
 # (JVM 1.0.2 with id size 8, Android 1.0.3 with id size 4: Reference
-# referents, cycles, objects no root reaches), per heap, and for the real
+# referents, cycles, objects no root reaches; one with planted leaks), per
+# heap, and for the real
 # dumps of $SHARED_HEAPDUMPS (the two ahat dumps, whose oracle runs take
 # minutes, only under TRACETUI_LONG).  Then what the other tools say of
 # those dumps: test-dump's object count and ten largest shallow sizes
 # (Perfetto's), the path to LeakyService through its static field
 # leakAllTheBinders, the StackSmasher chain going from 10,000 to 20,000
-# in the diff with the map; gzip; the commands on a trace are refused
+# in the diff with the map; the tree, folded stacks and flame graph hold
+# the reachable bytes; the planted leak suspects and no other; duplicate
+# Strings; gzip; a damaged dump; the commands on a trace are refused
 # with a message naming heap dumps; and every cut of a dump ends with a
 # status and a message, never a crash.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -80,6 +83,70 @@ ok $? "a gzipped dump gives the same histogram"
 run "$TRACETUI" calls "$tmp/art.hprof" foo
 ok $([ $rc -eq 3 ] && echo "$err" | grep -q "Java heap dump" &&
 	echo 0 || echo 1) "calls on a heap dump: refused, naming heap dumps"
+
+# The dominator tree, folded stacks and flame graph hold every reachable
+# byte once.
+reachable=$(sed -n 's/^reachable: [0-9]* objects, \([0-9]*\) bytes$/\1/p' \
+	"$tmp/info")
+"$TRACETUI" tree --format tsv --min-pct 0 --heap all "$tmp/art.hprof" |
+	awk -F'\t' 'NR > 1 && $1 == 0 { s += $2 } END { print s + 0 }' \
+	>"$tmp/tree-sum"
+[ "$(cat "$tmp/tree-sum")" = "$reachable" ] && [ -n "$reachable" ]
+ok $? "tree: the roots of the dominator tree retain the reachable bytes"
+for pct in 0 1 5; do
+	"$TRACETUI" folded --min-pct $pct "$tmp/art.hprof" |
+		awk '{ s += $NF } END { print s + 0 }' >"$tmp/folded-sum"
+	[ "$(cat "$tmp/folded-sum")" = "$reachable" ]
+	ok $? "folded --min-pct $pct: the stacks sum to the reachable bytes"
+done
+"$TRACETUI" flamegraph "$tmp/art.hprof" >"$tmp/flame.svg"
+grep -q '^<svg ' "$tmp/flame.svg" && grep -q '</svg>' "$tmp/flame.svg" &&
+	{ ! command -v xmllint >/dev/null 2>&1 ||
+		xmllint --noout "$tmp/flame.svg"; }
+ok $? "flamegraph: one SVG document"
+
+# paths by id.
+"$TRACETUI" paths "$tmp/art.hprof" com.example.Node >"$tmp/path-any"
+id=$(sed -n '1s/^[^@]*@\(0x[0-9a-f]*\) .*/\1/p' "$tmp/path-any")
+"$TRACETUI" paths "$tmp/art.hprof" "$id" >"$tmp/path-id"
+cmp -s "$tmp/path-any" "$tmp/path-id" && [ -n "$id" ]
+ok $? "paths: by class and by the id of the instance it chose, the same"
+
+# Leak suspects: those the generator plants, no other.
+python3 "$gen" --leaks --seed 4 --objects 500 "$tmp/leaks.hprof"
+run "$TRACETUI" leaks --fail-if-any "$tmp/leaks.hprof"
+suspects=$(echo "$out" | grep -A1 '^suspect:' | grep -o '@0x[0-9a-f]*' |
+	tr '\n' ' ')
+ok $([ $rc -eq 1 ] &&
+	[ "$suspects" = "@0x60000000 @0x60000030 @0x60000000 " ] &&
+	echo 0 || echo 1) "leaks: the destroyed Activity, the detached" \
+	"Fragment and the watched Activity still reachable; status 1"
+echo "$out" | grep '^suspect' | diag
+run "$TRACETUI" leaks --fail-if-any "$tmp/jvm.hprof"
+ok $([ $rc -eq 0 ] && [ "$out" = "no leak suspects" ] && echo 0 ||
+	echo 1) "leaks on a dump without suspects: none, status 0"
+same_histogram "$tmp/leaks.hprof" "generated with leaks"
+
+# Duplicates: the generator's Strings of equal text.
+"$TRACETUI" report --duplicates --format tsv --heap all "$tmp/jvm.hprof" |
+	awk -F'\t' '$1 == "java.lang.String" { n++ } END { print n + 0 }' \
+	>"$tmp/dups"
+[ "$(cat "$tmp/dups")" -ge 2 ]
+ok $? "report --duplicates: Strings of equal text grouped"
+
+# A damaged dump: kept up to the damage, which is named.
+python3 - "$tmp/jvm.hprof" "$tmp/bad.hprof" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+i = b.rfind(b'\x21', 0, len(b) // 2)
+b[i] = 0x77
+open(sys.argv[2], 'wb').write(b)
+PY
+run "$TRACETUI" info "$tmp/bad.hprof"
+ok $([ $rc -eq 0 ] && echo "$out" | grep -q '^status: cut short' &&
+	echo "$err" | grep -q 'offset [0-9]*: unknown heap dump sub-record tag 0x77' &&
+	echo 0 || echo 1) "a damaged dump: what came before, and where it stops"
+echo "$err" | diag
 
 # Every cut of a dump ends with a status and a message: the first 64
 # bytes one by one, then every 997th.

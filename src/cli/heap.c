@@ -712,18 +712,50 @@ flag(const struct heap_dump *d, uint32_t i, const char *name)
 	       v;
 }
 
-/* Why object i is a leak suspect, or NULL; *suspect the object. */
+/* What a class may leak as (bits): a watcher, an Activity, a Fragment. */
+enum { WATCHER = 1, ACTIVITY = 2, FRAGMENT = 4 };
+
+/* Each class's kind, its superclasses walked once per class. */
+static uint8_t *
+leak_kinds(const struct heap_dump *d)
+{
+	uint8_t *kind = xcalloc(d->nclasses + 1, 1);
+	size_t i;
+
+	for (i = 0; i < d->nclasses; i++) {
+		uint32_t c = (uint32_t)i, depth = 0;
+
+		for (; c != HEAP_NONE && depth++ <= d->nclasses;
+		     c = d->classes[c].super) {
+			const char *n = d->classes[c].name;
+			size_t len = strlen(n);
+
+			if (len >= 18 &&
+			    strcmp(n + len - 18, "KeyedWeakReference") == 0)
+				kind[i] |= WATCHER;
+			if (strcmp(n, "android.app.Activity") == 0)
+				kind[i] |= ACTIVITY;
+			if (strcmp(n, "android.app.Fragment") == 0 ||
+			    strcmp(n, "androidx.fragment.app.Fragment") == 0 ||
+			    strcmp(n, "android.support.v4.app.Fragment") == 0)
+				kind[i] |= FRAGMENT;
+		}
+	}
+	return kind;
+}
+
+/* Why object i is a leak suspect, or NULL; *out the object. */
 static const char *
 suspect(const struct heap_dump *d, const struct heap_dominators *dom,
-        uint32_t i, const uint8_t *watcher, uint32_t *out)
+        uint32_t i, const uint8_t *kind, uint32_t *out)
 {
 	uint32_t c = d->klass[i], r;
 	unsigned type;
 	uint64_t v;
 
-	if (heap_tag(d, i) != HEAP_INSTANCE)
+	if (heap_tag(d, i) != HEAP_INSTANCE || !kind[c])
 		return NULL;
-	if (watcher[c]) {
+	if (kind[c] & WATCHER) {
 		r = heap_referent(d, i);
 		if (r != HEAP_NONE && dom->idom[r] != HEAP_NONE) {
 			*out = r;
@@ -735,12 +767,10 @@ suspect(const struct heap_dump *d, const struct heap_dominators *dom,
 	if (dom->idom[i] == HEAP_NONE)
 		return NULL;
 	*out = i;
-	if (heap_class_extends(d, c, "android.app.Activity") &&
+	if ((kind[c] & ACTIVITY) &&
 	    (flag(d, i, "mDestroyed") || flag(d, i, "mFinished")))
 		return "a destroyed Activity (mDestroyed or mFinished)";
-	if ((heap_class_extends(d, c, "android.app.Fragment") ||
-	     heap_class_extends(d, c, "androidx.fragment.app.Fragment") ||
-	     heap_class_extends(d, c, "android.support.v4.app.Fragment")) &&
+	if ((kind[c] & FRAGMENT) &&
 	    heap_field(d, i, "mFragmentManager", &type, &v) &&
 	    type == HEAP_T_OBJECT && !v)
 		return "a Fragment detached from its manager "
@@ -754,30 +784,17 @@ heap_leaks(struct heap_opts *o)
 	struct heap_dump *d = open_dump(o, o->args[0]);
 	struct heap_dominators dom;
 	struct heap_paths p;
-	uint8_t *watcher;
+	uint8_t *kind;
 	size_t i, found = 0;
 
 	if (!d)
 		return CMD_INPUT;
-	watcher = xcalloc(d->nclasses + 1, 1);
-	for (i = 0; i < d->nclasses; i++) {
-		uint32_t c = (uint32_t)i, depth = 0;
-
-		for (; c != HEAP_NONE && depth++ <= d->nclasses;
-		     c = d->classes[c].super) {
-			const char *n = d->classes[c].name;
-			size_t len = strlen(n);
-
-			if (len >= 18 &&
-			    strcmp(n + len - 18, "KeyedWeakReference") == 0)
-				watcher[i] = 1;
-		}
-	}
+	kind = leak_kinds(d);
 	heap_dominators_compute(&dom, d);
 	heap_paths_compute(&p, d);
 	for (i = 0; i < d->nobjects; i++) {
 		uint32_t s;
-		const char *why = suspect(d, &dom, (uint32_t)i, watcher, &s);
+		const char *why = suspect(d, &dom, (uint32_t)i, kind, &s);
 
 		if (!why)
 			continue;
@@ -788,7 +805,7 @@ heap_leaks(struct heap_opts *o)
 	}
 	if (!found)
 		printf("no leak suspects\n");
-	free(watcher);
+	free(kind);
 	heap_paths_done(&p);
 	heap_dominators_done(&dom);
 	heap_dump_free(d);

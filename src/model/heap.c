@@ -361,9 +361,13 @@ field_name(struct gather *g, const struct mapping *map, uint32_t c,
 }
 
 /* The class's reference fields, its own then its superclasses', in the
- * order of an instance's field bytes; statics of its class object. */
+ * order of an instance's field bytes, as far as the field bytes of its
+ * largest instance (max_data) reach: so the layouts of all classes
+ * together are bounded by the dump's size, however deep a hostile
+ * dump's chain of superclasses; statics of its class object. */
 static void
-lay_out(struct gather *g, const struct mapping *map, uint32_t c)
+lay_out(struct gather *g, const struct mapping *map, uint32_t c,
+        uint32_t max_data)
 {
 	struct heap_dump *d = g->d;
 	struct heap_class *k = &d->classes[c];
@@ -379,7 +383,7 @@ lay_out(struct gather *g, const struct mapping *map, uint32_t c)
 		unsigned i;
 		bool is_reference;
 
-		if (!s->dump)
+		if (!s->dump || (chain != c && offset >= max_data))
 			break;
 		heap_class_dump_decode(s->dump, id, &cd);
 		is_reference =
@@ -398,7 +402,8 @@ lay_out(struct gather *g, const struct mapping *map, uint32_t c)
 				k->nfields = i + 1;
 				k->fields_size += heap_type_size(type, id);
 			}
-			if (type == HEAP_T_OBJECT) {
+			if (type == HEAP_T_OBJECT &&
+			    (uint64_t)offset + id <= max_data) {
 				const char *name = field_name(
 				        g, map, chain, heap_id(f, id));
 
@@ -475,7 +480,7 @@ build_classes(struct gather *g, const struct mapping *map)
 	struct heap_dump *d = g->d;
 	unsigned id = d->header.id_size;
 	size_t cap = 0, i;
-	uint32_t unknown = HEAP_NONE, prim[12];
+	uint32_t unknown = HEAP_NONE, prim[12], *max_data;
 	unsigned t;
 
 	util_map_init(&d->class_ids);
@@ -561,8 +566,20 @@ build_classes(struct gather *g, const struct mapping *map)
 		}
 		d->klass[i] = c;
 	}
+	max_data = xcalloc(d->nclasses + 1, sizeof(uint32_t));
+	for (i = 0; i < d->nobjects; i++) {
+		const unsigned char *rec = d->data + d->offsets[i];
+		uint32_t n;
+
+		if (*rec != HEAP_INSTANCE)
+			continue;
+		n = heap_u4(rec + 1 + 2 * id + 4);
+		if (n > max_data[d->klass[i]])
+			max_data[d->klass[i]] = n;
+	}
 	for (i = 0; i < d->nclasses; i++)
-		lay_out(g, map, (uint32_t)i);
+		lay_out(g, map, (uint32_t)i, max_data[i]);
+	free(max_data);
 	make_rows(d);
 }
 
@@ -899,7 +916,8 @@ heap_field(const struct heap_dump *d, uint32_t i, const char *name,
 		return false;
 	n = heap_u4(rec + 1 + 2 * id + 4);
 	data = rec + 1 + 2 * id + 8;
-	for (chain = d->klass[i]; chain != HEAP_NONE && depth++ <= d->nclasses;
+	for (chain = d->klass[i];
+	     chain != HEAP_NONE && depth++ <= d->nclasses && base < n;
 	     chain = d->classes[chain].super) {
 		const struct heap_class *s = &d->classes[chain];
 
