@@ -322,14 +322,15 @@ static int
 heap_info(struct heap_opts *o)
 {
 	struct heap_dump *d = open_dump(o, o->args[0]);
-	struct heap_dominators dom;
 	uint64_t by_tag[256] = {0}, shallow = 0, *heap_objects, *heap_bytes;
+	uint64_t reachable_bytes;
+	size_t reachable;
 	uint64_t largest[10] = {0};
 	size_t i, k, run = 0;
 
 	if (!d)
 		return CMD_INPUT;
-	heap_dominators_compute(&dom, d);
+	reachable = heap_reachable(d, &reachable_bytes);
 	heap_objects = xcalloc(d->nheaps + 1, sizeof(uint64_t));
 	heap_bytes = xcalloc(d->nheaps + 1, sizeof(uint64_t));
 	for (i = 0; i < d->nobjects; i++) {
@@ -373,8 +374,8 @@ heap_info(struct heap_opts *o)
 		if (d->root_types[i])
 			printf("root %s: %zu\n", heap_root_name((unsigned)i),
 			       d->root_types[i]);
-	printf("reachable: %zu objects, %llu bytes\n", dom.reachable,
-	       (unsigned long long)dom.reachable_bytes);
+	printf("reachable: %zu objects, %llu bytes\n", reachable,
+	       (unsigned long long)reachable_bytes);
 	printf("shallow bytes: %llu\n", (unsigned long long)shallow);
 	printf("largest shallow sizes:");
 	for (k = 0; k < 10 && k < d->nobjects; k++)
@@ -382,7 +383,6 @@ heap_info(struct heap_opts *o)
 	putchar('\n');
 	free(heap_objects);
 	free(heap_bytes);
-	heap_dominators_done(&dom);
 	heap_dump_free(d);
 	return CMD_OK;
 }

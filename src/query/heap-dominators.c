@@ -234,3 +234,36 @@ heap_dominators_done(struct heap_dominators *dom)
 	free(dom->children);
 	memset(dom, 0, sizeof(*dom));
 }
+
+size_t
+heap_reachable(const struct heap_dump *d, uint64_t *bytes)
+{
+	size_t n = d->nobjects, sp = 0, count = 0, i;
+	uint8_t *seen = xcalloc(n / 8 + 1, 1);
+	uint32_t *stack = xmalloc_large(n + 1, sizeof(uint32_t));
+
+	*bytes = 0;
+	for (i = 0; i < d->nroots; i++) {
+		uint32_t o = d->roots[i].object;
+
+		if (seen[o / 8] & (1u << (o % 8)))
+			continue;
+		seen[o / 8] |= (uint8_t)(1u << (o % 8));
+		stack[sp++] = o;
+		while (sp) {
+			uint32_t v = stack[--sp], slot = 0, to;
+
+			count++;
+			*bytes += heap_shallow(d, v);
+			while ((to = heap_next_ref(d, v, &slot)) != HEAP_NONE) {
+				if (seen[to / 8] & (1u << (to % 8)))
+					continue;
+				seen[to / 8] |= (uint8_t)(1u << (to % 8));
+				stack[sp++] = to;
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+	return count;
+}

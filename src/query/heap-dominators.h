@@ -34,6 +34,9 @@ struct heap_dominators {
  * sizes into dom. */
 void heap_dominators_compute(struct heap_dominators *dom,
                              const struct heap_dump *d);
+/* The objects strong references reach from the roots, and their
+ * shallow bytes in *bytes: one walk, without the dominators. */
+size_t heap_reachable(const struct heap_dump *d, uint64_t *bytes);
 /* Release dom. */
 void heap_dominators_done(struct heap_dominators *dom);
 
