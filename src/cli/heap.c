@@ -47,8 +47,8 @@ struct heap_opts {
 };
 
 static const char *const heap_verbs[] = {
-        "info",   "report", "tree",       "paths", "leaks",
-        "diff",   "folded", "flamegraph", NULL,
+        "info", "report", "tree",       "paths", "leaks",
+        "diff", "folded", "flamegraph", NULL,
 };
 
 static void
@@ -127,8 +127,7 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 	o->format = TABLE_TEXT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "s:n:f:h", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "s:n:f:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			o->sort = optarg;
@@ -136,8 +135,9 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 		case 'n':
 			o->top = strtol(optarg, &end, 10);
 			if (*end || o->top < 0) {
-				cmd_error(o->cmd, "-n: expected a count, got "
-				                  "'%s'",
+				cmd_error(o->cmd,
+				          "-n: expected a count, got "
+				          "'%s'",
 				          optarg);
 				return CMD_USAGE;
 			}
@@ -162,8 +162,9 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 		case 'p':
 			o->min_pct = strtod(optarg, &end);
 			if (*end || o->min_pct < 0 || o->min_pct > 100) {
-				cmd_error(o->cmd, "--min-pct: expected a "
-				                  "percentage, got '%s'",
+				cmd_error(o->cmd,
+				          "--min-pct: expected a "
+				          "percentage, got '%s'",
 				          optarg);
 				return CMD_USAGE;
 			}
@@ -183,17 +184,17 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 			heap_usage(o->cmd, stdout);
 			return CMD_OK;
 		default:
-			cmd_error(o->cmd, "unknown option '%s' (see 'tracetui "
-			                  "%s --help')",
+			cmd_error(o->cmd,
+			          "unknown option '%s' (see 'tracetui "
+			          "%s --help')",
 			          argv[optind - 1], o->cmd);
 			return CMD_USAGE;
 		}
 	}
 	o->args = argv + optind;
 	o->nargs = argc - optind;
-	want = strcmp(o->cmd, "diff") == 0 || strcmp(o->cmd, "paths") == 0
-	               ? 2
-	               : 1;
+	want = strcmp(o->cmd, "diff") == 0 || strcmp(o->cmd, "paths") == 0 ? 2
+	                                                                   : 1;
 	if (o->nargs != want) {
 		cmd_error(o->cmd, "expected %s (see 'tracetui %s --help')",
 		          want == 2 ? (strcmp(o->cmd, "diff") == 0
@@ -261,8 +262,9 @@ open_dump(const struct heap_opts *o, const char *path)
 		          path, (unsigned long long)d->cut.offset,
 		          d->cut.message);
 	if (!d->nobjects) {
-		cmd_error(NULL, "%s: offset %zu: the dump ends before its first "
-		                "object",
+		cmd_error(NULL,
+		          "%s: offset %zu: the dump ends before its first "
+		          "object",
 		          path, d->size);
 		heap_dump_free(d);
 		return NULL;
@@ -616,7 +618,8 @@ print_path(const struct heap_dump *d, const struct heap_paths *p,
 		printf("  (no strong path from a GC root)\n");
 		return;
 	}
-	cmd_print(stdout, "  root %s  %s\n", heap_root_name(p->root_type[path[0]]),
+	cmd_print(stdout, "  root %s  %s\n",
+	          heap_root_name(p->root_type[path[0]]),
 	          object_name(d, path[0], a, sizeof(a)));
 	for (k = 1; k < n; k++)
 		cmd_print(stdout, "  %s  %s\n",
@@ -708,8 +711,7 @@ flag(const struct heap_dump *d, uint32_t i, const char *name)
 	unsigned type;
 	uint64_t v;
 
-	return heap_field(d, i, name, &type, &v) && type == HEAP_T_BOOLEAN &&
-	       v;
+	return heap_field(d, i, name, &type, &v) && type == HEAP_T_BOOLEAN && v;
 }
 
 /* What a class may leak as (bits): a watcher, an Activity, a Fragment. */
@@ -929,7 +931,8 @@ fail_if(const struct heap_opts *o, const char *expr,
 		now += (int64_t)rows[i].now[k];
 	}
 	if (pct)
-		holds = base ? (double)(now - base) * 100.0 / (double)base > limit
+		holds = base ? (double)(now - base) * 100.0 / (double)base >
+		                        limit
 		             : now > 0;
 	else
 		holds = (double)(now - base) > limit;
@@ -942,10 +945,13 @@ fail_if(const struct heap_opts *o, const char *expr,
 static int
 heap_diff(struct heap_opts *o)
 {
-	static const char *const names[] = {
-	        "class",          "base_instances",      "new_instances",
-	        "base_shallow_bytes", "new_shallow_bytes", "base_retained_bytes",
-	        "new_retained_bytes"};
+	static const char *const names[] = {"class",
+	                                    "base_instances",
+	                                    "new_instances",
+	                                    "base_shallow_bytes",
+	                                    "new_shallow_bytes",
+	                                    "base_retained_bytes",
+	                                    "new_retained_bytes"};
 	static const char *const text_names[] = {
 	        "Class",       "Instances", "New instances", "Shallow",
 	        "New shallow", "Retained",  "New retained"};
@@ -970,8 +976,9 @@ heap_diff(struct heap_opts *o)
 	else if (strcmp(o->sort, "retained") == 0)
 		diff_key = 2;
 	else {
-		cmd_error(o->cmd, "--sort: expected retained, shallow, "
-		                  "instances or class, got '%s'",
+		cmd_error(o->cmd,
+		          "--sort: expected retained, shallow, "
+		          "instances or class, got '%s'",
 		          o->sort);
 		return CMD_USAGE;
 	}
@@ -986,10 +993,10 @@ heap_diff(struct heap_opts *o)
 	qsort(hb.rows, hb.nrows, sizeof(*hb.rows), by_name);
 	rows = xcalloc(ha.nrows + hb.nrows + 1, sizeof(*rows));
 	while (i < ha.nrows || j < hb.nrows) {
-		int c = i == ha.nrows   ? 1
-		        : j == hb.nrows ? -1
-		                        : strcmp(ha.rows[i].name,
-		                                 hb.rows[j].name);
+		int c = i == ha.nrows ? 1
+		        : j == hb.nrows
+		                ? -1
+		                : strcmp(ha.rows[i].name, hb.rows[j].name);
 		struct diff_row *r = &rows[n++];
 
 		if (c <= 0) {
@@ -1048,8 +1055,8 @@ heap_diff(struct heap_opts *o)
 static uint64_t
 min_bytes(const struct heap_opts *o, const struct heap_dominators *dom)
 {
-	uint64_t floor = (uint64_t)((double)dom->reachable_bytes *
-	                            o->min_pct / 100.0);
+	uint64_t floor =
+	        (uint64_t)((double)dom->reachable_bytes * o->min_pct / 100.0);
 
 	return floor ? floor : 1;
 }
@@ -1102,9 +1109,9 @@ flame_svg(const struct heap_flame *f, const char *title, FILE *out)
 		if (f->nodes[i].depth > depth)
 			depth = f->nodes[i].depth;
 	height = (int)(depth + 1) * row + 3 * pad + 20;
-	scale = f->nodes[0].total ? (double)(width - 2 * pad) /
-	                                    (double)f->nodes[0].total
-	                          : 0;
+	scale = f->nodes[0].total
+	                ? (double)(width - 2 * pad) / (double)f->nodes[0].total
+	                : 0;
 	fprintf(out,
 	        "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 	        "<svg version=\"1.1\" width=\"%d\" height=\"%d\" "
@@ -1128,26 +1135,28 @@ flame_svg(const struct heap_flame *f, const char *title, FILE *out)
 
 		for (p = n->name; *p; p++)
 			hue = hue * 31 + (unsigned char)*p;
-		fprintf(out,
-		        "<g><title>%s", "");
+		fprintf(out, "<g><title>%s", "");
 		markup_escape(out, n->name);
-		fprintf(out, " (%llu bytes, %.2f%%)</title>"
-		             "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		             "height=\"%d\" fill=\"hsl(%u,60%%,60%%)\" "
-		             "rx=\"2\"/>",
+		fprintf(out,
+		        " (%llu bytes, %.2f%%)</title>"
+		        "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		        "height=\"%d\" fill=\"hsl(%u,60%%,60%%)\" "
+		        "rx=\"2\"/>",
 		        (unsigned long long)n->total,
 		        f->nodes[0].total ? 100.0 * (double)n->total /
 		                                    (double)f->nodes[0].total
 		                          : 0.0,
 		        cx, y, w > 0.5 ? w - 0.5 : w, row - 1, hue % 360);
 		if (w > 40) {
-			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" "
-			             "textLength=\"%.1f\" "
-			             "lengthAdjust=\"spacingAndGlyphs\">",
+			fprintf(out,
+			        "<text x=\"%.1f\" y=\"%.1f\" "
+			        "textLength=\"%.1f\" "
+			        "lengthAdjust=\"spacingAndGlyphs\">",
 			        cx + 3, y + row - 4,
 			        (double)(w - 6 < 7.0 * (double)strlen(n->name)
 			                         ? w - 6
-			                         : 7.0 * (double)strlen(n->name)));
+			                         : 7.0 * (double)strlen(
+			                                         n->name)));
 			markup_escape(out, n->name);
 			fputs("</text>", out);
 		}

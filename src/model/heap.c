@@ -181,25 +181,32 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 
 /* ---- the id index ---- */
 
+/* Fibonacci hashing: the product's top bits, which every bit of the id
+ * moves (ids step evenly through an address range; the middle bits of
+ * the product cluster them). */
 static inline size_t
-slot_of(uint64_t id, size_t mask)
+slot_of(uint64_t id, unsigned shift)
 {
-	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> 29) & mask;
+	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
 }
 
 static void
 build_index(struct heap_dump *d)
 {
 	size_t cap = 16, i;
+	unsigned bits = 4;
 
-	while (cap < d->nobjects + d->nobjects / 2)
+	while (cap < d->nobjects + d->nobjects / 2) {
 		cap *= 2;
+		bits++;
+	}
+	d->index_shift = 64 - bits;
 	d->index = xmalloc_large(cap, sizeof(uint32_t));
 	memset(d->index, 0xFF, cap * sizeof(uint32_t));
 	d->index_mask = cap - 1;
 	for (i = 0; i < d->nobjects; i++) {
 		uint64_t id = heap_object_id(d, (uint32_t)i);
-		size_t s = slot_of(id, d->index_mask);
+		size_t s = slot_of(id, d->index_shift);
 
 		while (d->index[s] != HEAP_NONE) {
 			if (heap_object_id(d, d->index[s]) == id)
@@ -221,13 +228,13 @@ heap_find(const struct heap_dump *d, uint64_t id)
 	if (d->ids32) {
 		if (id > UINT32_MAX)
 			return HEAP_NONE;
-		for (s = slot_of(id, d->index_mask); d->index[s] != HEAP_NONE;
+		for (s = slot_of(id, d->index_shift); d->index[s] != HEAP_NONE;
 		     s = (s + 1) & d->index_mask)
 			if (d->ids32[d->index[s]] == id)
 				return d->index[s];
 		return HEAP_NONE;
 	}
-	for (s = slot_of(id, d->index_mask); d->index[s] != HEAP_NONE;
+	for (s = slot_of(id, d->index_shift); d->index[s] != HEAP_NONE;
 	     s = (s + 1) & d->index_mask)
 		if (d->ids64[d->index[s]] == id)
 			return d->index[s];
@@ -243,10 +250,10 @@ static char *
 java_name(const char *raw)
 {
 	static const char *const prims[26] = {
-	        ['B' - 'A'] = "byte",    ['C' - 'A'] = "char",
-	        ['D' - 'A'] = "double",  ['F' - 'A'] = "float",
-	        ['I' - 'A'] = "int",     ['J' - 'A'] = "long",
-	        ['S' - 'A'] = "short",   ['Z' - 'A'] = "boolean",
+	        ['B' - 'A'] = "byte",   ['C' - 'A'] = "char",
+	        ['D' - 'A'] = "double", ['F' - 'A'] = "float",
+	        ['I' - 'A'] = "int",    ['J' - 'A'] = "long",
+	        ['S' - 'A'] = "short",  ['Z' - 'A'] = "boolean",
 	};
 	size_t dims = 0, n, i;
 	const char *base = raw;
@@ -313,8 +320,8 @@ add_class(struct heap_dump *d, size_t *cap, uint64_t id, const char *dump_name,
 	c = &d->classes[d->nclasses];
 	memset(c, 0, sizeof(*c));
 	c->id = id;
-	c->dump_name = util_arena_strndup(&d->arena, dump_name,
-	                                  strlen(dump_name));
+	c->dump_name =
+	        util_arena_strndup(&d->arena, dump_name, strlen(dump_name));
 	c->name = mapped_name(d, map, c->dump_name);
 	c->object = c->super = c->referent = HEAP_NONE;
 	if (id)
@@ -404,8 +411,8 @@ lay_out(struct gather *g, const struct mapping *map, uint32_t c,
 			}
 			if (type == HEAP_T_OBJECT &&
 			    (uint64_t)offset + id <= max_data) {
-				const char *name = field_name(
-				        g, map, chain, heap_id(f, id));
+				const char *name = field_name(g, map, chain,
+				                              heap_id(f, id));
 
 				if (is_reference &&
 				    strcmp(name, "referent") == 0) {
@@ -498,7 +505,8 @@ build_classes(struct gather *g, const struct mapping *map)
 		if (util_map_get(&g->class_names, cid, &s)) {
 			name = java_name(string_at(g, s));
 		} else {
-			name = xasprintf("class@0x%llx", (unsigned long long)cid);
+			name = xasprintf("class@0x%llx",
+			                 (unsigned long long)cid);
 		}
 		c = add_class(d, &cap, cid, name, map);
 		free(name);
@@ -560,8 +568,8 @@ build_classes(struct gather *g, const struct mapping *map)
 		}
 		if (c == HEAP_NONE) {
 			if (unknown == HEAP_NONE)
-				unknown = add_class(d, &cap, 0, "(unknown class)",
-				                    NULL);
+				unknown = add_class(d, &cap, 0,
+				                    "(unknown class)", NULL);
 			c = unknown;
 		}
 		d->klass[i] = c;
@@ -602,8 +610,8 @@ resolve_roots(struct gather *g)
 
 struct heap_dump *
 heap_dump_open(const char *path, const struct mapping *map,
-               void (*progress)(void *, uint64_t, uint64_t),
-               void *progress_arg, struct trace_error *err)
+               void (*progress)(void *, uint64_t, uint64_t), void *progress_arg,
+               struct trace_error *err)
 {
 	struct heap_dump *d = xcalloc(1, sizeof(*d));
 	struct gather g;
@@ -631,8 +639,8 @@ heap_dump_open(const char *path, const struct mapping *map,
 	sink.root = on_root;
 	sink.object = on_object;
 	sink.progress = on_progress;
-	d->complete = heap_hprof_read(d->data, d->size, &sink, &d->header,
-	                              &d->cut);
+	d->complete =
+	        heap_hprof_read(d->data, d->size, &sink, &d->header, &d->cut);
 	if (!d->complete && !d->header.id_size) {
 		*err = d->cut;
 		memset(&d->cut, 0, sizeof(d->cut));
@@ -868,8 +876,8 @@ heap_next_ref(const struct heap_dump *d, uint32_t i, uint32_t *slot)
 }
 
 const char *
-heap_slot_name(const struct heap_dump *d, uint32_t i, uint32_t slot,
-               char *buf, size_t size)
+heap_slot_name(const struct heap_dump *d, uint32_t i, uint32_t slot, char *buf,
+               size_t size)
 {
 	uint32_t c;
 

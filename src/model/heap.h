@@ -27,9 +27,9 @@
 
 /* A reference field of a class's instances. */
 struct heap_ref_field {
-	uint32_t offset;    /* in the instance's field bytes */
-	const char *name;   /* the field's name (after --mapping) */
-	const char *klass;  /* the class declaring it */
+	uint32_t offset;   /* in the instance's field bytes */
+	const char *name;  /* the field's name (after --mapping) */
+	const char *klass; /* the class declaring it */
 };
 
 /* A field its class declares: name (after --mapping), basic type, and
@@ -42,10 +42,10 @@ struct heap_field_desc {
 
 struct heap_class {
 	uint64_t id;
-	const char *name;     /* after --mapping; arrays "byte[]" */
+	const char *name;      /* after --mapping; arrays "byte[]" */
 	const char *dump_name; /* as the dump names it, dotted */
-	uint32_t object;      /* its class object, or HEAP_NONE */
-	uint32_t super;       /* its superclass, or HEAP_NONE */
+	uint32_t object;       /* its class object, or HEAP_NONE */
+	uint32_t super;        /* its superclass, or HEAP_NONE */
 	uint32_t instance_size;
 	uint32_t row;          /* its histogram row (one per name) */
 	uint64_t statics_size; /* its class object's static values' bytes */
@@ -81,16 +81,17 @@ struct heap_dump {
 	const unsigned char *data;
 	size_t size;
 	struct heap_hprof_header header;
-	bool complete;         /* read to its end */
+	bool complete;          /* read to its end */
 	struct trace_error cut; /* where and why it was not */
 
 	size_t nobjects;
 	uint64_t *offsets; /* each object's record */
 	uint32_t *ids32;   /* each object's id, for an id size of 4 */
 	uint64_t *ids64;   /* or of 8 */
-	uint32_t *klass; /* each object's class */
-	uint32_t *index; /* id -> object, open addressing */
+	uint32_t *klass;   /* each object's class */
+	uint32_t *index;   /* id -> object, open addressing */
 	size_t index_mask;
+	unsigned index_shift; /* 64 less the index's bits */
 
 	struct heap_class *classes;
 	size_t nclasses;
@@ -159,8 +160,8 @@ uint32_t heap_array_length(const struct heap_dump *d, uint32_t i);
  */
 uint32_t heap_next_ref(const struct heap_dump *d, uint32_t i, uint32_t *slot);
 /* What slot names in object i ("Class.field", "[3]"), into buf. */
-const char *heap_slot_name(const struct heap_dump *d, uint32_t i,
-                           uint32_t slot, char *buf, size_t size);
+const char *heap_slot_name(const struct heap_dump *d, uint32_t i, uint32_t slot,
+                           char *buf, size_t size);
 
 /*
  * Object i's instance field named `name` (its own class's first, then

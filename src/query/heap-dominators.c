@@ -70,7 +70,10 @@ by_retained(const void *a, const void *b)
 	uint64_t x = sort_retained[*(const uint32_t *)a];
 	uint64_t y = sort_retained[*(const uint32_t *)b];
 
-	return x < y ? 1 : x > y ? -1 : (*(const uint32_t *)a > *(const uint32_t *)b) - (*(const uint32_t *)a < *(const uint32_t *)b);
+	return x < y   ? 1
+	       : x > y ? -1
+	               : (*(const uint32_t *)a > *(const uint32_t *)b) -
+	                         (*(const uint32_t *)a < *(const uint32_t *)b);
 }
 
 static void
@@ -108,13 +111,12 @@ build_tree(struct heap_dominators *dom, const struct heap_dump *d)
 }
 
 void
-heap_dominators_compute(struct heap_dominators *dom,
-                        const struct heap_dump *d)
+heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 {
 	size_t n = d->nobjects, cap = n + 2, sp = 0, depth_cap = 64;
 	uint32_t *dfn = xcalloc(n + 1, sizeof(uint32_t));
 	uint32_t *npred = xcalloc(cap + 1, sizeof(uint32_t));
-	uint32_t *pred, *pos, r = 1, w, i;
+	uint32_t *pred, *pos, r = 1, w;
 	struct frame *stack = xmalloc_large(depth_cap, sizeof(*stack));
 	struct lt t;
 
@@ -219,7 +221,6 @@ heap_dominators_compute(struct heap_dominators *dom,
 		if (up != 1)
 			dom->retained[t.vertex[up]] += dom->retained[o];
 	}
-	(void)i;
 	free(t.vertex);
 	free(t.idom);
 	build_tree(dom, d);

@@ -118,8 +118,8 @@ heap_flame_build(struct heap_flame *f, const struct heap_dump *d,
 			cls = d->klass[c];
 		/* A run of one class down a path (a linked list) is one
 		 * node: its top's retained size is the run's. */
-		if (fr->at && f->nodes[fr->at].name ==
-		                      d->rows[d->classes[cls].row]) {
+		if (fr->at &&
+		    f->nodes[fr->at].name == d->rows[d->classes[cls].row]) {
 			at = fr->at;
 		} else {
 			at = child_named(f, &cap, &kids, fr->at,

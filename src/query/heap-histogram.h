@@ -32,8 +32,7 @@ struct heap_histogram {
  * class order.
  */
 void heap_histogram_build(struct heap_histogram *h, const struct heap_dump *d,
-                          const struct heap_dominators *dom,
-                          const bool *shown);
+                          const struct heap_dominators *dom, const bool *shown);
 /* Release h. */
 void heap_histogram_done(struct heap_histogram *h);
 

@@ -94,8 +94,7 @@ heap_paths_done(struct heap_paths *p)
 }
 
 bool
-heap_path_to(const struct heap_paths *p, uint32_t o, uint32_t **out,
-             size_t *n)
+heap_path_to(const struct heap_paths *p, uint32_t o, uint32_t **out, size_t *n)
 {
 	size_t len = 0, i;
 	uint32_t at, *path;

@@ -109,8 +109,8 @@ struct walk {
 /* Whether n bytes remain at p before end; false after saying what
  * was cut there. */
 static bool
-need(struct walk *w, const unsigned char *p, const unsigned char *end,
-     size_t n, const unsigned char *rec, const char *what)
+need(struct walk *w, const unsigned char *p, const unsigned char *end, size_t n,
+     const unsigned char *rec, const char *what)
 {
 	if ((size_t)(end - p) >= n)
 		return true;
@@ -124,8 +124,8 @@ need(struct walk *w, const unsigned char *p, const unsigned char *end,
 
 /* Check one (u1 type, value) at *p, stepping past it. */
 static bool
-typed_value(struct walk *w, const unsigned char **p,
-            const unsigned char *end, const unsigned char *rec)
+typed_value(struct walk *w, const unsigned char **p, const unsigned char *end,
+            const unsigned char *rec)
 {
 	unsigned size;
 
@@ -266,7 +266,8 @@ walk_segment(struct walk *w, const unsigned char *p, const unsigned char *end)
 				return false;
 			n = (size_t)heap_u4(p + 1 + id + 4) * id;
 			size = 1 + 2 * (size_t)id + 8;
-			if (!need(w, p + size, end, n, rec, "OBJECT ARRAY DUMP"))
+			if (!need(w, p + size, end, n, rec,
+			          "OBJECT ARRAY DUMP"))
 				return false;
 			size += n;
 			break;
@@ -281,10 +282,11 @@ walk_segment(struct walk *w, const unsigned char *p, const unsigned char *end)
 				return false;
 			esize = heap_type_size(p[1 + id + 8], id);
 			if (!esize || p[1 + id + 8] == HEAP_T_OBJECT) {
-				trace_error_set(w->err,
-				                (uint64_t)(p + 1 + id + 8 - w->base),
-				                "unknown primitive type %u in a %s",
-				                p[1 + id + 8], what);
+				trace_error_set(
+				        w->err,
+				        (uint64_t)(p + 1 + id + 8 - w->base),
+				        "unknown primitive type %u in a %s",
+				        p[1 + id + 8], what);
 				return false;
 			}
 			size = 1 + (size_t)id + 9;
@@ -306,9 +308,9 @@ walk_segment(struct walk *w, const unsigned char *p, const unsigned char *end)
 			p += 5 + id;
 			continue;
 		default:
-			trace_error_set(w->err, (uint64_t)(p - w->base),
-			                "unknown heap dump sub-record tag 0x%02X",
-			                tag);
+			trace_error_set(
+			        w->err, (uint64_t)(p - w->base),
+			        "unknown heap dump sub-record tag 0x%02X", tag);
 			return false;
 		}
 		if (s->object)
@@ -330,9 +332,10 @@ heap_hprof_read(const unsigned char *buf, size_t len,
 
 	memset(header, 0, sizeof(*header));
 	if (!heap_hprof_detect(buf, len)) {
-		trace_error_set(err, 0,
-		                "expected 'JAVA PROFILE 1.0.N', a NUL and an id "
-		                "size of 4 or 8");
+		trace_error_set(
+		        err, 0,
+		        "expected 'JAVA PROFILE 1.0.N', a NUL and an id "
+		        "size of 4 or 8");
 		return false;
 	}
 	for (i = 0; buf[i]; i++)
@@ -355,10 +358,11 @@ heap_hprof_read(const unsigned char *buf, size_t len,
 		rlen = heap_u4(p + 5);
 		body = p + 9;
 		if ((size_t)(w.end - body) < rlen) {
-			trace_error_set(err, (uint64_t)(rec - buf),
-			                "record 0x%02X of %u bytes runs past the "
-			                "end of the file (%zu bytes left)",
-			                tag, rlen, (size_t)(w.end - body));
+			trace_error_set(
+			        err, (uint64_t)(rec - buf),
+			        "record 0x%02X of %u bytes runs past the "
+			        "end of the file (%zu bytes left)",
+			        tag, rlen, (size_t)(w.end - body));
 			/* A cut segment still gives its whole sub-records. */
 			if (tag == 0x0C || tag == 0x1C) {
 				struct trace_error inner = {0};
@@ -384,9 +388,9 @@ heap_hprof_read(const unsigned char *buf, size_t len,
 			          rec, "LOAD CLASS"))
 				return false;
 			if (sink->load_class)
-				sink->load_class(sink->ctx,
-				                 heap_id(body + 4, w.id),
-				                 heap_id(body + 8 + w.id, w.id));
+				sink->load_class(
+				        sink->ctx, heap_id(body + 4, w.id),
+				        heap_id(body + 8 + w.id, w.id));
 			break;
 		case 0x0C:
 		case 0x1C:

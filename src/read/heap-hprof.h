@@ -72,8 +72,7 @@ bool heap_hprof_detect(const unsigned char *buf, size_t len);
  */
 bool heap_hprof_read(const unsigned char *buf, size_t len,
                      const struct heap_sink *sink,
-                     struct heap_hprof_header *header,
-                     struct trace_error *err);
+                     struct heap_hprof_header *header, struct trace_error *err);
 
 /* A basic type's size in bytes (an object's is id_size); 0 if unknown. */
 unsigned heap_type_size(unsigned type, unsigned id_size);
@@ -117,7 +116,6 @@ struct heap_class_dump {
 void heap_class_dump_decode(const unsigned char *rec, unsigned id_size,
                             struct heap_class_dump *out);
 /* Step over one static field (name id, type, value) at p. */
-const unsigned char *heap_static_next(const unsigned char *p,
-                                      unsigned id_size);
+const unsigned char *heap_static_next(const unsigned char *p, unsigned id_size);
 
 #endif
