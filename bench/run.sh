@@ -170,6 +170,50 @@ simpleperf_threads_bench() {
 	done
 }
 
+# Java heap dumps: a dump of HEAP_OBJECTS (5 million) objects from
+# tests/heap-gen.py (Android's layout, id size 4; kept in the output
+# folder once written), then the real dumps of $SHARED_HEAPDUMPS: a bare
+# walk of the records (bench/heapwalk), `info` (the walk, the classes,
+# what the roots reach; target 3x the walk) and `report` (the histogram
+# with retained sizes: its cpu per million objects, target 0.5 s, and
+# peak memory against the dump's size, target 1x).  HEAP_ONLY=1 runs
+# only these.
+heap_bench() {
+	objects=${HEAP_OBJECTS:-5000000}
+	dump="$out/heap-$objects.hprof"
+	if [ ! -f "$dump" ]; then
+		python3 "$srcdir/tests/heap-gen.py" --android --seed 5 \
+			--objects "$objects" "$dump.tmp" && mv "$dump.tmp" "$dump"
+	fi
+	heaps=${SHARED_HEAPDUMPS:-$srcdir/../shared/heapdumps}
+	for d in "$dump" "$heaps"/*.hprof; do
+		[ -f "$d" ] || continue
+		n=$("$tracetui" info "$d" | sed -n 's/^objects: \([0-9]*\).*/\1/p')
+		size=$(wc -c <"$d")
+		echo "== heap dump $(basename "$d"): $n objects, $((size / 1000000)) MB"
+		w=$("$measure" "$repeat" "$builddir/bench/heapwalk" "$d")
+		i=$("$measure" "$repeat" "$tracetui" info "$d")
+		r=$("$measure" "$repeat" "$tracetui" report --format tsv \
+			--heap all "$d")
+		echo "walk    $w"
+		echo "info    $i"
+		echo "report  $r"
+		awk -v r="$(field cpu_ms "$r")" -v i="$(field cpu_ms "$i")" \
+			-v w="$(field cpu_ms "$w")" \
+			-v mb="$(field maxrss_mb "$r")" -v n="$n" -v size="$size" 'BEGIN {
+			w = w > 0 ? w : 1
+			printf "report: %.2f s of cpu per million objects (target 0.5); peak %.0f MB = %.2fx the dump (target 1x)\n",
+				r / 1000 * 1e6 / n, mb, mb * 1048576 / size
+			printf "info: %.1fx the bare walk'"'"'s cpu (target 3x)\n", i / w
+		}'
+	done
+}
+
+if [ -n "${HEAP_ONLY:-}" ]; then
+	heap_bench
+	exit 0
+fi
+
 if [ -n "${SP_ONLY:-}" ]; then
 	simpleperf_threads_bench
 	simpleperf_bench
@@ -354,3 +398,4 @@ for bytes in $sizes; do
 done
 simpleperf_threads_bench
 simpleperf_bench
+heap_bench

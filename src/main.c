@@ -28,9 +28,11 @@ usage(FILE *out)
 
 	fprintf(out, "Usage: tracetui [OPTIONS] FILE\n"
 	             "       tracetui COMMAND [OPTIONS] FILE\n\n"
-	             "Read Android method traces (.trace), and hprof and pprof "
-	             "profiles (heapprofd's\nheap dumps).  Without a command, "
-	             "FILE opens in the interactive viewer.\n\n"
+	             "Read Android method traces (.trace), simpleperf recordings, "
+	             "pprof profiles\n(heapprofd's native heap profiles), hprof "
+	             "text CPU profiles, and Java heap\ndumps (binary HPROF: "
+	             "info, report, tree, paths, leaks, diff, folded).\nWithout "
+	             "a command, FILE opens in the interactive viewer.\n\n"
 	             "Commands:\n");
 	for (i = 0; cmd_commands[i].name; i++)
 		fprintf(out, "  %-10s %s\n", cmd_commands[i].name,
@@ -229,6 +231,12 @@ main(int argc, char **argv)
 	if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
 		printf("tracetui %s\n", PACKAGE_VERSION);
 		return cmd_output_status(CMD_OK);
+	}
+	if (argc > 2) {
+		int status = cmd_heap_dispatch(argc - 1, argv + 1);
+
+		if (status >= 0)
+			return cmd_output_status(status);
 	}
 	for (i = 0; cmd_commands[i].name; i++)
 		if (strcmp(argv[1], cmd_commands[i].name) == 0)

@@ -495,6 +495,16 @@ set_max_input(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return NULL;
 }
 
+/* The heap dump options, met only where no heap dump was named. */
+static const char *
+set_heap_only(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)o;
+	(void)arg;
+	(void)spec;
+	return "is for Java heap dumps (binary HPROF) only";
+}
+
 /* Every option of every command, in the order --help lists them; bit 0
  * for the options every command takes. */
 static const struct option_def options[] = {
@@ -686,6 +696,18 @@ static const struct option_def options[] = {
          set_fail_on,
          "For triage: exit 1 when a finding of that severity (warn: or "
          "error) is found, as a CI gate."},
+        {OPT_HEAP, 0, "heap", "HEAP",
+         "heap dumps: the heaps shown, app, image, zygote or all",
+         set_heap_only,
+         "For report and diff on a Java heap dump (see HEAP DUMPS): app "
+         "by default for a dump that names its heaps, all for a JVM "
+         "dump."},
+        {OPT_HEAP, 0, "duplicates", NULL,
+         "heap dumps: Strings and primitive arrays held more than once",
+         set_heap_only, "For report on a Java heap dump."},
+        {OPT_HEAP, 0, "fail-if-any", NULL,
+         "heap dumps: exit 1 when there is a leak suspect", set_heap_only,
+         "For leaks on a Java heap dump."},
         {0, 0, "max-input", "SIZE",
          "read at most SIZE bytes from a pipe (default 1G)", set_max_input,
          "From a pipe or - (the standard input); K M G T suffixes count in "
@@ -710,6 +732,7 @@ static const struct {
         {"source-dir", "@dir"},
         {"rules", "@file"},
         {"fail-on", "error warn never"},
+        {"heap", "app image zygote all"},
 };
 
 void

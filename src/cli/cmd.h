@@ -56,6 +56,7 @@ enum cmd_option {
 	OPT_SOURCE_DIR = 1 << 22,
 	OPT_FRAMES = 1 << 23, /* --frame-method, --budget, --refresh-rate */
 	OPT_TRIAGE = 1 << 24, /* --all, --rules, --threshold, --fail-on */
+	OPT_HEAP = 1 << 25,   /* listed only: cli/heap.c parses them */
 };
 
 /* What --fail-on asks: exit 1 when a finding of this severity or worse
@@ -297,5 +298,10 @@ int cmd_export(int argc, char **argv);
 int cmd_flamegraph(int argc, char **argv);
 int cmd_frames(int argc, char **argv);
 int cmd_triage(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
+int cmd_leaks(int argc, char **argv);
+/* A command (argv[0]) on a Java heap dump: run and its status, or -1
+ * when argv names no heap dump and the trace commands go on. */
+int cmd_heap_dispatch(int argc, char **argv);
 
 #endif

@@ -25,5 +25,9 @@ const struct cmd_command cmd_commands[] = {
         {"export", cmd_export,
          "speedscope or Chrome JSON, a dot call graph, an HTML report"},
         {"flamegraph", cmd_flamegraph, "a flame graph as a self-contained SVG"},
+        {"paths", cmd_paths,
+         "heap dump: the shortest strong path from a GC root to an object"},
+        {"leaks", cmd_leaks,
+         "heap dump: leak suspects, each with its path and retained size"},
         {NULL, NULL, NULL},
 };

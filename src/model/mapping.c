@@ -5,7 +5,8 @@
  * The format, one line at a time (LF or CRLF):
  *   # comment, or # {"id":...} JSON metadata    skipped
  *   original.Class -> obf.a:                    a class (column 0)
- *       int origField -> a                      a field (indented): skipped
+ *       int origField -> a                      a field (indented): kept
+ *                                               for heap dumps' fields
  *       void m(int,java.lang.String) -> b       a method, no line numbers
  *       1:5:void m(int):10:14 -> b              with its obfuscated line
  *                                               range and original lines
@@ -84,8 +85,17 @@ struct mp_method {
 	bool any_single, desc_single;
 };
 
+/* A field line: its class, obfuscated and original names. */
+struct mp_field {
+	uint32_t klass;
+	const char *obf, *orig;
+};
+
 struct mapping {
 	struct util_arena arena;
+	struct mp_field *fields;
+	size_t nfields, fields_cap;
+	struct util_map field_hash; /* hash of class and obf -> first field */
 	struct mp_class *classes;
 	size_t nclasses, classes_cap;
 	struct mp_method *methods;
@@ -429,8 +439,30 @@ member_line(struct parser *p, const char *s, const char *e)
 	if (s == left_e || obf == e)
 		return fail(p, "expected 'MEMBER -> OBFUSCATED', found an "
 		               "empty name");
-	if (!memchr(s, '(', (size_t)(left_e - s)))
-		return true; /* a field */
+	if (!memchr(s, '(', (size_t)(left_e - s))) {
+		/* A field: "TYPE NAME -> OBF"; the first of a class and
+		 * obfuscated name wins. */
+		const char *name = left_e;
+		struct mp_field *f;
+		uint32_t *slot;
+
+		while (name > s && name[-1] != ' ' && name[-1] != '\t')
+			name--;
+		UTIL_GROW(p->map->fields, p->map->fields_cap,
+		          p->map->nfields + 1);
+		f = &p->map->fields[p->map->nfields];
+		f->klass = p->klass;
+		f->obf = keep(p->map, obf, (size_t)(e - obf));
+		f->orig = keep(p->map, name, (size_t)(left_e - name));
+		slot = util_map_slot(&p->map->field_hash,
+		                     method_key(p->klass, obf,
+		                                (size_t)(e - obf)),
+		                     NONE);
+		if (*slot == NONE)
+			*slot = (uint32_t)p->map->nfields;
+		p->map->nfields++;
+		return true;
+	}
 	return method_line(p, s, left_e, obf, (size_t)(e - obf));
 }
 
@@ -445,6 +477,7 @@ mapping_parse(const char *text, size_t len, const char *name, char **error)
 
 	util_arena_init(&map->arena);
 	util_map_init(&map->class_hash);
+	util_map_init(&map->field_hash);
 	util_map_init(&map->method_hash);
 	util_map_init(&map->desc_hash);
 	util_map_init(&map->class_tail);
@@ -545,6 +578,8 @@ mapping_free(struct mapping *map)
 		return;
 	free(map->classes);
 	free(map->methods);
+	free(map->fields);
+	util_map_done(&map->field_hash);
 	util_map_done(&map->class_hash);
 	util_map_done(&map->method_hash);
 	util_map_done(&map->desc_hash);
@@ -844,4 +879,29 @@ mapping_apply(const struct mapping *map, struct calltree *tree)
 		m->signature = tree_str(tree, m->signature, n.signature);
 		mapping_name_done(&n);
 	}
+}
+
+const char *
+mapping_class(const struct mapping *map, const char *obf)
+{
+	uint32_t c = find_class(map, obf, strlen(obf));
+
+	return c == NONE ? NULL : map->classes[c].orig;
+}
+
+const char *
+mapping_field(const struct mapping *map, const char *obf_class,
+              const char *obf_field)
+{
+	uint32_t c = find_class(map, obf_class, strlen(obf_class)), i;
+	size_t n = strlen(obf_field);
+
+	if (c == NONE ||
+	    !util_map_get(&map->field_hash, method_key(c, obf_field, n), &i))
+		return NULL;
+	/* A hash shared by another name: look on among the class's. */
+	for (; i < map->nfields && map->fields[i].klass == c; i++)
+		if (strcmp(map->fields[i].obf, obf_field) == 0)
+			return map->fields[i].orig;
+	return NULL;
 }

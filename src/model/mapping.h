@@ -44,4 +44,12 @@ void mapping_name_done(struct mapping_name *n);
  */
 void mapping_apply(const struct mapping *map, struct calltree *tree);
 
+/* The original name of the class named obf (dotted) in the dump or
+ * trace, or NULL when the mapping does not rename it. */
+const char *mapping_class(const struct mapping *map, const char *obf);
+/* The original name of field obf_field of class obf_class (both as
+ * obfuscated), or NULL when the mapping does not rename it. */
+const char *mapping_field(const struct mapping *map, const char *obf_class,
+                          const char *obf_field);
+
 #endif

@@ -11,6 +11,7 @@
 #include "read/load.h"
 
 #include "read/foreign.h"
+#include "read/heap-hprof.h"
 #include "read/hprof.h"
 #include "read/key.h"
 #include "read/lowoverhead.h"
@@ -129,7 +130,8 @@ static const struct format_start {
         {"SIMPLEPERF", 10, NULL, "'SIMPLEPERF'"},
         {"\x1F\x8B", 2, NULL, "gzip"},
         {"\xEF\xBB\xBF", 3, NULL, NULL},
-        {"JAVA PROFILE", 12, NULL, "an hprof profile ('JAVA PROFILE'"},
+        {"JAVA PROFILE", 12, NULL,
+         "an hprof profile or heap dump ('JAVA PROFILE'"},
         {"TRACE ", 6, NULL, "'TRACE n:'"},
         {"THREAD START (", 14, NULL, NULL},
         {"CPU SAMPLES BEGIN", 17, NULL, "'CPU SAMPLES BEGIN')"},
@@ -713,6 +715,13 @@ load_detected(const char *path, const struct file_bytes *f,
 	}
 	if (trace_simpleperf_detect(b, f->size))
 		return trace_simpleperf_read(b, f->size, f->mapped, sink, err);
+	if (heap_hprof_detect(b, f->size)) {
+		trace_error_set(err, 0,
+		                "a Java heap dump (binary HPROF), not a method "
+		                "trace: info, report, tree, paths, leaks, diff, "
+		                "folded and flamegraph read it");
+		return false;
+	}
 	if (trace_hprof_detect(b, f->size))
 		return trace_hprof_read(b, f->size, sink, err);
 	if (f->size >= 2 && b[0] == 0x1F && b[1] == 0x8B)
@@ -805,4 +814,93 @@ trace_load(const char *path, const struct trace_sink *sink,
 		trace_error_set_path(err, path);
 	file_close(&f);
 	return ok;
+}
+
+bool
+trace_bytes_open(const char *path, struct trace_bytes *out,
+                 struct trace_error *err)
+{
+	static const struct trace_sink quiet = {0};
+	struct file_bytes *f = xcalloc(1, sizeof(*f));
+
+	memset(out, 0, sizeof(*out));
+	if (!file_open(path, f, err)) {
+		free(f);
+		return false;
+	}
+	if (f->size >= 2 && f->data[0] == 0x1F && f->data[1] == 0x8B) {
+		unsigned char *data;
+		size_t len;
+		bool ok = gunzip_all(f, &quiet, &data, &len, err);
+
+		file_close(f);
+		if (!ok) {
+			trace_error_set_path(err, path);
+			free(f);
+			return false;
+		}
+		f->data = data;
+		f->size = len;
+		out->gzip = true;
+	}
+	out->data = f->data;
+	out->size = f->size;
+	out->file = f;
+#ifdef MADV_POPULATE_READ
+	/* A dump is read out of order: its pages made present at once,
+	 * not faulted in one by one. */
+	if (f->mapped)
+		madvise((void *)f->data, f->size, MADV_POPULATE_READ);
+#endif
+	return true;
+}
+
+void
+trace_bytes_close(struct trace_bytes *b)
+{
+	if (b->file) {
+		file_close(b->file);
+		free(b->file);
+	}
+	memset(b, 0, sizeof(*b));
+}
+
+bool
+trace_is_heap_dump(const char *path)
+{
+	unsigned char head[64];
+	ssize_t n;
+	int fd;
+
+	if (strcmp(path, "-") == 0 || is_named_fifo(path) ||
+	    !file_exists(path))
+		return false;
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n >= 2 && head[0] == 0x1F && head[1] == 0x8B) {
+		unsigned char in[4096];
+		z_stream z;
+		bool heap = false;
+
+		fd = open(path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			return false;
+		n = read(fd, in, sizeof(in));
+		close(fd);
+		memset(&z, 0, sizeof(z));
+		if (n <= 0 || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+			return false;
+		z.next_in = in;
+		z.avail_in = (uInt)n;
+		z.next_out = head;
+		z.avail_out = sizeof(head);
+		inflate(&z, Z_SYNC_FLUSH);
+		heap = heap_hprof_detect(head, sizeof(head) - z.avail_out);
+		inflateEnd(&z);
+		return heap;
+	}
+	return n > 0 && heap_hprof_detect(head, (size_t)n);
 }

@@ -56,4 +56,23 @@ void trace_set_stdin(int fd);
 bool trace_load_bytes(const unsigned char *data, size_t size,
                       const struct trace_sink *sink, struct trace_error *err);
 
+/* A file's bytes, mapped (or read, or inflated from gzip) and kept for a
+ * reader whose results point into them. */
+struct trace_bytes {
+	const unsigned char *data;
+	size_t size;
+	bool gzip; /* inflated from a gzip file */
+	struct file_bytes *file;
+};
+
+/* Open path's bytes into *out (gzip inflated, under the loader's
+ * limits); false with err naming the file and the problem. */
+bool trace_bytes_open(const char *path, struct trace_bytes *out,
+                      struct trace_error *err);
+/* Release what trace_bytes_open holds. */
+void trace_bytes_close(struct trace_bytes *b);
+/* Whether path is a regular file (or a gzip file) that begins a binary
+ * HPROF heap dump. */
+bool trace_is_heap_dump(const char *path);
+
 #endif

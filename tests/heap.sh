@@ -1,0 +1,213 @@
+#!/bin/sh
+# heap.sh: Java heap dumps (binary HPROF).  The class histogram (instances,
+# shallow and retained bytes per class) equals that of tests/heap-oracle.py,
+# an independent reader, on every row: for dumps tests/heap-gen.py writes
+# (JVM 1.0.2 with id size 8, Android 1.0.3 with id size 4: Reference
+# referents, cycles, objects no root reaches; one with planted leaks), per
+# heap, and for the real
+# dumps of $SHARED_HEAPDUMPS (the two ahat dumps, whose oracle runs take
+# minutes, only under TRACETUI_LONG).  Then what the other tools say of
+# those dumps: test-dump's object count and ten largest shallow sizes
+# (Perfetto's), the path to LeakyService through its static field
+# leakAllTheBinders, the StackSmasher chain going from 10,000 to 20,000
+# in the diff with the map; the tree, folded stacks and flame graph hold
+# the reachable bytes; the planted leak suspects and no other; duplicate
+# Strings; gzip; a damaged dump; the commands on a trace are refused
+# with a message naming heap dumps; and every cut of a dump ends with a
+# status and a message, never a crash.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
+gen="$srcdir/tests/heap-gen.py"
+oracle="$srcdir/tests/heap-oracle.py"
+heaps=${SHARED_HEAPDUMPS:-$srcdir/../shared/heapdumps}
+
+# same_histogram DUMP DESCRIPTION [OPTIONS...]: tracetui's report as TSV
+# equals the oracle's, row by row.
+same_histogram() {
+	sh_dump=$1
+	sh_what=$2
+	shift 2
+	python3 "$oracle" "$@" "$sh_dump" >"$tmp/oracle" 2>"$tmp/oracle.err"
+	grep -v '^#' "$tmp/oracle" | LC_ALL=C sort >"$tmp/oracle.tsv"
+	"$TRACETUI" report --format tsv "$@" "$sh_dump" 2>"$tmp/err" |
+		tail -n +2 | LC_ALL=C sort >"$tmp/ours.tsv"
+	cmp -s "$tmp/oracle.tsv" "$tmp/ours.tsv" && [ -s "$tmp/ours.tsv" ]
+	ok $? "$sh_what: every histogram row equals the oracle's" \
+		"($(wc -l <"$tmp/ours.tsv") rows)"
+	diff "$tmp/oracle.tsv" "$tmp/ours.tsv" | head -5 | diag
+	cat "$tmp/oracle.err" | head -3 | diag
+}
+
+python3 "$gen" --id-size 8 --seed 7 --objects 2500 "$tmp/jvm.hprof"
+python3 "$gen" --android --id-size 4 --seed 11 --objects 2500 \
+	"$tmp/art.hprof"
+same_histogram "$tmp/jvm.hprof" "generated JVM 1.0.2, id size 8"
+same_histogram "$tmp/art.hprof" "generated Android 1.0.3, id size 4 (app)"
+for h in all zygote; do
+	same_histogram "$tmp/art.hprof" "generated Android, --heap $h" \
+		--heap "$h"
+done
+if [ -n "$TRACETUI_LONG" ]; then
+	for seed in 1 2 3; do
+		python3 "$gen" --id-size 4 --seed $seed --objects 4000 \
+			"$tmp/jvm4.hprof"
+		python3 "$gen" --android --id-size 8 --seed $seed \
+			--objects 4000 "$tmp/art8.hprof"
+		same_histogram "$tmp/jvm4.hprof" "JVM, id size 4, seed $seed"
+		same_histogram "$tmp/art8.hprof" "Android, id size 8, seed $seed" \
+			--heap all
+	done
+fi
+
+# The column sums equal info's totals.
+"$TRACETUI" report --format tsv --heap all "$tmp/art.hprof" |
+	awk -F'\t' 'NR > 1 { n += $2; s += $3 } END { print n, s }' \
+		>"$tmp/sums"
+"$TRACETUI" info "$tmp/art.hprof" >"$tmp/info"
+objects=$(sed -n 's/^objects: \([0-9]*\).*/\1/p' "$tmp/info")
+shallow=$(sed -n 's/^shallow bytes: //p' "$tmp/info")
+[ "$(cat "$tmp/sums")" = "$objects $shallow" ]
+ok $? "the histogram's sums are info's objects and shallow bytes"
+
+# gzip: the same histogram.
+gzip -c "$tmp/art.hprof" >"$tmp/art.hprof.gz"
+"$TRACETUI" report --format tsv "$tmp/art.hprof" >"$tmp/plain"
+"$TRACETUI" report --format tsv "$tmp/art.hprof.gz" >"$tmp/gz"
+cmp -s "$tmp/plain" "$tmp/gz"
+ok $? "a gzipped dump gives the same histogram"
+
+# A trace command on a heap dump says what reads it.
+run "$TRACETUI" calls "$tmp/art.hprof" foo
+ok $([ $rc -eq 3 ] && echo "$err" | grep -q "Java heap dump" &&
+	echo 0 || echo 1) "calls on a heap dump: refused, naming heap dumps"
+
+# The dominator tree, folded stacks and flame graph hold every reachable
+# byte once.
+reachable=$(sed -n 's/^reachable: [0-9]* objects, \([0-9]*\) bytes$/\1/p' \
+	"$tmp/info")
+"$TRACETUI" tree --format tsv --min-pct 0 --heap all "$tmp/art.hprof" |
+	awk -F'\t' 'NR > 1 && $1 == 0 { s += $2 } END { print s + 0 }' \
+	>"$tmp/tree-sum"
+[ "$(cat "$tmp/tree-sum")" = "$reachable" ] && [ -n "$reachable" ]
+ok $? "tree: the roots of the dominator tree retain the reachable bytes"
+for pct in 0 1 5; do
+	"$TRACETUI" folded --min-pct $pct "$tmp/art.hprof" |
+		awk '{ s += $NF } END { print s + 0 }' >"$tmp/folded-sum"
+	[ "$(cat "$tmp/folded-sum")" = "$reachable" ]
+	ok $? "folded --min-pct $pct: the stacks sum to the reachable bytes"
+done
+"$TRACETUI" flamegraph "$tmp/art.hprof" >"$tmp/flame.svg"
+grep -q '^<svg ' "$tmp/flame.svg" && grep -q '</svg>' "$tmp/flame.svg" &&
+	{ ! command -v xmllint >/dev/null 2>&1 ||
+		xmllint --noout "$tmp/flame.svg"; }
+ok $? "flamegraph: one SVG document"
+
+# paths by id.
+"$TRACETUI" paths "$tmp/art.hprof" com.example.Node >"$tmp/path-any"
+id=$(sed -n '1s/^[^@]*@\(0x[0-9a-f]*\) .*/\1/p' "$tmp/path-any")
+"$TRACETUI" paths "$tmp/art.hprof" "$id" >"$tmp/path-id"
+cmp -s "$tmp/path-any" "$tmp/path-id" && [ -n "$id" ]
+ok $? "paths: by class and by the id of the instance it chose, the same"
+
+# Leak suspects: those the generator plants, no other.
+python3 "$gen" --leaks --seed 4 --objects 500 "$tmp/leaks.hprof"
+run "$TRACETUI" leaks --fail-if-any "$tmp/leaks.hprof"
+suspects=$(echo "$out" | grep -A1 '^suspect:' | grep -o '@0x[0-9a-f]*' |
+	tr '\n' ' ')
+ok $([ $rc -eq 1 ] &&
+	[ "$suspects" = "@0x60000000 @0x60000030 @0x60000000 " ] &&
+	echo 0 || echo 1) "leaks: the destroyed Activity, the detached" \
+	"Fragment and the watched Activity still reachable; status 1"
+echo "$out" | grep '^suspect' | diag
+run "$TRACETUI" leaks --fail-if-any "$tmp/jvm.hprof"
+ok $([ $rc -eq 0 ] && [ "$out" = "no leak suspects" ] && echo 0 ||
+	echo 1) "leaks on a dump without suspects: none, status 0"
+same_histogram "$tmp/leaks.hprof" "generated with leaks"
+
+# Duplicates: the generator's Strings of equal text.
+"$TRACETUI" report --duplicates --format tsv --heap all "$tmp/jvm.hprof" |
+	awk -F'\t' '$1 == "java.lang.String" { n++ } END { print n + 0 }' \
+	>"$tmp/dups"
+[ "$(cat "$tmp/dups")" -ge 2 ]
+ok $? "report --duplicates: Strings of equal text grouped"
+
+# A damaged dump: kept up to the damage, which is named.
+python3 - "$tmp/jvm.hprof" "$tmp/bad.hprof" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+i = b.rfind(b'\x21', 0, len(b) // 2)
+b[i] = 0x77
+open(sys.argv[2], 'wb').write(b)
+PY
+run "$TRACETUI" info "$tmp/bad.hprof"
+ok $([ $rc -eq 0 ] && echo "$out" | grep -q '^status: cut short' &&
+	echo "$err" | grep -q 'offset [0-9]*: unknown heap dump sub-record tag 0x77' &&
+	echo 0 || echo 1) "a damaged dump: what came before, and where it stops"
+echo "$err" | diag
+
+# Every cut of a dump ends with a status and a message: the first 64
+# bytes one by one, then every 997th.
+size=$(wc -c <"$tmp/art.hprof")
+bad=0
+n=0
+cut=1
+while [ $cut -lt "$size" ]; do
+	head -c $cut "$tmp/art.hprof" >"$tmp/cut.hprof"
+	"$TRACETUI" report --format tsv "$tmp/cut.hprof" >/dev/null \
+		2>"$tmp/cut.err"
+	st=$?
+	n=$((n + 1))
+	if [ $st -ne 0 ] && [ $st -ne 3 ]; then
+		bad=$((bad + 1))
+		echo "cut at $cut: status $st" | diag
+	elif ! grep -q "offset [0-9]" "$tmp/cut.err"; then
+		bad=$((bad + 1))
+		echo "cut at $cut: no message" | diag
+	fi
+	if [ $cut -lt 64 ]; then cut=$((cut + 1)); else cut=$((cut + 997)); fi
+done
+ok $bad "every one of $n cuts ends with status 0 or 3 and a message"
+
+if [ ! -d "$heaps" ]; then
+	done_testing
+	exit
+fi
+dump="$heaps/ahat__test-dump.hprof"
+base="$heaps/ahat__test-dump-base.hprof"
+map="$heaps/ahat__test-dump.map"
+leak="$heaps/leakcanary__leak_service_binder.hprof"
+
+"$TRACETUI" info "$dump" >"$tmp/info"
+grep -q '^objects: 25919 ' "$tmp/info"
+ok $? "test-dump: 25,919 objects, as Perfetto counts"
+grep -q '^largest shallow sizes: 1000012 16396 8204 3300 2388 1444 1412 1264 1248 1248$' "$tmp/info"
+ok $? "test-dump: the ten largest shallow sizes are Perfetto's"
+
+"$TRACETUI" paths "$leak" LeakyService >"$tmp/path"
+grep -q 'LeakyService\.leakAllTheBinders ' "$tmp/path" &&
+	head -2 "$tmp/path" | grep -q 'root sticky-class'
+ok $? "the path to LeakyService goes through the static leakAllTheBinders"
+cat "$tmp/path" | diag
+
+"$TRACETUI" diff --format tsv --mapping "$map" "$base" "$dump" >"$tmp/diff"
+grep -q '^DumpedStuff\$StackSmasher	10000	20000	' "$tmp/diff"
+ok $? "diff with the map: the StackSmasher chain goes from 10,000 to 20,000"
+"$TRACETUI" diff --mapping "$map" --fail-if \
+	'instances(DumpedStuff$StackSmasher) > +50%' "$base" "$dump" \
+	>/dev/null 2>&1
+ok $([ $? -eq 1 ] && echo 0 || echo 1) "diff --fail-if on a class's growth"
+
+run "$TRACETUI" leaks --fail-if-any "$leak"
+ok $([ $rc -eq 1 ] && echo "$out" | grep -q 'LeakyService@' &&
+	echo 0 || echo 1) "leaks: LeakCanary's watched LeakyService, status 1"
+
+same_histogram "$leak" "leak_service_binder (app heap)"
+if [ -n "$TRACETUI_LONG" ]; then
+	same_histogram "$dump" "test-dump"
+	same_histogram "$base" "test-dump-base"
+	same_histogram "$dump" "test-dump with the map" --mapping "$map"
+fi
+done_testing
