@@ -171,7 +171,10 @@ test_cut_left(void)
 	         "~view.ViewRootImpl.performTraversals"},
 	        {"android.view.ViewRootImpl.performTraversals ()V", 31,
 	         "~ViewRootImpl.performTraversals"},
+	        /* Then as much of the class as fits. */
 	        {"android.view.ViewRootImpl.performTraversals ()V", 30,
+	         "~iewRootImpl.performTraversals"},
+	        {"android.view.ViewRootImpl.performTraversals ()V", 19,
 	         "~performTraversals"},
 	        /* An overload's parameters go after the packages. */
 	        {"a.v.View.measure(int,int)", 22, "~View.measure(int,int)"},

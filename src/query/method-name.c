@@ -251,13 +251,23 @@ method_cut_left(const char *shown, int width, const char *mark)
 		free(s);
 		return cut;
 	}
-	/* The method's own name alone, its start cut if it must be. */
-	cut = own > s ? xasprintf("%s%s", mark, own) : xstrdup(s);
-	if (!fits(cut, width)) {
-		/* Marked even where the own name alone would fit. */
-		char *marked = xasprintf("%s%s", mark, own);
+	/* As much of the class as fits before the method's own name, or
+	 * that name alone, its start cut if it must be. */
+	cut = xasprintf("%s%s", mark, own);
+	if (fits(cut, width)) {
+		char *more = text_cut_left(s, width, mark);
 
-		free(cut);
+		/* Not from a separator: "….run" says no more than "…run". */
+		if (!strchr("./$:", more[strlen(mark)])) {
+			free(cut);
+			cut = more;
+		} else {
+			free(more);
+		}
+	} else {
+		/* Marked even where the own name alone would fit. */
+		char *marked = cut;
+
 		cut = text_cut_left(marked, width, mark);
 		free(marked);
 	}

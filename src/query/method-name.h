@@ -38,7 +38,9 @@ char *method_fit_name(const char *name, int width);
  * ("a.v.View.measure"), then C++'s template arguments and return type;
  * then the start goes, replaced by mark, a part at a time: packages and
  * namespaces, then outer classes ("…ViewRootImpl.performTraversals",
- * "…Monitor::Lock"); last the method's own name is cut from its left.
+ * "…Monitor::Lock"); then as much of the class as fits before the
+ * method's own name ("…ewRootImpl.performTraversals"); last that name
+ * is cut from its left.
  * The end of a name is never cut.
  */
 char *method_cut_left(const char *shown, int width, const char *mark);
