@@ -192,6 +192,48 @@ canvas_text(struct canvas *c, int x, int y, int max, const char *s,
 }
 
 int
+canvas_wrap(struct canvas *c, int x, int y, int max, int lines, const char *s,
+            enum role role)
+{
+	char *line = xmalloc(strlen(s) + 1);
+	int n = 0;
+
+	while (*s) {
+		size_t end = 0, best = 0, len = strlen(s);
+
+		/* The longest run of whole words that fits. */
+		while (end < len) {
+			size_t next = end;
+
+			while (next < len && s[next] == ' ')
+				next++;
+			while (next < len && s[next] != ' ')
+				next++;
+			memcpy(line, s, next);
+			line[next] = '\0';
+			if ((int)text_width(line) > max && best)
+				break;
+			best = end = next;
+			if ((int)text_width(line) > max)
+				break;
+		}
+		if (n + 1 < lines || (n + 1 == lines && best == len)) {
+			memcpy(line, s, best);
+			line[best] = '\0';
+			canvas_text(c, x, y + n, max, line, role);
+		} else if (n + 1 == lines) {
+			canvas_text(c, x, y + n, max, s, role);
+		}
+		n++;
+		s += best;
+		while (*s == ' ')
+			s++;
+	}
+	free(line);
+	return n;
+}
+
+int
 canvas_text_right(struct canvas *c, int x, int y, int max, const char *s,
                   enum role role)
 {

@@ -2,8 +2,8 @@
  * columns: the name's share is set aside first; numbers are hidden, the
  * lowest priority first, until the rest fits beside it; a hidden number
  * comes back (the highest priority first) where it fits after all;
- * text columns then grow to their widest cell, and the name takes what
- * remains.
+ * the name then grows to its widest cell, text columns to theirs, and
+ * the name takes what remains.
  */
 #include "config.h"
 
@@ -44,6 +44,20 @@ needed(const struct column *cols, size_t n, int width, int pct)
 			                      ? name_share(&cols[i], width, pct)
 			                      : least(&cols[i]));
 	return total < 0 ? 0 : total;
+}
+
+/* Column c widened towards its widest cell by what *spare allows. */
+static void
+grow(struct column *c, int *spare)
+{
+	int more = c->want - c->width;
+
+	if (more > *spare)
+		more = *spare > 0 ? *spare : 0;
+	if (more > 0) {
+		c->width += more;
+		*spare -= more;
+	}
 }
 
 size_t
@@ -90,28 +104,25 @@ columns_lay_out(struct column *cols, size_t n, int width, int pct)
 		cols[take].shown = true;
 		hidden--;
 	}
-	/* The least of each, then text up to its widest cell, then the
-	 * rest to the name (or the last text). */
+	/* The least of each, then the name up to its widest cell, then
+	 * text up to theirs, then the rest to the name (or the last
+	 * text). */
 	spare = width - needed(cols, n, width, pct);
 	for (i = 0; i < n; i++) {
 		struct column *c = &cols[i];
 
 		c->width = c->kind == COLUMN_NAME ? name_share(c, width, pct)
 		                                  : least(c);
-		if (!c->shown)
-			continue;
-		if (c->kind == COLUMN_NAME)
+		if (c->shown && c->kind == COLUMN_NAME)
 			name = i;
-		if (c->kind == COLUMN_TEXT) {
-			int more = c->want - c->width;
-
-			if (more > spare)
-				more = spare > 0 ? spare : 0;
-			c->width += more;
-			spare -= more;
+		if (c->shown && c->kind == COLUMN_TEXT)
 			last_text = i;
-		}
 	}
+	if (name != SIZE_MAX)
+		grow(&cols[name], &spare);
+	for (i = 0; i < n; i++)
+		if (cols[i].shown && cols[i].kind == COLUMN_TEXT)
+			grow(&cols[i], &spare);
 	if (name == SIZE_MAX)
 		name = last_text;
 	if (name != SIZE_MAX && spare > 0)
