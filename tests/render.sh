@@ -145,7 +145,7 @@ frames-key-8||frames|100x16|key:8 MOVE_DOWN
 frames-enter-chart||frames|100x24|VIEW_FRAMES MOVE_DOWN ENTER
 frames-hot|--roles|frames|100x16|VIEW_FRAMES EXPAND
 frames-hot-calltree||frames|100x24|VIEW_FRAMES EXPAND ENTER
-frames-mouse-hot||frames|100x16|VIEW_FRAMES mouse:0;80;4M mouse:0;80;4m mouse:0;80;4M@100
+frames-mouse-hot||frames|100x16|VIEW_FRAMES mouse:0;80;5M mouse:0;80;5m mouse:0;80;5M@100
 frames-filter||frames|100x16|VIEW_FRAMES filter:Render
 frames-search||frames|100x16|VIEW_FRAMES search:measure
 frames-none||calls|80x12|VIEW_FRAMES
@@ -574,11 +574,12 @@ same_steps calls 80x16 "mouse:0;10;3M mouse:0;10;3M@600" "ENTER ENTER" \
 	"two clicks far apart in time are two Enters"
 same_steps calls 80x16 "mouse:2;10;5M mouse:1;10;5M" "" \
 	"right and middle clicks select nothing"
-# At 80 columns both clocks show Incl Cpu ms (sort column 1), Incl
-# Wall ms (5, sorted), Excl Wall ms (7) and Name (11).
+# At 80 columns both clocks show Incl Cpu ms (sort column 1, cells 1 to
+# 13), Excl Cpu ms (3), Incl Wall ms (5, sorted, cells 28 to 42), Excl
+# Wall ms (7) and Name (11).
 same_steps calls 80x16 "MOVE_DOWN*2 mouse:0;3;2M" "MOVE_DOWN*2 SORT_PREV*4" \
 	"a click on a column's header sorts by it, the cursor on top"
-same_steps calls 80x16 "mouse:0;20;2M" "SORT_REVERSE" \
+same_steps calls 80x16 "mouse:0;32;2M" "SORT_REVERSE" \
 	"a click on the sorted column's header reverses the order"
 same_steps calls 80x16 "mouse:0;70;2M mouse:0;70;2M@600" "SORT_PREV*6 SORT_REVERSE" \
 	"clicks on Name's header sort by name, then reverse"
@@ -791,14 +792,15 @@ ok $([ $? -eq 3 ] && [ "$(wc -l <"$tmp/base.err")" -eq 1 ] &&
 
 # Back from the chart a frame's Enter opened: the range Enter set goes
 # with the place left, so the Frames view lists every frame again, as
-# many as `tracetui frames` counts; forward again, the range is back.
+# many as `tracetui frames` counts (its summary, the view's first line);
+# forward again, the range is back.
 want=$("$TRACETUI" frames "$tmp/frames.trace" |
 	sed -n '1s/.*: \([0-9]*\) frames,.*/\1/p')
 (cd "$tmp" && "$RENDER" frames.trace 100x16 VIEW_FRAMES MOVE_DOWN ENTER \
 	HISTORY_BACK) >"$tmp/back.txt" 2>&1
-got=$(sed -n '1s/.*| \([0-9]*\) frames.*/\1/p' "$tmp/back.txt")
+got=$(sed -n '2s/^\([0-9]*\) frames.*/\1/p' "$tmp/back.txt")
 ok $([ -n "$want" ] && [ "$got" = "$want" ] &&
-	grep -q "| range: all |" "$tmp/back.txt" && echo 0 || echo 1) \
+	sed -n 1p "$tmp/back.txt" | grep -q "| range: all" && echo 0 || echo 1) \
 	"back from a frame's chart: all $want frames listed (got '$got')"
 (cd "$tmp" && "$RENDER" frames.trace 100x16 VIEW_FRAMES MOVE_DOWN ENTER \
 	HISTORY_BACK HISTORY_FORWARD) >"$tmp/fwd.txt" 2>&1

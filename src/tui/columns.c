@@ -1,9 +1,9 @@
 /*
  * columns: the name's share is set aside first; numbers are hidden, the
- * lowest priority first, until the rest fits beside it; a hidden number
- * comes back (the highest priority first) where it fits after all;
- * the name then grows to its widest cell, text columns to theirs, and
- * the name takes what remains.
+ * lowest priority first, until the rest fits beside it (in that order
+ * only: a narrow number of lower priority does not come back in the room
+ * a wide one left); the name then grows to its widest cell, text
+ * columns to theirs, and the name takes what remains.
  */
 #include "config.h"
 
@@ -85,24 +85,6 @@ columns_lay_out(struct column *cols, size_t n, int width, int pct)
 			break;
 		cols[drop].shown = false;
 		hidden++;
-	}
-	/* One narrower than those that gave way may fit again. */
-	for (;;) {
-		size_t take = SIZE_MAX;
-
-		for (i = 0; i < n; i++) {
-			const struct column *c = &cols[i];
-
-			if (c->shown ||
-			    needed(cols, n, width, pct) + 1 + c->want > width)
-				continue;
-			if (take == SIZE_MAX || c->prio > cols[take].prio)
-				take = i;
-		}
-		if (take == SIZE_MAX)
-			break;
-		cols[take].shown = true;
-		hidden--;
 	}
 	/* The least of each, then the name up to its widest cell, then
 	 * text up to theirs, then the rest to the name (or the last

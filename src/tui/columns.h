@@ -38,9 +38,14 @@ struct column {
 };
 
 /* The share of the width, in percent, a name column is given first (as
- * much of it as its names want, and at least its min): a list's, and a
- * tree's, whose names share their column with the guides. */
-enum { COLUMNS_NAME_SHARE = 40, COLUMNS_TREE_SHARE = 55 };
+ * much of it as its names want, and at least its min): a list's, the
+ * frames' hot methods (two names and their values), and a tree's, whose
+ * names share their column with the guides. */
+enum {
+	COLUMNS_NAME_SHARE = 30,
+	COLUMNS_HOT_SHARE = 40,
+	COLUMNS_TREE_SHARE = 55,
+};
 
 /* Lay n columns out in width, the name given share percent of it
  * first: each column's x, width and shown.  Returns how many it hid. */

@@ -285,7 +285,7 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		free(t);
 	}
 	if (!v->count) {
-		canvas_wrap(c, 2, top + 2, c->width - 2, height - 3,
+		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
 		            v->method == CALL_NONE
 		                    ? "No method selected: select one in any "
 		                      "view, then come back"

@@ -876,6 +876,16 @@ draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
 		        : v->mode == TOP_DOWN ? "  (top-down)"
 		                              : "  (bottom-up: callers below)");
 
+		if (i == TCOL_NAME &&
+		    (int)text_width(t) > c->width - col->x - 2 &&
+		    v->mode == BOTTOM_UP) {
+			/* Narrow: the mode without its explanation. */
+			char *shorter = xasprintf("%.*s  (bottom-up)",
+			                          (int)strcspn(t, " "), t);
+
+			free(t);
+			t = shorter;
+		}
 		if (i == TCOL_NAME)
 			canvas_text(c, col->x + 2, y, c->width - col->x - 2, t,
 			            ROLE_HEADER);

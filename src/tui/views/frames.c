@@ -295,7 +295,7 @@ lay_out(struct frames_view *v, const struct app *app, const struct canvas *c,
 		if (hot > cols[FC_HOT].want)
 			cols[FC_HOT].want = hot;
 	}
-	columns_lay_out(cols, FC_COUNT, c->width, COLUMNS_NAME_SHARE);
+	columns_lay_out(cols, FC_COUNT, c->width, COLUMNS_HOT_SHARE);
 }
 
 static void
@@ -311,10 +311,12 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	size_t row;
 
 	/* The summary first, on a second line when it must. */
-	lines = canvas_wrap(c, 0, top, c->width, 0, summary, ROLE_NORMAL);
+	lines = canvas_wrap(c, 0, top, c->width, c->width, 0, summary,
+	                    ROLE_NORMAL);
 	if (lines > SUMMARY_LINES)
 		lines = SUMMARY_LINES;
-	canvas_wrap(c, 0, top, c->width, lines, summary, ROLE_SECTION);
+	canvas_wrap(c, 0, top, c->width, c->width, lines, summary,
+	            ROLE_SECTION);
 	free(summary);
 	top += lines;
 	height -= lines;
@@ -344,7 +346,7 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	}
 	v->hot_x = cols[FC_HOT].x;
 	if (!v->fr.count) {
-		canvas_wrap(c, 2, top + 2, c->width - 2, height - 3,
+		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
 		            "No frames: no call of the frame method in the "
 		            "scope (--frame-method names another)",
 		            ROLE_NORMAL);
