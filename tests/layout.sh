@@ -6,7 +6,8 @@
 # tree top-down, opened all the way and at its last (deepest) row, and
 # bottom-up, the frames and their hot methods, the call tree on a frame's
 # hot method, a method's calls, the threads, a focus (the title's
-# transforms), and --base's comparison.  On every screen:
+# transforms), and --base's comparison; and the timeline's scale.  On
+# every screen:
 #   - the title holds the viewed file's name (a long one's last 32
 #     characters at least; with --base, the base's last 12 too);
 #   - no cell is cut at its end: no truncation mark right after text
@@ -33,6 +34,7 @@ ENTER screen:frame-calltree
 key:p key:g key:I screen:calls
 key:t screen:threads
 key:p MOVE_DOWN key:F screen:focus
+key:T screen:timeline
 screen:end'
 
 tab=$(printf '\t')
@@ -94,6 +96,8 @@ line == 1 {
 		fault("the title lacks the end of " base)
 	next
 }
+# The timeline's names are the chart's: its scale line is checked.
+label == "timeline" && line > 2 { next }
 {
 	s = $0
 	# A mark after text, before a blank or the end: cut at its end.

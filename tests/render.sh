@@ -43,7 +43,9 @@ cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 # long.trace: a call of over an hour (Worker.run, 4000 s on both
 # clocks: 4000000.000 ms, so its columns switch to seconds, 4000.000),
 # a method called 11163 times from it (a drill-down row's 11163/11163),
-# and two overloads of a method of a deep class (names cut from the
+# a chart scale of seconds a column (at 50 columns "105.268s", whole,
+# without "/col"), and two overloads of a method of a deep class (names
+# cut from the
 # left at 80 columns, the method and its parameters kept).
 awk 'BEGIN {
 	print "format v1\nversion 3\nclock dual\nvm art\nthread 1 main"
@@ -201,6 +203,7 @@ long-calltree-80x24||long|80x24|key:C key:g key:E
 long-calltree-160x50||long|160x50|key:C key:g key:E
 long-icicle-80x24||long|80x24|key:f
 long-chart-100x30||long|100x30|VIEW_TIMELINE MOVE_DOWN*3 ZOOM_CALL
+long-chart-scale-50x10||long|50x10|key:T
 full-names-key||calls|100x16|key:A
 full-names-back||calls|100x16|key:A key:A
 full-names-calltree||calls|120x16|key:A VIEW_CALLTREE

@@ -2376,10 +2376,10 @@ draw_title(struct app *app, struct canvas *c)
 			char *ca, *cb;
 
 			room -= 4;
-			/* Halves of the room, what one leaves to the other. */
-			ra = wa < room / 2 ? wa : room - wb > room / 2 ? room - wb
-			                                              : room / 2;
-			rb = room - ra;
+			/* The viewed file's first, the base's keeps twelve
+			 * columns, and what the viewed one leaves. */
+			ra = wa < room - 12 ? wa : room - 12;
+			rb = room - ra < wb ? room - ra : wb;
 			ca = text_cut_left(a, ra < 12 ? 12 : ra, mark);
 			cb = text_cut_left(b, rb < 12 ? 12 : rb, mark);
 			file = xasprintf("%s vs %s", ca, cb);
