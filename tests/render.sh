@@ -45,8 +45,7 @@ cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 # a method called 11163 times from it (a drill-down row's 11163/11163),
 # a chart scale of seconds a column (at 50 columns "105.268s", whole,
 # without "/col"), and two overloads of a method of a deep class (names
-# cut from the
-# left at 80 columns, the method and its parameters kept).
+# cut from the left at 80 columns: packages go before the parameters).
 awk 'BEGIN {
 	print "format v1\nversion 3\nclock dual\nvm art\nthread 1 main"
 	print "method 0x4 com.example.app.App main ()V App.java"
