@@ -183,6 +183,8 @@ filter-none||calls|100x16|filter:zzz
 filter-search||calls|100x16|filter:app search:main|init key:n
 filter-calltree||calls|100x16|VIEW_CALLTREE filter:parse
 filter-threads||calls|80x12|VIEW_THREADS filter:pool
+filter-threads-sort||calls|80x12|VIEW_THREADS filter:pool SORT_PREV*3
+filter-frames-sort||frames|100x12|VIEW_FRAMES filter:Render SORT_NEXT
 filter-help||calls|100x16|VIEW_HELP filter:sea
 filter-icicle||calls|100x16|VIEW_ICICLE key:&
 filter-help-headings||calls|100x16|VIEW_HELP filter:clock

@@ -32,8 +32,7 @@ struct calls_view {
 	size_t count;
 	enum calls_sort sort;
 	struct list list;
-	const regex_t *filter;
-	const struct app *app; /* for the filter's matcher */
+	const struct app *app; /* for the rows' matcher */
 	struct scope built;    /* the scope the rows are of */
 };
 
@@ -67,6 +66,8 @@ sort_rows(struct calls_view *v)
 {
 	if (v->count > 1)
 		qsort_r(v->order, v->count, sizeof(*v->order), row_cmp, v);
+	/* The filter's rows are places in the order: asked again. */
+	list_set_count(&v->list, v->count);
 	list_reset(&v->list);
 }
 
@@ -115,9 +116,10 @@ build(struct calls_view *v, const struct app *app)
 	v->order = xcalloc(v->count + 1, sizeof(*v->order));
 	for (i = 0; i < v->count; i++)
 		v->order[i] = (uint32_t)i;
-	list_set_count(&v->list, v->count);
 	sort_rows(v);
 }
+
+static list_row_match_fn row_matches;
 
 static void *
 calls_open(struct app *app)
@@ -125,6 +127,7 @@ calls_open(struct app *app)
 	struct calls_view *v = xcalloc(1, sizeof(*v));
 
 	v->app = app;
+	list_rows(&v->list, row_matches, v);
 	build(v, app);
 	return v;
 }
@@ -383,38 +386,28 @@ calls_mouse(void *state, struct app *app, const struct mouse_event *ev,
             struct view_ask *ask)
 {
 	struct calls_view *v = state;
-	enum list_click r = list_mouse(&v->list, ev);
 
 	(void)app, (void)ask;
-	return r == LIST_AGAIN   ? VIEW_AGAIN
-	       : r == LIST_MOVED ? VIEW_DONE
-	                         : VIEW_UNHANDLED;
+	return view_click(list_mouse(&v->list, ev));
 }
 
 /* Whether the call on row matches re: its thread's name or its
  * caller's full name. */
 static bool
-matches(const struct calls_view *v, const struct app *app, size_t row,
-        const regex_t *re)
+row_matches(size_t row, const regex_t *re, void *arg)
 {
+	const struct calls_view *v = arg;
 	const struct call_row *r = &v->rows[v->order[row]];
 	char *caller;
 	bool hit;
 
-	if (regexec(re, app->tree->threads[r->thread].name, 0, NULL, 0) == 0)
+	if (regexec(re, v->app->tree->threads[r->thread].name, 0, NULL, 0) ==
+	    0)
 		return true;
-	caller = caller_name(app, r, true);
+	caller = caller_name(v->app, r, true);
 	hit = regexec(re, caller, 0, NULL, 0) == 0;
 	free(caller);
 	return hit;
-}
-
-static bool
-row_matches(size_t row, void *arg)
-{
-	void **a = arg;
-
-	return matches(a[0], a[1], row, a[2]);
 }
 
 static bool
@@ -422,22 +415,9 @@ calls_find(void *state, const struct app *app, const regex_t *re, int dir,
            struct view_ask *ask)
 {
 	struct calls_view *v = state;
-	void *arg[3] = {v, (void *)app, (void *)re};
-	struct list_hit hit;
 
-	if (!list_search(&v->list, dir, row_matches, arg, &hit))
-		return false;
-	ask->match = hit.nth;
-	ask->matches = hit.total;
-	return true;
-}
-
-static bool
-row_kept(size_t row, void *arg)
-{
-	const struct calls_view *v = arg;
-
-	return matches(v, v->app, row, v->filter);
+	v->app = app;
+	return list_find(&v->list, re, dir, &ask->match, &ask->matches);
 }
 
 static size_t
@@ -445,10 +425,8 @@ calls_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct calls_view *v = state;
 
-	v->filter = re;
 	v->app = app;
-	list_filter(&v->list, re ? row_kept : NULL, v);
-	return list_visible(&v->list);
+	return list_keep(&v->list, re);
 }
 
 static void
@@ -462,7 +440,6 @@ calls_refresh(void *state, struct app *app)
 	if (v->method == app->sel.method && scope_equal(&v->built, &app->scope))
 		return;
 	build(v, app);
-	list_filter(&v->list, v->filter ? row_kept : NULL, v);
 }
 
 static uint32_t

@@ -28,8 +28,7 @@ struct frames_view {
 	bool by_start;
 	int hot;   /* 0: the frame; k: its k-th hot method */
 	int hot_x; /* the screen column of the hot methods at the last draw */
-	const regex_t *filter;
-	const struct app *app; /* for the filter's matcher */
+	const struct app *app; /* for the rows' matcher */
 	struct scope built;    /* the scope the frames are of */
 };
 
@@ -61,6 +60,8 @@ sort_frames(struct frames_view *v)
 	if (v->fr.count > 1)
 		qsort_r(v->order, v->fr.count, sizeof(*v->order), frame_cmp,
 		        &s);
+	/* The filter's rows are places in the order: asked again. */
+	list_set_count(&v->list, v->fr.count);
 }
 
 /* The frames of the app's scope, found again; the cursor stays on its
@@ -92,7 +93,6 @@ build(struct frames_view *v, struct app *app)
 	for (i = 0; i < v->fr.count; i++)
 		v->order[i] = (uint32_t)i;
 	sort_frames(v);
-	list_set_count(&v->list, v->fr.count);
 	list_reset(&v->list);
 	for (i = 0; call != CALL_NONE && i < v->fr.count; i++)
 		if (v->fr.frames[v->order[i]].call == call)
@@ -100,12 +100,15 @@ build(struct frames_view *v, struct app *app)
 	v->hot = 0;
 }
 
+static list_row_match_fn row_matches;
+
 static void *
 fv_open(struct app *app)
 {
 	struct frames_view *v = xcalloc(1, sizeof(*v));
 
 	v->app = app;
+	list_rows(&v->list, row_matches, v);
 	build(v, app);
 	return v;
 }
@@ -522,9 +525,10 @@ fv_mouse(void *state, struct app *app, const struct mouse_event *ev,
 /* Whether the frame on row matches re: its thread's name or the full
  * name of a hot method. */
 static bool
-matches(const struct frames_view *v, const struct app *app, size_t row,
-        const regex_t *re)
+row_matches(size_t row, const regex_t *re, void *arg)
 {
+	const struct frames_view *v = arg;
+	const struct app *app = v->app;
 	const struct drawn_frame *f = &v->fr.frames[v->order[row]];
 	bool hit = regexec(re, app->tree->threads[f->thread].name, 0, NULL,
 	                   0) == 0;
@@ -540,35 +544,16 @@ matches(const struct frames_view *v, const struct app *app, size_t row,
 }
 
 static bool
-row_matches(size_t row, void *arg)
-{
-	void **a = arg;
-
-	return matches(a[0], a[1], row, a[2]);
-}
-
-static bool
 fv_find(void *state, const struct app *app, const regex_t *re, int dir,
         struct view_ask *ask)
 {
 	struct frames_view *v = state;
-	void *arg[3] = {v, (void *)app, (void *)re};
-	struct list_hit hit;
 
-	if (!list_search(&v->list, dir, row_matches, arg, &hit))
+	v->app = app;
+	if (!list_find(&v->list, re, dir, &ask->match, &ask->matches))
 		return false;
 	v->hot = 0;
-	ask->match = hit.nth;
-	ask->matches = hit.total;
 	return true;
-}
-
-static bool
-row_kept(size_t row, void *arg)
-{
-	const struct frames_view *v = arg;
-
-	return matches(v, v->app, row, v->filter);
 }
 
 static size_t
@@ -576,10 +561,8 @@ fv_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct frames_view *v = state;
 
-	v->filter = re;
 	v->app = app;
-	list_filter(&v->list, re ? row_kept : NULL, v);
-	return list_visible(&v->list);
+	return list_keep(&v->list, re);
 }
 
 static void
@@ -593,7 +576,6 @@ fv_refresh(void *state, struct app *app)
 	if (scope_equal(&v->built, &app->scope))
 		return;
 	build(v, app);
-	list_filter(&v->list, v->filter ? row_kept : NULL, v);
 }
 
 static uint32_t

@@ -43,8 +43,7 @@ struct threads_view {
 	int name_want;          /* the widest thread name */
 	/* The columns as the last draw laid them out, after the box. */
 	struct column lay[TCOL_COUNT];
-	/* The filter on names (NULL: none) and the model it reads. */
-	const regex_t *filter;
+	/* The model the rows' matcher reads. */
 	const struct calltree *tree;
 };
 
@@ -119,6 +118,8 @@ sort_threads(struct threads_view *v, const struct app *app)
 	struct sort_ctx ctx = {v, app->tree};
 
 	qsort_r(v->order, v->count, sizeof(*v->order), thread_cmp, &ctx);
+	/* The filter's rows are places in the order: asked again. */
+	list_set_count(&v->list, v->count);
 	list_reset(&v->list);
 }
 
@@ -199,6 +200,8 @@ size_columns(struct threads_view *v, const struct calltree *tree)
 	}
 }
 
+static list_row_match_fn row_matches;
+
 static void *
 threads_open(struct app *app)
 {
@@ -210,6 +213,8 @@ threads_open(struct app *app)
 	v->tagged = xcalloc(v->count + 1, sizeof(*v->tagged));
 	for (t = 0; t < v->count; t++)
 		v->order[t] = (uint32_t)t;
+	v->tree = app->tree;
+	list_rows(&v->list, row_matches, v);
 	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
 	list_set_count(&v->list, v->count);
 	sort_threads(v, app);
@@ -434,20 +439,16 @@ threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
 		ask_toggle(app, v->order[v->list.cursor], ask);
 		return VIEW_DONE;
 	}
-	return r == LIST_AGAIN   ? VIEW_AGAIN
-	       : r == LIST_MOVED ? VIEW_DONE
-	                         : VIEW_UNHANDLED;
+	return view_click(r);
 }
 
-/* True when the thread on row matches the search. */
+/* True when the name of the thread on row matches re. */
 static bool
-row_matches(size_t row, void *arg)
+row_matches(size_t row, const regex_t *re, void *arg)
 {
-	void **a = arg;
-	const struct threads_view *v = a[0];
-	const struct app *app = a[1];
+	const struct threads_view *v = arg;
 
-	return regexec(a[2], app->tree->threads[v->order[row]].name, 0, NULL,
+	return regexec(re, v->tree->threads[v->order[row]].name, 0, NULL,
 	               0) == 0;
 }
 
@@ -456,24 +457,9 @@ threads_find(void *state, const struct app *app, const regex_t *re, int dir,
              struct view_ask *ask)
 {
 	struct threads_view *v = state;
-	void *arg[3] = {v, (void *)app, (void *)re};
-	struct list_hit hit;
 
-	if (!list_search(&v->list, dir, row_matches, arg, &hit))
-		return false;
-	ask->match = hit.nth;
-	ask->matches = hit.total;
-	return true;
-}
-
-/* True when the thread on row's name matches the filter. */
-static bool
-row_kept(size_t row, void *arg)
-{
-	const struct threads_view *v = arg;
-
-	return regexec(v->filter, v->tree->threads[v->order[row]].name, 0, NULL,
-	               0) == 0;
+	v->tree = app->tree;
+	return list_find(&v->list, re, dir, &ask->match, &ask->matches);
 }
 
 static void
@@ -490,10 +476,8 @@ threads_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct threads_view *v = state;
 
-	v->filter = re;
 	v->tree = app->tree;
-	list_filter(&v->list, re ? row_kept : NULL, v);
-	return list_visible(&v->list);
+	return list_keep(&v->list, re);
 }
 
 static char *
