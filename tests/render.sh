@@ -103,6 +103,8 @@ start-80x24||calls|80x24|
 start-120x40||calls|120x40|
 start-wide-60x20|--roles|wide|60x20|
 start-gen-80x24||gen|80x24|
+columns-key-80x24||gen|80x24|key:m
+columns-key-back-80x24||gen|80x24|key:m key:m
 wide-expand-80x24||wide|80x24|ENTER
 wide-threads-80x24||wide|80x24|VIEW_THREADS
 wide-threads-44x12||wide|44x12|VIEW_THREADS

@@ -1145,6 +1145,15 @@ app_request(struct app *app, enum request req)
 		else
 			prompt_start(app, req, "");
 		break;
+	case REQ_COLUMNS:
+		app->all_columns = !app->all_columns;
+		app_message(app, false, "%s",
+		            app->all_columns
+		                    ? "every column that fits (m: the names' "
+		                      "share first)"
+		                    : "the names' share first (m: every column "
+		                      "that fits)");
+		break;
 	case REQ_FULL_NAMES:
 		app->full_names = !app->full_names;
 		app_message(app, false, "%s",

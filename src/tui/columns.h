@@ -47,6 +47,14 @@ enum {
 	COLUMNS_TREE_SHARE = 55,
 };
 
+/* The share to lay a view's columns out with: its own, or none when
+ * every column that fits is wanted (the names at their min). */
+static inline int
+columns_share(int share, bool all)
+{
+	return all ? 0 : share;
+}
+
 /* Lay n columns out in width, the name given share percent of it
  * first: each column's x, width and shown.  Returns how many it hid. */
 size_t columns_lay_out(struct column *cols, size_t n, int width, int share);

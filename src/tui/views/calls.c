@@ -257,7 +257,8 @@ lay_out(const struct calls_view *v, struct app *app, const struct canvas *c,
 			cols[CC_CALLER].want = (int)text_width(t) + 1;
 		free(t);
 	}
-	columns_lay_out(cols, CC_COUNT, c->width, COLUMNS_NAME_SHARE);
+	columns_lay_out(cols, CC_COUNT, c->width,
+	                columns_share(COLUMNS_NAME_SHARE, app->all_columns));
 }
 
 static void

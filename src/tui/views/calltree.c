@@ -1134,7 +1134,8 @@ lay_out(struct calltree_view *v, const struct app *app,
 		map[n] = i;
 		cols[n++] = col;
 	}
-	columns_lay_out(cols, (size_t)n, c->width, COLUMNS_TREE_SHARE);
+	columns_lay_out(cols, (size_t)n, c->width,
+	                columns_share(COLUMNS_TREE_SHARE, app->all_columns));
 	for (i = 0; i < n; i++)
 		v->lay[map[i]] = cols[i];
 }

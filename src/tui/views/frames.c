@@ -298,7 +298,8 @@ lay_out(struct frames_view *v, const struct app *app, const struct canvas *c,
 		if (hot > cols[FC_HOT].want)
 			cols[FC_HOT].want = hot;
 	}
-	columns_lay_out(cols, FC_COUNT, c->width, COLUMNS_HOT_SHARE);
+	columns_lay_out(cols, FC_COUNT, c->width,
+	                columns_share(COLUMNS_HOT_SHARE, app->all_columns));
 }
 
 static void

@@ -755,7 +755,8 @@ lay_out(struct profile_view *v, const struct app *app, const struct canvas *c,
 	}
 	lay[n] = (struct column){
 	        .kind = COLUMN_NAME, .want = name_w + 1, .min = NAME_MIN};
-	columns_lay_out(lay, n + 1, c->width, COLUMNS_NAME_SHARE);
+	columns_lay_out(lay, n + 1, c->width,
+	                columns_share(COLUMNS_NAME_SHARE, app->all_columns));
 	for (i = 0; i < n; i++)
 		v->columns[i].shown = lay[i].shown;
 }

@@ -230,7 +230,7 @@ static const int priorities[TCOL_COUNT] = {0, 1, 2, 4, 3};
 
 /* Lay the name and the numbers out in the width after the box. */
 static void
-lay_out(struct threads_view *v, const struct canvas *c)
+lay_out(struct threads_view *v, const struct canvas *c, bool all)
 {
 	int i;
 
@@ -242,7 +242,7 @@ lay_out(struct threads_view *v, const struct canvas *c)
 		        .prio = i == (int)v->sort ? COLUMN_KEEP
 		                                  : priorities[i]};
 	columns_lay_out(v->lay, TCOL_COUNT, c->width - BOX_W,
-	                COLUMNS_NAME_SHARE);
+	                columns_share(COLUMNS_NAME_SHARE, all));
 	for (i = 0; i < TCOL_COUNT; i++)
 		v->lay[i].x += BOX_W;
 }
@@ -256,7 +256,7 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 	int body = height - 1, y, i;
 	size_t row;
 
-	lay_out(v, c);
+	lay_out(v, c, app->all_columns);
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0; i < TCOL_COUNT; i++) {
 		const struct column *col = &v->lay[i];
