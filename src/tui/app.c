@@ -2456,9 +2456,9 @@ enum { STATUS_LINES = 4 };
 
 /* The status on its last `lines` lines above the hints (0: one, and
  * only measured), with the notes (calls loading, anomalies) and pos
- * (NULL: none) right of the text on the last, or at the right end of
- * the hint line when that lets the text fit on one: *hint_room is then
- * what the hints keep of their line.  Returns the lines its text takes,
+ * (NULL: none) right of the text where they fit beside it, else at the
+ * right end of the hint line: *hint_room is then what the hints keep of
+ * their line.  Returns the lines its text takes,
  * at most STATUS_LINES. */
 static int
 draw_status(struct app *app, struct canvas *c, const char *pos, int lines,
@@ -2491,9 +2491,10 @@ draw_status(struct app *app, struct canvas *c, const char *pos, int lines,
 	}
 	used = c->width;
 	*hint_room = c->width;
-	if ((right || pos) && !lines && tw <= c->width && !app->prompting) {
+	if ((right || pos) && !app->prompting) {
 		/* The notes would push the text to a second line: they go
-		 * to the hint line's end instead. */
+		 * to the hint line's end instead, so that the text's lines
+		 * are the text's alone. */
 		int rw = (right ? (int)text_width(right) : 0) +
 		         (pos ? (int)text_width(pos) + 2 : 0);
 
