@@ -11,7 +11,9 @@
  * the help: key:Enter, key:C-o), type:TEXT (a key press per character
  * of TEXT, as typed into a prompt), search:REGEX, filter:REGEX (the rows
  * the & prompt keeps), size:WxH (draw at the size so far, then use the
- * new one), or mouse:B;X;YM (an xterm SGR mouse report, M for a press
+ * new one), screen:LABEL (the screen as drawn so far, printed under
+ * a line "=== LABEL", and the run goes on), or mouse:B;X;YM (an xterm
+ * SGR mouse report, M for a press
  * or m for a release, 1-based cells; a second after the last one, or
  * @N: N milliseconds after).  --base compares FILE with another trace,
  * as the viewer's --base does; --full-names and --sample-type (a pprof
@@ -49,7 +51,7 @@ usage(FILE *err)
 	      "[--sample-type TYPE] FILE WIDTHxHEIGHT [STEP...]\n"
 	      "       render --batch LIST\n"
 	      "STEP: a request name (MOVE_DOWN, ENTER, ...) or NAME*N, "
-	      "key:C, search:REGEX, filter:REGEX, size:WxH or "
+	      "key:C, search:REGEX, filter:REGEX, size:WxH, screen:LABEL or "
 	      "mouse:B;X;YM[@MS]\n",
 	      err);
 	return 2;
@@ -220,6 +222,11 @@ render(int argc, char **argv, FILE *out, FILE *err)
 			app_search(app, step + 7);
 		} else if (!strncmp(step, "filter:", 7)) {
 			app_filter(app, step + 7);
+		} else if (!strncmp(step, "screen:", 7)) {
+			/* The screen as drawn before this step, under a
+			 * line naming it. */
+			fprintf(out, "=== %s\n", step + 7);
+			canvas_dump(canvas, out);
 		} else if (!strncmp(step, "size:", 5)) {
 			if (!parse_size(step + 5, &width, &height)) {
 				fprintf(err, "render: bad size '%s'\n",

@@ -43,8 +43,9 @@ cp "$srcdir/tests/fixtures/hprof-samples.txt" "$tmp/sampled.trace"
 # long.trace: a call of over an hour (Worker.run, 4000 s on both
 # clocks: 4000000.000 ms, so its columns switch to seconds, 4000.000),
 # a method called 11163 times from it (a drill-down row's 11163/11163),
-# and two overloads of a method of a deep class (names cut from the
-# left at 80 columns, the method and its parameters kept).
+# a chart scale of seconds a column (at 50 columns "105.268s", whole,
+# without "/col"), and two overloads of a method of a deep class (names
+# cut from the left at 80 columns: packages go before the parameters).
 awk 'BEGIN {
 	print "format v1\nversion 3\nclock dual\nvm art\nthread 1 main"
 	print "method 0x4 com.example.app.App main ()V App.java"
@@ -102,6 +103,8 @@ start-80x24||calls|80x24|
 start-120x40||calls|120x40|
 start-wide-60x20|--roles|wide|60x20|
 start-gen-80x24||gen|80x24|
+columns-key-80x24||gen|80x24|key:m
+columns-key-back-80x24||gen|80x24|key:m key:m
 wide-expand-80x24||wide|80x24|ENTER
 wide-threads-80x24||wide|80x24|VIEW_THREADS
 wide-threads-44x12||wide|44x12|VIEW_THREADS
@@ -145,7 +148,7 @@ frames-key-8||frames|100x16|key:8 MOVE_DOWN
 frames-enter-chart||frames|100x24|VIEW_FRAMES MOVE_DOWN ENTER
 frames-hot|--roles|frames|100x16|VIEW_FRAMES EXPAND
 frames-hot-calltree||frames|100x24|VIEW_FRAMES EXPAND ENTER
-frames-mouse-hot||frames|100x16|VIEW_FRAMES mouse:0;80;4M mouse:0;80;4m mouse:0;80;4M@100
+frames-mouse-hot||frames|100x16|VIEW_FRAMES mouse:0;80;5M mouse:0;80;5m mouse:0;80;5M@100
 frames-filter||frames|100x16|VIEW_FRAMES filter:Render
 frames-search||frames|100x16|VIEW_FRAMES search:measure
 frames-none||calls|80x12|VIEW_FRAMES
@@ -191,6 +194,8 @@ filter-none||calls|100x16|filter:zzz
 filter-search||calls|100x16|filter:app search:main|init key:n
 filter-calltree||calls|100x16|VIEW_CALLTREE filter:parse
 filter-threads||calls|80x12|VIEW_THREADS filter:pool
+filter-threads-sort||calls|80x12|VIEW_THREADS filter:pool SORT_PREV*3
+filter-frames-sort||frames|100x12|VIEW_FRAMES filter:Render SORT_NEXT
 filter-help||calls|100x16|VIEW_HELP filter:sea
 filter-icicle||calls|100x16|VIEW_ICICLE key:&
 filter-help-headings||calls|100x16|VIEW_HELP filter:clock
@@ -210,6 +215,7 @@ long-calltree-80x24||long|80x24|key:C key:g key:E
 long-calltree-160x50||long|160x50|key:C key:g key:E
 long-icicle-80x24||long|80x24|key:f
 long-chart-100x30||long|100x30|VIEW_TIMELINE MOVE_DOWN*3 ZOOM_CALL
+long-chart-scale-50x10||long|50x10|key:T
 full-names-key||calls|100x16|key:A
 full-names-back||calls|100x16|key:A key:A
 full-names-calltree||calls|120x16|key:A VIEW_CALLTREE
@@ -583,11 +589,12 @@ same_steps calls 80x16 "mouse:0;10;3M mouse:0;10;3M@600" "ENTER ENTER" \
 	"two clicks far apart in time are two Enters"
 same_steps calls 80x16 "mouse:2;10;5M mouse:1;10;5M" "" \
 	"right and middle clicks select nothing"
-# At 80 columns both clocks show Incl Cpu ms (sort column 1), Incl
-# Wall ms (5, sorted), Excl Wall ms (7) and Name (11).
+# At 80 columns both clocks show Incl Cpu ms (sort column 1, cells 1 to
+# 13), Excl Cpu ms (3), Incl Wall ms (5, sorted, cells 28 to 42), Excl
+# Wall ms (7) and Name (11).
 same_steps calls 80x16 "MOVE_DOWN*2 mouse:0;3;2M" "MOVE_DOWN*2 SORT_PREV*4" \
 	"a click on a column's header sorts by it, the cursor on top"
-same_steps calls 80x16 "mouse:0;20;2M" "SORT_REVERSE" \
+same_steps calls 80x16 "mouse:0;32;2M" "SORT_REVERSE" \
 	"a click on the sorted column's header reverses the order"
 same_steps calls 80x16 "mouse:0;70;2M mouse:0;70;2M@600" "SORT_PREV*6 SORT_REVERSE" \
 	"clicks on Name's header sort by name, then reverse"
@@ -800,14 +807,15 @@ ok $([ $? -eq 3 ] && [ "$(wc -l <"$tmp/base.err")" -eq 1 ] &&
 
 # Back from the chart a frame's Enter opened: the range Enter set goes
 # with the place left, so the Frames view lists every frame again, as
-# many as `tracetui frames` counts; forward again, the range is back.
+# many as `tracetui frames` counts (its summary, the view's first line);
+# forward again, the range is back.
 want=$("$TRACETUI" frames "$tmp/frames.trace" |
 	sed -n '1s/.*: \([0-9]*\) frames,.*/\1/p')
 (cd "$tmp" && "$RENDER" frames.trace 100x16 VIEW_FRAMES MOVE_DOWN ENTER \
 	HISTORY_BACK) >"$tmp/back.txt" 2>&1
-got=$(sed -n '1s/.*| \([0-9]*\) frames.*/\1/p' "$tmp/back.txt")
+got=$(sed -n '2s/^\([0-9]*\) frames.*/\1/p' "$tmp/back.txt")
 ok $([ -n "$want" ] && [ "$got" = "$want" ] &&
-	grep -q "| range: all |" "$tmp/back.txt" && echo 0 || echo 1) \
+	sed -n 1p "$tmp/back.txt" | grep -q "| range: all" && echo 0 || echo 1) \
 	"back from a frame's chart: all $want frames listed (got '$got')"
 (cd "$tmp" && "$RENDER" frames.trace 100x16 VIEW_FRAMES MOVE_DOWN ENTER \
 	HISTORY_BACK HISTORY_FORWARD) >"$tmp/fwd.txt" 2>&1

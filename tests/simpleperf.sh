@@ -496,10 +496,19 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 			awk -F'	' -v OFS='	' 'NR > 1 { print $1, $3 }' |
 			sort >"$tmp/reported"
 		n=$(wc -l <"$tmp/viewed")
-		ok "$([ "$n" -ge 40 ] &&
-			[ -z "$(comm -23 "$tmp/viewed" "$tmp/reported")" ] &&
-			echo 0 || echo 1)" \
+		# A name too long for its column lost its parameters (and
+		# C++'s templates and return type): it is inside a name
+		# report lists with those samples.
+		odd=$(awk -F'	' 'NR == FNR { r[$1] = $2; next }
+			($1 in r) { if (r[$1] != $2) print; next }
+			{ hit = 0
+			  for (k in r)
+				if (index(k, $1) && r[k] == $2)
+					hit = 1
+			  if (!hit) print }' "$tmp/reported" "$tmp/viewed")
+		ok "$([ "$n" -ge 40 ] && [ -z "$odd" ] && echo 0 || echo 1)" \
 			"$base: the profile view's Samples are report's ($n rows)"
+		[ -z "$odd" ] || echo "$odd" | head -5 | diag
 		comm -23 "$tmp/viewed" "$tmp/reported" | head -3 | diag
 		"$RENDER" "$f" 200x40 key:t 2>/dev/null |
 			sed -nE 's/^\[.\] .* ([0-9]+) +([0-9]+) +[0-9.]+ +[0-9.]+ *$/\1	\2/p' |

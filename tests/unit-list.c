@@ -4,10 +4,13 @@
  * expected positions are worked out by hand below; the mouse on it
  * (wheel, clicks, the row under a screen line), and the reading of
  * xterm's SGR and X10 mouse reports; the filter that hides rows, the
- * mouse on the rows it shows, and the smart case of search patterns.
+ * mouse on the rows it shows, and the smart case of search patterns;
+ * the filter by a pattern asked again after a sort (list_keep); the
+ * column layout, widths worked out by hand.
  */
 #include "config.h"
 
+#include "tui/columns.h"
 #include "tui/list.h"
 #include "tui/mouse.h"
 
@@ -459,9 +462,103 @@ test_smart_case(void)
 	}
 }
 
+/* The rows of test_keep: row r's name; a sort reorders them. */
+static const char *keep_names[4];
+
+static bool
+keep_match(size_t row, const regex_t *re, void *arg)
+{
+	(void)arg;
+	return regexec(re, keep_names[row], 0, NULL, 0) == 0;
+}
+
+/* list_keep's rows are asked again at every list_set_count: a view that
+ * sorts its rows and sets the count keeps the matching ones. */
+static void
+test_keep(void)
+{
+	struct list l = {0};
+	regex_t re;
+	char why[64];
+	size_t nth, total;
+
+	keep_names[0] = "main";
+	keep_names[1] = "pool-1";
+	keep_names[2] = "render";
+	keep_names[3] = "pool-2";
+	list_rows(&l, keep_match, NULL);
+	list_set_count(&l, 4);
+	ok(list_regcomp(&re, "pool", why, sizeof(why)) == 0, "pattern");
+	is_u64(list_keep(&l, &re), 2, "two rows kept");
+	is_u64(list_first(&l), 1, "the first kept is row 1");
+	/* A sort: the pools now first. */
+	keep_names[0] = "pool-1";
+	keep_names[1] = "pool-2";
+	keep_names[2] = "main";
+	keep_names[3] = "render";
+	list_set_count(&l, 4);
+	is_u64(list_first(&l), 0, "after the sort, row 0 is kept");
+	is_u64(list_next(&l, 0), 1, "and row 1");
+	is_u64(list_next(&l, 1), 4, "and no other");
+	ok(list_find(&l, &re, 1, &nth, &total) && total == 2 && nth >= 1,
+	   "find: one of two matches");
+	is_u64(list_keep(&l, NULL), 4, "no pattern: every row");
+	regfree(&re);
+	list_done(&l);
+}
+
+/* The column layout on widths worked out by hand. */
+static void
+test_columns(void)
+{
+	struct column c[4];
+	size_t hidden;
+
+	/* Numbers of 8, 10 and 6 (priorities 1, 3, 2) and a name that
+	 * wants 40 (at least 10): at 50 columns the name's share is 15,
+	 * all fits (8+10+6+15 and three blanks: 42), the 8 spare go to the
+	 * name. */
+	c[0] = (struct column){.kind = COLUMN_NUMBER, .want = 8, .prio = 1};
+	c[1] = (struct column){.kind = COLUMN_NUMBER, .want = 10, .prio = 3};
+	c[2] = (struct column){.kind = COLUMN_NUMBER, .want = 6, .prio = 2};
+	c[3] = (struct column){.kind = COLUMN_NAME, .want = 40, .min = 10};
+	hidden = columns_lay_out(c, 4, 50, 30);
+	ok(hidden == 0 && c[0].shown && c[1].shown && c[2].shown,
+	   "50 columns: every number shows");
+	ok(c[0].x == 0 && c[1].x == 9 && c[2].x == 20 && c[3].x == 27 &&
+	           c[3].width == 23,
+	   "50 columns: x 0 9 20 27, the name 23 wide (got %d %d %d %d, %d)",
+	   c[0].x, c[1].x, c[2].x, c[3].x, c[3].width);
+	/* 36: the priority 1 number gives way (10+6+15 and two blanks:
+	 * 33), the name gets the 3 spare. */
+	hidden = columns_lay_out(c, 4, 36, 30);
+	ok(hidden == 1 && !c[0].shown && c[1].x == 0 && c[2].x == 11 &&
+	           c[3].x == 18 && c[3].width == 18,
+	   "36 columns: the lowest priority gives way");
+	/* Kept (the sort column): the next lowest goes instead. */
+	c[0].prio = COLUMN_KEEP;
+	hidden = columns_lay_out(c, 4, 36, 30);
+	ok(hidden == 1 && c[0].shown && !c[2].shown && c[3].x == 20 &&
+	           c[3].width == 16,
+	   "36 columns: a kept column stays, the next gives way");
+	/* A text column (5 to 20) before a number and a name that wants
+	 * 30: at 60 the name's share is 18, the spare 27 widen the name to
+	 * its 30, then the text to its 20. */
+	c[0] = (struct column){.kind = COLUMN_TEXT, .want = 20, .min = 5};
+	c[1] = (struct column){.kind = COLUMN_NUMBER, .want = 8, .prio = 1};
+	c[2] = (struct column){.kind = COLUMN_NAME, .want = 30, .min = 10};
+	hidden = columns_lay_out(c, 3, 60, 30);
+	ok(hidden == 0 && c[0].width == 20 && c[1].x == 21 && c[2].x == 30 &&
+	           c[2].width == 30,
+	   "60 columns: the name, then the text, to their widest");
+	is_u64(columns_at(c, 3, 25), 1, "column 25 is the number's");
+}
+
 int
 main(void)
 {
+	test_keep();
+	test_columns();
 	test_cursor();
 	test_resize();
 	test_search();

@@ -153,9 +153,72 @@ test_names(void)
 	method_names_free(names);
 }
 
+/* The one rule of shortening a name: signature first, then templates,
+ * then packages and outer classes from the left, the method kept. */
+static void
+test_cut_left(void)
+{
+	static const struct {
+		const char *name;
+		int width;
+		const char *want;
+	} rows[] = {
+	        {"a.v.ViewRootImpl.performTraversals", 40,
+	         "a.v.ViewRootImpl.performTraversals"},
+	        {"android.view.ViewRootImpl.performTraversals ()V", 44,
+	         "android.view.ViewRootImpl.performTraversals"},
+	        {"android.view.ViewRootImpl.performTraversals ()V", 40,
+	         "~view.ViewRootImpl.performTraversals"},
+	        {"android.view.ViewRootImpl.performTraversals ()V", 31,
+	         "~ViewRootImpl.performTraversals"},
+	        /* Then as much of the class as fits. */
+	        {"android.view.ViewRootImpl.performTraversals ()V", 30,
+	         "~iewRootImpl.performTraversals"},
+	        {"android.view.ViewRootImpl.performTraversals ()V", 19,
+	         "~performTraversals"},
+	        /* An overload's parameters go after the packages. */
+	        {"a.v.View.measure(int,int)", 22, "~View.measure(int,int)"},
+	        {"a.v.View.measure(int,int)", 20, "a.v.View.measure"},
+	        {"a.v.View.measure(int,int)", 14, "~View.measure"},
+	        {"c.e.Activity$$Lambda2.run", 14, "~Lambda2.run"},
+	        {"c.e.Handler$Worker.run", 12, "~Worker.run"},
+	        {"c.e.Handler$Worker.run", 19, "~Handler$Worker.run"},
+	        {"c.e.Handler$Worker.run", 4, "~run"},
+	        {"c.e.Handler$Worker.run", 3, "~un"},
+	        /* C++: the parameters, then templates and the return
+	         * type, then namespaces from the left. */
+	        {"art::Monitor::Lock(art::Thread*)", 20, "art::Monitor::Lock"},
+	        {"art::Monitor::Lock(art::Thread*)", 15, "~Monitor::Lock"},
+	        {"void art::Foo<int, std::pair<a, b> >::bar<true>(int) const",
+	         20, "art::Foo::bar"},
+	        {"GrOp::execute(GrOpFlushState*, void (*)(void*), void*)", 20,
+	         "GrOp::execute"},
+	        {"(anonymous namespace)::Walk::run(int)", 32,
+	         "(anonymous namespace)::Walk::run"},
+	        {"(anonymous namespace)::Walk::run(int)", 12, "~Walk::run"},
+	        {"__pthread_start(void*)", 16, "__pthread_start"},
+	        {"__pthread_start(void*)", 10, "~ead_start"},
+	        {"(top level)", 8, "~ level)"},
+	        {"std::__1::vector<int>::operator<<(int)", 19,
+	         "~vector::operator<<"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char *got = method_cut_left(rows[i].name, rows[i].width, "~");
+
+		is_str(got, rows[i].want, "'%s' in %d", rows[i].name,
+		       rows[i].width);
+		ok((int)text_width(got) <= rows[i].width,
+		   "'%s' fits in %d", got, rows[i].width);
+		free(got);
+	}
+}
+
 int
 main(void)
 {
+	test_cut_left();
 	test_abbrev_class();
 	test_params();
 	test_names();

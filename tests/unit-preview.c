@@ -50,10 +50,11 @@ screen(struct app *app, struct canvas *c, bool whole)
 	fclose(f);
 	if (whole)
 		return text;
-	/* The status line (row H - 2) of the screen and of its roles
-	 * dropped, in place. */
+	/* The status line (row H - 2) and the hint line (H - 1, whose
+	 * end holds the calls' loading note where the status needs its
+	 * line) of the screen and of its roles dropped, in place. */
 	for (i = 0, out = 0; i < size; i++) {
-		if (line % H != H - 2 || text[i] == '\n')
+		if (line % H < H - 2 || text[i] == '\n')
 			text[out++] = text[i];
 		line += text[i] == '\n';
 	}

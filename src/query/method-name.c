@@ -89,35 +89,190 @@ method_fit_name(const char *name, int width)
 	return s;
 }
 
+/* Whether the head of a name is C++'s ("ns::Class::method"). */
+static bool
+is_cxx(const char *s)
+{
+	return strstr(s, "::") != NULL;
+}
+
+/* The start of s's parameter list or signature: the '(' matching its
+ * last ')' (a function pointer's parentheses inside it nested), with
+ * the blanks before it; NULL when it has none or it is all of s. */
+static char *
+params_start(char *s)
+{
+	char *close = strrchr(s, ')'), *p;
+	int depth = 0;
+
+	if (!close)
+		return NULL;
+	for (p = close; p >= s; p--) {
+		depth += *p == ')' ? 1 : *p == '(' ? -1 : 0;
+		if (!depth)
+			break;
+	}
+	if (p <= s)
+		return NULL;
+	while (p > s && p[-1] == ' ')
+		p--;
+	return p > s ? p : NULL;
+}
+
+/* s without its template arguments (every "<...>" outside parentheses)
+ * and, C++ only, without a return type before the qualified name. */
+static void
+drop_templates(char *s)
+{
+	char *in = s, *out = s, *last_space = NULL;
+	int angle = 0, paren = 0;
+
+	for (; *in; in++) {
+		if (!paren && *in == '<' &&
+		    !(in > s && (in[-1] == '<' || in[1] == '<'))) {
+			angle++;
+			continue;
+		}
+		if (angle && *in == '>') {
+			angle--;
+			continue;
+		}
+		if (angle)
+			continue;
+		paren += *in == '(' ? 1 : *in == ')' ? -1 : 0;
+		if (!paren && *in == ' ')
+			last_space = out;
+		*out++ = *in;
+	}
+	*out = '\0';
+	/* "void ns::f" or "sk_sp SkSurface::Make": the type goes. */
+	if (last_space && last_space[1])
+		memmove(s, last_space + 1, strlen(last_space + 1) + 1);
+}
+
+/* The start of the method's own name in s: past the last separator
+ * ("::" in C++, else '.' or '/') outside parentheses, or s. */
+static const char *
+own_name(const char *s, bool cxx)
+{
+	const char *own = s, *p;
+	int paren = 0;
+
+	for (p = s; *p; p++) {
+		paren += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (paren)
+			continue;
+		if (cxx && p[0] == ':' && p[1] == ':' && p[2])
+			own = p + 2;
+		else if (!cxx && strchr("./", *p) && p[1] && p > s)
+			own = p + 1;
+	}
+	return own;
+}
+
+/* Whether s fits in width columns. */
+static bool
+fits(const char *s, int width)
+{
+	return (int)text_width(s) <= width;
+}
+
+/* The first cut of s's start, a part at a time (packages, namespaces,
+ * outer classes) before own, that fits width with mark before it; NULL
+ * when none does. */
+static char *
+cut_parts(const char *s, const char *own, bool cxx, int width,
+          const char *mark)
+{
+	const char *p;
+	int paren = 0;
+
+	for (p = s; p < own; p++) {
+		bool after_sep;
+
+		paren += *p == '(' ? 1 : *p == ')' ? -1 : 0;
+		if (paren || p == s)
+			continue;
+		after_sep = cxx ? p - 2 > s && p[-1] == ':' && p[-2] == ':'
+		                : strchr("./$", p[-1]) && !strchr("./$", *p);
+		if (after_sep) {
+			char *cut = xasprintf("%s%s", mark, p);
+
+			if (fits(cut, width))
+				return cut;
+			free(cut);
+		}
+	}
+	return NULL;
+}
+
 char *
 method_cut_left(const char *shown, int width, const char *mark)
 {
-	size_t head = strcspn(shown, " ("), i;
-	int mw = (int)text_width(mark);
-	const char *dot = NULL;
+	char *s, *params, *cut;
+	const char *own;
+	bool cxx = is_cxx(shown);
 
-	if ((int)text_width(shown) <= width)
+	if (fits(shown, width))
 		return xstrdup(shown);
-	/* The method's name starts after the last dot before the
-	 * parameters or signature. */
-	for (i = 0; i < head; i++)
-		if (shown[i] == '.')
-			dot = shown + i;
-	if (!dot)
-		return text_cut_left(shown, width, mark);
-	/* A package at a time: cut after a separator. */
-	for (i = 0; shown + i < dot; i++) {
-		char ch = shown[i];
+	s = xstrdup(shown);
+	params = params_start(s);
+	if (params && !cxx && *params != ' ') {
+		/* A Java overload's parameter types tell it from the others:
+		 * they go after the packages. */
+		char keep = *params;
 
-		if ((ch == '.' || ch == '/') && shown + i + 1 < dot &&
-		    mw + (int)text_width(shown + i + 1) <= width)
-			return xasprintf("%s%s", mark, shown + i + 1);
+		*params = '\0';
+		own = own_name(s, cxx);
+		*params = keep;
+		cut = cut_parts(s, own, cxx, width, mark);
+		if (cut && strchr(cut, '.')) {
+			free(s);
+			return cut;
+		}
+		free(cut);
 	}
-	/* Then the class from the left (outer classes first), the method
-	 * kept. */
-	if (mw + (int)text_width(dot) >= width)
-		return xasprintf("%s%s", mark, dot + 1);
-	return text_cut_left(shown, width, mark);
+	/* The signature, or the parameter list, goes first. */
+	if (params)
+		*params = '\0';
+	if (fits(s, width))
+		return s;
+	/* Then C++'s template arguments and return type. */
+	if (cxx || strchr(s, '<')) {
+		drop_templates(s);
+		if (fits(s, width))
+			return s;
+	}
+	/* Then the packages and namespaces, and the outer classes, from
+	 * the left a part at a time: the first cut that fits. */
+	own = own_name(s, cxx);
+	cut = cut_parts(s, own, cxx, width, mark);
+	if (cut) {
+		free(s);
+		return cut;
+	}
+	/* As much of the class as fits before the method's own name, or
+	 * that name alone, its start cut if it must be. */
+	cut = xasprintf("%s%s", mark, own);
+	if (fits(cut, width)) {
+		char *more = text_cut_left(s, width, mark);
+
+		/* Not from a separator: "….run" says no more than "…run". */
+		if (!strchr("./$:", more[strlen(mark)])) {
+			free(cut);
+			cut = more;
+		} else {
+			free(more);
+		}
+	} else {
+		/* Marked even where the own name alone would fit. */
+		char *marked = cut;
+
+		cut = text_cut_left(marked, width, mark);
+		free(marked);
+	}
+	free(s);
+	return cut;
 }
 
 char *

@@ -33,11 +33,15 @@ char *method_fit_name(const char *name, int width);
 
 /*
  * A new copy of a name as shown (short or full) in at most width
- * columns: whole when it fits, else its start replaced by mark, a
- * package at a time ("…a.f.o.UserViewModel.remove(int)"), then the
- * class from the left, outer classes first ("…ler$Worker.run"); the
- * method's name and what follows it (the overload's parameters, a
- * signature) stay whole, past the width if they must.
+ * columns, shortened by the one rule every view follows: whole when it
+ * fits; else the signature or parameter list goes first
+ * ("a.v.View.measure"), then C++'s template arguments and return type;
+ * then the start goes, replaced by mark, a part at a time: packages and
+ * namespaces, then outer classes ("…ViewRootImpl.performTraversals",
+ * "…Monitor::Lock"); then as much of the class as fits before the
+ * method's own name ("…ewRootImpl.performTraversals"); last that name
+ * is cut from its left.
+ * The end of a name is never cut.
  */
 char *method_cut_left(const char *shown, int width, const char *mark);
 

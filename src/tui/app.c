@@ -1178,6 +1178,15 @@ app_request(struct app *app, enum request req)
 		else
 			prompt_start(app, req, "");
 		break;
+	case REQ_COLUMNS:
+		app->all_columns = !app->all_columns;
+		app_message(app, false, "%s",
+		            app->all_columns
+		                    ? "every column that fits (m: the names' "
+		                      "share first)"
+		                    : "the names' share first (m: every column "
+		                      "that fits)");
+		break;
 	case REQ_FULL_NAMES:
 		app->full_names = !app->full_names;
 		app_message(app, false, "%s",
@@ -2159,134 +2168,279 @@ app_transforms_list(const struct app *app)
 	return transforms_text(app, false);
 }
 
-/* The title's file part and the rest joined, the file part cut from the
- * left to leave the rest whole where the width allows. */
-static char *
-title_join(const char *file, const char *rest, int width, const char *mark)
-{
-	int room = width - (int)text_width(rest);
-	char *cut, *title;
+/* The most forms a part of the title has, longest first. */
+enum { TITLE_FORMS = 4 };
 
-	/* The file name keeps a few columns whatever the width. */
-	cut = text_cut_left(file, room < 12 ? 12 : room, mark);
-	title = xasprintf("%s%s", cut, rest);
-	free(cut);
-	return title;
+/* A part of the title: its forms, longest first (NULL past the last),
+ * and the one shown. */
+struct title_part {
+	char *form[TITLE_FORMS];
+	int shown;
+};
+
+/* The title's parts joined by " | ", each in its form shown. */
+static char *
+title_joined(struct title_part *parts, size_t n)
+{
+	char *t = xstrdup(""), *more;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *f = parts[i].form[parts[i].shown];
+
+		if (!f || !*f)
+			continue;
+		more = xasprintf("%s%s%s", t, *t ? " | " : "", f);
+		free(t);
+		t = more;
+	}
+	return t;
 }
 
+/* What the title says of the samples and the clock, in its forms:
+ * a simpleperf recording's event type and Java only, a pprof profile's
+ * sample type, a sampled trace's interval. */
 static void
-draw_title(struct app *app, struct canvas *c)
+title_clock(const struct app *app, struct title_part *part)
 {
 	const char *clock = app->clocks == APP_CLOCKS_CPU    ? "cpu"
 	                    : app->clocks == APP_CLOCKS_WALL ? "wall"
 	                                                     : "cpu+wall";
 	const char *type = calltree_property(app->tree, "pprof-sample-type");
-	const char *mark = canvas_glyph(c, GLYPH_TRUNCATED);
-	char *threads, *title, *range, *sampled = NULL, *filter, *file;
-	char *rest, *xf;
-	size_t t;
+	const char *java = app->java_only ? ", Java only" : "";
 
 	/* hprof's counts are its samples: counted, not estimated. */
 	if (!type && app->tree->header.format == TRACE_FORMAT_HPROF &&
 	    app->tree->header.unit == TRACE_UNIT_COUNT)
 		type = "samples";
-	/* A simpleperf recording: samples of an event type, estimates. */
 	if (app->tree->header.format == TRACE_FORMAT_SIMPLEPERF) {
+		/* A simpleperf recording: samples of an event type. */
 		const char *ev =
 		        calltree_property(app->tree, "simpleperf-event-type");
 
-		sampled = xasprintf(", %s samples%s: estimates, not calls",
-		                    ev ? ev : "event",
-		                    app->java_only ? ", Java only" : "");
-		type = NULL;
-	}
-	/* A pprof profile's values are its samples', not estimates. */
-	if (app->tree->sampled && !type && !sampled) {
+		ev = ev ? ev : "event";
+		part->form[0] = xasprintf(
+		        "clock: %s, %s samples%s: estimates, not calls", clock,
+		        ev, java);
+		part->form[1] = xasprintf("clock: %s, %s samples%s", clock, ev,
+		                          java);
+		part->form[2] = xasprintf("%s, %s%s", clock, ev,
+		                          app->java_only ? ", Java" : "");
+		part->form[3] = xasprintf("%s%s", clock,
+		                          app->java_only ? ", Java" : "");
+	} else if (type) {
+		part->form[0] = xasprintf("type: %s", type);
+		part->form[1] = xstrdup(type);
+	} else if (app->tree->sampled) {
+		/* Calls and times are estimates from the samples. */
 		char *every = summary_sample_interval(app->tree);
 
-		/* Calls and times are estimates from the samples. */
-		sampled = xasprintf(", sampled %s: estimates", every);
+		part->form[0] = xasprintf("clock: %s, sampled %s: estimates",
+		                          clock, every);
+		part->form[1] = xasprintf("clock: %s, sampled", clock);
+		part->form[2] = xasprintf("%s, sampled", clock);
+		part->form[3] = xstrdup(clock);
 		free(every);
+	} else {
+		part->form[0] = xasprintf("clock: %s", clock);
+		part->form[1] = xstrdup(clock);
 	}
+}
+
+/* The scope's threads, in the title's forms. */
+static void
+title_threads(const struct app *app, struct title_part *part)
+{
+	size_t t;
+
 	if (app->scope.nthreads == 1 && scope_is_all(&app->scope)) {
-		threads = xstrdup("1 thread");
+		part->form[0] = xstrdup("1 thread");
 	} else if (scope_is_all(&app->scope)) {
-		threads = xasprintf("all %zu threads", app->scope.nthreads);
+		part->form[0] = xasprintf("all %zu threads", app->scope.nthreads);
+		part->form[1] = xasprintf("%zu threads", app->scope.nthreads);
+		part->form[2] = xasprintf("%zut", app->scope.nthreads);
+		/* Every thread is the scope as read: said last of all. */
+		part->form[3] = xstrdup("");
 	} else if (app->scope.count == 1) {
 		for (t = 0; !scope_has(&app->scope, t); t++)
 			;
-		threads = xasprintf("thread %s", app->tree->threads[t].name);
+		part->form[0] =
+		        xasprintf("thread %s", app->tree->threads[t].name);
+		part->form[1] = method_cut_left(app->tree->threads[t].name, 16,
+		                                "\u2026");
 	} else {
-		threads = xasprintf("%zu of %zu threads", app->scope.count,
-		                    app->scope.nthreads);
+		part->form[0] = xasprintf("%zu of %zu threads", app->scope.count,
+		                          app->scope.nthreads);
+		part->form[1] = xasprintf("%zu/%zut", app->scope.count,
+		                          app->scope.nthreads);
 	}
-	if (app->scope.range.on)
-		range = xasprintf("range: %s %.3f..%.3f ms",
-		                  app->scope.range.clock == CLOCK_WALL ? "wall"
-		                                                       : "cpu",
-		                  (double)app->scope.range.start / 1000,
-		                  (double)app->scope.range.end / 1000);
-	else
-		range = xstrdup("range: all");
-	filter = app->filter_text[app->view]
-	                 ? xasprintf(" &%s", app->filter_text[app->view])
-	                 : xstrdup("");
-	file = xasprintf("%s%s%s", base_name(app->tree->path),
-	                 app->base ? " vs " : "",
-	                 app->base ? base_name(app->base_path) : "");
-	rest = xasprintf(" | %s%s | %s | %s: %s%s | %s%s",
-	                 view_ops[app->view]->name, filter, threads,
-	                 type ? "type" : "clock", type ? type : clock,
-	                 sampled ? sampled : "", range,
-	                 app->full_names ? " | full names" : "");
-	if (sampled && (int)text_width(rest) + 12 > c->width) {
-		/* The interval goes before the range does (i says it). */
-		free(rest);
-		rest = xasprintf(" | %s%s | %s | clock: %s, sampled | %s%s",
-		                 view_ops[app->view]->name, filter, threads,
-		                 clock, range,
-		                 app->full_names ? " | full names" : "");
+}
+
+/* A new string: s whole when it takes at most width columns, else its
+ * start that fits in width columns with mark after it (cut between
+ * glyphs). */
+static char *
+cut_end(const char *s, int width, const char *mark)
+{
+	size_t len = strlen(s), at = 0;
+	int w = 0, room = width - (int)text_width(mark);
+	char *out;
+
+	if ((int)text_width(s) <= width)
+		return xstrdup(s);
+	while (at < len) {
+		char glyph[TEXT_GLYPH_MAX];
+		int gw;
+		size_t n = text_next_glyph(s + at, len - at, false, glyph, &gw);
+
+		if (w + gw > room)
+			break;
+		w += gw;
+		at += n;
 	}
-	/* What the view adds (the frames' summary) after the range. */
-	if (view_ops[app->view]->title) {
-		char *more =
+	out = xasprintf("%.*s%s", (int)at, s, mark);
+	return out;
+}
+
+/* The transforms, in the title's forms: all of them, then their count
+ * and the first. */
+static void
+title_transforms(const struct app *app, struct title_part *part,
+                 const char *mark)
+{
+	char *first, *cut;
+
+	if (!app->ntransforms)
+		return;
+	part->form[0] = transforms_text(app, false);
+	if (app->ntransforms == 1) {
+		/* A focus without its figures, then shorter. */
+		first = xstrdup(app->transforms[0].label);
+		part->form[1] = cut_end(first, 32, mark);
+		part->form[2] = xasprintf("%.*s%s", (int)strcspn(first, " "),
+		                          first, mark);
+		free(first);
+		return;
+	}
+	first = transform_label(app, 0);
+	part->form[1] = xasprintf("%zu transforms: %s", app->ntransforms,
+	                          first);
+	cut = cut_end(first, 24, mark);
+	part->form[2] = xasprintf("%zu: %s", app->ntransforms, cut);
+	free(cut);
+	/* The count and the first's kind ("focus"). */
+	part->form[3] = xasprintf("%zu: %.*s%s", app->ntransforms,
+	                          (int)strcspn(first, " "), first, mark);
+	free(first);
+}
+
+static void
+draw_title(struct app *app, struct canvas *c)
+{
+	/* The parts in the order shown. */
+	enum { FILE_PART, VIEW, THREADS, CLOCK, RANGE, NAMES, MORE,
+	       TRANSFORMS, PARTS };
+	/* Which part gives way first: the last of this list. */
+	static const int order[PARTS] = {MORE,    NAMES,   RANGE,
+	                                 THREADS, TRANSFORMS, CLOCK,
+	                                 VIEW,    FILE_PART};
+	const char *mark = canvas_glyph(c, GLYPH_TRUNCATED);
+	struct title_part parts[PARTS];
+	char *title, *file, *more;
+	size_t i, j;
+	int over;
+
+	memset(parts, 0, sizeof(parts));
+	parts[FILE_PART].form[0] = xasprintf(
+	        "%s%s%s", base_name(app->tree->path), app->base ? " vs " : "",
+	        app->base ? base_name(app->base_path) : "");
+	parts[VIEW].form[0] =
+	        app->filter_text[app->view]
+	                ? xasprintf("%s &%s", view_ops[app->view]->name,
+	                            app->filter_text[app->view])
+	                : xstrdup(view_ops[app->view]->name);
+	title_clock(app, &parts[CLOCK]);
+	title_threads(app, &parts[THREADS]);
+	title_transforms(app, &parts[TRANSFORMS], mark);
+	if (app->scope.range.on) {
+		const char *k =
+		        app->scope.range.clock == CLOCK_WALL ? "wall" : "cpu";
+		double from = (double)app->scope.range.start / 1000;
+		double to = (double)app->scope.range.end / 1000;
+
+		parts[RANGE].form[0] = xasprintf("range: %s %.3f..%.3f ms", k,
+		                                 from, to);
+		parts[RANGE].form[1] = xasprintf("%s %.3f..%.3f", k, from, to);
+		parts[RANGE].form[2] = xasprintf("%.0f..%.0f", from, to);
+	} else {
+		parts[RANGE].form[0] = xstrdup("range: all");
+		parts[RANGE].form[1] = xstrdup("all");
+	}
+	if (app->full_names) {
+		parts[NAMES].form[0] = xstrdup("full names");
+		parts[NAMES].form[1] = xstrdup("A");
+	}
+	/* What the view adds (the calls' method) goes first. */
+	if (view_ops[app->view]->title)
+		parts[MORE].form[0] =
 		        view_ops[app->view]->title(app->state[app->view], app);
+	/* Each part in its next shorter form, the lowest first, until the
+	 * title fits. */
+	for (i = 0; i < PARTS; i++) {
+		struct title_part *p = &parts[order[i]];
 
-		if (more) {
-			char *both = xasprintf("%s | %s", rest, more);
-
-			free(rest);
-			free(more);
-			rest = both;
+		for (;;) {
+			title = title_joined(parts, PARTS);
+			j = text_width(title);
+			free(title);
+			if ((int)j <= c->width || p->shown + 1 >= TITLE_FORMS ||
+			    !p->form[p->shown + 1])
+				break;
+			p->shown++;
 		}
 	}
-	/* What does not fit goes first: a list of transforms (for their
-	 * count; i lists them), then the file name's start. */
-	xf = transforms_text(app, false);
-	if (xf) {
-		char *whole = xasprintf("%s%s | %s", file, rest, xf);
+	/* Still too wide without the view's words (which are cut at the
+	 * end): the file names from their start, each of --base's two
+	 * keeping its end. */
+	more = parts[MORE].form[0];
+	parts[MORE].form[0] = NULL;
+	title = title_joined(parts, PARTS);
+	over = (int)text_width(title) - c->width;
+	free(title);
+	parts[MORE].form[0] = more;
+	if (over > 0) {
+		const char *a = base_name(app->tree->path);
+		int room = (int)text_width(parts[FILE_PART].form[0]) - over;
 
-		if ((int)text_width(whole) > c->width && app->ntransforms > 1) {
-			free(xf);
-			xf = transforms_text(app, true);
+		if (app->base) {
+			const char *b = base_name(app->base_path);
+			int wa = (int)text_width(a), wb = (int)text_width(b);
+			int ra, rb;
+			char *ca, *cb;
+
+			room -= 4;
+			/* The viewed file's first, the base's keeps twelve
+			 * columns, and what the viewed one leaves. */
+			ra = wa < room - 12 ? wa : room - 12;
+			rb = room - ra < wb ? room - ra : wb;
+			ca = text_cut_left(a, ra < 12 ? 12 : ra, mark);
+			cb = text_cut_left(b, rb < 12 ? 12 : rb, mark);
+			file = xasprintf("%s vs %s", ca, cb);
+			free(ca);
+			free(cb);
+		} else {
+			file = text_cut_left(a, room < 12 ? 12 : room, mark);
 		}
-		free(whole);
-		/* One transform keeps its label, cut at the right edge. */
-		whole = xasprintf("%s | %s", rest, xf);
-		free(rest);
-		rest = whole;
+		free(parts[FILE_PART].form[0]);
+		parts[FILE_PART].form[0] = file;
 	}
-	title = title_join(file, rest, c->width, mark);
+	title = title_joined(parts, PARTS);
 	canvas_fill(c, 0, 0, c->width, " ", ROLE_TITLE);
 	canvas_text(c, 0, 0, c->width, title, ROLE_TITLE);
-	free(xf);
-	free(file);
-	free(rest);
-	free(filter);
-	free(range);
-	free(sampled);
-	free(threads);
 	free(title);
+	for (i = 0; i < PARTS; i++)
+		for (j = 0; j < TITLE_FORMS; j++)
+			free(parts[i].form[j]);
 }
 
 static char *
@@ -2306,18 +2460,14 @@ anomaly_summary(const struct calltree *tree)
 	return xasprintf("%llu anomalies (i: info)", n);
 }
 
-/* The status line, with pos (NULL: none) right of the text. */
-static void
-draw_status(struct app *app, struct canvas *c, const char *pos)
+/* The status line's text (a new string, or NULL) and its role: the
+ * prompt, a message, or the view's selection. */
+static char *
+status_text(struct app *app, enum role *role)
 {
-	int y = c->height - 2;
-	char *text = NULL, *right = NULL;
-	enum role role = ROLE_STATUS;
-	int used;
-
-	canvas_fill(c, 0, y, c->width, " ", ROLE_STATUS);
-	if (app->prompting) {
-		text = xasprintf("%s%s",
+	*role = ROLE_STATUS;
+	if (app->prompting)
+		return xasprintf("%s%s",
 		                 app->prompt_for == REQ_WRITE_VIEW
 		                         ? "write to (Enter; Esc cancels): "
 		                 : app->prompt_for == REQ_FILTER
@@ -2325,13 +2475,37 @@ draw_status(struct app *app, struct canvas *c, const char *pos)
 		                           "cancels): "
 		                         : "search (Enter; Esc cancels): ",
 		                 app->prompt);
-	} else if (app->message) {
-		text = xstrdup(app->message);
+	if (app->message) {
 		if (app->message_is_error)
-			role = ROLE_WARNING;
-	} else if (view_ops[app->view]->status) {
-		text = view_ops[app->view]->status(app->state[app->view], app);
+			*role = ROLE_WARNING;
+		return xstrdup(app->message);
 	}
+	if (view_ops[app->view]->status)
+		return view_ops[app->view]->status(app->state[app->view], app);
+	return NULL;
+}
+
+/* The most lines the status takes, a long message's or name's. */
+enum { STATUS_LINES = 4 };
+
+/* The status on its last `lines` lines above the hints (0: one, and
+ * only measured), with the notes (calls loading, anomalies) and pos
+ * (NULL: none) right of the text where they fit beside it, else at the
+ * right end of the hint line: *hint_room is then what the hints keep of
+ * their line.  Returns the lines its text takes,
+ * at most STATUS_LINES. */
+static int
+draw_status(struct app *app, struct canvas *c, const char *pos, int lines,
+            int *hint_room)
+{
+	int y = c->height - 1 - (lines ? lines : 1), i;
+	enum role role;
+	char *text = status_text(app, &role), *right = NULL;
+	int used, need, note_y = c->height - 2;
+	int tw = text ? (int)text_width(text) : 0;
+
+	for (i = 0; i < (lines ? lines : 1); i++)
+		canvas_fill(c, 0, y + i, c->width, " ", ROLE_STATUS);
 	right = anomaly_summary(app->tree);
 	if (app->tree->sums) {
 		/* The calls are still being read: say how far. */
@@ -2349,30 +2523,52 @@ draw_status(struct app *app, struct canvas *c, const char *pos)
 		}
 		right = note;
 	}
+	used = c->width;
+	*hint_room = c->width;
+	if ((right || pos) && !app->prompting) {
+		/* The notes would push the text to a second line: they go
+		 * to the hint line's end instead, so that the text's lines
+		 * are the text's alone. */
+		int rw = (right ? (int)text_width(right) : 0) +
+		         (pos ? (int)text_width(pos) + 2 : 0);
+
+		if (tw + rw + 1 > c->width && rw + 20 < c->width) {
+			note_y = c->height - 1;
+			canvas_fill(c, c->width - rw - 1, note_y, rw + 1, " ",
+			            ROLE_HINT);
+			*hint_room = c->width - rw - 1;
+		}
+	}
 	if (right) {
-		/* At most half the line, cut if it must: a note that the
-		 * calls failed, or of anomalies, is never dropped. */
+		/* Twenty columns left to the text, the note cut if it must:
+		 * a note that the calls failed, or of anomalies, is never
+		 * dropped. */
 		int w = (int)text_width(right);
 
-		if (w > c->width / 2)
-			w = c->width / 2;
-		canvas_text(c, c->width - w, y, w, right, ROLE_WARNING);
+		if (w > c->width - 20)
+			w = c->width - 20;
+		canvas_text(c, c->width - w, note_y, w, right, ROLE_WARNING);
 		used = c->width - w - 1;
-	} else {
-		used = c->width;
 	}
 	if (pos && !app->prompting) {
 		int w = (int)text_width(pos);
 
 		if (w + 2 < used / 3) {
-			canvas_text(c, used - w, y, w, pos, ROLE_STATUS);
+			canvas_text(c, used - w, note_y, w, pos,
+			            note_y == c->height - 2 ? ROLE_STATUS
+			                                    : ROLE_HINT);
 			used -= w + 2;
 		}
 	}
-	if (text)
-		canvas_text(c, 0, y, used, text, role);
+	if (note_y != c->height - 2)
+		used = c->width;
+	/* Lines above the last take the whole width. */
+	need = text ? canvas_wrap(c, 0, y, c->width, used, lines ? lines : 1,
+	                          text, role)
+	            : 1;
 	free(text);
 	free(right);
+	return need < STATUS_LINES ? need : STATUS_LINES;
 }
 
 /* A list's place, "row N of M", at the right end of its first line (its
@@ -2408,14 +2604,26 @@ draw_position(struct app *app, struct canvas *c)
 	return pos;
 }
 
+/* The key hints in the first room columns of the last line. */
 static void
-draw_hints(struct app *app, struct canvas *c)
+draw_hints(struct app *app, struct canvas *c, int room)
 {
 	char *hints = xasprintf("%s  /:search  Tab:views  ?:help  q:quit",
 	                        view_ops[app->view]->hints);
 
-	canvas_fill(c, 0, c->height - 1, c->width, " ", ROLE_HINT);
-	canvas_text(c, 0, c->height - 1, c->width, hints, ROLE_HINT);
+	/* Too wide: whole hints give way from the right. */
+	while ((int)text_width(hints) > room) {
+		char *last = NULL, *p;
+
+		for (p = strstr(hints, "  "); p; p = strstr(p + 2, "  "))
+			last = p;
+		if (!last)
+			break;
+		*last = '\0';
+	}
+
+	canvas_fill(c, 0, c->height - 1, room, " ", ROLE_HINT);
+	canvas_text(c, 0, c->height - 1, room, hints, ROLE_HINT);
 	free(hints);
 }
 
@@ -2423,6 +2631,7 @@ void
 app_draw(struct app *app, struct canvas *c)
 {
 	char *pos;
+	int lines, room;
 
 	canvas_clear(c);
 	if (c->width < APP_MIN_WIDTH || c->height < APP_MIN_HEIGHT) {
@@ -2452,7 +2661,21 @@ app_draw(struct app *app, struct canvas *c)
 		view_ops[app->view]->draw(app->state[app->view], app, c, 1,
 		                          c->height - 3);
 	pos = draw_position(app, c);
-	draw_status(app, c, pos);
+	lines = draw_status(app, c, pos, 0, &room);
+	if (lines > 1 && c->height - 3 - (lines - 1) >= APP_MIN_HEIGHT - 3 &&
+	    app->view != APP_VIEW_TIMELINE) {
+		/* A status too long for its line wraps: the view gives up
+		 * the lines it takes. */
+		int y;
+
+		for (y = 1; y < c->height - 1; y++)
+			canvas_fill(c, 0, y, c->width, " ", ROLE_NORMAL);
+		view_ops[app->view]->draw(app->state[app->view], app, c, 1,
+		                          c->height - 2 - lines);
+		free(pos);
+		pos = draw_position(app, c);
+		draw_status(app, c, pos, lines, &room);
+	}
 	free(pos);
-	draw_hints(app, c);
+	draw_hints(app, c, room);
 }

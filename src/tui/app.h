@@ -124,6 +124,9 @@ struct app {
 	regex_t filter_re[APP_VIEW_COUNT];
 	struct method_names *names; /* the model's short method names */
 	bool full_names;            /* methods by full name (A) */
+	/* List views show every number that fits beside names at their
+	 * fewest columns, not only those beside the names' share (m). */
+	bool all_columns;
 	int page; /* rows of the view area at the last draw (0: too small) */
 	/* The last left press: where, when, and whether it acted as Enter
 	 * (the second press of a double click then does nothing more). */

@@ -191,6 +191,88 @@ canvas_text(struct canvas *c, int x, int y, int max, const char *s,
 	return col - x;
 }
 
+/* The bytes of s's longest run of whole words that fits in max columns
+ * (its first word whatever its width). */
+static size_t
+words_fitting(const char *s, int max, char *line)
+{
+	size_t end = 0, best = 0, len = strlen(s);
+
+	while (end < len) {
+		size_t next = end;
+
+		while (next < len && s[next] == ' ')
+			next++;
+		while (next < len && s[next] != ' ')
+			next++;
+		memcpy(line, s, next);
+		line[next] = '\0';
+		if ((int)text_width(line) > max && best)
+			break;
+		best = end = next;
+		if ((int)text_width(line) > max)
+			break;
+	}
+	if (best && (int)text_width(line) > max && best == end) {
+		/* One word wider than the line: broken where it must. */
+		size_t at = 0;
+		int w = 0;
+
+		while (at < best) {
+			char glyph[TEXT_GLYPH_MAX];
+			int gw;
+			size_t n = text_next_glyph(s + at, best - at, false,
+			                           glyph, &gw);
+
+			if (w + gw > max && at)
+				break;
+			w += gw;
+			at += n;
+		}
+		best = at;
+	}
+	return best;
+}
+
+int
+canvas_wrap(struct canvas *c, int x, int y, int max, int last_max, int lines,
+            const char *s, enum role role)
+{
+	char *line = xmalloc(strlen(s) + 1);
+	int n = 0;
+
+	while (*s) {
+		int w = (int)text_width(s);
+		size_t take;
+
+		/* The last line: the rest fits in it.  The last allowed
+		 * holds the rest, cut; the lines past it are only
+		 * counted. */
+		if (w <= last_max || n + 1 == lines) {
+			if (n < lines)
+				canvas_text(c, x, y + n, last_max, s, role);
+			if (w <= last_max) {
+				n++;
+				break;
+			}
+		}
+		take = words_fitting(s, max, line);
+		/* All of it, but too wide for a last line: a word less. */
+		if (!s[take] && w > 1)
+			take = words_fitting(s, w - 1, line);
+		memcpy(line, s, take);
+		line[take] = '\0';
+		if (n + 1 < lines)
+			canvas_text(c, x, y + n, max, line, role);
+		n++;
+		s += take;
+		while (*s == ' ')
+			s++;
+	}
+	free(line);
+	return n;
+}
+
 int
 canvas_text_right(struct canvas *c, int x, int y, int max, const char *s,
                   enum role role)

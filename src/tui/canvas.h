@@ -94,6 +94,12 @@ const char *canvas_glyph(const struct canvas *canvas, enum glyph g);
  */
 int canvas_text(struct canvas *canvas, int x, int y, int max, const char *s,
                 enum role role);
+/* Put text at x, y in at most max columns a line (last_max on its
+ * last), broken at blanks, on at most lines lines (the last cut if it
+ * must be); with lines 0, nothing is drawn.  Returns the lines the
+ * whole text takes. */
+int canvas_wrap(struct canvas *canvas, int x, int y, int max, int last_max,
+                int lines, const char *s, enum role role);
 /* Put text right-aligned in the max columns ending before x + max. */
 int canvas_text_right(struct canvas *canvas, int x, int y, int max,
                       const char *s, enum role role);

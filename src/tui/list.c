@@ -446,3 +446,51 @@ list_mouse(struct list *l, const struct mouse_event *ev)
 	l->cursor = row;
 	return LIST_MOVED;
 }
+
+void
+list_rows(struct list *l, list_row_match_fn *match, void *arg)
+{
+	l->row_match = match;
+	l->row_arg = arg;
+}
+
+/* The pattern in arg (a { list, pattern } pair) matches row. */
+static bool
+matches_pattern(size_t row, void *arg)
+{
+	void **a = arg;
+	const struct list *l = a[0];
+
+	return l->row_match(row, a[1], l->row_arg);
+}
+
+bool
+list_find(struct list *l, const regex_t *re, int dir, size_t *nth,
+          size_t *total)
+{
+	void *arg[2] = {l, (void *)re};
+	struct list_hit hit;
+
+	if (!list_search(l, dir, matches_pattern, arg, &hit))
+		return false;
+	*nth = hit.nth;
+	*total = hit.total;
+	return true;
+}
+
+/* The pattern list_keep set matches row. */
+static bool
+kept_row(size_t row, void *arg)
+{
+	const struct list *l = arg;
+
+	return l->row_match(row, l->kept, l->row_arg);
+}
+
+size_t
+list_keep(struct list *l, const regex_t *re)
+{
+	l->kept = re;
+	list_filter(l, re ? kept_row : NULL, l);
+	return list_visible(l);
+}

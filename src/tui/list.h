@@ -25,6 +25,8 @@
 
 /* True when row matches; arg is the view's. */
 typedef bool list_match_fn(size_t row, void *arg);
+/* True when row matches the pattern re; arg is the view's. */
+typedef bool list_row_match_fn(size_t row, const regex_t *re, void *arg);
 
 struct list {
 	size_t count;  /* rows */
@@ -40,6 +42,11 @@ struct list {
 	void *filter_arg;
 	size_t *shown;
 	size_t nshown, shown_cap;
+	/* How a row matches a pattern (list_rows), for list_find and
+	 * list_keep, and the pattern list_keep keeps rows by. */
+	list_row_match_fn *row_match;
+	void *row_arg;
+	const regex_t *kept;
 };
 
 /* What a mouse event did to a list. */
@@ -101,6 +108,16 @@ size_t list_row_at(const struct list *l, int y);
  * shown a notch, a left press (or drag) selects the row shown under
  * it. */
 enum list_click list_mouse(struct list *l, const struct mouse_event *ev);
+/* How the view's rows match a pattern, for list_find and list_keep (a
+ * view says it once, when it opens). */
+void list_rows(struct list *l, list_row_match_fn *match, void *arg);
+/* list_search for the rows matching re: the match's place into *nth
+ * and how many match into *total (a view's ask->match and matches). */
+bool list_find(struct list *l, const regex_t *re, int dir, size_t *nth,
+               size_t *total);
+/* Show only the rows matching re (NULL: every row; re must outlive the
+ * filter), asked again at every list_set_count; how many show. */
+size_t list_keep(struct list *l, const regex_t *re);
 /* Move to the next (dir 1) or previous (-1) matching row shown after
  * the cursor, wrapping; false when no row matches.  hit (when not NULL)
  * gets the match's place and the number of matches among the rows

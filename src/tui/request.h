@@ -55,6 +55,8 @@
 	R(SORT_NEXT, "Profile", "s >", "sort by the next column")              \
 	R(SORT_PREV, "Profile", "<", "sort by the previous column")            \
 	R(SORT_REVERSE, "Profile", "S r", "reverse the sort order")            \
+	R(COLUMNS, "Profile", "m",                                             \
+	  "lists: every column that fits beside short names, or not")          \
 	R(ZOOM_IN, "Timeline", "+ =", "zoom in around the cursor")             \
 	R(ZOOM_OUT, "Timeline", "- _", "zoom out")                             \
 	R(CALL_NEXT, "Timeline", ".",                                          \

@@ -10,6 +10,7 @@
 #include "query/method-name.h"
 #include "text/duration.h"
 #include "tui/app.h"
+#include "tui/columns.h"
 #include "tui/list.h"
 #include "util/alloc.h"
 
@@ -31,8 +32,7 @@ struct calls_view {
 	size_t count;
 	enum calls_sort sort;
 	struct list list;
-	const regex_t *filter;
-	const struct app *app; /* for the filter's matcher */
+	const struct app *app; /* for the rows' matcher */
 	struct scope built;    /* the scope the rows are of */
 };
 
@@ -66,6 +66,8 @@ sort_rows(struct calls_view *v)
 {
 	if (v->count > 1)
 		qsort_r(v->order, v->count, sizeof(*v->order), row_cmp, v);
+	/* The filter's rows are places in the order: asked again. */
+	list_set_count(&v->list, v->count);
 	list_reset(&v->list);
 }
 
@@ -122,12 +124,13 @@ build(struct calls_view *v, const struct app *app)
 	v->order = xcalloc(v->count + 1, sizeof(*v->order));
 	for (i = 0; i < v->count; i++)
 		v->order[i] = (uint32_t)i;
-	list_set_count(&v->list, v->count);
 	sort_rows(v);
 	for (i = 0; keep != CALL_NONE && i < v->count; i++)
 		if (v->rows[v->order[i]].call == keep)
 			list_select(&v->list, i);
 }
+
+static list_row_match_fn row_matches;
 
 static void *
 calls_open(struct app *app)
@@ -135,6 +138,7 @@ calls_open(struct app *app)
 	struct calls_view *v = xcalloc(1, sizeof(*v));
 
 	v->app = app;
+	list_rows(&v->list, row_matches, v);
 	build(v, app);
 	return v;
 }
@@ -180,44 +184,123 @@ caller_name(const struct app *app, const struct call_row *r, bool full)
 	return app_method_name(app, calltree_method(app->tree, p));
 }
 
-enum {
-	THREAD_W = 16,
-	START_W = 11,
-	TIME_W = 10,
+/* The columns, left to right. */
+enum calls_column {
+	CC_THREAD,
+	CC_START,
+	CC_WALL,
+	CC_CPU,
+	CC_CALLER,
+	CC_COUNT,
 };
+
+enum {
+	THREAD_MIN = 12, /* the fewest columns a thread's name takes */
+	CALLER_MIN = 20, /* the fewest columns the caller's name takes */
+};
+
+/* Row r's cell of column i (a time) into a new string. */
+static char *
+time_cell(const struct app *app, const struct call_row *r, int i)
+{
+	if (i == CC_START)
+		return ms(r->start);
+	if (i == CC_WALL)
+		return app->tree->has_clock[CLOCK_WALL] ? ms(r->dur[CLOCK_WALL])
+		                                        : xstrdup("-");
+	return app->tree->has_clock[CLOCK_CPU] ? ms(r->dur[CLOCK_CPU])
+	                                       : xstrdup("-");
+}
+
+/* Column i's title with its sort mark, a new string. */
+static char *
+column_head(const struct calls_view *v, const struct canvas *c, int i)
+{
+	static const char *const heads[CC_COUNT] = {
+	        "Thread", "Start ms", "Wall ms", "Cpu ms", "Caller"};
+	const char *mark = "";
+
+	if ((i == CC_START && v->sort == BY_START))
+		mark = canvas_glyph(c, GLYPH_SORT_UP);
+	if ((i == CC_WALL && v->sort == BY_WALL) ||
+	    (i == CC_CPU && v->sort == BY_CPU))
+		mark = canvas_glyph(c, GLYPH_SORT_DOWN);
+	return xasprintf("%s%s", heads[i], mark);
+}
+
+/* Size the columns to the calls in view and lay them out. */
+static void
+lay_out(const struct calls_view *v, struct app *app, const struct canvas *c,
+        struct column *cols, int body)
+{
+	size_t row;
+	int y, i;
+
+	for (i = 0; i < CC_COUNT; i++) {
+		char *t = column_head(v, c, i);
+
+		cols[i] = (struct column){
+		        .kind = i == CC_THREAD   ? COLUMN_TEXT
+		                : i == CC_CALLER ? COLUMN_NAME
+		                                 : COLUMN_NUMBER,
+		        .want = (int)text_width(t) + (i != CC_THREAD),
+		        .prio = i == CC_START ? 1 : COLUMN_KEEP};
+		free(t);
+	}
+	cols[CC_THREAD].min = THREAD_MIN;
+	cols[CC_CALLER].min = CALLER_MIN;
+	for (y = 0, row = v->list.top; y < body && row < v->count;
+	     y++, row = list_next(&v->list, row)) {
+		const struct call_row *r = &v->rows[v->order[row]];
+		char *t;
+		int w = (int)text_width(app->tree->threads[r->thread].name);
+
+		if (w > cols[CC_THREAD].want)
+			cols[CC_THREAD].want = w;
+		for (i = CC_START; i <= CC_CPU; i++) {
+			t = time_cell(app, r, i);
+			if ((int)text_width(t) + 1 > cols[i].want)
+				cols[i].want = (int)text_width(t) + 1;
+			free(t);
+		}
+		t = caller_name(app, r, false);
+		if ((int)text_width(t) + 1 > cols[CC_CALLER].want)
+			cols[CC_CALLER].want = (int)text_width(t) + 1;
+		free(t);
+	}
+	columns_lay_out(cols, CC_COUNT, c->width,
+	                columns_share(COLUMNS_NAME_SHARE, app->all_columns));
+}
 
 static void
 calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct calls_view *v = state;
-	const char *down = canvas_glyph(c, GLYPH_SORT_DOWN);
-	int body = height - 1, y, x;
+	const char *cut = canvas_glyph(c, GLYPH_TRUNCATED);
+	struct column cols[CC_COUNT];
+	int body = height - 1, y, i;
 	size_t row;
 	char *t;
 
 	if (v->method != app->sel.method)
 		build(v, app);
+	list_layout(&v->list, body > 0 ? (size_t)body : 0);
+	lay_out(v, app, c, cols, body);
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	x = 0;
-	canvas_text(c, x, top, THREAD_W, "Thread", ROLE_HEADER);
-	x += THREAD_W + 1;
-	t = xasprintf("Start ms%s", v->sort == BY_START
-	                                    ? canvas_glyph(c, GLYPH_SORT_UP)
-	                                    : "");
-	canvas_text_right(c, x, top, START_W, t, ROLE_HEADER);
-	free(t);
-	x += START_W + 1;
-	t = xasprintf("Wall ms%s", v->sort == BY_WALL ? down : "");
-	canvas_text_right(c, x, top, TIME_W, t, ROLE_HEADER);
-	free(t);
-	x += TIME_W + 1;
-	t = xasprintf("Cpu ms%s", v->sort == BY_CPU ? down : "");
-	canvas_text_right(c, x, top, TIME_W, t, ROLE_HEADER);
-	free(t);
-	x += TIME_W + 2;
-	canvas_text(c, x, top, c->width - x, "Caller", ROLE_HEADER);
+	for (i = 0; i < CC_COUNT; i++) {
+		if (!cols[i].shown)
+			continue;
+		t = column_head(v, c, i);
+		if (cols[i].kind == COLUMN_NUMBER)
+			canvas_text_right(c, cols[i].x, top, cols[i].width, t,
+			                  ROLE_HEADER);
+		else
+			canvas_text(c, cols[i].x + (i == CC_CALLER), top,
+			            cols[i].width, t, ROLE_HEADER);
+		free(t);
+	}
 	if (!v->count) {
-		canvas_text(c, 2, top + 2, c->width - 2,
+		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
 		            v->method == CALL_NONE
 		                    ? "No method selected: select one in any "
 		                      "view, then come back"
@@ -226,7 +309,6 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		            ROLE_NORMAL);
 		return;
 	}
-	list_layout(&v->list, body > 0 ? (size_t)body : 0);
 	v->list.y = top + 1;
 	for (y = 0, row = v->list.top; y < body && row < v->count;
 	     y++, row = list_next(&v->list, row)) {
@@ -234,31 +316,27 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		enum role role =
 		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
 		int ry = top + 1 + y;
+		char *fit;
 
 		if (role == ROLE_CURSOR)
 			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
-		x = 0;
-		canvas_text(c, x, ry, THREAD_W,
-		            app->tree->threads[r->thread].name, role);
-		x += THREAD_W + 1;
-		t = ms(r->start);
-		canvas_text_right(c, x, ry, START_W, t, role);
-		free(t);
-		x += START_W + 1;
-		t = ms(r->dur[CLOCK_WALL]);
-		canvas_text_right(c, x, ry, TIME_W,
-		                  app->tree->has_clock[CLOCK_WALL] ? t : "-",
-		                  role);
-		free(t);
-		x += TIME_W + 1;
-		t = ms(r->dur[CLOCK_CPU]);
-		canvas_text_right(c, x, ry, TIME_W,
-		                  app->tree->has_clock[CLOCK_CPU] ? t : "-",
-		                  role);
-		free(t);
-		x += TIME_W + 2;
+		fit = method_cut_left(app->tree->threads[r->thread].name,
+		                      cols[CC_THREAD].width, cut);
+		canvas_text(c, 0, ry, cols[CC_THREAD].width, fit, role);
+		free(fit);
+		for (i = CC_START; i <= CC_CPU; i++) {
+			if (!cols[i].shown)
+				continue;
+			t = time_cell(app, r, i);
+			canvas_text_right(c, cols[i].x, ry, cols[i].width, t,
+			                  role);
+			free(t);
+		}
 		t = caller_name(app, r, false);
-		canvas_text(c, x, ry, c->width - x, t, role);
+		fit = method_cut_left(t, cols[CC_CALLER].width - 1, cut);
+		canvas_text(c, cols[CC_CALLER].x + 1, ry,
+		            cols[CC_CALLER].width - 1, fit, role);
+		free(fit);
 		free(t);
 	}
 }
@@ -320,38 +398,28 @@ calls_mouse(void *state, struct app *app, const struct mouse_event *ev,
             struct view_ask *ask)
 {
 	struct calls_view *v = state;
-	enum list_click r = list_mouse(&v->list, ev);
 
 	(void)app, (void)ask;
-	return r == LIST_AGAIN   ? VIEW_AGAIN
-	       : r == LIST_MOVED ? VIEW_DONE
-	                         : VIEW_UNHANDLED;
+	return view_click(list_mouse(&v->list, ev));
 }
 
 /* Whether the call on row matches re: its thread's name or its
  * caller's full name. */
 static bool
-matches(const struct calls_view *v, const struct app *app, size_t row,
-        const regex_t *re)
+row_matches(size_t row, const regex_t *re, void *arg)
 {
+	const struct calls_view *v = arg;
 	const struct call_row *r = &v->rows[v->order[row]];
 	char *caller;
 	bool hit;
 
-	if (regexec(re, app->tree->threads[r->thread].name, 0, NULL, 0) == 0)
+	if (regexec(re, v->app->tree->threads[r->thread].name, 0, NULL, 0) ==
+	    0)
 		return true;
-	caller = caller_name(app, r, true);
+	caller = caller_name(v->app, r, true);
 	hit = regexec(re, caller, 0, NULL, 0) == 0;
 	free(caller);
 	return hit;
-}
-
-static bool
-row_matches(size_t row, void *arg)
-{
-	void **a = arg;
-
-	return matches(a[0], a[1], row, a[2]);
 }
 
 static bool
@@ -359,22 +427,9 @@ calls_find(void *state, const struct app *app, const regex_t *re, int dir,
            struct view_ask *ask)
 {
 	struct calls_view *v = state;
-	void *arg[3] = {v, (void *)app, (void *)re};
-	struct list_hit hit;
 
-	if (!list_search(&v->list, dir, row_matches, arg, &hit))
-		return false;
-	ask->match = hit.nth;
-	ask->matches = hit.total;
-	return true;
-}
-
-static bool
-row_kept(size_t row, void *arg)
-{
-	const struct calls_view *v = arg;
-
-	return matches(v, v->app, row, v->filter);
+	v->app = app;
+	return list_find(&v->list, re, dir, &ask->match, &ask->matches);
 }
 
 static size_t
@@ -382,10 +437,8 @@ calls_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct calls_view *v = state;
 
-	v->filter = re;
 	v->app = app;
-	list_filter(&v->list, re ? row_kept : NULL, v);
-	return list_visible(&v->list);
+	return list_keep(&v->list, re);
 }
 
 static void
@@ -399,7 +452,6 @@ calls_refresh(void *state, struct app *app)
 	if (v->method == app->sel.method && scope_equal(&v->built, &app->scope))
 		return;
 	build(v, app);
-	list_filter(&v->list, v->filter ? row_kept : NULL, v);
 }
 
 static uint32_t

@@ -32,6 +32,7 @@
 #include "query/quantity.h"
 #include "text/duration.h"
 #include "tui/app.h"
+#include "tui/columns.h"
 #include "tui/list.h"
 #include "util/alloc.h"
 #include "util/sort.h"
@@ -65,7 +66,11 @@ enum tree_column {
 	TCOL_COUNT,
 };
 
-static const int widths[TCOL_COUNT] = {6, 10, 10, 10, 10, 10, 0};
+/* Which columns give way first when the width is short: the lower,
+ * the sooner (the sort column never does). */
+static const int priorities[TCOL_COUNT] = {5, 9, 6, 4, 3, 2, COLUMN_KEEP};
+/* The fewest columns the name column (guides, mark and name) takes. */
+enum { NAME_MIN = 24 };
 /* A column of times switches to seconds where milliseconds would take
  * more than this. */
 enum { MS_WIDTH = 9 };
@@ -112,7 +117,8 @@ struct calltree_view {
 	bool refollow;       /* show the app's selection at the next draw */
 	uint32_t *path;      /* the cursor's call path, for the app */
 	size_t npath, path_cap;
-	int width; /* columns at the last draw */
+	/* The columns as the last draw laid them out. */
+	struct column lay[TCOL_COUNT];
 	/* By column, whether the times in view need seconds. */
 	bool seconds[TCOL_COUNT];
 	unsigned search_serial; /* the pattern whose matches were opened */
@@ -189,9 +195,10 @@ is_profile(const struct calltree_view *v)
 	return v->tree && calltree_is_profile(v->tree);
 }
 
-/* Whether column c shows: the other clock's only with both clocks;
- * narrow screens drop Calls, then the exclusive times, to leave the
- * names room. */
+/* Whether column c is one of the mode's: the other clock's only with
+ * both clocks, no calls in a profile, no exclusive time in the
+ * inversion of self times.  Which of them fit is the layout's
+ * (lay_out). */
 static bool
 shown(const struct calltree_view *v, enum tree_column c)
 {
@@ -200,13 +207,10 @@ shown(const struct calltree_view *v, enum tree_column c)
 		return false;
 	switch (c) {
 	case TCOL_INCL_OTHER:
-		return v->both;
 	case TCOL_EXCL_OTHER:
-		return v->both && v->width >= 90;
-	case TCOL_EXCL:
-		return v->width >= (v->both ? 90 : 64);
+		return v->both;
 	case TCOL_CALLS:
-		return v->width >= (v->both ? 110 : 76) && !is_profile(v);
+		return !is_profile(v);
 	default:
 		return true;
 	}
@@ -807,13 +811,6 @@ is_time(const struct calltree_view *v, int i)
 	       !is_profile(v);
 }
 
-/* Column i's width: with both clocks, room for "Total Wall ms". */
-static int
-col_width(const struct calltree_view *v, int i)
-{
-	return v->both && is_time(v, i) ? 14 : widths[i];
-}
-
 /* Column i's title in the view's mode and clock into buf: top-down
  * inclusive and exclusive times, bottom-up (Android Studio's words)
  * total and self times, with their clock when both show and their unit
@@ -859,13 +856,14 @@ static void
 draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
             int y)
 {
-	int x = 0, i;
+	int i;
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
 	for (i = 0; i < TCOL_COUNT; i++) {
+		const struct column *col = &v->lay[i];
 		char *t, title[48];
 
-		if (!shown(v, i))
+		if (!col->shown)
 			continue;
 		t = xasprintf(
 		        "%s%s%s", column_title(v, i, title, sizeof(title)),
@@ -878,13 +876,22 @@ draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
 		        : v->mode == TOP_DOWN ? "  (top-down)"
 		                              : "  (bottom-up: callers below)");
 
+		if (i == TCOL_NAME &&
+		    (int)text_width(t) > c->width - col->x - 2 &&
+		    v->mode == BOTTOM_UP) {
+			/* Narrow: the mode without its explanation. */
+			char *shorter = xasprintf("%.*s  (bottom-up)",
+			                          (int)strcspn(t, " "), t);
+
+			free(t);
+			t = shorter;
+		}
 		if (i == TCOL_NAME)
-			canvas_text(c, x + 2, y, c->width - x - 2, t,
+			canvas_text(c, col->x + 2, y, c->width - col->x - 2, t,
 			            ROLE_HEADER);
 		else
-			canvas_text_right(c, x, y, col_width(v, i), t,
+			canvas_text_right(c, col->x, y, col->width, t,
 			                  ROLE_HEADER);
-		x += col_width(v, i) + 1;
 		free(t);
 	}
 }
@@ -893,7 +900,8 @@ draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
  * above it (a line where that level has siblings to come), then its own
  * branch.  last[l] says whether the row's ancestor at level l is the
  * last of its siblings.  The first skip levels, the same for every row
- * drawn, show as one truncation mark, so the lines stay aligned. */
+ * drawn, show as their count ("+38 "), so the lines stay aligned and a
+ * deep row keeps room for its name. */
 static void
 guides(const struct canvas *c, char *buf, size_t size, const bool *last,
        uint32_t d, uint32_t skip)
@@ -903,8 +911,7 @@ guides(const struct canvas *c, char *buf, size_t size, const bool *last,
 
 	buf[0] = '\0';
 	if (skip)
-		at += (size_t)snprintf(buf + at, size - at, "%s ",
-		                       canvas_glyph(c, GLYPH_TRUNCATED));
+		at += (size_t)snprintf(buf + at, size - at, "+%u ", skip);
 	for (; l < d && at < size; l++)
 		at += (size_t)snprintf(buf + at, size - at, "%s ",
 		                       last[l] ? " "
@@ -966,6 +973,20 @@ row_name(const struct calltree_view *v, const struct app *app, size_t r)
 	return method_full_name(&app->tree->methods[node->method]);
 }
 
+/* Row r's name as shown: "all", the outside node's, or the method's
+ * name as the viewer names it (a new string). */
+static char *
+row_shown_name(const struct calltree_view *v, const struct app *app, size_t r)
+{
+	const struct callpath_node *node = &path_of(v)->nodes[v->rows[r].node];
+
+	if (!v->rows[r].node)
+		return xstrdup("all");
+	if (!callpath_is_method(node))
+		return xstrdup(CALLPATH_OUTSIDE_NAME);
+	return app_method_name(app, node->method);
+}
+
 static void
 draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
          size_t r, const bool *last, uint32_t max_levels, uint32_t skip)
@@ -977,27 +998,26 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	char buf[64], *name, *label, *lines;
 	const char *mark;
 	int x = 0, i;
-	size_t lines_size = (size_t)(max_levels + 2) * 2 * TEXT_GLYPH_MAX;
+	size_t lines_size = (size_t)(max_levels + 4) * 2 * TEXT_GLYPH_MAX;
 
 	for (i = 0; i < TCOL_NAME; i++) {
-		if (!shown(v, i))
+		if (!v->lay[i].shown)
 			continue;
 		cell_text(v, app, r, i, buf, sizeof(buf));
-		canvas_text_right(c, x, y, col_width(v, i), buf, ROLE_NORMAL);
-		x += col_width(v, i) + 1;
+		canvas_text_right(c, v->lay[i].x, y, v->lay[i].width, buf,
+		                  ROLE_NORMAL);
 	}
+	x = v->lay[TCOL_NAME].x;
 	lines = xcalloc(lines_size, 1);
+	/* A row deeper than the levels shown folds more of its own. */
+	if (row->depth > skip + max_levels)
+		skip = row->depth - max_levels;
 	guides(c, lines, lines_size, last, row->depth, skip);
 	mark = !has_children(v, row->node) ? " "
 	       : v->cur.open[v->mode][row->node]
 	               ? canvas_glyph(c, GLYPH_EXPANDED)
 	               : canvas_glyph(c, GLYPH_COLLAPSED);
-	if (!row->node)
-		name = xstrdup("all");
-	else if (!callpath_is_method(node))
-		name = xstrdup(CALLPATH_OUTSIDE_NAME);
-	else
-		name = app_method_name(app, node->method);
+	name = row_shown_name(v, app, r);
 	if (app->have_re && callpath_is_method(node) && row->node) {
 		/* Searches match the full name, whatever is shown. */
 		char *full =
@@ -1009,7 +1029,7 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 	}
 	{
 		/* Too long: the start goes, never the method. */
-		int room = c->width - x - 2 - (int)text_width(lines) -
+		int room = c->width - x - 3 - (int)text_width(lines) -
 		           (int)text_width(mark);
 		char *fit = method_cut_left(name, room,
 		                            canvas_glyph(c, GLYPH_TRUNCATED));
@@ -1062,18 +1082,75 @@ ensure(struct calltree_view *v, struct app *app)
 	}
 }
 
+/* Size the mode's columns to the rows in view and lay them out
+ * (tui/columns.h): the name column (guides, mark and name) gets its
+ * share first, the numbers give way by priority, the sort column never. */
+static void
+lay_out(struct calltree_view *v, const struct app *app,
+        const struct canvas *c, int body)
+{
+	struct column cols[TCOL_COUNT];
+	int map[TCOL_COUNT], n = 0, i, y;
+	char buf[64], title[48];
+	size_t r;
+
+	for (i = 0; i < TCOL_COUNT; i++) {
+		struct column col = {.kind = i == TCOL_NAME ? COLUMN_NAME
+		                                            : COLUMN_NUMBER,
+		                     .prio = i == (int)v->sort
+		                                     ? COLUMN_KEEP
+		                                     : priorities[i]};
+
+		v->lay[i] = (struct column){.shown = false};
+		if (!shown(v, i))
+			continue;
+		col.want = (int)text_width(
+		                   column_title(v, i, title, sizeof(title))) +
+		           (i == (int)v->sort) + (i == TCOL_NAME ? 16 : 0);
+		for (y = 0, r = v->list.top; y < body && r < v->nrows;
+		     y++, r = list_next(&v->list, r)) {
+			int w;
+
+			if (i == TCOL_NAME) {
+				char *name = row_shown_name(v, app, r);
+
+				w = 2 * (int)v->rows[r].depth + 2 +
+				    (int)text_width(name);
+				free(name);
+			} else {
+				cell_text(v, app, r, i, buf, sizeof(buf));
+				w = (int)text_width(buf);
+			}
+			if (w > col.want)
+				col.want = w;
+		}
+		/* A blank before a number; the name's after its guides. */
+		col.want++;
+		if (i == TCOL_NAME) {
+			col.min = NAME_MIN;
+			if (col.want > c->width)
+				col.want = c->width;
+		}
+		map[n] = i;
+		cols[n++] = col;
+	}
+	columns_lay_out(cols, (size_t)n, c->width,
+	                columns_share(COLUMNS_TREE_SHARE, app->all_columns));
+	for (i = 0; i < n; i++)
+		v->lay[map[i]] = cols[i];
+}
+
 static void
 calltree_draw(void *state, struct app *app, struct canvas *c, int top,
               int height)
 {
 	struct calltree_view *v = state;
-	int body = height - 1, y, name_x = 0, i;
+	int body = height - 1, y, i;
 	uint32_t max_levels, d, skip;
 	bool *last;
 	size_t r;
 
 	ensure(v, app);
-	v->width = c->width;
 	if (body >= 1)
 		list_layout(&v->list, (size_t)body);
 	/* Seconds in a column whose milliseconds in view would not fit. */
@@ -1093,16 +1170,15 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 			}
 		}
 	}
+	lay_out(v, app, c, body);
 	draw_header(v, app, c, top);
 	if (body < 1)
 		return;
 	v->list.y = top + 1;
-	for (i = 0; i < TCOL_NAME; i++)
-		if (shown(v, i))
-			name_x += col_width(v, i) + 1;
-	/* How many levels of guides fit beside 28 columns of name. */
-	max_levels = c->width - name_x > 32
-	                     ? (uint32_t)(c->width - name_x - 28) / 2
+	/* Guides take at most a quarter of the name column, two columns
+	 * a level; the levels above make way. */
+	max_levels = v->lay[TCOL_NAME].width / 8 > 2
+	                     ? (uint32_t)v->lay[TCOL_NAME].width / 8
 	                     : 2;
 	/* The last-sibling flags of the first row's ancestors, then kept
 	 * as rows go down. */
@@ -1400,7 +1476,6 @@ calltree_open(struct app *app)
 	v->sort = TCOL_INCL;
 	v->clock = app_main_clock(app);
 	v->refollow = true;
-	v->width = 80;
 	remember_scope(v, &app->scope);
 	return v;
 }

@@ -13,6 +13,7 @@
 #include "query/method-name.h"
 #include "text/duration.h"
 #include "tui/app.h"
+#include "tui/columns.h"
 #include "tui/list.h"
 #include "util/alloc.h"
 
@@ -27,8 +28,7 @@ struct frames_view {
 	bool by_start;
 	int hot;   /* 0: the frame; k: its k-th hot method */
 	int hot_x; /* the screen column of the hot methods at the last draw */
-	const regex_t *filter;
-	const struct app *app; /* for the filter's matcher */
+	const struct app *app; /* for the rows' matcher */
 	struct scope built;    /* the scope the frames are of */
 };
 
@@ -60,6 +60,8 @@ sort_frames(struct frames_view *v)
 	if (v->fr.count > 1)
 		qsort_r(v->order, v->fr.count, sizeof(*v->order), frame_cmp,
 		        &s);
+	/* The filter's rows are places in the order: asked again. */
+	list_set_count(&v->list, v->fr.count);
 }
 
 /* The frames of the app's scope, found again; the cursor stays on its
@@ -91,7 +93,6 @@ build(struct frames_view *v, struct app *app)
 	for (i = 0; i < v->fr.count; i++)
 		v->order[i] = (uint32_t)i;
 	sort_frames(v);
-	list_set_count(&v->list, v->fr.count);
 	list_reset(&v->list);
 	for (i = 0; call != CALL_NONE && i < v->fr.count; i++)
 		if (v->fr.frames[v->order[i]].call == call)
@@ -99,12 +100,15 @@ build(struct frames_view *v, struct app *app)
 	v->hot = 0;
 }
 
+static list_row_match_fn row_matches;
+
 static void *
 fv_open(struct app *app)
 {
 	struct frames_view *v = xcalloc(1, sizeof(*v));
 
 	v->app = app;
+	list_rows(&v->list, row_matches, v);
 	build(v, app);
 	return v;
 }
@@ -171,54 +175,187 @@ draw_bar(const struct frames_view *v, struct canvas *c,
 	}
 }
 
+/* The columns, left to right: the mark (slow, frozen), the thread, the
+ * times, the bar against the budget, and the hot methods. */
+enum frame_column {
+	FC_MARK,
+	FC_THREAD,
+	FC_START,
+	FC_WALL,
+	FC_CPU,
+	FC_BAR,
+	FC_HOT,
+	FC_COUNT,
+};
+
 enum {
 	MARK_W = 6,
-	THREAD_W = 12,
-	START_W = 10,
-	TIME_W = 9,
+	THREAD_MIN = 12, /* the fewest columns a thread's name takes */
+	HOT_MIN = 24,    /* the fewest columns the hot methods take */
+	HOT_NAME_MIN = 12, /* a second hot method needs this much name */
+	SUMMARY_LINES = 2, /* the summary's lines at the most */
 };
+
+static char *fv_summary(const struct frames_view *v);
+
+/* Frame f's cell of column i (a time) into a new string. */
+static char *
+time_cell(const struct app *app, const struct drawn_frame *f, int i)
+{
+	if (i == FC_START)
+		return ms(f->start);
+	if (i == FC_WALL)
+		return app->tree->has_clock[CLOCK_WALL] ? ms(f->dur[CLOCK_WALL])
+		                                        : xstrdup("-");
+	return app->tree->has_clock[CLOCK_CPU] ? ms(f->dur[CLOCK_CPU])
+	                                       : xstrdup("-");
+}
+
+/* Frame f's hot method k as shown whole, "Class.method 12.345", a new
+ * string. */
+static char *
+hot_text(const struct app *app, const struct drawn_frame *f, int k)
+{
+	char *name = app_method_name(app, f->hot[k]), *ex = ms(f->hot_excl[k]);
+	char *t = xasprintf("%s %s", name, ex);
+
+	free(name);
+	free(ex);
+	return t;
+}
+
+/* The hot methods of frame f in w columns from x: each with its value
+ * whole and its name shortened from the left, as many as fit. */
+static void
+draw_hot(const struct frames_view *v, const struct app *app, struct canvas *c,
+         const struct drawn_frame *f, int x, int y, int w, enum role role)
+{
+	int end = x + w, k;
+
+	for (k = 0; k < FRAME_HOT && f->hot[k] != CALL_NONE; k++) {
+		char *ex = ms(f->hot_excl[k]), *name, *fit, *t;
+		int room = end - x - (int)text_width(ex) - 1;
+		bool on = role == ROLE_CURSOR && v->hot == k + 1;
+
+		if (k && room < HOT_NAME_MIN) {
+			free(ex);
+			break;
+		}
+		name = app_method_name(app, f->hot[k]);
+		fit = method_cut_left(name, room,
+		                      canvas_glyph(c, GLYPH_TRUNCATED));
+		t = xasprintf("%s %s", fit, ex);
+		x += canvas_text(c, x, y, end - x, t, on ? ROLE_MATCH : role) +
+		     2;
+		free(t);
+		free(fit);
+		free(name);
+		free(ex);
+	}
+}
+
+/* Size the columns to the frames in view and lay them out. */
+static void
+lay_out(struct frames_view *v, const struct app *app, const struct canvas *c,
+        struct column *cols, const char *const *heads, int body)
+{
+	size_t row;
+	int y, i, k;
+
+	for (i = 0; i < FC_COUNT; i++) {
+		cols[i] = (struct column){
+		        .kind = i == FC_MARK || i == FC_THREAD ? COLUMN_TEXT
+		                : i == FC_HOT                  ? COLUMN_NAME
+		                                               : COLUMN_NUMBER,
+		        .want = (int)text_width(heads[i]) + 1,
+		        .prio = i == FC_BAR ? 1 : i == FC_START ? 2 : COLUMN_KEEP};
+	}
+	cols[FC_MARK].want = cols[FC_MARK].min = MARK_W;
+	cols[FC_THREAD].min = THREAD_MIN;
+	cols[FC_BAR].want = c->width >= 160 ? 24 : 12;
+	cols[FC_HOT].min = HOT_MIN;
+	for (y = 0, row = v->list.top; y < body && row < v->fr.count;
+	     y++, row = list_next(&v->list, row)) {
+		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
+		int hot = -2, w;
+
+		w = (int)text_width(app->tree->threads[f->thread].name);
+		if (w > cols[FC_THREAD].want)
+			cols[FC_THREAD].want = w;
+		for (i = FC_START; i <= FC_CPU; i++) {
+			char *t = time_cell(app, f, i);
+
+			if ((int)text_width(t) + 1 > cols[i].want)
+				cols[i].want = (int)text_width(t) + 1;
+			free(t);
+		}
+		for (k = 0; k < FRAME_HOT && f->hot[k] != CALL_NONE; k++) {
+			char *t = hot_text(app, f, k);
+
+			hot += (int)text_width(t) + 2;
+			free(t);
+		}
+		if (hot > cols[FC_HOT].want)
+			cols[FC_HOT].want = hot;
+	}
+	columns_lay_out(cols, FC_COUNT, c->width,
+	                columns_share(COLUMNS_HOT_SHARE, app->all_columns));
+}
 
 static void
 fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
-	static const char *const heads[] = {"", "Thread", "Start ms", "Wall ms",
-	                                    "Cpu ms"};
 	struct frames_view *v = state;
-	int bar_w = c->width >= 120 ? 24 : 12;
-	int body = height - 1, y, x;
+	const char *heads[FC_COUNT] = {"",       "Thread", "Start ms",
+	                               "Wall ms", "Cpu ms", "vs budget",
+	                               "Hot methods (exclusive ms)"};
+	struct column cols[FC_COUNT];
+	char *summary = fv_summary(v), *t;
+	int lines, body, y, i;
 	size_t row;
-	char *t;
 
+	/* The summary first, on a second line when it must. */
+	lines = canvas_wrap(c, 0, top, c->width, c->width, 0, summary,
+	                    ROLE_NORMAL);
+	if (lines > SUMMARY_LINES)
+		lines = SUMMARY_LINES;
+	canvas_wrap(c, 0, top, c->width, c->width, lines, summary,
+	            ROLE_SECTION);
+	free(summary);
+	top += lines;
+	height -= lines;
+	body = height - 1;
+	if (body > 0)
+		list_layout(&v->list, (size_t)body);
+	lay_out(v, app, c, cols, heads, body);
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	x = MARK_W + 1;
-	canvas_text(c, x, top, THREAD_W, heads[1], ROLE_HEADER);
-	x += THREAD_W + 1;
-	t = xasprintf("%s%s", heads[2],
-	              v->by_start ? canvas_glyph(c, GLYPH_SORT_UP) : "");
-	canvas_text_right(c, x, top, START_W, t, ROLE_HEADER);
-	free(t);
-	x += START_W + 1;
-	t = xasprintf("%s%s", heads[3],
-	              v->by_start ? "" : canvas_glyph(c, GLYPH_SORT_DOWN));
-	canvas_text_right(c, x, top, TIME_W, t, ROLE_HEADER);
-	free(t);
-	x += TIME_W + 1;
-	canvas_text_right(c, x, top, TIME_W, heads[4], ROLE_HEADER);
-	x += TIME_W + 1;
-	canvas_text(c, x, top, bar_w, "vs budget", ROLE_HEADER);
-	x += bar_w + 1;
-	v->hot_x = x;
-	canvas_text(c, x, top, c->width - x, "Hot methods (exclusive ms)",
-	            ROLE_HEADER);
+	for (i = 0; i < FC_COUNT; i++) {
+		const struct column *col = &cols[i];
+		const char *mark = "";
+
+		if (!col->shown)
+			continue;
+		if (i == FC_START && v->by_start)
+			mark = canvas_glyph(c, GLYPH_SORT_UP);
+		if (i == FC_WALL && !v->by_start)
+			mark = canvas_glyph(c, GLYPH_SORT_DOWN);
+		t = xasprintf("%s%s", heads[i], mark);
+		if (col->kind == COLUMN_NUMBER && i != FC_BAR)
+			canvas_text_right(c, col->x, top, col->width, t,
+			                  ROLE_HEADER);
+		else
+			canvas_text(c, col->x, top, col->width, t,
+			            ROLE_HEADER);
+		free(t);
+	}
+	v->hot_x = cols[FC_HOT].x;
 	if (!v->fr.count) {
-		canvas_text(
-		        c, 2, top + 2, c->width - 2,
-		        "No frames: no call of the frame method in the scope "
-		        "(--frame-method names another)",
-		        ROLE_NORMAL);
+		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
+		            "No frames: no call of the frame method in the "
+		            "scope (--frame-method names another)",
+		            ROLE_NORMAL);
 		return;
 	}
-	list_layout(&v->list, body > 0 ? (size_t)body : 0);
 	v->list.y = top + 1;
 	for (y = 0, row = v->list.top; y < body && row < v->fr.count;
 	     y++, row = list_next(&v->list, row)) {
@@ -227,7 +364,7 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		bool frozen = frames_frozen(&v->fr, f);
 		enum role role =
 		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
-		int ry = top + 1 + y, k;
+		int ry = top + 1 + y;
 
 		if (role == ROLE_CURSOR)
 			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
@@ -236,43 +373,29 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		            : slow ? "slow"
 		                   : "",
 		            role == ROLE_NORMAL && slow ? ROLE_WARNING : role);
-		x = MARK_W + 1;
-		canvas_text(c, x, ry, THREAD_W,
-		            app->tree->threads[f->thread].name, role);
-		x += THREAD_W + 1;
-		t = ms(f->start);
-		canvas_text_right(c, x, ry, START_W, t, role);
-		free(t);
-		x += START_W + 1;
-		t = ms(f->dur[CLOCK_WALL]);
-		canvas_text_right(c, x, ry, TIME_W,
-		                  app->tree->has_clock[CLOCK_WALL] ? t : "-",
-		                  role);
-		free(t);
-		x += TIME_W + 1;
-		t = ms(f->dur[CLOCK_CPU]);
-		canvas_text_right(c, x, ry, TIME_W,
-		                  app->tree->has_clock[CLOCK_CPU] ? t : "-",
-		                  role);
-		free(t);
-		x += TIME_W + 1;
-		draw_bar(v, c, f, x, ry, bar_w, role);
-		x += bar_w + 1;
-		for (k = 0;
-		     k < FRAME_HOT && f->hot[k] != CALL_NONE && x < c->width;
-		     k++) {
-			char *name = app_method_name(app, f->hot[k]);
-			char *ex = ms(f->hot_excl[k]);
-			bool on = role == ROLE_CURSOR && v->hot == k + 1;
+		if (cols[FC_THREAD].shown) {
+			char *name = method_cut_left(
+			        app->tree->threads[f->thread].name,
+			        cols[FC_THREAD].width,
+			        canvas_glyph(c, GLYPH_TRUNCATED));
 
-			t = xasprintf("%s %s", name, ex);
-			x += canvas_text(c, x, ry, c->width - x, t,
-			                 on ? ROLE_MATCH : role);
-			x += 2;
-			free(t);
+			canvas_text(c, cols[FC_THREAD].x, ry,
+			            cols[FC_THREAD].width, name, role);
 			free(name);
-			free(ex);
 		}
+		for (i = FC_START; i <= FC_CPU; i++) {
+			if (!cols[i].shown)
+				continue;
+			t = time_cell(app, f, i);
+			canvas_text_right(c, cols[i].x, ry, cols[i].width, t,
+			                  role);
+			free(t);
+		}
+		if (cols[FC_BAR].shown)
+			draw_bar(v, c, f, cols[FC_BAR].x, ry,
+			         cols[FC_BAR].width, role);
+		draw_hot(v, app, c, f, cols[FC_HOT].x, ry,
+		         c->width - cols[FC_HOT].x, role);
 	}
 }
 
@@ -403,9 +526,10 @@ fv_mouse(void *state, struct app *app, const struct mouse_event *ev,
 /* Whether the frame on row matches re: its thread's name or the full
  * name of a hot method. */
 static bool
-matches(const struct frames_view *v, const struct app *app, size_t row,
-        const regex_t *re)
+row_matches(size_t row, const regex_t *re, void *arg)
 {
+	const struct frames_view *v = arg;
+	const struct app *app = v->app;
 	const struct drawn_frame *f = &v->fr.frames[v->order[row]];
 	bool hit = regexec(re, app->tree->threads[f->thread].name, 0, NULL,
 	                   0) == 0;
@@ -421,35 +545,16 @@ matches(const struct frames_view *v, const struct app *app, size_t row,
 }
 
 static bool
-row_matches(size_t row, void *arg)
-{
-	void **a = arg;
-
-	return matches(a[0], a[1], row, a[2]);
-}
-
-static bool
 fv_find(void *state, const struct app *app, const regex_t *re, int dir,
         struct view_ask *ask)
 {
 	struct frames_view *v = state;
-	void *arg[3] = {v, (void *)app, (void *)re};
-	struct list_hit hit;
 
-	if (!list_search(&v->list, dir, row_matches, arg, &hit))
+	v->app = app;
+	if (!list_find(&v->list, re, dir, &ask->match, &ask->matches))
 		return false;
 	v->hot = 0;
-	ask->match = hit.nth;
-	ask->matches = hit.total;
 	return true;
-}
-
-static bool
-row_kept(size_t row, void *arg)
-{
-	const struct frames_view *v = arg;
-
-	return matches(v, v->app, row, v->filter);
 }
 
 static size_t
@@ -457,10 +562,8 @@ fv_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct frames_view *v = state;
 
-	v->filter = re;
 	v->app = app;
-	list_filter(&v->list, re ? row_kept : NULL, v);
-	return list_visible(&v->list);
+	return list_keep(&v->list, re);
 }
 
 static void
@@ -474,7 +577,6 @@ fv_refresh(void *state, struct app *app)
 	if (scope_equal(&v->built, &app->scope))
 		return;
 	build(v, app);
-	list_filter(&v->list, v->filter ? row_kept : NULL, v);
 }
 
 static uint32_t
@@ -518,15 +620,15 @@ fv_status(void *state, struct app *app)
 	return s;
 }
 
+/* The frames' count, slow and frozen, percentiles, and the budget: the
+ * view's first line (a new string). */
 static char *
-fv_title(void *state, const struct app *app)
+fv_summary(const struct frames_view *v)
 {
-	struct frames_view *v = state;
 	const struct frame_summary *s = &v->sum;
 	char *p[FRAMES_PERCENTILES], *max, *budget, *t;
 	int i;
 
-	(void)app;
 	for (i = 0; i < FRAMES_PERCENTILES; i++)
 		p[i] = ms1(s->pct[i]);
 	max = ms1(s->max);
@@ -612,6 +714,5 @@ const struct view_ops view_frames_ops = {
         .refresh = fv_refresh,
         .selection = fv_selection,
         .status = fv_status,
-        .title = fv_title,
         .rows = fv_rows,
 };

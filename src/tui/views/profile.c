@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include "tui/app.h"
+#include "tui/columns.h"
 #include "tui/list.h"
 #include "query/base.h"
 #include "query/drilldown.h"
@@ -23,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum column_kind {
+enum profile_column_kind {
 	COL_INCL_PCT,
 	COL_INCL,
 	COL_EXCL_PCT,
@@ -36,8 +37,8 @@ enum column_kind {
 	COL_NAME,
 };
 
-struct column {
-	enum column_kind kind;
+struct profile_column {
+	enum profile_column_kind kind;
 	enum clock_index clock;
 	const char *title; /* without its unit */
 	int prio;          /* columns of lower prio give way first */
@@ -71,7 +72,7 @@ struct expansion {
 };
 
 struct profile_view {
-	struct column columns[16];
+	struct profile_column columns[16];
 	size_t ncolumns;
 	size_t sort; /* index into columns */
 	bool ascending;
@@ -95,12 +96,12 @@ struct profile_view {
 };
 
 static void
-add_column(struct profile_view *v, enum column_kind kind, enum clock_index k,
+add_column(struct profile_view *v, enum profile_column_kind kind, enum clock_index k,
            const char *title, int prio)
 {
-	struct column *c = &v->columns[v->ncolumns++];
+	struct profile_column *c = &v->columns[v->ncolumns++];
 
-	*c = (struct column){kind, k, title, prio, 0, 0, false, true};
+	*c = (struct profile_column){kind, k, title, prio, 0, 0, false, true};
 }
 
 /* A sampled trace's call counts are estimates from its samples. */
@@ -120,9 +121,9 @@ calls_title(const struct app *app)
 static void
 set_columns(struct profile_view *v, struct app *app)
 {
-	struct column old =
+	struct profile_column old =
 	        v->ncolumns ? v->columns[v->sort]
-	                    : (struct column){COL_INCL, app_main_clock(app),
+	                    : (struct profile_column){COL_INCL, app_main_clock(app),
 	                                      NULL,     0,
 	                                      0,        0,
 	                                      false,    true};
@@ -209,7 +210,7 @@ per_call(const struct profile_row *r, enum clock_index k)
 }
 
 static uint64_t
-column_value(const struct column *c, const struct profile_row *r)
+column_value(const struct profile_column *c, const struct profile_row *r)
 {
 	switch (c->kind) {
 	case COL_INCL_PCT:
@@ -236,7 +237,7 @@ column_value(const struct column *c, const struct profile_row *r)
  * (from zero when BASE never calls m; to zero for an entry past the
  * methods, BASE's key m - nmethods); false when BASE never calls m. */
 static bool
-delta(const struct column *c, const struct app *app, uint32_t m, int64_t *d)
+delta(const struct profile_column *c, const struct app *app, uint32_t m, int64_t *d)
 {
 	static const struct profile_row none;
 	const struct profile_row *r =
@@ -290,7 +291,7 @@ method_cmp(const void *a, const void *b, void *arg)
 {
 	const struct sort_ctx *s = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	const struct column *c = &s->v->columns[s->v->sort];
+	const struct profile_column *c = &s->v->columns[s->v->sort];
 	int r = 0;
 
 	if (c->kind == COL_NAME) {
@@ -333,7 +334,7 @@ push_row(struct profile_view *v, struct row row)
 }
 
 static struct expansion *
-find_open(struct profile_view *v, uint32_t m)
+find_open(const struct profile_view *v, uint32_t m)
 {
 	size_t i;
 
@@ -573,7 +574,7 @@ format_pct(char *buf, size_t size, uint64_t v, uint64_t total)
 
 /* True for a column of times, whose unit its title says. */
 static bool
-is_time(const struct column *col, enum trace_unit unit)
+is_time(const struct profile_column *col, enum trace_unit unit)
 {
 	return quantity_is_time(unit) &&
 	       (col->kind == COL_INCL || col->kind == COL_EXCL ||
@@ -584,7 +585,7 @@ is_time(const struct column *col, enum trace_unit unit)
 /* Column col's title with its unit ("Incl ms", "Incl Cpu s",
  * "Cpu ms/Call") and the sort mark (none without c), a new string. */
 static char *
-column_title(const struct profile_view *v, const struct column *col,
+column_title(const struct profile_view *v, const struct profile_column *col,
              enum trace_unit unit, const struct canvas *c)
 {
 	const char *mark =
@@ -606,7 +607,7 @@ column_title(const struct profile_view *v, const struct column *col,
 }
 
 static enum role cell_text(const struct app *app, const struct row *row,
-                           const struct column *col, char *buf, size_t size);
+                           const struct profile_column *col, char *buf, size_t size);
 
 /* A gone row's order entry, as delta and entry_name take it. */
 static uint32_t
@@ -616,7 +617,9 @@ v_gone(const struct row *row, const struct app *app)
 }
 
 /* A gone row's name as the viewer shows names (its class dotted, as
- * diff writes it), then "(gone)", a new string. */
+ * diff writes it), a new string; GONE follows it on the screen. */
+static const char GONE[] = "  (gone)";
+
 static char *
 gone_name(const struct app *app, const struct row *row)
 {
@@ -625,19 +628,14 @@ gone_name(const struct app *app, const struct row *row)
 	        base_compare_key(app->base, row->method, incl, excl);
 	char *klass, *abbrev, *c, *s;
 
-	if (app->full_names) {
-		char *full = entry_name(app, v_gone(row, app));
-
-		s = xasprintf("%s  (gone)", full);
-		free(full);
-		return s;
-	}
+	if (app->full_names)
+		return entry_name(app, v_gone(row, app));
 	klass = xstrdup(m->klass);
 	for (c = klass; *c; c++)
 		if (*c == '/')
 			*c = '.';
 	abbrev = method_abbrev_class(klass);
-	s = xasprintf("%s%s%s  (gone)", abbrev, *abbrev && *m->name ? "." : "",
+	s = xasprintf("%s%s%s", abbrev, *abbrev && *m->name ? "." : "",
 	              m->name);
 	free(abbrev);
 	free(klass);
@@ -647,32 +645,79 @@ gone_name(const struct app *app, const struct row *row)
 /* A column of times switches to seconds where milliseconds would take
  * more than this. */
 enum { MS_WIDTH = 9 };
-/* The room a method's name keeps while columns give way. */
-enum { NAME_ROOM = 30 };
+/* The fewest columns a method's name is shown in. */
+enum { NAME_MIN = 20 };
+
+/* The mark before row's name (open, closed, or nothing) and its
+ * indent. */
+static const char *
+row_mark(const struct profile_view *v, const struct canvas *c,
+         const struct row *row, int *indent)
+{
+	*indent = row->kind == ROW_METHOD || row->kind == ROW_GONE ? 0 : 4;
+	if (row->kind == ROW_GONE)
+		return " ";
+	if (row->kind == ROW_METHOD)
+		return find_open(v, row->method) ? canvas_glyph(c, GLYPH_EXPANDED)
+		                                 : " ";
+	return "  ";
+}
+
+/* Row's name as shown, whole (a new string; a gone row's without
+ * GONE). */
+static char *
+row_name(const struct app *app, const struct row *row)
+{
+	if (row->kind == ROW_SELF)
+		return xstrdup("self");
+	if (row->kind == ROW_GONE)
+		return gone_name(app, row);
+	if (row->method == CALL_NONE)
+		return xstrdup("(top level)");
+	return app_method_name(app, row->method);
+}
+
+/* The columns row's name cell takes whole: mark, indent and name. */
+static int
+name_cell_width(const struct profile_view *v, const struct app *app,
+                const struct canvas *c, const struct row *row)
+{
+	int indent;
+	const char *mark = row_mark(v, c, row, &indent);
+	char *name;
+	int w;
+
+	if (row->kind == ROW_SECTION)
+		return 0;
+	name = row_name(app, row);
+	w = (int)text_width(mark) + 1 + indent + (int)text_width(name) +
+	    (row->kind == ROW_GONE ? (int)strlen(GONE) : 0);
+	free(name);
+	return w;
+}
 
 /* Size the columns to the rows in view, times in seconds where
- * milliseconds would be too wide, and show the columns that leave the
- * name NAME_ROOM columns (fewer on a narrow screen), the lowest prio
- * first to give way: the sort column and --base's changes never do. */
+ * milliseconds would be too wide, and lay them out (tui/columns.h):
+ * the name gets its share first, the lowest prio gives way first, and
+ * the sort column and --base's changes never do. */
 static void
 lay_out(struct profile_view *v, const struct app *app, const struct canvas *c,
         int body)
 {
 	enum trace_unit unit = app->tree->header.unit;
-	size_t n = v->ncolumns - 1, i;
+	size_t n = v->ncolumns - 1, i, r;
+	struct column lay[16];
 	char buf[64];
-	int used = 0;
+	int y, name_w = (int)strlen("Name") + 2;
 
 	for (i = 0; i < n; i++) {
-		struct column *col = &v->columns[i];
+		struct profile_column *col = &v->columns[i];
 		int limit = MS_WIDTH + (col->kind == COL_DELTA_EXCL ||
 		                        col->kind == COL_DELTA_INCL);
 		char *title;
-		size_t r;
-		int y, pass;
+		int pass;
 
 		col->seconds = false;
-		col->shown = true;
 		for (pass = 0; pass < 2; pass++) {
 			col->width = 0;
 			for (y = 0, r = v->list.top; y < body && r < v->nrows;
@@ -695,47 +740,25 @@ lay_out(struct profile_view *v, const struct app *app, const struct canvas *c,
 		free(title);
 		/* A blank between columns, two before a number. */
 		col->width++;
-		used += col->width + 1;
+		lay[i] = (struct column){.kind = COLUMN_NUMBER,
+		                         .want = col->width,
+		                         .prio = i == v->sort || col->prio >= 20
+		                                         ? COLUMN_KEEP
+		                                         : col->prio};
 	}
-	for (;;) {
-		size_t drop = SIZE_MAX;
+	for (y = 0, r = v->list.top; y < body && r < v->nrows;
+	     y++, r = list_next(&v->list, r)) {
+		int w = name_cell_width(v, app, c, &v->rows[r]);
 
-		if (c->width - used - 2 >= NAME_ROOM)
-			break;
-		for (i = 0; i < n; i++) {
-			const struct column *col = &v->columns[i];
-
-			if (!col->shown || i == v->sort || col->prio >= 20)
-				continue;
-			if (drop == SIZE_MAX ||
-			    col->prio <= v->columns[drop].prio)
-				drop = i;
-		}
-		if (drop == SIZE_MAX)
-			break;
-		v->columns[drop].shown = false;
-		used -= v->columns[drop].width + 1;
+		if (w > name_w)
+			name_w = w;
 	}
-	/* A narrower column given way may fit again, the highest prio
-	 * first. */
-	for (;;) {
-		size_t take = SIZE_MAX;
-
-		for (i = 0; i < n; i++) {
-			const struct column *col = &v->columns[i];
-
-			if (col->shown ||
-			    c->width - used - col->width - 3 < NAME_ROOM)
-				continue;
-			if (take == SIZE_MAX ||
-			    col->prio > v->columns[take].prio)
-				take = i;
-		}
-		if (take == SIZE_MAX)
-			break;
-		v->columns[take].shown = true;
-		used += v->columns[take].width + 1;
-	}
+	lay[n] = (struct column){
+	        .kind = COLUMN_NAME, .want = name_w + 1, .min = NAME_MIN};
+	columns_lay_out(lay, n + 1, c->width,
+	                columns_share(COLUMNS_NAME_SHARE, app->all_columns));
+	for (i = 0; i < n; i++)
+		v->columns[i].shown = lay[i].shown;
 }
 
 static void
@@ -748,7 +771,7 @@ draw_header(struct profile_view *v, const struct app *app, struct canvas *c,
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
 	for (i = 0; i < v->ncolumns; i++) {
-		const struct column *col = &v->columns[i];
+		const struct profile_column *col = &v->columns[i];
 		char *title;
 
 		if (!col->shown)
@@ -768,7 +791,7 @@ draw_header(struct profile_view *v, const struct app *app, struct canvas *c,
 /* The text of row's cell in column col into buf, and its role. */
 static enum role
 cell_text(const struct app *app, const struct row *row,
-          const struct column *col, char *buf, size_t size)
+          const struct profile_column *col, char *buf, size_t size)
 {
 	const struct profile *p = &app->profile;
 	enum trace_unit unit = app->tree->header.unit;
@@ -867,7 +890,7 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 		return;
 	}
 	for (i = 0; i + 1 < v->ncolumns; i++) {
-		const struct column *col = &v->columns[i];
+		const struct profile_column *col = &v->columns[i];
 		enum role cell;
 
 		if (!col->shown)
@@ -877,37 +900,19 @@ draw_row(struct profile_view *v, struct app *app, struct canvas *c, int y,
 		x += col->width + 1;
 	}
 	{
-		int indent = row->kind == ROW_METHOD || row->kind == ROW_GONE
-		                     ? 0
-		                     : 4;
-		const char *mark = "  ";
-		char *shown, *label;
+		int indent;
+		const char *mark = row_mark(v, c, row, &indent);
+		char *shown = row_name(app, row), *label;
+		/* Too long: the start goes, never the method. */
+		int room = c->width - x - (int)text_width(mark) - 1 - indent -
+		           (row->kind == ROW_GONE ? (int)strlen(GONE) : 0);
+		char *fit = method_cut_left(shown, room,
+		                            canvas_glyph(c, GLYPH_TRUNCATED));
 
-		if (row->kind == ROW_GONE)
-			mark = " ";
-		else if (row->kind == ROW_METHOD)
-			mark = find_open(v, row->method)
-			               ? canvas_glyph(c, GLYPH_EXPANDED)
-			               : " ";
-		if (row->kind == ROW_SELF)
-			shown = xstrdup("self");
-		else if (row->kind == ROW_GONE)
-			shown = gone_name(app, row);
-		else if (row->method == CALL_NONE)
-			shown = xstrdup("(top level)");
-		else
-			shown = app_method_name(app, row->method);
-		{
-			/* Too long: the start goes, never the method. */
-			int room = c->width - x - (int)text_width(mark) - 1 -
-			           indent;
-			char *fit = method_cut_left(
-			        shown, room, canvas_glyph(c, GLYPH_TRUNCATED));
-
-			free(shown);
-			shown = fit;
-		}
-		label = xasprintf("%s %*s%s", mark, indent, "", shown);
+		free(shown);
+		shown = fit;
+		label = xasprintf("%s %*s%s%s", mark, indent, "", shown,
+		                  row->kind == ROW_GONE ? GONE : "");
 		if (row->kind == ROW_GONE)
 			role = ROLE_FASTER;
 		else if (row->kind != ROW_METHOD)
@@ -1227,7 +1232,7 @@ profile_rows(void *state, struct app *app)
 	const char *names[16];
 	enum table_kind kinds[16];
 	struct table *t;
-	struct column cols[16];
+	struct profile_column cols[16];
 	char *titles[16];
 	size_t r, i;
 	char buf[64];
@@ -1251,7 +1256,7 @@ profile_rows(void *state, struct app *app)
 
 		table_row(t);
 		for (i = 0; i < v->ncolumns; i++) {
-			const struct column *col = &cols[i];
+			const struct profile_column *col = &cols[i];
 			char *name;
 
 			if (col->kind != COL_NAME) {

@@ -9,7 +9,9 @@
 
 #include "tui/app.h"
 #include "model/scope.h"
+#include "query/method-name.h"
 #include "query/quantity.h"
+#include "tui/columns.h"
 #include "tui/list.h"
 #include "util/alloc.h"
 
@@ -38,9 +40,10 @@ struct threads_view {
 	struct list list;       /* over order */
 	int widths[TCOL_COUNT]; /* of the columns after the name's, sized
 	                           to their widest cell (size_columns) */
-	int name_w, ncols;      /* the header as the last draw laid it out */
-	/* The filter on names (NULL: none) and the model it reads. */
-	const regex_t *filter;
+	int name_want;          /* the widest thread name */
+	/* The columns as the last draw laid them out, after the box. */
+	struct column lay[TCOL_COUNT];
+	/* The model the rows' matcher reads. */
 	const struct calltree *tree;
 };
 
@@ -115,6 +118,8 @@ sort_threads(struct threads_view *v, const struct app *app)
 	struct sort_ctx ctx = {v, app->tree};
 
 	qsort_r(v->order, v->count, sizeof(*v->order), thread_cmp, &ctx);
+	/* The filter's rows are places in the order: asked again. */
+	list_set_count(&v->list, v->count);
 	list_reset(&v->list);
 }
 
@@ -178,6 +183,12 @@ size_columns(struct threads_view *v, const struct calltree *tree)
 	size_t t;
 	int i, w;
 
+	v->name_want = (int)strlen("Name") + 2;
+	for (t = 0; t < tree->nthreads; t++) {
+		w = (int)text_width(tree->threads[t].name);
+		if (w > v->name_want)
+			v->name_want = w;
+	}
 	for (i = TCOL_TID; i < TCOL_COUNT; i++) {
 		v->widths[i] = (int)strlen(column_title(tree, i)) + 1;
 		for (t = 0; t < tree->nthreads; t++) {
@@ -188,6 +199,8 @@ size_columns(struct threads_view *v, const struct calltree *tree)
 		}
 	}
 }
+
+static list_row_match_fn row_matches;
 
 static void *
 threads_open(struct app *app)
@@ -200,11 +213,38 @@ threads_open(struct app *app)
 	v->tagged = xcalloc(v->count + 1, sizeof(*v->tagged));
 	for (t = 0; t < v->count; t++)
 		v->order[t] = (uint32_t)t;
+	v->tree = app->tree;
+	list_rows(&v->list, row_matches, v);
 	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
 	list_set_count(&v->list, v->count);
 	sort_threads(v, app);
 	size_columns(v, app->tree);
 	return v;
+}
+
+/* The box before a name, "[x]", and its blank. */
+enum { BOX_W = 4 };
+/* Which numbers give way first when the width is short: the lower, the
+ * sooner (the sort column never does). */
+static const int priorities[TCOL_COUNT] = {0, 1, 2, 4, 3};
+
+/* Lay the name and the numbers out in the width after the box. */
+static void
+lay_out(struct threads_view *v, const struct canvas *c, bool all)
+{
+	int i;
+
+	for (i = 0; i < TCOL_COUNT; i++)
+		v->lay[i] = (struct column){
+		        .kind = i == TCOL_NAME ? COLUMN_NAME : COLUMN_NUMBER,
+		        .want = i == TCOL_NAME ? v->name_want : v->widths[i],
+		        .min = i == TCOL_NAME ? 16 : 0,
+		        .prio = i == (int)v->sort ? COLUMN_KEEP
+		                                  : priorities[i]};
+	columns_lay_out(v->lay, TCOL_COUNT, c->width - BOX_W,
+	                columns_share(COLUMNS_NAME_SHARE, all));
+	for (i = 0; i < TCOL_COUNT; i++)
+		v->lay[i].x += BOX_W;
 }
 
 static void
@@ -213,36 +253,28 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 {
 	struct threads_view *v = state;
 	const struct calltree *tree = app->tree;
-	const int *widths = v->widths;
-	int name_w = c->width - 4, body = height - 1, y, x, i;
-	int ncols = TCOL_COUNT;
+	int body = height - 1, y, i;
 	size_t row;
 
-	for (i = TCOL_TID; i < TCOL_COUNT; i++)
-		name_w -= widths[i] + 1;
-	/* On a narrow screen, drop columns from the right rather than
-	 * squeeze the names out or cut numbers at the edge. */
-	while (ncols > TCOL_TID + 1 && name_w < 16)
-		name_w += widths[--ncols] + 1;
-	v->name_w = name_w;
-	v->ncols = ncols;
-
+	lay_out(v, c, app->all_columns);
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	for (i = 0, x = 4; i < ncols; i++) {
-		char *t = xasprintf(
-		        "%s%s", column_title(app->tree, i),
-		        (int)v->sort == i
-		                ? canvas_glyph(c, v->ascending
-		                                          ? GLYPH_SORT_UP
-		                                          : GLYPH_SORT_DOWN)
-		                : "");
-		int w = i == TCOL_NAME ? name_w : widths[i];
+	for (i = 0; i < TCOL_COUNT; i++) {
+		const struct column *col = &v->lay[i];
+		char *t;
 
+		if (!col->shown)
+			continue;
+		t = xasprintf("%s%s", column_title(app->tree, i),
+		              (int)v->sort == i
+		                      ? canvas_glyph(c, v->ascending
+		                                                ? GLYPH_SORT_UP
+		                                                : GLYPH_SORT_DOWN)
+		                      : "");
 		if (i == TCOL_NAME)
-			canvas_text(c, x, top, w, t, ROLE_HEADER);
+			canvas_text(c, col->x, top, col->width, t, ROLE_HEADER);
 		else
-			canvas_text_right(c, x, top, w, t, ROLE_HEADER);
-		x += w + 1;
+			canvas_text_right(c, col->x, top, col->width, t,
+			                  ROLE_HEADER);
 		free(t);
 	}
 	list_layout(&v->list, body > 0 ? (size_t)body : 0);
@@ -252,17 +284,21 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 		uint32_t t = v->order[row];
 		int ry = top + 1 + y;
 		enum role role = v->tagged[t] ? ROLE_TAGGED : ROLE_NORMAL;
-		char buf[32];
+		const struct column *name = &v->lay[TCOL_NAME];
+		char buf[32], *fit;
 
 		canvas_text(c, 0, ry, 3,
 		            scope_has(&app->scope, t) ? "[x]" : "[ ]", role);
-		x = 4;
-		canvas_text(c, x, ry, name_w, tree->threads[t].name, role);
-		x += name_w + 1;
-		for (i = TCOL_TID; i < ncols; i++) {
+		fit = method_cut_left(tree->threads[t].name, name->width,
+		                      canvas_glyph(c, GLYPH_TRUNCATED));
+		canvas_text(c, name->x, ry, name->width, fit, role);
+		free(fit);
+		for (i = TCOL_TID; i < TCOL_COUNT; i++) {
+			if (!v->lay[i].shown)
+				continue;
 			cell_text(tree, t, i, buf, sizeof(buf));
-			canvas_text_right(c, x, ry, widths[i], buf, role);
-			x += widths[i] + 1;
+			canvas_text_right(c, v->lay[i].x, ry, v->lay[i].width,
+			                  buf, role);
 		}
 		if (row == v->list.cursor)
 			canvas_set_role(c, 0, ry, c->width, ROLE_CURSOR);
@@ -307,16 +343,9 @@ sort_by(struct threads_view *v, const struct app *app, enum thread_column col)
 static int
 column_at(const struct threads_view *v, int x)
 {
-	int left = 4, i;
+	size_t i = columns_at(v->lay, TCOL_COUNT, x);
 
-	for (i = 0; i < v->ncols; i++) {
-		int w = i == TCOL_NAME ? v->name_w : v->widths[i];
-
-		if (x >= left && x < left + w + 1)
-			return i;
-		left += w + 1;
-	}
-	return -1;
+	return i == SIZE_MAX ? -1 : (int)i;
 }
 
 /* Ask for the scope with thread t added or taken out; false when that
@@ -410,20 +439,16 @@ threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
 		ask_toggle(app, v->order[v->list.cursor], ask);
 		return VIEW_DONE;
 	}
-	return r == LIST_AGAIN   ? VIEW_AGAIN
-	       : r == LIST_MOVED ? VIEW_DONE
-	                         : VIEW_UNHANDLED;
+	return view_click(r);
 }
 
-/* True when the thread on row matches the search. */
+/* True when the name of the thread on row matches re. */
 static bool
-row_matches(size_t row, void *arg)
+row_matches(size_t row, const regex_t *re, void *arg)
 {
-	void **a = arg;
-	const struct threads_view *v = a[0];
-	const struct app *app = a[1];
+	const struct threads_view *v = arg;
 
-	return regexec(a[2], app->tree->threads[v->order[row]].name, 0, NULL,
+	return regexec(re, v->tree->threads[v->order[row]].name, 0, NULL,
 	               0) == 0;
 }
 
@@ -432,24 +457,9 @@ threads_find(void *state, const struct app *app, const regex_t *re, int dir,
              struct view_ask *ask)
 {
 	struct threads_view *v = state;
-	void *arg[3] = {v, (void *)app, (void *)re};
-	struct list_hit hit;
 
-	if (!list_search(&v->list, dir, row_matches, arg, &hit))
-		return false;
-	ask->match = hit.nth;
-	ask->matches = hit.total;
-	return true;
-}
-
-/* True when the thread on row's name matches the filter. */
-static bool
-row_kept(size_t row, void *arg)
-{
-	const struct threads_view *v = arg;
-
-	return regexec(v->filter, v->tree->threads[v->order[row]].name, 0, NULL,
-	               0) == 0;
+	v->tree = app->tree;
+	return list_find(&v->list, re, dir, &ask->match, &ask->matches);
 }
 
 static void
@@ -466,10 +476,8 @@ threads_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct threads_view *v = state;
 
-	v->filter = re;
 	v->tree = app->tree;
-	list_filter(&v->list, re ? row_kept : NULL, v);
-	return list_visible(&v->list);
+	return list_keep(&v->list, re);
 }
 
 static char *

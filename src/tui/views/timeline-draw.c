@@ -183,14 +183,21 @@ draw_axis(struct timeline_view *v, struct canvas *c, int y, int x0,
 	canvas_fill(c, 0, y, c->width, " ", ROLE_HEADER);
 	duration_label(scale, sizeof(scale), v->col, c->ascii);
 	{
-		/* The clock and the scale, as much as fits. */
-		char *s =
-		        xasprintf("%s %s/col", tlv_clock_name(v->clock), scale);
+		/* The clock and the scale; narrower, the scale alone, then
+		 * without "/col", then rounded: whole, never cut. */
+		char *unit = NULL;
+		double n = strtod(scale, &unit);
+		char *forms[4] = {
+		        xasprintf("%s %s/col", tlv_clock_name(v->clock), scale),
+		        xasprintf("%s/col", scale), xstrdup(scale),
+		        xasprintf("%.0f%s", n, unit ? unit : "")};
+		int i;
 
-		canvas_text(c, 0, y, x0 - 1,
-		            (int)text_width(s) < x0 ? s : strchr(s, ' ') + 1,
-		            ROLE_HEADER);
-		free(s);
+		for (i = 0; i < 3 && (int)text_width(forms[i]) >= x0; i++)
+			;
+		canvas_text(c, 0, y, x0 - 1, forms[i], ROLE_HEADER);
+		for (i = 0; i < 4; i++)
+			free(forms[i]);
 	}
 	/* Ticks at least a label and two columns apart. */
 	step = tlv_nice_at_least(10 * v->col);
