@@ -188,9 +188,10 @@ cat >"$tmp/chart-check.py" <<'PY'
 import re, sys
 render, roots, info = sys.argv[1:4]
 lines = open(render, encoding="utf-8").read().split("\n")
-unit = re.search(r"([0-9.]+)(µs|ms|s)/c", lines[1])
-col = float(unit.group(1)) * {"µs": 1, "ms": 1e3, "s": 1e6}[unit.group(2)]
 x0 = lines[1].index("▼")
+# The scale left of the axis: "clock 3.613ms/col", or narrower "3.613ms".
+unit = re.search(r"([0-9.]+)(µs|ms|s)(?:/col)?\s*$", lines[1][:x0])
+col = float(unit.group(1)) * {"µs": 1, "ms": 1e3, "s": 1e6}[unit.group(2)]
 names = {}
 for l in open(info):
     tid, _, name, _ = l.rstrip("\n").split("\t")
