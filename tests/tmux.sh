@@ -1130,7 +1130,9 @@ if [ -r "$SHARED_TRACES/perflib__basic.trace" ]; then
 	expect '\| Call tree \| .*range: wall 0\.287\.\.0\.288 ms' \
 		"$label: Enter then 7: the call tree of the call's range"
 	expect '^ .*a\.o\.Debug\.stopMethodTracing$' "$label: its caller, a row"
-	expect '^ .*  +~VMDebug\.stopMethodTracing$' \
+	# The callee's name shortened from the left: its packages to
+	# initials (d.s.) where that fits, else cut (~).
+	expect '^ .*  +(~|([a-z]\.)+)VMDebug\.stopMethodTracing$' \
 		"$label: the call under its caller"
 	keys q
 	sane "q after the call tree of a range at the end"
