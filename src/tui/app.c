@@ -1518,8 +1518,9 @@ put_aside(struct app *app, struct app_kept *k)
 	/* Undo and redo give the selection back with the views. */
 	k->sel = app->sel;
 	k->sel.path = xmalloc((app->sel.npath + 1) * sizeof(*k->sel.path));
-	memcpy(k->sel.path, app->sel.path,
-	       app->sel.npath * sizeof(*k->sel.path));
+	if (app->sel.npath)
+		memcpy(k->sel.path, app->sel.path,
+		       app->sel.npath * sizeof(*k->sel.path));
 	k->sel.path_cap = app->sel.npath + 1;
 	profile_done(&app->profile);
 	app->tree = NULL;
