@@ -26,14 +26,15 @@ usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "Usage: tracetui [OPTIONS] FILE\n"
-	             "       tracetui COMMAND [OPTIONS] FILE\n\n"
-	             "Read Android method traces (.trace), simpleperf recordings, "
-	             "pprof profiles\n(heapprofd's native heap profiles), hprof "
-	             "text CPU profiles, and Java heap\ndumps (binary HPROF: "
-	             "info, report, tree, paths, leaks, diff, folded).\nWithout "
-	             "a command, FILE opens in the interactive viewer.\n\n"
-	             "Commands:\n");
+	fprintf(out,
+	        "Usage: tracetui [OPTIONS] FILE\n"
+	        "       tracetui COMMAND [OPTIONS] FILE\n\n"
+	        "Read Android method traces (.trace), simpleperf recordings, "
+	        "pprof profiles\n(heapprofd's native heap profiles), hprof "
+	        "text CPU profiles, and Java heap\ndumps (binary HPROF: "
+	        "info, report, tree, paths, leaks, diff, folded).\nWithout "
+	        "a command, FILE opens in the interactive viewer.\n\n"
+	        "Commands:\n");
 	for (i = 0; cmd_commands[i].name; i++)
 		fprintf(out, "  %-10s %s\n", cmd_commands[i].name,
 		        cmd_commands[i].summary);

@@ -78,8 +78,8 @@ span_is_stack(struct tally *t, const struct calltree *tree,
 		uint32_t want = d ? calltree_parent(tree, c) : CALL_NONE;
 
 		if (d > len || (d && (*stack)[d - 1] != want)) {
-			fail(t, "the depth of a listed call with no caller",
-			     d, len);
+			fail(t, "the depth of a listed call with no caller", d,
+			     len);
 			if (t->failed <= 20)
 				printf("#   thread %zu, call %u of [%zu, %zu) "
 				       "after %zu open\n",

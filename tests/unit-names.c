@@ -209,8 +209,8 @@ test_cut_left(void)
 
 		is_str(got, rows[i].want, "'%s' in %d", rows[i].name,
 		       rows[i].width);
-		ok((int)text_width(got) <= rows[i].width,
-		   "'%s' fits in %d", got, rows[i].width);
+		ok((int)text_width(got) <= rows[i].width, "'%s' fits in %d",
+		   got, rows[i].width);
 		free(got);
 	}
 }

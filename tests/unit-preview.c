@@ -293,8 +293,8 @@ check(const char *path, const char *name, struct canvas *c, size_t *summed)
 	 * sums could not take came as its model at once.) */
 	if (b->tree->sums)
 		app_take_calls(b, load(path, false));
-	ok(b->sel.method == a->sel.method, "%s: the selection survives the model",
-	   name);
+	ok(b->sel.method == a->sel.method,
+	   "%s: the selection survives the model", name);
 	ok(b->view == a->view && b->clocks == a->clocks &&
 	           b->scope.count == a->scope.count,
 	   "%s: the view, clocks and scope survive", name);

@@ -681,8 +681,7 @@ static const struct option_def options[] = {
          "For triage, whose text otherwise stops where an 80x24 screen "
          "would and says how many findings are left."},
         {OPT_TRIAGE, 0, "rules", "FILE",
-         "add the rules of FILE to the built-in ones (see TRIAGE)",
-         set_rules,
+         "add the rules of FILE to the built-in ones (see TRIAGE)", set_rules,
          "For triage (the viewer's Findings view applies the built-in "
          "rules).  A rule with the id of a built-in one replaces it; a "
          "line clear drops the rules before it, so a file starting with "

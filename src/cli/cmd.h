@@ -138,8 +138,8 @@ struct cmd_opts {
 	size_t nsource_dirs, source_dirs_cap;
 	const char *frame_method; /* --frame-method RE, or NULL */
 	double budget; /* --budget or --refresh-rate, microseconds; 0: 60 Hz */
-	bool all;          /* --all */
-	const char *rules; /* --rules FILE, or NULL */
+	bool all;      /* --all */
+	const char *rules;       /* --rules FILE, or NULL */
 	const char **thresholds; /* --threshold ID=MS values, in order */
 	size_t nthresholds, thresholds_cap;
 	enum cmd_fail_on fail_on; /* --fail-on */

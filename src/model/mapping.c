@@ -454,10 +454,9 @@ member_line(struct parser *p, const char *s, const char *e)
 		f->klass = p->klass;
 		f->obf = keep(p->map, obf, (size_t)(e - obf));
 		f->orig = keep(p->map, name, (size_t)(left_e - name));
-		slot = util_map_slot(&p->map->field_hash,
-		                     method_key(p->klass, obf,
-		                                (size_t)(e - obf)),
-		                     NONE);
+		slot = util_map_slot(
+		        &p->map->field_hash,
+		        method_key(p->klass, obf, (size_t)(e - obf)), NONE);
 		if (*slot == NONE)
 			*slot = (uint32_t)p->map->nfields;
 		p->map->nfields++;

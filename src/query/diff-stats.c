@@ -137,12 +137,12 @@ diff_stats_cond_eval(struct diff_stats *st, const struct diff_cond *c,
 	for (s = 0; s < 2; s++)
 		for (run = 0; run < diff->nruns[s]; run++)
 			st->sample[s][run] =
-			        c->frame ? (run < diff->nrun_frames[s]
-			                            ? diff_frame_value(
-			                                      &diff->run_frames[s]
-			                                                       [run],
-			                                      c->frame)
-			                            : 0)
+			        c->frame   ? (run < diff->nrun_frames[s]
+			                              ? diff_frame_value(
+			                                        &diff->run_frames
+			                                                 [s][run],
+			                                        c->frame)
+			                              : 0)
 			        : c->total ? (double)diff->run_total[s][run][k]
 			                   : 0;
 	for (i = 0; !c->total && i < diff->nrows; i++) {

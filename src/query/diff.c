@@ -166,8 +166,9 @@ void
 diff_add_frames(struct diff *d, enum diff_side s,
                 const struct frame_summary *fs)
 {
-	d->run_frames[s] = xreallocarray(d->run_frames[s], d->nrun_frames[s] + 1,
-	                                 sizeof(*d->run_frames[s]));
+	d->run_frames[s] =
+	        xreallocarray(d->run_frames[s], d->nrun_frames[s] + 1,
+	                      sizeof(*d->run_frames[s]));
 	d->run_frames[s][d->nrun_frames[s]++] = *fs;
 }
 
@@ -182,9 +183,8 @@ diff_add_finding(struct diff *d, enum diff_side s, const char *id, double total,
 }
 
 static const char *const frame_names[DIFF_FRAME_METRICS] = {
-        "",          "frames",    "slow_frames", "frozen_frames",
-        "frame_p50", "frame_p90", "frame_p95",   "frame_p99",
-        "frame_max",
+        "",          "frames",    "slow_frames", "frozen_frames", "frame_p50",
+        "frame_p90", "frame_p95", "frame_p99",   "frame_max",
 };
 
 const char *

@@ -165,9 +165,9 @@ enum diff_unit {
 };
 
 struct diff_cond {
-	char *text;              /* as written, outer blanks trimmed */
-	bool total;              /* total_cpu, total_wall, frames: no glob */
-	enum diff_frame_metric frame; /* a frame metric, or NONE */
+	char *text; /* as written, outer blanks trimmed */
+	bool total; /* total_cpu, total_wall, frames: no glob */
+	enum diff_frame_metric frame;     /* a frame metric, or NONE */
 	enum diff_finding_metric finding; /* a finding metric, or NONE */
 	char *rule;                       /* its rule's id */
 	enum diff_metric metric; /* DIFF_EXCL, DIFF_INCL or DIFF_CALLS */

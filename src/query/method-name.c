@@ -181,8 +181,7 @@ fits(const char *s, int width)
  * outer classes) before own, that fits width with mark before it; NULL
  * when none does. */
 static char *
-cut_parts(const char *s, const char *own, bool cxx, int width,
-          const char *mark)
+cut_parts(const char *s, const char *own, bool cxx, int width, const char *mark)
 {
 	const char *p;
 	int paren = 0;

@@ -168,8 +168,8 @@ triage_when_text(char *buf, size_t size, const struct triage_when *w)
 	if (!w->on)
 		snprintf(buf, size, "-");
 	else if (w->measure == TRIAGE_COUNT)
-		snprintf(buf, size, "count%s%g", w->strict ? ">" : ">=",
-		         w->value);
+		snprintf(buf, size, "count%s%g",
+		         w->strict ? ">" : ">=", w->value);
 	else
 		snprintf(buf, size, "%s%s%gms", measures[w->measure],
 		         w->strict ? ">" : ">=", w->value / 1000);

@@ -716,10 +716,11 @@ load_detected(const char *path, const struct file_bytes *f,
 	if (trace_simpleperf_detect(b, f->size))
 		return trace_simpleperf_read(b, f->size, f->mapped, sink, err);
 	if (heap_hprof_detect(b, f->size)) {
-		trace_error_set(err, 0,
-		                "a Java heap dump (binary HPROF), not a method "
-		                "trace: info, report, tree, paths, leaks, diff, "
-		                "folded and flamegraph read it");
+		trace_error_set(
+		        err, 0,
+		        "a Java heap dump (binary HPROF), not a method "
+		        "trace: info, report, tree, paths, leaks, diff, "
+		        "folded and flamegraph read it");
 		return false;
 	}
 	if (trace_hprof_detect(b, f->size))
@@ -872,8 +873,7 @@ trace_is_heap_dump(const char *path)
 	ssize_t n;
 	int fd;
 
-	if (strcmp(path, "-") == 0 || is_named_fifo(path) ||
-	    !file_exists(path))
+	if (strcmp(path, "-") == 0 || is_named_fifo(path) || !file_exists(path))
 		return false;
 	fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0)

@@ -158,8 +158,8 @@ text_cut_right(const char *s, int width, const char *mark)
 	while (off < len) {
 		char glyph[TEXT_GLYPH_MAX];
 		int gw;
-		size_t n = text_next_glyph(s + off, len - off, false, glyph,
-		                           &gw);
+		size_t n =
+		        text_next_glyph(s + off, len - off, false, glyph, &gw);
 
 		if (w + (size_t)gw > room)
 			break;

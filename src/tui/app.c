@@ -2223,8 +2223,8 @@ title_clock(const struct app *app, struct title_part *part)
 		part->form[0] = xasprintf(
 		        "clock: %s, %s samples%s: estimates, not calls", clock,
 		        ev, java);
-		part->form[1] = xasprintf("clock: %s, %s samples%s", clock, ev,
-		                          java);
+		part->form[1] =
+		        xasprintf("clock: %s, %s samples%s", clock, ev, java);
 		part->form[2] = xasprintf("%s, %s%s", clock, ev,
 		                          app->java_only ? ", Java" : "");
 		part->form[3] = xasprintf("%s%s", clock,
@@ -2257,7 +2257,8 @@ title_threads(const struct app *app, struct title_part *part)
 	if (app->scope.nthreads == 1 && scope_is_all(&app->scope)) {
 		part->form[0] = xstrdup("1 thread");
 	} else if (scope_is_all(&app->scope)) {
-		part->form[0] = xasprintf("all %zu threads", app->scope.nthreads);
+		part->form[0] =
+		        xasprintf("all %zu threads", app->scope.nthreads);
 		part->form[1] = xasprintf("%zu threads", app->scope.nthreads);
 		part->form[2] = xasprintf("%zut", app->scope.nthreads);
 		/* Every thread is the scope as read: said last of all. */
@@ -2270,8 +2271,9 @@ title_threads(const struct app *app, struct title_part *part)
 		part->form[1] = method_cut_left(app->tree->threads[t].name, 16,
 		                                "\u2026");
 	} else {
-		part->form[0] = xasprintf("%zu of %zu threads", app->scope.count,
-		                          app->scope.nthreads);
+		part->form[0] =
+		        xasprintf("%zu of %zu threads", app->scope.count,
+		                  app->scope.nthreads);
 		part->form[1] = xasprintf("%zu/%zut", app->scope.count,
 		                          app->scope.nthreads);
 	}
@@ -2324,8 +2326,8 @@ title_transforms(const struct app *app, struct title_part *part,
 		return;
 	}
 	first = transform_label(app, 0);
-	part->form[1] = xasprintf("%zu transforms: %s", app->ntransforms,
-	                          first);
+	part->form[1] =
+	        xasprintf("%zu transforms: %s", app->ntransforms, first);
 	cut = cut_end(first, 24, mark);
 	part->form[2] = xasprintf("%zu: %s", app->ntransforms, cut);
 	free(cut);
@@ -2339,12 +2341,20 @@ static void
 draw_title(struct app *app, struct canvas *c)
 {
 	/* The parts in the order shown. */
-	enum { FILE_PART, VIEW, THREADS, CLOCK, RANGE, NAMES, MORE,
-	       TRANSFORMS, PARTS };
+	enum {
+		FILE_PART,
+		VIEW,
+		THREADS,
+		CLOCK,
+		RANGE,
+		NAMES,
+		MORE,
+		TRANSFORMS,
+		PARTS
+	};
 	/* Which part gives way first: the last of this list. */
-	static const int order[PARTS] = {MORE,    NAMES,   RANGE,
-	                                 THREADS, TRANSFORMS, CLOCK,
-	                                 VIEW,    FILE_PART};
+	static const int order[PARTS] = {MORE,       NAMES, RANGE, THREADS,
+	                                 TRANSFORMS, CLOCK, VIEW,  FILE_PART};
 	const char *mark = canvas_glyph(c, GLYPH_TRUNCATED);
 	struct title_part parts[PARTS];
 	char *title, *file, *more;
@@ -2369,8 +2379,8 @@ draw_title(struct app *app, struct canvas *c)
 		double from = (double)app->scope.range.start / 1000;
 		double to = (double)app->scope.range.end / 1000;
 
-		parts[RANGE].form[0] = xasprintf("range: %s %.3f..%.3f ms", k,
-		                                 from, to);
+		parts[RANGE].form[0] =
+		        xasprintf("range: %s %.3f..%.3f ms", k, from, to);
 		parts[RANGE].form[1] = xasprintf("%s %.3f..%.3f", k, from, to);
 		parts[RANGE].form[2] = xasprintf("%.0f..%.0f", from, to);
 	} else {

@@ -5,7 +5,8 @@
  * gives the name column its share of the width first, hides numbers
  * (the lowest priority first) while the others do not fit, and hands
  * what is left to the name up to its widest cell, then to the text
- * columns up to theirs, then the rest to the name.  A number is shown whole or not at all: never cut.
+ * columns up to theirs, then the rest to the name.  A number is shown whole or
+ * not at all: never cut.
  *
  * Columns are laid out left to right in the order given, one blank
  * between two; a view draws each cell at its column's x in its width

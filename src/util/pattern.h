@@ -5,8 +5,8 @@
  * product of nested repetition counts: 20,000 nested '(' overflowed the
  * stack (a crash, the viewer's terminal left raw), "(a{0,1000}){0,1000}"
  * took 6.8 GB, "a{0,9999}" 790 MB (the squares of runs of optional
- * parts, util/pattern.c).  Every regex the program compiles goes through here, and
- * what these limits refuse gets a reason instead.
+ * parts, util/pattern.c).  Every regex the program compiles goes through here,
+ * and what these limits refuse gets a reason instead.
  */
 #ifndef TRACETUI_PATTERN_H
 #define TRACETUI_PATTERN_H
@@ -15,9 +15,9 @@
 #include <stddef.h>
 
 enum {
-	PATTERN_MAX_DEPTH = 100,   /* levels of parentheses */
-	PATTERN_MAX_LENGTH = 4096, /* bytes: about 0.25 s at worst */
-	PATTERN_MAX_SIZE = 100000, /* atoms once repetitions expand */
+	PATTERN_MAX_DEPTH = 100,      /* levels of parentheses */
+	PATTERN_MAX_LENGTH = 4096,    /* bytes: about 0.25 s at worst */
+	PATTERN_MAX_SIZE = 100000,    /* atoms once repetitions expand */
 	PATTERN_MAX_BYTES = 64 << 20, /* regcomp's memory, estimated */
 };
 

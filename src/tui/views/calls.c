@@ -300,7 +300,8 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		free(t);
 	}
 	if (!v->count) {
-		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
+		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2,
+		            height - 3,
 		            v->method == CALL_NONE
 		                    ? "No method selected: select one in any "
 		                      "view, then come back"
@@ -413,8 +414,7 @@ row_matches(size_t row, const regex_t *re, void *arg)
 	char *caller;
 	bool hit;
 
-	if (regexec(re, v->app->tree->threads[r->thread].name, 0, NULL, 0) ==
-	    0)
+	if (regexec(re, v->app->tree->threads[r->thread].name, 0, NULL, 0) == 0)
 		return true;
 	caller = caller_name(v->app, r, true);
 	hit = regexec(re, caller, 0, NULL, 0) == 0;

@@ -1086,8 +1086,8 @@ ensure(struct calltree_view *v, struct app *app)
  * (tui/columns.h): the name column (guides, mark and name) gets its
  * share first, the numbers give way by priority, the sort column never. */
 static void
-lay_out(struct calltree_view *v, const struct app *app,
-        const struct canvas *c, int body)
+lay_out(struct calltree_view *v, const struct app *app, const struct canvas *c,
+        int body)
 {
 	struct column cols[TCOL_COUNT];
 	int map[TCOL_COUNT], n = 0, i, y;
@@ -1097,9 +1097,8 @@ lay_out(struct calltree_view *v, const struct app *app,
 	for (i = 0; i < TCOL_COUNT; i++) {
 		struct column col = {.kind = i == TCOL_NAME ? COLUMN_NAME
 		                                            : COLUMN_NUMBER,
-		                     .prio = i == (int)v->sort
-		                                     ? COLUMN_KEEP
-		                                     : priorities[i]};
+		                     .prio = i == (int)v->sort ? COLUMN_KEEP
+		                                               : priorities[i]};
 
 		v->lay[i] = (struct column){.shown = false};
 		if (!shown(v, i))

@@ -190,8 +190,8 @@ enum frame_column {
 
 enum {
 	MARK_W = 6,
-	THREAD_MIN = 12, /* the fewest columns a thread's name takes */
-	HOT_MIN = 24,    /* the fewest columns the hot methods take */
+	THREAD_MIN = 12,   /* the fewest columns a thread's name takes */
+	HOT_MIN = 24,      /* the fewest columns the hot methods take */
 	HOT_NAME_MIN = 12, /* a second hot method needs this much name */
 	SUMMARY_LINES = 2, /* the summary's lines at the most */
 };
@@ -268,7 +268,9 @@ lay_out(struct frames_view *v, const struct app *app, const struct canvas *c,
 		                : i == FC_HOT                  ? COLUMN_NAME
 		                                               : COLUMN_NUMBER,
 		        .want = (int)text_width(heads[i]) + 1,
-		        .prio = i == FC_BAR ? 1 : i == FC_START ? 2 : COLUMN_KEEP};
+		        .prio = i == FC_BAR     ? 1
+		                : i == FC_START ? 2
+		                                : COLUMN_KEEP};
 	}
 	cols[FC_MARK].want = cols[FC_MARK].min = MARK_W;
 	cols[FC_THREAD].min = THREAD_MIN;
@@ -306,8 +308,12 @@ static void
 fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct frames_view *v = state;
-	const char *heads[FC_COUNT] = {"",       "Thread", "Start ms",
-	                               "Wall ms", "Cpu ms", "vs budget",
+	const char *heads[FC_COUNT] = {"",
+	                               "Thread",
+	                               "Start ms",
+	                               "Wall ms",
+	                               "Cpu ms",
+	                               "vs budget",
 	                               "Hot methods (exclusive ms)"};
 	struct column cols[FC_COUNT];
 	char *summary = fv_summary(v), *t;
@@ -344,13 +350,13 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 			canvas_text_right(c, col->x, top, col->width, t,
 			                  ROLE_HEADER);
 		else
-			canvas_text(c, col->x, top, col->width, t,
-			            ROLE_HEADER);
+			canvas_text(c, col->x, top, col->width, t, ROLE_HEADER);
 		free(t);
 	}
 	v->hot_x = cols[FC_HOT].x;
 	if (!v->fr.count) {
-		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
+		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2,
+		            height - 3,
 		            "No frames: no call of the frame method in the "
 		            "scope (--frame-method names another)",
 		            ROLE_NORMAL);

@@ -96,8 +96,8 @@ struct profile_view {
 };
 
 static void
-add_column(struct profile_view *v, enum profile_column_kind kind, enum clock_index k,
-           const char *title, int prio)
+add_column(struct profile_view *v, enum profile_column_kind kind,
+           enum clock_index k, const char *title, int prio)
 {
 	struct profile_column *c = &v->columns[v->ncolumns++];
 
@@ -122,11 +122,12 @@ static void
 set_columns(struct profile_view *v, struct app *app)
 {
 	struct profile_column old =
-	        v->ncolumns ? v->columns[v->sort]
-	                    : (struct profile_column){COL_INCL, app_main_clock(app),
-	                                      NULL,     0,
-	                                      0,        0,
-	                                      false,    true};
+	        v->ncolumns
+	                ? v->columns[v->sort]
+	                : (struct profile_column){COL_INCL, app_main_clock(app),
+	                                          NULL,     0,
+	                                          0,        0,
+	                                          false,    true};
 	/* A profile's values (hprof's sample counts too) are a total and a
 	 * self, not times, and it has no calls. */
 	uint64_t weight = app->tree->header.sample_weight;
@@ -237,7 +238,8 @@ column_value(const struct profile_column *c, const struct profile_row *r)
  * (from zero when BASE never calls m; to zero for an entry past the
  * methods, BASE's key m - nmethods); false when BASE never calls m. */
 static bool
-delta(const struct profile_column *c, const struct app *app, uint32_t m, int64_t *d)
+delta(const struct profile_column *c, const struct app *app, uint32_t m,
+      int64_t *d)
 {
 	static const struct profile_row none;
 	const struct profile_row *r =
@@ -607,7 +609,8 @@ column_title(const struct profile_view *v, const struct profile_column *col,
 }
 
 static enum role cell_text(const struct app *app, const struct row *row,
-                           const struct profile_column *col, char *buf, size_t size);
+                           const struct profile_column *col, char *buf,
+                           size_t size);
 
 /* A gone row's order entry, as delta and entry_name take it. */
 static uint32_t
@@ -658,8 +661,9 @@ row_mark(const struct profile_view *v, const struct canvas *c,
 	if (row->kind == ROW_GONE)
 		return " ";
 	if (row->kind == ROW_METHOD)
-		return find_open(v, row->method) ? canvas_glyph(c, GLYPH_EXPANDED)
-		                                 : " ";
+		return find_open(v, row->method)
+		               ? canvas_glyph(c, GLYPH_EXPANDED)
+		               : " ";
 	return "  ";
 }
 

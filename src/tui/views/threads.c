@@ -264,12 +264,13 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 
 		if (!col->shown)
 			continue;
-		t = xasprintf("%s%s", column_title(app->tree, i),
-		              (int)v->sort == i
-		                      ? canvas_glyph(c, v->ascending
-		                                                ? GLYPH_SORT_UP
-		                                                : GLYPH_SORT_DOWN)
-		                      : "");
+		t = xasprintf(
+		        "%s%s", column_title(app->tree, i),
+		        (int)v->sort == i
+		                ? canvas_glyph(c, v->ascending
+		                                          ? GLYPH_SORT_UP
+		                                          : GLYPH_SORT_DOWN)
+		                : "");
 		if (i == TCOL_NAME)
 			canvas_text(c, col->x, top, col->width, t, ROLE_HEADER);
 		else
@@ -448,8 +449,8 @@ row_matches(size_t row, const regex_t *re, void *arg)
 {
 	const struct threads_view *v = arg;
 
-	return regexec(re, v->tree->threads[v->order[row]].name, 0, NULL,
-	               0) == 0;
+	return regexec(re, v->tree->threads[v->order[row]].name, 0, NULL, 0) ==
+	       0;
 }
 
 static bool
