@@ -175,6 +175,26 @@ bar_reaches(const struct bar_walk *w, uint32_t from, uint32_t fr, uint32_t x,
 	return from == x;
 }
 
+/* Column i of out (n columns, rows from depth d0): the stack's calls
+ * below top, CHART_MARK at depth mark (SIZE_MAX for none) and nothing
+ * above; the depth the column needs. */
+static size_t
+put_column(uint32_t *out, size_t n, size_t i, size_t d0, size_t rows,
+           const uint32_t *stack, size_t top, size_t mark)
+{
+	size_t r, d;
+
+	if (mark != SIZE_MAX)
+		top = mark + 1;
+	for (r = 0; r < rows; r++) {
+		d = d0 + r;
+		out[r * n + i] = d == mark ? CHART_MARK
+		                 : d < top ? stack[d]
+		                           : CALL_NONE;
+	}
+	return top;
+}
+
 /* chart_rows for a sampled recording: a column's stack is its dominant
  * call's or, in a gap between samples, the last sample's; a depth shows
  * the bar of its call (bar_cover), a mark where that covers less than
@@ -189,7 +209,7 @@ sampled_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 	uint32_t *dom = xcalloc(n + 1, sizeof(*dom));
 	uint32_t *chain = NULL, *pm = NULL, *id = NULL, *last = NULL,
 	         *last_root = NULL, *prev_pm = NULL;
-	size_t cap = 0, need = 0, prev_top = 0, i, r, d;
+	size_t cap = 0, need = 0, prev_top = 0, i, d;
 
 	timeline_row(tl, t, t0, width, n, dom);
 	for (i = 0; i < n; i++) {
@@ -272,16 +292,9 @@ sampled_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 		                   b)) {
 			mark = top;
 		}
-		if (mark != SIZE_MAX)
-			top = mark + 1;
+		top = put_column(out, n, i, d0, rows, id, top, mark);
 		if (top > need)
 			need = top;
-		for (r = 0; r < rows; r++) {
-			d = d0 + r;
-			out[r * n + i] = d == mark ? CHART_MARK
-			                 : d < top ? id[d]
-			                           : CALL_NONE;
-		}
 	}
 	free(chain);
 	free(pm);
@@ -300,7 +313,7 @@ chart_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 	const struct calltree *tree = timeline_tree(tl);
 	enum clock_index k = timeline_clock(tl);
 	uint32_t *dom = xcalloc(n + 1, sizeof(*dom)), *chain = NULL;
-	size_t cap = 0, len = 0, need = 0, i, r, end = 0;
+	size_t cap = 0, len = 0, need = 0, i, end = 0;
 	uint32_t ended = CALL_NONE; /* the call whose subtree ends at end */
 
 	if (tree->header.sample_weight) {
@@ -339,16 +352,9 @@ chart_rows(const struct timeline *tl, size_t t, uint64_t t0, uint64_t width,
 		if (mark == SIZE_MAX &&
 		    timeline_nested_overlaps(tl, t, c, end, a, b))
 			mark = top;
-		if (mark != SIZE_MAX)
-			top = mark + 1;
+		top = put_column(out, n, i, d0, rows, chain, top, mark);
 		if (top > need)
 			need = top;
-		for (r = 0; r < rows; r++) {
-			d = d0 + r;
-			out[r * n + i] = d == mark ? CHART_MARK
-			                 : d < top ? chain[d]
-			                           : CALL_NONE;
-		}
 	}
 	free(chain);
 	free(dom);
