@@ -14,6 +14,8 @@
 #include "query/heap-dominators.h"
 #include "query/heap-flame.h"
 #include "query/heap-histogram.h"
+#include "query/heap-instances.h"
+#include "query/heap-leaks.h"
 #include "query/heap-paths.h"
 #include "read/load.h"
 #include "text/markup.h"
@@ -282,7 +284,7 @@ pick_heaps(const struct heap_opts *o, const struct heap_dump *d, bool **out)
 
 	*out = NULL;
 	if (!want)
-		want = d->android ? "app" : "all";
+		want = heap_default(d);
 	if (strcmp(want, "all") == 0)
 		return true;
 	*out = xcalloc(d->nheaps + 1, sizeof(bool));
@@ -307,15 +309,7 @@ pick_heaps(const struct heap_opts *o, const struct heap_dump *d, bool **out)
 static const char *
 object_name(const struct heap_dump *d, uint32_t i, char *buf, size_t size)
 {
-	uint32_t c = heap_class_of_object(d, i);
-
-	if (c != HEAP_NONE)
-		snprintf(buf, size, "class %s@0x%llx", d->classes[c].name,
-		         (unsigned long long)heap_object_id(d, i));
-	else
-		snprintf(buf, size, "%s@0x%llx", d->classes[d->klass[i]].name,
-		         (unsigned long long)heap_object_id(d, i));
-	return buf;
+	return heap_object_label(d, i, buf, size);
 }
 
 /* ---- info ---- */
@@ -704,114 +698,33 @@ heap_paths_cmd(struct heap_opts *o)
 
 /* ---- leaks ---- */
 
-/* Whether instance i's boolean field name is true. */
-static bool
-flag(const struct heap_dump *d, uint32_t i, const char *name)
-{
-	unsigned type;
-	uint64_t v;
-
-	return heap_field(d, i, name, &type, &v) && type == HEAP_T_BOOLEAN && v;
-}
-
-/* What a class may leak as (bits): a watcher, an Activity, a Fragment. */
-enum { WATCHER = 1, ACTIVITY = 2, FRAGMENT = 4 };
-
-/* Each class's kind, its superclasses walked once per class. */
-static uint8_t *
-leak_kinds(const struct heap_dump *d)
-{
-	uint8_t *kind = xcalloc(d->nclasses + 1, 1);
-	size_t i;
-
-	for (i = 0; i < d->nclasses; i++) {
-		uint32_t c = (uint32_t)i, depth = 0;
-
-		for (; c != HEAP_NONE && depth++ <= d->nclasses;
-		     c = d->classes[c].super) {
-			const char *n = d->classes[c].name;
-			size_t len = strlen(n);
-
-			if (len >= 18 &&
-			    strcmp(n + len - 18, "KeyedWeakReference") == 0)
-				kind[i] |= WATCHER;
-			if (strcmp(n, "android.app.Activity") == 0)
-				kind[i] |= ACTIVITY;
-			if (strcmp(n, "android.app.Fragment") == 0 ||
-			    strcmp(n, "androidx.fragment.app.Fragment") == 0 ||
-			    strcmp(n, "android.support.v4.app.Fragment") == 0)
-				kind[i] |= FRAGMENT;
-		}
-	}
-	return kind;
-}
-
-/* Why object i is a leak suspect, or NULL; *out the object. */
-static const char *
-suspect(const struct heap_dump *d, const struct heap_dominators *dom,
-        uint32_t i, const uint8_t *kind, uint32_t *out)
-{
-	uint32_t c = d->klass[i], r;
-	unsigned type;
-	uint64_t v;
-
-	if (heap_tag(d, i) != HEAP_INSTANCE || !kind[c])
-		return NULL;
-	if (kind[c] & WATCHER) {
-		r = heap_referent(d, i);
-		if (r != HEAP_NONE && dom->idom[r] != HEAP_NONE) {
-			*out = r;
-			return "watched by a KeyedWeakReference and still "
-			       "strongly reachable";
-		}
-		return NULL;
-	}
-	if (dom->idom[i] == HEAP_NONE)
-		return NULL;
-	*out = i;
-	if ((kind[c] & ACTIVITY) &&
-	    (flag(d, i, "mDestroyed") || flag(d, i, "mFinished")))
-		return "a destroyed Activity (mDestroyed or mFinished)";
-	if ((kind[c] & FRAGMENT) &&
-	    heap_field(d, i, "mFragmentManager", &type, &v) &&
-	    type == HEAP_T_OBJECT && !v)
-		return "a Fragment detached from its manager "
-		       "(mFragmentManager null)";
-	return NULL;
-}
-
 static int
 heap_leaks(struct heap_opts *o)
 {
 	struct heap_dump *d = open_dump(o, o->args[0]);
 	struct heap_dominators dom;
 	struct heap_paths p;
-	uint8_t *kind;
-	size_t i, found = 0;
+	struct heap_leak *found;
+	size_t i, n;
 
 	if (!d)
 		return CMD_INPUT;
-	kind = leak_kinds(d);
 	heap_dominators_compute(&dom, d);
 	heap_paths_compute(&p, d);
-	for (i = 0; i < d->nobjects; i++) {
-		uint32_t s;
-		const char *why = suspect(d, &dom, (uint32_t)i, kind, &s);
-
-		if (!why)
-			continue;
-		if (found++)
+	heap_leaks_find(d, &dom, &found, &n);
+	for (i = 0; i < n; i++) {
+		if (i)
 			putchar('\n');
-		printf("suspect: %s\n", why);
-		print_path(d, &p, &dom, s);
+		printf("suspect: %s\n", found[i].why);
+		print_path(d, &p, &dom, found[i].object);
 	}
-	if (!found)
+	if (!n)
 		printf("no leak suspects\n");
-	free(kind);
+	free(found);
 	heap_paths_done(&p);
 	heap_dominators_done(&dom);
 	heap_dump_free(d);
-	return found && o->fail_if_any ? CMD_FAIL : CMD_OK;
+	return n && o->fail_if_any ? CMD_FAIL : CMD_OK;
 }
 
 /* ---- diff ---- */
