@@ -10,6 +10,7 @@
 #include "cli/cmd.h"
 #include "model/open.h"
 #include "read/load.h"
+#include "tui/heap-viewer.h"
 #include "tui/keymap.h"
 #include "tui/loading.h"
 #include "tui/source.h"
@@ -237,6 +238,12 @@ viewer_main(int argc, char **argv)
 
 	if (status >= 0)
 		return status;
+	if (strcmp(opts.args[0], "-") != 0 &&
+	    trace_is_heap_dump(opts.args[0])) {
+		status = heap_viewer_run(&opts);
+		cmd_opts_done(&opts);
+		return status;
+	}
 	if (strcmp(opts.args[0], "-") == 0 && !take_piped_trace()) {
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
