@@ -1,0 +1,186 @@
+#!/bin/sh
+# heap-viewer.sh: the heap dump viewer in tmux, at 80x24 and 120x30, on
+# the dumps of $SHARED_HEAPDUMPS (skipped when absent) and on dumps
+# tests/heap-gen.py writes (Android with planted leaks, JVM).  Its screens
+# against the batch commands (tests/heap-screens.py): the Classes rows
+# against `report`'s TSV, first and last, sorted by retained and by
+# shallow; the Dominators' top rows against `tree`; Leaks against
+# `leaks`; Duplicates against `report --duplicates`; and nothing cut on
+# any screen.  On leakcanary__leak_service_binder.hprof: Classes ->
+# Instances of LeakyService (against `paths -n 3`) -> its fields -> the
+# path to root (against `paths`), which goes through leakAllTheBinders.
+# The first screen shows the counts while the dominators are computed
+# (a status says so).  Damaged and cut dumps: the viewer shows what was
+# read, every view opens, and q ends it with status 0.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
+command -v tmux >/dev/null 2>&1 || skip_all "no tmux"
+gen="$srcdir/tests/heap-gen.py"
+screens="$srcdir/tests/heap-screens.py"
+heaps=${SHARED_HEAPDUMPS:-$srcdir/../shared/heapdumps}
+utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^(C|en_US)\.utf-?8$')
+
+unset TMUX # a server of our own even when run inside tmux
+sock=tracetui-heap-$$
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+python3 "$gen" --android --leaks --seed 5 --objects 3000 "$tmp/art.hprof"
+python3 "$gen" --id-size 8 --seed 9 --objects 3000 "$tmp/jvm.hprof"
+dumps="$tmp/art.hprof $tmp/jvm.hprof"
+for f in "$heaps"/*.hprof; do
+	[ -f "$f" ] && dumps="$dumps $f"
+done
+
+# start W H DUMP: the viewer on DUMP in a fresh session v of W x H; its
+# exit status shows as EXIT:N when it ends.
+start() {
+	tm kill-session -t v >/dev/null 2>&1
+	tm new-session -d -s v -x "$1" -y "$2" \
+		"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen \
+'$TRACETUI' '$3'; echo EXIT:\$?; sleep 600" \; \
+		set-option -g status off >/dev/null 2>&1
+}
+keys() {
+	tm send-keys -t v "$@"
+}
+# shot NAME: the screen into $tmp/NAME.
+shot() {
+	tm capture-pane -p -t v >"$tmp/$1"
+}
+# wait_for TEXT: the screen shows TEXT (a grep pattern); polled for up
+# to 60 s (a bound for a loaded machine, not a timing), the screen a
+# diagnostic when it never does.
+wait_for() {
+	wf_i=0
+	while [ $wf_i -lt 600 ]; do
+		tm capture-pane -p -t v 2>/dev/null | grep -q -- "$1" &&
+			return 0
+		sleep 0.1
+		wf_i=$((wf_i + 1))
+	done
+	tm capture-pane -p -t v 2>/dev/null | diag
+	return 1
+}
+
+start 80 24 "$tmp/art.hprof" || skip_all "tmux cannot start a server"
+wait_for 'row 1 of' || true
+tm kill-session -t v >/dev/null 2>&1
+
+: >"$tmp/checks"
+n=0
+for dump in $dumps; do
+	n=$((n + 1))
+	"$TRACETUI" report --format tsv "$dump" >"$tmp/$n.report" 2>/dev/null
+	"$TRACETUI" report --format tsv -s shallow "$dump" \
+		>"$tmp/$n.shallow" 2>/dev/null
+	"$TRACETUI" tree --min-pct 0 --format tsv "$dump" \
+		>"$tmp/$n.tree" 2>/dev/null
+	"$TRACETUI" leaks "$dump" >"$tmp/$n.leaks" 2>/dev/null
+	"$TRACETUI" report --duplicates --format tsv "$dump" \
+		>"$tmp/$n.dups" 2>/dev/null
+	for size in 80x24 120x30; do
+		w=${size%x*} h=${size#*x} s="$n.$size"
+		start "$w" "$h" "$dump"
+		# The dominators done: the status says the row's place.
+		if ! wait_for 'row 1 of'; then
+			ok 1 "$(basename "$dump") $size: the first screen"
+			continue
+		fi
+		shot "$s.classes"
+		keys G
+		wait_for "row [0-9]* of" && shot "$s.classes-end"
+		keys s g
+		wait_for 'Shallow▼\|Shallowv' && shot "$s.classes-shallow"
+		keys 5
+		wait_for 'Dominators' && shot "$s.dominators"
+		keys 6
+		wait_for 'Leaks' && shot "$s.leaks"
+		keys 7
+		wait_for 'Duplicates' && shot "$s.duplicates"
+		keys '?'
+		wait_for 'Views (Tab' && shot "$s.help"
+		keys q
+		wait_for 'EXIT:0'
+		ok $? "$(basename "$dump") $size: q ends the viewer with status 0"
+		printf 'classes\t%s\t%s\n' "$tmp/$s.classes" "$tmp/$n.report" \
+			>>"$tmp/checks"
+		printf 'classes\t%s\t%s\tend\n' "$tmp/$s.classes-end" \
+			"$tmp/$n.report" >>"$tmp/checks"
+		printf 'classes\t%s\t%s\n' "$tmp/$s.classes-shallow" \
+			"$tmp/$n.shallow" >>"$tmp/checks"
+		printf 'dominators\t%s\t%s\n' "$tmp/$s.dominators" \
+			"$tmp/$n.tree" >>"$tmp/checks"
+		printf 'leaks\t%s\t%s\n' "$tmp/$s.leaks" "$tmp/$n.leaks" \
+			>>"$tmp/checks"
+		printf 'duplicates\t%s\t%s\n' "$tmp/$s.duplicates" \
+			"$tmp/$n.dups" >>"$tmp/checks"
+		printf 'cut\t%s\t-\n' "$tmp/$s.help" >>"$tmp/checks"
+	done
+done
+
+# The walk: Classes -> Instances -> Fields -> Path to root.
+leak="$heaps/leakcanary__leak_service_binder.hprof"
+if [ -f "$leak" ]; then
+	"$TRACETUI" paths -n 3 "$leak" LeakyService >"$tmp/leak.paths"
+	for size in 80x24 120x30; do
+		w=${size%x*} h=${size#*x}
+		start "$w" "$h" "$leak"
+		wait_for 'row 1 of'
+		keys / 'LeakyService$' Enter
+		wait_for 'match 1 of 1'
+		keys Enter
+		wait_for 'Instances' && wait_for 'row 1 of 3' &&
+			shot "walk.$size.instances"
+		keys Enter
+		wait_for 'hops from' && shot "walk.$size.fields"
+		keys Enter
+		wait_for 'root sticky-class' && shot "walk.$size.path"
+		keys q
+		wait_for 'EXIT:0'
+		printf 'instances\t%s\t%s\n' "$tmp/walk.$size.instances" \
+			"$tmp/leak.paths" >>"$tmp/checks"
+		printf 'cut\t%s\t-\n' "$tmp/walk.$size.fields" >>"$tmp/checks"
+		printf 'path\t%s\t%s\tleakAllTheBinders\n' \
+			"$tmp/walk.$size.path" "$tmp/leak.paths" >>"$tmp/checks"
+	done
+fi
+
+python3 "$screens" "$tmp/checks" >"$tmp/screens.out" 2>&1
+ok $? "$(wc -l <"$tmp/checks") screens equal the batch commands' rows, nothing cut"
+head -20 "$tmp/screens.out" | diag
+
+# Hostile dumps: cut and damaged, never a crash; q ends the viewer.
+python3 - "$tmp/art.hprof" "$tmp" ${long:+many} <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+n = len(b)
+many = len(sys.argv) > 3
+cuts = [40, n // 7, n // 3, n // 2, n - 9] if many else [n // 7, n // 2]
+for k, at in enumerate(cuts):
+    open('%s/cut%d.hprof' % (sys.argv[2], k), 'wb').write(b[:at])
+bad = bytearray(b)
+for k in range(5 if many else 2):
+    at = (k * 7919 + 1000) % n
+    bad[at] ^= 0x5a
+    open('%s/bad%d.hprof' % (sys.argv[2], k), 'wb').write(bytes(bad))
+PY
+bad=0
+for f in "$tmp"/cut*.hprof "$tmp"/bad*.hprof; do
+	start 80 24 "$f"
+	if ! wait_for 'Classes\|EXIT:'; then
+		bad=$((bad + 1))
+		continue
+	fi
+	keys Enter Enter Enter Enter 5 l l Enter 6 Enter 7 Enter 1 y y s
+	keys q
+	if ! wait_for 'EXIT:[03]$'; then
+		bad=$((bad + 1))
+		echo "$f: no clean end" | diag
+	fi
+done
+ok $bad "cut and damaged dumps: every view opens, q ends the viewer"
+
+done_testing
