@@ -15,6 +15,9 @@ Each line of CHECKS is tab-separated: KIND SCREEN ORACLE [WORD], KIND one of
   duplicates  the Duplicates rows equal `report --duplicates` TSV's
   path        the Path rows are `paths`' first object's hops; WORD must
               show on the screen
+  counts      the Classes rows before the dominators: instances and
+              shallow bytes equal ORACLE's (report -s shallow), retained
+              "-", and the status says the dominators are being computed
   cut         only that nothing is cut (ORACLE unused)
 On every screen no cell is cut at its end: a truncation mark right after
 text and before a blank or the line's end.  A name shortened from its left
@@ -104,6 +107,25 @@ def check_classes(screen, lines, oracle, word):
         if not same_name(g[0], w[0]) or list(g[1:]) != w[1:4]:
             fail(screen, 'row %r, report says %r' % (g, w))
             return
+
+
+def check_counts(screen, lines, oracle):
+    want = tsv(oracle)
+    got = []
+    for l in rows(lines):
+        m = re.match(r'^(.*?)\s+(\d+)\s+(\d+)\s+-$', l)
+        if not m:
+            fail(screen, 'not a row of counts: %r' % l)
+            return
+        got.append(m.groups())
+    if not got:
+        fail(screen, 'no rows')
+    for g, w in zip(got, want):
+        if not same_name(g[0], w[0]) or list(g[1:]) != w[1:3]:
+            fail(screen, 'row %r, report says %r' % (g, w))
+            return
+    if not any('computing dominators' in l for l in lines):
+        fail(screen, 'the status does not say the dominators are computed')
 
 
 def paths_objects(oracle):
@@ -202,7 +224,9 @@ def main():
         word = parts[3] if len(parts) > 3 else ''
         lines = read(screen)
         no_cut(screen, lines)
-        if kind == 'classes':
+        if kind == 'counts':
+            check_counts(screen, lines, oracle)
+        elif kind == 'classes':
             check_classes(screen, lines, oracle, word)
         elif kind == 'instances':
             check_instances(screen, lines, oracle)

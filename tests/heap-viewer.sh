@@ -39,7 +39,7 @@ done
 start() {
 	tm kill-session -t v >/dev/null 2>&1
 	tm new-session -d -s v -x "$1" -y "$2" \
-		"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen \
+		"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen $hold \
 '$TRACETUI' '$3'; echo EXIT:\$?; sleep 600" \; \
 		set-option -g status off >/dev/null 2>&1
 }
@@ -65,11 +65,33 @@ wait_for() {
 	return 1
 }
 
+hold=
 start 80 24 "$tmp/art.hprof" || skip_all "tmux cannot start a server"
 wait_for 'row 1 of' || true
 tm kill-session -t v >/dev/null 2>&1
 
 : >"$tmp/checks"
+
+# The first screen before the dominators: the second thread held until
+# C-l (TRACETUI_TEST_HOLD_DOMINATORS), the counts show at once, sorted
+# by shallow bytes, the retained column "-", the status saying so; then
+# the retained column fills in.
+"$TRACETUI" report --format tsv -s shallow "$tmp/art.hprof" \
+	>"$tmp/art.shallow" 2>/dev/null
+"$TRACETUI" report --format tsv "$tmp/art.hprof" >"$tmp/art.report" \
+	2>/dev/null
+hold=TRACETUI_TEST_HOLD_DOMINATORS=1
+start 80 24 "$tmp/art.hprof"
+hold=
+wait_for 'computing dominators' && shot first.counts
+keys C-l
+wait_for 'row 1 of' && shot first.retained
+keys q
+wait_for 'EXIT:0'
+printf 'counts\t%s\t%s\n' "$tmp/first.counts" "$tmp/art.shallow" \
+	>>"$tmp/checks"
+printf 'classes\t%s\t%s\n' "$tmp/first.retained" "$tmp/art.report" \
+	>>"$tmp/checks"
 n=0
 for dump in $dumps; do
 	n=$((n + 1))

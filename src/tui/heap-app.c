@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { MIN_WIDTH = 40, MIN_HEIGHT = 8 };
 
@@ -35,7 +36,10 @@ struct heap_background {
 	struct heap_leak *leaks;
 	size_t nleaks;
 	atomic_int stage; /* the last stage finished */
-	int taken;        /* the last stage the app took */
+	/* For the tests (TRACETUI_TEST_HOLD_DOMINATORS): the work waits
+	 * until C-l, so that the first screen is seen without them. */
+	atomic_bool hold;
+	int taken; /* the last stage the app took */
 	pthread_t thread;
 	bool started;
 };
@@ -51,6 +55,8 @@ background(void *arg)
 {
 	struct heap_background *bg = arg;
 
+	while (atomic_load(&bg->hold))
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
 	heap_dominators_compute(&bg->dom, bg->d);
 	atomic_store_explicit(&bg->stage, STAGE_DOMINATORS,
 	                      memory_order_release);
@@ -89,8 +95,12 @@ heap_app_new(struct heap_dump *d, const char *path)
 	app->bg = xcalloc(1, sizeof(*app->bg));
 	app->bg->d = d;
 	build_histogram(app);
+	atomic_store(&app->bg->hold,
+	             getenv("TRACETUI_TEST_HOLD_DOMINATORS") != NULL);
 	app->bg->started =
 	        util_thread_start(&app->bg->thread, background, app->bg);
+	if (!app->bg->started)
+		atomic_store(&app->bg->hold, false);
 	if (!app->bg->started)
 		background(app->bg);
 	heap_app_poll(app);
@@ -101,8 +111,9 @@ heap_app_new(struct heap_dump *d, const char *path)
 bool
 heap_app_busy(const struct heap_app *app)
 {
-	return atomic_load_explicit(&app->bg->stage, memory_order_acquire) !=
-	       STAGE_LEAKS;
+	/* What the app took, not what the thread did: a stage finished
+	 * after the last poll is still to be taken (and drawn). */
+	return app->bg->taken != STAGE_LEAKS;
 }
 
 bool
@@ -137,7 +148,8 @@ heap_app_free(struct heap_app *app)
 		return;
 	/* The second thread still reads the dump: the process ends with
 	 * it rather than wait. */
-	if (heap_app_busy(app))
+	if (atomic_load_explicit(&app->bg->stage, memory_order_acquire) !=
+	    STAGE_LEAKS)
 		return;
 	if (app->bg->started)
 		pthread_join(app->bg->thread, NULL);
@@ -397,6 +409,9 @@ heap_app_key(struct heap_app *app, int key)
 	switch (req) {
 	case REQ_QUIT:
 		app->quit = true;
+		return;
+	case REQ_REDRAW:
+		atomic_store(&app->bg->hold, false);
 		return;
 	case REQ_VIEW_NEXT:
 	case REQ_VIEW_PREV: {

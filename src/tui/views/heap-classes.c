@@ -119,7 +119,10 @@ build(struct classes_view *v)
 	v->names = xcalloc(v->n + 1, sizeof(char *));
 	for (i = 0; i < v->n; i++)
 		v->names[i] = row_at(v, i)->name;
-	v->table.sort = sort_cycle[v->sort];
+	/* Shallow stands in for retained until the dominators come. */
+	v->table.sort = sort_cycle[v->sort] == COL_RETAINED && !v->app->dom
+	                        ? COL_SHALLOW
+	                        : sort_cycle[v->sort];
 	v->table.sort_up = v->up;
 	v->serial = v->app->serial;
 	list_set_count(&v->list, v->n);
