@@ -92,8 +92,7 @@ static struct heap_field_row *
 add(struct heap_fields *f, size_t *cap, char *name, unsigned type)
 {
 	struct heap_field_row *r;
-	const char *t = type == HEAP_T_OBJECT ? "java.lang.Object"
-	                                      : heap_type_name(type);
+	const char *t = type == HEAP_T_OBJECT ? "object" : heap_type_name(type);
 
 	UTIL_GROW(f->rows, *cap, f->n + 1);
 	r = &f->rows[f->n++];

@@ -17,7 +17,7 @@
 
 struct heap_field_row {
 	char *name;       /* "count", "[3]"; the dump's, unescaped */
-	const char *type; /* "int", "java.lang.Object" for a reference */
+	const char *type; /* "int", "object" for a reference */
 	char value[40];   /* "12", "true", "null", "0x12c4a0" */
 	uint32_t object;  /* the object a reference names, or HEAP_NONE */
 };

@@ -106,5 +106,7 @@ heap_leaks_find(const struct heap_dump *d, const struct heap_dominators *dom,
 		(*out)[*n].object = s;
 		(*out)[(*n)++].why = why;
 	}
+	if (!*out)
+		*out = xcalloc(1, sizeof(**out));
 	free(kind);
 }

@@ -19,7 +19,8 @@ struct heap_leak {
 };
 
 /* Every suspect of d, in the order of the objects that make them (a
- * watcher, or the suspect itself), into *out (n of them; free it). */
+ * watcher, or the suspect itself), into *out (n of them, never NULL;
+ * free it). */
 void heap_leaks_find(const struct heap_dump *d,
                      const struct heap_dominators *dom, struct heap_leak **out,
                      size_t *n);

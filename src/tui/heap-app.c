@@ -131,7 +131,7 @@ heap_app_poll(struct heap_app *app)
 	if (stage >= STAGE_PATHS && !app->paths)
 		app->paths = &bg->paths;
 	if (stage >= STAGE_LEAKS && !app->leaks) {
-		app->leaks = bg->leaks ? bg->leaks : (struct heap_leak *)"";
+		app->leaks = bg->leaks;
 		app->nleaks = bg->nleaks;
 	}
 	bg->taken = stage;

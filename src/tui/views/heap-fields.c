@@ -93,7 +93,7 @@ field_cell(const struct object_view *v, size_t row, int col)
 	case F_FIELD:
 		return xstrdup(f->name);
 	case F_TYPE:
-		return xstrdup(f->object != HEAP_NONE ? "object" : f->type);
+		return xstrdup(f->type);
 	case F_VALUE:
 		return f->object != HEAP_NONE ? label(app, f->object)
 		                              : xstrdup(f->value);
