@@ -8,7 +8,8 @@
 # `leaks`; Duplicates against `report --duplicates`; and nothing cut on
 # any screen.  On leakcanary__leak_service_binder.hprof: Classes ->
 # Instances of LeakyService (against `paths -n 3`) -> its fields -> the
-# path to root (against `paths`), which goes through leakAllTheBinders.
+# path to root (against `paths`), which goes through leakAllTheBinders;
+# back with Esc, and a String field's text.
 # The first screen shows the counts while the dominators are computed
 # (a status says so).  Damaged and cut dumps: the viewer shows what was
 # read, every view opens, and q ends it with status 0.
@@ -157,9 +158,14 @@ if [ -f "$leak" ]; then
 		wait_for 'Instances' && wait_for 'row 1 of 3' &&
 			shot "walk.$size.instances"
 		keys Enter
-		wait_for 'hops from' && shot "walk.$size.fields"
+		wait_for 'hops* from' && shot "walk.$size.fields"
 		keys Enter
 		wait_for 'root sticky-class' && shot "walk.$size.path"
+		# Esc back to the fields; typed ahead of the screen, a search
+		# for a field and Enter open the String it names, its text.
+		keys Escape / mClassName Enter Enter
+		wait_for 'text  *"com.example.leakcanary.LeakyService"'
+		ok $? "$size: Esc, a field searched, its String's text"
 		keys q
 		wait_for 'EXIT:0'
 		printf 'instances\t%s\t%s\n' "$tmp/walk.$size.instances" \

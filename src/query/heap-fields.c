@@ -212,3 +212,79 @@ heap_fields_done(struct heap_fields *f)
 	free(f->rows);
 	memset(f, 0, sizeof(*f));
 }
+
+/* Put code unit u into buf at *at as UTF-8 (a lone surrogate as '?');
+ * false when it does not fit before end. */
+static bool
+put_utf8(char *buf, size_t *at, size_t end, unsigned u)
+{
+	char out[3];
+	size_t n = 0;
+
+	if (u >= 0xd800 && u < 0xe000)
+		u = '?';
+	if (u < 0x80) {
+		out[n++] = (char)u;
+	} else if (u < 0x800) {
+		out[n++] = (char)(0xc0 | u >> 6);
+		out[n++] = (char)(0x80 | (u & 0x3f));
+	} else {
+		out[n++] = (char)(0xe0 | u >> 12);
+		out[n++] = (char)(0x80 | (u >> 6 & 0x3f));
+		out[n++] = (char)(0x80 | (u & 0x3f));
+	}
+	if (*at + n > end)
+		return false;
+	memcpy(buf + *at, out, n);
+	*at += n;
+	return true;
+}
+
+bool
+heap_text_of(const struct heap_dump *d, uint32_t i, char *buf, size_t size)
+{
+	uint32_t a = i, from = 0, count = UINT32_MAX, len, k;
+	unsigned type, esize;
+	uint64_t v;
+	const unsigned char *rec, *p;
+	size_t at = 0;
+
+	if (size < 8)
+		return false;
+	if (heap_tag(d, i) == HEAP_INSTANCE) {
+		if (strcmp(d->classes[d->klass[i]].dump_name,
+		           "java.lang.String") != 0 ||
+		    !heap_field(d, i, "value", &type, &v) ||
+		    type != HEAP_T_OBJECT || (a = heap_find(d, v)) == HEAP_NONE)
+			return false;
+		if (heap_field(d, i, "offset", &type, &v) && type == HEAP_T_INT)
+			from = (uint32_t)v;
+		if (heap_field(d, i, "count", &type, &v) && type == HEAP_T_INT)
+			count = (uint32_t)v;
+	}
+	if (heap_tag(d, a) != HEAP_PRIMITIVE_ARRAY)
+		return false;
+	rec = d->data + d->offsets[a];
+	type = rec[1 + d->header.id_size + 8];
+	if (type != HEAP_T_CHAR && type != HEAP_T_BYTE)
+		return false;
+	esize = type == HEAP_T_CHAR ? 2 : 1;
+	len = heap_array_length(d, a);
+	p = rec + 1 + d->header.id_size + 9;
+	if (from > len)
+		from = len;
+	if (count > len - from)
+		count = len - from;
+	for (k = 0; k < count; k++) {
+		unsigned u = esize == 2 ? heap_u2(p + (size_t)(from + k) * 2)
+		                        : p[from + k];
+
+		if (!put_utf8(buf, &at, size - 4, u)) {
+			memcpy(buf + at, "...", 3);
+			at += 3;
+			break;
+		}
+	}
+	buf[at] = '\0';
+	return true;
+}

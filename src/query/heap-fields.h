@@ -9,6 +9,7 @@
 
 #include "model/heap.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,5 +36,12 @@ void heap_fields_of(struct heap_fields *f, const struct heap_dump *d,
                     uint32_t i);
 /* Release f. */
 void heap_fields_done(struct heap_fields *f);
+
+/* The text a java.lang.String instance i holds (its value array, from
+ * its offset for its count where it has them), or a char[] or byte[]
+ * array i, as UTF-8 into buf, ending in "..." when cut at size; false
+ * for other objects. */
+bool heap_text_of(const struct heap_dump *d, uint32_t i, char *buf,
+                  size_t size);
 
 #endif

@@ -198,6 +198,8 @@ state_of(struct heap_app *app, enum heap_view v)
 {
 	if (!app->state[v])
 		app->state[v] = views[v]->open(app);
+	if (views[v]->sync)
+		views[v]->sync(app->state[v], app);
 	return app->state[v];
 }
 

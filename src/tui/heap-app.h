@@ -97,6 +97,10 @@ struct heap_view_ops {
 	 * the rows again if the app's serial or selection moved on. */
 	void (*draw)(void *state, struct heap_app *app, struct canvas *c,
 	             int top, int height);
+	/* Build the rows again if the app's serial or selection moved on
+	 * (before a key is handled as before a draw: keys typed ahead of
+	 * the screen act on the rows they would have seen).  NULL: none. */
+	void (*sync)(void *state, struct heap_app *app);
 	/* A request the app does not handle itself: true when handled. */
 	bool (*handle)(void *state, struct heap_app *app, enum request req);
 	/* The list of rows, for moving, search and filter. */

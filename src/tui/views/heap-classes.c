@@ -165,8 +165,7 @@ classes_close(void *state)
 }
 
 static void
-classes_draw(void *state, struct heap_app *app, struct canvas *c, int top,
-             int height)
+classes_sync(void *state, struct heap_app *app)
 {
 	struct classes_view *v = state;
 
@@ -174,6 +173,15 @@ classes_draw(void *state, struct heap_app *app, struct canvas *c, int top,
 	 * dump's, so the kept cursor's name is still good. */
 	if (v->serial != app->serial)
 		build(v);
+}
+
+static void
+classes_draw(void *state, struct heap_app *app, struct canvas *c, int top,
+             int height)
+{
+	struct classes_view *v = state;
+
+	classes_sync(v, app);
 	heap_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
 	                "No object in this heap: y shows the next one");
 }
@@ -259,6 +267,7 @@ const struct heap_view_ops heap_classes_ops = {
         .open = classes_open,
         .close = classes_close,
         .draw = classes_draw,
+        .sync = classes_sync,
         .handle = classes_handle,
         .list = classes_list,
         .title = classes_title,

@@ -145,6 +145,15 @@ dominators_close(void *state)
 }
 
 static void
+dominators_sync(void *state, struct heap_app *app)
+{
+	struct dominators_view *v = state;
+
+	if (app->dom && !v->built)
+		build(v);
+}
+
+static void
 dominators_draw(void *state, struct heap_app *app, struct canvas *c, int top,
                 int height)
 {
@@ -157,8 +166,7 @@ dominators_draw(void *state, struct heap_app *app, struct canvas *c, int top,
 		            "Computing the dominators...", ROLE_NORMAL);
 		return;
 	}
-	if (!v->built)
-		build(v);
+	dominators_sync(v, app);
 	heap_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
 	                "No object is reachable from a GC root");
 }
@@ -259,6 +267,7 @@ const struct heap_view_ops heap_dominators_ops = {
         .open = dominators_open,
         .close = dominators_close,
         .draw = dominators_draw,
+        .sync = dominators_sync,
         .handle = dominators_handle,
         .list = dominators_list,
         .title = dominators_title,

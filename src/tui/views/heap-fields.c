@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { LABEL_SIZE = 512 };
+enum { LABEL_SIZE = 512, TEXT_SIZE = 1024 };
 
 enum { F_FIELD, F_TYPE, F_VALUE, F_RETAINED, F_NCOLS };
 static const struct heap_column field_columns[F_NCOLS] = {
@@ -44,7 +44,9 @@ struct object_view {
 	unsigned serial;
 	bool built;
 	struct heap_fields fields; /* Fields: row 0 opens the path */
-	uint32_t *path;            /* Path: root first */
+	char *text;     /* a String's or char array's text, or NULL */
+	size_t lead;    /* the rows before the fields: the path, the text */
+	uint32_t *path; /* Path: root first */
 	size_t npath;
 	bool no_path; /* computed, and no strong path reaches it */
 };
@@ -71,7 +73,7 @@ path_summary(const struct object_view *v)
 		return xstrdup("none: no strong path reaches it");
 	type = app->paths->root_type[path[0]];
 	free(path);
-	return xasprintf("%zu hops from a %s root", n - 1,
+	return xasprintf("%zu hop%s from a %s root", n - 1, n == 2 ? "" : "s",
 	                 heap_root_name(type));
 }
 
@@ -88,7 +90,14 @@ field_cell(const struct object_view *v, size_t row, int col)
 			return path_summary(v);
 		return xstrdup("");
 	}
-	f = &v->fields.rows[row - 1];
+	if (row < v->lead) {
+		if (col == F_FIELD)
+			return xstrdup("text");
+		if (col == F_VALUE)
+			return xasprintf("\"%s\"", v->text);
+		return xstrdup("");
+	}
+	f = &v->fields.rows[row - v->lead];
 	switch (col) {
 	case F_FIELD:
 		return xstrdup(f->name);
@@ -140,7 +149,7 @@ row_role(void *arg, size_t row)
 {
 	const struct object_view *v = arg;
 
-	return !v->is_path && row == 0 ? ROLE_SECTION : ROLE_NORMAL;
+	return !v->is_path && row < v->lead ? ROLE_SECTION : ROLE_NORMAL;
 }
 
 enum { FIELD_MAX = 24, TYPE_MAX = 7, REFERENCE_MAX = 32 };
@@ -151,7 +160,7 @@ widen(struct object_view *v)
 {
 	int col = v->is_path ? P_REFERENCE : F_FIELD;
 	int limit = v->is_path ? REFERENCE_MAX : FIELD_MAX;
-	size_t n = v->is_path ? v->npath : v->fields.n + 1, row;
+	size_t n = v->is_path ? v->npath : v->fields.n + v->lead, row;
 
 	for (row = 0; row < n; row++) {
 		char *s = cell(v, row, col);
@@ -181,15 +190,25 @@ build(struct object_view *v)
 	free(v->path);
 	v->path = NULL;
 	v->npath = 0;
+	free(v->text);
+	v->text = NULL;
+	v->lead = 1;
 	memcpy(v->cols, v->is_path ? path_columns : field_columns,
 	       (v->is_path ? P_NCOLS : F_NCOLS) * sizeof(*v->cols));
 	v->no_path = false;
 	v->object = app->object;
 	if (v->object != HEAP_NONE) {
-		if (!v->is_path)
+		char text[TEXT_SIZE];
+
+		if (!v->is_path) {
 			heap_fields_of(&v->fields, app->dump, v->object);
-		else if (app->paths && !heap_path_to(app->paths, v->object,
-		                                     &v->path, &v->npath))
+			if (heap_text_of(app->dump, v->object, text,
+			                 sizeof(text))) {
+				v->text = xstrdup(text);
+				v->lead = 2;
+			}
+		} else if (app->paths && !heap_path_to(app->paths, v->object,
+		                                       &v->path, &v->npath))
 			v->no_path = true;
 	}
 	v->serial = app->serial;
@@ -197,7 +216,7 @@ build(struct object_view *v)
 	widen(v);
 	list_set_count(&v->list, v->object == HEAP_NONE ? 0
 	                         : v->is_path           ? v->npath
-	                                                : v->fields.n + 1);
+	                                      : v->fields.n + v->lead);
 	list_reset(&v->list);
 	list_select(&v->list, keep);
 }
@@ -248,7 +267,17 @@ object_close(void *state)
 	list_done(&v->list);
 	heap_fields_done(&v->fields);
 	free(v->path);
+	free(v->text);
 	free(v);
+}
+
+static void
+object_sync(void *state, struct heap_app *app)
+{
+	struct object_view *v = state;
+
+	if (!v->built || v->object != app->object || v->serial != app->serial)
+		build(v);
 }
 
 static void
@@ -259,8 +288,7 @@ object_draw(void *state, struct heap_app *app, struct canvas *c, int top,
 	const char *empty = "No object selected: Enter on an instance, a "
 	                    "dominator or a leak opens one";
 
-	if (!v->built || v->object != app->object || v->serial != app->serial)
-		build(v);
+	object_sync(v, app);
 	if (v->object != HEAP_NONE && v->is_path)
 		empty = !app->paths  ? "Computing the shortest paths from the "
 		                       "GC roots..."
@@ -290,8 +318,8 @@ object_handle(void *state, struct heap_app *app, enum request req)
 	} else if (row == 0) {
 		heap_app_go(app, HEAP_VIEW_PATH, HEAP_NONE, v->object);
 		return true;
-	} else if (row - 1 < v->fields.n) {
-		o = v->fields.rows[row - 1].object;
+	} else if (row >= v->lead && row - v->lead < v->fields.n) {
+		o = v->fields.rows[row - v->lead].object;
 	}
 	if (o != HEAP_NONE)
 		heap_app_go(app, HEAP_VIEW_FIELDS, heap_row_of(app->dump, o),
@@ -339,6 +367,8 @@ object_status(void *state, const struct heap_app *app)
 	if (!v->is_path && row == 0)
 		return xstrdup("Enter: the shortest strong path from a GC "
 		               "root");
+	if (!v->is_path && row < v->lead)
+		return xstrdup(v->text);
 	if (!v->is_path && v->fields.elements > v->fields.n)
 		return xasprintf("%zu elements, the first %zu listed",
 		                 v->fields.elements, v->fields.n);
@@ -354,6 +384,7 @@ const struct heap_view_ops heap_fields_ops = {
         .open = fields_open,
         .close = object_close,
         .draw = object_draw,
+        .sync = object_sync,
         .handle = object_handle,
         .list = object_list,
         .title = object_title,
@@ -366,6 +397,7 @@ const struct heap_view_ops heap_path_ops = {
         .open = path_open,
         .close = object_close,
         .draw = object_draw,
+        .sync = object_sync,
         .handle = object_handle,
         .list = object_list,
         .title = object_title,

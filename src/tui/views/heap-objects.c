@@ -222,14 +222,22 @@ stale(const struct objects_view *v, const struct heap_app *app)
 }
 
 static void
+objects_sync(void *state, struct heap_app *app)
+{
+	struct objects_view *v = state;
+
+	if (stale(v, app))
+		build(v);
+}
+
+static void
 objects_draw(void *state, struct heap_app *app, struct canvas *c, int top,
              int height)
 {
 	struct objects_view *v = state;
 	const char *empty;
 
-	if (stale(v, app))
-		build(v);
+	objects_sync(v, app);
 	if (v->kind == HEAP_VIEW_INSTANCES)
 		empty = app->row == HEAP_NONE
 		                ? "No class selected: Enter on a class in "
@@ -303,6 +311,7 @@ const struct heap_view_ops heap_instances_ops = {
         .open = instances_open,
         .close = objects_close,
         .draw = objects_draw,
+        .sync = objects_sync,
         .handle = objects_handle,
         .list = objects_list,
         .title = objects_title,
@@ -315,6 +324,7 @@ const struct heap_view_ops heap_leaks_ops = {
         .open = leaks_open,
         .close = objects_close,
         .draw = objects_draw,
+        .sync = objects_sync,
         .handle = objects_handle,
         .list = objects_list,
         .title = objects_title,
@@ -327,6 +337,7 @@ const struct heap_view_ops heap_duplicates_ops = {
         .open = duplicates_open,
         .close = objects_close,
         .draw = objects_draw,
+        .sync = objects_sync,
         .handle = objects_handle,
         .list = objects_list,
         .title = objects_title,

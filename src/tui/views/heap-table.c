@@ -15,18 +15,6 @@
 
 enum { MAX_COLUMNS = 8 };
 
-/* The name column of t, or -1. */
-static int
-name_column(const struct heap_table *t)
-{
-	int i;
-
-	for (i = 0; i < t->ncols; i++)
-		if (t->cols[i].kind == COLUMN_NAME)
-			return i;
-	return -1;
-}
-
 /* Column i's title with its sort mark, a new string. */
 static char *
 head(const struct heap_table *t, const struct canvas *c, int i)
@@ -162,14 +150,17 @@ heap_table_draw(const struct heap_table *t, struct list *l, struct canvas *c,
 bool
 heap_table_match(const struct heap_table *t, size_t row, const regex_t *re)
 {
-	int n = name_column(t);
-	char *s;
-	bool hit;
+	bool hit = false;
+	int i;
 
-	if (n < 0)
-		return false;
-	s = t->cell(t->arg, row, n);
-	hit = regexec(re, s, 0, NULL, 0) == 0;
-	free(s);
+	for (i = 0; i < t->ncols && !hit; i++) {
+		char *s;
+
+		if (t->cols[i].kind == COLUMN_NUMBER)
+			continue;
+		s = t->cell(t->arg, row, i);
+		hit = regexec(re, s, 0, NULL, 0) == 0;
+		free(s);
+	}
 	return hit;
 }

@@ -46,7 +46,7 @@ struct heap_table {
 void heap_table_draw(const struct heap_table *t, struct list *l,
                      struct canvas *c, int top, int height, bool all,
                      const char *empty);
-/* Whether row's name cell matches re. */
+/* Whether row's name or text cells (not its numbers) match re. */
 bool heap_table_match(const struct heap_table *t, size_t row,
                       const regex_t *re);
 #endif
