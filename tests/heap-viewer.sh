@@ -11,7 +11,8 @@
 # path to root (against `paths`), which goes through leakAllTheBinders;
 # back with Esc, and a String field's text.
 # The first screen shows the counts while the dominators are computed
-# (a status says so).  Damaged and cut dumps: the viewer shows what was
+# (a status says so).  A class name holding terminal controls shows
+# escaped.  Damaged and cut dumps: the viewer shows what was
 # read, every view opens, and q ends it with status 0.
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -179,6 +180,22 @@ fi
 python3 "$screens" "$tmp/checks" >"$tmp/screens.out" 2>&1
 ok $? "$(wc -l <"$tmp/checks") screens equal the batch commands' rows, nothing cut"
 head -20 "$tmp/screens.out" | diag
+
+# A class named with terminal controls: shown escaped, the pane's title
+# never set by it.
+python3 - "$tmp/jvm.hprof" "$tmp/esc.hprof" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+old = b'com/example/Holder'
+new = old[:1] + b'\x1b[2J\x1b]0;PWNED\x07' + old[-3:]
+assert len(new) == len(old)
+open(sys.argv[2], 'wb').write(b.replace(old, new))
+PY
+start 80 24 "$tmp/esc.hprof"
+wait_for 'c\\x1B\[2J\\x1B\]0;PWNED\\x07der  '
+ok $([ $? -eq 0 ] && [ "$(tm display -p -t v '#{pane_title}')" != PWNED ] &&
+	echo 0 || echo 1) "a class name's controls are shown escaped"
+keys q
 
 # Hostile dumps: cut and damaged, never a crash; q ends the viewer.
 python3 - "$tmp/art.hprof" "$tmp" ${long:+many} <<'PY'
