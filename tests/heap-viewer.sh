@@ -5,15 +5,16 @@
 # against the batch commands (tests/heap-screens.py): the Classes rows
 # against `report`'s TSV, first and last, sorted by retained and by
 # shallow; the Dominators' top rows against `tree`; Leaks against
-# `leaks`; Duplicates against `report --duplicates`; and nothing cut on
-# any screen.  On leakcanary__leak_service_binder.hprof: Classes ->
-# Instances of LeakyService (against `paths -n 3`) -> its fields -> the
-# path to root (against `paths`), which goes through leakAllTheBinders;
-# back with Esc, and a String field's text.
-# The first screen shows the counts while the dominators are computed
-# (a status says so).  A class name holding terminal controls shows
-# escaped.  Damaged and cut dumps: the viewer shows what was
-# read, every view opens, and q ends it with status 0.
+# `leaks`; Duplicates against `report --duplicates`; nothing cut on any
+# screen; `w` on Classes writes report's every row.  On
+# leakcanary__leak_service_binder.hprof: Classes -> Instances of
+# LeakyService (against `paths -n 3`) -> its fields -> the path to root
+# (against `paths`), which goes through leakAllTheBinders; back with
+# Esc, and a String field's text.  The first screen shows the counts
+# while the dominators are computed (a status says so).  A class name
+# holding terminal controls shows escaped.  Damaged and cut dumps: the
+# viewer shows what was read, every view opens, and q ends it with
+# status 0.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -114,6 +115,14 @@ for dump in $dumps; do
 			continue
 		fi
 		shot "$s.classes"
+		if [ "$size" = 80x24 ]; then
+			# w writes every row, the same as report's.
+			keys w "$tmp/$n.w.tsv" Enter
+			wait_for 'wrote [0-9]* rows'
+			tail -n +2 "$tmp/$n.w.tsv" >"$tmp/$n.w.rows"
+			tail -n +2 "$tmp/$n.report" | cmp -s - "$tmp/$n.w.rows"
+			ok $? "$(basename "$dump"): w writes report's rows"
+		fi
 		keys G
 		wait_for "row [0-9]* of" && shot "$s.classes-end"
 		keys s g

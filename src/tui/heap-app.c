@@ -16,6 +16,7 @@
 #include "util/alloc.h"
 #include "util/thread.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -291,6 +292,42 @@ search(struct heap_app *app, int dir)
 		heap_app_message(app, false, "match %zu of %zu", nth, total);
 }
 
+/* Write the view's rows to path: TSV when it ends in .tsv, else text. */
+static void
+write_view(struct heap_app *app, const char *path)
+{
+	const struct heap_view_ops *v = views[app->view];
+	size_t len = strlen(path);
+	struct table *t = v->rows ? v->rows(state_of(app, app->view)) : NULL;
+	FILE *f;
+	int err = 0;
+
+	if (!t) {
+		heap_app_message(app, true, "this view has no rows to write");
+		return;
+	}
+	errno = 0;
+	if (!(f = fopen(path, "w"))) {
+		err = errno;
+	} else {
+		table_print(t, f,
+		            len > 4 && strcmp(path + len - 4, ".tsv") == 0
+		                    ? TABLE_TSV
+		                    : TABLE_TEXT);
+		if (fflush(f) != 0 || ferror(f))
+			err = errno ? errno : EIO;
+		if (fclose(f) != 0 && !err)
+			err = errno;
+	}
+	if (err)
+		heap_app_message(app, true, "cannot write %s: %s", path,
+		                 strerror(err));
+	else
+		heap_app_message(app, false, "wrote %zu rows to %s",
+		                 table_nrows(t), path);
+	table_free(t);
+}
+
 /* The pattern typed is done: search or filter with it. */
 static void
 prompt_done(struct heap_app *app)
@@ -304,6 +341,11 @@ prompt_done(struct heap_app *app)
 	char kind = app->prompt;
 
 	app->prompt = 0;
+	if (kind == 'w') {
+		if (app->input_len)
+			write_view(app, app->input);
+		return;
+	}
 	if (kind == '&' && !app->input_len) {
 		if (l)
 			list_keep(l, NULL);
@@ -444,7 +486,10 @@ heap_app_key(struct heap_app *app, int key)
 		return;
 	case REQ_SEARCH:
 	case REQ_FILTER:
-		app->prompt = req == REQ_SEARCH ? '/' : '&';
+	case REQ_WRITE_VIEW:
+		app->prompt = req == REQ_SEARCH   ? '/'
+		              : req == REQ_FILTER ? '&'
+		                                  : 'w';
 		app->input_len = 0;
 		app->input[0] = '\0';
 		return;
@@ -511,7 +556,9 @@ draw_status(struct heap_app *app, struct canvas *c)
 
 	canvas_fill(c, 0, y, c->width, " ", ROLE_STATUS);
 	if (app->prompt) {
-		text = xasprintf("%c%s", app->prompt, app->input);
+		text = app->prompt == 'w'
+		               ? xasprintf("write to: %s", app->input)
+		               : xasprintf("%c%s", app->prompt, app->input);
 		canvas_text(c, 0, y, c->width, text, ROLE_STATUS);
 		free(text);
 		return;
@@ -579,7 +626,6 @@ heap_app_draw(struct heap_app *app, struct canvas *c)
 		return;
 	}
 	draw_title(app, c);
-	app->page = c->height - 3;
 	views[app->view]->draw(state_of(app, app->view), app, c, 1,
 	                       c->height - 3);
 	draw_status(app, c);

@@ -19,6 +19,7 @@
 #include "query/heap-histogram.h"
 #include "query/heap-leaks.h"
 #include "query/heap-paths.h"
+#include "text/table.h"
 #include "tui/canvas.h"
 #include "tui/list.h"
 #include "tui/request.h"
@@ -84,7 +85,6 @@ struct heap_app {
 	bool message_warn;
 	bool all_columns;
 	bool quit;
-	int page; /* the rows a view shows, at the last draw */
 };
 
 /* What a view does; each is a file of tui/views/heap-*.c. */
@@ -105,6 +105,8 @@ struct heap_view_ops {
 	bool (*handle)(void *state, struct heap_app *app, enum request req);
 	/* The list of rows, for moving, search and filter. */
 	struct list *(*list)(void *state);
+	/* The rows shown as a new table, for `w`; NULL: none. */
+	struct table *(*rows)(void *state);
 	/* What the title adds after the view's name (a new string) or
 	 * NULL. */
 	char *(*title)(void *state, const struct heap_app *app);

@@ -234,6 +234,14 @@ classes_handle(void *state, struct heap_app *app, enum request req)
 	}
 }
 
+static struct table *
+classes_rows(void *state)
+{
+	struct classes_view *v = state;
+
+	return heap_table_rows(&v->table, &v->list);
+}
+
 static struct list *
 classes_list(void *state)
 {
@@ -270,6 +278,7 @@ const struct heap_view_ops heap_classes_ops = {
         .sync = classes_sync,
         .handle = classes_handle,
         .list = classes_list,
+        .rows = classes_rows,
         .title = classes_title,
         .status = classes_status,
 };

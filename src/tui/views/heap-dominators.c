@@ -231,6 +231,14 @@ dominators_handle(void *state, struct heap_app *app, enum request req)
 	}
 }
 
+static struct table *
+dominators_rows(void *state)
+{
+	struct dominators_view *v = state;
+
+	return heap_table_rows(&v->table, &v->list);
+}
+
 static struct list *
 dominators_list(void *state)
 {
@@ -270,6 +278,7 @@ const struct heap_view_ops heap_dominators_ops = {
         .sync = dominators_sync,
         .handle = dominators_handle,
         .list = dominators_list,
+        .rows = dominators_rows,
         .title = dominators_title,
         .status = dominators_status,
 };

@@ -329,6 +329,14 @@ object_handle(void *state, struct heap_app *app, enum request req)
 	return true;
 }
 
+static struct table *
+object_rows(void *state)
+{
+	struct object_view *v = state;
+
+	return heap_table_rows(&v->table, &v->list);
+}
+
 static struct list *
 object_list(void *state)
 {
@@ -387,6 +395,7 @@ const struct heap_view_ops heap_fields_ops = {
         .sync = object_sync,
         .handle = object_handle,
         .list = object_list,
+        .rows = object_rows,
         .title = object_title,
         .status = object_status,
 };
@@ -400,6 +409,7 @@ const struct heap_view_ops heap_path_ops = {
         .sync = object_sync,
         .handle = object_handle,
         .list = object_list,
+        .rows = object_rows,
         .title = object_title,
         .status = object_status,
 };

@@ -40,6 +40,7 @@ static const struct {
         {REQ_SEARCH_NEXT, "next match"},
         {REQ_SEARCH_PREV, "previous match"},
         {REQ_FILTER, "only the rows matching a pattern (empty: all)"},
+        {REQ_WRITE_VIEW, "write the rows to a file (TSV if it ends in .tsv)"},
         {REQ_QUIT, "quit"},
 };
 

@@ -271,6 +271,14 @@ objects_handle(void *state, struct heap_app *app, enum request req)
 	return true;
 }
 
+static struct table *
+objects_rows(void *state)
+{
+	struct objects_view *v = state;
+
+	return heap_table_rows(&v->table, &v->list);
+}
+
 static struct list *
 objects_list(void *state)
 {
@@ -314,6 +322,7 @@ const struct heap_view_ops heap_instances_ops = {
         .sync = objects_sync,
         .handle = objects_handle,
         .list = objects_list,
+        .rows = objects_rows,
         .title = objects_title,
         .status = objects_status,
 };
@@ -327,6 +336,7 @@ const struct heap_view_ops heap_leaks_ops = {
         .sync = objects_sync,
         .handle = objects_handle,
         .list = objects_list,
+        .rows = objects_rows,
         .title = objects_title,
         .status = objects_status,
 };
@@ -340,6 +350,7 @@ const struct heap_view_ops heap_duplicates_ops = {
         .sync = objects_sync,
         .handle = objects_handle,
         .list = objects_list,
+        .rows = objects_rows,
         .title = objects_title,
         .status = objects_status,
 };

@@ -164,3 +164,30 @@ heap_table_match(const struct heap_table *t, size_t row, const regex_t *re)
 	}
 	return hit;
 }
+
+struct table *
+heap_table_rows(const struct heap_table *t, const struct list *l)
+{
+	const char *names[MAX_COLUMNS];
+	enum table_kind kinds[MAX_COLUMNS];
+	struct table *out;
+	size_t row;
+	int i;
+
+	for (i = 0; i < t->ncols; i++) {
+		names[i] = t->cols[i].title;
+		kinds[i] = t->cols[i].kind == COLUMN_NUMBER ? TABLE_NUMBER
+		                                            : TABLE_STRING;
+	}
+	out = table_new((size_t)t->ncols, names, kinds);
+	for (row = list_first(l); row < l->count; row = list_next(l, row)) {
+		table_row(out);
+		for (i = 0; i < t->ncols; i++) {
+			char *s = t->cell(t->arg, row, i);
+
+			table_str(out, s);
+			free(s);
+		}
+	}
+	return out;
+}

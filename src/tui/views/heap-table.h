@@ -8,6 +8,7 @@
 #ifndef TRACETUI_HEAP_TABLE_H
 #define TRACETUI_HEAP_TABLE_H
 
+#include "text/table.h"
 #include "tui/canvas.h"
 #include "tui/columns.h"
 #include "tui/list.h"
@@ -49,4 +50,7 @@ void heap_table_draw(const struct heap_table *t, struct list *l,
 /* Whether row's name or text cells (not its numbers) match re. */
 bool heap_table_match(const struct heap_table *t, size_t row,
                       const regex_t *re);
+/* The rows l shows, as a new table of t's cells, for `w`. */
+struct table *heap_table_rows(const struct heap_table *t, const struct list *l);
+
 #endif
