@@ -194,6 +194,47 @@ set_open(struct dominators_view *v, size_t row, bool open)
 	list_set_count(&v->list, v->n);
 }
 
+enum { EXPAND_ALL_MAX = 10000, HOT_PERCENT = 80 };
+
+/* Open row and every row under it, until EXPAND_ALL_MAX rows were
+ * added. */
+static void
+expand_all(struct dominators_view *v, size_t row)
+{
+	size_t start = v->n, r;
+
+	set_open(v, row, true);
+	for (r = row + 1; r < v->n && v->rows[r].depth > v->rows[row].depth;
+	     r++) {
+		if (v->n - start >= EXPAND_ALL_MAX)
+			break;
+		set_open(v, r, true);
+	}
+}
+
+/* Open the row and, while its largest child keeps HOT_PERCENT of what
+ * it retains, that child; the cursor on the last one opened. */
+static void
+expand_hot(struct dominators_view *v, size_t row)
+{
+	const struct heap_dominators *dom = v->app->dom;
+
+	for (;;) {
+		uint32_t o = v->rows[row].node;
+
+		if (!has_children(dom, o))
+			break;
+		set_open(v, row, true);
+		list_select(&v->list, row);
+		/* Children are by retained size: the first is the largest. */
+		if ((double)dom->retained[v->rows[row + 1].node] * 100.0 <
+		    (double)dom->retained[o] * HOT_PERCENT)
+			break;
+		row++;
+		list_select(&v->list, row);
+	}
+}
+
 static bool
 dominators_handle(void *state, struct heap_app *app, enum request req)
 {
@@ -225,6 +266,12 @@ dominators_handle(void *state, struct heap_app *app, enum request req)
 	case REQ_ENTER:
 		heap_app_go(app, HEAP_VIEW_FIELDS, heap_row_of(app->dump, o),
 		            o);
+		return true;
+	case REQ_EXPAND_ALL:
+		expand_all(v, row);
+		return true;
+	case REQ_EXPAND_HOT:
+		expand_hot(v, row);
 		return true;
 	default:
 		return false;
@@ -271,7 +318,7 @@ dominators_status(void *state, const struct heap_app *app)
 
 const struct heap_view_ops heap_dominators_ops = {
         .name = "Dominators",
-        .hints = "l/h:open/close  Enter:fields",
+        .hints = "l/h:open/close  e:hot path  Enter:fields",
         .open = dominators_open,
         .close = dominators_close,
         .draw = dominators_draw,

@@ -25,6 +25,8 @@ static const struct {
         {REQ_ENTER, "open: instances, fields, a reference, the path"},
         {REQ_EXPAND, "dominators: open the row (elsewhere as Enter)"},
         {REQ_COLLAPSE, "dominators: close the row, or go to its parent"},
+        {REQ_EXPAND_HOT, "dominators: open while a child keeps 80%"},
+        {REQ_EXPAND_ALL, "dominators: open all under the row (10000 rows)"},
         {REQ_BACK_OUT, "go back to where Enter came from"},
         {REQ_HISTORY_BACK, "back in the navigation history"},
         {REQ_HISTORY_FORWARD, "forward in the navigation history"},
