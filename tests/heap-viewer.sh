@@ -12,9 +12,9 @@
 # (against `paths`), which goes through leakAllTheBinders; back with
 # Esc, and a String field's text; e down the dominators' hot path.  The first screen shows the counts
 # while the dominators are computed (a status says so).  A class name
-# holding terminal controls shows escaped.  Damaged and cut dumps: the
-# viewer shows what was read, every view opens, and q ends it with
-# status 0.
+# holding terminal controls shows escaped.  While the dump loads, its
+# line shows and q quits.  Damaged and cut dumps: the viewer shows what
+# was read, every view opens, and q ends it with status 0.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -195,6 +195,16 @@ fi
 python3 "$screens" "$tmp/checks" >"$tmp/screens.out" 2>&1
 ok $? "$(wc -l <"$tmp/checks") screens equal the batch commands' rows, nothing cut"
 head -20 "$tmp/screens.out" | diag
+
+# The load: its line while it reads (held by TRACETUI_TEST_HOLD_LOAD),
+# and q ends the viewer at once, with status 0.
+hold=TRACETUI_TEST_HOLD_LOAD=1
+start 80 24 "$tmp/art.hprof"
+hold=
+wait_for 'reading .*art.hprof'
+keys q
+wait_for 'EXIT:0'
+ok $? "the load's line shows, and q ends the viewer during it"
 
 # A class named with terminal controls: shown escaped, the pane's title
 # never set by it.

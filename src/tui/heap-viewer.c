@@ -34,6 +34,7 @@ struct heap_load {
 	const struct mapping *map;
 	atomic_uint_fast64_t done, total;
 	atomic_bool over;
+	bool hold;              /* TRACETUI_TEST_HOLD_LOAD */
 	struct heap_dump *dump; /* read only once over is set */
 	struct trace_error err;
 	pthread_t thread;
@@ -53,6 +54,10 @@ load(void *arg)
 {
 	struct heap_load *l = arg;
 
+	/* For the tests: a load that never ends, so that its line and q
+	 * are seen however fast the machine. */
+	while (l->hold)
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
 	l->dump = heap_dump_open(l->path, l->map, on_progress, l, &l->err);
 	atomic_store_explicit(&l->over, true, memory_order_release);
 	return NULL;
@@ -83,8 +88,10 @@ read_dump(const struct cmd_opts *opts, int *status)
 
 	l->path = path;
 	l->map = opts->names;
+	l->hold = getenv("TRACETUI_TEST_HOLD_LOAD") != NULL;
 	*status = CMD_OK;
 	if (!term_wait_begin() || !util_thread_start(&l->thread, load, l)) {
+		l->hold = false; /* no thread: nothing to wait beside */
 		load(l);
 	} else {
 		while (!atomic_load_explicit(&l->over, memory_order_acquire)) {
