@@ -3,8 +3,8 @@
 # the dumps of $SHARED_HEAPDUMPS (skipped when absent) and on dumps
 # tests/heap-gen.py writes (Android with planted leaks, JVM).  Its screens
 # against the batch commands (tests/heap-screens.py): the Classes rows
-# against `report`'s TSV, first and last, sorted by retained and by
-# shallow; the Dominators' top rows against `tree`; Leaks against
+# against `report`'s TSV, first and last, sorted by retained, by
+# shallow (s) and by instances (a click on its header); the Dominators' top rows against `tree`; Leaks against
 # `leaks`; Duplicates against `report --duplicates`; nothing cut on any
 # screen; `w` on Classes writes report's every row.  On
 # leakcanary__leak_service_binder.hprof: Classes -> Instances of
@@ -101,6 +101,8 @@ for dump in $dumps; do
 	"$TRACETUI" report --format tsv "$dump" >"$tmp/$n.report" 2>/dev/null
 	"$TRACETUI" report --format tsv -s shallow "$dump" \
 		>"$tmp/$n.shallow" 2>/dev/null
+	"$TRACETUI" report --format tsv -s instances "$dump" \
+		>"$tmp/$n.instances" 2>/dev/null
 	"$TRACETUI" tree --min-pct 0 --format tsv "$dump" \
 		>"$tmp/$n.tree" 2>/dev/null
 	"$TRACETUI" leaks "$dump" >"$tmp/$n.leaks" 2>/dev/null
@@ -133,6 +135,14 @@ for dump in $dumps; do
 		wait_for 'Leaks' && shot "$s.leaks"
 		keys 7
 		wait_for 'Duplicates' && shot "$s.duplicates"
+		# A click on the Instances header sorts by it.
+		keys 1
+		wait_for 'Classes'
+		x=$(sed -n 2p "$tmp/$s.classes" |
+			awk '{ print index($0, "Instances") + 1 }')
+		keys -l "$(printf '\033[<0;%d;2M\033[<0;%d;2m' "$x" "$x")"
+		wait_for 'Instances▼\|Instancesv' &&
+			shot "$s.classes-instances"
 		keys '?'
 		wait_for 'Views (Tab' && shot "$s.help"
 		keys q
@@ -144,6 +154,8 @@ for dump in $dumps; do
 			"$tmp/$n.report" >>"$tmp/checks"
 		printf 'classes\t%s\t%s\n' "$tmp/$s.classes-shallow" \
 			"$tmp/$n.shallow" >>"$tmp/checks"
+		printf 'classes\t%s\t%s\n' "$tmp/$s.classes-instances" \
+			"$tmp/$n.instances" >>"$tmp/checks"
 		printf 'dominators\t%s\t%s\n' "$tmp/$s.dominators" \
 			"$tmp/$n.tree" >>"$tmp/checks"
 		printf 'leaks\t%s\t%s\n' "$tmp/$s.leaks" "$tmp/$n.leaks" \

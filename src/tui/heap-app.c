@@ -212,6 +212,20 @@ heap_app_list(struct heap_app *app)
 	return views[app->view]->list ? views[app->view]->list(state) : NULL;
 }
 
+void
+heap_app_mouse(struct heap_app *app, const struct mouse_event *ev)
+{
+	void *state = state_of(app, app->view);
+	struct list *l = heap_app_list(app);
+
+	if (app->prompt)
+		return;
+	if (views[app->view]->mouse && views[app->view]->mouse(state, app, ev))
+		return;
+	if (l && list_mouse(l, ev) == LIST_AGAIN)
+		heap_app_key(app, TKEY_ENTER);
+}
+
 static void
 show(struct heap_app *app, const struct heap_place *p)
 {

@@ -22,6 +22,7 @@
 #include "text/table.h"
 #include "tui/canvas.h"
 #include "tui/list.h"
+#include "tui/mouse.h"
 #include "tui/request.h"
 
 #include <regex.h>
@@ -105,6 +106,10 @@ struct heap_view_ops {
 	bool (*handle)(void *state, struct heap_app *app, enum request req);
 	/* The list of rows, for moving, search and filter. */
 	struct list *(*list)(void *state);
+	/* A mouse event the list does not take (a click on a header):
+	 * true when handled.  NULL: none. */
+	bool (*mouse)(void *state, struct heap_app *app,
+	              const struct mouse_event *ev);
 	/* The rows shown as a new table, for `w`; NULL: none. */
 	struct table *(*rows)(void *state);
 	/* What the title adds after the view's name (a new string) or
@@ -136,6 +141,9 @@ void heap_app_draw(struct heap_app *app, struct canvas *c);
 
 /* The list of the view shown, or NULL. */
 struct list *heap_app_list(struct heap_app *app);
+/* A mouse event: the view's (a header clicked) or its list's (a row
+ * selected, opened when clicked again; the wheel scrolls). */
+void heap_app_mouse(struct heap_app *app, const struct mouse_event *ev);
 /* Show view, the selection row and object (HEAP_NONE: as they are), as
  * a new place in the history. */
 void heap_app_go(struct heap_app *app, enum heap_view view, uint32_t row,

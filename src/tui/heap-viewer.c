@@ -148,20 +148,6 @@ locale_is_utf8(void)
 	return cs && (strcmp(cs, "UTF-8") == 0 || strcmp(cs, "utf8") == 0);
 }
 
-/* A mouse event on the view's list: a click selects, a click on the
- * selected row opens it, the wheel scrolls. */
-static void
-mouse(struct heap_app *app)
-{
-	struct mouse_event ev;
-	struct list *l;
-
-	term_mouse(&ev);
-	l = heap_app_list(app);
-	if (l && list_mouse(l, &ev) == LIST_AGAIN)
-		heap_app_key(app, TKEY_ENTER);
-}
-
 int
 heap_viewer_run(const struct cmd_opts *opts)
 {
@@ -217,7 +203,10 @@ heap_viewer_run(const struct cmd_opts *opts)
 		if (key == TKEY_NONE)
 			break;
 		if (key == TKEY_MOUSE) {
-			mouse(app);
+			struct mouse_event ev;
+
+			term_mouse(&ev);
+			heap_app_mouse(app, &ev);
 			continue;
 		}
 		if (key == TKEY_RESIZE) {

@@ -242,6 +242,25 @@ classes_rows(void *state)
 	return heap_table_rows(&v->table, &v->list);
 }
 
+/* A click on a header sorts by its column (again: the other way). */
+static bool
+classes_mouse(void *state, struct heap_app *app, const struct mouse_event *ev)
+{
+	struct classes_view *v = state;
+	int col = heap_table_header_at(&v->table, ev->x, ev->y), k;
+
+	(void)app;
+	if (ev->kind != MOUSE_PRESS || ev->button != 0 || col < 0)
+		return false;
+	for (k = 0; k < 4; k++)
+		if (sort_cycle[k] == col) {
+			v->up = k == v->sort && !v->up;
+			v->sort = k;
+			build(v);
+		}
+	return true;
+}
+
 static struct list *
 classes_list(void *state)
 {
@@ -278,6 +297,7 @@ const struct heap_view_ops heap_classes_ops = {
         .sync = classes_sync,
         .handle = classes_handle,
         .list = classes_list,
+        .mouse = classes_mouse,
         .rows = classes_rows,
         .title = classes_title,
         .status = classes_status,

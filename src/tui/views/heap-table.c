@@ -10,10 +10,11 @@
 #include "text/width.h"
 #include "util/alloc.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_COLUMNS = 8 };
+enum { MAX_COLUMNS = 8 }; /* as struct heap_table's laid */
 
 /* Column i's title with its sort mark, a new string. */
 static char *
@@ -96,8 +97,8 @@ draw_cell(const struct heap_table *t, struct canvas *c,
 }
 
 void
-heap_table_draw(const struct heap_table *t, struct list *l, struct canvas *c,
-                int top, int height, bool all, const char *empty)
+heap_table_draw(struct heap_table *t, struct list *l, struct canvas *c, int top,
+                int height, bool all, const char *empty)
 {
 	struct column cols[MAX_COLUMNS];
 	int body = height - 1, y, i;
@@ -105,6 +106,8 @@ heap_table_draw(const struct heap_table *t, struct list *l, struct canvas *c,
 
 	list_layout(l, body > 0 ? (size_t)body : 0);
 	lay_out(t, l, c, cols, body, all);
+	memcpy(t->laid, cols, (size_t)t->ncols * sizeof(*cols));
+	t->header_y = top;
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0; i < t->ncols; i++) {
 		char *h;
@@ -145,6 +148,17 @@ heap_table_draw(const struct heap_table *t, struct list *l, struct canvas *c,
 			free(s);
 		}
 	}
+}
+
+int
+heap_table_header_at(const struct heap_table *t, int x, int y)
+{
+	size_t i;
+
+	if (y != t->header_y || !t->ncols)
+		return -1;
+	i = columns_at(t->laid, (size_t)t->ncols, x);
+	return i == SIZE_MAX ? -1 : (int)i;
 }
 
 bool

@@ -39,14 +39,20 @@ struct heap_table {
 	 * normal). */
 	enum role (*role)(void *arg, size_t row);
 	void *arg;
+	/* Where the last draw put the columns and the header, for the
+	 * mouse. */
+	struct column laid[8];
+	int header_y;
 };
+
+/* The column whose header (as last drawn) is at x, y, or -1. */
+int heap_table_header_at(const struct heap_table *t, int x, int y);
 
 /* Draw t's header on row top and list l's rows below it, in height
  * rows; `all` lays every column that fits out beside short names (m).
  * What says there is nothing to show, when l has no rows: empty. */
-void heap_table_draw(const struct heap_table *t, struct list *l,
-                     struct canvas *c, int top, int height, bool all,
-                     const char *empty);
+void heap_table_draw(struct heap_table *t, struct list *l, struct canvas *c,
+                     int top, int height, bool all, const char *empty);
 /* Whether row's name or text cells (not its numbers) match re. */
 bool heap_table_match(const struct heap_table *t, size_t row,
                       const regex_t *re);
