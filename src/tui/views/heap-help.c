@@ -104,6 +104,13 @@ help_open(struct heap_app *app)
 				              request_table[k].keys,
 				              keys[i].help));
 	add(v, ROLE_NORMAL, xstrdup(""));
+	add(v, ROLE_SECTION, xstrdup("Mouse (off with --no-mouse)"));
+	add(v, ROLE_NORMAL,
+	    xstrdup("  click              select the row; again: open it"));
+	add(v, ROLE_NORMAL,
+	    xstrdup("  click a header     classes: sort by its column"));
+	add(v, ROLE_NORMAL, xstrdup("  wheel              scroll 3 rows"));
+	add(v, ROLE_NORMAL, xstrdup(""));
 	add(v, ROLE_SECTION, xstrdup("Numbers"));
 	add(v, ROLE_NORMAL,
 	    xstrdup("  Bytes, as `report`, `tree` and `paths` print them. "
