@@ -100,10 +100,11 @@ heap_app_new(struct heap_dump *d, const char *path)
 	             getenv("TRACETUI_TEST_HOLD_DOMINATORS") != NULL);
 	app->bg->started =
 	        util_thread_start(&app->bg->thread, background, app->bg);
-	if (!app->bg->started)
+	if (!app->bg->started) {
+		/* No second thread: everything now, held or not. */
 		atomic_store(&app->bg->hold, false);
-	if (!app->bg->started)
 		background(app->bg);
+	}
 	heap_app_poll(app);
 	heap_app_go(app, HEAP_VIEW_CLASSES, HEAP_NONE, HEAP_NONE);
 	return app;
