@@ -77,7 +77,8 @@ bar_next(const struct bar_walk *w, uint32_t *x, uint32_t *r, size_t d,
 	if (calltree_end(w->tree, *r, w->k) != e)
 		return false; /* sampled on without it */
 	nr = timeline_first_from(w->tl, w->t, e);
-	if (nr == CALL_NONE || calltree_depth(w->tree, nr) != 0)
+	/* A root that lasts nothing is its own next: the bar stops. */
+	if (nr == CALL_NONE || nr <= *r || calltree_depth(w->tree, nr) != 0)
 		return false;
 	if (!root_holds(w, nr, d, pm)) {
 		*end = calltree_start(w->tree, nr, w->k);
