@@ -242,7 +242,11 @@ on_property(void *ctx, const char *key, const char *value)
 
 	UTIL_GROW(tree->properties, b->props_cap, tree->nproperties + 1);
 	p = &tree->properties[tree->nproperties++];
-	p->key = arena_str(tree, key);
+	/* A key like the one before shares its copy: a recording's
+	 * threads say a property each. */
+	p->key = tree->nproperties > 1 && strcmp(p[-1].key, key) == 0
+	                 ? p[-1].key
+	                 : arena_str(tree, key);
 	p->value = arena_str(tree, value);
 	if (strcmp(key, "data-file-overflow") == 0)
 		tree->anomalies.data_file_overflow = strcmp(value, "true") == 0;
