@@ -504,8 +504,9 @@ struct event_sums {
 	uint32_t tid, t;
 	struct thread_state *st;
 	/* With the header's threads_in_turn: the model's sums of the
-	 * threads finished so far (tree->sums), and room for them. */
-	size_t sums_cap;
+	 * threads finished so far (tree->sums), room for them, and how
+	 * many of them are zeroed. */
+	size_t sums_cap, sums_zeroed;
 };
 /* Sum one event of the sink; false when it cannot be summed.  (The hook
  * sum_event.) */
