@@ -138,14 +138,16 @@ simpleperf_bench() {
 # as simpleperf writes one): 1,024 event types and 2,000 Thread records
 # (one sample), info; 1,024 event types and 20,000 one-sample threads,
 # report and info; SP_THREADS (1,000,000) one-sample threads, report,
-# info and tree, each peak against the file (the limit: 20 times).
-# Memory should grow with the threads, not with threads times types.
+# info, tree and the viewer's load (bench/keys with no keys: the sums,
+# the first screen, the model taken over), each peak against the file
+# (the limit: 20 times).  Memory should grow with the threads, not with
+# threads times types.
 simpleperf_threads_bench() {
 	gen="$builddir/tests/unit-simpleperf"
 	[ -x "$gen" ] || return 0
 	n=${SP_THREADS:-1000000}
 	for spec in "1 2000 1024 info" "20000 0 1024 report info" \
-		"$n 0 1 report info tree"; do
+		"$n 0 1 report info tree viewer"; do
 		set -- $spec
 		big="$out/simpleperf-threads.trace"
 		"$gen" --write-threads "$big" "$1" "$2" "$3"
@@ -154,7 +156,12 @@ simpleperf_threads_bench() {
 			"$2 Thread records: $size bytes"
 		shift 3
 		for c in "$@"; do
-			r=$("$measure" 1 "$tracetui" $c "$big")
+			if [ "$c" = viewer ]; then
+				[ -x "$builddir/bench/keys" ] || continue
+				r=$("$measure" 1 "$builddir/bench/keys" "$big" 0)
+			else
+				r=$("$measure" 1 "$tracetui" $c "$big")
+			fi
 			echo "$c $r" | awk -v size="$size" '{
 				for (k = 2; k <= NF; k++) {
 					split($k, kv, "=")

@@ -27,7 +27,8 @@
 # one and a half times its size and 8 MB (measured where /usr/bin/time
 # can; not under AddressSanitizer).  One of 1,024 event types and 10,000
 # threads: report, info and tree in 60 MB of address space, and its sums
-# the model's; one of 100,000 one-sample threads: report in 120 MB.
+# the model's; one of 100,000 one-sample threads: report, info and
+# tree in 80 MB.
 # - against tests/simpleperf-read.py, a reader of its own written from
 #   the format alone (without python3: skipped): every recording's
 #   frames, from the first sample of any event type whose stack holds
@@ -349,18 +350,33 @@ if ! asan_built "$TRACETUI"; then
 	ok $bad "1,024 event types, 10,000 threads: summed as report loads it, the model's profile"
 	rm -f "$tmp/types.trace"
 	# A thread's sums are handed on when the next thread's samples
-	# begin, its state freed: 100,000 one-sample threads (1.8 MB) are
-	# summed in 120 MB of address space (with every state kept to the
-	# end, 180 MB).
+	# begin, its state freed, its rows and links packed: 100,000
+	# one-sample threads (1.8 MB) are summed in 80 MB of address space
+	# (with every state kept to the end, 180 MB; with their sums as
+	# they grew, 100 MB).  The model settles each thread's calls in
+	# turn too: info and tree in 80 MB (160 MB with every state kept).
 	"$UNIT" --write-threads "$tmp/threads.trace" 100000 0 1
-	(ulimit -v 120000 2>/dev/null
+	(ulimit -v 80000 2>/dev/null
 		TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" report \
 			-f tsv "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	ok "$([ $rc -eq 0 ] &&
 		grep -qx '(no stack)	100000	100000	100000	100000' "$tmp/out" &&
 		echo 0 || echo 1)" \
-		"100,000 one-sample threads: report in 120 MB (exit $rc)"
+		"100,000 one-sample threads: report in 80 MB (exit $rc)"
+	for c in info tree; do
+		(ulimit -v 80000 2>/dev/null
+			TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" \
+				$c "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		case $c in
+		info) grep -q '^calls: *100000 ' "$tmp/out" ;;
+		tree) grep -q '^Total %' "$tmp/out" ;;
+		esac
+		seen=$?
+		ok "$([ $rc -eq 0 ] && [ $seen -eq 0 ] && echo 0 || echo 1)" \
+			"100,000 one-sample threads: $c in 80 MB (exit $rc)"
+	done
 	rm -f "$tmp/threads.trace"
 fi
 run "$TRACETUI" report -f tsv --java-only "$small"

@@ -917,6 +917,39 @@ kill "$writer" 2>/dev/null
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
 	'generate threads=4 methods=2000 records=4000000 seed=7 maxdepth=40' |
 	"$MKTRACE" - "$tmp/big.trace"
+# TRACETUI_TEST_LOAD_GATE holds the first read, behind the progress bar,
+# half way through the file, while the terminal narrows and widens: the
+# bar is redrawn whole each time, to the new width, with no piece of the
+# line drawn at the old one left on the screen (tmux, like many
+# terminals, rewraps a line that a narrower window cuts).
+label="resize while loading"
+echo $(($(wc -c <"$tmp/big.trace") / 2)) >"$tmp/load.gate"
+run_in_pane "TRACETUI_TEST_LOAD_GATE=$tmp/load.gate exec $TRACETUI $tmp/big.trace"
+expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%' \
+	"$label: the progress bar, held half way"
+# bar_alone WIDTH: one row has "tracetui:", the bar, narrower than the
+# window and at least half as wide, and no other row a piece of one.
+bar_alone() {
+	screen
+	[ "$(printf '%s\n' "$ctl_out" | grep -c 'tracetui:')" -eq 1 ] &&
+		[ "$(printf '%s\n' "$ctl_out" | grep -c -e '=>' -e 'MB')" -eq 1 ] &&
+		printf '%s\n' "$ctl_out" |
+		awk -v w="$1" '/^tracetui: / && length($0) >= w / 2 &&
+			length($0) < w { found = 1 } END { exit !found }'
+}
+for width in 60 $W 70 $W; do
+	resize $width $H
+	wait_for "bar_alone $width"
+	rc=$?
+	ok $rc "$label: $width columns: the bar redrawn whole, no pieces left"
+	[ $rc -eq 0 ] || printf '%s\n' "$ctl_out" | diag
+done
+: >"$tmp/load.gate"
+expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
+keys q
+sane q
+label="load"
+
 # TRACETUI_TEST_CALLS_GATE holds the read of the calls until the gate
 # file exists (or, when it names a byte count, once it has read that
 # many): what this part does while they load happens while they load,

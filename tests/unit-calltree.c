@@ -1622,6 +1622,115 @@ test_records_window(void)
 	unlink(path);
 }
 
+/* ---- threads settled in turn ---------------------------------------- */
+
+/* Events of threads that come one after another (tids 1, 2, 3, 5, then
+ * 7 with an orphan, recursion, a mismatch, a call of 2^16 us and more,
+ * starts past 2^16 us, a frame open at the end), 4 and 6 named, never
+ * run; fed to a builder whose header says threads_in_turn when in_turn,
+ * with no_turns when keep. */
+static struct calltree *
+turns_model(bool in_turn, bool keep, bool out_of_turn, bool *spoiled)
+{
+	struct trace_header h = trace_header_v1(TRACE_CLOCK_DUAL, 64);
+	uint32_t tid;
+
+	h.threads_in_turn = in_turn;
+	cur_builder = calltree_builder_new("unit-calltree turns");
+	cur_builder->no_turns = keep;
+	cur = calltree_builder_sink(cur_builder);
+	cur->begin(cur->ctx, &h);
+	for (tid = 1; tid <= 7; tid++)
+		thread(tid, tid == 4 ? "named" : "t");
+	IN(1, A, 0, 10);
+	IN(1, B, 1, 11);
+	OUT(1, B, 2, 12);
+	OUT(1, A, 3, 13);
+	IN(2, A, 0, 20);
+	IN(2, A, 1, 21);
+	IN(2, A, 2, 22);
+	OUT(2, A, 3, 23);
+	OUT(2, A, 4, 24);
+	OUT(2, A, 70000, 90000);
+	IN(3, C, 5, 100000);
+	if (out_of_turn)
+		IN(1, C, 6, 100001);
+	IN(3, D, 6, 100010);
+	OUT(3, C, 7, 100020); /* D lost its exit */
+	OUT(5, X, 8, 130000); /* an orphan */
+	IN(5, Y, 9, 130010);
+	IN(7, E, 10, 200000);
+	IN(7, M, 11, 200001); /* open at the end */
+	*spoiled = cur_builder->spoiled;
+	return finish();
+}
+
+/* The two models the same, field by field. */
+static bool
+same_models(const struct calltree *a, const struct calltree *b)
+{
+	size_t i;
+	int k;
+
+	if (a->nthreads != b->nthreads || a->calls.count != b->calls.count ||
+	    memcmp(&a->anomalies, &b->anomalies, sizeof(a->anomalies)) ||
+	    a->sampled != b->sampled)
+		return false;
+	for (i = 0; i < a->nthreads; i++) {
+		const struct tt_thread *x = &a->threads[i], *y = &b->threads[i];
+
+		if (x->tid != y->tid || x->first_call != y->first_call ||
+		    x->ncalls != y->ncalls || x->nevents != y->nevents ||
+		    x->max_depth != y->max_depth ||
+		    memcmp(x->first, y->first, sizeof(x->first)) ||
+		    memcmp(x->last, y->last, sizeof(x->last)) ||
+		    strcmp(x->name, y->name))
+			return false;
+	}
+	for (i = 0; i < a->calls.count; i++) {
+		if (calltree_method(a, i) != calltree_method(b, i) ||
+		    calltree_depth(a, i) != calltree_depth(b, i) ||
+		    calltree_parent(a, i) != calltree_parent(b, i) ||
+		    a->calls.flags[i] != b->calls.flags[i])
+			return false;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			if (calltree_start(a, i, k) !=
+			            calltree_start(b, i, k) ||
+			    calltree_duration(a, i, k) !=
+			            calltree_duration(b, i, k))
+				return false;
+	}
+	return true;
+}
+
+static void
+test_threads_in_turn(void)
+{
+	struct calltree *kept, *turns, *again;
+	bool spoiled;
+	const char *w = "threads in turn";
+
+	kept = turns_model(false, false, false, &spoiled);
+	turns = turns_model(true, false, false, &spoiled);
+	ok(!spoiled, "%s: not spoiled", w);
+	ok(same_models(kept, turns),
+	   "%s: settled thread by thread, the model of every state kept", w);
+	is_u64(turns->threads[3].first_call, turns->threads[4].first_call,
+	       "%s: a thread that never ran sits between the others", w);
+	calltree_free(turns);
+	/* Thread 1 back after its turn: the load is spoiled (to be made
+	 * again with no_turns), which then gives the model. */
+	calltree_free(turns_model(true, false, true, &spoiled));
+	ok(spoiled, "%s: a thread back after its turn spoils the load", w);
+	turns = turns_model(true, true, true, &spoiled);
+	again = turns_model(false, false, true, &spoiled);
+	ok(!spoiled && same_models(turns, again),
+	   "%s: with no_turns, the model of every state kept", w);
+	calltree_free(turns);
+	calltree_free(again);
+	calltree_free(kept);
+}
+
 int
 main(void)
 {
@@ -1645,5 +1754,6 @@ main(void)
 	test_big_tid();
 	test_properties_and_wall_only();
 	test_range();
+	test_threads_in_turn();
 	return done_testing();
 }

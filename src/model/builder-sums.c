@@ -569,17 +569,51 @@ build_sum_all(struct calltree_builder *b, const struct trace_records *run)
 	return ok;
 }
 
-/* Room in tree->sums for every thread so far, the new ones zero. */
+/* Room in tree->sums for every thread so far, the new ones zero (and
+ * only those: the room past them is zeroed when threads come). */
 static void
 fit_tree_sums(struct calltree_builder *b, struct event_sums *e)
 {
 	struct calltree *tree = b->tree;
-	size_t old = e->sums_cap;
+	size_t need = tree->nthreads + 1;
 
-	if (tree->nthreads + 1 <= old)
+	if (need <= e->sums_zeroed)
 		return;
-	UTIL_GROW(tree->sums, e->sums_cap, tree->nthreads + 1);
-	memset(tree->sums + old, 0, (e->sums_cap - old) * sizeof(*tree->sums));
+	UTIL_GROW(tree->sums, e->sums_cap, need);
+	memset(tree->sums + e->sums_zeroed, 0,
+	       (need - e->sums_zeroed) * sizeof(*tree->sums));
+	e->sums_zeroed = need;
+}
+
+/*
+ * A thread's rows, links and methods, summed as events came (no paths
+ * or frames), moved into one block of the model's arena, as long as what
+ * they hold: a million one-sample threads then keep a row and a link
+ * each, not the room their arrays grew to and a heap block apiece.
+ * Every thread's sums go there once the first's do (sums_in_arena).
+ */
+static void
+sums_to_arena(struct calltree *tree, struct thread_sums *s)
+{
+	size_t rows = s->count * sizeof(*s->rows);
+	size_t links = s->nlinks * sizeof(*s->links);
+	size_t methods = s->count * sizeof(*s->methods);
+	char *p = rows + links ? util_arena_alloc(&tree->arena,
+	                                          rows + links + methods)
+	                       : NULL;
+
+	if (p) {
+		memcpy(p, s->rows, rows);
+		memcpy(p + rows, s->links, links);
+		memcpy(p + rows + links, s->methods, methods);
+	}
+	free(s->rows);
+	free(s->links);
+	free(s->methods);
+	s->rows = (struct profile_row *)(void *)p;
+	s->links = p ? (struct profile_link *)(void *)(p + rows) : NULL;
+	s->methods = p ? (uint32_t *)(void *)(p + rows + links) : NULL;
+	tree->sums_in_arena = true;
 }
 
 /* Thread t's sums handed to the model now, its state freed: with the
@@ -592,6 +626,7 @@ finish_in_turn(struct calltree_builder *b, struct event_sums *e, size_t t)
 		return;
 	fit_tree_sums(b, e);
 	build_sum_finish(b, t, &e->an);
+	sums_to_arena(b->tree, &b->tree->sums[t]);
 	sampling_verdict_add(&b->settled, &b->states[t]->probe);
 	build_state_free(b->states[t]);
 	b->states[t] = NULL;
@@ -664,15 +699,20 @@ build_sum_events_end(struct calltree_builder *b, bool done)
 	if (done) {
 		fit_tree_sums(b, e);
 		build_add_anomalies(&tree->anomalies, &e->an);
-		for (t = 0; t < tree->nthreads; t++)
-			if (!finished_in_turn(b, t))
-				build_sum_finish(b, t, &tree->anomalies);
+		for (t = 0; t < tree->nthreads; t++) {
+			if (finished_in_turn(b, t))
+				continue;
+			build_sum_finish(b, t, &tree->anomalies);
+			if (tree->sums_in_arena)
+				sums_to_arena(tree, &tree->sums[t]);
+		}
 		b->summed = true;
 	} else if (tree->sums) {
-		for (t = 0; t < tree->nthreads; t++)
+		for (t = 0; t < tree->nthreads && !tree->sums_in_arena; t++)
 			thread_sums_done(&tree->sums[t]);
 		free(tree->sums);
 		tree->sums = NULL;
+		tree->sums_in_arena = false;
 	}
 	build_worker_done(&e->w);
 	free(e);

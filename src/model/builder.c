@@ -242,7 +242,11 @@ on_property(void *ctx, const char *key, const char *value)
 
 	UTIL_GROW(tree->properties, b->props_cap, tree->nproperties + 1);
 	p = &tree->properties[tree->nproperties++];
-	p->key = arena_str(tree, key);
+	/* A key like the one before shares its copy: a recording's
+	 * threads say a property each. */
+	p->key = tree->nproperties > 1 && strcmp(p[-1].key, key) == 0
+	                 ? p[-1].key
+	                 : arena_str(tree, key);
 	p->value = arena_str(tree, value);
 	if (strcmp(key, "data-file-overflow") == 0)
 		tree->anomalies.data_file_overflow = strcmp(value, "true") == 0;
@@ -1077,11 +1081,14 @@ build_thread_records(struct build_worker *w, const struct trace_records *run,
 	dispatch_records(w, run, from, to, NULL, NULL, 0, t);
 }
 
+static inline bool turn_begin(struct calltree_builder *b, uint32_t t);
+
 static void
 on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
          uint64_t cpu, uint64_t wall)
 {
 	struct calltree_builder *b = ctx;
+	uint32_t t;
 
 	if (b->summed) {
 		b->spoiled = true;
@@ -1108,8 +1115,14 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	}
 	if (b->spoiled)
 		return;
-	build_event(&b->serial, build_thread_of(b, tid), method_id, action, cpu,
-	            wall);
+	t = build_thread_of(b, tid);
+	if (b->tree->header.threads_in_turn && !b->no_turns &&
+	    !turn_begin(b, t)) {
+		/* Out of turn: loaded again with every state kept. */
+		b->spoiled = true;
+		return;
+	}
+	build_event(&b->serial, t, method_id, action, cpu, wall);
 }
 
 void
@@ -1261,16 +1274,17 @@ copy_chunk(struct tt_calls *c, size_t at, const struct call_chunk *ch, size_t n)
 	}
 }
 
-/* Move thread t's calls into the model, in pre-order, and free them. */
+/* Move thread t's calls into c from call base on, in pre-order, and
+ * free them; their callers' indexes in c go to parent[i - parent_base]
+ * for call i. */
 static void
-move_thread_calls(struct calltree_builder *b, size_t t,
-                  struct time_tables *tables)
+move_calls(struct calltree_builder *b, size_t t, struct tt_calls *c,
+           size_t base, uint32_t *parent, size_t parent_base,
+           struct time_tables *tables)
 {
-	struct calltree *tree = b->tree;
-	struct tt_calls *c = &tree->calls;
 	struct thread_state *st = b->states[t];
 	struct thread_calls *tc;
-	size_t base = tree->threads[t].first_call, n, i, j;
+	size_t n, i, j;
 	uint32_t *dest = NULL;
 	int k;
 
@@ -1304,7 +1318,7 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 			uint32_t p = ch->parent[j];
 			size_t to = base + (dest ? dest[i + j] : i + j);
 
-			b->parent[to] =
+			parent[to - parent_base] =
 			        p == CALL_NONE
 			                ? CALL_NONE
 			                : (uint32_t)(base +
@@ -1318,6 +1332,15 @@ move_thread_calls(struct calltree_builder *b, size_t t,
 	}
 	free(dest);
 	thread_calls_free(tc);
+}
+
+/* Move thread t's calls into the model, in pre-order, and free them. */
+static void
+move_thread_calls(struct calltree_builder *b, size_t t,
+                  struct time_tables *tables)
+{
+	move_calls(b, t, &b->tree->calls, b->tree->threads[t].first_call,
+	           b->parent, 0, tables);
 }
 
 /* Order side-table entries (long or deep calls, which both begin with
@@ -1374,21 +1397,27 @@ group_by_thread(struct calltree_builder *b)
  * has room for the thread's calls.  Calls 65535 deep or more go into the
  * side table.
  */
-static void
-settle_thread(struct calltree_builder *b, size_t t, uint32_t *open,
-              uint32_t *path, struct deep_list *deep)
+static inline uint32_t
+method_at(const struct tt_calls *c, size_t i)
 {
-	struct calltree *tree = b->tree;
-	struct tt_calls *c = &tree->calls;
-	struct tt_thread *th = &tree->threads[t];
+	return c->method16 ? c->method16[i] : c->method[i];
+}
+
+/* settle_thread on calls c, the callers of call i in
+ * parents[i - parent_base]. */
+static void
+settle_calls(struct tt_calls *c, const uint32_t *parents, size_t parent_base,
+             struct tt_thread *th, uint32_t *open, uint32_t *path,
+             struct deep_list *deep)
+{
 	size_t depth = 0, i, end = (size_t)th->first_call + th->ncalls;
 
 	th->max_depth = 0;
 	for (i = th->first_call; i < end; i++) {
-		uint32_t parent = b->parent[i], m = calltree_method(tree, i);
+		uint32_t parent = parents[i - parent_base], m = method_at(c, i);
 
 		while (depth && path[depth - 1] != parent)
-			open[calltree_method(tree, path[--depth])]--;
+			open[method_at(c, path[--depth])]--;
 		if (open[m])
 			c->flags[i] |= CALL_RECURSIVE;
 		open[m]++;
@@ -1405,7 +1434,15 @@ settle_thread(struct calltree_builder *b, size_t t, uint32_t *open,
 			th->max_depth = (uint32_t)depth;
 	}
 	while (depth)
-		open[calltree_method(tree, path[--depth])]--;
+		open[method_at(c, path[--depth])]--;
+}
+
+static void
+settle_thread(struct calltree_builder *b, size_t t, uint32_t *open,
+              uint32_t *path, struct deep_list *deep)
+{
+	settle_calls(&b->tree->calls, b->parent, 0, &b->tree->threads[t], open,
+	             path, deep);
 }
 
 bool
@@ -1443,6 +1480,210 @@ settle_threads(struct calltree_builder *b)
 	free(path);
 }
 
+/*
+ * Threads settled in turn (the event path, with the header's
+ * threads_in_turn): when a thread's events end, its calls are moved, in
+ * pre-order, settled, to the end of arrays laid out as the model's (the
+ * methods in 32 bits until the end), and its state is freed.  A
+ * recording of a million one-sample threads so holds one state at a
+ * time and, per thread, only its record and its calls.  Threads settle
+ * in the order of their indexes (that of the model's calls); a thread
+ * that comes out of that order, or back after its turn, spoils the
+ * load, which is made again with no_turns.
+ */
+struct turn_store {
+	struct tt_calls calls; /* methods in `method`, depths settled */
+	size_t cap;
+	struct time_tables tables[CLOCK_COUNT];
+	uint32_t *parent; /* of the thread being settled, from its call 0 */
+	size_t parent_cap;
+	uint32_t *open; /* by method, all zero between threads */
+	size_t open_cap;
+	uint32_t *path;
+	size_t path_cap;
+	uint32_t current; /* the thread whose events come, or CALL_NONE */
+	uint32_t last;    /* the last thread settled, or CALL_NONE */
+};
+
+/* Room in ts for need calls. */
+static void
+turn_room(struct turn_store *ts, const bool *has_clock, size_t need)
+{
+	struct tt_calls *c = &ts->calls;
+	size_t cap = ts->cap ? ts->cap : 1024;
+	int k;
+
+	if (need <= ts->cap)
+		return;
+	while (cap < need)
+		cap *= 2;
+	c->method = xreallocarray(c->method, cap, sizeof(*c->method));
+	c->depth = xreallocarray(c->depth, cap, sizeof(*c->depth));
+	c->flags = xreallocarray(c->flags, cap, sizeof(*c->flags));
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		if (!has_clock[k])
+			continue;
+		c->start[k] =
+		        xreallocarray(c->start[k], cap, sizeof(*c->start[k]));
+		c->duration[k] = xreallocarray(c->duration[k], cap,
+		                               sizeof(*c->duration[k]));
+	}
+	ts->cap = cap;
+}
+
+/* Thread t's turn is over: its calls settled into b->turns, its state
+ * freed. */
+static void
+turn_settle(struct calltree_builder *b, uint32_t t)
+{
+	struct turn_store *ts = b->turns;
+	struct calltree *tree = b->tree;
+	struct thread_state *st = b->states[t];
+	struct tt_thread *th;
+	size_t n, base = ts->calls.count;
+
+	ts->last = t;
+	if (!st)
+		return;
+	build_settle_thread_times(b, t);
+	close_thread_frames(&b->serial, t);
+	th = &tree->threads[t];
+	n = st->calls.count;
+	th->first_call = (uint32_t)base;
+	th->ncalls = (uint32_t)n;
+	if (n) {
+		size_t old = ts->open_cap;
+
+		turn_room(ts, tree->has_clock, base + n);
+		UTIL_GROW(ts->parent, ts->parent_cap, n);
+		UTIL_GROW(ts->path, ts->path_cap, n + 1);
+		if (tree->nmethods + 1 > old) {
+			UTIL_GROW(ts->open, ts->open_cap, tree->nmethods + 1);
+			memset(ts->open + old, 0,
+			       (ts->open_cap - old) * sizeof(*ts->open));
+		}
+		move_calls(b, t, &ts->calls, base, ts->parent, base,
+		           ts->tables);
+		ts->calls.count = base + n;
+		settle_calls(&ts->calls, ts->parent, base, th, ts->open,
+		             ts->path, &b->serial.deep);
+	}
+	sampling_verdict_add(&b->settled, &st->probe);
+	thread_state_free(st);
+	b->states[t] = NULL;
+}
+
+/* An event of thread t: when its events begin, the turn of the thread
+ * before it is over.  False when t comes out of turn. */
+static inline bool
+turn_begin(struct calltree_builder *b, uint32_t t)
+{
+	struct turn_store *ts = b->turns;
+
+	if (ts && t == ts->current)
+		return true;
+	if (!ts) {
+		/* Only from the first event: calls made otherwise stay. */
+		if (b->ncalls || b->placed) {
+			b->no_turns = true;
+			return true;
+		}
+		ts = b->turns = xcalloc(1, sizeof(*ts));
+		ts->current = ts->last = CALL_NONE;
+	}
+	if (ts->current != CALL_NONE)
+		turn_settle(b, ts->current);
+	ts->current = t;
+	return ts->last == CALL_NONE || t > ts->last;
+}
+
+/* The calls settled in turn made the model's: the last turn settled,
+ * the arrays fitted (the methods narrowed where they fit 16 bits), and
+ * the threads without calls placed between the others. */
+static void
+turn_adopt(struct calltree_builder *b)
+{
+	struct turn_store *ts = b->turns;
+	struct calltree *tree = b->tree;
+	struct tt_calls *c = &tree->calls, *from = &ts->calls;
+	size_t n, t, next = 0, i;
+	int k;
+
+	if (ts->current != CALL_NONE)
+		turn_settle(b, ts->current);
+	ts->current = CALL_NONE;
+	n = from->count;
+	for (t = 0; t < tree->nthreads; t++) {
+		struct tt_thread *th = &tree->threads[t];
+
+		if (th->ncalls)
+			next = (size_t)th->first_call + th->ncalls;
+		else
+			th->first_call = (uint32_t)next;
+	}
+	c->count = n;
+	if (n) {
+		if (tree->nmethods <= UINT16_MAX) {
+			c->method16 = xmalloc_large(n, sizeof(*c->method16));
+			for (i = 0; i < n; i++)
+				c->method16[i] = (uint16_t)from->method[i];
+			free(from->method);
+		} else {
+			c->method = xreallocarray(from->method, n,
+			                          sizeof(*c->method));
+		}
+		c->depth = xreallocarray(from->depth, n, sizeof(*c->depth));
+		c->flags = xreallocarray(from->flags, n, sizeof(*c->flags));
+		for (k = 0; k < CLOCK_COUNT; k++) {
+			if (!from->start[k])
+				continue;
+			c->start[k] = xreallocarray(from->start[k], n,
+			                            sizeof(*c->start[k]));
+			c->duration[k] = xreallocarray(from->duration[k], n,
+			                               sizeof(*c->duration[k]));
+		}
+		*from = (struct tt_calls){0};
+	}
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		struct time_tables *tt = &ts->tables[k];
+
+		c->steps[k] = tt->steps;
+		c->nsteps[k] = tt->nsteps;
+		if (tt->nlongs > 1)
+			sort_items(tt->longs, tt->nlongs, sizeof(*tt->longs),
+			           by_call_cmp);
+		c->longs[k] = tt->longs;
+		c->nlongs[k] = tt->nlongs;
+		*tt = (struct time_tables){0};
+	}
+	calltree_index_times(tree);
+}
+
+/* Release what b->turns holds (the model took what it adopted). */
+static void
+turn_free(struct calltree_builder *b)
+{
+	struct turn_store *ts = b->turns;
+	int k;
+
+	if (!ts)
+		return;
+	free(ts->calls.method);
+	free(ts->calls.depth);
+	free(ts->calls.flags);
+	for (k = 0; k < CLOCK_COUNT; k++) {
+		free(ts->calls.start[k]);
+		free(ts->calls.duration[k]);
+		free(ts->tables[k].steps);
+		free(ts->tables[k].longs);
+	}
+	free(ts->parent);
+	free(ts->open);
+	free(ts->path);
+	free(ts);
+	b->turns = NULL;
+}
+
 static void
 finish(struct calltree_builder *b)
 {
@@ -1453,14 +1694,17 @@ finish(struct calltree_builder *b)
 
 	if (b->event_sums)
 		b->hooks->sum_events_end(b, true);
-	if (!b->placed) {
+	if (b->turns)
+		turn_adopt(b);
+	if (!b->placed && !b->turns) {
 		for (i = 0; i < tree->nthreads; i++)
 			build_settle_thread_times(b, i);
 		for (i = 0; i < tree->nthreads; i++)
 			close_thread_frames(&b->serial, i);
 	}
-	group_by_thread(b);
-	if (!b->placed && !b->summed)
+	if (!b->turns)
+		group_by_thread(b);
+	if (!b->placed && !b->summed && !b->turns)
 		settle_threads(b);
 	if (deep->count > 1)
 		sort_items(deep->calls, deep->count, sizeof(*deep->calls),
@@ -1700,6 +1944,7 @@ builder_done(struct calltree_builder *b)
 	for (i = 0; i < b->tree->nthreads; i++)
 		thread_state_free(b->states[i]);
 	free(b->states);
+	turn_free(b);
 	free(b->parent);
 	free(b->frame_flags);
 	b->hooks->split_free(b);

@@ -304,6 +304,12 @@ struct calltree_builder {
 	struct walk_scans *walked;   /* stacks at the split points, from the
 	                                records a reader walked, or NULL */
 	struct build_worker serial;  /* the event-by-event worker */
+	/* The event path, when the header says threads_in_turn: each
+	 * thread's calls settled into the model's arrays, and its state
+	 * freed, once the next thread's events begin (model/builder.c);
+	 * NULL before the first event, or with no_turns. */
+	struct turn_store *turns;
+	bool no_turns; /* keep every thread's state to the end */
 	struct trace_sink sink;
 	calltree_progress_fn *progress;
 	void *progress_arg;
@@ -498,8 +504,9 @@ struct event_sums {
 	uint32_t tid, t;
 	struct thread_state *st;
 	/* With the header's threads_in_turn: the model's sums of the
-	 * threads finished so far (tree->sums), and room for them. */
-	size_t sums_cap;
+	 * threads finished so far (tree->sums), room for them, and how
+	 * many of them are zeroed. */
+	size_t sums_cap, sums_zeroed;
 };
 /* Sum one event of the sink; false when it cannot be summed.  (The hook
  * sum_event.) */

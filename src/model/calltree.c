@@ -83,8 +83,14 @@ calltree_free(struct calltree *tree)
 	if (tree->sums) {
 		size_t t;
 
-		for (t = 0; t < tree->nthreads; t++)
-			thread_sums_done(&tree->sums[t]);
+		for (t = 0; t < tree->nthreads; t++) {
+			if (tree->sums_in_arena) {
+				free(tree->sums[t].paths);
+				free(tree->sums[t].frames);
+			} else {
+				thread_sums_done(&tree->sums[t]);
+			}
+		}
 		free(tree->sums);
 	}
 	calltree_free_calls(tree);

@@ -50,16 +50,18 @@ struct tt_method {
 	bool defined;     /* false: a placeholder for an unknown id */
 };
 
+/* (Its fields in this order leave no holes: a recording may have a
+ * million threads.) */
 struct tt_thread {
-	uint32_t tid;
 	const char *name;
-	bool defined;        /* named by the key or a thread packet */
-	uint32_t first_call; /* its calls: [first_call, first_call+ncalls) */
-	uint32_t ncalls;
 	uint64_t nevents;
 	uint64_t first[CLOCK_COUNT]; /* first and last event times */
 	uint64_t last[CLOCK_COUNT];
+	uint32_t tid;
+	uint32_t first_call; /* its calls: [first_call, first_call+ncalls) */
+	uint32_t ncalls;
 	uint32_t max_depth;
+	bool defined; /* named by the key or a thread packet */
 };
 
 struct tt_property {
@@ -251,6 +253,9 @@ struct calltree {
 	 * each thread's sums, and no calls. */
 	struct thread_sums *sums;
 	bool frames_summed; /* and the sums carry each thread's frames */
+	/* Their methods, rows and links are in the arena (summed thread
+	 * by thread, model/builder-sums.c): freed with it. */
+	bool sums_in_arena;
 	uint32_t max_depth; /* the deepest stack of any thread */
 	/* Made by a focus (model/transform.h): the focused calls are the
 	 * whole, so a thread's traced time is its outermost calls' time,

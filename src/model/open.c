@@ -77,6 +77,7 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		b->paths = o->paths;
 		b->frame_methods = o->frame_methods;
 		b->frame_arg = o->frame_arg;
+		b->no_turns = o->no_turns;
 	}
 	if (!trace_load(path, calltree_builder_sink(b), err)) {
 		calltree_builder_free(b);
@@ -84,11 +85,16 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 	}
 	if (b->spoiled) {
 		/* No reader hands events after its records; should one,
-		 * the sums would miss them: the model is built instead. */
-		struct calltree_load_options whole = *o;
+		 * the sums would miss them: the model is built instead.
+		 * Likewise a thread whose events came back after its turn
+		 * (or before an earlier thread's): the model keeps every
+		 * state to the end. */
+		struct calltree_load_options whole =
+		        o ? *o : (struct calltree_load_options){0};
 
 		calltree_builder_free(b);
 		whole.sums_only = false;
+		whole.no_turns = true;
 		return calltree_load_with(path, &whole, err);
 	}
 	tree = calltree_builder_finish(b);

@@ -41,6 +41,10 @@ struct calltree_load_options {
 	 * frames); NULL: none. */
 	calltree_frame_methods_fn *frame_methods;
 	void *frame_arg;
+	/* Keep every thread's state until the end, even where the header
+	 * says its threads come in turn (a file that broke that word is
+	 * loaded again so). */
+	bool no_turns;
 };
 
 /* calltree_load with options (o may be NULL). */

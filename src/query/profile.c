@@ -122,7 +122,11 @@ aggregate_part(struct thread_sums *a, const struct calltree *tree, size_t from,
 
 	add_calls(rows, links, tree, from, to);
 	link_table_done(links);
-	a->links = links->links;
+	/* Kept as long as the cache: as long as what they hold, not the
+	 * room they grew to (a million one-call threads). */
+	a->links = links->count ? xreallocarray(links->links, links->count,
+	                                        sizeof(*links->links))
+	                        : links->links;
 	a->nlinks = links->count;
 	/* Collect the methods touched (called, or parents of calls: a part
 	 * that starts inside a call has callers it did not count), then
@@ -138,7 +142,9 @@ aggregate_part(struct thread_sums *a, const struct calltree *tree, size_t from,
 		}
 	}
 	a->count = n;
-	a->rows = xcalloc(n + 1, sizeof(*a->rows));
+	if (n)
+		a->methods = xreallocarray(a->methods, n, sizeof(*a->methods));
+	a->rows = xcalloc(n ? n : 1, sizeof(*a->rows));
 	for (i = 0; i < n; i++) {
 		a->rows[i] = rows[a->methods[i]];
 		memset(&rows[a->methods[i]], 0, sizeof(*rows));

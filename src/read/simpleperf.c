@@ -1610,7 +1610,7 @@ emit_events(struct simpleperf *sp, uint64_t period, uint64_t weight)
 	 * their times. */
 	uint64_t t0 = sp->first_time, cpu = 0, end = 0;
 	uint32_t *open = NULL, tid = 0;
-	size_t cap = 0, depth = 0, i;
+	size_t cap = 0, depth = 0, i, released = 0;
 
 	for (i = 0; i < sp->nchosen; i++) {
 		const struct sp_sample *x = &sp->chosen[i];
@@ -1661,6 +1661,14 @@ emit_events(struct simpleperf *sp, uint64_t period, uint64_t weight)
 		}
 		cpu += weight;
 		end = at > UINT64_MAX - span ? UINT64_MAX : at + span;
+		/* The samples behind are read no more: their pages go back
+		 * while the model grows (a million one-sample threads hold
+		 * 40 MB of them). */
+		if ((i - released) * sizeof(*x) >= RELEASE_STEP) {
+			util_release_pages(sp->chosen + released,
+			                   sp->chosen + i);
+			released = i;
+		}
 	}
 	while (depth) {
 		depth--;
@@ -1765,6 +1773,18 @@ thread_properties(struct simpleperf *sp)
 		}
 	}
 	free(per);
+	/* Said: what is left is the samples' (a million one-sample
+	 * threads would otherwise keep these beside the model). */
+	free(sp->threads);
+	sp->threads = NULL;
+	sp->nthreads = sp->threads_cap = 0;
+	util_map_done(&sp->thread_ids);
+	util_map_init(&sp->thread_ids);
+	free(sp->counts);
+	sp->counts = NULL;
+	sp->ncounts = sp->counts_cap = 0;
+	util_map_done(&sp->count_ids);
+	util_map_init(&sp->count_ids);
 }
 
 static void

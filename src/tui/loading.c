@@ -163,12 +163,13 @@ test_gate_allows(const char *gate)
  * says (test_gate_allows): it waits, a minute at most, before it starts
  * and at each report of its progress, done bytes in.  What a test does
  * "while the calls load" then happens while they load, however fast the
- * machine.
+ * machine.  TRACETUI_TEST_LOAD_GATE holds the first read (behind the
+ * progress bar) the same way, at each report of its progress.
  */
 static void
-wait_for_test_gate(uint64_t done)
+wait_for_gate(const char *variable, uint64_t done)
 {
-	const char *gate = getenv("TRACETUI_TEST_CALLS_GATE");
+	const char *gate = getenv(variable);
 	struct timespec tick = {0, 10000000};
 	int i;
 
@@ -176,6 +177,12 @@ wait_for_test_gate(uint64_t done)
 		return;
 	for (i = 0; i < 6000 && done >= test_gate_allows(gate); i++)
 		nanosleep(&tick, NULL);
+}
+
+static void
+wait_for_test_gate(uint64_t done)
+{
+	wait_for_gate("TRACETUI_TEST_CALLS_GATE", done);
 }
 
 static void
@@ -194,6 +201,8 @@ on_progress(void *arg, uint64_t done, uint64_t total)
 		;
 	if (atomic_load_explicit(&l->first_over, memory_order_relaxed))
 		wait_for_test_gate(done);
+	else
+		wait_for_gate("TRACETUI_TEST_LOAD_GATE", done);
 }
 
 static void *

@@ -36,8 +36,10 @@
 #include <unistd.h>
 
 static bool term_active;
-static bool wait_active; /* term_wait_begin's modes are on */
-static bool reading;     /* a file is read behind the viewer (term_reading) */
+static bool wait_active;         /* term_wait_begin's modes are on */
+static bool wait_screen;         /* the wait's screen is up (term_wait_show) */
+static struct winsize wait_size; /* the size it was last drawn at */
+static bool reading; /* a file is read behind the viewer (term_reading) */
 static struct termios wait_saved;
 static volatile sig_atomic_t term_signal;
 static volatile sig_atomic_t term_stop;    /* Ctrl-Z came */
@@ -300,10 +302,29 @@ term_wait_width(void)
 	return 80;
 }
 
+/* What leaves the wait's screen (the terminal's own comes back) or, had
+ * none been shown, erases the line the cursor is on. */
+#define WAIT_SCREEN_ON "\033[?1049h"
+#define WAIT_SCREEN_OFF "\033[H\033[2J\033[?1049l"
+
 void
 term_wait_show(const char *text)
 {
-	fprintf(stderr, "\r%s\033[K", text);
+	struct winsize ws = {0};
+
+	ioctl(STDERR_FILENO, TIOCGWINSZ, &ws);
+	/* A screen of its own, as the viewer's, redrawn whole when its
+	 * size changed: a terminal that reflows its lines on a resize
+	 * would otherwise keep the pieces of the line drawn at the old
+	 * width above the new one ("tracetui: tracetui: ..."). */
+	if (!wait_screen)
+		fputs(WAIT_SCREEN_ON, stderr);
+	if (!wait_screen || ws.ws_col != wait_size.ws_col ||
+	    ws.ws_row != wait_size.ws_row)
+		fputs("\033[H\033[2J", stderr);
+	wait_screen = true;
+	wait_size = ws;
+	fprintf(stderr, "\033[H%s\033[K", text);
 	fflush(stderr);
 }
 
@@ -313,7 +334,8 @@ term_wait_end(void)
 	if (!wait_active)
 		return;
 	wait_active = false;
-	fputs("\r\033[K", stderr);
+	fputs(wait_screen ? WAIT_SCREEN_OFF : "\r\033[K", stderr);
+	wait_screen = false;
 	fflush(stderr);
 	tcsetattr(STDIN_FILENO, TCSANOW, &wait_saved);
 }
@@ -321,7 +343,7 @@ term_wait_end(void)
 void
 term_wait_fault(void)
 {
-	static const char erase[] = "\r\033[K";
+	static const char erase[] = "\r\033[K", off[] = WAIT_SCREEN_OFF;
 
 	/* The viewer's screen, when the file is read behind it. */
 	if (term_active) {
@@ -334,8 +356,12 @@ term_wait_fault(void)
 		return;
 	wait_active = false;
 	tcsetattr(STDIN_FILENO, TCSANOW, &wait_saved);
-	if (write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0)
+	if (wait_screen) {
+		if (write(STDERR_FILENO, off, sizeof(off) - 1) < 0)
+			return;
+	} else if (write(STDERR_FILENO, erase, sizeof(erase) - 1) < 0) {
 		return;
+	}
 }
 
 void

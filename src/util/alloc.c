@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 void (*util_alloc_failure_hook)(size_t size);
 
@@ -135,4 +136,17 @@ xmalloc_large(size_t nmemb, size_t size)
 		madvise((void *)a, b - a, MADV_HUGEPAGE);
 #endif
 	return p;
+}
+
+void
+util_release_pages(void *from, void *to)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)from + page - 1) & ~(page - 1);
+	uintptr_t b = (uintptr_t)to & ~(page - 1);
+
+	/* Whole pages inside the block: the allocator's own words lie
+	 * before and after it, and it may write (not read) its first. */
+	if (b > a)
+		madvise((void *)a, b - a, MADV_DONTNEED);
 }

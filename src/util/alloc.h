@@ -29,6 +29,11 @@ char *xstrndup(const char *s, size_t len);
  * backed by huge pages where the system offers them, to take fewer page
  * faults. */
 void *xmalloc_large(size_t nmemb, size_t size);
+/* Give the whole pages of [from, to), inside one block this file gave,
+ * back to the system: bytes there are not read again before the block
+ * is freed (they would read as zeros).  For a large array consumed front
+ * to back, whose pages need not wait for its end. */
+void util_release_pages(void *from, void *to);
 /* Copy of the NUL-terminated string s. */
 char *xstrdup(const char *s);
 /* printf into a newly allocated string. */
