@@ -43,7 +43,8 @@ struct gather {
 	struct pending_root *roots;
 	size_t nroots, roots_cap;
 	uint32_t *class_dumps; /* the objects that are class objects */
-	size_t nclass_dumps;
+	size_t nclass_dumps, class_dumps_cap;
+	size_t released; /* the dump's bytes let go so far */
 	size_t offsets_cap, ids_cap, runs_cap;
 	int heap; /* the current heap, -1 before HEAP DUMP INFO */
 	void (*progress)(void *, uint64_t, uint64_t);
@@ -155,9 +156,14 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 	struct gather *g = ctx;
 	struct heap_dump *d = g->d;
 
-	(void)tag;
 	if (d->nobjects >= HEAP_NONE - 1)
 		return; /* past 4 billion objects: not kept */
+	d->objects_by_tag[tag & 0xFF]++;
+	if (tag == HEAP_CLASS_DUMP) {
+		UTIL_GROW(g->class_dumps, g->class_dumps_cap,
+		          g->nclass_dumps + 1);
+		g->class_dumps[g->nclass_dumps++] = (uint32_t)d->nobjects;
+	}
 	if (g->heap < 0)
 		enter_heap(g, heap_named(d, "default"));
 	UTIL_GROW(d->offsets, g->offsets_cap, d->nobjects + 1);
@@ -177,6 +183,9 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct gather *g = ctx;
 
+	/* The records walked need not stay in memory. */
+	heap_release(g->d, g->released, (size_t)done);
+	g->released = (size_t)done;
 	if (g->progress)
 		g->progress(g->progress_arg, done, total);
 }
@@ -491,20 +500,16 @@ build_classes(struct gather *g, const struct mapping *map)
 	size_t cap = 0, i;
 	uint32_t unknown = HEAP_NONE, prim[12], *max_data;
 	uint64_t s64;
-	size_t dumps_cap = 0;
+	size_t k, released = 0;
 	unsigned t;
 
 	util_map_init(&d->class_ids);
-	for (i = 0; i < d->nobjects; i++) {
-		const unsigned char *rec = d->data + d->offsets[i];
+	for (k = 0; k < g->nclass_dumps; k++) {
+		uint32_t o = g->class_dumps[k];
+		const unsigned char *rec = d->data + d->offsets[o];
 		uint32_t s, c;
 		char *name;
-
-		if (*rec != HEAP_CLASS_DUMP)
-			continue;
-		UTIL_GROW(g->class_dumps, dumps_cap, g->nclass_dumps + 1);
-		g->class_dumps[g->nclass_dumps++] = (uint32_t)i;
-		uint64_t cid = heap_object_id(d, (uint32_t)i);
+		uint64_t cid = heap_object_id(d, o);
 
 		if (util_map_get(&d->class_ids, cid, &c))
 			continue;
@@ -516,7 +521,7 @@ build_classes(struct gather *g, const struct mapping *map)
 		}
 		c = add_class(d, &cap, cid, name, map);
 		free(name);
-		d->classes[c].object = (uint32_t)i;
+		d->classes[c].object = o;
 		d->classes[c].dump = rec;
 	}
 	for (i = 0; i < d->nclasses; i++) {
@@ -541,10 +546,21 @@ build_classes(struct gather *g, const struct mapping *map)
 		snprintf(name, sizeof(name), "%s[]", tn);
 		prim[t] = class_named(d, name);
 	}
+	/* Each object's class, its shallow size but for class objects
+	 * (which need the statics laid out), the largest instance of each
+	 * class; in one pass, letting the records go behind it.  At most
+	 * 9 classes are made up in it (8 primitive arrays, unknown). */
 	d->klass = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
+	d->shallow32 = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
+	max_data = xcalloc(d->nclasses + 10, sizeof(uint32_t));
 	for (i = 0; i < d->nobjects; i++) {
 		const unsigned char *rec = d->data + d->offsets[i];
-		uint32_t c = HEAP_NONE;
+		uint32_t c = HEAP_NONE, n;
+
+		if (d->offsets[i] - released >= (32 << 20)) {
+			heap_release(d, released, d->offsets[i]);
+			released = d->offsets[i];
+		}
 
 		switch (*rec) {
 		case HEAP_CLASS_DUMP:
@@ -579,15 +595,6 @@ build_classes(struct gather *g, const struct mapping *map)
 			c = unknown;
 		}
 		d->klass[i] = c;
-	}
-	/* The largest instance of each class, and every shallow size but
-	 * those of class objects (which need the statics laid out). */
-	max_data = xcalloc(d->nclasses + 1, sizeof(uint32_t));
-	d->shallow32 = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
-	for (i = 0; i < d->nobjects; i++) {
-		const unsigned char *rec = d->data + d->offsets[i];
-		uint32_t n;
-
 		if (*rec == HEAP_CLASS_DUMP)
 			continue;
 		s64 = heap_shallow_of_record(d, (uint32_t)i);
@@ -598,6 +605,7 @@ build_classes(struct gather *g, const struct mapping *map)
 		if (n > max_data[d->klass[i]])
 			max_data[d->klass[i]] = n;
 	}
+	heap_release(d, released, d->size);
 	for (i = 0; i < d->nclasses; i++)
 		lay_out(g, map, (uint32_t)i, max_data[i]);
 	free(max_data);

@@ -86,10 +86,11 @@ struct heap_dump {
 	struct trace_error cut; /* where and why it was not */
 
 	size_t nobjects;
-	uint64_t *offsets; /* each object's record */
-	uint32_t *ids32;   /* each object's id, for an id size of 4 */
-	uint64_t *ids64;   /* or of 8 */
-	uint32_t *klass;   /* each object's class */
+	size_t objects_by_tag[256]; /* by record tag (enum heap_record) */
+	uint64_t *offsets;          /* each object's record */
+	uint32_t *ids32;            /* each object's id, for an id size of 4 */
+	uint64_t *ids64;            /* or of 8 */
+	uint32_t *klass;            /* each object's class */
 	/* each object's shallow size, UINT32_MAX where it does not fit */
 	uint32_t *shallow32;
 	uint32_t *index; /* id -> object, open addressing */
