@@ -56,19 +56,44 @@ next_succ(const struct heap_dump *d, const struct heap_refs *refs, uint32_t obj,
 	return heap_next_ref(d, obj, slot);
 }
 
-/* Fetch ahead what the search reads of object o's first successors:
- * their numbers and where their own successors are. */
+/* Whether bit o of seen is set; set it. */
+static inline bool
+test_and_set(uint8_t *seen, uint32_t o)
+{
+	uint8_t bit = (uint8_t)(1u << (o % 8));
+
+	if (seen[o / 8] & bit)
+		return true;
+	seen[o / 8] |= bit;
+	return false;
+}
+
+/* Count object o's references as predecessors of what they reach,
+ * fetching ahead the numbers of the references further on. */
 static inline void
-prefetch_succs(const struct heap_refs *refs, const uint32_t *dfn, uint32_t o)
+count_preds(const struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
+            uint32_t o)
+{
+	uint32_t k;
+
+	for (k = refs->first[o]; k < refs->first[o + 1]; k++) {
+		if (k + 16 < refs->n)
+			__builtin_prefetch(&dfn[refs->to[k + 16]]);
+		npred[dfn[refs->to[k]]]++;
+	}
+}
+
+/* Fetch ahead where object o's first successors' own successors are,
+ * which the search reads next. */
+static inline void
+prefetch_succs(const struct heap_refs *refs, uint32_t o)
 {
 	uint32_t k = refs->first[o], e = refs->first[o + 1];
 
 	if (e - k > 8)
 		e = k + 8;
-	for (; k < e; k++) {
-		__builtin_prefetch(&dfn[refs->to[k]]);
+	for (; k < e; k++)
 		__builtin_prefetch(&refs->first[refs->to[k]]);
-	}
 }
 
 /* The path-compressing eval of Lengauer and Tarjan, without recursion. */
@@ -150,9 +175,11 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	struct heap_refs refs;
 	struct lt t;
 	size_t i;
+	uint8_t *seen = NULL;
 
 	memset(dom, 0, sizeof(*dom));
-	heap_refs_build(&refs, d);
+	if (heap_refs_build(&refs, d))
+		seen = xcalloc(n / 8 + 1, 1);
 	t.vertex = xmalloc_large(cap, sizeof(uint32_t));
 	t.parent = xcalloc(cap, sizeof(uint32_t));
 	/* The search: preorder numbers, parents, and each vertex's count
@@ -167,23 +194,43 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 			sp--;
 			continue;
 		}
-		if (dfn[to]) {
+		if (seen) {
+			/* The bits stay in the cache, where dfn would not;
+			 * predecessors are counted after, in file order. */
+			if (test_and_set(seen, to))
+				continue;
+		} else if (dfn[to]) {
 			npred[dfn[to]]++;
 			continue;
 		}
-		v = dfn[to] = ++r;
+		v = ++r;
+		if (!seen)
+			dfn[to] = v;
 		t.vertex[v] = to;
 		t.parent[v] = f->v;
-		npred[v]++;
+		if (!seen)
+			npred[v]++;
 		if (sp == depth_cap) {
 			depth_cap *= 2;
 			stack = xreallocarray(stack, depth_cap, sizeof(*stack));
 		}
 		stack[sp++] = (struct frame){v, 0};
 		if (refs.first)
-			prefetch_succs(&refs, dfn, to);
+			prefetch_succs(&refs, to);
 	}
 	free(stack);
+	free(seen);
+	if (refs.first) {
+		/* The numbers by object, written in one loop whose stores
+		 * overlap, not one by one in the search. */
+		for (w = 2; w <= r; w++)
+			dfn[t.vertex[w]] = w;
+		for (i = 0; i < d->nroots; i++)
+			npred[dfn[d->roots[i].object]]++;
+		for (i = 0; i < n; i++)
+			if (dfn[i])
+				count_preds(&refs, dfn, npred, (uint32_t)i);
+	}
 	/* The predecessors, by preorder number. */
 	pos = xcalloc(r + 2, sizeof(uint32_t));
 	for (w = 1; w <= r; w++)
@@ -199,8 +246,12 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 
 			if (!dfn[i])
 				continue;
-			for (k = refs.first[i]; k < refs.first[i + 1]; k++)
+			for (k = refs.first[i]; k < refs.first[i + 1]; k++) {
+				if (k + 16 < refs.n)
+					__builtin_prefetch(
+					        &dfn[refs.to[k + 16]]);
 				pred[pos[dfn[refs.to[k]]]++] = dfn[i];
+			}
 		}
 	} else {
 		for (w = 1; w <= r; w++) {
@@ -295,18 +346,6 @@ heap_dominators_done(struct heap_dominators *dom)
 	free(dom->first);
 	free(dom->children);
 	memset(dom, 0, sizeof(*dom));
-}
-
-/* Whether bit o of seen is set; set it. */
-static inline bool
-test_and_set(uint8_t *seen, uint32_t o)
-{
-	uint8_t bit = (uint8_t)(1u << (o % 8));
-
-	if (seen[o / 8] & bit)
-		return true;
-	seen[o / 8] |= bit;
-	return false;
 }
 
 size_t
