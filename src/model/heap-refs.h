@@ -21,8 +21,9 @@ struct heap_refs {
 };
 
 /* Decode d's strong references from its bytes in one pass in file
- * order; false, with nothing held, when they number 2^32 or more (the
- * caller then asks heap_next_ref). */
+ * order; false, with nothing held, when they number 2^32 - 1 or more
+ * (the caller then asks heap_next_ref; TRACETUI_TEST_HEAP_REFS=N sets
+ * that limit to N for tests). */
 bool heap_refs_build(struct heap_refs *r, const struct heap_dump *d);
 /* Release r. */
 void heap_refs_done(struct heap_refs *r);
