@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BATCH = 1024, RELEASE_BYTES = 32 << 20 };
+enum { BATCH = 1024, RELEASE_BYTES = 4 << 20 };
 
 /* Ids waiting to be looked up, with the object holding each. */
 struct batch {

@@ -557,7 +557,7 @@ build_classes(struct gather *g, const struct mapping *map)
 		const unsigned char *rec = d->data + d->offsets[i];
 		uint32_t c = HEAP_NONE, n;
 
-		if (d->offsets[i] - released >= (32 << 20)) {
+		if (d->offsets[i] - released >= (4 << 20)) {
 			heap_release(d, released, d->offsets[i]);
 			released = d->offsets[i];
 		}
