@@ -318,7 +318,8 @@ static int
 heap_info(struct heap_opts *o)
 {
 	struct heap_dump *d = open_dump(o, o->args[0]);
-	uint64_t by_tag[256] = {0}, shallow = 0, *heap_objects, *heap_bytes;
+	uint64_t shallow = 0, *heap_objects, *heap_bytes;
+	const size_t *by_tag;
 	uint64_t reachable_bytes;
 	size_t reachable;
 	uint64_t largest[10] = {0};
@@ -334,7 +335,6 @@ heap_info(struct heap_opts *o)
 
 		while (run + 1 < d->nruns && d->runs[run + 1].first <= i)
 			run++;
-		by_tag[heap_tag(d, (uint32_t)i)]++;
 		shallow += s;
 		/* The ten largest, kept in order by insertion. */
 		for (k = 10; k > 0 && largest[k - 1] < s; k--)
@@ -347,6 +347,7 @@ heap_info(struct heap_opts *o)
 			heap_bytes[d->runs[run].heap] += s;
 		}
 	}
+	by_tag = d->objects_by_tag;
 	cmd_print(stdout, "format: binary HPROF heap dump (%s), id size %u%s\n",
 	          d->header.version, d->header.id_size,
 	          d->bytes.gzip ? ", gzip" : "");

@@ -42,6 +42,9 @@ struct gather {
 	struct util_map class_names; /* class id -> string index */
 	struct pending_root *roots;
 	size_t nroots, roots_cap;
+	uint32_t *class_dumps; /* the objects that are class objects */
+	size_t nclass_dumps, class_dumps_cap;
+	size_t released; /* the dump's bytes let go so far */
 	size_t offsets_cap, ids_cap, runs_cap;
 	int heap; /* the current heap, -1 before HEAP DUMP INFO */
 	void (*progress)(void *, uint64_t, uint64_t);
@@ -153,9 +156,14 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 	struct gather *g = ctx;
 	struct heap_dump *d = g->d;
 
-	(void)tag;
 	if (d->nobjects >= HEAP_NONE - 1)
 		return; /* past 4 billion objects: not kept */
+	d->objects_by_tag[tag & 0xFF]++;
+	if (tag == HEAP_CLASS_DUMP) {
+		UTIL_GROW(g->class_dumps, g->class_dumps_cap,
+		          g->nclass_dumps + 1);
+		g->class_dumps[g->nclass_dumps++] = (uint32_t)d->nobjects;
+	}
 	if (g->heap < 0)
 		enter_heap(g, heap_named(d, "default"));
 	UTIL_GROW(d->offsets, g->offsets_cap, d->nobjects + 1);
@@ -175,20 +183,18 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct gather *g = ctx;
 
+	/* The records walked need not stay in memory. */
+	heap_release(g->d, g->released, (size_t)done);
+	g->released = (size_t)done;
 	if (g->progress)
 		g->progress(g->progress_arg, done, total);
 }
 
 /* ---- the id index ---- */
 
-/* Fibonacci hashing: the product's top bits, which every bit of the id
- * moves (ids step evenly through an address range; the middle bits of
- * the product cluster them). */
-static inline size_t
-slot_of(uint64_t id, unsigned shift)
-{
-	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> shift);
-}
+/* Slots by Fibonacci hashing (heap_index_slot): ids step evenly
+ * through an address range, and the middle bits of the product would
+ * cluster them. */
 
 static void
 build_index(struct heap_dump *d)
@@ -206,7 +212,12 @@ build_index(struct heap_dump *d)
 	d->index_mask = cap - 1;
 	for (i = 0; i < d->nobjects; i++) {
 		uint64_t id = heap_object_id(d, (uint32_t)i);
-		size_t s = slot_of(id, d->index_shift);
+		size_t s = heap_index_slot(d, id);
+
+		/* The slot of an id further on, fetched ahead. */
+		if (i + 16 < d->nobjects)
+			__builtin_prefetch(&d->index[heap_index_slot(
+			        d, heap_object_id(d, (uint32_t)(i + 16)))]);
 
 		while (d->index[s] != HEAP_NONE) {
 			if (heap_object_id(d, d->index[s]) == id)
@@ -228,13 +239,13 @@ heap_find(const struct heap_dump *d, uint64_t id)
 	if (d->ids32) {
 		if (id > UINT32_MAX)
 			return HEAP_NONE;
-		for (s = slot_of(id, d->index_shift); d->index[s] != HEAP_NONE;
+		for (s = heap_index_slot(d, id); d->index[s] != HEAP_NONE;
 		     s = (s + 1) & d->index_mask)
 			if (d->ids32[d->index[s]] == id)
 				return d->index[s];
 		return HEAP_NONE;
 	}
-	for (s = slot_of(id, d->index_shift); d->index[s] != HEAP_NONE;
+	for (s = heap_index_slot(d, id); d->index[s] != HEAP_NONE;
 	     s = (s + 1) & d->index_mask)
 		if (d->ids64[d->index[s]] == id)
 			return d->index[s];
@@ -488,17 +499,17 @@ build_classes(struct gather *g, const struct mapping *map)
 	unsigned id = d->header.id_size;
 	size_t cap = 0, i;
 	uint32_t unknown = HEAP_NONE, prim[12], *max_data;
+	uint64_t s64;
+	size_t k, released = 0;
 	unsigned t;
 
 	util_map_init(&d->class_ids);
-	for (i = 0; i < d->nobjects; i++) {
-		const unsigned char *rec = d->data + d->offsets[i];
+	for (k = 0; k < g->nclass_dumps; k++) {
+		uint32_t o = g->class_dumps[k];
+		const unsigned char *rec = d->data + d->offsets[o];
 		uint32_t s, c;
 		char *name;
-
-		if (*rec != HEAP_CLASS_DUMP)
-			continue;
-		uint64_t cid = heap_object_id(d, (uint32_t)i);
+		uint64_t cid = heap_object_id(d, o);
 
 		if (util_map_get(&d->class_ids, cid, &c))
 			continue;
@@ -510,7 +521,7 @@ build_classes(struct gather *g, const struct mapping *map)
 		}
 		c = add_class(d, &cap, cid, name, map);
 		free(name);
-		d->classes[c].object = (uint32_t)i;
+		d->classes[c].object = o;
 		d->classes[c].dump = rec;
 	}
 	for (i = 0; i < d->nclasses; i++) {
@@ -535,10 +546,21 @@ build_classes(struct gather *g, const struct mapping *map)
 		snprintf(name, sizeof(name), "%s[]", tn);
 		prim[t] = class_named(d, name);
 	}
+	/* Each object's class, its shallow size but for class objects
+	 * (which need the statics laid out), the largest instance of each
+	 * class; in one pass, letting the records go behind it.  At most
+	 * 9 classes are made up in it (8 primitive arrays, unknown). */
 	d->klass = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
+	d->shallow32 = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
+	max_data = xcalloc(d->nclasses + 10, sizeof(uint32_t));
 	for (i = 0; i < d->nobjects; i++) {
 		const unsigned char *rec = d->data + d->offsets[i];
-		uint32_t c = HEAP_NONE;
+		uint32_t c = HEAP_NONE, n;
+
+		if (d->offsets[i] - released >= (4 << 20)) {
+			heap_release(d, released, d->offsets[i]);
+			released = d->offsets[i];
+		}
 
 		switch (*rec) {
 		case HEAP_CLASS_DUMP:
@@ -573,21 +595,26 @@ build_classes(struct gather *g, const struct mapping *map)
 			c = unknown;
 		}
 		d->klass[i] = c;
-	}
-	max_data = xcalloc(d->nclasses + 1, sizeof(uint32_t));
-	for (i = 0; i < d->nobjects; i++) {
-		const unsigned char *rec = d->data + d->offsets[i];
-		uint32_t n;
-
+		if (*rec == HEAP_CLASS_DUMP)
+			continue;
+		s64 = heap_shallow_of_record(d, (uint32_t)i);
+		d->shallow32[i] = s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
 		if (*rec != HEAP_INSTANCE)
 			continue;
 		n = heap_u4(rec + 1 + 2 * id + 4);
 		if (n > max_data[d->klass[i]])
 			max_data[d->klass[i]] = n;
 	}
+	heap_release(d, released, d->size);
 	for (i = 0; i < d->nclasses; i++)
 		lay_out(g, map, (uint32_t)i, max_data[i]);
 	free(max_data);
+	for (i = 0; i < g->nclass_dumps; i++) {
+		uint32_t o = g->class_dumps[i];
+
+		s64 = heap_shallow_of_record(d, o);
+		d->shallow32[o] = s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
+	}
 	make_rows(d);
 }
 
@@ -669,6 +696,10 @@ heap_dump_open(const char *path, const struct mapping *map,
 	free(g.str_len);
 	free(g.str_text);
 	free(g.roots);
+	free(g.class_dumps);
+	/* Every later pass reads the model's arrays, or the records it
+	 * asks for: the pages read so far need not stay. */
+	heap_release(d, 0, d->size);
 	return d;
 fail:
 	util_map_done(&g.strings);
@@ -677,6 +708,7 @@ fail:
 	free(g.str_len);
 	free(g.str_text);
 	free(g.roots);
+	free(g.class_dumps);
 	heap_dump_free(d);
 	return NULL;
 }
@@ -700,6 +732,7 @@ heap_dump_free(struct heap_dump *d)
 	free(d->ids32);
 	free(d->ids64);
 	free(d->klass);
+	free(d->shallow32);
 	free(d->index);
 	free(d->rows);
 	free(d->heaps);
@@ -736,7 +769,7 @@ heap_array_length(const struct heap_dump *d, uint32_t i)
 }
 
 uint64_t
-heap_shallow(const struct heap_dump *d, uint32_t i)
+heap_shallow_of_record(const struct heap_dump *d, uint32_t i)
 {
 	const unsigned char *rec = d->data + d->offsets[i];
 	unsigned id = d->header.id_size;
@@ -756,6 +789,12 @@ heap_shallow(const struct heap_dump *d, uint32_t i)
 	default:
 		return base;
 	}
+}
+
+void
+heap_release(const struct heap_dump *d, size_t from, size_t to)
+{
+	trace_bytes_release(&d->bytes, from, to);
 }
 
 unsigned

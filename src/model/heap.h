@@ -5,9 +5,10 @@
  * asked for, never held.  Read-only once heap_dump_open returns.
  *
  * Memory: 8 bytes per object for its record's offset, 4 for its id (8
- * for an id size of 8), 4 for its class and 6 to 12 for the id index,
- * beside the dump's own bytes (mapped from the file, or inflated from
- * gzip).
+ * for an id size of 8), 4 for its class, 4 for its shallow size and 6
+ * to 12 for the id index, beside the dump's own bytes (inflated from
+ * gzip, or mapped from the file: their pages are let go once the model
+ * is built, and read in again where asked for).
  */
 #ifndef TRACETUI_MODEL_HEAP_H
 #define TRACETUI_MODEL_HEAP_H
@@ -85,11 +86,14 @@ struct heap_dump {
 	struct trace_error cut; /* where and why it was not */
 
 	size_t nobjects;
-	uint64_t *offsets; /* each object's record */
-	uint32_t *ids32;   /* each object's id, for an id size of 4 */
-	uint64_t *ids64;   /* or of 8 */
-	uint32_t *klass;   /* each object's class */
-	uint32_t *index;   /* id -> object, open addressing */
+	size_t objects_by_tag[256]; /* by record tag (enum heap_record) */
+	uint64_t *offsets;          /* each object's record */
+	uint32_t *ids32;            /* each object's id, for an id size of 4 */
+	uint64_t *ids64;            /* or of 8 */
+	uint32_t *klass;            /* each object's class */
+	/* each object's shallow size, UINT32_MAX where it does not fit */
+	uint32_t *shallow32;
+	uint32_t *index; /* id -> object, open addressing */
 	size_t index_mask;
 	unsigned index_shift; /* 64 less the index's bits */
 
@@ -135,14 +139,32 @@ heap_object_id(const struct heap_dump *d, uint32_t i)
 }
 /* The object with id, or HEAP_NONE. */
 uint32_t heap_find(const struct heap_dump *d, uint64_t id);
+/* Where the id index begins its search for id (Fibonacci hashing: the
+ * product's top bits, which every bit of the id moves). */
+static inline size_t
+heap_index_slot(const struct heap_dump *d, uint64_t id)
+{
+	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> d->index_shift);
+}
 /* The record tag of object i (enum heap_record). */
 static inline unsigned
 heap_tag(const struct heap_dump *d, uint32_t i)
 {
 	return d->data[d->offsets[i]];
 }
+/* Object i's shallow size as ahat counts it, from its record. */
+uint64_t heap_shallow_of_record(const struct heap_dump *d, uint32_t i);
 /* Object i's shallow size, as ahat counts it. */
-uint64_t heap_shallow(const struct heap_dump *d, uint32_t i);
+static inline uint64_t
+heap_shallow(const struct heap_dump *d, uint32_t i)
+{
+	return d->shallow32[i] != UINT32_MAX ? d->shallow32[i]
+	                                     : heap_shallow_of_record(d, i);
+}
+/* Let the dump's pages of bytes [from, to) go from memory, where they
+ * are mapped from the file: a pass over the records in file order
+ * calls it behind itself. */
+void heap_release(const struct heap_dump *d, size_t from, size_t to);
 /* The heap object i is in. */
 unsigned heap_of(const struct heap_dump *d, uint32_t i);
 /* The name of a root type (a root sub-record's tag). */

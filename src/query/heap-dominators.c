@@ -7,14 +7,18 @@
  *
  * Vertices are numbered in depth-first preorder from 1 (the
  * super-root); every walk is iterative, so a chain of millions of
- * objects needs no deep C stack.  References are read from the dump
- * twice (the search, then the predecessors), never held as a list of
- * successors.
+ * objects needs no deep C stack.  The references are decoded once into
+ * compact arrays (model/heap-refs.h; from the dump's bytes through
+ * heap_next_ref where they would not fit), which the search walks and
+ * the predecessors are counted from in file order; they are released
+ * before the semidominators are computed.  Shallow sizes are read in
+ * file order too.
  */
 #include "config.h"
 
 #include "query/heap-dominators.h"
 
+#include "model/heap-refs.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -32,14 +36,64 @@ struct lt {
 };
 
 /* The next successor of vertex v (object obj, HEAP_NONE for the
- * super-root) at or after *slot. */
-static uint32_t
-next_succ(const struct heap_dump *d, uint32_t obj, uint32_t *slot)
+ * super-root) at or after *slot: from refs where built, else from the
+ * dump. */
+static inline uint32_t
+next_succ(const struct heap_dump *d, const struct heap_refs *refs, uint32_t obj,
+          uint32_t *slot)
 {
 	if (obj == HEAP_NONE)
 		return *slot < d->nroots ? d->roots[(*slot)++].object
 		                         : HEAP_NONE;
+	if (refs->first) {
+		uint32_t k = refs->first[obj] + *slot;
+
+		if (k >= refs->first[obj + 1])
+			return HEAP_NONE;
+		(*slot)++;
+		return refs->to[k];
+	}
 	return heap_next_ref(d, obj, slot);
+}
+
+/* Whether bit o of seen is set; set it. */
+static inline bool
+test_and_set(uint8_t *seen, uint32_t o)
+{
+	uint8_t bit = (uint8_t)(1u << (o % 8));
+
+	if (seen[o / 8] & bit)
+		return true;
+	seen[o / 8] |= bit;
+	return false;
+}
+
+/* Count object o's references as predecessors of what they reach,
+ * fetching ahead the numbers of the references further on. */
+static inline void
+count_preds(const struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
+            uint32_t o)
+{
+	uint32_t k;
+
+	for (k = refs->first[o]; k < refs->first[o + 1]; k++) {
+		if (k + 16 < refs->n)
+			__builtin_prefetch(&dfn[refs->to[k + 16]]);
+		npred[dfn[refs->to[k]]]++;
+	}
+}
+
+/* Fetch ahead where object o's first successors' own successors are,
+ * which the search reads next. */
+static inline void
+prefetch_succs(const struct heap_refs *refs, uint32_t o)
+{
+	uint32_t k = refs->first[o], e = refs->first[o + 1];
+
+	if (e - k > 8)
+		e = k + 8;
+	for (; k < e; k++)
+		__builtin_prefetch(&refs->first[refs->to[k]]);
 }
 
 /* The path-compressing eval of Lengauer and Tarjan, without recursion. */
@@ -118,57 +172,106 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	uint32_t *npred = xcalloc(cap + 1, sizeof(uint32_t));
 	uint32_t *pred, *pos, r = 1, w;
 	struct frame *stack = xmalloc_large(depth_cap, sizeof(*stack));
+	struct heap_refs refs;
 	struct lt t;
+	size_t i;
+	uint8_t *seen = NULL;
 
 	memset(dom, 0, sizeof(*dom));
+	if (heap_refs_build(&refs, d))
+		seen = xcalloc(n / 8 + 1, 1);
 	t.vertex = xmalloc_large(cap, sizeof(uint32_t));
 	t.parent = xcalloc(cap, sizeof(uint32_t));
-	t.semi = xmalloc_large(cap, sizeof(uint32_t));
-	t.label = xmalloc_large(cap, sizeof(uint32_t));
-	t.ancestor = xcalloc(cap, sizeof(uint32_t));
 	/* The search: preorder numbers, parents, and each vertex's count
 	 * of predecessors (by its object until it is numbered). */
 	t.vertex[1] = HEAP_NONE;
-	t.semi[1] = t.label[1] = 1;
 	stack[sp++] = (struct frame){1, 0};
 	while (sp) {
 		struct frame *f = &stack[sp - 1];
-		uint32_t to = next_succ(d, t.vertex[f->v], &f->slot), v;
+		uint32_t to = next_succ(d, &refs, t.vertex[f->v], &f->slot), v;
 
 		if (to == HEAP_NONE) {
 			sp--;
 			continue;
 		}
-		if (dfn[to]) {
+		if (seen) {
+			/* The bits stay in the cache, where dfn would not;
+			 * predecessors are counted after, in file order. */
+			if (test_and_set(seen, to))
+				continue;
+		} else if (dfn[to]) {
 			npred[dfn[to]]++;
 			continue;
 		}
-		v = dfn[to] = ++r;
+		v = ++r;
+		if (!seen)
+			dfn[to] = v;
 		t.vertex[v] = to;
 		t.parent[v] = f->v;
-		t.semi[v] = t.label[v] = v;
-		npred[v]++;
+		if (!seen)
+			npred[v]++;
 		if (sp == depth_cap) {
 			depth_cap *= 2;
 			stack = xreallocarray(stack, depth_cap, sizeof(*stack));
 		}
 		stack[sp++] = (struct frame){v, 0};
+		if (refs.first)
+			prefetch_succs(&refs, to);
 	}
 	free(stack);
+	free(seen);
+	if (refs.first) {
+		/* The numbers by object, written in one loop whose stores
+		 * overlap, not one by one in the search. */
+		for (w = 2; w <= r; w++)
+			dfn[t.vertex[w]] = w;
+		for (i = 0; i < d->nroots; i++)
+			npred[dfn[d->roots[i].object]]++;
+		for (i = 0; i < n; i++)
+			if (dfn[i])
+				count_preds(&refs, dfn, npred, (uint32_t)i);
+	}
 	/* The predecessors, by preorder number. */
 	pos = xcalloc(r + 2, sizeof(uint32_t));
 	for (w = 1; w <= r; w++)
 		pos[w + 1] = pos[w] + npred[w];
 	free(npred);
 	pred = xmalloc_large(pos[r + 1] + 1, sizeof(uint32_t));
-	for (w = 1; w <= r; w++) {
-		uint32_t slot = 0, to;
+	if (refs.first) {
+		/* In file order: the references lie in it. */
+		for (i = 0; i < d->nroots; i++)
+			pred[pos[dfn[d->roots[i].object]]++] = 1;
+		for (i = 0; i < n; i++) {
+			uint32_t k;
 
-		while ((to = next_succ(d, t.vertex[w], &slot)) != HEAP_NONE)
-			pred[pos[dfn[to]]++] = w;
+			if (!dfn[i])
+				continue;
+			for (k = refs.first[i]; k < refs.first[i + 1]; k++) {
+				if (k + 16 < refs.n)
+					__builtin_prefetch(
+					        &dfn[refs.to[k + 16]]);
+				pred[pos[dfn[refs.to[k]]]++] = dfn[i];
+			}
+		}
+	} else {
+		for (w = 1; w <= r; w++) {
+			uint32_t slot = 0, to;
+
+			while ((to = next_succ(d, &refs, t.vertex[w], &slot)) !=
+			       HEAP_NONE)
+				pred[pos[dfn[to]]++] = w;
+		}
 	}
+	heap_refs_done(&refs);
 	free(dfn);
 	dfn = NULL;
+	/* The rest of the vertices' arrays, once the references are let
+	 * go. */
+	t.semi = xmalloc_large(r + 1, sizeof(uint32_t));
+	t.label = xmalloc_large(r + 1, sizeof(uint32_t));
+	t.ancestor = xcalloc(r + 1, sizeof(uint32_t));
+	for (w = 1; w <= r; w++)
+		t.semi[w] = t.label[w] = w;
 	/* pos[v] is now the end of v's predecessors, the start of v+1's. */
 	t.idom = xcalloc(r + 1, sizeof(uint32_t));
 	t.bucket = xcalloc(r + 1, sizeof(uint32_t));
@@ -209,18 +312,27 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	/* Per object, and the retained sizes bottom-up. */
 	dom->idom = xmalloc_large(n + 1, sizeof(uint32_t));
 	memset(dom->idom, 0xFF, (n + 1) * sizeof(uint32_t));
-	dom->retained = xcalloc(n + 1, sizeof(uint64_t));
+	dom->retained = xmalloc_large(n + 1, sizeof(uint64_t));
 	dom->reachable = r - 1;
-	for (w = r; w >= 2; w--) {
-		uint32_t o = t.vertex[w], up = t.idom[w];
-		uint64_t s = heap_shallow(d, o);
+	for (w = 2; w <= r; w++) {
+		uint32_t up = t.idom[w];
 
-		dom->reachable_bytes += s;
-		dom->retained[o] += s;
-		dom->idom[o] = up == 1 ? HEAP_SUPER_ROOT : t.vertex[up];
-		if (up != 1)
-			dom->retained[t.vertex[up]] += dom->retained[o];
+		dom->idom[t.vertex[w]] =
+		        up == 1 ? HEAP_SUPER_ROOT : t.vertex[up];
 	}
+	/* Shallow sizes in file order; then each subtree's, bottom-up. */
+	for (i = 0; i < n; i++) {
+		uint64_t s = dom->idom[i] == HEAP_NONE
+		                     ? 0
+		                     : heap_shallow(d, (uint32_t)i);
+
+		dom->retained[i] = s;
+		dom->reachable_bytes += s;
+	}
+	for (w = r; w >= 2; w--)
+		if (t.idom[w] != 1)
+			dom->retained[t.vertex[t.idom[w]]] +=
+			        dom->retained[t.vertex[w]];
 	free(t.vertex);
 	free(t.idom);
 	build_tree(dom, d);
@@ -239,32 +351,40 @@ heap_dominators_done(struct heap_dominators *dom)
 size_t
 heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 {
-	size_t n = d->nobjects, sp = 0, count = 0, i;
+	size_t n = d->nobjects, head = 0, tail = 0, i;
 	uint8_t *seen = xcalloc(n / 8 + 1, 1);
-	uint32_t *stack = xmalloc_large(n + 1, sizeof(uint32_t));
+	uint32_t *queue = xmalloc_large(n + 1, sizeof(uint32_t));
+	struct heap_refs refs;
 
+	heap_refs_build(&refs, d);
 	*bytes = 0;
-	for (i = 0; i < d->nroots; i++) {
-		uint32_t o = d->roots[i].object;
+	/* Breadth first, so that the objects next in the queue are known
+	 * ahead: their references' places are fetched 16 ahead, the
+	 * references 8 ahead. */
+	for (i = 0; i < d->nroots; i++)
+		if (!test_and_set(seen, d->roots[i].object))
+			queue[tail++] = d->roots[i].object;
+	while (head < tail) {
+		uint32_t v = queue[head++], slot = 0, to;
 
-		if (seen[o / 8] & (1u << (o % 8)))
-			continue;
-		seen[o / 8] |= (uint8_t)(1u << (o % 8));
-		stack[sp++] = o;
-		while (sp) {
-			uint32_t v = stack[--sp], slot = 0, to;
-
-			count++;
-			*bytes += heap_shallow(d, v);
-			while ((to = heap_next_ref(d, v, &slot)) != HEAP_NONE) {
-				if (seen[to / 8] & (1u << (to % 8)))
-					continue;
-				seen[to / 8] |= (uint8_t)(1u << (to % 8));
-				stack[sp++] = to;
-			}
+		if (refs.first) {
+			if (head + 16 < tail)
+				__builtin_prefetch(
+				        &refs.first[queue[head + 16]]);
+			if (head + 8 < tail)
+				__builtin_prefetch(
+				        &refs.to[refs.first[queue[head + 8]]]);
 		}
+		while ((to = next_succ(d, &refs, v, &slot)) != HEAP_NONE)
+			if (!test_and_set(seen, to))
+				queue[tail++] = to;
 	}
+	heap_refs_done(&refs);
+	free(queue);
+	/* The bytes in file order, where the records lie. */
+	for (i = 0; i < n; i++)
+		if (seen[i / 8] & (1u << (i % 8)))
+			*bytes += heap_shallow(d, (uint32_t)i);
 	free(seen);
-	free(stack);
-	return count;
+	return tail;
 }

@@ -63,6 +63,14 @@ heap_histogram_build(struct heap_histogram *h, const struct heap_dump *d,
 			continue;
 		}
 		c = dom->children[f->next++];
+		/* The next sibling's class, size and children, ahead. */
+		if (f->next < dom->first[f->node + 1]) {
+			uint32_t s = dom->children[f->next];
+
+			__builtin_prefetch(&d->klass[s]);
+			__builtin_prefetch(&dom->retained[s]);
+			__builtin_prefetch(&dom->first[s]);
+		}
 		if (is_shown(d, shown, c)) {
 			uint32_t row = d->classes[d->klass[c]].row;
 

@@ -38,7 +38,7 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { PROGRESS_BYTES = 32 << 20 };
+enum { PROGRESS_BYTES = 4 << 20 };
 
 unsigned
 heap_type_size(unsigned type, unsigned id_size)
@@ -98,13 +98,29 @@ heap_hprof_detect(const unsigned char *buf, size_t len)
 	return id_size == 4 || id_size == 8;
 }
 
-/* The walk's place: the bytes, their end, the id size. */
+/* The walk's place: the bytes, their end, the id size, where progress
+ * is next reported. */
 struct walk {
 	const unsigned char *base, *end;
 	unsigned id;
 	const struct heap_sink *sink;
 	struct trace_error *err;
+	uint64_t next_progress;
 };
+
+/* Report progress to p, every PROGRESS_BYTES: also inside a heap dump
+ * record, which the JVM writes as one of the whole dump. */
+static inline void
+progress_at(struct walk *w, const unsigned char *p)
+{
+	uint64_t done = (uint64_t)(p - w->base);
+
+	if (done >= w->next_progress && w->sink->progress) {
+		w->sink->progress(w->sink->ctx, done,
+		                  (uint64_t)(w->end - w->base));
+		w->next_progress = done + PROGRESS_BYTES;
+	}
+}
 
 /* Whether n bytes remain at p before end; false after saying what
  * was cut there. */
@@ -316,6 +332,7 @@ walk_segment(struct walk *w, const unsigned char *p, const unsigned char *end)
 		if (s->object)
 			s->object(s->ctx, tag, (uint64_t)(rec - w->base));
 		p += size;
+		progress_at(w, p);
 	}
 	return true;
 }
@@ -325,10 +342,9 @@ heap_hprof_read(const unsigned char *buf, size_t len,
                 const struct heap_sink *sink, struct heap_hprof_header *header,
                 struct trace_error *err)
 {
-	struct walk w = {buf, buf + len, 0, sink, err};
+	struct walk w = {buf, buf + len, 0, sink, err, PROGRESS_BYTES};
 	const unsigned char *p;
 	size_t i;
-	uint64_t next_progress = PROGRESS_BYTES;
 
 	memset(header, 0, sizeof(*header));
 	if (!heap_hprof_detect(buf, len)) {
@@ -401,10 +417,7 @@ heap_hprof_read(const unsigned char *buf, size_t len,
 			break;
 		}
 		p = body + rlen;
-		if (sink->progress && (uint64_t)(p - buf) >= next_progress) {
-			sink->progress(sink->ctx, (uint64_t)(p - buf), len);
-			next_progress = (uint64_t)(p - buf) + PROGRESS_BYTES;
-		}
+		progress_at(&w, p);
 	}
 	return true;
 }

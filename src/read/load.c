@@ -866,6 +866,23 @@ trace_bytes_close(struct trace_bytes *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void
+trace_bytes_release(const struct trace_bytes *b, size_t from, size_t to)
+{
+	const struct file_bytes *f = b->file;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (!f || !f->mapped || to > b->size || from >= to)
+		return;
+	/* Whole pages inside the range only. */
+	lo = ((uintptr_t)b->data + from + page - 1) & ~(page - 1);
+	hi = ((uintptr_t)b->data + to) & ~(page - 1);
+	if (to == b->size)
+		hi = ((uintptr_t)b->data + to + page - 1) & ~(page - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
 bool
 trace_is_heap_dump(const char *path)
 {

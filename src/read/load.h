@@ -71,6 +71,10 @@ bool trace_bytes_open(const char *path, struct trace_bytes *out,
                       struct trace_error *err);
 /* Release what trace_bytes_open holds. */
 void trace_bytes_close(struct trace_bytes *b);
+/* Let the pages of the bytes [from, to) of a mapped file go from
+ * memory (the next read of them reads them in again); the inflated
+ * bytes of a gzip file stay. */
+void trace_bytes_release(const struct trace_bytes *b, size_t from, size_t to);
 /* Whether path is a regular file (or a gzip file) that begins a binary
  * HPROF heap dump. */
 bool trace_is_heap_dump(const char *path);

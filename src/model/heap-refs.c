@@ -1,0 +1,199 @@
+/*
+ * heap-refs: the strong references decoded in file order (so the dump
+ * is read as it lies) and their ids looked up in batches: the batch's
+ * index slots are fetched ahead, then the candidates' ids, so that the
+ * cache misses of a batch overlap instead of following one another.
+ */
+#include "config.h"
+
+#include "model/heap-refs.h"
+
+#include "util/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { BATCH = 1024, RELEASE_BYTES = 4 << 20 };
+
+/* Ids waiting to be looked up, with the object holding each. */
+struct batch {
+	uint64_t id[BATCH];
+	size_t slot[BATCH];
+	uint32_t obj[BATCH];
+	size_t n;
+};
+
+struct build {
+	struct heap_refs *r;
+	const struct heap_dump *d;
+	size_t cap, limit; /* references that fit */
+	bool overflow;
+	struct batch b;
+};
+
+/* Look the batch's ids up, appending the objects found. */
+static void
+flush(struct build *bd)
+{
+	const struct heap_dump *d = bd->d;
+	struct batch *b = &bd->b;
+	struct heap_refs *r = bd->r;
+	size_t k;
+
+	if (!b->n || !d->index)
+		goto out;
+	for (k = 0; k < b->n; k++) {
+		b->slot[k] = heap_index_slot(d, b->id[k]);
+		__builtin_prefetch(&d->index[b->slot[k]]);
+	}
+	/* The first two candidates of each: most searches end there. */
+	for (k = 0; k < b->n; k++) {
+		size_t s = b->slot[k];
+		uint32_t c = d->index[s], c2;
+
+		if (c == HEAP_NONE)
+			continue;
+		c2 = d->index[(s + 1) & d->index_mask];
+		if (d->ids32) {
+			__builtin_prefetch(&d->ids32[c]);
+			if (c2 != HEAP_NONE)
+				__builtin_prefetch(&d->ids32[c2]);
+		} else {
+			__builtin_prefetch(&d->ids64[c]);
+			if (c2 != HEAP_NONE)
+				__builtin_prefetch(&d->ids64[c2]);
+		}
+	}
+	if (r->n + b->n > bd->limit) {
+		bd->overflow = true;
+		goto out;
+	}
+	UTIL_GROW(r->to, bd->cap, r->n + b->n);
+	for (k = 0; k < b->n; k++) {
+		uint64_t id = b->id[k];
+		size_t s = b->slot[k];
+		uint32_t c;
+
+		if (d->ids32) {
+			if (id > UINT32_MAX)
+				continue;
+			while ((c = d->index[s]) != HEAP_NONE &&
+			       d->ids32[c] != id)
+				s = (s + 1) & d->index_mask;
+		} else {
+			while ((c = d->index[s]) != HEAP_NONE &&
+			       d->ids64[c] != id)
+				s = (s + 1) & d->index_mask;
+		}
+		if (c == HEAP_NONE)
+			continue;
+		r->to[r->n++] = c;
+		r->first[b->obj[k] + 1]++;
+	}
+out:
+	b->n = 0;
+}
+
+/* Queue id, held by object o, for the lookup (0 is null). */
+static inline void
+add(struct build *bd, uint32_t o, uint64_t id)
+{
+	if (!id)
+		return;
+	bd->b.id[bd->b.n] = id;
+	bd->b.obj[bd->b.n++] = o;
+	if (bd->b.n == BATCH)
+		flush(bd);
+}
+
+bool
+heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
+{
+	struct build *bd = xcalloc(1, sizeof(*bd));
+	unsigned id = d->header.id_size;
+	size_t i, n = d->nobjects, released = 0;
+	const char *limit;
+
+	memset(r, 0, sizeof(*r));
+	bd->r = r;
+	bd->d = d;
+	bd->limit = UINT32_MAX - 1;
+	/* TRACETUI_TEST_HEAP_REFS=N: as if only N references fit, so that
+	 * tests/heap-same.sh runs the callers' way without the arrays. */
+	if ((limit = getenv("TRACETUI_TEST_HEAP_REFS")))
+		bd->limit = strtoul(limit, NULL, 10);
+	r->first = xcalloc(n + 2, sizeof(uint32_t));
+	bd->cap = n + n / 2 + 16;
+	r->to = xmalloc_large(bd->cap, sizeof(uint32_t));
+	for (i = 0; i < n && !bd->overflow; i++) {
+		const unsigned char *rec = d->data + d->offsets[i];
+		uint32_t o = (uint32_t)i, k;
+
+		/* The records behind need not stay in memory. */
+		if (d->offsets[i] - released >= RELEASE_BYTES) {
+			heap_release(d, released, d->offsets[i]);
+			released = d->offsets[i];
+		}
+
+		switch (*rec) {
+		case HEAP_INSTANCE: {
+			const struct heap_class *c = &d->classes[d->klass[i]];
+			uint32_t len = heap_u4(rec + 1 + 2 * id + 4);
+			const unsigned char *p = rec + 1 + 2 * id + 8;
+
+			for (k = 0; k < c->nrefs; k++)
+				if ((uint64_t)c->refs[k].offset + id <= len)
+					add(bd, o,
+					    heap_id(p + c->refs[k].offset, id));
+			break;
+		}
+		case HEAP_OBJECT_ARRAY: {
+			uint32_t len = heap_u4(rec + 1 + id + 4);
+			const unsigned char *p = rec + 1 + 2 * id + 8;
+
+			if (id == 4)
+				for (k = 0; k < len; k++)
+					add(bd, o, heap_u4(p + (size_t)k * 4));
+			else
+				for (k = 0; k < len; k++)
+					add(bd, o,
+					    heap_id(p + (size_t)k * 8, 8));
+			break;
+		}
+		case HEAP_CLASS_DUMP: {
+			uint32_t ci = heap_class_of_object(d, o);
+			const struct heap_class *c;
+
+			if (ci == HEAP_NONE)
+				break;
+			c = &d->classes[ci];
+			for (k = 0; k < c->nstatic_refs; k++)
+				add(bd, o,
+				    heap_id(c->dump + c->static_refs[k], id));
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	if (!bd->overflow)
+		flush(bd);
+	heap_release(d, released, d->size);
+	if (bd->overflow) {
+		free(bd);
+		heap_refs_done(r);
+		return false;
+	}
+	free(bd);
+	for (i = 0; i < n; i++)
+		r->first[i + 1] += r->first[i];
+	return true;
+}
+
+void
+heap_refs_done(struct heap_refs *r)
+{
+	free(r->first);
+	free(r->to);
+	memset(r, 0, sizeof(*r));
+}

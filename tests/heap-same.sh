@@ -1,0 +1,92 @@
+#!/bin/sh
+# heap-same.sh: every heap dump command gives, byte for byte, what it gave
+# before the analysis was made faster (tests/heap-same.sums holds the
+# SHA-256 of each output as the on-demand reader wrote it): on dumps of
+# varied shapes from tests/heap-gen.py (JVM and Android, id size 4 and 8,
+# weak references and LeakCanary's watched ones, gzip) and on the real
+# dumps where present: info, the
+# histogram per heap, the whole dominator tree (its order among equal
+# retained sizes too), folded stacks, paths, leaks and duplicates.
+# REGENERATE=1 writes the sums anew (review their diff).
+. "${top_srcdir:-.}/tests/lib.sh"
+
+srcdir=$(cd "${top_srcdir:-.}" && pwd)
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+command -v python3 >/dev/null 2>&1 || skip_all "no python3"
+command -v sha256sum >/dev/null 2>&1 || skip_all "no sha256sum"
+gen="$srcdir/tests/heap-gen.py"
+sums="$srcdir/tests/heap-same.sums"
+
+python3 "$gen" --id-size 8 --seed 21 --objects 3000 "$tmp/jvm8.hprof"
+python3 "$gen" --id-size 4 --seed 22 --objects 3000 "$tmp/jvm4.hprof"
+python3 "$gen" --android --id-size 4 --seed 23 --objects 3000 \
+	"$tmp/art4.hprof"
+python3 "$gen" --android --id-size 8 --seed 24 --objects 3000 \
+	"$tmp/art8.hprof"
+python3 "$gen" --leaks --id-size 4 --seed 25 --objects 800 \
+	"$tmp/leaks.hprof"
+gzip -c "$tmp/art8.hprof" >"$tmp/art8gz.hprof"
+
+# outputs SHAPE: one line per command, "SHAPE COMMAND SHA256".
+outputs() {
+	f="$tmp/$1.hprof"
+	for c in info report-all report-app tree folded paths leaks duplicates; do
+		case $c in
+		info) "$TRACETUI" info "$f" ;;
+		report-all) "$TRACETUI" report --format tsv --heap all "$f" ;;
+		report-app) "$TRACETUI" report --format tsv "$f" ;;
+		tree) "$TRACETUI" tree --format tsv --min-pct 0 --heap all "$f" ;;
+		folded) "$TRACETUI" folded --min-pct 0 "$f" ;;
+		paths) "$TRACETUI" paths -n 5 "$f" com.example.Node ;;
+		leaks) "$TRACETUI" leaks "$f" ;;
+		duplicates) "$TRACETUI" report --duplicates --format tsv \
+			--heap all "$f" ;;
+		esac 2>&1 | sed "s|$tmp/||g" >"$tmp/out"
+		echo "$1 $c $(sha256sum <"$tmp/out" | cut -c1-64)"
+	done
+}
+
+shapes="jvm8 jvm4 art4 art8 leaks art8gz"
+# The real dumps of $SHARED_HEAPDUMPS too, where present.
+heaps=${SHARED_HEAPDUMPS:-$srcdir/../shared/heapdumps}
+for real in ahat__test-dump ahat__test-dump-base \
+	leakcanary__leak_service_binder; do
+	[ -f "$heaps/$real.hprof" ] || continue
+	ln -s "$heaps/$real.hprof" "$tmp/$real.hprof"
+	shapes="$shapes $real"
+done
+for shape in $shapes; do
+	outputs $shape
+done >"$tmp/sums"
+
+if [ -n "${REGENERATE:-}" ]; then
+	cp "$tmp/sums" "$sums"
+	ok 0 "wrote $sums"
+	done_testing
+	exit
+fi
+while read -r shape c sum; do
+	want=$(awk -v s="$shape" -v c="$c" '$1 == s && $2 == c { print $3 }' \
+		"$sums")
+	[ "$sum" = "$want" ]
+	ok $? "$shape: $c as before"
+done <"$tmp/sums"
+# Where the references would not fit in the compact arrays, the
+# dominators and the reachable walk read them from the dump: the same.
+(
+	TRACETUI_TEST_HEAP_REFS=10
+	export TRACETUI_TEST_HEAP_REFS
+	for shape in jvm4 art8 leaks; do
+		outputs $shape
+	done
+) >"$tmp/fallback"
+grep -E '^(jvm4|art8|leaks) ' "$tmp/sums" >"$tmp/arrays"
+cmp -s "$tmp/fallback" "$tmp/arrays"
+ok $? "without the compact arrays: every output the same"
+diff "$tmp/arrays" "$tmp/fallback" | head -5 | diag
+
+grep '^art8 ' "$tmp/sums" | grep -v ' info ' | sed 's/^art8 //' >"$tmp/plain"
+grep '^art8gz ' "$tmp/sums" | grep -v ' info ' | sed 's/^art8gz //' >"$tmp/gz"
+cmp -s "$tmp/plain" "$tmp/gz"
+ok $? "a gzipped dump gives what the plain one gives"
+done_testing
