@@ -700,6 +700,31 @@ name_cell_width(const struct profile_view *v, const struct app *app,
 	return w;
 }
 
+/* The clock of the sort column (the main one for the calls or names). */
+static enum clock_index
+sorted_clock(const struct profile_view *v, const struct app *app)
+{
+	const struct profile_column *s = &v->columns[v->sort];
+
+	return s->kind == COL_CALLS || s->kind == COL_NAME ? app_main_clock(app)
+	                                                   : s->clock;
+}
+
+/* The priority of column i: the sort column and --base's changes never
+ * give way, and the inclusive share on the sorted clock (a parent's or
+ * child's share of the method) only after every other. */
+static int
+priority(const struct profile_view *v, const struct app *app, size_t i)
+{
+	const struct profile_column *col = &v->columns[i];
+
+	if (i == v->sort || col->prio >= 20)
+		return COLUMN_KEEP;
+	if (col->kind == COL_INCL_PCT && col->clock == sorted_clock(v, app))
+		return 19;
+	return col->prio;
+}
+
 /* Size the columns to the rows in view, times in seconds where
  * milliseconds would be too wide, and lay them out (tui/columns.h):
  * the name gets its share first, the lowest prio gives way first, and
@@ -746,9 +771,7 @@ lay_out(struct profile_view *v, const struct app *app, const struct canvas *c,
 		col->width++;
 		lay[i] = (struct column){.kind = COLUMN_NUMBER,
 		                         .want = col->width,
-		                         .prio = i == v->sort || col->prio >= 20
-		                                         ? COLUMN_KEEP
-		                                         : col->prio};
+		                         .prio = priority(v, app, i)};
 	}
 	for (y = 0, r = v->list.top; y < body && r < v->nrows;
 	     y++, r = list_next(&v->list, r)) {
