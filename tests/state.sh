@@ -12,6 +12,9 @@
 # - the call tree, opened before and turned bottom-up, shows the
 #   selection made since in the profile, not its old row;
 # - D in the chart selects the dropped call's caller, as M does;
+# - the icicle shows the selection made elsewhere marked, a frame
+#   narrower than a cell zoomed into (performCreate, 0.4%), from the
+#   profile and after L, at 120x30 and 80x24;
 # - the chart's folded thread says Down goes to the next thread; with a
 #   range, H shows the threads without a call in it folded and after
 #   every thread with one, j reaching them.
@@ -93,6 +96,48 @@ if view "$regular" 120x30; then
 else
 	ok 1 "the viewer opens $regular"
 fi
+
+# marked TEXT: a frame of the icicle's (below its breadcrumb, above the
+# status) drawn as the cursor (reverse video under TERM=screen) holds
+# TEXT.
+marked() {
+	esc=$(printf '\033')
+	i=0
+	while [ $i -lt 50 ]; do
+		# Reverse video as <, a reset as >, colours gone.
+		tm capture-pane -p -e -t p | sed '1,2d' | sed '$d' | sed '$d' |
+			sed '$d' | sed -e "s/${esc}\[7m/</g" \
+			-e "s/${esc}\[0*m/>/g" -e "s/${esc}\[[0-9;]*m//g" |
+			grep -q "<[^>]*$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	tm capture-pane -p -t p | diag
+	return 1
+}
+
+for size in 120x30 80x24; do
+	if view "$regular" "$size"; then
+		search performCreate
+		keys 3
+		pane_wait '| Icicle |' >/dev/null
+		marked 'performCreate'
+		ok $? "$size: the icicle shows performCreate, selected in the profile, marked"
+	else
+		ok 1 "the viewer opens $regular at $size"
+	fi
+	if view "$regular" "$size"; then
+		search performCreate
+		keys L
+		pane_wait '| Timeline |' >/dev/null
+		keys 3
+		pane_wait '| Icicle |' >/dev/null
+		marked 'performCreate'
+		ok $? "$size: and after L, its longest call's frame"
+	else
+		ok 1 "the viewer opens $regular at $size"
+	fi
+done
 
 # At 80 columns the title says the whole trace's range as "all", wider
 # as "range: all" (a range: "wall 1.000..2.000" or shorter).
