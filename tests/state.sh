@@ -15,9 +15,10 @@
 # - the icicle shows the selection made elsewhere marked, a frame
 #   narrower than a cell zoomed into (performCreate, 0.4%), from the
 #   profile and after L, at 120x30 and 80x24;
-# - the chart's folded thread says Down goes to the next thread; with a
-#   range, H shows the threads without a call in it folded and after
-#   every thread with one, j reaching them.
+# - the chart's folded thread says Down goes to the next thread; the
+#   threads idle over the whole trace are those `info` gives no wall
+#   time, calls or not; with a range, H shows the threads without a
+#   call in it folded and after every thread with one, j reaching them.
 # Every wait polls for at most 5 s; a viewer is shown once its calls
 # are read, so the keys after go to the views that need them.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -184,6 +185,21 @@ idle_last() {
 			else { busy++; if (idle) bad++ } }
 		END { exit !(idle && busy && !bad) }'
 }
+
+# The threads info gives no wall time: the chart's idle ones.
+idle=$("$TRACETUI" info "$regular" | awk '/^threads:/ { t = 1; getline; next }
+	t && NF >= 6 && $4 == 0 { n++ } END { print n + 0 }')
+busy_idle=$("$TRACETUI" info "$regular" | awk '/^threads:/ { t = 1; getline; next }
+	t && NF >= 6 && $4 == 0 && $3 > 0 { n++ } END { print n + 0 }')
+# 26 busy threads and the note: 45 lines.
+if view "$regular" 100x50; then
+	# Folded, every thread and the line counting the idle ones show.
+	keys 2 O
+	pane_wait "$idle threads idle (H: show)"
+	ok $? "the chart counts $idle threads idle, the $busy_idle with calls of no wall time too"
+else
+	ok 1 "the viewer opens $regular"
+fi
 
 if view "$regular" 100x40 --range 1500..1600; then
 	keys 2 O
