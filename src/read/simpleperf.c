@@ -1781,10 +1781,13 @@ emit(struct simpleperf *sp, size_t k)
 	free(all);
 	property(sp, "simpleperf-event-type",
 	         k == SIZE_MAX ? "all" : sp->types[k]);
-	/* With several types, "all" is one more to cycle through. */
-	propertyf(sp, "simpleperf-event-type-index", "%zu of %zu",
-	          k == SIZE_MAX ? sp->ntypes : k,
-	          sp->ntypes + (sp->ntypes > 1));
+	/* "I of N", I counted from 1 as info shows it; "all of N". */
+	if (k == SIZE_MAX)
+		propertyf(sp, "simpleperf-event-type-index", "all of %zu",
+		          sp->ntypes);
+	else
+		propertyf(sp, "simpleperf-event-type-index", "%zu of %zu",
+		          k + 1, sp->ntypes);
 	if (sp->app)
 		property(sp, "simpleperf-app", sp->app);
 	if (sp->app_type)

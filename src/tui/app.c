@@ -607,21 +607,33 @@ cycle_clock(struct app *app)
 	refresh_views(app);
 }
 
-/* "I of N": the sample type loaded (pprof) or event type (simpleperf,
- * where N counts "all" too); false when the trace has none. */
+/* The sample type loaded (pprof) or event type (simpleperf) as an
+ * index from 0 into *i, and into *n the choices --sample-type cycles
+ * through: the types, and for a simpleperf recording of several "all"
+ * too (index N), from its property "I of N" (I from 1, or "all");
+ * false when the trace has none. */
 static bool
 type_index(const struct app *app, unsigned long *i, unsigned long *n)
 {
+	bool simpleperf = app->tree->header.format == TRACE_FORMAT_SIMPLEPERF;
 	const char *at =
-	        app->tree->header.format == TRACE_FORMAT_SIMPLEPERF
-	                ? calltree_property(app->tree,
-	                                    "simpleperf-event-type-index")
-	                : calltree_property(app->tree,
-	                                    "pprof-sample-type-index");
+	        simpleperf ? calltree_property(app->tree,
+	                                       "simpleperf-event-type-index")
+	                   : calltree_property(app->tree,
+	                                       "pprof-sample-type-index");
 
-	return (app->tree->header.format == TRACE_FORMAT_PPROF ||
-	        app->tree->header.format == TRACE_FORMAT_SIMPLEPERF) &&
-	       at && sscanf(at, "%lu of %lu", i, n) == 2;
+	if ((app->tree->header.format != TRACE_FORMAT_PPROF && !simpleperf) ||
+	    !at)
+		return false;
+	if (sscanf(at, "%lu of %lu", i, n) == 2 && *i >= 1 && *i <= *n)
+		--*i;
+	else if (sscanf(at, "all of %lu", n) == 1)
+		*i = *n > 1 ? *n : 0; /* all of one type is that type */
+	else
+		return false;
+	if (simpleperf && *n > 1)
+		++*n;
+	return true;
 }
 
 /* Ask the viewer to reload a simpleperf recording with Java frames

@@ -1,0 +1,85 @@
+#!/bin/sh
+# consistency.sh: the commands and the viewer say the same things the
+# same way, on the shared traces and recordings ($SHARED_TRACES,
+# $SHARED_SIMPLEPERF; each part skipped when absent):
+# - info numbers the loaded event type of a two-type simpleperf
+#   recording "1 of 2" (all of them: "all of 2"), and the viewer's y
+#   still cycles through both and all.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+T=${SHARED_TRACES:-}
+S=${SHARED_SIMPLEPERF:-}
+two=$S/firefox-profiler__simpleperf-cpu-clock.trace.gz
+basic=$T/perflib__basic.trace
+earlier=$T/perflib__basic.earlier-revision.trace
+LC_ALL=C
+export LC_ALL
+
+unset TMUX
+sock=tracetui-consistency-$$
+tmp=$(mktemp -d)
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+have_tmux=
+command -v tmux >/dev/null 2>&1 && have_tmux=1
+
+# view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of
+# that size, once its calls are read.
+view() {
+	v_file=$1 v_size=$2
+	shift 2
+	tm kill-session -t p >/dev/null 2>&1
+	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
+		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
+		>/dev/null 2>&1 || return 1
+	pane_wait '| Profile |' >/dev/null || return 1
+	v_i=0
+	while [ $v_i -lt 50 ]; do
+		tm capture-pane -p -t p | grep -q 'loading' || return 0
+		sleep 0.1
+		v_i=$((v_i + 1))
+	done
+	return 1
+}
+
+keys() {
+	for k; do
+		tm send-keys -t p "$k"
+		sleep 0.05
+	done
+}
+
+# --- info numbers a part "I of N" -----------------------------------------
+if [ -f "$two" ]; then
+	"$TRACETUI" info "$two" >"$tmp/info" 2>&1
+	grep -q '^  simpleperf-event-type-index=1 of 2$' "$tmp/info"
+	ok $? "info: the first of two event types is 1 of 2"
+	"$TRACETUI" info --sample-type 1 "$two" >"$tmp/info" 2>&1
+	grep -q '^  simpleperf-event-type-index=2 of 2$' "$tmp/info"
+	ok $? "info: the second, 2 of 2"
+	"$TRACETUI" info --sample-type all "$two" >"$tmp/info" 2>&1
+	grep -q '^  simpleperf-event-type-index=all of 2$' "$tmp/info" &&
+		grep -q '^ *tid  *pid  *samples  *cpu-clock sched:sched_switch  name$' \
+			"$tmp/info"
+	ok $? "info: all of them, all of 2, each with its column"
+	if [ -n "$have_tmux" ] && view "$two" 120x30; then
+		keys y
+		pane_wait '| Profile |.*sched:sched_switch samples' >/dev/null
+		ok $? "viewer: y loads the second event type"
+		keys y
+		pane_wait '| Profile |.*all samples' >/dev/null
+		r=$?
+		keys y
+		pane_wait '| Profile |.*cpu-clock samples' >/dev/null
+		ok $((r + $?)) "viewer: y again, all of them, then the first again"
+	else
+		ok 0 "# SKIP no tmux or the viewer did not open"
+		ok 0 "# SKIP no tmux or the viewer did not open"
+	fi
+else
+	for i in 1 2 3 4 5; do ok 0 "# SKIP no $two"; done
+fi
+
+tm kill-server >/dev/null 2>&1
+done_testing
