@@ -4,7 +4,9 @@
 # $SHARED_SIMPLEPERF; each part skipped when absent):
 # - info numbers the loaded event type of a two-type simpleperf
 #   recording "1 of 2" (all of them: "all of 2"), and the viewer's y
-#   still cycles through both and all.
+#   still cycles through both and all;
+# - against --base, the icicle's status names the frame in full, as
+#   diff writes it, at 80 columns too.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -79,6 +81,22 @@ if [ -f "$two" ]; then
 	fi
 else
 	for i in 1 2 3 4 5; do ok 0 "# SKIP no $two"; done
+fi
+
+# --- --base: full names in the status ---------------------------------------
+if [ -n "$have_tmux" ] && [ -f "$basic" ] && [ -f "$earlier" ]; then
+	for size in 80x24 120x30; do
+		if view "$basic" "$size" --base "$earlier"; then
+			keys 3 j
+			pane_wait '^android/os/Debug\.stopMethodTracing ()V .* base$\|^android/os/Debug\.stopMethodTracing ()V .* base [0-9.]* ms, new'
+			ok $? "$size: against --base, the icicle's status names the frame in full"
+		else
+			ok 1 "the viewer opens $basic against --base at $size"
+		fi
+	done
+else
+	ok 0 "# SKIP no tmux or no $basic"
+	ok 0 "# SKIP no tmux or no $basic"
 fi
 
 tm kill-server >/dev/null 2>&1

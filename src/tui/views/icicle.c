@@ -42,6 +42,7 @@
 #include "text/duration.h"
 #include "util/alloc.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1508,12 +1509,15 @@ icicle_status(void *state, struct app *app)
 	free(calls);
 	free(vs);
 	/* The numbers stay in view: the name gives way, first its
-	 * packages, then its signature, then its package. */
+	 * packages, then its signature, then its package.  Against
+	 * --base it stays whole, as diff writes it, the status wrapping
+	 * onto the rows above where it must. */
 	name = callpath_is_method(x)
 	               ? method_full_name(&app->tree->methods[x->method])
 	               : xstrdup(node_name(v, app, v->sel));
-	room = view_width(v) - 1 - (int)text_width(tail) -
-	       (search ? (int)text_width(search) : 0);
+	room = app->base ? INT_MAX
+	                 : view_width(v) - 1 - (int)text_width(tail) -
+	                           (search ? (int)text_width(search) : 0);
 	fitted = method_fit_name(name, room);
 	if ((int)text_width(fitted) > room && callpath_is_method(x)) {
 		/* The full class and name, without the signature. */
