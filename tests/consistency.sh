@@ -6,7 +6,10 @@
 #   recording "1 of 2" (all of them: "all of 2"), and the viewer's y
 #   still cycles through both and all;
 # - against --base, the icicle's status names the frame in full, as
-#   diff writes it, at 80 columns too.
+#   diff writes it, at 80 columns too;
+# - with both clocks, the profile's changes against --base are on diff's
+#   default clock (cpu): every method in both traces has diff's
+#   delta_excl and delta_incl in the rows `w` writes.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -15,6 +18,8 @@ T=${SHARED_TRACES:-}
 S=${SHARED_SIMPLEPERF:-}
 two=$S/firefox-profiler__simpleperf-cpu-clock.trace.gz
 basic=$T/perflib__basic.trace
+old=$T/AppMethodOrder__oldVersion.trace
+new=$T/AppMethodOrder__studioVersion.trace
 earlier=$T/perflib__basic.earlier-revision.trace
 LC_ALL=C
 export LC_ALL
@@ -97,6 +102,33 @@ if [ -n "$have_tmux" ] && [ -f "$basic" ] && [ -f "$earlier" ]; then
 else
 	ok 0 "# SKIP no tmux or no $basic"
 	ok 0 "# SKIP no tmux or no $basic"
+fi
+
+# --- --base: the changes on diff's clock --------------------------------------
+if [ -n "$have_tmux" ] && [ -f "$old" ] && [ -f "$new" ] &&
+	view "$new" 120x30 --base "$old"; then
+	tm send-keys -t p w C-u && tm send-keys -t p -l "$tmp/profile.tsv" &&
+		tm send-keys -t p Enter
+	pane_wait "wrote [0-9]* rows to" >/dev/null
+	"$TRACETUI" diff -f tsv "$old" "$new" 2>/dev/null >"$tmp/diff.tsv"
+	# Each delta in ms as the viewer writes it; the columns found by
+	# their titles (Δ is UTF-8's CE 94).
+	awk -F'\t' '
+		function ms(us) { return us == 0 ? "0.000" : sprintf("%+.3f", us / 1000) }
+		NR == FNR { if (FNR > 1 && $2 == "both") { e[$1] = ms($8); i[$1] = ms($12) }; next }
+		FNR == 1 { for (c = 1; c <= NF; c++) {
+				if ($c == "\316\224Excl Cpu ms") de = c
+				if ($c == "\316\224Incl Cpu ms") di = c }
+			if (!de || !di) { print "no cpu change columns: " $0; exit 1 }
+			next }
+		$NF in e { n++; if ($de != e[$NF] || $di != i[$NF]) {
+				bad++; if (bad < 5) print $NF ": " $de " " $di " against " e[$NF] " " i[$NF] } }
+		END { if (!n || bad) { print n + 0 " rows, " bad + 0 " differ"; exit 1 } }' \
+		"$tmp/diff.tsv" "$tmp/profile.tsv" >"$tmp/out" 2>&1
+	ok $? "the profile's changes against --base are diff's, on its default clock (cpu)" ||
+		diag <"$tmp/out"
+else
+	ok 0 "# SKIP no tmux or no $old"
 fi
 
 tm kill-server >/dev/null 2>&1

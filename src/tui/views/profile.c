@@ -174,19 +174,25 @@ set_columns(struct profile_view *v, struct app *app)
 		v->columns[v->ncolumns - 1].per = weight;
 	}
 	if (app->base) {
-		/* The changes outlast every other column. */
+		/* The changes outlast every other column.  With both
+		 * clocks they are on diff's default clock (the cpu clock
+		 * where there is one), and name it. */
 		bool both = app->clocks == APP_CLOCKS_BOTH;
+		enum clock_index dk = both ? calltree_default_clock(app->tree)
+		                           : app_main_clock(app);
+		bool cpu = dk == CLOCK_CPU;
 
-		/* With both clocks, the changes name theirs. */
-		add_column(v, COL_DELTA_EXCL, app_main_clock(app),
+		add_column(v, COL_DELTA_EXCL, dk,
 		           profile ? "\u0394Self"
-		           : both  ? "\u0394Excl Wall"
-		                   : "\u0394Excl",
+		           : !both ? "\u0394Excl"
+		           : cpu   ? "\u0394Excl Cpu"
+		                   : "\u0394Excl Wall",
 		           20);
-		add_column(v, COL_DELTA_INCL, app_main_clock(app),
+		add_column(v, COL_DELTA_INCL, dk,
 		           profile ? "\u0394Total"
-		           : both  ? "\u0394Incl Wall"
-		                   : "\u0394Incl",
+		           : !both ? "\u0394Incl"
+		           : cpu   ? "\u0394Incl Cpu"
+		                   : "\u0394Incl Wall",
 		           20);
 	}
 	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
