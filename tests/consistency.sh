@@ -9,7 +9,14 @@
 #   diff writes it, at 80 columns too;
 # - with both clocks, the profile's changes against --base are on diff's
 #   default clock (cpu): every method in both traces has diff's
-#   delta_excl and delta_incl in the rows `w` writes.
+#   delta_excl and delta_incl in the rows `w` writes;
+# - a focus leaves the stated sampling interval as it was: report,
+#   diff (both traces) and the viewer's title;
+# - diff --focus counts each trace's threads as report --focus does
+#   (those with a focused call), with the same totals;
+# - the viewer takes --focus, --merge and --drop on its command line:
+#   its title names them, and its profile has report's numbers for the
+#   same options.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -19,6 +26,8 @@ S=${SHARED_SIMPLEPERF:-}
 two=$S/firefox-profiler__simpleperf-cpu-clock.trace.gz
 basic=$T/perflib__basic.trace
 old=$T/AppMethodOrder__oldVersion.trace
+regular=$T/firefox-profiler__art-trace-regular.trace
+streaming=$T/firefox-profiler__art-trace-streaming.trace
 new=$T/AppMethodOrder__studioVersion.trace
 earlier=$T/perflib__basic.earlier-revision.trace
 LC_ALL=C
@@ -129,6 +138,67 @@ if [ -n "$have_tmux" ] && [ -f "$old" ] && [ -f "$new" ] &&
 		diag <"$tmp/out"
 else
 	ok 0 "# SKIP no tmux or no $old"
+fi
+
+# --- a focus: the interval, the threads, the viewer -----------------------
+if [ -f "$regular" ] && [ -f "$streaming" ]; then
+	f=performCreate
+	for file in "$regular" "$streaming"; do
+		"$TRACETUI" report "$file" | sed -n 2p >"$tmp/whole"
+		"$TRACETUI" report --focus $f "$file" | sed -n 2p >"$tmp/focus"
+		grep -q '^sampled about every [0-9.]* ms' "$tmp/whole" &&
+			cmp -s "$tmp/whole" "$tmp/focus"
+		ok $? "report --focus states $(basename "$file")'s interval as without it" ||
+			diag <"$tmp/focus"
+	done
+	"$TRACETUI" diff "$regular" "$streaming" 2>/dev/null |
+		grep '^[a-z]*: *sampled' >"$tmp/whole"
+	"$TRACETUI" diff --focus $f "$regular" "$streaming" 2>/dev/null |
+		grep '^[a-z]*: *sampled' >"$tmp/focus"
+	[ "$(wc -l <"$tmp/whole")" -eq 2 ] && cmp -s "$tmp/whole" "$tmp/focus"
+	ok $? "diff --focus states both intervals as without it" ||
+		diag <"$tmp/focus"
+
+	# "total 169.594 ms over 1 thread" of each, from report and diff.
+	for file in "$regular" "$streaming"; do
+		"$TRACETUI" report --focus $f "$file" | head -1 |
+			sed 's/.*\(total .*\)$/\1/'
+	done >"$tmp/report"
+	"$TRACETUI" diff --focus $f "$regular" "$streaming" 2>/dev/null |
+		sed -n 's/^[a-z]*: *[^ ]*: .*\(total [^(]*[a-z]\).*$/\1/p' >"$tmp/diff"
+	grep -q 'over 1 thread$' "$tmp/report" && cmp -s "$tmp/report" "$tmp/diff"
+	ok $? "diff --focus counts threads and totals as report --focus ($(tr '\n' ';' <"$tmp/report"))" ||
+		diff "$tmp/report" "$tmp/diff" | diag
+else
+	for i in 1 2 3 4; do ok 0 "# SKIP no $regular or $streaming"; done
+fi
+
+if [ -n "$have_tmux" ] && [ -f "$regular" ]; then
+	if view "$regular" 170x30 --focus performCreate; then
+		pane_wait '| Profile |.*sampled about every 5\.475 ms.*| --focus performCreate$'
+		ok $? "viewer --focus: the title names it, the interval as without it"
+		# report's first row on the wall clock, its share and time.
+		row=$("$TRACETUI" report -c wall --focus performCreate "$regular" |
+			awk 'NR == 4 { print $1 " .* " $2; exit }')
+		pane_wait " $row .*performCreate" >/dev/null
+		ok $? "viewer --focus: the first row has report's numbers ($row)"
+	else
+		ok 1 "the viewer opens $regular with --focus"
+		ok 1 "the viewer opens $regular with --focus"
+	fi
+	opts="--focus performCreate --merge Instrumentation --drop inflate"
+	if view "$regular" 80x24 $opts; then
+		pane_wait '| Profile |.* | --focus' >/dev/null
+		# shellcheck disable=SC2086
+		row=$("$TRACETUI" report -c wall $opts "$regular" |
+			awk 'NR == 4 { print $2; exit }')
+		pane_wait "^ *[0-9.]* *[0-9.]*% *$row " >/dev/null
+		ok $? "viewer $opts: report's numbers ($row ms)"
+	else
+		ok 1 "the viewer opens $regular with $opts"
+	fi
+else
+	for i in 1 2 3; do ok 0 "# SKIP no tmux or no $regular"; done
 fi
 
 tm kill-server >/dev/null 2>&1

@@ -306,6 +306,7 @@ app_free(struct app *app)
 	scope_done(&app->scope);
 	base_compare_free(app->base);
 	free(app->base_path);
+	free(app->loaded_with);
 	if (app->have_re)
 		regfree(&app->re);
 	free(app->back.places);
@@ -2349,6 +2350,27 @@ title_transforms(const struct app *app, struct title_part *part,
 	free(first);
 }
 
+/* The command line's transforms, in the title's forms: all of them,
+ * the first's option cut, then their count. */
+static void
+title_loaded_with(const struct app *app, struct title_part *part,
+                  const char *mark)
+{
+	const char *w = app->loaded_with;
+	size_t n = 1;
+	const char *at;
+
+	if (!w)
+		return;
+	for (at = w; (at = strstr(at, " > ")); at += 3)
+		n++;
+	part->form[0] = xstrdup(w);
+	part->form[1] = cut_end(w, 24, mark);
+	part->form[2] =
+	        xasprintf("%.*s%s", (int)strcspn(w, " "), w, n > 1 ? mark : "");
+	part->form[3] = xasprintf("%zu option%s", n, n == 1 ? "" : "s");
+}
+
 static void
 draw_title(struct app *app, struct canvas *c)
 {
@@ -2361,12 +2383,14 @@ draw_title(struct app *app, struct canvas *c)
 		RANGE,
 		NAMES,
 		MORE,
+		LOADED_WITH,
 		TRANSFORMS,
 		PARTS
 	};
 	/* Which part gives way first: the last of this list. */
-	static const int order[PARTS] = {MORE,       NAMES, RANGE, THREADS,
-	                                 TRANSFORMS, CLOCK, VIEW,  FILE_PART};
+	static const int order[PARTS] = {MORE,        NAMES,      RANGE,
+	                                 THREADS,     TRANSFORMS, CLOCK,
+	                                 LOADED_WITH, VIEW,       FILE_PART};
 	const char *mark = canvas_glyph(c, GLYPH_TRUNCATED);
 	struct title_part parts[PARTS];
 	char *title, *file, *more;
@@ -2374,6 +2398,7 @@ draw_title(struct app *app, struct canvas *c)
 	int over;
 
 	memset(parts, 0, sizeof(parts));
+	title_loaded_with(app, &parts[LOADED_WITH], mark);
 	parts[FILE_PART].form[0] = xasprintf(
 	        "%s%s%s", base_name(app->tree->path), app->base ? " vs " : "",
 	        app->base ? base_name(app->base_path) : "");

@@ -135,7 +135,10 @@ struct app {
 	long long click_ms;
 	struct base_compare *base; /* NULL without --base */
 	char *base_path;           /* its file, as given */
-	struct warmup *warmup;     /* indexes built in the background */
+	/* The command line's transforms, which the model as loaded has
+	 * (and --base's): "--focus RE > --merge RE"; NULL for none. */
+	char *loaded_with;
+	struct warmup *warmup; /* indexes built in the background */
 	/* The model as loaded while transforms apply (else NULL); the
 	 * transforms applied are [0, ntransforms), those up to nkept can
 	 * come back by going forward in the history. */
