@@ -16,7 +16,13 @@
 #   (those with a focused call), with the same totals;
 # - the viewer takes --focus, --merge and --drop on its command line:
 #   its title names them, and its profile has report's numbers for the
-#   same options.
+#   same options;
+# - report -s self sorts a simpleperf recording by its self samples (the
+#   independent reader's, expected/FILE.functions.tsv), -s total by its
+#   total;
+# - the viewer shortens a simpleperf recording's Java methods as an ART
+#   trace's (a.o.Looper.loop), and shows a cpu-clock recording's time
+#   in one column, not the two equal ones of its two clocks.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -24,6 +30,7 @@ TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
 T=${SHARED_TRACES:-}
 S=${SHARED_SIMPLEPERF:-}
 two=$S/firefox-profiler__simpleperf-cpu-clock.trace.gz
+bitmaps=$S/aosp__display_bitmaps.trace
 basic=$T/perflib__basic.trace
 old=$T/AppMethodOrder__oldVersion.trace
 regular=$T/firefox-profiler__art-trace-regular.trace
@@ -199,6 +206,44 @@ if [ -n "$have_tmux" ] && [ -f "$regular" ]; then
 	fi
 else
 	for i in 1 2 3; do ok 0 "# SKIP no tmux or no $regular"; done
+fi
+
+# --- simpleperf: sorts, names, one time column ------------------------------
+if [ -f "$bitmaps" ]; then
+	want=$S/expected/aosp__display_bitmaps.trace.functions.tsv
+	for key in self:2 total:3; do
+		"$TRACETUI" report -s "${key%:*}" -f tsv "$bitmaps" |
+			awk -F'\t' -v k="${key%:*}" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i; next }
+				{ print $c }' >"$tmp/got"
+		tail -n +2 "$want" | cut -f"${key#*:}" | sort -nr >"$tmp/want"
+		cmp -s "$tmp/got" "$tmp/want"
+		ok $? "report -s ${key%:*}: a simpleperf recording by its ${key%:*} samples, the independent reader's" ||
+			diff "$tmp/want" "$tmp/got" | head | diag
+	done
+	if [ -n "$have_tmux" ]; then
+		for size in 80x24 120x30; do
+			if view "$bitmaps" "$size"; then
+				pane_wait '| Profile |.*cpu-clock samples' >/dev/null
+				# One Total ms column, none on the wall clock.
+				tm capture-pane -p -t p | sed -n 2p >"$tmp/head"
+				[ "$(grep -o 'Total m\{0,1\}s' "$tmp/head" | wc -l)" -eq 1 ] &&
+					! grep -q 'Wall\|Cpu' "$tmp/head"
+				ok $? "$size: a cpu-clock recording's time in one column" ||
+					diag <"$tmp/head"
+				tm send-keys -t p / && tm send-keys -t p -l 'Looper\.loop$' &&
+					tm send-keys -t p Enter
+				pane_wait ' a\.o\.Looper\.loop$'
+				ok $? "$size: its Java methods shortened as ART's (a.o.Looper.loop)"
+			else
+				ok 1 "the viewer opens $bitmaps at $size"
+				ok 1 "the viewer opens $bitmaps at $size"
+			fi
+		done
+	else
+		for i in 1 2 3 4; do ok 0 "# SKIP no tmux"; done
+	fi
+else
+	for i in 1 2 3 4 5 6; do ok 0 "# SKIP no $bitmaps"; done
 fi
 
 tm kill-server >/dev/null 2>&1

@@ -144,6 +144,25 @@ build_thread_paths(struct app *app, size_t t)
 	app->thread_built[t] = true;
 }
 
+/* Whether a sampled recording's two clocks give every method the same
+ * times (a simpleperf recording of cpu-clock samples: each sample's
+ * time is its period), so that the second says nothing new. */
+static bool
+clocks_agree(const struct app *app)
+{
+	const struct profile *p = &app->profile;
+	size_t m;
+
+	if (!app->tree->header.sample_weight ||
+	    p->total[CLOCK_CPU] != p->total[CLOCK_WALL])
+		return false;
+	for (m = 0; m < p->nrows; m++)
+		if (p->rows[m].incl[CLOCK_CPU] != p->rows[m].incl[CLOCK_WALL] ||
+		    p->rows[m].excl[CLOCK_CPU] != p->rows[m].excl[CLOCK_WALL])
+			return false;
+	return true;
+}
+
 struct app *
 app_new(struct calltree *tree)
 {
@@ -166,6 +185,12 @@ app_new(struct calltree *tree)
 	 * other views are built while it is read. */
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
+	if (app->clocks == APP_CLOCKS_BOTH && clocks_agree(app)) {
+		/* Two equal columns say nothing twice: the cpu clock's, as
+		 * report shows it. */
+		app->clocks = APP_CLOCKS_CPU;
+		app->clocks_agree = true;
+	}
 	/* Sums only: the views of calls, and their indexes, wait for the
 	 * calls (app_take_calls). */
 	if (!tree->sums)

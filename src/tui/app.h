@@ -173,6 +173,9 @@ struct app {
 	long sample_type_wanted;
 	/* A simpleperf recording read with Java frames only (Y). */
 	bool java_only;
+	/* The recording's clocks agree method by method, so the app shows
+	 * the cpu clock's alone (c still shows both). */
+	bool clocks_agree;
 	/* What the Frames view calls a frame (--frame-method; not owned,
 	 * NULL: Choreographer.doFrame) and its budget in microseconds
 	 * (--budget, --refresh-rate; 0: 60 Hz's). */

@@ -195,7 +195,10 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	app_set_scope(fresh, &scope);
 	if (range.on)
 		app_set_range(fresh, &range);
-	fresh->clocks = app->clocks;
+	/* The clocks as the user left them, unless the app chose one
+	 * for equal clocks: the new sample type chooses again. */
+	if (!app->clocks_agree && !fresh->clocks_agree)
+		fresh->clocks = app->clocks;
 	fresh->java_only = app->java_only;
 	fresh->full_names = app->full_names;
 	app_take_history(fresh, app);
