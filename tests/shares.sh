@@ -4,7 +4,7 @@
 # when absent):
 # - the call tree turned bottom-up gives each caller of a method its
 #   share of that method on each clock shown (not of the whole trace),
-#   as the profile's Parents do;
+#   as the profile's Parents do, at 120 and 80 columns;
 # - at 80 and 100 columns the Parents keep the share on the sorted
 #   clock while other numbers give way.
 # The shares are checked against an independent reading of `tree`'s
@@ -129,6 +129,18 @@ if view 120x30; then
 	ok $? "the profile's Parents: the same shares" || echo "$out" | diag
 else
 	ok 1 "the viewer opens $regular"
+fi
+
+# At 80 columns the bottom-up tree keeps both shares.
+if view 80x24; then
+	search 'Object\.wait \(JI\)'
+	keys 7 b
+	pane_wait '(bottom-up)' >/dev/null
+	out=$(rows_match "$tmp/wall" "$tmp/cpu-by-wall")
+	ok $? "80x24 bottom-up: the callers' shares, wall and cpu" ||
+		echo "$out" | diag
+else
+	ok 1 "the viewer opens $regular at 80x24"
 fi
 
 # At 80 and 100 columns the Parents keep the share on the sorted clock
