@@ -590,8 +590,8 @@ same_steps calls 80x16 "mouse:0;10;3M mouse:0;10;3M@600" "ENTER ENTER" \
 same_steps calls 80x16 "mouse:2;10;5M mouse:1;10;5M" "" \
 	"right and middle clicks select nothing"
 # At 80 columns both clocks show Incl Cpu ms (sort column 1, cells 1 to
-# 13), Excl Cpu ms (3), Incl Wall ms (5, sorted, cells 28 to 42), Excl
-# Wall ms (7) and Name (11).
+# 13), Wall% (4, the share on the sorted clock), Incl Wall ms (5,
+# sorted, cells 21 to 35), Excl Wall ms (7) and Name (11).
 same_steps calls 80x16 "MOVE_DOWN*2 mouse:0;3;2M" "MOVE_DOWN*2 SORT_PREV*4" \
 	"a click on a column's header sorts by it, the cursor on top"
 same_steps calls 80x16 "mouse:0;32;2M" "SORT_REVERSE" \

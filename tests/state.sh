@@ -12,9 +12,13 @@
 # - the call tree, opened before and turned bottom-up, shows the
 #   selection made since in the profile, not its old row;
 # - D in the chart selects the dropped call's caller, as M does;
-# - the chart's folded thread says Down goes to the next thread; with a
-#   range, H shows the threads without a call in it folded and after
-#   every thread with one, j reaching them.
+# - the icicle shows the selection made elsewhere marked, a frame
+#   narrower than a cell zoomed into (performCreate, 0.4%), from the
+#   profile and after L, at 120x30 and 80x24;
+# - the chart's folded thread says Down goes to the next thread; the
+#   threads idle over the whole trace are those `info` gives no wall
+#   time, calls or not; with a range, H shows the threads without a
+#   call in it folded and after every thread with one, j reaching them.
 # Every wait polls for at most 5 s; a viewer is shown once its calls
 # are read, so the keys after go to the views that need them.
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -94,6 +98,48 @@ else
 	ok 1 "the viewer opens $regular"
 fi
 
+# marked TEXT: a frame of the icicle's (below its breadcrumb, above the
+# status) drawn as the cursor (reverse video under TERM=screen) holds
+# TEXT.
+marked() {
+	esc=$(printf '\033')
+	i=0
+	while [ $i -lt 50 ]; do
+		# Reverse video as <, a reset as >, colours gone.
+		tm capture-pane -p -e -t p | sed '1,2d' | sed '$d' | sed '$d' |
+			sed '$d' | sed -e "s/${esc}\[7m/</g" \
+			-e "s/${esc}\[0*m/>/g" -e "s/${esc}\[[0-9;]*m//g" |
+			grep -q "<[^>]*$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	tm capture-pane -p -t p | diag
+	return 1
+}
+
+for size in 120x30 80x24; do
+	if view "$regular" "$size"; then
+		search performCreate
+		keys 3
+		pane_wait '| Icicle |' >/dev/null
+		marked 'performCreate'
+		ok $? "$size: the icicle shows performCreate, selected in the profile, marked"
+	else
+		ok 1 "the viewer opens $regular at $size"
+	fi
+	if view "$regular" "$size"; then
+		search performCreate
+		keys L
+		pane_wait '| Timeline |' >/dev/null
+		keys 3
+		pane_wait '| Icicle |' >/dev/null
+		marked 'performCreate'
+		ok $? "$size: and after L, its longest call's frame"
+	else
+		ok 1 "the viewer opens $regular at $size"
+	fi
+done
+
 # At 80 columns the title says the whole trace's range as "all", wider
 # as "range: all" (a range: "wall 1.000..2.000" or shorter).
 all='\(range: \)\{0,1\}all\( | .*\)\{0,1\}$'
@@ -139,6 +185,21 @@ idle_last() {
 			else { busy++; if (idle) bad++ } }
 		END { exit !(idle && busy && !bad) }'
 }
+
+# The threads info gives no wall time: the chart's idle ones.
+idle=$("$TRACETUI" info "$regular" | awk '/^threads:/ { t = 1; getline; next }
+	t && NF >= 6 && $4 == 0 { n++ } END { print n + 0 }')
+busy_idle=$("$TRACETUI" info "$regular" | awk '/^threads:/ { t = 1; getline; next }
+	t && NF >= 6 && $4 == 0 && $3 > 0 { n++ } END { print n + 0 }')
+# 26 busy threads and the note: 45 lines.
+if view "$regular" 100x50; then
+	# Folded, every thread and the line counting the idle ones show.
+	keys 2 O
+	pane_wait "$idle threads idle (H: show)"
+	ok $? "the chart counts $idle threads idle, the $busy_idle with calls of no wall time too"
+else
+	ok 1 "the viewer opens $regular"
+fi
 
 if view "$regular" 100x40 --range 1500..1600; then
 	keys 2 O

@@ -378,7 +378,7 @@ if [ -n "$utf8" ]; then
 	label="xterm-256color $utf8"
 	start TERM=xterm-256color LANG=$utf8
 	# Both clocks where the trace has both, by inclusive wall time.
-	expect ' Incl Cpu ms  +Excl Cpu ms  +Incl Wall ms▼ ' \
+	expect ' Incl Cpu ms  +Excl Cpu ms  +Wall%  +Incl Wall ms▼ ' \
 		"$label: both clocks, sorted by Incl Wall, UTF-8 arrow"
 	ctl 'capture-pane -p -e -t t'
 	case $ctl_out in *'38;5;'*) true ;; *) false ;; esac
@@ -401,10 +401,11 @@ if [ -n "$utf8" ]; then
 	ok $? "$label: search Looper.loop\$ ends at the name: Looper.loop"
 	keys Enter
 	expect '^ +Children$' "$label: Enter opens parents and children"
-	# As many j as rows from the cursor to the child's edge row, once
-	# both rows are drawn.
+	# As many j as rows from the cursor to the child's edge row (no
+	# exclusive time before its name, unlike a method's row), once both
+	# rows are drawn.
 	wait_for 'find_row "▾ [^ ]*Looper\.loop( |$)"; from=$found
-		find_row "[0-9]+/[0-9]+ +[^ ]*Looper\.loopOnce( |$)"; to=$found
+		find_row "[0-9]           +[^ ]*Looper\.loopOnce( |$)"; to=$found
 		[ "$from" -gt 0 ] && [ "$to" -gt 0 ]'
 	n=$((to - from))
 	js=
@@ -724,13 +725,13 @@ if [ -n "$utf8" ]; then
 	wait_for 'row_has 40 "^Enter:open"'
 	ok $? "$label: 120x40: the hint line is on row 40"
 	resize 80 24
-	wait_for 'row_has 24 "^Enter:open" && ! on_screen Calls\\+Rec'
-	ok $? "$label: 80x24: redrawn, the calls column dropped"
+	wait_for 'row_has 24 "^Enter:open" && ! on_screen "Excl Cpu ms"'
+	ok $? "$label: 80x24: redrawn, the exclusive cpu column dropped"
 	resize 36 10
 	expect '^tracetui needs 40x8 \(now 36x10\)$' \
 		"$label: 36x10: one clear line"
 	resize $W $H
-	wait_for 'row_has 30 "^Enter:open" && on_screen Calls\\+Rec'
+	wait_for 'row_has 30 "^Enter:open" && on_screen "Excl Cpu ms"'
 	ok $? "$label: back to 100x30"
 
 	# C-l repaints what something else wrote over the screen.

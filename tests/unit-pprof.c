@@ -300,7 +300,7 @@ test_good(void)
 		return;
 	is_str(calltree_property(tree, "pprof-sample-type"), "objects/count",
 	       "the chosen type is a property");
-	is_str(calltree_property(tree, "pprof-sample-type-index"), "0 of 2",
+	is_str(calltree_property(tree, "pprof-sample-type-index"), "1 of 2",
 	       "so is its index");
 	is_str(calltree_property(tree, "pprof-sample-types"),
 	       "objects/count, space/bytes", "and every type");

@@ -621,8 +621,10 @@ static const struct option_def options[] = {
          "would remove every call, is refused (status 2).  The transform "
          "options (--focus, --merge, --drop, --collapse-recursion, "
          "--collapse, --group) are for report, tree, folded, flamegraph, "
-         "export and "
-         "diff, may be repeated and apply in the order given; RE is a "
+         "export, frames, "
+         "diff and the viewer (whose title then names them, its own "
+         "transforms applying on top), may be repeated and apply in the "
+         "order given; RE is a "
          "POSIX extended regular expression matched anywhere in a "
          "method's full name."},
         {OPT_TRANSFORM, 0, "merge", "RE",

@@ -697,13 +697,16 @@ print_header(const struct diff_cmd *d, struct calltree *const trees[2],
 			type = calltree_property(trees[s],
 			                         "simpleperf-event-type");
 		char text[64];
+		/* The threads the total sums, as report counts them (a
+		 * focus: those with a focused call). */
+		size_t nthreads = scope_thread_count(&scopes[s], trees[s]);
 
 		quantity_format(text, sizeof(text), total, d->unit, true);
 		cmd_print(stdout, "%s %s: %s%s, total %s over %zu thread%s",
 		          label[s], trees[s]->path,
 		          type ? type : clock_name(d->clock),
-		          type ? "" : " clock", text, scopes[s].count,
-		          scopes[s].count == 1 ? "" : "s");
+		          type ? "" : " clock", text, nthreads,
+		          nthreads == 1 ? "" : "s");
 		if (s == DIFF_NEW) {
 			double pct;
 			char *p;

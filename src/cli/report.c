@@ -29,7 +29,8 @@ static const struct cmd_spec report_spec = {
         .min_args = 1,
         .max_args = 1,
         .sort_keys = "incl (default), excl, calls, percall, name, incl_cpu, "
-                     "excl_cpu, incl_wall, excl_wall",
+                     "excl_cpu, incl_wall, excl_wall; total and self, as a "
+                     "sampled profile's columns say, are incl and excl",
         .profile_only = true,
 };
 
@@ -105,6 +106,9 @@ parse_sort(const char *name, struct sort_ctx *s, const struct calltree *tree)
 	} keys[] = {
 	        {"incl", SORT_INCL, -1},
 	        {"excl", SORT_EXCL, -1},
+	        /* The words of a profile's (pprof, simpleperf) columns. */
+	        {"total", SORT_INCL, -1},
+	        {"self", SORT_EXCL, -1},
 	        {"calls", SORT_CALLS, -1},
 	        {"percall", SORT_PERCALL, -1},
 	        {"name", SORT_NAME, -1},

@@ -327,9 +327,9 @@ cell(char **buf, size_t *cap, size_t *at, const char *escaped, size_t width)
 }
 
 /* The event types as info's thread table has them: their count (from
- * "k of n", n counting "all" once there are two or more), the loaded
- * one's index (SIZE_MAX for all), and their names escaped (NULL where
- * the list of names cannot say: a name holding ", "). */
+ * "I of N", I from 1, or "all of N"), the loaded one's index from 0
+ * (SIZE_MAX for all), and their names escaped (NULL where the list of
+ * names cannot say: a name holding ", "). */
 static char **
 event_types(const struct calltree *tree, size_t *ntypes, size_t *loaded)
 {
@@ -340,11 +340,14 @@ event_types(const struct calltree *tree, size_t *ntypes, size_t *loaded)
 	char **names;
 	size_t i = 0;
 
-	if (!index || sscanf(index, "%llu of %llu", &k, &n) != 2 ||
-	    n > SIZE_MAX / sizeof(*names) - 1)
+	if (index && sscanf(index, "all of %llu", &n) == 1)
+		k = 0;
+	else if (!index || sscanf(index, "%llu of %llu", &k, &n) != 2)
 		n = k = 0;
-	*ntypes = n > 1 ? (size_t)n - 1 : (size_t)n;
-	*loaded = k < *ntypes ? (size_t)k : SIZE_MAX;
+	if (n > SIZE_MAX / sizeof(*names) - 1)
+		n = k = 0;
+	*ntypes = (size_t)n;
+	*loaded = k >= 1 && k <= n ? (size_t)k - 1 : SIZE_MAX;
 	names = xcalloc(*ntypes + 1, sizeof(*names));
 	while (list && *list && i < *ntypes) {
 		const char *comma = strstr(list, ", ");

@@ -31,8 +31,9 @@
  *     kept (their functions show with zeros), negative values count as 0
  *     with a warning;
  *   - the header says sampled; properties name every sample type, the
- *     chosen one ("pprof-sample-type-index": "I of N", which the viewer
- *     cycles), the period and the comments.
+ *     chosen one ("pprof-sample-type-index": "I of N", I counted from 1
+ *     as info shows it, which the viewer cycles), the period and the
+ *     comments.
  * The whole message is read first (strings, functions and locations may
  * come in any order); then the sink gets the properties, the thread, the
  * methods, begin, and the events.
@@ -938,7 +939,7 @@ emit(struct pprof *pp, size_t k, uint64_t len)
 	text = type_text(pp, &pp->types[k]);
 	property(pp, "pprof-sample-type", text);
 	free(text);
-	text = xasprintf("%zu of %zu", k, pp->ntypes);
+	text = xasprintf("%zu of %zu", k + 1, pp->ntypes);
 	property(pp, "pprof-sample-type-index", text);
 	free(text);
 	text = xasprintf("wall clock field: 1 us = 1 %.*s of %.*s",

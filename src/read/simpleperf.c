@@ -1787,6 +1787,20 @@ thread_properties(struct simpleperf *sp)
 	util_map_init(&sp->count_ids);
 }
 
+/* Where the class of Java method m's name ends (at its last dot), or 0
+ * when the name is no qualified Java name ("com.a.B.run", "B$1.<init>":
+ * dots, no blank, colon or parenthesis). */
+static size_t
+java_class_end(const struct sp_method *m)
+{
+	const char *name = m->name, *last;
+
+	if (m->kind != KIND_JAVA || strpbrk(name, " :()"))
+		return 0;
+	last = strrchr(name, '.');
+	return last && last > name && last[1] ? (size_t)(last - name) : 0;
+}
+
 static void
 emit(struct simpleperf *sp, size_t k)
 {
@@ -1801,10 +1815,13 @@ emit(struct simpleperf *sp, size_t k)
 	free(all);
 	property(sp, "simpleperf-event-type",
 	         k == SIZE_MAX ? "all" : sp->types[k]);
-	/* With several types, "all" is one more to cycle through. */
-	propertyf(sp, "simpleperf-event-type-index", "%zu of %zu",
-	          k == SIZE_MAX ? sp->ntypes : k,
-	          sp->ntypes + (sp->ntypes > 1));
+	/* "I of N", I counted from 1 as info shows it; "all of N". */
+	if (k == SIZE_MAX)
+		propertyf(sp, "simpleperf-event-type-index", "all of %zu",
+		          sp->ntypes);
+	else
+		propertyf(sp, "simpleperf-event-type-index", "%zu of %zu",
+		          k + 1, sp->ntypes);
 	if (sp->app)
 		property(sp, "simpleperf-app", sp->app);
 	if (sp->app_type)
@@ -1837,14 +1854,20 @@ emit(struct simpleperf *sp, size_t k)
 	thread_properties(sp);
 	for (i = 0; s->method && i < sp->nmethods; i++) {
 		struct trace_method_def def;
+		const char *name = sp->methods[i].name;
+		size_t dot = java_class_end(&sp->methods[i]);
+		char *klass = dot ? xstrndup(name, dot) : NULL;
 
 		def.id = ((uint64_t)i + 1) << 2;
-		def.klass = "";
-		def.name = sp->methods[i].name;
+		/* A Java method as ART's traces name it: its class and
+		 * its name, so that every view shortens it alike. */
+		def.klass = klass ? klass : "";
+		def.name = klass ? name + dot + 1 : name;
 		def.signature = "";
 		def.file = NULL;
 		def.line = -1;
 		s->method(s->ctx, &def);
+		free(klass);
 	}
 	for (i = 0; i < sp->nmethods; i++)
 		if (sp->methods[i].kind != KIND_NATIVE) {

@@ -144,6 +144,25 @@ build_thread_paths(struct app *app, size_t t)
 	app->thread_built[t] = true;
 }
 
+/* Whether a sampled recording's two clocks give every method the same
+ * times (a simpleperf recording of cpu-clock samples: each sample's
+ * time is its period), so that the second says nothing new. */
+static bool
+clocks_agree(const struct app *app)
+{
+	const struct profile *p = &app->profile;
+	size_t m;
+
+	if (!app->tree->header.sample_weight ||
+	    p->total[CLOCK_CPU] != p->total[CLOCK_WALL])
+		return false;
+	for (m = 0; m < p->nrows; m++)
+		if (p->rows[m].incl[CLOCK_CPU] != p->rows[m].incl[CLOCK_WALL] ||
+		    p->rows[m].excl[CLOCK_CPU] != p->rows[m].excl[CLOCK_WALL])
+			return false;
+	return true;
+}
+
 struct app *
 app_new(struct calltree *tree)
 {
@@ -166,6 +185,12 @@ app_new(struct calltree *tree)
 	 * other views are built while it is read. */
 	app->cache = profile_cache_new(tree);
 	profile_from_cache(&app->profile, app->cache, tree, &app->scope);
+	if (app->clocks == APP_CLOCKS_BOTH && clocks_agree(app)) {
+		/* Two equal columns say nothing twice: the cpu clock's, as
+		 * report shows it. */
+		app->clocks = APP_CLOCKS_CPU;
+		app->clocks_agree = true;
+	}
 	/* Sums only: the views of calls, and their indexes, wait for the
 	 * calls (app_take_calls). */
 	if (!tree->sums)
@@ -306,6 +331,7 @@ app_free(struct app *app)
 	scope_done(&app->scope);
 	base_compare_free(app->base);
 	free(app->base_path);
+	free(app->loaded_with);
 	if (app->have_re)
 		regfree(&app->re);
 	free(app->back.places);
@@ -607,21 +633,33 @@ cycle_clock(struct app *app)
 	refresh_views(app);
 }
 
-/* "I of N": the sample type loaded (pprof) or event type (simpleperf,
- * where N counts "all" too); false when the trace has none. */
+/* The sample type loaded (pprof) or event type (simpleperf) as an
+ * index from 0 into *i, and into *n the choices --sample-type cycles
+ * through: the types, and for a simpleperf recording of several "all"
+ * too (index N), from its property "I of N" (I from 1, or "all");
+ * false when the trace has none. */
 static bool
 type_index(const struct app *app, unsigned long *i, unsigned long *n)
 {
+	bool simpleperf = app->tree->header.format == TRACE_FORMAT_SIMPLEPERF;
 	const char *at =
-	        app->tree->header.format == TRACE_FORMAT_SIMPLEPERF
-	                ? calltree_property(app->tree,
-	                                    "simpleperf-event-type-index")
-	                : calltree_property(app->tree,
-	                                    "pprof-sample-type-index");
+	        simpleperf ? calltree_property(app->tree,
+	                                       "simpleperf-event-type-index")
+	                   : calltree_property(app->tree,
+	                                       "pprof-sample-type-index");
 
-	return (app->tree->header.format == TRACE_FORMAT_PPROF ||
-	        app->tree->header.format == TRACE_FORMAT_SIMPLEPERF) &&
-	       at && sscanf(at, "%lu of %lu", i, n) == 2;
+	if ((app->tree->header.format != TRACE_FORMAT_PPROF && !simpleperf) ||
+	    !at)
+		return false;
+	if (sscanf(at, "%lu of %lu", i, n) == 2 && *i >= 1 && *i <= *n)
+		--*i;
+	else if (sscanf(at, "all of %lu", n) == 1)
+		*i = *n > 1 ? *n : 0; /* all of one type is that type */
+	else
+		return false;
+	if (simpleperf && *n > 1)
+		++*n;
+	return true;
 }
 
 /* Ask the viewer to reload a simpleperf recording with Java frames
@@ -2337,6 +2375,27 @@ title_transforms(const struct app *app, struct title_part *part,
 	free(first);
 }
 
+/* The command line's transforms, in the title's forms: all of them,
+ * the first's option cut, then their count. */
+static void
+title_loaded_with(const struct app *app, struct title_part *part,
+                  const char *mark)
+{
+	const char *w = app->loaded_with;
+	size_t n = 1;
+	const char *at;
+
+	if (!w)
+		return;
+	for (at = w; (at = strstr(at, " > ")); at += 3)
+		n++;
+	part->form[0] = xstrdup(w);
+	part->form[1] = cut_end(w, 24, mark);
+	part->form[2] =
+	        xasprintf("%.*s%s", (int)strcspn(w, " "), w, n > 1 ? mark : "");
+	part->form[3] = xasprintf("%zu option%s", n, n == 1 ? "" : "s");
+}
+
 static void
 draw_title(struct app *app, struct canvas *c)
 {
@@ -2349,12 +2408,14 @@ draw_title(struct app *app, struct canvas *c)
 		RANGE,
 		NAMES,
 		MORE,
+		LOADED_WITH,
 		TRANSFORMS,
 		PARTS
 	};
 	/* Which part gives way first: the last of this list. */
-	static const int order[PARTS] = {MORE,       NAMES, RANGE, THREADS,
-	                                 TRANSFORMS, CLOCK, VIEW,  FILE_PART};
+	static const int order[PARTS] = {MORE,        NAMES,      RANGE,
+	                                 THREADS,     TRANSFORMS, CLOCK,
+	                                 LOADED_WITH, VIEW,       FILE_PART};
 	const char *mark = canvas_glyph(c, GLYPH_TRUNCATED);
 	struct title_part parts[PARTS];
 	char *title, *file, *more;
@@ -2362,6 +2423,7 @@ draw_title(struct app *app, struct canvas *c)
 	int over;
 
 	memset(parts, 0, sizeof(parts));
+	title_loaded_with(app, &parts[LOADED_WITH], mark);
 	parts[FILE_PART].form[0] = xasprintf(
 	        "%s%s%s", base_name(app->tree->path), app->base ? " vs " : "",
 	        app->base ? base_name(app->base_path) : "");

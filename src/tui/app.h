@@ -135,7 +135,10 @@ struct app {
 	long long click_ms;
 	struct base_compare *base; /* NULL without --base */
 	char *base_path;           /* its file, as given */
-	struct warmup *warmup;     /* indexes built in the background */
+	/* The command line's transforms, which the model as loaded has
+	 * (and --base's): "--focus RE > --merge RE"; NULL for none. */
+	char *loaded_with;
+	struct warmup *warmup; /* indexes built in the background */
 	/* The model as loaded while transforms apply (else NULL); the
 	 * transforms applied are [0, ntransforms), those up to nkept can
 	 * come back by going forward in the history. */
@@ -170,6 +173,9 @@ struct app {
 	long sample_type_wanted;
 	/* A simpleperf recording read with Java frames only (Y). */
 	bool java_only;
+	/* The recording's clocks agree method by method, so the app shows
+	 * the cpu clock's alone (c still shows both). */
+	bool clocks_agree;
 	/* What the Frames view calls a frame (--frame-method; not owned,
 	 * NULL: Choreographer.doFrame) and its budget in microseconds
 	 * (--budget, --refresh-rate; 0: 60 Hz's). */

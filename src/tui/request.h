@@ -69,7 +69,7 @@
 	R(ZOOM_CALL, "Timeline", "z", "zoom to the selected call")             \
 	R(FOLD_ALL, "Timeline", "O", "fold every thread, or unfold them all")  \
 	R(SHOW_IDLE, "Timeline", "H",                                          \
-	  "show or hide the threads without a call in the range")              \
+	  "show or hide the threads idle in the range")                        \
 	R(CHART_CLOCK, "Timeline", "W",                                        \
 	  "lay the calls out on the wall or the cpu clock")                    \
 	R(RANGE_START, "Timeline", "v",                                        \

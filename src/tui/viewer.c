@@ -31,7 +31,7 @@ static const struct cmd_spec viewer_spec = {
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
                    OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE |
-                   OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES,
+                   OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES | OPT_TRANSFORM,
         .min_args = 1,
         .max_args = 1,
 };
@@ -81,6 +81,54 @@ view_request(enum app_view v)
 	return shows[v];
 }
 
+/* The command line's transforms as it writes them, joined by " > "
+ * ("--focus RE > --collapse-recursion"); NULL for none. */
+static char *
+loaded_with(const struct cmd_opts *opts)
+{
+	char *text = NULL, *more;
+	size_t i;
+
+	for (i = 0; i < opts->ntransforms; i++) {
+		const struct transform_step *s = &opts->transforms[i];
+		const char *what =
+		        s->kind == TRANSFORM_COLLAPSE_CLASS ||
+		                        s->kind == TRANSFORM_GROUP_CLASS
+		                ? "class"
+		        : s->kind == TRANSFORM_COLLAPSE_PACKAGE ||
+		                        s->kind == TRANSFORM_GROUP_PACKAGE
+		                ? "package"
+		                : s->regex;
+
+		more = xasprintf("%s%s%s%s%s", text ? text : "",
+		                 text ? " > " : "", transforms_option(s->kind),
+		                 what ? " " : "", what ? what : "");
+		free(text);
+		text = more;
+	}
+	return text;
+}
+
+/* The command line's transforms applied to tree (which goes), as the
+ * batch commands apply them; NULL after saying why in app's status. */
+static struct calltree *
+transformed(struct app *app, const struct cmd_opts *opts, struct calltree *tree)
+{
+	const char *unmatched;
+	char *refused = NULL;
+
+	if (!opts->ntransforms || !tree)
+		return tree;
+	tree = transforms_apply(tree, opts->transforms, opts->ntransforms,
+	                        &unmatched, &refused);
+	if (!tree) {
+		app_message(app, true, "cannot read the file again: %s",
+		            refused);
+		free(refused);
+	}
+	return tree;
+}
+
 /*
  * The file (and --base) read again on the sample type app asks for (y),
  * in a new app on the same view; the old app, told why, when a file can
@@ -126,7 +174,17 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 		if (base)
 			mapping_apply(opts->names, base);
 	}
+	tree = transformed(app, opts, tree);
+	if (base && !(base = transformed(app, opts, base))) {
+		calltree_free(tree);
+		return app;
+	}
+	if (!tree) {
+		calltree_free(base);
+		return app;
+	}
 	fresh = app_new(tree);
+	fresh->loaded_with = loaded_with(opts);
 	if (base) {
 		app_set_base(fresh, base, opts->base);
 		calltree_free(base);
@@ -137,7 +195,10 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	app_set_scope(fresh, &scope);
 	if (range.on)
 		app_set_range(fresh, &range);
-	fresh->clocks = app->clocks;
+	/* The clocks as the user left them, unless the app chose one
+	 * for equal clocks: the new sample type chooses again. */
+	if (!app->clocks_agree && !fresh->clocks_agree)
+		fresh->clocks = app->clocks;
 	fresh->java_only = app->java_only;
 	fresh->full_names = app->full_names;
 	app_take_history(fresh, app);
@@ -291,6 +352,7 @@ viewer_main(int argc, char **argv)
 		return CMD_USAGE;
 	}
 	app = app_new(tree);
+	app->loaded_with = loaded_with(&opts);
 	app->java_only = opts.java_only;
 	if (base) {
 		app_set_base(app, base, opts.base);

@@ -4,7 +4,10 @@
  * Total %, Total and Self in its sample type's unit, no Calls): top-down
  * (callees under their callers) or bottom-up (`b`: the methods where
  * time was spent at the top level, their callers under them).  The root is the
- * scope's total; percentages are of the scope's total as in `report`.
+ * scope's total; percentages are of the scope's total as in `report`, but
+ * for a caller's in the bottom-up tree: its share of the method it leads
+ * to (the top-level row above it), on each clock shown, as the profile's
+ * Parents give it.
  *
  * The trees are query/callpath's, as the icicle reads them: top-down is
  * the merge of the scope's threads' own trees (shared through the app),
@@ -54,10 +57,13 @@ enum { CALLERS_DEPTH = 2048 };
  * time, in percent: below it, the time splits. */
 enum { HOT_SHARE = 80 };
 
-/* The _OTHER columns are the other clock's, shown with both (c c). */
+/* The _OTHER columns are the other clock's, shown with both (c c); the
+ * other clock's share only bottom-up, where a caller's share of the
+ * method differs from clock to clock. */
 enum tree_column {
 	TCOL_INCL_PCT,
 	TCOL_INCL,
+	TCOL_PCT_OTHER,
 	TCOL_INCL_OTHER,
 	TCOL_EXCL,
 	TCOL_EXCL_OTHER,
@@ -67,8 +73,10 @@ enum tree_column {
 };
 
 /* Which columns give way first when the width is short: the lower,
- * the sooner (the sort column never does). */
-static const int priorities[TCOL_COUNT] = {5, 9, 6, 4, 3, 2, COLUMN_KEEP};
+ * the sooner (the sort column never does); the share on the main clock
+ * (the sorted one but after c c s) last, since a caller's share is what
+ * the bottom-up tree answers. */
+static const int priorities[TCOL_COUNT] = {10, 9, 7, 6, 4, 3, 2, COLUMN_KEEP};
 /* The fewest columns the name column (guides, mark and name) takes. */
 enum { NAME_MIN = 24 };
 /* A column of times switches to seconds where milliseconds would take
@@ -171,6 +179,7 @@ column_value(const struct calltree_view *v, uint32_t n, enum tree_column c)
 	case TCOL_EXCL_OTHER:
 		return excl_of(v, n, other_clock(v));
 	case TCOL_INCL_OTHER:
+	case TCOL_PCT_OTHER:
 		return p->nodes[n].incl[other_clock(v)];
 	case TCOL_CALLS:
 		/* A simpleperf recording's cpu clock counts its samples,
@@ -182,6 +191,22 @@ column_value(const struct calltree_view *v, uint32_t n, enum tree_column c)
 	default:
 		return p->nodes[n].incl[v->clock];
 	}
+}
+
+/* What node n's share on clock k is of: the method it leads to for a
+ * caller in the bottom-up tree (its ancestor at depth 1), else the
+ * scope's total. */
+static uint64_t
+share_of(const struct calltree_view *v, const struct app *app, uint32_t n,
+         enum clock_index k)
+{
+	const struct callpath *p = path_of(v);
+
+	if (v->mode != BOTTOM_UP || p->nodes[n].depth < 2)
+		return app->profile.total[k];
+	while (p->nodes[n].depth > 1)
+		n = p->nodes[n].parent;
+	return p->nodes[n].incl[k];
 }
 
 /* Whether the trace is a pprof profile: its values are a total and a
@@ -209,6 +234,8 @@ shown(const struct calltree_view *v, enum tree_column c)
 	case TCOL_INCL_OTHER:
 	case TCOL_EXCL_OTHER:
 		return v->both;
+	case TCOL_PCT_OTHER:
+		return v->both && v->mode == BOTTOM_UP;
 	case TCOL_CALLS:
 		return !is_profile(v);
 	default:
@@ -807,8 +834,8 @@ parent_row(const struct calltree_view *v, size_t r)
 static bool
 is_time(const struct calltree_view *v, int i)
 {
-	return i != TCOL_INCL_PCT && i != TCOL_CALLS && i != TCOL_NAME &&
-	       !is_profile(v);
+	return i != TCOL_INCL_PCT && i != TCOL_PCT_OTHER && i != TCOL_CALLS &&
+	       i != TCOL_NAME && !is_profile(v);
 }
 
 /* Column i's title in the view's mode and clock into buf: top-down
@@ -819,21 +846,23 @@ static const char *
 column_title(const struct calltree_view *v, int i, char *buf, size_t size)
 {
 	static const char *const titles[2][3][TCOL_COUNT] = {
-	        {{"Incl%", "Incl Cpu", "Incl Wall", "Excl Cpu", "Excl Wall",
+	        {{"Incl%", "Incl Cpu", "", "Incl Wall", "Excl Cpu", "Excl Wall",
 	          "Calls", "Name"},
-	         {"Incl%", "Incl Wall", "Incl Cpu", "Excl Wall", "Excl Cpu",
+	         {"Incl%", "Incl Wall", "", "Incl Cpu", "Excl Wall", "Excl Cpu",
 	          "Calls", "Name"},
-	         {"Total%", "Total", "", "Self", "", "", "Name"}},
-	        {{"Total%", "Total Cpu", "Total Wall", "Self Cpu", "Self Wall",
-	          "Calls", "Name"},
-	         {"Total%", "Total Wall", "Total Cpu", "Self Wall", "Self Cpu",
-	          "Calls", "Name"},
-	         {"Total%", "Total", "", "Self", "", "", "Name"}},
+	         {"Total%", "Total", "", "", "Self", "", "", "Name"}},
+	        {{"Total%", "Total Cpu", "Wall%", "Total Wall", "Self Cpu",
+	          "Self Wall", "Calls", "Name"},
+	         {"Total%", "Total Wall", "Cpu%", "Total Cpu", "Self Wall",
+	          "Self Cpu", "Calls", "Name"},
+	         {"Total%", "Total", "", "", "Self", "", "", "Name"}},
 	};
 	static const char *const self_only[3][TCOL_COUNT] = {
-	        {"Self%", "Self Cpu", "Self Wall", "", "", "Calls", "Name"},
-	        {"Self%", "Self Wall", "Self Cpu", "", "", "Calls", "Name"},
-	        {"Self%", "Self", "", "", "", "", "Name"},
+	        {"Self%", "Self Cpu", "Self Wall%", "Self Wall", "", "",
+	         "Calls", "Name"},
+	        {"Self%", "Self Wall", "Self Cpu%", "Self Cpu", "", "", "Calls",
+	         "Name"},
+	        {"Self%", "Self", "", "", "", "", "", "Name"},
 	};
 	int set = is_profile(v) ? 2 : v->clock == CLOCK_WALL;
 	const char *t =
@@ -842,6 +871,14 @@ column_title(const struct calltree_view *v, int i, char *buf, size_t size)
 
 	if (i == TCOL_CALLS && v->tree && v->tree->header.sample_weight)
 		t = "Samples";
+	if (i == TCOL_INCL_PCT && shown(v, TCOL_PCT_OTHER)) {
+		/* Two shares: each names its clock. */
+		const char *clock = v->clock == CLOCK_WALL ? "Wall" : "Cpu";
+
+		snprintf(buf, size, "%s%s%%", self_inversion(v) ? "Self " : "",
+		         clock);
+		return buf;
+	}
 	if (!is_time(v, i)) {
 		snprintf(buf, size, "%s", t);
 		return buf;
@@ -874,7 +911,8 @@ draw_header(struct calltree_view *v, const struct app *app, struct canvas *c,
 		                : "",
 		        i != TCOL_NAME        ? ""
 		        : v->mode == TOP_DOWN ? "  (top-down)"
-		                              : "  (bottom-up: callers below)");
+		                              : "  (bottom-up: callers below, "
+		                                "% of the method)");
 
 		if (i == TCOL_NAME &&
 		    (int)text_width(t) > c->width - col->x - 2 &&
@@ -929,14 +967,16 @@ cell_text(const struct calltree_view *v, const struct app *app, size_t r, int i,
 {
 	const struct tree_row *row = &v->rows[r];
 	const struct callpath_node *node = &path_of(v)->nodes[row->node];
-	uint64_t total = app->profile.total[v->clock];
+	enum clock_index k = i == TCOL_PCT_OTHER ? other_clock(v) : v->clock;
+	uint64_t total;
 
 	buf[0] = '\0';
 	switch (i) {
 	case TCOL_INCL_PCT:
+	case TCOL_PCT_OTHER:
+		total = share_of(v, app, row->node, k);
 		snprintf(buf, size, "%.1f%%",
-		         total ? 100.0 * (double)node->incl[v->clock] /
-		                         (double)total
+		         total ? 100.0 * (double)node->incl[k] / (double)total
 		               : 0.0);
 		break;
 	case TCOL_CALLS:
@@ -1157,8 +1197,8 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 		char buf[64];
 
 		v->seconds[i] = false;
-		if (i == TCOL_INCL_PCT || i == TCOL_CALLS ||
-		    app->tree->header.unit != TRACE_UNIT_US || body < 1)
+		if (!is_time(v, i) || app->tree->header.unit != TRACE_UNIT_US ||
+		    body < 1)
 			continue;
 		for (y = 0, r = v->list.top; y < body && r < v->nrows;
 		     y++, r = list_next(&v->list, r)) {
@@ -1505,6 +1545,14 @@ calltree_refresh(void *state, struct app *app)
 	}
 }
 
+/* Whether `w` writes column i: the mode's, a profile's empty Calls
+ * included. */
+static bool
+written(const struct calltree_view *v, int i)
+{
+	return shown(v, i) || i == TCOL_CALLS;
+}
+
 /* Every open row shown (under a filter, those it keeps), top to bottom:
  * every column of the mode (wide or not), then the full name indented
  * two spaces a level. */
@@ -1522,10 +1570,7 @@ calltree_rows(void *state, struct app *app)
 	/* Times in milliseconds (the next draw sees to its own units). */
 	memset(v->seconds, 0, sizeof(v->seconds));
 	for (i = 0; i < TCOL_COUNT; i++) {
-		if (((i == TCOL_INCL_OTHER || i == TCOL_EXCL_OTHER) &&
-		     !v->both) ||
-		    ((i == TCOL_EXCL || i == TCOL_EXCL_OTHER) &&
-		     self_inversion(v)))
+		if (!written(v, i))
 			continue;
 		names[n] = column_title(v, i, titles[n], sizeof(titles[n]));
 		kinds[n++] = i == TCOL_NAME ? TABLE_STRING : TABLE_NUMBER;
@@ -1537,13 +1582,10 @@ calltree_rows(void *state, struct app *app)
 
 		table_row(t);
 		for (i = 0; i < TCOL_NAME; i++) {
-			if (((i == TCOL_INCL_OTHER || i == TCOL_EXCL_OTHER) &&
-			     !v->both) ||
-			    ((i == TCOL_EXCL || i == TCOL_EXCL_OTHER) &&
-			     self_inversion(v)))
+			if (!written(v, i))
 				continue;
 			/* Times in full: no column to fit them in. */
-			if (i != TCOL_INCL_PCT && i != TCOL_CALLS &&
+			if (is_time(v, i) &&
 			    app->tree->header.unit == TRACE_UNIT_US) {
 				char ms[DURATION_SIZE];
 

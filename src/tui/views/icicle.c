@@ -42,6 +42,7 @@
 #include "text/duration.h"
 #include "util/alloc.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -572,14 +573,54 @@ take_bottom_up(struct icicle_view *v, struct app *app)
 	free(pre);
 }
 
+/* The cells the selected frame is given, where its callers allow, when
+ * the view zooms to show it. */
+enum { REVEAL_CELLS = 8 };
+
+/*
+ * Zoom so that the selected frame is drawn (it then shows marked, and
+ * the draw scrolls to its level): when it is outside the zoom or
+ * narrower than a cell under it, the zoom becomes its outermost caller
+ * under which it takes REVEAL_CELLS cells, else its caller if it takes a
+ * cell there, else the frame itself.  A frame with no time on the clock
+ * cannot show.
+ */
+static void
+reveal_selection(struct icicle_view *v, enum clock_index k)
+{
+	const struct callpath *p = tree_of(v);
+	uint64_t t, w = (uint64_t)view_width(v);
+	uint32_t a, up, best = CALL_NONE;
+
+	if (!v->sel || v->sel >= p->count)
+		return;
+	t = incl(p, v->sel, k);
+	if (!t || (inside(p, v->sel, v->zoom) &&
+	           wide(t, incl(p, v->zoom, k), (int)w)))
+		return;
+	up = p->nodes[v->sel].parent;
+	/* Callers are never narrower than their callees: going up, the
+	 * frame's share only shrinks. */
+	for (a = up; a != CALL_NONE; a = p->nodes[a].parent)
+		if (t * w >= incl(p, a, k) * REVEAL_CELLS)
+			best = a;
+	if (best == CALL_NONE)
+		best = up != CALL_NONE && wide(t, incl(p, up, k), (int)w)
+		               ? up
+		               : v->sel;
+	v->zoom = best;
+	v->top = 0;
+}
+
 /* Build or sort what the current mode needs; keep the zoom and the
  * selection by their paths across a rebuild; follow app->sel.method when
- * another view changed it. */
+ * another view changed it, zoomed so that it shows. */
 static void
 ensure(struct icicle_view *v, struct app *app)
 {
 	enum clock_index k = app_main_clock(app);
 	int t = v->mode;
+	bool followed = false;
 
 	if (v->nretired)
 		reap_jobs(v);
@@ -616,15 +657,21 @@ ensure(struct icicle_view *v, struct app *app)
 		free(v->sel_path);
 		v->zoom_path = v->sel_path = NULL;
 		v->restore = false;
+		followed = true;
 	}
 	if (v->sel_serial != app->sel.serial) {
 		v->sel_serial = app->sel.serial;
 		if (app->sel.by != APP_VIEW_ICICLE ||
-		    app->sel.method != v->last_method)
+		    app->sel.method != v->last_method) {
 			follow_selection(v, app, k);
+			followed = true;
+		}
 	} else if (!v->sel) {
 		follow_method(v, app, k);
+		followed = true;
 	}
+	if (followed)
+		reveal_selection(v, k);
 }
 
 /* ---- names and matches ------------------------------------------------- */
@@ -1462,12 +1509,15 @@ icicle_status(void *state, struct app *app)
 	free(calls);
 	free(vs);
 	/* The numbers stay in view: the name gives way, first its
-	 * packages, then its signature, then its package. */
+	 * packages, then its signature, then its package.  Against
+	 * --base it stays whole, as diff writes it, the status wrapping
+	 * onto the rows above where it must. */
 	name = callpath_is_method(x)
 	               ? method_full_name(&app->tree->methods[x->method])
 	               : xstrdup(node_name(v, app, v->sel));
-	room = view_width(v) - 1 - (int)text_width(tail) -
-	       (search ? (int)text_width(search) : 0);
+	room = app->base ? INT_MAX
+	                 : view_width(v) - 1 - (int)text_width(tail) -
+	                           (search ? (int)text_width(search) : 0);
 	fitted = method_fit_name(name, room);
 	if ((int)text_width(fitted) > room && callpath_is_method(x)) {
 		/* The full class and name, without the signature. */

@@ -37,6 +37,12 @@ fill(struct info_view *iv, struct app *app)
 		text_view_add(v, role, l);
 	}
 	summary_done(&s);
+	if (app->loaded_with) {
+		char *l = xasprintf("loaded with: %s", app->loaded_with);
+
+		text_view_add(v, ROLE_SECTION, l);
+		free(l);
+	}
 	/* The title may show only their count. */
 	iv->ntransforms = app->ntransforms;
 	if (xf) {

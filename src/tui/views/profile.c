@@ -174,19 +174,25 @@ set_columns(struct profile_view *v, struct app *app)
 		v->columns[v->ncolumns - 1].per = weight;
 	}
 	if (app->base) {
-		/* The changes outlast every other column. */
+		/* The changes outlast every other column.  With both
+		 * clocks they are on diff's default clock (the cpu clock
+		 * where there is one), and name it. */
 		bool both = app->clocks == APP_CLOCKS_BOTH;
+		enum clock_index dk = both ? calltree_default_clock(app->tree)
+		                           : app_main_clock(app);
+		bool cpu = dk == CLOCK_CPU;
 
-		/* With both clocks, the changes name theirs. */
-		add_column(v, COL_DELTA_EXCL, app_main_clock(app),
+		add_column(v, COL_DELTA_EXCL, dk,
 		           profile ? "\u0394Self"
-		           : both  ? "\u0394Excl Wall"
-		                   : "\u0394Excl",
+		           : !both ? "\u0394Excl"
+		           : cpu   ? "\u0394Excl Cpu"
+		                   : "\u0394Excl Wall",
 		           20);
-		add_column(v, COL_DELTA_INCL, app_main_clock(app),
+		add_column(v, COL_DELTA_INCL, dk,
 		           profile ? "\u0394Total"
-		           : both  ? "\u0394Incl Wall"
-		                   : "\u0394Incl",
+		           : !both ? "\u0394Incl"
+		           : cpu   ? "\u0394Incl Cpu"
+		                   : "\u0394Incl Wall",
 		           20);
 	}
 	add_column(v, COL_NAME, CLOCK_CPU, "Name", 0);
@@ -700,6 +706,31 @@ name_cell_width(const struct profile_view *v, const struct app *app,
 	return w;
 }
 
+/* The clock of the sort column (the main one for the calls or names). */
+static enum clock_index
+sorted_clock(const struct profile_view *v, const struct app *app)
+{
+	const struct profile_column *s = &v->columns[v->sort];
+
+	return s->kind == COL_CALLS || s->kind == COL_NAME ? app_main_clock(app)
+	                                                   : s->clock;
+}
+
+/* The priority of column i: the sort column and --base's changes never
+ * give way, and the inclusive share on the sorted clock (a parent's or
+ * child's share of the method) only after every other. */
+static int
+priority(const struct profile_view *v, const struct app *app, size_t i)
+{
+	const struct profile_column *col = &v->columns[i];
+
+	if (i == v->sort || col->prio >= 20)
+		return COLUMN_KEEP;
+	if (col->kind == COL_INCL_PCT && col->clock == sorted_clock(v, app))
+		return 19;
+	return col->prio;
+}
+
 /* Size the columns to the rows in view, times in seconds where
  * milliseconds would be too wide, and lay them out (tui/columns.h):
  * the name gets its share first, the lowest prio gives way first, and
@@ -746,9 +777,7 @@ lay_out(struct profile_view *v, const struct app *app, const struct canvas *c,
 		col->width++;
 		lay[i] = (struct column){.kind = COLUMN_NUMBER,
 		                         .want = col->width,
-		                         .prio = i == v->sort || col->prio >= 20
-		                                         ? COLUMN_KEEP
-		                                         : col->prio};
+		                         .prio = priority(v, app, i)};
 	}
 	for (y = 0, r = v->list.top; y < body && r < v->nrows;
 	     y++, r = list_next(&v->list, r)) {

@@ -558,14 +558,21 @@ draw_panel(struct timeline_view *v, struct app *app, struct canvas *c, int y,
 		                 th->ncalls ? th->max_depth : 0);
 		canvas_text(c, 0, y + 2, c->width, line, ROLE_NORMAL);
 		free(line);
-		if (h > 3)
-			canvas_text(c, 0, y + 3, c->width,
-			            v->folded[t]
-			                    ? "Down: the next thread  Enter "
-			                      "or Space: unfold"
-			                    : "Down: its calls  Enter or "
-			                      "Space: fold or unfold",
-			            ROLE_DIM);
+		if (h > 3) {
+			/* What Down does (timeline.c, move_down). */
+			const char *down = !v->folded[t] && th->ncalls
+			                           ? "Down: its calls  "
+			                   : v->cur + 1 < v->nrows
+			                           ? "Down: the next "
+			                             "thread  "
+			                           : "";
+
+			line = xasprintf("%sEnter or Space: %s", down,
+			                 v->folded[t] ? "unfold"
+			                              : "fold or unfold");
+			canvas_text(c, 0, y + 3, c->width, line, ROLE_DIM);
+			free(line);
+		}
 		return;
 	}
 	line = method_name_with_source(
@@ -652,7 +659,7 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	draw_axis(v, c, top, x0, app);
 	if (!v->nrows) {
 		canvas_text(c, 1, top + 2, c->width - 1,
-		            v->nidle ? "no thread has a call in the range "
+		            v->nidle ? "no thread is busy in the range "
 		                       "(H: show them)"
 		                     : "no thread in the scope (t: threads)",
 		            ROLE_DIM);
@@ -724,10 +731,11 @@ tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	}
 	/* The threads left out, behind H. */
 	if (v->nidle && y < top + 1 + area) {
-		char *note = xasprintf(
-		        "%s %zu thread%s without a call in the range (H: show)",
-		        canvas_glyph(c, GLYPH_COLLAPSED), v->nidle,
-		        v->nidle == 1 ? "" : "s");
+		char *note =
+		        xasprintf("%s %zu thread%s idle%s (H: show)",
+		                  canvas_glyph(c, GLYPH_COLLAPSED), v->nidle,
+		                  v->nidle == 1 ? "" : "s",
+		                  app->scope.range.on ? " in the range" : "");
 
 		canvas_text(c, 0, y, c->width, note, ROLE_DIM);
 		free(note);

@@ -79,7 +79,7 @@ row_cmp(const void *a, const void *b, void *arg)
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	int r;
 
-	/* Threads with no call in the range (shown by H) come last,
+	/* Threads idle in the range (shown by H) come last,
 	 * whatever the order. */
 	if (s->v->idle[x] != s->v->idle[y])
 		return s->v->idle[x] ? 1 : -1;
@@ -99,18 +99,30 @@ row_cmp(const void *a, const void *b, void *arg)
 	return r ? r : (x < y ? -1 : x > y);
 }
 
-/* Whether thread t makes a call in the scope's range (in its whole
- * time without one). */
+/* Whether thread t is busy in the scope's range on the chart's clock:
+ * one of its calls there lasts some time, cut at the range's edges (in
+ * its whole time without a range).  A thread whose calls there last
+ * nothing draws nothing: it is as idle as one without a call. */
 static bool
-calls_in_range(const struct app *app, size_t t)
+busy_in_range(const struct timeline_view *v, const struct app *app, size_t t)
 {
 	struct scope_span span = {0};
-	bool any;
+	uint64_t dur[CLOCK_COUNT];
+	bool any = false;
+	size_t i;
 
 	if (!app->scope.range.on)
-		return app->tree->threads[t].ncalls > 0;
+		return timeline_busy(tlv_index_of(v), t) > 0;
 	scope_span_of(&span, &app->scope, app->tree, t);
-	any = span.nopen || span.end > span.first;
+	/* The first call that lasts ends the walk. */
+	for (i = 0; !any && i < span.nopen; i++) {
+		scope_clip(&app->scope, app->tree, &span, span.open[i], dur);
+		any = dur[v->clock] > 0;
+	}
+	for (i = span.first; !any && i < span.end; i++) {
+		scope_clip(&app->scope, app->tree, &span, i, dur);
+		any = dur[v->clock] > 0;
+	}
 	scope_span_done(&span);
 	return any;
 }
@@ -157,7 +169,8 @@ drawing_thread(struct timeline_view *v, const struct app *app)
 }
 
 /* The rows of the scope in order, keeping the current thread: those
- * without a call in the range only when shown (H). */
+ * idle in the range (no call, or none that lasts on the clock) only
+ * when shown (H). */
 void
 tlv_build_rows(struct timeline_view *v, struct app *app)
 {
@@ -170,12 +183,12 @@ tlv_build_rows(struct timeline_view *v, struct app *app)
 	for (t = 0; t < app->tree->nthreads; t++) {
 		if (!scope_has(&app->scope, t))
 			continue;
-		v->idle[t] = !calls_in_range(app, t);
+		v->idle[t] = !busy_in_range(v, app, t);
 		if (v->idle[t] && !v->show_idle) {
 			v->nidle++;
 			continue;
 		}
-		/* Shown, a thread of no call in the range has nothing to
+		/* Shown, a thread idle in the range has nothing to
 		 * unfold: it comes folded. */
 		if (v->idle[t])
 			v->folded[t] = true;

@@ -342,6 +342,8 @@ switch_clock(struct timeline_view *v, struct app *app)
 			                : timeline_new(tree, k);
 	}
 	tlv_measure_span(v, tree);
+	/* Which threads are idle depends on the clock. */
+	v->rows_stale = true;
 	v->fit = FIT_TARGET;
 	tlv_refit(v, app);
 	if (v->call != CALL_NONE)
@@ -475,11 +477,10 @@ request(struct timeline_view *v, struct app *app, enum request req)
 		v->show_idle = !v->show_idle;
 		tlv_build_rows(v, app);
 		app_message(app, false, "%s",
-		            v->show_idle
-		                    ? "every thread of the scope (H: only "
-		                      "those with calls in the range)"
-		                    : "only threads with calls in the range "
-		                      "(H: every thread)");
+		            v->show_idle ? "every thread of the scope (H: only "
+		                           "those busy in the range)"
+		                         : "only threads busy in the range "
+		                           "(H: every thread)");
 		return VIEW_DONE;
 	case REQ_ENTER:
 		if (v->call == CALL_NONE) {

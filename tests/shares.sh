@@ -1,0 +1,166 @@
+#!/bin/sh
+# shares.sh: what the viewer says of a method's callers, in a detached
+# tmux server of our own, on the shared traces ($SHARED_TRACES; skipped
+# when absent):
+# - the call tree turned bottom-up gives each caller of a method its
+#   share of that method on each clock shown (not of the whole trace),
+#   as the profile's Parents do, at 120 and 80 columns;
+# - at 80 and 100 columns the Parents keep the share on the sorted
+#   clock while other numbers give way.
+# The shares are checked against an independent reading of `tree`'s
+# call paths (the time of the method's outermost calls summed by their
+# caller) and `report`'s total of the method, on each clock.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
+[ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+T=${SHARED_TRACES:-}
+[ -n "$T" ] && [ -d "$T" ] || skip_all "no shared traces"
+regular=$T/firefox-profiler__art-trace-regular.trace
+[ -f "$regular" ] || skip_all "no shared traces"
+method='java.lang.Object.wait (JI)V'
+
+unset TMUX
+sock=tracetui-shares-$$
+tmp=$(mktemp -d)
+trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+
+# shares CLOCK: each caller of $method with its share of the method's
+# time on CLOCK, "Class.name<TAB>pct" (the class without its package,
+# as the viewer's short names end), heaviest first: from `tree`'s paths,
+# the method's outermost calls summed by their caller, over `report`'s
+# total of the method.
+shares() {
+	total=$("$TRACETUI" report -f tsv -c "$1" "$regular" |
+		awk -F'\t' -v m="$method" -v k="$1" '
+			NR == 1 { for (i = 1; i <= NF; i++) if ($i == "incl_" k) c = i }
+			$1 == m { print $c }')
+	"$TRACETUI" tree -f tsv --min-pct 0 --no-thread -c "$1" "$regular" |
+		awk -F'\t' -v m="$method" -v total="$total" '
+		NR == 1 { next }
+		{
+			d = $5; name[d] = $6
+			# Outermost: no frame above it is the method.
+			if ($6 == m) {
+				outer = 1
+				for (i = 0; i < d; i++) if (name[i] == m) outer = 0
+				if (outer) sum[d ? name[d - 1] : "(top level)"] += $2
+			}
+		}
+		END {
+			for (c in sum) {
+				split(c, w, " "); n = split(w[1], p, ".")
+				printf "%s.%s\t%.1f%%\n", p[n - 1], p[n], 100 * sum[c] / total
+			}
+		}' | sort -t'	' -k2,2nr
+}
+
+shares wall >"$tmp/wall"
+shares cpu >"$tmp/cpu"
+[ -s "$tmp/wall" ] && [ -s "$tmp/cpu" ]
+ok $? "the oracle reads the callers of $method" || diag <"$tmp/wall"
+
+# view WxH: the viewer on $regular in a fresh session p of that size,
+# once its calls are read.
+view() {
+	tm kill-session -t p >/dev/null 2>&1
+	tm new-session -d -s p -x "${1%x*}" -y "${1#*x}" \
+		"env TERM=screen LC_ALL=C '$TRACETUI' '$regular'; sleep 10" \
+		>/dev/null 2>&1 || return 1
+	pane_wait '| Profile |' >/dev/null || return 1
+	v_i=0
+	while [ $v_i -lt 50 ]; do
+		tm capture-pane -p -t p | grep -q 'loading' || return 0
+		sleep 0.1
+		v_i=$((v_i + 1))
+	done
+	return 1
+}
+
+keys() {
+	for k; do
+		tm send-keys -t p "$k"
+		sleep 0.05
+	done
+}
+
+search() {
+	tm send-keys -t p / && tm send-keys -t p -l "$1" && tm send-keys -t p Enter
+	sleep 0.1
+}
+
+# rows_match FILE...: every caller of the oracle's files shows on a row
+# with its share on each file's clock, in the order of the files'
+# columns on screen (a regex of the shares, then the name).
+rows_match() {
+	paste "$@" | while IFS='	' read -r name wall name2 cpu; do
+		[ "$name" = "$name2" ] || { echo "order: $name $name2"; exit 1; }
+		re=$(printf '%s' "$name" | sed 's/[$.]/\\&/g')
+		pane_wait " ${wall} .* ${cpu} .*${re}\(([^)]*)\)\{0,1\}$" >/dev/null ||
+			{ echo "no row: $wall $cpu $name"; exit 1; }
+	done
+}
+
+# The callers in wall order, with the cpu share of each beside it.
+awk -F'\t' 'NR == FNR { cpu[$1] = $2; next } { print $1 "\t" cpu[$1] }' \
+	"$tmp/cpu" "$tmp/wall" >"$tmp/cpu-by-wall"
+
+if view 120x30; then
+	search 'Object\.wait \(JI\)'
+	keys 7 b
+	pane_wait 'bottom-up: callers below, % of the method' >/dev/null
+	pane_wait '^ *74\.6% .* 4\.1% .*Object\.wait(long,int)$' >/dev/null
+	r=$?
+	out=$(rows_match "$tmp/wall" "$tmp/cpu-by-wall")
+	ok "$((r + $?))" "bottom-up: each caller's share of $method, wall and cpu ($(tr '\n' ' ' <"$tmp/wall"))"
+	[ -z "$out" ] || echo "$out" | diag
+
+	keys 1 Enter
+	pane_wait '^ *Parents' >/dev/null
+	# The profile's columns: Cpu% first, then Wall%.
+	out=$(paste "$tmp/wall" "$tmp/cpu-by-wall" |
+		while IFS='	' read -r name wall name2 cpu; do
+			re=$(printf '%s' "$name" | sed 's/[$.]/\\&/g')
+			pane_wait "^ *${cpu} .* ${wall} .*${re}\(([^)]*)\)\{0,1\}$" >/dev/null ||
+				echo "no parent row: $cpu $wall $name"
+		done)
+	[ -z "$out" ]
+	ok $? "the profile's Parents: the same shares" || echo "$out" | diag
+else
+	ok 1 "the viewer opens $regular"
+fi
+
+# At 80 columns the bottom-up tree keeps both shares.
+if view 80x24; then
+	search 'Object\.wait \(JI\)'
+	keys 7 b
+	pane_wait '(bottom-up)' >/dev/null
+	out=$(rows_match "$tmp/wall" "$tmp/cpu-by-wall")
+	ok $? "80x24 bottom-up: the callers' shares, wall and cpu" ||
+		echo "$out" | diag
+else
+	ok 1 "the viewer opens $regular at 80x24"
+fi
+
+# At 80 and 100 columns the Parents keep the share on the sorted clock
+# (wall).
+for size in 80x24 100x24; do
+	if view "$size"; then
+		search 'Object\.wait \(JI\)'
+		keys Enter
+		pane_wait '^ *Parents' >/dev/null
+		out=$(while IFS='	' read -r name wall; do
+			re=$(printf '%s' "$name" | sed 's/[$.]/\\&/g')
+			pane_wait " ${wall} .*${re}\(([^)]*)\)\{0,1\}$" >/dev/null ||
+				echo "no parent row: $wall $name"
+		done <"$tmp/wall")
+		[ -z "$out" ]
+		ok $? "at $size the Parents keep their wall share" ||
+			echo "$out" | diag
+	else
+		ok 1 "the viewer opens $regular at $size"
+	fi
+done
+tm kill-server >/dev/null 2>&1
+done_testing
