@@ -1041,31 +1041,47 @@ option_of(int c)
 	return NULL;
 }
 
-int
-cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
-          struct cmd_opts *opts)
+/* The options of argv into opts, marking its operands in operand;
+ * -1 to go on, or an exit status after help, the version or a usage
+ * error. */
+static int
+read_options(const struct cmd_spec *spec, int argc, char **argv,
+             struct cmd_opts *opts, bool *operand)
 {
 	struct option longopts[NOPTIONS + 3];
 	char shortopts[3 * NOPTIONS + 8];
-	int c;
+	int c, operands = 0;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->profile_only = spec->profile_only;
-	opts->sum_frames = spec->profile_only && (spec->options & OPT_FRAMES);
-	opts->frames = (spec->options & OPT_FRAMES) != 0;
-	opts->key_only = spec->key_only;
-	opts->clock = -1;
-	opts->top = -1;
-	opts->min_pct = 1.0;
-	opts->alpha = 0.05;
-	opts->width = 1200;
-	opts->min_width = 0.1;
 	getopt_tables(longopts, shortopts);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct option_def *o = option_of(c);
+	for (;;) {
+		const struct option_def *o;
 		const char *problem;
+		int before = optind;
+
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c == -1) {
+			/* "+" in shortopts stops getopt at the first operand
+			 * whatever POSIXLY_CORRECT says: take it and go on;
+			 * "--" ends the options. */
+			if (optind == before + 1 &&
+			    strcmp(argv[before], "--") == 0) {
+				if (spec->separator && operands) {
+					operand[before] = true;
+					continue;
+				}
+				while (optind < argc)
+					operand[optind++] = true;
+				break;
+			}
+			if (optind >= argc)
+				break;
+			operand[optind++] = true;
+			operands++;
+			continue;
+		}
+		o = option_of(c);
 
 		if (o && o->bit && !(spec->options & o->bit))
 			return usage_error(spec, "option '--%s' does not apply",
@@ -1093,8 +1109,58 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 			                   argv[optind - 1]);
 		}
 	}
-	opts->args = argv + optind;
-	opts->nargs = argc - optind;
+	return -1;
+}
+
+/* GNU order: options may follow operands.  argv[1..argc) rearranged,
+ * the options and their values first, then the operands (operand[i]) in
+ * their order; how many operands. */
+static int
+permute_operands(int argc, char **argv, const bool *operand)
+{
+	char **tmp = xmalloc(((size_t)argc + 1) * sizeof(*tmp));
+	int i, n = 1, nops = 0;
+
+	for (i = 1; i < argc; i++)
+		if (!operand[i])
+			tmp[n++] = argv[i];
+	for (i = 1; i < argc; i++)
+		if (operand[i]) {
+			tmp[n++] = argv[i];
+			nops++;
+		}
+	memcpy(argv + 1, tmp + 1, ((size_t)argc - 1) * sizeof(*tmp));
+	free(tmp);
+	return nops;
+}
+
+int
+cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
+          struct cmd_opts *opts)
+{
+	bool *operand; /* per argv entry: an operand, not an option */
+	int status;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->profile_only = spec->profile_only;
+	opts->sum_frames = spec->profile_only && (spec->options & OPT_FRAMES);
+	opts->frames = (spec->options & OPT_FRAMES) != 0;
+	opts->key_only = spec->key_only;
+	opts->clock = -1;
+	opts->top = -1;
+	opts->min_pct = 1.0;
+	opts->alpha = 0.05;
+	opts->width = 1200;
+	opts->min_width = 0.1;
+	operand = xcalloc((size_t)argc + 1, sizeof(*operand));
+	status = read_options(spec, argc, argv, opts, operand);
+	if (status >= 0) {
+		free(operand);
+		return status;
+	}
+	opts->nargs = permute_operands(argc, argv, operand);
+	opts->args = argv + argc - opts->nargs;
+	free(operand);
 	if (opts->nargs < spec->min_args)
 		return usage_error(spec, "expected %s", spec->args);
 	if (opts->nargs > spec->max_args)

@@ -88,6 +88,10 @@ struct cmd_spec {
 	 * transforms, or a mapping for the frames' names, the load sums
 	 * them only. */
 	bool profile_only;
+	/* "--" after an operand separates groups of operands (diff's
+	 * runs): it is kept among them and options go on after it; a "--"
+	 * before any operand ends the options, as for every command. */
+	bool separator;
 	/* The command describes a key whose data part is missing (info);
 	 * the others refuse it with status 3. */
 	bool key_only;
