@@ -111,7 +111,7 @@ check("R6", (r["total_us"], r["cpu_us"], r["count"], r["severity"], r["lower_bou
 check("R6 worst", (r["worst"]["start_us"], r["worst"]["wall_us"], r["worst"]["path"]),
       (500000, 150000, ["android.os.Handler.dispatchMessage (Landroid/os/Message;)V",
                         "android.os.BinderProxy.transact (I)Z"]))
-check("R6 drill", r["drill"].startswith("tracetui calls -t 1 -s wall h.trace '^("), True)
+check("R6 drill", r["drill"], "tracetui calls h.trace '%s' -t 1" % r["pattern"])
 r = f["R7"]
 check("R7", (r["total_us"], r["idle_us"], r["cpu_us"], r["count"], r["severity"]),
       (30000, 40000, 60, 2, "warn"))
@@ -262,6 +262,35 @@ for path in sys.argv[1:]:
     rows = text.splitlines()
     say(max(len(r) for r in rows) <= 80 and len(rows) <= 23,
         "%s: text in 80 columns and 23 lines (%d, %d)" % (name, max(len(r) for r in rows), len(rows)))
+    # Every drill command of --all's text, at 80 and 40 columns, never
+    # cut: its lines pasted into sh run the JSON's drill.
+    for cols in ("80", "40"):
+        text = subprocess.run([tt, "triage", "--all", path], capture_output=True, text=True,
+                              env=dict(os.environ, COLUMNS=cols, LC_ALL="C.UTF-8")).stdout
+        rows = text.splitlines()
+        cmds, cur = [], None
+        for r in rows:
+            if cur is None and r.startswith("  $ "):
+                cur = r[4:]
+            elif cur is not None:
+                cur += "\n" + r
+            else:
+                continue
+            if not r.endswith("\\"):
+                cmds.append(cur)
+                cur = None
+        drills = [x["drill"] for x in j["findings"]]
+        same = len(cmds) == len(drills)
+        for c, d in zip(cmds, drills):
+            got = subprocess.run(["sh", "-c", "set -f; set -- " + c + "; printf '%s\\n' \"$@\""],
+                                 capture_output=True, text=True).stdout
+            want = "".join(a + "\n" for a in shlex.split(d))
+            if same and (got != want or "…" in c):
+                print("drill %r ran as %r" % (c, got))
+            same = same and got == want and "…" not in c
+        say(same and max(len(r) for r in rows) <= int(cols),
+            "%s: %d drill commands (of %d) in %s columns (widest %d), never cut, run as the JSON's"
+            % (name, len(cmds), len(drills), cols, max(len(r) for r in rows)))
     f = {(x["id"], x["tid"]): x for x in j["findings"]}
     if name.startswith("AndroidMethodTraceParser"):
         say(j["main_thread"] == {"tid": 3001, "name": "LauncherApplication-framethread", "how": "pid"},
