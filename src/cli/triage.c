@@ -140,7 +140,7 @@ drill_words(const struct calltree *tree, const struct triage_rules *rules,
 	word[1] = xstrdup("calls");
 	word[2] =
 	        xasprintf("%s%s", tree->path[0] == '-' ? "./" : "", tree->path);
-	word[3] = xstrdup(rules->rules[f->rule].pattern);
+	word[3] = triage_finding_pattern(tree, rules, f);
 	force[3] = true;
 	word[4] = xstrdup("-t");
 	word[5] = xasprintf("%u", tree->threads[f->thread].tid);
@@ -641,15 +641,38 @@ print_finding(struct screen *s, const struct calltree *tree,
 		who = xasprintf("main %u", th->tid);
 	else
 		who = xasprintf("%s %u", th->name, th->tid);
-	put(s, "%s %s %s on %s: %s%s%s ms%s, %llu call%s%s",
-	    sev_mark[f->severity], r->id, r->category, who, sampled ? "~" : "",
-	    ge(f->lower_bound), ms(b, sizeof(b), f->total[tr->clock]), extra,
-	    (unsigned long long)f->count, f->count == 1 ? "" : "s",
-	    f->enclosing ? "; enclosing calls left out" : "");
+	if (r->kind == TRIAGE_BLOCKED) {
+		put(s, "%s %s %s on %s: %s%s%s ms off the CPU, %llu call%s",
+		    sev_mark[f->severity], r->id, r->category, who,
+		    sampled ? "~" : "", ge(f->lower_bound),
+		    ms(b, sizeof(b), f->total[CLOCK_WALL]),
+		    (unsigned long long)f->count, f->count == 1 ? "" : "s");
+		put(s, "  worst %s%s ms (excl wall - cpu) at %s ms: %s",
+		    ge(f->worst_lower),
+		    ms(a, sizeof(a), f->worst_dur[CLOCK_WALL]),
+		    ms(c, sizeof(c), f->worst_start), worst);
+	} else if (r->kind != TRIAGE_UNION) {
+		put(s, "%s %s %s on %s: %s%s ms excl cpu in %llu hot spot%s",
+		    sev_mark[f->severity], r->id, r->category, who,
+		    sampled ? "~" : "", ms(b, sizeof(b), f->total[CLOCK_CPU]),
+		    (unsigned long long)f->count, f->count == 1 ? "" : "s");
+		put(s, "  worst %s ms excl cpu %s at %s ms: %s",
+		    ms(a, sizeof(a), f->worst_dur[CLOCK_CPU]),
+		    r->kind == TRIAGE_HOT_FRAME ? "in a frame"
+		                                : "in the startup",
+		    ms(c, sizeof(c), f->worst_start), worst);
+	} else {
+		put(s, "%s %s %s on %s: %s%s%s ms%s, %llu call%s%s",
+		    sev_mark[f->severity], r->id, r->category, who,
+		    sampled ? "~" : "", ge(f->lower_bound),
+		    ms(b, sizeof(b), f->total[tr->clock]), extra,
+		    (unsigned long long)f->count, f->count == 1 ? "" : "s",
+		    f->enclosing ? "; enclosing calls left out" : "");
+		put(s, "  worst %s%s ms at %s ms: %s", ge(f->worst_lower),
+		    ms(a, sizeof(a), f->worst_dur[tr->clock]),
+		    ms(c, sizeof(c), f->worst_start), worst);
+	}
 	free(who);
-	put(s, "  worst %s%s ms at %s ms: %s", ge(f->worst_lower),
-	    ms(a, sizeof(a), f->worst_dur[tr->clock]),
-	    ms(c, sizeof(c), f->worst_start), worst);
 	/* The path keeps its deep end. */
 	safe = text_escape(path);
 	shown = text_cut_left(safe, s->width - 4, "…");
@@ -920,6 +943,8 @@ json_finding(FILE *out, const struct calltree *tree,
 	json_str(out, "id", r->id);
 	fputc(',', out);
 	json_str(out, "category", r->category);
+	fputc(',', out);
+	json_str(out, "kind", triage_kind_name(r->kind));
 	fputc(',', out);
 	json_str(out, "severity", triage_severity_name(f->severity));
 	fputc(',', out);

@@ -218,6 +218,67 @@ find_main(struct triage *out, const struct calltree *tree)
 	}
 }
 
+/* A hot rule's exclusive sums per method over one span: a frame, or
+ * the startup window. */
+struct hot_acc {
+	uint64_t *cpu, *wall; /* by method */
+	uint32_t *best;       /* by method: its call of most cpu */
+	uint64_t *best_cpu;   /* and that call's exclusive cpu */
+	uint32_t *stamp;      /* by method: the span that last touched it */
+	uint32_t *touched;    /* the methods touched in this span */
+	size_t ntouched;
+	uint32_t span;   /* this span's stamp, from 1 */
+	uint32_t *calls; /* the application calls in the span */
+	size_t ncalls, calls_cap;
+};
+
+static void
+hot_acc_init(struct hot_acc *h, size_t nmethods)
+{
+	memset(h, 0, sizeof(*h));
+	h->cpu = xcalloc(nmethods + 1, sizeof(*h->cpu));
+	h->wall = xcalloc(nmethods + 1, sizeof(*h->wall));
+	h->best = xcalloc(nmethods + 1, sizeof(*h->best));
+	h->best_cpu = xcalloc(nmethods + 1, sizeof(*h->best_cpu));
+	h->stamp = xcalloc(nmethods + 1, sizeof(*h->stamp));
+	h->touched = xcalloc(nmethods + 1, sizeof(*h->touched));
+	h->span = 1;
+}
+
+static void
+hot_acc_done(struct hot_acc *h)
+{
+	free(h->cpu);
+	free(h->wall);
+	free(h->best);
+	free(h->best_cpu);
+	free(h->stamp);
+	free(h->touched);
+	free(h->calls);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Call c of method m, its exclusive times wall and cpu, into the span. */
+static void
+hot_acc_add(struct hot_acc *h, uint32_t c, uint32_t m, uint64_t wall,
+            uint64_t cpu)
+{
+	if (h->stamp[m] != h->span) {
+		h->stamp[m] = h->span;
+		h->cpu[m] = h->wall[m] = 0;
+		h->best[m] = c;
+		h->best_cpu[m] = cpu;
+		h->touched[h->ntouched++] = m;
+	} else if (cpu > h->best_cpu[m]) {
+		h->best[m] = c;
+		h->best_cpu[m] = cpu;
+	}
+	h->wall[m] += wall;
+	h->cpu[m] += cpu;
+	UTIL_GROW(h->calls, h->calls_cap, h->ncalls + 1);
+	h->calls[h->ncalls++] = c;
+}
+
 /* What a pass over one thread keeps per rule. */
 struct rule_state {
 	uint32_t open; /* the open outermost match, or CALL_NONE */
@@ -235,6 +296,12 @@ struct pass {
 	uint32_t *path;    /* path[d]: the last call met at depth d */
 	uint8_t *encloses; /* per call of the thread: holds a looper */
 	struct rule_state *st;
+	const bool *app;            /* per method: an application's */
+	int64_t *excl[CLOCK_COUNT]; /* per call of the thread: exclusive */
+	uint32_t *up;               /* up[d]: the index met last at d */
+	struct hot_acc hot[2];      /* a frame's, the startup window's */
+	uint32_t *seen;             /* per method, for finding_methods */
+	uint32_t seen_stamp;
 };
 
 static bool
@@ -338,6 +405,188 @@ finding_samples(const struct calltree *tree, const struct triage_finding *f,
 	return UINT64_MAX;
 }
 
+/* The exclusive times of thread t's calls into p->excl: each call's
+ * duration less its children's. */
+static void
+exclusive_times(struct pass *p, size_t t)
+{
+	const struct calltree *tree = p->tree;
+	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
+	size_t i;
+	int k;
+
+	memset(p->up, 0xff, ((size_t)tree->max_depth + 2) * sizeof(*p->up));
+	for (i = 0; i < n; i++) {
+		uint32_t d = calltree_depth(tree, first + i);
+		uint64_t dur[CLOCK_COUNT];
+
+		calltree_durations(tree, first + i, dur);
+		for (k = 0; k < CLOCK_COUNT; k++)
+			p->excl[k][i] = (int64_t)dur[k];
+		p->up[d] = (uint32_t)i;
+		if (d == 0 || p->up[d - 1] == UINT32_MAX)
+			continue;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			p->excl[k][p->up[d - 1]] -= (int64_t)dur[k];
+	}
+}
+
+static uint64_t
+excl_of(const struct pass *p, size_t i, enum clock_index k)
+{
+	return p->excl[k][i] > 0 ? (uint64_t)p->excl[k][i] : 0;
+}
+
+/* Call c (index i of its thread) into the calls a finding counts. */
+static void
+count_call(struct triage_finding *f, uint32_t c)
+{
+	size_t cap = f->ncalls;
+
+	/* f->calls grows by doubling: its capacity is a power of two. */
+	if (!(cap & (cap - 1))) {
+		f->calls = xreallocarray(f->calls, cap ? cap * 2 : 1,
+		                         sizeof(*f->calls));
+	}
+	f->calls[f->ncalls++] = c;
+}
+
+/* The hot spots of one span of kind into the findings of its rules:
+ * the methods whose exclusive cpu there meets a rule's WHEN. */
+static void
+settle_hot(struct pass *p, struct hot_acc *h, enum triage_kind kind,
+           bool is_main)
+{
+	const struct triage_rules *rules = p->rules;
+	size_t r, i, j;
+
+	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+		struct triage_finding *f = &p->st[r].f;
+		const uint64_t *bits;
+		bool any = false;
+
+		if (rule->kind != kind || !rule_applies(rule, is_main))
+			continue;
+		for (i = 0; i < h->ntouched; i++) {
+			uint32_t m = h->touched[i];
+
+			bits = p->match + (size_t)m * p->nwords;
+			if (!(bits[r / 64] >> (r % 64) & 1) ||
+			    !triage_when_holds(&rule->when, (double)h->cpu[m],
+			                       0, 0))
+				continue;
+			f->total[CLOCK_WALL] += h->wall[m];
+			f->total[CLOCK_CPU] += h->cpu[m];
+			if (!f->count++ ||
+			    h->cpu[m] > f->worst_dur[CLOCK_CPU]) {
+				f->worst = h->best[m];
+				f->worst_start = calltree_start(
+				        p->tree, h->best[m], p->k);
+				f->worst_dur[CLOCK_WALL] = h->wall[m];
+				f->worst_dur[CLOCK_CPU] = h->cpu[m];
+				f->worst_lower = false;
+			}
+			/* Marked hot for the calls below: stamp 0. */
+			h->stamp[m] = 0;
+			any = true;
+		}
+		for (j = 0; any && j < h->ncalls; j++)
+			if (!h->stamp[calltree_method(p->tree, h->calls[j])])
+				count_call(f, h->calls[j]);
+		/* Unmarked for the next rule. */
+		for (i = 0; any && i < h->ntouched; i++)
+			h->stamp[h->touched[i]] = h->span;
+	}
+	h->span++;
+	h->ntouched = 0;
+	h->ncalls = 0;
+}
+
+/* Whether call c (method m at depth d) shows why it is off the CPU: it
+ * is idle, or of a cause rule's pattern, or inside a cause rule's call. */
+static bool
+cause_visible(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
+{
+	const struct triage_rules *rules = p->rules;
+	const uint64_t *bits = p->match + (size_t)m * p->nwords;
+	size_t r;
+
+	if (p->known[m] & KNOWN_IDLE)
+		return true;
+	for (r = 0; r < rules->count; r++) {
+		if (!rules->rules[r].cause ||
+		    !rule_applies(&rules->rules[r], is_main))
+			continue;
+		if (bits[r / 64] >> (r % 64) & 1 || inside(p, &p->st[r], d))
+			return true;
+	}
+	return false;
+}
+
+/* Call c, index i of its thread, into the blocked rules' findings. */
+static void
+blocked_call(struct pass *p, uint32_t c, size_t i, bool is_main)
+{
+	const struct triage_rules *rules = p->rules;
+	uint32_t m = calltree_method(p->tree, c);
+	const uint64_t *bits = p->match + (size_t)m * p->nwords;
+	uint64_t wall = excl_of(p, i, CLOCK_WALL),
+	         cpu = excl_of(p, i, CLOCK_CPU);
+	uint64_t off = wall > cpu ? wall - cpu : 0;
+	bool checked = false, visible = false;
+	size_t r;
+
+	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+		struct triage_finding *f = &p->st[r].f;
+
+		if (rule->kind != TRIAGE_BLOCKED ||
+		    !rule_applies(rule, is_main) ||
+		    !(bits[r / 64] >> (r % 64) & 1) ||
+		    !triage_when_holds(&rule->when, 0, (double)off, 0))
+			continue;
+		if (!checked) {
+			visible = cause_visible(
+			        p, m, calltree_depth(p->tree, c), is_main);
+			checked = true;
+		}
+		if (visible)
+			continue;
+		f->total[CLOCK_WALL] += off;
+		f->total[CLOCK_CPU] += cpu;
+		f->lower_bound |= p->tree->calls.flags[c] &
+		                  (CALL_OPEN_AT_END | CALL_ORPHAN);
+		if (!f->count++ || off > f->worst_dur[CLOCK_WALL]) {
+			f->worst = c;
+			f->worst_start = calltree_start(p->tree, c, p->k);
+			f->worst_dur[CLOCK_WALL] = off;
+			f->worst_dur[CLOCK_CPU] = cpu;
+			f->worst_lower = p->tree->calls.flags[c] &
+			                 (CALL_OPEN_AT_END | CALL_ORPHAN);
+		}
+		count_call(f, c);
+	}
+}
+
+/* The distinct methods of f's calls, in order of first call. */
+static void
+finding_methods(const struct calltree *tree, struct triage_finding *f,
+                uint32_t *seen_stamp, uint32_t stamp)
+{
+	size_t i, cap = 0;
+
+	for (i = 0; i < f->ncalls; i++) {
+		uint32_t m = calltree_method(tree, f->calls[i]);
+
+		if (seen_stamp[m] == stamp)
+			continue;
+		seen_stamp[m] = stamp;
+		UTIL_GROW(f->methods, cap, f->nmethods + 1);
+		f->methods[f->nmethods++] = m;
+	}
+}
+
 /* The findings of thread t, appended to out. */
 static void
 thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
@@ -346,17 +595,47 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	const struct triage_rules *rules = p->rules;
 	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
 	bool is_main = out->main == (long)t;
-	size_t i, r;
-	bool any = false;
+	size_t i, r, fi = 0, fend = 0;
+	bool any = false, blocked = false, hot[2] = {false, false};
+	bool dual = tree->has_clock[CLOCK_WALL] && tree->has_clock[CLOCK_CPU];
+	uint32_t frame = CALL_NONE, frame_depth = 0;
 
 	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+
 		memset(&p->st[r], 0, sizeof(p->st[r]));
 		p->st[r].open = CALL_NONE;
-		any |= rule_applies(&rules->rules[r], is_main);
+		if (!rule_applies(rule, is_main))
+			continue;
+		any = true;
+		blocked |= rule->kind == TRIAGE_BLOCKED && dual;
+		if (rule->kind == TRIAGE_HOT_FRAME &&
+		    tree->has_clock[CLOCK_CPU])
+			hot[0] = true;
+		if (rule->kind == TRIAGE_HOT_STARTUP &&
+		    tree->has_clock[CLOCK_CPU] && is_main && out->launch)
+			hot[1] = true;
 	}
 	if (!any || !n)
 		return;
 	mark_enclosing(p, t);
+	if (blocked || hot[0] || hot[1]) {
+		int k;
+
+		for (k = 0; k < CLOCK_COUNT; k++)
+			p->excl[k] =
+			        xreallocarray(p->excl[k], n, sizeof(**p->excl));
+		exclusive_times(p, t);
+	}
+	/* This thread's frames: [fi, fend) of out->frames. */
+	for (fi = 0; hot[0] && fi < out->frames.count &&
+	             out->frames.frames[fi].thread != t;
+	     fi++)
+		;
+	for (fend = fi; hot[0] && fend < out->frames.count &&
+	                out->frames.frames[fend].thread == t;
+	     fend++)
+		;
 	for (i = 0; i < n; i++) {
 		uint32_t c = (uint32_t)(first + i);
 		uint32_t m = calltree_method(tree, c);
@@ -365,6 +644,31 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		size_t w;
 
 		p->path[d] = c;
+		if (frame != CALL_NONE &&
+		    !(frame_depth < d && p->path[frame_depth] == frame)) {
+			settle_hot(p, &p->hot[0], TRIAGE_HOT_FRAME, is_main);
+			frame = CALL_NONE;
+		}
+		while (fi < fend && (out->frames.frames[fi].call == CALL_NONE ||
+		                     out->frames.frames[fi].call < c))
+			fi++;
+		if (fi < fend && out->frames.frames[fi].call == c) {
+			frame = c;
+			frame_depth = d;
+			fi++;
+		} else if (frame != CALL_NONE && p->app[m]) {
+			hot_acc_add(&p->hot[0], c, m, excl_of(p, i, CLOCK_WALL),
+			            excl_of(p, i, CLOCK_CPU));
+		}
+		if (hot[1] && p->app[m]) {
+			uint64_t start = calltree_start(tree, c, out->clock);
+
+			if (start >= out->window_start &&
+			    start < out->window_end)
+				hot_acc_add(&p->hot[1], c, m,
+				            excl_of(p, i, CLOCK_WALL),
+				            excl_of(p, i, CLOCK_CPU));
+		}
 		if (p->known[m] & KNOWN_IDLE) {
 			uint64_t dur[CLOCK_COUNT];
 			int k;
@@ -390,7 +694,8 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 				b &= b - 1;
 				r = w * 64 + (size_t)bit;
 				s = &p->st[r];
-				if (!rule_applies(&rules->rules[r], is_main) ||
+				if (rules->rules[r].kind != TRIAGE_UNION ||
+				    !rule_applies(&rules->rules[r], is_main) ||
 				    inside(p, s, d))
 					continue;
 				if (p->encloses[i]) {
@@ -400,7 +705,13 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 				take_call(p, s, c, d);
 			}
 		}
+		if (blocked)
+			blocked_call(p, c, i, is_main);
 	}
+	if (frame != CALL_NONE)
+		settle_hot(p, &p->hot[0], TRIAGE_HOT_FRAME, is_main);
+	if (hot[1])
+		settle_hot(p, &p->hot[1], TRIAGE_HOT_STARTUP, is_main);
 	for (r = 0; r < rules->count; r++) {
 		const struct triage_rule *rule = &rules->rules[r];
 		struct triage_finding *f = &p->st[r].f;
@@ -416,14 +727,23 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		out->rule_count[r] += f->count;
 		total = (double)f->total[p->k];
 		call = (double)f->worst_dur[p->k];
-		if (!triage_when_holds(&rule->when, total, call,
-		                       (double)f->count))
-			continue;
+		/* A blocked or hot rule's calls met WHEN one by one. */
 		f->samples = finding_samples(tree, f, p->k);
-		if (f->samples < TRIAGE_MIN_SAMPLES) {
-			out->undersampled++;
+		if ((rule->kind == TRIAGE_UNION &&
+		     !triage_when_holds(&rule->when, total, call,
+		                        (double)f->count)) ||
+		    f->samples < TRIAGE_MIN_SAMPLES) {
+			out->undersampled +=
+			        f->samples < TRIAGE_MIN_SAMPLES &&
+			        (rule->kind != TRIAGE_UNION ||
+			         triage_when_holds(&rule->when, total, call,
+			                           (double)f->count));
+			free(f->calls);
+			f->calls = NULL;
 			continue;
 		}
+		if (rule->kind != TRIAGE_UNION)
+			finding_methods(tree, f, p->seen, ++p->seen_stamp);
 		f->rule = r;
 		f->thread = (uint32_t)t;
 		f->severity = triage_when_holds(&rule->error, total, call,
@@ -765,12 +1085,24 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		if (tree->threads[t].ncalls > most)
 			most = tree->threads[t].ncalls;
 	p.encloses = xmalloc(most + 1);
+	p.app = triage_app_methods(tree);
+	p.up = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*p.up));
+	p.seen = xcalloc(tree->nmethods + 1, sizeof(*p.seen));
+	hot_acc_init(&p.hot[0], tree->nmethods);
+	hot_acc_init(&p.hot[1], tree->nmethods);
 	for (t = 0; t < tree->nthreads && tree->calls.count; t++)
 		thread_findings(out, &cap, &p, t);
 	if (out->count > 1)
 		qsort_r(out->findings, out->count, sizeof(*out->findings),
 		        finding_cmp, &out->clock);
 	free(p.encloses);
+	free((void *)p.app);
+	free(p.up);
+	free(p.seen);
+	free(p.excl[CLOCK_WALL]);
+	free(p.excl[CLOCK_CPU]);
+	hot_acc_done(&p.hot[0]);
+	hot_acc_done(&p.hot[1]);
 	free(p.st);
 	free(p.path);
 	free((void *)p.match);
@@ -783,8 +1115,11 @@ triage_done(struct triage *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->count; i++)
+	for (i = 0; i < t->count; i++) {
 		free(t->findings[i].path);
+		free(t->findings[i].calls);
+		free(t->findings[i].methods);
+	}
 	free(t->findings);
 	free(t->cause);
 	free(t->cause_share);
@@ -810,6 +1145,15 @@ triage_finding_calls(const struct calltree *tree,
 	size_t m;
 
 	*calls = NULL;
+	if (rules->rules[f->rule].kind != TRIAGE_UNION) {
+		free(want);
+		free(path);
+		free(encloses);
+		free(known);
+		*calls = xmalloc((f->ncalls + 1) * sizeof(**calls));
+		memcpy(*calls, f->calls, f->ncalls * sizeof(**calls));
+		return f->ncalls;
+	}
 	if (!pattern_compile(&re, rules->rules[f->rule].pattern,
 	                     REG_EXTENDED | REG_NOSUB, why, sizeof(why))) {
 		for (m = 0; m < tree->nmethods; m++) {
@@ -859,4 +1203,36 @@ triage_count_severity(const struct triage *t, enum triage_severity s)
 	for (i = 0; i < t->count; i++)
 		n += t->findings[i].severity == s;
 	return n;
+}
+
+char *
+triage_finding_pattern(const struct calltree *tree,
+                       const struct triage_rules *rules,
+                       const struct triage_finding *f)
+{
+	const struct triage_rule *r = &rules->rules[f->rule];
+	size_t i, n = 0, cap = 64;
+	char *out;
+
+	if (r->kind == TRIAGE_UNION || !f->nmethods)
+		return xstrdup(r->pattern);
+	out = xmalloc(cap);
+	out[n++] = '^';
+	out[n++] = '(';
+	for (i = 0; i < f->nmethods; i++) {
+		char *name = method_full_name(&tree->methods[f->methods[i]]);
+		size_t len = strcspn(name, " "), j;
+
+		for (j = 0; j < len; j++) {
+			UTIL_GROW(out, cap, n + 8);
+			if (strchr("\\.[]()*+?{}|^$", name[j]))
+				out[n++] = '\\';
+			out[n++] = name[j];
+		}
+		UTIL_GROW(out, cap, n + 8);
+		out[n++] = i + 1 < f->nmethods ? '|' : ')';
+		free(name);
+	}
+	memcpy(out + n, "( |$)", 6);
+	return out;
 }
