@@ -245,6 +245,18 @@ for r in short when re; do
 	[ $? -eq 2 ] && grep -q "$r.rules: line 1: " err
 	ok $? "--rules $r.rules: refused with status 2 and its line"
 done
+# The viewer reads --rules and --threshold as triage does, and refuses
+# them before it asks for a terminal (tests/render.sh shows them apply).
+"$TRACETUI" --rules re.rules h.trace </dev/null >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "viewer: re.rules: line 1: " err
+ok $? "viewer --rules re.rules: refused with status 2 and its line"
+"$TRACETUI" h.trace --threshold R99=5 </dev/null >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "viewer: --threshold: no rule" err
+ok $? "viewer --threshold of an unknown rule: status 2"
+"$TRACETUI" --rules invoke.rules --threshold R6=5 h.trace </dev/null \
+	>/dev/null 2>err
+[ $? -eq 2 ] && grep -q "needs a terminal" err
+ok $? "viewer --rules FILE --threshold ID=MS: read, then the terminal asked"
 "$TRACETUI" triage --threshold R99=5 h.trace >/dev/null 2>err
 [ $? -eq 2 ] && grep -q 'no rule' err
 ok $? "--threshold of an unknown rule: status 2"

@@ -10,6 +10,7 @@
 #include "model/open.h"
 #include "query/frames.h"
 #include "query/quantity.h"
+#include "query/triage-rules.h"
 #include "read/load.h"
 #include "read/v1.h"
 #include "text/width.h"
@@ -680,16 +681,15 @@ static const struct option_def options[] = {
          set_all,
          "For triage, whose text otherwise stops where an 80x24 screen "
          "would and says how many findings are left."},
-        {OPT_TRIAGE, 0, "rules", "FILE",
+        {OPT_RULES, 0, "rules", "FILE",
          "add the rules of FILE to the built-in ones (see TRIAGE)", set_rules,
-         "For triage (the viewer's Findings view applies the built-in "
-         "rules).  A rule with the id of a built-in one replaces it; a "
-         "line clear drops the rules before it, so a file starting with "
-         "it replaces the table."},
-        {OPT_TRIAGE, 0, "threshold", "ID=MS",
+         "For triage and the viewer's Findings view.  A rule with the id "
+         "of a built-in one replaces it; a line clear drops the rules "
+         "before it, so a file starting with it replaces the table."},
+        {OPT_RULES, 0, "threshold", "ID=MS",
          "move the threshold of rule ID (repeatable)", set_threshold,
-         "For triage: the rule's WHEN value, in milliseconds (a count "
-         "for a count rule)."},
+         "For triage and the viewer's Findings view: the rule's WHEN "
+         "value, in milliseconds (a count for a count rule)."},
         {OPT_TRIAGE, 0, "fail-on", "WHEN",
          "error, warn or never: exit 1 on such a finding (default never)",
          set_fail_on,
@@ -1447,5 +1447,58 @@ cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
 		return false;
 	}
 	*clock = (enum clock_index)opts->clock;
+	return true;
+}
+
+enum { RULES_MAX_BYTES = 1 << 20 };
+
+bool
+cmd_triage_rules(struct triage_rules *rules, const struct cmd_opts *opts,
+                 const char *cmd)
+{
+	char problem[300];
+	size_t i;
+
+	triage_rules_builtin(rules);
+	if (opts->rules) {
+		FILE *f = fopen(opts->rules, "rb");
+		char *text;
+		size_t n;
+		bool ok;
+
+		if (!f) {
+			cmd_error(cmd, "%s: cannot open: %s", opts->rules,
+			          strerror(errno));
+			return false;
+		}
+		text = xmalloc(RULES_MAX_BYTES + 1);
+		n = fread(text, 1, RULES_MAX_BYTES + 1, f);
+		fclose(f);
+		if (n > RULES_MAX_BYTES) {
+			cmd_error(cmd, "%s: larger than 1 MB", opts->rules);
+			free(text);
+			return false;
+		}
+		text[n] = '\0';
+		if (strlen(text) != n) {
+			cmd_error(cmd, "%s: offset %zu: a NUL byte",
+			          opts->rules, strlen(text));
+			free(text);
+			return false;
+		}
+		ok = triage_rules_read(rules, text, problem, sizeof(problem));
+		free(text);
+		if (!ok) {
+			cmd_error(cmd, "%s: %s", opts->rules, problem);
+			return false;
+		}
+	}
+	for (i = 0; i < opts->nthresholds; i++) {
+		if (!triage_rules_set_threshold(rules, opts->thresholds[i],
+		                                problem, sizeof(problem))) {
+			cmd_error(cmd, "--threshold: %s", problem);
+			return false;
+		}
+	}
 	return true;
 }

@@ -55,8 +55,9 @@ enum cmd_option {
 	OPT_FULL_NAMES = 1 << 21,
 	OPT_SOURCE_DIR = 1 << 22,
 	OPT_FRAMES = 1 << 23, /* --frame-method, --budget, --refresh-rate */
-	OPT_TRIAGE = 1 << 24, /* --all, --rules, --threshold, --fail-on */
+	OPT_TRIAGE = 1 << 24, /* --all, --fail-on */
 	OPT_HEAP = 1 << 25,   /* listed only: cli/heap.c parses them */
+	OPT_RULES = 1 << 26,  /* --rules, --threshold */
 };
 
 /* What --fail-on asks: exit 1 when a finding of this severity or worse
@@ -270,6 +271,13 @@ uint64_t cmd_us(const struct calltree *tree, uint64_t v);
 
 void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
+
+struct triage_rules;
+/* The triage rules opts ask for into rules (empty before): the built-in
+ * table, the --rules file's, the --threshold moves; false after "tracetui:
+ * CMD: why" (rules then hold what was read: release them). */
+bool cmd_triage_rules(struct triage_rules *rules, const struct cmd_opts *opts,
+                      const char *cmd);
 
 /* The commands. */
 /* A batch command: its name, its function, and its line in the usage. */

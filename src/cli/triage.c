@@ -33,7 +33,7 @@ static const struct cmd_spec triage_spec = {
                    "main thread, startup, frames and the findings of the "
                    "rules.",
         .options = OPT_FORMAT | OPT_MAPPING | OPT_SAMPLE_TYPE | OPT_FRAMES |
-                   OPT_TRIAGE,
+                   OPT_TRIAGE | OPT_RULES,
         .min_args = 1,
         .max_args = 1,
         .epilog = "Rules (tracetui(1), TRIAGE): ID CATEGORY THREADS WHEN "
@@ -41,60 +41,7 @@ static const struct cmd_spec triage_spec = {
                   "one a line.  Exit status 1: --fail-on met.",
 };
 
-enum { SCREEN_LINES = 23, RULES_MAX_BYTES = 1 << 20 };
-
-/* The rules: the built-in table, the --rules file, the thresholds;
- * false after a message. */
-static bool
-load_rules(struct triage_rules *rules, const struct cmd_opts *opts)
-{
-	char why[300];
-	size_t i;
-
-	triage_rules_builtin(rules);
-	if (opts->rules) {
-		FILE *f = fopen(opts->rules, "rb");
-		char *text;
-		size_t n;
-		bool ok;
-
-		if (!f) {
-			cmd_error("triage", "%s: cannot open: %s", opts->rules,
-			          strerror(errno));
-			return false;
-		}
-		text = xmalloc(RULES_MAX_BYTES + 1);
-		n = fread(text, 1, RULES_MAX_BYTES + 1, f);
-		fclose(f);
-		if (n > RULES_MAX_BYTES) {
-			cmd_error("triage", "%s: larger than 1 MB",
-			          opts->rules);
-			free(text);
-			return false;
-		}
-		text[n] = '\0';
-		if (strlen(text) != n) {
-			cmd_error("triage", "%s: offset %zu: a NUL byte",
-			          opts->rules, strlen(text));
-			free(text);
-			return false;
-		}
-		ok = triage_rules_read(rules, text, why, sizeof(why));
-		free(text);
-		if (!ok) {
-			cmd_error("triage", "%s: %s", opts->rules, why);
-			return false;
-		}
-	}
-	for (i = 0; i < opts->nthresholds; i++) {
-		if (!triage_rules_set_threshold(rules, opts->thresholds[i], why,
-		                                sizeof(why))) {
-			cmd_error("triage", "--threshold: %s", why);
-			return false;
-		}
-	}
-	return true;
-}
+enum { SCREEN_LINES = 23 };
 
 /* s quoted for a POSIX shell: bare when it is safe and not forced,
  * else in single quotes. */
@@ -1100,7 +1047,7 @@ cmd_triage(int argc, char **argv)
 		cmd_close(&ct);
 		return CMD_USAGE;
 	}
-	if (!load_rules(&rules, &ct.opts)) {
+	if (!cmd_triage_rules(&rules, &ct.opts, "triage")) {
 		triage_rules_done(&rules);
 		cmd_close(&ct);
 		return CMD_USAGE;
