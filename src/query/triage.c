@@ -227,9 +227,10 @@ struct hot_acc {
 	uint32_t *stamp;      /* by method: the span that last touched it */
 	uint32_t *touched;    /* the methods touched in this span */
 	size_t ntouched;
-	uint32_t span;   /* this span's stamp, from 1 */
-	uint32_t *calls; /* the application calls in the span */
-	size_t ncalls, calls_cap;
+	uint32_t span; /* this span's stamp, from 1 */
+	/* The span's calls: [first, last] of its thread, in pre-order
+	 * (CALL_NONE: none added yet). */
+	uint32_t first, last;
 };
 
 static void
@@ -243,6 +244,7 @@ hot_acc_init(struct hot_acc *h, size_t nmethods)
 	h->stamp = xcalloc(nmethods + 1, sizeof(*h->stamp));
 	h->touched = xcalloc(nmethods + 1, sizeof(*h->touched));
 	h->span = 1;
+	h->first = h->last = CALL_NONE;
 }
 
 static void
@@ -254,7 +256,6 @@ hot_acc_done(struct hot_acc *h)
 	free(h->best_cpu);
 	free(h->stamp);
 	free(h->touched);
-	free(h->calls);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -275,9 +276,26 @@ hot_acc_add(struct hot_acc *h, uint32_t c, uint32_t m, uint64_t wall,
 	}
 	h->wall[m] += wall;
 	h->cpu[m] += cpu;
-	UTIL_GROW(h->calls, h->calls_cap, h->ncalls + 1);
-	h->calls[h->ncalls++] = c;
+	if (h->first == CALL_NONE || c < h->first)
+		h->first = c;
+	if (h->last == CALL_NONE || c > h->last)
+		h->last = c;
 }
+
+/* A call whose subtree the pass is still in, and what its children's
+ * durations sum to: its exclusive times when it closes. */
+struct open_call {
+	uint32_t c; /* CALL_NONE: no call open at this depth */
+	uint8_t what;
+	uint64_t dur[CLOCK_COUNT], child[CLOCK_COUNT];
+};
+
+enum {
+	OPEN_FRAME = 1,     /* a frame: its hot spots settle as it closes */
+	OPEN_IN_FRAME = 2,  /* an application call inside a frame */
+	OPEN_IN_WINDOW = 4, /* an application call in the startup window */
+	OPEN_BLOCKED = 8,   /* a blocked rule's call, its cause not visible */
+};
 
 /* What a pass over one thread keeps per rule. */
 struct rule_state {
@@ -296,12 +314,15 @@ struct pass {
 	uint32_t *path;    /* path[d]: the last call met at depth d */
 	uint8_t *encloses; /* per call of the thread: holds a looper */
 	struct rule_state *st;
-	const bool *app;            /* per method: an application's */
-	int64_t *excl[CLOCK_COUNT]; /* per call of the thread: exclusive */
-	uint32_t *up;               /* up[d]: the index met last at d */
-	struct hot_acc hot[2];      /* a frame's, the startup window's */
-	uint32_t *seen;             /* per method, for finding_methods */
+	const bool *app;         /* per method: an application's */
+	struct open_call *stack; /* stack[d]: the open call at depth d */
+	long top;                /* the deepest open depth, or -1 */
+	struct hot_acc hot[2];   /* a frame's, the startup window's */
+	uint32_t *seen;          /* per method, for finding_methods */
 	uint32_t seen_stamp;
+	uint64_t *union_mask; /* per word of match: the union rules' bits */
+	size_t *blocked, nblocked; /* the blocked rules */
+	size_t *cause, ncause;     /* the cause rules */
 };
 
 static bool
@@ -405,38 +426,6 @@ finding_samples(const struct calltree *tree, const struct triage_finding *f,
 	return UINT64_MAX;
 }
 
-/* The exclusive times of thread t's calls into p->excl: each call's
- * duration less its children's. */
-static void
-exclusive_times(struct pass *p, size_t t)
-{
-	const struct calltree *tree = p->tree;
-	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
-	size_t i;
-	int k;
-
-	memset(p->up, 0xff, ((size_t)tree->max_depth + 2) * sizeof(*p->up));
-	for (i = 0; i < n; i++) {
-		uint32_t d = calltree_depth(tree, first + i);
-		uint64_t dur[CLOCK_COUNT];
-
-		calltree_durations(tree, first + i, dur);
-		for (k = 0; k < CLOCK_COUNT; k++)
-			p->excl[k][i] = (int64_t)dur[k];
-		p->up[d] = (uint32_t)i;
-		if (d == 0 || p->up[d - 1] == UINT32_MAX)
-			continue;
-		for (k = 0; k < CLOCK_COUNT; k++)
-			p->excl[k][p->up[d - 1]] -= (int64_t)dur[k];
-	}
-}
-
-static uint64_t
-excl_of(const struct pass *p, size_t i, enum clock_index k)
-{
-	return p->excl[k][i] > 0 ? (uint64_t)p->excl[k][i] : 0;
-}
-
 /* Call c (index i of its thread) into the calls a finding counts. */
 static void
 count_call(struct triage_finding *f, uint32_t c)
@@ -491,16 +480,21 @@ settle_hot(struct pass *p, struct hot_acc *h, enum triage_kind kind,
 			h->stamp[m] = 0;
 			any = true;
 		}
-		for (j = 0; any && j < h->ncalls; j++)
-			if (!h->stamp[calltree_method(p->tree, h->calls[j])])
-				count_call(f, h->calls[j]);
+		/* The hot methods' calls: those of the span (contiguous
+		 * in pre-order) marked so. */
+		for (j = h->first; any && j <= h->last; j++) {
+			uint32_t m = calltree_method(p->tree, j);
+
+			if (p->app[m] && !h->stamp[m])
+				count_call(f, (uint32_t)j);
+		}
 		/* Unmarked for the next rule. */
 		for (i = 0; any && i < h->ntouched; i++)
 			h->stamp[h->touched[i]] = h->span;
 	}
 	h->span++;
 	h->ntouched = 0;
-	h->ncalls = 0;
+	h->first = h->last = CALL_NONE;
 }
 
 /* Whether call c (method m at depth d) shows why it is off the CPU: it
@@ -510,13 +504,13 @@ cause_visible(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
 {
 	const struct triage_rules *rules = p->rules;
 	const uint64_t *bits = p->match + (size_t)m * p->nwords;
-	size_t r;
+	size_t r, i;
 
 	if (p->known[m] & KNOWN_IDLE)
 		return true;
-	for (r = 0; r < rules->count; r++) {
-		if (!rules->rules[r].cause ||
-		    !rule_applies(&rules->rules[r], is_main))
+	for (i = 0; i < p->ncause; i++) {
+		r = p->cause[i];
+		if (!rule_applies(&rules->rules[r], is_main))
 			continue;
 		if (bits[r / 64] >> (r % 64) & 1 || inside(p, &p->st[r], d))
 			return true;
@@ -524,34 +518,43 @@ cause_visible(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
 	return false;
 }
 
-/* Call c, index i of its thread, into the blocked rules' findings. */
+/* Whether call c (method m at depth d) is a blocked rule's whose cause
+ * is not visible: counted when it closes, by its exclusive times. */
+static bool
+blocked_candidate(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
+{
+	const uint64_t *bits = p->match + (size_t)m * p->nwords;
+	size_t j, r;
+
+	for (j = 0; j < p->nblocked; j++) {
+		r = p->blocked[j];
+		if (rule_applies(&p->rules->rules[r], is_main) &&
+		    bits[r / 64] >> (r % 64) & 1)
+			return !cause_visible(p, m, d, is_main);
+	}
+	return false;
+}
+
+/* Call c, closed with exclusive times wall and cpu, into the blocked
+ * rules' findings. */
 static void
-blocked_call(struct pass *p, uint32_t c, size_t i, bool is_main)
+blocked_close(struct pass *p, uint32_t c, uint64_t wall, uint64_t cpu,
+              bool is_main)
 {
 	const struct triage_rules *rules = p->rules;
 	uint32_t m = calltree_method(p->tree, c);
 	const uint64_t *bits = p->match + (size_t)m * p->nwords;
-	uint64_t wall = excl_of(p, i, CLOCK_WALL),
-	         cpu = excl_of(p, i, CLOCK_CPU);
 	uint64_t off = wall > cpu ? wall - cpu : 0;
-	bool checked = false, visible = false;
-	size_t r;
+	size_t r, j;
 
-	for (r = 0; r < rules->count; r++) {
-		const struct triage_rule *rule = &rules->rules[r];
-		struct triage_finding *f = &p->st[r].f;
+	for (j = 0; j < p->nblocked; j++) {
+		const struct triage_rule *rule = &rules->rules[p->blocked[j]];
+		struct triage_finding *f = &p->st[p->blocked[j]].f;
 
-		if (rule->kind != TRIAGE_BLOCKED ||
-		    !rule_applies(rule, is_main) ||
+		r = p->blocked[j];
+		if (!rule_applies(rule, is_main) ||
 		    !(bits[r / 64] >> (r % 64) & 1) ||
 		    !triage_when_holds(&rule->when, 0, (double)off, 0))
-			continue;
-		if (!checked) {
-			visible = cause_visible(
-			        p, m, calltree_depth(p->tree, c), is_main);
-			checked = true;
-		}
-		if (visible)
 			continue;
 		f->total[CLOCK_WALL] += off;
 		f->total[CLOCK_CPU] += cpu;
@@ -567,6 +570,65 @@ blocked_call(struct pass *p, uint32_t c, size_t i, bool is_main)
 		}
 		count_call(f, c);
 	}
+}
+
+/* The open call at the top of the stack closes: its exclusive times
+ * into the blocked and hot rules it is a call of. */
+static void
+close_top(struct pass *p, bool is_main)
+{
+	struct open_call *e = &p->stack[p->top--];
+	uint64_t x[CLOCK_COUNT];
+	uint32_t m;
+	int k;
+
+	if (e->c == CALL_NONE || !e->what)
+		return;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		x[k] = e->dur[k] > e->child[k] ? e->dur[k] - e->child[k] : 0;
+	m = calltree_method(p->tree, e->c);
+	if (e->what & OPEN_BLOCKED)
+		blocked_close(p, e->c, x[CLOCK_WALL], x[CLOCK_CPU], is_main);
+	if (e->what & OPEN_IN_FRAME)
+		hot_acc_add(&p->hot[0], e->c, m, x[CLOCK_WALL], x[CLOCK_CPU]);
+	if (e->what & OPEN_IN_WINDOW)
+		hot_acc_add(&p->hot[1], e->c, m, x[CLOCK_WALL], x[CLOCK_CPU]);
+	if (e->what & OPEN_FRAME)
+		settle_hot(p, &p->hot[0], TRIAGE_HOT_FRAME, is_main);
+}
+
+/* Call c at depth d opens: the calls open at d or deeper close, its
+ * durations go to its caller's children, and it is pushed. */
+static void
+open_push(struct pass *p, uint32_t c, uint32_t d, uint8_t what, bool is_main)
+{
+	struct open_call *e;
+	long j;
+	int k;
+
+	while (p->top >= (long)d)
+		close_top(p, is_main);
+	for (j = p->top + 1; j < (long)d; j++) {
+		p->stack[j].c = CALL_NONE;
+		p->stack[j].what = 0;
+	}
+	e = &p->stack[d];
+	e->c = c;
+	e->what = what;
+	calltree_durations(p->tree, c, e->dur);
+	memset(e->child, 0, sizeof(e->child));
+	if (d > 0 && p->top == (long)d - 1 && p->stack[d - 1].c != CALL_NONE)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			p->stack[d - 1].child[k] += e->dur[k];
+	p->top = (long)d;
+}
+
+static int
+u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 /* The distinct methods of f's calls, in order of first call. */
@@ -596,9 +658,10 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
 	bool is_main = out->main == (long)t;
 	size_t i, r, fi = 0, fend = 0;
-	bool any = false, blocked = false, hot[2] = {false, false};
+	bool any = false, blocked = false, hot[2] = {false, false}, track;
 	bool dual = tree->has_clock[CLOCK_WALL] && tree->has_clock[CLOCK_CPU];
 	uint32_t frame = CALL_NONE, frame_depth = 0;
+	uint8_t what;
 
 	for (r = 0; r < rules->count; r++) {
 		const struct triage_rule *rule = &rules->rules[r];
@@ -619,14 +682,8 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	if (!any || !n)
 		return;
 	mark_enclosing(p, t);
-	if (blocked || hot[0] || hot[1]) {
-		int k;
-
-		for (k = 0; k < CLOCK_COUNT; k++)
-			p->excl[k] =
-			        xreallocarray(p->excl[k], n, sizeof(**p->excl));
-		exclusive_times(p, t);
-	}
+	track = blocked || hot[0] || hot[1];
+	p->top = -1;
 	/* This thread's frames: [fi, fend) of out->frames. */
 	for (fi = 0; hot[0] && fi < out->frames.count &&
 	             out->frames.frames[fi].thread != t;
@@ -644,11 +701,10 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		size_t w;
 
 		p->path[d] = c;
+		what = 0;
 		if (frame != CALL_NONE &&
-		    !(frame_depth < d && p->path[frame_depth] == frame)) {
-			settle_hot(p, &p->hot[0], TRIAGE_HOT_FRAME, is_main);
+		    !(frame_depth < d && p->path[frame_depth] == frame))
 			frame = CALL_NONE;
-		}
 		while (fi < fend && (out->frames.frames[fi].call == CALL_NONE ||
 		                     out->frames.frames[fi].call < c))
 			fi++;
@@ -656,18 +712,16 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 			frame = c;
 			frame_depth = d;
 			fi++;
+			what |= OPEN_FRAME;
 		} else if (frame != CALL_NONE && p->app[m]) {
-			hot_acc_add(&p->hot[0], c, m, excl_of(p, i, CLOCK_WALL),
-			            excl_of(p, i, CLOCK_CPU));
+			what |= OPEN_IN_FRAME;
 		}
 		if (hot[1] && p->app[m]) {
 			uint64_t start = calltree_start(tree, c, out->clock);
 
 			if (start >= out->window_start &&
 			    start < out->window_end)
-				hot_acc_add(&p->hot[1], c, m,
-				            excl_of(p, i, CLOCK_WALL),
-				            excl_of(p, i, CLOCK_CPU));
+				what |= OPEN_IN_WINDOW;
 		}
 		if (p->known[m] & KNOWN_IDLE) {
 			uint64_t dur[CLOCK_COUNT];
@@ -685,7 +739,7 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 			}
 		}
 		for (w = 0; w < p->nwords; w++) {
-			uint64_t b = bits[w];
+			uint64_t b = bits[w] & p->union_mask[w];
 
 			while (b) {
 				int bit = __builtin_ctzll(b);
@@ -694,8 +748,7 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 				b &= b - 1;
 				r = w * 64 + (size_t)bit;
 				s = &p->st[r];
-				if (rules->rules[r].kind != TRIAGE_UNION ||
-				    !rule_applies(&rules->rules[r], is_main) ||
+				if (!rule_applies(&rules->rules[r], is_main) ||
 				    inside(p, s, d))
 					continue;
 				if (p->encloses[i]) {
@@ -705,11 +758,13 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 				take_call(p, s, c, d);
 			}
 		}
-		if (blocked)
-			blocked_call(p, c, i, is_main);
+		if (blocked && blocked_candidate(p, m, d, is_main))
+			what |= OPEN_BLOCKED;
+		if (track)
+			open_push(p, c, d, what, is_main);
 	}
-	if (frame != CALL_NONE)
-		settle_hot(p, &p->hot[0], TRIAGE_HOT_FRAME, is_main);
+	while (track && p->top >= 0)
+		close_top(p, is_main);
 	if (hot[1])
 		settle_hot(p, &p->hot[1], TRIAGE_HOT_STARTUP, is_main);
 	for (r = 0; r < rules->count; r++) {
@@ -742,8 +797,10 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 			f->calls = NULL;
 			continue;
 		}
-		if (rule->kind != TRIAGE_UNION)
+		if (rule->kind != TRIAGE_UNION) {
+			qsort(f->calls, f->ncalls, sizeof(*f->calls), u32_cmp);
 			finding_methods(tree, f, p->seen, ++p->seen_stamp);
+		}
 		f->rule = r;
 		f->thread = (uint32_t)t;
 		f->severity = triage_when_holds(&rule->error, total, call,
@@ -1085,8 +1142,19 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		if (tree->threads[t].ncalls > most)
 			most = tree->threads[t].ncalls;
 	p.encloses = xmalloc(most + 1);
+	p.union_mask = xcalloc(p.nwords, sizeof(*p.union_mask));
+	p.blocked = xcalloc(rules->count + 1, sizeof(*p.blocked));
+	p.cause = xcalloc(rules->count + 1, sizeof(*p.cause));
+	for (t = 0; t < rules->count; t++) {
+		if (rules->rules[t].kind == TRIAGE_UNION)
+			p.union_mask[t / 64] |= 1ULL << (t % 64);
+		if (rules->rules[t].kind == TRIAGE_BLOCKED)
+			p.blocked[p.nblocked++] = t;
+		if (rules->rules[t].cause)
+			p.cause[p.ncause++] = t;
+	}
 	p.app = triage_app_methods(tree);
-	p.up = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*p.up));
+	p.stack = xcalloc((size_t)tree->max_depth + 2, sizeof(*p.stack));
 	p.seen = xcalloc(tree->nmethods + 1, sizeof(*p.seen));
 	hot_acc_init(&p.hot[0], tree->nmethods);
 	hot_acc_init(&p.hot[1], tree->nmethods);
@@ -1096,11 +1164,12 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		qsort_r(out->findings, out->count, sizeof(*out->findings),
 		        finding_cmp, &out->clock);
 	free(p.encloses);
+	free(p.union_mask);
+	free(p.blocked);
+	free(p.cause);
 	free((void *)p.app);
-	free(p.up);
+	free(p.stack);
 	free(p.seen);
-	free(p.excl[CLOCK_WALL]);
-	free(p.excl[CLOCK_CPU]);
 	hot_acc_done(&p.hot[0]);
 	hot_acc_done(&p.hot[1]);
 	free(p.st);
