@@ -16,6 +16,7 @@
 #include "util/alloc.h"
 #include "util/pattern.h"
 
+#include <locale.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -813,7 +814,22 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	}
 }
 
-/* A bit per rule per method: whether the rule's pattern matches it. */
+static bool
+is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+/*
+ * A bit per rule per method: whether the rule's pattern matches it.  An
+ * ASCII pattern is matched against ASCII names under the C locale's
+ * character type: the same matches as in any locale for ASCII text
+ * (`calls`, the drill, matches in the user's), without the multibyte
+ * decoding a UTF-8 locale gives every character of every name.
+ */
 static uint64_t *
 match_rules(const struct calltree *tree, const struct triage_rules *rules,
             size_t nwords, char *why, size_t size)
@@ -821,31 +837,55 @@ match_rules(const struct calltree *tree, const struct triage_rules *rules,
 	uint64_t *match =
 	        xcalloc((tree->nmethods + 1) * nwords, sizeof(*match));
 	char **names = xcalloc(tree->nmethods + 1, sizeof(*names));
+	bool *ascii = xcalloc(tree->nmethods + 1, sizeof(*ascii));
+	locale_t c_ctype = newlocale(LC_CTYPE_MASK, "C", (locale_t)0);
 	size_t m, r;
 	bool ok = true;
 
-	for (m = 0; m < tree->nmethods; m++)
+	for (m = 0; m < tree->nmethods; m++) {
 		names[m] = method_full_name(&tree->methods[m]);
+		ascii[m] = is_ascii(names[m]);
+	}
 	for (r = 0; r < rules->count && ok; r++) {
-		regex_t re;
+		const char *pattern = rules->rules[r].pattern;
+		bool fast = c_ctype != (locale_t)0 && is_ascii(pattern);
+		regex_t re, re_c;
 		char msg[200];
 
-		if (pattern_compile(&re, rules->rules[r].pattern,
-		                    REG_EXTENDED | REG_NOSUB, msg,
+		if (pattern_compile(&re, pattern, REG_EXTENDED | REG_NOSUB, msg,
 		                    sizeof(msg))) {
 			snprintf(why, size, "rule %s: %s", rules->rules[r].id,
 			         msg);
 			ok = false;
 			break;
 		}
+		if (fast) {
+			locale_t was = uselocale(c_ctype);
+
+			fast = !pattern_compile(&re_c, pattern,
+			                        REG_EXTENDED | REG_NOSUB, msg,
+			                        sizeof(msg));
+			for (m = 0; fast && m < tree->nmethods; m++)
+				if (ascii[m] &&
+				    regexec(&re_c, names[m], 0, NULL, 0) == 0)
+					match[m * nwords + r / 64] |=
+					        1ULL << (r % 64);
+			if (fast)
+				regfree(&re_c);
+			uselocale(was);
+		}
 		for (m = 0; m < tree->nmethods; m++)
-			if (regexec(&re, names[m], 0, NULL, 0) == 0)
+			if ((!fast || !ascii[m]) &&
+			    regexec(&re, names[m], 0, NULL, 0) == 0)
 				match[m * nwords + r / 64] |= 1ULL << (r % 64);
 		regfree(&re);
 	}
+	if (c_ctype != (locale_t)0)
+		freelocale(c_ctype);
 	for (m = 0; m < tree->nmethods; m++)
 		free(names[m]);
 	free(names);
+	free(ascii);
 	if (!ok) {
 		free(match);
 		return NULL;
