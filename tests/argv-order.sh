@@ -105,7 +105,15 @@ if [ -f "$HEAP" ]; then
 	"$TRACETUI" report "$HEAP" -n 5 >h2.out 2>/dev/null
 	[ -s h1.out ] && cmp -s h1.out h2.out
 	ok $? "heap dump report: options after the file"
+	POSIXLY_CORRECT=1 "$TRACETUI" report "$HEAP" -n 5 >h3.out 2>/dev/null
+	cmp -s h1.out h3.out
+	ok $? "heap dump report: options after the file, POSIXLY_CORRECT set"
+	"$TRACETUI" report -n 5 -- "$HEAP" >h4.out 2>/dev/null
+	cmp -s h1.out h4.out
+	ok $? "heap dump report -n 5 -- FILE"
 else
+	ok 0 "# SKIP no shared heap dump"
+	ok 0 "# SKIP no shared heap dump"
 	ok 0 "# SKIP no shared heap dump"
 fi
 

@@ -1112,11 +1112,8 @@ read_options(const struct cmd_spec *spec, int argc, char **argv,
 	return -1;
 }
 
-/* GNU order: options may follow operands.  argv[1..argc) rearranged,
- * the options and their values first, then the operands (operand[i]) in
- * their order; how many operands. */
-static int
-permute_operands(int argc, char **argv, const bool *operand)
+int
+cmd_permute_operands(int argc, char **argv, const bool *operand)
 {
 	char **tmp = xmalloc(((size_t)argc + 1) * sizeof(*tmp));
 	int i, n = 1, nops = 0;
@@ -1158,7 +1155,7 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 		free(operand);
 		return status;
 	}
-	opts->nargs = permute_operands(argc, argv, operand);
+	opts->nargs = cmd_permute_operands(argc, argv, operand);
 	opts->args = argv + argc - opts->nargs;
 	free(operand);
 	if (opts->nargs < spec->min_args)

@@ -156,6 +156,10 @@ struct cmd_opts {
  */
 int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
               struct cmd_opts *opts);
+/* GNU order, options may follow operands: argv[1..argc) rearranged, the
+ * options and their values first, then the operands (operand[i] true)
+ * in their order; how many operands. */
+int cmd_permute_operands(int argc, char **argv, const bool *operand);
 /* Option i of the table every command parses from, for the man page:
  * its flags as --help writes them, its help line and what the man page
  * adds (or NULL); false past the last. */
