@@ -322,7 +322,7 @@ main(int argc, char **argv)
 	 * screen drawn from them, then the model read by the same thread
 	 * and taken by the app. */
 	t0 = now_ms();
-	loading = loading_start(argv[1], NULL, false, true);
+	loading = loading_start(argv[1], NULL, false, true, NULL);
 	tree = loading ? loading_take_first(loading, &err) : NULL;
 	if (!tree) {
 		fprintf(stderr, "keys: %s: offset %llu: %s\n", argv[1],
