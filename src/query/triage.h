@@ -148,8 +148,9 @@ void triage_done(struct triage *t);
 bool *triage_app_methods(const struct calltree *tree);
 
 /* The calls finding f of rules counts: the outermost calls its rule's
- * pattern matches on its thread, but those holding a looper, in
- * pre-order, into *calls (the caller frees it); how many. */
+ * pattern matches on its thread, but those holding a looper (a blocked
+ * or hot rule's: f->calls), in pre-order, into *calls (the caller frees
+ * it); how many. */
 size_t triage_finding_calls(const struct calltree *tree,
                             const struct triage_rules *rules,
                             const struct triage_finding *f, uint32_t **calls);
