@@ -101,7 +101,7 @@ main(int argc, char **argv)
 		fputs("usage: transforms TRACE\n", stderr);
 		return 2;
 	}
-	loading = loading_start(argv[1], NULL, false, true);
+	loading = loading_start(argv[1], NULL, false, true, NULL);
 	tree = loading ? loading_take_first(loading, &err) : NULL;
 	if (tree && tree->sums) {
 		struct calltree *sums = tree;
