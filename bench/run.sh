@@ -19,7 +19,9 @@
 # screen, the first icicle and the first call tree of the viewer
 # (bench/keys); the two reports run in turn PAIRS times (11), since
 # their ratio is the closest figure; then `frames` (of the frame methods
-# BENCH_FRAME_METHOD names) and `triage` against report in turn; and the
+# BENCH_FRAME_METHOD names) and `triage` against report in turn (also on
+# the larger generated trace and on the largest shared trace as it is,
+# budget 1.5x); and the
 # viewer's transforms, undo and redo on a trace of 2.5 M records against
 # their budget of 0.5 s each (bench/transforms).  Two sizes show whether the cost is
 # linear in the records.  With DMTRACEDUMP=/path/to/dmtracedump set, its
@@ -287,6 +289,15 @@ SPEC
 		printf "report: %.0f ns of cpu per record; peak memory %.0f MB = %.2fx the file\n",
 			r * 1e6 / n, mb, mb * 1048576 / size
 	}'
+	# triage against report, in turn (budget 1.5x): on the larger
+	# generated trace, whose threads draw no frames and hold no launch.
+	if [ "$n" = "$records" ]; then
+		tr=$(alternate "${PAIRS:-11}" report "$trace" triage "$trace")
+		echo "triage  $(echo "$tr" | sed -n 2p)"
+		echo "$tr" | awk -F'[= ]' 'NR == 1 { rw = $2; rc = $4 }
+			NR == 2 { printf "triage / report: %.2fx wall, %.2fx cpu (budget 1.5x)\n",
+				$2 / rw, $4 / rc }'
+	fi
 	if [ -n "${DMTRACEDUMP:-}" ]; then
 		d=$("$measure" 1 "$DMTRACEDUMP" "$trace")
 		echo "dmtracedump $d"
@@ -339,6 +350,20 @@ if [ ! -f "$real" ]; then
 	simpleperf_threads_bench
 	simpleperf_bench
 	exit 0
+fi
+# triage against report on the largest shared trace as it is (budget
+# 1.5x): small, so the fixed costs (the rules' patterns over every
+# method name) weigh most here.
+largest=$(ls -S "$traces"/*.trace 2>/dev/null | head -1)
+if [ -n "$largest" ]; then
+	echo "== triage on the largest shared trace, $(basename "$largest")," \
+		"$(($(wc -c <"$largest") / 1000)) kB"
+	tr=$(alternate "${PAIRS:-11}" report "$largest" triage "$largest")
+	echo "report  $(echo "$tr" | sed -n 1p)"
+	echo "triage  $(echo "$tr" | sed -n 2p)"
+	echo "$tr" | awk -F'[= ]' 'NR == 1 { rw = $2; rc = $4 }
+		NR == 2 { printf "triage / report: %.2fx wall, %.2fx cpu (budget 1.5x)\n",
+			$2 / rw, $4 / rc }'
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracetui-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM

@@ -5,7 +5,10 @@
  * --roles, the role of every cell).
  *
  * Usage: render [--ascii] [--roles] [--full-names] [--base FILE]
- *        [--sample-type TYPE] FILE WIDTHxHEIGHT [STEP...]
+ *        [--sample-type TYPE] [--threshold ID=MS]... FILE WIDTHxHEIGHT
+ *        [STEP...]
+ * (--threshold moves a triage rule's threshold for the Findings view,
+ * read as the viewer reads it: cmd_triage_rules.)
  * A STEP is a request name (MOVE_DOWN, ENTER, ...; NAME*N makes it N
  * times), key:C (the key press of character C, or of a key named as in
  * the help: key:Enter, key:C-o), type:TEXT (a key press per character
@@ -31,6 +34,8 @@
 #include "config.h"
 
 #include "tui/app.h"
+#include "cli/cmd.h"
+#include "query/triage-rules.h"
 #include "model/calltree.h"
 #include "model/open.h"
 #include "tui/canvas.h"
@@ -150,6 +155,9 @@ render(int argc, char **argv, FILE *out, FILE *err)
 	bool ascii = false, roles = false, full_names = false;
 	int width, height, i = 1, status = 0;
 	long long now = 0;
+	struct cmd_opts opts = {0}; /* --threshold's, as the viewer reads */
+	const char *thresholds[8];
+	struct triage_rules rules;
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
 		if (!strcmp(argv[i], "--ascii"))
@@ -162,19 +170,31 @@ render(int argc, char **argv, FILE *out, FILE *err)
 			base_path = argv[++i];
 		else if (!strcmp(argv[i], "--sample-type") && i + 1 < argc)
 			sample_type = argv[++i];
+		else if (!strcmp(argv[i], "--threshold") && i + 1 < argc &&
+		         opts.nthresholds < 8)
+			thresholds[opts.nthresholds++] = argv[++i];
 		else
 			return usage(err);
 	}
+	opts.thresholds = thresholds;
+	if (!cmd_triage_rules(&rules, &opts, "render")) {
+		triage_rules_done(&rules);
+		return 2;
+	}
 	if (argc - i < 2 || !parse_size(argv[i + 1], &width, &height))
 		return usage(err);
-	if (base_path && !(base = load(base_path, sample_type, err)))
+	if (base_path && !(base = load(base_path, sample_type, err))) {
+		triage_rules_done(&rules);
 		return 3;
+	}
 	if (!(tree = load(argv[i], sample_type, err))) {
 		calltree_free(base);
+		triage_rules_done(&rules);
 		return 3;
 	}
 	app = app_new(tree);
 	app->full_names = full_names;
+	app->rules = &rules;
 	if (base) {
 		app_set_base(app, base, base_path);
 		calltree_free(base);
@@ -257,6 +277,7 @@ render(int argc, char **argv, FILE *out, FILE *err)
 	}
 	canvas_free(canvas);
 	app_free(app);
+	triage_rules_done(&rules);
 	return status;
 }
 

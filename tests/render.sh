@@ -169,6 +169,10 @@ findings-calls-wait||triage|100x16|VIEW_FINDINGS MOVE_DOWN ENTER
 findings-tab||triage|100x16|VIEW_CALLS key:Tab
 findings-filter||triage|100x16|VIEW_FINDINGS filter:worker
 findings-none||calls|80x12|VIEW_FINDINGS
+findings-threshold|--threshold R19=1 --threshold R6=200|triage|100x16|VIEW_FINDINGS
+findings-enter-80||triage|80x24|VIEW_FINDINGS ENTER
+findings-chart-back||triage|100x16|VIEW_FINDINGS ENTER ENTER BACK_OUT BACK_OUT
+findings-calls-key||triage|100x16|VIEW_FINDINGS ENTER key:9
 calls-mouse||frames|100x16|search:doFrame VIEW_CALLS mouse:0;10;4M mouse:0;10;4m mouse:0;10;4M@100
 help-page-down||calls|80x24|key:? PAGE_DOWN
 help-end||calls|80x24|key:? key:G

@@ -104,14 +104,14 @@ def check(what, got, want):
     print(("ok " if got == want else "bad ") + what + ": %r, want %r" % (got, want))
 check("main", h["main_thread"], {"tid": 1, "name": "ui", "how": "pid"})
 check("main by name", n["main_thread"], {"tid": 1, "name": "main", "how": "named"})
-check("ids", sorted(f), ["R14a", "R19", "R6", "R7"])
+check("ids", sorted(f), ["R14a", "R19", "R20", "R6", "R7"])
 r = f["R6"]
 check("R6", (r["total_us"], r["cpu_us"], r["count"], r["severity"], r["lower_bound"]),
       (230000, 250, 3, "error", False))
 check("R6 worst", (r["worst"]["start_us"], r["worst"]["wall_us"], r["worst"]["path"]),
       (500000, 150000, ["android.os.Handler.dispatchMessage (Landroid/os/Message;)V",
                         "android.os.BinderProxy.transact (I)Z"]))
-check("R6 drill", r["drill"].startswith("tracetui calls -t 1 -s wall h.trace '^("), True)
+check("R6 drill", r["drill"], "tracetui calls h.trace '%s' -t 1" % r["pattern"])
 r = f["R7"]
 check("R7", (r["total_us"], r["idle_us"], r["cpu_us"], r["count"], r["severity"]),
       (30000, 40000, 60, 2, "warn"))
@@ -120,11 +120,103 @@ check("R19", (r["total_us"], r["idle_us"], r["count"], r["lower_bound"], r["seve
       (509998, 40000, 2, True, "warn"))
 r = f["R14a"]
 check("R14a", (r["thread"], r["tid"], r["total_us"], r["severity"]), ("worker", 2, 5000, "warn"))
-check("order", [x["id"] for x in h["findings"]], ["R6", "R19", "R7", "R14a"])
-check("no R19 at 700 ms", [x["id"] for x in n["findings"]], ["R6", "R7", "R14a"])
+# R20: exclusive wall less cpu of each call, but of (or inside) the
+# cause rules' calls: the first message 90001 - 50, App.work 59998 - 240,
+# the open message 99999 - 1 (Object.wait's 20000 is R7's, a cause).
+r = f["R20"]
+check("R20", (r["kind"], r["total_us"], r["cpu_us"], r["count"], r["lower_bound"],
+              r["worst"]["start_us"], r["worst"]["wall_us"]),
+      ("blocked", 249707, 291, 3, True, 400001, 99998))
+check("R20 drill", r["drill"],
+      "tracetui calls h.trace '^(android\\.os\\.Handler\\.dispatchMessage|"
+      "com\\.example\\.App\\.work)( |$)' -t 1")
+check("order", [x["id"] for x in h["findings"]], ["R6", "R19", "R20", "R7", "R14a"])
+check("no R19 at 700 ms", [x["id"] for x in n["findings"]], ["R6", "R20", "R7", "R14a"])
 PY
 grep -q '^bad' py.out
 ok $((!$?)) "hand-made trace: the findings worked out by hand"
+grep '^bad\|Error' py.out | diag
+
+# Frames' causes (Sentry's rule: the deepest application call lasting at
+# least half the frame and starting in its first fifth) and R21's hot
+# spots (an application method's exclusive cpu in one frame >= 16 ms),
+# R21s's in the startup window (>= 100 ms).  Wall and cpu, microseconds:
+#   frame 1 1000..101000: A.outer 6000..86000 (80 %, at 5 %) > A.deep
+#     11000..71000 (60 %, at 10 %) > View.measure 12000..67000 (55 %,
+#     the platform's) > A.inner 31000..66000 (35 %, at 30 %): the cause is
+#     A.deep, 0.6; hot: A.deep 68000 - 37000 = 31000 cpu, A.inner 26000.
+#   frame 2 200000..290000: A.early (10 %), A.late 222500..285500 (70 %,
+#     at 25 %): no cause; hot: A.late 39700.
+#   frame 3 300000..380000: A.edge 316000..356000 (exactly 50 %, at
+#     exactly 20 %) > A.edgechild 316000..355999: the cause is A.edge,
+#     0.5; hot: A.edgechild 18900 (A.edge's own 1000 is not).
+#   launch 400000..600000 > A.onCreate 400100..599000, 148900 cpu: R21s.
+cat >f.spec <<'SPEC'
+format v1
+version 3
+clock dual
+vm art
+property pid=1
+thread 1 main
+method 0x4 android.view.Choreographer doFrame (J)V Choreographer.java
+method 0x8 com.example.A outer ()V A.java
+method 0xc com.example.A deep ()V A.java
+method 0x10 android.view.View measure (II)V View.java
+method 0x14 com.example.A inner ()V A.java
+method 0x18 com.example.A late ()V A.java
+method 0x1c com.example.A edge ()V A.java
+method 0x20 com.example.A edgechild ()V A.java
+method 0x24 com.example.A early ()V A.java
+method 0x28 android.app.ActivityThread handleLaunchActivity ()V ActivityThread.java
+method 0x2c com.example.A onCreate ()V A.java
+
+call 1 0x4 0 1000 90000 101000 {
+	call 1 0x8 1000 6000 80000 86000 {
+		call 1 0xc 2000 11000 70000 71000 {
+			call 1 0x10 3000 12000 40000 67000 {
+				call 1 0x14 4000 31000 30000 66000
+			}
+		}
+	}
+}
+call 1 0x4 100000 200000 150000 290000 {
+	call 1 0x24 100100 201000 100200 210000
+	call 1 0x18 100300 222500 140000 285500
+}
+call 1 0x4 200000 300000 230000 380000 {
+	call 1 0x1c 200100 316000 220000 356000 {
+		call 1 0x20 200100 316000 219000 355999
+	}
+}
+call 1 0x28 300000 400000 450000 600000 {
+	call 1 0x2c 300100 400100 449000 599000
+}
+SPEC
+"$MKTRACE" f.spec f.trace || skip_all "mktrace failed"
+"$TRACETUI" triage -f json f.trace >f.json 2>err
+python3 - f.json >py.out 2>&1 <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+def check(what, got, want):
+    print(("ok " if got == want else "bad ") + what + ": %r, want %r" % (got, want))
+w = [(x["start_us"], x["wall_us"], x["cause"] and (x["cause"]["method"], x["cause"]["share"]))
+     for x in j["frames"]["worst"]]
+check("causes", w, [(1000, 100000, ("com.example.A.deep ()V", 0.6)),
+                    (200000, 90000, None),
+                    (300000, 80000, ("com.example.A.edge ()V", 0.5))])
+f = {x["id"]: x for x in j["findings"]}
+r = f.get("R21", {})
+check("R21", (r.get("kind"), r.get("count"), r.get("cpu_us"), r.get("total_us"),
+              r.get("worst", {}).get("method"), r.get("worst", {}).get("start_us"),
+              r.get("worst", {}).get("cpu_us")),
+      ("hot-frame", 4, 115600, 142999, "com.example.A.late ()V", 222500, 39700))
+r = f.get("R21s", {})
+check("R21s", (r.get("kind"), r.get("count"), r.get("cpu_us"),
+               r.get("worst", {}).get("method")),
+      ("hot-startup", 1, 148900, "com.example.A.onCreate ()V"))
+PY
+grep -q '^bad' py.out
+ok $((!$?)) "frames' causes by Sentry's rule; R21's hot spots in frames and startup"
 grep '^bad\|Error' py.out | diag
 
 # The gate.
@@ -153,6 +245,18 @@ for r in short when re; do
 	[ $? -eq 2 ] && grep -q "$r.rules: line 1: " err
 	ok $? "--rules $r.rules: refused with status 2 and its line"
 done
+# The viewer reads --rules and --threshold as triage does, and refuses
+# them before it asks for a terminal (tests/render.sh shows them apply).
+"$TRACETUI" --rules re.rules h.trace </dev/null >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "viewer: re.rules: line 1: " err
+ok $? "viewer --rules re.rules: refused with status 2 and its line"
+"$TRACETUI" h.trace --threshold R99=5 </dev/null >/dev/null 2>err
+[ $? -eq 2 ] && grep -q "viewer: --threshold: no rule" err
+ok $? "viewer --threshold of an unknown rule: status 2"
+"$TRACETUI" --rules invoke.rules --threshold R6=5 h.trace </dev/null \
+	>/dev/null 2>err
+[ $? -eq 2 ] && grep -q "needs a terminal" err
+ok $? "viewer --rules FILE --threshold ID=MS: read, then the terminal asked"
 "$TRACETUI" triage --threshold R99=5 h.trace >/dev/null 2>err
 [ $? -eq 2 ] && grep -q 'no rule' err
 ok $? "--threshold of an unknown rule: status 2"
@@ -235,6 +339,16 @@ for path in sys.argv[1:]:
         wi, si, di = head.index("wall_us"), head.index("start_us"), head.index("depth")
         calls = sorted(((int(r[si]), int(r[di]), int(r[wi] or 0))
                         for r in (l.split("\t") for l in out[1:])))
+        if f["kind"] != "union":
+            # Blocked and hot findings sum exclusive times: their drill
+            # lists every call of their methods, the worst among them.
+            mi = head.index("method")
+            rows = [l.split("\t") for l in out[1:]]
+            say(any(int(r[si]) == f["worst"]["start_us"] and r[mi] == f["worst"]["method"]
+                    for r in rows) and f["count"] >= 1,
+                "%s %s on %d: the worst call among the drill's %d calls"
+                % (name, f["id"], f["tid"], len(rows)))
+            continue
         total = count = 0
         end = -1; depth = -1
         for s, d, w in calls:
@@ -262,6 +376,35 @@ for path in sys.argv[1:]:
     rows = text.splitlines()
     say(max(len(r) for r in rows) <= 80 and len(rows) <= 23,
         "%s: text in 80 columns and 23 lines (%d, %d)" % (name, max(len(r) for r in rows), len(rows)))
+    # Every drill command of --all's text, at 80 and 40 columns, never
+    # cut: its lines pasted into sh run the JSON's drill.
+    for cols in ("80", "40"):
+        text = subprocess.run([tt, "triage", "--all", path], capture_output=True, text=True,
+                              env=dict(os.environ, COLUMNS=cols, LC_ALL="C.UTF-8")).stdout
+        rows = text.splitlines()
+        cmds, cur = [], None
+        for r in rows:
+            if cur is None and r.startswith("  $ "):
+                cur = r[4:]
+            elif cur is not None:
+                cur += "\n" + r
+            else:
+                continue
+            if not r.endswith("\\"):
+                cmds.append(cur)
+                cur = None
+        drills = [x["drill"] for x in j["findings"]]
+        same = len(cmds) == len(drills)
+        for c, d in zip(cmds, drills):
+            got = subprocess.run(["sh", "-c", "set -f; set -- " + c + "; printf '%s\\n' \"$@\""],
+                                 capture_output=True, text=True).stdout
+            want = "".join(a + "\n" for a in shlex.split(d))
+            if same and (got != want or "…" in c):
+                print("drill %r ran as %r" % (c, got))
+            same = same and got == want and "…" not in c
+        say(same and max(len(r) for r in rows) <= int(cols),
+            "%s: %d drill commands (of %d) in %s columns (widest %d), never cut, run as the JSON's"
+            % (name, len(cmds), len(drills), cols, max(len(r) for r in rows)))
     f = {(x["id"], x["tid"]): x for x in j["findings"]}
     if name.startswith("AndroidMethodTraceParser"):
         say(j["main_thread"] == {"tid": 3001, "name": "LauncherApplication-framethread", "how": "pid"},

@@ -10,6 +10,7 @@
 #include "model/open.h"
 #include "query/frames.h"
 #include "query/quantity.h"
+#include "query/triage-rules.h"
 #include "read/load.h"
 #include "read/v1.h"
 #include "text/width.h"
@@ -682,16 +683,15 @@ static const struct option_def options[] = {
          set_all,
          "For triage, whose text otherwise stops where an 80x24 screen "
          "would and says how many findings are left."},
-        {OPT_TRIAGE, 0, "rules", "FILE",
+        {OPT_RULES, 0, "rules", "FILE",
          "add the rules of FILE to the built-in ones (see TRIAGE)", set_rules,
-         "For triage (the viewer's Findings view applies the built-in "
-         "rules).  A rule with the id of a built-in one replaces it; a "
-         "line clear drops the rules before it, so a file starting with "
-         "it replaces the table."},
-        {OPT_TRIAGE, 0, "threshold", "ID=MS",
+         "For triage and the viewer's Findings view.  A rule with the id "
+         "of a built-in one replaces it; a line clear drops the rules "
+         "before it, so a file starting with it replaces the table."},
+        {OPT_RULES, 0, "threshold", "ID=MS",
          "move the threshold of rule ID (repeatable)", set_threshold,
-         "For triage: the rule's WHEN value, in milliseconds (a count "
-         "for a count rule)."},
+         "For triage and the viewer's Findings view: the rule's WHEN "
+         "value, in milliseconds (a count for a count rule)."},
         {OPT_TRIAGE, 0, "fail-on", "WHEN",
          "error, warn or never: exit 1 on such a finding (default never)",
          set_fail_on,
@@ -1043,31 +1043,47 @@ option_of(int c)
 	return NULL;
 }
 
-int
-cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
-          struct cmd_opts *opts)
+/* The options of argv into opts, marking its operands in operand;
+ * -1 to go on, or an exit status after help, the version or a usage
+ * error. */
+static int
+read_options(const struct cmd_spec *spec, int argc, char **argv,
+             struct cmd_opts *opts, bool *operand)
 {
 	struct option longopts[NOPTIONS + 3];
 	char shortopts[3 * NOPTIONS + 8];
-	int c;
+	int c, operands = 0;
 
-	memset(opts, 0, sizeof(*opts));
-	opts->profile_only = spec->profile_only;
-	opts->sum_frames = spec->profile_only && (spec->options & OPT_FRAMES);
-	opts->frames = (spec->options & OPT_FRAMES) != 0;
-	opts->key_only = spec->key_only;
-	opts->clock = -1;
-	opts->top = -1;
-	opts->min_pct = 1.0;
-	opts->alpha = 0.05;
-	opts->width = 1200;
-	opts->min_width = 0.1;
 	getopt_tables(longopts, shortopts);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		const struct option_def *o = option_of(c);
+	for (;;) {
+		const struct option_def *o;
 		const char *problem;
+		int before = optind;
+
+		c = getopt_long(argc, argv, shortopts, longopts, NULL);
+		if (c == -1) {
+			/* "+" in shortopts stops getopt at the first operand
+			 * whatever POSIXLY_CORRECT says: take it and go on;
+			 * "--" ends the options. */
+			if (optind == before + 1 &&
+			    strcmp(argv[before], "--") == 0) {
+				if (spec->separator && operands) {
+					operand[before] = true;
+					continue;
+				}
+				while (optind < argc)
+					operand[optind++] = true;
+				break;
+			}
+			if (optind >= argc)
+				break;
+			operand[optind++] = true;
+			operands++;
+			continue;
+		}
+		o = option_of(c);
 
 		if (o && o->bit && !(spec->options & o->bit))
 			return usage_error(spec, "option '--%s' does not apply",
@@ -1095,8 +1111,55 @@ cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
 			                   argv[optind - 1]);
 		}
 	}
-	opts->args = argv + optind;
-	opts->nargs = argc - optind;
+	return -1;
+}
+
+int
+cmd_permute_operands(int argc, char **argv, const bool *operand)
+{
+	char **tmp = xmalloc(((size_t)argc + 1) * sizeof(*tmp));
+	int i, n = 1, nops = 0;
+
+	for (i = 1; i < argc; i++)
+		if (!operand[i])
+			tmp[n++] = argv[i];
+	for (i = 1; i < argc; i++)
+		if (operand[i]) {
+			tmp[n++] = argv[i];
+			nops++;
+		}
+	memcpy(argv + 1, tmp + 1, ((size_t)argc - 1) * sizeof(*tmp));
+	free(tmp);
+	return nops;
+}
+
+int
+cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
+          struct cmd_opts *opts)
+{
+	bool *operand; /* per argv entry: an operand, not an option */
+	int status;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->profile_only = spec->profile_only;
+	opts->sum_frames = spec->profile_only && (spec->options & OPT_FRAMES);
+	opts->frames = (spec->options & OPT_FRAMES) != 0;
+	opts->key_only = spec->key_only;
+	opts->clock = -1;
+	opts->top = -1;
+	opts->min_pct = 1.0;
+	opts->alpha = 0.05;
+	opts->width = 1200;
+	opts->min_width = 0.1;
+	operand = xcalloc((size_t)argc + 1, sizeof(*operand));
+	status = read_options(spec, argc, argv, opts, operand);
+	if (status >= 0) {
+		free(operand);
+		return status;
+	}
+	opts->nargs = cmd_permute_operands(argc, argv, operand);
+	opts->args = argv + argc - opts->nargs;
+	free(operand);
 	if (opts->nargs < spec->min_args)
 		return usage_error(spec, "expected %s", spec->args);
 	if (opts->nargs > spec->max_args)
@@ -1383,5 +1446,58 @@ cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
 		return false;
 	}
 	*clock = (enum clock_index)opts->clock;
+	return true;
+}
+
+enum { RULES_MAX_BYTES = 1 << 20 };
+
+bool
+cmd_triage_rules(struct triage_rules *rules, const struct cmd_opts *opts,
+                 const char *cmd)
+{
+	char problem[300];
+	size_t i;
+
+	triage_rules_builtin(rules);
+	if (opts->rules) {
+		FILE *f = fopen(opts->rules, "rb");
+		char *text;
+		size_t n;
+		bool ok;
+
+		if (!f) {
+			cmd_error(cmd, "%s: cannot open: %s", opts->rules,
+			          strerror(errno));
+			return false;
+		}
+		text = xmalloc(RULES_MAX_BYTES + 1);
+		n = fread(text, 1, RULES_MAX_BYTES + 1, f);
+		fclose(f);
+		if (n > RULES_MAX_BYTES) {
+			cmd_error(cmd, "%s: larger than 1 MB", opts->rules);
+			free(text);
+			return false;
+		}
+		text[n] = '\0';
+		if (strlen(text) != n) {
+			cmd_error(cmd, "%s: offset %zu: a NUL byte",
+			          opts->rules, strlen(text));
+			free(text);
+			return false;
+		}
+		ok = triage_rules_read(rules, text, problem, sizeof(problem));
+		free(text);
+		if (!ok) {
+			cmd_error(cmd, "%s: %s", opts->rules, problem);
+			return false;
+		}
+	}
+	for (i = 0; i < opts->nthresholds; i++) {
+		if (!triage_rules_set_threshold(rules, opts->thresholds[i],
+		                                problem, sizeof(problem))) {
+			cmd_error(cmd, "--threshold: %s", problem);
+			return false;
+		}
+	}
 	return true;
 }

@@ -55,8 +55,9 @@ enum cmd_option {
 	OPT_FULL_NAMES = 1 << 21,
 	OPT_SOURCE_DIR = 1 << 22,
 	OPT_FRAMES = 1 << 23, /* --frame-method, --budget, --refresh-rate */
-	OPT_TRIAGE = 1 << 24, /* --all, --rules, --threshold, --fail-on */
+	OPT_TRIAGE = 1 << 24, /* --all, --fail-on */
 	OPT_HEAP = 1 << 25,   /* listed only: cli/heap.c parses them */
+	OPT_RULES = 1 << 26,  /* --rules, --threshold */
 };
 
 /* What --fail-on asks: exit 1 when a finding of this severity or worse
@@ -88,6 +89,10 @@ struct cmd_spec {
 	 * transforms, or a mapping for the frames' names, the load sums
 	 * them only. */
 	bool profile_only;
+	/* "--" after an operand separates groups of operands (diff's
+	 * runs): it is kept among them and options go on after it; a "--"
+	 * before any operand ends the options, as for every command. */
+	bool separator;
 	/* The command describes a key whose data part is missing (info);
 	 * the others refuse it with status 3. */
 	bool key_only;
@@ -151,6 +156,10 @@ struct cmd_opts {
  */
 int cmd_parse(const struct cmd_spec *spec, int argc, char **argv,
               struct cmd_opts *opts);
+/* GNU order, options may follow operands: argv[1..argc) rearranged, the
+ * options and their values first, then the operands (operand[i] true)
+ * in their order; how many operands. */
+int cmd_permute_operands(int argc, char **argv, const bool *operand);
 /* Option i of the table every command parses from, for the man page:
  * its flags as --help writes them, its help line and what the man page
  * adds (or NULL); false past the last. */
@@ -266,6 +275,13 @@ uint64_t cmd_us(const struct calltree *tree, uint64_t v);
 
 void cmd_error(const char *cmd, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
+
+struct triage_rules;
+/* The triage rules opts ask for into rules (empty before): the built-in
+ * table, the --rules file's, the --threshold moves; false after "tracetui:
+ * CMD: why" (rules then hold what was read: release them). */
+bool cmd_triage_rules(struct triage_rules *rules, const struct cmd_opts *opts,
+                      const char *cmd);
 
 /* The commands. */
 /* A batch command: its name, its function, and its line in the usage. */

@@ -98,6 +98,7 @@ static const struct cmd_spec diff_spec = {
         .sort_keys = "excl (default), incl, calls, name",
         .epilog = diff_epilog,
         .profile_only = true,
+        .separator = true,
 };
 
 struct diff_cmd {

@@ -121,6 +121,7 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 	};
 	int c, fmt, want;
 	char *end;
+	bool *operand;
 
 	memset(o, 0, sizeof(*o));
 	o->cmd = argv[0];
@@ -129,8 +130,15 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 	o->format = TABLE_TEXT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "s:n:f:h", longopts, NULL)) != -1) {
+	operand = xcalloc((size_t)argc + 1, sizeof(*operand));
+	/* "-": each operand comes back in order as 1, POSIXLY_CORRECT or
+	 * not, so that options may follow them (cmd_parse's rule). */
+	while ((c = getopt_long(argc, argv, "-s:n:f:h", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
+		case 1:
+			operand[optind - 1] = true;
+			break;
 		case 's':
 			o->sort = optarg;
 			break;
@@ -141,6 +149,7 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 				          "-n: expected a count, got "
 				          "'%s'",
 				          optarg);
+				free(operand);
 				return CMD_USAGE;
 			}
 			break;
@@ -151,6 +160,7 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 				          "--format: expected text, tsv, csv "
 				          "or json, got '%s'",
 				          optarg);
+				free(operand);
 				return CMD_USAGE;
 			}
 			o->format = (enum table_format)fmt;
@@ -168,6 +178,7 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 				          "--min-pct: expected a "
 				          "percentage, got '%s'",
 				          optarg);
+				free(operand);
 				return CMD_USAGE;
 			}
 			break;
@@ -184,17 +195,22 @@ heap_parse(int argc, char **argv, struct heap_opts *o)
 			break;
 		case 'h':
 			heap_usage(o->cmd, stdout);
+			free(operand);
 			return CMD_OK;
 		default:
 			cmd_error(o->cmd,
 			          "unknown option '%s' (see 'tracetui "
 			          "%s --help')",
 			          argv[optind - 1], o->cmd);
+			free(operand);
 			return CMD_USAGE;
 		}
 	}
-	o->args = argv + optind;
-	o->nargs = argc - optind;
+	while (optind < argc) /* after "--" */
+		operand[optind++] = true;
+	o->nargs = cmd_permute_operands(argc, argv, operand);
+	o->args = argv + argc - o->nargs;
+	free(operand);
 	want = strcmp(o->cmd, "diff") == 0 || strcmp(o->cmd, "paths") == 0 ? 2
 	                                                                   : 1;
 	if (o->nargs != want) {

@@ -33,7 +33,7 @@ static const struct cmd_spec triage_spec = {
                    "main thread, startup, frames and the findings of the "
                    "rules.",
         .options = OPT_FORMAT | OPT_MAPPING | OPT_SAMPLE_TYPE | OPT_FRAMES |
-                   OPT_TRIAGE,
+                   OPT_TRIAGE | OPT_RULES,
         .min_args = 1,
         .max_args = 1,
         .epilog = "Rules (tracetui(1), TRIAGE): ID CATEGORY THREADS WHEN "
@@ -41,72 +41,19 @@ static const struct cmd_spec triage_spec = {
                   "one a line.  Exit status 1: --fail-on met.",
 };
 
-enum { SCREEN_LINES = 23, RULES_MAX_BYTES = 1 << 20 };
+enum { SCREEN_LINES = 23 };
 
-/* The rules: the built-in table, the --rules file, the thresholds;
- * false after a message. */
-static bool
-load_rules(struct triage_rules *rules, const struct cmd_opts *opts)
-{
-	char why[300];
-	size_t i;
-
-	triage_rules_builtin(rules);
-	if (opts->rules) {
-		FILE *f = fopen(opts->rules, "rb");
-		char *text;
-		size_t n;
-		bool ok;
-
-		if (!f) {
-			cmd_error("triage", "%s: cannot open: %s", opts->rules,
-			          strerror(errno));
-			return false;
-		}
-		text = xmalloc(RULES_MAX_BYTES + 1);
-		n = fread(text, 1, RULES_MAX_BYTES + 1, f);
-		fclose(f);
-		if (n > RULES_MAX_BYTES) {
-			cmd_error("triage", "%s: larger than 1 MB",
-			          opts->rules);
-			free(text);
-			return false;
-		}
-		text[n] = '\0';
-		if (strlen(text) != n) {
-			cmd_error("triage", "%s: offset %zu: a NUL byte",
-			          opts->rules, strlen(text));
-			free(text);
-			return false;
-		}
-		ok = triage_rules_read(rules, text, why, sizeof(why));
-		free(text);
-		if (!ok) {
-			cmd_error("triage", "%s: %s", opts->rules, why);
-			return false;
-		}
-	}
-	for (i = 0; i < opts->nthresholds; i++) {
-		if (!triage_rules_set_threshold(rules, opts->thresholds[i], why,
-		                                sizeof(why))) {
-			cmd_error("triage", "--threshold: %s", why);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* s quoted for a POSIX shell: bare when it is safe, else in single
- * quotes. */
+/* s quoted for a POSIX shell: bare when it is safe and not forced,
+ * else in single quotes. */
 static char *
-shell_quote(const char *s)
+shell_quote(const char *s, bool force)
 {
 	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
 	                           "qrstuvwxyz0123456789_./-=:,+@%";
 	size_t n = 0, i;
 	char *out, *p;
 
-	if (*s && strspn(s, safe) == strlen(s))
+	if (!force && *s && strspn(s, safe) == strlen(s))
 		return xstrdup(s);
 	for (i = 0; s[i]; i++)
 		n += s[i] == '\'' ? 4 : 1;
@@ -125,19 +72,46 @@ shell_quote(const char *s)
 	return out;
 }
 
-/* The command that lists finding f's calls. */
+enum { DRILL_WORDS = 6 };
+
+/* The words of the command that lists finding f's calls, as the issue
+ * names it: tracetui calls FILE 'PATTERN' -t TID (a FILE starting with
+ * '-' as ./FILE, since options may follow operands); which of them are
+ * quoted even when safe (the pattern). */
+static void
+drill_words(const struct calltree *tree, const struct triage_rules *rules,
+            const struct triage_finding *f, char **word, bool *force)
+{
+	memset(force, 0, DRILL_WORDS * sizeof(*force));
+	word[0] = xstrdup("tracetui");
+	word[1] = xstrdup("calls");
+	word[2] =
+	        xasprintf("%s%s", tree->path[0] == '-' ? "./" : "", tree->path);
+	word[3] = triage_finding_pattern(tree, rules, f);
+	force[3] = true;
+	word[4] = xstrdup("-t");
+	word[5] = xasprintf("%u", tree->threads[f->thread].tid);
+}
+
+/* The command that lists finding f's calls, on one line. */
 static char *
 drill_command(const struct calltree *tree, const struct triage_rules *rules,
               const struct triage_finding *f)
 {
-	char *file = shell_quote(tree->path);
-	char *pattern = shell_quote(rules->rules[f->rule].pattern);
-	char *cmd = xasprintf("tracetui calls -t %u -s wall %s%s %s",
-	                      tree->threads[f->thread].tid,
-	                      *file == '-' ? "-- " : "", file, pattern);
+	char *word[DRILL_WORDS], *cmd = xstrdup(""), *next;
+	bool force[DRILL_WORDS];
+	size_t i;
 
-	free(file);
-	free(pattern);
+	drill_words(tree, rules, f, word, force);
+	for (i = 0; i < DRILL_WORDS; i++) {
+		char *q = shell_quote(word[i], force[i]);
+
+		next = xasprintf("%s%s%s", cmd, i ? " " : "", q);
+		free(cmd);
+		free(q);
+		free(word[i]);
+		cmd = next;
+	}
 	return cmd;
 }
 
@@ -160,6 +134,7 @@ screen_width(void)
 struct screen {
 	int width;
 	size_t lines;
+	bool dry; /* count the lines only */
 };
 
 static void put(struct screen *s, const char *fmt, ...)
@@ -176,11 +151,151 @@ put(struct screen *s, const char *fmt, ...)
 	va_end(ap);
 	safe = text_escape(text);
 	cut = text_cut_right(safe, s->width, "…");
-	puts(cut);
+	if (!s->dry)
+		puts(cut);
 	s->lines++;
 	free(cut);
 	free(safe);
 	free(text);
+}
+
+/* One line as it is, escaped: never cut (a command's). */
+static void
+put_whole(struct screen *s, const char *line)
+{
+	char *safe = text_escape(line);
+
+	if (!s->dry)
+		puts(safe);
+	s->lines++;
+	free(safe);
+}
+
+/* The length in bytes of the UTF-8 character at p (1 for a stray
+ * byte). */
+static size_t
+char_bytes(const char *p)
+{
+	unsigned char c = (unsigned char)*p;
+	size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1, i;
+
+	for (i = 1; i < n; i++)
+		if (((unsigned char)p[i] & 0xC0) != 0x80)
+			return 1;
+	return n;
+}
+
+/* The columns s takes once quoted (its first n bytes). */
+static int
+quoted_width(const char *s, size_t n)
+{
+	char *q, *part = xstrndup(s, n);
+	int w;
+
+	q = shell_quote(part, true);
+	w = (int)text_width(q);
+	free(q);
+	free(part);
+	return w;
+}
+
+/*
+ * A shell command of words, never cut: "  $ " and the words while they
+ * fit, each line but the last ending in a backslash (a continuation, so
+ * that the lines pasted into a shell run as one).  A word that fits on
+ * no line is quoted in pieces, each piece's line ending in a backslash
+ * right after its closing quote and the next piece starting its line:
+ * the shell joins them into the one word.
+ */
+static void
+put_command(struct screen *s, char **word, const bool *force, size_t n)
+{
+	char *line = xstrdup("  $"), *next;
+	int col = 3, width = s->width < 24 ? 24 : s->width;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *q = shell_quote(word[i], force[i]);
+		int w = (int)text_width(q), tail = i + 1 < n ? 2 : 0;
+		const char *rest = word[i];
+
+		if (col + 1 + w + tail <= width) {
+			next = xasprintf("%s %s", line, q);
+			free(line);
+			free(q);
+			line = next;
+			col += 1 + w;
+			continue;
+		}
+		free(q);
+		/* A fresh line, indented, when the word fits on one. */
+		if (col > 3 && 6 + w + tail <= width) {
+			next = xasprintf("%s \\", line);
+			put_whole(s, next);
+			free(next);
+			free(line);
+			line = xstrdup("     ");
+			col = 5;
+			i--;
+			continue;
+		}
+		if (col + 1 + 4 > width) { /* no room for a piece here */
+			next = xasprintf("%s \\", line);
+			put_whole(s, next);
+			free(next);
+			free(line);
+			line = xstrdup("     ");
+			col = 5;
+		}
+		next = xasprintf("%s ", line);
+		free(line);
+		line = next;
+		col++;
+		/* Pieces, each as many characters as fit before a '\'. */
+		while (*rest) {
+			size_t len = 0, step;
+			char *piece;
+
+			if (col + quoted_width(rest, strlen(rest)) + tail <=
+			    width) {
+				len = strlen(rest);
+			} else {
+				while (rest[len]) {
+					step = char_bytes(rest + len);
+					/* A backslash after a piece,
+					 * " \\" after the word's end. */
+					if (col +
+					            quoted_width(rest,
+					                         len + step) +
+					            (rest[len + step] ? 1
+					                              : tail) >
+					    width)
+						break;
+					len += step;
+				}
+				if (!len)
+					len = char_bytes(rest);
+			}
+			piece = xstrndup(rest, len);
+			q = shell_quote(piece, true);
+			rest += len;
+			next = xasprintf("%s%s%s", line, q, *rest ? "\\" : "");
+			free(line);
+			free(piece);
+			free(q);
+			line = next;
+			if (!*rest) {
+				col = (int)text_width(line);
+				break;
+			}
+			put_whole(s, line);
+			free(line);
+			line = xstrdup("");
+			col = 0;
+		}
+	}
+	put_whole(s, line);
+	free(line);
 }
 
 /* us in milliseconds with one decimal, for people. */
@@ -447,7 +562,7 @@ path_text(const struct calltree *tree, const struct triage_finding *f)
 
 static const char *const sev_mark[] = {"I", "W", "E"};
 
-/* Finding f in 4 lines. */
+/* Finding f in 4 lines, or more where its command wraps. */
 static void
 print_finding(struct screen *s, const struct calltree *tree,
               const struct triage_rules *rules, const struct triage *tr,
@@ -459,8 +574,9 @@ print_finding(struct screen *s, const struct calltree *tree,
 	char extra[96] = "";
 	char *worst = method_name(tree, calltree_method(tree, f->worst));
 	char *path = path_text(tree, f), *shown, *safe;
-	char *drill = drill_command(tree, rules, f), *who;
-	bool sampled = is_sampled(tree);
+	char *word[DRILL_WORDS], *who;
+	bool force[DRILL_WORDS], sampled = is_sampled(tree);
+	size_t i;
 
 	if (tree->header.sample_weight)
 		snprintf(extra, sizeof(extra), ", %llu samples",
@@ -472,23 +588,48 @@ print_finding(struct screen *s, const struct calltree *tree,
 		who = xasprintf("main %u", th->tid);
 	else
 		who = xasprintf("%s %u", th->name, th->tid);
-	put(s, "%s %s %s on %s: %s%s%s ms%s, %llu call%s%s",
-	    sev_mark[f->severity], r->id, r->category, who, sampled ? "~" : "",
-	    ge(f->lower_bound), ms(b, sizeof(b), f->total[tr->clock]), extra,
-	    (unsigned long long)f->count, f->count == 1 ? "" : "s",
-	    f->enclosing ? "; enclosing calls left out" : "");
+	if (r->kind == TRIAGE_BLOCKED) {
+		put(s, "%s %s %s on %s: %s%s%s ms off the CPU, %llu call%s",
+		    sev_mark[f->severity], r->id, r->category, who,
+		    sampled ? "~" : "", ge(f->lower_bound),
+		    ms(b, sizeof(b), f->total[CLOCK_WALL]),
+		    (unsigned long long)f->count, f->count == 1 ? "" : "s");
+		put(s, "  worst %s%s ms (excl wall - cpu) at %s ms: %s",
+		    ge(f->worst_lower),
+		    ms(a, sizeof(a), f->worst_dur[CLOCK_WALL]),
+		    ms(c, sizeof(c), f->worst_start), worst);
+	} else if (r->kind != TRIAGE_UNION) {
+		put(s, "%s %s %s on %s: %s%s ms excl cpu in %llu hot spot%s",
+		    sev_mark[f->severity], r->id, r->category, who,
+		    sampled ? "~" : "", ms(b, sizeof(b), f->total[CLOCK_CPU]),
+		    (unsigned long long)f->count, f->count == 1 ? "" : "s");
+		put(s, "  worst %s ms excl cpu %s at %s ms: %s",
+		    ms(a, sizeof(a), f->worst_dur[CLOCK_CPU]),
+		    r->kind == TRIAGE_HOT_FRAME ? "in a frame"
+		                                : "in the startup",
+		    ms(c, sizeof(c), f->worst_start), worst);
+	} else {
+		put(s, "%s %s %s on %s: %s%s%s ms%s, %llu call%s%s",
+		    sev_mark[f->severity], r->id, r->category, who,
+		    sampled ? "~" : "", ge(f->lower_bound),
+		    ms(b, sizeof(b), f->total[tr->clock]), extra,
+		    (unsigned long long)f->count, f->count == 1 ? "" : "s",
+		    f->enclosing ? "; enclosing calls left out" : "");
+		put(s, "  worst %s%s ms at %s ms: %s", ge(f->worst_lower),
+		    ms(a, sizeof(a), f->worst_dur[tr->clock]),
+		    ms(c, sizeof(c), f->worst_start), worst);
+	}
 	free(who);
-	put(s, "  worst %s%s ms at %s ms: %s", ge(f->worst_lower),
-	    ms(a, sizeof(a), f->worst_dur[tr->clock]),
-	    ms(c, sizeof(c), f->worst_start), worst);
 	/* The path keeps its deep end. */
 	safe = text_escape(path);
 	shown = text_cut_left(safe, s->width - 4, "…");
 	put(s, "  < %s", shown);
-	put(s, "  $ %s", drill);
+	drill_words(tree, rules, f, word, force);
+	put_command(s, word, force, DRILL_WORDS);
+	for (i = 0; i < DRILL_WORDS; i++)
+		free(word[i]);
 	free(shown);
 	free(safe);
-	free(drill);
 	free(path);
 	free(worst);
 }
@@ -497,7 +638,7 @@ static void
 print_text(const struct calltree *tree, const struct triage_rules *rules,
            const struct triage *tr, bool all)
 {
-	struct screen s = {screen_width(), 0};
+	struct screen s = {screen_width(), 0, false};
 	size_t i;
 
 	print_recording(&s, tree, tr);
@@ -512,8 +653,12 @@ print_text(const struct calltree *tree, const struct triage_rules *rules,
 		put(&s, "  %zu more under %d samples left out",
 		    tr->undersampled, TRIAGE_MIN_SAMPLES);
 	for (i = 0; i < tr->count; i++) {
-		/* A finding takes 4 lines; one is kept for the note. */
-		if (!all && s.lines + 5 > SCREEN_LINES) {
+		/* A finding takes 4 lines or more; one is kept for the
+		 * note. */
+		struct screen dry = {s.width, 0, true};
+
+		print_finding(&dry, tree, rules, tr, &tr->findings[i]);
+		if (!all && s.lines + dry.lines + 1 > SCREEN_LINES) {
 			put(&s, "%zu more: tracetui triage --all",
 			    tr->count - i);
 			break;
@@ -746,6 +891,8 @@ json_finding(FILE *out, const struct calltree *tree,
 	fputc(',', out);
 	json_str(out, "category", r->category);
 	fputc(',', out);
+	json_str(out, "kind", triage_kind_name(r->kind));
+	fputc(',', out);
 	json_str(out, "severity", triage_severity_name(f->severity));
 	fputc(',', out);
 	json_str(out, "thread", tree->threads[f->thread].name);
@@ -900,7 +1047,7 @@ cmd_triage(int argc, char **argv)
 		cmd_close(&ct);
 		return CMD_USAGE;
 	}
-	if (!load_rules(&rules, &ct.opts)) {
+	if (!cmd_triage_rules(&rules, &ct.opts, "triage")) {
 		triage_rules_done(&rules);
 		cmd_close(&ct);
 		return CMD_USAGE;

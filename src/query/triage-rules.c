@@ -26,28 +26,28 @@ const char triage_builtin_rules[] =
 "R1\tstrictmode-disk\tmain\tcount>=1\twarn\t-\t-\t"
 	"^(dalvik\\.system\\.BlockGuard\\$[0-9]+|android\\.os\\.StrictMode\\$AndroidBlockGuardPolicy)\\.on(ReadFromDisk|WriteToDisk)( |$)\t"
 	"StrictMode detectDiskReads/detectDiskWrites: its BlockGuard hook\n"
-"R2\tdisk-io\tmain\ttotal>=16ms\twarn\ttotal>=450ms\t-\t"
+"R2\tdisk-io\tmain\ttotal>=16ms\twarn\ttotal>=450ms\tcause\t"
 	"^(libcore\\.io\\.(BlockGuardOs|IoBridge|Linux|Posix)\\.(open|read|pread|readv|write|pwrite|writev|fsync|fdatasync|fstat|stat|lstat|access|mkdir|rename|remove|ftruncate|lseek)( |$)|java\\.io\\.(FileInputStream|FileOutputStream|RandomAccessFile)\\.|java\\.io\\.File\\.(exists|isDirectory|isFile|length|list|listFiles|mkdirs?|delete|renameTo|createNewFile|lastModified|canRead|canWrite)( |$)|java\\.io\\.UnixFileSystem\\.|sun\\.nio\\.ch\\.FileChannelImpl\\.|java\\.nio\\.file\\.Files\\.|android\\.os\\.FileUtils\\.|android\\.content\\.res\\.AssetManager\\.open)\t"
 	"Sentry File I/O on Main Thread 16 ms; Perfetto blocking I/O 450 ms\n"
-"R3\tshared-prefs\tmain\ttotal>=16ms\twarn\t-\t-\t"
+"R3\tshared-prefs\tmain\ttotal>=16ms\twarn\t-\tcause\t"
 	"^(android\\.app\\.SharedPreferencesImpl(\\$EditorImpl)?\\.|android\\.app\\.ContextImpl\\.getSharedPreferences( |$)|android\\.app\\.QueuedWork\\.waitToFinish( |$)|androidx\\.datastore\\.)\t"
 	"StrictMode disk read (SharedPreferencesImpl.awaitLoadedLocked)\n"
-"R4\tsqlite\tmain\ttotal>=16ms\twarn\t-\t-\t"
+"R4\tsqlite\tmain\ttotal>=16ms\twarn\t-\tcause\t"
 	"^(android\\.database\\.sqlite\\.|androidx\\.sqlite\\.|androidx\\.room\\.|net\\.sqlcipher\\.|de\\.greenrobot\\.dao\\.|org\\.greenrobot\\.greendao\\.|io\\.requery\\.android\\.database\\.)\t"
 	"StrictMode disk I/O (SQLiteConnection.applyBlockGuardPolicy); Sentry sql\n"
-"R5\tnetwork\tmain\tcount>=1\terror\t-\t-\t"
+"R5\tnetwork\tmain\tcount>=1\terror\t-\tcause\t"
 	"^(java\\.net\\.(Socket|PlainSocketImpl|AbstractPlainSocketImpl|SocketInputStream|SocketOutputStream|Inet6AddressImpl|InetAddress\\.(getAllByName|getByName)|URL\\.openStream)|javax\\.net\\.ssl\\.SSLSocket|(com\\.android\\.org\\.|org\\.)conscrypt\\.[A-Za-z]*Socket[A-Za-z]*\\.|okhttp3\\.(RealCall|internal\\.connection\\.)|com\\.android\\.okhttp\\.internal\\.huc\\.HttpURLConnectionImpl\\.(connect|getInputStream|getOutputStream|getResponseCode)|libcore\\.io\\.(BlockGuardOs|IoBridge|Linux)\\.(connect|android_getaddrinfo|recvfrom|sendto|recvmsg|sendmsg|accept)( |$)|(dalvik\\.system\\.BlockGuard\\$[0-9]+|android\\.os\\.StrictMode\\$AndroidBlockGuardPolicy)\\.onNetwork( |$))\t"
 	"StrictMode detectNetwork: NetworkOnMainThreadException\n"
-"R6\tbinder\tmain\tcall>=20ms\twarn\tcall>=100ms\t-\t"
+"R6\tbinder\tmain\tcall>=20ms\twarn\tcall>=100ms\tcause\t"
 	"^(android\\.os\\.BinderProxy\\.transact(Native)?( |$)|[^ ]*\\$Stub\\$Proxy\\.|android\\.content\\.ContentResolver\\.(query|insert|update|delete|call|acquire(Unstable)?Provider)( |$))\t"
 	"Perfetto main-thread binder transactions blocked, 20 ms\n"
-"R6n\tbinder\tmain\tcall>=20ms\twarn\tcall>=100ms\t-\t"
+"R6n\tbinder\tmain\tcall>=20ms\twarn\tcall>=100ms\tcause\t"
 	"^android::IPCThreadState::(transact|talkWithDriver|waitForResponse)\t"
 	"simpleperf: the native side of a binder transaction\n"
-"R7\twait\tmain\ttotal>=16ms\twarn\tcall>=100ms\tno-idle\t"
+"R7\twait\tmain\ttotal>=16ms\twarn\tcall>=100ms\tno-idle,cause\t"
 	"^(java\\.lang\\.Thread\\.(sleep|join)|java\\.lang\\.Object\\.wait|(sun|jdk\\.internal)\\.misc\\.Unsafe\\.park|java\\.util\\.concurrent\\.locks\\.LockSupport\\.park|java\\.util\\.concurrent\\.(FutureTask\\.get|CountDownLatch\\.await|CyclicBarrier\\.await|Semaphore\\.acquire|CompletableFuture\\.(get|join))|java\\.util\\.concurrent\\.locks\\.Reentrant(ReadWrite)?Lock[^ ]*\\.lock|kotlinx\\.coroutines\\.BuildersKt(__BuildersKt)?\\.runBlocking|android\\.os\\.AsyncTask\\.get)\t"
 	"Perfetto lock contention; ANR causes: lock contention, sleeps\n"
-"R7n\twait\tmain\ttotal>=16ms\twarn\tcall>=100ms\t-\t"
+"R7n\twait\tmain\ttotal>=16ms\twarn\tcall>=100ms\tcause\t"
 	"^art::(Monitor::(Lock|Wait)|gc::Heap::WaitForGcToComplete)\t"
 	"simpleperf: ART's monitor and GC waits (Perfetto monitor contention, GC: Wait For)\n"
 "R8\tclass-load\tmain\ttotal>=100ms\twarn\t-\t-\t"
@@ -83,7 +83,7 @@ const char triage_builtin_rules[] =
 "R17\tframe\tany\tcall>16.667ms\twarn\tcall>700ms\t-\t"
 	"^android\\.view\\.Choreographer\\.doFrame( |$)\t"
 	"Android vitals: slow frames over 16 ms, frozen over 700 ms\n"
-"R18\trender-wait\tmain\tcall>=16ms\twarn\t-\t-\t"
+"R18\trender-wait\tmain\tcall>=16ms\twarn\t-\tcause\t"
 	"^android\\.(view\\.ThreadedRenderer|graphics\\.HardwareRenderer)\\.nSyncAndDrawFrame( |$)\t"
 	"Macrobenchmark frameDurationCpuMs: the UI thread waits for RenderThread\n"
 "R19\tmessage\tmain\tcall>=700ms\twarn\tcall>=5s\tno-idle\t"
@@ -95,6 +95,15 @@ const char triage_builtin_rules[] =
 "R19s\tservice\tmain\tcall>=20s\terror\t-\t-\t"
 	"^android\\.app\\.ActivityThread\\.(handleCreateService|handleServiceArgs|handleBindService)( |$)\t"
 	"ANR: foreground service 20 s\n"
+"R20\tblocked\tmain\tcall>=16ms\twarn\t-\tblocked\t"
+	".\t"
+	"off the CPU with no visible cause (monitor contention, page faults, preemption): exclusive wall less cpu\n"
+"R21\tcompute\tmain\ttotal>=16ms\twarn\t-\thot-frame\t"
+	".\t"
+	"an app method's exclusive cpu in one frame over a 60 Hz frame\n"
+"R21s\tcompute\tmain\ttotal>=100ms\twarn\t-\thot-startup\t"
+	".\t"
+	"an app method's exclusive cpu in the startup window (android-methods-profiler: 84 % on CPU)\n"
 "R22\tstrictmode-on\tany\tcount>=1\tinfo\t-\t-\t"
 	"^android\\.os\\.StrictMode\\$(AndroidBlockGuardPolicy\\.(handleViolation|startHandlingViolationException)|[0-9]+\\.queueIdle)( |$)\t"
 	"StrictMode penalties are on; their own cost\n"
@@ -110,6 +119,15 @@ triage_severity_name(enum triage_severity s)
 }
 
 static const char *const measures[] = {"total", "call", "count"};
+
+const char *
+triage_kind_name(enum triage_kind k)
+{
+	static const char *const names[] = {"union", "blocked", "hot-frame",
+	                                    "hot-startup"};
+
+	return names[k];
+}
 
 /* "MEASURE OP NUMBER[UNIT]" into *w; false when malformed. */
 static bool
@@ -250,6 +268,40 @@ valid_word(const char *s)
 	return true;
 }
 
+/* FLAGS ("-" or a comma-separated list) into r; false when unknown. */
+static bool
+parse_flags(const char *s, struct triage_rule *r)
+{
+	static const char *const kinds[] = {"blocked", "hot-frame",
+	                                    "hot-startup"};
+	size_t n, i;
+
+	if (strcmp(s, "-") == 0)
+		return true;
+	while (*s) {
+		n = strcspn(s, ",");
+		if (n == 7 && strncmp(s, "no-idle", n) == 0) {
+			r->no_idle = true;
+		} else if (n == 5 && strncmp(s, "cause", n) == 0) {
+			r->cause = true;
+		} else {
+			for (i = 0; i < 3; i++)
+				if (strlen(kinds[i]) == n &&
+				    strncmp(s, kinds[i], n) == 0)
+					break;
+			if (i == 3 || r->kind != TRIAGE_UNION)
+				return false;
+			r->kind = (enum triage_kind)(i + 1);
+		}
+		s += n;
+		if (*s == ',' && s[1])
+			s++;
+		else if (*s)
+			return false;
+	}
+	return true;
+}
+
 /* One rule line into r; NULL, or why it is refused. */
 static const char *
 parse_rule(char **f, size_t n, struct triage_rule *r, char *msg, size_t size)
@@ -289,10 +341,16 @@ parse_rule(char **f, size_t n, struct triage_rule *r, char *msg, size_t size)
 	r->severity = (enum triage_severity)i;
 	if (!parse_when(f[5], &r->error))
 		return "ERROR is not - or MEASURE>=NUMBER";
-	if (strcmp(f[6], "no-idle") == 0)
-		r->no_idle = true;
-	else if (strcmp(f[6], "-") != 0)
-		return "flags are not - or no-idle";
+	if (!parse_flags(f[6], r))
+		return "flags are not - or a comma-separated list of no-idle, "
+		       "cause, blocked, hot-frame and hot-startup";
+	if (r->kind == TRIAGE_BLOCKED && r->when.measure != TRIAGE_CALL)
+		return "a blocked rule's WHEN is call>=TIME (one call's "
+		       "exclusive wall less cpu)";
+	if ((r->kind == TRIAGE_HOT_FRAME || r->kind == TRIAGE_HOT_STARTUP) &&
+	    r->when.measure != TRIAGE_TOTAL)
+		return "a hot rule's WHEN is total>=TIME (one method's "
+		       "exclusive cpu summed)";
 	if (pattern_compile(&re, f[7], REG_EXTENDED | REG_NOSUB, msg, size))
 		return msg;
 	regfree(&re);

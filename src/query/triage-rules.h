@@ -13,8 +13,15 @@
  * outermost matching calls' time), call (the longest of them) or count
  * (their number), OP > or >=, UNIT us, ms (the default) or s for times;
  * ERROR is "-" for never; SEVERITY (info, warn or error) is what WHEN
- * gives, ERROR raises it to error.  FLAGS is "-" or no-idle (idle,
- * android.os.MessageQueue.nativePollOnce, inside the calls is left out).
+ * gives, ERROR raises it to error.  FLAGS is "-" or a comma-separated
+ * list of: no-idle (idle, android.os.MessageQueue.nativePollOnce, inside
+ * the calls is left out); cause (the rule's calls are a visible cause of
+ * time off the CPU); blocked (not the union of calls: each call of a
+ * method its pattern matches, outside the calls of the cause rules and
+ * not idle, whose exclusive wall time less its exclusive cpu time meets
+ * WHEN (call>=...), dual-clock traces only); hot-frame and hot-startup
+ * (each application method whose exclusive cpu time summed inside one
+ * frame, or inside the startup window, meets WHEN (total>=...)).
  * PATTERN is a POSIX extended regular expression over a method's full
  * name.  Blank lines and lines starting with '#' are skipped; a line
  * "clear" drops every rule read so far (a file starting with it
@@ -45,6 +52,14 @@ enum triage_measure {
 	TRIAGE_COUNT, /* outermost calls */
 };
 
+/* What a rule's finding sums. */
+enum triage_kind {
+	TRIAGE_UNION,       /* the outermost matching calls */
+	TRIAGE_BLOCKED,     /* calls' exclusive wall less cpu (R20) */
+	TRIAGE_HOT_FRAME,   /* app methods' exclusive cpu per frame (R21) */
+	TRIAGE_HOT_STARTUP, /* ... in the startup window */
+};
+
 /* A condition on a finding's numbers: MEASURE OP VALUE. */
 struct triage_when {
 	bool on; /* false: never (ERROR "-") */
@@ -60,6 +75,8 @@ struct triage_rule {
 	enum triage_severity severity; /* when `when` holds */
 	struct triage_when error;      /* raises it to error */
 	bool no_idle;                  /* idle left out of the totals */
+	bool cause;                    /* a visible cause of off-CPU time */
+	enum triage_kind kind;         /* what the rule measures */
 	char *pattern, *source;
 };
 
@@ -88,6 +105,8 @@ struct triage_rule *triage_rules_find(const struct triage_rules *rules,
 /* Release the rules. */
 void triage_rules_done(struct triage_rules *rules);
 
+/* "union", "blocked", "hot-frame", "hot-startup". */
+const char *triage_kind_name(enum triage_kind k);
 /* "info", "warn", "error". */
 const char *triage_severity_name(enum triage_severity s);
 /* Whether w holds for a total, a longest call (microseconds) and a count. */

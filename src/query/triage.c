@@ -16,6 +16,7 @@
 #include "util/alloc.h"
 #include "util/pattern.h"
 
+#include <locale.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +219,85 @@ find_main(struct triage *out, const struct calltree *tree)
 	}
 }
 
+/* A hot rule's exclusive sums per method over one span: a frame, or
+ * the startup window. */
+struct hot_acc {
+	uint64_t *cpu, *wall; /* by method */
+	uint32_t *best;       /* by method: its call of most cpu */
+	uint64_t *best_cpu;   /* and that call's exclusive cpu */
+	uint32_t *stamp;      /* by method: the span that last touched it */
+	uint32_t *touched;    /* the methods touched in this span */
+	size_t ntouched;
+	uint32_t span; /* this span's stamp, from 1 */
+	/* The span's calls: [first, last] of its thread, in pre-order
+	 * (CALL_NONE: none added yet). */
+	uint32_t first, last;
+};
+
+static void
+hot_acc_init(struct hot_acc *h, size_t nmethods)
+{
+	memset(h, 0, sizeof(*h));
+	h->cpu = xcalloc(nmethods + 1, sizeof(*h->cpu));
+	h->wall = xcalloc(nmethods + 1, sizeof(*h->wall));
+	h->best = xcalloc(nmethods + 1, sizeof(*h->best));
+	h->best_cpu = xcalloc(nmethods + 1, sizeof(*h->best_cpu));
+	h->stamp = xcalloc(nmethods + 1, sizeof(*h->stamp));
+	h->touched = xcalloc(nmethods + 1, sizeof(*h->touched));
+	h->span = 1;
+	h->first = h->last = CALL_NONE;
+}
+
+static void
+hot_acc_done(struct hot_acc *h)
+{
+	free(h->cpu);
+	free(h->wall);
+	free(h->best);
+	free(h->best_cpu);
+	free(h->stamp);
+	free(h->touched);
+	memset(h, 0, sizeof(*h));
+}
+
+/* Call c of method m, its exclusive times wall and cpu, into the span. */
+static void
+hot_acc_add(struct hot_acc *h, uint32_t c, uint32_t m, uint64_t wall,
+            uint64_t cpu)
+{
+	if (h->stamp[m] != h->span) {
+		h->stamp[m] = h->span;
+		h->cpu[m] = h->wall[m] = 0;
+		h->best[m] = c;
+		h->best_cpu[m] = cpu;
+		h->touched[h->ntouched++] = m;
+	} else if (cpu > h->best_cpu[m]) {
+		h->best[m] = c;
+		h->best_cpu[m] = cpu;
+	}
+	h->wall[m] += wall;
+	h->cpu[m] += cpu;
+	if (h->first == CALL_NONE || c < h->first)
+		h->first = c;
+	if (h->last == CALL_NONE || c > h->last)
+		h->last = c;
+}
+
+/* A call whose subtree the pass is still in, and what its children's
+ * durations sum to: its exclusive times when it closes. */
+struct open_call {
+	uint32_t c; /* CALL_NONE: no call open at this depth */
+	uint8_t what;
+	uint64_t dur[CLOCK_COUNT], child[CLOCK_COUNT];
+};
+
+enum {
+	OPEN_FRAME = 1,     /* a frame: its hot spots settle as it closes */
+	OPEN_IN_FRAME = 2,  /* an application call inside a frame */
+	OPEN_IN_WINDOW = 4, /* an application call in the startup window */
+	OPEN_BLOCKED = 8,   /* a blocked rule's call, its cause not visible */
+};
+
 /* What a pass over one thread keeps per rule. */
 struct rule_state {
 	uint32_t open; /* the open outermost match, or CALL_NONE */
@@ -235,6 +315,15 @@ struct pass {
 	uint32_t *path;    /* path[d]: the last call met at depth d */
 	uint8_t *encloses; /* per call of the thread: holds a looper */
 	struct rule_state *st;
+	const bool *app;         /* per method: an application's */
+	struct open_call *stack; /* stack[d]: the open call at depth d */
+	long top;                /* the deepest open depth, or -1 */
+	struct hot_acc hot[2];   /* a frame's, the startup window's */
+	uint32_t *seen;          /* per method, for finding_methods */
+	uint32_t seen_stamp;
+	uint64_t *union_mask; /* per word of match: the union rules' bits */
+	size_t *blocked, nblocked; /* the blocked rules */
+	size_t *cause, ncause;     /* the cause rules */
 };
 
 static bool
@@ -338,6 +427,229 @@ finding_samples(const struct calltree *tree, const struct triage_finding *f,
 	return UINT64_MAX;
 }
 
+/* Call c (index i of its thread) into the calls a finding counts. */
+static void
+count_call(struct triage_finding *f, uint32_t c)
+{
+	size_t cap = f->ncalls;
+
+	/* f->calls grows by doubling: its capacity is a power of two. */
+	if (!(cap & (cap - 1))) {
+		f->calls = xreallocarray(f->calls, cap ? cap * 2 : 1,
+		                         sizeof(*f->calls));
+	}
+	f->calls[f->ncalls++] = c;
+}
+
+/* The hot spots of one span of kind into the findings of its rules:
+ * the methods whose exclusive cpu there meets a rule's WHEN. */
+static void
+settle_hot(struct pass *p, struct hot_acc *h, enum triage_kind kind,
+           bool is_main)
+{
+	const struct triage_rules *rules = p->rules;
+	size_t r, i, j;
+
+	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+		struct triage_finding *f = &p->st[r].f;
+		const uint64_t *bits;
+		bool any = false;
+
+		if (rule->kind != kind || !rule_applies(rule, is_main))
+			continue;
+		for (i = 0; i < h->ntouched; i++) {
+			uint32_t m = h->touched[i];
+
+			bits = p->match + (size_t)m * p->nwords;
+			if (!(bits[r / 64] >> (r % 64) & 1) ||
+			    !triage_when_holds(&rule->when, (double)h->cpu[m],
+			                       0, 0))
+				continue;
+			f->total[CLOCK_WALL] += h->wall[m];
+			f->total[CLOCK_CPU] += h->cpu[m];
+			if (!f->count++ ||
+			    h->cpu[m] > f->worst_dur[CLOCK_CPU]) {
+				f->worst = h->best[m];
+				f->worst_start = calltree_start(
+				        p->tree, h->best[m], p->k);
+				f->worst_dur[CLOCK_WALL] = h->wall[m];
+				f->worst_dur[CLOCK_CPU] = h->cpu[m];
+				f->worst_lower = false;
+			}
+			/* Marked hot for the calls below: stamp 0. */
+			h->stamp[m] = 0;
+			any = true;
+		}
+		/* The hot methods' calls: those of the span (contiguous
+		 * in pre-order) marked so. */
+		for (j = h->first; any && j <= h->last; j++) {
+			uint32_t m = calltree_method(p->tree, j);
+
+			if (p->app[m] && !h->stamp[m])
+				count_call(f, (uint32_t)j);
+		}
+		/* Unmarked for the next rule. */
+		for (i = 0; any && i < h->ntouched; i++)
+			h->stamp[h->touched[i]] = h->span;
+	}
+	h->span++;
+	h->ntouched = 0;
+	h->first = h->last = CALL_NONE;
+}
+
+/* Whether call c (method m at depth d) shows why it is off the CPU: it
+ * is idle, or of a cause rule's pattern, or inside a cause rule's call. */
+static bool
+cause_visible(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
+{
+	const struct triage_rules *rules = p->rules;
+	const uint64_t *bits = p->match + (size_t)m * p->nwords;
+	size_t r, i;
+
+	if (p->known[m] & KNOWN_IDLE)
+		return true;
+	for (i = 0; i < p->ncause; i++) {
+		r = p->cause[i];
+		if (!rule_applies(&rules->rules[r], is_main))
+			continue;
+		if (bits[r / 64] >> (r % 64) & 1 || inside(p, &p->st[r], d))
+			return true;
+	}
+	return false;
+}
+
+/* Whether call c (method m at depth d) is a blocked rule's whose cause
+ * is not visible: counted when it closes, by its exclusive times. */
+static bool
+blocked_candidate(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
+{
+	const uint64_t *bits = p->match + (size_t)m * p->nwords;
+	size_t j, r;
+
+	for (j = 0; j < p->nblocked; j++) {
+		r = p->blocked[j];
+		if (rule_applies(&p->rules->rules[r], is_main) &&
+		    bits[r / 64] >> (r % 64) & 1)
+			return !cause_visible(p, m, d, is_main);
+	}
+	return false;
+}
+
+/* Call c, closed with exclusive times wall and cpu, into the blocked
+ * rules' findings. */
+static void
+blocked_close(struct pass *p, uint32_t c, uint64_t wall, uint64_t cpu,
+              bool is_main)
+{
+	const struct triage_rules *rules = p->rules;
+	uint32_t m = calltree_method(p->tree, c);
+	const uint64_t *bits = p->match + (size_t)m * p->nwords;
+	uint64_t off = wall > cpu ? wall - cpu : 0;
+	size_t r, j;
+
+	for (j = 0; j < p->nblocked; j++) {
+		const struct triage_rule *rule = &rules->rules[p->blocked[j]];
+		struct triage_finding *f = &p->st[p->blocked[j]].f;
+
+		r = p->blocked[j];
+		if (!rule_applies(rule, is_main) ||
+		    !(bits[r / 64] >> (r % 64) & 1) ||
+		    !triage_when_holds(&rule->when, 0, (double)off, 0))
+			continue;
+		f->total[CLOCK_WALL] += off;
+		f->total[CLOCK_CPU] += cpu;
+		f->lower_bound |= p->tree->calls.flags[c] &
+		                  (CALL_OPEN_AT_END | CALL_ORPHAN);
+		if (!f->count++ || off > f->worst_dur[CLOCK_WALL]) {
+			f->worst = c;
+			f->worst_start = calltree_start(p->tree, c, p->k);
+			f->worst_dur[CLOCK_WALL] = off;
+			f->worst_dur[CLOCK_CPU] = cpu;
+			f->worst_lower = p->tree->calls.flags[c] &
+			                 (CALL_OPEN_AT_END | CALL_ORPHAN);
+		}
+		count_call(f, c);
+	}
+}
+
+/* The open call at the top of the stack closes: its exclusive times
+ * into the blocked and hot rules it is a call of. */
+static void
+close_top(struct pass *p, bool is_main)
+{
+	struct open_call *e = &p->stack[p->top--];
+	uint64_t x[CLOCK_COUNT];
+	uint32_t m;
+	int k;
+
+	if (e->c == CALL_NONE || !e->what)
+		return;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		x[k] = e->dur[k] > e->child[k] ? e->dur[k] - e->child[k] : 0;
+	m = calltree_method(p->tree, e->c);
+	if (e->what & OPEN_BLOCKED)
+		blocked_close(p, e->c, x[CLOCK_WALL], x[CLOCK_CPU], is_main);
+	if (e->what & OPEN_IN_FRAME)
+		hot_acc_add(&p->hot[0], e->c, m, x[CLOCK_WALL], x[CLOCK_CPU]);
+	if (e->what & OPEN_IN_WINDOW)
+		hot_acc_add(&p->hot[1], e->c, m, x[CLOCK_WALL], x[CLOCK_CPU]);
+	if (e->what & OPEN_FRAME)
+		settle_hot(p, &p->hot[0], TRIAGE_HOT_FRAME, is_main);
+}
+
+/* Call c at depth d opens: the calls open at d or deeper close, its
+ * durations go to its caller's children, and it is pushed. */
+static void
+open_push(struct pass *p, uint32_t c, uint32_t d, uint8_t what, bool is_main)
+{
+	struct open_call *e;
+	long j;
+	int k;
+
+	while (p->top >= (long)d)
+		close_top(p, is_main);
+	for (j = p->top + 1; j < (long)d; j++) {
+		p->stack[j].c = CALL_NONE;
+		p->stack[j].what = 0;
+	}
+	e = &p->stack[d];
+	e->c = c;
+	e->what = what;
+	calltree_durations(p->tree, c, e->dur);
+	memset(e->child, 0, sizeof(e->child));
+	if (d > 0 && p->top == (long)d - 1 && p->stack[d - 1].c != CALL_NONE)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			p->stack[d - 1].child[k] += e->dur[k];
+	p->top = (long)d;
+}
+
+static int
+u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct methods of f's calls, in order of first call. */
+static void
+finding_methods(const struct calltree *tree, struct triage_finding *f,
+                uint32_t *seen_stamp, uint32_t stamp)
+{
+	size_t i, cap = 0;
+
+	for (i = 0; i < f->ncalls; i++) {
+		uint32_t m = calltree_method(tree, f->calls[i]);
+
+		if (seen_stamp[m] == stamp)
+			continue;
+		seen_stamp[m] = stamp;
+		UTIL_GROW(f->methods, cap, f->nmethods + 1);
+		f->methods[f->nmethods++] = m;
+	}
+}
+
 /* The findings of thread t, appended to out. */
 static void
 thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
@@ -346,17 +658,42 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	const struct triage_rules *rules = p->rules;
 	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
 	bool is_main = out->main == (long)t;
-	size_t i, r;
-	bool any = false;
+	size_t i, r, fi = 0, fend = 0;
+	bool any = false, blocked = false, hot[2] = {false, false}, track;
+	bool dual = tree->has_clock[CLOCK_WALL] && tree->has_clock[CLOCK_CPU];
+	uint32_t frame = CALL_NONE, frame_depth = 0;
+	uint8_t what;
 
 	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+
 		memset(&p->st[r], 0, sizeof(p->st[r]));
 		p->st[r].open = CALL_NONE;
-		any |= rule_applies(&rules->rules[r], is_main);
+		if (!rule_applies(rule, is_main))
+			continue;
+		any = true;
+		blocked |= rule->kind == TRIAGE_BLOCKED && dual;
+		if (rule->kind == TRIAGE_HOT_FRAME &&
+		    tree->has_clock[CLOCK_CPU])
+			hot[0] = true;
+		if (rule->kind == TRIAGE_HOT_STARTUP &&
+		    tree->has_clock[CLOCK_CPU] && is_main && out->launch)
+			hot[1] = true;
 	}
 	if (!any || !n)
 		return;
 	mark_enclosing(p, t);
+	track = blocked || hot[0] || hot[1];
+	p->top = -1;
+	/* This thread's frames: [fi, fend) of out->frames. */
+	for (fi = 0; hot[0] && fi < out->frames.count &&
+	             out->frames.frames[fi].thread != t;
+	     fi++)
+		;
+	for (fend = fi; hot[0] && fend < out->frames.count &&
+	                out->frames.frames[fend].thread == t;
+	     fend++)
+		;
 	for (i = 0; i < n; i++) {
 		uint32_t c = (uint32_t)(first + i);
 		uint32_t m = calltree_method(tree, c);
@@ -365,6 +702,28 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		size_t w;
 
 		p->path[d] = c;
+		what = 0;
+		if (frame != CALL_NONE &&
+		    !(frame_depth < d && p->path[frame_depth] == frame))
+			frame = CALL_NONE;
+		while (fi < fend && (out->frames.frames[fi].call == CALL_NONE ||
+		                     out->frames.frames[fi].call < c))
+			fi++;
+		if (fi < fend && out->frames.frames[fi].call == c) {
+			frame = c;
+			frame_depth = d;
+			fi++;
+			what |= OPEN_FRAME;
+		} else if (frame != CALL_NONE && p->app[m]) {
+			what |= OPEN_IN_FRAME;
+		}
+		if (hot[1] && p->app[m]) {
+			uint64_t start = calltree_start(tree, c, out->clock);
+
+			if (start >= out->window_start &&
+			    start < out->window_end)
+				what |= OPEN_IN_WINDOW;
+		}
 		if (p->known[m] & KNOWN_IDLE) {
 			uint64_t dur[CLOCK_COUNT];
 			int k;
@@ -381,7 +740,7 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 			}
 		}
 		for (w = 0; w < p->nwords; w++) {
-			uint64_t b = bits[w];
+			uint64_t b = bits[w] & p->union_mask[w];
 
 			while (b) {
 				int bit = __builtin_ctzll(b);
@@ -400,7 +759,15 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 				take_call(p, s, c, d);
 			}
 		}
+		if (blocked && blocked_candidate(p, m, d, is_main))
+			what |= OPEN_BLOCKED;
+		if (track)
+			open_push(p, c, d, what, is_main);
 	}
+	while (track && p->top >= 0)
+		close_top(p, is_main);
+	if (hot[1])
+		settle_hot(p, &p->hot[1], TRIAGE_HOT_STARTUP, is_main);
 	for (r = 0; r < rules->count; r++) {
 		const struct triage_rule *rule = &rules->rules[r];
 		struct triage_finding *f = &p->st[r].f;
@@ -416,13 +783,24 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		out->rule_count[r] += f->count;
 		total = (double)f->total[p->k];
 		call = (double)f->worst_dur[p->k];
-		if (!triage_when_holds(&rule->when, total, call,
-		                       (double)f->count))
-			continue;
+		/* A blocked or hot rule's calls met WHEN one by one. */
 		f->samples = finding_samples(tree, f, p->k);
-		if (f->samples < TRIAGE_MIN_SAMPLES) {
-			out->undersampled++;
+		if ((rule->kind == TRIAGE_UNION &&
+		     !triage_when_holds(&rule->when, total, call,
+		                        (double)f->count)) ||
+		    f->samples < TRIAGE_MIN_SAMPLES) {
+			out->undersampled +=
+			        f->samples < TRIAGE_MIN_SAMPLES &&
+			        (rule->kind != TRIAGE_UNION ||
+			         triage_when_holds(&rule->when, total, call,
+			                           (double)f->count));
+			free(f->calls);
+			f->calls = NULL;
 			continue;
+		}
+		if (rule->kind != TRIAGE_UNION) {
+			qsort(f->calls, f->ncalls, sizeof(*f->calls), u32_cmp);
+			finding_methods(tree, f, p->seen, ++p->seen_stamp);
 		}
 		f->rule = r;
 		f->thread = (uint32_t)t;
@@ -436,7 +814,22 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	}
 }
 
-/* A bit per rule per method: whether the rule's pattern matches it. */
+static bool
+is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+/*
+ * A bit per rule per method: whether the rule's pattern matches it.  An
+ * ASCII pattern is matched against ASCII names under the C locale's
+ * character type: the same matches as in any locale for ASCII text
+ * (`calls`, the drill, matches in the user's), without the multibyte
+ * decoding a UTF-8 locale gives every character of every name.
+ */
 static uint64_t *
 match_rules(const struct calltree *tree, const struct triage_rules *rules,
             size_t nwords, char *why, size_t size)
@@ -444,31 +837,55 @@ match_rules(const struct calltree *tree, const struct triage_rules *rules,
 	uint64_t *match =
 	        xcalloc((tree->nmethods + 1) * nwords, sizeof(*match));
 	char **names = xcalloc(tree->nmethods + 1, sizeof(*names));
+	bool *ascii = xcalloc(tree->nmethods + 1, sizeof(*ascii));
+	locale_t c_ctype = newlocale(LC_CTYPE_MASK, "C", (locale_t)0);
 	size_t m, r;
 	bool ok = true;
 
-	for (m = 0; m < tree->nmethods; m++)
+	for (m = 0; m < tree->nmethods; m++) {
 		names[m] = method_full_name(&tree->methods[m]);
+		ascii[m] = is_ascii(names[m]);
+	}
 	for (r = 0; r < rules->count && ok; r++) {
-		regex_t re;
+		const char *pattern = rules->rules[r].pattern;
+		bool fast = c_ctype != (locale_t)0 && is_ascii(pattern);
+		regex_t re, re_c;
 		char msg[200];
 
-		if (pattern_compile(&re, rules->rules[r].pattern,
-		                    REG_EXTENDED | REG_NOSUB, msg,
+		if (pattern_compile(&re, pattern, REG_EXTENDED | REG_NOSUB, msg,
 		                    sizeof(msg))) {
 			snprintf(why, size, "rule %s: %s", rules->rules[r].id,
 			         msg);
 			ok = false;
 			break;
 		}
+		if (fast) {
+			locale_t was = uselocale(c_ctype);
+
+			fast = !pattern_compile(&re_c, pattern,
+			                        REG_EXTENDED | REG_NOSUB, msg,
+			                        sizeof(msg));
+			for (m = 0; fast && m < tree->nmethods; m++)
+				if (ascii[m] &&
+				    regexec(&re_c, names[m], 0, NULL, 0) == 0)
+					match[m * nwords + r / 64] |=
+					        1ULL << (r % 64);
+			if (fast)
+				regfree(&re_c);
+			uselocale(was);
+		}
 		for (m = 0; m < tree->nmethods; m++)
-			if (regexec(&re, names[m], 0, NULL, 0) == 0)
+			if ((!fast || !ascii[m]) &&
+			    regexec(&re, names[m], 0, NULL, 0) == 0)
 				match[m * nwords + r / 64] |= 1ULL << (r % 64);
 		regfree(&re);
 	}
+	if (c_ctype != (locale_t)0)
+		freelocale(c_ctype);
 	for (m = 0; m < tree->nmethods; m++)
 		free(names[m]);
 	free(names);
+	free(ascii);
 	if (!ok) {
 		free(match);
 		return NULL;
@@ -765,12 +1182,36 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		if (tree->threads[t].ncalls > most)
 			most = tree->threads[t].ncalls;
 	p.encloses = xmalloc(most + 1);
+	p.union_mask = xcalloc(p.nwords, sizeof(*p.union_mask));
+	p.blocked = xcalloc(rules->count + 1, sizeof(*p.blocked));
+	p.cause = xcalloc(rules->count + 1, sizeof(*p.cause));
+	for (t = 0; t < rules->count; t++) {
+		if (rules->rules[t].kind == TRIAGE_UNION)
+			p.union_mask[t / 64] |= 1ULL << (t % 64);
+		if (rules->rules[t].kind == TRIAGE_BLOCKED)
+			p.blocked[p.nblocked++] = t;
+		if (rules->rules[t].cause)
+			p.cause[p.ncause++] = t;
+	}
+	p.app = triage_app_methods(tree);
+	p.stack = xcalloc((size_t)tree->max_depth + 2, sizeof(*p.stack));
+	p.seen = xcalloc(tree->nmethods + 1, sizeof(*p.seen));
+	hot_acc_init(&p.hot[0], tree->nmethods);
+	hot_acc_init(&p.hot[1], tree->nmethods);
 	for (t = 0; t < tree->nthreads && tree->calls.count; t++)
 		thread_findings(out, &cap, &p, t);
 	if (out->count > 1)
 		qsort_r(out->findings, out->count, sizeof(*out->findings),
 		        finding_cmp, &out->clock);
 	free(p.encloses);
+	free(p.union_mask);
+	free(p.blocked);
+	free(p.cause);
+	free((void *)p.app);
+	free(p.stack);
+	free(p.seen);
+	hot_acc_done(&p.hot[0]);
+	hot_acc_done(&p.hot[1]);
 	free(p.st);
 	free(p.path);
 	free((void *)p.match);
@@ -783,8 +1224,11 @@ triage_done(struct triage *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->count; i++)
+	for (i = 0; i < t->count; i++) {
 		free(t->findings[i].path);
+		free(t->findings[i].calls);
+		free(t->findings[i].methods);
+	}
 	free(t->findings);
 	free(t->cause);
 	free(t->cause_share);
@@ -810,6 +1254,15 @@ triage_finding_calls(const struct calltree *tree,
 	size_t m;
 
 	*calls = NULL;
+	if (rules->rules[f->rule].kind != TRIAGE_UNION) {
+		free(want);
+		free(path);
+		free(encloses);
+		free(known);
+		*calls = xmalloc((f->ncalls + 1) * sizeof(**calls));
+		memcpy(*calls, f->calls, f->ncalls * sizeof(**calls));
+		return f->ncalls;
+	}
 	if (!pattern_compile(&re, rules->rules[f->rule].pattern,
 	                     REG_EXTENDED | REG_NOSUB, why, sizeof(why))) {
 		for (m = 0; m < tree->nmethods; m++) {
@@ -859,4 +1312,36 @@ triage_count_severity(const struct triage *t, enum triage_severity s)
 	for (i = 0; i < t->count; i++)
 		n += t->findings[i].severity == s;
 	return n;
+}
+
+char *
+triage_finding_pattern(const struct calltree *tree,
+                       const struct triage_rules *rules,
+                       const struct triage_finding *f)
+{
+	const struct triage_rule *r = &rules->rules[f->rule];
+	size_t i, n = 0, cap = 64;
+	char *out;
+
+	if (r->kind == TRIAGE_UNION || !f->nmethods)
+		return xstrdup(r->pattern);
+	out = xmalloc(cap);
+	out[n++] = '^';
+	out[n++] = '(';
+	for (i = 0; i < f->nmethods; i++) {
+		char *name = method_full_name(&tree->methods[f->methods[i]]);
+		size_t len = strcspn(name, " "), j;
+
+		for (j = 0; j < len; j++) {
+			UTIL_GROW(out, cap, n + 8);
+			if (strchr("\\.[]()*+?{}|^$", name[j]))
+				out[n++] = '\\';
+			out[n++] = name[j];
+		}
+		UTIL_GROW(out, cap, n + 8);
+		out[n++] = i + 1 < f->nmethods ? '|' : ')';
+		free(name);
+	}
+	memcpy(out + n, "( |$)", 6);
+	return out;
 }

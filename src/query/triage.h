@@ -17,6 +17,17 @@
  * trace makes the numbers lower bounds.  In a sampled recording a
  * finding under TRIAGE_MIN_SAMPLES samples is left out, and counted.
  *
+ * A blocked rule (R20) counts instead each call of its pattern's methods
+ * whose exclusive wall time less its exclusive cpu time meets its WHEN,
+ * but idle and the calls inside (or of) a cause rule's calls: time off
+ * the CPU with no callee to show why.  A hot rule (R21, R21s) counts
+ * each application method (triage_app_methods) whose exclusive cpu time
+ * summed inside one frame of the thread (hot-frame), or inside the
+ * startup window (hot-startup), meets its WHEN: a hot spot, whose wall
+ * and cpu are its exclusive sums.  Their totals sum what they count;
+ * the worst is the call blocked longest or the longest call of the
+ * hottest spot.
+ *
  * The main thread is the thread whose id is the process id (the key's
  * pid, or a simpleperf recording's thread records), else the thread
  * named "main".
@@ -60,6 +71,13 @@ struct triage_finding {
 	uint32_t *path; /* methods, from dispatchMessage or the root down to
 	                   the worst call's own */
 	size_t npath;
+	/* A blocked or hot rule's (not a union's): the calls it counts
+	 * (blocked) or of its hot methods in their frames or the startup
+	 * window (hot), in pre-order, and their distinct methods. */
+	uint32_t *calls;
+	size_t ncalls;
+	uint32_t *methods;
+	size_t nmethods;
 };
 
 /* The startup phases (TRIAGE.md 4.2), in order. */
@@ -130,11 +148,19 @@ void triage_done(struct triage *t);
 bool *triage_app_methods(const struct calltree *tree);
 
 /* The calls finding f of rules counts: the outermost calls its rule's
- * pattern matches on its thread, but those holding a looper, in
- * pre-order, into *calls (the caller frees it); how many. */
+ * pattern matches on its thread, but those holding a looper (a blocked
+ * or hot rule's: f->calls), in pre-order, into *calls (the caller frees
+ * it); how many. */
 size_t triage_finding_calls(const struct calltree *tree,
                             const struct triage_rules *rules,
                             const struct triage_finding *f, uint32_t **calls);
+
+/* The pattern whose calls finding f's drill lists: its rule's, or for a
+ * blocked or hot rule the alternation of its methods' names (caller
+ * frees). */
+char *triage_finding_pattern(const struct calltree *tree,
+                             const struct triage_rules *rules,
+                             const struct triage_finding *f);
 
 /* Count of findings of severity s. */
 size_t triage_count_severity(const struct triage *t, enum triage_severity s);

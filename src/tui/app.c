@@ -315,6 +315,8 @@ app_free(struct app *app)
 		if (i != app->ntransforms)
 			kept_release(app, &app->kept[i], false);
 	free(app->kept);
+	free(app->call_set.calls);
+	free(app->call_set.title);
 	pending_free(app->pending);
 	warmup_free(app->warmup);
 	for (v = 0; v < APP_VIEW_COUNT; v++)
@@ -747,6 +749,54 @@ open_call(struct app *app, enum app_view view, uint32_t t, uint32_t c,
 		app_request(app, REQ_ZOOM_CALL);
 }
 
+/* Drop the calls the Calls view listed instead of the selection's. */
+static void
+call_set_drop(struct app *app)
+{
+	free(app->call_set.calls);
+	free(app->call_set.title);
+	app->call_set.calls = NULL;
+	app->call_set.title = NULL;
+	app->call_set.count = 0;
+	app->call_set.tree = NULL;
+	app->call_set.serial++;
+}
+
+/* The calls ask hands over, into the Calls view: shown there, the
+ * place left in the history. */
+static void
+show_call_set(struct app *app, struct view_ask *ask,
+              const struct time_range *was)
+{
+	call_set_drop(app);
+	app->call_set.tree = app->tree;
+	app->call_set.calls = ask->calls;
+	app->call_set.count = ask->ncalls;
+	app->call_set.thread = ask->calls_thread;
+	app->call_set.title = ask->calls_title;
+	ask->calls = NULL;
+	ask->calls_title = NULL;
+	if (app->view == APP_VIEW_CALLS) {
+		refresh_views(app);
+		return;
+	}
+	if (!view_ready(app, APP_VIEW_CALLS, app->sel.method))
+		return;
+	app->pending_view = APP_VIEW_COUNT;
+	history_push(&app->back, here(app));
+	if (was)
+		app->back.places[app->back.count - 1].range = *was;
+	app->forward.count = 0;
+	app->view = APP_VIEW_CALLS;
+	/* Esc goes back to the findings as they were. */
+	app->opened_from_list = APP_VIEW_CALLS;
+	app->list_return = app->back.count;
+	if (view_ops[APP_VIEW_CALLS]->refresh)
+		view_ops[APP_VIEW_CALLS]->refresh(app->state[APP_VIEW_CALLS],
+		                                  app);
+	app->reselect[APP_VIEW_CALLS] = false;
+}
+
 /* Apply what the current view asked for, then take its selection where
  * it made one (take). */
 static void
@@ -755,6 +805,14 @@ apply_ask(struct app *app, struct view_ask *ask, bool take)
 	enum app_view from = app->view;
 	struct time_range was = app->scope.range; /* the place's, left */
 
+	if (ask->calls || ask->calls_title) {
+		show_call_set(app, ask, &was);
+		free(ask->calls);
+		free(ask->calls_title);
+		if (ask->message[0])
+			app_message(app, false, "%s", ask->message);
+		return;
+	}
 	if (ask->set_scope)
 		app_set_scope(app, &ask->scope);
 	if (ask->set_range)
@@ -1170,6 +1228,15 @@ app_request(struct app *app, enum request req)
 		return;
 	for (v = 0; v < APP_VIEW_COUNT; v++) {
 		if (req == view_request[v]) {
+			/* The Calls view's key: the selected method's calls,
+			 * not a finding's. */
+			if (v == APP_VIEW_CALLS && app->call_set.tree) {
+				call_set_drop(app);
+				if (app->view == APP_VIEW_CALLS)
+					refresh_views(app);
+				else
+					app->reselect[v] = true;
+			}
 			switch_view(app, (enum app_view)v);
 			return;
 		}

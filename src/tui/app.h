@@ -83,6 +83,8 @@ enum { APP_MIN_WIDTH = 40, APP_MIN_HEIGHT = 8 };
  * thread, and its call paths (threads merged) whose nodes' methods are
  * those keys' indices.
  */
+struct triage_rules;
+
 struct app {
 	struct calltree *tree;
 	struct scope scope;
@@ -197,6 +199,21 @@ struct app {
 	 * (CALL_NONE: what is selected then). */
 	enum app_view pending_view;
 	uint32_t pending_method;
+	/* The calls the Calls view lists instead of the selected method's
+	 * (a finding's: the Findings view's Enter), on the model `tree`
+	 * only (NULL: none); the Calls view's key drops them.  serial
+	 * changes with each set. */
+	struct {
+		const struct calltree *tree;
+		uint32_t *calls;
+		size_t count;
+		uint32_t thread;
+		char *title;
+		unsigned serial;
+	} call_set;
+	/* The triage rules of --rules and --threshold (not owned); NULL:
+	 * the built-in table. */
+	const struct triage_rules *rules;
 };
 
 /* A viewer on tree (which it takes over).  A tree of sums only shows

@@ -8,6 +8,7 @@
 
 #include "tui/app.h"
 #include "cli/cmd.h"
+#include "query/triage-rules.h"
 #include "model/open.h"
 #include "read/load.h"
 #include "tui/heap-viewer.h"
@@ -31,7 +32,8 @@ static const struct cmd_spec viewer_spec = {
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
                    OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE |
-                   OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES | OPT_TRANSFORM,
+                   OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES | OPT_TRANSFORM |
+                   OPT_RULES,
         .min_args = 1,
         .max_args = 1,
 };
@@ -209,6 +211,7 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	fresh->nsource_dirs = app->nsource_dirs;
 	fresh->frame_method = app->frame_method;
 	fresh->frame_budget = app->frame_budget;
+	fresh->rules = app->rules;
 	if (app->view != APP_VIEW_PROFILE)
 		app_request(fresh, view_request(app->view));
 	if (tree->header.format == TRACE_FORMAT_SIMPLEPERF)
@@ -282,10 +285,10 @@ take_piped_trace(void)
 	return true;
 }
 
-int
-viewer_main(int argc, char **argv)
+/* The viewer, its options parsed (released here) and its rules read. */
+static int
+viewer_run(struct cmd_opts opts, const struct triage_rules *rules)
 {
-	struct cmd_opts opts;
 	struct calltree *tree, *base = NULL;
 	struct loading *rest = NULL;
 	struct scope scope;
@@ -295,10 +298,8 @@ viewer_main(int argc, char **argv)
 	int width, height;
 	enum clock_index clock;
 	struct time_range range;
-	int status = cmd_parse(&viewer_spec, argc, argv, &opts);
+	int status;
 
-	if (status >= 0)
-		return status;
 	if (strcmp(opts.args[0], "-") != 0 &&
 	    trace_is_heap_dump(opts.args[0])) {
 		status = heap_viewer_run(&opts);
@@ -383,6 +384,7 @@ viewer_main(int argc, char **argv)
 	app->nsource_dirs = opts.nsource_dirs;
 	app->frame_method = opts.frame_method;
 	app->frame_budget = opts.budget;
+	app->rules = rules;
 	term_size(&width, &height);
 	canvas = canvas_new(width, height, opts.ascii || !locale_is_utf8());
 	while (!term_interrupted()) {
@@ -437,4 +439,24 @@ viewer_main(int argc, char **argv)
 	/* Ended by a signal: the shell's 128 + its number (130 for SIGINT,
 	 * 143 for SIGTERM, 129 for SIGHUP or a vanished terminal). */
 	return term_signal_number() ? 128 + term_signal_number() : CMD_OK;
+}
+
+int
+viewer_main(int argc, char **argv)
+{
+	struct cmd_opts opts;
+	struct triage_rules rules;
+	int status = cmd_parse(&viewer_spec, argc, argv, &opts);
+
+	if (status >= 0)
+		return status;
+	/* The Findings view's rules, refused before the terminal is. */
+	if (!cmd_triage_rules(&rules, &opts, "viewer")) {
+		triage_rules_done(&rules);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
+	}
+	status = viewer_run(opts, &rules);
+	triage_rules_done(&rules);
+	return status;
 }

@@ -3,7 +3,11 @@
  * on the threads of the scope, longest first (s: by cpu, by start), with
  * its thread, start, wall and cpu times (cut at the range's edges, as
  * every number is) and its caller.  Enter opens the call chart on the
- * call, its span the range and the call selected.
+ * call, its span the range and the call selected.  Or the calls the app
+ * hands it (app->call_set: a finding's, from the Findings view's Enter),
+ * whole whatever the scope, of several methods: the last column names
+ * each call's method, the title is the set's, and Esc goes back to the
+ * findings.
  */
 #include "config.h"
 
@@ -34,7 +38,27 @@ struct calls_view {
 	struct list list;
 	const struct app *app; /* for the rows' matcher */
 	struct scope built;    /* the scope the rows are of */
+	/* The rows are the app's call set of this serial (a finding's
+	 * calls, of several methods), not the method's. */
+	bool of_set;
+	unsigned set_serial;
 };
+
+/* Whether the app hands the view a set of calls to list. */
+static bool
+set_on(const struct app *app)
+{
+	return app->call_set.tree == app->tree && app->call_set.tree;
+}
+
+/* Whether the rows are out of date: another method, or set. */
+static bool
+stale(const struct calls_view *v, const struct app *app)
+{
+	if (set_on(app))
+		return !v->of_set || v->set_serial != app->call_set.serial;
+	return v->of_set || v->method != app->sel.method;
+}
 
 static enum clock_index
 range_clock(const struct app *app)
@@ -93,9 +117,24 @@ build(struct calls_view *v, const struct app *app)
 	v->rows = NULL;
 	v->count = 0;
 	v->method = app->sel.method;
+	v->of_set = set_on(app);
+	v->set_serial = app->call_set.serial;
 	if (!tree->has_clock[CLOCK_WALL] && v->sort == BY_WALL)
 		v->sort = BY_CPU;
-	for (t = 0; v->method != CALL_NONE && t < tree->nthreads; t++) {
+	/* A finding's calls: whole, whatever the scope. */
+	for (i = 0; v->of_set && i < app->call_set.count; i++) {
+		struct call_row *r;
+		uint32_t c = app->call_set.calls[i];
+
+		UTIL_GROW(v->rows, cap, v->count + 1);
+		r = &v->rows[v->count++];
+		r->call = c;
+		r->thread = app->call_set.thread;
+		calltree_durations(tree, c, r->dur);
+		r->start = calltree_start(tree, c, k);
+	}
+	for (t = 0; !v->of_set && v->method != CALL_NONE && t < tree->nthreads;
+	     t++) {
 		if (!scope_has(&app->scope, t) || !tree->threads[t].ncalls)
 			continue;
 		scope_span_of(&span, &app->scope, tree, t);
@@ -184,6 +223,20 @@ caller_name(const struct app *app, const struct call_row *r, bool full)
 	return app_method_name(app, calltree_method(app->tree, p));
 }
 
+/* The last column's text of row r: its caller, or in a set of calls of
+ * several methods its own method. */
+static char *
+row_name(const struct calls_view *v, const struct app *app,
+         const struct call_row *r, bool full)
+{
+	uint32_t m = calltree_method(app->tree, r->call);
+
+	if (!v->of_set)
+		return caller_name(app, r, full);
+	return full ? method_full_name(&app->tree->methods[m])
+	            : app_method_name(app, m);
+}
+
 /* The columns, left to right. */
 enum calls_column {
 	CC_THREAD,
@@ -225,7 +278,9 @@ column_head(const struct calls_view *v, const struct canvas *c, int i)
 	if ((i == CC_WALL && v->sort == BY_WALL) ||
 	    (i == CC_CPU && v->sort == BY_CPU))
 		mark = canvas_glyph(c, GLYPH_SORT_DOWN);
-	return xasprintf("%s%s", heads[i], mark);
+	return xasprintf("%s%s",
+	                 i == CC_CALLER && v->of_set ? "Method" : heads[i],
+	                 mark);
 }
 
 /* Size the columns to the calls in view and lay them out. */
@@ -263,7 +318,7 @@ lay_out(const struct calls_view *v, struct app *app, const struct canvas *c,
 				cols[i].want = (int)text_width(t) + 1;
 			free(t);
 		}
-		t = caller_name(app, r, false);
+		t = row_name(v, app, r, false);
 		if ((int)text_width(t) + 1 > cols[CC_CALLER].want)
 			cols[CC_CALLER].want = (int)text_width(t) + 1;
 		free(t);
@@ -282,7 +337,7 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	size_t row;
 	char *t;
 
-	if (v->method != app->sel.method)
+	if (stale(v, app))
 		build(v, app);
 	list_layout(&v->list, body > 0 ? (size_t)body : 0);
 	lay_out(v, app, c, cols, body);
@@ -302,7 +357,8 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	if (!v->count) {
 		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2,
 		            height - 3,
-		            v->method == CALL_NONE
+		            v->of_set ? "No calls in this finding"
+		            : v->method == CALL_NONE
 		                    ? "No method selected: select one in any "
 		                      "view, then come back"
 		                    : "No call of the selected method in the "
@@ -333,7 +389,7 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 			                  role);
 			free(t);
 		}
-		t = caller_name(app, r, false);
+		t = row_name(v, app, r, false);
 		fit = method_cut_left(t, cols[CC_CALLER].width - 1, cut);
 		canvas_text(c, cols[CC_CALLER].x + 1, ry,
 		            cols[CC_CALLER].width - 1, fit, role);
@@ -371,6 +427,12 @@ calls_handle(void *state, const struct app *app, enum request req,
 	if (list_move(&v->list, req))
 		return VIEW_DONE;
 	switch (req) {
+	case REQ_BACK_OUT:
+		/* A finding's calls: back to the findings. */
+		if (!v->of_set)
+			return VIEW_UNHANDLED;
+		ask->jump = APP_VIEW_FINDINGS;
+		return VIEW_DONE;
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
 	case REQ_SORT_REVERSE:
@@ -449,7 +511,8 @@ calls_refresh(void *state, struct app *app)
 	v->app = app;
 	/* The model stays while the view lives: the same method and scope,
 	 * the same rows (a pass over every call on a large trace). */
-	if (v->method == app->sel.method && scope_equal(&v->built, &app->scope))
+	if (!stale(v, app) &&
+	    (v->of_set || scope_equal(&v->built, &app->scope)))
 		return;
 	build(v, app);
 }
@@ -471,7 +534,9 @@ calls_status(void *state, struct app *app)
 
 	if (!r)
 		return NULL;
-	name = app_method_name(app, v->method);
+	name = app_method_name(app,
+	                       v->of_set ? calltree_method(app->tree, r->call)
+	                                 : v->method);
 	caller = caller_name(app, r, false);
 	s = xasprintf("%s on %s, called by %s, depth %u; Enter: the call in "
 	              "the call chart",
@@ -491,12 +556,13 @@ calls_title(void *state, const struct app *app)
 	char *name, *most, *t;
 	size_t i;
 
-	if (v->method == CALL_NONE)
+	if (v->method == CALL_NONE && !v->of_set)
 		return xstrdup("no method selected");
 	for (i = 0; i < v->count; i++)
 		if (v->rows[i].dur[k] > longest)
 			longest = v->rows[i].dur[k];
-	name = app_method_name(app, v->method);
+	name = v->of_set ? xstrdup(app->call_set.title)
+	                 : app_method_name(app, v->method);
 	most = ms(longest);
 	t = xasprintf("%s: %zu call%s, longest %s ms", name, v->count,
 	              v->count == 1 ? "" : "s", most);
@@ -510,17 +576,19 @@ calls_rows(void *state, struct app *app)
 {
 	static const char *const names[] = {"Thread", "Start ms", "Wall ms",
 	                                    "Cpu ms", "Caller"};
+	static const char *const set_names[] = {"Thread", "Start ms", "Wall ms",
+	                                        "Cpu ms", "Method"};
 	static const enum table_kind kinds[] = {TABLE_STRING, TABLE_NUMBER,
 	                                        TABLE_NUMBER, TABLE_NUMBER,
 	                                        TABLE_STRING};
 	struct calls_view *v = state;
-	struct table *t = table_new(5, names, kinds);
+	struct table *t = table_new(5, v->of_set ? set_names : names, kinds);
 	size_t row;
 
 	for (row = list_first(&v->list); row < v->count;
 	     row = list_next(&v->list, row)) {
 		const struct call_row *r = &v->rows[v->order[row]];
-		char *caller = caller_name(app, r, true);
+		char *caller = row_name(v, app, r, true);
 
 		table_row(t);
 		table_str(t, app->tree->threads[r->thread].name);

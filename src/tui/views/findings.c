@@ -2,10 +2,12 @@
  * findings: triage's findings (query/triage.h) of the built-in rules
  * over the whole recording, by severity then total, each with its
  * thread, total, calls and longest call; the title counts them by
- * severity.  Enter lists the finding's calls (the outermost calls its
- * rule's pattern matches on its thread, those its total sums), longest
- * first; Enter there opens the call chart on the call, its span the
- * range, and Esc (or h) goes back to the findings.
+ * severity.  The rules are the app's (--rules, --threshold), else the
+ * built-in table.  Enter opens the Calls view on the finding's calls
+ * (the outermost calls its rule's pattern matches on its thread, those
+ * its total sums; a blocked or hot rule's, the calls it counts),
+ * longest first; Enter there opens the call chart on the call, and Esc
+ * comes back to the findings.
  */
 #include "config.h"
 
@@ -19,35 +21,40 @@
 #include <string.h>
 
 struct findings_view {
-	struct triage_rules rules;
+	struct triage_rules own; /* the built-in table, without the app's */
+	const struct triage_rules *rules_of; /* the app's, or &own */
 	struct triage tr;
 	bool ok; /* the triage ran */
 	struct list list;
 	const regex_t *filter;
 	const struct app *app; /* for the filter's matcher */
-	/* One finding's calls, longest first, while they show. */
-	bool in_calls;
-	size_t shown; /* that finding's row */
-	uint32_t *calls;
-	size_t ncalls;
-	struct list calls_list;
+	bool computed;         /* the triage ran (compute) */
 };
 
-static void *
-fi_open(struct app *app)
+/* The triage, once: on first need rather than at open, so that the
+ * rules the app was given after it opened its views count. */
+static void
+compute(struct findings_view *v)
 {
-	struct findings_view *v = xcalloc(1, sizeof(*v));
+	const struct app *app = v->app;
 	char why[256];
 	bool *is_frame;
 
-	v->app = app;
-	triage_rules_builtin(&v->rules);
+	if (v->computed)
+		return;
+	v->computed = true;
+	if (app->rules) {
+		v->rules_of = app->rules;
+	} else {
+		triage_rules_builtin(&v->own);
+		v->rules_of = &v->own;
+	}
 	is_frame =
 	        frames_methods(app->tree, app->frame_method, why, sizeof(why));
 	if (!is_frame) /* checked with the options: not seen */
 		is_frame = xcalloc(app->tree->nmethods + 1, sizeof(*is_frame));
 	v->ok = triage_compute(
-	        &v->tr, app->tree, &v->rules, is_frame,
+	        &v->tr, app->tree, v->rules_of, is_frame,
 	        app->frame_budget > 0
 	                ? app->frame_budget
 	                : frames_budget_of_rate(FRAMES_DEFAULT_HZ),
@@ -55,6 +62,14 @@ fi_open(struct app *app)
 	free(is_frame);
 	list_set_count(&v->list, v->ok ? v->tr.count : 0);
 	list_reset(&v->list);
+}
+
+static void *
+fi_open(struct app *app)
+{
+	struct findings_view *v = xcalloc(1, sizeof(*v));
+
+	v->app = app;
 	return v;
 }
 
@@ -63,12 +78,10 @@ fi_close(void *state)
 {
 	struct findings_view *v = state;
 
-	if (v->ok)
+	if (v->computed && v->ok)
 		triage_done(&v->tr);
-	triage_rules_done(&v->rules);
+	triage_rules_done(&v->own);
 	list_done(&v->list);
-	list_done(&v->calls_list);
-	free(v->calls);
 	free(v);
 }
 
@@ -99,70 +112,6 @@ enum {
 	WORST_W = 10,
 };
 
-/* A time of clock k of call c, or "-" without that clock. */
-static char *
-call_ms(const struct calltree *tree, uint32_t c, enum clock_index k)
-{
-	if (!tree->has_clock[k])
-		return xstrdup("-");
-	return xasprintf("%.3f", (double)calltree_duration(tree, c, k) / 1000);
-}
-
-/* One finding's calls: start, wall, cpu, depth, method. */
-static void
-draw_calls(struct findings_view *v, struct app *app, struct canvas *c, int top,
-           int height)
-{
-	const struct calltree *tree = app->tree;
-	enum clock_index k = calltree_default_range_clock(tree);
-	int body = height - 1, y, x;
-	size_t row;
-
-	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	canvas_text_right(c, 0, top, WORST_W, "Start ms", ROLE_HEADER);
-	x = WORST_W + 1;
-	canvas_text_right(c, x, top, WORST_W, "Wall ms", ROLE_HEADER);
-	x += WORST_W + 1;
-	canvas_text_right(c, x, top, WORST_W, "Cpu ms", ROLE_HEADER);
-	x += WORST_W + 1;
-	canvas_text_right(c, x, top, COUNT_W, "Depth", ROLE_HEADER);
-	x += COUNT_W + 1;
-	canvas_text(c, x, top, c->width - x, "Method", ROLE_HEADER);
-	list_layout(&v->calls_list, body > 0 ? (size_t)body : 0);
-	v->calls_list.y = top + 1;
-	for (y = 0, row = v->calls_list.top; y < body && row < v->ncalls;
-	     y++, row = list_next(&v->calls_list, row)) {
-		uint32_t call = v->calls[row];
-		enum role role =
-		        row == v->calls_list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
-		int ry = top + 1 + y;
-		char *t;
-
-		if (role == ROLE_CURSOR)
-			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
-		t = xasprintf("%.3f",
-		              (double)calltree_start(tree, call, k) / 1000);
-		canvas_text_right(c, 0, ry, WORST_W, t, role);
-		free(t);
-		x = WORST_W + 1;
-		t = call_ms(tree, call, CLOCK_WALL);
-		canvas_text_right(c, x, ry, WORST_W, t, role);
-		free(t);
-		x += WORST_W + 1;
-		t = call_ms(tree, call, CLOCK_CPU);
-		canvas_text_right(c, x, ry, WORST_W, t, role);
-		free(t);
-		x += WORST_W + 1;
-		t = xasprintf("%u", calltree_depth(tree, call));
-		canvas_text_right(c, x, ry, COUNT_W, t, role);
-		free(t);
-		x += COUNT_W + 1;
-		t = app_method_name(app, calltree_method(tree, call));
-		canvas_text(c, x, ry, c->width - x, t, role);
-		free(t);
-	}
-}
-
 static void
 fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
@@ -171,10 +120,8 @@ fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	int body = height - 1, y, x;
 	size_t row;
 
-	if (v->in_calls) {
-		draw_calls(v, app, c, top, height);
-		return;
-	}
+	compute(v);
+
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	x = 0;
 	canvas_text(c, x, top, SEV_W, "Sev", ROLE_HEADER);
@@ -209,7 +156,7 @@ fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	for (y = 0, row = v->list.top; y < body && row < v->tr.count;
 	     y++, row = list_next(&v->list, row)) {
 		const struct triage_finding *f = &v->tr.findings[row];
-		const struct triage_rule *r = &v->rules.rules[f->rule];
+		const struct triage_rule *r = &v->rules_of->rules[f->rule];
 		enum role role =
 		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
 		int ry = top + 1 + y;
@@ -262,45 +209,24 @@ call_cmp(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-/* Show the calls of the finding on row, longest first. */
+/* Enter on a finding: the Calls view on its calls, longest first. */
 static void
-show_calls(struct findings_view *v, const struct app *app, size_t row)
+show_calls(struct findings_view *v, const struct app *app, struct view_ask *ask)
 {
-	free(v->calls);
+	const struct triage_finding *f = current(v);
+	const struct triage_rule *r = &v->rules_of->rules[f->rule];
+
 	v->app = app;
-	v->ncalls = triage_finding_calls(app->tree, &v->rules,
-	                                 &v->tr.findings[row], &v->calls);
-	if (v->ncalls > 1)
-		qsort_r(v->calls, v->ncalls, sizeof(*v->calls), call_cmp, v);
-	v->shown = row;
-	v->in_calls = true;
-	list_set_count(&v->calls_list, v->ncalls);
-	list_reset(&v->calls_list);
-}
-
-/* Enter on a call: the call chart on it, its span the range. */
-static void
-open_call(struct findings_view *v, const struct app *app, struct view_ask *ask)
-{
-	const struct calltree *tree = app->tree;
-	enum clock_index k = calltree_default_range_clock(tree);
-	uint32_t c;
-	uint64_t from, to;
-
-	if (!v->ncalls)
-		return;
-	c = v->calls[v->calls_list.cursor];
-	from = calltree_start(tree, c, k);
-	to = from + calltree_duration(tree, c, k);
-	ask->set_range = true;
-	ask->range.on = true;
-	ask->range.clock = k;
-	ask->range.start = from;
-	ask->range.end = to > from ? to : from + 1;
-	ask->open_call = true;
-	ask->call_thread = v->tr.findings[v->shown].thread;
-	ask->call = c;
-	ask->jump = APP_VIEW_TIMELINE;
+	ask->ncalls =
+	        triage_finding_calls(app->tree, v->rules_of, f, &ask->calls);
+	if (ask->ncalls > 1)
+		qsort_r(ask->calls, ask->ncalls, sizeof(*ask->calls), call_cmp,
+		        v);
+	ask->calls_thread = f->thread;
+	ask->calls_title = xasprintf("%s on %s", r->id,
+	                             app->tree->threads[f->thread].name);
+	if (!ask->calls)
+		ask->calls = xmalloc(sizeof(*ask->calls));
 }
 
 static enum view_result
@@ -309,26 +235,13 @@ fi_handle(void *state, const struct app *app, enum request req,
 {
 	struct findings_view *v = state;
 
-	if (v->in_calls) {
-		if (list_move(&v->calls_list, req))
-			return VIEW_DONE;
-		switch (req) {
-		case REQ_ENTER:
-			open_call(v, app, ask);
-			return VIEW_DONE;
-		case REQ_BACK_OUT:
-		case REQ_COLLAPSE:
-			v->in_calls = false;
-			return VIEW_DONE;
-		default:
-			return VIEW_UNHANDLED;
-		}
-	}
+	compute(v);
+
 	if (list_move(&v->list, req))
 		return VIEW_DONE;
 	if (req != REQ_ENTER || !current(v))
 		return VIEW_UNHANDLED;
-	show_calls(v, app, v->list.cursor);
+	show_calls(v, app, ask);
 	return VIEW_DONE;
 }
 
@@ -337,8 +250,10 @@ fi_mouse(void *state, struct app *app, const struct mouse_event *ev,
          struct view_ask *ask)
 {
 	struct findings_view *v = state;
-	enum list_click r =
-	        list_mouse(v->in_calls ? &v->calls_list : &v->list, ev);
+	enum list_click r;
+
+	compute(v);
+	r = list_mouse(&v->list, ev);
 
 	(void)app, (void)ask;
 	if (r == LIST_MISSED)
@@ -353,7 +268,7 @@ matches(const struct findings_view *v, const struct app *app, size_t row,
         const regex_t *re)
 {
 	const struct triage_finding *f = &v->tr.findings[row];
-	const struct triage_rule *r = &v->rules.rules[f->rule];
+	const struct triage_rule *r = &v->rules_of->rules[f->rule];
 	char *name;
 	bool hit;
 
@@ -384,8 +299,8 @@ fi_find(void *state, const struct app *app, const regex_t *re, int dir,
 	void *arg[3] = {v, (void *)app, (void *)re};
 	struct list_hit hit;
 
-	if (v->in_calls)
-		return false;
+	compute(v);
+
 	if (!list_search(&v->list, dir, row_matches, arg, &hit))
 		return false;
 	ask->match = hit.nth;
@@ -406,6 +321,8 @@ fi_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct findings_view *v = state;
 
+	compute(v);
+
 	v->filter = re;
 	v->app = app;
 	list_filter(&v->list, re ? row_kept : NULL, v);
@@ -416,13 +333,10 @@ static uint32_t
 fi_selection(void *state)
 {
 	struct findings_view *v = state;
-	const struct triage_finding *f = current(v);
+	const struct triage_finding *f;
 
-	if (v->in_calls)
-		return v->ncalls
-		               ? calltree_method(v->app->tree,
-		                                 v->calls[v->calls_list.cursor])
-		               : CALL_NONE;
+	compute(v);
+	f = current(v);
 	return f ? calltree_method(v->app->tree, f->worst) : CALL_NONE;
 }
 
@@ -430,27 +344,15 @@ static char *
 fi_status(void *state, struct app *app)
 {
 	struct findings_view *v = state;
-	const struct triage_finding *f = current(v);
+	const struct triage_finding *f;
 	const struct triage_rule *r;
 	char *total, *s;
 
+	compute(v);
+	f = current(v);
 	if (!f)
 		return NULL;
-	if (v->in_calls) {
-		char *name;
-
-		if (!v->ncalls)
-			return NULL;
-		name = app_method_name(
-		        app, calltree_method(app->tree,
-		                             v->calls[v->calls_list.cursor]));
-		s = xasprintf("%s; Enter: the call in the chart, Esc: the "
-		              "findings",
-		              name);
-		free(name);
-		return s;
-	}
-	r = &v->rules.rules[f->rule];
+	r = &v->rules_of->rules[f->rule];
 	total = ms_text(app->tree, f->total[v->tr.clock], f->lower_bound);
 	s = xasprintf("%s %s on %s: %s ms in %llu calls (%s); Enter: its "
 	              "calls",
@@ -465,16 +367,10 @@ fi_title(void *state, const struct app *app)
 {
 	struct findings_view *v = state;
 
+	compute(v);
+
 	if (!v->ok)
 		return NULL;
-	if (v->in_calls) {
-		const struct triage_finding *f = &v->tr.findings[v->shown];
-
-		return xasprintf("%s %s on %s: %zu calls, longest first",
-		                 v->rules.rules[f->rule].id,
-		                 v->rules.rules[f->rule].category,
-		                 app->tree->threads[f->thread].name, v->ncalls);
-	}
 	return xasprintf("%zu error, %zu warn, %zu info",
 	                 triage_count_severity(&v->tr, TRIAGE_ERROR),
 	                 triage_count_severity(&v->tr, TRIAGE_WARN),
@@ -497,10 +393,11 @@ fi_rows(void *state, struct app *app)
 	struct table *t = table_new(11, names, kinds);
 	size_t row;
 
+	compute(v);
 	for (row = list_first(&v->list); v->ok && row < v->tr.count;
 	     row = list_next(&v->list, row)) {
 		const struct triage_finding *f = &v->tr.findings[row];
-		const struct triage_rule *r = &v->rules.rules[f->rule];
+		const struct triage_rule *r = &v->rules_of->rules[f->rule];
 		char *name = method_full_name(
 		        &tree->methods[calltree_method(tree, f->worst)]);
 
@@ -524,15 +421,16 @@ fi_rows(void *state, struct app *app)
 static const struct list *
 fi_cursor(void *state)
 {
-	const struct findings_view *v = state;
+	struct findings_view *v = state;
 
-	return v->in_calls ? &v->calls_list : &v->list;
+	compute(v);
+	return &v->list;
 }
 
 const struct view_ops view_findings_ops = {
         .cursor = fi_cursor,
         .name = "Findings",
-        .hints = "Enter:its calls, then the chart  Esc:back",
+        .hints = "Enter:its calls in the Calls view  Esc:back",
         .needs_calls = true,
         .open = fi_open,
         .close = fi_close,

@@ -70,6 +70,13 @@ struct view_ask {
 	 * the call chart zoomed to it, or the call tree on its path. */
 	bool open_call;
 	uint32_t call_thread, call;
+	/* Show these calls (of thread calls_thread, malloc'd: the app takes
+	 * them) in the Calls view, titled calls_title (malloc'd), instead
+	 * of the selected method's: the Findings view's Enter. */
+	uint32_t *calls;
+	size_t ncalls;
+	uint32_t calls_thread;
+	char *calls_title;
 };
 
 enum view_result {
