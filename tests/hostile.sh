@@ -164,14 +164,18 @@ ok $? "deep: 1 call + $((big - 1)) recursive"
 	awk -F '\t' 'NR == 2 { print $6 }')" = $((big - 1)) ]
 ok $? "deep: the innermost call is $((big - 1)) deep"
 
-awk 'BEGIN { print "version 2\nclock wall\nmethod 0x4 a.B c ()V";
-	for (i = 1; i < 65536; i++) print "thread " i " t" i;
-	for (i = 1; i < 65536; i++) print i " enter 0x4 " i;
-	for (i = 1; i < 65536; i++) print i " exit 0x4 " i + 5 }' |
-	spec threads
-survives "$tmp/threads.trace" "65535 threads" report tree ${long:+info folded}
-"$TRACETUI" report --format tsv "$tmp/threads.trace" | grep -q "	65535	0	" ;
-ok $? "threads: 65535 calls"
+# 65535 threads: check-long (thread ids past 16 bits are make check's,
+# above).
+if [ -n "$long" ]; then
+	awk 'BEGIN { print "version 2\nclock wall\nmethod 0x4 a.B c ()V";
+		for (i = 1; i < 65536; i++) print "thread " i " t" i;
+		for (i = 1; i < 65536; i++) print i " enter 0x4 " i;
+		for (i = 1; i < 65536; i++) print i " exit 0x4 " i + 5 }' |
+		spec threads
+	survives "$tmp/threads.trace" "65535 threads" report tree info folded
+	"$TRACETUI" report --format tsv "$tmp/threads.trace" | grep -q "	65535	0	" ;
+	ok $? "threads: 65535 calls"
+fi
 
 awk -v n=$big 'BEGIN { print "version 2\nclock wall\nthread 1 main";
 	for (i = 1; i <= n; i++) printf "method 0x%x m.M%d f ()V\n", i * 4, i;
