@@ -25,13 +25,13 @@
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
 # report's words, tree's columns and rows, every 13th cut of it
 # (check-long: every cut), and its
-# sums as report loads them against its model.  A recording of 100,000
-# distinct callchains it writes (29 MB): report's peak memory is under
+# sums as report loads them against its model.  In check-long, a
+# recording of 100,000 distinct callchains it writes (29 MB): report's peak memory is under
 # one and a half times its size and 8 MB (measured where /usr/bin/time
 # can; not under AddressSanitizer).  One of 1,024 event types and 10,000
 # threads: report, info and tree in 60 MB of address space, and its sums
-# the model's (check-long); one of 100,000 one-sample threads: report
-# in 120 MB.
+# the model's (check-long); in check-long, one of 100,000 one-sample
+# threads: report in 120 MB.
 # - against tests/simpleperf-read.py, a reader of its own written from
 #   the format alone (without python3: skipped): every recording's
 #   frames, from the first sample of any event type whose stack holds
@@ -305,7 +305,9 @@ small_stride=13 replay_stride=41
 replay_cuts 1 $replay_stride "$small" "every ${replay_stride}th cut of the small recording"
 cuts "$small" $small_stride "every ${small_stride}th cut of the small recording is read or refused"
 as_report "$small" "the small recording"
-if /usr/bin/time -f %M true >/dev/null 2>&1 && ! asan_built "$TRACETUI"; then
+# Memory bounds: the 1,024 types in make check, all three in check-long.
+if [ -n "$long" ] && /usr/bin/time -f %M true >/dev/null 2>&1 &&
+	! asan_built "$TRACETUI"; then
 	"$UNIT" --write-distinct "$tmp/distinct.trace" 100000
 	size=$(wc -c <"$tmp/distinct.trace")
 	/usr/bin/time -o "$tmp/peak" -f %M "$TRACETUI" report -f tsv \
@@ -363,17 +365,19 @@ if ! asan_built "$TRACETUI"; then
 	# A thread's sums are handed on when the next thread's samples
 	# begin, its state freed: 100,000 one-sample threads (1.8 MB) are
 	# summed in 120 MB of address space (with every state kept to the
-	# end, 180 MB).
-	"$UNIT" --write-threads "$tmp/threads.trace" 100000 0 1
-	(ulimit -v 120000 2>/dev/null
-		TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" report \
-			-f tsv "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	ok "$([ $rc -eq 0 ] &&
-		grep -qx '(no stack)	100000	100000	100000	100000' "$tmp/out" &&
-		echo 0 || echo 1)" \
-		"100,000 one-sample threads: report in 120 MB (exit $rc)"
-	rm -f "$tmp/threads.trace"
+	# end, 180 MB).  (check-long)
+	if [ -n "$long" ]; then
+		"$UNIT" --write-threads "$tmp/threads.trace" 100000 0 1
+		(ulimit -v 120000 2>/dev/null
+			TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" report \
+				-f tsv "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		ok "$([ $rc -eq 0 ] &&
+			grep -qx '(no stack)	100000	100000	100000	100000' "$tmp/out" &&
+			echo 0 || echo 1)" \
+			"100,000 one-sample threads: report in 120 MB (exit $rc)"
+		rm -f "$tmp/threads.trace"
+	fi
 fi
 run "$TRACETUI" report -f tsv --java-only "$small"
 ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	2	4	2000	4000' &&
