@@ -12,23 +12,26 @@
 # - on the wall clock, tree's thread roots and folded's stacks add up
 #   to report's self_us (tree's roots' samples to its self samples),
 #   with no "(outside any method)" row for the time between a thread's
-#   samples (the first, second and all event types);
+#   samples (the first, second and all event types); this and what
+#   follows of each recording on the first one only outside check-long;
 # - a gzipped recording reads like its gunzipped bytes, whatever the
-#   file is called; every 997th cut (check-long: 97th) is read up to the
+#   file is called; every 49999th cut (check-long: 97th) is read up to the
 #   cut with a warning naming the offset, or refused with one.
 # - loaded as `report` loads it (for its sums: the events summed as they
 #   come, with no model), each event type and with Java frames only, it
 #   gives the model's profile of all threads and of each
-#   (tests/model-equal).
+#   (tests/model-equal; outside check-long, the first type and all the
+#   types with Java frames only).
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
-# report's words, tree's columns and rows, every cut of it, and its
-# sums as report loads them against its model.  A recording of 100,000
-# distinct callchains it writes (29 MB): report's peak memory is under
+# report's words, tree's columns and rows, every 13th cut of it
+# (check-long: every cut), and its
+# sums as report loads them against its model.  In check-long, a
+# recording of 100,000 distinct callchains it writes (29 MB): report's peak memory is under
 # one and a half times its size and 8 MB (measured where /usr/bin/time
 # can; not under AddressSanitizer).  One of 1,024 event types and 10,000
 # threads: report, info and tree in 60 MB of address space, and its sums
-# the model's; one of 100,000 one-sample threads: report, info and
-# tree in 80 MB.
+# the model's (check-long); in check-long, one of 100,000 one-sample
+# threads: report, info and tree in 80 MB.
 # - against tests/simpleperf-read.py, a reader of its own written from
 #   the format alone (without python3: skipped): every recording's
 #   frames, from the first sample of any event type whose stack holds
@@ -36,7 +39,7 @@
 #   without it, equal in number, each edge within a sampling period
 #   (the model places a sample up to a period from its time:
 #   read/simpleperf.c) on the shared recordings and on ones it writes
-#   (check-long: more of them); folded's stacks of every event type are
+#   (one in make check, 16 in check-long); folded's stacks of every event type are
 #   its samples' time in microseconds, line by line within rounding,
 #   and with --clock cpu their samples, report's; at full zoom the call
 #   chart draws a thread's outermost frame as one bar from its first
@@ -90,17 +93,22 @@ cuts() {
 	ok "$bad" "$3"
 }
 
-# as_report FILE WHAT: loaded as report loads it, every event type (the
-# first, the second where there is one, all) with every frame and with
-# Java frames only, FILE's events are summed with no model, to the
-# model's profile of all threads and of each.
+# as_report FILE WHAT [SOME]: loaded as report loads it, every event
+# type (the first, the second where there is one, all) with every frame
+# and with Java frames only, FILE's events are summed with no model, to
+# the model's profile of all threads and of each.  With SOME, outside
+# make check-long: the first type with every frame and all types with
+# Java frames only.
 as_report() {
 	bad=0
 	n=0
 	for k in 0 1 all; do
+		[ -z "${3:-}" ] || [ -n "$long" ] || [ $k != 1 ] || continue
 		[ $k != 1 ] || "$TRACETUI" info --sample-type 1 "$1" \
 			>/dev/null 2>&1 || continue
 		for j in "" java-only; do
+			[ -z "${3:-}" ] || [ -n "$long" ] ||
+				[ "$k$j" = 0 ] || [ "$k$j" = alljava-only ] || continue
 			n=$((n + 1))
 			"$MODEL_EQUAL" 1 "$1" $k $j >"$tmp/me" 2>"$tmp/why"
 			rc=$?
@@ -234,8 +242,8 @@ chart_as_read() {
 RENDER=${RENDER:-${top_builddir:-.}/tests/render}
 [ -x "$RENDER" ] || RENDER=
 if [ -n "$READER" ]; then
-	seeds="1 2 3"
-	[ -z "${TRACETUI_LONG:-}" ] || seeds="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"
+	seeds=1
+	[ -z "$long" ] || seeds="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"
 	for seed in $seeds; do
 		python3 "$READER" write $seed "$tmp/written.trace"
 		frames_as_read "$tmp/written.trace" "a recording of seed $seed"
@@ -289,15 +297,17 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 	printf '%s\n' "$out" | grep -q 'lost: 2 of 7 samples' &&
 	printf '%s\n' "$out" | grep -q 'java *.*framework.jar (2 symbols)' &&
 	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
-# Each cut of the small recording through the fuzz target's checks in
-# one process; through report, every cut in make check-long and every
-# 13th in make check.
-replay_cuts 1 1 "$small" "every cut of the small recording"
-small_stride=13
-[ -z "$long" ] || small_stride=1
+# Every cut of the small recording in make check-long; in make check,
+# every 41st through the fuzz target's checks in one process, and every
+# 13th through report.
+small_stride=13 replay_stride=41
+[ -z "$long" ] || small_stride=1 replay_stride=1
+replay_cuts 1 $replay_stride "$small" "every ${replay_stride}th cut of the small recording"
 cuts "$small" $small_stride "every ${small_stride}th cut of the small recording is read or refused"
 as_report "$small" "the small recording"
-if /usr/bin/time -f %M true >/dev/null 2>&1 && ! asan_built "$TRACETUI"; then
+# Memory bounds: the 1,024 types in make check, all three in check-long.
+if [ -n "$long" ] && /usr/bin/time -f %M true >/dev/null 2>&1 &&
+	! asan_built "$TRACETUI"; then
 	"$UNIT" --write-distinct "$tmp/distinct.trace" 100000
 	size=$(wc -c <"$tmp/distinct.trace")
 	/usr/bin/time -o "$tmp/peak" -f %M "$TRACETUI" report -f tsv \
@@ -341,13 +351,16 @@ if ! asan_built "$TRACETUI"; then
 	done
 	ok $bad "1,024 event types, 10,000 threads: report, info and tree in 60 MB"
 	# summed thread by thread as report loads it: the model's profile
+	# (make check-long: the small recording's as_report is the case of
+	# this kind in make check)
 	bad=0
-	for k in 0 all; do
+	for k in ${long:+0 all}; do
 		"$MODEL_EQUAL" 1 "$tmp/types.trace" $k >"$tmp/me" 2>"$tmp/why" &&
 			[ "$(sed -n 4p "$tmp/me")" = "report summed" ] ||
 			{ bad=$((bad + 1)); diag <"$tmp/why"; }
 	done
-	ok $bad "1,024 event types, 10,000 threads: summed as report loads it, the model's profile"
+	[ -z "$long" ] ||
+		ok $bad "1,024 event types, 10,000 threads: summed as report loads it, the model's profile"
 	rm -f "$tmp/types.trace"
 	# A thread's sums are handed on when the next thread's samples
 	# begin, its state freed, its rows and links packed: 100,000
@@ -355,29 +368,31 @@ if ! asan_built "$TRACETUI"; then
 	# (with every state kept to the end, 180 MB; with their sums as
 	# they grew, 100 MB).  The model settles each thread's calls in
 	# turn too: info and tree in 80 MB (160 MB with every state kept).
-	"$UNIT" --write-threads "$tmp/threads.trace" 100000 0 1
-	(ulimit -v 80000 2>/dev/null
-		TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" report \
-			-f tsv "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	ok "$([ $rc -eq 0 ] &&
-		grep -qx '(no stack)	100000	100000	100000	100000' "$tmp/out" &&
-		echo 0 || echo 1)" \
-		"100,000 one-sample threads: report in 80 MB (exit $rc)"
-	for c in info tree; do
+	if [ -n "$long" ]; then
+		"$UNIT" --write-threads "$tmp/threads.trace" 100000 0 1
 		(ulimit -v 80000 2>/dev/null
-			TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" \
-				$c "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
+			TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" report \
+				-f tsv "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
 		rc=$?
-		case $c in
-		info) grep -q '^calls: *100000 ' "$tmp/out" ;;
-		tree) grep -q '^Total %' "$tmp/out" ;;
-		esac
-		seen=$?
-		ok "$([ $rc -eq 0 ] && [ $seen -eq 0 ] && echo 0 || echo 1)" \
-			"100,000 one-sample threads: $c in 80 MB (exit $rc)"
-	done
-	rm -f "$tmp/threads.trace"
+		ok "$([ $rc -eq 0 ] &&
+			grep -qx '(no stack)	100000	100000	100000	100000' "$tmp/out" &&
+			echo 0 || echo 1)" \
+			"100,000 one-sample threads: report in 80 MB (exit $rc)"
+		for c in info tree; do
+			(ulimit -v 80000 2>/dev/null
+				TRACETUI_TEST_THREADS=0 exec timeout 120 "$TRACETUI" \
+					$c "$tmp/threads.trace") >"$tmp/out" 2>"$tmp/err"
+			rc=$?
+			case $c in
+			info) grep -q '^calls: *100000 ' "$tmp/out" ;;
+			tree) grep -q '^Total %' "$tmp/out" ;;
+			esac
+			seen=$?
+			ok "$([ $rc -eq 0 ] && [ $seen -eq 0 ] && echo 0 || echo 1)" \
+				"100,000 one-sample threads: $c in 80 MB (exit $rc)"
+		done
+		rm -f "$tmp/threads.trace"
+	fi
 fi
 run "$TRACETUI" report -f tsv --java-only "$small"
 ok "$(printf '%s\n' "$out" | grep -qx 'Foo.main	2	4	2000	4000' &&
@@ -447,11 +462,29 @@ if [ -n "$P" ] && [ -d "$P" ]; then
 	ok "$bad" "the $n pprof profiles still read as pprof"
 fi
 
+# info_expected FILE: info's threads and their samples of the first and
+# second event types are expected/FILE.threads*.tsv.
+info_expected() {
+	run "$TRACETUI" info "$1"
+	for k in 0 1; do
+		t=$S/expected/${1##*/}.threads.tsv
+		[ $k -eq 0 ] || t=$S/expected/${1##*/}.threads-event1.tsv
+		[ -f "$t" ] || continue
+		tail -n +2 "$t" | sort >"$tmp/expect"
+		printf '%s\n' "$out" | info_threads $k >"$tmp/got"
+		same "$tmp/expect" "$tmp/got" \
+			"${1##*/}: info's threads and their samples of event type $k"
+	done
+}
+
 S=${SHARED_SIMPLEPERF:-}
 if [ -z "$S" ] || [ ! -d "$S" ]; then
 	done_testing
 	exit 0
 fi
+# Every recording against its expected numbers; the other checks on
+# every recording in make check-long, on the first in make check.
+every=yes
 for f in "$S"/*.trace "$S"/*.trace.gz; do
 	[ -f "$f" ] || continue
 	base=${f##*/}
@@ -465,6 +498,11 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 	same "$tmp/expect" "$tmp/got" \
 		"$base: self and total samples and events of every function ($(wc -l <"$tmp/expect") rows)"
 
+	if [ -z "$every" ]; then
+		info_expected "$f"
+		continue
+	fi
+	[ -n "$long" ] || every=
 	# The wall clock's whole is the samples' time: no row for the time
 	# between a thread's samples, and tree's thread roots and folded's
 	# stacks add up to report's self_us (every type, and all together).
@@ -490,7 +528,7 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 		fi
 	done
 	ok "$bad" "$base: the wall clock holds the samples' time, nothing outside any method; tree's samples are report's"
-	as_report "$f" "$base"
+	as_report "$f" "$base" some
 	if [ -n "$READER" ]; then
 		frames_as_read "$f" "$base"
 		[ -z "$RENDER" ] || chart_as_read "$f" "$base"
@@ -539,16 +577,7 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 		diff "$tmp/listed" "$tmp/viewed" | head -5 | diag
 	fi
 
-	run "$TRACETUI" info "$f"
-	for k in 0 1; do
-		t=$S/expected/$base.threads.tsv
-		[ $k -eq 0 ] || t=$S/expected/$base.threads-event1.tsv
-		[ -f "$t" ] || continue
-		tail -n +2 "$t" | sort >"$tmp/expect"
-		printf '%s\n' "$out" | info_threads $k >"$tmp/got"
-		same "$tmp/expect" "$tmp/got" \
-			"$base: info's threads and their samples of event type $k"
-	done
+	info_expected "$f"
 done
 
 # diff of two recordings: samples and their time, no calls, said so.
@@ -591,8 +620,8 @@ if [ -f "$f" ]; then
 	"$TRACETUI" report -f tsv "$tmp/plain.bin" >"$tmp/plain" 2>/dev/null
 	ok "$([ -s "$tmp/gz" ] && cmp -s "$tmp/gz" "$tmp/plain" &&
 		echo 0 || echo 1)" "gunzipped, under any name, it reads the same"
-	stride=997
-	[ -z "${TRACETUI_LONG:-}" ] || stride=97
+	stride=49999
+	[ -z "$long" ] || stride=97
 	cuts "$tmp/plain.bin" $stride "every ${stride}th cut of a real recording is read or refused"
 fi
 

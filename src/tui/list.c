@@ -2,12 +2,14 @@
  * list: cursor and scroll arithmetic over row indices; nothing here
  * knows what a row is.  Moves are made on positions among the rows
  * shown (the row itself without a filter, its index in `shown` with
- * one) and turned back into rows.
+ * one) and turned back into rows.  The list view's ops and the method
+ * filter are at the end.
  */
 #include "config.h"
 
 #include "tui/list.h"
 
+#include "query/method-name.h"
 #include "util/alloc.h"
 #include "util/pattern.h"
 
@@ -493,4 +495,105 @@ list_keep(struct list *l, const regex_t *re)
 	l->kept = re;
 	list_filter(l, re ? kept_row : NULL, l);
 	return list_visible(l);
+}
+
+void
+list_view_open(struct list_view *lv, const struct app *app,
+               list_row_match_fn *match, void *arg)
+{
+	lv->app = app;
+	list_rows(&lv->list, match, arg);
+}
+
+bool
+list_view_stale(const struct list_view *lv, const struct scope *s)
+{
+	return !lv->built.on || !scope_equal(&lv->built, s);
+}
+
+void
+list_view_built(struct list_view *lv, const struct scope *s)
+{
+	scope_copy(&lv->built, s);
+}
+
+void
+list_view_done(struct list_view *lv)
+{
+	list_done(&lv->list);
+	if (lv->built.on)
+		scope_done(&lv->built);
+}
+
+bool
+list_view_find(void *state, const struct app *app, const regex_t *re, int dir,
+               struct view_ask *ask)
+{
+	struct list_view *lv = state;
+
+	lv->app = app;
+	return list_find(&lv->list, re, dir, &ask->match, &ask->matches);
+}
+
+size_t
+list_view_filter(void *state, const struct app *app, const regex_t *re)
+{
+	struct list_view *lv = state;
+
+	lv->app = app;
+	return list_keep(&lv->list, re);
+}
+
+const struct list *
+list_view_cursor(void *state)
+{
+	const struct list_view *lv = state;
+
+	return &lv->list;
+}
+
+enum view_result
+list_view_mouse(void *state, struct app *app, const struct mouse_event *ev,
+                struct view_ask *ask)
+{
+	struct list_view *lv = state;
+
+	(void)app, (void)ask;
+	return view_click(list_mouse(&lv->list, ev));
+}
+
+bool
+list_method_matches(const struct calltree *tree, uint32_t m, const regex_t *re)
+{
+	char *name = method_full_name(&tree->methods[m]);
+	bool hit = regexec(re, name, 0, NULL, 0) == 0;
+
+	free(name);
+	return hit;
+}
+
+void
+list_methods_set(struct list_methods *lm, const struct calltree *tree,
+                 const regex_t *re)
+{
+	lm->tree = tree;
+	lm->re = re;
+	free(lm->kept);
+	lm->kept = re ? xcalloc(tree->nmethods + 1, 1) : NULL;
+}
+
+bool
+list_methods_keep(struct list_methods *lm, uint32_t m)
+{
+	if (!lm->kept[m])
+		lm->kept[m] = list_method_matches(lm->tree, m, lm->re) ? 2 : 1;
+	return lm->kept[m] == 2;
+}
+
+void
+list_methods_done(struct list_methods *lm)
+{
+	free(lm->kept);
+	lm->kept = NULL;
+	lm->re = NULL;
 }

@@ -12,12 +12,23 @@
  * A filter hides the rows it does not keep: moving, paging and search
  * step over them, and the cursor and top are always kept rows (when any
  * is).  The rows themselves, and their numbers, stay the view's.
+ *
+ * A list view (frames, calls, threads) begins its state with a struct
+ * list_view: its list, the app its rows' matcher reads and the scope
+ * its rows were made for.  list_view_find, list_view_filter and
+ * list_view_cursor (and list_view_mouse, for a view whose rows are all
+ * it draws) are then its view ops as they are, and
+ * list_view_stale says when to make its rows again.  A view that
+ * filters by method (profile, call tree) asks a struct list_methods.
  */
 #ifndef TRACETUI_LIST_H
 #define TRACETUI_LIST_H
 
+#include "model/calltree.h"
+#include "model/scope.h"
 #include "tui/mouse.h"
 #include "tui/request.h"
+#include "tui/views/view.h"
 
 #include <regex.h>
 #include <stdbool.h>
@@ -124,5 +135,63 @@ size_t list_keep(struct list *l, const regex_t *re);
  * shown. */
 bool list_search(struct list *l, int dir, list_match_fn *match, void *arg,
                  struct list_hit *hit);
+
+/* What a list view's state begins with. */
+struct list_view {
+	struct list list;
+	const struct app *app; /* what the rows' matcher reads: set by
+	                          list_view_open and by every op */
+	struct scope built;    /* the scope the rows were made for */
+};
+
+/* At the view's open: rows matched by match (with arg) for search and
+ * filter. */
+void list_view_open(struct list_view *lv, const struct app *app,
+                    list_row_match_fn *match, void *arg);
+/* True when the rows were made for another scope than s (or none):
+ * the view makes them again, and calls list_view_built. */
+bool list_view_stale(const struct list_view *lv, const struct scope *s);
+/* The rows are now those of scope s. */
+void list_view_built(struct list_view *lv, const struct scope *s);
+/* Release the list and the scope. */
+void list_view_done(struct list_view *lv);
+/* What a list's answer to a mouse event is for the app. */
+static inline enum view_result
+view_click(enum list_click r)
+{
+	return r == LIST_AGAIN   ? VIEW_AGAIN
+	       : r == LIST_MOVED ? VIEW_DONE
+	                         : VIEW_UNHANDLED;
+}
+
+/* The view ops `find`, `filter`, `cursor` and `mouse` of a list view
+ * whose state begins with a struct list_view. */
+bool list_view_find(void *state, const struct app *app, const regex_t *re,
+                    int dir, struct view_ask *ask);
+size_t list_view_filter(void *state, const struct app *app, const regex_t *re);
+const struct list *list_view_cursor(void *state);
+enum view_result list_view_mouse(void *state, struct app *app,
+                                 const struct mouse_event *ev,
+                                 struct view_ask *ask);
+
+/* Whether the full name of tree's method m matches re. */
+bool list_method_matches(const struct calltree *tree, uint32_t m,
+                         const regex_t *re);
+
+/* Which methods a filter keeps, each method's name matched once (a
+ * filter asks every row, and rows share methods). */
+struct list_methods {
+	const struct calltree *tree;
+	const regex_t *re;   /* NULL: no filter */
+	unsigned char *kept; /* by method: 0 not asked yet, 1 no, 2 yes */
+};
+
+/* Filter by re (NULL: none) the methods of tree, none asked yet. */
+void list_methods_set(struct list_methods *lm, const struct calltree *tree,
+                      const regex_t *re);
+/* True when method m's full name matches the filter. */
+bool list_methods_keep(struct list_methods *lm, uint32_t m);
+/* Release what the filter holds. */
+void list_methods_done(struct list_methods *lm);
 
 #endif

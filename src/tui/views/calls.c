@@ -30,14 +30,12 @@ struct call_row {
 };
 
 struct calls_view {
-	uint32_t method; /* whose calls; CALL_NONE: none selected */
+	struct list_view lv; /* first: the list view's ops take the state */
+	uint32_t method;     /* whose calls; CALL_NONE: none selected */
 	struct call_row *rows;
 	uint32_t *order;
 	size_t count;
 	enum calls_sort sort;
-	struct list list;
-	const struct app *app; /* for the rows' matcher */
-	struct scope built;    /* the scope the rows are of */
 	/* The rows are the app's call set of this serial (a finding's
 	 * calls, of several methods), not the method's. */
 	bool of_set;
@@ -91,8 +89,8 @@ sort_rows(struct calls_view *v)
 	if (v->count > 1)
 		qsort_r(v->order, v->count, sizeof(*v->order), row_cmp, v);
 	/* The filter's rows are places in the order: asked again. */
-	list_set_count(&v->list, v->count);
-	list_reset(&v->list);
+	list_set_count(&v->lv.list, v->count);
+	list_reset(&v->lv.list);
 }
 
 /* The calls of the selected method in the app's scope, found again;
@@ -109,8 +107,8 @@ build(struct calls_view *v, const struct app *app)
 
 	if (app->sel.call != CALL_NONE)
 		keep = app->sel.call;
-	else if (v->method == app->sel.method && v->list.cursor < v->count)
-		keep = v->rows[v->order[v->list.cursor]].call;
+	else if (v->method == app->sel.method && v->lv.list.cursor < v->count)
+		keep = v->rows[v->order[v->lv.list.cursor]].call;
 
 	free(v->rows);
 	free(v->order);
@@ -159,14 +157,14 @@ build(struct calls_view *v, const struct app *app)
 		}
 	}
 	scope_span_done(&span);
-	scope_copy(&v->built, &app->scope);
+	list_view_built(&v->lv, &app->scope);
 	v->order = xcalloc(v->count + 1, sizeof(*v->order));
 	for (i = 0; i < v->count; i++)
 		v->order[i] = (uint32_t)i;
 	sort_rows(v);
 	for (i = 0; keep != CALL_NONE && i < v->count; i++)
 		if (v->rows[v->order[i]].call == keep)
-			list_select(&v->list, i);
+			list_select(&v->lv.list, i);
 }
 
 static list_row_match_fn row_matches;
@@ -176,8 +174,7 @@ calls_open(struct app *app)
 {
 	struct calls_view *v = xcalloc(1, sizeof(*v));
 
-	v->app = app;
-	list_rows(&v->list, row_matches, v);
+	list_view_open(&v->lv, app, row_matches, v);
 	build(v, app);
 	return v;
 }
@@ -189,16 +186,14 @@ calls_close(void *state)
 
 	free(v->rows);
 	free(v->order);
-	list_done(&v->list);
-	if (v->built.on)
-		scope_done(&v->built);
+	list_view_done(&v->lv);
 	free(v);
 }
 
 static const struct call_row *
 current(const struct calls_view *v)
 {
-	return v->count ? &v->rows[v->order[v->list.cursor]] : NULL;
+	return v->count ? &v->rows[v->order[v->lv.list.cursor]] : NULL;
 }
 
 static char *
@@ -304,8 +299,8 @@ lay_out(const struct calls_view *v, struct app *app, const struct canvas *c,
 	}
 	cols[CC_THREAD].min = THREAD_MIN;
 	cols[CC_CALLER].min = CALLER_MIN;
-	for (y = 0, row = v->list.top; y < body && row < v->count;
-	     y++, row = list_next(&v->list, row)) {
+	for (y = 0, row = v->lv.list.top; y < body && row < v->count;
+	     y++, row = list_next(&v->lv.list, row)) {
 		const struct call_row *r = &v->rows[v->order[row]];
 		char *t;
 		int w = (int)text_width(app->tree->threads[r->thread].name);
@@ -339,7 +334,7 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 
 	if (stale(v, app))
 		build(v, app);
-	list_layout(&v->list, body > 0 ? (size_t)body : 0);
+	list_layout(&v->lv.list, body > 0 ? (size_t)body : 0);
 	lay_out(v, app, c, cols, body);
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0; i < CC_COUNT; i++) {
@@ -366,12 +361,12 @@ calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		            ROLE_NORMAL);
 		return;
 	}
-	v->list.y = top + 1;
-	for (y = 0, row = v->list.top; y < body && row < v->count;
-	     y++, row = list_next(&v->list, row)) {
+	v->lv.list.y = top + 1;
+	for (y = 0, row = v->lv.list.top; y < body && row < v->count;
+	     y++, row = list_next(&v->lv.list, row)) {
 		const struct call_row *r = &v->rows[v->order[row]];
 		enum role role =
-		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
+		        row == v->lv.list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
 		int ry = top + 1 + y;
 		char *fit;
 
@@ -424,7 +419,7 @@ calls_handle(void *state, const struct app *app, enum request req,
 	struct calls_view *v = state;
 	static const char *const sorts[] = {"wall time", "cpu time", "start"};
 
-	if (list_move(&v->list, req))
+	if (list_move(&v->lv.list, req))
 		return VIEW_DONE;
 	switch (req) {
 	case REQ_BACK_OUT:
@@ -456,16 +451,6 @@ calls_handle(void *state, const struct app *app, enum request req,
 	}
 }
 
-static enum view_result
-calls_mouse(void *state, struct app *app, const struct mouse_event *ev,
-            struct view_ask *ask)
-{
-	struct calls_view *v = state;
-
-	(void)app, (void)ask;
-	return view_click(list_mouse(&v->list, ev));
-}
-
 /* Whether the call on row matches re: its thread's name or its
  * caller's full name. */
 static bool
@@ -476,31 +461,13 @@ row_matches(size_t row, const regex_t *re, void *arg)
 	char *caller;
 	bool hit;
 
-	if (regexec(re, v->app->tree->threads[r->thread].name, 0, NULL, 0) == 0)
+	if (regexec(re, v->lv.app->tree->threads[r->thread].name, 0, NULL, 0) ==
+	    0)
 		return true;
-	caller = caller_name(v->app, r, true);
+	caller = caller_name(v->lv.app, r, true);
 	hit = regexec(re, caller, 0, NULL, 0) == 0;
 	free(caller);
 	return hit;
-}
-
-static bool
-calls_find(void *state, const struct app *app, const regex_t *re, int dir,
-           struct view_ask *ask)
-{
-	struct calls_view *v = state;
-
-	v->app = app;
-	return list_find(&v->list, re, dir, &ask->match, &ask->matches);
-}
-
-static size_t
-calls_filter(void *state, const struct app *app, const regex_t *re)
-{
-	struct calls_view *v = state;
-
-	v->app = app;
-	return list_keep(&v->list, re);
 }
 
 static void
@@ -508,11 +475,11 @@ calls_refresh(void *state, struct app *app)
 {
 	struct calls_view *v = state;
 
-	v->app = app;
+	v->lv.app = app;
 	/* The model stays while the view lives: the same method and scope,
 	 * the same rows (a pass over every call on a large trace). */
 	if (!stale(v, app) &&
-	    (v->of_set || scope_equal(&v->built, &app->scope)))
+	    (v->of_set || !list_view_stale(&v->lv, &app->scope)))
 		return;
 	build(v, app);
 }
@@ -585,8 +552,8 @@ calls_rows(void *state, struct app *app)
 	struct table *t = table_new(5, v->of_set ? set_names : names, kinds);
 	size_t row;
 
-	for (row = list_first(&v->list); row < v->count;
-	     row = list_next(&v->list, row)) {
+	for (row = list_first(&v->lv.list); row < v->count;
+	     row = list_next(&v->lv.list, row)) {
 		const struct call_row *r = &v->rows[v->order[row]];
 		char *caller = row_name(v, app, r, true);
 
@@ -601,17 +568,8 @@ calls_rows(void *state, struct app *app)
 	return t;
 }
 
-/* The list whose cursor the status line places. */
-static const struct list *
-calls_cursor(void *state)
-{
-	const struct calls_view *v = state;
-
-	return &v->list;
-}
-
 const struct view_ops view_calls_ops = {
-        .cursor = calls_cursor,
+        .cursor = list_view_cursor,
         .name = "Calls",
         .hints = "Enter:chart  s:sort",
         .needs_calls = true,
@@ -619,9 +577,9 @@ const struct view_ops view_calls_ops = {
         .close = calls_close,
         .draw = calls_draw,
         .handle = calls_handle,
-        .find = calls_find,
-        .mouse = calls_mouse,
-        .filter = calls_filter,
+        .find = list_view_find,
+        .mouse = list_view_mouse,
+        .filter = list_view_filter,
         .refresh = calls_refresh,
         .selection = calls_selection,
         .status = calls_status,

@@ -131,10 +131,8 @@ struct calltree_view {
 	bool seconds[TCOL_COUNT];
 	unsigned search_serial; /* the pattern whose matches were opened */
 	char note[160];         /* the status line until the next request */
-	/* The filter (NULL: none) and by method whether its full name
-	 * matches it: 0 not asked yet, 1 no, 2 yes. */
-	const regex_t *filter;
-	unsigned char *kept;
+	/* The methods the filter keeps. */
+	struct list_methods kept;
 };
 
 static const struct callpath *
@@ -1368,15 +1366,8 @@ row_matches(size_t r, void *arg)
 	void **a = arg;
 	const struct calltree_view *v = a[0];
 	uint32_t m = row_method(v, r);
-	char *name;
-	bool hit;
 
-	if (m == CALL_NONE)
-		return false;
-	name = method_full_name(&v->tree->methods[m]);
-	hit = regexec(a[1], name, 0, NULL, 0) == 0;
-	free(name);
-	return hit;
+	return m != CALL_NONE && list_method_matches(v->tree, m, a[1]);
 }
 
 static bool
@@ -1408,15 +1399,7 @@ row_kept(size_t r, void *arg)
 	struct calltree_view *v = arg;
 	uint32_t m = row_method(v, r);
 
-	if (m == CALL_NONE)
-		return false;
-	if (!v->kept[m]) {
-		char *name = method_full_name(&v->tree->methods[m]);
-
-		v->kept[m] = regexec(v->filter, name, 0, NULL, 0) == 0 ? 2 : 1;
-		free(name);
-	}
-	return v->kept[m] == 2;
+	return m != CALL_NONE && list_methods_keep(&v->kept, m);
 }
 
 static size_t
@@ -1425,9 +1408,7 @@ calltree_filter(void *state, const struct app *app, const regex_t *re)
 	struct calltree_view *v = state;
 
 	(void)app;
-	v->filter = re;
-	free(v->kept);
-	v->kept = re ? xcalloc(v->tree->nmethods + 1, 1) : NULL;
+	list_methods_set(&v->kept, v->tree, re);
 	/* The paths to the matches open, as for a search. */
 	if (re && v->nrows)
 		reveal(v, re);
@@ -1443,6 +1424,7 @@ calltree_take_model(void *state, struct app *app)
 	struct calltree_view *v = state;
 
 	v->tree = app->tree;
+	v->kept.tree = app->tree;
 }
 
 static char *
@@ -1527,7 +1509,7 @@ calltree_close(void *state)
 	trees_drop(&v->cur);
 	trees_drop(&v->whole);
 	free(v->rows);
-	free(v->kept);
+	list_methods_done(&v->kept);
 	free(v->path);
 	list_done(&v->list);
 	scope_done(&v->seen);

@@ -21,15 +21,13 @@
 #include <string.h>
 
 struct frames_view {
+	struct list_view lv; /* first: the list view's ops take the state */
 	struct frames fr;
 	struct frame_summary sum;
 	uint32_t *order; /* frames in the view's order */
-	struct list list;
 	bool by_start;
 	int hot;   /* 0: the frame; k: its k-th hot method */
 	int hot_x; /* the screen column of the hot methods at the last draw */
-	const struct app *app; /* for the rows' matcher */
-	struct scope built;    /* the scope the frames are of */
 };
 
 struct sort_ctx {
@@ -61,7 +59,7 @@ sort_frames(struct frames_view *v)
 		qsort_r(v->order, v->fr.count, sizeof(*v->order), frame_cmp,
 		        &s);
 	/* The filter's rows are places in the order: asked again. */
-	list_set_count(&v->list, v->fr.count);
+	list_set_count(&v->lv.list, v->fr.count);
 }
 
 /* The frames of the app's scope, found again; the cursor stays on its
@@ -74,8 +72,8 @@ build(struct frames_view *v, struct app *app)
 	bool *is_frame;
 	size_t i;
 
-	if (v->fr.count && v->list.cursor < v->fr.count)
-		call = v->fr.frames[v->order[v->list.cursor]].call;
+	if (v->fr.count && v->lv.list.cursor < v->fr.count)
+		call = v->fr.frames[v->order[v->lv.list.cursor]].call;
 	frames_done(&v->fr);
 	free(v->order);
 	is_frame =
@@ -88,15 +86,15 @@ build(struct frames_view *v, struct app *app)
 	                    : frames_budget_of_rate(FRAMES_DEFAULT_HZ));
 	free(is_frame);
 	frames_summarize(&v->fr, 0, v->fr.count, &v->sum);
-	scope_copy(&v->built, &app->scope);
+	list_view_built(&v->lv, &app->scope);
 	v->order = xcalloc(v->fr.count + 1, sizeof(*v->order));
 	for (i = 0; i < v->fr.count; i++)
 		v->order[i] = (uint32_t)i;
 	sort_frames(v);
-	list_reset(&v->list);
+	list_reset(&v->lv.list);
 	for (i = 0; call != CALL_NONE && i < v->fr.count; i++)
 		if (v->fr.frames[v->order[i]].call == call)
-			list_select(&v->list, i);
+			list_select(&v->lv.list, i);
 	v->hot = 0;
 }
 
@@ -107,8 +105,7 @@ fv_open(struct app *app)
 {
 	struct frames_view *v = xcalloc(1, sizeof(*v));
 
-	v->app = app;
-	list_rows(&v->list, row_matches, v);
+	list_view_open(&v->lv, app, row_matches, v);
 	build(v, app);
 	return v;
 }
@@ -120,16 +117,14 @@ fv_close(void *state)
 
 	frames_done(&v->fr);
 	free(v->order);
-	list_done(&v->list);
-	if (v->built.on)
-		scope_done(&v->built);
+	list_view_done(&v->lv);
 	free(v);
 }
 
 static const struct drawn_frame *
 current(const struct frames_view *v)
 {
-	return v->fr.count ? &v->fr.frames[v->order[v->list.cursor]] : NULL;
+	return v->fr.count ? &v->fr.frames[v->order[v->lv.list.cursor]] : NULL;
 }
 
 static char *
@@ -276,8 +271,8 @@ lay_out(struct frames_view *v, const struct app *app, const struct canvas *c,
 	cols[FC_THREAD].min = THREAD_MIN;
 	cols[FC_BAR].want = c->width >= 160 ? 24 : 12;
 	cols[FC_HOT].min = HOT_MIN;
-	for (y = 0, row = v->list.top; y < body && row < v->fr.count;
-	     y++, row = list_next(&v->list, row)) {
+	for (y = 0, row = v->lv.list.top; y < body && row < v->fr.count;
+	     y++, row = list_next(&v->lv.list, row)) {
 		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
 		int hot = -2, w;
 
@@ -332,7 +327,7 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	height -= lines;
 	body = height - 1;
 	if (body > 0)
-		list_layout(&v->list, (size_t)body);
+		list_layout(&v->lv.list, (size_t)body);
 	lay_out(v, app, c, cols, heads, body);
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
 	for (i = 0; i < FC_COUNT; i++) {
@@ -362,14 +357,14 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		            ROLE_NORMAL);
 		return;
 	}
-	v->list.y = top + 1;
-	for (y = 0, row = v->list.top; y < body && row < v->fr.count;
-	     y++, row = list_next(&v->list, row)) {
+	v->lv.list.y = top + 1;
+	for (y = 0, row = v->lv.list.top; y < body && row < v->fr.count;
+	     y++, row = list_next(&v->lv.list, row)) {
 		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
 		bool slow = frames_slow(&v->fr, f);
 		bool frozen = frames_frozen(&v->fr, f);
 		enum role role =
-		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
+		        row == v->lv.list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
 		int ry = top + 1 + y;
 
 		if (role == ROLE_CURSOR)
@@ -477,7 +472,7 @@ fv_handle(void *state, const struct app *app, enum request req,
 	struct frames_view *v = state;
 	const struct drawn_frame *f;
 
-	if (list_move(&v->list, req)) {
+	if (list_move(&v->lv.list, req)) {
 		v->hot = 0;
 		return VIEW_DONE;
 	}
@@ -487,7 +482,7 @@ fv_handle(void *state, const struct app *app, enum request req,
 	case REQ_SORT_REVERSE:
 		v->by_start = !v->by_start;
 		sort_frames(v);
-		list_reset(&v->list);
+		list_reset(&v->lv.list);
 		v->hot = 0;
 		snprintf(ask->message, sizeof(ask->message), "frames by %s",
 		         v->by_start ? "start" : "length");
@@ -514,9 +509,9 @@ fv_mouse(void *state, struct app *app, const struct mouse_event *ev,
          struct view_ask *ask)
 {
 	struct frames_view *v = state;
-	size_t was = v->list.cursor;
+	size_t was = v->lv.list.cursor;
 	int was_hot = v->hot;
-	enum list_click r = list_mouse(&v->list, ev);
+	enum list_click r = list_mouse(&v->lv.list, ev);
 	const struct drawn_frame *f = current(v);
 
 	(void)app, (void)ask;
@@ -524,7 +519,7 @@ fv_mouse(void *state, struct app *app, const struct mouse_event *ev,
 		return VIEW_UNHANDLED;
 	if (ev->kind == MOUSE_PRESS && ev->button == 0 && f)
 		v->hot = ev->x >= v->hot_x && f->hot[0] != CALL_NONE ? 1 : 0;
-	if (r == LIST_AGAIN && v->hot == was_hot && v->list.cursor == was)
+	if (r == LIST_AGAIN && v->hot == was_hot && v->lv.list.cursor == was)
 		return VIEW_AGAIN;
 	return VIEW_DONE;
 }
@@ -535,18 +530,14 @@ static bool
 row_matches(size_t row, const regex_t *re, void *arg)
 {
 	const struct frames_view *v = arg;
-	const struct app *app = v->app;
+	const struct app *app = v->lv.app;
 	const struct drawn_frame *f = &v->fr.frames[v->order[row]];
 	bool hit = regexec(re, app->tree->threads[f->thread].name, 0, NULL,
 	                   0) == 0;
 	int k;
 
-	for (k = 0; !hit && k < FRAME_HOT && f->hot[k] != CALL_NONE; k++) {
-		char *name = method_full_name(&app->tree->methods[f->hot[k]]);
-
-		hit = regexec(re, name, 0, NULL, 0) == 0;
-		free(name);
-	}
+	for (k = 0; !hit && k < FRAME_HOT && f->hot[k] != CALL_NONE; k++)
+		hit = list_method_matches(app->tree, f->hot[k], re);
 	return hit;
 }
 
@@ -556,20 +547,10 @@ fv_find(void *state, const struct app *app, const regex_t *re, int dir,
 {
 	struct frames_view *v = state;
 
-	v->app = app;
-	if (!list_find(&v->list, re, dir, &ask->match, &ask->matches))
+	if (!list_view_find(v, app, re, dir, ask))
 		return false;
 	v->hot = 0;
 	return true;
-}
-
-static size_t
-fv_filter(void *state, const struct app *app, const regex_t *re)
-{
-	struct frames_view *v = state;
-
-	v->app = app;
-	return list_keep(&v->list, re);
 }
 
 static void
@@ -577,10 +558,10 @@ fv_refresh(void *state, struct app *app)
 {
 	struct frames_view *v = state;
 
-	v->app = app;
+	v->lv.app = app;
 	/* The model stays while the view lives: the same scope, the same
 	 * frames (a pass over every call on a large trace). */
-	if (scope_equal(&v->built, &app->scope))
+	if (!list_view_stale(&v->lv, &app->scope))
 		return;
 	build(v, app);
 }
@@ -594,7 +575,7 @@ fv_selection(void *state)
 	if (!f)
 		return CALL_NONE;
 	return v->hot ? f->hot[v->hot - 1]
-	              : calltree_method(v->app->tree, f->call);
+	              : calltree_method(v->lv.app->tree, f->call);
 }
 
 static char *
@@ -666,8 +647,8 @@ fv_rows(void *state, struct app *app)
 	size_t row;
 	int k;
 
-	for (row = list_first(&v->list); row < v->fr.count;
-	     row = list_next(&v->list, row)) {
+	for (row = list_first(&v->lv.list); row < v->fr.count;
+	     row = list_next(&v->lv.list, row)) {
 		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
 
 		table_row(t);
@@ -696,17 +677,8 @@ fv_rows(void *state, struct app *app)
 	return t;
 }
 
-/* The list whose cursor the status line places. */
-static const struct list *
-fv_cursor(void *state)
-{
-	const struct frames_view *v = state;
-
-	return &v->list;
-}
-
 const struct view_ops view_frames_ops = {
-        .cursor = fv_cursor,
+        .cursor = list_view_cursor,
         .name = "Frames",
         .hints = "Enter:chart  l:hot method  s:by length/start",
         .needs_calls = true,
@@ -716,7 +688,7 @@ const struct view_ops view_frames_ops = {
         .handle = fv_handle,
         .find = fv_find,
         .mouse = fv_mouse,
-        .filter = fv_filter,
+        .filter = list_view_filter,
         .refresh = fv_refresh,
         .selection = fv_selection,
         .status = fv_status,

@@ -87,12 +87,10 @@ struct profile_view {
 	size_t nrows, rows_cap;
 	struct list list;  /* over rows */
 	uint32_t selected; /* the method this view last selected */
-	/* The filter (NULL: none), the model it names, and by method
-	 * whether the full name matches it: 0 not asked yet, 1 no, 2 yes. */
-	const regex_t *filter;
-	const struct calltree *filter_tree;
+	/* The methods the filter keeps, and the app its rows of a method
+	 * gone from the base name. */
+	struct list_methods kept;
 	const struct app *filter_app;
-	unsigned char *kept;
 };
 
 static void
@@ -508,7 +506,7 @@ profile_close(void *state)
 	free(v->open);
 	free(v->order);
 	free(v->rows);
-	free(v->kept);
+	list_methods_done(&v->kept);
 	list_done(&v->list);
 	free(v);
 }
@@ -1154,15 +1152,9 @@ row_matches(size_t row, void *arg)
 	const struct profile_view *v = a[0];
 	const struct app *app = a[1];
 	const regex_t *re = a[2];
-	char *name;
-	bool hit;
 
-	if (v->rows[row].kind != ROW_METHOD)
-		return false;
-	name = method_full_name(&app->tree->methods[v->rows[row].method]);
-	hit = regexec(re, name, 0, NULL, 0) == 0;
-	free(name);
-	return hit;
+	return v->rows[row].kind == ROW_METHOD &&
+	       list_method_matches(app->tree, v->rows[row].method, re);
 }
 
 static bool
@@ -1192,18 +1184,12 @@ row_kept(size_t row, void *arg)
 	if (v->rows[row].kind == ROW_GONE) {
 		char *name = entry_name(v->filter_app,
 		                        v_gone(&v->rows[row], v->filter_app));
-		bool hit = regexec(v->filter, name, 0, NULL, 0) == 0;
+		bool hit = regexec(v->kept.re, name, 0, NULL, 0) == 0;
 
 		free(name);
 		return hit;
 	}
-	if (!v->kept[m]) {
-		char *name = method_full_name(&v->filter_tree->methods[m]);
-
-		v->kept[m] = regexec(v->filter, name, 0, NULL, 0) == 0 ? 2 : 1;
-		free(name);
-	}
-	return v->kept[m] == 2;
+	return list_methods_keep(&v->kept, m);
 }
 
 static size_t
@@ -1211,11 +1197,8 @@ profile_filter(void *state, const struct app *app, const regex_t *re)
 {
 	struct profile_view *v = state;
 
-	v->filter = re;
-	v->filter_tree = app->tree;
+	list_methods_set(&v->kept, app->tree, re);
 	v->filter_app = app;
-	free(v->kept);
-	v->kept = re ? xcalloc(app->tree->nmethods + 1, 1) : NULL;
 	list_filter(&v->list, re ? row_kept : NULL, v);
 	select_cursor(v);
 	return list_visible(&v->list);

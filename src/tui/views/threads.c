@@ -31,20 +31,18 @@ static const char *const titles[TCOL_COUNT] = {"Name", "Tid", "Calls",
                                                "Wall ms", "Cpu ms"};
 
 struct threads_view {
+	struct list_view lv; /* first: the list view's ops take the state */
 	uint32_t *order;
 	size_t count;
 	bool *tagged;
 	size_t ntagged;
 	enum thread_column sort;
 	bool ascending;
-	struct list list;       /* over order */
 	int widths[TCOL_COUNT]; /* of the columns after the name's, sized
 	                           to their widest cell (size_columns) */
 	int name_want;          /* the widest thread name */
 	/* The columns as the last draw laid them out, after the box. */
 	struct column lay[TCOL_COUNT];
-	/* The model the rows' matcher reads. */
-	const struct calltree *tree;
 };
 
 /* Whether tree is a sampled profile (pprof, hprof's counts, simpleperf),
@@ -119,8 +117,8 @@ sort_threads(struct threads_view *v, const struct app *app)
 
 	qsort_r(v->order, v->count, sizeof(*v->order), thread_cmp, &ctx);
 	/* The filter's rows are places in the order: asked again. */
-	list_set_count(&v->list, v->count);
-	list_reset(&v->list);
+	list_set_count(&v->lv.list, v->count);
+	list_reset(&v->lv.list);
 }
 
 static void
@@ -130,7 +128,7 @@ threads_close(void *state)
 
 	free(v->order);
 	free(v->tagged);
-	list_done(&v->list);
+	list_view_done(&v->lv);
 	free(v);
 }
 
@@ -213,10 +211,9 @@ threads_open(struct app *app)
 	v->tagged = xcalloc(v->count + 1, sizeof(*v->tagged));
 	for (t = 0; t < v->count; t++)
 		v->order[t] = (uint32_t)t;
-	v->tree = app->tree;
-	list_rows(&v->list, row_matches, v);
+	list_view_open(&v->lv, app, row_matches, v);
 	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
-	list_set_count(&v->list, v->count);
+	list_set_count(&v->lv.list, v->count);
 	sort_threads(v, app);
 	size_columns(v, app->tree);
 	return v;
@@ -278,10 +275,10 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 			                  ROLE_HEADER);
 		free(t);
 	}
-	list_layout(&v->list, body > 0 ? (size_t)body : 0);
-	v->list.y = top + 1;
-	for (y = 0, row = v->list.top; y < body && row < v->count;
-	     y++, row = list_next(&v->list, row)) {
+	list_layout(&v->lv.list, body > 0 ? (size_t)body : 0);
+	v->lv.list.y = top + 1;
+	for (y = 0, row = v->lv.list.top; y < body && row < v->count;
+	     y++, row = list_next(&v->lv.list, row)) {
 		uint32_t t = v->order[row];
 		int ry = top + 1 + y;
 		enum role role = v->tagged[t] ? ROLE_TAGGED : ROLE_NORMAL;
@@ -301,7 +298,7 @@ threads_draw(void *state, struct app *app, struct canvas *c, int top,
 			canvas_text_right(c, v->lay[i].x, ry, v->lay[i].width,
 			                  buf, role);
 		}
-		if (row == v->list.cursor)
+		if (row == v->lv.list.cursor)
 			canvas_set_role(c, 0, ry, c->width, ROLE_CURSOR);
 	}
 }
@@ -320,7 +317,7 @@ ask_scope(const struct threads_view *v, const struct app *app,
 			if (v->tagged[t])
 				scope_add(&ask->scope, t);
 	} else if (v->count) {
-		scope_add(&ask->scope, v->order[v->list.cursor]);
+		scope_add(&ask->scope, v->order[v->lv.list.cursor]);
 	}
 	ask->set_scope = true;
 	ask->jump = APP_VIEW_PROFILE;
@@ -378,7 +375,7 @@ threads_handle(void *state, const struct app *app, enum request req,
 {
 	struct threads_view *v = state;
 
-	if (list_move(&v->list, req))
+	if (list_move(&v->lv.list, req))
 		return VIEW_DONE;
 	switch (req) {
 	case REQ_SORT_NEXT:
@@ -395,11 +392,11 @@ threads_handle(void *state, const struct app *app, enum request req,
 		return VIEW_DONE;
 	case REQ_TAG:
 		if (v->count) {
-			uint32_t t = v->order[v->list.cursor];
+			uint32_t t = v->order[v->lv.list.cursor];
 
 			v->tagged[t] = !v->tagged[t];
 			v->ntagged += v->tagged[t] ? 1 : -1;
-			list_move(&v->list, REQ_MOVE_DOWN);
+			list_move(&v->lv.list, REQ_MOVE_DOWN);
 		}
 		return VIEW_DONE;
 	case REQ_ENTER:
@@ -426,7 +423,7 @@ threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
 	bool press = ev->kind == MOUSE_PRESS && ev->button == 0;
 	enum list_click r;
 
-	if (press && ev->y == v->list.y - 1) {
+	if (press && ev->y == v->lv.list.y - 1) {
 		int col = column_at(v, ev->x);
 
 		if (col < 0)
@@ -434,10 +431,10 @@ threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
 		sort_by(v, app, (enum thread_column)col);
 		return VIEW_DONE;
 	}
-	r = list_mouse(&v->list, ev);
+	r = list_mouse(&v->lv.list, ev);
 	/* The box before a name takes the thread in or out of the scope. */
 	if (press && ev->x < 3 && r != LIST_MISSED) {
-		ask_toggle(app, v->order[v->list.cursor], ask);
+		ask_toggle(app, v->order[v->lv.list.cursor], ask);
 		return VIEW_DONE;
 	}
 	return view_click(r);
@@ -449,18 +446,8 @@ row_matches(size_t row, const regex_t *re, void *arg)
 {
 	const struct threads_view *v = arg;
 
-	return regexec(re, v->tree->threads[v->order[row]].name, 0, NULL, 0) ==
-	       0;
-}
-
-static bool
-threads_find(void *state, const struct app *app, const regex_t *re, int dir,
-             struct view_ask *ask)
-{
-	struct threads_view *v = state;
-
-	v->tree = app->tree;
-	return list_find(&v->list, re, dir, &ask->match, &ask->matches);
+	return regexec(re, v->lv.app->tree->threads[v->order[row]].name, 0,
+	               NULL, 0) == 0;
 }
 
 static void
@@ -468,17 +455,8 @@ threads_take_model(void *state, struct app *app)
 {
 	struct threads_view *v = state;
 
-	v->tree = app->tree;
+	v->lv.app = app;
 	size_columns(v, app->tree);
-}
-
-static size_t
-threads_filter(void *state, const struct app *app, const regex_t *re)
-{
-	struct threads_view *v = state;
-
-	v->tree = app->tree;
-	return list_keep(&v->list, re);
 }
 
 static char *
@@ -489,7 +467,7 @@ threads_status(void *state, struct app *app)
 
 	if (!v->count)
 		return NULL;
-	t = &app->tree->threads[v->order[v->list.cursor]];
+	t = &app->tree->threads[v->order[v->lv.list.cursor]];
 	return xasprintf("%s (tid %u): %llu events, max depth %u%s%s", t->name,
 	                 t->tid, (unsigned long long)t->nevents, t->max_depth,
 	                 v->ntagged ? "; tagged: " : "",
@@ -515,8 +493,8 @@ threads_rows(void *state, struct app *app)
 			kinds[i + 1] = TABLE_NUMBER;
 	}
 	t = table_new(TCOL_COUNT + 1, names, kinds);
-	for (row = list_first(&v->list); row < v->count;
-	     row = list_next(&v->list, row)) {
+	for (row = list_first(&v->lv.list); row < v->count;
+	     row = list_next(&v->lv.list, row)) {
 		uint32_t th = v->order[row];
 
 		table_row(t);
@@ -530,17 +508,8 @@ threads_rows(void *state, struct app *app)
 	return t;
 }
 
-/* The list whose cursor the status line places. */
-static const struct list *
-threads_cursor(void *state)
-{
-	const struct threads_view *v = state;
-
-	return &v->list;
-}
-
 const struct view_ops view_threads_ops = {
-        .cursor = threads_cursor,
+        .cursor = list_view_cursor,
         .name = "Threads",
         .hints = "Enter:scope  Space:tag  a:all  s/S:sort",
         .open = threads_open,
@@ -548,9 +517,9 @@ const struct view_ops view_threads_ops = {
         .draw = threads_draw,
         .status = threads_status,
         .handle = threads_handle,
-        .find = threads_find,
+        .find = list_view_find,
         .mouse = threads_mouse,
-        .filter = threads_filter,
+        .filter = list_view_filter,
         .take_model = threads_take_model,
         .rows = threads_rows,
 };

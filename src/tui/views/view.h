@@ -18,7 +18,6 @@
 #include "model/scope.h"
 #include "text/table.h"
 #include "tui/canvas.h"
-#include "tui/list.h"
 #include "tui/mouse.h"
 #include "tui/request.h"
 
@@ -28,6 +27,7 @@
 #include <stdint.h>
 
 struct app;
+struct list; /* tui/list.h */
 
 /* V(ID, name, request that shows it): every view, in the order Tab
  * cycles through them; view ID is APP_VIEW_ID and its operations are
@@ -160,15 +160,6 @@ struct view_ops {
 	size_t (*write)(void *state, struct app *app, FILE *out,
 	                enum table_format format);
 };
-
-/* What a list's answer to a mouse event is for the app. */
-static inline enum view_result
-view_click(enum list_click r)
-{
-	return r == LIST_AGAIN   ? VIEW_AGAIN
-	       : r == LIST_MOVED ? VIEW_DONE
-	                         : VIEW_UNHANDLED;
-}
 
 #define VIEW_EXTERN(id, name, req)                                             \
 	extern const struct view_ops view_##name##_ops;
