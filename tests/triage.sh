@@ -376,6 +376,9 @@ for path in sys.argv[1:]:
     rows = text.splitlines()
     say(max(len(r) for r in rows) <= 80 and len(rows) <= 23,
         "%s: text in 80 columns and 23 lines (%d, %d)" % (name, max(len(r) for r in rows), len(rows)))
+    # Only names give way (from the left); no sentence is cut at its end.
+    cut = [r for r in rows if r.endswith("\u2026")]
+    say(not cut, "%s: no line of the text cut at its end at 80 columns %r" % (name, cut[:1]))
     # Every drill command of --all's text, at 80 and 40 columns, never
     # cut: its lines pasted into sh run the JSON's drill.
     for cols in ("80", "40"):

@@ -130,31 +130,87 @@ screen_width(void)
 	return 80;
 }
 
-/* Text lines, escaped and cut to the width, counted. */
+/* Text lines, escaped and wrapped to the width, counted. */
 struct screen {
 	int width;
 	size_t lines;
 	bool dry; /* count the lines only */
 };
 
+/* The length in bytes of the UTF-8 character at p (1 for a stray
+ * byte). */
+static size_t
+char_bytes(const char *p)
+{
+	unsigned char c = (unsigned char)*p;
+	size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1, i;
+
+	for (i = 1; i < n; i++)
+		if (((unsigned char)p[i] & 0xC0) != 0x80)
+			return 1;
+	return n;
+}
+
+/* One line out (or only counted). */
+static void
+put_line(struct screen *s, const char *line)
+{
+	if (!s->dry)
+		puts(line);
+	s->lines++;
+}
+
 static void put(struct screen *s, const char *fmt, ...)
         __attribute__((format(printf, 2, 3)));
 
+/* A line escaped and, where wider than the screen, wrapped at its
+ * blanks onto lines indented by four: nothing is cut. */
 static void
 put(struct screen *s, const char *fmt, ...)
 {
 	va_list ap;
-	char *text, *safe, *cut;
+	char *text, *safe, *rest, *piece;
+	int avail = s->width;
 
 	va_start(ap, fmt);
 	text = xvasprintf(fmt, ap);
 	va_end(ap);
 	safe = text_escape(text);
-	cut = text_cut_right(safe, s->width, "…");
-	if (!s->dry)
-		puts(cut);
-	s->lines++;
-	free(cut);
+	rest = safe;
+	while ((int)text_width(rest) > avail) {
+		size_t at = 0, blank = 0, n;
+		int w = 0;
+
+		/* The longest run that fits, up to its last blank. */
+		while (rest[at]) {
+			n = char_bytes(rest + at);
+			piece = xstrndup(rest + at, n);
+			w += (int)text_width(piece);
+			free(piece);
+			if (w > avail)
+				break;
+			if (rest[at] == ' ' && at)
+				blank = at;
+			at += n;
+		}
+		if (blank)
+			at = blank;
+		if (!at)
+			at = char_bytes(rest);
+		piece = xasprintf("%s%.*s", rest == safe ? "" : "    ", (int)at,
+		                  rest);
+		put_line(s, piece);
+		free(piece);
+		rest += at;
+		while (*rest == ' ')
+			rest++;
+		avail = s->width > 8 ? s->width - 4 : s->width;
+	}
+	if (*rest || rest == safe) {
+		piece = xasprintf("%s%s", rest == safe ? "" : "    ", rest);
+		put_line(s, piece);
+		free(piece);
+	}
 	free(safe);
 	free(text);
 }
@@ -169,20 +225,6 @@ put_whole(struct screen *s, const char *line)
 		puts(safe);
 	s->lines++;
 	free(safe);
-}
-
-/* The length in bytes of the UTF-8 character at p (1 for a stray
- * byte). */
-static size_t
-char_bytes(const char *p)
-{
-	unsigned char c = (unsigned char)*p;
-	size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1, i;
-
-	for (i = 1; i < n; i++)
-		if (((unsigned char)p[i] & 0xC0) != 0x80)
-			return 1;
-	return n;
 }
 
 /* The columns s takes once quoted (its first n bytes). */
