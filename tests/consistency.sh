@@ -5,7 +5,7 @@
 # - info numbers the loaded event type of a two-type simpleperf
 #   recording "1 of 2" (all of them: "all of 2"), and the viewer's y
 #   still cycles through both and all;
-# - against --base, the icicle's status names the frame in full, as
+# - against --base, the icicle's status names the frame in full and dotted, as
 #   diff writes it, at 80 columns too;
 # - with both clocks, the profile's changes against --base are on diff's
 #   default clock (cpu): every method in both traces has diff's
@@ -109,8 +109,8 @@ if [ -n "$have_tmux" ] && [ -f "$basic" ] && [ -f "$earlier" ]; then
 	for size in 80x24 120x30; do
 		if view "$basic" "$size" --base "$earlier"; then
 			keys 3 j
-			pane_wait '^android/os/Debug\.stopMethodTracing ()V .* base$\|^android/os/Debug\.stopMethodTracing ()V .* base [0-9.]* ms, new'
-			ok $? "$size: against --base, the icicle's status names the frame in full"
+			pane_wait '^android\.os\.Debug\.stopMethodTracing ()V .* base$\|^android\.os\.Debug\.stopMethodTracing ()V .* base [0-9.]* ms, new'
+			ok $? "$size: against --base, the icicle's status names the frame in full and dotted, as diff does"
 		else
 			ok 1 "the viewer opens $basic against --base at $size"
 		fi

@@ -32,6 +32,21 @@ method_full_name(const struct tt_method *m)
 	                 *m->signature ? " " : "", m->signature);
 }
 
+char *
+method_dotted_name(const struct tt_method *m)
+{
+	struct tt_method dotted = *m;
+	char *klass = xstrdup(m->klass), *c, *name;
+
+	for (c = klass; *c; c++)
+		if (*c == '/')
+			*c = '.';
+	dotted.klass = klass;
+	name = method_full_name(&dotted);
+	free(klass);
+	return name;
+}
+
 /* Bytes of the UTF-8 character at s (1 for a stray byte). */
 static size_t
 char_len(const char *s)

@@ -15,6 +15,9 @@
 
 /* "CLASS.NAME SIGNATURE". */
 char *method_full_name(const struct tt_method *m);
+/* The full name with the class's '/' written '.', as diff names
+ * methods: "android.os.Debug.stopMethodTracing ()V". */
+char *method_dotted_name(const struct tt_method *m);
 /* "CLASS.NAME", without the signature. */
 char *method_short_name(const struct tt_method *m);
 /* Where the key says m is: "File.java:12", "File.java" without a line,

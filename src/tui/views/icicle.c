@@ -1512,9 +1512,9 @@ icicle_status(void *state, struct app *app)
 	 * packages, then its signature, then its package.  Against
 	 * --base it stays whole, as diff writes it, the status wrapping
 	 * onto the rows above where it must. */
-	name = callpath_is_method(x)
-	               ? method_full_name(&app->tree->methods[x->method])
-	               : xstrdup(node_name(v, app, v->sel));
+	name = !callpath_is_method(x) ? xstrdup(node_name(v, app, v->sel))
+	       : app->base ? method_dotted_name(&app->tree->methods[x->method])
+	                   : method_full_name(&app->tree->methods[x->method]);
 	room = app->base ? INT_MAX
 	                 : view_width(v) - 1 - (int)text_width(tail) -
 	                           (search ? (int)text_width(search) : 0);
