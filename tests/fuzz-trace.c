@@ -579,11 +579,14 @@ check_whole(const struct calltree *tree, const struct scope *scope)
 }
 
 /* Each thread's tree built in pieces (cut inside calls) and merged is
- * its one-pass tree, byte for byte. */
+ * its one-pass tree, byte for byte.  Each piece climbs its first call's
+ * callers again, so a deep model is cut into at most about 64 pieces:
+ * pieces of one call would cost calls times depth. */
 static void
 check_pieces(const struct calltree *tree)
 {
-	static const size_t parts[] = {1, 3};
+	size_t calls = calltree_call_count(tree), scale = calls / 64 + 1;
+	const size_t parts[] = {scale, 3 * scale};
 	struct callpath *got = calloc(tree->nthreads + 1, sizeof(*got));
 	size_t i, t;
 
