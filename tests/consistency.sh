@@ -47,32 +47,6 @@ trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 have_tmux=
 command -v tmux >/dev/null 2>&1 && have_tmux=1
 
-# view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of
-# that size, once its calls are read.
-view() {
-	v_file=$1 v_size=$2
-	shift 2
-	tm kill-session -t p >/dev/null 2>&1
-	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
-		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
-		>/dev/null 2>&1 || return 1
-	pane_wait '| Profile |' >/dev/null || return 1
-	v_i=0
-	while [ $v_i -lt 50 ]; do
-		tm capture-pane -p -t p | grep -q 'loading' || return 0
-		sleep 0.1
-		v_i=$((v_i + 1))
-	done
-	return 1
-}
-
-keys() {
-	for k; do
-		tm send-keys -t p "$k"
-		sleep 0.05
-	done
-}
-
 # --- info numbers a part "I of N" -----------------------------------------
 if [ -f "$two" ]; then
 	"$TRACETUI" info "$two" >"$tmp/info" 2>&1

@@ -58,6 +58,41 @@ pane_wait() {
 	return 1
 }
 
+# view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of
+# that size, once its calls are read (the status line's "loading"
+# gone).  Needs $TRACETUI.
+view() {
+	v_file=$1 v_size=$2
+	shift 2
+	tm kill-session -t p >/dev/null 2>&1
+	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
+		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
+		>/dev/null 2>&1 || return 1
+	pane_wait '| Profile |' >/dev/null || return 1
+	v_i=0
+	while [ $v_i -lt 50 ]; do
+		tm capture-pane -p -t p | grep -q 'loading' || return 0
+		sleep 0.1
+		v_i=$((v_i + 1))
+	done
+	return 1
+}
+
+# keys KEY...: type the keys into p, one send-keys each (a view that
+# opens on the first must see the next).
+keys() {
+	for k; do
+		tm send-keys -t p "$k"
+		sleep 0.05
+	done
+}
+
+# search RE: / RE Enter in p.
+search() {
+	tm send-keys -t p / && tm send-keys -t p -l "$1" && tm send-keys -t p Enter
+	sleep 0.1
+}
+
 # The per-method numbers of a `report --format tsv` on one clock, in a form
 # that compares with dmtracedump's: placeholder rows dropped (dmtracedump
 # lumps unknown ids together), rows with the same name summed, sorted.

@@ -61,35 +61,6 @@ shares cpu >"$tmp/cpu"
 [ -s "$tmp/wall" ] && [ -s "$tmp/cpu" ]
 ok $? "the oracle reads the callers of $method" || diag <"$tmp/wall"
 
-# view WxH: the viewer on $regular in a fresh session p of that size,
-# once its calls are read.
-view() {
-	tm kill-session -t p >/dev/null 2>&1
-	tm new-session -d -s p -x "${1%x*}" -y "${1#*x}" \
-		"env TERM=screen LC_ALL=C '$TRACETUI' '$regular'; sleep 10" \
-		>/dev/null 2>&1 || return 1
-	pane_wait '| Profile |' >/dev/null || return 1
-	v_i=0
-	while [ $v_i -lt 50 ]; do
-		tm capture-pane -p -t p | grep -q 'loading' || return 0
-		sleep 0.1
-		v_i=$((v_i + 1))
-	done
-	return 1
-}
-
-keys() {
-	for k; do
-		tm send-keys -t p "$k"
-		sleep 0.05
-	done
-}
-
-search() {
-	tm send-keys -t p / && tm send-keys -t p -l "$1" && tm send-keys -t p Enter
-	sleep 0.1
-}
-
 # rows_match FILE...: every caller of the oracle's files shows on a row
 # with its share on each file's clock, in the order of the files'
 # columns on screen (a regex of the shares, then the name).
@@ -106,7 +77,7 @@ rows_match() {
 awk -F'\t' 'NR == FNR { cpu[$1] = $2; next } { print $1 "\t" cpu[$1] }' \
 	"$tmp/cpu" "$tmp/wall" >"$tmp/cpu-by-wall"
 
-if view 120x30; then
+if view "$regular" 120x30; then
 	search 'Object\.wait \(JI\)'
 	keys 7 b
 	pane_wait 'bottom-up: callers below, % of the method' >/dev/null
@@ -132,7 +103,7 @@ else
 fi
 
 # At 80 columns the bottom-up tree keeps both shares.
-if view 80x24; then
+if view "$regular" 80x24; then
 	search 'Object\.wait \(JI\)'
 	keys 7 b
 	pane_wait '(bottom-up)' >/dev/null
@@ -146,7 +117,7 @@ fi
 # At 80 and 100 columns the Parents keep the share on the sorted clock
 # (wall).
 for size in 80x24 100x24; do
-	if view "$size"; then
+	if view "$regular" "$size"; then
 		search 'Object\.wait \(JI\)'
 		keys Enter
 		pane_wait '^ *Parents' >/dev/null

@@ -36,40 +36,6 @@ unset TMUX
 sock=tracetui-state-$$
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
-# view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of that size,
-# once its calls are read (the status line's "calls loading" gone).
-view() {
-	v_file=$1 v_size=$2
-	shift 2
-	tm kill-session -t p >/dev/null 2>&1
-	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
-		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
-		>/dev/null 2>&1 || return 1
-	pane_wait '| Profile |' >/dev/null || return 1
-	v_i=0
-	while [ $v_i -lt 50 ]; do
-		tm capture-pane -p -t p | grep -q 'loading' || return 0
-		sleep 0.1
-		v_i=$((v_i + 1))
-	done
-	return 1
-}
-
-# keys KEY...: type the keys, one send-keys each (a view that opens on
-# the first must see the next).
-keys() {
-	for k; do
-		tm send-keys -t p "$k"
-		sleep 0.05
-	done
-}
-
-# search RE: / RE Enter.
-search() {
-	tm send-keys -t p / && tm send-keys -t p -l "$1" && tm send-keys -t p Enter
-	sleep 0.1
-}
-
 if view "$regular" 120x30; then
 	search performCreate
 	pane_wait 'android.app.Activity.performCreate' >/dev/null
