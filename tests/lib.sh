@@ -60,7 +60,7 @@ pane_wait() {
 
 # view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of
 # that size, once its calls are read (the status line's "loading"
-# gone).  Needs $TRACETUI.
+# gone); false after 30 s.  Needs $TRACETUI.
 view() {
 	v_file=$1 v_size=$2
 	shift 2
@@ -68,13 +68,15 @@ view() {
 	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
 		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
 		>/dev/null 2>&1 || return 1
-	pane_wait '| Profile |' >/dev/null || return 1
+	# Up to 30 s in all: a sanitizer build on a busy machine is slow.
 	v_i=0
-	while [ $v_i -lt 50 ]; do
-		tm capture-pane -p -t p | grep -q 'loading' || return 0
+	while [ $v_i -lt 300 ]; do
+		tm capture-pane -p -t p 2>/dev/null | grep -q '| Profile |' &&
+			! tm capture-pane -p -t p | grep -q 'loading' && return 0
 		sleep 0.1
 		v_i=$((v_i + 1))
 	done
+	tm capture-pane -p -t p 2>/dev/null | diag
 	return 1
 }
 
