@@ -47,7 +47,11 @@ git clone -q "$root" "$work/src" &&
 # New inputs go to the first directory; the seeds are only read.
 mkdir "$work/corpus" "$work/findings"
 echo "fuzz-ci: fuzzing for $seconds s"
-"$work/src/tests/fuzz-trace" -max_len=65536 -timeout=10 \
+# An input's checks build every derived structure, a deep model's
+# bottom-up tree of its calls times its depth among them, under both
+# sanitizers: a few seconds on a busy machine.  A hang still ends the
+# run at 30 s.
+"$work/src/tests/fuzz-trace" -max_len=65536 -timeout=30 \
 	-rss_limit_mb=2048 -max_total_time="$seconds" -print_final_stats=1 \
 	-artifact_prefix="$work/findings/" \
 	"$work/corpus" "$work/src/tests/fuzz-corpus" >"$work/fuzz.log" 2>&1
