@@ -241,6 +241,20 @@ quoted_width(const char *s, size_t n)
 	return w;
 }
 
+/* Line ended with a continuation backslash and put; a fresh indented
+ * one (its width into *col) in its place. */
+static char *
+break_line(struct screen *s, char *line, int *col)
+{
+	char *ended = xasprintf("%s \\", line);
+
+	put_whole(s, ended);
+	free(ended);
+	free(line);
+	*col = 5;
+	return xstrdup("     ");
+}
+
 /*
  * A shell command of words, never cut: "  $ " and the words while they
  * fit, each line but the last ending in a backslash (a continuation, so
@@ -272,22 +286,12 @@ put_command(struct screen *s, char **word, const bool *force, size_t n)
 		free(q);
 		/* A fresh line, indented, when the word fits on one. */
 		if (col > 3 && 6 + w + tail <= width) {
-			next = xasprintf("%s \\", line);
-			put_whole(s, next);
-			free(next);
-			free(line);
-			line = xstrdup("     ");
-			col = 5;
+			line = break_line(s, line, &col);
 			i--;
 			continue;
 		}
 		if (col + 1 + 4 > width) { /* no room for a piece here */
-			next = xasprintf("%s \\", line);
-			put_whole(s, next);
-			free(next);
-			free(line);
-			line = xstrdup("     ");
-			col = 5;
+			line = break_line(s, line, &col);
 		}
 		next = xasprintf("%s ", line);
 		free(line);

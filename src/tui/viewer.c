@@ -32,8 +32,8 @@ static const struct cmd_spec viewer_spec = {
                    "inside).",
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
                    OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE |
-                   OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES | OPT_TRANSFORM |
-                   OPT_RULES,
+                   OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES |
+                   OPT_TRANSFORM | OPT_RULES,
         .min_args = 1,
         .max_args = 1,
 };
