@@ -6,7 +6,8 @@
 # tree top-down, opened all the way and at its last (deepest) row, and
 # bottom-up, the frames and their hot methods, the call tree on a frame's
 # hot method, a method's calls, the threads, a focus (the title's
-# transforms), and --base's comparison; and the timeline's scale.  On
+# transforms), and --base's comparison; the timeline's scale; triage's
+# findings and the calls of the first.  On
 # every screen:
 #   - the title holds the viewed file's name (a long one's last 32
 #     characters at least; with --base, the base's last 12 too);
@@ -35,6 +36,8 @@ key:p key:g key:I screen:calls
 key:t screen:threads
 key:p MOVE_DOWN key:F screen:focus
 key:T screen:timeline
+key:! screen:findings
+ENTER screen:finding-calls
 screen:end'
 
 tab=$(printf '\t')

@@ -2274,8 +2274,10 @@ app_transforms_list(const struct app *app)
 	return transforms_text(app, false);
 }
 
-/* The most forms a part of the title has, longest first. */
-enum { TITLE_FORMS = 4 };
+/* The most forms a part of the title has, longest first; the columns
+ * of the file's name the view's words may leave it (its last 32 and
+ * the mark). */
+enum { TITLE_FORMS = 4, TITLE_FILE_KEEP = 33 };
 
 /* A part of the title: its forms, longest first (NULL past the last),
  * and the one shown. */
@@ -2480,14 +2482,14 @@ draw_title(struct app *app, struct canvas *c)
 		PARTS
 	};
 	/* Which part gives way first: the last of this list. */
-	static const int order[PARTS] = {MORE,        NAMES,      RANGE,
-	                                 THREADS,     TRANSFORMS, CLOCK,
-	                                 LOADED_WITH, VIEW,       FILE_PART};
+	static const int order[PARTS] = {NAMES,       RANGE, THREADS,
+	                                 TRANSFORMS,  CLOCK, MORE,
+	                                 LOADED_WITH, VIEW,  FILE_PART};
 	const char *mark = canvas_glyph(c, GLYPH_TRUNCATED);
 	struct title_part parts[PARTS];
 	char *title, *file, *more;
 	size_t i, j;
-	int over;
+	int over, bare, spare;
 
 	memset(parts, 0, sizeof(parts));
 	title_loaded_with(app, &parts[LOADED_WITH], mark);
@@ -2522,8 +2524,10 @@ draw_title(struct app *app, struct canvas *c)
 	}
 	/* What the view adds (the calls' method) goes first. */
 	if (view_ops[app->view]->title)
-		parts[MORE].form[0] =
-		        view_ops[app->view]->title(app->state[app->view], app);
+		for (i = 0; i < TITLE_FORMS; i++)
+			if (!(parts[MORE].form[i] = view_ops[app->view]->title(
+			              app->state[app->view], app, (int)i)))
+				break;
 	/* Each part in its next shorter form, the lowest first, until the
 	 * title fits. */
 	for (i = 0; i < PARTS; i++) {
@@ -2539,15 +2543,26 @@ draw_title(struct app *app, struct canvas *c)
 			p->shown++;
 		}
 	}
-	/* Still too wide without the view's words (which are cut at the
-	 * end): the file names from their start, each of --base's two
-	 * keeping its end. */
-	more = parts[MORE].form[0];
-	parts[MORE].form[0] = NULL;
+	/* Still too wide: the file names from their start, each of
+	 * --base's two keeping its end: for the view's words down to the
+	 * last TITLE_FILE_KEEP columns, for the rest further (the view's
+	 * words are then cut at the end). */
 	title = title_joined(parts, PARTS);
 	over = (int)text_width(title) - c->width;
 	free(title);
-	parts[MORE].form[0] = more;
+	more = parts[MORE].form[parts[MORE].shown];
+	parts[MORE].form[parts[MORE].shown] = NULL;
+	title = title_joined(parts, PARTS);
+	bare = (int)text_width(title) - c->width;
+	free(title);
+	parts[MORE].form[parts[MORE].shown] = more;
+	/* With --base: " vs " and the base's last 12 and the mark too. */
+	spare = (int)text_width(parts[FILE_PART].form[0]) -
+	        (app->base ? TITLE_FILE_KEEP + 4 + 13 : TITLE_FILE_KEEP);
+	if (over > spare)
+		over = spare;
+	if (over < bare)
+		over = bare;
 	if (over > 0) {
 		const char *a = base_name(app->tree->path);
 		int room = (int)text_width(parts[FILE_PART].form[0]) - over;

@@ -515,7 +515,7 @@ calls_status(void *state, struct app *app)
 }
 
 static char *
-calls_title(void *state, const struct app *app)
+calls_title(void *state, const struct app *app, int form)
 {
 	struct calls_view *v = state;
 	enum clock_index k = range_clock(app);
@@ -523,6 +523,8 @@ calls_title(void *state, const struct app *app)
 	char *name, *most, *t;
 	size_t i;
 
+	if (form > (v->method == CALL_NONE && !v->of_set ? 0 : 1))
+		return NULL;
 	if (v->method == CALL_NONE && !v->of_set)
 		return xstrdup("no method selected");
 	for (i = 0; i < v->count; i++)
@@ -531,8 +533,11 @@ calls_title(void *state, const struct app *app)
 	name = v->of_set ? xstrdup(app->call_set.title)
 	                 : app_method_name(app, v->method);
 	most = ms(longest);
-	t = xasprintf("%s: %zu call%s, longest %s ms", name, v->count,
-	              v->count == 1 ? "" : "s", most);
+	/* The longest call's time goes first when the room is short. */
+	t = form ? xasprintf("%s: %zu call%s", name, v->count,
+	                     v->count == 1 ? "" : "s")
+	         : xasprintf("%s: %zu call%s, longest %s ms", name, v->count,
+	                     v->count == 1 ? "" : "s", most);
 	free(name);
 	free(most);
 	return t;

@@ -14,9 +14,11 @@
 #include "query/method-name.h"
 #include "query/triage.h"
 #include "tui/app.h"
+#include "tui/columns.h"
 #include "tui/list.h"
 #include "util/alloc.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,96 +104,156 @@ ms_text(const struct calltree *tree, uint64_t us, bool lower)
 	                 lower ? "≥" : "", (double)us / 1000);
 }
 
+/* The columns, left to right. */
 enum {
-	SEV_W = 5,
-	RULE_W = 5,
-	CAT_W = 15,
-	THREAD_W = 14,
-	TOTAL_W = 11,
-	COUNT_W = 6,
-	WORST_W = 10,
+	FC_SEV,
+	FC_RULE,
+	FC_CAT,
+	FC_THREAD,
+	FC_TOTAL,
+	FC_CALLS,
+	FC_WORST,
+	FC_CALL,
+	FC_COUNT
 };
+
+static const char *const heads[FC_COUNT] = {
+        "Sev",      "Rule",  "Category", "Thread",
+        "Total ms", "Calls", "Worst ms", "Longest call"};
+
+/* Finding f's cell of column i, a new string (the longest call's name
+ * in the names the app shows). */
+static char *
+cell(const struct findings_view *v, struct app *app,
+     const struct triage_finding *f, int i)
+{
+	const struct calltree *tree = app->tree;
+
+	switch (i) {
+	case FC_SEV:
+		return xstrdup(severity_word[f->severity]);
+	case FC_RULE:
+		return xstrdup(v->rules_of->rules[f->rule].id);
+	case FC_CAT:
+		return xstrdup(v->rules_of->rules[f->rule].category);
+	case FC_THREAD:
+		return xstrdup(tree->threads[f->thread].name);
+	case FC_TOTAL:
+		return ms_text(tree, f->total[v->tr.clock], f->lower_bound);
+	case FC_CALLS:
+		return xasprintf("%llu", (unsigned long long)f->count);
+	case FC_WORST:
+		return ms_text(tree, f->worst_dur[v->tr.clock], f->worst_lower);
+	default:
+		return app_method_name(app, calltree_method(tree, f->worst));
+	}
+}
+
+/* Size the columns to the findings in view and lay them out. */
+static void
+lay_out(const struct findings_view *v, struct app *app, int width,
+        struct column *cols, int body)
+{
+	size_t row;
+	int y, i;
+
+	for (i = 0; i < FC_COUNT; i++)
+		cols[i] = (struct column){
+		        .kind = i == FC_CALL  ? COLUMN_NAME
+		                : i < FC_TOTAL ? COLUMN_TEXT
+		                               : COLUMN_NUMBER,
+		        .want = (int)text_width(heads[i]),
+		        /* severity, rule and category never shortened */
+		        .min = i == FC_THREAD ? 12 : i == FC_CALL ? 20 : INT_MAX,
+		        .prio = i == FC_TOTAL ? COLUMN_KEEP
+		                : i == FC_CALLS ? 2
+		                                : 1};
+	for (y = 0, row = v->list.top; y < body && row < v->tr.count;
+	     y++, row = list_next(&v->list, row))
+		for (i = 0; i < FC_COUNT; i++) {
+			char *t = cell(v, app, &v->tr.findings[row], i);
+			int w = (int)text_width(t);
+
+			if (w > cols[i].want)
+				cols[i].want = w;
+			free(t);
+		}
+	columns_lay_out(cols, FC_COUNT, width,
+	                columns_share(COLUMNS_NAME_SHARE, app->all_columns));
+}
+
+/* Text t in column col of line y: a number right-aligned, a name or a
+ * thread shortened from the left, other text as it fits. */
+static void
+put_cell(struct canvas *c, const struct column *col, int i, int y,
+         const char *t, enum role role)
+{
+	char *fit;
+
+	if (col->kind == COLUMN_NUMBER) {
+		canvas_text_right(c, col->x, y, col->width, t, role);
+		return;
+	}
+	if (i != FC_THREAD && i != FC_CALL) {
+		canvas_text(c, col->x, y, col->width, t, role);
+		return;
+	}
+	fit = method_cut_left(t, col->width, canvas_glyph(c, GLYPH_TRUNCATED));
+	canvas_text(c, col->x, y, col->width, fit, role);
+	free(fit);
+}
 
 static void
 fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct findings_view *v = state;
-	const struct calltree *tree = app->tree;
-	int body = height - 1, y, x;
+	struct column cols[FC_COUNT];
+	int body = height - 1, y, i;
 	size_t row;
 
 	compute(v);
 
+	list_layout(&v->list, body > 0 ? (size_t)body : 0);
+	lay_out(v, app, c->width, cols, body);
 	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	x = 0;
-	canvas_text(c, x, top, SEV_W, "Sev", ROLE_HEADER);
-	x += SEV_W + 1;
-	canvas_text(c, x, top, RULE_W, "Rule", ROLE_HEADER);
-	x += RULE_W + 1;
-	canvas_text(c, x, top, CAT_W, "Category", ROLE_HEADER);
-	x += CAT_W + 1;
-	canvas_text(c, x, top, THREAD_W, "Thread", ROLE_HEADER);
-	x += THREAD_W + 1;
-	canvas_text_right(c, x, top, TOTAL_W, "Total ms", ROLE_HEADER);
-	x += TOTAL_W + 1;
-	canvas_text_right(c, x, top, COUNT_W, "Calls", ROLE_HEADER);
-	x += COUNT_W + 1;
-	canvas_text_right(c, x, top, WORST_W, "Worst ms", ROLE_HEADER);
-	x += WORST_W + 1;
-	canvas_text(c, x, top, c->width - x, "Longest call", ROLE_HEADER);
+	for (i = 0; i < FC_COUNT; i++)
+		if (cols[i].shown)
+			put_cell(c, &cols[i], -1, top, heads[i], ROLE_HEADER);
 	if (!v->ok || !v->tr.count) {
-		canvas_text(
-		        c, 2, top + 2, c->width - 2,
-		        v->tr.main < 0
-		                ? "No findings; no main thread (no pid and "
-		                  "no thread named main): its rules did not "
-		                  "run"
-		                : "No findings: no rule's calls reach its "
-		                  "threshold (tracetui triage tells more)",
-		        ROLE_NORMAL);
+		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2,
+		            height - 3,
+		            v->tr.main < 0
+		                    ? "No findings; no main thread (no pid and "
+		                      "no thread named main): its rules did not "
+		                      "run"
+		                    : "No findings: no rule's calls reach its "
+		                      "threshold (tracetui triage tells more)",
+		            ROLE_NORMAL);
 		return;
 	}
-	list_layout(&v->list, body > 0 ? (size_t)body : 0);
 	v->list.y = top + 1;
 	for (y = 0, row = v->list.top; y < body && row < v->tr.count;
 	     y++, row = list_next(&v->list, row)) {
 		const struct triage_finding *f = &v->tr.findings[row];
-		const struct triage_rule *r = &v->rules_of->rules[f->rule];
 		enum role role =
 		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
 		int ry = top + 1 + y;
-		char *t, *name;
 
 		if (role == ROLE_CURSOR)
 			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
-		x = 0;
-		canvas_text(c, x, ry, SEV_W, severity_word[f->severity],
-		            role == ROLE_NORMAL && f->severity != TRIAGE_INFO
-		                    ? ROLE_WARNING
-		                    : role);
-		x += SEV_W + 1;
-		canvas_text(c, x, ry, RULE_W, r->id, role);
-		x += RULE_W + 1;
-		canvas_text(c, x, ry, CAT_W, r->category, role);
-		x += CAT_W + 1;
-		canvas_text(c, x, ry, THREAD_W, tree->threads[f->thread].name,
-		            role);
-		x += THREAD_W + 1;
-		t = ms_text(tree, f->total[v->tr.clock], f->lower_bound);
-		canvas_text_right(c, x, ry, TOTAL_W, t, role);
-		free(t);
-		x += TOTAL_W + 1;
-		t = xasprintf("%llu", (unsigned long long)f->count);
-		canvas_text_right(c, x, ry, COUNT_W, t, role);
-		free(t);
-		x += COUNT_W + 1;
-		t = ms_text(tree, f->worst_dur[v->tr.clock], f->worst_lower);
-		canvas_text_right(c, x, ry, WORST_W, t, role);
-		free(t);
-		x += WORST_W + 1;
-		name = app_method_name(app, calltree_method(tree, f->worst));
-		canvas_text(c, x, ry, c->width - x, name, role);
-		free(name);
+		for (i = 0; i < FC_COUNT; i++) {
+			char *t;
+
+			if (!cols[i].shown)
+				continue;
+			t = cell(v, app, f, i);
+			put_cell(c, &cols[i], i, ry, t,
+			         i == FC_SEV && role == ROLE_NORMAL &&
+			                         f->severity != TRIAGE_INFO
+			                 ? ROLE_WARNING
+			                 : role);
+			free(t);
+		}
 	}
 }
 
@@ -363,18 +425,37 @@ fi_status(void *state, struct app *app)
 }
 
 static char *
-fi_title(void *state, const struct app *app)
+fi_title(void *state, const struct app *app, int form)
 {
+	static const char *const word[] = {" info", " warn", " error"};
+	static const char *const letter[] = {"i", "w", "e"};
 	struct findings_view *v = state;
+	char *t, *more;
+	int s;
 
+	(void)app;
 	compute(v);
 
-	if (!v->ok)
+	if (!v->ok || form > 2)
 		return NULL;
-	return xasprintf("%zu error, %zu warn, %zu info",
-	                 triage_count_severity(&v->tr, TRIAGE_ERROR),
-	                 triage_count_severity(&v->tr, TRIAGE_WARN),
-	                 triage_count_severity(&v->tr, TRIAGE_INFO));
+	/* "0 error, 13 warn, 1 info"; then without the zeros; then
+	 * "13w 1i". */
+	t = xstrdup("");
+	for (s = TRIAGE_ERROR; s >= TRIAGE_INFO; s--) {
+		size_t n = triage_count_severity(&v->tr, s);
+
+		if (!n && form > 0)
+			continue;
+		more = xasprintf("%s%s%zu%s", t, !*t ? "" : form < 2 ? ", " : " ",
+		                 n, form < 2 ? word[s] : letter[s]);
+		free(t);
+		t = more;
+	}
+	if (!*t) {
+		free(t);
+		t = xstrdup("no findings");
+	}
+	return t;
 }
 
 static struct table *

@@ -149,8 +149,10 @@ struct view_ops {
 	 * without rows to hide. */
 	size_t (*filter)(void *state, const struct app *app, const regex_t *re);
 	/* What the title line adds after the view's name (a new string),
-	 * such as a summary of its rows; NULL: nothing. */
-	char *(*title)(void *state, const struct app *app);
+	 * such as a summary of its rows, in its form-th form (0: the
+	 * longest; each next one shorter, for a narrow terminal); NULL:
+	 * nothing, or no such form. */
+	char *(*title)(void *state, const struct app *app, int form);
 	/* Every row the view shows (all of them, not only the screen's)
 	 * as a new table of text cells, for `w`; NULL when it has none. */
 	struct table *(*rows)(void *state, struct app *app);
