@@ -320,6 +320,17 @@ if [ -n "$long" ] && /usr/bin/time -f %M true >/dev/null 2>&1 &&
 		"distinct callchains, $((size / 1000000)) MB: report peaks at $kb KB, under 1.5 times the file and 8 MB"
 	rm -f "$tmp/distinct.trace"
 fi
+# 200 one-sample threads: each top-level path is 0.5% of the total, so
+# tree's default --min-pct 1 leaves no row, and says why on stderr.
+"$UNIT" --write-threads "$tmp/few.trace" 200 0 1
+run "$TRACETUI" tree "$tmp/few.trace"
+[ $rc -eq 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] &&
+	case $err in *"each of the 200 top-level call paths is under --min-pct 1%"*) true ;; *) false ;; esac
+ok $? "tree: every path under --min-pct: a note says so ($err)"
+run "$TRACETUI" tree --min-pct 0 "$tmp/few.trace"
+[ $rc -eq 0 ] && [ -z "$err" ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 401 ]
+ok $? "tree --min-pct 0: 200 threads' two rows each, no note"
+rm -f "$tmp/few.trace"
 # Event types times threads: 1,024 event types and 10,000 threads, each
 # with a Thread record and one sample (tests/unit-simpleperf
 # --write-threads, 364 KB).  Each thread's samples are counted sparsely

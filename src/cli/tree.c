@@ -189,6 +189,29 @@ emit(struct tree_out *o)
 	free(stack);
 }
 
+/* When every path is under --min-pct (a path's total is at most its
+ * caller's, so when every top-level one is), say so on stderr rather
+ * than leave a table of no rows unexplained. */
+static void
+note_all_pruned(const struct tree_out *o)
+{
+	const struct callpath *p = o->path;
+	size_t top = 0;
+	uint32_t ch;
+
+	for (ch = p->nodes[0].first_child; ch != CALL_NONE;
+	     ch = p->nodes[ch].next_sibling) {
+		if (pct(p->nodes[ch].incl[o->clock], o->total) >= o->min_pct)
+			return;
+		top++;
+	}
+	if (top)
+		cmd_error("tree",
+		          "note: each of the %zu top-level call paths is under "
+		          "--min-pct %g%% of the total; --min-pct 0 shows them",
+		          top, o->min_pct);
+}
+
 /* table_print_rows' rows: the tree, measured or printed. */
 static void
 emit_rows(void *arg, bool measuring)
@@ -268,6 +291,7 @@ cmd_tree(int argc, char **argv)
 	 * costs no more memory than its paths. */
 	table_print_rows(o.table, stdout, ct.opts.format, emit_rows, &o);
 	table_free(o.table);
+	note_all_pruned(&o);
 	callpath_done(&path);
 	cmd_close(&ct);
 	return CMD_OK;
