@@ -323,10 +323,10 @@ struct pass {
 	uint32_t seen_stamp;
 	/* The rules that apply on the thread of the pass: per word of
 	 * match, the union, blocked and cause rules' bits, and the blocked
-	 * and cause rules listed. */
+	 * rules listed; the cause rules that took a call there so far. */
 	uint64_t *union_on, *blocked_on, *cause_on;
 	size_t *blocked, nblocked;
-	size_t *cause, ncause;
+	size_t *cause_open, ncause_open;
 };
 
 static bool
@@ -512,7 +512,7 @@ thread_rules(struct pass *p, bool is_main)
 	memset(p->union_on, 0, p->nwords * sizeof(*p->union_on));
 	memset(p->blocked_on, 0, p->nwords * sizeof(*p->blocked_on));
 	memset(p->cause_on, 0, p->nwords * sizeof(*p->cause_on));
-	p->nblocked = p->ncause = 0;
+	p->nblocked = p->ncause_open = 0;
 	for (r = 0; r < rules->count; r++) {
 		const struct triage_rule *rule = &rules->rules[r];
 		uint64_t bit = 1ULL << (r % 64);
@@ -525,10 +525,8 @@ thread_rules(struct pass *p, bool is_main)
 			p->blocked_on[r / 64] |= bit;
 			p->blocked[p->nblocked++] = r;
 		}
-		if (rule->cause) {
+		if (rule->cause)
 			p->cause_on[r / 64] |= bit;
-			p->cause[p->ncause++] = r;
-		}
 	}
 }
 
@@ -554,8 +552,8 @@ cause_visible(const struct pass *p, uint32_t m, uint32_t d)
 	if (p->known[m] & KNOWN_IDLE ||
 	    any_rule(p, p->match + (size_t)m * p->nwords, p->cause_on))
 		return true;
-	for (i = 0; i < p->ncause; i++)
-		if (inside(p, &p->st[p->cause[i]], d))
+	for (i = 0; i < p->ncause_open; i++)
+		if (inside(p, &p->st[p->cause_open[i]], d))
 			return true;
 	return false;
 }
@@ -787,6 +785,9 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 					s->f.enclosing++;
 					continue;
 				}
+				if (s->open == CALL_NONE &&
+				    p->cause_on[w] >> bit & 1)
+					p->cause_open[p->ncause_open++] = r;
 				take_call(p, s, c, d);
 			}
 		}
@@ -1118,14 +1119,14 @@ done:
 	free(phase_of);
 }
 
-/* Each slow frame's cause: the deepest application call lasting at least
- * half the frame and starting in its first fifth. */
+/* Each slow frame's cause: the deepest application call (app: per
+ * method) lasting at least half the frame and starting in its first
+ * fifth. */
 static void
-find_causes(struct triage *out)
+find_causes(struct triage *out, const bool *app)
 {
 	const struct calltree *tree = out->tree;
 	const struct frames *fr = &out->frames;
-	bool *app = triage_app_methods(tree);
 	size_t i;
 
 	out->cause = xmalloc((fr->count + 1) * sizeof(*out->cause));
@@ -1159,7 +1160,6 @@ find_causes(struct triage *out)
 			best_depth = cdepth;
 		}
 	}
-	free(app);
 }
 
 static int
@@ -1200,7 +1200,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	scope_init_all(&all, tree);
 	frames_find(&out->frames, tree, &all, is_frame, budget);
 	scope_done(&all);
-	find_causes(out);
+	p.app = triage_app_methods(tree);
+	find_causes(out, p.app);
 	p.tree = tree;
 	p.rules = rules;
 	p.known = known;
@@ -1217,8 +1218,7 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	p.blocked_on = xcalloc(p.nwords, sizeof(*p.blocked_on));
 	p.cause_on = xcalloc(p.nwords, sizeof(*p.cause_on));
 	p.blocked = xcalloc(rules->count + 1, sizeof(*p.blocked));
-	p.cause = xcalloc(rules->count + 1, sizeof(*p.cause));
-	p.app = triage_app_methods(tree);
+	p.cause_open = xcalloc(rules->count + 1, sizeof(*p.cause_open));
 	p.stack = xcalloc((size_t)tree->max_depth + 2, sizeof(*p.stack));
 	p.seen = xcalloc(tree->nmethods + 1, sizeof(*p.seen));
 	hot_acc_init(&p.hot[0], tree->nmethods);
@@ -1233,7 +1233,7 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	free(p.blocked_on);
 	free(p.cause_on);
 	free(p.blocked);
-	free(p.cause);
+	free(p.cause_open);
 	free((void *)p.app);
 	free(p.stack);
 	free(p.seen);
