@@ -237,6 +237,22 @@ awk -F'\t' 'NR > 1 { print $1, $4, $6, $8 }' only.tsv >got
 printf 'X1 ui 229998 3\n' >want
 cmp -s got want
 ok $? "--rules with clear: only its rule, the three transacts"
+# A cause rule hides blocked time only on the threads it looks at:
+# Object.wait's exclusive 20000 us less its 10 of cpu are B1's unless
+# C1 applies on the main thread.
+blocked='B1\tblocked\tany\tcall>=1ms\twarn\t-\tblocked\t.\tmine\n'
+cause='C1\twait\t%s\tcount>=1\twarn\t-\tcause\t^java\\.lang\\.Object\\.wait( |$)\tmine\n'
+for on in none other main; do
+	printf "clear\n$blocked" >cause-$on.rules
+	[ "$on" = none ] || printf "$cause" "$on" >>cause-$on.rules
+	"$TRACETUI" triage -f tsv --rules cause-$on.rules h.trace 2>err |
+		awk -F'\t' '$1 == "B1" { print $4, $6, $8 }' >cause-$on.got
+done
+printf 'ui 509397 8\nworker 4990 1\n' >want
+cmp -s cause-none.got want && cmp -s cause-other.got want &&
+	printf 'ui 489407 7\nworker 4990 1\n' | cmp -s cause-main.got -
+ok $? "a cause rule hides blocked time only on its threads"
+cat cause-none.got cause-other.got cause-main.got | diag
 printf 'X1\tbinder\tmain\ttotal>=1ms\n' >short.rules
 printf 'X1\tbinder\tmain\tsome>=1\twarn\t-\t-\tBinder\n' >when.rules
 printf 'X1\tbinder\tmain\ttotal>=1\twarn\t-\t-\t(((\n' >re.rules

@@ -321,9 +321,12 @@ struct pass {
 	struct hot_acc hot[2];   /* a frame's, the startup window's */
 	uint32_t *seen;          /* per method, for finding_methods */
 	uint32_t seen_stamp;
-	uint64_t *union_mask; /* per word of match: the union rules' bits */
-	size_t *blocked, nblocked; /* the blocked rules */
-	size_t *cause, ncause;     /* the cause rules */
+	/* The rules that apply on the thread of the pass: per word of
+	 * match, the union, blocked and cause rules' bits, and the blocked
+	 * rules listed; the cause rules that took a call there so far. */
+	uint64_t *union_on, *blocked_on, *cause_on;
+	size_t *blocked, nblocked;
+	size_t *cause_open, ncause_open;
 };
 
 static bool
@@ -498,49 +501,76 @@ settle_hot(struct pass *p, struct hot_acc *h, enum triage_kind kind,
 	h->first = h->last = CALL_NONE;
 }
 
+/* The rules of each kind that apply on a thread (the main thread or
+ * not) into p's masks and lists. */
+static void
+thread_rules(struct pass *p, bool is_main)
+{
+	const struct triage_rules *rules = p->rules;
+	size_t r;
+
+	memset(p->union_on, 0, p->nwords * sizeof(*p->union_on));
+	memset(p->blocked_on, 0, p->nwords * sizeof(*p->blocked_on));
+	memset(p->cause_on, 0, p->nwords * sizeof(*p->cause_on));
+	p->nblocked = p->ncause_open = 0;
+	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+		uint64_t bit = 1ULL << (r % 64);
+
+		if (!rule_applies(rule, is_main))
+			continue;
+		if (rule->kind == TRIAGE_UNION)
+			p->union_on[r / 64] |= bit;
+		if (rule->kind == TRIAGE_BLOCKED) {
+			p->blocked_on[r / 64] |= bit;
+			p->blocked[p->nblocked++] = r;
+		}
+		if (rule->cause)
+			p->cause_on[r / 64] |= bit;
+	}
+}
+
+/* Whether the method bits of match hold one of the rules of mask. */
+static bool
+any_rule(const struct pass *p, const uint64_t *bits, const uint64_t *mask)
+{
+	size_t w;
+
+	for (w = 0; w < p->nwords; w++)
+		if (bits[w] & mask[w])
+			return true;
+	return false;
+}
+
 /* Whether call c (method m at depth d) shows why it is off the CPU: it
  * is idle, or of a cause rule's pattern, or inside a cause rule's call. */
 static bool
-cause_visible(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
+cause_visible(const struct pass *p, uint32_t m, uint32_t d)
 {
-	const struct triage_rules *rules = p->rules;
-	const uint64_t *bits = p->match + (size_t)m * p->nwords;
-	size_t r, i;
+	size_t i;
 
-	if (p->known[m] & KNOWN_IDLE)
+	if (p->known[m] & KNOWN_IDLE ||
+	    any_rule(p, p->match + (size_t)m * p->nwords, p->cause_on))
 		return true;
-	for (i = 0; i < p->ncause; i++) {
-		r = p->cause[i];
-		if (!rule_applies(&rules->rules[r], is_main))
-			continue;
-		if (bits[r / 64] >> (r % 64) & 1 || inside(p, &p->st[r], d))
+	for (i = 0; i < p->ncause_open; i++)
+		if (inside(p, &p->st[p->cause_open[i]], d))
 			return true;
-	}
 	return false;
 }
 
 /* Whether call c (method m at depth d) is a blocked rule's whose cause
  * is not visible: counted when it closes, by its exclusive times. */
 static bool
-blocked_candidate(const struct pass *p, uint32_t m, uint32_t d, bool is_main)
+blocked_candidate(const struct pass *p, uint32_t m, uint32_t d)
 {
-	const uint64_t *bits = p->match + (size_t)m * p->nwords;
-	size_t j, r;
-
-	for (j = 0; j < p->nblocked; j++) {
-		r = p->blocked[j];
-		if (rule_applies(&p->rules->rules[r], is_main) &&
-		    bits[r / 64] >> (r % 64) & 1)
-			return !cause_visible(p, m, d, is_main);
-	}
-	return false;
+	return any_rule(p, p->match + (size_t)m * p->nwords, p->blocked_on) &&
+	       !cause_visible(p, m, d);
 }
 
 /* Call c, closed with exclusive times wall and cpu, into the blocked
  * rules' findings. */
 static void
-blocked_close(struct pass *p, uint32_t c, uint64_t wall, uint64_t cpu,
-              bool is_main)
+blocked_close(struct pass *p, uint32_t c, uint64_t wall, uint64_t cpu)
 {
 	const struct triage_rules *rules = p->rules;
 	uint32_t m = calltree_method(p->tree, c);
@@ -553,8 +583,7 @@ blocked_close(struct pass *p, uint32_t c, uint64_t wall, uint64_t cpu,
 		struct triage_finding *f = &p->st[p->blocked[j]].f;
 
 		r = p->blocked[j];
-		if (!rule_applies(rule, is_main) ||
-		    !(bits[r / 64] >> (r % 64) & 1) ||
+		if (!(bits[r / 64] >> (r % 64) & 1) ||
 		    !triage_when_holds(&rule->when, 0, (double)off, 0))
 			continue;
 		f->total[CLOCK_WALL] += off;
@@ -589,7 +618,7 @@ close_top(struct pass *p, bool is_main)
 		x[k] = e->dur[k] > e->child[k] ? e->dur[k] - e->child[k] : 0;
 	m = calltree_method(p->tree, e->c);
 	if (e->what & OPEN_BLOCKED)
-		blocked_close(p, e->c, x[CLOCK_WALL], x[CLOCK_CPU], is_main);
+		blocked_close(p, e->c, x[CLOCK_WALL], x[CLOCK_CPU]);
 	if (e->what & OPEN_IN_FRAME)
 		hot_acc_add(&p->hot[0], e->c, m, x[CLOCK_WALL], x[CLOCK_CPU]);
 	if (e->what & OPEN_IN_WINDOW)
@@ -683,6 +712,7 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	if (!any || !n)
 		return;
 	mark_enclosing(p, t);
+	thread_rules(p, is_main);
 	track = blocked || hot[0] || hot[1];
 	p->top = -1;
 	/* This thread's frames: [fi, fend) of out->frames. */
@@ -740,7 +770,7 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 			}
 		}
 		for (w = 0; w < p->nwords; w++) {
-			uint64_t b = bits[w] & p->union_mask[w];
+			uint64_t b = bits[w] & p->union_on[w];
 
 			while (b) {
 				int bit = __builtin_ctzll(b);
@@ -749,17 +779,19 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 				b &= b - 1;
 				r = w * 64 + (size_t)bit;
 				s = &p->st[r];
-				if (!rule_applies(&rules->rules[r], is_main) ||
-				    inside(p, s, d))
+				if (inside(p, s, d))
 					continue;
 				if (p->encloses[i]) {
 					s->f.enclosing++;
 					continue;
 				}
+				if (s->open == CALL_NONE &&
+				    p->cause_on[w] >> bit & 1)
+					p->cause_open[p->ncause_open++] = r;
 				take_call(p, s, c, d);
 			}
 		}
-		if (blocked && blocked_candidate(p, m, d, is_main))
+		if (blocked && blocked_candidate(p, m, d))
 			what |= OPEN_BLOCKED;
 		if (track)
 			open_push(p, c, d, what, is_main);
@@ -1087,14 +1119,14 @@ done:
 	free(phase_of);
 }
 
-/* Each slow frame's cause: the deepest application call lasting at least
- * half the frame and starting in its first fifth. */
+/* Each slow frame's cause: the deepest application call (app: per
+ * method) lasting at least half the frame and starting in its first
+ * fifth. */
 static void
-find_causes(struct triage *out)
+find_causes(struct triage *out, const bool *app)
 {
 	const struct calltree *tree = out->tree;
 	const struct frames *fr = &out->frames;
-	bool *app = triage_app_methods(tree);
 	size_t i;
 
 	out->cause = xmalloc((fr->count + 1) * sizeof(*out->cause));
@@ -1128,7 +1160,6 @@ find_causes(struct triage *out)
 			best_depth = cdepth;
 		}
 	}
-	free(app);
 }
 
 static int
@@ -1169,7 +1200,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	scope_init_all(&all, tree);
 	frames_find(&out->frames, tree, &all, is_frame, budget);
 	scope_done(&all);
-	find_causes(out);
+	p.app = triage_app_methods(tree);
+	find_causes(out, p.app);
 	p.tree = tree;
 	p.rules = rules;
 	p.known = known;
@@ -1182,18 +1214,11 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		if (tree->threads[t].ncalls > most)
 			most = tree->threads[t].ncalls;
 	p.encloses = xmalloc(most + 1);
-	p.union_mask = xcalloc(p.nwords, sizeof(*p.union_mask));
+	p.union_on = xcalloc(p.nwords, sizeof(*p.union_on));
+	p.blocked_on = xcalloc(p.nwords, sizeof(*p.blocked_on));
+	p.cause_on = xcalloc(p.nwords, sizeof(*p.cause_on));
 	p.blocked = xcalloc(rules->count + 1, sizeof(*p.blocked));
-	p.cause = xcalloc(rules->count + 1, sizeof(*p.cause));
-	for (t = 0; t < rules->count; t++) {
-		if (rules->rules[t].kind == TRIAGE_UNION)
-			p.union_mask[t / 64] |= 1ULL << (t % 64);
-		if (rules->rules[t].kind == TRIAGE_BLOCKED)
-			p.blocked[p.nblocked++] = t;
-		if (rules->rules[t].cause)
-			p.cause[p.ncause++] = t;
-	}
-	p.app = triage_app_methods(tree);
+	p.cause_open = xcalloc(rules->count + 1, sizeof(*p.cause_open));
 	p.stack = xcalloc((size_t)tree->max_depth + 2, sizeof(*p.stack));
 	p.seen = xcalloc(tree->nmethods + 1, sizeof(*p.seen));
 	hot_acc_init(&p.hot[0], tree->nmethods);
@@ -1204,9 +1229,11 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		qsort_r(out->findings, out->count, sizeof(*out->findings),
 		        finding_cmp, &out->clock);
 	free(p.encloses);
-	free(p.union_mask);
+	free(p.union_on);
+	free(p.blocked_on);
+	free(p.cause_on);
 	free(p.blocked);
-	free(p.cause);
+	free(p.cause_open);
 	free((void *)p.app);
 	free(p.stack);
 	free(p.seen);
