@@ -37,6 +37,22 @@ for f in "$heaps"/*.hprof; do
 	[ -f "$f" ] && dumps="$dumps $f"
 done
 
+# sizes DUMP: the sizes DUMP's screens are checked at.  check-long:
+# every dump at 80x24 and 120x30; make check: a real dump at both, the
+# Android one at 80x24 and the JVM one at 120x30 (the other real dumps
+# are read by the walk and by heap-same.sh).
+sizes() {
+	if [ -n "$long" ]; then
+		echo 80x24 120x30
+		return
+	fi
+	case ${1##*/} in
+	art.hprof) echo 80x24 ;;
+	jvm.hprof) echo 120x30 ;;
+	ahat__test-dump.hprof) echo 80x24 120x30 ;;
+	esac
+}
+
 # start W H DUMP: the viewer on DUMP in a fresh session v of W x H; its
 # exit status shows as EXIT:N when it ends.
 start() {
@@ -98,6 +114,7 @@ printf 'classes\t%s\t%s\n' "$tmp/first.retained" "$tmp/art.report" \
 n=0
 for dump in $dumps; do
 	n=$((n + 1))
+	[ -n "$(sizes "$dump")" ] || continue
 	"$TRACETUI" report --format tsv "$dump" >"$tmp/$n.report" 2>/dev/null
 	"$TRACETUI" report --format tsv -s shallow "$dump" \
 		>"$tmp/$n.shallow" 2>/dev/null
@@ -108,7 +125,8 @@ for dump in $dumps; do
 	"$TRACETUI" leaks "$dump" >"$tmp/$n.leaks" 2>/dev/null
 	"$TRACETUI" report --duplicates --format tsv "$dump" \
 		>"$tmp/$n.dups" 2>/dev/null
-	for size in 80x24 120x30; do
+	first=yes
+	for size in $(sizes "$dump"); do
 		w=${size%x*} h=${size#*x} s="$n.$size"
 		start "$w" "$h" "$dump"
 		# The dominators done: the status says the row's place.
@@ -117,13 +135,14 @@ for dump in $dumps; do
 			continue
 		fi
 		shot "$s.classes"
-		if [ "$size" = 80x24 ]; then
+		if [ -n "$first" ]; then
 			# w writes every row, the same as report's.
 			keys w "$tmp/$n.w.tsv" Enter
 			wait_for 'wrote [0-9]* rows'
 			tail -n +2 "$tmp/$n.w.tsv" >"$tmp/$n.w.rows"
 			tail -n +2 "$tmp/$n.report" | cmp -s - "$tmp/$n.w.rows"
 			ok $? "$(basename "$dump"): w writes report's rows"
+			first=
 		fi
 		keys G
 		wait_for "row [0-9]* of" && shot "$s.classes-end"
@@ -170,7 +189,7 @@ done
 leak="$heaps/leakcanary__leak_service_binder.hprof"
 if [ -f "$leak" ]; then
 	"$TRACETUI" paths -n 3 "$leak" LeakyService >"$tmp/leak.paths"
-	for size in 80x24 120x30; do
+	for size in 80x24 ${long:+120x30}; do
 		w=${size%x*} h=${size#*x}
 		start "$w" "$h" "$leak"
 		wait_for 'row 1 of'
