@@ -69,10 +69,14 @@ view() {
 		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
 		>/dev/null 2>&1 || return 1
 	# Up to 30 s in all: a sanitizer build on a busy machine is slow.
+	# One capture a poll, matched by the shell.
 	v_i=0
 	while [ $v_i -lt 300 ]; do
-		tm capture-pane -p -t p 2>/dev/null | grep -q '| Profile |' &&
-			! tm capture-pane -p -t p | grep -q 'loading' && return 0
+		v_screen=$(tm capture-pane -p -t p 2>/dev/null)
+		case $v_screen in
+		*loading*) ;;
+		*'| Profile |'*) return 0 ;;
+		esac
 		sleep 0.1
 		v_i=$((v_i + 1))
 	done

@@ -321,14 +321,16 @@ grep -v '^ok' man.out | diag
 [ $? -eq 2 ] && grep -q 'a profile of values' err
 ok $? "triage of an hprof profile: refused with status 2"
 
-# Real recordings.
+# Real recordings (make check: those with acceptance numbers below and
+# one simpleperf recording; check-long: every one).
 set --
 for f in AndroidMethodTraceParser__cpu_trace Launcher__app \
-	android-methods-profiler__legacy perflib__streaming \
-	firefox-profiler__art-trace-regular AppMethodOrder__oldVersion; do
+	android-methods-profiler__legacy ${long:+perflib__streaming \
+	firefox-profiler__art-trace-regular AppMethodOrder__oldVersion}; do
 	[ -f "$SHARED_TRACES/$f.trace" ] && set -- "$@" "$SHARED_TRACES/$f.trace"
 done
-for f in aosp__display_bitmaps.trace firefox-profiler__simpleperf-cpu-clock.trace.gz; do
+for f in aosp__display_bitmaps.trace \
+	${long:+firefox-profiler__simpleperf-cpu-clock.trace.gz}; do
 	[ -f "$SHARED_SIMPLEPERF/$f" ] && set -- "$@" "$SHARED_SIMPLEPERF/$f"
 done
 if [ $# -eq 0 ]; then
