@@ -114,10 +114,23 @@ normalize_tsv() {
 }
 
 # Run a command, keep stdout in $out, stderr in $err, status in $rc.
+# stderr is read by the shell, as $(cat) would give it (trailing
+# newlines dropped): a process less per run.
 run() {
 	out=$("$@" 2>"$tmp/stderr")
 	rc=$?
-	err=$(cat "$tmp/stderr")
+	err=
+	while IFS= read -r r_line || [ -n "$r_line" ]; do
+		err="$err$r_line
+"
+	done <"$tmp/stderr"
+	while :; do
+		case $err in
+		*"
+") err=${err%?} ;;
+		*) break ;;
+		esac
+	done
 }
 
 # replay_cuts SKIP STRIDE FILE WHAT [RUNNER...]: the fuzz target's
