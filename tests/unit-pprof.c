@@ -450,6 +450,17 @@ test_detect(void)
 	   "an hprof profile is not pprof");
 	ok(!trace_pprof_detect((const unsigned char *)"", 0),
 	   "nothing is not pprof");
+	/* 'h' is the tag of field 13 (comment, a varint), but the fields
+	 * after it are no Profile's: a pipe of text is refused from its
+	 * first bytes rather than read whole. */
+	ok(!trace_pprof_could_start((const unsigned char *)"hello world\n"
+	                                                   "hello world\n",
+	                            24),
+	   "text that begins with a Profile field's tag could not start one");
+	ok(trace_pprof_could_start((const unsigned char *)"\x0a\x04\x08\x01"
+	                                                  "\x10\x02\x12\x40",
+	                           8),
+	   "a sample type, then a sample cut by the peek, could");
 }
 
 /* Function names holding a NUL: two that differ only after it stay two

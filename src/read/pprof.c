@@ -1010,18 +1010,57 @@ emit(struct pprof *pp, size_t k, uint64_t len)
 		s->progress(s->ctx, len, len);
 }
 
-bool
-trace_pprof_could_start(const unsigned char *buf, size_t len)
+/* The bytes trace_pprof_could_start looks at: a pipe's peek. */
+enum { PPROF_PEEK = 32 };
+
+/* Whether field tag t is a Profile field of its wire type (every one
+ * has a number below 16: a one-byte tag). */
+static bool
+profile_tag(unsigned char t)
 {
 	int w;
 
-	/* Every field read has a number below 16: a one-byte tag. */
-	if (!len || buf[0] >= 0x80)
+	if (t >= 0x80)
 		return false;
-	w = profile_wire(buf[0] >> 3);
-	return (w >= 0 && (buf[0] & 7) == w) ||
-	       (w == -2 &&
-	        ((buf[0] & 7) == PB_VARINT || (buf[0] & 7) == PB_BYTES));
+	w = profile_wire(t >> 3);
+	return (w >= 0 && (t & 7) == w) ||
+	       (w == -2 && ((t & 7) == PB_VARINT || (t & 7) == PB_BYTES));
+}
+
+bool
+trace_pprof_could_start(const unsigned char *buf, size_t len)
+{
+	size_t i = 0, fields = 0;
+
+	/* The fields in the first PPROF_PEEK bytes, as far as they go: a
+	 * text or a binary file of another kind fails within a few. */
+	if (len > PPROF_PEEK)
+		len = PPROF_PEEK;
+	while (i < len) {
+		uint64_t n = 0;
+		unsigned shift = 0;
+		unsigned char tag = buf[i++];
+
+		if (!profile_tag(tag))
+			return fields >= 4; /* as trace_pprof_detect */
+		fields++;
+		/* A varint, or a length and that many bytes. */
+		do {
+			if (i >= len)
+				return true;
+			if (shift < 64)
+				n |= (uint64_t)(buf[i] & 0x7F) << shift;
+			shift += 7;
+		} while (buf[i++] & 0x80 && shift < 70);
+		if (shift >= 70)
+			return false; /* a varint of over ten bytes */
+		if ((tag & 7) == PB_BYTES) {
+			if (n >= len - i)
+				return true;
+			i += (size_t)n;
+		}
+	}
+	return fields > 0;
 }
 
 /* Past the first field, a Profile field of the right wire type. */

@@ -14,7 +14,8 @@
 #include <stddef.h>
 
 /* Whether buf[0, len), a file's first bytes, could begin a Profile
- * message: its first byte the tag of a Profile field, of its wire type. */
+ * message: the fields in its first 32 bytes Profile fields of their wire
+ * types, as far as they go. */
 bool trace_pprof_could_start(const unsigned char *buf, size_t len);
 /* True when buf starts as a profile.proto message does. */
 bool trace_pprof_detect(const unsigned char *buf, size_t len);
