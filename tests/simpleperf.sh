@@ -402,6 +402,24 @@ if ! asan_built "$TRACETUI"; then
 			ok "$([ $rc -eq 0 ] && [ $seen -eq 0 ] && echo 0 || echo 1)" \
 				"100,000 one-sample threads: $c in 80 MB (exit $rc)"
 		done
+		# The viewer's load (tests/render: the profile, every view
+		# opened, the icicle and the timeline from the warmup) in 60
+		# MB: the per-thread sums and call paths of threads of few
+		# calls are not kept (summed again when a scope wants them),
+		# the info lines are made when the view is first shown (75
+		# to 80 MB when all were kept and made at once).
+		if [ -n "$RENDER" ]; then
+			(ulimit -v 60000 2>/dev/null
+				TRACETUI_TEST_THREADS=0 exec timeout 120 "$RENDER" \
+					"$tmp/threads.trace" 120x40 VIEW_ICICLE \
+					VIEW_TIMELINE VIEW_PROFILE) >"$tmp/out" 2>"$tmp/err"
+			rc=$?
+			ok "$([ $rc -eq 0 ] &&
+				grep -q ' 100000 *(no stack) *$' "$tmp/out" &&
+				echo 0 || echo 1)" \
+				"100,000 one-sample threads: the viewer's load in 60 MB (exit $rc)"
+			[ $rc -eq 0 ] || head -3 "$tmp/err" | diag
+		fi
 		rm -f "$tmp/threads.trace"
 	fi
 fi

@@ -838,6 +838,80 @@ check_pieces(uint64_t seed, unsigned n, unsigned max_depth)
 	calltree_free(tree);
 }
 
+/* n threads, thread t making t % 7 + 1 calls nested in turn (so that
+ * the threads share some paths, and each thread of 7 calls ends deeper
+ * than the others), then, for every 1000th thread, 40 calls more. */
+static struct calltree *
+many_threads_tree(unsigned n)
+{
+	struct calltree_builder *b;
+	const struct trace_sink *s = begin(&b);
+	uint64_t wall = 0;
+	unsigned t, i, extra;
+
+	for (t = 0; t < n; t++) {
+		unsigned calls = t % 7 + 1;
+		uint64_t cpu = 0;
+
+		for (i = 0; i < calls; i++)
+			s->event(s->ctx, t + 1, 0x10 * ((t + i) % NMETHODS + 1),
+			         TRACE_ENTER, cpu++, wall++);
+		for (i = calls; i-- > 0;)
+			s->event(s->ctx, t + 1, 0x10 * ((t + i) % NMETHODS + 1),
+			         TRACE_EXIT, cpu += 2, wall += 3);
+		for (extra = t % 1000 ? 0 : 40; extra > 0; extra--) {
+			s->event(s->ctx, t + 1, 0x10 * (extra % NMETHODS + 1),
+			         TRACE_ENTER, cpu++, wall++);
+			s->event(s->ctx, t + 1, 0x10 * (extra % NMETHODS + 1),
+			         TRACE_EXIT, cpu++, wall += 2);
+		}
+	}
+	return calltree_builder_finish(b);
+}
+
+/* More threads than a batch of callpath_build_merged: their merge built
+ * batch by batch is the merge of every thread's own tree, node for node;
+ * the trees kept are those of the threads of keep calls or more, as
+ * built alone, the others empty; none kept: no array. */
+static void
+check_merged_batches(unsigned n, size_t keep)
+{
+	struct calltree *tree = many_threads_tree(n);
+	struct callpath *want = xcalloc(tree->nthreads, sizeof(*want));
+	struct callpath merged, got_merged, *kept;
+	size_t t, nkept = 0;
+	bool same = true;
+
+	for (t = 0; t < tree->nthreads; t++)
+		callpath_build_thread_whole(&want[t], tree, t);
+	callpath_merge(&merged, want, tree->nthreads);
+	kept = callpath_build_merged(&got_merged, tree, keep);
+	ok(same_nodes(&got_merged, &merged),
+	   "%zu threads merged in batches: the merge of their trees, node "
+	   "for node (%zu nodes)",
+	   tree->nthreads, merged.count);
+	for (t = 0; kept && t < tree->nthreads; t++) {
+		if (tree->threads[t].ncalls >= keep) {
+			same = same && same_nodes(&kept[t], &want[t]);
+			nkept++;
+		} else {
+			same = same && !kept[t].count && !kept[t].nodes;
+		}
+		callpath_done(&kept[t]);
+	}
+	ok(keep > 47 ? !kept : kept && same && nkept > 0,
+	   "%zu threads merged in batches: the trees of %zu calls or more "
+	   "kept (%zu), as built alone",
+	   tree->nthreads, keep, nkept);
+	free(kept);
+	for (t = 0; t < tree->nthreads; t++)
+		callpath_done(&want[t]);
+	free(want);
+	callpath_done(&merged);
+	callpath_done(&got_merged);
+	calltree_free(tree);
+}
+
 /*
  * One thread recursing n deep in r, a leaf at the bottom (times on both
  * clocks): r_i enters at i, the leaf at n and leaves at n + 5, r_i leaves
@@ -1249,5 +1323,8 @@ main(void)
 	for (seed = 1; seed <= 6; seed++)
 		check_pieces(2000 + seed, 300 + (unsigned)(seed * 211 % 2000),
 		             seed == 6 ? MAX_STACK : 2 + (unsigned)seed * 3);
+	check_merged_batches(150000, 20);
+	check_merged_batches(150000, 48);
+	check_merged_batches(1000, 1);
 	return done_testing();
 }

@@ -173,6 +173,58 @@ check_cache(const struct calltree *t)
 	profile_cache_free(cache);
 }
 
+/* More threads than the cache sums at a time, most of too few calls to
+ * be kept (summed again from their calls), every 100th of enough: the
+ * profile of them all from the cache is the walk's, rows and links, the
+ * links in the walk's order. */
+static void
+test_cache_many_threads(void)
+{
+	static const uint64_t ms[] = {A, B, C, D, X};
+	struct calltree *t;
+	struct profile_cache *cache;
+	struct profile walk, summed;
+	struct scope all;
+	uint64_t clock = 0;
+	uint32_t tid, i;
+
+	start();
+	for (tid = 1; tid <= 70000; tid++) {
+		uint32_t n = tid % 100 ? tid % 3 + 1 : 20;
+
+		for (i = 0; i < n; i++) {
+			uint64_t outer = ms[(tid + i) % 5], inner = ms[tid % 4];
+
+			IN(tid, outer, clock, clock);
+			IN(tid, inner, clock + 1, clock + 2);
+			OUT(tid, inner, clock + 2 + i, clock + 4 + i);
+			OUT(tid, outer, clock + 3 + i, clock + 6 + i);
+			clock += 7 + i;
+		}
+	}
+	t = calltree_builder_finish(cur_builder);
+	cur_builder = NULL;
+	cur = NULL;
+	scope_init_all(&all, t);
+	profile_compute(&walk, t, &all);
+	cache = profile_cache_new(t);
+	profile_from_cache(&summed, cache, t, &all);
+	ok(memcmp(walk.total, summed.total, sizeof(walk.total)) == 0 &&
+	           memcmp(walk.rows, summed.rows,
+	                  t->nmethods * sizeof(*walk.rows)) == 0 &&
+	           walk.nlinks == summed.nlinks &&
+	           memcmp(walk.links, summed.links,
+	                  walk.nlinks * sizeof(*walk.links)) == 0,
+	   "cache of %zu threads, some kept: the walk's rows and links, in "
+	   "its order",
+	   t->nthreads);
+	profile_done(&walk);
+	profile_done(&summed);
+	profile_cache_free(cache);
+	scope_done(&all);
+	calltree_free(t);
+}
+
 /* ---- looking things up ------------------------------------------------- */
 
 /* Index of the method with id `id`, or NONE. */
@@ -1735,6 +1787,7 @@ int
 main(void)
 {
 	test_records_window();
+	test_cache_many_threads();
 	test_simple();
 	test_direct_recursion();
 	test_indirect_recursion();

@@ -447,9 +447,11 @@ append_outside(struct callpath *out, const struct calltree *tree, size_t t,
  * least piece of a thread by default. */
 enum { PATH_CALLS_PER_JOB = 1 << 16, PATH_PIECE_MIN = 1 << 21 };
 
-void
-callpath_build_threads(struct callpath *paths, const struct calltree *tree,
-                       size_t part)
+/* callpath_build_threads of threads [first, end_thread) only, thread
+ * t's tree into paths[t - first]. */
+static void
+build_range(struct callpath *paths, const struct calltree *tree, size_t first,
+            size_t end_thread, size_t part)
 {
 	struct piece_job jobs[UTIL_JOBS_MAX];
 	struct piece *pieces;
@@ -457,7 +459,7 @@ callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 	size_t calls = 0, npieces = 0, t, p, q;
 	unsigned i, njobs;
 
-	for (t = 0; t < tree->nthreads; t++)
+	for (t = first; t < end_thread; t++)
 		calls += tree->threads[t].ncalls;
 	njobs = util_jobs_count((unsigned)(calls / PATH_CALLS_PER_JOB + 1));
 	if (!part) {
@@ -465,16 +467,16 @@ callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 		if (part < PATH_PIECE_MIN)
 			part = PATH_PIECE_MIN;
 	}
-	for (t = 0; t < tree->nthreads; t++)
+	for (t = first; t < end_thread; t++)
 		npieces += (tree->threads[t].ncalls + part - 1) / part;
 	pieces = xcalloc(npieces + 1, sizeof(*pieces));
 	npieces = 0;
-	for (t = 0; t < tree->nthreads; t++) {
+	for (t = first; t < end_thread; t++) {
 		const struct tt_thread *th = &tree->threads[t];
 		size_t from = th->first_call, end = from + th->ncalls;
 
 		if (!th->ncalls) /* no calls: a lone root, no outside time */
-			build_one(&paths[t], tree, t, true);
+			build_one(&paths[t - first], tree, t, true);
 		for (; from < end; from += part) {
 			pieces[npieces].thread = (uint32_t)t;
 			pieces[npieces].from = from;
@@ -489,7 +491,7 @@ callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 	util_jobs_run(piece_job, jobs, sizeof(*jobs), njobs);
 	for (p = 0; p < npieces; p = q) {
 		uint64_t top[CLOCK_COUNT] = {0};
-		struct callpath *out = &paths[pieces[p].thread];
+		struct callpath *out = &paths[pieces[p].thread - first];
 		int k;
 
 		for (q = p; q < npieces && pieces[q].thread == pieces[p].thread;
@@ -512,6 +514,61 @@ callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 		append_outside(out, tree, pieces[p].thread, top);
 	}
 	free(pieces);
+}
+
+void
+callpath_build_threads(struct callpath *paths, const struct calltree *tree,
+                       size_t part)
+{
+	build_range(paths, tree, 0, tree->nthreads, part);
+}
+
+/* Threads whose trees callpath_build_merged builds and merges at a time. */
+enum { MERGE_BATCH_THREADS = 1 << 16 };
+
+struct callpath *
+callpath_build_merged(struct callpath *merged, const struct calltree *tree,
+                      size_t keep_calls)
+{
+	size_t n = tree->nthreads, nbatches = n / MERGE_BATCH_THREADS + 1, b, t;
+	struct callpath *batches =
+	        nbatches > 1 ? xcalloc(nbatches, sizeof(*batches)) : NULL;
+	struct callpath *kept = NULL,
+	                *batch = xcalloc(n < MERGE_BATCH_THREADS
+	                                         ? n + 1
+	                                         : MERGE_BATCH_THREADS,
+	                                 sizeof(*batch));
+
+	/* A node is new to a merge of merges where it is new to the merge
+	 * of all the trees, in the same order: the batches' merges merged
+	 * are that merge, node for node. */
+	for (b = 0; b < nbatches; b++) {
+		size_t from = b * MERGE_BATCH_THREADS,
+		       to = n - from > MERGE_BATCH_THREADS
+		                    ? from + MERGE_BATCH_THREADS
+		                    : n;
+
+		build_range(batch, tree, from, to, 0);
+		callpath_merge(batches ? &batches[b] : merged, batch,
+		               to - from);
+		for (t = from; t < to; t++) {
+			if (tree->threads[t].ncalls < keep_calls) {
+				callpath_done(&batch[t - from]);
+				continue;
+			}
+			if (!kept)
+				kept = xcalloc(n + 1, sizeof(*kept));
+			kept[t] = batch[t - from];
+		}
+	}
+	free(batch);
+	if (batches) {
+		callpath_merge(merged, batches, nbatches);
+		for (b = 0; b < nbatches; b++)
+			callpath_done(&batches[b]);
+		free(batches);
+	}
+	return kept;
 }
 
 /* The merge of one part: its nodes in the same order, so a copy, with

@@ -92,6 +92,15 @@ bool callpath_from_sums(struct callpath *out, const struct calltree *tree,
  * one-pass walk's, node for node. */
 void callpath_build_threads(struct callpath *paths, const struct calltree *tree,
                             size_t part);
+/* callpath_merge of every thread's callpath_build_thread_whole into
+ * merged, node for node, built by callpath_build_threads a batch of
+ * threads at a time and merged batch by batch.  Returns the trees of the
+ * threads of keep_calls calls or more, thread t's at t, the others empty
+ * (no node), or NULL when no thread has that many: the trees of a
+ * million small threads are never held at once. */
+struct callpath *callpath_build_merged(struct callpath *merged,
+                                       const struct calltree *tree,
+                                       size_t keep_calls);
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index.  The first sort lists the nodes with
  * siblings to order, so the tree must not change after it (but for a

@@ -106,9 +106,21 @@ profile_start(struct profile *out, const struct calltree *tree,
 		out->total[k] = scope_total(scope, tree, k);
 }
 
+/* The threads' sums in three arrays, thread after thread: thread t's
+ * rows are rows[row_at[t]] up to rows[row_at[t + 1]] (of the methods
+ * methods[] at the same places), its links links[link_at[t]] up to
+ * links[link_at[t + 1]].  No block per thread: a million threads cost
+ * their numbers, not a million headers and allocations.  A thread of
+ * fewer than CACHE_MIN_CALLS calls has none (its calls are summed again,
+ * no slower than its sums would be): a thread that made calls and has
+ * no link is one. */
 struct profile_cache {
-	struct thread_sums *threads;
+	uint32_t *methods;
+	struct profile_row *rows;
+	struct profile_link *links;
+	size_t *row_at, *link_at; /* nthreads + 1 each */
 	size_t nthreads;
+	size_t method_cap, row_cap, link_cap; /* while it is made */
 };
 
 /* The aggregates of calls [from, to) of one thread into a; rows and used
@@ -247,14 +259,17 @@ u64_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Per thread, the aggregates of the threads scope has (every thread when
- * scope is NULL), built by one worker per cpu; a thread with more calls
- * than a part is summed in parts, side by side, and joined. */
+/* Per thread of [first, end_thread), the aggregates of the threads
+ * scope has (every thread when scope is NULL) that made min_calls calls
+ * or more (at least 1), thread t's at t - first, built by one worker per
+ * cpu; a thread with more calls than a part is summed in parts, side by
+ * side, and joined. */
 static struct thread_sums *
-aggregate_threads(const struct calltree *tree, const struct scope *scope)
+aggregate_threads(const struct calltree *tree, const struct scope *scope,
+                  size_t first, size_t end_thread, uint32_t min_calls)
 {
-	struct thread_sums *out = xcalloc(tree->nthreads + 1, sizeof(*out));
-	uint64_t *by_size = xcalloc(tree->nthreads + 1, sizeof(*by_size));
+	struct thread_sums *out = xcalloc(end_thread - first + 1, sizeof(*out));
+	uint64_t *by_size = xcalloc(end_thread - first + 1, sizeof(*by_size));
 	struct aggregate_job jobs[UTIL_JOBS_MAX];
 	struct thread_sums *sums;
 	struct part *parts;
@@ -262,10 +277,11 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 	size_t n = 0, calls = 0, nparts = 0, part, t, p, q;
 	unsigned i, njobs;
 
-	for (t = 0; t < tree->nthreads; t++) {
+	for (t = first; t < end_thread; t++) {
 		/* A thread without calls adds nothing (files may name
 		 * millions of them). */
-		if ((scope && !scope_has(scope, t)) || !tree->threads[t].ncalls)
+		if ((scope && !scope_has(scope, t)) ||
+		    tree->threads[t].ncalls < min_calls)
 			continue;
 		/* Most calls first, then by index. */
 		by_size[n++] = (uint64_t)(UINT32_MAX - tree->threads[t].ncalls)
@@ -312,14 +328,29 @@ aggregate_threads(const struct calltree *tree, const struct scope *scope)
 		     q < nparts && parts[q].thread == parts[p].thread; q++)
 			;
 		if (q - p == 1)
-			out[parts[p].thread] = sums[p];
+			out[parts[p].thread - first] = sums[p];
 		else
-			join_parts(&out[parts[p].thread], sums + p, q - p,
-			           tree->nmethods);
+			join_parts(&out[parts[p].thread - first], sums + p,
+			           q - p, tree->nmethods);
 	}
 	free(sums);
 	free(parts);
 	return out;
+}
+
+/* Add one thread's n rows (of methods) and nlinks links to rows and
+ * links. */
+static void
+add_thread_sums(struct profile_row *rows, struct link_table *links,
+                const uint32_t *methods, const struct profile_row *from,
+                size_t n, const struct profile_link *their_links, size_t nlinks)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sums_add_row(&rows[methods[i]], &from[i]);
+	for (i = 0; i < nlinks; i++)
+		link_table_add(links, &their_links[i]);
 }
 
 /* out: the sums of the aggregates of the threads scope has. */
@@ -329,17 +360,15 @@ merge_aggregates(struct profile *out, const struct thread_sums *threads,
                  const struct scope *scope)
 {
 	struct link_table links = {0};
-	size_t t, i;
+	size_t t;
 
 	profile_start(out, tree, scope);
 	for (t = 0; t < nthreads; t++) {
 		const struct thread_sums *a = &threads[t];
 
-		if (!scope_has(scope, t))
-			continue;
-		for (i = 0; i < a->count; i++)
-			sums_add_row(&out->rows[a->methods[i]], &a->rows[i]);
-		links_add(&links, a);
+		if (scope_has(scope, t))
+			add_thread_sums(out->rows, &links, a->methods, a->rows,
+			                a->count, a->links, a->nlinks);
 	}
 	link_table_done(&links);
 	out->links = links.links;
@@ -374,7 +403,7 @@ profile_compute(struct profile *out, const struct calltree *tree,
 		/* Thread by thread, side by side, then summed in thread
 		 * order: the links come out in the order one pass over
 		 * the threads would create them. */
-		threads = aggregate_threads(tree, scope);
+		threads = aggregate_threads(tree, scope, 0, tree->nthreads, 1);
 		merge_aggregates(out, threads, tree->nthreads, tree, scope);
 		aggregates_free(threads, tree->nthreads);
 		return;
@@ -390,47 +419,83 @@ profile_compute(struct profile *out, const struct calltree *tree,
 	out->nlinks = links.count;
 }
 
-/* A copy of the n bytes at p (none: a fresh empty block). */
-static void *
-copy_of(const void *p, size_t n)
+/* The sums of threads [first, first + n) appended to cache, thread after
+ * thread; with owned, each thread's arrays are freed once copied, and
+ * threads with them. */
+static void
+cache_append(struct profile_cache *cache, struct thread_sums *threads,
+             size_t first, size_t n, bool owned)
 {
-	void *q = xmalloc(n ? n : 1);
-
-	if (n)
-		memcpy(q, p, n);
-	return q;
-}
-
-/* A copy of the n thread sums of a model loaded for them. */
-static struct thread_sums *
-sums_copy(const struct thread_sums *from, size_t n)
-{
-	struct thread_sums *out = xcalloc(n + 1, sizeof(*out));
-	size_t t;
+	size_t nrows = cache->row_at[first], nlinks = cache->link_at[first], t;
+	size_t need_rows = nrows, need_links = nlinks;
 
 	for (t = 0; t < n; t++) {
-		const struct thread_sums *a = &from[t];
-		struct thread_sums *b = &out[t];
-
-		b->count = a->count;
-		b->nlinks = a->nlinks;
-		b->methods =
-		        copy_of(a->methods, a->count * sizeof(*a->methods));
-		b->rows = copy_of(a->rows, a->count * sizeof(*a->rows));
-		b->links = copy_of(a->links, a->nlinks * sizeof(*a->links));
+		need_rows += threads[t].count;
+		need_links += threads[t].nlinks;
 	}
-	return out;
+	UTIL_GROW(cache->methods, cache->method_cap, need_rows + 1);
+	UTIL_GROW(cache->rows, cache->row_cap, need_rows + 1);
+	UTIL_GROW(cache->links, cache->link_cap, need_links + 1);
+	for (t = 0; t < n; t++) {
+		struct thread_sums *a = &threads[t];
+
+		cache->row_at[first + t] = nrows;
+		cache->link_at[first + t] = nlinks;
+		if (a->count) {
+			memcpy(cache->methods + nrows, a->methods,
+			       a->count * sizeof(*a->methods));
+			memcpy(cache->rows + nrows, a->rows,
+			       a->count * sizeof(*a->rows));
+		}
+		if (a->nlinks)
+			memcpy(cache->links + nlinks, a->links,
+			       a->nlinks * sizeof(*a->links));
+		nrows += a->count;
+		nlinks += a->nlinks;
+		if (owned)
+			thread_sums_done(a);
+	}
+	cache->row_at[first + n] = nrows;
+	cache->link_at[first + n] = nlinks;
+	if (owned)
+		free(threads);
 }
+
+/* Threads whose sums profile_cache_new makes at a time, the sums of
+ * many threads never held at once but packed; the calls of a thread
+ * below which its sums are not kept. */
+enum { CACHE_BATCH_THREADS = 1 << 16, CACHE_MIN_CALLS = 32 };
 
 struct profile_cache *
 profile_cache_new(const struct calltree *tree)
 {
 	struct profile_cache *cache = xcalloc(1, sizeof(*cache));
+	size_t n = tree->nthreads, from, to;
 
-	cache->nthreads = tree->nthreads;
+	cache->nthreads = n;
+	cache->row_at = xcalloc(n + 1, sizeof(*cache->row_at));
+	cache->link_at = xcalloc(n + 1, sizeof(*cache->link_at));
 	/* Loaded for its sums: they are the cache, and the model's. */
-	cache->threads = tree->sums ? sums_copy(tree->sums, tree->nthreads)
-	                            : aggregate_threads(tree, NULL);
+	if (tree->sums) {
+		cache_append(cache, tree->sums, 0, n, false);
+	} else {
+		for (from = 0; from < n; from = to) {
+			to = n - from > CACHE_BATCH_THREADS
+			             ? from + CACHE_BATCH_THREADS
+			             : n;
+			cache_append(cache,
+			             aggregate_threads(tree, NULL, from, to,
+			                               CACHE_MIN_CALLS),
+			             from, to - from, true);
+		}
+	}
+	/* As long as what they hold, not the room they grew to. */
+	cache->methods = xreallocarray(cache->methods, cache->row_at[n] + 1,
+	                               sizeof(*cache->methods));
+	cache->rows = xreallocarray(cache->rows, cache->row_at[n] + 1,
+	                            sizeof(*cache->rows));
+	cache->links = xreallocarray(cache->links, cache->link_at[n] + 1,
+	                             sizeof(*cache->links));
 	return cache;
 }
 
@@ -439,7 +504,11 @@ profile_cache_free(struct profile_cache *cache)
 {
 	if (!cache)
 		return;
-	aggregates_free(cache->threads, cache->nthreads);
+	free(cache->methods);
+	free(cache->rows);
+	free(cache->links);
+	free(cache->row_at);
+	free(cache->link_at);
 	free(cache);
 }
 
@@ -447,7 +516,29 @@ void
 profile_from_cache(struct profile *out, const struct profile_cache *cache,
                    const struct calltree *tree, const struct scope *scope)
 {
-	merge_aggregates(out, cache->threads, cache->nthreads, tree, scope);
+	struct link_table links = {0};
+	size_t t;
+
+	profile_start(out, tree, scope);
+	for (t = 0; t < cache->nthreads; t++) {
+		const struct tt_thread *th = &tree->threads[t];
+		size_t r = cache->row_at[t], l = cache->link_at[t];
+
+		if (!scope_has(scope, t))
+			continue;
+		/* The same sums, the links met in the same order. */
+		if (l == cache->link_at[t + 1])
+			add_calls(out->rows, &links, tree, th->first_call,
+			          th->first_call + th->ncalls);
+		else
+			add_thread_sums(
+			        out->rows, &links, cache->methods + r,
+			        cache->rows + r, cache->row_at[t + 1] - r,
+			        cache->links + l, cache->link_at[t + 1] - l);
+	}
+	link_table_done(&links);
+	out->links = links.links;
+	out->nlinks = links.count;
 }
 
 void

@@ -116,18 +116,19 @@ view_opens(const struct app *app, enum app_view v)
 	       (view_ops[v]->paths_will_do && app->sums_paths);
 }
 
-/* Every thread's call paths: those built (one per thread, taken over),
- * or room for them when NULL, none built yet. */
+/* Every thread's call paths: those built (one per thread, taken over;
+ * an empty one, no node, is not built), or room for them when NULL, none
+ * built yet. */
 static void
 paths_alloc(struct app *app, struct callpath *built)
 {
-	size_t n = app->tree->nthreads + 1;
+	size_t n = app->tree->nthreads + 1, t;
 
 	app->thread_paths =
 	        built ? built : xcalloc(n, sizeof(*app->thread_paths));
 	app->thread_built = xcalloc(n, sizeof(*app->thread_built));
-	if (built)
-		memset(app->thread_built, true, n - 1);
+	for (t = 0; built && t < n - 1; t++)
+		app->thread_built[t] = built[t].count != 0;
 }
 
 /* Thread t's call paths, from the sums or the calls, unless built. */

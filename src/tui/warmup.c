@@ -28,6 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Calls below which a thread's own call paths are not kept once merged:
+ * built again in microseconds when a change of scope wants them, they
+ * would hold most of the memory of a recording of a million small
+ * threads. */
+enum { PATHS_KEPT_CALLS = 1024 };
+
 struct warmup {
 	const struct calltree *tree;
 	enum clock_index clock;
@@ -149,18 +155,17 @@ build(void *arg)
 	 * timeline index's time, and the icicle and the call tree wait for
 	 * them.  The timeline index comes next, unless the timeline asked
 	 * for it first (warmup_take_timeline). */
-	if (!w->given) {
-		w->paths = xcalloc(tree->nthreads + 1, sizeof(*w->paths));
-		callpath_build_threads(w->paths, tree, 0);
-	}
 	w->merged = xcalloc(1, sizeof(*w->merged));
 	w->inverted = xcalloc(1, sizeof(*w->inverted));
+	if (!w->given)
+		w->paths = callpath_build_merged(w->merged, tree,
+		                                 PATHS_KEPT_CALLS);
 	if (halted(w)) {
 		give_up(w);
 		return NULL;
 	}
-	callpath_merge(w->merged, w->given ? w->given : w->paths,
-	               tree->nthreads);
+	if (w->given)
+		callpath_merge(w->merged, w->given, tree->nthreads);
 	/* The inversion makes only its roots and keeps a copy of what it
 	 * reads, so the icicle's tree may be taken, sorted or freed at once
 	 * after it. */

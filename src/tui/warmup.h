@@ -45,7 +45,9 @@ bool warmup_done(struct warmup *w);
  * the other clock's is built from it. */
 struct timeline *warmup_take_timeline(struct warmup *w, enum clock_index k);
 /* The array of per-thread call paths, one per thread of the tree
- * (waiting for it), or NULL (also when they were given). */
+ * (waiting for it), or NULL (also when they were given, or when no
+ * thread made calls enough to keep its own); a thread of few calls has
+ * an empty one (no node): its paths are built when wanted. */
 struct callpath *warmup_take_thread_paths(struct warmup *w);
 /* The top-down tree of all threads (waiting for it), or NULL. */
 struct callpath *warmup_take_merged(struct warmup *w);

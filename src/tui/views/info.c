@@ -1,5 +1,8 @@
 /*
- * info: the same lines as `tracetui info`, scrollable.
+ * info: the same lines as `tracetui info`, scrollable.  They are made
+ * the first time the view is drawn or asked anything, not when the
+ * viewer opens its views: a recording of a million threads has a line
+ * for each, which the first screen does not show.
  */
 #include "config.h"
 
@@ -13,11 +16,12 @@
 /* The text view first, so that its operations take this state. */
 struct info_view {
 	struct text_view text;
+	bool filled;        /* the lines are made */
 	size_t ntransforms; /* the transforms the lines list */
 };
 
 static void
-fill(struct info_view *iv, struct app *app)
+fill(struct info_view *iv, const struct app *app)
 {
 	struct text_view *v = &iv->text;
 	struct summary s;
@@ -37,6 +41,7 @@ fill(struct info_view *iv, struct app *app)
 		text_view_add(v, role, l);
 	}
 	summary_done(&s);
+	iv->filled = true;
 	if (app->loaded_with) {
 		char *l = xasprintf("loaded with: %s", app->loaded_with);
 
@@ -54,13 +59,24 @@ fill(struct info_view *iv, struct app *app)
 	}
 }
 
+/* The view's lines, made when first wanted or when the transforms
+ * they list changed (the views open before a transform counts as
+ * applied). */
+static struct info_view *
+lines_of(void *state, const struct app *app)
+{
+	struct info_view *v = state;
+
+	if (!v->filled || v->ntransforms != app->ntransforms)
+		fill(v, app);
+	return v;
+}
+
 static void *
 info_open(struct app *app)
 {
-	struct info_view *v = xcalloc(1, sizeof(*v));
-
-	fill(v, app);
-	return v;
+	(void)app;
+	return xcalloc(1, sizeof(struct info_view));
 }
 
 static void
@@ -76,20 +92,41 @@ info_close(void *state)
 static void
 info_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
-	struct info_view *v = state;
+	text_view_draw(&lines_of(state, app)->text, c, top, height);
+}
 
-	/* The views open before a transform counts as applied. */
-	if (v->ntransforms != app->ntransforms)
-		fill(v, app);
-	text_view_draw(&v->text, c, top, height);
+static enum view_result
+info_handle(void *state, const struct app *app, enum request req,
+            struct view_ask *ask)
+{
+	return text_view_handle(lines_of(state, app), app, req, ask);
+}
+
+static enum view_result
+info_mouse(void *state, struct app *app, const struct mouse_event *ev,
+           struct view_ask *ask)
+{
+	return text_view_mouse(lines_of(state, app), app, ev, ask);
+}
+
+static bool
+info_find(void *state, const struct app *app, const regex_t *re, int dir,
+          struct view_ask *ask)
+{
+	return text_view_find(lines_of(state, app), app, re, dir, ask);
+}
+
+static size_t
+info_filter(void *state, const struct app *app, const regex_t *re)
+{
+	return text_view_filter(lines_of(state, app), app, re);
 }
 
 /* The lines shown, for `w`. */
 static struct table *
 info_rows(void *state, struct app *app)
 {
-	(void)app;
-	return text_view_table(&((struct info_view *)state)->text, "Info");
+	return text_view_table(&lines_of(state, app)->text, "Info");
 }
 
 const struct view_ops view_info_ops = {
@@ -98,9 +135,9 @@ const struct view_ops view_info_ops = {
         .open = info_open,
         .close = info_close,
         .draw = info_draw,
-        .handle = text_view_handle,
-        .find = text_view_find,
-        .mouse = text_view_mouse,
-        .filter = text_view_filter,
+        .handle = info_handle,
+        .find = info_find,
+        .mouse = info_mouse,
+        .filter = info_filter,
         .rows = info_rows,
 };
