@@ -120,7 +120,7 @@ struct candidate {
 static const unsigned char *
 elements(const struct heap_dump *d, uint32_t a, size_t *len)
 {
-	const unsigned char *rec = d->data + d->offsets[a];
+	const unsigned char *rec = heap_record(d, a);
 	unsigned id = d->header.id_size;
 
 	*len = (size_t)heap_u4(rec + 1 + id + 4) *
@@ -159,8 +159,8 @@ same_value(const struct heap_dump *d, const struct candidate *a,
 	unsigned id = d->header.id_size;
 
 	return a->len == b->len &&
-	       d->data[d->offsets[a->array] + 1 + id + 8] ==
-	               d->data[d->offsets[b->array] + 1 + id + 8] &&
+	       heap_record(d, a->array)[1 + id + 8] ==
+	               heap_record(d, b->array)[1 + id + 8] &&
 	       memcmp(ea, eb, a->len) == 0;
 }
 
@@ -172,7 +172,7 @@ string_slice(const struct heap_dump *d, struct candidate *c)
 	size_t len;
 	unsigned type, esize;
 	uint64_t off, count;
-	const unsigned char *rec = d->data + d->offsets[c->array];
+	const unsigned char *rec = heap_record(d, c->array);
 
 	elements(d, c->array, &len);
 	c->from = 0;
@@ -249,8 +249,8 @@ heap_duplicates(const struct heap_dump *d, const bool *shown,
 		const unsigned char *e = elements(d, c[i].array, &len);
 
 		c[i].hash = hash_block(e + c[i].from, c[i].len) ^
-		            (uint64_t)d->data[d->offsets[c[i].array] + 1 +
-		                              d->header.id_size + 8]
+		            (uint64_t)heap_record(
+		                    d, c[i].array)[1 + d->header.id_size + 8]
 		                    << 56;
 	}
 	qsort(c, nc, sizeof(*c), by_hash);
