@@ -1,6 +1,8 @@
 /*
- * heap-dominators: Lengauer and Tarjan's dominators with path
- * compression (the "simple" version, O(E log N)), on the graph of
+ * heap-dominators: dominators by semi-NCA (Georgiadis): Lengauer and
+ * Tarjan's semidominators with path compression (the "simple" eval,
+ * O(E log N)), then each immediate dominator as the nearest ancestor
+ * in the dominator tree built so far, with no buckets; on the graph of
  * strong references (model/heap.c's heap_next_ref: no referent of a
  * java.lang.ref.Reference) under a super-root whose successors are the
  * roots.
@@ -29,10 +31,12 @@ struct frame {
 	uint32_t v, slot;
 };
 
-/* The vertices' arrays, by preorder number. */
+/* The vertices' arrays, by preorder number: parent becomes the
+ * immediate dominator. */
 struct lt {
-	uint32_t *vertex, *parent, *semi, *ancestor, *label, *idom;
-	uint32_t *bucket, *bucket_next, *path;
+	uint32_t *vertex, *parent, *semi, *ancestor, *label;
+	uint32_t *path; /* eval's stack */
+	size_t path_cap;
 };
 
 /* The next successor of vertex v (object obj, HEAP_NONE for the
@@ -96,19 +100,29 @@ prefetch_succs(const struct heap_refs *refs, uint32_t o)
 		__builtin_prefetch(&refs->first[refs->to[k]]);
 }
 
-/* The path-compressing eval of Lengauer and Tarjan, without recursion. */
+/* The path-compressing eval of Lengauer and Tarjan, without recursion:
+ * the least semidominator on the forest's path from v up to (not
+ * counting) its tree's root; labels hold semidominators, not
+ * vertices, since only their least is asked for. */
 static uint32_t
 eval(struct lt *t, uint32_t v)
 {
-	uint32_t n = 0, u;
+	size_t n = 0;
+	uint32_t u;
 
 	if (!t->ancestor[v])
-		return v;
-	for (u = v; t->ancestor[t->ancestor[u]]; u = t->ancestor[u])
+		return t->label[v];
+	for (u = v; t->ancestor[t->ancestor[u]]; u = t->ancestor[u]) {
+		if (n == t->path_cap) {
+			t->path_cap *= 2;
+			t->path = xreallocarray(t->path, t->path_cap,
+			                        sizeof(uint32_t));
+		}
 		t->path[n++] = u;
+	}
 	while (n--) {
 		u = t->path[n];
-		if (t->semi[t->label[t->ancestor[u]]] < t->semi[t->label[u]])
+		if (t->label[t->ancestor[u]] < t->label[u])
 			t->label[u] = t->label[t->ancestor[u]];
 		t->ancestor[u] = t->ancestor[t->ancestor[u]];
 	}
@@ -134,7 +148,6 @@ static void
 build_tree(struct heap_dominators *dom, const struct heap_dump *d)
 {
 	size_t n = d->nobjects, i;
-	uint32_t *fill;
 
 	dom->first = xcalloc(n + 2, sizeof(uint32_t));
 	dom->children = xmalloc_large(dom->reachable + 1, sizeof(uint32_t));
@@ -146,16 +159,18 @@ build_tree(struct heap_dominators *dom, const struct heap_dump *d)
 	}
 	for (i = 0; i <= n; i++)
 		dom->first[i + 1] += dom->first[i];
-	fill = xmalloc_large(n + 1, sizeof(uint32_t));
-	memcpy(fill, dom->first, (n + 1) * sizeof(uint32_t));
+	/* Each child at its parent's start, which then moves on to the
+	 * next parent's start: first, shifted back by one, is the starts
+	 * again (no array of fill positions). */
 	for (i = 0; i < n; i++) {
 		uint32_t p = dom->idom[i];
 
 		if (p != HEAP_NONE)
-			dom->children[fill[p == HEAP_SUPER_ROOT ? n : p]++] =
+			dom->children[dom->first[p == HEAP_SUPER_ROOT ? n : p]++] =
 			        (uint32_t)i;
 	}
-	free(fill);
+	memmove(dom->first + 1, dom->first, (n + 1) * sizeof(uint32_t));
+	dom->first[0] = 0;
 	sort_retained = dom->retained;
 	for (i = 0; i <= n; i++)
 		if (dom->first[i + 1] - dom->first[i] > 1)
@@ -170,7 +185,7 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	size_t n = d->nobjects, cap = n + 2, sp = 0, depth_cap = 64;
 	uint32_t *dfn = xcalloc(n + 1, sizeof(uint32_t));
 	uint32_t *npred = xcalloc(cap + 1, sizeof(uint32_t));
-	uint32_t *pred, *pos, r = 1, w;
+	uint32_t *pred, *pos, r = 1, w, total;
 	struct frame *stack = xmalloc_large(depth_cap, sizeof(*stack));
 	struct heap_refs refs;
 	struct lt t;
@@ -231,11 +246,16 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 			if (dfn[i])
 				count_preds(&refs, dfn, npred, (uint32_t)i);
 	}
-	/* The predecessors, by preorder number. */
-	pos = xcalloc(r + 2, sizeof(uint32_t));
-	for (w = 1; w <= r; w++)
-		pos[w + 1] = pos[w] + npred[w];
-	free(npred);
+	/* The predecessors, by preorder number: where each vertex's
+	 * begin, in place of their counts. */
+	pos = npred;
+	for (w = 1, total = 0; w <= r; w++) {
+		uint32_t c = pos[w];
+
+		pos[w] = total;
+		total += c;
+	}
+	pos[r + 1] = total;
 	pred = xmalloc_large(pos[r + 1] + 1, sizeof(uint32_t));
 	if (refs.first) {
 		/* In file order: the references lie in it. */
@@ -264,7 +284,6 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	}
 	heap_refs_done(&refs);
 	free(dfn);
-	dfn = NULL;
 	/* The rest of the vertices' arrays, once the references are let
 	 * go. */
 	t.semi = xmalloc_large(r + 1, sizeof(uint32_t));
@@ -272,50 +291,45 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	t.ancestor = xcalloc(r + 1, sizeof(uint32_t));
 	for (w = 1; w <= r; w++)
 		t.semi[w] = t.label[w] = w;
-	/* pos[v] is now the end of v's predecessors, the start of v+1's. */
-	t.idom = xcalloc(r + 1, sizeof(uint32_t));
-	t.bucket = xcalloc(r + 1, sizeof(uint32_t));
-	t.bucket_next = xcalloc(r + 1, sizeof(uint32_t));
-	t.path = xmalloc_large(r + 1, sizeof(uint32_t));
+	t.path_cap = 64;
+	t.path = xmalloc_large(t.path_cap, sizeof(uint32_t));
+	/* Semidominators, from the last vertex up; pos[v] is now the end
+	 * of v's predecessors, the start of v+1's. */
 	for (w = r; w >= 2; w--) {
-		uint32_t p = t.parent[w], k, v;
+		uint32_t k, least = t.semi[w];
 
-		for (k = w > 1 ? pos[w - 1] : 0; k < pos[w]; k++) {
-			uint32_t u = eval(&t, pred[k]);
+		for (k = pos[w - 1]; k < pos[w]; k++) {
+			uint32_t s = eval(&t, pred[k]);
 
-			if (t.semi[u] < t.semi[w])
-				t.semi[w] = t.semi[u];
+			if (s < least)
+				least = s;
 		}
-		t.bucket_next[w] = t.bucket[t.semi[w]];
-		t.bucket[t.semi[w]] = w;
-		t.ancestor[w] = p;
-		for (v = t.bucket[p]; v; v = t.bucket_next[v]) {
-			uint32_t u = eval(&t, v);
-
-			t.idom[v] = t.semi[u] < t.semi[v] ? u : p;
-		}
-		t.bucket[p] = 0;
+		t.semi[w] = t.label[w] = least;
+		t.ancestor[w] = t.parent[w];
 	}
-	for (w = 2; w <= r; w++)
-		if (t.idom[w] != t.semi[w])
-			t.idom[w] = t.idom[t.idom[w]];
 	free(pred);
 	free(pos);
-	free(t.parent);
-	free(t.semi);
 	free(t.label);
 	free(t.ancestor);
-	free(t.bucket);
-	free(t.bucket_next);
 	free(t.path);
-	free(dfn);
+	/* Then the immediate dominators, from the first vertex down
+	 * (Georgiadis's semi-NCA): the nearest ancestor of w's parent in
+	 * the dominator tree whose number is at most w's semidominator. */
+	for (w = 2; w <= r; w++) {
+		uint32_t up = t.parent[w];
+
+		while (up > t.semi[w])
+			up = t.parent[up];
+		t.parent[w] = up;
+	}
+	free(t.semi);
 	/* Per object, and the retained sizes bottom-up. */
 	dom->idom = xmalloc_large(n + 1, sizeof(uint32_t));
 	memset(dom->idom, 0xFF, (n + 1) * sizeof(uint32_t));
 	dom->retained = xmalloc_large(n + 1, sizeof(uint64_t));
 	dom->reachable = r - 1;
 	for (w = 2; w <= r; w++) {
-		uint32_t up = t.idom[w];
+		uint32_t up = t.parent[w];
 
 		dom->idom[t.vertex[w]] =
 		        up == 1 ? HEAP_SUPER_ROOT : t.vertex[up];
@@ -330,11 +344,11 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 		dom->reachable_bytes += s;
 	}
 	for (w = r; w >= 2; w--)
-		if (t.idom[w] != 1)
-			dom->retained[t.vertex[t.idom[w]]] +=
+		if (t.parent[w] != 1)
+			dom->retained[t.vertex[t.parent[w]]] +=
 			        dom->retained[t.vertex[w]];
 	free(t.vertex);
-	free(t.idom);
+	free(t.parent);
 	build_tree(dom, d);
 }
 
