@@ -28,7 +28,7 @@
 
 /* A vertex of the search, and where its successors' walk is. */
 struct frame {
-	uint32_t v, slot;
+	uint32_t v, slot, end;
 };
 
 /* The vertices' arrays, by preorder number: parent becomes the
@@ -39,25 +39,33 @@ struct lt {
 	size_t path_cap;
 };
 
-/* The next successor of vertex v (object obj, HEAP_NONE for the
- * super-root) at or after *slot: from refs where built, else from the
- * dump. */
-static inline uint32_t
-next_succ(const struct heap_dump *d, const struct heap_refs *refs, uint32_t obj,
-          uint32_t *slot)
+/* A walk of the successors of object obj (HEAP_NONE for the
+ * super-root), vertex v of the search: from refs where built, else
+ * from the dump.  Where the walk is held (slot, end), so that each step
+ * reads no more than the next successor. */
+static inline struct frame
+succ_walk(const struct heap_dump *d, const struct heap_refs *refs, uint32_t v,
+          uint32_t obj)
 {
 	if (obj == HEAP_NONE)
-		return *slot < d->nroots ? d->roots[(*slot)++].object
-		                         : HEAP_NONE;
-	if (refs->first) {
-		uint32_t k = refs->first[obj] + *slot;
+		return (struct frame){v, 0, (uint32_t)d->nroots};
+	if (refs->first)
+		return (struct frame){v, refs->first[obj],
+		                      refs->first[obj + 1]};
+	return (struct frame){v, 0, 0};
+}
 
-		if (k >= refs->first[obj + 1])
-			return HEAP_NONE;
-		(*slot)++;
-		return refs->to[k];
-	}
-	return heap_next_ref(d, obj, slot);
+/* The next successor of f's walk (of object obj), or HEAP_NONE. */
+static inline uint32_t
+succ_next(const struct heap_dump *d, const struct heap_refs *refs,
+          struct frame *f, uint32_t obj)
+{
+	if (obj == HEAP_NONE)
+		return f->slot < f->end ? d->roots[f->slot++].object
+		                        : HEAP_NONE;
+	if (refs->first)
+		return f->slot < f->end ? refs->to[f->slot++] : HEAP_NONE;
+	return heap_next_ref(d, obj, &f->slot);
 }
 
 /* Whether bit o of seen is set; set it. */
@@ -165,9 +173,10 @@ build_tree(struct heap_dominators *dom, const struct heap_dump *d)
 	for (i = 0; i < n; i++) {
 		uint32_t p = dom->idom[i];
 
+		if (p == HEAP_SUPER_ROOT)
+			p = (uint32_t)n;
 		if (p != HEAP_NONE)
-			dom->children[dom->first[p == HEAP_SUPER_ROOT ? n : p]++] =
-			        (uint32_t)i;
+			dom->children[dom->first[p]++] = (uint32_t)i;
 	}
 	memmove(dom->first + 1, dom->first, (n + 1) * sizeof(uint32_t));
 	dom->first[0] = 0;
@@ -200,10 +209,13 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	/* The search: preorder numbers, parents, and each vertex's count
 	 * of predecessors (by its object until it is numbered). */
 	t.vertex[1] = HEAP_NONE;
-	stack[sp++] = (struct frame){1, 0};
+	stack[sp++] = succ_walk(d, &refs, 1, HEAP_NONE);
 	while (sp) {
 		struct frame *f = &stack[sp - 1];
-		uint32_t to = next_succ(d, &refs, t.vertex[f->v], &f->slot), v;
+		/* The walk's object matters only to the super-root's and to
+		 * a walk of the dump, not to one of refs. */
+		uint32_t obj = f->v == 1 || !refs.first ? t.vertex[f->v] : 0;
+		uint32_t to = succ_next(d, &refs, f, obj), v;
 
 		if (to == HEAP_NONE) {
 			sp--;
@@ -229,7 +241,7 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 			depth_cap *= 2;
 			stack = xreallocarray(stack, depth_cap, sizeof(*stack));
 		}
-		stack[sp++] = (struct frame){v, 0};
+		stack[sp++] = succ_walk(d, &refs, v, to);
 		if (refs.first)
 			prefetch_succs(&refs, to);
 	}
@@ -275,9 +287,10 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 		}
 	} else {
 		for (w = 1; w <= r; w++) {
-			uint32_t slot = 0, to;
+			struct frame f = succ_walk(d, &refs, w, t.vertex[w]);
+			uint32_t to;
 
-			while ((to = next_succ(d, &refs, t.vertex[w], &slot)) !=
+			while ((to = succ_next(d, &refs, &f, t.vertex[w])) !=
 			       HEAP_NONE)
 				pred[pos[dfn[to]]++] = w;
 		}
@@ -379,7 +392,8 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 		if (!test_and_set(seen, d->roots[i].object))
 			queue[tail++] = d->roots[i].object;
 	while (head < tail) {
-		uint32_t v = queue[head++], slot = 0, to;
+		uint32_t v = queue[head++], to;
+		struct frame f = succ_walk(d, &refs, 0, v);
 
 		if (refs.first) {
 			if (head + 16 < tail)
@@ -389,7 +403,7 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 				__builtin_prefetch(
 				        &refs.to[refs.first[queue[head + 8]]]);
 		}
-		while ((to = next_succ(d, &refs, v, &slot)) != HEAP_NONE)
+		while ((to = succ_next(d, &refs, &f, v)) != HEAP_NONE)
 			if (!test_and_set(seen, to))
 				queue[tail++] = to;
 	}
