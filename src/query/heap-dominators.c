@@ -81,9 +81,11 @@ test_and_set(uint8_t *seen, uint32_t o)
 }
 
 /* Count object o's references as predecessors of what they reach,
- * fetching ahead the numbers of the references further on. */
+ * turning each into the number of the vertex it reaches, so that the
+ * pass that lists the predecessors need not look the numbers up again;
+ * the numbers of the references further on are fetched ahead. */
 static inline void
-count_preds(const struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
+count_preds(struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
             uint32_t o)
 {
 	uint32_t k;
@@ -91,7 +93,8 @@ count_preds(const struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
 	for (k = refs->first[o]; k < refs->first[o + 1]; k++) {
 		if (k + 16 < refs->n)
 			__builtin_prefetch(&dfn[refs->to[k + 16]]);
-		npred[dfn[refs->to[k]]]++;
+		refs->to[k] = dfn[refs->to[k]];
+		npred[refs->to[k]]++;
 	}
 }
 
@@ -278,11 +281,12 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 
 			if (!dfn[i])
 				continue;
+			/* The references of a vertex are vertices now. */
 			for (k = refs.first[i]; k < refs.first[i + 1]; k++) {
 				if (k + 16 < refs.n)
 					__builtin_prefetch(
-					        &dfn[refs.to[k + 16]]);
-				pred[pos[dfn[refs.to[k]]]++] = dfn[i];
+					        &pos[refs.to[k + 16]]);
+				pred[pos[refs.to[k]]++] = dfn[i];
 			}
 		}
 	} else {
