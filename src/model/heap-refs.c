@@ -122,7 +122,7 @@ heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
 	 * tests/heap-same.sh runs the callers' way without the arrays. */
 	if ((limit = getenv("TRACETUI_TEST_HEAP_REFS")))
 		bd->limit = strtoul(limit, NULL, 10);
-	r->first = xcalloc(n + 2, sizeof(uint32_t));
+	r->first = xcalloc_large(n + 2, sizeof(uint32_t));
 	bd->cap = n + n / 2 + 16;
 	r->to = xmalloc_large(bd->cap, sizeof(uint32_t));
 	for (i = 0; i < n && !bd->overflow; i++) {

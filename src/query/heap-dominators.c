@@ -160,7 +160,7 @@ build_tree(struct heap_dominators *dom, const struct heap_dump *d)
 {
 	size_t n = d->nobjects, i;
 
-	dom->first = xcalloc(n + 2, sizeof(uint32_t));
+	dom->first = xcalloc_large(n + 2, sizeof(uint32_t));
 	dom->children = xmalloc_large(dom->reachable + 1, sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		uint32_t p = dom->idom[i];
@@ -195,8 +195,8 @@ void
 heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 {
 	size_t n = d->nobjects, cap = n + 2, sp = 0, depth_cap = 64;
-	uint32_t *dfn = xcalloc(n + 1, sizeof(uint32_t));
-	uint32_t *npred = xcalloc(cap + 1, sizeof(uint32_t));
+	uint32_t *dfn = xcalloc_large(n + 1, sizeof(uint32_t));
+	uint32_t *npred = xcalloc_large(cap + 1, sizeof(uint32_t));
 	uint32_t *pred, *pos, r = 1, w, total;
 	struct frame *stack = xmalloc_large(depth_cap, sizeof(*stack));
 	struct heap_refs refs;
@@ -208,7 +208,7 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	if (heap_refs_build(&refs, d))
 		seen = xcalloc(n / 8 + 1, 1);
 	t.vertex = xmalloc_large(cap, sizeof(uint32_t));
-	t.parent = xcalloc(cap, sizeof(uint32_t));
+	t.parent = xcalloc_large(cap, sizeof(uint32_t));
 	/* The search: preorder numbers, parents, and each vertex's count
 	 * of predecessors (by its object until it is numbered). */
 	t.vertex[1] = HEAP_NONE;
@@ -305,7 +305,7 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	 * go. */
 	t.semi = xmalloc_large(r + 1, sizeof(uint32_t));
 	t.label = xmalloc_large(r + 1, sizeof(uint32_t));
-	t.ancestor = xcalloc(r + 1, sizeof(uint32_t));
+	t.ancestor = xcalloc_large(r + 1, sizeof(uint32_t));
 	for (w = 1; w <= r; w++)
 		t.semi[w] = t.label[w] = w;
 	t.path_cap = 64;
