@@ -213,6 +213,20 @@ simpleperf_threads_bench() {
 #     report 7.1 s cpu = 1.3 s per million, peak 255 MB = 1.48x the
 #     dump (50 bytes per object); info 3.1 s = 11x the walk (270 ms),
 #     peak 215 MB = 1.25x
+#   then (4-byte record offsets under 4 GiB; semi-NCA instead of the
+#     buckets, the parents turned into the dominators in place, no
+#     array of fill positions for the tree; the references' targets
+#     numbered in place for the predecessors' pass; huge pages for the
+#     arrays read at random), three runs side by side with the build
+#     before, at load 8 (medians): report 4.4 s cpu (before 6.6) =
+#     0.83 s per million, peak 229 MB = 1.33x the dump (before 255 MB
+#     = 1.48x; 45 bytes per object); info 2.4 s (before 2.8) = 9x the
+#     walk (270 ms), peak 178 MB = 1.03x (before 197 MB).  What is
+#     left is cache misses: the id lookups of the references (about
+#     1.2 s), the search's two per vertex and the predecessors' per
+#     reference, the histogram's walk of the tree (0.8 s); and the
+#     model (22.5 bytes per object) with the tree and retained sizes
+#     (16 per object, 4 per reachable one) make 1.15x by themselves.
 # The real dumps (16,000 to 44,000 objects) take 35 to 85 ms, most of
 # it starting the process and its first page faults, before and after;
 # their peaks of 6 to 11 MB are mostly the program's own.

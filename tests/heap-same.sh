@@ -90,6 +90,19 @@ cmp -s "$tmp/fallback" "$tmp/arrays"
 ok $? "without the compact arrays: every output the same"
 diff "$tmp/arrays" "$tmp/fallback" | head -5 | diag
 
+# A dump of 4 GiB or more keeps 8-byte offsets of its records: the same.
+(
+	TRACETUI_TEST_HEAP_WIDE_OFFSETS=1
+	export TRACETUI_TEST_HEAP_WIDE_OFFSETS
+	for shape in jvm8 art4; do
+		outputs $shape
+	done
+) >"$tmp/wide"
+grep -E '^(jvm8|art4) ' "$tmp/sums" >"$tmp/narrow"
+cmp -s "$tmp/wide" "$tmp/narrow"
+ok $? "with 8-byte record offsets: every output the same"
+diff "$tmp/narrow" "$tmp/wide" | head -5 | diag
+
 grep '^art8 ' "$tmp/sums" | grep -v ' info ' | sed 's/^art8 //' >"$tmp/plain"
 grep '^art8gz ' "$tmp/sums" | grep -v ' info ' | sed 's/^art8gz //' >"$tmp/gz"
 cmp -s "$tmp/plain" "$tmp/gz"

@@ -122,17 +122,17 @@ heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
 	 * tests/heap-same.sh runs the callers' way without the arrays. */
 	if ((limit = getenv("TRACETUI_TEST_HEAP_REFS")))
 		bd->limit = strtoul(limit, NULL, 10);
-	r->first = xcalloc(n + 2, sizeof(uint32_t));
+	r->first = xcalloc_large(n + 2, sizeof(uint32_t));
 	bd->cap = n + n / 2 + 16;
 	r->to = xmalloc_large(bd->cap, sizeof(uint32_t));
 	for (i = 0; i < n && !bd->overflow; i++) {
-		const unsigned char *rec = d->data + d->offsets[i];
+		const unsigned char *rec = heap_record(d, i);
 		uint32_t o = (uint32_t)i, k;
 
 		/* The records behind need not stay in memory. */
-		if (d->offsets[i] - released >= RELEASE_BYTES) {
-			heap_release(d, released, d->offsets[i]);
-			released = d->offsets[i];
+		if (heap_offset(d, (uint32_t)i) - released >= RELEASE_BYTES) {
+			heap_release(d, released, heap_offset(d, (uint32_t)i));
+			released = heap_offset(d, (uint32_t)i);
 		}
 
 		switch (*rec) {

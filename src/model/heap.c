@@ -47,6 +47,7 @@ struct gather {
 	size_t released; /* the dump's bytes let go so far */
 	size_t offsets_cap, ids_cap, runs_cap;
 	int heap; /* the current heap, -1 before HEAP DUMP INFO */
+	bool wide_offsets; /* records past 4 GiB: 8-byte offsets */
 	void (*progress)(void *, uint64_t, uint64_t);
 	void *progress_arg;
 };
@@ -166,8 +167,13 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 	}
 	if (g->heap < 0)
 		enter_heap(g, heap_named(d, "default"));
-	UTIL_GROW(d->offsets, g->offsets_cap, d->nobjects + 1);
-	d->offsets[d->nobjects] = offset;
+	if (!g->wide_offsets) {
+		UTIL_GROW(d->offsets32, g->offsets_cap, d->nobjects + 1);
+		d->offsets32[d->nobjects] = (uint32_t)offset;
+	} else {
+		UTIL_GROW(d->offsets64, g->offsets_cap, d->nobjects + 1);
+		d->offsets64[d->nobjects] = offset;
+	}
 	if (d->header.id_size == 4) {
 		UTIL_GROW(d->ids32, g->ids_cap, d->nobjects + 1);
 		d->ids32[d->nobjects] = heap_u4(d->data + offset + 1);
@@ -506,7 +512,7 @@ build_classes(struct gather *g, const struct mapping *map)
 	util_map_init(&d->class_ids);
 	for (k = 0; k < g->nclass_dumps; k++) {
 		uint32_t o = g->class_dumps[k];
-		const unsigned char *rec = d->data + d->offsets[o];
+		const unsigned char *rec = heap_record(d, o);
 		uint32_t s, c;
 		char *name;
 		uint64_t cid = heap_object_id(d, o);
@@ -554,12 +560,12 @@ build_classes(struct gather *g, const struct mapping *map)
 	d->shallow32 = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
 	max_data = xcalloc(d->nclasses + 10, sizeof(uint32_t));
 	for (i = 0; i < d->nobjects; i++) {
-		const unsigned char *rec = d->data + d->offsets[i];
+		const unsigned char *rec = heap_record(d, i);
 		uint32_t c = HEAP_NONE, n;
 
-		if (d->offsets[i] - released >= (4 << 20)) {
-			heap_release(d, released, d->offsets[i]);
-			released = d->offsets[i];
+		if (heap_offset(d, (uint32_t)i) - released >= (4 << 20)) {
+			heap_release(d, released, heap_offset(d, (uint32_t)i));
+			released = heap_offset(d, (uint32_t)i);
 		}
 
 		switch (*rec) {
@@ -657,6 +663,10 @@ heap_dump_open(const char *path, const struct mapping *map,
 	}
 	d->data = d->bytes.data;
 	d->size = d->bytes.size;
+	/* TRACETUI_TEST_HEAP_WIDE_OFFSETS: 8-byte offsets in any dump, so
+	 * that tests/heap-same.sh runs them without a dump of 4 GiB. */
+	g.wide_offsets = d->size > UINT32_MAX ||
+	                 getenv("TRACETUI_TEST_HEAP_WIDE_OFFSETS");
 	util_map_init(&g.strings);
 	util_map_init(&g.class_names);
 	sink.ctx = &g;
@@ -678,8 +688,12 @@ heap_dump_open(const char *path, const struct mapping *map,
 		trace_error_set_path(&d->cut, path);
 	/* The arrays grew by doubling: give back what they do not use. */
 	if (d->nobjects) {
-		d->offsets = xreallocarray(d->offsets, d->nobjects,
-		                           sizeof(*d->offsets));
+		if (d->offsets32)
+			d->offsets32 = xreallocarray(d->offsets32, d->nobjects,
+			                             sizeof(*d->offsets32));
+		else
+			d->offsets64 = xreallocarray(d->offsets64, d->nobjects,
+			                             sizeof(*d->offsets64));
 		if (d->ids32)
 			d->ids32 = xreallocarray(d->ids32, d->nobjects,
 			                         sizeof(*d->ids32));
@@ -728,7 +742,8 @@ heap_dump_free(struct heap_dump *d)
 	}
 	free(d->classes);
 	util_map_done(&d->class_ids);
-	free(d->offsets);
+	free(d->offsets32);
+	free(d->offsets64);
 	free(d->ids32);
 	free(d->ids64);
 	free(d->klass);
@@ -765,13 +780,13 @@ heap_array_length(const struct heap_dump *d, uint32_t i)
 	if (tag != HEAP_OBJECT_ARRAY && tag != HEAP_PRIMITIVE_ARRAY &&
 	    tag != HEAP_PRIMITIVE_NODATA)
 		return 0;
-	return heap_u4(d->data + d->offsets[i] + 1 + d->header.id_size + 4);
+	return heap_u4(heap_record(d, i) + 1 + d->header.id_size + 4);
 }
 
 uint64_t
 heap_shallow_of_record(const struct heap_dump *d, uint32_t i)
 {
-	const unsigned char *rec = d->data + d->offsets[i];
+	const unsigned char *rec = heap_record(d, i);
 	unsigned id = d->header.id_size;
 	uint64_t base = d->classes[d->klass[i]].instance_size;
 	uint32_t c;
@@ -859,7 +874,7 @@ heap_root_name(unsigned type)
 uint32_t
 heap_next_ref(const struct heap_dump *d, uint32_t i, uint32_t *slot)
 {
-	const unsigned char *rec = d->data + d->offsets[i];
+	const unsigned char *rec = heap_record(d, i);
 	unsigned id = d->header.id_size;
 
 	switch (*rec) {
@@ -954,7 +969,7 @@ bool
 heap_field(const struct heap_dump *d, uint32_t i, const char *name,
            unsigned *type, uint64_t *value)
 {
-	const unsigned char *rec = d->data + d->offsets[i];
+	const unsigned char *rec = heap_record(d, i);
 	unsigned id = d->header.id_size;
 	uint32_t chain, depth = 0, base = 0, n, k;
 	const unsigned char *data;
@@ -1004,7 +1019,7 @@ heap_class_extends(const struct heap_dump *d, uint32_t c, const char *name)
 uint32_t
 heap_referent(const struct heap_dump *d, uint32_t i)
 {
-	const unsigned char *rec = d->data + d->offsets[i];
+	const unsigned char *rec = heap_record(d, i);
 	unsigned id = d->header.id_size;
 	const struct heap_class *k = &d->classes[d->klass[i]];
 

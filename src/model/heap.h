@@ -4,11 +4,12 @@
  * object's fields and references are read from the dump's bytes when
  * asked for, never held.  Read-only once heap_dump_open returns.
  *
- * Memory: 8 bytes per object for its record's offset, 4 for its id (8
- * for an id size of 8), 4 for its class, 4 for its shallow size and 6
- * to 12 for the id index, beside the dump's own bytes (inflated from
- * gzip, or mapped from the file: their pages are let go once the model
- * is built, and read in again where asked for).
+ * Memory: 4 bytes per object for its record's offset (8 in a dump of
+ * 4 GiB or more), 4 for its id (8 for an id size of 8), 4 for its
+ * class, 4 for its shallow size and 6 to 12 for the id index, beside
+ * the dump's own bytes (inflated from gzip, or mapped from the file:
+ * their pages are let go once the model is built, and read in again
+ * where asked for).
  */
 #ifndef TRACETUI_MODEL_HEAP_H
 #define TRACETUI_MODEL_HEAP_H
@@ -87,10 +88,11 @@ struct heap_dump {
 
 	size_t nobjects;
 	size_t objects_by_tag[256]; /* by record tag (enum heap_record) */
-	uint64_t *offsets;          /* each object's record */
-	uint32_t *ids32;            /* each object's id, for an id size of 4 */
-	uint64_t *ids64;            /* or of 8 */
-	uint32_t *klass;            /* each object's class */
+	uint32_t *offsets32; /* each object's record, in a dump under 4 GiB */
+	uint64_t *offsets64; /* or in a larger one */
+	uint32_t *ids32;     /* each object's id, for an id size of 4 */
+	uint64_t *ids64;     /* or of 8 */
+	uint32_t *klass;     /* each object's class */
 	/* each object's shallow size, UINT32_MAX where it does not fit */
 	uint32_t *shallow32;
 	uint32_t *index; /* id -> object, open addressing */
@@ -146,11 +148,23 @@ heap_index_slot(const struct heap_dump *d, uint64_t id)
 {
 	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> d->index_shift);
 }
+/* Where object i's record begins in the dump. */
+static inline size_t
+heap_offset(const struct heap_dump *d, uint32_t i)
+{
+	return d->offsets32 ? d->offsets32[i] : (size_t)d->offsets64[i];
+}
+/* Object i's record. */
+static inline const unsigned char *
+heap_record(const struct heap_dump *d, uint32_t i)
+{
+	return d->data + heap_offset(d, i);
+}
 /* The record tag of object i (enum heap_record). */
 static inline unsigned
 heap_tag(const struct heap_dump *d, uint32_t i)
 {
-	return d->data[d->offsets[i]];
+	return *heap_record(d, i);
 }
 /* Object i's shallow size as ahat counts it, from its record. */
 uint64_t heap_shallow_of_record(const struct heap_dump *d, uint32_t i);

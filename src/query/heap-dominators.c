@@ -1,6 +1,8 @@
 /*
- * heap-dominators: Lengauer and Tarjan's dominators with path
- * compression (the "simple" version, O(E log N)), on the graph of
+ * heap-dominators: dominators by semi-NCA (Georgiadis): Lengauer and
+ * Tarjan's semidominators with path compression (the "simple" eval,
+ * O(E log N)), then each immediate dominator as the nearest ancestor
+ * in the dominator tree built so far, with no buckets; on the graph of
  * strong references (model/heap.c's heap_next_ref: no referent of a
  * java.lang.ref.Reference) under a super-root whose successors are the
  * roots.
@@ -26,34 +28,44 @@
 
 /* A vertex of the search, and where its successors' walk is. */
 struct frame {
-	uint32_t v, slot;
+	uint32_t v, slot, end;
 };
 
-/* The vertices' arrays, by preorder number. */
+/* The vertices' arrays, by preorder number: parent becomes the
+ * immediate dominator. */
 struct lt {
-	uint32_t *vertex, *parent, *semi, *ancestor, *label, *idom;
-	uint32_t *bucket, *bucket_next, *path;
+	uint32_t *vertex, *parent, *semi, *ancestor, *label;
+	uint32_t *path; /* eval's stack */
+	size_t path_cap;
 };
 
-/* The next successor of vertex v (object obj, HEAP_NONE for the
- * super-root) at or after *slot: from refs where built, else from the
- * dump. */
-static inline uint32_t
-next_succ(const struct heap_dump *d, const struct heap_refs *refs, uint32_t obj,
-          uint32_t *slot)
+/* A walk of the successors of object obj (HEAP_NONE for the
+ * super-root), vertex v of the search: from refs where built, else
+ * from the dump.  Where the walk is held (slot, end), so that each step
+ * reads no more than the next successor. */
+static inline struct frame
+succ_walk(const struct heap_dump *d, const struct heap_refs *refs, uint32_t v,
+          uint32_t obj)
 {
 	if (obj == HEAP_NONE)
-		return *slot < d->nroots ? d->roots[(*slot)++].object
-		                         : HEAP_NONE;
-	if (refs->first) {
-		uint32_t k = refs->first[obj] + *slot;
+		return (struct frame){v, 0, (uint32_t)d->nroots};
+	if (refs->first)
+		return (struct frame){v, refs->first[obj],
+		                      refs->first[obj + 1]};
+	return (struct frame){v, 0, 0};
+}
 
-		if (k >= refs->first[obj + 1])
-			return HEAP_NONE;
-		(*slot)++;
-		return refs->to[k];
-	}
-	return heap_next_ref(d, obj, slot);
+/* The next successor of f's walk (of object obj), or HEAP_NONE. */
+static inline uint32_t
+succ_next(const struct heap_dump *d, const struct heap_refs *refs,
+          struct frame *f, uint32_t obj)
+{
+	if (obj == HEAP_NONE)
+		return f->slot < f->end ? d->roots[f->slot++].object
+		                        : HEAP_NONE;
+	if (refs->first)
+		return f->slot < f->end ? refs->to[f->slot++] : HEAP_NONE;
+	return heap_next_ref(d, obj, &f->slot);
 }
 
 /* Whether bit o of seen is set; set it. */
@@ -69,9 +81,11 @@ test_and_set(uint8_t *seen, uint32_t o)
 }
 
 /* Count object o's references as predecessors of what they reach,
- * fetching ahead the numbers of the references further on. */
+ * turning each into the number of the vertex it reaches, so that the
+ * pass that lists the predecessors need not look the numbers up again;
+ * the numbers of the references further on are fetched ahead. */
 static inline void
-count_preds(const struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
+count_preds(struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
             uint32_t o)
 {
 	uint32_t k;
@@ -79,7 +93,8 @@ count_preds(const struct heap_refs *refs, const uint32_t *dfn, uint32_t *npred,
 	for (k = refs->first[o]; k < refs->first[o + 1]; k++) {
 		if (k + 16 < refs->n)
 			__builtin_prefetch(&dfn[refs->to[k + 16]]);
-		npred[dfn[refs->to[k]]]++;
+		refs->to[k] = dfn[refs->to[k]];
+		npred[refs->to[k]]++;
 	}
 }
 
@@ -96,19 +111,29 @@ prefetch_succs(const struct heap_refs *refs, uint32_t o)
 		__builtin_prefetch(&refs->first[refs->to[k]]);
 }
 
-/* The path-compressing eval of Lengauer and Tarjan, without recursion. */
+/* The path-compressing eval of Lengauer and Tarjan, without recursion:
+ * the least semidominator on the forest's path from v up to (not
+ * counting) its tree's root; labels hold semidominators, not
+ * vertices, since only their least is asked for. */
 static uint32_t
 eval(struct lt *t, uint32_t v)
 {
-	uint32_t n = 0, u;
+	size_t n = 0;
+	uint32_t u;
 
 	if (!t->ancestor[v])
-		return v;
-	for (u = v; t->ancestor[t->ancestor[u]]; u = t->ancestor[u])
+		return t->label[v];
+	for (u = v; t->ancestor[t->ancestor[u]]; u = t->ancestor[u]) {
+		if (n == t->path_cap) {
+			t->path_cap *= 2;
+			t->path = xreallocarray(t->path, t->path_cap,
+			                        sizeof(uint32_t));
+		}
 		t->path[n++] = u;
+	}
 	while (n--) {
 		u = t->path[n];
-		if (t->semi[t->label[t->ancestor[u]]] < t->semi[t->label[u]])
+		if (t->label[t->ancestor[u]] < t->label[u])
 			t->label[u] = t->label[t->ancestor[u]];
 		t->ancestor[u] = t->ancestor[t->ancestor[u]];
 	}
@@ -134,9 +159,8 @@ static void
 build_tree(struct heap_dominators *dom, const struct heap_dump *d)
 {
 	size_t n = d->nobjects, i;
-	uint32_t *fill;
 
-	dom->first = xcalloc(n + 2, sizeof(uint32_t));
+	dom->first = xcalloc_large(n + 2, sizeof(uint32_t));
 	dom->children = xmalloc_large(dom->reachable + 1, sizeof(uint32_t));
 	for (i = 0; i < n; i++) {
 		uint32_t p = dom->idom[i];
@@ -146,16 +170,19 @@ build_tree(struct heap_dominators *dom, const struct heap_dump *d)
 	}
 	for (i = 0; i <= n; i++)
 		dom->first[i + 1] += dom->first[i];
-	fill = xmalloc_large(n + 1, sizeof(uint32_t));
-	memcpy(fill, dom->first, (n + 1) * sizeof(uint32_t));
+	/* Each child at its parent's start, which then moves on to the
+	 * next parent's start: first, shifted back by one, is the starts
+	 * again (no array of fill positions). */
 	for (i = 0; i < n; i++) {
 		uint32_t p = dom->idom[i];
 
+		if (p == HEAP_SUPER_ROOT)
+			p = (uint32_t)n;
 		if (p != HEAP_NONE)
-			dom->children[fill[p == HEAP_SUPER_ROOT ? n : p]++] =
-			        (uint32_t)i;
+			dom->children[dom->first[p]++] = (uint32_t)i;
 	}
-	free(fill);
+	memmove(dom->first + 1, dom->first, (n + 1) * sizeof(uint32_t));
+	dom->first[0] = 0;
 	sort_retained = dom->retained;
 	for (i = 0; i <= n; i++)
 		if (dom->first[i + 1] - dom->first[i] > 1)
@@ -168,9 +195,9 @@ void
 heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 {
 	size_t n = d->nobjects, cap = n + 2, sp = 0, depth_cap = 64;
-	uint32_t *dfn = xcalloc(n + 1, sizeof(uint32_t));
-	uint32_t *npred = xcalloc(cap + 1, sizeof(uint32_t));
-	uint32_t *pred, *pos, r = 1, w;
+	uint32_t *dfn = xcalloc_large(n + 1, sizeof(uint32_t));
+	uint32_t *npred = xcalloc_large(cap + 1, sizeof(uint32_t));
+	uint32_t *pred, *pos, r = 1, w, total;
 	struct frame *stack = xmalloc_large(depth_cap, sizeof(*stack));
 	struct heap_refs refs;
 	struct lt t;
@@ -181,14 +208,17 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	if (heap_refs_build(&refs, d))
 		seen = xcalloc(n / 8 + 1, 1);
 	t.vertex = xmalloc_large(cap, sizeof(uint32_t));
-	t.parent = xcalloc(cap, sizeof(uint32_t));
+	t.parent = xcalloc_large(cap, sizeof(uint32_t));
 	/* The search: preorder numbers, parents, and each vertex's count
 	 * of predecessors (by its object until it is numbered). */
 	t.vertex[1] = HEAP_NONE;
-	stack[sp++] = (struct frame){1, 0};
+	stack[sp++] = succ_walk(d, &refs, 1, HEAP_NONE);
 	while (sp) {
 		struct frame *f = &stack[sp - 1];
-		uint32_t to = next_succ(d, &refs, t.vertex[f->v], &f->slot), v;
+		/* The walk's object matters only to the super-root's and to
+		 * a walk of the dump, not to one of refs. */
+		uint32_t obj = f->v == 1 || !refs.first ? t.vertex[f->v] : 0;
+		uint32_t to = succ_next(d, &refs, f, obj), v;
 
 		if (to == HEAP_NONE) {
 			sp--;
@@ -214,7 +244,7 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 			depth_cap *= 2;
 			stack = xreallocarray(stack, depth_cap, sizeof(*stack));
 		}
-		stack[sp++] = (struct frame){v, 0};
+		stack[sp++] = succ_walk(d, &refs, v, to);
 		if (refs.first)
 			prefetch_succs(&refs, to);
 	}
@@ -231,11 +261,16 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 			if (dfn[i])
 				count_preds(&refs, dfn, npred, (uint32_t)i);
 	}
-	/* The predecessors, by preorder number. */
-	pos = xcalloc(r + 2, sizeof(uint32_t));
-	for (w = 1; w <= r; w++)
-		pos[w + 1] = pos[w] + npred[w];
-	free(npred);
+	/* The predecessors, by preorder number: where each vertex's
+	 * begin, in place of their counts. */
+	pos = npred;
+	for (w = 1, total = 0; w <= r; w++) {
+		uint32_t c = pos[w];
+
+		pos[w] = total;
+		total += c;
+	}
+	pos[r + 1] = total;
 	pred = xmalloc_large(pos[r + 1] + 1, sizeof(uint32_t));
 	if (refs.first) {
 		/* In file order: the references lie in it. */
@@ -246,76 +281,72 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 
 			if (!dfn[i])
 				continue;
+			/* The references of a vertex are vertices now. */
 			for (k = refs.first[i]; k < refs.first[i + 1]; k++) {
 				if (k + 16 < refs.n)
 					__builtin_prefetch(
-					        &dfn[refs.to[k + 16]]);
-				pred[pos[dfn[refs.to[k]]]++] = dfn[i];
+					        &pos[refs.to[k + 16]]);
+				pred[pos[refs.to[k]]++] = dfn[i];
 			}
 		}
 	} else {
 		for (w = 1; w <= r; w++) {
-			uint32_t slot = 0, to;
+			struct frame f = succ_walk(d, &refs, w, t.vertex[w]);
+			uint32_t to;
 
-			while ((to = next_succ(d, &refs, t.vertex[w], &slot)) !=
+			while ((to = succ_next(d, &refs, &f, t.vertex[w])) !=
 			       HEAP_NONE)
 				pred[pos[dfn[to]]++] = w;
 		}
 	}
 	heap_refs_done(&refs);
 	free(dfn);
-	dfn = NULL;
 	/* The rest of the vertices' arrays, once the references are let
 	 * go. */
 	t.semi = xmalloc_large(r + 1, sizeof(uint32_t));
 	t.label = xmalloc_large(r + 1, sizeof(uint32_t));
-	t.ancestor = xcalloc(r + 1, sizeof(uint32_t));
+	t.ancestor = xcalloc_large(r + 1, sizeof(uint32_t));
 	for (w = 1; w <= r; w++)
 		t.semi[w] = t.label[w] = w;
-	/* pos[v] is now the end of v's predecessors, the start of v+1's. */
-	t.idom = xcalloc(r + 1, sizeof(uint32_t));
-	t.bucket = xcalloc(r + 1, sizeof(uint32_t));
-	t.bucket_next = xcalloc(r + 1, sizeof(uint32_t));
-	t.path = xmalloc_large(r + 1, sizeof(uint32_t));
+	t.path_cap = 64;
+	t.path = xmalloc_large(t.path_cap, sizeof(uint32_t));
+	/* Semidominators, from the last vertex up; pos[v] is now the end
+	 * of v's predecessors, the start of v+1's. */
 	for (w = r; w >= 2; w--) {
-		uint32_t p = t.parent[w], k, v;
+		uint32_t k, least = t.semi[w];
 
-		for (k = w > 1 ? pos[w - 1] : 0; k < pos[w]; k++) {
-			uint32_t u = eval(&t, pred[k]);
+		for (k = pos[w - 1]; k < pos[w]; k++) {
+			uint32_t s = eval(&t, pred[k]);
 
-			if (t.semi[u] < t.semi[w])
-				t.semi[w] = t.semi[u];
+			if (s < least)
+				least = s;
 		}
-		t.bucket_next[w] = t.bucket[t.semi[w]];
-		t.bucket[t.semi[w]] = w;
-		t.ancestor[w] = p;
-		for (v = t.bucket[p]; v; v = t.bucket_next[v]) {
-			uint32_t u = eval(&t, v);
-
-			t.idom[v] = t.semi[u] < t.semi[v] ? u : p;
-		}
-		t.bucket[p] = 0;
+		t.semi[w] = t.label[w] = least;
+		t.ancestor[w] = t.parent[w];
 	}
-	for (w = 2; w <= r; w++)
-		if (t.idom[w] != t.semi[w])
-			t.idom[w] = t.idom[t.idom[w]];
 	free(pred);
 	free(pos);
-	free(t.parent);
-	free(t.semi);
 	free(t.label);
 	free(t.ancestor);
-	free(t.bucket);
-	free(t.bucket_next);
 	free(t.path);
-	free(dfn);
+	/* Then the immediate dominators, from the first vertex down
+	 * (Georgiadis's semi-NCA): the nearest ancestor of w's parent in
+	 * the dominator tree whose number is at most w's semidominator. */
+	for (w = 2; w <= r; w++) {
+		uint32_t up = t.parent[w];
+
+		while (up > t.semi[w])
+			up = t.parent[up];
+		t.parent[w] = up;
+	}
+	free(t.semi);
 	/* Per object, and the retained sizes bottom-up. */
 	dom->idom = xmalloc_large(n + 1, sizeof(uint32_t));
 	memset(dom->idom, 0xFF, (n + 1) * sizeof(uint32_t));
 	dom->retained = xmalloc_large(n + 1, sizeof(uint64_t));
 	dom->reachable = r - 1;
 	for (w = 2; w <= r; w++) {
-		uint32_t up = t.idom[w];
+		uint32_t up = t.parent[w];
 
 		dom->idom[t.vertex[w]] =
 		        up == 1 ? HEAP_SUPER_ROOT : t.vertex[up];
@@ -330,11 +361,11 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 		dom->reachable_bytes += s;
 	}
 	for (w = r; w >= 2; w--)
-		if (t.idom[w] != 1)
-			dom->retained[t.vertex[t.idom[w]]] +=
+		if (t.parent[w] != 1)
+			dom->retained[t.vertex[t.parent[w]]] +=
 			        dom->retained[t.vertex[w]];
 	free(t.vertex);
-	free(t.idom);
+	free(t.parent);
 	build_tree(dom, d);
 }
 
@@ -365,7 +396,8 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 		if (!test_and_set(seen, d->roots[i].object))
 			queue[tail++] = d->roots[i].object;
 	while (head < tail) {
-		uint32_t v = queue[head++], slot = 0, to;
+		uint32_t v = queue[head++], to;
+		struct frame f = succ_walk(d, &refs, 0, v);
 
 		if (refs.first) {
 			if (head + 16 < tail)
@@ -375,7 +407,7 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 				__builtin_prefetch(
 				        &refs.to[refs.first[queue[head + 8]]]);
 		}
-		while ((to = next_succ(d, &refs, v, &slot)) != HEAP_NONE)
+		while ((to = succ_next(d, &refs, &f, v)) != HEAP_NONE)
 			if (!test_and_set(seen, to))
 				queue[tail++] = to;
 	}

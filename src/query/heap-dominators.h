@@ -30,7 +30,7 @@ struct heap_dominators {
 	uint32_t *first, *children;
 };
 
-/* Compute d's dominators (Lengauer and Tarjan's algorithm) and retained
+/* Compute d's dominators (semi-NCA, after Lengauer and Tarjan) and retained
  * sizes into dom. */
 void heap_dominators_compute(struct heap_dominators *dom,
                              const struct heap_dump *d);

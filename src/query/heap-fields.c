@@ -107,7 +107,7 @@ static void
 instance_fields(struct heap_fields *f, size_t *cap, const struct heap_dump *d,
                 uint32_t i)
 {
-	const unsigned char *rec = d->data + d->offsets[i];
+	const unsigned char *rec = heap_record(d, i);
 	unsigned id = d->header.id_size;
 	uint32_t n = heap_u4(rec + 1 + 2 * id + 4), chain, depth = 0, base = 0;
 	const unsigned char *data = rec + 1 + 2 * id + 8;
@@ -136,7 +136,7 @@ static void
 array_elements(struct heap_fields *f, size_t *cap, const struct heap_dump *d,
                uint32_t i)
 {
-	const unsigned char *rec = d->data + d->offsets[i];
+	const unsigned char *rec = heap_record(d, i);
 	unsigned id = d->header.id_size, type, size;
 	uint32_t n = heap_array_length(d, i), k;
 	const unsigned char *p;
@@ -264,7 +264,7 @@ heap_text_of(const struct heap_dump *d, uint32_t i, char *buf, size_t size)
 	}
 	if (heap_tag(d, a) != HEAP_PRIMITIVE_ARRAY)
 		return false;
-	rec = d->data + d->offsets[a];
+	rec = heap_record(d, a);
 	type = rec[1 + d->header.id_size + 8];
 	if (type != HEAP_T_CHAR && type != HEAP_T_BYTE)
 		return false;

@@ -123,18 +123,38 @@ util_grow(void **ptr, size_t *cap, size_t need, size_t size)
 	*cap = n;
 }
 
+/* Ask for huge pages behind the whole 2 MiB pages of [p, p + bytes). */
+static void
+advise_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
 void *
 xmalloc_large(size_t nmemb, size_t size)
 {
 	void *p = xreallocarray(NULL, nmemb, size);
-#ifdef MADV_HUGEPAGE
-	uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t b = ((uintptr_t)p + nmemb * size) & ~(huge - 1);
 
-	if (b > a)
-		madvise((void *)a, b - a, MADV_HUGEPAGE);
-#endif
+	advise_huge(p, nmemb * size);
+	return p;
+}
+
+void *
+xcalloc_large(size_t nmemb, size_t size)
+{
+	void *p = xcalloc(nmemb, size);
+
+	advise_huge(p, nmemb * size);
 	return p;
 }
 

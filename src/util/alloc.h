@@ -29,6 +29,9 @@ char *xstrndup(const char *s, size_t len);
  * backed by huge pages where the system offers them, to take fewer page
  * faults. */
 void *xmalloc_large(size_t nmemb, size_t size);
+/* xcalloc for a large array read or written at random: huge pages as
+ * xmalloc_large, each taken (zeroed) only where first touched. */
+void *xcalloc_large(size_t nmemb, size_t size);
 /* Give the whole pages of [from, to), inside one block this file gave,
  * back to the system: bytes there are not read again before the block
  * is freed (they would read as zeros).  For a large array consumed front
