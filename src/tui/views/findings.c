@@ -159,13 +159,15 @@ lay_out(const struct findings_view *v, struct app *app, int width,
 
 	for (i = 0; i < FC_COUNT; i++)
 		cols[i] = (struct column){
-		        .kind = i == FC_CALL  ? COLUMN_NAME
+		        .kind = i == FC_CALL   ? COLUMN_NAME
 		                : i < FC_TOTAL ? COLUMN_TEXT
 		                               : COLUMN_NUMBER,
 		        .want = (int)text_width(heads[i]),
 		        /* severity, rule and category never shortened */
-		        .min = i == FC_THREAD ? 12 : i == FC_CALL ? 20 : INT_MAX,
-		        .prio = i == FC_TOTAL ? COLUMN_KEEP
+		        .min = i == FC_THREAD ? 12
+		               : i == FC_CALL ? 20
+		                              : INT_MAX,
+		        .prio = i == FC_TOTAL   ? COLUMN_KEEP
 		                : i == FC_CALLS ? 2
 		                                : 1};
 	for (y = 0, row = v->list.top; y < body && row < v->tr.count;
@@ -220,15 +222,15 @@ fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 		if (cols[i].shown)
 			put_cell(c, &cols[i], -1, top, heads[i], ROLE_HEADER);
 	if (!v->ok || !v->tr.count) {
-		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2,
-		            height - 3,
-		            v->tr.main < 0
-		                    ? "No findings; no main thread (no pid and "
-		                      "no thread named main): its rules did not "
-		                      "run"
-		                    : "No findings: no rule's calls reach its "
-		                      "threshold (tracetui triage tells more)",
-		            ROLE_NORMAL);
+		canvas_wrap(
+		        c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
+		        v->tr.main < 0
+		                ? "No findings; no main thread (no pid and "
+		                  "no thread named main): its rules did not "
+		                  "run"
+		                : "No findings: no rule's calls reach its "
+		                  "threshold (tracetui triage tells more)",
+		        ROLE_NORMAL);
 		return;
 	}
 	v->list.y = top + 1;
@@ -446,7 +448,10 @@ fi_title(void *state, const struct app *app, int form)
 
 		if (!n && form > 0)
 			continue;
-		more = xasprintf("%s%s%zu%s", t, !*t ? "" : form < 2 ? ", " : " ",
+		more = xasprintf("%s%s%zu%s", t,
+		                 !*t        ? ""
+		                 : form < 2 ? ", "
+		                            : " ",
 		                 n, form < 2 ? word[s] : letter[s]);
 		free(t);
 		t = more;
