@@ -3,9 +3,10 @@
 # detached tmux server.  Undo after a merge, a drop and two groupings
 # shows the profile screen as it was before them, row for row, and `w`
 # writes the same rows.  Then a storm of 3,000 transform, undo and move
-# keys typed at once, and q: the viewer must exit within 10 s (a hang
-# detector: each key used to rebuild the model, its profile and its
-# indexes, in turn, and q waited behind them) with status 0, the shell's
+# keys typed at once, and q: the viewer must exit (a hang detector, at
+# 60 s for the sanitizers' builds: each key used to rebuild the model,
+# its profile and its indexes, in turn, and q waited 101 s behind them;
+# make bench times it) with status 0, the shell's
 # terminal sane again (main screen, icanon and echo on).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -103,9 +104,10 @@ storm=$(awk 'BEGIN {
 start=$(date +%s)
 tm send-keys -t p -l "$storm"
 tm send-keys -t p q
-poll 10 "tm capture-pane -p -t p | grep -q 'EXIT:'"
-ok $? "after 3,000 keys, q quits within 10 s ($(($(date +%s) - start)) s)"
-tm capture-pane -p -t p | grep -q 'EXIT:0'
+# The status on a line of its own: the command typed holds "EXIT:" too.
+poll 60 "tm capture-pane -p -t p | grep -q '^EXIT:'"
+ok $? "after 3,000 keys, q quits ($(($(date +%s) - start)) s, a hang past 60 s)"
+tm capture-pane -p -t p | grep -q '^EXIT:0'
 ok $? "the viewer exits with status 0"
 [ "$(tm display-message -p -t p '#{alternate_on}')" = 0 ]
 ok $? "the pane is back on its main screen"
