@@ -46,7 +46,7 @@ struct gather {
 	size_t nclass_dumps, class_dumps_cap;
 	size_t released; /* the dump's bytes let go so far */
 	size_t offsets_cap, ids_cap, runs_cap;
-	int heap; /* the current heap, -1 before HEAP DUMP INFO */
+	int heap;          /* the current heap, -1 before HEAP DUMP INFO */
 	bool wide_offsets; /* records past 4 GiB: 8-byte offsets */
 	void (*progress)(void *, uint64_t, uint64_t);
 	void *progress_arg;
