@@ -10,7 +10,8 @@
 # leakcanary__leak_service_binder.hprof: Classes -> Instances of
 # LeakyService (against `paths -n 3`) -> its fields -> the path to root
 # (against `paths`), which goes through leakAllTheBinders; back with
-# Esc, and a String field's text; e down the dominators' hot path.  The first screen shows the counts
+# Esc, and a String field's text; e down the dominators' hot path.
+# --heap opens the viewer on a heap; a class object lists its statics.  The first screen shows the counts
 # while the dominators are computed (a status says so).  A class name
 # holding terminal controls shows escaped.  While the dump loads, its
 # line shows and q quits.  Damaged and cut dumps: the viewer shows what
@@ -53,13 +54,13 @@ sizes() {
 	esac
 }
 
-# start W H DUMP: the viewer on DUMP in a fresh session v of W x H; its
-# exit status shows as EXIT:N when it ends.
+# start W H DUMP [OPTION]: the viewer on DUMP in a fresh session v of
+# W x H; its exit status shows as EXIT:N when it ends.
 start() {
 	tm kill-session -t v >/dev/null 2>&1
 	tm new-session -d -s v -x "$1" -y "$2" \
 		"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen $hold \
-'$TRACETUI' '$3'; echo EXIT:\$?; sleep 600" \; \
+'$TRACETUI' ${4:-} '$3'; echo EXIT:\$?; sleep 600" \; \
 		set-option -g status off >/dev/null 2>&1
 }
 keys() {
@@ -226,6 +227,26 @@ fi
 python3 "$screens" "$tmp/checks" >"$tmp/screens.out" 2>&1
 ok $? "$(wc -l <"$tmp/checks") screens equal the batch commands' rows, nothing cut"
 head -20 "$tmp/screens.out" | diag
+
+# --heap picks the first heap; a class object's fields are its statics,
+# primitive ones too (com.example.Node's `count`, an int 5, and `head`).
+start 80 24 "$tmp/art.hprof" '--heap all'
+wait_for 'Classes  heap all' && wait_for 'row 1 of'
+ok $? "--heap all: the Classes view shows every heap"
+keys / 'java.lang.Class$' Enter Enter
+wait_for 'Instances  heap all  java.lang.Class'
+keys / 'Node@' Enter Enter
+wait_for '^count  *int  *5 *$' && wait_for '^head  *object  *null'
+ok $? "a class object's fields: its primitive and reference statics"
+keys q
+wait_for 'EXIT:0'
+start 80 24 "$tmp/art.hprof" '--heap nope'
+wait_for 'EXIT:2'
+ok $? "--heap naming no heap of the dump: a usage error"
+"$TRACETUI" --heap app "$tmp/art.report" \
+	>/dev/null 2>"$tmp/heap.err"
+ok $([ $? -eq 2 ] && grep -q 'heap dumps.*only' "$tmp/heap.err" &&
+	echo 0 || echo 1) "--heap on a file that is no heap dump: a usage error"
 
 # The load: its line while it reads (held by TRACETUI_TEST_HOLD_LOAD),
 # and q ends the viewer at once, with status 0.

@@ -506,6 +506,16 @@ set_heap_only(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
 	return "is for Java heap dumps (binary HPROF) only";
 }
 
+/* The heap the heap dump viewer shows first (checked against the dump's
+ * heaps once it is read). */
+static const char *
+set_heap_shown(struct cmd_opts *o, const char *arg, const struct cmd_spec *spec)
+{
+	(void)spec;
+	o->heap = arg;
+	return NULL;
+}
+
 /* Every option of every command, in the order --help lists them; bit 0
  * for the options every command takes. */
 static const struct option_def options[] = {
@@ -697,12 +707,12 @@ static const struct option_def options[] = {
          set_fail_on,
          "For triage: exit 1 when a finding of that severity (warn: or "
          "error) is found, as a CI gate."},
-        {OPT_HEAP, 0, "heap", "HEAP",
+        {OPT_HEAP_SHOWN, 0, "heap", "HEAP",
          "heap dumps: the heaps shown, app, image, zygote or all",
-         set_heap_only,
-         "For report and diff on a Java heap dump (see HEAP DUMPS): app "
-         "by default for a dump that names its heaps, all for a JVM "
-         "dump."},
+         set_heap_shown,
+         "For report, diff and the viewer on a Java heap dump (see HEAP "
+         "DUMPS): app by default for a dump that names its heaps, all "
+         "for a JVM dump.  The viewer's y shows the next heap."},
         {OPT_HEAP, 0, "duplicates", NULL,
          "heap dumps: Strings and primitive arrays held more than once",
          set_heap_only, "For report on a Java heap dump."},

@@ -58,6 +58,7 @@ enum cmd_option {
 	OPT_TRIAGE = 1 << 24, /* --all, --fail-on */
 	OPT_HEAP = 1 << 25,   /* listed only: cli/heap.c parses them */
 	OPT_RULES = 1 << 26,  /* --rules, --threshold */
+	OPT_HEAP_SHOWN = 1 << 27, /* --heap: the viewer's first heap */
 };
 
 /* What --fail-on asks: exit 1 when a finding of this severity or worse
@@ -119,6 +120,7 @@ struct cmd_opts {
 	                          recording's frames (frame-spans.h) */
 	bool key_only;         /* the spec's, for cmd_load */
 	const char *mapping;   /* --mapping FILE */
+	const char *heap;      /* --heap HEAP (the viewer), or NULL */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
 	const char *base;      /* --base FILE, or NULL */
 	double alpha;          /* --alpha, default 0.05 */

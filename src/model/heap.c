@@ -456,14 +456,20 @@ lay_out(struct gather *g, const struct mapping *map, uint32_t c,
 			n += p[id] == HEAP_T_OBJECT;
 		k->static_refs = xcalloc(n + 1, sizeof(uint32_t));
 		k->static_names = xcalloc(n + 1, sizeof(char *));
+		k->statics = xcalloc(cd.nstatics + 1, sizeof(*k->statics));
 		for (i = 0, p = cd.statics; i < cd.nstatics;
 		     i++, p = heap_static_next(p, id)) {
+			const char *name = field_name(g, map, c, heap_id(p, id));
+
+			k->statics[k->nstatics++] = (struct heap_field_desc){
+			        .name = name,
+			        .offset = (uint32_t)(p + id + 1 - k->dump),
+			        .type = p[id]};
 			if (p[id] != HEAP_T_OBJECT)
 				continue;
 			k->static_refs[k->nstatic_refs] =
 			        (uint32_t)(p + id + 1 - k->dump);
-			k->static_names[k->nstatic_refs++] =
-			        field_name(g, map, c, heap_id(p, id));
+			k->static_names[k->nstatic_refs++] = name;
 		}
 	}
 }
@@ -739,6 +745,7 @@ heap_dump_free(struct heap_dump *d)
 		free(d->classes[i].fields);
 		free(d->classes[i].static_refs);
 		free(d->classes[i].static_names);
+		free(d->classes[i].statics);
 	}
 	free(d->classes);
 	util_map_done(&d->class_ids);

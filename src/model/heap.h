@@ -61,6 +61,10 @@ struct heap_class {
 	uint32_t *static_refs;
 	const char **static_names;
 	uint32_t nstatic_refs;
+	/* Every static, in the dump's order: its value's offset from the
+	 * CLASS DUMP's start. */
+	struct heap_field_desc *statics;
+	uint32_t nstatics;
 	/* The fields it declares, and their bytes. */
 	struct heap_field_desc *fields;
 	uint32_t nfields, fields_size;

@@ -166,17 +166,21 @@ class_statics(struct heap_fields *f, size_t *cap, const struct heap_dump *d,
               uint32_t i)
 {
 	uint32_t c = heap_class_of_object(d, i), k;
+	unsigned id = d->header.id_size;
 	const struct heap_class *s;
 
 	if (c == HEAP_NONE || !d->classes[c].dump)
 		return;
 	s = &d->classes[c];
-	for (k = 0; k < s->nstatic_refs; k++)
-		put_value(
-		        add(f, cap, xstrdup(s->static_names[k]), HEAP_T_OBJECT),
-		        d, HEAP_T_OBJECT,
-		        heap_id(s->dump + s->static_refs[k],
-		                d->header.id_size));
+	for (k = 0; k < s->nstatics; k++) {
+		const struct heap_field_desc *fd = &s->statics[k];
+		unsigned size = heap_type_size(fd->type, id);
+
+		if (!size)
+			continue;
+		put_value(add(f, cap, xstrdup(fd->name), fd->type), d, fd->type,
+		          value_at(s->dump + fd->offset, size));
+	}
 }
 
 void

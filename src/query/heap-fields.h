@@ -1,7 +1,7 @@
 /*
  * heap-fields: what one object of a heap dump holds, as the viewer
  * lists it: an instance's fields (its class's, then each superclass's),
- * an array's elements, a class object's reference statics; each with
+ * an array's elements, a class object's statics; each with
  * its value and, for a reference, the object it names.
  */
 #ifndef TRACETUI_QUERY_HEAP_FIELDS_H

@@ -35,6 +35,19 @@ heap_pick(const struct heap_dump *d, const char *name, bool *found)
 }
 
 const char *
+heap_named(const struct heap_dump *d, const char *name)
+{
+	size_t i;
+
+	if (strcmp(name, "all") == 0)
+		return "all";
+	for (i = 0; i < d->nheaps; i++)
+		if (strcmp(d->heaps[i], name) == 0)
+			return d->heaps[i];
+	return NULL;
+}
+
+const char *
 heap_default(const struct heap_dump *d)
 {
 	size_t i;

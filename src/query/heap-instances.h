@@ -18,6 +18,9 @@
  * array of d->nheaps + 1 flags, or NULL for every heap; *found false
  * when the dump has no heap of that name (then NULL). */
 bool *heap_pick(const struct heap_dump *d, const char *name, bool *found);
+/* The dump's own name for heap `name` ("all" or one of d->heaps), or
+ * NULL when it has no heap of that name. */
+const char *heap_named(const struct heap_dump *d, const char *name);
 /* The heap the viewer and `report` show first: "app" on an Android
  * dump that has one, else "all". */
 const char *heap_default(const struct heap_dump *d);

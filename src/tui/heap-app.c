@@ -82,7 +82,7 @@ build_histogram(struct heap_app *app)
 }
 
 struct heap_app *
-heap_app_new(struct heap_dump *d, const char *path)
+heap_app_new(struct heap_dump *d, const char *path, const char *heap)
 {
 	struct heap_app *app = xcalloc(1, sizeof(*app));
 	const char *base = strrchr(path, '/');
@@ -90,7 +90,7 @@ heap_app_new(struct heap_dump *d, const char *path)
 
 	app->dump = d;
 	app->name = xstrdup(base && base[1] ? base + 1 : path);
-	app->heap = heap_default(d);
+	app->heap = heap;
 	app->shown = heap_pick(d, app->heap, &found);
 	app->row = app->object = HEAP_NONE;
 	app->bg = xcalloc(1, sizeof(*app->bg));

@@ -124,9 +124,11 @@ extern const struct heap_view_ops heap_classes_ops, heap_instances_ops,
         heap_fields_ops, heap_path_ops, heap_dominators_ops, heap_leaks_ops,
         heap_duplicates_ops, heap_help_ops;
 
-/* The viewer of d (taken), its name as given; starts the second
- * thread (or computes it all at once when none can start). */
-struct heap_app *heap_app_new(struct heap_dump *d, const char *path);
+/* The viewer of d (taken), its name as given, showing heap first (one
+ * of heap_named's); starts the second thread (or computes it all at
+ * once when none can start). */
+struct heap_app *heap_app_new(struct heap_dump *d, const char *path,
+                              const char *heap);
 /* Stop and release everything. */
 void heap_app_free(struct heap_app *app);
 /* Take what the second thread finished since the last call; true

@@ -11,6 +11,7 @@
 
 #include "read/load.h"
 #include "text/width.h"
+#include "query/heap-instances.h"
 #include "tui/heap-app.h"
 #include "tui/keymap.h"
 #include "tui/loading.h"
@@ -154,6 +155,7 @@ heap_viewer_run(const struct cmd_opts *opts)
 	struct heap_dump *d;
 	struct heap_app *app;
 	struct canvas *canvas;
+	const char *heap;
 	char *error = NULL;
 	int status, width, height;
 
@@ -171,7 +173,14 @@ heap_viewer_run(const struct cmd_opts *opts)
 	}
 	if (!(d = read_dump(opts, &status)))
 		return status;
-	app = heap_app_new(d, opts->args[0]);
+	heap = opts->heap ? heap_named(d, opts->heap) : heap_default(d);
+	if (!heap) {
+		cmd_error(NULL, "--heap %s: the dump has no such heap",
+		          opts->heap);
+		heap_dump_free(d);
+		return CMD_USAGE;
+	}
+	app = heap_app_new(d, opts->args[0], heap);
 	if (!d->complete)
 		heap_app_message(app, true,
 		                 "offset %llu: %s (the dump is cut or damaged "

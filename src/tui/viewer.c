@@ -33,7 +33,7 @@ static const struct cmd_spec viewer_spec = {
         .options = OPT_THREAD | OPT_CLOCK | OPT_RANGE | OPT_ASCII | OPT_COLOR |
                    OPT_MOUSE | OPT_MAPPING | OPT_BASE | OPT_SAMPLE_TYPE |
                    OPT_FULL_NAMES | OPT_SOURCE_DIR | OPT_FRAMES |
-                   OPT_TRANSFORM | OPT_RULES,
+                   OPT_TRANSFORM | OPT_RULES | OPT_HEAP_SHOWN,
         .min_args = 1,
         .max_args = 1,
 };
@@ -305,6 +305,13 @@ viewer_run(struct cmd_opts opts, const struct triage_rules *rules)
 		status = heap_viewer_run(&opts);
 		cmd_opts_done(&opts);
 		return status;
+	}
+	if (opts.heap) {
+		cmd_error(NULL, "--heap is for Java heap dumps (binary HPROF) "
+		                "only, and %s is not one",
+		          opts.args[0]);
+		cmd_opts_done(&opts);
+		return CMD_USAGE;
 	}
 	if (strcmp(opts.args[0], "-") == 0 && !take_piped_trace()) {
 		cmd_opts_done(&opts);
