@@ -4,7 +4,7 @@
  * whole, parameters of overloads by simple names (descriptors and
  * source forms with generics), classes kept whole where initials would
  * merge two, names without a package, and names full of controls that
- * stay escaped.
+ * stay escaped; and the full names their parts join into.
  */
 #include "config.h"
 
@@ -14,6 +14,38 @@
 #include "tap.h"
 
 #include <stdlib.h>
+
+/* A method's full name: class, a dot only when both class and name are
+ * there, the name, a blank only before a signature. */
+static void
+test_full_name(void)
+{
+	static const struct {
+		const char *klass, *name, *sig, *want;
+	} rows[] = {
+	        {"a.B", "c", "()V", "a.B.c ()V"},
+	        {"a.B", "c", "", "a.B.c"},
+	        {"", "c", "()V", "c ()V"},
+	        {"a.B", "", "()V", "a.B ()V"},
+	        {"", "", "", ""},
+	        {"", "", "(I)V", " (I)V"},
+	        {"\xc3\xa9.B", "<init>", "(Ljava/lang/String;)V",
+	         "\xc3\xa9.B.<init> (Ljava/lang/String;)V"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct tt_method m = {0};
+		char *got;
+
+		m.klass = rows[i].klass;
+		m.name = rows[i].name;
+		m.signature = rows[i].sig;
+		got = method_full_name(&m);
+		is_str(got, rows[i].want, "full name of row %zu", i);
+		free(got);
+	}
+}
 
 static void
 test_abbrev_class(void)
@@ -219,6 +251,7 @@ int
 main(void)
 {
 	test_cut_left();
+	test_full_name();
 	test_abbrev_class();
 	test_params();
 	test_names();

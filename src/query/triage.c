@@ -122,8 +122,9 @@ has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-bool *
-triage_app_methods(const struct calltree *tree)
+/* The application's methods among the nmethods full names. */
+static bool *
+app_methods(char *const *names, size_t nmethods)
 {
 	static const char *const platform[] = {"android.",
 	                                       "androidx.",
@@ -141,11 +142,11 @@ triage_app_methods(const struct calltree *tree)
 	                                       "org.json.",
 	                                       "org.xml.",
 	                                       "org.w3c."};
-	bool *app = xcalloc(tree->nmethods + 1, sizeof(*app));
+	bool *app = xcalloc(nmethods + 1, sizeof(*app));
 	size_t m, i;
 
-	for (m = 0; m < tree->nmethods; m++) {
-		char *name = method_full_name(&tree->methods[m]);
+	for (m = 0; m < nmethods; m++) {
+		const char *name = names[m];
 		size_t sig = strcspn(name, " (");
 
 		/* A Java name has a dot before its signature; a native
@@ -155,8 +156,41 @@ triage_app_methods(const struct calltree *tree)
 		     i++)
 			if (has_prefix(name, platform[i]))
 				app[m] = false;
-		free(name);
 	}
+	return app;
+}
+
+/* Every method's full name (method_full_name), built once for all the
+ * tables triage makes of them; free with free_names. */
+static char **
+full_names(const struct calltree *tree)
+{
+	char **names = xcalloc(tree->nmethods + 1, sizeof(*names));
+	size_t m;
+
+	for (m = 0; m < tree->nmethods; m++)
+		names[m] = method_full_name(&tree->methods[m]);
+	return names;
+}
+
+/* Release what full_names made of nmethods names. */
+static void
+free_names(char **names, size_t nmethods)
+{
+	size_t m;
+
+	for (m = 0; m < nmethods; m++)
+		free(names[m]);
+	free(names);
+}
+
+bool *
+triage_app_methods(const struct calltree *tree)
+{
+	char **names = full_names(tree);
+	bool *app = app_methods(names, tree->nmethods);
+
+	free_names(names, tree->nmethods);
 	return app;
 }
 
@@ -337,7 +371,9 @@ rule_applies(const struct triage_rule *r, bool is_main)
 }
 
 /* Mark the calls of thread t that hold a Looper.loop or
- * ActivityThread.main call below them. */
+ * ActivityThread.main call below them: the callers of each such call,
+ * up to one already marked (its callers are).  Only the methods are
+ * read for every call; the few loopers' callers are looked up. */
 static void
 mark_enclosing(struct pass *p, size_t t)
 {
@@ -347,14 +383,15 @@ mark_enclosing(struct pass *p, size_t t)
 
 	memset(p->encloses, 0, n);
 	for (i = 0; i < n; i++) {
-		uint32_t d = calltree_depth(tree, first + i);
+		uint32_t c;
 
-		p->path[d] = (uint32_t)i;
 		if (!(p->known[calltree_method(tree, first + i)] &
 		      KNOWN_LOOPER))
 			continue;
-		while (d-- > 0 && !p->encloses[p->path[d]])
-			p->encloses[p->path[d]] = 1;
+		for (c = calltree_parent(tree, first + i);
+		     c != CALL_NONE && !p->encloses[c - first];
+		     c = calltree_parent(tree, c))
+			p->encloses[c - first] = 1;
 	}
 }
 
@@ -628,16 +665,23 @@ close_top(struct pass *p, bool is_main)
 }
 
 /* Call c at depth d opens: the calls open at d or deeper close, its
- * durations go to its caller's children, and it is pushed. */
+ * durations go to its caller's children, and it is pushed.  Only a call
+ * with something to settle (what) needs its exclusive times: the
+ * durations are read for such a call and for its children alone. */
 static void
 open_push(struct pass *p, uint32_t c, uint32_t d, uint8_t what, bool is_main)
 {
 	struct open_call *e;
+	bool to_caller;
 	long j;
 	int k;
 
-	while (p->top >= (long)d)
-		close_top(p, is_main);
+	while (p->top >= (long)d) {
+		if (p->stack[p->top].what)
+			close_top(p, is_main);
+		else
+			p->top--;
+	}
 	for (j = p->top + 1; j < (long)d; j++) {
 		p->stack[j].c = CALL_NONE;
 		p->stack[j].what = 0;
@@ -645,9 +689,12 @@ open_push(struct pass *p, uint32_t c, uint32_t d, uint8_t what, bool is_main)
 	e = &p->stack[d];
 	e->c = c;
 	e->what = what;
-	calltree_durations(p->tree, c, e->dur);
+	to_caller = d > 0 && p->top == (long)d - 1 &&
+	            p->stack[d - 1].c != CALL_NONE && p->stack[d - 1].what;
+	if (what || to_caller)
+		calltree_durations(p->tree, c, e->dur);
 	memset(e->child, 0, sizeof(e->child));
-	if (d > 0 && p->top == (long)d - 1 && p->stack[d - 1].c != CALL_NONE)
+	if (to_caller)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			p->stack[d - 1].child[k] += e->dur[k];
 	p->top = (long)d;
@@ -863,21 +910,19 @@ is_ascii(const char *s)
  * decoding a UTF-8 locale gives every character of every name.
  */
 static uint64_t *
-match_rules(const struct calltree *tree, const struct triage_rules *rules,
-            size_t nwords, char *why, size_t size)
+match_rules(const struct calltree *tree, char *const *names,
+            const struct triage_rules *rules, size_t nwords, char *why,
+            size_t size)
 {
 	uint64_t *match =
 	        xcalloc((tree->nmethods + 1) * nwords, sizeof(*match));
-	char **names = xcalloc(tree->nmethods + 1, sizeof(*names));
 	bool *ascii = xcalloc(tree->nmethods + 1, sizeof(*ascii));
 	locale_t c_ctype = newlocale(LC_CTYPE_MASK, "C", (locale_t)0);
 	size_t m, r;
 	bool ok = true;
 
-	for (m = 0; m < tree->nmethods; m++) {
-		names[m] = method_full_name(&tree->methods[m]);
+	for (m = 0; m < tree->nmethods; m++)
 		ascii[m] = is_ascii(names[m]);
-	}
 	for (r = 0; r < rules->count && ok; r++) {
 		const char *pattern = rules->rules[r].pattern;
 		bool fast = c_ctype != (locale_t)0 && is_ascii(pattern);
@@ -914,9 +959,6 @@ match_rules(const struct calltree *tree, const struct triage_rules *rules,
 	}
 	if (c_ctype != (locale_t)0)
 		freelocale(c_ctype);
-	for (m = 0; m < tree->nmethods; m++)
-		free(names[m]);
-	free(names);
 	free(ascii);
 	if (!ok) {
 		free(match);
@@ -925,14 +967,15 @@ match_rules(const struct calltree *tree, const struct triage_rules *rules,
 	return match;
 }
 
+/* The methods triage knows by name among the nmethods full names. */
 static uint8_t *
-known_methods(const struct calltree *tree)
+known_methods(char *const *names, size_t nmethods)
 {
-	uint8_t *known = xcalloc(tree->nmethods + 1, 1);
+	uint8_t *known = xcalloc(nmethods + 1, 1);
 	size_t m;
 
-	for (m = 0; m < tree->nmethods; m++) {
-		char *n = method_full_name(&tree->methods[m]);
+	for (m = 0; m < nmethods; m++) {
+		const char *n = names[m];
 
 		if (method_is(n, "android.os.MessageQueue.nativePollOnce"))
 			known[m] |= KNOWN_IDLE;
@@ -947,7 +990,6 @@ known_methods(const struct calltree *tree)
 			known[m] |= KNOWN_FULLY_DRAWN;
 		if (method_is(n, "android.app.Activity.performRestart"))
 			known[m] |= KNOWN_RESTART;
-		free(n);
 	}
 	return known;
 }
@@ -1004,7 +1046,8 @@ span_between(const struct calltree *tree, size_t b, size_t c,
 
 /* The startup phases on the main thread (TRIAGE.md 4.2). */
 static void
-find_phases(struct triage *out, const uint8_t *known, const bool *is_frame)
+find_phases(struct triage *out, char *const *names, const uint8_t *known,
+            const bool *is_frame)
 {
 	const struct calltree *tree = out->tree;
 	uint8_t *phase_of = xcalloc(tree->nmethods + 1, 1);
@@ -1016,15 +1059,11 @@ find_phases(struct triage *out, const uint8_t *known, const bool *is_frame)
 	if (out->main < 0 || !tree->calls.count)
 		goto done;
 	/* phase_of[m]: 1 + the phase method m makes. */
-	for (m = 0; m < tree->nmethods; m++) {
-		char *n = method_full_name(&tree->methods[m]);
-
+	for (m = 0; m < tree->nmethods; m++)
 		for (p = 0; p < TRIAGE_PHASES && !phase_of[m]; p++)
 			for (j = 0; j < 2 && phase_def[p].method[j]; j++)
-				if (method_is(n, phase_def[p].method[j]))
+				if (method_is(names[m], phase_def[p].method[j]))
 					phase_of[m] = (uint8_t)(p + 1);
-		free(n);
-	}
 	first = tree->threads[out->main].first_call;
 	end = first + tree->threads[out->main].ncalls;
 	for (i = first; i < end; i++) {
@@ -1186,21 +1225,26 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	struct scope all;
 	size_t cap = 0, t, most = 0;
 	uint8_t *known;
+	char **names;
 
 	memset(out, 0, sizeof(*out));
 	out->tree = tree;
 	out->clock = calltree_default_range_clock(tree);
 	p.nwords = (rules->count + 63) / 64 + 1;
-	p.match = match_rules(tree, rules, p.nwords, why, size);
-	if (!p.match)
+	names = full_names(tree);
+	p.match = match_rules(tree, names, rules, p.nwords, why, size);
+	if (!p.match) {
+		free_names(names, tree->nmethods);
 		return false;
+	}
 	find_main(out, tree);
-	known = known_methods(tree);
-	find_phases(out, known, is_frame);
+	known = known_methods(names, tree->nmethods);
+	find_phases(out, names, known, is_frame);
 	scope_init_all(&all, tree);
 	frames_find(&out->frames, tree, &all, is_frame, budget);
 	scope_done(&all);
-	p.app = triage_app_methods(tree);
+	p.app = app_methods(names, tree->nmethods);
+	free_names(names, tree->nmethods);
 	find_causes(out, p.app);
 	p.tree = tree;
 	p.rules = rules;
@@ -1272,7 +1316,9 @@ triage_finding_calls(const struct calltree *tree,
 {
 	const struct tt_thread *th = &tree->threads[f->thread];
 	size_t first = th->first_call, n = th->ncalls, i, count = 0, cap = 0;
-	uint8_t *known = known_methods(tree), *encloses = xcalloc(n + 1, 1);
+	char **names = full_names(tree);
+	uint8_t *known = known_methods(names, tree->nmethods);
+	uint8_t *encloses = xcalloc(n + 1, 1);
 	uint32_t *path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
 	uint32_t open = CALL_NONE, open_depth = 0;
 	bool *want = xcalloc(tree->nmethods + 1, sizeof(*want));
@@ -1282,6 +1328,7 @@ triage_finding_calls(const struct calltree *tree,
 
 	*calls = NULL;
 	if (rules->rules[f->rule].kind != TRIAGE_UNION) {
+		free_names(names, tree->nmethods);
 		free(want);
 		free(path);
 		free(encloses);
@@ -1292,14 +1339,11 @@ triage_finding_calls(const struct calltree *tree,
 	}
 	if (!pattern_compile(&re, rules->rules[f->rule].pattern,
 	                     REG_EXTENDED | REG_NOSUB, why, sizeof(why))) {
-		for (m = 0; m < tree->nmethods; m++) {
-			char *name = method_full_name(&tree->methods[m]);
-
-			want[m] = regexec(&re, name, 0, NULL, 0) == 0;
-			free(name);
-		}
+		for (m = 0; m < tree->nmethods; m++)
+			want[m] = regexec(&re, names[m], 0, NULL, 0) == 0;
 		regfree(&re);
 	}
+	free_names(names, tree->nmethods);
 	/* As thread_findings: the calls holding a looper, then the
 	 * outermost matches. */
 	for (i = 0; i < n; i++) {
