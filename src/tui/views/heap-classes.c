@@ -9,7 +9,7 @@
 
 #include "query/heap-instances.h"
 #include "tui/heap-app.h"
-#include "tui/views/heap-table.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -21,17 +21,17 @@ enum { COL_CLASS, COL_INSTANCES, COL_SHALLOW, COL_RETAINED, NCOLS };
 static const int sort_cycle[] = {COL_RETAINED, COL_SHALLOW, COL_INSTANCES,
                                  COL_CLASS};
 
-static const struct heap_column columns[NCOLS] = {
-        {"Class", COLUMN_NAME, 16, COLUMN_KEEP},
-        {"Instances", COLUMN_NUMBER, 0, 1},
-        {"Shallow", COLUMN_NUMBER, 0, 2},
-        {"Retained", COLUMN_NUMBER, 0, 3},
+static const struct list_column columns[NCOLS] = {
+        LIST_COLUMN("Class", COLUMN_NAME, 16, COLUMN_KEEP),
+        LIST_COLUMN("Instances", COLUMN_NUMBER, 0, 1),
+        LIST_COLUMN("Shallow", COLUMN_NUMBER, 0, 2),
+        LIST_COLUMN("Retained", COLUMN_NUMBER, 0, 3),
 };
 
 struct classes_view {
 	struct heap_app *app;
 	struct list list;
-	struct heap_table table;
+	struct list_table table;
 	size_t *order;      /* list rows -> histogram rows */
 	const char **names; /* each list row's class, the dump's string */
 	size_t n;
@@ -47,11 +47,12 @@ row_at(const struct classes_view *v, size_t row)
 }
 
 static char *
-cell(void *arg, size_t row, int col)
+cell(void *arg, size_t row, int col, bool full)
 {
 	const struct classes_view *v = arg;
 	const struct heap_row *r = row_at(v, row);
 
+	(void)full;
 	switch (col) {
 	case COL_CLASS:
 		return xstrdup(r->name);
@@ -132,23 +133,15 @@ build(struct classes_view *v)
 			list_select(&v->list, i);
 }
 
-static bool
-row_match(size_t row, const regex_t *re, void *arg)
-{
-	struct classes_view *v = arg;
-
-	return heap_table_match(&v->table, row, re);
-}
-
 static void *
 classes_open(struct heap_app *app)
 {
 	struct classes_view *v = xcalloc(1, sizeof(*v));
 
 	v->app = app;
-	v->table = (struct heap_table){
+	v->table = (struct list_table){
 	        .cols = columns, .ncols = NCOLS, .cell = cell, .arg = v};
-	list_rows(&v->list, row_match, v);
+	list_rows(&v->list, list_table_row_matches, &v->table);
 	build(v);
 	return v;
 }
@@ -182,7 +175,7 @@ classes_draw(void *state, struct heap_app *app, struct canvas *c, int top,
 	struct classes_view *v = state;
 
 	classes_sync(v, app);
-	heap_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
+	list_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
 	                "No object in this heap: y shows the next one");
 }
 
@@ -239,7 +232,7 @@ classes_rows(void *state)
 {
 	struct classes_view *v = state;
 
-	return heap_table_rows(&v->table, &v->list);
+	return list_table_rows(&v->table, &v->list);
 }
 
 /* A click on a header sorts by its column (again: the other way). */
@@ -247,7 +240,7 @@ static bool
 classes_mouse(void *state, struct heap_app *app, const struct mouse_event *ev)
 {
 	struct classes_view *v = state;
-	int col = heap_table_header_at(&v->table, ev->x, ev->y), k;
+	int col = list_table_header_at(&v->table, ev->x, ev->y), k;
 
 	(void)app;
 	if (ev->kind != MOUSE_PRESS || ev->button != 0 || col < 0)

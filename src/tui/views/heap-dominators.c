@@ -8,7 +8,7 @@
 
 #include "query/heap-instances.h"
 #include "tui/heap-app.h"
-#include "tui/views/heap-table.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -17,11 +17,11 @@
 enum { LABEL_SIZE = 512 };
 
 enum { D_OBJECT, D_RETAINED, D_PERCENT, D_SHALLOW, D_NCOLS };
-static const struct heap_column columns[D_NCOLS] = {
-        {"Object", COLUMN_NAME, 16, COLUMN_KEEP},
-        {"Retained", COLUMN_NUMBER, 0, COLUMN_KEEP},
-        {"%", COLUMN_NUMBER, 0, 2},
-        {"Shallow", COLUMN_NUMBER, 0, 1},
+static const struct list_column columns[D_NCOLS] = {
+        LIST_COLUMN("Object", COLUMN_NAME, 16, COLUMN_KEEP),
+        LIST_COLUMN("Retained", COLUMN_NUMBER, 0, COLUMN_KEEP),
+        LIST_COLUMN("%", COLUMN_NUMBER, 0, 2),
+        LIST_COLUMN("Shallow", COLUMN_NUMBER, 0, 1),
 };
 
 struct tree_row {
@@ -32,7 +32,7 @@ struct tree_row {
 struct dominators_view {
 	struct heap_app *app;
 	struct list list;
-	struct heap_table table;
+	struct list_table table;
 	struct tree_row *rows;
 	size_t n, cap;
 	bool built;
@@ -46,13 +46,14 @@ has_children(const struct heap_dominators *dom, uint32_t node)
 }
 
 static char *
-cell(void *arg, size_t row, int col)
+cell(void *arg, size_t row, int col, bool full)
 {
 	const struct dominators_view *v = arg;
 	const struct heap_app *app = v->app;
 	uint32_t o = v->rows[row].node;
 	char buf[LABEL_SIZE];
 
+	(void)full;
 	switch (col) {
 	case D_OBJECT:
 		return xstrdup(
@@ -110,27 +111,19 @@ build(struct dominators_view *v)
 	list_reset(&v->list);
 }
 
-static bool
-row_match(size_t row, const regex_t *re, void *arg)
-{
-	struct dominators_view *v = arg;
-
-	return heap_table_match(&v->table, row, re);
-}
-
 static void *
 dominators_open(struct heap_app *app)
 {
 	struct dominators_view *v = xcalloc(1, sizeof(*v));
 
 	v->app = app;
-	v->table = (struct heap_table){.cols = columns,
+	v->table = (struct list_table){.cols = columns,
 	                               .ncols = D_NCOLS,
 	                               .sort = D_RETAINED,
 	                               .cell = cell,
 	                               .prefix = prefix,
 	                               .arg = v};
-	list_rows(&v->list, row_match, v);
+	list_rows(&v->list, list_table_row_matches, &v->table);
 	return v;
 }
 
@@ -167,7 +160,7 @@ dominators_draw(void *state, struct heap_app *app, struct canvas *c, int top,
 		return;
 	}
 	dominators_sync(v, app);
-	heap_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
+	list_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
 	                "No object is reachable from a GC root");
 }
 
@@ -283,7 +276,7 @@ dominators_rows(void *state)
 {
 	struct dominators_view *v = state;
 
-	return heap_table_rows(&v->table, &v->list);
+	return list_table_rows(&v->table, &v->list);
 }
 
 static struct list *

@@ -10,7 +10,7 @@
 #include "query/heap-instances.h"
 #include "text/width.h"
 #include "tui/heap-app.h"
-#include "tui/views/heap-table.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -19,27 +19,27 @@
 enum { LABEL_SIZE = 512, TEXT_SIZE = 1024 };
 
 enum { F_FIELD, F_TYPE, F_VALUE, F_RETAINED, F_NCOLS };
-static const struct heap_column field_columns[F_NCOLS] = {
-        {"Field", COLUMN_TEXT, 8, COLUMN_KEEP},
-        {"Type", COLUMN_TEXT, 4, COLUMN_KEEP},
-        {"Value", COLUMN_NAME, 16, COLUMN_KEEP},
-        {"Retained", COLUMN_NUMBER, 0, 1},
+static const struct list_column field_columns[F_NCOLS] = {
+        LIST_COLUMN("Field", COLUMN_TEXT, 8, COLUMN_KEEP),
+        LIST_COLUMN("Type", COLUMN_TEXT, 4, COLUMN_KEEP),
+        LIST_COLUMN("Value", COLUMN_NAME, 16, COLUMN_KEEP),
+        LIST_COLUMN("Retained", COLUMN_NUMBER, 0, 1),
 };
 enum { P_REFERENCE, P_OBJECT, P_RETAINED, P_NCOLS };
-static const struct heap_column path_columns[P_NCOLS] = {
-        {"Reference", COLUMN_TEXT, 12, COLUMN_KEEP},
-        {"Object", COLUMN_NAME, 16, COLUMN_KEEP},
-        {"Retained", COLUMN_NUMBER, 0, 1},
+static const struct list_column path_columns[P_NCOLS] = {
+        LIST_COLUMN("Reference", COLUMN_TEXT, 12, COLUMN_KEEP),
+        LIST_COLUMN("Object", COLUMN_NAME, 16, COLUMN_KEEP),
+        LIST_COLUMN("Retained", COLUMN_NUMBER, 0, 1),
 };
 
 struct object_view {
 	struct heap_app *app;
 	bool is_path;
 	struct list list;
-	struct heap_table table;
+	struct list_table table;
 	/* The columns, their text's fewest columns those of the widest
 	 * cell (up to a limit), so that field names show whole. */
-	struct heap_column cols[F_NCOLS];
+	struct list_column cols[F_NCOLS];
 	uint32_t object; /* whose; HEAP_NONE before one is chosen */
 	unsigned serial;
 	bool built;
@@ -137,18 +137,20 @@ path_cell(const struct object_view *v, size_t row, int col)
 }
 
 static char *
-cell(void *arg, size_t row, int col)
+cell(void *arg, size_t row, int col, bool full)
 {
 	const struct object_view *v = arg;
 
+	(void)full;
 	return v->is_path ? path_cell(v, row, col) : field_cell(v, row, col);
 }
 
 static enum role
-row_role(void *arg, size_t row)
+row_role(void *arg, size_t row, int col)
 {
 	const struct object_view *v = arg;
 
+	(void)col;
 	return !v->is_path && row < v->lead ? ROLE_SECTION : ROLE_NORMAL;
 }
 
@@ -163,14 +165,14 @@ widen(struct object_view *v)
 	size_t n = v->is_path ? v->npath : v->fields.n + v->lead, row;
 
 	for (row = 0; row < n; row++) {
-		char *s = cell(v, row, col);
+		char *s = cell(v, row, col, false);
 		int w = (int)text_width(s);
 
 		if (w > v->cols[col].min)
 			v->cols[col].min = w < limit ? w : limit;
 		free(s);
 		if (!v->is_path) {
-			s = cell(v, row, F_TYPE);
+			s = cell(v, row, F_TYPE, false);
 			w = (int)text_width(s);
 			if (w > v->cols[F_TYPE].min)
 				v->cols[F_TYPE].min =
@@ -221,14 +223,6 @@ build(struct object_view *v)
 	list_select(&v->list, keep);
 }
 
-static bool
-row_match(size_t row, const regex_t *re, void *arg)
-{
-	struct object_view *v = arg;
-
-	return heap_table_match(&v->table, row, re);
-}
-
 static void *
 open_kind(struct heap_app *app, bool is_path)
 {
@@ -237,13 +231,13 @@ open_kind(struct heap_app *app, bool is_path)
 	v->app = app;
 	v->is_path = is_path;
 	v->object = HEAP_NONE;
-	v->table = (struct heap_table){.cols = v->cols,
+	v->table = (struct list_table){.cols = v->cols,
 	                               .ncols = is_path ? P_NCOLS : F_NCOLS,
 	                               .sort = -1,
 	                               .cell = cell,
 	                               .role = row_role,
 	                               .arg = v};
-	list_rows(&v->list, row_match, v);
+	list_rows(&v->list, list_table_row_matches, &v->table);
 	return v;
 }
 
@@ -297,7 +291,7 @@ object_draw(void *state, struct heap_app *app, struct canvas *c, int top,
 		                     : empty;
 	else if (v->object != HEAP_NONE)
 		empty = "The object holds nothing";
-	heap_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
+	list_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
 	                empty);
 }
 
@@ -334,7 +328,7 @@ object_rows(void *state)
 {
 	struct object_view *v = state;
 
-	return heap_table_rows(&v->table, &v->list);
+	return list_table_rows(&v->table, &v->list);
 }
 
 static struct list *

@@ -9,7 +9,7 @@
 #include "query/heap-histogram.h"
 #include "query/heap-instances.h"
 #include "tui/heap-app.h"
-#include "tui/views/heap-table.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -19,29 +19,29 @@ enum { LABEL_SIZE = 512 };
 
 /* The columns of each list. */
 enum { I_OBJECT, I_RETAINED, I_SHALLOW, I_NCOLS };
-static const struct heap_column instance_columns[I_NCOLS] = {
-        {"Object", COLUMN_NAME, 16, COLUMN_KEEP},
-        {"Retained", COLUMN_NUMBER, 0, COLUMN_KEEP},
-        {"Shallow", COLUMN_NUMBER, 0, 1},
+static const struct list_column instance_columns[I_NCOLS] = {
+        LIST_COLUMN("Object", COLUMN_NAME, 16, COLUMN_KEEP),
+        LIST_COLUMN("Retained", COLUMN_NUMBER, 0, COLUMN_KEEP),
+        LIST_COLUMN("Shallow", COLUMN_NUMBER, 0, 1),
 };
 enum { L_OBJECT, L_SUSPECT, L_RETAINED, L_NCOLS };
-static const struct heap_column leak_columns[L_NCOLS] = {
-        {"Object", COLUMN_NAME, 16, COLUMN_KEEP},
-        {"Suspect", COLUMN_TEXT, 8, COLUMN_KEEP},
-        {"Retained", COLUMN_NUMBER, 0, 1},
+static const struct list_column leak_columns[L_NCOLS] = {
+        LIST_COLUMN("Object", COLUMN_NAME, 16, COLUMN_KEEP),
+        LIST_COLUMN("Suspect", COLUMN_TEXT, 8, COLUMN_KEEP),
+        LIST_COLUMN("Retained", COLUMN_NUMBER, 0, 1),
 };
 enum { D_EXAMPLE, D_COUNT, D_WASTED, D_NCOLS };
-static const struct heap_column duplicate_columns[D_NCOLS] = {
-        {"Example", COLUMN_NAME, 16, COLUMN_KEEP},
-        {"Count", COLUMN_NUMBER, 0, 1},
-        {"Wasted", COLUMN_NUMBER, 0, COLUMN_KEEP},
+static const struct list_column duplicate_columns[D_NCOLS] = {
+        LIST_COLUMN("Example", COLUMN_NAME, 16, COLUMN_KEEP),
+        LIST_COLUMN("Count", COLUMN_NUMBER, 0, 1),
+        LIST_COLUMN("Wasted", COLUMN_NUMBER, 0, COLUMN_KEEP),
 };
 
 struct objects_view {
 	struct heap_app *app;
 	enum heap_view kind;
 	struct list list;
-	struct heap_table table;
+	struct list_table table;
 	uint32_t *objs;
 	size_t n;
 	struct heap_duplicate *dup; /* duplicates */
@@ -78,11 +78,12 @@ suspect_word(const char *why)
 }
 
 static char *
-cell(void *arg, size_t row, int col)
+cell(void *arg, size_t row, int col, bool full)
 {
 	const struct objects_view *v = arg;
 	const struct heap_app *app = v->app;
 
+	(void)full;
 	switch (v->kind) {
 	case HEAP_VIEW_INSTANCES:
 		if (col == I_OBJECT)
@@ -150,14 +151,6 @@ build(struct objects_view *v)
 		list_set_count(&v->list, v->n);
 }
 
-static bool
-row_match(size_t row, const regex_t *re, void *arg)
-{
-	struct objects_view *v = arg;
-
-	return heap_table_match(&v->table, row, re);
-}
-
 static void *
 open_kind(struct heap_app *app, enum heap_view kind)
 {
@@ -165,7 +158,7 @@ open_kind(struct heap_app *app, enum heap_view kind)
 
 	v->app = app;
 	v->kind = kind;
-	v->table = (struct heap_table){
+	v->table = (struct list_table){
 	        .cols = kind == HEAP_VIEW_INSTANCES ? instance_columns
 	                : kind == HEAP_VIEW_LEAKS   ? leak_columns
 	                                            : duplicate_columns,
@@ -175,7 +168,7 @@ open_kind(struct heap_app *app, enum heap_view kind)
 	                                             : I_RETAINED,
 	        .cell = cell,
 	        .arg = v};
-	list_rows(&v->list, row_match, v);
+	list_rows(&v->list, list_table_row_matches, &v->table);
 	return v;
 }
 
@@ -252,7 +245,7 @@ objects_draw(void *state, struct heap_app *app, struct canvas *c, int top,
 	else
 		empty = "No String or primitive array is held twice in "
 		        "this heap";
-	heap_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
+	list_table_draw(&v->table, &v->list, c, top, height, app->all_columns,
 	                empty);
 }
 
@@ -276,7 +269,7 @@ objects_rows(void *state)
 {
 	struct objects_view *v = state;
 
-	return heap_table_rows(&v->table, &v->list);
+	return list_table_rows(&v->table, &v->list);
 }
 
 static struct list *
