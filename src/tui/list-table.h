@@ -48,7 +48,13 @@ struct list_column {
 	                    layout and a blank (a check box); never searched */
 };
 
-/* A column on screen and in `w`, with none of the knobs after prio. */
+/* Row `row`'s cell of column col, a new string (unescaped: the canvas
+ * escapes it); full: as `w` writes it and a search matches it (names
+ * whole, every value); arg is the view's. */
+typedef char *list_table_cell_fn(void *arg, size_t row, int col, bool full);
+
+/* A column with none of the knobs after prio; one with some is
+ * declared as {title, kind, min, prio, .knob = value}. */
 #define LIST_COLUMN(title_, kind_, min_, prio_)                                \
 	{                                                                      \
 		.title = (title_), .kind = (kind_), .min = (min_),             \
@@ -67,10 +73,7 @@ struct list_table {
 	/* Each column's widest cell and title as the view measured them
 	 * (over all its rows, once), or NULL: the rows on screen. */
 	const int *wants;
-	/* Row `row`'s cell of column col, a new string (unescaped: the
-	 * canvas escapes it); full: as `w` writes it and a search matches
-	 * it (names whole, every value). */
-	char *(*cell)(void *arg, size_t row, int col, bool full);
+	list_table_cell_fn *cell;
 	/* What goes before row's name in its column (a tree's guides and
 	 * mark), a new string; NULL: nothing. */
 	char *(*prefix)(void *arg, size_t row);

@@ -14,8 +14,7 @@
 #include "query/method-name.h"
 #include "text/duration.h"
 #include "tui/app.h"
-#include "tui/columns.h"
-#include "tui/list.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -29,6 +28,24 @@ struct call_row {
 	uint64_t dur[CLOCK_COUNT];
 };
 
+/* The columns, left to right. */
+enum calls_column {
+	CC_THREAD,
+	CC_START,
+	CC_WALL,
+	CC_CPU,
+	CC_CALLER,
+	CC_COUNT,
+};
+
+static const struct list_column columns[CC_COUNT] = {
+        LIST_COLUMN("Thread", COLUMN_TEXT, 12, COLUMN_KEEP),
+        {"Start ms", COLUMN_NUMBER, 0, 1, .pad = 1},
+        {"Wall ms", COLUMN_NUMBER, 0, COLUMN_KEEP, .pad = 1},
+        {"Cpu ms", COLUMN_NUMBER, 0, COLUMN_KEEP, .pad = 1},
+        {"Caller", COLUMN_NAME, 20, COLUMN_KEEP, .pad = 1},
+};
+
 struct calls_view {
 	struct list_view lv; /* first: the list view's ops take the state */
 	uint32_t method;     /* whose calls; CALL_NONE: none selected */
@@ -36,6 +53,8 @@ struct calls_view {
 	uint32_t *order;
 	size_t count;
 	enum calls_sort sort;
+	struct list_table table;
+	struct list_column cols[CC_COUNT]; /* the last titled by of_set */
 	/* The rows are the app's call set of this serial (a finding's
 	 * calls, of several methods), not the method's. */
 	bool of_set;
@@ -88,6 +107,10 @@ sort_rows(struct calls_view *v)
 {
 	if (v->count > 1)
 		qsort_r(v->order, v->count, sizeof(*v->order), row_cmp, v);
+	v->table.sort = v->sort == BY_START  ? CC_START
+	                : v->sort == BY_WALL ? CC_WALL
+	                                     : CC_CPU;
+	v->table.sort_up = v->sort == BY_START;
 	/* The filter's rows are places in the order: asked again. */
 	list_set_count(&v->lv.list, v->count);
 	list_reset(&v->lv.list);
@@ -117,6 +140,7 @@ build(struct calls_view *v, const struct app *app)
 	v->method = app->sel.method;
 	v->of_set = set_on(app);
 	v->set_serial = app->call_set.serial;
+	v->cols[CC_CALLER].title = v->of_set ? "Method" : "Caller";
 	if (!tree->has_clock[CLOCK_WALL] && v->sort == BY_WALL)
 		v->sort = BY_CPU;
 	/* A finding's calls: whole, whatever the scope. */
@@ -167,14 +191,17 @@ build(struct calls_view *v, const struct app *app)
 			list_select(&v->lv.list, i);
 }
 
-static list_row_match_fn row_matches;
+static list_table_cell_fn cell;
 
 static void *
 calls_open(struct app *app)
 {
 	struct calls_view *v = xcalloc(1, sizeof(*v));
 
-	list_view_open(&v->lv, app, row_matches, v);
+	memcpy(v->cols, columns, sizeof(columns));
+	v->table = (struct list_table){
+	        .cols = v->cols, .ncols = CC_COUNT, .cell = cell, .arg = v};
+	list_view_open(&v->lv, app, list_table_row_matches, &v->table);
 	build(v, app);
 	return v;
 }
@@ -232,165 +259,41 @@ row_name(const struct calls_view *v, const struct app *app,
 	            : app_method_name(app, m);
 }
 
-/* The columns, left to right. */
-enum calls_column {
-	CC_THREAD,
-	CC_START,
-	CC_WALL,
-	CC_CPU,
-	CC_CALLER,
-	CC_COUNT,
-};
-
-enum {
-	THREAD_MIN = 12, /* the fewest columns a thread's name takes */
-	CALLER_MIN = 20, /* the fewest columns the caller's name takes */
-};
-
-/* Row r's cell of column i (a time) into a new string. */
+/* Row row's cell of column col, a new string. */
 static char *
-time_cell(const struct app *app, const struct call_row *r, int i)
+cell(void *arg, size_t row, int col, bool full)
 {
-	if (i == CC_START)
+	const struct calls_view *v = arg;
+	const struct app *app = v->lv.app;
+	const struct call_row *r = &v->rows[v->order[row]];
+	enum clock_index k = col == CC_WALL ? CLOCK_WALL : CLOCK_CPU;
+
+	if (col == CC_THREAD)
+		return xstrdup(app->tree->threads[r->thread].name);
+	if (col == CC_START)
 		return ms(r->start);
-	if (i == CC_WALL)
-		return app->tree->has_clock[CLOCK_WALL] ? ms(r->dur[CLOCK_WALL])
-		                                        : xstrdup("-");
-	return app->tree->has_clock[CLOCK_CPU] ? ms(r->dur[CLOCK_CPU])
-	                                       : xstrdup("-");
-}
-
-/* Column i's title with its sort mark, a new string. */
-static char *
-column_head(const struct calls_view *v, const struct canvas *c, int i)
-{
-	static const char *const heads[CC_COUNT] = {
-	        "Thread", "Start ms", "Wall ms", "Cpu ms", "Caller"};
-	const char *mark = "";
-
-	if ((i == CC_START && v->sort == BY_START))
-		mark = canvas_glyph(c, GLYPH_SORT_UP);
-	if ((i == CC_WALL && v->sort == BY_WALL) ||
-	    (i == CC_CPU && v->sort == BY_CPU))
-		mark = canvas_glyph(c, GLYPH_SORT_DOWN);
-	return xasprintf("%s%s",
-	                 i == CC_CALLER && v->of_set ? "Method" : heads[i],
-	                 mark);
-}
-
-/* Size the columns to the calls in view and lay them out. */
-static void
-lay_out(const struct calls_view *v, struct app *app, const struct canvas *c,
-        struct column *cols, int body)
-{
-	size_t row;
-	int y, i;
-
-	for (i = 0; i < CC_COUNT; i++) {
-		char *t = column_head(v, c, i);
-
-		cols[i] = (struct column){
-		        .kind = i == CC_THREAD   ? COLUMN_TEXT
-		                : i == CC_CALLER ? COLUMN_NAME
-		                                 : COLUMN_NUMBER,
-		        .want = (int)text_width(t) + (i != CC_THREAD),
-		        .prio = i == CC_START ? 1 : COLUMN_KEEP};
-		free(t);
-	}
-	cols[CC_THREAD].min = THREAD_MIN;
-	cols[CC_CALLER].min = CALLER_MIN;
-	for (y = 0, row = v->lv.list.top; y < body && row < v->count;
-	     y++, row = list_next(&v->lv.list, row)) {
-		const struct call_row *r = &v->rows[v->order[row]];
-		char *t;
-		int w = (int)text_width(app->tree->threads[r->thread].name);
-
-		if (w > cols[CC_THREAD].want)
-			cols[CC_THREAD].want = w;
-		for (i = CC_START; i <= CC_CPU; i++) {
-			t = time_cell(app, r, i);
-			if ((int)text_width(t) + 1 > cols[i].want)
-				cols[i].want = (int)text_width(t) + 1;
-			free(t);
-		}
-		t = row_name(v, app, r, false);
-		if ((int)text_width(t) + 1 > cols[CC_CALLER].want)
-			cols[CC_CALLER].want = (int)text_width(t) + 1;
-		free(t);
-	}
-	columns_lay_out(cols, CC_COUNT, c->width,
-	                columns_share(COLUMNS_NAME_SHARE, app->all_columns));
+	if (col == CC_CALLER)
+		return row_name(v, app, r, full);
+	return full || app->tree->has_clock[k] ? ms(r->dur[k]) : xstrdup("-");
 }
 
 static void
 calls_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct calls_view *v = state;
-	const char *cut = canvas_glyph(c, GLYPH_TRUNCATED);
-	struct column cols[CC_COUNT];
-	int body = height - 1, y, i;
-	size_t row;
-	char *t;
 
+	v->lv.app = app;
 	if (stale(v, app))
 		build(v, app);
-	list_layout(&v->lv.list, body > 0 ? (size_t)body : 0);
-	lay_out(v, app, c, cols, body);
-	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	for (i = 0; i < CC_COUNT; i++) {
-		if (!cols[i].shown)
-			continue;
-		t = column_head(v, c, i);
-		if (cols[i].kind == COLUMN_NUMBER)
-			canvas_text_right(c, cols[i].x, top, cols[i].width, t,
-			                  ROLE_HEADER);
-		else
-			canvas_text(c, cols[i].x + (i == CC_CALLER), top,
-			            cols[i].width, t, ROLE_HEADER);
-		free(t);
-	}
-	if (!v->count) {
-		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2,
-		            height - 3,
-		            v->of_set ? "No calls in this finding"
-		            : v->method == CALL_NONE
-		                    ? "No method selected: select one in any "
-		                      "view, then come back"
-		                    : "No call of the selected method in the "
-		                      "scope",
-		            ROLE_NORMAL);
-		return;
-	}
-	v->lv.list.y = top + 1;
-	for (y = 0, row = v->lv.list.top; y < body && row < v->count;
-	     y++, row = list_next(&v->lv.list, row)) {
-		const struct call_row *r = &v->rows[v->order[row]];
-		enum role role =
-		        row == v->lv.list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
-		int ry = top + 1 + y;
-		char *fit;
-
-		if (role == ROLE_CURSOR)
-			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
-		fit = method_cut_left(app->tree->threads[r->thread].name,
-		                      cols[CC_THREAD].width, cut);
-		canvas_text(c, 0, ry, cols[CC_THREAD].width, fit, role);
-		free(fit);
-		for (i = CC_START; i <= CC_CPU; i++) {
-			if (!cols[i].shown)
-				continue;
-			t = time_cell(app, r, i);
-			canvas_text_right(c, cols[i].x, ry, cols[i].width, t,
-			                  role);
-			free(t);
-		}
-		t = row_name(v, app, r, false);
-		fit = method_cut_left(t, cols[CC_CALLER].width - 1, cut);
-		canvas_text(c, cols[CC_CALLER].x + 1, ry,
-		            cols[CC_CALLER].width - 1, fit, role);
-		free(fit);
-		free(t);
-	}
+	list_table_draw(&v->table, &v->lv.list, c, top, height,
+	                app->all_columns,
+	                v->count    ? NULL
+	                : v->of_set ? "No calls in this finding"
+	                : v->method == CALL_NONE
+	                        ? "No method selected: select one in any "
+	                          "view, then come back"
+	                        : "No call of the selected method in the "
+	                          "scope");
 }
 
 static void
@@ -449,25 +352,6 @@ calls_handle(void *state, const struct app *app, enum request req,
 	default:
 		return VIEW_UNHANDLED;
 	}
-}
-
-/* Whether the call on row matches re: its thread's name or its
- * caller's full name. */
-static bool
-row_matches(size_t row, const regex_t *re, void *arg)
-{
-	const struct calls_view *v = arg;
-	const struct call_row *r = &v->rows[v->order[row]];
-	char *caller;
-	bool hit;
-
-	if (regexec(re, v->lv.app->tree->threads[r->thread].name, 0, NULL, 0) ==
-	    0)
-		return true;
-	caller = caller_name(v->lv.app, r, true);
-	hit = regexec(re, caller, 0, NULL, 0) == 0;
-	free(caller);
-	return hit;
 }
 
 static void
@@ -546,31 +430,10 @@ calls_title(void *state, const struct app *app, int form)
 static struct table *
 calls_rows(void *state, struct app *app)
 {
-	static const char *const names[] = {"Thread", "Start ms", "Wall ms",
-	                                    "Cpu ms", "Caller"};
-	static const char *const set_names[] = {"Thread", "Start ms", "Wall ms",
-	                                        "Cpu ms", "Method"};
-	static const enum table_kind kinds[] = {TABLE_STRING, TABLE_NUMBER,
-	                                        TABLE_NUMBER, TABLE_NUMBER,
-	                                        TABLE_STRING};
 	struct calls_view *v = state;
-	struct table *t = table_new(5, v->of_set ? set_names : names, kinds);
-	size_t row;
 
-	for (row = list_first(&v->lv.list); row < v->count;
-	     row = list_next(&v->lv.list, row)) {
-		const struct call_row *r = &v->rows[v->order[row]];
-		char *caller = row_name(v, app, r, true);
-
-		table_row(t);
-		table_str(t, app->tree->threads[r->thread].name);
-		table_ms(t, r->start);
-		table_ms(t, r->dur[CLOCK_WALL]);
-		table_ms(t, r->dur[CLOCK_CPU]);
-		table_str(t, caller);
-		free(caller);
-	}
-	return t;
+	v->lv.app = app;
+	return list_table_rows(&v->table, &v->lv.list);
 }
 
 const struct view_ops view_calls_ops = {

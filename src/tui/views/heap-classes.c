@@ -52,7 +52,6 @@ cell(void *arg, size_t row, int col, bool full)
 	const struct classes_view *v = arg;
 	const struct heap_row *r = row_at(v, row);
 
-	(void)full;
 	switch (col) {
 	case COL_CLASS:
 		return xstrdup(r->name);

@@ -53,7 +53,6 @@ cell(void *arg, size_t row, int col, bool full)
 	uint32_t o = v->rows[row].node;
 	char buf[LABEL_SIZE];
 
-	(void)full;
 	switch (col) {
 	case D_OBJECT:
 		return xstrdup(

@@ -141,7 +141,6 @@ cell(void *arg, size_t row, int col, bool full)
 {
 	const struct object_view *v = arg;
 
-	(void)full;
 	return v->is_path ? path_cell(v, row, col) : field_cell(v, row, col);
 }
 
@@ -150,7 +149,6 @@ row_role(void *arg, size_t row, int col)
 {
 	const struct object_view *v = arg;
 
-	(void)col;
 	return !v->is_path && row < v->lead ? ROLE_SECTION : ROLE_NORMAL;
 }
 

@@ -83,7 +83,6 @@ cell(void *arg, size_t row, int col, bool full)
 	const struct objects_view *v = arg;
 	const struct heap_app *app = v->app;
 
-	(void)full;
 	switch (v->kind) {
 	case HEAP_VIEW_INSTANCES:
 		if (col == I_OBJECT)
