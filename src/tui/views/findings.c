@@ -13,24 +13,55 @@
 
 #include "query/method-name.h"
 #include "query/triage.h"
+#include "text/duration.h"
 #include "tui/app.h"
-#include "tui/columns.h"
-#include "tui/list.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The columns, left to right: on screen and written by `w` (Tid, Cpu
+ * ms and Pattern only there). */
+enum {
+	FC_SEV,
+	FC_RULE,
+	FC_CAT,
+	FC_THREAD,
+	FC_TID,
+	FC_TOTAL,
+	FC_CPU,
+	FC_CALLS,
+	FC_WORST,
+	FC_CALL,
+	FC_PATTERN,
+	FC_COUNT
+};
+
+/* Severity, rule and category are never shortened. */
+static const struct list_column columns[FC_COUNT] = {
+        {"Sev", COLUMN_TEXT, INT_MAX, 1, .tsv = "Severity"},
+        LIST_COLUMN("Rule", COLUMN_TEXT, INT_MAX, 1),
+        LIST_COLUMN("Category", COLUMN_TEXT, INT_MAX, 1),
+        LIST_COLUMN("Thread", COLUMN_TEXT, 12, 1),
+        {"Tid", COLUMN_NUMBER, 0, 1, .use = LIST_WRITE},
+        LIST_COLUMN("Total ms", COLUMN_NUMBER, 0, COLUMN_KEEP),
+        {"Cpu ms", COLUMN_NUMBER, 0, 1, .use = LIST_WRITE},
+        LIST_COLUMN("Calls", COLUMN_NUMBER, 0, 2),
+        LIST_COLUMN("Worst ms", COLUMN_NUMBER, 0, 1),
+        {"Longest call", COLUMN_NAME, 20, 1, .tsv = "Worst method"},
+        {"Pattern", COLUMN_TEXT, 0, 1, .use = LIST_WRITE},
+};
+
 struct findings_view {
+	struct list_view lv;     /* first: the list view's ops take the state */
 	struct triage_rules own; /* the built-in table, without the app's */
 	const struct triage_rules *rules_of; /* the app's, or &own */
 	struct triage tr;
-	bool ok; /* the triage ran */
-	struct list list;
-	const regex_t *filter;
-	const struct app *app; /* for the filter's matcher */
-	bool computed;         /* the triage ran (compute) */
+	bool ok;       /* the triage ran */
+	bool computed; /* the triage ran (compute) */
+	struct list_table table;
 };
 
 /* The triage, once: on first need rather than at open, so that the
@@ -38,7 +69,7 @@ struct findings_view {
 static void
 compute(struct findings_view *v)
 {
-	const struct app *app = v->app;
+	const struct app *app = v->lv.app;
 	char why[256];
 	bool *is_frame;
 
@@ -62,8 +93,21 @@ compute(struct findings_view *v)
 	                : frames_budget_of_rate(FRAMES_DEFAULT_HZ),
 	        why, sizeof(why));
 	free(is_frame);
-	list_set_count(&v->list, v->ok ? v->tr.count : 0);
-	list_reset(&v->list);
+	list_set_count(&v->lv.list, v->ok ? v->tr.count : 0);
+	list_reset(&v->lv.list);
+}
+
+static list_table_cell_fn cell;
+
+/* The severity of a finding above info stands out. */
+static enum role
+cell_role(void *arg, size_t row, int col)
+{
+	const struct findings_view *v = arg;
+
+	return col == FC_SEV && v->tr.findings[row].severity != TRIAGE_INFO
+	               ? ROLE_WARNING
+	               : ROLE_NORMAL;
 }
 
 static void *
@@ -71,7 +115,13 @@ fi_open(struct app *app)
 {
 	struct findings_view *v = xcalloc(1, sizeof(*v));
 
-	v->app = app;
+	v->table = (struct list_table){.cols = columns,
+	                               .ncols = FC_COUNT,
+	                               .sort = -1,
+	                               .cell = cell,
+	                               .role = cell_role,
+	                               .arg = v};
+	list_view_open(&v->lv, app, list_table_row_matches, &v->table);
 	return v;
 }
 
@@ -83,14 +133,14 @@ fi_close(void *state)
 	if (v->computed && v->ok)
 		triage_done(&v->tr);
 	triage_rules_done(&v->own);
-	list_done(&v->list);
+	list_view_done(&v->lv);
 	free(v);
 }
 
 static const struct triage_finding *
 current(const struct findings_view *v)
 {
-	return v->ok && v->tr.count ? &v->tr.findings[v->list.cursor] : NULL;
+	return v->ok && v->tr.count ? &v->tr.findings[v->lv.list.cursor] : NULL;
 }
 
 static const char *const severity_word[] = {"info", "warn", "error"};
@@ -104,166 +154,73 @@ ms_text(const struct calltree *tree, uint64_t us, bool lower)
 	                 lower ? "≥" : "", (double)us / 1000);
 }
 
-/* The columns, left to right. */
-enum {
-	FC_SEV,
-	FC_RULE,
-	FC_CAT,
-	FC_THREAD,
-	FC_TOTAL,
-	FC_CALLS,
-	FC_WORST,
-	FC_CALL,
-	FC_COUNT
-};
-
-static const char *const heads[FC_COUNT] = {
-        "Sev",      "Rule",  "Category", "Thread",
-        "Total ms", "Calls", "Worst ms", "Longest call"};
-
-/* Finding f's cell of column i, a new string (the longest call's name
- * in the names the app shows). */
+/* Row row's cell of column col, a new string. */
 static char *
-cell(const struct findings_view *v, struct app *app,
-     const struct triage_finding *f, int i)
+cell(void *arg, size_t row, int col, bool full)
 {
-	const struct calltree *tree = app->tree;
+	const struct findings_view *v = arg;
+	const struct calltree *tree = v->lv.app->tree;
+	const struct triage_finding *f = &v->tr.findings[row];
+	const struct triage_rule *r = &v->rules_of->rules[f->rule];
+	uint32_t m = calltree_method(tree, f->worst);
+	char buf[DURATION_SIZE];
 
-	switch (i) {
+	switch (col) {
 	case FC_SEV:
 		return xstrdup(severity_word[f->severity]);
 	case FC_RULE:
-		return xstrdup(v->rules_of->rules[f->rule].id);
+		return xstrdup(r->id);
 	case FC_CAT:
-		return xstrdup(v->rules_of->rules[f->rule].category);
+		return xstrdup(r->category);
 	case FC_THREAD:
 		return xstrdup(tree->threads[f->thread].name);
+	case FC_TID:
+		return xasprintf("%u", tree->threads[f->thread].tid);
 	case FC_TOTAL:
+		if (full)
+			return xstrdup(duration_ms(buf, sizeof(buf),
+			                           f->total[v->tr.clock]));
 		return ms_text(tree, f->total[v->tr.clock], f->lower_bound);
+	case FC_CPU:
+		return xstrdup(
+		        duration_ms(buf, sizeof(buf), f->total[CLOCK_CPU]));
 	case FC_CALLS:
 		return xasprintf("%llu", (unsigned long long)f->count);
 	case FC_WORST:
+		if (full)
+			return xstrdup(duration_ms(buf, sizeof(buf),
+			                           f->worst_dur[v->tr.clock]));
 		return ms_text(tree, f->worst_dur[v->tr.clock], f->worst_lower);
+	case FC_CALL:
+		return full ? method_full_name(&tree->methods[m])
+		            : app_method_name(v->lv.app, m);
 	default:
-		return app_method_name(app, calltree_method(tree, f->worst));
+		return xstrdup(r->pattern);
 	}
-}
-
-/* Size the columns to the findings in view and lay them out. */
-static void
-lay_out(const struct findings_view *v, struct app *app, int width,
-        struct column *cols, int body)
-{
-	size_t row;
-	int y, i;
-
-	for (i = 0; i < FC_COUNT; i++)
-		cols[i] = (struct column){
-		        .kind = i == FC_CALL   ? COLUMN_NAME
-		                : i < FC_TOTAL ? COLUMN_TEXT
-		                               : COLUMN_NUMBER,
-		        .want = (int)text_width(heads[i]),
-		        /* severity, rule and category never shortened */
-		        .min = i == FC_THREAD ? 12
-		               : i == FC_CALL ? 20
-		                              : INT_MAX,
-		        .prio = i == FC_TOTAL   ? COLUMN_KEEP
-		                : i == FC_CALLS ? 2
-		                                : 1};
-	for (y = 0, row = v->list.top; y < body && row < v->tr.count;
-	     y++, row = list_next(&v->list, row))
-		for (i = 0; i < FC_COUNT; i++) {
-			char *t = cell(v, app, &v->tr.findings[row], i);
-			int w = (int)text_width(t);
-
-			if (w > cols[i].want)
-				cols[i].want = w;
-			free(t);
-		}
-	columns_lay_out(cols, FC_COUNT, width,
-	                columns_share(COLUMNS_NAME_SHARE, app->all_columns));
-}
-
-/* Text t in column col of line y: a number right-aligned, a name or a
- * thread shortened from the left, other text as it fits. */
-static void
-put_cell(struct canvas *c, const struct column *col, int i, int y,
-         const char *t, enum role role)
-{
-	char *fit;
-
-	if (col->kind == COLUMN_NUMBER) {
-		canvas_text_right(c, col->x, y, col->width, t, role);
-		return;
-	}
-	if (i != FC_THREAD && i != FC_CALL) {
-		canvas_text(c, col->x, y, col->width, t, role);
-		return;
-	}
-	fit = method_cut_left(t, col->width, canvas_glyph(c, GLYPH_TRUNCATED));
-	canvas_text(c, col->x, y, col->width, fit, role);
-	free(fit);
 }
 
 static void
 fi_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct findings_view *v = state;
-	struct column cols[FC_COUNT];
-	int body = height - 1, y, i;
-	size_t row;
 
+	v->lv.app = app;
 	compute(v);
-
-	list_layout(&v->list, body > 0 ? (size_t)body : 0);
-	lay_out(v, app, c->width, cols, body);
-	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	for (i = 0; i < FC_COUNT; i++)
-		if (cols[i].shown)
-			put_cell(c, &cols[i], -1, top, heads[i], ROLE_HEADER);
-	if (!v->ok || !v->tr.count) {
-		canvas_wrap(
-		        c, 2, top + 2, c->width - 2, c->width - 2, height - 3,
-		        v->tr.main < 0
-		                ? "No findings; no main thread (no pid and "
-		                  "no thread named main): its rules did not "
-		                  "run"
-		                : "No findings: no rule's calls reach its "
-		                  "threshold (tracetui triage tells more)",
-		        ROLE_NORMAL);
-		return;
-	}
-	v->list.y = top + 1;
-	for (y = 0, row = v->list.top; y < body && row < v->tr.count;
-	     y++, row = list_next(&v->list, row)) {
-		const struct triage_finding *f = &v->tr.findings[row];
-		enum role role =
-		        row == v->list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
-		int ry = top + 1 + y;
-
-		if (role == ROLE_CURSOR)
-			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
-		for (i = 0; i < FC_COUNT; i++) {
-			char *t;
-
-			if (!cols[i].shown)
-				continue;
-			t = cell(v, app, f, i);
-			put_cell(c, &cols[i], i, ry, t,
-			         i == FC_SEV && role == ROLE_NORMAL &&
-			                         f->severity != TRIAGE_INFO
-			                 ? ROLE_WARNING
-			                 : role);
-			free(t);
-		}
-	}
+	list_table_draw(
+	        &v->table, &v->lv.list, c, top, height, app->all_columns,
+	        v->ok && v->tr.count ? NULL
+	        : v->tr.main < 0 ? "No findings; no main thread (no pid and "
+	                           "no thread named main): its rules did not "
+	                           "run"
+	                         : "No findings: no rule's calls reach its "
+	                           "threshold (tracetui triage tells more)");
 }
 
 static int
 call_cmp(const void *a, const void *b, void *arg)
 {
 	const struct findings_view *v = arg;
-	const struct calltree *tree = v->app->tree;
+	const struct calltree *tree = v->lv.app->tree;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 	uint64_t dx = calltree_duration(tree, x, v->tr.clock);
 	uint64_t dy = calltree_duration(tree, y, v->tr.clock);
@@ -280,7 +237,7 @@ show_calls(struct findings_view *v, const struct app *app, struct view_ask *ask)
 	const struct triage_finding *f = current(v);
 	const struct triage_rule *r = &v->rules_of->rules[f->rule];
 
-	v->app = app;
+	v->lv.app = app;
 	ask->ncalls =
 	        triage_finding_calls(app->tree, v->rules_of, f, &ask->calls);
 	if (ask->ncalls > 1)
@@ -299,9 +256,9 @@ fi_handle(void *state, const struct app *app, enum request req,
 {
 	struct findings_view *v = state;
 
+	v->lv.app = app;
 	compute(v);
-
-	if (list_move(&v->list, req))
+	if (list_move(&v->lv.list, req))
 		return VIEW_DONE;
 	if (req != REQ_ENTER || !current(v))
 		return VIEW_UNHANDLED;
@@ -313,84 +270,23 @@ static enum view_result
 fi_mouse(void *state, struct app *app, const struct mouse_event *ev,
          struct view_ask *ask)
 {
-	struct findings_view *v = state;
-	enum list_click r;
-
-	compute(v);
-	r = list_mouse(&v->list, ev);
-
-	(void)app, (void)ask;
-	if (r == LIST_MISSED)
-		return VIEW_UNHANDLED;
-	return r == LIST_AGAIN ? VIEW_AGAIN : VIEW_DONE;
-}
-
-/* Whether the finding on row matches re: its rule's id or category, its
- * thread's name or its longest call's full name. */
-static bool
-matches(const struct findings_view *v, const struct app *app, size_t row,
-        const regex_t *re)
-{
-	const struct triage_finding *f = &v->tr.findings[row];
-	const struct triage_rule *r = &v->rules_of->rules[f->rule];
-	char *name;
-	bool hit;
-
-	if (regexec(re, r->id, 0, NULL, 0) == 0 ||
-	    regexec(re, r->category, 0, NULL, 0) == 0 ||
-	    regexec(re, app->tree->threads[f->thread].name, 0, NULL, 0) == 0)
-		return true;
-	name = method_full_name(
-	        &app->tree->methods[calltree_method(app->tree, f->worst)]);
-	hit = regexec(re, name, 0, NULL, 0) == 0;
-	free(name);
-	return hit;
-}
-
-static bool
-row_matches(size_t row, void *arg)
-{
-	void **a = arg;
-
-	return matches(a[0], a[1], row, a[2]);
+	compute(state);
+	return list_view_mouse(state, app, ev, ask);
 }
 
 static bool
 fi_find(void *state, const struct app *app, const regex_t *re, int dir,
         struct view_ask *ask)
 {
-	struct findings_view *v = state;
-	void *arg[3] = {v, (void *)app, (void *)re};
-	struct list_hit hit;
-
-	compute(v);
-
-	if (!list_search(&v->list, dir, row_matches, arg, &hit))
-		return false;
-	ask->match = hit.nth;
-	ask->matches = hit.total;
-	return true;
-}
-
-static bool
-row_kept(size_t row, void *arg)
-{
-	const struct findings_view *v = arg;
-
-	return matches(v, v->app, row, v->filter);
+	compute(state);
+	return list_view_find(state, app, re, dir, ask);
 }
 
 static size_t
 fi_filter(void *state, const struct app *app, const regex_t *re)
 {
-	struct findings_view *v = state;
-
-	compute(v);
-
-	v->filter = re;
-	v->app = app;
-	list_filter(&v->list, re ? row_kept : NULL, v);
-	return list_visible(&v->list);
+	compute(state);
+	return list_view_filter(state, app, re);
 }
 
 static uint32_t
@@ -401,7 +297,7 @@ fi_selection(void *state)
 
 	compute(v);
 	f = current(v);
-	return f ? calltree_method(v->app->tree, f->worst) : CALL_NONE;
+	return f ? calltree_method(v->lv.app->tree, f->worst) : CALL_NONE;
 }
 
 static char *
@@ -466,51 +362,18 @@ fi_title(void *state, const struct app *app, int form)
 static struct table *
 fi_rows(void *state, struct app *app)
 {
-	static const char *const names[] = {
-	        "Severity", "Rule",         "Category", "Thread",
-	        "Tid",      "Total ms",     "Cpu ms",   "Calls",
-	        "Worst ms", "Worst method", "Pattern"};
-	static const enum table_kind kinds[] = {
-	        TABLE_STRING, TABLE_STRING, TABLE_STRING, TABLE_STRING,
-	        TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER, TABLE_NUMBER,
-	        TABLE_NUMBER, TABLE_STRING, TABLE_STRING};
 	struct findings_view *v = state;
-	const struct calltree *tree = app->tree;
-	struct table *t = table_new(11, names, kinds);
-	size_t row;
 
+	v->lv.app = app;
 	compute(v);
-	for (row = list_first(&v->list); v->ok && row < v->tr.count;
-	     row = list_next(&v->list, row)) {
-		const struct triage_finding *f = &v->tr.findings[row];
-		const struct triage_rule *r = &v->rules_of->rules[f->rule];
-		char *name = method_full_name(
-		        &tree->methods[calltree_method(tree, f->worst)]);
-
-		table_row(t);
-		table_str(t, severity_word[f->severity]);
-		table_str(t, r->id);
-		table_str(t, r->category);
-		table_str(t, tree->threads[f->thread].name);
-		table_u64(t, tree->threads[f->thread].tid);
-		table_ms(t, f->total[v->tr.clock]);
-		table_ms(t, f->total[CLOCK_CPU]);
-		table_u64(t, f->count);
-		table_ms(t, f->worst_dur[v->tr.clock]);
-		table_str(t, name);
-		table_str(t, r->pattern);
-		free(name);
-	}
-	return t;
+	return list_table_rows(&v->table, &v->lv.list);
 }
 
 static const struct list *
 fi_cursor(void *state)
 {
-	struct findings_view *v = state;
-
-	compute(v);
-	return &v->list;
+	compute(state);
+	return list_view_cursor(state);
 }
 
 const struct view_ops view_findings_ops = {
