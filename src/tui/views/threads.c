@@ -11,14 +11,14 @@
 #include "model/scope.h"
 #include "query/method-name.h"
 #include "query/quantity.h"
-#include "tui/columns.h"
-#include "tui/list.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 enum thread_column {
+	TCOL_BOX, /* in the scope or not, "[x]" */
 	TCOL_NAME,
 	TCOL_TID,
 	TCOL_CALLS,
@@ -27,8 +27,16 @@ enum thread_column {
 	TCOL_COUNT,
 };
 
-static const char *const titles[TCOL_COUNT] = {"Name", "Tid", "Calls",
-                                               "Wall ms", "Cpu ms"};
+/* The columns; which numbers give way first when the width is short:
+ * the lower, the sooner (the sort column never does: sort_threads). */
+static const struct list_column columns[TCOL_COUNT] = {
+        {"", COLUMN_TEXT, 0, 0, .tsv = "Scope", .fixed = 3, .lead = true},
+        LIST_COLUMN("Name", COLUMN_NAME, 16, 0),
+        LIST_COLUMN("Tid", COLUMN_NUMBER, 0, 1),
+        LIST_COLUMN("Calls", COLUMN_NUMBER, 0, 2),
+        LIST_COLUMN("Wall ms", COLUMN_NUMBER, 0, 4),
+        LIST_COLUMN("Cpu ms", COLUMN_NUMBER, 0, 3),
+};
 
 struct threads_view {
 	struct list_view lv; /* first: the list view's ops take the state */
@@ -38,11 +46,11 @@ struct threads_view {
 	size_t ntagged;
 	enum thread_column sort;
 	bool ascending;
-	int widths[TCOL_COUNT]; /* of the columns after the name's, sized
-	                           to their widest cell (size_columns) */
-	int name_want;          /* the widest thread name */
-	/* The columns as the last draw laid them out, after the box. */
-	struct column lay[TCOL_COUNT];
+	/* The columns, titled for the trace, the sort column kept, and
+	 * sized to their widest cell of every thread (size_columns). */
+	struct list_column cols[TCOL_COUNT];
+	int wants[TCOL_COUNT];
+	struct list_table table;
 };
 
 /* Whether tree is a sampled profile (pprof, hprof's counts, simpleperf),
@@ -114,8 +122,14 @@ static void
 sort_threads(struct threads_view *v, const struct app *app)
 {
 	struct sort_ctx ctx = {v, app->tree};
+	int i;
 
 	qsort_r(v->order, v->count, sizeof(*v->order), thread_cmp, &ctx);
+	for (i = TCOL_NAME; i < TCOL_COUNT; i++)
+		v->cols[i].prio =
+		        i == (int)v->sort ? COLUMN_KEEP : columns[i].prio;
+	v->table.sort = v->sort;
+	v->table.sort_up = v->ascending;
 	/* The filter's rows are places in the order: asked again. */
 	list_set_count(&v->lv.list, v->count);
 	list_reset(&v->lv.list);
@@ -169,7 +183,7 @@ column_title(const struct calltree *tree, int i)
 
 	if (i == TCOL_CALLS && counts_samples(tree))
 		return "Samples";
-	return !bare ? titles[i] : i == TCOL_WALL ? "Wall" : "Cpu";
+	return !bare ? columns[i].title : i == TCOL_WALL ? "Wall" : "Cpu";
 }
 
 /* The columns after the name's (which takes the rest) as wide as their
@@ -181,24 +195,48 @@ size_columns(struct threads_view *v, const struct calltree *tree)
 	size_t t;
 	int i, w;
 
-	v->name_want = (int)strlen("Name") + 2;
+	v->wants[TCOL_NAME] = (int)strlen("Name") + 2;
 	for (t = 0; t < tree->nthreads; t++) {
 		w = (int)text_width(tree->threads[t].name);
-		if (w > v->name_want)
-			v->name_want = w;
+		if (w > v->wants[TCOL_NAME])
+			v->wants[TCOL_NAME] = w;
 	}
 	for (i = TCOL_TID; i < TCOL_COUNT; i++) {
-		v->widths[i] = (int)strlen(column_title(tree, i)) + 1;
+		v->cols[i].title = column_title(tree, i);
+		v->wants[i] = (int)strlen(v->cols[i].title) + 1;
 		for (t = 0; t < tree->nthreads; t++) {
 			cell_text(tree, (uint32_t)t, i, buf, sizeof(buf));
 			w = (int)strlen(buf);
-			if (w > v->widths[i])
-				v->widths[i] = w;
+			if (w > v->wants[i])
+				v->wants[i] = w;
 		}
 	}
 }
 
-static list_row_match_fn row_matches;
+/* Row row's cell of column col, a new string. */
+static char *
+cell(void *arg, size_t row, int col, bool full)
+{
+	const struct threads_view *v = arg;
+	const struct app *app = v->lv.app;
+	uint32_t t = v->order[row];
+	char buf[32];
+
+	if (col == TCOL_BOX)
+		return xstrdup(scope_has(&app->scope, t) ? "[x]" : "[ ]");
+	if (col == TCOL_NAME)
+		return xstrdup(app->tree->threads[t].name);
+	cell_text(app->tree, t, col, buf, sizeof(buf));
+	return xstrdup(buf);
+}
+
+static enum role
+cell_role(void *arg, size_t row, int col)
+{
+	const struct threads_view *v = arg;
+
+	return v->tagged[v->order[row]] ? ROLE_TAGGED : ROLE_NORMAL;
+}
 
 static void *
 threads_open(struct app *app)
@@ -206,12 +244,19 @@ threads_open(struct app *app)
 	struct threads_view *v = xcalloc(1, sizeof(*v));
 	size_t t;
 
+	memcpy(v->cols, columns, sizeof(columns));
+	v->table = (struct list_table){.cols = v->cols,
+	                               .ncols = TCOL_COUNT,
+	                               .wants = v->wants,
+	                               .cell = cell,
+	                               .role = cell_role,
+	                               .arg = v};
 	v->count = app->tree->nthreads;
 	v->order = xcalloc(v->count + 1, sizeof(*v->order));
 	v->tagged = xcalloc(v->count + 1, sizeof(*v->tagged));
 	for (t = 0; t < v->count; t++)
 		v->order[t] = (uint32_t)t;
-	list_view_open(&v->lv, app, row_matches, v);
+	list_view_open(&v->lv, app, list_table_row_matches, &v->table);
 	v->sort = app->tree->has_clock[CLOCK_WALL] ? TCOL_WALL : TCOL_CPU;
 	list_set_count(&v->lv.list, v->count);
 	sort_threads(v, app);
@@ -219,88 +264,15 @@ threads_open(struct app *app)
 	return v;
 }
 
-/* The box before a name, "[x]", and its blank. */
-enum { BOX_W = 4 };
-/* Which numbers give way first when the width is short: the lower, the
- * sooner (the sort column never does). */
-static const int priorities[TCOL_COUNT] = {0, 1, 2, 4, 3};
-
-/* Lay the name and the numbers out in the width after the box. */
-static void
-lay_out(struct threads_view *v, const struct canvas *c, bool all)
-{
-	int i;
-
-	for (i = 0; i < TCOL_COUNT; i++)
-		v->lay[i] = (struct column){
-		        .kind = i == TCOL_NAME ? COLUMN_NAME : COLUMN_NUMBER,
-		        .want = i == TCOL_NAME ? v->name_want : v->widths[i],
-		        .min = i == TCOL_NAME ? 16 : 0,
-		        .prio = i == (int)v->sort ? COLUMN_KEEP
-		                                  : priorities[i]};
-	columns_lay_out(v->lay, TCOL_COUNT, c->width - BOX_W,
-	                columns_share(COLUMNS_NAME_SHARE, all));
-	for (i = 0; i < TCOL_COUNT; i++)
-		v->lay[i].x += BOX_W;
-}
-
 static void
 threads_draw(void *state, struct app *app, struct canvas *c, int top,
              int height)
 {
 	struct threads_view *v = state;
-	const struct calltree *tree = app->tree;
-	int body = height - 1, y, i;
-	size_t row;
 
-	lay_out(v, c, app->all_columns);
-	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	for (i = 0; i < TCOL_COUNT; i++) {
-		const struct column *col = &v->lay[i];
-		char *t;
-
-		if (!col->shown)
-			continue;
-		t = xasprintf(
-		        "%s%s", column_title(app->tree, i),
-		        (int)v->sort == i
-		                ? canvas_glyph(c, v->ascending
-		                                          ? GLYPH_SORT_UP
-		                                          : GLYPH_SORT_DOWN)
-		                : "");
-		if (i == TCOL_NAME)
-			canvas_text(c, col->x, top, col->width, t, ROLE_HEADER);
-		else
-			canvas_text_right(c, col->x, top, col->width, t,
-			                  ROLE_HEADER);
-		free(t);
-	}
-	list_layout(&v->lv.list, body > 0 ? (size_t)body : 0);
-	v->lv.list.y = top + 1;
-	for (y = 0, row = v->lv.list.top; y < body && row < v->count;
-	     y++, row = list_next(&v->lv.list, row)) {
-		uint32_t t = v->order[row];
-		int ry = top + 1 + y;
-		enum role role = v->tagged[t] ? ROLE_TAGGED : ROLE_NORMAL;
-		const struct column *name = &v->lay[TCOL_NAME];
-		char buf[32], *fit;
-
-		canvas_text(c, 0, ry, 3,
-		            scope_has(&app->scope, t) ? "[x]" : "[ ]", role);
-		fit = method_cut_left(tree->threads[t].name, name->width,
-		                      canvas_glyph(c, GLYPH_TRUNCATED));
-		canvas_text(c, name->x, ry, name->width, fit, role);
-		free(fit);
-		for (i = TCOL_TID; i < TCOL_COUNT; i++) {
-			if (!v->lay[i].shown)
-				continue;
-			cell_text(tree, t, i, buf, sizeof(buf));
-			canvas_text_right(c, v->lay[i].x, ry, v->lay[i].width,
-			                  buf, role);
-		}
-		if (row == v->lv.list.cursor)
-			canvas_set_role(c, 0, ry, c->width, ROLE_CURSOR);
-	}
+	v->lv.app = app;
+	list_table_draw(&v->table, &v->lv.list, c, top, height,
+	                app->all_columns, NULL);
 }
 
 /* Ask for the selected thread (or the tagged ones) as the scope, and
@@ -334,16 +306,6 @@ sort_by(struct threads_view *v, const struct app *app, enum thread_column col)
 		v->ascending = col == TCOL_NAME;
 	}
 	sort_threads(v, app);
-}
-
-/* The column whose header holds cell x, as threads_draw lays them out;
- * -1 for none. */
-static int
-column_at(const struct threads_view *v, int x)
-{
-	size_t i = columns_at(v->lay, TCOL_COUNT, x);
-
-	return i == SIZE_MAX ? -1 : (int)i;
 }
 
 /* Ask for the scope with thread t added or taken out; false when that
@@ -382,9 +344,10 @@ threads_handle(void *state, const struct app *app, enum request req,
 	case REQ_SORT_PREV:
 		sort_by(v, app,
 		        (enum thread_column)(
-		                (v->sort +
-		                 (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
-		                TCOL_COUNT));
+		                TCOL_NAME +
+		                (v->sort - TCOL_NAME +
+		                 (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 2)) %
+		                        (TCOL_COUNT - TCOL_NAME)));
 		return VIEW_DONE;
 	case REQ_SORT_REVERSE:
 		v->ascending = !v->ascending;
@@ -424,9 +387,9 @@ threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
 	enum list_click r;
 
 	if (press && ev->y == v->lv.list.y - 1) {
-		int col = column_at(v, ev->x);
+		int col = list_table_header_at(&v->table, ev->x, ev->y);
 
-		if (col < 0)
+		if (col < TCOL_NAME)
 			return VIEW_UNHANDLED;
 		sort_by(v, app, (enum thread_column)col);
 		return VIEW_DONE;
@@ -438,16 +401,6 @@ threads_mouse(void *state, struct app *app, const struct mouse_event *ev,
 		return VIEW_DONE;
 	}
 	return view_click(r);
-}
-
-/* True when the name of the thread on row matches re. */
-static bool
-row_matches(size_t row, const regex_t *re, void *arg)
-{
-	const struct threads_view *v = arg;
-
-	return regexec(re, v->lv.app->tree->threads[v->order[row]].name, 0,
-	               NULL, 0) == 0;
 }
 
 static void
@@ -480,32 +433,9 @@ static struct table *
 threads_rows(void *state, struct app *app)
 {
 	struct threads_view *v = state;
-	const char *names[TCOL_COUNT + 1] = {"Scope"};
-	enum table_kind kinds[TCOL_COUNT + 1] = {TABLE_STRING, TABLE_STRING};
-	struct table *t;
-	char buf[32];
-	size_t row;
-	int i;
 
-	for (i = 0; i < TCOL_COUNT; i++) {
-		names[i + 1] = column_title(app->tree, i);
-		if (i != TCOL_NAME)
-			kinds[i + 1] = TABLE_NUMBER;
-	}
-	t = table_new(TCOL_COUNT + 1, names, kinds);
-	for (row = list_first(&v->lv.list); row < v->count;
-	     row = list_next(&v->lv.list, row)) {
-		uint32_t th = v->order[row];
-
-		table_row(t);
-		table_str(t, scope_has(&app->scope, th) ? "[x]" : "[ ]");
-		table_str(t, app->tree->threads[th].name);
-		for (i = TCOL_TID; i < TCOL_COUNT; i++) {
-			cell_text(app->tree, th, i, buf, sizeof(buf));
-			table_str(t, buf);
-		}
-	}
-	return t;
+	v->lv.app = app;
+	return list_table_rows(&v->table, &v->lv.list);
 }
 
 const struct view_ops view_threads_ops = {
