@@ -116,21 +116,23 @@ lay_out(struct list_table *t, const struct list *l, const struct canvas *c,
 	}
 }
 
-/* Draw cell s of column i of row at y. */
+/* Draw row's cell of column i at y. */
 static void
 draw_cell(const struct list_table *t, struct canvas *c, int i, size_t row,
-          int y, const char *s, enum role role)
+          int y, enum role role)
 {
 	const struct column *col = &t->laid[i];
 	int pad = t->cols[i].pad, x = col->x + pad, w = col->width - pad;
-	char *fit;
+	char *s, *fit;
 
-	if (t->cols[i].kind == COLUMN_NUMBER && !t->cols[i].drawn) {
-		canvas_text_right(c, col->x, y, col->width, s, role);
-		return;
-	}
 	if (t->cols[i].drawn) {
 		t->draw(t->arg, row, i, c, x, y, w, role);
+		return;
+	}
+	s = t->cell(t->arg, row, i, false);
+	if (t->cols[i].kind == COLUMN_NUMBER) {
+		canvas_text_right(c, col->x, y, col->width, s, role);
+		free(s);
 		return;
 	}
 	if (t->cols[i].kind == COLUMN_NAME && t->prefix) {
@@ -148,6 +150,7 @@ draw_cell(const struct list_table *t, struct canvas *c, int i, size_t row,
 	fit = method_cut_left(s, w, canvas_glyph(c, GLYPH_TRUNCATED));
 	canvas_text(c, x, y, w, fit, role);
 	free(fit);
+	free(s);
 }
 
 static void
@@ -200,16 +203,11 @@ list_table_draw(struct list_table *t, struct list *l, struct canvas *c, int top,
 		if (cursor)
 			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
 		for (i = 0; i < t->ncols; i++) {
-			enum role role = cursor    ? ROLE_CURSOR
-			                 : t->role ? t->role(t->arg, row, i)
-			                           : ROLE_NORMAL;
-			char *s;
-
-			if (!t->laid[i].shown)
-				continue;
-			s = t->cell(t->arg, row, i, false);
-			draw_cell(t, c, i, row, ry, s, role);
-			free(s);
+			if (t->laid[i].shown)
+				draw_cell(t, c, i, row, ry,
+				          cursor    ? ROLE_CURSOR
+				          : t->role ? t->role(t->arg, row, i)
+				                    : ROLE_NORMAL);
 		}
 	}
 }

@@ -13,12 +13,53 @@
 #include "query/method-name.h"
 #include "text/duration.h"
 #include "tui/app.h"
-#include "tui/columns.h"
-#include "tui/list.h"
+#include "tui/list-table.h"
 #include "util/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The columns, left to right: the mark (slow, frozen), the thread, the
+ * times, the bar against the budget, and the hot methods; w writes
+ * the time over budget and each hot method and its time instead of the
+ * bar and the hot methods joined. */
+enum frame_column {
+	FC_MARK,
+	FC_THREAD,
+	FC_START,
+	FC_WALL,
+	FC_CPU,
+	FC_BAR,
+	FC_OVER,
+	FC_HOT,
+	FC_HOT_NAME, /* the hot methods (FRAME_HOT) and their times */
+	FC_HOT_MS,
+	FC_SECOND_NAME,
+	FC_SECOND_MS,
+	FC_COUNT,
+};
+
+enum {
+	MARK_W = 6,
+	HOT_NAME_MIN = 12, /* a second hot method needs this much name */
+	SUMMARY_LINES = 2, /* the summary's lines at the most */
+};
+
+static const struct list_column columns[FC_COUNT] = {
+        {"", COLUMN_TEXT, 0, COLUMN_KEEP, .tsv = "Mark", .fixed = MARK_W},
+        LIST_COLUMN("Thread", COLUMN_TEXT, 12, COLUMN_KEEP),
+        {"Start ms", COLUMN_NUMBER, 0, 2, .pad = 1},
+        {"Wall ms", COLUMN_NUMBER, 0, COLUMN_KEEP, .pad = 1},
+        {"Cpu ms", COLUMN_NUMBER, 0, COLUMN_KEEP, .pad = 1},
+        {"vs budget", COLUMN_NUMBER, 0, 1, .use = LIST_SCREEN, .drawn = true},
+        {"Over ms", COLUMN_NUMBER, 0, 1, .use = LIST_WRITE},
+        {"Hot methods (exclusive ms)", COLUMN_NAME, 24, COLUMN_KEEP,
+         .use = LIST_SCREEN, .drawn = true},
+        {"Hot method", COLUMN_TEXT, 0, 1, .use = LIST_WRITE},
+        {"Hot ms", COLUMN_NUMBER, 0, 1, .use = LIST_WRITE},
+        {"Second method", COLUMN_TEXT, 0, 1, .use = LIST_WRITE},
+        {"Second ms", COLUMN_NUMBER, 0, 1, .use = LIST_WRITE},
+};
 
 struct frames_view {
 	struct list_view lv; /* first: the list view's ops take the state */
@@ -26,9 +67,17 @@ struct frames_view {
 	struct frame_summary sum;
 	uint32_t *order; /* frames in the view's order */
 	bool by_start;
-	int hot;   /* 0: the frame; k: its k-th hot method */
-	int hot_x; /* the screen column of the hot methods at the last draw */
+	int hot; /* 0: the frame; k: its k-th hot method */
+	struct list_column cols[FC_COUNT]; /* the bar as wide as the screen
+	                                      allows */
+	struct list_table table;
 };
+
+static const struct drawn_frame *
+frame_at(const struct frames_view *v, size_t row)
+{
+	return &v->fr.frames[v->order[row]];
+}
 
 struct sort_ctx {
 	const struct frames *fr;
@@ -58,6 +107,8 @@ sort_frames(struct frames_view *v)
 	if (v->fr.count > 1)
 		qsort_r(v->order, v->fr.count, sizeof(*v->order), frame_cmp,
 		        &s);
+	v->table.sort = v->by_start ? FC_START : FC_WALL;
+	v->table.sort_up = v->by_start;
 	/* The filter's rows are places in the order: asked again. */
 	list_set_count(&v->lv.list, v->fr.count);
 }
@@ -98,33 +149,10 @@ build(struct frames_view *v, struct app *app)
 	v->hot = 0;
 }
 
-static list_row_match_fn row_matches;
-
-static void *
-fv_open(struct app *app)
-{
-	struct frames_view *v = xcalloc(1, sizeof(*v));
-
-	list_view_open(&v->lv, app, row_matches, v);
-	build(v, app);
-	return v;
-}
-
-static void
-fv_close(void *state)
-{
-	struct frames_view *v = state;
-
-	frames_done(&v->fr);
-	free(v->order);
-	list_view_done(&v->lv);
-	free(v);
-}
-
 static const struct drawn_frame *
 current(const struct frames_view *v)
 {
-	return v->fr.count ? &v->fr.frames[v->order[v->lv.list.cursor]] : NULL;
+	return v->fr.count ? frame_at(v, v->lv.list.cursor) : NULL;
 }
 
 static char *
@@ -170,41 +198,7 @@ draw_bar(const struct frames_view *v, struct canvas *c,
 	}
 }
 
-/* The columns, left to right: the mark (slow, frozen), the thread, the
- * times, the bar against the budget, and the hot methods. */
-enum frame_column {
-	FC_MARK,
-	FC_THREAD,
-	FC_START,
-	FC_WALL,
-	FC_CPU,
-	FC_BAR,
-	FC_HOT,
-	FC_COUNT,
-};
-
-enum {
-	MARK_W = 6,
-	THREAD_MIN = 12,   /* the fewest columns a thread's name takes */
-	HOT_MIN = 24,      /* the fewest columns the hot methods take */
-	HOT_NAME_MIN = 12, /* a second hot method needs this much name */
-	SUMMARY_LINES = 2, /* the summary's lines at the most */
-};
-
 static char *fv_summary(const struct frames_view *v);
-
-/* Frame f's cell of column i (a time) into a new string. */
-static char *
-time_cell(const struct app *app, const struct drawn_frame *f, int i)
-{
-	if (i == FC_START)
-		return ms(f->start);
-	if (i == FC_WALL)
-		return app->tree->has_clock[CLOCK_WALL] ? ms(f->dur[CLOCK_WALL])
-		                                        : xstrdup("-");
-	return app->tree->has_clock[CLOCK_CPU] ? ms(f->dur[CLOCK_CPU])
-	                                       : xstrdup("-");
-}
 
 /* Frame f's hot method k as shown whole, "Class.method 12.345", a new
  * string. */
@@ -249,72 +243,120 @@ draw_hot(const struct frames_view *v, const struct app *app, struct canvas *c,
 	}
 }
 
-/* Size the columns to the frames in view and lay them out. */
-static void
-lay_out(struct frames_view *v, const struct app *app, const struct canvas *c,
-        struct column *cols, const char *const *heads, int body)
+/* Row row's cell of column col, a new string: the hot methods as shown
+ * whole (for their width); full, as w writes them. */
+static char *
+cell(void *arg, size_t row, int col, bool full)
 {
-	size_t row;
-	int y, i, k;
+	const struct frames_view *v = arg;
+	const struct app *app = v->lv.app;
+	const struct drawn_frame *f = frame_at(v, row);
+	enum clock_index clock = col == FC_WALL ? CLOCK_WALL : CLOCK_CPU;
+	int k = (col - FC_HOT_NAME) / 2;
+	char *t, *more;
 
-	for (i = 0; i < FC_COUNT; i++) {
-		cols[i] = (struct column){
-		        .kind = i == FC_MARK || i == FC_THREAD ? COLUMN_TEXT
-		                : i == FC_HOT                  ? COLUMN_NAME
-		                                               : COLUMN_NUMBER,
-		        .want = (int)text_width(heads[i]) + 1,
-		        .prio = i == FC_BAR     ? 1
-		                : i == FC_START ? 2
-		                                : COLUMN_KEEP};
-	}
-	cols[FC_MARK].want = cols[FC_MARK].min = MARK_W;
-	cols[FC_THREAD].min = THREAD_MIN;
-	cols[FC_BAR].want = c->width >= 160 ? 24 : 12;
-	cols[FC_HOT].min = HOT_MIN;
-	for (y = 0, row = v->lv.list.top; y < body && row < v->fr.count;
-	     y++, row = list_next(&v->lv.list, row)) {
-		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
-		int hot = -2, w;
-
-		w = (int)text_width(app->tree->threads[f->thread].name);
-		if (w > cols[FC_THREAD].want)
-			cols[FC_THREAD].want = w;
-		for (i = FC_START; i <= FC_CPU; i++) {
-			char *t = time_cell(app, f, i);
-
-			if ((int)text_width(t) + 1 > cols[i].want)
-				cols[i].want = (int)text_width(t) + 1;
-			free(t);
-		}
+	switch (col) {
+	case FC_MARK:
+		return xstrdup(frames_frozen(&v->fr, f) ? "frozen"
+		               : frames_slow(&v->fr, f) ? "slow"
+		                                        : "");
+	case FC_THREAD:
+		return xstrdup(app->tree->threads[f->thread].name);
+	case FC_START:
+		return ms(f->start);
+	case FC_WALL:
+	case FC_CPU:
+		return full || app->tree->has_clock[clock] ? ms(f->dur[clock])
+		                                           : xstrdup("-");
+	case FC_BAR:
+		return xstrdup("");
+	case FC_OVER:
+		return ms(frames_over(&v->fr, f));
+	case FC_HOT:
+		t = xstrdup("");
 		for (k = 0; k < FRAME_HOT && f->hot[k] != CALL_NONE; k++) {
-			char *t = hot_text(app, f, k);
+			char *one = hot_text(app, f, k);
 
-			hot += (int)text_width(t) + 2;
+			more = xasprintf("%s%s%s", t, k ? "  " : "", one);
+			free(one);
 			free(t);
+			t = more;
 		}
-		if (hot > cols[FC_HOT].want)
-			cols[FC_HOT].want = hot;
+		return t;
+	default:
+		if (f->hot[k] == CALL_NONE)
+			return xstrdup("");
+		if ((col - FC_HOT_NAME) % 2)
+			return ms(f->hot_excl[k]);
+		return method_full_name(&app->tree->methods[f->hot[k]]);
 	}
-	columns_lay_out(cols, FC_COUNT, c->width,
-	                columns_share(COLUMNS_HOT_SHARE, app->all_columns));
+}
+
+/* A slow frame's mark stands out. */
+static enum role
+cell_role(void *arg, size_t row, int col)
+{
+	const struct frames_view *v = arg;
+
+	return col == FC_MARK && frames_slow(&v->fr, frame_at(v, row))
+	               ? ROLE_WARNING
+	               : ROLE_NORMAL;
+}
+
+/* The bar, or the hot methods (to the screen's edge), of row. */
+static void
+draw_cell(void *arg, size_t row, int col, struct canvas *c, int x, int y,
+          int width, enum role role)
+{
+	const struct frames_view *v = arg;
+
+	if (col == FC_BAR)
+		draw_bar(v, c, frame_at(v, row), x, y, width, role);
+	else
+		draw_hot(v, v->lv.app, c, frame_at(v, row), x, y, c->width - x,
+		         role);
+}
+
+static list_row_match_fn row_matches;
+
+static void *
+fv_open(struct app *app)
+{
+	struct frames_view *v = xcalloc(1, sizeof(*v));
+
+	memcpy(v->cols, columns, sizeof(columns));
+	v->table = (struct list_table){.cols = v->cols,
+	                               .ncols = FC_COUNT,
+	                               .mark_room = true,
+	                               .share = COLUMNS_HOT_SHARE,
+	                               .cell = cell,
+	                               .role = cell_role,
+	                               .draw = draw_cell,
+	                               .arg = v};
+	list_view_open(&v->lv, app, row_matches, v);
+	build(v, app);
+	return v;
+}
+
+static void
+fv_close(void *state)
+{
+	struct frames_view *v = state;
+
+	frames_done(&v->fr);
+	free(v->order);
+	list_view_done(&v->lv);
+	free(v);
 }
 
 static void
 fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct frames_view *v = state;
-	const char *heads[FC_COUNT] = {"",
-	                               "Thread",
-	                               "Start ms",
-	                               "Wall ms",
-	                               "Cpu ms",
-	                               "vs budget",
-	                               "Hot methods (exclusive ms)"};
-	struct column cols[FC_COUNT];
-	char *summary = fv_summary(v), *t;
-	int lines, body, y, i;
-	size_t row;
+	char *summary = fv_summary(v);
+	int lines;
 
+	v->lv.app = app;
 	/* The summary first, on a second line when it must. */
 	lines = canvas_wrap(c, 0, top, c->width, c->width, 0, summary,
 	                    ROLE_NORMAL);
@@ -323,81 +365,13 @@ fv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 	canvas_wrap(c, 0, top, c->width, c->width, lines, summary,
 	            ROLE_SECTION);
 	free(summary);
-	top += lines;
-	height -= lines;
-	body = height - 1;
-	if (body > 0)
-		list_layout(&v->lv.list, (size_t)body);
-	lay_out(v, app, c, cols, heads, body);
-	canvas_fill(c, 0, top, c->width, " ", ROLE_HEADER);
-	for (i = 0; i < FC_COUNT; i++) {
-		const struct column *col = &cols[i];
-		const char *mark = "";
-
-		if (!col->shown)
-			continue;
-		if (i == FC_START && v->by_start)
-			mark = canvas_glyph(c, GLYPH_SORT_UP);
-		if (i == FC_WALL && !v->by_start)
-			mark = canvas_glyph(c, GLYPH_SORT_DOWN);
-		t = xasprintf("%s%s", heads[i], mark);
-		if (col->kind == COLUMN_NUMBER && i != FC_BAR)
-			canvas_text_right(c, col->x, top, col->width, t,
-			                  ROLE_HEADER);
-		else
-			canvas_text(c, col->x, top, col->width, t, ROLE_HEADER);
-		free(t);
-	}
-	v->hot_x = cols[FC_HOT].x;
-	if (!v->fr.count) {
-		canvas_wrap(c, 2, top + 2, c->width - 2, c->width - 2,
-		            height - 3,
-		            "No frames: no call of the frame method in the "
-		            "scope (--frame-method names another)",
-		            ROLE_NORMAL);
-		return;
-	}
-	v->lv.list.y = top + 1;
-	for (y = 0, row = v->lv.list.top; y < body && row < v->fr.count;
-	     y++, row = list_next(&v->lv.list, row)) {
-		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
-		bool slow = frames_slow(&v->fr, f);
-		bool frozen = frames_frozen(&v->fr, f);
-		enum role role =
-		        row == v->lv.list.cursor ? ROLE_CURSOR : ROLE_NORMAL;
-		int ry = top + 1 + y;
-
-		if (role == ROLE_CURSOR)
-			canvas_fill(c, 0, ry, c->width, " ", ROLE_CURSOR);
-		canvas_text(c, 0, ry, MARK_W,
-		            frozen ? "frozen"
-		            : slow ? "slow"
-		                   : "",
-		            role == ROLE_NORMAL && slow ? ROLE_WARNING : role);
-		if (cols[FC_THREAD].shown) {
-			char *name = method_cut_left(
-			        app->tree->threads[f->thread].name,
-			        cols[FC_THREAD].width,
-			        canvas_glyph(c, GLYPH_TRUNCATED));
-
-			canvas_text(c, cols[FC_THREAD].x, ry,
-			            cols[FC_THREAD].width, name, role);
-			free(name);
-		}
-		for (i = FC_START; i <= FC_CPU; i++) {
-			if (!cols[i].shown)
-				continue;
-			t = time_cell(app, f, i);
-			canvas_text_right(c, cols[i].x, ry, cols[i].width, t,
-			                  role);
-			free(t);
-		}
-		if (cols[FC_BAR].shown)
-			draw_bar(v, c, f, cols[FC_BAR].x, ry,
-			         cols[FC_BAR].width, role);
-		draw_hot(v, app, c, f, cols[FC_HOT].x, ry,
-		         c->width - cols[FC_HOT].x, role);
-	}
+	v->cols[FC_BAR].fixed = c->width >= 160 ? 24 : 12;
+	list_table_draw(&v->table, &v->lv.list, c, top + lines, height - lines,
+	                app->all_columns,
+	                v->fr.count ? NULL
+	                            : "No frames: no call of the frame method "
+	                              "in the scope (--frame-method names "
+	                              "another)");
 }
 
 /* Ask for call c of thread t shown in view, its span (within the
@@ -518,7 +492,10 @@ fv_mouse(void *state, struct app *app, const struct mouse_event *ev,
 	if (r == LIST_MISSED)
 		return VIEW_UNHANDLED;
 	if (ev->kind == MOUSE_PRESS && ev->button == 0 && f)
-		v->hot = ev->x >= v->hot_x && f->hot[0] != CALL_NONE ? 1 : 0;
+		v->hot = ev->x >= v->table.laid[FC_HOT].x &&
+		                         f->hot[0] != CALL_NONE
+		                 ? 1
+		                 : 0;
 	if (r == LIST_AGAIN && v->hot == was_hot && v->lv.list.cursor == was)
 		return VIEW_AGAIN;
 	return VIEW_DONE;
@@ -531,7 +508,7 @@ row_matches(size_t row, const regex_t *re, void *arg)
 {
 	const struct frames_view *v = arg;
 	const struct app *app = v->lv.app;
-	const struct drawn_frame *f = &v->fr.frames[v->order[row]];
+	const struct drawn_frame *f = frame_at(v, row);
 	bool hit = regexec(re, app->tree->threads[f->thread].name, 0, NULL,
 	                   0) == 0;
 	int k;
@@ -634,47 +611,10 @@ fv_summary(const struct frames_view *v)
 static struct table *
 fv_rows(void *state, struct app *app)
 {
-	static const char *const names[] = {
-	        "Mark",          "Thread",   "Start ms",   "Wall ms",
-	        "Cpu ms",        "Over ms",  "Hot method", "Hot ms",
-	        "Second method", "Second ms"};
-	static const enum table_kind kinds[] = {
-	        TABLE_STRING, TABLE_STRING, TABLE_NUMBER, TABLE_NUMBER,
-	        TABLE_NUMBER, TABLE_NUMBER, TABLE_STRING, TABLE_NUMBER,
-	        TABLE_STRING, TABLE_NUMBER};
 	struct frames_view *v = state;
-	struct table *t = table_new(10, names, kinds);
-	size_t row;
-	int k;
 
-	for (row = list_first(&v->lv.list); row < v->fr.count;
-	     row = list_next(&v->lv.list, row)) {
-		const struct drawn_frame *f = &v->fr.frames[v->order[row]];
-
-		table_row(t);
-		table_str(t, frames_frozen(&v->fr, f) ? "frozen"
-		             : frames_slow(&v->fr, f) ? "slow"
-		                                      : "");
-		table_str(t, app->tree->threads[f->thread].name);
-		table_ms(t, f->start);
-		table_ms(t, f->dur[CLOCK_WALL]);
-		table_ms(t, f->dur[CLOCK_CPU]);
-		table_ms(t, frames_over(&v->fr, f));
-		for (k = 0; k < FRAME_HOT; k++) {
-			char *name;
-
-			if (f->hot[k] == CALL_NONE) {
-				table_str(t, "");
-				table_str(t, "");
-				continue;
-			}
-			name = method_full_name(&app->tree->methods[f->hot[k]]);
-			table_str(t, name);
-			table_ms(t, f->hot_excl[k]);
-			free(name);
-		}
-	}
-	return t;
+	v->lv.app = app;
+	return list_table_rows(&v->table, &v->lv.list);
 }
 
 const struct view_ops view_frames_ops = {
