@@ -13,13 +13,14 @@
  * step over them, and the cursor and top are always kept rows (when any
  * is).  The rows themselves, and their numbers, stay the view's.
  *
- * A list view (frames, calls, threads) begins its state with a struct
- * list_view: its list, the app its rows' matcher reads and the scope
- * its rows were made for.  list_view_find, list_view_filter and
- * list_view_cursor (and list_view_mouse, for a view whose rows are all
- * it draws) are then its view ops as they are, and
- * list_view_stale says when to make its rows again.  A view that
- * filters by method (profile, call tree) asks a struct list_methods.
+ * A list view (frames, calls, threads, findings) begins its state with
+ * a struct list_view: its list, the app its rows' matcher reads and
+ * the scope its rows were made for.  list_view_find, list_view_filter
+ * and list_view_cursor (and list_view_mouse, for a view whose rows are
+ * all it draws) are then its view ops as they are, and list_view_stale
+ * says when to make its rows again; tui/list-table.h draws its rows.
+ * A view that filters by method (profile, call tree) asks a struct
+ * list_methods.
  */
 #ifndef TRACETUI_LIST_H
 #define TRACETUI_LIST_H
