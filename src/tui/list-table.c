@@ -48,7 +48,7 @@ title_want(const struct list_table *t, const struct canvas *c, int i)
 	return w;
 }
 
-/* The widest of column i's cells on the rows in view into cols->want. */
+/* The widest of column i's cells on the rows in view into col->want. */
 static void
 measure(const struct list_table *t, const struct list *l, int body, int i,
         struct column *col)

@@ -63,7 +63,7 @@ typedef char *list_table_cell_fn(void *arg, size_t row, int col, bool full);
 
 struct list_table {
 	const struct list_column *cols;
-	int ncols;
+	int ncols;    /* at most LIST_TABLE_MAX */
 	int sort;     /* the column sorted by, or -1 */
 	bool sort_up; /* ascending */
 	/* Titles measured with one column for a sort mark, shown or not,
