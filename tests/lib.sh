@@ -44,11 +44,12 @@ tm() {
 }
 
 # pane_wait TEXT [PANE]: poll PANE (p) of that server for TEXT (grep)
-# for up to 5 s; false, with the pane as a diagnostic, when it never
+# for up to 20 s (a bound for a sanitizer build on a loaded machine,
+# not a timing); false, with the pane as a diagnostic, when it never
 # shows.
 pane_wait() {
 	pw_i=0
-	while [ $pw_i -lt 50 ]; do
+	while [ $pw_i -lt 200 ]; do
 		tm capture-pane -p -t "${2:-p}" 2>/dev/null | grep -q -- "$1" &&
 			return 0
 		sleep 0.1
