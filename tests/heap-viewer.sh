@@ -145,8 +145,10 @@ for dump in $dumps; do
 			ok $? "$(basename "$dump"): w writes report's rows"
 			first=
 		fi
+		# G: the last row's number, not the first screen's row 1.
+		last=$(($(wc -l <"$tmp/$n.report") - 1))
 		keys G
-		wait_for "row [0-9]* of" && shot "$s.classes-end"
+		wait_for "row $last of $last" && shot "$s.classes-end"
 		keys s g
 		wait_for 'Shallow▼\|Shallowv' && shot "$s.classes-shallow"
 		keys 5
