@@ -23,11 +23,13 @@ limited() {
 
 # survives FILE DESCRIPTION [COMMANDS]: every command ends with 0 or 3;
 # on 3 with one line "tracetui: FILE: offset N: ..." and no output.
+# COMMANDS are by default report, info, tree, calls, dump and folded
+# (make check: report, which reads the file as the others do).
 survives() {
 	file=$1
 	what=$2
 	shift 2
-	for cmd in ${*:-report info tree calls dump folded}; do
+	for cmd in ${*:-report ${long:+info tree calls dump folded}}; do
 		limited "$TRACETUI" $cmd "$file" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		if [ $rc -eq 0 ]; then
@@ -57,8 +59,9 @@ base() {
 # by the fuzz target's invariants in one process (tests/fuzz-replay;
 # make check: every byte of its key and header, every 4th after), and
 # through `tracetui report` at every byte of its key and header and
-# at every few bytes of its records (make check: every 16th byte of the
-# file; check-long: every byte of its key and header, every 4th after).
+# at every few bytes of its records (make check: one cut of each part,
+# none, key, header and records; check-long: every byte of its key and
+# header, every 4th after).
 { base; printf 'call 1 0x4 0 0 100 100 {\n call 1 0x8 10 10 50 50\n}\n'; } |
 	spec good
 size=$(wc -c <"$tmp/good.trace")
@@ -72,12 +75,16 @@ else
 	replay_cuts "$records" 4 "$tmp/good.trace" \
 		"good trace cut at each byte of its first $records, every 4th after" limited
 fi
-n=0
+if [ -n "$long" ]; then
+	cuts=$(awk -v k="$records" -v n="$size" 'BEGIN {
+		for (i = 0; i < n; i = i < k ? i + 1 : i + 4) print i }')
+	what="each byte of its first $records and every 4th of the rest"
+else
+	cuts="0 $((records / 2)) $((records - 16)) $(((records + size) / 2))"
+	what="nowhere, in its key, header and records"
+fi
 bad=0
-stride=4
-skip=$records
-[ -n "$long" ] || { stride=16; skip=0; }
-while [ $n -lt "$size" ]; do
+for n in $cuts; do
 	head -c $n "$tmp/good.trace" >"$tmp/cut.trace"
 	limited "$TRACETUI" report "$tmp/cut.trace" >/dev/null 2>"$tmp/err"
 	rc=$?
@@ -88,16 +95,15 @@ while [ $n -lt "$size" ]; do
 		bad=$((bad + 1))
 		echo "cut at $n: exit 3 without an offset" | diag
 	fi
-	n=$((n < skip ? n + 1 : n + stride))
 done
-ok $bad "good trace cut at each byte of its first $skip and every $stride of the rest: report exits 0 or 3"
+ok $bad "good trace cut $what: report exits 0 or 3"
 
-# Absurd header fields.
-for field in "record-size 65535" "record-size 13" "offset 65535" \
-	"offset 0" "version 9" "magic 0"; do
+# Absurd header fields (make check: one of each field).
+for field in ${long:+"record-size 65535"} "record-size 13" "offset 65535" \
+	${long:+"offset 0"} "version 9" "magic 0"; do
 	{ base; echo "header $field"; echo "call 1 0x4 0 0 10 10"; } |
 		spec absurd
-	survives "$tmp/absurd.trace" "header $field" report info
+	survives "$tmp/absurd.trace" "header $field" report ${long:+info}
 done
 
 # NUL bytes, invalid UTF-8 and terminal escapes in names.
@@ -108,17 +114,18 @@ done
 	printf 'method 0x8 "a.Nul" "x\\x01y" ()V B.java\n'
 	printf 'call 1 0x4 0 0 100 100 {\n call 1 0x8 10 10 50 50\n}\n'
 } | spec escapes
+esc=$(printf '\033')
 for cmd in report "report --format csv" "report --format json" info tree \
 	calls dump folded; do
-	"$TRACETUI" $cmd "$tmp/escapes.trace" >"$tmp/out" 2>&1
-	if grep -q "$(printf '\033')" "$tmp/out"; then
-		ok 1 "escapes: $cmd sends an ESC byte to the terminal"
-	else
-		ok 0 "escapes: $cmd shows escapes, never sends them"
-	fi
+	out=$("$TRACETUI" $cmd "$tmp/escapes.trace" 2>&1)
+	case $out in
+	*"$esc"*) ok 1 "escapes: $cmd sends an ESC byte to the terminal" ;;
+	*) ok 0 "escapes: $cmd shows escapes, never sends them" ;;
+	esac
+	[ "$cmd" != report ] || report=$out
 done
-"$TRACETUI" report "$tmp/escapes.trace" | grep -q 'a\.\\x1B\[31mRed' ;
-ok $? "escapes: ESC shown as \\x1B"
+case $report in *'a.\x1B[31mRed'*) rc=0 ;; *) rc=1 ;; esac
+ok $rc "escapes: ESC shown as \\x1B"
 
 # Overlong key lines and duplicate ids.
 {
@@ -155,7 +162,9 @@ awk -v n=$big 'BEGIN { print "version 2\nclock wall\nthread 1 main";
 	for (i = 0; i < n; i++) print "1 enter 0x4 " i;
 	for (i = 0; i < n; i++) print "1 exit 0x4 " n + i }' |
 	spec deep
-survives "$tmp/deep.trace" "a stack $big frames deep"
+# make check: report and calls, below, read it that deep; check-long
+# walks it through every command.
+[ -z "$long" ] || survives "$tmp/deep.trace" "a stack $big frames deep"
 "$TRACETUI" report --format tsv "$tmp/deep.trace" |
 	grep -q "	1	$((big - 1))	" ;
 ok $? "deep: 1 call + $((big - 1)) recursive"
@@ -183,9 +192,21 @@ awk -v n=$big 'BEGIN { print "version 2\nclock wall\nthread 1 main";
 		printf "1 enter 0x%x %d\n", i * 4, 2 * i;
 		printf "1 exit 0x%x %d\n", i * 4, 2 * i + 1 } }' |
 	spec methods
-survives "$tmp/methods.trace" "$big methods" report info
-[ "$("$TRACETUI" report --format tsv "$tmp/methods.trace" | wc -l)" -eq $((big + 1)) ]
-ok $? "methods: a row each"
+# make check: info counts them; check-long: report has a row each.
+if [ -n "$long" ]; then
+	survives "$tmp/methods.trace" "$big methods" report info
+	[ "$("$TRACETUI" report --format tsv "$tmp/methods.trace" | wc -l)" -eq $((big + 1)) ]
+	ok $? "methods: a row each"
+else
+	out=$("$TRACETUI" info "$tmp/methods.trace" 2>&1)
+	case $out in
+	*"calls: "*" $big
+methods: "*" $big
+"*) rc=0 ;;
+	*) rc=1 ;;
+	esac
+	ok $rc "methods: info counts $big calls of $big methods"
+fi
 
 # Records whose method ids were never defined, and a stream of exits
 # (make check: past 16 bits; check-long: 200000).
@@ -194,10 +215,10 @@ exits=200000
 awk -v n=$exits 'BEGIN { print "version 2\nclock wall\nthread 1 main";
 	for (i = 1; i <= n; i++) printf "1 exit 0x%x %d\n", i * 4, i }' |
 	spec exits
-# Their orphans nest as deep as the deep stack above, whose tree, calls
-# and folded make check already reads that deep.
+# Their orphans nest as deep as the deep stack above, whose walks make
+# check takes there: here it builds their model (info).
 survives "$tmp/exits.trace" "$exits orphan exits of unknown methods" \
-	report info dump ${long:+tree calls folded}
+	info ${long:+report dump tree calls folded}
 
 # Frame amplification: a pprof location of many inlined lines named
 # many times by a sample stands for lines x refs frames in a few bytes.
@@ -220,27 +241,35 @@ peak() { # peak KB CMD...: CMD's status in $rc, its peak memory in $kb
 		kb=0
 	fi
 }
+# make check: one shape of each kind, through one command each; check-long: two of each refused kind, through info,
+# report and tree.
+if [ -n "$long" ]; then
+	shapes="1000 30000 1 leaf deep/1000 60 2000 root wide/100 656 1 leaf deep/1000 60 2000 leaf read/50 100 300 root wide"
+else
+	shapes="1000 30000 1 leaf deep info/1000 60 2000 root wide tree/1000 60 2000 leaf read report"
+fi
 if [ -x "$UNIT_PPROF" ]; then
-	for shape in "1000 30000 1 leaf deep" "1000 60 2000 root wide" \
-		"100 656 1 leaf deep" "1000 60 2000 leaf read" \
-		"50 100 300 root wide"; do
+	while [ -n "$shapes" ]; do
+		shape=${shapes%%/*}
+		case $shapes in */*) shapes=${shapes#*/} ;; *) shapes= ;; esac
 		set -- $shape
 		"$UNIT_PPROF" --write-amplified "$tmp/amp.pb" $1 $2 $3 $4
 		gzip -9 <"$tmp/amp.pb" >"$tmp/amp.pb.gz"
 		what="pprof: $1 lines x $2 refs x $3 samples ($4 apart)"
-		for cmd in info report tree; do
+		for cmd in ${6:-info report tree}; do
 			peak "$TRACETUI" $cmd "$tmp/amp.pb.gz"
 			case $5 in
 			deep) grep -q "^tracetui: .*: offset [0-9]*: pprof: a sample's stack is more than 65536 lines deep" "$tmp/err" ;;
 			wide) grep -q "^tracetui: .*: offset [0-9]*: pprof: the samples' stacks make more than [0-9]* calls" "$tmp/err" ;;
 			read) [ $rc -eq 0 ] ;;
 			esac
+			said_rc=$?
 			case $5 in
 			deep) said="refused: too deep" ;;
 			wide) said="refused: too many calls" ;;
 			*) said="read" ;;
 			esac
-			ok $? "$what: $cmd $said (status $rc)"
+			ok $said_rc "$what: $cmd $said (status $rc)"
 			[ $rc -eq 0 ] || [ $rc -eq 3 ] || head -3 "$tmp/err" | diag
 			# 1 GB then; 100 MB now, a tenth of it the binary
 			# (AddressSanitizer's shadow and quarantine are
@@ -272,8 +301,9 @@ awk 'BEGIN { print "JAVA PROFILE 1.0.1, created Wed Jan 1 2020";
 ok $? "NUL names: the hprof file is over 1 MB"
 "$TRACETUI" info "$tmp/nul.hprof" >"$tmp/out" 2>&1
 grep -q '^methods: *1$' "$tmp/out"
-ok $? "NUL names: 32000 frames of one name are one method"
-grep '^methods' "$tmp/out" | diag
+rc=$?
+ok $rc "NUL names: 32000 frames of one name are one method"
+[ $rc -eq 0 ] || grep '^methods' "$tmp/out" | diag
 "$TRACETUI" report "$tmp/nul.hprof" | grep -q 'foo\.B\\x00ar\.m\\x00x$'
 ok $? "NUL names: the name shows whole, each NUL as \\x00"
 printf 'JAVA PROFILE 1.0.1\nTRACE 1: (thread=1)\n\tsec\000retA.m(X.java:1)\nTRACE 2: (thread=1)\n\tsec\000retB.m(X.java:1)\nTHREAD START (obj=1, id = 1, name="ma\000in", group="g")\nCPU SAMPLES BEGIN (total = 2) x\nrank self accum count trace method\n1 50.00%% 50.00%% 1 1 x\n2 50.00%% 100.00%% 1 2 x\nCPU SAMPLES END\n' >"$tmp/nul2.hprof"
@@ -296,8 +326,11 @@ junk() { # junk KIND: 200 MB of it on stdout
 	tag0) { printf '\000\012'; head -c 200000000 /dev/zero; } ;;
 	esac
 }
-for kind in zeros ones text tag0; do
-	junk $kind | peak "$TRACETUI" info -
+# make check: zeros and a protobuf tag; check-long adds ones and text.
+for kind in zeros ${long:+ones text} tag0; do
+	# peak runs in the pipe's subshell: its $rc and $kb come back in a file.
+	junk $kind | { peak "$TRACETUI" info -; echo "$rc $kb" >"$tmp/peak-rc"; }
+	read -r rc kb <"$tmp/peak-rc"
 	grep -q "^tracetui: -: offset 0: not a method trace: expected '\*version', 'SLOW', .*gzip, .*pprof" "$tmp/err"
 	ok $? "a pipe of $kind: refused at offset 0, naming what was expected (status $rc)"
 	[ $rc -eq 3 ] || head -3 "$tmp/err" | diag
@@ -359,9 +392,12 @@ blk = bytes([2]) + struct.pack("<IQIHH", 9, 0x1000, 0, 0xFFFF, 4)
 open(d + "/lead.trace", "wb").write(lead + key + hdr + blk +
                                     bytes([8, 1, 0x79, 1]))
 PY
-	survives "$tmp/deep.bin" "low-overhead dump $deep deep" "report tree info"
-	survives "$tmp/huge.bin" "low-overhead block announcing 4 GiB" "report info"
-	survives "$tmp/lead.trace" "Android 15 V2 with 30,000 method packets" "report info"
+	survives "$tmp/deep.bin" "low-overhead dump $deep deep" \
+		tree ${long:+report info}
+	survives "$tmp/huge.bin" "low-overhead block announcing 4 GiB" \
+		info ${long:+report}
+	survives "$tmp/lead.trace" "Android 15 V2 with 30,000 method packets" \
+		report ${long:+info}
 	"$TRACETUI" report "$tmp/huge.bin" 2>&1 >/dev/null |
 		grep -q "offset 0: warning: ART low-overhead dump: entry block cut off"
 	ok $? "a cut low-overhead block is named with its offset"
