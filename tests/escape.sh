@@ -58,46 +58,73 @@ raw() {
 	}'
 }
 
-# clean FILE: status 0 when FILE holds no byte or character that should
-# have been escaped (tab and newline are layout).  Decodes UTF-8 in awk so
-# that it needs nothing but POSIX tools.
-clean() {
-	od -An -v -tu1 "$1" | awk '
-	function bad(what) { print what; found = 1; exit 1 }
-	{ for (i = 1; i <= NF; i++) b[n++] = $i }
-	END {
-		if (found) exit 1
-		for (i = 0; i < n; i++) {
-			c = b[i]
-			if (c == 9 || c == 10) continue
-			if (c < 32 || c == 127) bad("control byte " c " at " i)
-			if (c < 128) continue
-			if (c >= 194 && c <= 223) { len = 2; cp = c - 192 }
-			else if (c >= 224 && c <= 239) { len = 3; cp = c - 224 }
-			else if (c >= 240 && c <= 244) { len = 4; cp = c - 240 }
-			else bad("invalid byte " c " at " i)
-			for (j = 1; j < len; j++) {
-				d = b[i + j]
-				if (d < 128 || d > 191) bad("invalid sequence at " i)
-				cp = cp * 64 + d - 128
-			}
-			i += len - 1
-			if (cp >= 128 && cp < 160) bad("C1 control " cp)
-			if ((cp >= 8203 && cp <= 8207) || (cp >= 8234 && cp <= 8238) ||
-			    (cp >= 8288 && cp <= 8303) || cp == 65279 || cp == 173 ||
-			    cp == 8232 || cp == 8233 || cp == 1564)
-				bad("invisible character " cp)
-		}
-		exit found
-	}' >"$tmp/why"
+# check FILE DESCRIPTION: one test, passed when FILE holds no byte or
+# character that should have been escaped (tab and newline are layout).
+# FILE must stay as it is until check_done, which reads every FILE
+# queued in one od and one awk (decoding UTF-8 in awk, so that it needs
+# nothing but POSIX tools) and reports them in order.
+check() {
+	printf '%s\t%s\n' "$1" "$2" >>"$tmp/checks"
 }
 
-check() {
-	# check FILE DESCRIPTION
-	clean "$1"
-	rc=$?
-	ok $rc "$2"
-	[ $rc -eq 0 ] || diag <"$tmp/why"
+check_done() {
+	[ -s "$tmp/checks" ] || return 0
+	set --
+	while IFS='	' read -r c_file c_what; do
+		set -- "$@" "$c_file"
+	done <"$tmp/checks"
+	wc -c "$@" >"$tmp/sizes"
+	od -An -v -tu1 "$@" | awk -v sizes="$tmp/sizes" -v list="$tmp/checks" '
+	function bad(what) { if (why == "") why = what }
+	function done_file() {
+		if (need > 0) bad("invalid sequence at " start)
+		printf "%d\t%s\t%s\n", why != "", what[fi], why
+		fi++; left = size[fi]; at = 0; need = 0; why = ""
+	}
+	function next_file() { while (fi < nf && left == 0) done_file() }
+	BEGIN {
+		FS = "\t"
+		while ((getline line <list) > 0) {
+			split(line, part, "\t"); what[nf++] = part[2]
+		}
+		for (i = 0; i < nf && (getline line <sizes) > 0; i++) {
+			split(line, part, " "); size[i] = part[1] + 0
+		}
+		FS = " "; fi = 0; left = size[0]; at = 0
+		next_file()
+	}
+	{
+		for (k = 1; k <= NF; k++) {
+			c = $k + 0
+			if (need > 0) {
+				if (c < 128 || c > 191) { bad("invalid sequence at " start); need = 0 }
+				else {
+					cp = cp * 64 + c - 128
+					if (--need == 0) {
+						if (cp >= 128 && cp < 160) bad("C1 control " cp)
+						if ((cp >= 8203 && cp <= 8207) || (cp >= 8234 && cp <= 8238) ||
+						    (cp >= 8288 && cp <= 8303) || cp == 65279 || cp == 173 ||
+						    cp == 8232 || cp == 8233 || cp == 1564)
+							bad("invisible character " cp)
+					}
+				}
+			} else if (c == 9 || c == 10) ;
+			else if (c < 32 || c == 127) bad("control byte " c " at " at)
+			else if (c < 128) ;
+			else if (c >= 194 && c <= 223) { need = 1; cp = c - 192; start = at }
+			else if (c >= 224 && c <= 239) { need = 2; cp = c - 224; start = at }
+			else if (c >= 240 && c <= 244) { need = 3; cp = c - 240; start = at }
+			else bad("invalid byte " c " at " at)
+			at++
+			if (--left == 0) { done_file(); next_file() }
+		}
+	}
+	END { while (fi < nf) done_file() }' >"$tmp/checked"
+	while IFS='	' read -r c_rc c_what c_why; do
+		ok "$c_rc" "$c_what"
+		[ "$c_rc" -eq 0 ] || echo "$c_why" | diag
+	done <"$tmp/checked"
+	: >"$tmp/checks"
 }
 
 # make check-long: every command on every format; make check: each
@@ -139,12 +166,13 @@ for format in v1 stream v2; do
 		ci=$((${ci:-0} + 1))
 		[ -n "$long" ] || [ $((ci % 3 + 1)) -eq $fi ] || continue
 		# shellcheck disable=SC2086
-		"$TRACETUI" $cmd "$f" >"$tmp/out" 2>"$tmp/err"
+		o=$tmp/$format-$ci
+		"$TRACETUI" $cmd "$f" >"$o.out" 2>"$o.err"
 		rc=$?
 		[ $rc -eq 0 ] || [ $rc -eq 1 ]
 		ok $? "$format: $cmd runs (exit $rc)"
-		check "$tmp/out" "$format: $cmd: output escaped"
-		check "$tmp/err" "$format: $cmd: stderr escaped"
+		check "$o.out" "$format: $cmd: output escaped"
+		check "$o.err" "$format: $cmd: stderr escaped"
 	done
 	# The clock option is quoted in a warning: escaped there too.
 	"$TRACETUI" report "$f" 2>&1 >/dev/null | grep -q 'x1B]52;c;aGk=\\x07'
@@ -153,12 +181,13 @@ for format in v1 stream v2; do
 		"$RENDER" "$f" 100x30 VIEW_PROFILE ENTER size:100x30 \
 			VIEW_TIMELINE size:100x30 VIEW_ICICLE size:100x30 \
 			INVERT size:100x30 VIEW_THREADS size:100x30 \
-			VIEW_INFO >"$tmp/view" 2>&1
+			VIEW_INFO >"$tmp/view-$format" 2>&1
 		ok $? "$format: the viewer draws every view"
-		check "$tmp/view" "$format: the viewer's views escaped"
+		check "$tmp/view-$format" "$format: the viewer's views escaped"
 		# w writes each view's rows: names escaped in text and TSV.
 		render=$(cd "${RENDER%/*}" && pwd)/render
-		(cd "$tmp" && "$render" "$f" 100x30 ENTER key:w key:Enter \
+		mkdir "$tmp/w-$format"
+		(cd "$tmp/w-$format" && "$render" "$f" 100x30 ENTER key:w key:Enter \
 			key:w key:C-u type:p.tsv key:Enter VIEW_TIMELINE \
 			key:w key:Enter VIEW_ICICLE key:w key:C-u type:i.tsv \
 			key:Enter VIEW_THREADS key:w key:Enter VIEW_CALLTREE \
@@ -167,12 +196,11 @@ for format in v1 stream v2; do
 		ok $? "$format: w writes every view"
 		for w in tracetui-profile.txt p.tsv tracetui-timeline.txt \
 			i.tsv tracetui-threads.txt c.tsv tracetui-info.txt; do
-			if [ -f "$tmp/$w" ]; then
-				check "$tmp/$w" "$format: w's $w escaped"
+			if [ -f "$tmp/w-$format/$w" ]; then
+				check "$tmp/w-$format/$w" "$format: w's $w escaped"
 			else
 				ok 1 "$format: w wrote $w"
 			fi
-			rm -f "$tmp/$w"
 		done
 	fi
 done
@@ -198,10 +226,11 @@ fi
 
 # Options and file names that reach stderr are escaped as well.
 "$TRACETUI" report -c "$(printf 'x\033]0;t\007')" "$tmp/v1.trace" \
-	>/dev/null 2>"$tmp/err"
-check "$tmp/err" "an unknown --clock value is escaped on stderr"
-"$TRACETUI" report "$tmp/$(printf 'no\033[2Jfile')" >/dev/null 2>"$tmp/err"
-check "$tmp/err" "a file name with escapes is escaped on stderr"
+	>/dev/null 2>"$tmp/clock.err"
+check "$tmp/clock.err" "an unknown --clock value is escaped on stderr"
+"$TRACETUI" report "$tmp/$(printf 'no\033[2Jfile')" >/dev/null \
+	2>"$tmp/name.err"
+check "$tmp/name.err" "a file name with escapes is escaped on stderr"
 
 # every_output FILE WHAT K: every command in every format on FILE (diff
 # against itself, one run a side and two), stdout and stderr clean; in
@@ -226,12 +255,13 @@ every_output() {
 		runs*) set -- diff ${cmd#runs} "$f" "$f" -- "$f" "$f" ;;
 		*) set -- $cmd "$f" ;;
 		esac
-		"$TRACETUI" "$@" >"$tmp/out" 2>"$tmp/err"
+		o=$tmp/$eo_k-$eo_i
+		"$TRACETUI" "$@" >"$o.out" 2>"$o.err"
 		rc=$?
 		[ $rc -lt 128 ]
 		ok $? "$what: $cmd ends without a signal (exit $rc)"
-		check "$tmp/out" "$what: $cmd: output escaped"
-		check "$tmp/err" "$what: $cmd: stderr escaped"
+		check "$o.out" "$what: $cmd: output escaped"
+		check "$o.err" "$what: $cmd: stderr escaped"
 	done
 }
 
@@ -257,8 +287,8 @@ if cp "$tmp/v1.trace" "$hostile_name" 2>/dev/null; then
 		every_output "$hostile_name.pb" "pprof file name" 2
 	fi
 	if [ -x "$RENDER" ]; then
-		"$RENDER" "$hostile_name" 100x30 VIEW_INFO >"$tmp/view" 2>&1
-		check "$tmp/view" "file name: the viewer's info escaped"
+		"$RENDER" "$hostile_name" 100x30 VIEW_INFO >"$tmp/view-name" 2>&1
+		check "$tmp/view-name" "file name: the viewer's info escaped"
 	fi
 else
 	diag "the file system refuses the hostile name: not tried"
@@ -267,11 +297,12 @@ fi
 # The --fail-if expression is the user's, and shown with a caret under
 # the column of its error: escaped, the caret under the escaped text.
 "$TRACETUI" diff --fail-if "$(printf 'excl_wall(\033]0;t\007) >')" \
-	"$tmp/v1.trace" "$tmp/v1.trace" >/dev/null 2>"$tmp/err"
-check "$tmp/err" "a malformed --fail-if is escaped on stderr"
+	"$tmp/v1.trace" "$tmp/v1.trace" >/dev/null 2>"$tmp/fail-if.err"
+check "$tmp/fail-if.err" "a malformed --fail-if is escaped on stderr"
 awk 'NR == 2 { text = $0 } NR == 3 { caret = index($0, "^") }
 	END { exit !(caret == length(text) + 1 || caret == length(text)) }' \
-	"$tmp/err"
+	"$tmp/fail-if.err"
 ok $? "the caret stands under the escaped expression's end"
 
+check_done
 done_testing
