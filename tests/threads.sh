@@ -24,13 +24,16 @@ fi
 
 # A V1 trace with over a million calls (the loader's workers and the
 # pages made present ahead of them), and a streaming one of over a
-# million records (the walk ahead of the sums, the sums split in two).
+# million records (the walk ahead of the sums, the sums split in two;
+# make check: 1.1 million, check-long: 2.2 million).
 demo_trace "$tmp/demo.trace" || skip_all "no demo trace"
+stream_records=2200000
+[ -n "$long" ] || stream_records=1100000
 printf '%s\n' 'format v1' 'version 3' 'clock dual' 'vm art' \
 	'generate threads=6 methods=500 records=2400000 seed=3 maxdepth=30' |
 	"$MKTRACE" - "$tmp/big.trace" || skip_all "mktrace failed"
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
-	'generate threads=4 methods=500 records=2200000 seed=5 maxdepth=30' |
+	"generate threads=4 methods=500 records=$stream_records seed=5 maxdepth=30" |
 	"$MKTRACE" - "$tmp/stream.trace" || skip_all "mktrace failed"
 
 # The commands, one a line: NAME and its arguments, FILE for the trace.
@@ -44,15 +47,15 @@ export --format dot FILE
 diff FILE FILE
 flamegraph FILE'
 
-# each TRACE SETTING [LIMIT [FIRST STEP]]: every command on TRACE with
-# the environment SETTING (a word for env), under a stack limit larger
-# than the address space when LIMIT is given, prints what it prints
-# unhindered, with the same status; with FIRST and STEP, only commands
-# FIRST, FIRST + STEP, ... of the list (from 1).
+# each TRACE SETTING [LIMIT [PICK]]: every command on TRACE with the
+# environment SETTING (a word for env), under a stack limit larger than
+# the address space when LIMIT is given, prints what it prints
+# unhindered, with the same status; with PICK, only the commands of
+# those numbers in the list (from 1).
 each() {
-	e_trace=$1 e_set=$2 e_limit=$3 e_first=${4:-1} e_step=${5:-1}
+	e_trace=$1 e_set=$2 e_limit=$3 e_pick=${4:-}
 	printf '%s\n' "$commands" |
-		awk -v f="$e_first" -v s="$e_step" 'NR >= f && (NR - f) % s == 0' \
+		awk -v pick=" $e_pick " 'pick == "  " || index(pick, " " NR " ")' \
 			>"$tmp/cmds"
 	while read -r e_cmd; do
 		# shellcheck disable=SC2086
@@ -78,8 +81,10 @@ each() {
 }
 
 # make check-long: every command on every trace under 0, 1 and 2
-# threads.  make check: each number of threads on one trace, a third of
-# the commands each, so that every command, trace and number runs once.
+# threads.  make check: each number of threads on one trace, so that
+# every command, trace and number runs once: the V1 trace's load (info)
+# and a long thread's call paths (tree), the streaming walk and sums
+# (report, folded, diff), the other commands on the demo.
 if [ -n "$long" ]; then
 	for n in 0 1 2; do
 		for t in demo big stream; do
@@ -87,9 +92,9 @@ if [ -n "$long" ]; then
 		done
 	done
 else
-	each "$tmp/big.trace" TRACETUI_TEST_THREADS=0 '' 1 3
-	each "$tmp/stream.trace" TRACETUI_TEST_THREADS=1 '' 2 3
-	each "$tmp/demo.trace" TRACETUI_TEST_THREADS=2 '' 3 3
+	each "$tmp/big.trace" TRACETUI_TEST_THREADS=0 '' '1 4'
+	each "$tmp/stream.trace" TRACETUI_TEST_THREADS=1 '' '2 5 8'
+	each "$tmp/demo.trace" TRACETUI_TEST_THREADS=2 '' '3 6 7 9'
 fi
 
 # A thread's stack as large as the address space allowed: no thread can
@@ -102,7 +107,7 @@ elif [ -n "$long" ]; then
 		each "$tmp/$t.trace" TRACETUI_TEST_THREADS= 'stack 4 GB, space 3 GB'
 	done
 else
-	each "$tmp/stream.trace" TRACETUI_TEST_THREADS= 'stack 4 GB, space 3 GB' 2 99
+	each "$tmp/stream.trace" TRACETUI_TEST_THREADS= 'stack 4 GB, space 3 GB' 2
 fi
 
 done_testing
