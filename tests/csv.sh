@@ -35,42 +35,69 @@ SPEC
 side base 1
 side new 2
 
+# check.py: for each line "FILE WANT" of its argument, a line "STATUS
+# WHY": one interpreter for every CSV.
 cat >"$tmp/check.py" <<'PY'
 import csv, re, sys
 number = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?%?$")
-rows = list(csv.reader(open(sys.argv[1], newline="")))
-if len(rows) < 2:
-    sys.exit("no rows")
-guarded = negative = 0
-for row in rows[1:]:
-    for cell in row:
-        if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
-            if not number.match(cell):
-                sys.exit("a formula cell: %r" % cell)
-            negative += cell.startswith("-")
-        guarded += cell[:2] in ("'=", "'+", "'-", "'\\")
-if not guarded:
-    sys.exit("no name with a ' before it")
-if sys.argv[2] == "negative" and not negative:
-    sys.exit("no negative number left as one")
-print("%d names guarded, %d negative numbers" % (guarded, negative))
+
+def check(path, want):
+    rows = list(csv.reader(open(path, newline="")))
+    if len(rows) < 2:
+        return "no rows"
+    guarded = negative = 0
+    for row in rows[1:]:
+        for cell in row:
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                if not number.match(cell):
+                    return "a formula cell: %r" % cell
+                negative += cell.startswith("-")
+            guarded += cell[:2] in ("'=", "'+", "'-", "'\\")
+    if not guarded:
+        return "no name with a ' before it"
+    if want == "negative" and not negative:
+        return "no negative number left as one"
+    print("0 %d names guarded, %d negative numbers" % (guarded, negative))
+    return None
+
+for line in open(sys.argv[1]):
+    path, want = line.split()
+    try:
+        why = check(path, want)
+    except Exception as e:
+        why = "%s: %s" % (type(e).__name__, e)
+    if why is not None:
+        print("1 " + why.replace("\n", " "))
 PY
 
+: >"$tmp/csvs"
+n=0
 for cmd in report tree calls "frames --frame-method ." diff runs; do
+	n=$((n + 1))
 	case $cmd in
 	diff) set -- diff -f csv "$tmp/new.trace" "$tmp/base.trace" ;;
 	runs) set -- diff -f csv "$tmp/base.trace" "$tmp/base.trace" -- \
 		"$tmp/new.trace" "$tmp/new.trace" ;;
 	*) set -- $cmd -f csv "$tmp/base.trace" ;;
 	esac
-	"$TRACETUI" "$@" >"$tmp/out.csv" 2>"$tmp/err"
-	rc=$?
+	"$TRACETUI" "$@" >"$tmp/out$n.csv" 2>"$tmp/err"
+	echo $? >"$tmp/rc$n"
 	want=any
 	[ "$cmd" = diff ] && want=negative
-	why=$(python3 "$tmp/check.py" "$tmp/out.csv" $want 2>&1)
-	st=$?
-	[ $rc -eq 0 ] && [ $st -eq 0 ]
-	ok $? "$cmd -f csv (exit $rc): $why"
-	[ $st -eq 0 ] || diag <"$tmp/out.csv"
+	echo "$tmp/out$n.csv $want" >>"$tmp/csvs"
 done
+python3 "$tmp/check.py" "$tmp/csvs" >"$tmp/checked" 2>&1 ||
+	echo "1 check.py: $(tr '\n' ' ' <"$tmp/checked")" >"$tmp/checked"
+n=0
+exec 3<"$tmp/checked"
+for cmd in report tree calls "frames --frame-method ." diff runs; do
+	n=$((n + 1))
+	read -r rc <"$tmp/rc$n"
+	st=1 why="check.py said nothing"
+	read -r st why <&3
+	[ $rc -eq 0 ] && [ "$st" = 0 ]
+	ok $? "$cmd -f csv (exit $rc): $why"
+	[ "$st" = 0 ] || diag <"$tmp/out$n.csv"
+done
+exec 3<&-
 done_testing
