@@ -17,11 +17,22 @@ RENDER=${RENDER:-$builddir/tests/render}
 demo=$builddir/data/demo.trace
 [ -f "$demo" ] || demo=$srcdir/data/demo.trace
 [ -f "$demo" ] || skip_all "no data/demo.trace"
+# The views' rows against the batch commands' hold on any trace: make
+# check writes every view of a generated fixture of a few threads
+# (render-gen), check-long of the demo's 140,000 calls.  The filters
+# and prompts below pick the demo's names.
+if [ -n "$long" ]; then
+	trace=$demo
+else
+	mkdir "$tmp/fixtures"
+	fixture_traces "$tmp/fixtures"
+	trace=$tmp/fixtures/render-gen.trace
+fi
 
 # write STEPS...: the render's screen into $tmp/screen, run in $tmp, on
 # the cpu clock (c: the viewer opens on both), report's default.
 write() {
-	(cd "$tmp" && "$RENDER" "$demo" 100x12 key:c "$@") >"$tmp/screen" 2>&1
+	(cd "$tmp" && "$RENDER" "$trace" 100x12 key:c "$@") >"$tmp/screen" 2>&1
 }
 
 # One render writes every view: the default name, then .tsv names; and
@@ -39,9 +50,9 @@ grep -q "wrote [0-9]* rows to tracetui-info.txt" "$tmp/screen"
 ok $? "the status line says how many rows went where"
 
 # The batch commands' answers, each asked once.
-"$TRACETUI" report --format tsv "$demo" >"$tmp/report.tsv"
-"$TRACETUI" folded --no-thread "$demo" | LC_ALL=C sort >"$tmp/folded"
-"$TRACETUI" info "$demo" 2>/dev/null >"$tmp/info"
+"$TRACETUI" report --format tsv "$trace" >"$tmp/report.tsv"
+"$TRACETUI" folded --no-thread "$trace" | LC_ALL=C sort >"$tmp/folded"
+"$TRACETUI" info "$trace" 2>/dev/null >"$tmp/info"
 
 # The default name, in text: a header and one line per method.
 methods=$(awk 'END { print NR - 1 }' "$tmp/report.tsv")
@@ -73,7 +84,7 @@ ok $rc "icicle.tsv: the frames' paths and exclusive times are folded's"
 awk -F'\t' 'NR > 1 && $1 == 1 { s += $2 * 1000 } END { printf "%.0f\n", s }' \
 	"$tmp/icicle.tsv" >"$tmp/got"
 # The roots add up to the scope's total, as report says it.
-total=$("$TRACETUI" report "$demo" | sed -n '1s/.*total \([0-9.]*\) ms.*/\1/p')
+total=$("$TRACETUI" report "$trace" | sed -n '1s/.*total \([0-9.]*\) ms.*/\1/p')
 [ "$(cat "$tmp/got")" = "$(echo "$total" | awk '{ printf "%.0f\n", $1 * 1000 }')" ]
 ok $? "icicle.tsv: the outermost frames add up to report's total"
 
@@ -94,7 +105,7 @@ ok $rc "bottom-up: every caller made, the reversed paths are folded's"
 # Call chart (wall clock): every call of calls', with its start and
 # duration; the exclusive times add up per method name (two methods may
 # share one) to report's.
-"$TRACETUI" calls --format tsv "$demo" | awk -F'\t' 'NR > 1 {
+"$TRACETUI" calls --format tsv "$trace" | awk -F'\t' 'NR > 1 {
 	printf "%s\t%s\t%.3f\t%.3f\t%s\n", $1, $6, $3 / 1000, $4 / 1000, $NF
 }' | LC_ALL=C sort >"$tmp/want"
 awk -F'\t' 'NR > 1 { printf "%s\t%s\t%s\t%s\t%s\n", $1, $2, $3, $4, $6 }' \
@@ -103,7 +114,7 @@ cmp -s "$tmp/want" "$tmp/got"
 rc=$?
 ok $rc "chart.tsv: thread, depth, start, duration and method of every call"
 [ $rc -eq 0 ] || diff "$tmp/want" "$tmp/got" | head -5 | diag
-"$TRACETUI" report --clock wall --format tsv "$demo" | awk -F'\t' 'NR > 1 {
+"$TRACETUI" report --clock wall --format tsv "$trace" | awk -F'\t' 'NR > 1 {
 	e[$1] += $7 } END { for (m in e) if (e[m]) printf "%s\t%d\n", m, e[m] }' |
 	LC_ALL=C sort >"$tmp/want"
 awk -F'\t' 'NR > 1 { e[$6] += $5 * 1000 }
@@ -141,13 +152,15 @@ ok $? "tracetui-info.txt: info's lines"
 # Under a filter (&) w writes the rows shown, by full names though the
 # view abbreviates them: the profile's methods whose full names match
 # (lower case: any case), the threads kept, the call tree's kept rows.
+trace=$demo
 write key:'&' type:looper key:Enter key:w key:C-u type:kept.tsv key:Enter \
 	VIEW_THREADS key:'&' type:pool key:Enter \
 	key:w key:C-u type:kept-threads.tsv key:Enter \
 	VIEW_CALLTREE key:E key:'&' type:Looper.loopOnce key:Enter \
 	key:w key:C-u type:kept-tree.tsv key:Enter
 ok $? "render writes under filters"
-awk -F'\t' 'NR > 1 && tolower($1) ~ /looper/ { print $1 }' "$tmp/report.tsv" |
+"$TRACETUI" report --format tsv "$demo" |
+	awk -F'\t' 'NR > 1 && tolower($1) ~ /looper/ { print $1 }' |
 	LC_ALL=C sort >"$tmp/want"
 awk -F'\t' 'NR > 1 { print $7 }' "$tmp/kept.tsv" | LC_ALL=C sort >"$tmp/got"
 [ "$(wc -l <"$tmp/want")" -eq 2 ] && cmp -s "$tmp/want" "$tmp/got"
