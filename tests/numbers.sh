@@ -99,6 +99,7 @@ for f in $traces; do
 		"$TRACETUI" report --clock $clock "$f" >"$tmp/report" \
 			2>/dev/null || continue
 		report_total <"$tmp/report"
+		# shellcheck disable=SC2046 # the sums, one a word
 		set -- $({
 			"$TRACETUI" tree --clock $clock --min-pct 0 --format tsv "$f"
 			echo '#'

@@ -72,6 +72,7 @@ check_range() {
 	report_total <"$tmp/out.report"
 	"$TRACETUI" tree --min-pct 0 --format tsv --range "$c_r" "$c_f" \
 		>"$tmp/out.tree" 2>/dev/null
+	# shellcheck disable=SC2046 # the sums, one a word
 	set -- $(awk -F'\t' 'FILENAME ~ /tree$/ { if (FNR > 1 && $5 == 0) t += $2
 			next }
 		{ n = split($0, w, " "); f += w[n] }
