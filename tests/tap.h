@@ -56,6 +56,30 @@ tap_long(void)
 	return s && *s && strcmp(s, "0") != 0;
 }
 
+/* Whether a real trace of $SHARED_TRACES, by its file name, is checked:
+ * all of them under the long tier, else one of each family (as
+ * is_fast_trace in tests/lib.sh). */
+static inline bool
+tap_fast_trace(const char *name)
+{
+	static const char *const fast[] = {
+	        "perflib__basic-api10.trace",
+	        "perflib__basic.trace",
+	        "perflib__mismatched.trace",
+	        "perflib__exception.trace",
+	        "Launcher__app.trace",
+	        "AppMethodOrder__studioVersion.trace",
+	        "perflib__header.trace"};
+	size_t i;
+
+	if (tap_long())
+		return true;
+	for (i = 0; i < sizeof(fast) / sizeof(*fast); i++)
+		if (strcmp(name, fast[i]) == 0)
+			return true;
+	return false;
+}
+
 static inline int
 done_testing(void)
 {

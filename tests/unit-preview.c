@@ -7,8 +7,9 @@
  * read with the sums; requests that need calls are refused with
  * the load's percentage; and when the model arrives (app_take_calls)
  * the view, sort, selection, scope, clocks and filter stay as they
- * were, and the views of calls work.  On every fixture trace and the
- * real traces in $SHARED_TRACES when present.
+ * were, and the views of calls work.  `make check` takes one fixture
+ * trace of each kind and one real trace of each family; check-long adds
+ * every fixture trace and every real trace in $SHARED_TRACES.
  */
 #include "config.h"
 
@@ -312,10 +313,39 @@ check(const char *path, const char *name, struct canvas *c, size_t *summed)
 	paths_after_calls(path, name, c);
 }
 
-/* Every NAME.trace in dir, checked; the first one summed also for the
- * refusals. */
+/* Whether the fixture trace NAME is checked: all of them under the long
+ * tier; in `make check` one of each kind: each version on both clocks,
+ * a generated and a streaming trace, unbalanced exits, unwinding,
+ * recursion, a broken file, a drawn one. */
+static bool
+fast_fixture(const char *name)
+{
+	static const char *const fast[] = {"v1-dual.trace",
+	                                   "v2-dual.trace",
+	                                   "v3-dual.trace",
+	                                   "generated-stream.trace",
+	                                   "stream-f2.trace",
+	                                   "orphan-exits.trace",
+	                                   "mismatched-exit.trace",
+	                                   "unwind.trace",
+	                                   "recursion-indirect.trace",
+	                                   "broken-truncated-record.trace",
+	                                   "render-calls.trace"};
+	size_t i;
+
+	if (tap_long())
+		return true;
+	for (i = 0; i < sizeof(fast) / sizeof(*fast); i++)
+		if (strcmp(name, fast[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Every NAME.trace in dir that `keep` keeps, checked; the first one
+ * summed also for the refusals. */
 static void
-check_dir(const char *dir, struct canvas *c, size_t *summed, bool *refused)
+check_dir(const char *dir, struct canvas *c, size_t *summed, bool *refused,
+          bool (*keep)(const char *name))
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -327,7 +357,8 @@ check_dir(const char *dir, struct canvas *c, size_t *summed, bool *refused)
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
-		if (len > 6 && !strcmp(e->d_name + len - 6, ".trace")) {
+		if (len > 6 && !strcmp(e->d_name + len - 6, ".trace") &&
+		    keep(e->d_name)) {
 			names = realloc(names, (n + 1) * sizeof(*names));
 			names[n++] = strdup(e->d_name);
 		}
@@ -453,10 +484,10 @@ main(void)
 	bool refused = false;
 
 	snprintf(dir, sizeof(dir), "%s/tests/fixture-traces", top ? top : ".");
-	check_dir(dir, c, &summed, &refused);
+	check_dir(dir, c, &summed, &refused, fast_fixture);
 	ok(summed > 0, "fixture traces read for their sums: %zu", summed);
 	if (shared && *shared) {
-		check_dir(shared, c, &real, &refused);
+		check_dir(shared, c, &real, &refused, tap_fast_trace);
 		printf("# real traces read for their sums: %zu\n", real);
 	}
 	ok(refused, "the refusals checked");
