@@ -88,7 +88,8 @@ ctl() {
 	printf '%s\n' "$1" 2>/dev/null >&3 ||
 		bail "the tmux control client is gone"
 	ctl_out='' ctl_end=''
-	while IFS= read -r ctl_l <&4; do
+	# fd 4 is the loop's input, made once, not at each read.
+	while IFS= read -r ctl_l; do
 		if [ -z "$ctl_end" ]; then
 			case $ctl_l in '%begin '*) ctl_end=${ctl_l#%begin } ;; esac
 			continue
@@ -107,7 +108,7 @@ ctl() {
 			return 1 ;;
 		esac
 		ctl_out=$ctl_out$ctl_l$nl
-	done
+	done <&4
 	bail "the tmux control client is gone (after: $1)"
 }
 
@@ -887,8 +888,8 @@ sane q
 # --- The load: a progress bar; q and resizes answered while it reads ----
 # A FIFO whose writer stays open keeps the load going for as long as the
 # test wants; a pipe has no size, so only a file shows a percentage: a
-# streaming trace of 4M records (56 MB) takes about half a second to
-# read here, many polls' worth, and half of 8M's time to write and read.
+# streaming trace of 2M records (28 MB; check-long: 4M, 56 MB), held
+# half way by a gate where a test needs the load still going.
 label="load"
 mkfifo "$tmp/slow.trace"
 sleep 30 >"$tmp/slow.trace" 3>&- 4<&- &
@@ -906,8 +907,10 @@ ok $? "$label: q during the load ends the viewer before the pipe ends"
 sane "q during the load"
 kill "$writer" 2>/dev/null
 
+big_records=2000000 big_mb=28
+[ -z "$long" ] || big_records=4000000 big_mb=56
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
-	'generate threads=4 methods=2000 records=4000000 seed=7 maxdepth=40' |
+	"generate threads=4 methods=2000 records=$big_records seed=7 maxdepth=40" |
 	"$MKTRACE" - "$tmp/big.trace"
 # TRACETUI_TEST_LOAD_GATE holds the first read, behind the progress bar,
 # half way through the file, while the terminal narrows and widens: the
@@ -929,7 +932,8 @@ bar_alone() {
 		awk -v w="$1" '/^tracetui: / && length($0) >= w / 2 &&
 			length($0) < w { found = 1 } END { exit !found }'
 }
-for width in 60 $W 70 $W; do
+# (make check: narrower and back; check-long: twice.)
+for width in 60 $W ${long:+70 $W}; do
 	resize $width $H
 	wait_for "bar_alone $width"
 	rc=$?
@@ -949,9 +953,11 @@ label="load"
 gate="$tmp/calls.gate"
 viewer_held="TRACETUI_TEST_CALLS_GATE=$gate exec $TRACETUI"
 rm -f "$gate"
-run_in_pane "$viewer_held $tmp/big.trace"
-expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%  [0-9.]+/56 MB' \
+echo $(($(wc -c <"$tmp/big.trace") / 2)) >"$tmp/load.gate"
+run_in_pane "TRACETUI_TEST_LOAD_GATE=$tmp/load.gate $viewer_held $tmp/big.trace"
+expect "^tracetui: reading .*big\\.trace \\[[=> ]+\\] +[0-9]+%  [0-9.]+/$big_mb MB" \
 	"$label: a progress bar while a large file loads"
+: >"$tmp/load.gate"
 expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
 # The first screen comes from the sums; the same thread then reads the
 # calls (about as long again), which the status line counts.  Keys that
