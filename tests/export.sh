@@ -184,12 +184,14 @@ checked() {
 }
 
 # Every fixture that loads: in both formats under check-long, in make
-# check in one, speedscope and chrome in turn from fixture to fixture.
+# check one of each kind (is_fast_fixture) in one, speedscope and chrome
+# in turn from fixture to fixture.
 turn=
 for spec in "$fixtures"/*.spec; do
 	name=${spec##*/}
 	name=${name%.spec}
 	case $name in broken-* | generated-*) continue ;; esac
+	is_fast_fixture "$name" || continue
 	[ -e "$name.trace-failed" ] && {
 		ok 1 "$name: mktrace failed"
 		continue

@@ -258,6 +258,22 @@ is_fast_trace() {
 	return 1
 }
 
+# is_fast_fixture NAME: true for every fixture (tests/fixtures/NAME.spec)
+# under `make check-long`, and in `make check` for one of each kind: each
+# version on both clocks, a streaming trace and a generated one,
+# unbalanced exits, unwinding, recursion, a clock that wraps or goes
+# back, a broken file, a drawn one.  (A case: suites call it per file.)
+is_fast_fixture() {
+	[ -n "$long" ] && return 0
+	case $1 in
+	v1-dual | v2-dual | v3-dual | v2-ns | stream-f2 | generated-stream | \
+		orphan-exits | mismatched-exit | unwind | recursion-indirect | \
+		wrap32 | time-backwards | broken-truncated-record | render-calls)
+		return 0 ;;
+	esac
+	return 1
+}
+
 # batch_py NAME SCRIPT ARGS...: queue what `python3 SCRIPT ARGS...`
 # checks (its status and output); batch_py_done runs every queued
 # script in one interpreter, in order, and reports each as one ok named
