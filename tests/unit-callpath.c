@@ -1303,6 +1303,9 @@ expand_randomly(struct callpath *p, uint64_t seed)
 int
 main(void)
 {
+	/* make check: a few seeds of each kind (both scopes, every
+	 * depth bound, the deepest stack); check-long: all of them. */
+	bool all = tap_long();
 	uint64_t seed;
 
 	test_by_hand();
@@ -1313,18 +1316,22 @@ main(void)
 	test_lazy_period("abc", 40000);
 	test_lazy_period("abcde", 40001);
 	test_recursions();
-	for (seed = 1; seed <= 40; seed++)
+	for (seed = 1; seed <= (all ? 40 : 6); seed++)
 		check_random(seed, 20 + (unsigned)(seed * 7 % 180),
 		             seed % 2 == 0);
-	for (seed = 1; seed <= 24; seed++)
+	for (seed = 1; seed <= (all ? 24 : 3); seed++)
 		check_deep(1000 + seed, 200 + (unsigned)(seed * 97 % 3000),
 		           4 + (unsigned)(seed * 5 % (MAX_STACK - 3)),
 		           seed % 3 == 0);
 	for (seed = 1; seed <= 6; seed++)
-		check_pieces(2000 + seed, 300 + (unsigned)(seed * 211 % 2000),
-		             seed == 6 ? MAX_STACK : 2 + (unsigned)seed * 3);
-	check_merged_batches(150000, 20);
-	check_merged_batches(150000, 48);
+		if (all || seed == 1 || seed == 6)
+			check_pieces(2000 + seed,
+			             300 + (unsigned)(seed * 211 % 2000),
+			             seed == 6 ? MAX_STACK
+			                       : 2 + (unsigned)seed * 3);
+	/* Two batches of 65536 threads at least; check-long: three. */
+	check_merged_batches(all ? 150000 : 70000, 20);
+	check_merged_batches(all ? 150000 : 1000, 48);
 	check_merged_batches(1000, 1);
 	return done_testing();
 }
