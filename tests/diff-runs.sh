@@ -36,13 +36,18 @@ cd "$tmp" || exit 1
 # for BAR us, on both clocks, and spends OWN (default 10) us of its own.
 mk() {
 	mk_end=$(($2 + $3 + ${4:-10}))
-	printf '%s\n' 'vm art' 'thread 1 main' \
-		'method 0x4 com.example.App main ()V App.java' \
-		'method 0x8 com.example.Foo run ()V Foo.java' \
-		'method 0xc com.example.Bar run ()V Bar.java' \
-		"call 1 0x4 0 $mk_end {" "call 1 0x8 0 $2" \
-		"call 1 0xc $2 $(($2 + $3))" '}' |
-		"$MKTRACE" - "$1.trace" || skip_all "mktrace failed"
+	# A here-document, not a pipe: no subshell for the spec.
+	"$MKTRACE" - "$1.trace" <<SPEC || skip_all "mktrace failed"
+vm art
+thread 1 main
+method 0x4 com.example.App main ()V App.java
+method 0x8 com.example.Foo run ()V Foo.java
+method 0xc com.example.Bar run ()V Bar.java
+call 1 0x4 0 $mk_end {
+call 1 0x8 0 $2
+call 1 0xc $2 $(($2 + $3))
+}
+SPEC
 }
 
 mk b1 98 48
@@ -71,8 +76,29 @@ expect_fields() {
 	ef_desc=$1
 	shift
 	ef_bad=
+	# Every field asked for, in one awk: "NAME=VALUE" lines.
+	ef_all=$(printf '%s\n' "$out" | awk -F'\t' -v row="$row" -v want="$*" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		NR > 1 && $1 == row {
+			n = split(want, w, " ")
+			for (k = 1; k <= n; k++) {
+				sub(/=.*/, "", w[k])
+				print w[k] "=" ((w[k] in c) ? $(c[w[k]]) : "")
+			}
+		}')
 	for ef in "$@"; do
-		ef_got=$(field "${ef%%=*}")
+		ef_got=
+		case "
+$ef_all" in
+		*"
+${ef%%=*}="*)
+			ef_got="
+$ef_all"
+			ef_got=${ef_got#*"
+${ef%%=*}="}
+			ef_got=${ef_got%%"
+"*} ;;
+		esac
 		[ "$ef_got" = "${ef#*=}" ] ||
 			ef_bad="$ef_bad ${ef%%=*}: got '$ef_got', want '${ef#*=}';"
 	done
@@ -400,9 +426,12 @@ expect_fields "--collapse-recursion over runs: one call each, same time" \
 	base_calls=1 new_calls=1 base_excl=101 new_excl=121
 
 # Each transform over doubled runs (A A -- B B) gives the medians the
-# two-trace form (A B) gives.
-for tf in "--drop Bar" "--merge Bar" "--focus Foo" "--group class" \
-	"--collapse-recursion" "--merge App --drop Foo"; do
+# two-trace form (A B) gives.  make check: one transform and a chain of
+# two; check-long: each transform.
+set -- "--drop Bar" "--merge App --drop Foo"
+[ -z "$long" ] || set -- "$@" "--merge Bar" "--focus Foo" "--group class" \
+	"--collapse-recursion"
+for tf; do
 	# shellcheck disable=SC2086
 	"$TRACETUI" diff --format tsv $tf b2.trace n4.trace 2>/dev/null |
 		awk -F'\t' 'NR > 1 { print $1, $3, $4, $6, $7, $10, $11 }' |
