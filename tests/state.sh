@@ -72,11 +72,21 @@ marked() {
 	esc=$(printf '\033')
 	i=0
 	while [ $i -lt 50 ]; do
-		# Reverse video as <, a reset as >, colours gone.
-		tm capture-pane -p -e -t p | sed '1,2d' | sed '$d' | sed '$d' |
-			sed '$d' | sed -e "s/${esc}\[7m/</g" \
-			-e "s/${esc}\[0*m/>/g" -e "s/${esc}\[[0-9;]*m//g" |
-			grep -q "<[^>]*$1" && return 0
+		# Reverse video as <, a reset as >, colours gone; the first
+		# two rows and the last three left out; one awk a poll.
+		tm capture-pane -p -e -t p | awk -v e="$esc" -v want="<[^>]*$1" '
+			{ row[NR] = $0 }
+			END {
+				for (i = 3; i <= NR - 3; i++) {
+					s = row[i]
+					gsub(e "\\[7m", "<", s)
+					gsub(e "\\[0*m", ">", s)
+					gsub(e "\\[[0-9;]*m", "", s)
+					if (s ~ want)
+						exit 0
+				}
+				exit 1
+			}' && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -134,9 +144,17 @@ if view "$streaming" 80x24; then
 
 	keys I
 	pane_wait '| Calls |' >/dev/null
+	# The row Down moves to, once the status names another than
+	# before (a shot of the screen before it would name the old one).
+	before=$(tm capture-pane -p -t p | grep -o 'row [0-9]* of [0-9]*' | head -1)
 	keys Down
-	sleep 0.2
-	at=$(tm capture-pane -p -t p | grep -o 'row [0-9]* of [0-9]*' | head -1)
+	i=0
+	while [ $i -lt 200 ]; do
+		at=$(tm capture-pane -p -t p | grep -o 'row [0-9]* of [0-9]*' | head -1)
+		[ -n "$at" ] && [ "$at" != "$before" ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
 	keys Enter
 	pane_wait '| Timeline |.*[0-9]\.\.[0-9]' >/dev/null
 	keys Escape
@@ -160,10 +178,12 @@ idle_last() {
 }
 
 # The threads info gives no wall time: the chart's idle ones.
+# One info run for both counts.
 idle=$("$TRACETUI" info "$regular" | awk '/^threads:/ { t = 1; getline; next }
-	t && NF >= 6 && $4 == 0 { n++ } END { print n + 0 }')
-busy_idle=$("$TRACETUI" info "$regular" | awk '/^threads:/ { t = 1; getline; next }
-	t && NF >= 6 && $4 == 0 && $3 > 0 { n++ } END { print n + 0 }')
+	t && NF >= 6 && $4 == 0 { n++; if ($3 > 0) b++ }
+	END { print n + 0, b + 0 }')
+busy_idle=${idle#* }
+idle=${idle%% *}
 # 26 busy threads and the note: 45 lines.
 if view "$regular" 100x50; then
 	# Folded, every thread and the line counting the idle ones show.
