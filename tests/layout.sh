@@ -59,12 +59,26 @@ queue_run() {
 }
 for f in "$SHARED_TRACES"/*.trace "${SHARED_SIMPLEPERF:-/nonexistent}"/*.trace \
 	"${SHARED_SIMPLEPERF:-/nonexistent}"/*.trace.gz; do
+	# make check: one shared trace of each family (is_fast_trace) and
+	# the simpleperf recording, each at one size in turn; check-long:
+	# every one at both sizes.
+	case $f in
+	"$SHARED_TRACES"/*) is_fast_trace "$f" || continue ;;
+	*.gz) [ -n "$long" ] || continue ;;
+	esac
 	# What tracetui refuses to read has no screens.
 	[ -f "$f" ] && "$TRACETUI" info "$f" >/dev/null 2>&1 || continue
-	queue_run "$f" 80x24
-	queue_run "$f" 120x30
+	if [ -n "$long" ]; then
+		queue_run "$f" 80x24
+		queue_run "$f" 120x30
+	else
+		size=80x24
+		[ $((n % 2)) -eq 0 ] || size=120x30
+		queue_run "$f" $size
+	fi
 done
-for pair in game__mytrace perflib__basic; do
+# make check: the small pair; check-long: the game's too.
+for pair in ${long:+game__mytrace} perflib__basic; do
 	b=$SHARED_TRACES/$pair.earlier-revision.trace
 	[ -f "$b" ] && "$TRACETUI" info "$SHARED_TRACES/$pair.trace" \
 		>/dev/null 2>&1 || continue
