@@ -166,14 +166,13 @@ agree() {
 		"$tmp/f.$a_n.svg" "$tmp/r.$a_n.tsv" "$tmp/r.$a_n.txt" $a_wall
 }
 
-# Every fixture in make check-long; one in three in make check.
-turn=0
+# Every fixture in make check-long; one of each kind (is_fast_fixture)
+# in make check.
 for spec in "$fixtures"/*.spec; do
 	name=${spec##*/}
 	name=${name%.spec}
 	case $name in broken-* | generated-*) continue ;; esac
-	turn=$((turn + 1))
-	[ -n "$long" ] || [ $((turn % 3)) -eq 1 ] || continue
+	is_fast_fixture "$name" || continue
 	[ -e "$name.trace-failed" ] && {
 		ok 1 "$name: mktrace failed"
 		continue
