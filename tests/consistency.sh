@@ -80,7 +80,8 @@ fi
 
 # --- --base: full names in the status ---------------------------------------
 if [ -n "$have_tmux" ] && [ -f "$basic" ] && [ -f "$earlier" ]; then
-	for size in 80x24 120x30; do
+	# make check: the narrow size; check-long: both.
+	for size in 80x24 ${long:+120x30}; do
 		if view "$basic" "$size" --base "$earlier"; then
 			keys 3 j
 			pane_wait '^android\.os\.Debug\.stopMethodTracing ()V .* base$\|^android\.os\.Debug\.stopMethodTracing ()V .* base [0-9.]* ms, new'
@@ -195,7 +196,9 @@ if [ -f "$bitmaps" ]; then
 			diff "$tmp/want" "$tmp/got" | head | diag
 	done
 	if [ -n "$have_tmux" ]; then
-		for size in 80x24 120x30; do
+		# make check: the wide size (the narrow one is --base's
+		# above); check-long: both.
+		for size in ${long:+80x24} 120x30; do
 			if view "$bitmaps" "$size"; then
 				pane_wait '| Profile |.*cpu-clock samples' >/dev/null
 				# One Total ms column, none on the wall clock.
