@@ -254,14 +254,20 @@ for line in $malformed; do
 	"$TRACETUI" diff --fail-if 'total_cpu > 1%' --fail-if "$expr" \
 		missing-base.trace missing-new.trace >"$tmp/o" 2>"$tmp/e"
 	rc=$?
-	caret=$(sed -n 3p "$tmp/e")
+	# The message's three lines, read by the shell.
+	m_1= m_2= caret=
+	{
+		IFS= read -r m_1
+		IFS= read -r m_2
+		IFS= read -r caret
+	} <"$tmp/e"
 	want_caret=$(printf '%*s^' $((col + 1)) '')
-	ok "$([ $rc -eq 2 ] && [ ! -s "$tmp/o" ] &&
-		head -1 "$tmp/e" |
-		grep -q "^tracetui: diff: --fail-if: column $col: " &&
-		[ "$(sed -n 2p "$tmp/e")" = "  $expr" ] &&
-		[ "$caret" = "$want_caret" ] && echo 0 || echo 1)" \
-		"malformed '$expr': exit 2, column $col"
+	m_ok=1
+	case $m_1 in "tracetui: diff: --fail-if: column $col: "*)
+		[ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$m_2" = "  $expr" ] &&
+			[ "$caret" = "$want_caret" ] && m_ok=0 ;;
+	esac
+	ok $m_ok "malformed '$expr': exit 2, column $col"
 	[ $rc -eq 2 ] || diag <"$tmp/e"
 done
 IFS=$old_ifs
