@@ -31,12 +31,14 @@ tm new-session -d -s p -x 120 -y 30 \
 pane_wait 'READY' || skip_all "no shell in the pane"
 
 # poll SECONDS CMD: CMD (evaluated) every 0.05 s until true, for up to
-# SECONDS of wall time.
+# SECONDS times 20 polls (at least SECONDS of wall time; counted by the
+# shell, not by a date(1) a poll).
 poll() {
-	p_end=$(($(date +%s) + $1))
+	p_i=$(($1 * 20))
 	while :; do
 		eval "$2" && return 0
-		[ "$(date +%s)" -lt "$p_end" ] || return 1
+		[ $p_i -gt 0 ] || return 1
+		p_i=$((p_i - 1))
 		sleep 0.05
 	done
 }
