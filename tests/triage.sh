@@ -322,7 +322,8 @@ grep -v '^ok' man.out | diag
 ok $? "triage of an hprof profile: refused with status 2"
 
 # Real recordings (make check: those with acceptance numbers below and
-# one simpleperf recording; check-long: every one).
+# one simpleperf recording, one finding of each kind drilled; check-long:
+# every one, every finding).
 set --
 for f in AndroidMethodTraceParser__cpu_trace Launcher__app \
 	android-methods-profiler__legacy ${long:+perflib__streaming \
@@ -338,9 +339,13 @@ if [ $# -eq 0 ]; then
 	done_testing
 	exit
 fi
-TRACETUI="$TRACETUI" python3 - "$@" >real.out 2>&1 <<'PY'
+TRACETUI="$TRACETUI" LONG="$long" python3 - "$@" >real.out 2>&1 <<'PY'
 import json, os, re, shlex, subprocess, sys
 tt = os.environ["TRACETUI"]
+# make check drills one finding of each kind (union, blocked, hot...)
+# over all the recordings, a `calls` run each; check-long every finding.
+drill_all = bool(os.environ.get("LONG"))
+drilled = set()
 def run(args):
     return subprocess.run([tt] + args, capture_output=True, text=True)
 def say(good, what):
@@ -350,6 +355,9 @@ for path in sys.argv[1:]:
     j = json.loads(run(["triage", "-f", "json", path]).stdout)
     k = "wall_us"
     for f in j["findings"]:
+        if not drill_all and f["kind"] in drilled:
+            continue
+        drilled.add(f["kind"])
         args = shlex.split(f["drill"])
         assert args[:2] == ["tracetui", "calls"]
         out = run(["calls", "-f", "tsv"] + args[2:]).stdout.splitlines()
