@@ -134,15 +134,16 @@ display() {
 	ctl "display-message -p -t t $quoted"
 }
 
-# nap: a fiftieth of a second, slept by the server (run-shell -d)
-# where it can, else by sleep(1).
-if ctl 'run-shell -d 0.02'; then
+# nap: a 25th of a second, slept by the server (run-shell -d)
+# where it can, else by sleep(1).  (A poll costs the shell a check and
+# a nap: at 0.02 s the polls were most of this suite's CPU.)
+if ctl 'run-shell -d 0.04'; then
 	nap() {
-		ctl 'run-shell -d 0.02'
+		ctl 'run-shell -d 0.04'
 	}
 else
 	nap() {
-		sleep 0.02
+		sleep 0.04
 	}
 fi
 
@@ -168,10 +169,10 @@ status_line() {
 }
 
 # wait_for CMD: poll CMD (a shell command, evaluated here, so it sees
-# globals only) every 0.02 s for up to 5 s.
+# globals only) every 0.04 s for up to 5 s.
 wait_for() {
 	i=0
-	while [ $i -lt 250 ]; do
+	while [ $i -lt 125 ]; do
 		if eval "$1"; then
 			return 0
 		fi
