@@ -174,6 +174,27 @@ excl_cpu(com.example.App.main) < -5us|--normalize|1|base 33.33% of total, new 26
 excl_cpu(com.example.App.main) < -9us|--normalize|0|
   excl_cpu ( com.example.Foo.* )>+30%  ||1|base 0.030 ms, new 0.040 ms (+33.3%)'
 old_ifs=$IFS
+# make check: the conditions of each option in one run (every one that
+# holds is printed, exit 1 when any does), each checked by its line;
+# check-long: a run per condition, its exit status too.
+if [ -z "$long" ]; then
+	for g_opt in plain --normalize; do
+		set --
+		IFS='
+'
+		for line in $conditions; do
+			IFS=$old_ifs
+			rest=${line#*|}
+			[ "${rest%%|*}" = "${g_opt#plain}" ] &&
+				set -- "$@" --fail-if "${line%%|*}"
+		done
+		IFS=$old_ifs
+		# shellcheck disable=SC2086
+		"$TRACETUI" diff ${g_opt#plain} "$@" base.trace new.trace \
+			>/dev/null 2>"$tmp/e$g_opt"
+		eval "rc_$(echo "$g_opt" | tr -d -)=\$?"
+	done
+fi
 IFS='
 '
 for line in $conditions; do
@@ -184,33 +205,53 @@ for line in $conditions; do
 	rest=${rest#*|}
 	want=${rest%%|*}
 	msg=${rest#*|}
-	# The option is one word or none.
-	# shellcheck disable=SC2086
-	"$TRACETUI" diff $opt --fail-if "$expr" base.trace new.trace \
-		>/dev/null 2>"$tmp/e"
-	rc=$?
+	if [ -n "$long" ]; then
+		# The option is one word or none.
+		# shellcheck disable=SC2086
+		"$TRACETUI" diff $opt --fail-if "$expr" base.trace new.trace \
+			>/dev/null 2>"$tmp/e"
+		rc=$?
+		e=$tmp/e
+	elif [ -n "$opt" ]; then
+		rc=$rc_normalize want_rc=1 e=$tmp/e--normalize
+	else
+		rc=$rc_plain want_rc=1 e=$tmp/eplain
+	fi
+	[ -z "$long" ] || want_rc=$want
+	# The message names the condition trimmed of blanks; both are read
+	# by the shell (this runs for every condition).
+	trimmed=$expr
+	while :; do
+		case $trimmed in
+		" "*) trimmed=${trimmed# } ;;
+		*" ") trimmed=${trimmed% } ;;
+		*) break ;;
+		esac
+	done
 	if [ "$want" -eq 1 ]; then
-		# The message names the condition trimmed of blanks; both are
-		# read by the shell (this runs for every condition).
-		trimmed=$expr
-		while :; do
-			case $trimmed in
-			" "*) trimmed=${trimmed# } ;;
-			*" ") trimmed=${trimmed% } ;;
-			*) break ;;
-			esac
-		done
 		line_ok=1
 		while IFS= read -r e_line; do
 			[ "$e_line" = "tracetui: diff: condition holds: $trimmed: $msg" ] &&
 				line_ok=0
-		done <"$tmp/e"
+		done <"$e"
+	elif [ -n "$long" ]; then
+		line_ok=$([ -s "$e" ] && echo 1 || echo 0)
 	else
-		line_ok=$([ -s "$tmp/e" ] && echo 1 || echo 0)
+		line_ok=0
+		while IFS= read -r e_line; do
+			case $e_line in
+			"tracetui: diff: condition holds: $trimmed: "*) line_ok=1 ;;
+			esac
+		done <"$e"
 	fi
-	good=$([ $rc -eq "$want" ] && [ "$line_ok" -eq 0 ] && echo 0 || echo 1)
-	ok "$good" "--fail-if '$expr'${opt:+ $opt}: exit $want"
-	[ "$good" -eq 0 ] || diag <"$tmp/e"
+	good=$([ $rc -eq "$want_rc" ] && [ "$line_ok" -eq 0 ] && echo 0 || echo 1)
+	if [ -n "$long" ]; then
+		ok "$good" "--fail-if '$expr'${opt:+ $opt}: exit $want"
+	else
+		ok "$good" "--fail-if '$expr'${opt:+ $opt}: $([ "$want" -eq 1 ] &&
+			echo holds || echo "does not hold")"
+	fi
+	[ "$good" -eq 0 ] || diag <"$e"
 done
 IFS=$old_ifs
 
