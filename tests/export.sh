@@ -327,7 +327,13 @@ if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
 		is_fast_trace "$f" || continue
 		"$TRACETUI" report "$f" >/dev/null 2>&1 || continue
-		for format in speedscope chrome; do
+		# make check: one format a trace, in turn; check-long: both.
+		formats="speedscope chrome"
+		if [ -z "$long" ]; then
+			formats=${turn:-speedscope}
+			case $formats in speedscope) turn=chrome ;; *) turn=speedscope ;; esac
+		fi
+		for format in $formats; do
 			valid $format "$f" "${f##*/}"
 		done
 	done
