@@ -424,9 +424,17 @@ for path in sys.argv[1:]:
                 cur = None
         drills = [x["drill"] for x in j["findings"]]
         same = len(cmds) == len(drills)
-        for c, d in zip(cmds, drills):
-            got = subprocess.run(["sh", "-c", "set -f; set -- " + c + "; printf '%s\\n' \"$@\""],
-                                 capture_output=True, text=True).stdout
+        # Every command pasted into one sh, each one's words then a
+        # line of its own between them: one sh a width, not one a
+        # command.
+        sep = "--- next command ---"
+        script = "set -f\n" + "".join(
+            "set -- " + c + "\nprintf '%s\\n' \"$@\" '" + sep + "'\n"
+            for c in cmds)
+        ran = subprocess.run(["sh", "-c", script], capture_output=True,
+                             text=True).stdout.split(sep + "\n")
+        same = same and len(ran) == len(cmds) + 1
+        for c, d, got in zip(cmds, drills, ran):
             want = "".join(a + "\n" for a in shlex.split(d))
             if same and (got != want or "…" in c):
                 print("drill %r ran as %r" % (c, got))
