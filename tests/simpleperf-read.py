@@ -31,6 +31,10 @@ to check what tracetui says of frames and folded stacks.
       threads, cpu-clock samples about every 250 us and off-CPU
       (sched:sched_switch) samples between them, stacks that enter and
       leave Choreographer.doFrame and other methods, idle gaps.
+  simpleperf-read.py all FILE DIR [SEED]
+      With SEED, write that recording to FILE first; then DIR/frames,
+      DIR/roots (the first type) and DIR/folded.K for each event type K
+      (an index): what frames, roots and folded print, in one process.
 """
 import gzip
 import os
@@ -276,6 +280,20 @@ def write(seed, out):
         f.write((0).to_bytes(4, "little"))
 
 
+def every(path, out, seed):
+    """The `all` command (the docstring's)."""
+    import contextlib
+    if seed is not None:
+        write(seed, path)
+    _, _, _, types = read(path)
+    jobs = [("frames", frames, DOFRAME), ("roots", roots, "0")]
+    jobs += [("folded.%d" % k, folded, str(k)) for k in range(len(types))]
+    for name, job, arg in jobs:
+        with open(os.path.join(out, name), "w") as f, \
+                contextlib.redirect_stdout(f):
+            job(path, arg)
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "frames":
         frames(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else DOFRAME)
@@ -285,5 +303,7 @@ if __name__ == "__main__":
         roots(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "0")
     elif len(sys.argv) == 4 and sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == "all":
+        every(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
     else:
         sys.exit(__doc__)

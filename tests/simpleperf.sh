@@ -15,15 +15,15 @@
 #   samples (the first, second and all event types); this and what
 #   follows of each recording on the first one only outside check-long;
 # - a gzipped recording reads like its gunzipped bytes, whatever the
-#   file is called; every 49999th cut (check-long: 97th) is read up to the
+#   file is called; every 199999th cut (check-long: 97th) is read up to the
 #   cut with a warning naming the offset, or refused with one.
 # - loaded as `report` loads it (for its sums: the events summed as they
 #   come, with no model), each event type and with Java frames only, it
 #   gives the model's profile of all threads and of each
-#   (tests/model-equal; outside check-long, the first type and all the
-#   types with Java frames only).
+#   (tests/model-equal; outside check-long, the small recording's first
+#   type and all the types with Java frames only, and no real one's).
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
-# report's words, tree's columns and rows, every 13th cut of it
+# report's words, tree's columns and rows, every 101st cut of it
 # (check-long: every cut), and its
 # sums as report loads them against its model.  In check-long, a
 # recording of 100,000 distinct callchains it writes (29 MB): report's peak memory is under
@@ -39,7 +39,7 @@
 #   without it, equal in number, each edge within a sampling period
 #   (the model places a sample up to a period from its time:
 #   read/simpleperf.c) on the shared recordings and on ones it writes
-#   (one in make check, 16 in check-long); folded's stacks of every event type are
+#   (one in make check, 16 and the real ones in check-long); folded's stacks of every event type are
 #   its samples' time in microseconds, line by line within rounding,
 #   and with --clock cpu their samples, report's; at full zoom the call
 #   chart draws a thread's outermost frame as one bar from its first
@@ -142,10 +142,20 @@ info_threads() {
 READER=${top_srcdir:-.}/tests/simpleperf-read.py
 command -v python3 >/dev/null 2>&1 || READER=
 
-# frames_as_read FILE WHAT: FILE's frames as the reader finds them, in
-# number and each edge within a period (PERIOD_US, 250 by default).
+# read_all FILE [SEED]: the reader's frames, roots and folded stacks of
+# FILE (written first from SEED when given) in $tmp/rd, one python3 run.
+read_all() {
+	rm -rf "$tmp/rd"
+	mkdir "$tmp/rd"
+	python3 "$READER" all "$1" "$tmp/rd" ${2:+"$2"} 2>"$tmp/rd/err" ||
+		diag <"$tmp/rd/err"
+}
+
+# frames_as_read FILE WHAT: FILE's frames as the reader finds them (read
+# by read_all), in number and each edge within a period (PERIOD_US, 250
+# by default).
 frames_as_read() {
-	python3 "$READER" frames "$1" >"$tmp/fr-read" 2>&1
+	cp "$tmp/rd/frames" "$tmp/fr-read" 2>/dev/null || : >"$tmp/fr-read"
 	"$TRACETUI" frames -f tsv "$1" 2>&1 |
 		awk -F'	' -v OFS='	' 'NR > 1 { print $2, $3, $4 }' >"$tmp/fr-got"
 	paste "$tmp/fr-read" "$tmp/fr-got" | awk -F'	' -v tol=$((${PERIOD_US:-250} + 2)) '
@@ -161,11 +171,12 @@ frames_as_read() {
 	diff "$tmp/fr-read" "$tmp/fr-got" | head -5 | diag
 }
 
-# folded_as_read FILE TYPE WHAT: folded's stacks of event type TYPE as
-# the reader sums them (within a microsecond of flooring per run of
-# samples: 1 us and 0.2%), and with -c cpu report's samples.
+# folded_as_read FILE TYPE WHAT: folded's stacks of event type TYPE (an
+# index) as the reader sums them (read by read_all; within a microsecond
+# of flooring per run of samples: 1 us and 0.2%), and with -c cpu
+# report's samples.
 folded_as_read() {
-	python3 "$READER" folded "$1" "$2" >"$tmp/fo-read" 2>&1
+	cp "$tmp/rd/folded.$2" "$tmp/fo-read" 2>/dev/null || : >"$tmp/fo-read"
 	"$TRACETUI" folded --sample-type "$2" "$1" >"$tmp/fo-got" 2>&1
 	bad=$(awk '
 		function abs(x) { return x < 0 ? -x : x }
@@ -230,7 +241,7 @@ for l in open(roots):
 sys.exit(1 if bad or not checked else 0)
 PY
 chart_as_read() {
-	python3 "$READER" roots "$1" >"$tmp/roots" 2>&1
+	cp "$tmp/rd/roots" "$tmp/roots" 2>/dev/null || : >"$tmp/roots"
 	"$TRACETUI" info "$1" 2>/dev/null | info_threads 0 >"$tmp/names"
 	"$RENDER" "$1" 120x30 key:2 key:O >"$tmp/chart" 2>&1
 	python3 "$tmp/chart-check.py" "$tmp/chart" "$tmp/roots" "$tmp/names" \
@@ -245,13 +256,15 @@ if [ -n "$READER" ]; then
 	seeds=1
 	[ -z "$long" ] || seeds="1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"
 	for seed in $seeds; do
-		python3 "$READER" write $seed "$tmp/written.trace"
+		read_all "$tmp/written.trace" $seed
 		frames_as_read "$tmp/written.trace" "a recording of seed $seed"
 		[ -z "$RENDER" ] ||
 			chart_as_read "$tmp/written.trace" "a recording of seed $seed"
-		for k in cpu-clock sched:sched_switch; do
+		for k in 0 1; do
+			n=cpu-clock
+			[ $k = 0 ] || n=sched:sched_switch
 			folded_as_read "$tmp/written.trace" $k \
-				"a recording of seed $seed, $k"
+				"a recording of seed $seed, $n"
 		done
 	done
 fi
@@ -300,11 +313,11 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 # Every cut of the small recording in make check-long; in make check,
 # every 41st through the fuzz target's checks in one process, and every
 # 13th through report.
-small_stride=13 replay_stride=41
+small_stride=101 replay_stride=41
 [ -z "$long" ] || small_stride=1 replay_stride=1
 replay_cuts 1 $replay_stride "$small" "every ${replay_stride}th cut of the small recording"
 cuts "$small" $small_stride "every ${small_stride}th cut of the small recording is read or refused"
-as_report "$small" "the small recording"
+as_report "$small" "the small recording" some
 # Memory bounds: the 1,024 types in make check, all three in check-long.
 if [ -n "$long" ] && /usr/bin/time -f %M true >/dev/null 2>&1 &&
 	! asan_built "$TRACETUI"; then
@@ -557,8 +570,9 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 		fi
 	done
 	ok "$bad" "$base: the wall clock holds the samples' time, nothing outside any method; tree's samples are report's"
-	as_report "$f" "$base" some
-	if [ -n "$READER" ]; then
+	[ -z "$long" ] || as_report "$f" "$base" some
+	if [ -n "$READER" ] && [ -n "$long" ]; then
+		read_all "$f"
 		frames_as_read "$f" "$base"
 		[ -z "$RENDER" ] || chart_as_read "$f" "$base"
 		for k in 0 1; do
@@ -649,7 +663,7 @@ if [ -f "$f" ]; then
 	"$TRACETUI" report -f tsv "$tmp/plain.bin" >"$tmp/plain" 2>/dev/null
 	ok "$([ -s "$tmp/gz" ] && cmp -s "$tmp/gz" "$tmp/plain" &&
 		echo 0 || echo 1)" "gunzipped, under any name, it reads the same"
-	stride=49999
+	stride=199999
 	[ -z "$long" ] || stride=97
 	cuts "$tmp/plain.bin" $stride "every ${stride}th cut of a real recording is read or refused"
 fi
