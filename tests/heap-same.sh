@@ -12,6 +12,7 @@
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
 [ -x "$TRACETUI" ] || skip_all "no $TRACETUI"
+case $TRACETUI in /*) ;; *) TRACETUI=$PWD/$TRACETUI ;; esac # run in $tmp
 command -v python3 >/dev/null 2>&1 || skip_all "no python3"
 command -v sha256sum >/dev/null 2>&1 || skip_all "no sha256sum"
 gen="$srcdir/tests/heap-gen.py"
@@ -27,10 +28,30 @@ python3 "$gen" --leaks --id-size 4 --seed 25 --objects 800 \
 	"$tmp/leaks.hprof"
 gzip -c "$tmp/art8.hprof" >"$tmp/art8gz.hprof"
 
-# outputs SHAPE: one line per command, "SHAPE COMMAND SHA256".
+commands="info report-all report-app tree folded paths leaks duplicates"
+# outputs DIR SHAPE...: each command's output (and errors) on each
+# SHAPE into DIR/SHAPE.COMMAND, run in $tmp so that the dump is named
+# without $tmp's path; then one line per output, "SHAPE COMMAND
+# SHA256", from one sha256sum.
 outputs() {
-	f="$tmp/$1.hprof"
-	for c in info report-all report-app tree folded paths leaks duplicates; do
+	o_dir=$1
+	shift
+	mkdir -p "$o_dir"
+	o_files=
+	for o_shape; do
+		outputs_of "$o_dir" "$o_shape"
+		for c in $commands; do
+			o_files="$o_files $o_shape.$c"
+		done
+	done
+	(cd "$o_dir" && sha256sum $o_files) |
+		awk '{ split($2, p, "."); print p[1], p[2], $1 }'
+}
+# outputs_of DIR SHAPE: the commands' outputs on SHAPE into DIR.
+outputs_of() (
+	cd "$tmp" || exit
+	f="$2.hprof"
+	for c in $commands; do
 		case $c in
 		info) "$TRACETUI" info "$f" ;;
 		report-all) "$TRACETUI" report --format tsv --heap all "$f" ;;
@@ -41,11 +62,9 @@ outputs() {
 		leaks) "$TRACETUI" leaks "$f" ;;
 		duplicates) "$TRACETUI" report --duplicates --format tsv \
 			--heap all "$f" ;;
-		esac 2>&1 | sed "s|$tmp/||g" | sha256sum >"$tmp/sum"
-		read -r sum rest <"$tmp/sum"
-		echo "$1 $c $sum"
+		esac >"$1/$2.$c" 2>&1
 	done
-}
+)
 
 shapes="jvm8 jvm4 art4 art8 leaks art8gz"
 # The real dumps of $SHARED_HEAPDUMPS too, where present (make check:
@@ -59,9 +78,7 @@ for real in $reals; do
 	ln -s "$heaps/$real.hprof" "$tmp/$real.hprof"
 	shapes="$shapes $real"
 done
-for shape in $shapes; do
-	outputs $shape
-done >"$tmp/sums"
+outputs "$tmp/o" $shapes >"$tmp/sums"
 
 if [ -n "${REGENERATE:-}" ]; then
 	cp "$tmp/sums" "$sums"
@@ -81,9 +98,7 @@ done <"$tmp/same"
 (
 	TRACETUI_TEST_HEAP_REFS=10
 	export TRACETUI_TEST_HEAP_REFS
-	for shape in jvm4 art8 leaks; do
-		outputs $shape
-	done
+	outputs "$tmp/fallback.o" jvm4 art8 leaks
 ) >"$tmp/fallback"
 grep -E '^(jvm4|art8|leaks) ' "$tmp/sums" >"$tmp/arrays"
 cmp -s "$tmp/fallback" "$tmp/arrays"
@@ -94,9 +109,7 @@ diff "$tmp/arrays" "$tmp/fallback" | head -5 | diag
 (
 	TRACETUI_TEST_HEAP_WIDE_OFFSETS=1
 	export TRACETUI_TEST_HEAP_WIDE_OFFSETS
-	for shape in jvm8 art4; do
-		outputs $shape
-	done
+	outputs "$tmp/wide.o" jvm8 art4
 ) >"$tmp/wide"
 grep -E '^(jvm8|art4) ' "$tmp/sums" >"$tmp/narrow"
 cmp -s "$tmp/wide" "$tmp/narrow"
