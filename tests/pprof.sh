@@ -82,9 +82,14 @@ ok "$(printf '%s\n' "$out" | grep -q 'Incl size' &&
 	! printf '%s\n' "$out" | grep -q 'Calls' && echo 0 || echo 1)" \
 	"report: sizes in the text table, no calls (runs of samples)"
 # An unknown sample type is the command line's fault: a usage error
-# (status 2) from every command that reads the profile, the viewer too.
-for cmd in report tree calls info dump folded flamegraph "export -f dot" \
-	"diff" "diff --"; do
+# (status 2) from every command that reads the profile, the viewer too
+# (make check: report, diff with runs and the viewer; check-long: every
+# command).
+cmds='report "diff --"'
+[ -z "$long" ] ||
+	cmds='report tree calls info dump folded flamegraph "export -f dot" "diff" "diff --"'
+eval "set -- $cmds"
+for cmd; do
 	case $cmd in
 	diff) set -- diff --sample-type nosuch "$old" "$old" ;;
 	"diff --") set -- diff --sample-type nosuch "$old" -- "$old" ;;
@@ -180,9 +185,10 @@ if ! [ -d "$P/expected" ]; then
 	exit
 fi
 
-# Every type of every profile against pprof's numbers; its folded stacks
-# and tree, and the type by index, of every type in make check-long, of
-# each profile's first in make check.
+# Every type of every profile against pprof's numbers (make check: each
+# profile's first); its folded stacks and tree, and the type by index,
+# of every type in make check-long, of each profile's first in make
+# check.
 for f in "$P"/*; do
 	[ -f "$f" ] || continue
 	base=${f##*/}
@@ -191,6 +197,7 @@ for f in "$P"/*; do
 		[ -f "$e" ] || continue
 		type=${e#"$P/expected/$base."}
 		type=${type%.tsv}
+		[ -n "$long" ] || [ -z "$types" ] || continue
 		types="$types $type"
 		tail -n +2 "$e" | sort >"$tmp/expect"
 		total=$(sed -n 's/^# total\t//p' "$e")
