@@ -140,10 +140,10 @@ expect_error 2 "does not apply" "info does not take --mapping: exit 2" \
 	"$TRACETUI" info --mapping "$map" "$trace"
 
 # Every prefix of the mapping parses or is refused, never crashes (make
-# check: every 7th of them).
+# check: every 21st of them).
 size=$(wc -c <"$map")
 stride=5
-[ -n "$long" ] || stride=35
+[ -n "$long" ] || stride=105
 bad=
 n=0
 while [ "$n" -lt "$size" ]; do
@@ -195,20 +195,23 @@ fi
 # probes.  The timeout is a hang's, not a benchmark: a second or so is
 # expected.  Each overload has its own name, so the result checks that
 # the signature picks the right one; a signature the mapping lacks gets
-# the first eight real names.
-awk 'BEGIN {
+# the first eight real names.  (make check: 50,000 overloads and 5,000
+# of them, the same checks; check-long: the sizes above.)
+overloads=50000 methods=5000
+[ -z "$long" ] || overloads=200000 methods=20000
+awk -v n=$overloads 'BEGIN {
 	print "com.example.Orig -> a:"
-	for (i = 0; i < 200000; i++)
+	for (i = 0; i < n; i++)
 		printf "    void m%d(com.T%d) -> a\n", i, i
 }' >"$tmp/many.mapping"
-awk 'BEGIN {
+awk -v n=$overloads -v m=$methods 'BEGIN {
 	print "format v1"; print "version 3"; print "clock dual"
 	print "thread 1 main"
-	for (i = 0; i < 20000; i++)
+	for (i = 0; i < m; i++)
 		printf "method 0x%x a a (Lcom/T%d;)V A.java\n", 4 * (i + 1),
-			199999 - 10 * i
-	printf "method 0x%x a a (Lcom/Nowhere;)V A.java\n", 4 * 20001
-	for (i = 0; i <= 20000; i++)
+			n - 1 - 10 * i
+	printf "method 0x%x a a (Lcom/Nowhere;)V A.java\n", 4 * (m + 1)
+	for (i = 0; i <= m; i++)
 		printf "call 1 0x%x %d %d %d %d\n", 4 * (i + 1), 10 * i,
 			10 * i, 10 * i + 5, 10 * i + 5
 }' >"$tmp/many.spec"
@@ -216,22 +219,22 @@ if "$MKTRACE" "$tmp/many.spec" "$tmp/many.trace"; then
 	timeout 120 "$TRACETUI" report -f tsv --mapping "$tmp/many.mapping" \
 		"$tmp/many.trace" >"$tmp/many.tsv" 2>"$tmp/many.err"
 	rc=$?
-	ok $rc "200,000 overloads, 20,000 methods: report ends (exit $rc)"
-	awk -F'\t' 'NR > 1 && $1 ~ /^com\.example\.Orig\.m[0-9]+ \(/ {
+	ok $rc "$overloads overloads, $methods methods: report ends (exit $rc)"
+	awk -F'\t' -v m=$methods 'NR > 1 && $1 ~ /^com\.example\.Orig\.m[0-9]+ \(/ {
 		split($1, a, /[m (;]/); n = a[4] + 0
 		if ($1 != sprintf("com.example.Orig.m%d (Lcom/example/T%d;)V", n, n) &&
 		    $1 != sprintf("com.example.Orig.m%d (Lcom/T%d;)V", n, n))
 			bad = bad " " $1
 		count++
-	} END { if (bad) print bad; exit !(count == 20000 && bad == "") }' \
+	} END { if (bad) print bad; exit !(count == m && bad == "") }' \
 		"$tmp/many.tsv" >"$tmp/many.bad"
-	ok $? "each of the 20,000 gets the overload of its signature"
+	ok $? "each of the $methods gets the overload of its signature"
 	head -c 300 "$tmp/many.bad" | diag
 	grep -q '^com\.example\.Orig\.m0|m1|m2|m3|m4|m5|m6|m7|\.\.\. ' \
 		"$tmp/many.tsv"
 	ok $? "a signature the mapping lacks: the first eight names, then ..."
 else
-	ok 1 "mktrace wrote the trace of 20,000 overloads"
+	ok 1 "mktrace wrote the trace of $methods overloads"
 fi
 
 done_testing
