@@ -4,7 +4,11 @@
 # header layout, exits by action 3, unknown methods and threads), kept as
 # digests in tests/generated/dmtracedump.digest.  None has orphan or
 # mismatched exits, 32-bit wraps or backward steps, so per PRODUCT.md 2
-# tracetui's per-method numbers must equal dmtracedump's.
+# tracetui's per-method numbers must equal dmtracedump's.  make check
+# takes six specs that between them hold every value of every dimension
+# (version, clock, vm, format, id style, data offset, record size, and
+# action 3 exits, unknown methods or threads or none); check-long takes
+# every spec.  Every spec must have a digest, in both.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -18,6 +22,13 @@ grep -v '^#' "$dir/dmtracedump.digest" >"$tmp/digest"
 split_specs=" $(grep -l '^format split' "$dir"/*.spec | tr '\n' ' ')"
 mkdir "$tmp/norm" "$tmp/raw"
 while read -r spec rows sum; do
+	case $long:$spec in
+	yes:* | *:v3-wall-dalvik-unknown.spec | *:v2-dual-art-action3.spec | \
+		*:v1-thread-cpu-art-unknownthread.spec | \
+		*:v3-wall-dalvik-plain.spec | *:v3-wall-art-plain.spec | \
+		*:v2-thread-cpu-art-unknown.spec) ;;
+	*) continue ;;
+	esac
 	trace=$tmp/${spec%.spec}.trace
 	if ! "$MKTRACE" "$dir/$spec" "$trace" 2>"$tmp/err"; then
 		ok 1 "$spec: written"
