@@ -55,13 +55,16 @@ sizes() {
 }
 
 # start W H DUMP [OPTION]: the viewer on DUMP in a fresh session v of
-# W x H; its exit status shows as EXIT:N when it ends.
+# W x H; its exit status shows as EXIT:N when it ends.  The server stays
+# when its last session is killed (exit-empty off): a new session asked
+# of a server on its way out was lost, and the screen never came.
 start() {
 	tm kill-session -t v >/dev/null 2>&1
 	tm new-session -d -s v -x "$1" -y "$2" \
 		"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen $hold \
 '$TRACETUI' ${4:-} '$3'; echo EXIT:\$?; sleep 600" \; \
-		set-option -g status off >/dev/null 2>&1
+		set-option -g status off \; set-option -s exit-empty off \
+		>/dev/null 2>&1
 }
 keys() {
 	tm send-keys -t v "$@"
