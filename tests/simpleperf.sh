@@ -12,8 +12,9 @@
 # - on the wall clock, tree's thread roots and folded's stacks add up
 #   to report's self_us (tree's roots' samples to its self samples),
 #   with no "(outside any method)" row for the time between a thread's
-#   samples (the first, second and all event types); this and what
-#   follows of each recording on the first one only outside check-long;
+#   samples (the first and all event types; check-long: the second
+#   too); this and what follows of each recording on the first one only
+#   outside check-long;
 # - a gzipped recording reads like its gunzipped bytes, whatever the
 #   file is called; every 199999th cut (check-long: 97th) is read up to the
 #   cut with a warning naming the offset, or refused with one.
@@ -48,7 +49,7 @@
 # Trace of TracePackets, plain or gzipped) and a raw perf.data
 # (PERFILE2) are refused with status 3 and a message naming them and
 # what opens them; every pprof profile of $SHARED_PPROF still reads as
-# pprof.
+# pprof (make check: the first; pprof.sh reads them all).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -497,6 +498,8 @@ if [ -n "$P" ] && [ -d "$P" ]; then
 	for f in "$P"/*; do
 		[ -f "$f" ] || continue
 		case $f in *.md) continue ;; esac
+		# make check: the first (pprof.sh reads every one)
+		[ -n "$long" ] || [ $n -eq 0 ] || continue
 		n=$((n + 1))
 		"$TRACETUI" info "$f" 2>/dev/null | grep -q '^format: *pprof' ||
 			{ bad=$((bad + 1)); echo "${f##*/}: not pprof" | diag; }
@@ -549,8 +552,8 @@ for f in "$S"/*.trace "$S"/*.trace.gz; do
 	# between a thread's samples, and tree's thread roots and folded's
 	# stacks add up to report's self_us (every type, and all together).
 	bad=0
-	for k in 0 1 all; do
-		# a second type where the recording has one
+	for k in 0 ${long:+1} all; do
+		# a second type where the recording has one (check-long)
 		[ $k != 1 ] || "$TRACETUI" report --sample-type 1 "$f" \
 			>/dev/null 2>&1 || continue
 		"$TRACETUI" tree -c wall -f tsv --min-pct 0 --sample-type $k "$f" \
