@@ -61,14 +61,17 @@ pane_wait() {
 
 # view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of
 # that size, once its calls are read (the status line's "loading"
-# gone); false after 30 s.  Needs $TRACETUI.
+# gone); false after 30 s.  Needs $TRACETUI.  The server outlives its
+# last session (exit-empty off): a session asked for while a server
+# whose last one was killed is going down would be lost with it.  The
+# suite's EXIT trap kills the server.
 view() {
 	v_file=$1 v_size=$2
 	shift 2
 	tm kill-session -t p >/dev/null 2>&1
 	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
-		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \
-		>/dev/null 2>&1 || return 1
+		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \; \
+		set-option -s exit-empty off >/dev/null 2>&1 || return 1
 	# Up to 30 s in all: a sanitizer build on a busy machine is slow.
 	# One capture a poll, matched by the shell.
 	v_i=0
