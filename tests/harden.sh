@@ -341,14 +341,14 @@ SCRIPT
 				"$pre sh $tmp/$1.sh; sleep 30"
 		fi
 		i=0
-		while [ $i -lt 50 ] && [ ! -s "$tmp/$1.pid" ]; do
+		while [ $i -lt 200 ] && [ ! -s "$tmp/$1.pid" ]; do
 			sleep 0.1
 			i=$((i + 1))
 		done
 		# The trace loads and the terminal opens: the screen is drawn
 		# (after the signal handlers are in place).
 		i=0
-		while [ $i -lt 100 ] && ! tm capture-pane -p -t "h:$1" \
+		while [ $i -lt 200 ] && ! tm capture-pane -p -t "h:$1" \
 			2>/dev/null | grep -q '[^ ]'; do
 			sleep 0.1
 			i=$((i + 1))
@@ -356,10 +356,10 @@ SCRIPT
 		pid=$(pgrep -P "$(cat "$tmp/$1.pid" 2>/dev/null)" 2>/dev/null |
 			head -1)
 	}
-	# status NAME: the status the viewer in NAME ended with, waiting 10 s.
+	# status NAME: the status the viewer in NAME ended with, waiting up to 20 s.
 	status() {
 		i=0
-		while [ $i -lt 100 ] && [ ! -s "$tmp/$1.rc" ]; do
+		while [ $i -lt 200 ] && [ ! -s "$tmp/$1.rc" ]; do
 			sleep 0.1
 			i=$((i + 1))
 		done

@@ -165,22 +165,22 @@ if command -v tmux >/dev/null 2>&1; then
 		"env TERM=screen '$TRACETUI' --mapping '$map' '$trace'" \
 		>/dev/null 2>&1; then
 		i=0
-		while [ $i -lt 50 ] && ! tm capture-pane -p -t t 2>/dev/null |
+		while [ $i -lt 200 ] && ! tm capture-pane -p -t t 2>/dev/null |
 			grep -q 'com\.example\.app\.MainActivity\.onCreate'; do
 			sleep 0.1
 			i=$((i + 1))
 		done
-		ok "$([ $i -lt 50 ] && echo 0 || echo 1)" \
+		ok "$([ $i -lt 200 ] && echo 0 || echo 1)" \
 			"the viewer shows the original names"
 		# Let it exit before the server goes: a hangup in the middle
 		# of its exit (a sanitizer's leak check) can leave it stuck.
 		tm send-keys -t t q >/dev/null 2>&1
 		i=0
-		while [ $i -lt 50 ] && tm has-session -t t 2>/dev/null; do
+		while [ $i -lt 200 ] && tm has-session -t t 2>/dev/null; do
 			sleep 0.1
 			i=$((i + 1))
 		done
-		ok "$([ $i -lt 50 ] && echo 0 || echo 1)" "q quits the viewer"
+		ok "$([ $i -lt 200 ] && echo 0 || echo 1)" "q quits the viewer"
 	else
 		ok 0 "the viewer shows the original names # SKIP no tmux server"
 	fi

@@ -71,7 +71,7 @@ fi
 marked() {
 	esc=$(printf '\033')
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 200 ]; do
 		# Reverse video as <, a reset as >, colours gone; the first
 		# two rows and the last three left out; one awk a poll.
 		tm capture-pane -p -e -t p | awk -v e="$esc" -v want="<[^>]*$1" '

@@ -169,10 +169,11 @@ status_line() {
 }
 
 # wait_for CMD: poll CMD (a shell command, evaluated here, so it sees
-# globals only) every 0.04 s for up to 5 s.
+# globals only) every 0.04 s for up to 20 s (a bound for a slow build,
+# not a timing).
 wait_for() {
 	i=0
-	while [ $i -lt 125 ]; do
+	while [ $i -lt 500 ]; do
 		if eval "$1"; then
 			return 0
 		fi
