@@ -249,6 +249,7 @@ long=
 # exits, an exception's unwinding, a small app's recording, streaming
 # (sampled), a refused file.  The oracles of other tools stay in
 # corpus.sh.  (A case, not a subshell: suites call it per file.)
+# tests/tap.h's tap_fast_trace keeps the same list for the C tests.
 is_fast_trace() {
 	[ -n "$long" ] && return 0
 	case ${1##*/} in
