@@ -580,12 +580,15 @@ check_whole(const struct calltree *tree, const struct scope *scope)
 
 /* Each thread's tree built in pieces (cut inside calls) and merged is
  * its one-pass tree, byte for byte.  Each piece climbs its first call's
- * callers again, so a deep model is cut into at most about 64 pieces:
- * pieces of one call would cost calls times depth. */
+ * callers again, so a model is cut into at most about 64 pieces (pieces
+ * of one call would cost calls times depth), and one of more than 16384
+ * calls, which may be one stack as deep (a pprof sample's inline frames
+ * make 65,000 from 3 KB), into about 4. */
 static void
 check_pieces(const struct calltree *tree)
 {
-	size_t calls = calltree_call_count(tree), scale = calls / 64 + 1;
+	size_t calls = calltree_call_count(tree);
+	size_t scale = calls / (calls > 16384 ? 4 : 64) + 1;
 	const size_t parts[] = {scale, 3 * scale};
 	struct callpath *got = calloc(tree->nthreads + 1, sizeof(*got));
 	size_t i, t;
