@@ -1000,7 +1000,9 @@ expect '\| Profile \|' "$label: u u: back to the profile"
 wait_for 'row_has 2 " XWall%v "'
 ok $? "$label: the sort made meanwhile stays"
 wait_for 'status_line; [ "${sl%%  *}" = "$sel" ]'
-ok $? "$label: the selection made meanwhile stays ($sel)"
+r=$?
+ok $r "$label: the selection made meanwhile stays ($sel)"
+[ $r -eq 0 ] || echo "the status line: $sl" | diag
 keys f u
 wait_for 'status_line; [ "${sl%%  *}" = "$sel" ]'
 ok $? "$label: f then u: the selection still stays"
