@@ -172,6 +172,19 @@ demo_trace() {
 	fi
 }
 
+# tiered_trace DEMO: in $trace, a trace for checks that hold on any
+# trace: DEMO (the demo's 140,000 calls) under `make check-long`, else
+# the generated fixture render-gen of a few threads (in $tmp/fixtures).
+tiered_trace() {
+	if [ -n "$long" ]; then
+		trace=$1
+	else
+		mkdir -p "$tmp/fixtures"
+		fixture_traces "$tmp/fixtures"
+		trace=$tmp/fixtures/render-gen.trace
+	fi
+}
+
 # fixture_traces DIR: for each tests/fixtures/NAME.spec, DIR/NAME.trace
 # and its side files as mktrace writes them, and DIR/NAME.trace-failed
 # holding mktrace's stderr where it refused the spec.  They are links to

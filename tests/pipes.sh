@@ -15,13 +15,7 @@ demo=$builddir/data/demo.trace
 # make check writes a generated fixture's (render-gen), check-long the
 # demo's.  The pipes into head -c1 below need more than a pipe holds:
 # the demo's in both.
-if [ -n "$long" ]; then
-	trace=$demo
-else
-	mkdir "$tmp/fixtures"
-	fixture_traces "$tmp/fixtures"
-	trace=$tmp/fixtures/render-gen.trace
-fi
+tiered_trace "$demo"
 
 # Every command and format, one a line (the trace is appended; T is the
 # trace too).

@@ -56,6 +56,21 @@ tap_long(void)
 	return s && *s && strcmp(s, "0") != 0;
 }
 
+/* Whether a case named name is checked: every one under the long tier,
+ * else those of the n names of kept (one of each kind). */
+static inline bool
+tap_kept(const char *name, const char *const *kept, size_t n)
+{
+	size_t i;
+
+	if (tap_long())
+		return true;
+	for (i = 0; i < n; i++)
+		if (strcmp(name, kept[i]) == 0)
+			return true;
+	return false;
+}
+
 /* Whether a real trace of $SHARED_TRACES, by its file name, is checked:
  * all of them under the long tier, else one of each family (as
  * is_fast_trace in tests/lib.sh). */
@@ -70,14 +85,8 @@ tap_fast_trace(const char *name)
 	        "Launcher__app.trace",
 	        "AppMethodOrder__studioVersion.trace",
 	        "perflib__header.trace"};
-	size_t i;
 
-	if (tap_long())
-		return true;
-	for (i = 0; i < sizeof(fast) / sizeof(*fast); i++)
-		if (strcmp(name, fast[i]) == 0)
-			return true;
-	return false;
+	return tap_kept(name, fast, sizeof(fast) / sizeof(*fast));
 }
 
 static inline int

@@ -331,14 +331,8 @@ fast_fixture(const char *name)
 	                                   "recursion-indirect.trace",
 	                                   "broken-truncated-record.trace",
 	                                   "render-calls.trace"};
-	size_t i;
 
-	if (tap_long())
-		return true;
-	for (i = 0; i < sizeof(fast) / sizeof(*fast); i++)
-		if (strcmp(name, fast[i]) == 0)
-			return true;
-	return false;
+	return tap_kept(name, fast, sizeof(fast) / sizeof(*fast));
 }
 
 /* Every NAME.trace in dir that `keep` keeps, checked; the first one

@@ -21,13 +21,7 @@ demo=$builddir/data/demo.trace
 # check writes every view of a generated fixture of a few threads
 # (render-gen), check-long of the demo's 140,000 calls.  The filters
 # and prompts below pick the demo's names.
-if [ -n "$long" ]; then
-	trace=$demo
-else
-	mkdir "$tmp/fixtures"
-	fixture_traces "$tmp/fixtures"
-	trace=$tmp/fixtures/render-gen.trace
-fi
+tiered_trace "$demo"
 
 # write STEPS...: the render's screen into $tmp/screen, run in $tmp, on
 # the cpu clock (c: the viewer opens on both), report's default.
