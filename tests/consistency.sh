@@ -43,7 +43,7 @@ export LC_ALL
 unset TMUX
 sock=tracetui-consistency-$$
 tmp=$(mktemp -d)
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'view_end; tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 have_tmux=
 command -v tmux >/dev/null 2>&1 && have_tmux=1
 
@@ -223,5 +223,4 @@ else
 	for i in 1 2 3 4 5 6; do ok 0 "# SKIP no $bitmaps"; done
 fi
 
-tm kill-server >/dev/null 2>&1
 done_testing

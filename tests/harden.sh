@@ -342,7 +342,7 @@ SCRIPT
 		fi
 		i=0
 		while [ $i -lt 200 ] && [ ! -s "$tmp/$1.pid" ]; do
-			sleep 0.1
+			poll_nap $i
 			i=$((i + 1))
 		done
 		# The trace loads and the terminal opens: the screen is drawn
@@ -350,7 +350,7 @@ SCRIPT
 		i=0
 		while [ $i -lt 200 ] && ! tm capture-pane -p -t "h:$1" \
 			2>/dev/null | grep -q '[^ ]'; do
-			sleep 0.1
+			poll_nap $i
 			i=$((i + 1))
 		done
 		pid=$(pgrep -P "$(cat "$tmp/$1.pid" 2>/dev/null)" 2>/dev/null |
@@ -360,7 +360,7 @@ SCRIPT
 	status() {
 		i=0
 		while [ $i -lt 200 ] && [ ! -s "$tmp/$1.rc" ]; do
-			sleep 0.1
+			poll_nap $i
 			i=$((i + 1))
 		done
 		cat "$tmp/$1.rc" 2>/dev/null || echo none
@@ -429,7 +429,7 @@ SCRIPT
 		while [ $i -lt 100 ] && [ ! -s "$tmp/bus.stty" ]; do
 			tb capture-pane -p -t b 2>/dev/null |
 				grep -q ' | Profile | ' && return 1
-			sleep 0.1
+			poll_nap $i
 			i=$((i + 1))
 		done
 		! tb capture-pane -p -J -t b 2>/dev/null |

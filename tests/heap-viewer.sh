@@ -81,7 +81,7 @@ wait_for() {
 	while [ $wf_i -lt 600 ]; do
 		tm capture-pane -p -t v 2>/dev/null | grep -q -- "$1" &&
 			return 0
-		sleep 0.1
+		poll_nap $wf_i
 		wf_i=$((wf_i + 1))
 	done
 	tm capture-pane -p -t v 2>/dev/null | diag

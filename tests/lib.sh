@@ -43,6 +43,19 @@ tm() {
 	tmux -L "$sock" -f /dev/null "$@"
 }
 
+# poll_nap N: the nap after a poll's Nth miss (from 0): a hundredth of
+# a second for the first three, three for the next three, then a tenth:
+# a screen drawn at once is seen at once, a slow one costs few polls.
+poll_nap() {
+	if [ "$1" -lt 3 ]; then
+		sleep 0.01
+	elif [ "$1" -lt 6 ]; then
+		sleep 0.03
+	else
+		sleep 0.1
+	fi
+}
+
 # pane_wait TEXT [PANE]: poll PANE (p) of that server for TEXT (grep)
 # for up to 20 s (a bound for a sanitizer build on a loaded machine,
 # not a timing); false, with the pane as a diagnostic, when it never
@@ -52,7 +65,7 @@ pane_wait() {
 	while [ $pw_i -lt 200 ]; do
 		tm capture-pane -p -t "${2:-p}" 2>/dev/null | grep -q -- "$1" &&
 			return 0
-		sleep 0.1
+		poll_nap $pw_i
 		pw_i=$((pw_i + 1))
 	done
 	tm capture-pane -p -t "${2:-p}" 2>/dev/null | diag
@@ -60,17 +73,19 @@ pane_wait() {
 }
 
 # view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of
-# that size, once its calls are read (the status line's "loading"
-# gone); false after 30 s.  Needs $TRACETUI.  The server outlives its
-# last session (exit-empty off): a session asked for while a server
-# whose last one was killed is going down would be lost with it.  The
-# suite's EXIT trap kills the server.
+# that size (the one before ended by view_end), once its calls are read
+# (the status line's "loading" gone); false after 30 s.  Needs
+# $TRACETUI.  The server outlives its last session (exit-empty off): a
+# session asked for while a server whose last one was killed is going
+# down would be lost with it.  The suite's EXIT trap calls view_end and
+# kills the server.
 view() {
 	v_file=$1 v_size=$2
 	shift 2
-	tm kill-session -t p >/dev/null 2>&1
+	view_end
 	tm new-session -d -s p -x "${v_size%x*}" -y "${v_size#*x}" \
-		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; sleep 10" \; \
+		"env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file';
+		echo '[viewer ended]'; sleep 10" \; \
 		set-option -s exit-empty off >/dev/null 2>&1 || return 1
 	# Up to 30 s in all: a sanitizer build on a busy machine is slow.
 	# One capture a poll, matched by the shell.
@@ -81,26 +96,42 @@ view() {
 		*loading*) ;;
 		*'| Profile |'*) return 0 ;;
 		esac
-		sleep 0.1
+		poll_nap $v_i
 		v_i=$((v_i + 1))
 	done
 	tm capture-pane -p -t p 2>/dev/null | diag
 	return 1
 }
 
+# view_end: the viewer in session p, if any, quit (Escape closes a
+# prompt, then q) and its end waited for, up to 20 s, before the session
+# goes.  A sanitizer build's leak check at exit stops the process while
+# it looks: the hangup of a session killed meanwhile can leave it
+# spinning for good, loading the machine for the rest of the run.
+view_end() {
+	tm has-session -t p 2>/dev/null || return 0
+	keys Escape q
+	pane_wait '^\[viewer ended\]' >/dev/null
+	tm kill-session -t p >/dev/null 2>&1
+}
+
 # keys KEY...: type the keys into p, one send-keys each (a view that
-# opens on the first must see the next).
+# opens on the first must see the next), an Escape apart from the next
+# key by more than the viewer's 25 ms (else the two read as Alt-key).
 keys() {
 	for k; do
 		tm send-keys -t p "$k"
-		sleep 0.05
+		case $k in
+		Escape) sleep 0.05 ;;
+		*) sleep 0.02 ;;
+		esac
 	done
 }
 
 # search RE: / RE Enter in p.
 search() {
 	tm send-keys -t p / && tm send-keys -t p -l "$1" && tm send-keys -t p Enter
-	sleep 0.1
+	sleep 0.03
 }
 
 # The per-method numbers of a `report --format tsv` on one clock, in a form

@@ -167,7 +167,7 @@ if command -v tmux >/dev/null 2>&1; then
 		i=0
 		while [ $i -lt 200 ] && ! tm capture-pane -p -t t 2>/dev/null |
 			grep -q 'com\.example\.app\.MainActivity\.onCreate'; do
-			sleep 0.1
+			poll_nap $i
 			i=$((i + 1))
 		done
 		ok "$([ $i -lt 200 ] && echo 0 || echo 1)" \
@@ -177,7 +177,7 @@ if command -v tmux >/dev/null 2>&1; then
 		tm send-keys -t t q >/dev/null 2>&1
 		i=0
 		while [ $i -lt 200 ] && tm has-session -t t 2>/dev/null; do
-			sleep 0.1
+			poll_nap $i
 			i=$((i + 1))
 		done
 		ok "$([ $i -lt 200 ] && echo 0 || echo 1)" "q quits the viewer"

@@ -24,7 +24,7 @@ method='java.lang.Object.wait (JI)V'
 unset TMUX
 sock=tracetui-shares-$$
 tmp=$(mktemp -d)
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'view_end; tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
 # shares CLOCK: each caller of $method with its share of the method's
 # time on CLOCK, "Class.name<TAB>pct" (the class without its package,
@@ -133,5 +133,4 @@ for size in 80x24 ${long:+100x24}; do
 		ok 1 "the viewer opens $regular at $size"
 	fi
 done
-tm kill-server >/dev/null 2>&1
 done_testing

@@ -35,7 +35,7 @@ streaming=$T/perflib__streaming.trace
 
 unset TMUX
 sock=tracetui-state-$$
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'view_end; tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
 if view "$regular" 120x30; then
 	search performCreate
@@ -87,7 +87,7 @@ marked() {
 				}
 				exit 1
 			}' && return 0
-		sleep 0.1
+		poll_nap $i
 		i=$((i + 1))
 	done
 	tm capture-pane -p -t p | diag
@@ -152,7 +152,7 @@ if view "$streaming" 80x24; then
 	while [ $i -lt 200 ]; do
 		at=$(tm capture-pane -p -t p | grep -o 'row [0-9]* of [0-9]*' | head -1)
 		[ -n "$at" ] && [ "$at" != "$before" ] && break
-		sleep 0.1
+		poll_nap $i
 		i=$((i + 1))
 	done
 	keys Enter
@@ -216,5 +216,4 @@ if view "$regular" 100x40 --range 1500..1600; then
 else
 	ok 1 "the viewer opens $regular with a range"
 fi
-tm kill-server >/dev/null 2>&1
 done_testing

@@ -134,16 +134,26 @@ display() {
 	ctl "display-message -p -t t $quoted"
 }
 
-# nap: a 25th of a second, slept by the server (run-shell -d)
-# where it can, else by sleep(1).  (A poll costs the shell a check and
-# a nap: at 0.02 s the polls were most of this suite's CPU.)
-if ctl 'run-shell -d 0.04'; then
+# nap N: the nap after a poll's Nth miss (from 0), slept by the server
+# (run-shell -d) where it can, else by sleep(1): a hundredth of a second
+# for the first three, so a screen drawn at once is seen at once, then a
+# 25th.  (A poll costs the shell a check and a nap: at 0.02 s throughout
+# the polls were most of this suite's CPU.)
+if ctl 'run-shell -d 0.01'; then
 	nap() {
-		ctl 'run-shell -d 0.04'
+		if [ "$1" -lt 3 ]; then
+			ctl 'run-shell -d 0.01'
+		else
+			ctl 'run-shell -d 0.04'
+		fi
 	}
 else
 	nap() {
-		sleep 0.04
+		if [ "$1" -lt 3 ]; then
+			sleep 0.01
+		else
+			sleep 0.04
+		fi
 	}
 fi
 
@@ -177,7 +187,7 @@ wait_for() {
 		if eval "$1"; then
 			return 0
 		fi
-		nap
+		nap $i
 		i=$((i + 1))
 	done
 	return 1
