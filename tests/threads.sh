@@ -73,7 +73,7 @@ each() {
 		(if [ -n "$e_limit" ]; then
 			ulimit -s 4000000 && ulimit -v 3000000 || exit 99
 		fi
-		exec env "$e_set" timeout 120 "$TRACETUI" "$@") \
+		export "$e_set" && exec timeout 120 "$TRACETUI" "$@") \
 			>"$tmp/got" 2>"$tmp/got.err"
 		e_got=$?
 		[ $e_got -eq $e_want ] && cmp -s "$e_key" "$tmp/got"
