@@ -1,11 +1,14 @@
 /*
- * triage: one pass over each thread's calls in pre-order per job: the
- * rules' matches (a bit per rule per method, from one regexec per rule
- * and method), the startup phases on the main thread, and the frames
+ * triage: one pass over each thread's calls in pre-order: the rules'
+ * matches (a bit per rule per method, from one regexec per rule and
+ * method), the startup phases on the main thread, and the frames
  * through query/frames.c, so that triage's frames are `frames`' own.
  * A call is inside an open outermost match when the last call met at
  * that match's depth is still the match: pre-order reaches any
- * shallower depth only through that one.
+ * shallower depth only through that one.  The threads' passes (and
+ * their frames' causes) are shared out among one worker per cpu, most
+ * calls first; each thread's findings are kept apart and joined in
+ * thread order, as one worker would have made them.
  */
 #include "config.h"
 
@@ -14,10 +17,13 @@
 #include "model/scope.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
+#include "util/jobs.h"
 #include "util/pattern.h"
+#include "util/sort.h"
 
 #include <locale.h>
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,6 +367,23 @@ struct pass {
 	uint64_t *union_on, *blocked_on, *cause_on;
 	size_t *blocked, nblocked;
 	size_t *cause_open, ncause_open;
+	/* The least wall time of a call (blocked) or cpu time of a frame
+	 * (hot-frame) for which a rule of that kind on the thread can
+	 * count anything: a call's exclusive wall less its cpu is at most
+	 * its wall time, and the exclusive cpu times summed inside a
+	 * frame at most the frame's, the clocks never stepping back on a
+	 * thread (calls nest in time).  UINT64_MAX: none can. */
+	uint64_t blocked_floor, hot_frame_floor;
+	/* What the pass adds to struct triage's per rule sums and
+	 * undersampled count, joined once every pass is done. */
+	uint64_t *rule_total, *rule_count;
+	size_t undersampled;
+};
+
+/* One thread's findings, in rule order. */
+struct finding_list {
+	struct triage_finding *findings;
+	size_t count, cap;
 };
 
 static bool
@@ -538,8 +561,38 @@ settle_hot(struct pass *p, struct hot_acc *h, enum triage_kind kind,
 	h->first = h->last = CALL_NONE;
 }
 
+/* Whether rule's WHEN holds for time v: v as the call's time of a
+ * blocked rule, as the total of a hot one. */
+static bool
+when_holds_at(const struct triage_rule *rule, uint64_t v)
+{
+	if (rule->kind == TRIAGE_BLOCKED)
+		return triage_when_holds(&rule->when, 0, (double)v, 0);
+	return triage_when_holds(&rule->when, (double)v, 0, 0);
+}
+
+/* The least time for which rule's WHEN holds (when_holds_at), or
+ * UINT64_MAX: found by halving, WHEN holding from some time on. */
+static uint64_t
+when_floor(const struct triage_rule *rule)
+{
+	uint64_t lo = 0, hi = UINT64_MAX;
+
+	if (!when_holds_at(rule, hi))
+		return UINT64_MAX;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (when_holds_at(rule, mid))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 /* The rules of each kind that apply on a thread (the main thread or
- * not) into p's masks and lists. */
+ * not) into p's masks, lists and floors. */
 static void
 thread_rules(struct pass *p, bool is_main)
 {
@@ -550,9 +603,10 @@ thread_rules(struct pass *p, bool is_main)
 	memset(p->blocked_on, 0, p->nwords * sizeof(*p->blocked_on));
 	memset(p->cause_on, 0, p->nwords * sizeof(*p->cause_on));
 	p->nblocked = p->ncause_open = 0;
+	p->blocked_floor = p->hot_frame_floor = UINT64_MAX;
 	for (r = 0; r < rules->count; r++) {
 		const struct triage_rule *rule = &rules->rules[r];
-		uint64_t bit = 1ULL << (r % 64);
+		uint64_t bit = 1ULL << (r % 64), floor;
 
 		if (!rule_applies(rule, is_main))
 			continue;
@@ -561,6 +615,14 @@ thread_rules(struct pass *p, bool is_main)
 		if (rule->kind == TRIAGE_BLOCKED) {
 			p->blocked_on[r / 64] |= bit;
 			p->blocked[p->nblocked++] = r;
+			floor = when_floor(rule);
+			if (floor < p->blocked_floor)
+				p->blocked_floor = floor;
+		}
+		if (rule->kind == TRIAGE_HOT_FRAME) {
+			floor = when_floor(rule);
+			if (floor < p->hot_frame_floor)
+				p->hot_frame_floor = floor;
 		}
 		if (rule->cause)
 			p->cause_on[r / 64] |= bit;
@@ -726,15 +788,17 @@ finding_methods(const struct calltree *tree, struct triage_finding *f,
 	}
 }
 
-/* The findings of thread t, appended to out. */
+/* The findings of thread t (its frames out->frames [fi, fend)) into
+ * list; out is only read. */
 static void
-thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
+thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
+                size_t fend, struct finding_list *list)
 {
 	const struct calltree *tree = p->tree;
 	const struct triage_rules *rules = p->rules;
 	size_t first = tree->threads[t].first_call, n = tree->threads[t].ncalls;
 	bool is_main = out->main == (long)t;
-	size_t i, r, fi = 0, fend = 0;
+	size_t i, r;
 	bool any = false, blocked = false, hot[2] = {false, false}, track;
 	bool dual = tree->has_clock[CLOCK_WALL] && tree->has_clock[CLOCK_CPU];
 	uint32_t frame = CALL_NONE, frame_depth = 0;
@@ -762,15 +826,8 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 	thread_rules(p, is_main);
 	track = blocked || hot[0] || hot[1];
 	p->top = -1;
-	/* This thread's frames: [fi, fend) of out->frames. */
-	for (fi = 0; hot[0] && fi < out->frames.count &&
-	             out->frames.frames[fi].thread != t;
-	     fi++)
-		;
-	for (fend = fi; hot[0] && fend < out->frames.count &&
-	                out->frames.frames[fend].thread == t;
-	     fend++)
-		;
+	if (!hot[0])
+		fi = fend;
 	for (i = 0; i < n; i++) {
 		uint32_t c = (uint32_t)(first + i);
 		uint32_t m = calltree_method(tree, c);
@@ -787,10 +844,15 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		                     out->frames.frames[fi].call < c))
 			fi++;
 		if (fi < fend && out->frames.frames[fi].call == c) {
-			frame = c;
-			frame_depth = d;
 			fi++;
-			what |= OPEN_FRAME;
+			/* A frame none of whose methods can be hot is
+			 * passed over. */
+			if (calltree_duration(tree, c, CLOCK_CPU) >=
+			    p->hot_frame_floor) {
+				frame = c;
+				frame_depth = d;
+				what |= OPEN_FRAME;
+			}
 		} else if (frame != CALL_NONE && p->app[m]) {
 			what |= OPEN_IN_FRAME;
 		}
@@ -838,7 +900,10 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 				take_call(p, s, c, d);
 			}
 		}
-		if (blocked && blocked_candidate(p, m, d))
+		if (blocked &&
+		    calltree_duration(tree, c, CLOCK_WALL) >=
+		            p->blocked_floor &&
+		    blocked_candidate(p, m, d))
 			what |= OPEN_BLOCKED;
 		if (track)
 			open_push(p, c, d, what, is_main);
@@ -858,8 +923,8 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			f->total[k] -= f->idle[k] < f->total[k] ? f->idle[k]
 			                                        : f->total[k];
-		out->rule_total[r] += f->total[p->k];
-		out->rule_count[r] += f->count;
+		p->rule_total[r] += f->total[p->k];
+		p->rule_count[r] += f->count;
 		total = (double)f->total[p->k];
 		call = (double)f->worst_dur[p->k];
 		/* A blocked or hot rule's calls met WHEN one by one. */
@@ -868,7 +933,7 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		     !triage_when_holds(&rule->when, total, call,
 		                        (double)f->count)) ||
 		    f->samples < TRIAGE_MIN_SAMPLES) {
-			out->undersampled +=
+			p->undersampled +=
 			        f->samples < TRIAGE_MIN_SAMPLES &&
 			        (rule->kind != TRIAGE_UNION ||
 			         triage_when_holds(&rule->when, total, call,
@@ -888,8 +953,8 @@ thread_findings(struct triage *out, size_t *cap, struct pass *p, size_t t)
 		                      ? TRIAGE_ERROR
 		                      : rule->severity;
 		worst_path(p, f);
-		UTIL_GROW(out->findings, *cap, out->count + 1);
-		out->findings[out->count++] = *f;
+		UTIL_GROW(list->findings, list->cap, list->count + 1);
+		list->findings[list->count++] = *f;
 	}
 }
 
@@ -1158,19 +1223,17 @@ done:
 	free(phase_of);
 }
 
-/* Each slow frame's cause: the deepest application call (app: per
- * method) lasting at least half the frame and starting in its first
- * fifth. */
+/* The cause of each slow frame of [from, to): the deepest application
+ * call (app: per method) lasting at least half the frame and starting
+ * in its first fifth. */
 static void
-find_causes(struct triage *out, const bool *app)
+find_causes(struct triage *out, const bool *app, size_t from, size_t to)
 {
 	const struct calltree *tree = out->tree;
 	const struct frames *fr = &out->frames;
 	size_t i;
 
-	out->cause = xmalloc((fr->count + 1) * sizeof(*out->cause));
-	out->cause_share = xcalloc(fr->count + 1, sizeof(*out->cause_share));
-	for (i = 0; i < fr->count; i++) {
+	for (i = from; i < to; i++) {
 		const struct drawn_frame *f = &fr->frames[i];
 		const struct tt_thread *th = &tree->threads[f->thread];
 		size_t end = (size_t)th->first_call + th->ncalls, c;
@@ -1216,24 +1279,174 @@ finding_cmp(const void *a, const void *b, void *arg)
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
+/* A pass's scratch for threads of up to most calls, its sums zeroed;
+ * shared: what base holds (tree, rules, match, known, app, k). */
+static void
+pass_init(struct pass *p, const struct pass *base, size_t most)
+{
+	const struct calltree *tree = base->tree;
+	size_t nrules = base->rules->count;
+
+	*p = *base;
+	p->path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*p->path));
+	p->st = xcalloc(nrules + 1, sizeof(*p->st));
+	p->encloses = xmalloc(most + 1);
+	p->union_on = xcalloc(p->nwords, sizeof(*p->union_on));
+	p->blocked_on = xcalloc(p->nwords, sizeof(*p->blocked_on));
+	p->cause_on = xcalloc(p->nwords, sizeof(*p->cause_on));
+	p->blocked = xcalloc(nrules + 1, sizeof(*p->blocked));
+	p->cause_open = xcalloc(nrules + 1, sizeof(*p->cause_open));
+	p->stack = xcalloc((size_t)tree->max_depth + 2, sizeof(*p->stack));
+	p->seen = xcalloc(tree->nmethods + 1, sizeof(*p->seen));
+	p->rule_total = xcalloc(nrules + 1, sizeof(*p->rule_total));
+	p->rule_count = xcalloc(nrules + 1, sizeof(*p->rule_count));
+	hot_acc_init(&p->hot[0], tree->nmethods);
+	hot_acc_init(&p->hot[1], tree->nmethods);
+}
+
+/* Release what pass_init made. */
+static void
+pass_done(struct pass *p)
+{
+	free(p->encloses);
+	free(p->union_on);
+	free(p->blocked_on);
+	free(p->cause_on);
+	free(p->blocked);
+	free(p->cause_open);
+	free(p->stack);
+	free(p->seen);
+	free(p->rule_total);
+	free(p->rule_count);
+	hot_acc_done(&p->hot[0]);
+	hot_acc_done(&p->hot[1]);
+	free(p->st);
+	free(p->path);
+}
+
+/* One worker: it takes the next thread of order until none is left,
+ * and makes its frames' causes and its findings. */
+struct triage_job {
+	struct triage *out; /* written only at the thread's own frames */
+	struct pass p;
+	const size_t *order;       /* threads, most calls first */
+	size_t count;              /* of order */
+	const size_t *frame_from;  /* by thread: its first frame; [t + 1]
+	                              the end of its frames */
+	struct finding_list *list; /* by thread */
+	atomic_size_t *next;
+};
+
+static void *
+triage_job(void *arg)
+{
+	struct triage_job *job = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(job->next, 1)) < job->count) {
+		size_t t = job->order[i];
+		size_t from = job->frame_from[t], to = job->frame_from[t + 1];
+
+		find_causes(job->out, job->p.app, from, to);
+		thread_findings(job->out, &job->p, t, from, to, &job->list[t]);
+	}
+	return NULL;
+}
+
+/* Calls below which a worker of its own is not worth starting. */
+enum { TRIAGE_CALLS_PER_JOB = 1 << 16 };
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The causes and findings of every thread of out->tree, by njobs
+ * workers sharing base's tables. */
+static void
+run_jobs(struct triage *out, const struct pass *base)
+{
+	const struct calltree *tree = out->tree;
+	const struct frames *fr = &out->frames;
+	size_t nthreads = tree->nthreads, nrules = base->rules->count;
+	uint64_t *by_size = xcalloc(nthreads + 1, sizeof(*by_size));
+	size_t *order = xcalloc(nthreads + 1, sizeof(*order));
+	size_t *frame_from = xcalloc(nthreads + 2, sizeof(*frame_from));
+	struct finding_list *list = xcalloc(nthreads + 1, sizeof(*list));
+	struct triage_job jobs[UTIL_JOBS_MAX];
+	size_t most = 0, calls = 0, n = 0, cap = 0, t, i, r;
+	atomic_size_t next;
+	unsigned j, njobs;
+
+	for (t = 0; t < nthreads; t++) {
+		size_t c = tree->threads[t].ncalls;
+
+		if (c > most)
+			most = c;
+		calls += c;
+		/* Most calls first, then by index. */
+		by_size[n++] = (uint64_t)(UINT32_MAX - c) << 32 | t;
+	}
+	sort_items(by_size, n, sizeof(*by_size), u64_cmp);
+	for (i = 0; i < n; i++)
+		order[i] = (uint32_t)by_size[i];
+	free(by_size);
+	/* The frames are by thread: frame_from[t] is thread t's first. */
+	for (t = 0, i = 0; t <= nthreads; t++) {
+		while (i < fr->count && fr->frames[i].thread < t)
+			i++;
+		frame_from[t] = i;
+	}
+	njobs = util_jobs_count((unsigned)(calls / TRIAGE_CALLS_PER_JOB + 1));
+	if (njobs > n)
+		njobs = n ? (unsigned)n : 1;
+	atomic_init(&next, 0);
+	for (j = 0; j < njobs; j++) {
+		jobs[j] = (struct triage_job){out,        {0},  order, n,
+		                              frame_from, list, &next};
+		pass_init(&jobs[j].p, base, most);
+	}
+	util_jobs_run(triage_job, jobs, sizeof(*jobs), njobs);
+	for (j = 0; j < njobs; j++) {
+		for (r = 0; r < nrules; r++) {
+			out->rule_total[r] += jobs[j].p.rule_total[r];
+			out->rule_count[r] += jobs[j].p.rule_count[r];
+		}
+		out->undersampled += jobs[j].p.undersampled;
+		pass_done(&jobs[j].p);
+	}
+	for (t = 0; t < nthreads; t++) {
+		for (i = 0; i < list[t].count; i++) {
+			UTIL_GROW(out->findings, cap, out->count + 1);
+			out->findings[out->count++] = list[t].findings[i];
+		}
+		free(list[t].findings);
+	}
+	free(list);
+	free(frame_from);
+	free(order);
+}
+
 bool
 triage_compute(struct triage *out, const struct calltree *tree,
                const struct triage_rules *rules, const bool *is_frame,
                double budget, char *why, size_t size)
 {
-	struct pass p = {0};
+	struct pass base = {0};
 	struct scope all;
-	size_t cap = 0, t, most = 0;
 	uint8_t *known;
 	char **names;
 
 	memset(out, 0, sizeof(*out));
 	out->tree = tree;
 	out->clock = calltree_default_range_clock(tree);
-	p.nwords = (rules->count + 63) / 64 + 1;
+	base.nwords = (rules->count + 63) / 64 + 1;
 	names = full_names(tree);
-	p.match = match_rules(tree, names, rules, p.nwords, why, size);
-	if (!p.match) {
+	base.match = match_rules(tree, names, rules, base.nwords, why, size);
+	if (!base.match) {
 		free_names(names, tree->nmethods);
 		return false;
 	}
@@ -1243,49 +1456,26 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	scope_init_all(&all, tree);
 	frames_find(&out->frames, tree, &all, is_frame, budget);
 	scope_done(&all);
-	p.app = app_methods(names, tree->nmethods);
+	base.app = app_methods(names, tree->nmethods);
 	free_names(names, tree->nmethods);
-	find_causes(out, p.app);
-	p.tree = tree;
-	p.rules = rules;
-	p.known = known;
-	p.k = out->clock;
-	p.path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*p.path));
-	p.st = xcalloc(rules->count + 1, sizeof(*p.st));
+	out->cause = xmalloc((out->frames.count + 1) * sizeof(*out->cause));
+	out->cause_share =
+	        xcalloc(out->frames.count + 1, sizeof(*out->cause_share));
+	base.tree = tree;
+	base.rules = rules;
+	base.known = known;
+	base.k = out->clock;
 	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
 	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
-	for (t = 0; t < tree->nthreads; t++)
-		if (tree->threads[t].ncalls > most)
-			most = tree->threads[t].ncalls;
-	p.encloses = xmalloc(most + 1);
-	p.union_on = xcalloc(p.nwords, sizeof(*p.union_on));
-	p.blocked_on = xcalloc(p.nwords, sizeof(*p.blocked_on));
-	p.cause_on = xcalloc(p.nwords, sizeof(*p.cause_on));
-	p.blocked = xcalloc(rules->count + 1, sizeof(*p.blocked));
-	p.cause_open = xcalloc(rules->count + 1, sizeof(*p.cause_open));
-	p.stack = xcalloc((size_t)tree->max_depth + 2, sizeof(*p.stack));
-	p.seen = xcalloc(tree->nmethods + 1, sizeof(*p.seen));
-	hot_acc_init(&p.hot[0], tree->nmethods);
-	hot_acc_init(&p.hot[1], tree->nmethods);
-	for (t = 0; t < tree->nthreads && tree->calls.count; t++)
-		thread_findings(out, &cap, &p, t);
+	if (tree->calls.count)
+		run_jobs(out, &base);
+	else
+		find_causes(out, base.app, 0, out->frames.count);
 	if (out->count > 1)
 		qsort_r(out->findings, out->count, sizeof(*out->findings),
 		        finding_cmp, &out->clock);
-	free(p.encloses);
-	free(p.union_on);
-	free(p.blocked_on);
-	free(p.cause_on);
-	free(p.blocked);
-	free(p.cause_open);
-	free((void *)p.app);
-	free(p.stack);
-	free(p.seen);
-	hot_acc_done(&p.hot[0]);
-	hot_acc_done(&p.hot[1]);
-	free(p.st);
-	free(p.path);
-	free((void *)p.match);
+	free((void *)base.app);
+	free((void *)base.match);
 	free(known);
 	return true;
 }
