@@ -18,6 +18,7 @@
 #include "text/duration.h"
 #include "text/width.h"
 #include "util/alloc.h"
+#include "util/sort.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -504,25 +505,33 @@ frame_summary_short(const struct calltree *tree, const struct frames *fr,
 	                 ms(b, sizeof(b), fs.pct[1]), ms(c, sizeof(c), fs.max));
 }
 
+/* Frame indexes a and b of frames fr: the longer first, equal lengths
+ * in time order. */
+static int
+longer_first(const void *a, const void *b, void *fr)
+{
+	const struct frames *f = fr;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	uint64_t lx = f->frames[x].dur[f->clock],
+	         ly = f->frames[y].dur[f->clock];
+
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
 /* The slow frames, longest first: indexes into the frames. */
 static size_t *
 slow_frames(const struct triage *tr, size_t *n)
 {
 	const struct frames *fr = &tr->frames;
-	size_t *idx = xmalloc((fr->count + 1) * sizeof(*idx)), i, j;
+	size_t *idx = xmalloc((fr->count + 1) * sizeof(*idx)), i;
 
 	*n = 0;
-	for (i = 0; i < fr->count; i++) {
-		if (!frames_slow(fr, &fr->frames[i]))
-			continue;
-		/* Insertion keeps equal lengths in time order. */
-		for (j = (*n)++;
-		     j > 0 && fr->frames[idx[j - 1]].dur[fr->clock] <
-		                      fr->frames[i].dur[fr->clock];
-		     j--)
-			idx[j] = idx[j - 1];
-		idx[j] = i;
-	}
+	for (i = 0; i < fr->count; i++)
+		if (frames_slow(fr, &fr->frames[i]))
+			idx[(*n)++] = i;
+	sort_items_r(idx, *n, sizeof(*idx), longer_first, (void *)fr);
 	return idx;
 }
 

@@ -139,7 +139,7 @@ span_at(const struct spans_walk *sw, uint64_t at)
 }
 
 /* The frames of thread t, appended to out; with sw on, grouped by its
- * spans. */
+ * spans; with h NULL, their calls not summed (no hot methods). */
 static void
 thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
               const struct scope *scope, const struct scope_span *span,
@@ -161,6 +161,8 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 
 		if (f && inside) {
 			d = calltree_depth(tree, c);
+			if (d > fdepth && !h)
+				continue;
 			if (d > fdepth) {
 				uint32_t m = calltree_method(tree, c);
 				int64_t len;
@@ -180,7 +182,8 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 			}
 			inside = false;
 			if (!sw->on) {
-				hot_settle(h, f->hot, f->hot_excl);
+				if (h)
+					hot_settle(h, f->hot, f->hot_excl);
 				f = NULL;
 			}
 		}
@@ -193,7 +196,8 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 			        sw, calltree_start(tree, c, CLOCK_WALL));
 
 			if (f && at != fspan) {
-				hot_settle(h, f->hot, f->hot_excl);
+				if (h)
+					hot_settle(h, f->hot, f->hot_excl);
 				f = NULL;
 			}
 			if (!f) {
@@ -221,10 +225,12 @@ thread_frames(struct frames *out, size_t *cap, const struct calltree *tree,
 		}
 		fdepth = d;
 		inside = true;
+		if (!h)
+			continue;
 		path[d] = calltree_method(tree, c);
 		hot_add(h, calltree_method(tree, c), (int64_t)dur[k]);
 	}
-	if (f)
+	if (f && h)
 		hot_settle(h, f->hot, f->hot_excl);
 	if (sw->on)
 		spans_before(out, cap, scope, t, sw, sw->n);
@@ -251,9 +257,12 @@ summed_frames(struct frames *out, size_t *cap, const struct thread_sums *s,
 	}
 }
 
-void
-frames_find(struct frames *out, const struct calltree *tree,
-            const struct scope *scope, const bool *is_frame, double budget)
+/* frames_find, the frames' calls summed for their hot methods when
+ * hot says. */
+static void
+find_frames(struct frames *out, const struct calltree *tree,
+            const struct scope *scope, const bool *is_frame, double budget,
+            bool hot)
 {
 	struct scope_span span = {0};
 	struct hot_sums h = {0};
@@ -302,13 +311,28 @@ frames_find(struct frames *out, const struct calltree *tree,
 			sw.spans = spans + first;
 		}
 		scope_span_of(&span, scope, tree, t);
-		thread_frames(out, &cap, tree, scope, &span, t, is_frame, &h,
-		              path, &sw);
+		thread_frames(out, &cap, tree, scope, &span, t, is_frame,
+		              hot ? &h : NULL, path, &sw);
 	}
 	scope_span_done(&span);
 	free(own);
 	free(path);
 	hot_done(&h);
+}
+
+void
+frames_find(struct frames *out, const struct calltree *tree,
+            const struct scope *scope, const bool *is_frame, double budget)
+{
+	find_frames(out, tree, scope, is_frame, budget, true);
+}
+
+void
+frames_find_unsummed(struct frames *out, const struct calltree *tree,
+                     const struct scope *scope, const bool *is_frame,
+                     double budget)
+{
+	find_frames(out, tree, scope, is_frame, budget, false);
 }
 
 const char *
@@ -350,12 +374,32 @@ frames_over(const struct frames *fr, const struct drawn_frame *f)
 	return over > 0 ? (uint64_t)llround(over) : 0;
 }
 
-static int
-u64_cmp(const void *a, const void *b)
+/* Sort v[0..n) in place, a byte at a time from the lowest, through
+ * tmp (n entries); a byte every length shares is passed over. */
+static void
+sort_lengths(uint64_t *v, uint64_t *tmp, size_t n)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	size_t count[256], i;
+	int shift;
 
-	return x < y ? -1 : x > y;
+	for (shift = 0; shift < 64; shift += 8) {
+		size_t at = 0;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[v[i] >> shift & 0xff]++;
+		if (n && count[v[0] >> shift & 0xff] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[v[i] >> shift & 0xff]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
 }
 
 uint64_t
@@ -377,6 +421,7 @@ frames_summarize(const struct frames *fr, size_t from, size_t n,
                  struct frame_summary *s)
 {
 	uint64_t *len = xmalloc((n + 1) * sizeof(*len));
+	uint64_t *tmp = xmalloc((n + 1) * sizeof(*tmp));
 	size_t i;
 	int p;
 
@@ -389,11 +434,12 @@ frames_summarize(const struct frames *fr, size_t from, size_t n,
 		s->slow += frames_slow(fr, f);
 		s->frozen += frames_frozen(fr, f);
 	}
-	qsort(len, n, sizeof(*len), u64_cmp);
+	sort_lengths(len, tmp, n);
 	for (p = 0; p < FRAMES_PERCENTILES; p++)
 		s->pct[p] =
 		        frames_percentile(len, n, frames_percentile_ranks[p]);
 	s->max = n ? len[n - 1] : 0;
+	free(tmp);
 	free(len);
 }
 

@@ -78,6 +78,11 @@ double frames_budget_of_rate(double hz);
 void frames_find(struct frames *out, const struct calltree *tree,
                  const struct scope *scope, const bool *is_frame,
                  double budget);
+/* frames_find without the frames' hot methods (each hot[0] CALL_NONE,
+ * unless the load summed them): their calls are not summed. */
+void frames_find_unsummed(struct frames *out, const struct calltree *tree,
+                          const struct scope *scope, const bool *is_frame,
+                          double budget);
 /* What a sampled recording's frames count that it cannot tell apart, to
  * be said once, or NULL: without off-CPU samples, the time a thread was
  * off the CPU between two samples of a frame is counted in it. */

@@ -1454,7 +1454,7 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	known = known_methods(names, tree->nmethods);
 	find_phases(out, names, known, is_frame);
 	scope_init_all(&all, tree);
-	frames_find(&out->frames, tree, &all, is_frame, budget);
+	frames_find_unsummed(&out->frames, tree, &all, is_frame, budget);
 	scope_done(&all);
 	base.app = app_methods(names, tree->nmethods);
 	free_names(names, tree->nmethods);

@@ -114,9 +114,9 @@ struct triage {
 	const char *launch; /* "cold", "warm", "hot", or NULL: no launch */
 	uint64_t window_start, window_end; /* first phase to first frame */
 	bool window_lower;
-	struct frames frames;
-	uint32_t *cause;     /* per frame: the cause's call, or CALL_NONE */
-	double *cause_share; /* and its share of the frame */
+	struct frames frames; /* without their hot methods */
+	uint32_t *cause;      /* per frame: the cause's call, or CALL_NONE */
+	double *cause_share;  /* and its share of the frame */
 	struct triage_finding *findings; /* by severity, then total */
 	size_t count;
 	size_t undersampled; /* findings left out, under the samples */
