@@ -13,10 +13,12 @@
 #include "model/frame-sums.h"
 #include "query/method-name.h"
 #include "util/alloc.h"
+#include "util/jobs.h"
 #include "util/pattern.h"
 
 #include <math.h>
 #include <regex.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,19 +259,86 @@ summed_frames(struct frames *out, size_t *cap, const struct thread_sums *s,
 	}
 }
 
+/* A block of consecutive threads, [from, to), and its frames. */
+struct frames_block {
+	size_t from, to;
+	struct frames frames;
+	size_t cap;
+};
+
+/* One worker: it takes the next block until none is left. */
+struct frames_job {
+	const struct calltree *tree;
+	const struct scope *scope;
+	const bool *is_frame;
+	const struct frame_span *spans; /* a sampled model's */
+	size_t nspans;
+	bool hot; /* the frames' calls summed */
+	struct frames_block *blocks;
+	size_t count;
+	atomic_size_t *next;
+};
+
+static void *
+frames_job(void *arg)
+{
+	struct frames_job *job = arg;
+	const struct calltree *tree = job->tree;
+	struct scope_span span = {0};
+	struct hot_sums h = {0};
+	uint32_t *path;
+	size_t i, t;
+
+	hot_init(&h, tree->nmethods);
+	path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
+	while ((i = atomic_fetch_add(job->next, 1)) < job->count) {
+		struct frames_block *b = &job->blocks[i];
+
+		for (t = b->from; t < b->to; t++) {
+			struct spans_walk sw = {0};
+
+			if (!scope_has(job->scope, t) ||
+			    !tree->threads[t].ncalls)
+				continue;
+			if (tree->header.sample_weight) {
+				size_t first;
+
+				sw.on = true;
+				sw.n = frame_spans_of(job->spans, job->nspans,
+				                      tree->threads[t].tid,
+				                      &first);
+				sw.spans = job->spans + first;
+			}
+			scope_span_of(&span, job->scope, tree, t);
+			thread_frames(&b->frames, &b->cap, tree, job->scope,
+			              &span, t, job->is_frame,
+			              job->hot ? &h : NULL, path, &sw);
+		}
+	}
+	scope_span_done(&span);
+	free(path);
+	hot_done(&h);
+	return NULL;
+}
+
+/* Calls below which a worker of its own is not worth starting. */
+enum { FRAMES_CALLS_PER_JOB = 1 << 16 };
+
 /* frames_find, the frames' calls summed for their hot methods when
- * hot says. */
+ * hot says; the threads in blocks of about a quarter of a worker's
+ * share of the calls, taken in turn by one worker per cpu and joined in
+ * thread order. */
 static void
 find_frames(struct frames *out, const struct calltree *tree,
             const struct scope *scope, const bool *is_frame, double budget,
             bool hot)
 {
-	struct scope_span span = {0};
-	struct hot_sums h = {0};
-	const struct frame_span *spans = NULL;
+	struct frames_job jobs[UTIL_JOBS_MAX];
+	struct frames_block *blocks;
 	struct frame_span *own = NULL;
-	uint32_t *path;
-	size_t cap = 0, nspans = 0, t, m;
+	size_t cap = 0, nblocks = 0, calls = 0, part, sum, t, m, i;
+	atomic_size_t next;
+	unsigned j, njobs;
 	bool any = false;
 
 	memset(out, 0, sizeof(*out));
@@ -288,36 +357,49 @@ find_frames(struct frames *out, const struct calltree *tree,
 				summed_frames(out, &cap, &tree->sums[t], t);
 		return;
 	}
-	hot_init(&h, tree->nmethods);
-	path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
-	if (tree->header.sample_weight && tree->frame_spans) {
-		spans = tree->frame_spans;
-		nspans = tree->nframe_spans;
-	} else if (tree->header.sample_weight) {
-		nspans = frame_spans_find(tree, is_frame, &own);
-		spans = own;
-	}
-	for (t = 0; t < tree->nthreads; t++) {
-		struct spans_walk sw = {0};
-
-		if (!scope_has(scope, t) || !tree->threads[t].ncalls)
-			continue;
-		if (tree->header.sample_weight) {
-			size_t first;
-
-			sw.on = true;
-			sw.n = frame_spans_of(spans, nspans,
-			                      tree->threads[t].tid, &first);
-			sw.spans = spans + first;
+	for (t = 0; t < tree->nthreads; t++)
+		if (scope_has(scope, t))
+			calls += tree->threads[t].ncalls;
+	njobs = util_jobs_count((unsigned)(calls / FRAMES_CALLS_PER_JOB + 1));
+	part = calls / (4 * (size_t)njobs) + 1;
+	blocks = xcalloc(4 * (size_t)njobs + 2, sizeof(*blocks));
+	for (t = 0, sum = 0; t < tree->nthreads; t++) {
+		if (!nblocks || sum >= part) {
+			blocks[nblocks].from = t;
+			blocks[nblocks++].frames.clock = out->clock;
+			sum = 0;
 		}
-		scope_span_of(&span, scope, tree, t);
-		thread_frames(out, &cap, tree, scope, &span, t, is_frame,
-		              hot ? &h : NULL, path, &sw);
+		blocks[nblocks - 1].to = t + 1;
+		if (scope_has(scope, t))
+			sum += tree->threads[t].ncalls;
 	}
-	scope_span_done(&span);
+	for (j = 0; j < njobs; j++)
+		jobs[j] = (struct frames_job){tree, scope,  is_frame, NULL, 0,
+		                              hot,  blocks, nblocks,  &next};
+	if (tree->header.sample_weight && tree->frame_spans) {
+		jobs[0].spans = tree->frame_spans;
+		jobs[0].nspans = tree->nframe_spans;
+	} else if (tree->header.sample_weight) {
+		jobs[0].nspans = frame_spans_find(tree, is_frame, &own);
+		jobs[0].spans = own;
+	}
+	for (j = 1; j < njobs; j++) {
+		jobs[j].spans = jobs[0].spans;
+		jobs[j].nspans = jobs[0].nspans;
+	}
+	atomic_init(&next, 0);
+	util_jobs_run(frames_job, jobs, sizeof(*jobs), njobs);
+	for (i = 0; i < nblocks; i++)
+		out->count += blocks[i].frames.count;
+	out->frames = xmalloc((out->count + 1) * sizeof(*out->frames));
+	for (i = 0, sum = 0; i < nblocks; i++) {
+		memcpy(out->frames + sum, blocks[i].frames.frames,
+		       blocks[i].frames.count * sizeof(*out->frames));
+		sum += blocks[i].frames.count;
+		free(blocks[i].frames.frames);
+	}
+	free(blocks);
 	free(own);
-	free(path);
-	hot_done(&h);
 }
 
 void
