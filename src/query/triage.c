@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t triage_calls_per_job;
+bool triage_track_all;
+
 /* Methods triage knows by name, as flags per method. */
 enum {
 	KNOWN_IDLE = 1 << 0,        /* MessageQueue.nativePollOnce */
@@ -338,6 +341,15 @@ enum {
 	OPEN_BLOCKED = 8,   /* a blocked rule's call, its cause not visible */
 };
 
+/* What a call of a method asks of a thread's pass, per method: the
+ * rules that apply on the main thread, or on the others. */
+enum {
+	ASK_UNION = 1 << 0,   /* a union rule's */
+	ASK_BLOCKED = 1 << 1, /* a blocked rule's */
+	ASK_IDLE = 1 << 2,    /* idle */
+	ASK_APP = 1 << 3,     /* an application's (hot rules) */
+};
+
 /* What a pass over one thread keeps per rule. */
 struct rule_state {
 	uint32_t open; /* the open outermost match, or CALL_NONE */
@@ -351,6 +363,8 @@ struct pass {
 	const uint64_t *match; /* nwords per method */
 	size_t nwords;
 	const uint8_t *known;
+	const uint8_t *asks[2]; /* per method: on other threads, the main */
+	const uint8_t *ask;     /* the thread's of them */
 	enum clock_index k;
 	uint32_t *path;    /* path[d]: the last call met at depth d */
 	uint8_t *encloses; /* per call of the thread: holds a looper */
@@ -603,6 +617,7 @@ thread_rules(struct pass *p, bool is_main)
 	memset(p->blocked_on, 0, p->nwords * sizeof(*p->blocked_on));
 	memset(p->cause_on, 0, p->nwords * sizeof(*p->cause_on));
 	p->nblocked = p->ncause_open = 0;
+	p->ask = p->asks[is_main];
 	p->blocked_floor = p->hot_frame_floor = UINT64_MAX;
 	for (r = 0; r < rules->count; r++) {
 		const struct triage_rule *rule = &rules->rules[r];
@@ -627,6 +642,8 @@ thread_rules(struct pass *p, bool is_main)
 		if (rule->cause)
 			p->cause_on[r / 64] |= bit;
 	}
+	if (triage_track_all)
+		p->blocked_floor = p->hot_frame_floor = 0;
 }
 
 /* Whether the method bits of match hold one of the rules of mask. */
@@ -655,15 +672,6 @@ cause_visible(const struct pass *p, uint32_t m, uint32_t d)
 		if (inside(p, &p->st[p->cause_open[i]], d))
 			return true;
 	return false;
-}
-
-/* Whether call c (method m at depth d) is a blocked rule's whose cause
- * is not visible: counted when it closes, by its exclusive times. */
-static bool
-blocked_candidate(const struct pass *p, uint32_t m, uint32_t d)
-{
-	return any_rule(p, p->match + (size_t)m * p->nwords, p->blocked_on) &&
-	       !cause_visible(p, m, d);
 }
 
 /* Call c, closed with exclusive times wall and cpu, into the blocked
@@ -726,10 +734,12 @@ close_top(struct pass *p, bool is_main)
 		settle_hot(p, &p->hot[0], TRIAGE_HOT_FRAME, is_main);
 }
 
-/* Call c at depth d opens: the calls open at d or deeper close, its
- * durations go to its caller's children, and it is pushed.  Only a call
- * with something to settle (what) needs its exclusive times: the
- * durations are read for such a call and for its children alone. */
+/* Call c at depth d opens: the calls open at d or deeper close, and its
+ * durations go to its caller's children when its caller is pushed.
+ * Only a call with something to settle (what) needs its exclusive
+ * times: it alone is pushed, and the durations are read for it and its
+ * children alone.  So every call on the stack is a caller of the calls
+ * met until it closes. */
 static void
 open_push(struct pass *p, uint32_t c, uint32_t d, uint8_t what, bool is_main)
 {
@@ -744,6 +754,20 @@ open_push(struct pass *p, uint32_t c, uint32_t d, uint8_t what, bool is_main)
 		else
 			p->top--;
 	}
+	to_caller = d > 0 && p->top == (long)d - 1 &&
+	            p->stack[d - 1].c != CALL_NONE && p->stack[d - 1].what;
+	if (!what) {
+		uint64_t dur[CLOCK_COUNT];
+
+		/* Nothing to settle: only its caller's exclusive times
+		 * want it. */
+		if (to_caller) {
+			calltree_durations(p->tree, c, dur);
+			for (k = 0; k < CLOCK_COUNT; k++)
+				p->stack[d - 1].child[k] += dur[k];
+		}
+		return;
+	}
 	for (j = p->top + 1; j < (long)d; j++) {
 		p->stack[j].c = CALL_NONE;
 		p->stack[j].what = 0;
@@ -751,10 +775,7 @@ open_push(struct pass *p, uint32_t c, uint32_t d, uint8_t what, bool is_main)
 	e = &p->stack[d];
 	e->c = c;
 	e->what = what;
-	to_caller = d > 0 && p->top == (long)d - 1 &&
-	            p->stack[d - 1].c != CALL_NONE && p->stack[d - 1].what;
-	if (what || to_caller)
-		calltree_durations(p->tree, c, e->dur);
+	calltree_durations(p->tree, c, e->dur);
 	memset(e->child, 0, sizeof(e->child));
 	if (to_caller)
 		for (k = 0; k < CLOCK_COUNT; k++)
@@ -785,6 +806,60 @@ finding_methods(const struct calltree *tree, struct triage_finding *f,
 		seen_stamp[m] = stamp;
 		UTIL_GROW(f->methods, cap, f->nmethods + 1);
 		f->methods[f->nmethods++] = m;
+	}
+}
+
+/* Idle call c at depth d: its time out of the no-idle rules' calls it
+ * is inside. */
+static void
+idle_call(struct pass *p, uint32_t c, uint32_t d)
+{
+	const struct triage_rules *rules = p->rules;
+	uint64_t dur[CLOCK_COUNT];
+	size_t r;
+	int k;
+
+	calltree_durations(p->tree, c, dur);
+	for (r = 0; r < rules->count; r++) {
+		struct rule_state *s = &p->st[r];
+
+		if (!rules->rules[r].no_idle || !inside(p, s, d))
+			continue;
+		for (k = 0; k < CLOCK_COUNT; k++)
+			s->f.idle[k] += dur[k];
+	}
+}
+
+/* Call c at depth d (index i of its thread) into the union rules of
+ * the thread it matches: an outermost match of those it is not inside
+ * a call of. */
+static void
+union_call(struct pass *p, uint32_t c, uint32_t d, size_t i)
+{
+	const uint64_t *bits =
+	        p->match + (size_t)calltree_method(p->tree, c) * p->nwords;
+	size_t w, r;
+
+	for (w = 0; w < p->nwords; w++) {
+		uint64_t b = bits[w] & p->union_on[w];
+
+		while (b) {
+			int bit = __builtin_ctzll(b);
+			struct rule_state *s;
+
+			b &= b - 1;
+			r = w * 64 + (size_t)bit;
+			s = &p->st[r];
+			if (inside(p, s, d))
+				continue;
+			if (p->encloses[i]) {
+				s->f.enclosing++;
+				continue;
+			}
+			if (s->open == CALL_NONE && p->cause_on[w] >> bit & 1)
+				p->cause_open[p->ncause_open++] = r;
+			take_call(p, s, c, d);
+		}
 	}
 }
 
@@ -832,8 +907,7 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 		uint32_t c = (uint32_t)(first + i);
 		uint32_t m = calltree_method(tree, c);
 		uint32_t d = calltree_depth(tree, c);
-		const uint64_t *bits = p->match + (size_t)m * p->nwords;
-		size_t w;
+		uint8_t ask = p->ask[m];
 
 		p->path[d] = c;
 		what = 0;
@@ -853,57 +927,29 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 				frame_depth = d;
 				what |= OPEN_FRAME;
 			}
-		} else if (frame != CALL_NONE && p->app[m]) {
+		} else if (frame != CALL_NONE && ask & ASK_APP) {
 			what |= OPEN_IN_FRAME;
 		}
-		if (hot[1] && p->app[m]) {
+		if (!ask) {
+			if (track)
+				open_push(p, c, d, what, is_main);
+			continue;
+		}
+		if (hot[1] && ask & ASK_APP) {
 			uint64_t start = calltree_start(tree, c, out->clock);
 
 			if (start >= out->window_start &&
 			    start < out->window_end)
 				what |= OPEN_IN_WINDOW;
 		}
-		if (p->known[m] & KNOWN_IDLE) {
-			uint64_t dur[CLOCK_COUNT];
-			int k;
-
-			calltree_durations(tree, c, dur);
-			for (r = 0; r < rules->count; r++) {
-				struct rule_state *s = &p->st[r];
-
-				if (!rules->rules[r].no_idle ||
-				    !inside(p, s, d))
-					continue;
-				for (k = 0; k < CLOCK_COUNT; k++)
-					s->f.idle[k] += dur[k];
-			}
-		}
-		for (w = 0; w < p->nwords; w++) {
-			uint64_t b = bits[w] & p->union_on[w];
-
-			while (b) {
-				int bit = __builtin_ctzll(b);
-				struct rule_state *s;
-
-				b &= b - 1;
-				r = w * 64 + (size_t)bit;
-				s = &p->st[r];
-				if (inside(p, s, d))
-					continue;
-				if (p->encloses[i]) {
-					s->f.enclosing++;
-					continue;
-				}
-				if (s->open == CALL_NONE &&
-				    p->cause_on[w] >> bit & 1)
-					p->cause_open[p->ncause_open++] = r;
-				take_call(p, s, c, d);
-			}
-		}
-		if (blocked &&
+		if (ask & ASK_IDLE)
+			idle_call(p, c, d);
+		if (ask & ASK_UNION)
+			union_call(p, c, d, i);
+		if (blocked && ask & ASK_BLOCKED &&
 		    calltree_duration(tree, c, CLOCK_WALL) >=
 		            p->blocked_floor &&
-		    blocked_candidate(p, m, d))
+		    !cause_visible(p, m, d))
 			what |= OPEN_BLOCKED;
 		if (track)
 			open_push(p, c, d, what, is_main);
@@ -1279,6 +1325,53 @@ finding_cmp(const void *a, const void *b, void *arg)
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
+/* What each method's calls ask of a pass over the main thread (is_main)
+ * or another: ASK_ flags from the rules that apply there. */
+static uint8_t *
+ask_table(const struct pass *base, bool is_main)
+{
+	const struct calltree *tree = base->tree;
+	const struct triage_rules *rules = base->rules;
+	uint64_t *union_on = xcalloc(base->nwords, sizeof(*union_on));
+	uint64_t *blocked_on = xcalloc(base->nwords, sizeof(*blocked_on));
+	uint8_t *ask = xcalloc(tree->nmethods + 1, 1);
+	bool dual = tree->has_clock[CLOCK_WALL] && tree->has_clock[CLOCK_CPU];
+	bool hot = false;
+	size_t r, m, w;
+
+	for (r = 0; r < rules->count; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+		uint64_t bit = 1ULL << (r % 64);
+
+		if (!rule_applies(rule, is_main))
+			continue;
+		if (rule->kind == TRIAGE_UNION)
+			union_on[r / 64] |= bit;
+		if (rule->kind == TRIAGE_BLOCKED && dual)
+			blocked_on[r / 64] |= bit;
+		hot |= (rule->kind == TRIAGE_HOT_FRAME ||
+		        rule->kind == TRIAGE_HOT_STARTUP) &&
+		       tree->has_clock[CLOCK_CPU];
+	}
+	for (m = 0; m < tree->nmethods; m++) {
+		const uint64_t *bits = base->match + m * base->nwords;
+
+		for (w = 0; w < base->nwords; w++) {
+			if (bits[w] & union_on[w])
+				ask[m] |= ASK_UNION;
+			if (bits[w] & blocked_on[w])
+				ask[m] |= ASK_BLOCKED;
+		}
+		if (base->known[m] & KNOWN_IDLE)
+			ask[m] |= ASK_IDLE;
+		if (hot && base->app[m])
+			ask[m] |= ASK_APP;
+	}
+	free(union_on);
+	free(blocked_on);
+	return ask;
+}
+
 /* A pass's scratch for threads of up to most calls, its sums zeroed;
  * shared: what base holds (tree, rules, match, known, app, k). */
 static void
@@ -1377,7 +1470,7 @@ run_jobs(struct triage *out, const struct pass *base)
 	size_t *frame_from = xcalloc(nthreads + 2, sizeof(*frame_from));
 	struct finding_list *list = xcalloc(nthreads + 1, sizeof(*list));
 	struct triage_job jobs[UTIL_JOBS_MAX];
-	size_t most = 0, calls = 0, n = 0, cap = 0, t, i, r;
+	size_t most = 0, calls = 0, n = 0, cap = 0, per_job, more, t, i, r;
 	atomic_size_t next;
 	unsigned j, njobs;
 
@@ -1400,7 +1493,11 @@ run_jobs(struct triage *out, const struct pass *base)
 			i++;
 		frame_from[t] = i;
 	}
-	njobs = util_jobs_count((unsigned)(calls / TRIAGE_CALLS_PER_JOB + 1));
+	per_job = triage_calls_per_job ? triage_calls_per_job
+	                               : TRIAGE_CALLS_PER_JOB;
+	more = calls / per_job;
+	njobs = util_jobs_count(more < UTIL_JOBS_MAX ? (unsigned)more + 1
+	                                             : UTIL_JOBS_MAX);
 	if (njobs > n)
 		njobs = n ? (unsigned)n : 1;
 	atomic_init(&next, 0);
@@ -1465,6 +1562,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	base.rules = rules;
 	base.known = known;
 	base.k = out->clock;
+	base.asks[0] = ask_table(&base, false);
+	base.asks[1] = ask_table(&base, true);
 	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
 	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
 	if (tree->calls.count)
@@ -1474,6 +1573,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	if (out->count > 1)
 		qsort_r(out->findings, out->count, sizeof(*out->findings),
 		        finding_cmp, &out->clock);
+	free((void *)base.asks[0]);
+	free((void *)base.asks[1]);
 	free((void *)base.app);
 	free((void *)base.match);
 	free(known);

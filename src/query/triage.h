@@ -125,6 +125,14 @@ struct triage {
 	uint64_t *rule_total, *rule_count;
 };
 
+/* For tests: the calls beyond which triage_compute shares the threads
+ * out among one worker per cpu (0, the default: when worth it; 1: any
+ * trace of several threads; SIZE_MAX: one worker). */
+extern size_t triage_calls_per_job;
+/* For tests: true tracks every call and frame, not only those a
+ * blocked or hot rule's WHEN can hold for. */
+extern bool triage_track_all;
+
 /* The id ("P3") and name ("activity launch") of phase p. */
 const char *triage_phase_id(enum triage_phase_id p);
 const char *triage_phase_name(enum triage_phase_id p);

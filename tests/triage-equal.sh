@@ -1,0 +1,51 @@
+#!/bin/sh
+# triage-equal.sh: `triage`'s way of making a triage (the threads shared
+# out among workers, the calls and frames no blocked or hot rule can
+# count passed over) against the plain one (tests/triage-equal), on
+# generated traces of several threads that draw frames, every fixture,
+# the real traces, the variants and the simpleperf recordings.
+. "${top_srcdir:-.}/tests/lib.sh"
+
+TRIAGE_EQUAL=${top_builddir:-.}/tests/triage-equal
+[ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
+[ -x "$TRIAGE_EQUAL" ] || skip_all "no $TRIAGE_EQUAL"
+
+n=0
+for gen in "threads=6 methods=600 records=200000 seed=41 maxdepth=32" \
+	"threads=3 methods=2000 records=100000 seed=42 maxdepth=48"; do
+	n=$((n + 1))
+	printf 'format v1\nversion 3\nclock dual\nvm art\ngenerate %s\n' "$gen" \
+		>"$tmp/gen$n.spec"
+	"$MKTRACE" "$tmp/gen$n.spec" "$tmp/gen$n.trace" 2>"$tmp/err"
+	ok $? "generated $n ($gen): written"
+done
+mkdir "$tmp/fixtures"
+fixture_traces "$tmp/fixtures"
+
+files="$tmp/*.trace $tmp/fixtures/*.trace"
+for dir in "$SHARED_TRACES" "$SHARED_VARIANTS"; do
+	[ -d "$dir" ] || continue
+	for f in "$dir"/*.trace; do
+		[ -f "$f" ] && files="$files $f"
+	done
+done
+if [ -d "$SHARED_SIMPLEPERF" ]; then
+	for f in "$SHARED_SIMPLEPERF"/*.trace*; do
+		[ -f "$f" ] && files="$files $f"
+	done
+fi
+
+# Its TAP lines are renumbered into ours.
+# shellcheck disable=SC2086
+"$TRIAGE_EQUAL" $files >"$tmp/lib.tap" 2>"$tmp/err"
+rc=$?
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok 0 "${line#ok [0-9]* - }" ;;
+	"not ok "*) ok 1 "${line#not ok [0-9]* - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$tmp/lib.tap"
+ok $rc "tests/triage-equal: status 0"
+diag <"$tmp/err"
+done_testing
