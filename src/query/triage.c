@@ -394,7 +394,7 @@ struct pass {
 	size_t undersampled;
 };
 
-/* One thread's findings, in rule order. */
+/* Findings made by one worker. */
 struct finding_list {
 	struct triage_finding *findings;
 	size_t count, cap;
@@ -1417,16 +1417,34 @@ pass_done(struct pass *p)
 	free(p->path);
 }
 
-/* One worker: it takes the next thread of order until none is left,
- * and makes its frames' causes and its findings. */
+/* The first of frames fr whose thread is t or later: fr's frames are
+ * in thread order. */
+static size_t
+first_frame(const struct frames *fr, size_t t)
+{
+	size_t lo = 0, hi = fr->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fr->frames[mid].thread < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One worker: it takes the next thread until none is left, and makes
+ * its frames' causes and its findings. */
 struct triage_job {
 	struct triage *out; /* written only at the thread's own frames */
 	struct pass p;
-	const size_t *order;       /* threads, most calls first */
-	size_t count;              /* of order */
-	const size_t *frame_from;  /* by thread: its first frame; [t + 1]
-	                              the end of its frames */
-	struct finding_list *list; /* by thread */
+	/* The threads, most calls first: (UINT32_MAX - calls) << 32 |
+	 * thread. */
+	const uint64_t *by_size;
+	size_t count;
+	struct finding_list list; /* its threads' findings */
 	atomic_size_t *next;
 };
 
@@ -1434,14 +1452,15 @@ static void *
 triage_job(void *arg)
 {
 	struct triage_job *job = arg;
+	const struct frames *fr = &job->out->frames;
 	size_t i;
 
 	while ((i = atomic_fetch_add(job->next, 1)) < job->count) {
-		size_t t = job->order[i];
-		size_t from = job->frame_from[t], to = job->frame_from[t + 1];
+		size_t t = (uint32_t)job->by_size[i];
+		size_t from = first_frame(fr, t), to = first_frame(fr, t + 1);
 
 		find_causes(job->out, job->p.app, from, to);
-		thread_findings(job->out, &job->p, t, from, to, &job->list[t]);
+		thread_findings(job->out, &job->p, t, from, to, &job->list);
 	}
 	return NULL;
 }
@@ -1457,20 +1476,17 @@ u64_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The causes and findings of every thread of out->tree, by njobs
- * workers sharing base's tables. */
+/* The causes and findings of every thread of out->tree, by one worker
+ * per cpu (as triage_calls_per_job says) sharing base's tables; the
+ * findings in no order. */
 static void
 run_jobs(struct triage *out, const struct pass *base)
 {
 	const struct calltree *tree = out->tree;
-	const struct frames *fr = &out->frames;
 	size_t nthreads = tree->nthreads, nrules = base->rules->count;
 	uint64_t *by_size = xcalloc(nthreads + 1, sizeof(*by_size));
-	size_t *order = xcalloc(nthreads + 1, sizeof(*order));
-	size_t *frame_from = xcalloc(nthreads + 2, sizeof(*frame_from));
-	struct finding_list *list = xcalloc(nthreads + 1, sizeof(*list));
 	struct triage_job jobs[UTIL_JOBS_MAX];
-	size_t most = 0, calls = 0, n = 0, cap = 0, per_job, more, t, i, r;
+	size_t most = 0, calls = 0, per_job, more, t, r;
 	atomic_size_t next;
 	unsigned j, njobs;
 
@@ -1480,51 +1496,43 @@ run_jobs(struct triage *out, const struct pass *base)
 		if (c > most)
 			most = c;
 		calls += c;
-		/* Most calls first, then by index. */
-		by_size[n++] = (uint64_t)(UINT32_MAX - c) << 32 | t;
+		by_size[t] = (uint64_t)(UINT32_MAX - c) << 32 | t;
 	}
-	sort_items(by_size, n, sizeof(*by_size), u64_cmp);
-	for (i = 0; i < n; i++)
-		order[i] = (uint32_t)by_size[i];
-	free(by_size);
-	/* The frames are by thread: frame_from[t] is thread t's first. */
-	for (t = 0, i = 0; t <= nthreads; t++) {
-		while (i < fr->count && fr->frames[i].thread < t)
-			i++;
-		frame_from[t] = i;
-	}
+	sort_items(by_size, nthreads, sizeof(*by_size), u64_cmp);
 	per_job = triage_calls_per_job ? triage_calls_per_job
 	                               : TRIAGE_CALLS_PER_JOB;
 	more = calls / per_job;
 	njobs = util_jobs_count(more < UTIL_JOBS_MAX ? (unsigned)more + 1
 	                                             : UTIL_JOBS_MAX);
-	if (njobs > n)
-		njobs = n ? (unsigned)n : 1;
+	if (njobs > nthreads)
+		njobs = nthreads ? (unsigned)nthreads : 1;
 	atomic_init(&next, 0);
 	for (j = 0; j < njobs; j++) {
-		jobs[j] = (struct triage_job){out,        {0},  order, n,
-		                              frame_from, list, &next};
+		jobs[j] = (struct triage_job){out,      {0}, by_size,
+		                              nthreads, {0}, &next};
 		pass_init(&jobs[j].p, base, most);
 	}
 	util_jobs_run(triage_job, jobs, sizeof(*jobs), njobs);
 	for (j = 0; j < njobs; j++) {
+		struct finding_list *l = &jobs[j].list;
+
 		for (r = 0; r < nrules; r++) {
 			out->rule_total[r] += jobs[j].p.rule_total[r];
 			out->rule_count[r] += jobs[j].p.rule_count[r];
 		}
 		out->undersampled += jobs[j].p.undersampled;
 		pass_done(&jobs[j].p);
-	}
-	for (t = 0; t < nthreads; t++) {
-		for (i = 0; i < list[t].count; i++) {
-			UTIL_GROW(out->findings, cap, out->count + 1);
-			out->findings[out->count++] = list[t].findings[i];
+		if (l->count) {
+			out->findings = xreallocarray(out->findings,
+			                              out->count + l->count,
+			                              sizeof(*out->findings));
+			memcpy(out->findings + out->count, l->findings,
+			       l->count * sizeof(*l->findings));
+			out->count += l->count;
 		}
-		free(list[t].findings);
+		free(l->findings);
 	}
-	free(list);
-	free(frame_from);
-	free(order);
+	free(by_size);
 }
 
 bool
@@ -1570,6 +1578,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		run_jobs(out, &base);
 	else
 		find_causes(out, base.app, 0, out->frames.count);
+	/* The workers' findings come in no order: no two are of the same
+	 * rule and thread, so the order is the sort's alone. */
 	if (out->count > 1)
 		qsort_r(out->findings, out->count, sizeof(*out->findings),
 		        finding_cmp, &out->clock);
