@@ -10,10 +10,14 @@ TRIAGE_EQUAL=${top_builddir:-.}/tests/triage-equal
 [ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
 [ -x "$TRIAGE_EQUAL" ] || skip_all "no $TRIAGE_EQUAL"
 
+# make check: one generated trace, a fixture of each kind (and those
+# drawing frames), the fast real traces and the first simpleperf
+# recording; check-long: every one.
 n=0
-for gen in "threads=6 methods=600 records=200000 seed=41 maxdepth=32" \
+for gen in "threads=6 methods=600 records=60000 seed=41 maxdepth=32" \
 	"threads=3 methods=2000 records=100000 seed=42 maxdepth=48"; do
 	n=$((n + 1))
+	[ $n -gt 1 ] && [ -z "$long" ] && break
 	printf 'format v1\nversion 3\nclock dual\nvm art\ngenerate %s\n' "$gen" \
 		>"$tmp/gen$n.spec"
 	"$MKTRACE" "$tmp/gen$n.spec" "$tmp/gen$n.trace" 2>"$tmp/err"
@@ -22,16 +26,28 @@ done
 mkdir "$tmp/fixtures"
 fixture_traces "$tmp/fixtures"
 
-files="$tmp/*.trace $tmp/fixtures/*.trace"
+files="$tmp/*.trace"
+for f in "$tmp"/fixtures/*.trace; do
+	name=${f##*/}
+	name=${name%.trace}
+	case $name in
+	render-triage | render-frames) files="$files $f" ;;
+	*) is_fast_fixture "$name" && files="$files $f" ;;
+	esac
+done
 for dir in "$SHARED_TRACES" "$SHARED_VARIANTS"; do
 	[ -d "$dir" ] || continue
 	for f in "$dir"/*.trace; do
-		[ -f "$f" ] && files="$files $f"
+		[ -f "$f" ] || continue
+		[ "$dir" = "$SHARED_TRACES" ] && ! is_fast_trace "$f" && continue
+		files="$files $f"
 	done
 done
 if [ -d "$SHARED_SIMPLEPERF" ]; then
 	for f in "$SHARED_SIMPLEPERF"/*.trace*; do
-		[ -f "$f" ] && files="$files $f"
+		[ -f "$f" ] || continue
+		files="$files $f"
+		[ -z "$long" ] && break
 	done
 fi
 
