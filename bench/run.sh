@@ -315,16 +315,21 @@ SPEC
 			r * 1e6 / n, mb, mb * 1048576 / size
 	}'
 	# triage against report, in turn (budget 1.5x): on the larger
-	# generated trace, whose threads draw no frames and hold no launch.
-	# Not met: triage loads the model (`info` alone, the same load, is
-	# 1.6-1.9x report's cpu: the calls written and read back), then
-	# walks it; only a triage summed in report's one pass, no model,
-	# can meet it.  Cpu medians on the 2-core machine at load 3-5, a
-	# generated trace of 70 M records (980 MB, 5 pairs) and of 10 M
-	# (140 MB, 11): report 1967 ms, triage 3818 ms (1.94x) before the
-	# names were built once and durations read only where exclusive
-	# times are wanted, 3712 ms (1.89x) after; report 441, triage 813
-	# (1.84x), 755 (1.71x).
+	# generated trace, whose main thread draws frames and holds no
+	# launch.  Not met: triage loads the model (`info` alone, the same
+	# load, is 1.6-1.7x report's wall and cpu: the records read twice
+	# and the calls written), then walks it; only a triage summed in
+	# report's one pass, no model, can meet it.  Cpu medians on the
+	# 2-core machine at load 3-5, a generated trace of 70 M records
+	# (980 MB, 5 pairs) and of 10 M (140 MB, 11): report 1967 ms, triage
+	# 3818 ms (1.94x) before the names were built once and durations
+	# read only where exclusive times are wanted, 3712 ms (1.89x) after;
+	# report 441, triage 813 (1.84x), 755 (1.71x).  Then (980 MB, one
+	# run each in turn, 5 rounds, medians, load 3-4): report 1.00 s
+	# wall, 1.83 s cpu; info 1.71, 3.02; triage 2.94, 3.37 (2.9x wall)
+	# before the threads' passes and frames ran on every cpu and calls
+	# no blocked or hot rule can count went untracked, 2.11, 3.24 (2.1x
+	# wall, 1.8x cpu) after.
 	if [ "$n" = "$records" ]; then
 		tr=$(alternate "${PAIRS:-11}" report "$trace" triage "$trace")
 		echo "triage  $(echo "$tr" | sed -n 2p)"
