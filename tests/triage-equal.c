@@ -1,9 +1,11 @@
 /*
  * triage-equal: each trace named on the command line loaded as tracetui
  * loads it for `triage` (the model), and its triage made twice: the
- * plain way (one worker, every call and frame tracked) and the way the
- * command takes (the threads shared out among workers even when few,
- * calls and frames no blocked or hot rule can count passed over);
+ * plain way (one worker, the frames found by query/frames.c, every
+ * call and frame tracked) and the way the command takes (the threads
+ * shared out among workers even when few, an instrumented trace's
+ * frames found in their passes, calls and frames no blocked or hot
+ * rule can count passed over);
  * every finding (its numbers, worst call, path, calls and methods),
  * phase, frame, cause and per-rule sum compared, in TAP, one line per
  * file and rule table: the built-in rules, and the same with the
@@ -120,12 +122,12 @@ compute(struct triage *t, const struct calltree *tree,
 	bool made;
 
 	triage_calls_per_job = plain ? SIZE_MAX : 1;
-	triage_track_all = plain;
+	triage_plain = plain;
 	made = triage_compute(t, tree, rules, is_frame,
 	                      frames_budget_of_rate(FRAMES_DEFAULT_HZ), why,
 	                      sizeof(why));
 	triage_calls_per_job = 0;
-	triage_track_all = false;
+	triage_plain = false;
 	return made;
 }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # triage-equal.sh: `triage`'s way of making a triage (the threads shared
-# out among workers, the calls and frames no blocked or hot rule can
-# count passed over) against the plain one (tests/triage-equal), on
+# out among workers, an instrumented trace's frames found in their
+# passes, the calls and frames no blocked or hot rule can count passed
+# over) against the plain one (tests/triage-equal), on
 # generated traces of several threads that draw frames, every fixture,
 # the real traces, the variants and the simpleperf recordings.
 . "${top_srcdir:-.}/tests/lib.sh"

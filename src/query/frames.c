@@ -259,6 +259,16 @@ summed_frames(struct frames *out, size_t *cap, const struct thread_sums *s,
 	}
 }
 
+void
+frames_init(struct frames *out, const struct calltree *tree, double budget)
+{
+	memset(out, 0, sizeof(*out));
+	out->clock = calltree_default_range_clock(tree);
+	out->budget = budget;
+	out->sampled = tree->sampled;
+	out->sample_interval = tree->sample_interval;
+}
+
 /* A block of consecutive threads, [from, to), and its frames. */
 struct frames_block {
 	size_t from, to;
@@ -341,11 +351,7 @@ find_frames(struct frames *out, const struct calltree *tree,
 	unsigned j, njobs;
 	bool any = false;
 
-	memset(out, 0, sizeof(*out));
-	out->clock = calltree_default_range_clock(tree);
-	out->budget = budget;
-	out->sampled = tree->sampled;
-	out->sample_interval = tree->sample_interval;
+	frames_init(out, tree, budget);
 	for (m = 0; m < tree->nmethods && !any; m++)
 		any = is_frame[m];
 	if (!any)

@@ -73,6 +73,10 @@ bool *frames_methods(const struct calltree *tree, const char *re, char *why,
 /* The budget in microseconds of a refresh rate in hertz. */
 double frames_budget_of_rate(double hz);
 
+/* No frames yet of tree, judged against budget microseconds, into
+ * *out. */
+void frames_init(struct frames *out, const struct calltree *tree,
+                 double budget);
 /* Every frame of scope's threads in tree, frame methods flagged by
  * is_frame, judged against budget microseconds, into *out. */
 void frames_find(struct frames *out, const struct calltree *tree,

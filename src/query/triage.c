@@ -29,7 +29,7 @@
 #include <string.h>
 
 size_t triage_calls_per_job;
-bool triage_track_all;
+bool triage_plain;
 
 /* Methods triage knows by name, as flags per method. */
 enum {
@@ -348,6 +348,7 @@ enum {
 	ASK_BLOCKED = 1 << 1, /* a blocked rule's */
 	ASK_IDLE = 1 << 2,    /* idle */
 	ASK_APP = 1 << 3,     /* an application's (hot rules) */
+	ASK_FRAME = 1 << 4,   /* a frame method (frames found in the pass) */
 };
 
 /* What a pass over one thread keeps per rule. */
@@ -363,6 +364,7 @@ struct pass {
 	const uint64_t *match; /* nwords per method */
 	size_t nwords;
 	const uint8_t *known;
+	const bool *is_frame;   /* per method */
 	const uint8_t *asks[2]; /* per method: on other threads, the main */
 	const uint8_t *ask;     /* the thread's of them */
 	enum clock_index k;
@@ -398,6 +400,21 @@ struct pass {
 struct finding_list {
 	struct triage_finding *findings;
 	size_t count, cap;
+};
+
+/* The frames of one thread, [from, from + count) of a worker's. */
+struct frame_run {
+	uint32_t thread;
+	uint32_t job; /* the worker's index, once joined */
+	size_t from, count;
+};
+
+/* Frames found by one worker's passes, thread by thread. */
+struct frame_list {
+	struct frames frames; /* their clock the judging clock */
+	size_t cap;
+	struct frame_run *runs;
+	size_t nruns, runs_cap;
 };
 
 static bool
@@ -642,7 +659,7 @@ thread_rules(struct pass *p, bool is_main)
 		if (rule->cause)
 			p->cause_on[r / 64] |= bit;
 	}
-	if (triage_track_all)
+	if (triage_plain)
 		p->blocked_floor = p->hot_frame_floor = 0;
 }
 
@@ -863,11 +880,41 @@ union_call(struct pass *p, uint32_t c, uint32_t d, size_t i)
 	}
 }
 
-/* The findings of thread t (its frames out->frames [fi, fend)) into
- * list; out is only read. */
+/* Frame call c of thread t, its frames' first, into found. */
+static void
+add_frame(struct frame_list *found, const struct calltree *tree, size_t t,
+          uint32_t c)
+{
+	struct frames *fr = &found->frames;
+	struct drawn_frame *f;
+	struct frame_run *run;
+	int i;
+
+	if (!found->nruns || found->runs[found->nruns - 1].thread != t) {
+		UTIL_GROW(found->runs, found->runs_cap, found->nruns + 1);
+		found->runs[found->nruns++] =
+		        (struct frame_run){(uint32_t)t, 0, fr->count, 0};
+	}
+	run = &found->runs[found->nruns - 1];
+	UTIL_GROW(fr->frames, found->cap, fr->count + 1);
+	f = &fr->frames[fr->count++];
+	memset(f, 0, sizeof(*f));
+	f->call = c;
+	f->thread = (uint32_t)t;
+	f->start = calltree_start(tree, c, fr->clock);
+	calltree_durations(tree, c, f->dur);
+	for (i = 0; i < FRAME_HOT; i++)
+		f->hot[i] = CALL_NONE;
+	run->count++;
+}
+
+/* The findings of thread t into list; its frames out->frames [fi, fend),
+ * or, with found, found in the pass (query/frames.c's: the outermost
+ * calls of frame methods) and added to it.  out is only read. */
 static void
 thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
-                size_t fend, struct finding_list *list)
+                size_t fend, struct frame_list *found,
+                struct finding_list *list)
 {
 	const struct calltree *tree = p->tree;
 	const struct triage_rules *rules = p->rules;
@@ -877,6 +924,8 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 	bool any = false, blocked = false, hot[2] = {false, false}, track;
 	bool dual = tree->has_clock[CLOCK_WALL] && tree->has_clock[CLOCK_CPU];
 	uint32_t frame = CALL_NONE, frame_depth = 0;
+	bool drawing = false; /* found: inside a frame, at depth drawn */
+	uint32_t drawn = 0;
 	uint8_t what;
 
 	for (r = 0; r < rules->count; r++) {
@@ -895,9 +944,10 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 		    tree->has_clock[CLOCK_CPU] && is_main && out->launch)
 			hot[1] = true;
 	}
-	if (!any || !n)
+	if (!n || (!any && !found))
 		return;
-	mark_enclosing(p, t);
+	if (any)
+		mark_enclosing(p, t);
 	thread_rules(p, is_main);
 	track = blocked || hot[0] || hot[1];
 	p->top = -1;
@@ -908,17 +958,33 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 		uint32_t m = calltree_method(tree, c);
 		uint32_t d = calltree_depth(tree, c);
 		uint8_t ask = p->ask[m];
+		bool frame_call = false;
 
 		p->path[d] = c;
 		what = 0;
 		if (frame != CALL_NONE &&
 		    !(frame_depth < d && p->path[frame_depth] == frame))
 			frame = CALL_NONE;
-		while (fi < fend && (out->frames.frames[fi].call == CALL_NONE ||
-		                     out->frames.frames[fi].call < c))
-			fi++;
-		if (fi < fend && out->frames.frames[fi].call == c) {
-			fi++;
+		if (found) {
+			if (drawing && d <= drawn)
+				drawing = false;
+			if (!drawing && ask & ASK_FRAME) {
+				add_frame(found, tree, t, c);
+				drawing = true;
+				drawn = d;
+				frame_call = hot[0];
+			}
+		} else {
+			while (fi < fend &&
+			       (out->frames.frames[fi].call == CALL_NONE ||
+			        out->frames.frames[fi].call < c))
+				fi++;
+			if (fi < fend && out->frames.frames[fi].call == c) {
+				fi++;
+				frame_call = true;
+			}
+		}
+		if (frame_call) {
 			/* A frame none of whose methods can be hot is
 			 * passed over. */
 			if (calltree_duration(tree, c, CLOCK_CPU) >=
@@ -930,7 +996,7 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 		} else if (frame != CALL_NONE && ask & ASK_APP) {
 			what |= OPEN_IN_FRAME;
 		}
-		if (!ask) {
+		if (!(ask & ~ASK_FRAME)) {
 			if (track)
 				open_push(p, c, d, what, is_main);
 			continue;
@@ -1366,6 +1432,8 @@ ask_table(const struct pass *base, bool is_main)
 			ask[m] |= ASK_IDLE;
 		if (hot && base->app[m])
 			ask[m] |= ASK_APP;
+		if (base->is_frame[m])
+			ask[m] |= ASK_FRAME;
 	}
 	free(union_on);
 	free(blocked_on);
@@ -1445,6 +1513,10 @@ struct triage_job {
 	const uint64_t *by_size;
 	size_t count;
 	struct finding_list list; /* its threads' findings */
+	/* Its threads' frames, found in the passes, or (not find_frames)
+	 * out's, found before. */
+	bool find_frames;
+	struct frame_list found;
 	atomic_size_t *next;
 };
 
@@ -1457,10 +1529,18 @@ triage_job(void *arg)
 
 	while ((i = atomic_fetch_add(job->next, 1)) < job->count) {
 		size_t t = (uint32_t)job->by_size[i];
-		size_t from = first_frame(fr, t), to = first_frame(fr, t + 1);
 
-		find_causes(job->out, job->p.app, from, to);
-		thread_findings(job->out, &job->p, t, from, to, &job->list);
+		if (job->find_frames) {
+			thread_findings(job->out, &job->p, t, 0, 0, &job->found,
+			                &job->list);
+		} else {
+			size_t from = first_frame(fr, t);
+			size_t to = first_frame(fr, t + 1);
+
+			find_causes(job->out, job->p.app, from, to);
+			thread_findings(job->out, &job->p, t, from, to, NULL,
+			                &job->list);
+		}
 	}
 	return NULL;
 }
@@ -1476,11 +1556,82 @@ u64_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The causes and findings of every thread of out->tree, by one worker
- * per cpu (as triage_calls_per_job says) sharing base's tables; the
- * findings in no order. */
+static int
+run_cmp(const void *a, const void *b)
+{
+	const struct frame_run *x = a, *y = b;
+
+	return x->thread < y->thread ? -1 : x->thread > y->thread;
+}
+
+/* The frames the workers found, thread by thread, into out's, in
+ * thread order. */
 static void
-run_jobs(struct triage *out, const struct pass *base)
+join_frames(struct triage *out, struct triage_job *jobs, unsigned njobs)
+{
+	struct frames *fr = &out->frames;
+	struct frame_run *runs;
+	size_t nruns = 0, count = 0, i;
+	unsigned j;
+
+	for (j = 0; j < njobs; j++) {
+		nruns += jobs[j].found.nruns;
+		count += jobs[j].found.frames.count;
+	}
+	/* One worker found them all (one thread draws, most often): its
+	 * frames are taken as they are. */
+	for (j = 0; j < njobs && nruns == 1; j++) {
+		if (!jobs[j].found.nruns)
+			continue;
+		fr->frames = jobs[j].found.frames.frames;
+		fr->count = count;
+		jobs[j].found.frames.frames = NULL;
+	}
+	if (fr->count || !count) {
+		for (j = 0; j < njobs; j++) {
+			free(jobs[j].found.frames.frames);
+			free(jobs[j].found.runs);
+		}
+		return;
+	}
+	runs = xcalloc(nruns + 1, sizeof(*runs));
+	fr->frames = xmalloc((count + 1) * sizeof(*fr->frames));
+	nruns = 0;
+	for (j = 0; j < njobs; j++)
+		for (i = 0; i < jobs[j].found.nruns; i++) {
+			runs[nruns] = jobs[j].found.runs[i];
+			runs[nruns++].job = j;
+		}
+	sort_items(runs, nruns, sizeof(*runs), run_cmp);
+	for (i = 0; i < nruns; i++) {
+		const struct frames *from = &jobs[runs[i].job].found.frames;
+
+		memcpy(fr->frames + fr->count, from->frames + runs[i].from,
+		       runs[i].count * sizeof(*fr->frames));
+		fr->count += runs[i].count;
+	}
+	for (j = 0; j < njobs; j++) {
+		free(jobs[j].found.frames.frames);
+		free(jobs[j].found.runs);
+	}
+	free(runs);
+}
+
+/* Room for the causes of out's frames. */
+static void
+alloc_causes(struct triage *out)
+{
+	out->cause = xmalloc((out->frames.count + 1) * sizeof(*out->cause));
+	out->cause_share =
+	        xcalloc(out->frames.count + 1, sizeof(*out->cause_share));
+}
+
+/* The frames (found in the passes when find_frames says, else already
+ * out's), their causes and the findings of every thread of out->tree,
+ * by one worker per cpu (as triage_calls_per_job says) sharing base's
+ * tables; the findings in no order. */
+static void
+run_jobs(struct triage *out, const struct pass *base, bool find_frames)
 {
 	const struct calltree *tree = out->tree;
 	size_t nthreads = tree->nthreads, nrules = base->rules->count;
@@ -1508,11 +1659,22 @@ run_jobs(struct triage *out, const struct pass *base)
 		njobs = nthreads ? (unsigned)nthreads : 1;
 	atomic_init(&next, 0);
 	for (j = 0; j < njobs; j++) {
-		jobs[j] = (struct triage_job){out,      {0}, by_size,
-		                              nthreads, {0}, &next};
+		jobs[j] = (struct triage_job){.out = out,
+		                              .by_size = by_size,
+		                              .count = nthreads,
+		                              .find_frames = find_frames,
+		                              .next = &next};
+		jobs[j].found.frames.clock = out->frames.clock;
 		pass_init(&jobs[j].p, base, most);
 	}
+	if (!find_frames)
+		alloc_causes(out);
 	util_jobs_run(triage_job, jobs, sizeof(*jobs), njobs);
+	if (find_frames) {
+		join_frames(out, jobs, njobs);
+		alloc_causes(out);
+		find_causes(out, base->app, 0, out->frames.count);
+	}
 	for (j = 0; j < njobs; j++) {
 		struct finding_list *l = &jobs[j].list;
 
@@ -1544,6 +1706,7 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	struct scope all;
 	uint8_t *known;
 	char **names;
+	bool find_frames;
 
 	memset(out, 0, sizeof(*out));
 	out->tree = tree;
@@ -1558,14 +1721,20 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	find_main(out, tree);
 	known = known_methods(names, tree->nmethods);
 	find_phases(out, names, known, is_frame);
-	scope_init_all(&all, tree);
-	frames_find_unsummed(&out->frames, tree, &all, is_frame, budget);
-	scope_done(&all);
+	/* An instrumented model's frames are found in the passes. */
+	find_frames = tree->calls.count && !tree->header.sample_weight &&
+	              !triage_plain;
+	if (find_frames) {
+		frames_init(&out->frames, tree, budget);
+	} else {
+		scope_init_all(&all, tree);
+		frames_find_unsummed(&out->frames, tree, &all, is_frame,
+		                     budget);
+		scope_done(&all);
+	}
 	base.app = app_methods(names, tree->nmethods);
 	free_names(names, tree->nmethods);
-	out->cause = xmalloc((out->frames.count + 1) * sizeof(*out->cause));
-	out->cause_share =
-	        xcalloc(out->frames.count + 1, sizeof(*out->cause_share));
+	base.is_frame = is_frame;
 	base.tree = tree;
 	base.rules = rules;
 	base.known = known;
@@ -1574,10 +1743,12 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	base.asks[1] = ask_table(&base, true);
 	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
 	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
-	if (tree->calls.count)
-		run_jobs(out, &base);
-	else
+	if (tree->calls.count) {
+		run_jobs(out, &base, find_frames);
+	} else {
+		alloc_causes(out);
 		find_causes(out, base.app, 0, out->frames.count);
+	}
 	/* The workers' findings come in no order: no two are of the same
 	 * rule and thread, so the order is the sort's alone. */
 	if (out->count > 1)

@@ -129,9 +129,10 @@ struct triage {
  * out among one worker per cpu (0, the default: when worth it; 1: any
  * trace of several threads; SIZE_MAX: one worker). */
 extern size_t triage_calls_per_job;
-/* For tests: true tracks every call and frame, not only those a
- * blocked or hot rule's WHEN can hold for. */
-extern bool triage_track_all;
+/* For tests: true takes the plain way: the frames found by
+ * query/frames.c before the passes, and every call and frame tracked,
+ * not only those a blocked or hot rule's WHEN can hold for. */
+extern bool triage_plain;
 
 /* The id ("P3") and name ("activity launch") of phase p. */
 const char *triage_phase_id(enum triage_phase_id p);
