@@ -343,7 +343,7 @@ calltree_start(const struct calltree *tree, size_t c, enum clock_index k)
 	return steps[lo - 1].high << TIME_LOW_BITS | calls->start[k][c];
 }
 /* Inclusive time of call c on clock k. */
-static inline uint64_t
+static inline __attribute__((always_inline)) uint64_t
 calltree_duration(const struct calltree *tree, size_t c, enum clock_index k)
 {
 	uint16_t d = tree->calls.duration[k][c];
@@ -370,7 +370,7 @@ calltree_end(const struct calltree *tree, size_t c, enum clock_index k)
 	return calltree_start(tree, c, k) + calltree_duration(tree, c, k);
 }
 /* Depth of call c: 0 for a root of its thread. */
-static inline uint32_t
+static inline __attribute__((always_inline)) uint32_t
 calltree_depth(const struct calltree *tree, size_t c)
 {
 	uint16_t d = tree->calls.depth[c];
@@ -378,7 +378,7 @@ calltree_depth(const struct calltree *tree, size_t c)
 	return d != UINT16_MAX ? d : calltree_deep_depth(tree, c);
 }
 /* Method index of call c. */
-static inline uint32_t
+static inline __attribute__((always_inline)) uint32_t
 calltree_method(const struct calltree *tree, size_t c)
 {
 	return tree->calls.method16 ? tree->calls.method16[c]
