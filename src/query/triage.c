@@ -409,10 +409,14 @@ struct frame_run {
 	size_t from, count;
 };
 
-/* Frames found by one worker's passes, thread by thread. */
+/* Frames found by one worker's passes, thread by thread, and their
+ * causes. */
 struct frame_list {
-	struct frames frames; /* their clock the judging clock */
+	struct frames frames; /* out's clock and budget */
 	size_t cap;
+	uint32_t *cause;
+	double *share;
+	size_t causes_cap;
 	struct frame_run *runs;
 	size_t nruns, runs_cap;
 };
@@ -1335,14 +1339,15 @@ done:
 	free(phase_of);
 }
 
-/* The cause of each slow frame of [from, to): the deepest application
- * call (app: per method) lasting at least half the frame and starting
- * in its first fifth. */
+/* The cause of each slow frame of fr's [from, to), into cause and
+ * share at the frame's index: the deepest application call (app: per
+ * method) lasting at least half the frame and starting in its first
+ * fifth. */
 static void
-find_causes(struct triage *out, const bool *app, size_t from, size_t to)
+find_causes(const struct calltree *tree, const struct frames *fr,
+            const bool *app, size_t from, size_t to, uint32_t *cause,
+            double *share)
 {
-	const struct calltree *tree = out->tree;
-	const struct frames *fr = &out->frames;
 	size_t i;
 
 	for (i = from; i < to; i++) {
@@ -1352,7 +1357,8 @@ find_causes(struct triage *out, const bool *app, size_t from, size_t to)
 		uint64_t len = f->dur[fr->clock];
 		uint32_t d, best_depth = 0;
 
-		out->cause[i] = CALL_NONE;
+		cause[i] = CALL_NONE;
+		share[i] = 0;
 		if (f->call == CALL_NONE || !frames_slow(fr, f) || !len)
 			continue;
 		d = calltree_depth(tree, f->call);
@@ -1369,8 +1375,8 @@ find_causes(struct triage *out, const bool *app, size_t from, size_t to)
 			if (cd * 2 < len || (cs - f->start) * 5 > len ||
 			    cdepth <= best_depth)
 				continue;
-			out->cause[i] = (uint32_t)c;
-			out->cause_share[i] = (double)cd / (double)len;
+			cause[i] = (uint32_t)c;
+			share[i] = (double)cd / (double)len;
 			best_depth = cdepth;
 		}
 	}
@@ -1520,6 +1526,28 @@ struct triage_job {
 	atomic_size_t *next;
 };
 
+/* The causes of thread t's frames in found, if it has any. */
+static void
+found_causes(struct frame_list *found, const struct calltree *tree,
+             const bool *app, size_t t)
+{
+	const struct frame_run *run;
+	size_t n = found->frames.count;
+
+	if (!found->nruns || found->runs[found->nruns - 1].thread != t)
+		return;
+	run = &found->runs[found->nruns - 1];
+	if (n > found->causes_cap) {
+		found->causes_cap = found->cap;
+		found->cause = xreallocarray(found->cause, found->causes_cap,
+		                             sizeof(*found->cause));
+		found->share = xreallocarray(found->share, found->causes_cap,
+		                             sizeof(*found->share));
+	}
+	find_causes(tree, &found->frames, app, run->from, n, found->cause,
+	            found->share);
+}
+
 static void *
 triage_job(void *arg)
 {
@@ -1533,11 +1561,14 @@ triage_job(void *arg)
 		if (job->find_frames) {
 			thread_findings(job->out, &job->p, t, 0, 0, &job->found,
 			                &job->list);
+			found_causes(&job->found, job->out->tree, job->p.app,
+			             t);
 		} else {
 			size_t from = first_frame(fr, t);
 			size_t to = first_frame(fr, t + 1);
 
-			find_causes(job->out, job->p.app, from, to);
+			find_causes(job->out->tree, fr, job->p.app, from, to,
+			            job->out->cause, job->out->cause_share);
 			thread_findings(job->out, &job->p, t, from, to, NULL,
 			                &job->list);
 		}
@@ -1564,8 +1595,27 @@ run_cmp(const void *a, const void *b)
 	return x->thread < y->thread ? -1 : x->thread > y->thread;
 }
 
-/* The frames the workers found, thread by thread, into out's, in
- * thread order. */
+/* Room for the causes of out's frames. */
+static void
+alloc_causes(struct triage *out)
+{
+	out->cause = xmalloc((out->frames.count + 1) * sizeof(*out->cause));
+	out->cause_share =
+	        xcalloc(out->frames.count + 1, sizeof(*out->cause_share));
+}
+
+/* Release what a worker found. */
+static void
+found_done(struct frame_list *found)
+{
+	free(found->frames.frames);
+	free(found->runs);
+	free(found->cause);
+	free(found->share);
+}
+
+/* The frames the workers found, thread by thread, and their causes
+ * into out's, in thread order. */
 static void
 join_frames(struct triage *out, struct triage_job *jobs, unsigned njobs)
 {
@@ -1579,23 +1629,31 @@ join_frames(struct triage *out, struct triage_job *jobs, unsigned njobs)
 		count += jobs[j].found.frames.count;
 	}
 	/* One worker found them all (one thread draws, most often): its
-	 * frames are taken as they are. */
+	 * frames and causes are taken as they are. */
 	for (j = 0; j < njobs && nruns == 1; j++) {
-		if (!jobs[j].found.nruns)
+		struct frame_list *found = &jobs[j].found;
+
+		if (!found->nruns)
 			continue;
-		fr->frames = jobs[j].found.frames.frames;
+		fr->frames = found->frames.frames;
 		fr->count = count;
-		jobs[j].found.frames.frames = NULL;
+		out->cause = found->cause;
+		out->cause_share = found->share;
+		found->frames.frames = NULL;
+		found->cause = NULL;
+		found->share = NULL;
 	}
 	if (fr->count || !count) {
-		for (j = 0; j < njobs; j++) {
-			free(jobs[j].found.frames.frames);
-			free(jobs[j].found.runs);
-		}
+		for (j = 0; j < njobs; j++)
+			found_done(&jobs[j].found);
+		if (!fr->count)
+			alloc_causes(out);
 		return;
 	}
 	runs = xcalloc(nruns + 1, sizeof(*runs));
 	fr->frames = xmalloc((count + 1) * sizeof(*fr->frames));
+	out->cause = xmalloc((count + 1) * sizeof(*out->cause));
+	out->cause_share = xmalloc((count + 1) * sizeof(*out->cause_share));
 	nruns = 0;
 	for (j = 0; j < njobs; j++)
 		for (i = 0; i < jobs[j].found.nruns; i++) {
@@ -1604,26 +1662,20 @@ join_frames(struct triage *out, struct triage_job *jobs, unsigned njobs)
 		}
 	sort_items(runs, nruns, sizeof(*runs), run_cmp);
 	for (i = 0; i < nruns; i++) {
-		const struct frames *from = &jobs[runs[i].job].found.frames;
+		const struct frame_list *from = &jobs[runs[i].job].found;
+		size_t at = runs[i].from, n = runs[i].count;
 
-		memcpy(fr->frames + fr->count, from->frames + runs[i].from,
-		       runs[i].count * sizeof(*fr->frames));
-		fr->count += runs[i].count;
+		memcpy(fr->frames + fr->count, from->frames.frames + at,
+		       n * sizeof(*fr->frames));
+		memcpy(out->cause + fr->count, from->cause + at,
+		       n * sizeof(*out->cause));
+		memcpy(out->cause_share + fr->count, from->share + at,
+		       n * sizeof(*out->cause_share));
+		fr->count += n;
 	}
-	for (j = 0; j < njobs; j++) {
-		free(jobs[j].found.frames.frames);
-		free(jobs[j].found.runs);
-	}
+	for (j = 0; j < njobs; j++)
+		found_done(&jobs[j].found);
 	free(runs);
-}
-
-/* Room for the causes of out's frames. */
-static void
-alloc_causes(struct triage *out)
-{
-	out->cause = xmalloc((out->frames.count + 1) * sizeof(*out->cause));
-	out->cause_share =
-	        xcalloc(out->frames.count + 1, sizeof(*out->cause_share));
 }
 
 /* The frames (found in the passes when find_frames says, else already
@@ -1664,17 +1716,14 @@ run_jobs(struct triage *out, const struct pass *base, bool find_frames)
 		                              .count = nthreads,
 		                              .find_frames = find_frames,
 		                              .next = &next};
-		jobs[j].found.frames.clock = out->frames.clock;
+		jobs[j].found.frames = out->frames; /* none yet */
 		pass_init(&jobs[j].p, base, most);
 	}
 	if (!find_frames)
 		alloc_causes(out);
 	util_jobs_run(triage_job, jobs, sizeof(*jobs), njobs);
-	if (find_frames) {
+	if (find_frames)
 		join_frames(out, jobs, njobs);
-		alloc_causes(out);
-		find_causes(out, base->app, 0, out->frames.count);
-	}
 	for (j = 0; j < njobs; j++) {
 		struct finding_list *l = &jobs[j].list;
 
@@ -1747,7 +1796,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		run_jobs(out, &base, find_frames);
 	} else {
 		alloc_causes(out);
-		find_causes(out, base.app, 0, out->frames.count);
+		find_causes(tree, &out->frames, base.app, 0, out->frames.count,
+		            out->cause, out->cause_share);
 	}
 	/* The workers' findings come in no order: no two are of the same
 	 * rule and thread, so the order is the sort's alone. */
