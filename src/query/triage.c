@@ -929,7 +929,8 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 	bool dual = tree->has_clock[CLOCK_WALL] && tree->has_clock[CLOCK_CPU];
 	uint32_t frame = CALL_NONE, frame_depth = 0;
 	bool drawing = false; /* found: inside a frame, at depth drawn */
-	uint32_t drawn = 0;
+	uint32_t drawn = 0, *path;
+	const uint8_t *asks;
 	uint8_t what;
 
 	for (r = 0; r < rules->count; r++) {
@@ -957,17 +958,19 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 	p->top = -1;
 	if (!hot[0])
 		fi = fend;
+	path = p->path;
+	asks = p->ask;
 	for (i = 0; i < n; i++) {
 		uint32_t c = (uint32_t)(first + i);
 		uint32_t m = calltree_method(tree, c);
 		uint32_t d = calltree_depth(tree, c);
-		uint8_t ask = p->ask[m];
+		uint8_t ask = asks[m];
 		bool frame_call = false;
 
-		p->path[d] = c;
+		path[d] = c;
 		what = 0;
 		if (frame != CALL_NONE &&
-		    !(frame_depth < d && p->path[frame_depth] == frame))
+		    !(frame_depth < d && path[frame_depth] == frame))
 			frame = CALL_NONE;
 		if (found) {
 			if (drawing && d <= drawn)
@@ -1001,7 +1004,8 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 			what |= OPEN_IN_FRAME;
 		}
 		if (!(ask & ~ASK_FRAME)) {
-			if (track)
+			/* Nothing open to settle, nothing to push. */
+			if (track && (what || p->top >= 0))
 				open_push(p, c, d, what, is_main);
 			continue;
 		}
@@ -1021,7 +1025,7 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 		            p->blocked_floor &&
 		    !cause_visible(p, m, d))
 			what |= OPEN_BLOCKED;
-		if (track)
+		if (track && (what || p->top >= 0))
 			open_push(p, c, d, what, is_main);
 	}
 	while (track && p->top >= 0)
