@@ -1,14 +1,16 @@
 /*
  * triage: one pass over each thread's calls in pre-order: the rules'
  * matches (a bit per rule per method, from one regexec per rule and
- * method), the startup phases on the main thread, and the frames
- * through query/frames.c, so that triage's frames are `frames`' own.
- * A call is inside an open outermost match when the last call met at
- * that match's depth is still the match: pre-order reaches any
- * shallower depth only through that one.  The threads' passes (and
- * their frames' causes) are shared out among one worker per cpu, most
- * calls first; each thread's findings are kept apart and joined in
- * thread order, as one worker would have made them.
+ * method), and in an instrumented model the frames (the outermost
+ * calls of frame methods, as query/frames.c finds them; a sampled
+ * model's, spans between samples, are found by query/frames.c before
+ * the passes) and each slow frame's cause; the startup phases on the
+ * main thread before them.  A call is inside an open outermost match
+ * when the last call met at that match's depth is still the match:
+ * pre-order reaches any shallower depth only through that one.  The
+ * threads' passes are shared out among one worker per cpu, most calls
+ * first; the workers' findings are put in order by the final sort (no
+ * two are of one rule and thread), their frames joined in thread order.
  */
 #include "config.h"
 
@@ -884,7 +886,8 @@ union_call(struct pass *p, uint32_t c, uint32_t d, size_t i)
 	}
 }
 
-/* Frame call c of thread t, its frames' first, into found. */
+/* Frame call c of thread t into found, after the thread's frames so
+ * far. */
 static void
 add_frame(struct frame_list *found, const struct calltree *tree, size_t t,
           uint32_t c)
