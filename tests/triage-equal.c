@@ -167,6 +167,7 @@ main(int argc, char **argv)
 		struct triage_rules rules = {0};
 		char why[200];
 
+		trace_error_clear(&err);
 		if (!tree || calltree_is_profile(tree)) {
 			printf("# %s: not a recording of calls, skipped\n",
 			       argv[i]);

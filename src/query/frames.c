@@ -399,8 +399,9 @@ find_frames(struct frames *out, const struct calltree *tree,
 		out->count += blocks[i].frames.count;
 	out->frames = xmalloc((out->count + 1) * sizeof(*out->frames));
 	for (i = 0, sum = 0; i < nblocks; i++) {
-		memcpy(out->frames + sum, blocks[i].frames.frames,
-		       blocks[i].frames.count * sizeof(*out->frames));
+		if (blocks[i].frames.count)
+			memcpy(out->frames + sum, blocks[i].frames.frames,
+			       blocks[i].frames.count * sizeof(*out->frames));
 		sum += blocks[i].frames.count;
 		free(blocks[i].frames.frames);
 	}
