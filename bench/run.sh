@@ -325,11 +325,11 @@ SPEC
 	# 3818 ms (1.94x) before the names were built once and durations
 	# read only where exclusive times are wanted, 3712 ms (1.89x) after;
 	# report 441, triage 813 (1.84x), 755 (1.71x).  Then (980 MB, one
-	# run each in turn, 5 rounds, medians, load 3-4): report 1.00 s
-	# wall, 1.83 s cpu; info 1.71, 3.02; triage 2.94, 3.37 (2.9x wall)
-	# before the threads' passes and frames ran on every cpu and calls
-	# no blocked or hot rule can count went untracked, 2.11, 3.24 (2.1x
-	# wall, 1.8x cpu) after.
+	# run each in turn, 6 rounds, load 3-4, cpu medians and best
+	# walls): report 2.13 s, 1.00 s; info 3.29, 1.68; triage 3.94, 2.44
+	# (1.85x cpu, 2.4x wall) before the threads' passes shared the cpus,
+	# found the frames themselves and left untracked the calls no
+	# blocked or hot rule can count, 3.42, 2.01 (1.6x, 2.0x) after.
 	if [ "$n" = "$records" ]; then
 		tr=$(alternate "${PAIRS:-11}" report "$trace" triage "$trace")
 		echo "triage  $(echo "$tr" | sed -n 2p)"
