@@ -369,6 +369,9 @@ struct pass {
 	const bool *is_frame;   /* per method */
 	const uint8_t *asks[2]; /* per method: on other threads, the main */
 	const uint8_t *ask;     /* the thread's of them */
+	/* On other threads and the main one: blocked_floor and
+	 * hot_frame_floor below. */
+	uint64_t floors[2][2];
 	enum clock_index k;
 	uint32_t *path;    /* path[d]: the last call met at depth d */
 	uint8_t *encloses; /* per call of the thread: holds a looper */
@@ -641,10 +644,11 @@ thread_rules(struct pass *p, bool is_main)
 	memset(p->cause_on, 0, p->nwords * sizeof(*p->cause_on));
 	p->nblocked = p->ncause_open = 0;
 	p->ask = p->asks[is_main];
-	p->blocked_floor = p->hot_frame_floor = UINT64_MAX;
+	p->blocked_floor = p->floors[is_main][0];
+	p->hot_frame_floor = p->floors[is_main][1];
 	for (r = 0; r < rules->count; r++) {
 		const struct triage_rule *rule = &rules->rules[r];
-		uint64_t bit = 1ULL << (r % 64), floor;
+		uint64_t bit = 1ULL << (r % 64);
 
 		if (!rule_applies(rule, is_main))
 			continue;
@@ -653,20 +657,33 @@ thread_rules(struct pass *p, bool is_main)
 		if (rule->kind == TRIAGE_BLOCKED) {
 			p->blocked_on[r / 64] |= bit;
 			p->blocked[p->nblocked++] = r;
-			floor = when_floor(rule);
-			if (floor < p->blocked_floor)
-				p->blocked_floor = floor;
-		}
-		if (rule->kind == TRIAGE_HOT_FRAME) {
-			floor = when_floor(rule);
-			if (floor < p->hot_frame_floor)
-				p->hot_frame_floor = floor;
 		}
 		if (rule->cause)
 			p->cause_on[r / 64] |= bit;
 	}
-	if (triage_plain)
-		p->blocked_floor = p->hot_frame_floor = 0;
+}
+
+/* The floors (struct pass) of the rules that apply on the main thread
+ * (is_main) or the others into floor[0] (blocked) and floor[1]
+ * (hot-frame). */
+static void
+rule_floors(const struct triage_rules *rules, bool is_main, uint64_t *floor)
+{
+	size_t r;
+
+	floor[0] = floor[1] = triage_plain ? 0 : UINT64_MAX;
+	for (r = 0; r < rules->count && !triage_plain; r++) {
+		const struct triage_rule *rule = &rules->rules[r];
+		int i = rule->kind == TRIAGE_HOT_FRAME;
+		uint64_t v;
+
+		if (!rule_applies(rule, is_main) ||
+		    (rule->kind != TRIAGE_BLOCKED && !i))
+			continue;
+		v = when_floor(rule);
+		if (v < floor[i])
+			floor[i] = v;
+	}
 }
 
 /* Whether the method bits of match hold one of the rules of mask. */
@@ -1797,6 +1814,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	base.k = out->clock;
 	base.asks[0] = ask_table(&base, false);
 	base.asks[1] = ask_table(&base, true);
+	rule_floors(rules, false, base.floors[0]);
+	rule_floors(rules, true, base.floors[1]);
 	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
 	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
 	if (tree->calls.count) {
