@@ -1,8 +1,8 @@
 /*
  * heap-refs: the strong references decoded in file order (so the dump
- * is read as it lies) and their ids looked up in batches: the batch's
- * index slots are fetched ahead, then the candidates' ids, so that the
- * cache misses of a batch overlap instead of following one another.
+ * is read as it lies) and their ids looked up in batches
+ * (model/heap-index.h), so that the cache misses of a batch's lookups
+ * overlap instead of following one another.
  */
 #include "config.h"
 
@@ -18,8 +18,7 @@ enum { BATCH = 1024, RELEASE_BYTES = 4 << 20 };
 /* Ids waiting to be looked up, with the object holding each. */
 struct batch {
 	uint64_t id[BATCH];
-	size_t slot[BATCH];
-	uint32_t obj[BATCH];
+	uint32_t obj[BATCH], found[BATCH];
 	size_t n;
 };
 
@@ -35,62 +34,25 @@ struct build {
 static void
 flush(struct build *bd)
 {
-	const struct heap_dump *d = bd->d;
 	struct batch *b = &bd->b;
 	struct heap_refs *r = bd->r;
 	size_t k;
 
-	if (!b->n || !d->index)
-		goto out;
-	for (k = 0; k < b->n; k++) {
-		b->slot[k] = heap_index_slot(d, b->id[k]);
-		__builtin_prefetch(&d->index[b->slot[k]]);
-	}
-	/* The first two candidates of each: most searches end there. */
-	for (k = 0; k < b->n; k++) {
-		size_t s = b->slot[k];
-		uint32_t c = d->index[s], c2;
-
-		if (c == HEAP_NONE)
-			continue;
-		c2 = d->index[(s + 1) & d->index_mask];
-		if (d->ids32) {
-			__builtin_prefetch(&d->ids32[c]);
-			if (c2 != HEAP_NONE)
-				__builtin_prefetch(&d->ids32[c2]);
-		} else {
-			__builtin_prefetch(&d->ids64[c]);
-			if (c2 != HEAP_NONE)
-				__builtin_prefetch(&d->ids64[c2]);
-		}
-	}
+	if (!b->n)
+		return;
 	if (r->n + b->n > bd->limit) {
 		bd->overflow = true;
-		goto out;
+		b->n = 0;
+		return;
 	}
+	heap_index_find_many(&bd->d->index, b->id, b->found, b->n);
 	UTIL_GROW(r->to, bd->cap, r->n + b->n);
 	for (k = 0; k < b->n; k++) {
-		uint64_t id = b->id[k];
-		size_t s = b->slot[k];
-		uint32_t c;
-
-		if (d->ids32) {
-			if (id > UINT32_MAX)
-				continue;
-			while ((c = d->index[s]) != HEAP_NONE &&
-			       d->ids32[c] != id)
-				s = (s + 1) & d->index_mask;
-		} else {
-			while ((c = d->index[s]) != HEAP_NONE &&
-			       d->ids64[c] != id)
-				s = (s + 1) & d->index_mask;
-		}
-		if (c == HEAP_NONE)
+		if (b->found[k] == HEAP_NONE)
 			continue;
-		r->to[r->n++] = c;
+		r->to[r->n++] = b->found[k];
 		r->first[b->obj[k] + 1]++;
 	}
-out:
 	b->n = 0;
 }
 

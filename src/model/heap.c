@@ -21,6 +21,9 @@
 #include "util/alloc.h"
 #include "util/hash.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +48,8 @@ struct gather {
 	uint32_t *class_dumps; /* the objects that are class objects */
 	size_t nclass_dumps, class_dumps_cap;
 	size_t released; /* the dump's bytes let go so far */
+	uint32_t *ids32; /* each object's id, for the index */
+	uint64_t *ids64;
 	size_t offsets_cap, ids_cap, runs_cap;
 	int heap;          /* the current heap, -1 before HEAP DUMP INFO */
 	bool wide_offsets; /* records past 4 GiB: 8-byte offsets */
@@ -175,11 +180,11 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 		d->offsets64[d->nobjects] = offset;
 	}
 	if (d->header.id_size == 4) {
-		UTIL_GROW(d->ids32, g->ids_cap, d->nobjects + 1);
-		d->ids32[d->nobjects] = heap_u4(d->data + offset + 1);
+		UTIL_GROW(g->ids32, g->ids_cap, d->nobjects + 1);
+		g->ids32[d->nobjects] = heap_u4(d->data + offset + 1);
 	} else {
-		UTIL_GROW(d->ids64, g->ids_cap, d->nobjects + 1);
-		d->ids64[d->nobjects] = heap_id(d->data + offset + 1, 8);
+		UTIL_GROW(g->ids64, g->ids_cap, d->nobjects + 1);
+		g->ids64[d->nobjects] = heap_id(d->data + offset + 1, 8);
 	}
 	d->nobjects++;
 }
@@ -196,66 +201,10 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 		g->progress(g->progress_arg, done, total);
 }
 
-/* ---- the id index ---- */
-
-/* Slots by Fibonacci hashing (heap_index_slot): ids step evenly
- * through an address range, and the middle bits of the product would
- * cluster them. */
-
-static void
-build_index(struct heap_dump *d)
-{
-	size_t cap = 16, i;
-	unsigned bits = 4;
-
-	while (cap < d->nobjects + d->nobjects / 2) {
-		cap *= 2;
-		bits++;
-	}
-	d->index_shift = 64 - bits;
-	d->index = xmalloc_large(cap, sizeof(uint32_t));
-	memset(d->index, 0xFF, cap * sizeof(uint32_t));
-	d->index_mask = cap - 1;
-	for (i = 0; i < d->nobjects; i++) {
-		uint64_t id = heap_object_id(d, (uint32_t)i);
-		size_t s = heap_index_slot(d, id);
-
-		/* The slot of an id further on, fetched ahead. */
-		if (i + 16 < d->nobjects)
-			__builtin_prefetch(&d->index[heap_index_slot(
-			        d, heap_object_id(d, (uint32_t)(i + 16)))]);
-
-		while (d->index[s] != HEAP_NONE) {
-			if (heap_object_id(d, d->index[s]) == id)
-				break; /* a repeated id: the first stays */
-			s = (s + 1) & d->index_mask;
-		}
-		if (d->index[s] == HEAP_NONE)
-			d->index[s] = (uint32_t)i;
-	}
-}
-
 uint32_t
 heap_find(const struct heap_dump *d, uint64_t id)
 {
-	size_t s;
-
-	if (!id || !d->index)
-		return HEAP_NONE;
-	if (d->ids32) {
-		if (id > UINT32_MAX)
-			return HEAP_NONE;
-		for (s = heap_index_slot(d, id); d->index[s] != HEAP_NONE;
-		     s = (s + 1) & d->index_mask)
-			if (d->ids32[d->index[s]] == id)
-				return d->index[s];
-		return HEAP_NONE;
-	}
-	for (s = heap_index_slot(d, id); d->index[s] != HEAP_NONE;
-	     s = (s + 1) & d->index_mask)
-		if (d->ids64[d->index[s]] == id)
-			return d->index[s];
-	return HEAP_NONE;
+	return heap_index_find(&d->index, id);
 }
 
 /* ---- classes ---- */
@@ -459,7 +408,8 @@ lay_out(struct gather *g, const struct mapping *map, uint32_t c,
 		k->statics = xcalloc(cd.nstatics + 1, sizeof(*k->statics));
 		for (i = 0, p = cd.statics; i < cd.nstatics;
 		     i++, p = heap_static_next(p, id)) {
-			const char *name = field_name(g, map, c, heap_id(p, id));
+			const char *name =
+			        field_name(g, map, c, heap_id(p, id));
 
 			k->statics[k->nstatics++] = (struct heap_field_desc){
 			        .name = name,
@@ -656,6 +606,13 @@ heap_dump_open(const char *path, const struct mapping *map,
 	struct gather g;
 	struct heap_sink sink = {0};
 
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	/* The arrays of a dump and of its passes come and go by tens of
+	 * megabytes: each mapped on its own, its pages given back when it
+	 * is freed (glibc would raise its threshold past the first one
+	 * freed and keep the later ones in its heap, at the peak). */
+	mallopt(M_MMAP_THRESHOLD, 256 << 10);
+#endif
 	memset(&g, 0, sizeof(g));
 	g.d = d;
 	g.heap = -1;
@@ -700,14 +657,17 @@ heap_dump_open(const char *path, const struct mapping *map,
 		else
 			d->offsets64 = xreallocarray(d->offsets64, d->nobjects,
 			                             sizeof(*d->offsets64));
-		if (d->ids32)
-			d->ids32 = xreallocarray(d->ids32, d->nobjects,
-			                         sizeof(*d->ids32));
+		if (g.ids32)
+			g.ids32 = xreallocarray(g.ids32, d->nobjects,
+			                        sizeof(*g.ids32));
 		else
-			d->ids64 = xreallocarray(d->ids64, d->nobjects,
-			                         sizeof(*d->ids64));
+			g.ids64 = xreallocarray(g.ids64, d->nobjects,
+			                        sizeof(*g.ids64));
 	}
-	build_index(d);
+	/* The index takes the ids. */
+	heap_index_build(&d->index, g.ids32, g.ids64, d->nobjects);
+	g.ids32 = NULL;
+	g.ids64 = NULL;
 	build_classes(&g, map);
 	resolve_roots(&g);
 	util_map_done(&g.strings);
@@ -729,6 +689,8 @@ fail:
 	free(g.str_text);
 	free(g.roots);
 	free(g.class_dumps);
+	free(g.ids32);
+	free(g.ids64);
 	heap_dump_free(d);
 	return NULL;
 }
@@ -751,11 +713,9 @@ heap_dump_free(struct heap_dump *d)
 	util_map_done(&d->class_ids);
 	free(d->offsets32);
 	free(d->offsets64);
-	free(d->ids32);
-	free(d->ids64);
 	free(d->klass);
 	free(d->shallow32);
-	free(d->index);
+	heap_index_done(&d->index);
 	free(d->rows);
 	free(d->heaps);
 	free(d->runs);

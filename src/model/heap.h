@@ -5,15 +5,18 @@
  * asked for, never held.  Read-only once heap_dump_open returns.
  *
  * Memory: 4 bytes per object for its record's offset (8 in a dump of
- * 4 GiB or more), 4 for its id (8 for an id size of 8), 4 for its
- * class, 4 for its shallow size and 6 to 12 for the id index, beside
- * the dump's own bytes (inflated from gzip, or mapped from the file:
- * their pages are let go once the model is built, and read in again
- * where asked for).
+ * 4 GiB or more), 4 for its class, 4 for its shallow size, and the id
+ * index (model/heap-index.h): about 1 where the ids ascend in file
+ * order, else the ids (4, or 8 for an id size of 8) and 6 to 12 for
+ * the table; beside the dump's own bytes (inflated from gzip, or
+ * mapped from the file: their pages are let go behind each pass over
+ * the records, and read in again where asked for).  An object's id is
+ * read from its record.
  */
 #ifndef TRACETUI_MODEL_HEAP_H
 #define TRACETUI_MODEL_HEAP_H
 
+#include "model/heap-index.h"
 #include "model/mapping.h"
 #include "read/error.h"
 #include "read/heap-hprof.h"
@@ -94,14 +97,10 @@ struct heap_dump {
 	size_t objects_by_tag[256]; /* by record tag (enum heap_record) */
 	uint32_t *offsets32; /* each object's record, in a dump under 4 GiB */
 	uint64_t *offsets64; /* or in a larger one */
-	uint32_t *ids32;     /* each object's id, for an id size of 4 */
-	uint64_t *ids64;     /* or of 8 */
 	uint32_t *klass;     /* each object's class */
 	/* each object's shallow size, UINT32_MAX where it does not fit */
 	uint32_t *shallow32;
-	uint32_t *index; /* id -> object, open addressing */
-	size_t index_mask;
-	unsigned index_shift; /* 64 less the index's bits */
+	struct heap_index index; /* id -> object */
 
 	struct heap_class *classes;
 	size_t nclasses;
@@ -137,21 +136,8 @@ struct heap_dump *heap_dump_open(const char *path, const struct mapping *map,
 /* Release the dump. */
 void heap_dump_free(struct heap_dump *d);
 
-/* Object i's id. */
-static inline uint64_t
-heap_object_id(const struct heap_dump *d, uint32_t i)
-{
-	return d->ids32 ? d->ids32[i] : d->ids64[i];
-}
 /* The object with id, or HEAP_NONE. */
 uint32_t heap_find(const struct heap_dump *d, uint64_t id);
-/* Where the id index begins its search for id (Fibonacci hashing: the
- * product's top bits, which every bit of the id moves). */
-static inline size_t
-heap_index_slot(const struct heap_dump *d, uint64_t id)
-{
-	return (size_t)((id * UINT64_C(0x9E3779B97F4A7C15)) >> d->index_shift);
-}
 /* Where object i's record begins in the dump. */
 static inline size_t
 heap_offset(const struct heap_dump *d, uint32_t i)
@@ -163,6 +149,12 @@ static inline const unsigned char *
 heap_record(const struct heap_dump *d, uint32_t i)
 {
 	return d->data + heap_offset(d, i);
+}
+/* Object i's id, from its record (every record's first field). */
+static inline uint64_t
+heap_object_id(const struct heap_dump *d, uint32_t i)
+{
+	return heap_id(heap_record(d, i) + 1, d->header.id_size);
 }
 /* The record tag of object i (enum heap_record). */
 static inline unsigned

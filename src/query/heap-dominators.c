@@ -197,7 +197,7 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	size_t n = d->nobjects, cap = n + 2, sp = 0, depth_cap = 64;
 	uint32_t *dfn = xcalloc_large(n + 1, sizeof(uint32_t));
 	uint32_t *npred = xcalloc_large(cap + 1, sizeof(uint32_t));
-	uint32_t *pred, *pos, r = 1, w, total;
+	uint32_t *pred, *pos, *root_vertex = NULL, r = 1, w, total;
 	struct frame *stack = xmalloc_large(depth_cap, sizeof(*stack));
 	struct heap_refs refs;
 	struct lt t;
@@ -260,6 +260,13 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 		for (i = 0; i < n; i++)
 			if (dfn[i])
 				count_preds(&refs, dfn, npred, (uint32_t)i);
+		/* The roots' numbers kept, the numbers by object let go
+		 * before the predecessors are listed. */
+		root_vertex = xmalloc_large(d->nroots + 1, sizeof(uint32_t));
+		for (i = 0; i < d->nroots; i++)
+			root_vertex[i] = dfn[d->roots[i].object];
+		free(dfn);
+		dfn = NULL;
 	}
 	/* The predecessors, by preorder number: where each vertex's
 	 * begin, in place of their counts. */
@@ -273,21 +280,25 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	pos[r + 1] = total;
 	pred = xmalloc_large(pos[r + 1] + 1, sizeof(uint32_t));
 	if (refs.first) {
-		/* In file order: the references lie in it. */
 		for (i = 0; i < d->nroots; i++)
-			pred[pos[dfn[d->roots[i].object]]++] = 1;
-		for (i = 0; i < n; i++) {
-			uint32_t k;
+			pred[pos[root_vertex[i]]++] = 1;
+		free(root_vertex);
+		/* By vertex (the order among a vertex's predecessors does
+		 * not change its semidominator, their least): the places of
+		 * the vertices' references fetched 8 ahead, the references
+		 * 4 ahead. */
+		for (w = 2; w <= r; w++) {
+			uint32_t o = t.vertex[w], k;
 
-			if (!dfn[i])
-				continue;
+			if (w + 8 <= r)
+				__builtin_prefetch(
+				        &refs.first[t.vertex[w + 8]]);
+			if (w + 4 <= r)
+				__builtin_prefetch(
+				        &refs.to[refs.first[t.vertex[w + 4]]]);
 			/* The references of a vertex are vertices now. */
-			for (k = refs.first[i]; k < refs.first[i + 1]; k++) {
-				if (k + 16 < refs.n)
-					__builtin_prefetch(
-					        &pos[refs.to[k + 16]]);
-				pred[pos[refs.to[k]]++] = dfn[i];
-			}
+			for (k = refs.first[o]; k < refs.first[o + 1]; k++)
+				pred[pos[refs.to[k]]++] = w;
 		}
 	} else {
 		for (w = 1; w <= r; w++) {

@@ -847,12 +847,6 @@ trace_bytes_open(const char *path, struct trace_bytes *out,
 	out->data = f->data;
 	out->size = f->size;
 	out->file = f;
-#ifdef MADV_POPULATE_READ
-	/* A dump is read out of order: its pages made present at once,
-	 * not faulted in one by one. */
-	if (f->mapped)
-		madvise((void *)f->data, f->size, MADV_POPULATE_READ);
-#endif
 	return true;
 }
 

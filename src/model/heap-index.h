@@ -1,0 +1,72 @@
+/*
+ * heap-index: a heap dump's object ids looked up, id -> object.
+ *
+ * Where the ids ascend in file order (ART writes a space's objects by
+ * address, the JVM its heap the same way), an object's number is the
+ * count of ids below its own: one bit per possible id (ids step by
+ * their common alignment) in spans split at wide gaps, with the count
+ * of bits set before each word of 64.  Nothing but those bits is held
+ * (about a byte per object for ART's 8-byte aligned objects), and a
+ * lookup reads two words of them, which stay in the cache.  Other
+ * dumps (ids out of order, or too sparse for the bits to be smaller
+ * than the ids) keep the ids and an open-addressing table of 1.5 to 3
+ * slots per object (Fibonacci hashing), as before.
+ *
+ * Both give the same answers: the first object holding an id; none for
+ * id 0.
+ */
+#ifndef TRACETUI_MODEL_HEAP_INDEX_H
+#define TRACETUI_MODEL_HEAP_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HEAP_INDEX_NONE UINT32_MAX
+
+/* Ids lo..hi, ascending, their bits from bit on. */
+struct heap_id_span {
+	uint64_t lo, hi;
+	uint64_t bit;
+};
+
+struct heap_index {
+	size_t n; /* objects */
+	/* by rank, where the ids ascend */
+	uint64_t *bits;
+	uint32_t *before; /* bits set before each word */
+	struct heap_id_span *spans;
+	size_t nspans;
+	unsigned align_shift; /* the ids' common trailing zero bits */
+	/* else by hashing */
+	uint32_t *slots;
+	size_t mask;
+	unsigned hash_shift; /* 64 less the table's bits */
+	uint32_t *ids32;     /* each object's id, for an id size of 4 */
+	uint64_t *ids64;     /* or of 8 */
+};
+
+/*
+ * Index the n objects whose ids are ids32 (or ids64; the other NULL),
+ * taking the array: freed here when the ids ascend, else kept for the
+ * lookups.  TRACETUI_TEST_HEAP_HASH=1 hashes every dump, so that
+ * tests/heap-same.sh compares the two.
+ */
+void heap_index_build(struct heap_index *x, uint32_t *ids32, uint64_t *ids64,
+                      size_t n);
+/* Release x. */
+void heap_index_done(struct heap_index *x);
+/* Whether x looks ids up by rank (not hashing). */
+static inline bool
+heap_index_by_rank(const struct heap_index *x)
+{
+	return x->bits != NULL;
+}
+/* The object with id, or HEAP_INDEX_NONE. */
+uint32_t heap_index_find(const struct heap_index *x, uint64_t id);
+/* out[k] = heap_index_find(x, ids[k]) for k < n, with the cache misses
+ * of the n lookups overlapping. */
+void heap_index_find_many(const struct heap_index *x, const uint64_t *ids,
+                          uint32_t *out, size_t n);
+
+#endif
