@@ -20,6 +20,18 @@
 /* Steps of the ids' alignment beyond which a new span begins. */
 enum { GAP = 256 };
 
+/* The bits set in w (no popcnt instruction is assumed: the compiler's
+ * builtin would call a library routine). */
+static inline unsigned
+bits_set(uint64_t w)
+{
+	w -= (w >> 1) & UINT64_C(0x5555555555555555);
+	w = (w & UINT64_C(0x3333333333333333)) +
+	    ((w >> 2) & UINT64_C(0x3333333333333333));
+	w = (w + (w >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 static inline uint64_t
 id_at(const uint32_t *ids32, const uint64_t *ids64, size_t i)
 {
@@ -81,8 +93,7 @@ build_rank(struct heap_index *x, const uint32_t *ids32, const uint64_t *ids64,
 	}
 	x->before[0] = 0;
 	for (i = 0; i < words; i++)
-		x->before[i + 1] = x->before[i] +
-		                   (uint32_t)__builtin_popcountll(x->bits[i]);
+		x->before[i + 1] = x->before[i] + bits_set(x->bits[i]);
 	return true;
 }
 
@@ -183,7 +194,7 @@ find_by_rank(const struct heap_index *x, uint64_t id)
 	if (!(word >> (b % 64) & 1))
 		return HEAP_INDEX_NONE;
 	below = word & ((UINT64_C(1) << (b % 64)) - 1);
-	return x->before[b / 64] + (uint32_t)__builtin_popcountll(below);
+	return x->before[b / 64] + bits_set(below);
 }
 
 /* The object with id, by hashing; s its slot. */

@@ -27,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* A root record until its id is looked up. */
 struct pending_root {
@@ -50,7 +52,20 @@ struct gather {
 	size_t released; /* the dump's bytes let go so far */
 	uint32_t *ids32; /* each object's id, for the index */
 	uint64_t *ids64;
-	size_t offsets_cap, ids_cap, runs_cap;
+	/* Each object's class as the walk names it, a slot (klass holds
+	 * it until the classes are built): SLOT_CLASS_OBJECT for a class
+	 * object, a primitive array's basic type, or from SLOT_IDS on one
+	 * per class id, in the order first met; per slot, the class id,
+	 * the first object naming it and its instances' largest field
+	 * bytes. */
+	struct util_map slot_of; /* class id -> slot */
+	uint64_t *slot_id;
+	uint32_t *slot_first, *slot_max_data;
+	size_t nslots, slots_cap;
+	uint64_t last_class_id; /* the last class id looked up, its slot */
+	uint32_t last_slot;
+	size_t objects_cap, runs_cap; /* room in the objects' arrays */
+	size_t objects_ready;         /* and how much of it is present */
 	int heap;          /* the current heap, -1 before HEAP DUMP INFO */
 	bool wide_offsets; /* records past 4 GiB: 8-byte offsets */
 	void (*progress)(void *, uint64_t, uint64_t);
@@ -156,6 +171,127 @@ on_root(void *ctx, unsigned type, uint64_t id)
 	g->d->nroot_records++;
 }
 
+enum { SLOT_CLASS_OBJECT = 0, SLOT_IDS = 12, POPULATE_OBJECTS = 1 << 18 };
+
+/* The slot of class id cid, added if new. */
+static uint32_t
+slot_of_id(struct gather *g, uint64_t cid)
+{
+	uint32_t *slot, s;
+
+	if (cid == g->last_class_id && g->nslots > SLOT_IDS)
+		return g->last_slot;
+	slot = util_map_slot(&g->slot_of, cid, HEAP_NONE);
+	if (*slot == HEAP_NONE) {
+		s = (uint32_t)g->nslots++;
+		UTIL_GROW(g->slot_id, g->slots_cap, g->nslots);
+		g->slot_first = xreallocarray(g->slot_first, g->slots_cap,
+		                              sizeof(uint32_t));
+		g->slot_max_data = xreallocarray(g->slot_max_data, g->slots_cap,
+		                                 sizeof(uint32_t));
+		g->slot_id[s] = cid;
+		g->slot_first[s] = (uint32_t)g->d->nobjects;
+		g->slot_max_data[s] = 0;
+		*slot = s;
+	}
+	g->last_class_id = cid;
+	g->last_slot = *slot;
+	return *slot;
+}
+
+/* The class slot and the bytes of elements (shallow32 until the
+ * classes are built; UINT32_MAX where they do not fit) of the object
+ * whose record rec the walk is at. */
+static void
+walk_class(struct gather *g, unsigned tag, const unsigned char *rec)
+{
+	struct heap_dump *d = g->d;
+	unsigned id = d->header.id_size, type;
+	uint32_t i = (uint32_t)d->nobjects, s, n;
+	uint64_t bytes = 0;
+
+	switch (tag) {
+	case HEAP_CLASS_DUMP:
+		s = SLOT_CLASS_OBJECT;
+		break;
+	case HEAP_INSTANCE:
+		s = slot_of_id(g, heap_id(rec + 1 + id + 4, id));
+		n = heap_u4(rec + 1 + 2 * id + 4);
+		if (n > g->slot_max_data[s])
+			g->slot_max_data[s] = n;
+		break;
+	case HEAP_OBJECT_ARRAY:
+		s = slot_of_id(g, heap_id(rec + 1 + id + 8, id));
+		bytes = (uint64_t)heap_u4(rec + 1 + id + 4) * id;
+		break;
+	default:
+		type = rec[1 + id + 8];
+		s = type;
+		if (g->slot_first[s] == HEAP_NONE)
+			g->slot_first[s] = i;
+		bytes = (uint64_t)heap_u4(rec + 1 + id + 4) *
+		        heap_type_size(type, id);
+		break;
+	}
+	d->klass[i] = s;
+	d->shallow32[i] = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX;
+}
+
+/* Make the pages of [p + from, p + to) present at once: in a virtual
+ * machine a page fault is dear, and one call for many pages is not. */
+static void
+populate(void *p, size_t from, size_t to)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + from) & ~(page - 1);
+	uintptr_t b = (uintptr_t)p + to;
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)from;
+	(void)to;
+#endif
+}
+
+/* Room for more objects in the arrays the walk writes: twice as many,
+ * their pages made present POPULATE_OBJECTS at a time as it reaches
+ * them. */
+static void
+grow_objects(struct gather *g)
+{
+	struct heap_dump *d = g->d;
+	size_t n = g->objects_cap, from = d->nobjects, to;
+	unsigned id = d->header.id_size, wide = g->wide_offsets ? 8 : 4;
+
+	if (d->nobjects == g->objects_cap) {
+		n = n ? 2 * n : POPULATE_OBJECTS;
+		if (!g->wide_offsets)
+			d->offsets32 = xreallocarray(d->offsets32, n,
+			                             sizeof(uint32_t));
+		else
+			d->offsets64 = xreallocarray(d->offsets64, n,
+			                             sizeof(uint64_t));
+		if (id == 4)
+			g->ids32 = xreallocarray(g->ids32, n, sizeof(uint32_t));
+		else
+			g->ids64 = xreallocarray(g->ids64, n, sizeof(uint64_t));
+		d->klass = xreallocarray(d->klass, n, sizeof(uint32_t));
+		d->shallow32 = xreallocarray(d->shallow32, n, sizeof(uint32_t));
+		g->objects_cap = n;
+	}
+	to = from + POPULATE_OBJECTS < n ? from + POPULATE_OBJECTS : n;
+	populate(g->wide_offsets ? (void *)d->offsets64 : (void *)d->offsets32,
+	         from * wide, to * wide);
+	populate(id == 4 ? (void *)g->ids32 : (void *)g->ids64, from * id,
+	         to * id);
+	populate(d->klass, from * 4, to * 4);
+	populate(d->shallow32, from * 4, to * 4);
+	g->objects_ready = to;
+}
+
 static void
 on_object(void *ctx, unsigned tag, uint64_t offset)
 {
@@ -172,20 +308,17 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 	}
 	if (g->heap < 0)
 		enter_heap(g, heap_named(d, "default"));
-	if (!g->wide_offsets) {
-		UTIL_GROW(d->offsets32, g->offsets_cap, d->nobjects + 1);
+	if (d->nobjects == g->objects_ready)
+		grow_objects(g);
+	walk_class(g, tag, d->data + offset);
+	if (!g->wide_offsets)
 		d->offsets32[d->nobjects] = (uint32_t)offset;
-	} else {
-		UTIL_GROW(d->offsets64, g->offsets_cap, d->nobjects + 1);
+	else
 		d->offsets64[d->nobjects] = offset;
-	}
-	if (d->header.id_size == 4) {
-		UTIL_GROW(g->ids32, g->ids_cap, d->nobjects + 1);
+	if (d->header.id_size == 4)
 		g->ids32[d->nobjects] = heap_u4(d->data + offset + 1);
-	} else {
-		UTIL_GROW(g->ids64, g->ids_cap, d->nobjects + 1);
+	else
 		g->ids64[d->nobjects] = heap_id(d->data + offset + 1, 8);
-	}
 	d->nobjects++;
 }
 
@@ -194,8 +327,10 @@ on_progress(void *ctx, uint64_t done, uint64_t total)
 {
 	struct gather *g = ctx;
 
-	/* The records walked need not stay in memory. */
+	/* The records walked need not stay in memory; those next are
+	 * made present at once. */
 	heap_release(g->d, g->released, (size_t)done);
+	heap_ahead(g->d, (size_t)done, (size_t)done + HEAP_AHEAD_BYTES);
 	g->released = (size_t)done;
 	if (g->progress)
 		g->progress(g->progress_arg, done, total);
@@ -205,6 +340,16 @@ uint32_t
 heap_find(const struct heap_dump *d, uint64_t id)
 {
 	return heap_index_find(&d->index, id);
+}
+
+/* Release g's class slots. */
+static void
+gather_slots_done(struct gather *g)
+{
+	util_map_done(&g->slot_of);
+	free(g->slot_id);
+	free(g->slot_first);
+	free(g->slot_max_data);
 }
 
 /* ---- classes ---- */
@@ -460,9 +605,9 @@ build_classes(struct gather *g, const struct mapping *map)
 	struct heap_dump *d = g->d;
 	unsigned id = d->header.id_size;
 	size_t cap = 0, i;
-	uint32_t unknown = HEAP_NONE, prim[12], *max_data;
+	uint32_t unknown = HEAP_NONE, prim[12], *max_data, *slot_class;
 	uint64_t s64;
-	size_t k, released = 0;
+	size_t k;
 	unsigned t;
 
 	util_map_init(&d->class_ids);
@@ -508,66 +653,65 @@ build_classes(struct gather *g, const struct mapping *map)
 		snprintf(name, sizeof(name), "%s[]", tn);
 		prim[t] = class_named(d, name);
 	}
-	/* Each object's class, its shallow size but for class objects
-	 * (which need the statics laid out), the largest instance of each
-	 * class; in one pass, letting the records go behind it.  At most
-	 * 9 classes are made up in it (8 primitive arrays, unknown). */
-	d->klass = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
-	d->shallow32 = xmalloc_large(d->nobjects + 1, sizeof(uint32_t));
-	max_data = xcalloc(d->nclasses + 10, sizeof(uint32_t));
-	for (i = 0; i < d->nobjects; i++) {
-		const unsigned char *rec = heap_record(d, i);
-		uint32_t c = HEAP_NONE, n;
+	/* Each slot's class, the classes made up in the order the walk
+	 * first met an object of theirs (at most 9: 8 primitive arrays,
+	 * unknown). */
+	slot_class = xmalloc(g->nslots * sizeof(uint32_t));
+	slot_class[SLOT_CLASS_OBJECT] = d->class_class;
+	for (;;) {
+		uint32_t first = HEAP_NONE, made = 0;
+		size_t s;
 
-		if (heap_offset(d, (uint32_t)i) - released >= (4 << 20)) {
-			heap_release(d, released, heap_offset(d, (uint32_t)i));
-			released = heap_offset(d, (uint32_t)i);
-		}
-
-		switch (*rec) {
-		case HEAP_CLASS_DUMP:
-			c = d->class_class;
-			break;
-		case HEAP_INSTANCE:
-			util_map_get(&d->class_ids,
-			             heap_id(rec + 1 + id + 4, id), &c);
-			break;
-		case HEAP_OBJECT_ARRAY:
-			util_map_get(&d->class_ids,
-			             heap_id(rec + 1 + id + 8, id), &c);
-			break;
-		default: {
-			unsigned type = rec[1 + id + 8];
-
-			if (prim[type] == HEAP_NONE) {
-				char name[24];
-
-				snprintf(name, sizeof(name), "%s[]",
-				         heap_type_name(type));
-				prim[type] = add_class(d, &cap, 0, name, NULL);
+		for (s = 1; s < g->nslots; s++) {
+			if (s < SLOT_IDS) {
+				if (g->slot_first[s] == HEAP_NONE)
+					continue;
+				if (prim[s] != HEAP_NONE) {
+					slot_class[s] = prim[s];
+					continue;
+				}
+			} else if (util_map_get(&d->class_ids, g->slot_id[s],
+			                        &slot_class[s])) {
+				continue;
+			} else if (unknown != HEAP_NONE) {
+				slot_class[s] = unknown;
+				continue;
 			}
-			c = prim[type];
+			if (g->slot_first[s] < first) {
+				first = g->slot_first[s];
+				made = (uint32_t)s;
+			}
+		}
+		if (first == HEAP_NONE)
 			break;
+		if (made < SLOT_IDS) {
+			char name[24];
+
+			snprintf(name, sizeof(name), "%s[]",
+			         heap_type_name(made));
+			prim[made] = add_class(d, &cap, 0, name, NULL);
+		} else {
+			unknown =
+			        add_class(d, &cap, 0, "(unknown class)", NULL);
 		}
-		}
-		if (c == HEAP_NONE) {
-			if (unknown == HEAP_NONE)
-				unknown = add_class(d, &cap, 0,
-				                    "(unknown class)", NULL);
-			c = unknown;
-		}
-		d->klass[i] = c;
-		if (*rec == HEAP_CLASS_DUMP)
-			continue;
-		s64 = heap_shallow_of_record(d, (uint32_t)i);
-		d->shallow32[i] = s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
-		if (*rec != HEAP_INSTANCE)
-			continue;
-		n = heap_u4(rec + 1 + 2 * id + 4);
-		if (n > max_data[d->klass[i]])
-			max_data[d->klass[i]] = n;
 	}
-	heap_release(d, released, d->size);
+	/* Each object's class and its shallow size (but for class objects,
+	 * which need the statics laid out), the largest instance of each
+	 * class: from what the walk kept, without the records. */
+	max_data = xcalloc(d->nclasses + 1, sizeof(uint32_t));
+	for (i = SLOT_IDS; i < g->nslots; i++)
+		if (g->slot_max_data[i] > max_data[slot_class[i]])
+			max_data[slot_class[i]] = g->slot_max_data[i];
+	for (i = 0; i < d->nobjects; i++) {
+		uint32_t slot = d->klass[i], c = slot_class[slot];
+
+		d->klass[i] = c;
+		if (slot == SLOT_CLASS_OBJECT || d->shallow32[i] == UINT32_MAX)
+			continue;
+		s64 = (uint64_t)d->classes[c].instance_size + d->shallow32[i];
+		d->shallow32[i] = s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
+	}
+	free(slot_class);
 	for (i = 0; i < d->nclasses; i++)
 		lay_out(g, map, (uint32_t)i, max_data[i]);
 	free(max_data);
@@ -632,6 +776,12 @@ heap_dump_open(const char *path, const struct mapping *map,
 	                 getenv("TRACETUI_TEST_HEAP_WIDE_OFFSETS");
 	util_map_init(&g.strings);
 	util_map_init(&g.class_names);
+	util_map_init(&g.slot_of);
+	g.nslots = g.slots_cap = SLOT_IDS;
+	g.slot_id = xcalloc(SLOT_IDS, sizeof(uint64_t));
+	g.slot_max_data = xcalloc(SLOT_IDS, sizeof(uint32_t));
+	g.slot_first = xmalloc(SLOT_IDS * sizeof(uint32_t));
+	memset(g.slot_first, 0xFF, SLOT_IDS * sizeof(uint32_t));
 	sink.ctx = &g;
 	sink.string = on_string;
 	sink.load_class = on_load_class;
@@ -639,6 +789,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 	sink.root = on_root;
 	sink.object = on_object;
 	sink.progress = on_progress;
+	heap_ahead(d, 0, HEAP_AHEAD_BYTES);
 	d->complete =
 	        heap_hprof_read(d->data, d->size, &sink, &d->header, &d->cut);
 	if (!d->complete && !d->header.id_size) {
@@ -657,12 +808,20 @@ heap_dump_open(const char *path, const struct mapping *map,
 		else
 			d->offsets64 = xreallocarray(d->offsets64, d->nobjects,
 			                             sizeof(*d->offsets64));
+		d->klass =
+		        xreallocarray(d->klass, d->nobjects, sizeof(*d->klass));
+		d->shallow32 = xreallocarray(d->shallow32, d->nobjects,
+		                             sizeof(*d->shallow32));
 		if (g.ids32)
 			g.ids32 = xreallocarray(g.ids32, d->nobjects,
 			                        sizeof(*g.ids32));
 		else
 			g.ids64 = xreallocarray(g.ids64, d->nobjects,
 			                        sizeof(*g.ids64));
+	}
+	if (!d->klass) {
+		d->klass = xcalloc(1, sizeof(*d->klass));
+		d->shallow32 = xcalloc(1, sizeof(*d->shallow32));
 	}
 	/* The index takes the ids. */
 	heap_index_build(&d->index, g.ids32, g.ids64, d->nobjects);
@@ -677,6 +836,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 	free(g.str_text);
 	free(g.roots);
 	free(g.class_dumps);
+	gather_slots_done(&g);
 	/* Every later pass reads the model's arrays, or the records it
 	 * asks for: the pages read so far need not stay. */
 	heap_release(d, 0, d->size);
@@ -689,6 +849,7 @@ fail:
 	free(g.str_text);
 	free(g.roots);
 	free(g.class_dumps);
+	gather_slots_done(&g);
 	free(g.ids32);
 	free(g.ids64);
 	heap_dump_free(d);
@@ -777,6 +938,12 @@ void
 heap_release(const struct heap_dump *d, size_t from, size_t to)
 {
 	trace_bytes_release(&d->bytes, from, to);
+}
+
+void
+heap_ahead(const struct heap_dump *d, size_t from, size_t to)
+{
+	trace_bytes_ahead(&d->bytes, from, to);
 }
 
 unsigned

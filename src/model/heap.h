@@ -175,6 +175,12 @@ heap_shallow(const struct heap_dump *d, uint32_t i)
  * are mapped from the file: a pass over the records in file order
  * calls it behind itself. */
 void heap_release(const struct heap_dump *d, size_t from, size_t to);
+/* The bytes a pass over the records makes present ahead of itself. */
+#define HEAP_AHEAD_BYTES ((size_t)4 << 20)
+/* Make the dump's bytes [from, to) present at once, where they are
+ * mapped from the file: a pass over the records in file order calls
+ * it ahead of itself (page faults one by one are dear). */
+void heap_ahead(const struct heap_dump *d, size_t from, size_t to);
 /* The heap object i is in. */
 unsigned heap_of(const struct heap_dump *d, uint32_t i);
 /* The name of a root type (a root sub-record's tag). */

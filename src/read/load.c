@@ -877,6 +877,28 @@ trace_bytes_release(const struct trace_bytes *b, size_t from, size_t to)
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
+void
+trace_bytes_ahead(const struct trace_bytes *b, size_t from, size_t to)
+{
+#ifdef MADV_POPULATE_READ
+	const struct file_bytes *f = b->file;
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), lo, hi;
+
+	if (!f || !f->mapped || from >= b->size)
+		return;
+	if (to > b->size)
+		to = b->size;
+	lo = ((uintptr_t)b->data + from) & ~(page - 1);
+	hi = (uintptr_t)b->data + to;
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_POPULATE_READ);
+#else
+	(void)b;
+	(void)from;
+	(void)to;
+#endif
+}
+
 bool
 trace_is_heap_dump(const char *path)
 {

@@ -75,6 +75,10 @@ void trace_bytes_close(struct trace_bytes *b);
  * memory (the next read of them reads them in again); the inflated
  * bytes of a gzip file stay. */
 void trace_bytes_release(const struct trace_bytes *b, size_t from, size_t to);
+/* Make the bytes [from, to) of b present at once where they are mapped
+ * from the file, for a pass about to read them: one call for many
+ * pages, where a page fault each is dear (in a virtual machine). */
+void trace_bytes_ahead(const struct trace_bytes *b, size_t from, size_t to);
 /* Whether path is a regular file (or a gzip file) that begins a binary
  * HPROF heap dump. */
 bool trace_is_heap_dump(const char *path);
