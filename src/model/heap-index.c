@@ -20,18 +20,6 @@
 /* Steps of the ids' alignment beyond which a new span begins. */
 enum { GAP = 256 };
 
-/* The bits set in w (no popcnt instruction is assumed: the compiler's
- * builtin would call a library routine). */
-static inline unsigned
-bits_set(uint64_t w)
-{
-	w -= (w >> 1) & UINT64_C(0x5555555555555555);
-	w = (w & UINT64_C(0x3333333333333333)) +
-	    ((w >> 2) & UINT64_C(0x3333333333333333));
-	w = (w + (w >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-	return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
-}
-
 static inline uint64_t
 id_at(const uint32_t *ids32, const uint64_t *ids64, size_t i)
 {
@@ -69,12 +57,10 @@ build_rank(struct heap_index *x, const uint32_t *ids32, const uint64_t *ids64,
 		prev = id;
 	}
 	words = (size_t)(pos / 64 + 1);
-	if (words * (sizeof(uint64_t) + sizeof(uint32_t)) +
-	            nspans * sizeof(struct heap_id_span) >
+	if (words * sizeof(*x->bits) + nspans * sizeof(struct heap_id_span) >
 	    n * sizeof(uint32_t) + 4096)
 		return false;
-	x->bits = xcalloc_large(words, sizeof(uint64_t));
-	x->before = xmalloc_large(words + 1, sizeof(uint32_t));
+	x->bits = xcalloc_large(words, sizeof(*x->bits));
 	x->spans = xmalloc_large(nspans, sizeof(struct heap_id_span));
 	x->nspans = nspans;
 	x->align_shift = shift;
@@ -88,12 +74,12 @@ build_rank(struct heap_index *x, const uint32_t *ids32, const uint64_t *ids64,
 			pos += (id - prev) >> shift;
 		}
 		x->spans[s - 1].hi = id;
-		x->bits[pos / 64] |= UINT64_C(1) << (pos % 64);
+		x->bits[pos / 64].bits |= UINT64_C(1) << (pos % 64);
 		prev = id;
 	}
-	x->before[0] = 0;
-	for (i = 0; i < words; i++)
-		x->before[i + 1] = x->before[i] + bits_set(x->bits[i]);
+	for (i = 1; i < words; i++)
+		x->bits[i].before = x->bits[i - 1].before +
+		                    heap_index_bits_set(x->bits[i - 1].bits);
 	return true;
 }
 
@@ -159,42 +145,11 @@ void
 heap_index_done(struct heap_index *x)
 {
 	free(x->bits);
-	free(x->before);
 	free(x->spans);
 	free(x->slots);
 	free(x->ids32);
 	free(x->ids64);
 	memset(x, 0, sizeof(*x));
-}
-
-/* The object with id, by rank. */
-static inline uint32_t
-find_by_rank(const struct heap_index *x, uint64_t id)
-{
-	const struct heap_id_span *sp = x->spans;
-	size_t lo = 0, hi = x->nspans;
-	uint64_t off, b, word, below;
-
-	if (id < sp[0].lo)
-		return HEAP_INDEX_NONE;
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (sp[mid].lo <= id)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	sp += lo;
-	off = id - sp->lo;
-	if (id > sp->hi || off & ((UINT64_C(1) << x->align_shift) - 1))
-		return HEAP_INDEX_NONE;
-	b = sp->bit + (off >> x->align_shift);
-	word = x->bits[b / 64];
-	if (!(word >> (b % 64) & 1))
-		return HEAP_INDEX_NONE;
-	below = word & ((UINT64_C(1) << (b % 64)) - 1);
-	return x->before[b / 64] + bits_set(below);
 }
 
 /* The object with id, by hashing; s its slot. */
@@ -223,7 +178,7 @@ heap_index_find(const struct heap_index *x, uint64_t id)
 	if (!id || !x->n)
 		return HEAP_INDEX_NONE;
 	if (x->bits)
-		return find_by_rank(x, id);
+		return heap_index_find_by_rank(x, id);
 	return find_by_hash(x, id, hash_slot(x, id));
 }
 
@@ -240,7 +195,7 @@ heap_index_find_many(const struct heap_index *x, const uint64_t *ids,
 	}
 	if (x->bits) {
 		for (k = 0; k < n; k++)
-			out[k] = ids[k] ? find_by_rank(x, ids[k])
+			out[k] = ids[k] ? heap_index_find_by_rank(x, ids[k])
 			                : HEAP_INDEX_NONE;
 		return;
 	}

@@ -24,6 +24,13 @@
 
 #define HEAP_INDEX_NONE UINT32_MAX
 
+/* 64 bits of the rank, and the bits set before them: together, so that
+ * a lookup reads one cache line. */
+struct heap_id_word {
+	uint64_t bits;
+	uint64_t before;
+};
+
 /* Ids lo..hi, ascending, their bits from bit on. */
 struct heap_id_span {
 	uint64_t lo, hi;
@@ -33,8 +40,7 @@ struct heap_id_span {
 struct heap_index {
 	size_t n; /* objects */
 	/* by rank, where the ids ascend */
-	uint64_t *bits;
-	uint32_t *before; /* bits set before each word */
+	struct heap_id_word *bits;
 	struct heap_id_span *spans;
 	size_t nspans;
 	unsigned align_shift; /* the ids' common trailing zero bits */
@@ -62,6 +68,48 @@ heap_index_by_rank(const struct heap_index *x)
 {
 	return x->bits != NULL;
 }
+/* The bits set in w (written out: without -mpopcnt the builtin calls a
+ * library routine). */
+static inline unsigned
+heap_index_bits_set(uint64_t w)
+{
+	w -= (w >> 1) & UINT64_C(0x5555555555555555);
+	w = (w & UINT64_C(0x3333333333333333)) +
+	    ((w >> 2) & UINT64_C(0x3333333333333333));
+	w = (w + (w >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* The object with id (not 0), or HEAP_INDEX_NONE, where x is by rank. */
+static inline uint32_t
+heap_index_find_by_rank(const struct heap_index *x, uint64_t id)
+{
+	const struct heap_id_span *sp = x->spans;
+	size_t lo = 0, hi = x->nspans;
+	uint64_t off, b, word, below;
+
+	if (id < sp[0].lo)
+		return HEAP_INDEX_NONE;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sp[mid].lo <= id)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	sp += lo;
+	off = id - sp->lo;
+	if (id > sp->hi || off & ((UINT64_C(1) << x->align_shift) - 1))
+		return HEAP_INDEX_NONE;
+	b = sp->bit + (off >> x->align_shift);
+	word = x->bits[b / 64].bits;
+	if (!(word >> (b % 64) & 1))
+		return HEAP_INDEX_NONE;
+	below = word & ((UINT64_C(1) << (b % 64)) - 1);
+	return (uint32_t)x->bits[b / 64].before + heap_index_bits_set(below);
+}
+
 /* The object with id, or HEAP_INDEX_NONE. */
 uint32_t heap_index_find(const struct heap_index *x, uint64_t id);
 /* out[k] = heap_index_find(x, ids[k]) for k < n, with the cache misses

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BATCH = 1024, RELEASE_BYTES = 4 << 20 };
+enum { BATCH = 1024, RELEASE_BYTES = 4 << 20, READY_REFS = 1 << 19 };
 
 /* Ids waiting to be looked up, with the object holding each. */
 struct batch {
@@ -26,9 +26,28 @@ struct build {
 	struct heap_refs *r;
 	const struct heap_dump *d;
 	size_t cap, limit; /* references that fit */
+	size_t ready;      /* and those whose pages are present */
 	bool overflow;
 	struct batch b;
 };
+
+/* Room for need references, their pages made present READY_REFS at a
+ * time (one call for many pages: a first touch of each is dear). */
+static void
+make_room(struct build *bd, size_t need)
+{
+	struct heap_refs *r = bd->r;
+	size_t from = bd->ready, to;
+
+	if (need > bd->cap) {
+		while (bd->cap < need)
+			bd->cap *= 2;
+		r->to = xrealloc_large(r->to, bd->cap, sizeof(uint32_t));
+	}
+	to = need + READY_REFS < bd->cap ? need + READY_REFS : bd->cap;
+	util_populate(r->to + from, (to - from) * sizeof(uint32_t));
+	bd->ready = to;
+}
 
 /* Look the batch's ids up, appending the objects found. */
 static void
@@ -46,7 +65,8 @@ flush(struct build *bd)
 		return;
 	}
 	heap_index_find_many(&bd->d->index, b->id, b->found, b->n);
-	UTIL_GROW(r->to, bd->cap, r->n + b->n);
+	if (r->n + b->n > bd->ready)
+		make_room(bd, r->n + b->n);
 	for (k = 0; k < b->n; k++) {
 		if (b->found[k] == HEAP_NONE)
 			continue;
@@ -68,25 +88,42 @@ add(struct build *bd, uint32_t o, uint64_t id)
 		flush(bd);
 }
 
+/* How many references fit: fewer than 2^32 - 1, or
+ * TRACETUI_TEST_HEAP_REFS=N (so that tests/heap-same.sh runs the
+ * callers' way without the arrays). */
+static size_t
+refs_limit(void)
+{
+	const char *limit = getenv("TRACETUI_TEST_HEAP_REFS");
+
+	return limit ? strtoul(limit, NULL, 10) : UINT32_MAX - 1;
+}
+
 bool
 heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
 {
 	struct build *bd = xcalloc(1, sizeof(*bd));
 	unsigned id = d->header.id_size;
 	size_t i, n = d->nobjects, released = 0;
-	const char *limit;
 
 	memset(r, 0, sizeof(*r));
+	/* Those the walk decoded, taken once (the holder stays, empty). */
+	if (d->walk_refs && d->walk_refs->first) {
+		*r = *d->walk_refs;
+		memset(d->walk_refs, 0, sizeof(*d->walk_refs));
+		free(bd);
+		if (r->n > refs_limit())
+			heap_refs_done(r);
+		return r->first != NULL;
+	}
 	bd->r = r;
 	bd->d = d;
-	bd->limit = UINT32_MAX - 1;
-	/* TRACETUI_TEST_HEAP_REFS=N: as if only N references fit, so that
-	 * tests/heap-same.sh runs the callers' way without the arrays. */
-	if ((limit = getenv("TRACETUI_TEST_HEAP_REFS")))
-		bd->limit = strtoul(limit, NULL, 10);
+	bd->limit = refs_limit();
 	r->first = xcalloc_large(n + 2, sizeof(uint32_t));
+	util_populate(r->first, (n + 2) * sizeof(uint32_t));
 	bd->cap = n + n / 2 + 16;
 	r->to = xmalloc_large(bd->cap, sizeof(uint32_t));
+	heap_ahead(d, 0, HEAP_AHEAD_BYTES);
 	for (i = 0; i < n && !bd->overflow; i++) {
 		const unsigned char *rec = heap_record(d, i);
 		uint32_t o = (uint32_t)i, k;
@@ -95,6 +132,7 @@ heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
 		if (heap_offset(d, (uint32_t)i) - released >= RELEASE_BYTES) {
 			heap_release(d, released, heap_offset(d, (uint32_t)i));
 			released = heap_offset(d, (uint32_t)i);
+			heap_ahead(d, released, released + HEAP_AHEAD_BYTES);
 		}
 
 		switch (*rec) {

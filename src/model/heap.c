@@ -18,6 +18,8 @@
 
 #include "model/heap.h"
 
+#include "model/heap-walk-refs.h"
+
 #include "util/alloc.h"
 #include "util/hash.h"
 
@@ -64,8 +66,11 @@ struct gather {
 	size_t nslots, slots_cap;
 	uint64_t last_class_id; /* the last class id looked up, its slot */
 	uint32_t last_slot;
-	size_t objects_cap, runs_cap; /* room in the objects' arrays */
-	size_t objects_ready;         /* and how much of it is present */
+	size_t objects_cap, runs_cap;     /* room in the objects' arrays */
+	size_t objects_ready;             /* and how much of it is present */
+	struct heap_walk_refs *walk_refs; /* the references, as walked */
+	bool walk_refs_started;
+	const struct mapping *map;
 	int heap;          /* the current heap, -1 before HEAP DUMP INFO */
 	bool wide_offsets; /* records past 4 GiB: 8-byte offsets */
 	void (*progress)(void *, uint64_t, uint64_t);
@@ -171,7 +176,7 @@ on_root(void *ctx, unsigned type, uint64_t id)
 	g->d->nroot_records++;
 }
 
-enum { SLOT_CLASS_OBJECT = 0, SLOT_IDS = 12, POPULATE_OBJECTS = 1 << 18 };
+enum { SLOT_CLASS_OBJECT = 0, SLOT_IDS = 12, POPULATE_OBJECTS = 1 << 19 };
 
 /* The slot of class id cid, added if new. */
 static uint32_t
@@ -237,28 +242,36 @@ walk_class(struct gather *g, unsigned tag, const unsigned char *rec)
 	d->shallow32[i] = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX;
 }
 
-/* Make the pages of [p + from, p + to) present at once: in a virtual
- * machine a page fault is dear, and one call for many pages is not. */
-static void
-populate(void *p, size_t from, size_t to)
+/* The walk's names, for heap-walk-refs. */
+static const char *
+walk_string(void *ctx, uint64_t id, size_t *len)
 {
-#ifdef MADV_POPULATE_WRITE
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)p + from) & ~(page - 1);
-	uintptr_t b = (uintptr_t)p + to;
+	struct gather *g = ctx;
+	uint32_t s;
 
-	if (b > a)
-		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
-#else
-	(void)p;
-	(void)from;
-	(void)to;
-#endif
+	if (!util_map_get(&g->strings, id, &s))
+		return NULL;
+	*len = g->str_len[s];
+	return (const char *)g->d->data + g->str_off[s];
 }
 
-/* Room for more objects in the arrays the walk writes: twice as many,
- * their pages made present POPULATE_OBJECTS at a time as it reaches
- * them. */
+static const char *
+walk_class_name(void *ctx, uint64_t class_id, size_t *len)
+{
+	struct gather *g = ctx;
+	uint32_t s;
+
+	if (!util_map_get(&g->class_names, class_id, &s))
+		return NULL;
+	*len = g->str_len[s];
+	return (const char *)g->d->data + g->str_off[s];
+}
+
+/* Room for more objects in the arrays the walk writes, their pages
+ * made present POPULATE_OBJECTS at a time as it reaches them.  They
+ * are made first for as many objects as the dump can hold (its size
+ * over the smallest record), most never touched, and grow past that
+ * only in a dump of more than 2^26. */
 static void
 grow_objects(struct gather *g)
 {
@@ -267,28 +280,40 @@ grow_objects(struct gather *g)
 	unsigned id = d->header.id_size, wide = g->wide_offsets ? 8 : 4;
 
 	if (d->nobjects == g->objects_cap) {
-		n = n ? 2 * n : POPULATE_OBJECTS;
+		if (!n) {
+			n = d->size / (1 + id + 9) + 1;
+			if (n > (size_t)1 << 26)
+				n = (size_t)1 << 26;
+		} else {
+			n *= 2;
+		}
 		if (!g->wide_offsets)
-			d->offsets32 = xreallocarray(d->offsets32, n,
-			                             sizeof(uint32_t));
+			d->offsets32 = xrealloc_large(d->offsets32, n,
+			                              sizeof(uint32_t));
 		else
-			d->offsets64 = xreallocarray(d->offsets64, n,
-			                             sizeof(uint64_t));
+			d->offsets64 = xrealloc_large(d->offsets64, n,
+			                              sizeof(uint64_t));
 		if (id == 4)
-			g->ids32 = xreallocarray(g->ids32, n, sizeof(uint32_t));
+			g->ids32 =
+			        xrealloc_large(g->ids32, n, sizeof(uint32_t));
 		else
-			g->ids64 = xreallocarray(g->ids64, n, sizeof(uint64_t));
-		d->klass = xreallocarray(d->klass, n, sizeof(uint32_t));
-		d->shallow32 = xreallocarray(d->shallow32, n, sizeof(uint32_t));
+			g->ids64 =
+			        xrealloc_large(g->ids64, n, sizeof(uint64_t));
+		d->klass = xrealloc_large(d->klass, n, sizeof(uint32_t));
+		d->shallow32 =
+		        xrealloc_large(d->shallow32, n, sizeof(uint32_t));
 		g->objects_cap = n;
 	}
 	to = from + POPULATE_OBJECTS < n ? from + POPULATE_OBJECTS : n;
-	populate(g->wide_offsets ? (void *)d->offsets64 : (void *)d->offsets32,
-	         from * wide, to * wide);
-	populate(id == 4 ? (void *)g->ids32 : (void *)g->ids64, from * id,
-	         to * id);
-	populate(d->klass, from * 4, to * 4);
-	populate(d->shallow32, from * 4, to * 4);
+	util_populate((char *)(g->wide_offsets ? (void *)d->offsets64
+	                                       : (void *)d->offsets32) +
+	                      from * wide,
+	              (to - from) * wide);
+	util_populate((char *)(id == 4 ? (void *)g->ids32 : (void *)g->ids64) +
+	                      from * id,
+	              (to - from) * id);
+	util_populate(d->klass + from, (to - from) * 4);
+	util_populate(d->shallow32 + from, (to - from) * 4);
 	g->objects_ready = to;
 }
 
@@ -311,6 +336,16 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 	if (d->nobjects == g->objects_ready)
 		grow_objects(g);
 	walk_class(g, tag, d->data + offset);
+	if (!g->walk_refs_started) {
+		/* The header, and so the id size, is read by now. */
+		g->walk_refs = heap_walk_refs_new(
+		        d->data, d->size, d->header.id_size, g->map,
+		        (struct heap_walk_names){g, walk_string,
+		                                 walk_class_name});
+		g->walk_refs_started = true;
+	}
+	heap_walk_refs_add(g->walk_refs, (uint32_t)d->nobjects, tag,
+	                   d->data + offset, d->klass[d->nobjects]);
 	if (!g->wide_offsets)
 		d->offsets32[d->nobjects] = (uint32_t)offset;
 	else
@@ -790,6 +825,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 	sink.object = on_object;
 	sink.progress = on_progress;
 	heap_ahead(d, 0, HEAP_AHEAD_BYTES);
+	g.map = map;
 	d->complete =
 	        heap_hprof_read(d->data, d->size, &sink, &d->header, &d->cut);
 	if (!d->complete && !d->header.id_size) {
@@ -827,6 +863,16 @@ heap_dump_open(const char *path, const struct mapping *map,
 	heap_index_build(&d->index, g.ids32, g.ids64, d->nobjects);
 	g.ids32 = NULL;
 	g.ids64 = NULL;
+	{
+		struct heap_refs refs;
+
+		if (heap_walk_refs_finish(g.walk_refs, &d->index, d->nobjects,
+		                          &refs)) {
+			d->walk_refs = xmalloc(sizeof(*d->walk_refs));
+			*d->walk_refs = refs;
+		}
+		g.walk_refs = NULL;
+	}
 	build_classes(&g, map);
 	resolve_roots(&g);
 	util_map_done(&g.strings);
@@ -852,6 +898,7 @@ fail:
 	gather_slots_done(&g);
 	free(g.ids32);
 	free(g.ids64);
+	heap_walk_refs_finish(g.walk_refs, &d->index, 0, NULL);
 	heap_dump_free(d);
 	return NULL;
 }
@@ -877,6 +924,10 @@ heap_dump_free(struct heap_dump *d)
 	free(d->klass);
 	free(d->shallow32);
 	heap_index_done(&d->index);
+	if (d->walk_refs) {
+		heap_refs_done(d->walk_refs);
+		free(d->walk_refs);
+	}
 	free(d->rows);
 	free(d->heaps);
 	free(d->runs);

@@ -30,6 +30,8 @@
 
 #define HEAP_NONE UINT32_MAX
 
+struct heap_refs;
+
 /* A reference field of a class's instances. */
 struct heap_ref_field {
 	uint32_t offset;   /* in the instance's field bytes */
@@ -101,6 +103,9 @@ struct heap_dump {
 	/* each object's shallow size, UINT32_MAX where it does not fit */
 	uint32_t *shallow32;
 	struct heap_index index; /* id -> object */
+	/* The strong references decoded by the walk (model/heap-refs.h),
+	 * until heap_refs_build takes them; NULL where it could not. */
+	struct heap_refs *walk_refs;
 
 	struct heap_class *classes;
 	size_t nclasses;

@@ -150,6 +150,31 @@ xmalloc_large(size_t nmemb, size_t size)
 }
 
 void *
+xrealloc_large(void *ptr, size_t nmemb, size_t size)
+{
+	void *p = xreallocarray(ptr, nmemb, size);
+
+	advise_huge(p, nmemb * size);
+	return p;
+}
+
+void
+util_populate(void *p, size_t bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p & ~(page - 1);
+	uintptr_t b = (uintptr_t)p + bytes;
+
+	if (b > a)
+		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)bytes;
+#endif
+}
+
+void *
 xcalloc_large(size_t nmemb, size_t size)
 {
 	void *p = xcalloc(nmemb, size);

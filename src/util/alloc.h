@@ -32,6 +32,14 @@ void *xmalloc_large(size_t nmemb, size_t size);
 /* xcalloc for a large array read or written at random: huge pages as
  * xmalloc_large, each taken (zeroed) only where first touched. */
 void *xcalloc_large(size_t nmemb, size_t size);
+/* xreallocarray for a large array growing as it is written: huge pages
+ * as xmalloc_large. */
+void *xrealloc_large(void *ptr, size_t nmemb, size_t size);
+/* Make the pages of the bytes [p, p + bytes) of a block present at once,
+ * their contents unchanged (a new block's stay zero): where a first
+ * touch of each page is dear (a virtual machine's shadow page tables),
+ * one call for many pages is not, with huge pages fewer still. */
+void util_populate(void *p, size_t bytes);
 /* Give the whole pages of [from, to), inside one block this file gave,
  * back to the system: bytes there are not read again before the block
  * is freed (they would read as zeros).  For a large array consumed front
