@@ -24,9 +24,9 @@
 
 #define HEAP_INDEX_NONE UINT32_MAX
 
-/* 64 bits of the rank, and the bits set before them: together, so that
- * a lookup reads one cache line. */
-struct heap_id_word {
+/* 64 bits of a rank (which of 64 things are counted), and the bits set
+ * before them: together, so that a lookup reads one cache line. */
+struct heap_rank_word {
 	uint64_t bits;
 	uint64_t before;
 };
@@ -40,7 +40,7 @@ struct heap_id_span {
 struct heap_index {
 	size_t n; /* objects */
 	/* by rank, where the ids ascend */
-	struct heap_id_word *bits;
+	struct heap_rank_word *bits;
 	struct heap_id_span *spans;
 	size_t nspans;
 	unsigned align_shift; /* the ids' common trailing zero bits */

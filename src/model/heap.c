@@ -68,6 +68,7 @@ struct gather {
 	uint32_t last_slot;
 	size_t objects_cap, runs_cap;     /* room in the objects' arrays */
 	size_t objects_ready;             /* and how much of it is present */
+	size_t nsized, sized_ready;       /* shallow32's sizes, present */
 	struct heap_walk_refs *walk_refs; /* the references, as walked */
 	bool walk_refs_started;
 	const struct mapping *map;
@@ -204,9 +205,25 @@ slot_of_id(struct gather *g, uint64_t cid)
 	return *slot;
 }
 
-/* The class slot and the bytes of elements (shallow32 until the
- * classes are built; UINT32_MAX where they do not fit) of the object
- * whose record rec the walk is at. */
+/* Room for one more object's shallow size, the pages of shallow32
+ * made present POPULATE_OBJECTS at a time. */
+static void
+sized_room(struct gather *g)
+{
+	struct heap_dump *d = g->d;
+	size_t to = g->nsized + POPULATE_OBJECTS < g->objects_cap
+	                    ? g->nsized + POPULATE_OBJECTS
+	                    : g->objects_cap;
+
+	util_populate(d->shallow32 + g->sized_ready,
+	              (to - g->sized_ready) * sizeof(uint32_t));
+	g->sized_ready = to;
+}
+
+/* The class slot of the object whose record rec the walk is at, and
+ * for an array or class object the bytes of its elements (its shallow
+ * size until the classes are built; UINT32_MAX where they do not fit;
+ * 0 for a class object). */
 static void
 walk_class(struct gather *g, unsigned tag, const unsigned char *rec)
 {
@@ -239,7 +256,13 @@ walk_class(struct gather *g, unsigned tag, const unsigned char *rec)
 		break;
 	}
 	d->klass[i] = s;
-	d->shallow32[i] = bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX;
+	if (tag == HEAP_INSTANCE)
+		return;
+	if (g->nsized == g->sized_ready)
+		sized_room(g);
+	d->sized[i / 64].bits |= UINT64_C(1) << (i % 64);
+	d->shallow32[g->nsized++] =
+	        bytes < UINT32_MAX ? (uint32_t)bytes : UINT32_MAX;
 }
 
 /* The walk's names, for heap-walk-refs. */
@@ -302,6 +325,15 @@ grow_objects(struct gather *g)
 		d->klass = xrealloc_large(d->klass, n, sizeof(uint32_t));
 		d->shallow32 =
 		        xrealloc_large(d->shallow32, n, sizeof(uint32_t));
+		if (!d->sized) {
+			d->sized = xcalloc_large(n / 64 + 1, sizeof(*d->sized));
+		} else {
+			d->sized = xrealloc_large(d->sized, n / 64 + 1,
+			                          sizeof(*d->sized));
+			memset(d->sized + g->objects_cap / 64 + 1, 0,
+			       (n / 64 - g->objects_cap / 64) *
+			               sizeof(*d->sized));
+		}
 		g->objects_cap = n;
 	}
 	to = from + POPULATE_OBJECTS < n ? from + POPULATE_OBJECTS : n;
@@ -313,7 +345,6 @@ grow_objects(struct gather *g)
 	                      from * id,
 	              (to - from) * id);
 	util_populate(d->klass + from, (to - from) * 4);
-	util_populate(d->shallow32 + from, (to - from) * 4);
 	g->objects_ready = to;
 }
 
@@ -733,18 +764,27 @@ build_classes(struct gather *g, const struct mapping *map)
 	/* Each object's class and its shallow size (but for class objects,
 	 * which need the statics laid out), the largest instance of each
 	 * class: from what the walk kept, without the records. */
+	for (i = 1; i <= d->nobjects / 64; i++)
+		d->sized[i].before = d->sized[i - 1].before +
+		                     heap_index_bits_set(d->sized[i - 1].bits);
 	max_data = xcalloc(d->nclasses + 1, sizeof(uint32_t));
 	for (i = SLOT_IDS; i < g->nslots; i++)
 		if (g->slot_max_data[i] > max_data[slot_class[i]])
 			max_data[slot_class[i]] = g->slot_max_data[i];
-	for (i = 0; i < d->nobjects; i++) {
+	for (i = 0, k = 0; i < d->nobjects; i++) {
 		uint32_t slot = d->klass[i], c = slot_class[slot];
 
 		d->klass[i] = c;
-		if (slot == SLOT_CLASS_OBJECT || d->shallow32[i] == UINT32_MAX)
+		if (!(d->sized[i / 64].bits >> (i % 64) & 1))
 			continue;
-		s64 = (uint64_t)d->classes[c].instance_size + d->shallow32[i];
-		d->shallow32[i] = s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
+		if (slot != SLOT_CLASS_OBJECT &&
+		    d->shallow32[k] != UINT32_MAX) {
+			s64 = (uint64_t)d->classes[c].instance_size +
+			      d->shallow32[k];
+			d->shallow32[k] =
+			        s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
+		}
+		k++;
 	}
 	free(slot_class);
 	for (i = 0; i < d->nclasses; i++)
@@ -753,8 +793,14 @@ build_classes(struct gather *g, const struct mapping *map)
 	for (i = 0; i < g->nclass_dumps; i++) {
 		uint32_t o = g->class_dumps[i];
 
+		const struct heap_rank_word *w = &d->sized[o / 64];
+
 		s64 = heap_shallow_of_record(d, o);
-		d->shallow32[o] = s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
+		d->shallow32[w->before +
+		             heap_index_bits_set(
+		                     w->bits &
+		                     ((UINT64_C(1) << (o % 64)) - 1))] =
+		        s64 < UINT32_MAX ? (uint32_t)s64 : UINT32_MAX;
 	}
 	make_rows(d);
 }
@@ -846,8 +892,10 @@ heap_dump_open(const char *path, const struct mapping *map,
 			                             sizeof(*d->offsets64));
 		d->klass =
 		        xreallocarray(d->klass, d->nobjects, sizeof(*d->klass));
-		d->shallow32 = xreallocarray(d->shallow32, d->nobjects,
+		d->shallow32 = xreallocarray(d->shallow32, g.nsized + 1,
 		                             sizeof(*d->shallow32));
+		d->sized = xreallocarray(d->sized, d->nobjects / 64 + 1,
+		                         sizeof(*d->sized));
 		if (g.ids32)
 			g.ids32 = xreallocarray(g.ids32, d->nobjects,
 			                        sizeof(*g.ids32));
@@ -858,6 +906,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 	if (!d->klass) {
 		d->klass = xcalloc(1, sizeof(*d->klass));
 		d->shallow32 = xcalloc(1, sizeof(*d->shallow32));
+		d->sized = xcalloc(1, sizeof(*d->sized));
 	}
 	/* The index takes the ids. */
 	heap_index_build(&d->index, g.ids32, g.ids64, d->nobjects);
@@ -923,6 +972,7 @@ heap_dump_free(struct heap_dump *d)
 	free(d->offsets64);
 	free(d->klass);
 	free(d->shallow32);
+	free(d->sized);
 	heap_index_done(&d->index);
 	if (d->walk_refs) {
 		heap_refs_done(d->walk_refs);

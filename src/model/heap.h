@@ -100,7 +100,11 @@ struct heap_dump {
 	uint32_t *offsets32; /* each object's record, in a dump under 4 GiB */
 	uint64_t *offsets64; /* or in a larger one */
 	uint32_t *klass;     /* each object's class */
-	/* each object's shallow size, UINT32_MAX where it does not fit */
+	/* Shallow sizes: an instance's is its class's instance size; those
+	 * of the others (arrays, class objects) are shallow32's, in order,
+	 * UINT32_MAX where one does not fit.  Bit i % 64 of sized[i / 64]
+	 * says whether object i is one of the others. */
+	struct heap_rank_word *sized;
 	uint32_t *shallow32;
 	struct heap_index index; /* id -> object */
 	/* The strong references decoded by the walk (model/heap-refs.h),
@@ -173,8 +177,14 @@ uint64_t heap_shallow_of_record(const struct heap_dump *d, uint32_t i);
 static inline uint64_t
 heap_shallow(const struct heap_dump *d, uint32_t i)
 {
-	return d->shallow32[i] != UINT32_MAX ? d->shallow32[i]
-	                                     : heap_shallow_of_record(d, i);
+	const struct heap_rank_word *w = &d->sized[i / 64];
+	uint64_t bit = UINT64_C(1) << (i % 64);
+	uint32_t s;
+
+	if (!(w->bits & bit))
+		return d->classes[d->klass[i]].instance_size;
+	s = d->shallow32[w->before + heap_index_bits_set(w->bits & (bit - 1))];
+	return s != UINT32_MAX ? s : heap_shallow_of_record(d, i);
 }
 /* Let the dump's pages of bytes [from, to) go from memory, where they
  * are mapped from the file: a pass over the records in file order
