@@ -339,15 +339,15 @@ heap_info(struct heap_opts *o)
 	uint64_t reachable_bytes;
 	size_t reachable;
 	uint64_t largest[10] = {0};
-	size_t i, k, run = 0;
+	size_t i, k, run = 0, in_order;
 
 	if (!d)
 		return CMD_INPUT;
 	reachable = heap_reachable(d, &reachable_bytes);
 	heap_objects = xcalloc(d->nheaps + 1, sizeof(uint64_t));
 	heap_bytes = xcalloc(d->nheaps + 1, sizeof(uint64_t));
-	for (i = 0; i < d->nobjects; i++) {
-		uint64_t s = heap_shallow(d, (uint32_t)i);
+	for (i = 0, in_order = 0; i < d->nobjects; i++) {
+		uint64_t s = heap_shallow_in_order(d, (uint32_t)i, &in_order);
 
 		while (run + 1 < d->nruns && d->runs[run + 1].first <= i)
 			run++;

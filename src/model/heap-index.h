@@ -80,16 +80,17 @@ heap_index_bits_set(uint64_t w)
 	return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-/* The object with id (not 0), or HEAP_INDEX_NONE, where x is by rank. */
-static inline uint32_t
-heap_index_find_by_rank(const struct heap_index *x, uint64_t id)
+/* The bit of id where x is by rank, or UINT64_MAX where no id of the
+ * dump could be id. */
+static inline uint64_t
+heap_index_bit(const struct heap_index *x, uint64_t id)
 {
 	const struct heap_id_span *sp = x->spans;
 	size_t lo = 0, hi = x->nspans;
-	uint64_t off, b, word, below;
+	uint64_t off;
 
 	if (id < sp[0].lo)
-		return HEAP_INDEX_NONE;
+		return UINT64_MAX;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
 
@@ -101,8 +102,18 @@ heap_index_find_by_rank(const struct heap_index *x, uint64_t id)
 	sp += lo;
 	off = id - sp->lo;
 	if (id > sp->hi || off & ((UINT64_C(1) << x->align_shift) - 1))
+		return UINT64_MAX;
+	return sp->bit + (off >> x->align_shift);
+}
+
+/* The object with id (not 0), or HEAP_INDEX_NONE, where x is by rank. */
+static inline uint32_t
+heap_index_find_by_rank(const struct heap_index *x, uint64_t id)
+{
+	uint64_t b = heap_index_bit(x, id), word, below;
+
+	if (b == UINT64_MAX)
 		return HEAP_INDEX_NONE;
-	b = sp->bit + (off >> x->align_shift);
 	word = x->bits[b / 64].bits;
 	if (!(word >> (b % 64) & 1))
 		return HEAP_INDEX_NONE;

@@ -337,14 +337,18 @@ look_up(struct heap_walk_refs *w, const struct heap_index *ix, size_t n)
 	size_t i = 0, k, m, j, out = 0;
 
 	if (heap_index_by_rank(ix) && ix->n) {
-		/* No cache misses to overlap: each id in turn. */
-		for (k = 0; k < w->n; k++) {
-			uint32_t t = heap_index_find_by_rank(ix, w->to[k]);
+		/* Object by object. */
+		for (k = 0; i < n; i++) {
+			size_t end = w->first[i + 1];
 
-			for (; i < n && w->first[i + 1] <= k; i++)
-				w->first[i + 1] = (uint32_t)out;
-			if (t != HEAP_INDEX_NONE)
-				w->to[out++] = t;
+			for (; k < end; k++) {
+				uint32_t t;
+
+				t = heap_index_find_by_rank(ix, w->to[k]);
+				if (t != HEAP_INDEX_NONE)
+					w->to[out++] = t;
+			}
+			w->first[i + 1] = (uint32_t)out;
 		}
 	}
 	for (k = heap_index_by_rank(ix) && ix->n ? w->n : 0; k < w->n; k += m) {

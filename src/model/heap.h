@@ -186,6 +186,19 @@ heap_shallow(const struct heap_dump *d, uint32_t i)
 	s = d->shallow32[w->before + heap_index_bits_set(w->bits & (bit - 1))];
 	return s != UINT32_MAX ? s : heap_shallow_of_record(d, i);
 }
+/* Object i's shallow size in a pass over every object in order (each
+ * asked for, none skipped): *k, 0 at the pass's start, counts the
+ * arrays and class objects passed, so that no rank is counted. */
+static inline uint64_t
+heap_shallow_in_order(const struct heap_dump *d, uint32_t i, size_t *k)
+{
+	uint32_t s;
+
+	if (!(d->sized[i / 64].bits >> (i % 64) & 1))
+		return d->classes[d->klass[i]].instance_size;
+	s = d->shallow32[(*k)++];
+	return s != UINT32_MAX ? s : heap_shallow_of_record(d, i);
+}
 /* Let the dump's pages of bytes [from, to) go from memory, where they
  * are mapped from the file: a pass over the records in file order
  * calls it behind itself. */

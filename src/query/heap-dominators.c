@@ -201,7 +201,7 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 	struct frame *stack = xmalloc_large(depth_cap, sizeof(*stack));
 	struct heap_refs refs;
 	struct lt t;
-	size_t i;
+	size_t i, in_order;
 	uint8_t *seen = NULL;
 
 	memset(dom, 0, sizeof(*dom));
@@ -363,10 +363,11 @@ heap_dominators_compute(struct heap_dominators *dom, const struct heap_dump *d)
 		        up == 1 ? HEAP_SUPER_ROOT : t.vertex[up];
 	}
 	/* Shallow sizes in file order; then each subtree's, bottom-up. */
-	for (i = 0; i < n; i++) {
-		uint64_t s = dom->idom[i] == HEAP_NONE
-		                     ? 0
-		                     : heap_shallow(d, (uint32_t)i);
+	for (i = 0, in_order = 0; i < n; i++) {
+		uint64_t s = heap_shallow_in_order(d, (uint32_t)i, &in_order);
+
+		if (dom->idom[i] == HEAP_NONE)
+			s = 0;
 
 		dom->retained[i] = s;
 		dom->reachable_bytes += s;
@@ -393,7 +394,7 @@ heap_dominators_done(struct heap_dominators *dom)
 size_t
 heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 {
-	size_t n = d->nobjects, head = 0, tail = 0, i;
+	size_t n = d->nobjects, head = 0, tail = 0, i, k;
 	uint8_t *seen = xcalloc(n / 8 + 1, 1);
 	uint32_t *queue = xmalloc_large(n + 1, sizeof(uint32_t));
 	struct heap_refs refs;
@@ -425,9 +426,12 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 	heap_refs_done(&refs);
 	free(queue);
 	/* The bytes in file order, where the records lie. */
-	for (i = 0; i < n; i++)
+	for (i = 0, k = 0; i < n; i++) {
+		uint64_t s = heap_shallow_in_order(d, (uint32_t)i, &k);
+
 		if (seen[i / 8] & (1u << (i % 8)))
-			*bytes += heap_shallow(d, (uint32_t)i);
+			*bytes += s;
+	}
 	free(seen);
 	return tail;
 }

@@ -37,13 +37,14 @@ heap_histogram_build(struct heap_histogram *h, const struct heap_dump *d,
 	uint32_t *above = xcalloc(d->nrows + 1, sizeof(uint32_t));
 	size_t i, n = d->nobjects, sp = 0, cap = 64, r;
 	struct frame *stack = xmalloc_large(cap, sizeof(*stack));
-	size_t run = 0;
+	size_t run = 0, k;
 
 	memset(h, 0, sizeof(*h));
 	for (i = 0; i < d->nrows; i++)
 		rows[i].name = d->rows[i];
-	for (i = 0; i < n; i++) {
+	for (i = 0, k = 0; i < n; i++) {
 		struct heap_row *row;
+		uint64_t s = heap_shallow_in_order(d, (uint32_t)i, &k);
 
 		while (run + 1 < d->nruns && d->runs[run + 1].first <= i)
 			run++;
@@ -51,7 +52,7 @@ heap_histogram_build(struct heap_histogram *h, const struct heap_dump *d,
 			continue;
 		row = &rows[d->classes[d->klass[i]].row];
 		row->instances++;
-		row->shallow += heap_shallow(d, (uint32_t)i);
+		row->shallow += s;
 	}
 	/* Down the dominator tree from the super-root (node n). */
 	stack[sp++] = (struct frame){(uint32_t)n, dom->first[n]};
