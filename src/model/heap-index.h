@@ -123,6 +123,14 @@ heap_index_find_by_rank(const struct heap_index *x, uint64_t id)
 
 /* The object with id, or HEAP_INDEX_NONE. */
 uint32_t heap_index_find(const struct heap_index *x, uint64_t id);
+/* heap_index_find, inline where x is by rank. */
+static inline uint32_t
+heap_index_lookup(const struct heap_index *x, uint64_t id)
+{
+	if (x->bits)
+		return id ? heap_index_find_by_rank(x, id) : HEAP_INDEX_NONE;
+	return heap_index_find(x, id);
+}
 /* out[k] = heap_index_find(x, ids[k]) for k < n, with the cache misses
  * of the n lookups overlapping. */
 void heap_index_find_many(const struct heap_index *x, const uint64_t *ids,

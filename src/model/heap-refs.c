@@ -8,6 +8,8 @@
 
 #include "model/heap-refs.h"
 
+#include "model/heap-walk-refs.h"
+
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -107,10 +109,9 @@ heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
 	size_t i, n = d->nobjects, released = 0;
 
 	memset(r, 0, sizeof(*r));
-	/* Those the walk decoded, taken once (the holder stays, empty). */
-	if (d->walk_refs && d->walk_refs->first) {
-		*r = *d->walk_refs;
-		memset(d->walk_refs, 0, sizeof(*d->walk_refs));
+	/* Those the walk decoded, taken once. */
+	if (heap_refs_take_ids(r, d)) {
+		heap_walk_refs_resolve(r, &d->index, d->nobjects);
 		free(bd);
 		if (r->n > refs_limit())
 			heap_refs_done(r);
@@ -187,6 +188,18 @@ heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
 	free(bd);
 	for (i = 0; i < n; i++)
 		r->first[i + 1] += r->first[i];
+	return true;
+}
+
+bool
+heap_refs_take_ids(struct heap_refs *r, const struct heap_dump *d)
+{
+	memset(r, 0, sizeof(*r));
+	if (!d->walk_refs || !d->walk_refs->first)
+		return false;
+	/* The holder stays, empty. */
+	*r = *d->walk_refs;
+	memset(d->walk_refs, 0, sizeof(*d->walk_refs));
 	return true;
 }
 

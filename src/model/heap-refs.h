@@ -25,6 +25,10 @@ struct heap_refs {
  * (the caller then asks heap_next_ref; TRACETUI_TEST_HEAP_REFS=N sets
  * that limit to N for tests). */
 bool heap_refs_build(struct heap_refs *r, const struct heap_dump *d);
+/* The references the walk of d's records decoded, their targets still
+ * ids (heap_find makes them objects; none is 0), into r: taken once;
+ * false where there are none (then heap_refs_build decodes them). */
+bool heap_refs_take_ids(struct heap_refs *r, const struct heap_dump *d);
 /* Release r. */
 void heap_refs_done(struct heap_refs *r);
 

@@ -369,9 +369,19 @@ look_up(struct heap_walk_refs *w, const struct heap_index *ix, size_t n)
 	w->n = out;
 }
 
+void
+heap_walk_refs_resolve(struct heap_refs *r, const struct heap_index *ix,
+                       size_t n)
+{
+	struct heap_walk_refs walk = {
+	        .first = r->first, .to = r->to, .n = r->n};
+
+	look_up(&walk, ix, n);
+	r->n = walk.n;
+}
+
 bool
-heap_walk_refs_finish(struct heap_walk_refs *w, const struct heap_index *ix,
-                      size_t n, struct heap_refs *out)
+heap_walk_refs_finish(struct heap_walk_refs *w, size_t n, struct heap_refs *out)
 {
 	if (out)
 		memset(out, 0, sizeof(*out));
@@ -381,7 +391,6 @@ heap_walk_refs_finish(struct heap_walk_refs *w, const struct heap_index *ix,
 		walk_refs_free(w);
 		return false;
 	}
-	look_up(w, ix, n);
 	out->first = w->first;
 	out->to = w->to;
 	out->n = w->n;

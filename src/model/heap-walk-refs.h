@@ -49,12 +49,17 @@ struct heap_walk_refs *heap_walk_refs_new(const unsigned char *data,
 void heap_walk_refs_add(struct heap_walk_refs *w, uint32_t obj, unsigned tag,
                         const unsigned char *rec, uint32_t slot);
 /*
- * The references of the n objects walked, their ids looked up in ix,
- * into out; false, with nothing held, where the walk gave up.  Frees w
- * (which may be NULL) either way.
+ * The references of the n objects walked into out, their targets still
+ * ids (0 for none; heap_walk_refs_resolve makes them objects); false,
+ * with nothing held, where the walk gave up.  Frees w (which may be
+ * NULL) either way.
  */
-bool heap_walk_refs_finish(struct heap_walk_refs *w,
-                           const struct heap_index *ix, size_t n,
+bool heap_walk_refs_finish(struct heap_walk_refs *w, size_t n,
                            struct heap_refs *out);
+/* Make the targets of r, the references of n objects as
+ * heap_walk_refs_finish gave them, objects by ix, dropping the ids that
+ * name none. */
+void heap_walk_refs_resolve(struct heap_refs *r, const struct heap_index *ix,
+                            size_t n);
 
 #endif

@@ -915,8 +915,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 	{
 		struct heap_refs refs;
 
-		if (heap_walk_refs_finish(g.walk_refs, &d->index, d->nobjects,
-		                          &refs)) {
+		if (heap_walk_refs_finish(g.walk_refs, d->nobjects, &refs)) {
 			d->walk_refs = xmalloc(sizeof(*d->walk_refs));
 			*d->walk_refs = refs;
 		}
@@ -947,7 +946,7 @@ fail:
 	gather_slots_done(&g);
 	free(g.ids32);
 	free(g.ids64);
-	heap_walk_refs_finish(g.walk_refs, &d->index, 0, NULL);
+	heap_walk_refs_finish(g.walk_refs, 0, NULL);
 	heap_dump_free(d);
 	return NULL;
 }

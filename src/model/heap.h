@@ -107,8 +107,9 @@ struct heap_dump {
 	struct heap_rank_word *sized;
 	uint32_t *shallow32;
 	struct heap_index index; /* id -> object */
-	/* The strong references decoded by the walk (model/heap-refs.h),
-	 * until heap_refs_build takes them; NULL where it could not. */
+	/* The strong references decoded by the walk (model/heap-refs.h's
+	 * arrays, their targets still ids), until heap_refs_build or
+	 * heap_refs_take_ids takes them; NULL where it could not. */
 	struct heap_refs *walk_refs;
 
 	struct heap_class *classes;

@@ -391,6 +391,35 @@ heap_dominators_done(struct heap_dominators *dom)
 	memset(dom, 0, sizeof(*dom));
 }
 
+/* The walk of heap_reachable on references whose targets are still ids
+ * (only those of the objects reached are looked up): the objects
+ * reached, into seen and queue, and their count. */
+static size_t
+reach_by_ids(const struct heap_dump *d, const struct heap_refs *refs,
+             uint8_t *seen, uint32_t *queue)
+{
+	size_t head = 0, tail = 0, i;
+
+	for (i = 0; i < d->nroots; i++)
+		if (!test_and_set(seen, d->roots[i].object))
+			queue[tail++] = d->roots[i].object;
+	while (head < tail) {
+		uint32_t v = queue[head++], k, to;
+
+		if (head + 16 < tail)
+			__builtin_prefetch(&refs->first[queue[head + 16]]);
+		if (head + 8 < tail)
+			__builtin_prefetch(
+			        &refs->to[refs->first[queue[head + 8]]]);
+		for (k = refs->first[v]; k < refs->first[v + 1]; k++) {
+			to = heap_index_lookup(&d->index, refs->to[k]);
+			if (to != HEAP_NONE && !test_and_set(seen, to))
+				queue[tail++] = to;
+		}
+	}
+	return tail;
+}
+
 size_t
 heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 {
@@ -399,8 +428,12 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 	uint32_t *queue = xmalloc_large(n + 1, sizeof(uint32_t));
 	struct heap_refs refs;
 
-	heap_refs_build(&refs, d);
 	*bytes = 0;
+	if (heap_refs_take_ids(&refs, d)) {
+		tail = reach_by_ids(d, &refs, seen, queue);
+		goto counted;
+	}
+	heap_refs_build(&refs, d);
 	/* Breadth first, so that the objects next in the queue are known
 	 * ahead: their references' places are fetched 16 ahead, the
 	 * references 8 ahead. */
@@ -423,6 +456,7 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 			if (!test_and_set(seen, to))
 				queue[tail++] = to;
 	}
+counted:
 	heap_refs_done(&refs);
 	free(queue);
 	/* The bytes in file order, where the records lie. */
