@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Entries made present at a time (one call for many pages). */
+/* At most this many entries made present at a time (one call for many
+ * pages; util_ahead). */
 enum { READY = 1 << 19, BATCH = 1024 };
 
 /* A class's reference fields as the walk laid them out. */
@@ -220,7 +221,9 @@ refs_room(struct heap_walk_refs *w)
 		w->refs_cap = w->refs_cap ? 2 * w->refs_cap : w->refs_first;
 		w->to = xrealloc_large(w->to, w->refs_cap, sizeof(uint32_t));
 	}
-	to = w->n + READY < w->refs_cap ? w->n + READY : w->refs_cap;
+	to = w->n + util_ahead(w->n, READY) < w->refs_cap
+	             ? w->n + util_ahead(w->n, READY)
+	             : w->refs_cap;
 	util_populate(w->to + w->refs_ready,
 	              (to - w->refs_ready) * sizeof(uint32_t));
 	w->refs_ready = to;
@@ -249,8 +252,9 @@ objects_room(struct heap_walk_refs *w, uint32_t obj)
 		w->first = xrealloc_large(w->first, w->objects_cap,
 		                          sizeof(uint32_t));
 	}
-	to = (size_t)obj + 2 + READY < w->objects_cap ? obj + 2 + READY
-	                                              : w->objects_cap;
+	to = (size_t)obj + 2 + util_ahead(obj, READY) < w->objects_cap
+	             ? obj + 2 + util_ahead(obj, READY)
+	             : w->objects_cap;
 	util_populate(w->first + w->objects_ready,
 	              (to - w->objects_ready) * sizeof(uint32_t));
 	w->objects_ready = to;

@@ -206,14 +206,14 @@ slot_of_id(struct gather *g, uint64_t cid)
 }
 
 /* Room for one more object's shallow size, the pages of shallow32
- * made present POPULATE_OBJECTS at a time. */
+ * made present up to POPULATE_OBJECTS at a time. */
 static void
 sized_room(struct gather *g)
 {
 	struct heap_dump *d = g->d;
-	size_t to = g->nsized + POPULATE_OBJECTS < g->objects_cap
-	                    ? g->nsized + POPULATE_OBJECTS
-	                    : g->objects_cap;
+	size_t ahead = util_ahead(g->nsized, POPULATE_OBJECTS);
+	size_t to = g->nsized + ahead < g->objects_cap ? g->nsized + ahead
+	                                               : g->objects_cap;
 
 	util_populate(d->shallow32 + g->sized_ready,
 	              (to - g->sized_ready) * sizeof(uint32_t));
@@ -291,7 +291,7 @@ walk_class_name(void *ctx, uint64_t class_id, size_t *len)
 }
 
 /* Room for more objects in the arrays the walk writes, their pages
- * made present POPULATE_OBJECTS at a time as it reaches them.  They
+ * made present up to POPULATE_OBJECTS at a time as it reaches them.  They
  * are made first for as many objects as the dump can hold (its size
  * over the smallest record), most never touched, and grow past that
  * only in a dump of more than 2^26. */
@@ -336,7 +336,9 @@ grow_objects(struct gather *g)
 		}
 		g->objects_cap = n;
 	}
-	to = from + POPULATE_OBJECTS < n ? from + POPULATE_OBJECTS : n;
+	to = from + util_ahead(from, POPULATE_OBJECTS) < n
+	             ? from + util_ahead(from, POPULATE_OBJECTS)
+	             : n;
 	util_populate((char *)(g->wide_offsets ? (void *)d->offsets64
 	                                       : (void *)d->offsets32) +
 	                      from * wide,

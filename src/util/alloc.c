@@ -154,8 +154,17 @@ xrealloc_large(void *ptr, size_t nmemb, size_t size)
 {
 	void *p = xreallocarray(ptr, nmemb, size);
 
-	advise_huge(p, nmemb * size);
+	if (nmemb * size >= (size_t)8 << 20)
+		advise_huge(p, nmemb * size);
 	return p;
+}
+
+size_t
+util_ahead(size_t filled, size_t most)
+{
+	size_t n = filled < most ? filled : most;
+
+	return n > 4096 ? n : 4096;
 }
 
 void

@@ -33,8 +33,13 @@ void *xmalloc_large(size_t nmemb, size_t size);
  * xmalloc_large, each taken (zeroed) only where first touched. */
 void *xcalloc_large(size_t nmemb, size_t size);
 /* xreallocarray for a large array growing as it is written: huge pages
- * as xmalloc_large. */
+ * as xmalloc_large where the block takes 8 MiB or more (a smaller one
+ * would take a whole huge page for its first bytes). */
 void *xrealloc_large(void *ptr, size_t nmemb, size_t size);
+/* How many entries of an array being filled, filled so far, to make
+ * present ahead at once (util_populate): as many again, so that a small
+ * array stays small, from 4096 to most. */
+size_t util_ahead(size_t filled, size_t most);
 /* Make the pages of the bytes [p, p + bytes) of a block present at once,
  * their contents unchanged (a new block's stay zero): where a first
  * touch of each page is dear (a virtual machine's shadow page tables),
