@@ -227,9 +227,26 @@ simpleperf_threads_bench() {
 #     reference, the histogram's walk of the tree (0.8 s); and the
 #     model (22.5 bytes per object) with the tree and retained sizes
 #     (16 per object, 4 per reachable one) make 1.15x by themselves.
-# The real dumps (16,000 to 44,000 objects) take 35 to 85 ms, most of
+#   now (one walk of the records: each object's class noted as a slot
+#     per class id, only arrays' and class objects' shallow sizes kept,
+#     the references decoded as the walk meets them; ids looked up by
+#     rank where they ascend, no hash table; the walk's arrays made
+#     present in batches of huge pages, since a first touch page by page
+#     is what costs here; the dump's pages not made present all at
+#     open; freed arrays given back), three runs of three side by side
+#     with the build before, at load 2.3 (medians): info 530 ms (before
+#     1330) = 3.1x the walk (170 ms), peak 141 MiB (before 178); report
+#     2.06 s (before 2.94) = 0.38 s per million, peak 156 MiB = 0.90x
+#     the dump (before 229 MiB = 1.33x; 30 bytes per object).  What is
+#     left in info beyond the walk is mostly new memory (about 100 MiB:
+#     offsets, classes, the ids until the index is built, references)
+#     and the reachable walk's misses in its bitmap.
+# The real dumps (16,000 to 44,000 objects) take 16 to 45 ms, most of
 # it starting the process and its first page faults, before and after;
-# their peaks of 6 to 11 MB are mostly the program's own.
+# their peaks of 6.5 to 12 MiB are mostly the program's own (3 MiB
+# alone; the bare walk 2.9 to 5), beyond their 1.8 to 3.8 MB, and
+# their references are decoded by a pass after the walk (ART writes a
+# class's dump after instances of it).
 heap_bench() {
 	objects=${HEAP_OBJECTS:-5000000}
 	dump="$out/heap-$objects.hprof"
