@@ -227,3 +227,220 @@ heap_index_find_many(const struct heap_index *x, const uint64_t *ids,
 		                : HEAP_INDEX_NONE;
 	free(slot);
 }
+
+/* ---- the ids as the walk meets them ---- */
+
+void
+heap_index_builder_init(struct heap_index_builder *b, unsigned id_size,
+                        size_t cap)
+{
+	memset(b, 0, sizeof(*b));
+	b->id_size = id_size;
+	b->cap = cap ? cap : 1;
+	b->by_rank = !getenv("TRACETUI_TEST_HEAP_HASH");
+}
+
+/* Room for the ids array, present up to need. */
+static void
+ids_room(struct heap_index_builder *b, size_t need)
+{
+	size_t to, size = b->id_size == 4 ? 4 : 8;
+	char *base;
+
+	if (need > b->cap || (!b->ids32 && !b->ids64)) {
+		while (need > b->cap)
+			b->cap *= 2;
+		if (b->id_size == 4)
+			b->ids32 = xrealloc_large(b->ids32, b->cap, 4);
+		else
+			b->ids64 = xrealloc_large(b->ids64, b->cap, 8);
+	}
+	to = need + util_ahead(need, (size_t)1 << 19);
+	if (to > b->cap)
+		to = b->cap;
+	if (to > b->ids_ready) {
+		base = b->id_size == 4 ? (char *)b->ids32 : (char *)b->ids64;
+		util_populate(base + b->ids_ready * size,
+		              (to - b->ids_ready) * size);
+		b->ids_ready = to;
+	}
+}
+
+/* Give up the rank: the ids met so far written out from its bits, the
+ * next ones kept as they come. */
+static void
+demote(struct heap_index_builder *b)
+{
+	size_t s, k = 0;
+
+	b->by_rank = false;
+	ids_room(b, b->n + 1);
+	for (s = 0; s < b->nspans; s++) {
+		const struct heap_id_span *sp = &b->spans[s];
+		uint64_t bit, end = s + 1 < b->nspans ? b->spans[s + 1].bit
+		                                      : b->pos + 1;
+
+		for (bit = sp->bit; bit < end; bit++)
+			if (b->bits[bit / 64].bits >> (bit % 64) & 1) {
+				uint64_t id =
+				        sp->lo + ((bit - sp->bit) << b->shift);
+
+				if (b->ids32)
+					b->ids32[k++] = (uint32_t)id;
+				else
+					b->ids64[k++] = id;
+			}
+	}
+	free(b->bits);
+	free(b->spans);
+	b->bits = NULL;
+	b->spans = NULL;
+	b->nspans = 0;
+}
+
+/* Set bit pos of the rank, growing its words. */
+static void
+rank_set(struct heap_index_builder *b, uint64_t pos)
+{
+	size_t w = (size_t)(pos / 64);
+
+	if (w >= b->words_ready) {
+		size_t to;
+
+		if (w >= b->words_cap) {
+			size_t old = b->words_cap;
+
+			b->words_cap = old ? 2 * old : b->cap / 64 + 16;
+			while (w >= b->words_cap)
+				b->words_cap *= 2;
+			if (!b->bits) {
+				b->bits = xcalloc_large(b->words_cap,
+				                        sizeof(*b->bits));
+			} else {
+				b->bits = xrealloc_large(b->bits, b->words_cap,
+				                         sizeof(*b->bits));
+				memset(b->bits + old, 0,
+				       (b->words_cap - old) * sizeof(*b->bits));
+			}
+		}
+		to = w + 1 + util_ahead(w, (size_t)1 << 17);
+		if (to > b->words_cap)
+			to = b->words_cap;
+		util_populate(b->bits + b->words_ready,
+		              (to - b->words_ready) * sizeof(*b->bits));
+		b->words_ready = to;
+	}
+	b->bits[w].bits |= UINT64_C(1) << (pos % 64);
+}
+
+/* Make the rank's steps finer, to the alignment shift: each span
+ * starts anew after the one before, its bits set again at their places
+ * among more. */
+static void
+rescale(struct heap_index_builder *b, unsigned shift)
+{
+	struct heap_rank_word *old = b->bits;
+	uint64_t *old_start = xmalloc(b->nspans * sizeof(uint64_t));
+	uint64_t old_pos = b->pos, bit, start = 0;
+	unsigned d = b->shift - shift;
+	size_t s;
+
+	for (s = 0; s < b->nspans; s++) {
+		old_start[s] = b->spans[s].bit;
+		b->spans[s].bit = start;
+		start += ((b->spans[s].hi - b->spans[s].lo) >> shift) + 1;
+	}
+	b->bits = NULL;
+	b->words_cap = b->words_ready = 0;
+	for (bit = 0, s = 0; bit <= old_pos; bit++) {
+		if (!(old[bit / 64].bits >> (bit % 64) & 1))
+			continue;
+		while (s + 1 < b->nspans && old_start[s + 1] <= bit)
+			s++;
+		b->pos = b->spans[s].bit + ((bit - old_start[s]) << d);
+		rank_set(b, b->pos);
+	}
+	free(old);
+	free(old_start);
+	b->shift = shift;
+}
+
+void
+heap_index_add(struct heap_index_builder *b, uint64_t id)
+{
+	if (b->by_rank) {
+		uint64_t prev =
+		        b->n ? (b->nspans ? b->spans[b->nspans - 1].hi : 0) : 0;
+
+		if (!b->n) {
+			/* The ids' alignment as the first says it (64 at
+			 * most), made finer by any later id off it. */
+			b->shift = id ? (unsigned)__builtin_ctzll(id) : 0;
+			if (b->shift > 6)
+				b->shift = 6;
+		} else if (id > prev &&
+		           (id & ((UINT64_C(1) << b->shift) - 1))) {
+			rescale(b, (unsigned)__builtin_ctzll(id));
+		}
+		if (b->n && id <= prev) {
+			demote(b);
+		} else {
+			if (!b->n || (id - prev) >> b->shift > GAP) {
+				if (b->nspans == b->spans_cap) {
+					b->spans_cap =
+					        b->spans_cap ? 2 * b->spans_cap
+					                     : 16;
+					b->spans = xreallocarray(
+					        b->spans, b->spans_cap,
+					        sizeof(*b->spans));
+				}
+				b->pos += b->n > 0;
+				b->spans[b->nspans].lo = id;
+				b->spans[b->nspans++].bit = b->pos;
+			} else {
+				b->pos += (id - prev) >> b->shift;
+			}
+			b->spans[b->nspans - 1].hi = id;
+			rank_set(b, b->pos);
+			/* Bits past the ids' own size: the ids do better. */
+			if (b->words_ready * sizeof(*b->bits) +
+			            b->nspans * sizeof(*b->spans) >
+			    (b->n + 1) * b->id_size + ((size_t)1 << 22))
+				demote(b);
+			b->n++;
+			return;
+		}
+	}
+	if (b->n >= b->ids_ready)
+		ids_room(b, b->n + 1);
+	if (b->ids32)
+		b->ids32[b->n++] = (uint32_t)id;
+	else
+		b->ids64[b->n++] = id;
+}
+
+void
+heap_index_finish(struct heap_index *x, struct heap_index_builder *b)
+{
+	size_t i, words;
+
+	if (!b->by_rank || !b->n) {
+		if (b->by_rank)
+			demote(b);
+		heap_index_build(x, b->ids32, b->ids64, b->n);
+		memset(b, 0, sizeof(*b));
+		return;
+	}
+	memset(x, 0, sizeof(*x));
+	x->n = b->n;
+	words = (size_t)(b->pos / 64 + 1);
+	x->bits = xrealloc_large(b->bits, words, sizeof(*x->bits));
+	x->spans = xreallocarray(b->spans, b->nspans, sizeof(*x->spans));
+	x->nspans = b->nspans;
+	x->align_shift = b->shift;
+	x->bits[0].before = 0;
+	for (i = 1; i < words; i++)
+		x->bits[i].before = x->bits[i - 1].before +
+		                    heap_index_bits_set(x->bits[i - 1].bits);
+	memset(b, 0, sizeof(*b));
+}

@@ -52,6 +52,34 @@ struct heap_index {
 	uint64_t *ids64;     /* or of 8 */
 };
 
+/* The ids of a walk's objects as they come: bits of a rank while they
+ * ascend (no array of ids), else the ids. */
+struct heap_index_builder {
+	unsigned id_size;
+	size_t n, cap; /* ids met; room for that many (virtual) */
+	/* by rank while the ids ascend */
+	bool by_rank;
+	struct heap_rank_word *bits;
+	size_t words_cap, words_ready;
+	struct heap_id_span *spans;
+	size_t nspans, spans_cap;
+	uint64_t pos; /* the last id's bit */
+	unsigned shift;
+	/* else */
+	uint32_t *ids32;
+	uint64_t *ids64;
+	size_t ids_ready; /* ids whose pages are present */
+};
+
+/* Start b for ids of id_size, of at most about cap objects (room made
+ * for that many, virtual, and grown past it). */
+void heap_index_builder_init(struct heap_index_builder *b, unsigned id_size,
+                             size_t cap);
+/* The next object's id. */
+void heap_index_add(struct heap_index_builder *b, uint64_t id);
+/* Index the ids b met into x, releasing b. */
+void heap_index_finish(struct heap_index *x, struct heap_index_builder *b);
+
 /*
  * Index the n objects whose ids are ids32 (or ids64; the other NULL),
  * taking the array: freed here when the ids ascend, else kept for the

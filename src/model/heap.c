@@ -51,9 +51,8 @@ struct gather {
 	size_t nroots, roots_cap;
 	uint32_t *class_dumps; /* the objects that are class objects */
 	size_t nclass_dumps, class_dumps_cap;
-	size_t released; /* the dump's bytes let go so far */
-	uint32_t *ids32; /* each object's id, for the index */
-	uint64_t *ids64;
+	size_t released;               /* the dump's bytes let go so far */
+	struct heap_index_builder ids; /* each object's id, for the index */
 	/* Each object's class as the walk names it, a slot (klass holds
 	 * it until the classes are built): SLOT_CLASS_OBJECT for a class
 	 * object, a primitive array's basic type, or from SLOT_IDS on one
@@ -316,12 +315,6 @@ grow_objects(struct gather *g)
 		else
 			d->offsets64 = xrealloc_large(d->offsets64, n,
 			                              sizeof(uint64_t));
-		if (id == 4)
-			g->ids32 =
-			        xrealloc_large(g->ids32, n, sizeof(uint32_t));
-		else
-			g->ids64 =
-			        xrealloc_large(g->ids64, n, sizeof(uint64_t));
 		d->klass = xrealloc_large(d->klass, n, sizeof(uint32_t));
 		d->shallow32 =
 		        xrealloc_large(d->shallow32, n, sizeof(uint32_t));
@@ -343,9 +336,6 @@ grow_objects(struct gather *g)
 	                                       : (void *)d->offsets32) +
 	                      from * wide,
 	              (to - from) * wide);
-	util_populate((char *)(id == 4 ? (void *)g->ids32 : (void *)g->ids64) +
-	                      from * id,
-	              (to - from) * id);
 	util_populate(d->klass + from, (to - from) * 4);
 	g->objects_ready = to;
 }
@@ -383,10 +373,11 @@ on_object(void *ctx, unsigned tag, uint64_t offset)
 		d->offsets32[d->nobjects] = (uint32_t)offset;
 	else
 		d->offsets64[d->nobjects] = offset;
-	if (d->header.id_size == 4)
-		g->ids32[d->nobjects] = heap_u4(d->data + offset + 1);
-	else
-		g->ids64[d->nobjects] = heap_id(d->data + offset + 1, 8);
+	if (!d->nobjects)
+		heap_index_builder_init(&g->ids, d->header.id_size,
+		                        g->objects_cap);
+	heap_index_add(&g->ids,
+	               heap_id(d->data + offset + 1, d->header.id_size));
 	d->nobjects++;
 }
 
@@ -898,12 +889,6 @@ heap_dump_open(const char *path, const struct mapping *map,
 		                             sizeof(*d->shallow32));
 		d->sized = xreallocarray(d->sized, d->nobjects / 64 + 1,
 		                         sizeof(*d->sized));
-		if (g.ids32)
-			g.ids32 = xreallocarray(g.ids32, d->nobjects,
-			                        sizeof(*g.ids32));
-		else
-			g.ids64 = xreallocarray(g.ids64, d->nobjects,
-			                        sizeof(*g.ids64));
 	}
 	if (!d->klass) {
 		d->klass = xcalloc(1, sizeof(*d->klass));
@@ -911,9 +896,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 		d->sized = xcalloc(1, sizeof(*d->sized));
 	}
 	/* The index takes the ids. */
-	heap_index_build(&d->index, g.ids32, g.ids64, d->nobjects);
-	g.ids32 = NULL;
-	g.ids64 = NULL;
+	heap_index_finish(&d->index, &g.ids);
 	{
 		struct heap_refs refs;
 
@@ -946,8 +929,7 @@ fail:
 	free(g.roots);
 	free(g.class_dumps);
 	gather_slots_done(&g);
-	free(g.ids32);
-	free(g.ids64);
+	heap_index_finish(&d->index, &g.ids);
 	heap_walk_refs_finish(g.walk_refs, 0, NULL);
 	heap_dump_free(d);
 	return NULL;
