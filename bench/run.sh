@@ -237,10 +237,12 @@ simpleperf_threads_bench() {
 #     with the build before, at load 2.3 (medians): info 530 ms (before
 #     1330) = 3.1x the walk (170 ms), peak 141 MiB (before 178); report
 #     2.06 s (before 2.94) = 0.38 s per million, peak 156 MiB = 0.90x
-#     the dump (before 229 MiB = 1.33x; 30 bytes per object).  What is
-#     left in info beyond the walk is mostly new memory (about 100 MiB:
-#     offsets, classes, the ids until the index is built, references)
-#     and the reachable walk's misses in its bitmap.
+#     the dump (before 229 MiB = 1.33x; 30 bytes per object); with the
+#     rank set as the walk meets the ids (no array of them), ten runs
+#     alternating: info 542 ms (before 563) = 3.0x the walk (180 ms),
+#     peak 122 MiB.  What is left in info beyond the walk is mostly new
+#     memory (about 80 MiB: offsets, classes, references) and the
+#     reachable walk's misses in its bitmap.
 # The real dumps (16,000 to 44,000 objects) take 16 to 45 ms, most of
 # it starting the process and its first page faults, before and after;
 # their peaks of 6.5 to 12 MiB are mostly the program's own (3 MiB

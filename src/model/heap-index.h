@@ -5,12 +5,13 @@
  * address, the JVM its heap the same way), an object's number is the
  * count of ids below its own: one bit per possible id (ids step by
  * their common alignment) in spans split at wide gaps, with the count
- * of bits set before each word of 64.  Nothing but those bits is held
- * (about a byte per object for ART's 8-byte aligned objects), and a
- * lookup reads two words of them, which stay in the cache.  Other
- * dumps (ids out of order, or too sparse for the bits to be smaller
- * than the ids) keep the ids and an open-addressing table of 1.5 to 3
- * slots per object (Fibonacci hashing), as before.
+ * of bits set before each word of 64 beside it.  Nothing but those is
+ * held (about a byte per object for ART's 8-byte aligned objects, set
+ * as the walk meets the ids: no array of them), and a lookup reads one
+ * 16-byte word, which stays in the cache.  Other dumps (ids out of
+ * order, or too sparse for the bits to be smaller than the ids) keep
+ * the ids and an open-addressing table of 1.5 to 3 slots per object
+ * (Fibonacci hashing).
  *
  * Both give the same answers: the first object holding an id; none for
  * id 0.

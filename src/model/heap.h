@@ -5,10 +5,12 @@
  * asked for, never held.  Read-only once heap_dump_open returns.
  *
  * Memory: 4 bytes per object for its record's offset (8 in a dump of
- * 4 GiB or more), 4 for its class, 4 for its shallow size, and the id
- * index (model/heap-index.h): about 1 where the ids ascend in file
- * order, else the ids (4, or 8 for an id size of 8) and 6 to 12 for
- * the table; beside the dump's own bytes (inflated from gzip, or
+ * 4 GiB or more), 4 for its class, 4 for its shallow size if it is an
+ * array or a class object (an instance's is its class's) and a bit to
+ * say which, and the id index (model/heap-index.h): about 1 where the
+ * ids ascend in file order, else the ids (4, or 8 for an id size of 8)
+ * and 6 to 12 for the table; the references the walk decoded
+ * (model/heap-walk-refs.h) until taken; beside the dump's own bytes (inflated from gzip, or
  * mapped from the file: their pages are let go behind each pass over
  * the records, and read in again where asked for).  An object's id is
  * read from its record.
