@@ -8,8 +8,6 @@
 
 #include "model/heap-refs.h"
 
-#include "model/heap-walk-refs.h"
-
 #include "util/alloc.h"
 
 #include <stdlib.h>
@@ -111,7 +109,10 @@ heap_refs_build(struct heap_refs *r, const struct heap_dump *d)
 	memset(r, 0, sizeof(*r));
 	/* Those the walk decoded, taken once. */
 	if (heap_refs_take_ids(r, d)) {
-		heap_walk_refs_resolve(r, &d->index, d->nobjects);
+		struct heap_walk_refs_list ids = {r->first, r->to, r->n};
+
+		heap_walk_refs_resolve(&ids, &d->index, d->nobjects);
+		r->n = ids.n;
 		free(bd);
 		if (r->n > refs_limit())
 			heap_refs_done(r);
@@ -198,7 +199,9 @@ heap_refs_take_ids(struct heap_refs *r, const struct heap_dump *d)
 	if (!d->walk_refs || !d->walk_refs->first)
 		return false;
 	/* The holder stays, empty. */
-	*r = *d->walk_refs;
+	r->first = d->walk_refs->first;
+	r->to = d->walk_refs->to;
+	r->n = d->walk_refs->n;
 	memset(d->walk_refs, 0, sizeof(*d->walk_refs));
 	return true;
 }

@@ -374,8 +374,8 @@ look_up(struct heap_walk_refs *w, const struct heap_index *ix, size_t n)
 }
 
 void
-heap_walk_refs_resolve(struct heap_refs *r, const struct heap_index *ix,
-                       size_t n)
+heap_walk_refs_resolve(struct heap_walk_refs_list *r,
+                       const struct heap_index *ix, size_t n)
 {
 	struct heap_walk_refs walk = {
 	        .first = r->first, .to = r->to, .n = r->n};
@@ -385,7 +385,8 @@ heap_walk_refs_resolve(struct heap_refs *r, const struct heap_index *ix,
 }
 
 bool
-heap_walk_refs_finish(struct heap_walk_refs *w, size_t n, struct heap_refs *out)
+heap_walk_refs_finish(struct heap_walk_refs *w, size_t n,
+                      struct heap_walk_refs_list *out)
 {
 	if (out)
 		memset(out, 0, sizeof(*out));

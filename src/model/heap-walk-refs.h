@@ -1,7 +1,8 @@
 /*
  * heap-walk-refs: a heap dump's strong references decoded as the walk
  * of its records meets them, while each record is in the cache, into
- * model/heap-refs.h's arrays: no pass reads the records again for them.
+ * arrays as model/heap-refs.h's: no pass reads the records again for
+ * them.
  *
  * An instance's reference fields are laid out when the first instance
  * of its class comes, as model/heap.c's lay_out lays them out (its own
@@ -19,7 +20,6 @@
 #define TRACETUI_MODEL_HEAP_WALK_REFS_H
 
 #include "model/heap-index.h"
-#include "model/heap-refs.h"
 #include "model/mapping.h"
 
 #include <stdbool.h>
@@ -36,6 +36,13 @@ struct heap_walk_names {
 };
 
 struct heap_walk_refs;
+
+/* The references of a walk's objects: object i's are to[first[i] ..
+ * first[i + 1]), ids until heap_walk_refs_resolve makes them objects. */
+struct heap_walk_refs_list {
+	uint32_t *first, *to;
+	size_t n;
+};
 
 /* Start decoding the references of a dump of id_size whose size bytes
  * are data; NULL where the walk will not (ids of 8 bytes, 4 GiB). */
@@ -55,11 +62,11 @@ void heap_walk_refs_add(struct heap_walk_refs *w, uint32_t obj, unsigned tag,
  * NULL) either way.
  */
 bool heap_walk_refs_finish(struct heap_walk_refs *w, size_t n,
-                           struct heap_refs *out);
+                           struct heap_walk_refs_list *out);
 /* Make the targets of r, the references of n objects as
  * heap_walk_refs_finish gave them, objects by ix, dropping the ids that
  * name none. */
-void heap_walk_refs_resolve(struct heap_refs *r, const struct heap_index *ix,
-                            size_t n);
+void heap_walk_refs_resolve(struct heap_walk_refs_list *r,
+                            const struct heap_index *ix, size_t n);
 
 #endif

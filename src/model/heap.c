@@ -18,8 +18,6 @@
 
 #include "model/heap.h"
 
-#include "model/heap-walk-refs.h"
-
 #include "util/alloc.h"
 #include "util/hash.h"
 
@@ -29,8 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 /* A root record until its id is looked up. */
 struct pending_root {
@@ -898,7 +894,7 @@ heap_dump_open(const char *path, const struct mapping *map,
 	/* The index takes the ids. */
 	heap_index_finish(&d->index, &g.ids);
 	{
-		struct heap_refs refs;
+		struct heap_walk_refs_list refs;
 
 		if (heap_walk_refs_finish(g.walk_refs, d->nobjects, &refs)) {
 			d->walk_refs = xmalloc(sizeof(*d->walk_refs));
@@ -958,7 +954,8 @@ heap_dump_free(struct heap_dump *d)
 	free(d->sized);
 	heap_index_done(&d->index);
 	if (d->walk_refs) {
-		heap_refs_done(d->walk_refs);
+		free(d->walk_refs->first);
+		free(d->walk_refs->to);
 		free(d->walk_refs);
 	}
 	free(d->rows);

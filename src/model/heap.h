@@ -10,15 +10,16 @@
  * say which, and the id index (model/heap-index.h): about 1 where the
  * ids ascend in file order, else the ids (4, or 8 for an id size of 8)
  * and 6 to 12 for the table; the references the walk decoded
- * (model/heap-walk-refs.h) until taken; beside the dump's own bytes (inflated from gzip, or
- * mapped from the file: their pages are let go behind each pass over
- * the records, and read in again where asked for).  An object's id is
- * read from its record.
+ * (model/heap-walk-refs.h) until taken; beside the dump's own bytes (inflated
+ * from gzip, or mapped from the file: their pages are let go behind each pass
+ * over the records, and read in again where asked for).  An object's id is read
+ * from its record.
  */
 #ifndef TRACETUI_MODEL_HEAP_H
 #define TRACETUI_MODEL_HEAP_H
 
 #include "model/heap-index.h"
+#include "model/heap-walk-refs.h"
 #include "model/mapping.h"
 #include "read/error.h"
 #include "read/heap-hprof.h"
@@ -31,8 +32,6 @@
 #include <stdint.h>
 
 #define HEAP_NONE UINT32_MAX
-
-struct heap_refs;
 
 /* A reference field of a class's instances. */
 struct heap_ref_field {
@@ -109,10 +108,10 @@ struct heap_dump {
 	struct heap_rank_word *sized;
 	uint32_t *shallow32;
 	struct heap_index index; /* id -> object */
-	/* The strong references decoded by the walk (model/heap-refs.h's
-	 * arrays, their targets still ids), until heap_refs_build or
-	 * heap_refs_take_ids takes them; NULL where it could not. */
-	struct heap_refs *walk_refs;
+	/* The strong references decoded by the walk, their targets still
+	 * ids, until heap_refs_build or heap_refs_take_ids takes them;
+	 * NULL where it could not. */
+	struct heap_walk_refs_list *walk_refs;
 
 	struct heap_class *classes;
 	size_t nclasses;
