@@ -3,7 +3,7 @@
  *
  * The rank: with the ids' common alignment a (their trailing zero
  * bits), id v of a span starting at lo has bit span.bit + (v - lo) / a;
- * a span ends where the next id is more than GAP steps on, so that a
+ * a span ends where the next id is more than HEAP_INDEX_GAP steps on, so that a
  * gap costs a span (24 bytes) instead of its bits.  The spans, and the
  * ids in them, follow the objects' order, so the bits set before an
  * id's bit count the objects before its own.
@@ -16,9 +16,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Steps of the ids' alignment beyond which a new span begins. */
-enum { GAP = 256 };
 
 static inline uint64_t
 id_at(const uint32_t *ids32, const uint64_t *ids64, size_t i)
@@ -48,7 +45,7 @@ build_rank(struct heap_index *x, const uint32_t *ids32, const uint64_t *ids64,
 	shift = any ? (unsigned)__builtin_ctzll(any) : 0;
 	for (i = 0; i < n; i++) {
 		id = id_at(ids32, ids64, i);
-		if (!i || (id - prev) >> shift > GAP) {
+		if (!i || (id - prev) >> shift > HEAP_INDEX_GAP) {
 			nspans++;
 			pos += i > 0;
 		} else {
@@ -66,7 +63,7 @@ build_rank(struct heap_index *x, const uint32_t *ids32, const uint64_t *ids64,
 	x->align_shift = shift;
 	for (i = 0, pos = 0; i < n; i++) {
 		id = id_at(ids32, ids64, i);
-		if (!i || (id - prev) >> shift > GAP) {
+		if (!i || (id - prev) >> shift > HEAP_INDEX_GAP) {
 			pos += i > 0;
 			x->spans[s].lo = id;
 			x->spans[s++].bit = pos;
@@ -366,7 +363,7 @@ rescale(struct heap_index_builder *b, unsigned shift)
 }
 
 void
-heap_index_add(struct heap_index_builder *b, uint64_t id)
+heap_index_add_slow(struct heap_index_builder *b, uint64_t id)
 {
 	if (b->by_rank) {
 		uint64_t prev =
@@ -385,7 +382,7 @@ heap_index_add(struct heap_index_builder *b, uint64_t id)
 		if (b->n && id <= prev) {
 			demote(b);
 		} else {
-			if (!b->n || (id - prev) >> b->shift > GAP) {
+			if (!b->n || (id - prev) >> b->shift > HEAP_INDEX_GAP) {
 				if (b->nspans == b->spans_cap) {
 					b->spans_cap =
 					        b->spans_cap ? 2 * b->spans_cap
@@ -400,7 +397,7 @@ heap_index_add(struct heap_index_builder *b, uint64_t id)
 			} else {
 				b->pos += (id - prev) >> b->shift;
 			}
-			b->spans[b->nspans - 1].hi = id;
+			b->spans[b->nspans - 1].hi = b->last = id;
 			rank_set(b, b->pos);
 			/* Bits past the ids' own size: the ids do better. */
 			if (b->words_ready * sizeof(*b->bits) +

@@ -53,6 +53,10 @@ struct heap_index {
 	uint64_t *ids64;     /* or of 8 */
 };
 
+/* Steps of the ids' alignment beyond which a new span of the rank
+ * begins (a gap costs a span, not its bits). */
+#define HEAP_INDEX_GAP 256
+
 /* The ids of a walk's objects as they come: bits of a rank while they
  * ascend (no array of ids), else the ids. */
 struct heap_index_builder {
@@ -64,7 +68,7 @@ struct heap_index_builder {
 	size_t words_cap, words_ready;
 	struct heap_id_span *spans;
 	size_t nspans, spans_cap;
-	uint64_t pos; /* the last id's bit */
+	uint64_t pos, last; /* the last id's bit, and the id */
 	unsigned shift;
 	/* else */
 	uint32_t *ids32;
@@ -76,8 +80,27 @@ struct heap_index_builder {
  * for that many, virtual, and grown past it). */
 void heap_index_builder_init(struct heap_index_builder *b, unsigned id_size,
                              size_t cap);
-/* The next object's id. */
-void heap_index_add(struct heap_index_builder *b, uint64_t id);
+/* heap_index_add past its common case. */
+void heap_index_add_slow(struct heap_index_builder *b, uint64_t id);
+
+/* The next object's id: inline where it steps on in the span of the
+ * last, onto a word of the rank present already. */
+static inline void
+heap_index_add(struct heap_index_builder *b, uint64_t id)
+{
+	uint64_t step = (id - b->last) >> b->shift, pos = b->pos + step;
+
+	if (b->by_rank && b->n && id > b->last &&
+	    !(id & ((UINT64_C(1) << b->shift) - 1)) && step <= HEAP_INDEX_GAP &&
+	    pos / 64 < b->words_ready) {
+		b->bits[pos / 64].bits |= UINT64_C(1) << (pos % 64);
+		b->pos = pos;
+		b->last = b->spans[b->nspans - 1].hi = id;
+		b->n++;
+		return;
+	}
+	heap_index_add_slow(b, id);
+}
 /* Index the ids b met into x, releasing b. */
 void heap_index_finish(struct heap_index *x, struct heap_index_builder *b);
 
