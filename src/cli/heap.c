@@ -337,18 +337,22 @@ heap_info(struct heap_opts *o)
 	uint64_t shallow = 0, *heap_objects, *heap_bytes;
 	const size_t *by_tag;
 	uint64_t reachable_bytes;
+	uint8_t *reached;
 	size_t reachable;
 	uint64_t largest[10] = {0};
 	size_t i, k, run = 0, in_order;
 
 	if (!d)
 		return CMD_INPUT;
-	reachable = heap_reachable(d, &reachable_bytes);
+	reachable = heap_reachable(d, &reached);
+	reachable_bytes = 0;
 	heap_objects = xcalloc(d->nheaps + 1, sizeof(uint64_t));
 	heap_bytes = xcalloc(d->nheaps + 1, sizeof(uint64_t));
 	for (i = 0, in_order = 0; i < d->nobjects; i++) {
 		uint64_t s = heap_shallow_in_order(d, (uint32_t)i, &in_order);
 
+		if (reached[i / 8] >> (i % 8) & 1)
+			reachable_bytes += s;
 		while (run + 1 < d->nruns && d->runs[run + 1].first <= i)
 			run++;
 		shallow += s;
@@ -396,6 +400,7 @@ heap_info(struct heap_opts *o)
 	putchar('\n');
 	free(heap_objects);
 	free(heap_bytes);
+	free(reached);
 	heap_dump_free(d);
 	return CMD_OK;
 }

@@ -421,14 +421,13 @@ reach_by_ids(const struct heap_dump *d, const struct heap_refs *refs,
 }
 
 size_t
-heap_reachable(const struct heap_dump *d, uint64_t *bytes)
+heap_reachable(const struct heap_dump *d, uint8_t **reached)
 {
-	size_t n = d->nobjects, head = 0, tail = 0, i, k;
+	size_t n = d->nobjects, head = 0, tail = 0, i;
 	uint8_t *seen = xcalloc(n / 8 + 1, 1);
 	uint32_t *queue = xmalloc_large(n + 1, sizeof(uint32_t));
 	struct heap_refs refs;
 
-	*bytes = 0;
 	if (heap_refs_take_ids(&refs, d)) {
 		tail = reach_by_ids(d, &refs, seen, queue);
 		goto counted;
@@ -459,13 +458,6 @@ heap_reachable(const struct heap_dump *d, uint64_t *bytes)
 counted:
 	heap_refs_done(&refs);
 	free(queue);
-	/* The bytes in file order, where the records lie. */
-	for (i = 0, k = 0; i < n; i++) {
-		uint64_t s = heap_shallow_in_order(d, (uint32_t)i, &k);
-
-		if (seen[i / 8] & (1u << (i % 8)))
-			*bytes += s;
-	}
-	free(seen);
+	*reached = seen;
 	return tail;
 }

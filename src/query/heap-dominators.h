@@ -34,9 +34,10 @@ struct heap_dominators {
  * sizes into dom. */
 void heap_dominators_compute(struct heap_dominators *dom,
                              const struct heap_dump *d);
-/* The objects strong references reach from the roots, and their
- * shallow bytes in *bytes: one walk, without the dominators. */
-size_t heap_reachable(const struct heap_dump *d, uint64_t *bytes);
+/* How many objects strong references reach from the roots, and which
+ * in *reached (bit i % 8 of byte i / 8 for object i; the caller frees
+ * it): one walk, without the dominators. */
+size_t heap_reachable(const struct heap_dump *d, uint8_t **reached);
 /* Release dom. */
 void heap_dominators_done(struct heap_dominators *dom);
 
