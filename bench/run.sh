@@ -240,15 +240,24 @@ simpleperf_threads_bench() {
 #     the dump (before 229 MiB = 1.33x; 30 bytes per object); with the
 #     rank set as the walk meets the ids (no array of them), ten runs
 #     alternating: info 542 ms (before 563) = 3.0x the walk (180 ms),
-#     peak 122 MiB.  What is left in info beyond the walk is mostly new
+#     peak 122 MiB; with the rank's common step inline and info
+#     summing the reachable bytes in its own pass, five runs of each
+#     alternating with the first build, at load 2.5 (medians): info
+#     503 ms (before 1493) = 2.7x the walk (187 ms), peak 118 MiB
+#     (before 178); report 2.20 s (before 2.92) = 0.41 s per million
+#     (before 0.55), peak 155.5 MiB = 0.90x the dump (before 229 MiB
+#     = 1.33x).  What is left in info beyond the walk is mostly new
 #     memory (about 80 MiB: offsets, classes, references) and the
 #     reachable walk's misses in its bitmap.
-# The real dumps (16,000 to 44,000 objects) take 16 to 45 ms, most of
-# it starting the process and its first page faults, before and after;
-# their peaks of 6.5 to 12 MiB are mostly the program's own (3 MiB
-# alone; the bare walk 2.9 to 5), beyond their 1.8 to 3.8 MB, and
-# their references are decoded by a pass after the walk (ART writes a
-# class's dump after instances of it).
+# The real dumps (16,000 to 44,000 objects): info 20 to 40 ms (before
+# 22 to 39), report 22 to 43 (before 23 to 47), most of it starting
+# the process and its first page faults; their peaks of 6.8 to 11.7
+# MiB (before 6.4 to 11.3: the next 4 MiB made present ahead of a pass
+# reads pages of array data a pass over the records' heads skips) are
+# mostly the program's own (3 MiB alone; the bare walk 2.8 to 5),
+# beyond their 1.8 to 3.8 MB, and their references are decoded by a
+# pass after the walk (ART writes a class's dump after instances of
+# it).
 heap_bench() {
 	objects=${HEAP_OBJECTS:-5000000}
 	dump="$out/heap-$objects.hprof"
