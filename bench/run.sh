@@ -246,9 +246,18 @@ simpleperf_threads_bench() {
 #     503 ms (before 1493) = 2.7x the walk (187 ms), peak 118 MiB
 #     (before 178); report 2.20 s (before 2.92) = 0.41 s per million
 #     (before 0.55), peak 155.5 MiB = 0.90x the dump (before 229 MiB
-#     = 1.33x).  What is left in info beyond the walk is mostly new
-#     memory (about 80 MiB: offsets, classes, references) and the
-#     reachable walk's misses in its bitmap.
+#     = 1.33x).  The bare walk depends on how the dump lies in the
+#     page cache: the same bytes written afresh (this script's own
+#     copy, its pages in large folios, mapped a huge page at a time)
+#     walk in 55 ms, not 190 to 210; there, at load 3.9: info 408 ms
+#     (before 1132) = 7.5x the walk, report 2.05 s (before 2.51) =
+#     0.38 s per million.  What is left in info beyond the walk is
+#     mostly the reachable walk (100 ms: a miss in its bitmap and one
+#     in the rank per reference), new memory (about 80 MiB: offsets,
+#     classes, references; 50 ms zeroing it) and the walk's own work
+#     per object (the class's slot, the references: 100 ms); the bare
+#     walk allocates and looks up nothing, so 3x of it is out of reach
+#     for a count of what the roots reach.
 # The real dumps (16,000 to 44,000 objects): info 20 to 40 ms (before
 # 22 to 39), report 22 to 43 (before 23 to 47), most of it starting
 # the process and its first page faults; their peaks of 6.8 to 11.7
