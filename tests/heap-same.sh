@@ -93,36 +93,36 @@ awk 'NR == FNR { want[$1 " " $2] = $3; next }
 while read -r same shape c; do
 	ok "$same" "$shape: $c as before"
 done <"$tmp/same"
+# same_with SETTING DUMPS WHAT: every output of DUMPS (names of the
+# dumps above) with the environment SETTING (VAR=VALUE) equals the one
+# made without it.
+same_with() {
+	sw_dumps=$2
+	(
+		export "$1"
+		outputs "$tmp/with.o" $sw_dumps
+	) >"$tmp/with"
+	grep -E "^($(echo $sw_dumps | tr ' ' '|')) " "$tmp/sums" >"$tmp/without"
+	cmp -s "$tmp/with" "$tmp/without"
+	ok $? "$3: every output the same"
+	diff "$tmp/without" "$tmp/with" | head -5 | diag
+}
+
 # Where the references would not fit in the compact arrays, the
 # dominators and the reachable walk read them from the dump: the same
 # (make check: on the Android dump of id size 8; check-long: on a JVM
 # one and the one with leaks too).
 fallback=art8
 [ -z "$long" ] || fallback="jvm4 art8 leaks"
-(
-	TRACETUI_TEST_HEAP_REFS=10
-	export TRACETUI_TEST_HEAP_REFS
-	outputs "$tmp/fallback.o" $fallback
-) >"$tmp/fallback"
-grep -E "^($(echo $fallback | tr ' ' '|')) " "$tmp/sums" >"$tmp/arrays"
-cmp -s "$tmp/fallback" "$tmp/arrays"
-ok $? "without the compact arrays: every output the same"
-diff "$tmp/arrays" "$tmp/fallback" | head -5 | diag
+same_with TRACETUI_TEST_HEAP_REFS=10 "$fallback" "without the compact arrays"
 
 # A dump of 4 GiB or more keeps 8-byte offsets of its records: the same
 # (make check: on the Android dump of id size 4; check-long: on a JVM
 # one too).
 wide=art4
 [ -z "$long" ] || wide="jvm8 art4"
-(
-	TRACETUI_TEST_HEAP_WIDE_OFFSETS=1
-	export TRACETUI_TEST_HEAP_WIDE_OFFSETS
-	outputs "$tmp/wide.o" $wide
-) >"$tmp/wide"
-grep -E "^($(echo $wide | tr ' ' '|')) " "$tmp/sums" >"$tmp/narrow"
-cmp -s "$tmp/wide" "$tmp/narrow"
-ok $? "with 8-byte record offsets: every output the same"
-diff "$tmp/narrow" "$tmp/wide" | head -5 | diag
+same_with TRACETUI_TEST_HEAP_WIDE_OFFSETS=1 "$wide" \
+	"with 8-byte record offsets"
 
 # The generated dumps' ids ascend, and the id index counts the ids
 # below each (model/heap-index.h); where they would not, it hashes
@@ -130,15 +130,7 @@ diff "$tmp/narrow" "$tmp/wide" | head -5 | diag
 # Android one of id size 8; check-long: on the one with leaks too).
 hashed="jvm4 art8"
 [ -z "$long" ] || hashed="jvm4 art8 leaks"
-(
-	TRACETUI_TEST_HEAP_HASH=1
-	export TRACETUI_TEST_HEAP_HASH
-	outputs "$tmp/hash.o" $hashed
-) >"$tmp/hash"
-grep -E "^($(echo $hashed | tr ' ' '|')) " "$tmp/sums" >"$tmp/ranked"
-cmp -s "$tmp/hash" "$tmp/ranked"
-ok $? "with the ids hashed: every output the same"
-diff "$tmp/ranked" "$tmp/hash" | head -5 | diag
+same_with TRACETUI_TEST_HEAP_HASH=1 "$hashed" "with the ids hashed"
 
 # With ids of 4 bytes, the walk of the records decodes the references
 # as it meets them (model/heap-walk-refs.h); without it they are
@@ -146,15 +138,8 @@ diff "$tmp/ranked" "$tmp/hash" | head -5 | diag
 # size 4 and the Android one; check-long: on the one with leaks too).
 walked="jvm4 art4"
 [ -z "$long" ] || walked="jvm4 art4 leaks"
-(
-	TRACETUI_TEST_HEAP_WALK_REFS=0
-	export TRACETUI_TEST_HEAP_WALK_REFS
-	outputs "$tmp/walk.o" $walked
-) >"$tmp/unwalked"
-grep -E "^($(echo $walked | tr ' ' '|')) " "$tmp/sums" >"$tmp/walked"
-cmp -s "$tmp/unwalked" "$tmp/walked"
-ok $? "without the references decoded in the walk: every output the same"
-diff "$tmp/walked" "$tmp/unwalked" | head -5 | diag
+same_with TRACETUI_TEST_HEAP_WALK_REFS=0 "$walked" \
+	"without the references decoded in the walk"
 
 grep '^art8 ' "$tmp/sums" | grep -v ' info ' | sed 's/^art8 //' >"$tmp/plain"
 grep '^art8gz ' "$tmp/sums" | grep -v ' info ' | sed 's/^art8gz //' >"$tmp/gz"

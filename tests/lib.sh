@@ -30,6 +30,18 @@ skip_all() {
 	exit 0
 }
 
+# tap_merge FILE: the TAP lines of another program's output in FILE
+# renumbered into ours, its diagnostics passed on.
+tap_merge() {
+	while IFS= read -r tm_line; do
+		case $tm_line in
+		"ok "*) ok 0 "${tm_line#ok [0-9]* - }" ;;
+		"not ok "*) ok 1 "${tm_line#not ok [0-9]* - }" ;;
+		"#"*) echo "$tm_line" ;;
+		esac
+	done <"$1"
+}
+
 # asan_built BINARY: whether BINARY was built with AddressSanitizer,
 # which reserves terabytes of address space (no ulimit -v under it).
 asan_built() {

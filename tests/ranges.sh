@@ -25,13 +25,7 @@ sample=--sample
 # shellcheck disable=SC2086
 "$SWEEP" $sample "$SHARED_TRACES"/*.trace >"$tmp/lib.tap"
 lib_rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok * - }" ;;
-	"not ok "*) ok 1 "${line#not ok * - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$tmp/lib.tap"
+tap_merge "$tmp/lib.tap"
 ok $lib_rc "tests/range-sweep exits 0"
 
 # report_total <REPORT: $total, the microseconds of report's "total

@@ -56,13 +56,7 @@ fi
 # shellcheck disable=SC2086
 "$TRIAGE_EQUAL" $files >"$tmp/lib.tap" 2>"$tmp/err"
 rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok [0-9]* - }" ;;
-	"not ok "*) ok 1 "${line#not ok [0-9]* - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$tmp/lib.tap"
+tap_merge "$tmp/lib.tap"
 ok $rc "tests/triage-equal: status 0"
 diag <"$tmp/err"
 done_testing
