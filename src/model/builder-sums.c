@@ -197,8 +197,8 @@ sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 {
 	struct sums_build *s = sums_of(w, st);
 	const struct method_cache_entry *hit =
-	        &w->method_cache[(id >> 2) & (METHOD_CACHE - 1)];
-	uint32_t m = hit->id == id ? hit->index : build_method_slot(w, id);
+	        &w->method_cache[(id >> 2) & w->cache_mask];
+	uint32_t m = hit->key == ~id ? hit->index : build_method_slot(w, id);
 	struct frame *f;
 
 	if (!s || m >= w->known)

@@ -164,10 +164,10 @@ method_slot(struct build_worker *w, uint64_t id)
 	struct calltree_builder *b = w->b;
 	struct calltree *tree = b->tree;
 	struct method_cache_entry *hit =
-	        &w->method_cache[(id >> 2) & (METHOD_CACHE - 1)];
+	        &w->method_cache[(id >> 2) & w->cache_mask];
 	uint32_t *slot, found;
 
-	if (hit->id == id)
+	if (hit->key == ~id)
 		return hit->index;
 	if (w->shared) {
 		if (!util_map_get(w->method_ids, id, &found)) {
@@ -181,7 +181,7 @@ method_slot(struct build_worker *w, uint64_t id)
 			}
 			found = *slot;
 		}
-		hit->id = id;
+		hit->key = ~id;
 		hit->index = found;
 		return found;
 	}
@@ -200,7 +200,7 @@ method_slot(struct build_worker *w, uint64_t id)
 		m->line = -1;
 		*slot = (uint32_t)tree->nmethods++;
 	}
-	hit->id = id;
+	hit->key = ~id;
 	hit->index = *slot;
 	return *slot;
 }
@@ -971,12 +971,12 @@ apply_run(struct build_worker *w, const struct trace_records *r, size_t from,
 		if (ev.action == TRACE_ENTER) {
 			struct method_cache_entry *hit =
 			        &w->method_cache[(ev.method_id >> 2) &
-			                         (METHOD_CACHE - 1)];
+			                         w->cache_mask];
 
 			/* Hits read here, apart from method_slot: it was
 			 * measured faster in this loop. */
 			w->record = i;
-			m = hit->id == ev.method_id
+			m = hit->key == ~ev.method_id
 			            ? hit->index
 			            : method_slot(w, ev.method_id);
 		}
@@ -1842,7 +1842,7 @@ void
 build_worker_init(struct build_worker *w, struct calltree_builder *b,
                   struct tt_anomalies *an, bool shared)
 {
-	size_t i;
+	size_t n = 64;
 
 	memset(w, 0, sizeof(*w));
 	w->b = b;
@@ -1854,14 +1854,18 @@ build_worker_init(struct build_worker *w, struct calltree_builder *b,
 	w->header = &b->tree->header;
 	util_map_init(&w->unknown_ids);
 	memset(an, 0, sizeof(*an));
-	for (i = 0; i < METHOD_CACHE; i++)
-		w->method_cache[i].id = UINT64_MAX; /* never a method id */
+	while (n < METHOD_CACHE && n < 4 * (size_t)w->known)
+		n *= 2;
+	w->method_cache = xcalloc(n, sizeof(*w->method_cache));
+	w->cache_mask = (uint32_t)n - 1;
 }
 
 void
 build_worker_done(struct build_worker *w)
 {
 	util_map_done(&w->unknown_ids);
+	free(w->method_cache);
+	w->method_cache = NULL;
 	free(w->unknown);
 	free(w->deep.calls);
 	free(w->window);

@@ -164,8 +164,10 @@ enum {
 	                             at once: a window the caches hold */
 };
 
+/* A method id's index, keyed by ~id so that zeroed memory is an empty
+ * cache (~0 is never a method id). */
 struct method_cache_entry {
-	uint64_t id;
+	uint64_t key;
 	uint32_t index;
 };
 
@@ -191,7 +193,11 @@ struct unknown_method {
 struct build_worker {
 	struct calltree_builder *b;
 	struct tt_anomalies *an; /* where anomalies are counted */
-	struct method_cache_entry method_cache[METHOD_CACHE];
+	/* A power of two of entries up to METHOD_CACHE, as the key's methods
+	 * need (a small trace's run clears a few hundred bytes, not 64 KB),
+	 * looked up by (id >> 2) & cache_mask. */
+	struct method_cache_entry *method_cache;
+	uint32_t cache_mask;
 	bool shared;     /* other workers run beside this one */
 	bool failed;     /* met what placed threads cannot hold */
 	uint64_t record; /* index of the record being applied */
