@@ -328,15 +328,18 @@ ok $? "triage of an hprof profile: refused with status 2"
 # frames, the screen and the drill commands' text of the small app's and
 # the simpleperf recording; check-long: every one, every finding, every
 # check).
+# The smaller recordings first: a kind of finding is drilled in the
+# first recording that has one, and AndroidMethodTraceParser's drills
+# list thousands of calls.
 set --
-for f in AndroidMethodTraceParser__cpu_trace Launcher__app \
-	android-methods-profiler__legacy ${long:+perflib__streaming \
-	firefox-profiler__art-trace-regular AppMethodOrder__oldVersion}; do
-	[ -f "$SHARED_TRACES/$f.trace" ] && set -- "$@" "$SHARED_TRACES/$f.trace"
-done
 for f in aosp__display_bitmaps.trace \
 	${long:+firefox-profiler__simpleperf-cpu-clock.trace.gz}; do
 	[ -f "$SHARED_SIMPLEPERF/$f" ] && set -- "$@" "$SHARED_SIMPLEPERF/$f"
+done
+for f in Launcher__app android-methods-profiler__legacy \
+	AndroidMethodTraceParser__cpu_trace ${long:+perflib__streaming \
+	firefox-profiler__art-trace-regular AppMethodOrder__oldVersion}; do
+	[ -f "$SHARED_TRACES/$f.trace" ] && set -- "$@" "$SHARED_TRACES/$f.trace"
 done
 if [ $# -eq 0 ]; then
 	ok 0 "# SKIP no shared traces"
