@@ -33,13 +33,21 @@ mv diff-base.trace base.trace
 mv diff-new.trace new.trace
 
 # expect_rows DESCRIPTION ARGS...: the rows (no header) of `diff ARGS`
-# equal standard input.
+# equal standard input.  One awk compares, and keeps both sides for a
+# failure's diff.
 expect_rows() {
 	e_desc=$1
 	shift
-	cat >"$tmp/expect"
-	"$TRACETUI" diff "$@" 2>"$tmp/e" | tail -n +2 >"$tmp/got"
-	if cmp -s "$tmp/expect" "$tmp/got"; then
+	"$TRACETUI" diff "$@" >"$tmp/out" 2>"$tmp/e"
+	: >"$tmp/got"
+	: >"$tmp/expect"
+	if awk -v out="$tmp/out" -v got="$tmp/got" -v want="$tmp/expect" '
+		FILENAME == out { if (FNR > 1) { g[++n] = $0; print >got }
+			next }
+		{ w[++m] = $0; print >want }
+		END { if (n != m) exit 1
+			for (i = 1; i <= n; i++) if (g[i] != w[i]) exit 1 }' \
+		"$tmp/out" /dev/stdin; then
 		ok 0 "$e_desc"
 	else
 		ok 1 "$e_desc"
@@ -90,14 +98,14 @@ printf '%s\n' "com.example.New.added ()V" "com.example.Old.gone ()V" \
 	"$GET" "com.example.App.main ()V" "com.example.Foo.bar (I)V" \
 	>"$tmp/expect"
 "$TRACETUI" diff --format tsv --sort calls base.trace new.trace |
-	tail -n +2 | cut -f1 >"$tmp/got"
+	awk -F'\t' 'NR > 1 { print $1 }' >"$tmp/got"
 ok "$(cmp -s "$tmp/expect" "$tmp/got" && echo 0 || echo 1)" \
 	"--sort calls: |calls delta| 1, 1, 1, 0, 0, ties by name"
 printf '%s\n' "com.example.App.main ()V" "com.example.Foo.bar (I)V" \
 	"com.example.New.added ()V" "com.example.Old.gone ()V" "$GET" \
 	>"$tmp/expect"
 "$TRACETUI" diff --format tsv --sort name base.trace new.trace |
-	tail -n +2 | cut -f1 >"$tmp/got"
+	awk -F'\t' 'NR > 1 { print $1 }' >"$tmp/got"
 ok "$(cmp -s "$tmp/expect" "$tmp/got" && echo 0 || echo 1)" "--sort name"
 run "$TRACETUI" diff --format tsv --top 2 base.trace new.trace
 ok "$([ $rc -eq 0 ] && [ "$(echo "$out" | wc -l)" -eq 3 ] && echo 0 ||
