@@ -7,7 +7,9 @@
 # bottom-up tree expanded is the eager one, on those and every fixture);
 # the commands' outputs are then checked against each other: report's total, the roots
 # of `tree --format tsv` and the sum of `folded`, per clock, with and
-# without --no-thread.
+# without --no-thread: in make check on the traces of distinct shape
+# (recursion with unwinds, indirect recursion, a mismatched exit, frames
+# open at the end, a real V1 trace), in check-long on every trace.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
