@@ -8,7 +8,8 @@
 #   message naming both values; malformed expressions (exit 2, a caret
 #   under the column);
 # - a trace against itself changes nothing (fixtures and the real traces
-#   in $SHARED_TRACES, skipped when absent);
+#   in $SHARED_TRACES, skipped when absent: one of them in make check,
+#   every one in check-long);
 # - the text layout against tests/golden/diff/ (REGENERATE=1 rewrites).
 . "${top_srcdir:-.}/tests/lib.sh"
 
@@ -32,13 +33,21 @@ mv diff-base.trace base.trace
 mv diff-new.trace new.trace
 
 # expect_rows DESCRIPTION ARGS...: the rows (no header) of `diff ARGS`
-# equal standard input.
+# equal standard input.  One awk compares, and keeps both sides for a
+# failure's diff.
 expect_rows() {
 	e_desc=$1
 	shift
-	cat >"$tmp/expect"
-	"$TRACETUI" diff "$@" 2>"$tmp/e" | tail -n +2 >"$tmp/got"
-	if cmp -s "$tmp/expect" "$tmp/got"; then
+	"$TRACETUI" diff "$@" >"$tmp/out" 2>"$tmp/e"
+	: >"$tmp/got"
+	: >"$tmp/expect"
+	if awk -v out="$tmp/out" -v got="$tmp/got" -v want="$tmp/expect" '
+		FILENAME == out { if (FNR > 1) { g[++n] = $0; print >got }
+			next }
+		{ w[++m] = $0; print >want }
+		END { if (n != m) exit 1
+			for (i = 1; i <= n; i++) if (g[i] != w[i]) exit 1 }' \
+		"$tmp/out" /dev/stdin; then
 		ok 0 "$e_desc"
 	else
 		ok 1 "$e_desc"
@@ -89,14 +98,14 @@ printf '%s\n' "com.example.New.added ()V" "com.example.Old.gone ()V" \
 	"$GET" "com.example.App.main ()V" "com.example.Foo.bar (I)V" \
 	>"$tmp/expect"
 "$TRACETUI" diff --format tsv --sort calls base.trace new.trace |
-	tail -n +2 | cut -f1 >"$tmp/got"
+	awk -F'\t' 'NR > 1 { print $1 }' >"$tmp/got"
 ok "$(cmp -s "$tmp/expect" "$tmp/got" && echo 0 || echo 1)" \
 	"--sort calls: |calls delta| 1, 1, 1, 0, 0, ties by name"
 printf '%s\n' "com.example.App.main ()V" "com.example.Foo.bar (I)V" \
 	"com.example.New.added ()V" "com.example.Old.gone ()V" "$GET" \
 	>"$tmp/expect"
 "$TRACETUI" diff --format tsv --sort name base.trace new.trace |
-	tail -n +2 | cut -f1 >"$tmp/got"
+	awk -F'\t' 'NR > 1 { print $1 }' >"$tmp/got"
 ok "$(cmp -s "$tmp/expect" "$tmp/got" && echo 0 || echo 1)" "--sort name"
 run "$TRACETUI" diff --format tsv --top 2 base.trace new.trace
 ok "$([ $rc -eq 0 ] && [ "$(echo "$out" | wc -l)" -eq 3 ] && echo 0 ||
@@ -192,7 +201,11 @@ if [ -z "$long" ]; then
 		# shellcheck disable=SC2086
 		"$TRACETUI" diff ${g_opt#plain} "$@" base.trace new.trace \
 			>/dev/null 2>"$tmp/e$g_opt"
-		eval "rc_$(echo "$g_opt" | tr -d -)=\$?"
+		g_rc=$?
+		case $g_opt in
+		plain) rc_plain=$g_rc ;;
+		*) rc_normalize=$g_rc ;;
+		esac
 	done
 fi
 IFS='
@@ -235,7 +248,8 @@ for line in $conditions; do
 				line_ok=0
 		done <"$e"
 	elif [ -n "$long" ]; then
-		line_ok=$([ -s "$e" ] && echo 1 || echo 0)
+		line_ok=0
+		[ -s "$e" ] && line_ok=1
 	else
 		line_ok=0
 		while IFS= read -r e_line; do
@@ -244,12 +258,15 @@ for line in $conditions; do
 			esac
 		done <"$e"
 	fi
-	good=$([ $rc -eq "$want_rc" ] && [ "$line_ok" -eq 0 ] && echo 0 || echo 1)
+	# Tests and names by the shell alone: this runs for every condition.
+	good=1
+	[ $rc -eq "$want_rc" ] && [ "$line_ok" -eq 0 ] && good=0
 	if [ -n "$long" ]; then
 		ok "$good" "--fail-if '$expr'${opt:+ $opt}: exit $want"
+	elif [ "$want" -eq 1 ]; then
+		ok "$good" "--fail-if '$expr'${opt:+ $opt}: holds"
 	else
-		ok "$good" "--fail-if '$expr'${opt:+ $opt}: $([ "$want" -eq 1 ] &&
-			echo holds || echo "does not hold")"
+		ok "$good" "--fail-if '$expr'${opt:+ $opt}: does not hold"
 	fi
 	[ "$good" -eq 0 ] || diag <"$e"
 done
@@ -302,7 +319,13 @@ for line in $malformed; do
 		IFS= read -r m_2
 		IFS= read -r caret
 	} <"$tmp/e"
-	want_caret=$(printf '%*s^' $((col + 1)) '')
+	# col + 1 blanks then a caret, by the shell alone.
+	want_caret=^
+	c_i=0
+	while [ $c_i -le "$col" ]; do
+		want_caret=" $want_caret"
+		c_i=$((c_i + 1))
+	done
 	m_ok=1
 	case $m_1 in "tracetui: diff: --fail-if: column $col: "*)
 		[ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$m_2" = "  $expr" ] &&
@@ -355,23 +378,27 @@ self_diff() {
 			>"$tmp/self" 2>/dev/null
 		s_rc=$?
 		[ $s_rc -eq 2 ] && continue # the trace lacks this clock
-		ok "$([ $s_rc -eq 0 ] && all_zero <"$tmp/self" &&
-			echo 0 || echo 1)" \
-			"$2 against itself ($clock): all zero"
+		s_ok=1
+		[ $s_rc -eq 0 ] && all_zero <"$tmp/self" && s_ok=0
+		ok $s_ok "$2 against itself ($clock): all zero"
 	done
 	"$TRACETUI" diff --fail-if 'total_cpu > 0' --fail-if 'total_wall > 0' \
 		--fail-if 'excl_cpu(*) > +0%' --fail-if 'calls(*) < 0' \
 		--normalize "$1" "$1" >/dev/null 2>&1
 	s_rc=$?
-	ok "$([ $s_rc -ne 1 ] && echo 0 || echo 1)" \
-		"$2 against itself: no --fail-if holds"
+	s_ok=1
+	[ $s_rc -ne 1 ] && s_ok=0
+	ok $s_ok "$2 against itself: no --fail-if holds"
 }
+# make check: a fixture of each pair and v3-dual, a small app's
+# recording; check-long: every fixture here and every real trace.
 self_diff base.trace diff-base
-self_diff new.trace diff-new
+[ -z "$long" ] || self_diff new.trace diff-new
 self_diff v3-dual.trace v3-dual
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
-		is_fast_trace "$f" || continue
+		[ -n "$long" ] || [ "${f##*/}" = Launcher__app.trace ] ||
+			continue
 		"$TRACETUI" report "$f" >/dev/null 2>&1 || continue
 		self_diff "$f" "${f##*/}"
 	done

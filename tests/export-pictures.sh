@@ -19,6 +19,11 @@
 #   signature, then a number);
 # - the page fits a 1400-pixel window whatever the names' length (its
 #   width measured by headless Chromium when it is installed).
+#
+# make check: six fixtures whose calls differ in shape, the options on
+# v3-dual, two real traces (Launcher__app, perflib__exception);
+# check-long: every fixture both ways, the demo trace, every real trace.
+# The python3 checks run in one interpreter (batch_py).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -241,14 +246,19 @@ check() {
 	fi
 }
 
-# Every fixture both ways in make check-long; in make check one of each
-# kind (is_fast_fixture), dot and html in turn.
+# Every fixture both ways in make check-long; in make check those whose
+# calls differ in shape (a streaming trace, unbalanced exits, unwinding,
+# recursion, a clock that goes back), dot and html in turn.
 turn=0
 for spec in "$fixtures"/*.spec; do
 	name=${spec##*/}
 	name=${name%.spec}
 	case $name in broken-* | generated-*) continue ;; esac
-	is_fast_fixture "$name" || continue
+	[ -n "$long" ] || case $name in
+	stream-f2 | orphan-exits | mismatched-exit | unwind | \
+		recursion-indirect | time-backwards) ;;
+	*) continue ;;
+	esac
 	turn=$((turn + 1))
 	[ -e "$name.trace-failed" ] && {
 		ok 1 "$name: mktrace failed"
@@ -264,9 +274,14 @@ for spec in "$fixtures"/*.spec; do
 done
 c_refused_ok=
 demo_trace demo.trace
-check dot 1 demo demo.trace
-# The options on the demo trace under check-long; make check gives them
-# the small v3-dual.
+# --min-pct 1 on the demo trace under check-long, on a small app's
+# recording in make check; the options on the demo trace under
+# check-long, make check gives them the small v3-dual.
+if [ -n "$long" ]; then
+	check dot 1 demo demo.trace
+elif [ -f "$SHARED_TRACES/Launcher__app.trace" ]; then
+	check dot 1 Launcher__app "$SHARED_TRACES/Launcher__app.trace"
+fi
 if [ -n "$long" ]; then
 	check dot 5 "demo wall" demo.trace --clock wall
 	check dot all "demo main" demo.trace --thread main
@@ -289,16 +304,15 @@ call 1 0x4 0 0 10 20
 SPEC
 check html - "markup in names" names.trace
 check dot all "quotes in names" names.trace
-batch_py_done
 "$TRACETUI" export -f html names.trace >names.html
-python3 - names.html >"$tmp/why" 2>&1 <<'PY'
+cat >names.py <<'PY'
 import sys
 raw = open(sys.argv[1], encoding="utf-8").read()
 assert "<script>alert" not in raw and "</script><script>" not in raw
 assert raw.count("<script") == 3, raw.count("<script")
 PY
-ok $? "html: a name holding </script> never closes a script"
-diag <"$tmp/why"
+batch_py "html: a name holding </script> never closes a script" names.py \
+	names.html
 
 # A method named <script>alert(1)</script>, called by one whose class is
 # markup too: in the SVG, the HTML page and the DOT graph its name is
@@ -319,7 +333,7 @@ SPEC
 	"$TRACETUI" export -f html script.trace >script.html &&
 	"$TRACETUI" export -f dot script.trace >script.dot
 ok $? "the name <script>alert(1)</script>: svg, html and dot written"
-python3 - script.svg script.html script.dot >"$tmp/why" 2>&1 <<'PY'
+cat >script.py <<'PY'
 import json, re, sys, html.parser, xml.etree.ElementTree as ET
 svg, page, dot = (open(f, encoding="utf-8").read() for f in sys.argv[1:4])
 name = "<script>alert(1)</script>"
@@ -380,12 +394,12 @@ while i < len(dot):
 assert "<" not in "".join(outside), "dot: an HTML-like label"
 assert any(s.startswith("com.example.X." + name) for s in strings), strings
 PY
-ok $? "the name <script>alert(1)</script> stays text in svg, html and dot"
-diag <"$tmp/why"
+batch_py "the name <script>alert(1)</script> stays text in svg, html and dot" \
+	script.py script.svg script.html script.dot
 
 # Nothing to fetch: no src, href or url() reaching the network, no
 # http:// or https:// at all but the SVG namespace's name.
-python3 - script.svg script.html >"$tmp/why" 2>&1 <<'PY'
+cat >network.py <<'PY'
 import re, sys, html.parser
 for f in sys.argv[1:]:
     raw = open(f, encoding="utf-8").read()
@@ -404,12 +418,14 @@ for f in sys.argv[1:]:
     m = re.search(r"https?://", rest)
     assert not m, "%s: %r" % (f, rest[max(0, m.start() - 40):m.end() + 40])
 PY
-ok $? "html and svg: no network reference"
-diag <"$tmp/why"
+batch_py "html and svg: no network reference" network.py script.svg \
+	script.html
 
 if command -v dot >/dev/null 2>&1; then
-	dot -Tsvg script.dot >script-dot.svg 2>"$tmp/err" &&
-		python3 - script-dot.svg >"$tmp/why" 2>&1 <<'PY'
+	dot -Tsvg script.dot >script-dot.svg 2>"$tmp/err"
+	ok $? "dot -Tsvg reads the graph of the name <script>alert(1)</script>"
+	diag <"$tmp/err"
+	cat >dot-svg.py <<'PY'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 tags = [e.tag.split("}")[-1] for e in root.iter()]
@@ -417,16 +433,21 @@ assert "script" not in tags, "dot's svg has a script element"
 texts = " ".join(e.text or "" for e in root.iter())
 assert "<script>alert(1)</script>" in texts, "the name is not text"
 PY
-	ok $? "dot -Tsvg: the name <script>alert(1)</script> is text"
-	cat "$tmp/err" "$tmp/why" 2>/dev/null | diag
-	"$TRACETUI" export -f dot demo.trace | dot -Tsvg >demo.svg 2>"$tmp/err"
-	ok $? "dot -Tsvg reads the call graph"
+	batch_py "dot -Tsvg: the name <script>alert(1)</script> is text" \
+		dot-svg.py script-dot.svg
+	# The demo's call graph in check-long, a generated fixture's of a
+	# few threads in make check.
+	g=render-gen.trace
+	[ -z "$long" ] || g=demo.trace
+	"$TRACETUI" export -f dot "$g" | dot -Tsvg >demo.svg 2>"$tmp/err"
+	ok $? "dot -Tsvg reads the call graph ($g)"
 	diag <"$tmp/err"
 	"$TRACETUI" export -f dot names.trace | dot -Tsvg >names.svg \
 		2>"$tmp/err"
 	ok $? "dot -Tsvg reads names with quotes and backslashes"
 else
 	ok 0 "dot -Tsvg # SKIP no graphviz"
+	ok 0 "dot -Tsvg reads the name # SKIP no graphviz"
 	ok 0 "dot -Tsvg: the name as text # SKIP no graphviz"
 fi
 
@@ -437,15 +458,19 @@ run "$TRACETUI" export -f dot --min-pct 200 v3-dual.trace
 ok "$([ $rc -eq 2 ] && [ -z "$out" ] && echo 0 || echo 1)" \
 	"--min-pct 200: exit 2"
 
+# Real traces: every one in check-long; in make check a small app's
+# recording and an exception's unwinding.
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
-		is_fast_trace "$f" || continue
+		[ -n "$long" ] || case ${f##*/} in
+		Launcher__app.trace | perflib__exception.trace) ;;
+		*) continue ;;
+		esac
 		c_refused_ok=yes
 		check dot all "${f##*/}" "$f" || continue
 		c_refused_ok=
 		check html - "${f##*/}" "$f"
 	done
-	batch_py_done
 else
 	ok 0 "real traces # SKIP no $SHARED_TRACES"
 fi
@@ -516,5 +541,6 @@ if [ -n "$browser" ]; then
 else
 	ok 0 "the page's width in a browser # SKIP no chromium"
 fi
+batch_py_done
 
 done_testing

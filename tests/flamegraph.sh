@@ -15,6 +15,12 @@
 # Names holding markup come out as text; --base frames carry BASE's
 # numbers of the same path, coloured red when they grew and blue when
 # they shrank.
+#
+# make check: six fixtures whose calls differ in shape, v3-dual under
+# each option, a generated fixture for --min-width, two real traces
+# (Launcher__app, perflib__exception); check-long: every fixture, the
+# demo trace, every real trace.  The python3 checks run in one
+# interpreter (batch_py).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -166,13 +172,19 @@ agree() {
 		"$tmp/f.$a_n.svg" "$tmp/r.$a_n.tsv" "$tmp/r.$a_n.txt" $a_wall
 }
 
-# Every fixture in make check-long; one of each kind (is_fast_fixture)
-# in make check.
+# Every fixture in make check-long; in make check those whose calls
+# differ in shape (a streaming trace, unbalanced exits, unwinding,
+# recursion, a clock that goes back); v3-dual comes below on each
+# option.
 for spec in "$fixtures"/*.spec; do
 	name=${spec##*/}
 	name=${name%.spec}
 	case $name in broken-* | generated-*) continue ;; esac
-	is_fast_fixture "$name" || continue
+	[ -n "$long" ] || case $name in
+	stream-f2 | orphan-exits | mismatched-exit | unwind | \
+		recursion-indirect | time-backwards) ;;
+	*) continue ;;
+	esac
 	[ -e "$name.trace-failed" ] && {
 		ok 1 "$name: mktrace failed"
 		continue
@@ -188,7 +200,6 @@ agree "v3-dual range" v3-dual.trace --range 0.005..0.02 --clock wall
 agree "diff-new merged wall" diff-new.trace --no-thread --clock wall
 agree "recursion merged" recursion-indirect.trace --no-thread
 agree "open frames" open-frames.trace --clock wall
-batch_py_done
 
 # Text from the trace is text: markup in names, control bytes, invalid
 # UTF-8.
@@ -199,7 +210,7 @@ method 0x4 "<script>alert(1)</script>" "a&b\"c'd\x1f\xff" "()V" F.java
 call 1 0x4 0 0 10 20
 SPEC
 "$TRACETUI" flamegraph names.trace >names.svg 2>"$tmp/err"
-python3 - names.svg >"$tmp/why" 2>&1 <<'PY'
+cat >names.py <<'PY'
 import sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 raw = open(sys.argv[1], encoding="utf-8").read()
@@ -214,13 +225,13 @@ assert names[1] == "thread <b>\"T&'</b> \\x01", names
 labels = [g.find(NS + "text").text for g in f]
 assert labels[2] == "<script>alert(1)</script>.a&b\"c'd\\x1F\\xFF", labels
 PY
-ok $? "markup, quotes, control bytes and bad UTF-8 in names show as text"
-diag <"$tmp/why"
+batch_py "markup, quotes, control bytes and bad UTF-8 in names show as text" \
+	names.py names.svg
 
 # --inverted: the root on top; the same frames.
 "$TRACETUI" flamegraph v3-dual.trace >plain.svg
 "$TRACETUI" flamegraph --inverted v3-dual.trace >icicle.svg
-python3 - plain.svg icicle.svg >"$tmp/why" 2>&1 <<'PY'
+cat >inverted.py <<'PY'
 import sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 def frames(p):
@@ -235,18 +246,25 @@ assert all(x[2] < y[2] for x, y in zip(b, b[1:]) if x[1] < y[1]), \
     "icicle: a child above its parent"
 assert "Icicle graph" in open(sys.argv[2]).read()
 PY
-ok $? "--inverted draws the same frames root first"
-diag <"$tmp/why"
+batch_py "--inverted draws the same frames root first" inverted.py \
+	plain.svg icicle.svg
 
-# --min-width: frames narrower are left out, the rest still agree.
-demo_trace demo.trace
-"$TRACETUI" flamegraph --min-width 0 demo.trace >all.svg
-"$TRACETUI" flamegraph --min-width 5 --width 800 demo.trace >some.svg
-"$TRACETUI" report -f tsv demo.trace >"$tmp/r.tsv"
-"$TRACETUI" report demo.trace >"$tmp/r.txt"
-python3 "$tmp/check.py" some.svg "$tmp/r.tsv" "$tmp/r.txt" pruned \
-	>"$tmp/why" 2>&1 &&
-	python3 - all.svg some.svg >>"$tmp/why" 2>&1 <<'PY'
+# --min-width: frames narrower are left out, the rest still agree (on
+# the demo's 140,000 calls in check-long, a generated fixture of a few
+# threads in make check).
+if [ -n "$long" ]; then
+	demo_trace demo.trace
+	trace=demo.trace
+else
+	trace=render-gen.trace
+fi
+"$TRACETUI" flamegraph --min-width 0 "$trace" >all.svg
+"$TRACETUI" flamegraph --min-width 5 --width 800 "$trace" >some.svg
+"$TRACETUI" report -f tsv "$trace" >"$tmp/r.tsv"
+"$TRACETUI" report "$trace" >"$tmp/r.txt"
+batch_py "--min-width 5: the frames left agree with report" "$tmp/check.py" \
+	some.svg "$tmp/r.tsv" "$tmp/r.txt" pruned
+cat >minwidth.py <<'PY'
 import sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 def rects(p):
@@ -259,19 +277,21 @@ assert r.get("width") == "800", r.get("width")
 assert min(b) >= 5 - 0.01, min(b)
 assert min(a) < 5 and len(b) < len(a), (len(a), len(b))
 PY
-ok $? "--min-width 5 leaves out narrower frames, --width 800"
-diag <"$tmp/why"
+batch_py "--min-width 5 leaves out narrower frames, --width 800" \
+	minwidth.py all.svg some.svg
 
 # --base: each frame carries BASE's numbers of the same path (read from
 # BASE's own graph), its colour says whether its own time grew, and the
 # title holds both totals as report prints them.
+d_n=0
 diff_check() {
 	d_name=$1
 	shift
+	d_n=$((d_n + 1))
 	"$TRACETUI" flamegraph --min-width 0 "$@" diff-base.trace \
-		>base.svg 2>"$tmp/err" &&
+		>base.$d_n.svg 2>"$tmp/err" &&
 		"$TRACETUI" flamegraph --min-width 0 "$@" \
-			--base diff-base.trace diff-new.trace >d.svg \
+			--base diff-base.trace diff-new.trace >d.$d_n.svg \
 			2>>"$tmp/err"
 	s=$?
 	d_opts=
@@ -279,12 +299,19 @@ diff_check() {
 		[ "$a" = --no-thread ] || d_opts="$d_opts $a"
 	done
 	# shellcheck disable=SC2086
-	"$TRACETUI" report $d_opts diff-base.trace | head -1 >"$tmp/tb"
+	"$TRACETUI" report $d_opts diff-base.trace >"$tmp/tb.$d_n"
 	# shellcheck disable=SC2086
-	"$TRACETUI" report $d_opts diff-new.trace | head -1 >"$tmp/tn"
-	[ $s -eq 0 ] && python3 - base.svg d.svg "$tmp/tb" "$tmp/tn" \
-		"$d_name" \
-		>"$tmp/why" 2>&1 <<'PY'
+	"$TRACETUI" report $d_opts diff-new.trace >"$tmp/tn.$d_n"
+	if [ $s -ne 0 ]; then
+		ok 1 "--base $d_name: flamegraph fails"
+		diag <"$tmp/err"
+		return
+	fi
+	batch_py "--base $d_name: BASE's numbers per path, red and blue, totals" \
+		diffcheck.py base.$d_n.svg d.$d_n.svg "$tmp/tb.$d_n" \
+		"$tmp/tn.$d_n" "$d_name"
+}
+cat >diffcheck.py <<'PY'
 import re, sys, xml.etree.ElementTree as ET
 NS = "{http://www.w3.org/2000/svg}"
 def key(name):
@@ -325,15 +352,11 @@ for p, g, rgb in new:
 # On the cpu clock only growth is visible; on the wall clock App.main's
 # own time shrank.
 assert grew and (shrank or "wall" not in sys.argv[5]), (grew, shrank)
-total = lambda f: open(f).read().split("total ")[1].split(" over")[0]
+total = lambda f: open(f).readline().split("total ")[1].split(" over")[0]
 sub = [t for t in root.iter(NS + "text") if t.get("id") == "fl-subtitle"][0]
 assert "base %s, new %s" % (total(sys.argv[3]), total(sys.argv[4])) \
     in sub.text, sub.text
 PY
-	ok $? "--base $d_name: BASE's numbers per path, red and blue, totals"
-	diag <"$tmp/why"
-	diag <"$tmp/err"
-}
 diff_check "by thread"
 diff_check "merged, wall clock" --no-thread --clock wall
 diff_check "thread main" --thread main
@@ -359,9 +382,14 @@ ok "$([ $rc -eq 0 ] && echo "$out" | grep -q -- '--min-width' &&
 	echo "$out" | grep -q -- '--inverted' && echo 0 || echo 1)" \
 	"--help lists --min-width and --inverted"
 
+# Real traces: every one in check-long; in make check a small app's
+# recording and an exception's unwinding.
 if [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
-		is_fast_trace "$f" || continue
+		[ -n "$long" ] || case ${f##*/} in
+		Launcher__app.trace | perflib__exception.trace) ;;
+		*) continue ;;
+		esac
 		a_refused_ok=yes
 		agree "${f##*/}" "$f"
 	done
@@ -370,9 +398,9 @@ if [ -d "$SHARED_TRACES" ]; then
 	[ -n "$long" ] || f=$SHARED_TRACES/Launcher__app.trace
 	[ -f "$f" ] && agree "${f##*/} merged wall" "$f" --no-thread \
 		--clock wall
-	batch_py_done
 else
 	ok 0 "real traces # SKIP no $SHARED_TRACES"
 fi
+batch_py_done
 
 done_testing

@@ -7,7 +7,9 @@
 # bottom-up tree expanded is the eager one, on those and every fixture);
 # the commands' outputs are then checked against each other: report's total, the roots
 # of `tree --format tsv` and the sum of `folded`, per clock, with and
-# without --no-thread.
+# without --no-thread: in make check on the traces of distinct shape
+# (recursion with unwinds, indirect recursion, a mismatched exit, frames
+# open at the end, a real V1 trace), in check-long on every trace.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -76,18 +78,18 @@ report_total() {
 	total=${r_num:-0}
 }
 
-# The commands' checks: make check on one generated trace with
-# recursion and one with unwinds, the fixtures, and a real V1 and
-# streaming trace (the library checked every trace above); check-long
-# on every trace.  tree and folded, with and without --no-thread, are
-# summed in one awk.
+# The commands' checks: make check on the generated trace with
+# recursion and unwinds, the fixtures of indirect recursion, a
+# mismatched exit and frames open at the end, and a real V1 trace (the
+# library checked every trace above); check-long on every trace.  tree
+# and folded, with and without --no-thread, are summed in one awk.
 # shellcheck disable=SC2086
 for f in $traces; do
 	name=${f##*/}
 	[ -n "$long" ] || case $name in
-	gen2.trace | perflib__basic-api10.trace | perflib__mismatched.trace | \
-		perflib__exception.trace | Launcher__app.trace | \
-		perflib__header.trace) continue ;;
+	gen3.trace | recursion-indirect.trace | mismatched-exit.trace | \
+		open-frames.trace | perflib__basic.trace) ;;
+	*) continue ;;
 	esac
 	for clock in cpu wall; do
 		"$TRACETUI" report --clock $clock "$f" >"$tmp/report" \

@@ -11,6 +11,12 @@
 # - a transform that changes nothing (--drop '^$') gives byte-identical
 #   outputs of every command, on the fixture and the real traces in
 #   $SHARED_TRACES (skipped when absent).
+# - --focus: every command's total is the focused calls' time.
+#
+# make check: the identity on the fixture, the focus on one real trace
+# (Launcher__app's Thread.sleep, wall clock, and within a range), the
+# demo's report under --focus (cpu clock); check-long: every real
+# trace and the demo's methods.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -28,13 +34,22 @@ cd "$tmp" || exit 1
 
 # expect DESCRIPTION COMMAND ARGS...: the output of `tracetui COMMAND
 # ARGS` without its first line (the header of TSV output) equals stdin,
-# tabs written as spaces.
+# tabs written as spaces.  One awk compares, and keeps both sides for
+# a failure's diff.
 expect() {
 	e_desc=$1
 	shift
-	cat >"$tmp/expect"
-	"$TRACETUI" "$@" 2>"$tmp/e" | tail -n +2 | tr '\t' ' ' >"$tmp/got"
-	if cmp -s "$tmp/expect" "$tmp/got"; then
+	"$TRACETUI" "$@" >"$tmp/out" 2>"$tmp/e"
+	: >"$tmp/got"
+	: >"$tmp/expect"
+	if awk -v out="$tmp/out" -v got="$tmp/got" -v want="$tmp/expect" '
+		FILENAME == out { if (FNR > 1) { gsub(/\t/, " "); g[++n] = $0
+				print >got }
+			next }
+		{ w[++m] = $0; print >want }
+		END { if (n != m) exit 1
+			for (i = 1; i <= n; i++) if (g[i] != w[i]) exit 1 }' \
+		"$tmp/out" /dev/stdin; then
 		ok 0 "$e_desc"
 	else
 		ok 1 "$e_desc"
@@ -235,11 +250,10 @@ identity() {
 }
 identity t.trace
 ok $? "an identity transform changes no output of the fixture"
-# Every real trace in make check-long; in make check, one.
-if [ -d "$SHARED_TRACES" ]; then
+# Every real trace in make check-long; in make check the fixture's
+# is the one.
+if [ -n "$long" ] && [ -d "$SHARED_TRACES" ]; then
 	for f in "$SHARED_TRACES"/*.trace; do
-		is_fast_trace "$f" || continue
-		[ -n "$long" ] || [ "${f##*/}" = Launcher__app.trace ] || continue
 		identity "$f"
 		ok $? "an identity transform changes no output of ${f##*/}"
 	done
@@ -286,7 +300,8 @@ EOF
 # the outermost calls' time; says which differ.
 focus_agrees() {
 	f_file=$1 f_re=$2 f_clock=$3
-	f_col=$([ "$f_clock" = cpu ] && echo 5 || echo 4)
+	f_col=4
+	[ "$f_clock" = cpu ] && f_col=5
 	f_want=$("$TRACETUI" calls --format tsv "$f_file" "$f_re" 2>/dev/null |
 		awk -F'\t' -v col="$f_col" 'NR > 1 {
 			if (!($2 in end) || $3 >= end[$2]) {
@@ -328,9 +343,9 @@ demo=$srcdir/data/demo.trace
 if command -v python3 >/dev/null 2>&1 && [ -f "$demo" ]; then
 	# The outermost performMeasure calls (as `calls` lists them):
 	# 56.041 ms of thread-cpu time, 409.984 ms of wall time.
-	# (make check: one clock, one method of the demo and one of a real
-	# trace; check-long: every one listed)
-	for clock in cpu ${long:+wall}; do
+	# (make check: the demo's report alone, every total on a real
+	# trace's two methods, one a clock; check-long: every one listed)
+	for clock in ${long:+cpu wall}; do
 		focus_agrees "$demo" 'ViewRootImpl\.performMeasure' $clock
 		ok $? "demo, --focus performMeasure ($clock): every total is the focused calls'"
 	done
@@ -353,20 +368,32 @@ REPORT
 		focus_agrees "$demo" "$re" cpu
 		ok $? "demo, --focus '$re': every total is the focused calls'"
 	done
-	# Within a range, the focused calls cut to it.
-	a=$("$TRACETUI" report --focus 'Choreographer\.doFrame' --range 2s..4s \
-		--clock wall "$demo" | sed -n '1s/.*, total \([0-9.]*\) ms.*/\1/p')
-	b=$("$TRACETUI" tree --format tsv --min-pct 0 --clock wall \
-		--focus 'Choreographer\.doFrame' --range 2s..4s "$demo" |
-		awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 } END { printf "%.3f\n", s / 1000 }')
-	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "0.000" ]
-	ok $? "demo, --focus doFrame --range 2s..4s: report's total is tree's ($a, $b)"
+	# Within a range, the focused calls cut to it: the demo's doFrame
+	# in check-long, Launcher__app's Thread.sleep (a call of 2.5 s from
+	# 1.2 s) in make check.
+	r_file=$demo r_re='Choreographer\.doFrame'
+	if [ -z "$long" ]; then
+		r_file=$SHARED_TRACES/Launcher__app.trace r_re='Thread\.sleep'
+	fi
+	if [ -f "$r_file" ]; then
+		a=$("$TRACETUI" report --focus "$r_re" --range 2s..4s \
+			--clock wall "$r_file" |
+			sed -n '1s/.*, total \([0-9.]*\) ms.*/\1/p')
+		b=$("$TRACETUI" tree --format tsv --min-pct 0 --clock wall \
+			--focus "$r_re" --range 2s..4s "$r_file" |
+			awk -F'\t' 'NR > 1 && $5 == 0 { s += $2 }
+			END { printf "%.3f\n", s / 1000 }')
+		[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" != "0.000" ]
+		ok $? "${r_file##*/}, --focus $r_re --range 2s..4s: report's total is tree's ($a, $b)"
+	fi
 else
 	ok 0 "focus on the demo # SKIP no python3 or data/demo.trace"
 fi
 if command -v python3 >/dev/null 2>&1 && [ -d "$SHARED_TRACES" ]; then
 	while read -r name re clock; do
 		[ -f "$SHARED_TRACES/$name" ] || continue
+		# make check: the first (the demo's report above is on the
+		# cpu clock).
 		[ -n "$long" ] || [ -z "${one_focus:-}" ] || continue
 		one_focus=yes
 		focus_agrees "$SHARED_TRACES/$name" "$re" "$clock"

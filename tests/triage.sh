@@ -96,11 +96,13 @@ printf 'U1\treflect\tmain\tcount>=1\twarn\t-\t-\t^java\\.lang\\.reflect\\.Method
 	h.trace >h.json 2>err
 ok $? "triage -f json: status 0"
 "$TRACETUI" triage -f json n.trace >n.json 2>>err
-python3 - h.json n.json >py.out 2>&1 <<'PY'
+cat >hand.py <<'PY'
 import json, sys
 h = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
 f = {x["id"]: x for x in h["findings"]}
+bad = []
 def check(what, got, want):
+    got == want or bad.append(what)
     print(("ok " if got == want else "bad ") + what + ": %r, want %r" % (got, want))
 check("main", h["main_thread"], {"tid": 1, "name": "ui", "how": "pid"})
 check("main by name", n["main_thread"], {"tid": 1, "name": "main", "how": "named"})
@@ -132,10 +134,9 @@ check("R20 drill", r["drill"],
       "com\\.example\\.App\\.work)( |$)' -t 1")
 check("order", [x["id"] for x in h["findings"]], ["R6", "R19", "R20", "R7", "R14a"])
 check("no R19 at 700 ms", [x["id"] for x in n["findings"]], ["R6", "R20", "R7", "R14a"])
+sys.exit(1 if bad else 0)
 PY
-grep -q '^bad' py.out
-ok $((!$?)) "hand-made trace: the findings worked out by hand"
-grep '^bad\|Error' py.out | diag
+batch_py "hand-made trace: the findings worked out by hand" hand.py h.json n.json
 
 # Frames' causes (Sentry's rule: the deepest application call lasting at
 # least half the frame and starting in its first fifth) and R21's hot
@@ -194,10 +195,12 @@ call 1 0x28 300000 400000 450000 600000 {
 SPEC
 "$MKTRACE" f.spec f.trace || skip_all "mktrace failed"
 "$TRACETUI" triage -f json f.trace >f.json 2>err
-python3 - f.json >py.out 2>&1 <<'PY'
+cat >causes.py <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
+bad = []
 def check(what, got, want):
+    got == want or bad.append(what)
     print(("ok " if got == want else "bad ") + what + ": %r, want %r" % (got, want))
 w = [(x["start_us"], x["wall_us"], x["cause"] and (x["cause"]["method"], x["cause"]["share"]))
      for x in j["frames"]["worst"]]
@@ -214,10 +217,10 @@ r = f.get("R21s", {})
 check("R21s", (r.get("kind"), r.get("count"), r.get("cpu_us"),
                r.get("worst", {}).get("method")),
       ("hot-startup", 1, 148900, "com.example.A.onCreate ()V"))
+sys.exit(1 if bad else 0)
 PY
-grep -q '^bad' py.out
-ok $((!$?)) "frames' causes by Sentry's rule; R21's hot spots in frames and startup"
-grep '^bad\|Error' py.out | diag
+batch_py "frames' causes by Sentry's rule; R21's hot spots in frames and startup" \
+	causes.py f.json
 
 # The gate.
 "$TRACETUI" triage h.trace >/dev/null 2>&1
@@ -304,17 +307,16 @@ ok $(($? != 2)) "diff --fail-if finding_count with a time unit: status 2"
 ok $? "diff over runs refuses finding numbers"
 
 # The man page lists every built-in rule, with its WHEN.
-python3 - "$abs_srcdir/src/query/triage-rules.c" "$abs_srcdir/doc/tracetui.1.in" \
-	>man.out 2>&1 <<'PY'
+cat >man.py <<'PY'
 import re, sys
 src = open(sys.argv[1]).read(); man = open(sys.argv[2]).read()
 rules = re.findall(r'^"([A-Z][0-9a-z]*)\\t[^\\]*\\t[a-z]+\\t([a-z]+>=?[0-9.]+m?s?)\\t', src, re.M)
 listed = re.findall(r'^\.TP\n\.B ([A-Z][0-9a-z]*)\n[^\n]*? when ([a-z]+>=?[0-9.]+m?s?)[,.]', man, re.M)
 print("ok" if rules and rules == listed else "bad %r\n%r" % (rules, listed))
+sys.exit(0 if rules and rules == listed else 1)
 PY
-grep -qx ok man.out
-ok $? "the man page lists every built-in rule and its WHEN, in order"
-grep -v '^ok' man.out | diag
+batch_py "the man page lists every built-in rule and its WHEN, in order" \
+	man.py "$abs_srcdir/src/query/triage-rules.c" "$abs_srcdir/doc/tracetui.1.in"
 
 # A profile of values has no calls in time.
 "$TRACETUI" triage "$abs_srcdir/tests/fixtures/hprof-samples.txt" >/dev/null 2>err
@@ -322,24 +324,34 @@ grep -v '^ok' man.out | diag
 ok $? "triage of an hprof profile: refused with status 2"
 
 # Real recordings (make check: those with acceptance numbers below and
-# one simpleperf recording, one finding of each kind drilled; check-long:
-# every one, every finding).
+# one simpleperf recording, one finding of each kind drilled, the
+# frames, the screen and the drill commands' text of the small app's and
+# the simpleperf recording; check-long: every one, every finding, every
+# check).
+# The smaller recordings first: a kind of finding is drilled in the
+# first recording that has one, and AndroidMethodTraceParser's drills
+# list thousands of calls.
 set --
-for f in AndroidMethodTraceParser__cpu_trace Launcher__app \
-	android-methods-profiler__legacy ${long:+perflib__streaming \
-	firefox-profiler__art-trace-regular AppMethodOrder__oldVersion}; do
-	[ -f "$SHARED_TRACES/$f.trace" ] && set -- "$@" "$SHARED_TRACES/$f.trace"
-done
 for f in aosp__display_bitmaps.trace \
 	${long:+firefox-profiler__simpleperf-cpu-clock.trace.gz}; do
 	[ -f "$SHARED_SIMPLEPERF/$f" ] && set -- "$@" "$SHARED_SIMPLEPERF/$f"
 done
+for f in Launcher__app android-methods-profiler__legacy \
+	AndroidMethodTraceParser__cpu_trace ${long:+perflib__streaming \
+	firefox-profiler__art-trace-regular AppMethodOrder__oldVersion}; do
+	[ -f "$SHARED_TRACES/$f.trace" ] && set -- "$@" "$SHARED_TRACES/$f.trace"
+done
 if [ $# -eq 0 ]; then
 	ok 0 "# SKIP no shared traces"
+	batch_py_done
 	done_testing
 	exit
 fi
-TRACETUI="$TRACETUI" LONG="$long" python3 - "$@" >real.out 2>&1 <<'PY'
+# The python3 checks run in one interpreter (batch_py), which reads
+# these from its environment.
+LONG=$long
+export TRACETUI LONG
+cat >real.py <<'PY'
 import json, os, re, shlex, subprocess, sys
 tt = os.environ["TRACETUI"]
 # make check drills one finding of each kind (union, blocked, hot...)
@@ -348,7 +360,9 @@ drill_all = bool(os.environ.get("LONG"))
 drilled = set()
 def run(args):
     return subprocess.run([tt] + args, capture_output=True, text=True)
+bad = []
 def say(good, what):
+    good or bad.append(what)
     print(("ok " if good else "bad ") + what)
 for path in sys.argv[1:]:
     name = os.path.basename(path)
@@ -385,6 +399,27 @@ for path in sys.argv[1:]:
         say(total == want and count == f["count"] and f["enclosing"] == 0,
             "%s %s on %d: drill's calls %d in %d, finding %d in %d"
             % (name, f["id"], f["tid"], total, count, want, f["count"]))
+    f = {(x["id"], x["tid"]): x for x in j["findings"]}
+    if name.startswith("AndroidMethodTraceParser"):
+        say(j["main_thread"] == {"tid": 3001, "name": "LauncherApplication-framethread", "how": "pid"},
+            "AndroidMethodTraceParser: main is 3001 LauncherApplication-framethread, by pid")
+        b = f.get(("R6", 3001))
+        say(b is not None and round(b["total_us"] / 100) == 10736 and b["count"] == 133,
+            "AndroidMethodTraceParser: binder on main, 1073.6 ms in 133 calls")
+    if name.startswith("Launcher__app"):
+        w = f.get(("R7", j["main_thread"]["tid"]))
+        say(w is not None and w["worst"]["method"].startswith("java.lang.Thread.sleep ")
+            and round(w["worst"]["wall_us"] / 100) == 25016,
+            "Launcher__app: 2501.6 ms of Thread.sleep on main")
+    if name.startswith("android-methods-profiler"):
+        p = {x["id"]: x for x in j["startup"]["phases"]}
+        say("P3" in p and round(p["P3"]["wall_us"] / 100) == 30499 and p["P3"]["name"] == "activity launch",
+            "android-methods-profiler__legacy: launch phase 3049.9 ms")
+    # The frames, the screen and the drill commands' text: of the small
+    # app's and a simpleperf recording in make check, every one in
+    # check-long.
+    if not drill_all and not name.startswith(("Launcher__app", "aosp__")):
+        continue
     # Frames: each thread's summary as `frames` prints it.
     lines = run(["frames", path]).stdout.splitlines()
     got = {}
@@ -442,26 +477,10 @@ for path in sys.argv[1:]:
         say(same and max(len(r) for r in rows) <= int(cols),
             "%s: %d drill commands (of %d) in %s columns (widest %d), never cut, run as the JSON's"
             % (name, len(cmds), len(drills), cols, max(len(r) for r in rows)))
-    f = {(x["id"], x["tid"]): x for x in j["findings"]}
-    if name.startswith("AndroidMethodTraceParser"):
-        say(j["main_thread"] == {"tid": 3001, "name": "LauncherApplication-framethread", "how": "pid"},
-            "AndroidMethodTraceParser: main is 3001 LauncherApplication-framethread, by pid")
-        b = f.get(("R6", 3001))
-        say(b is not None and round(b["total_us"] / 100) == 10736 and b["count"] == 133,
-            "AndroidMethodTraceParser: binder on main, 1073.6 ms in 133 calls")
-    if name.startswith("Launcher__app"):
-        w = f.get(("R7", j["main_thread"]["tid"]))
-        say(w is not None and w["worst"]["method"].startswith("java.lang.Thread.sleep ")
-            and round(w["worst"]["wall_us"] / 100) == 25016,
-            "Launcher__app: 2501.6 ms of Thread.sleep on main")
-    if name.startswith("android-methods-profiler"):
-        p = {x["id"]: x for x in j["startup"]["phases"]}
-        say("P3" in p and round(p["P3"]["wall_us"] / 100) == 30499 and p["P3"]["name"] == "activity launch",
-            "android-methods-profiler__legacy: launch phase 3049.9 ms")
+sys.exit(1 if bad else 0)
 PY
-grep -q '^bad\|Error' real.out
-ok $((!$?)) "real recordings: drill commands, frames, screen, acceptance"
-grep -c '^ok' real.out | sed 's/^/checks passed: /' | diag
-grep -v '^ok' real.out | head -20 | diag
+batch_py "real recordings: drill commands, frames, screen, acceptance" \
+	real.py "$@"
+batch_py_done
 
 done_testing

@@ -20,8 +20,10 @@ demo=$builddir/data/demo.trace
 # The views' rows against the batch commands' hold on any trace: make
 # check writes every view of a generated fixture of a few threads
 # (render-gen), check-long of the demo's 140,000 calls.  The filters
-# and prompts below pick the demo's names.
+# and prompts below pick the demo's names; the prompts' and the
+# writes' own checks after them read the tiered trace again.
 tiered_trace "$demo"
+tiered=$trace
 
 # write STEPS...: the render's screen into $tmp/screen, run in $tmp, on
 # the cpu clock (c: the viewer opens on both), report's default.
@@ -173,6 +175,7 @@ diag <"$tmp/got"
 
 # The prompt's history holds / and & patterns, not w's file names: Up at
 # w's prompt keeps the name offered, and Up at / recalls the pattern.
+trace=$tiered
 rm -f "$tmp/tracetui-profile.txt"
 write key:/ type:loopOnce key:Enter key:w key:Up key:Enter key:/ key:Up
 [ -f "$tmp/tracetui-profile.txt" ] && [ ! -e "$tmp/loopOnce" ]
