@@ -1061,7 +1061,7 @@ test_pattern_memory(void)
 	        "(a{1,2}){1000}",
 	        "Looper\\.loop.*",
 	};
-	unsigned tries = tap_long() ? 400 : 40, i, passes = 0, heavy = 0;
+	unsigned tries = tap_long() ? 400 : 12, i, passes = 0, heavy = 0;
 	long worst = 0;
 	char pattern[4096];
 	size_t k;
