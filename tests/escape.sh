@@ -6,8 +6,8 @@
 # characters; every command's output in every format, its stderr, and
 # the headless viewer's every view must show none of them raw.  make
 # check: each command on one of the three readers, the viewer's views
-# on one and its w on another, each command on one of the three files
-# of every_output; check-long: all of them on all.
+# on one and its w on another, half the commands and formats on one of
+# the three files of every_output; check-long: all of them on all.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -253,8 +253,10 @@ check "$tmp/name.err" "a file name with escapes is escaped on stderr"
 
 # every_output FILE WHAT K: every command in every format on FILE (diff
 # against itself, one run a side and two), stdout and stderr clean; in
-# make check only the commands whose place in the list is K modulo 3,
-# so that the three files take each command once.
+# make check only the commands whose place in the list is K modulo 6,
+# so that the three files take half of them, every command and format
+# among them (folded and the speedscope and chrome exports are the
+# readers' above).
 every_output() {
 	f=$1
 	what=$2
@@ -268,7 +270,7 @@ every_output() {
 		"flamegraph" "diff" "diff -f tsv" "diff -f csv" "diff -f json" \
 		"runs" "runs -f tsv" "runs -f csv" "runs -f json"; do
 		eo_i=$((eo_i + 1))
-		[ -n "$long" ] || [ $((eo_i % 3)) -eq "$eo_k" ] || continue
+		[ -n "$long" ] || [ $((eo_i % 6)) -eq "$eo_k" ] || continue
 		case $cmd in
 		diff*) set -- $cmd "$f" "$f" ;;
 		runs*) set -- diff ${cmd#runs} "$f" "$f" -- "$f" "$f" ;;
