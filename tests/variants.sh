@@ -11,8 +11,8 @@
 # Util.helper once on each thread.  Then cuts of the two kept files end
 # with data or a message naming the file and an offset.  make check:
 # each layout feature (V1 and V2, file and stream, each clock, ART 8 to
-# 13's, the draft's, ns and us) in one variant at least, and every 53rd
-# cut; check-long: every variant, every cut.
+# 13's, the draft's, ns and us) in one variant at least, and every
+# 101st cut; check-long: every variant, every cut.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -158,10 +158,10 @@ done
 # Cuts of the two kept files: data (maybe with warnings) or one message
 # naming the file and an offset, never a signal; a cut after the header
 # keeps what was whole, and says so.  `report` at every byte in make
-# check-long, every 53rd in make check (its message read by the shell);
+# check-long, every 101st in make check (its message read by the shell);
 # the fuzz target's invariants on every cut in one process (make check:
 # every 7th).
-stride=53 replay=7
+stride=101 replay=7
 [ -z "$long" ] || stride=1 replay=1
 for f in art15__v2-file-dual.trace art16__low-overhead-dump.bin; do
 	size=$(wc -c <"$VARIANTS/$f")
