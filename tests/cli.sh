@@ -101,8 +101,10 @@ done
 # "tracetui -" reads the trace from standard input and its keys from
 # /dev/tty: without a terminal it says why (status 2), not "cannot
 # open"; the batch commands read "-" as ever.
-demo=${top_builddir:-.}/data/demo.trace
-[ -f "$demo" ] || demo=${top_srcdir:-.}/data/demo.trace
+# (Any trace: make check reads a generated fixture, check-long the demo.)
+demo_trace "$tmp/demo.trace"
+tiered_trace "$tmp/demo.trace"
+demo=$trace
 if command -v setsid >/dev/null 2>&1 && [ -f "$demo" ]; then
 	setsid "$TRACETUI" - <"$demo" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
@@ -205,7 +207,6 @@ ok $r "tracetui --help lists the viewer's options"
 # numbers are the TSV's divided by 1000, row for row.  One awk reads the
 # four tables: for each of tree and calls, "HEADERS ROWS SAME" (1 where
 # the headers are right, the TSV's row count, 1 where the numbers agree).
-demo_trace "$tmp/demo.trace"
 "$TRACETUI" tree --min-pct 5 "$tmp/demo.trace" >"$tmp/tree.txt"
 "$TRACETUI" tree --min-pct 5 -f tsv "$tmp/demo.trace" >"$tmp/tree.tsv"
 "$TRACETUI" calls "$tmp/demo.trace" 'Choreographer\.doFrame' >"$tmp/calls.txt"
@@ -238,7 +239,7 @@ ok $? "calls: the text's ms are the TSV's us / 1000 ($5 calls)"
 
 # --sample-type on a method trace: ignored, and the warning names both
 # formats that take it.
-"$TRACETUI" report --sample-type cpu "$tmp/demo.trace" >/dev/null 2>"$tmp/err"
+"$TRACETUI" report --sample-type cpu "$demo" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 0 ] &&
 	grep -q 'warning: --sample-type applies to pprof profiles and simpleperf recordings only; ignored' "$tmp/err"
