@@ -38,78 +38,66 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/builder-order.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# Per object, "defines NAME" and "uses NAME" lines, from its external
-# symbols in the POSIX format (name, type, ...).
+# Every object's external symbols in the POSIX format, each line led
+# by its file ("DIR/NAME.o: SYMBOL TYPE ..."), in one nm; then one awk
+# makes the tests below from them.
+set --
 for f in $order; do
-	"$nm" -P -g "$dir/$f.o" >"$tmp/$f.nm" || {
-		echo "1..0 # SKIP $nm failed on $dir/$f.o"
-		exit 0
-	}
-	awk '$2 == "U" { print "uses", $1; next }
-	     $2 != "w" && $2 != "v" { print "defines", $1 }' \
-		"$tmp/$f.nm" >"$tmp/$f.syms"
+	set -- "$@" "$dir/$f.o"
 done
-
-n=0
-fail=0
+"$nm" -A -P -g "$@" >"$tmp/nm" || {
+	echo "1..0 # SKIP $nm failed on the objects of $dir"
+	exit 0
+}
 
 # 1. Each object defines symbols: nm read them (no check by default).
-n=$((n + 1))
-empty=""
-for f in $order; do
-	grep -q '^defines ' "$tmp/$f.syms" || empty="$empty $f.o"
-done
-if [ -n "$empty" ]; then
-	echo "not ok $n - nm lists what each object defines"
-	echo "# no symbol defined in:$empty"
-	fail=1
-else
-	echo "ok $n - nm lists what each object defines"
-fi
-
-# The edges: "FROM TO SYMBOL" where FROM uses SYMBOL, which TO defines.
-i=0
-for f in $order; do
-	i=$((i + 1))
-	j=0
-	for g in $order; do
-		j=$((j + 1))
-		[ "$f" = "$g" ] && continue
-		awk -v from="$f" -v to="$g" -v fi="$i" -v gi="$j" '
-		FNR == NR { if ($1 == "defines") def[$2] = 1; next }
-		$1 == "uses" && ($2 in def) { print fi, gi, from, to, $2 }' \
-			"$tmp/$g.syms" "$tmp/$f.syms"
-	done
-done >"$tmp/edges"
-
+# The edges: FROM uses a SYMBOL, which TO defines.
 # 2. Each later file uses the core: the uses are seen at all.
-n=$((n + 1))
-unseen=""
-for f in builder-records builder-sums builder-split; do
-	grep -q " $f builder " "$tmp/edges" || unseen="$unseen $f.o"
-done
-if [ -n "$unseen" ]; then
-	echo "not ok $n - the later files' uses of the core are seen"
-	echo "# no symbol of builder.o used by:$unseen"
-	fail=1
-else
-	echo "ok $n - the later files' uses of the core are seen"
-fi
-
 # 3. Then one test per file: no symbol of a later file.
-for f in $order; do
-	n=$((n + 1))
-	back=$(awk -v f="$f" '$3 == f && $2 > $1 {
-		printf "# src/model/%s.c uses %s of src/model/%s.c, a later file: call it through struct build_hooks (model/builder.h)\n", $3, $5, $4
-	}' "$tmp/edges")
-	if [ -n "$back" ]; then
-		echo "not ok $n - $f.c uses no later builder file"
-		echo "$back"
-		fail=1
-	else
-		echo "ok $n - $f.c uses no later builder file"
-	fi
-done
-
-echo "1..$n"
-exit $fail
+awk -v order="$order" '
+	BEGIN { nf = split(order, name, " ")
+		for (i = 1; i <= nf; i++) index_of[name[i]] = i }
+	{
+		obj = $1; sub(/:$/, "", obj); sub(/.*\//, "", obj)
+		sub(/\.o$/, "", obj)
+		i = index_of[obj]
+		if ($3 == "U") uses[i, ++nuses[i]] = $2
+		else if ($3 != "w" && $3 != "v") { defs[i]++; def[$2] = def[$2] " " i }
+	}
+	END {
+		n = 0; fail = 0
+		empty = ""
+		for (i = 1; i <= nf; i++) if (!defs[i]) empty = empty " " name[i] ".o"
+		n++
+		if (empty != "") {
+			print "not ok " n " - nm lists what each object defines"
+			print "# no symbol defined in:" empty; fail = 1
+		} else print "ok " n " - nm lists what each object defines"
+		for (i = 1; i <= nf; i++)
+			for (k = 1; k <= nuses[i]; k++) {
+				sym = uses[i, k]
+				m = split(def[sym], d, " ")
+				for (x = 1; x <= m; x++) {
+					j = d[x] + 0
+					if (j == i) continue
+					if (j == 1) core[i] = 1
+					if (j > i) back[i] = back[i] sprintf("# src/model/%s.c uses %s of src/model/%s.c, a later file: call it through struct build_hooks (model/builder.h)\n", name[i], sym, name[j])
+				}
+			}
+		unseen = ""
+		for (i = 2; i <= nf; i++) if (!core[i]) unseen = unseen " " name[i] ".o"
+		n++
+		if (unseen != "") {
+			print "not ok " n " - the later files'"'"' uses of the core are seen"
+			print "# no symbol of builder.o used by:" unseen; fail = 1
+		} else print "ok " n " - the later files'"'"' uses of the core are seen"
+		for (i = 1; i <= nf; i++) {
+			n++
+			if (back[i] != "") {
+				print "not ok " n " - " name[i] ".c uses no later builder file"
+				printf "%s", back[i]; fail = 1
+			} else print "ok " n " - " name[i] ".c uses no later builder file"
+		}
+		print "1.." n
+		exit fail
+	}' "$tmp/nm"

@@ -47,16 +47,28 @@ done | grep -Eo -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' | tr -d ' ' |
 formats=$("$TRACETUI" export --help | sed -n 's/.*--format FMT *one of: //p' |
 	tr -d ',')
 
-# Completions in one bash: each case prints "WORDS -> REPLIES".
+# Completions in one bash: each case prints "WORDS -> REPLIES", the
+# replies sorted (in the C locale) by bash itself.
 mkdir -p "$tmp/dir/sub" && : >"$tmp/dir/trace.trace" && : >"$tmp/dir/tr.key"
 cd "$tmp/dir" || exit 1
-bash -c '
+LC_ALL=C bash -c '
 . "$1"
 t() {
+	local w i j r=()
 	COMP_WORDS=("$@")
 	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 	_tracetui
-	printf "%s -> %s\n" "$*" "$(printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " ")"
+	for w in "${COMPREPLY[@]}"; do
+		i=${#r[@]}
+		while [ $i -gt 0 ] && [[ ${r[i - 1]} > $w ]]; do
+			r[i]=${r[i - 1]}
+			i=$((i - 1))
+		done
+		r[i]=$w
+	done
+	j=
+	for w in "${r[@]}"; do j="$j$w "; done
+	printf "%s -> %s\n" "$*" "$j"
 }
 t tracetui ""
 t tracetui re
@@ -77,20 +89,28 @@ complete -p tracetui
 ok $? "sourced in bash, _tracetui answers"
 diag <"$tmp/err"
 
-# reply WORDS: what the case for WORDS offered.
+# reply WORDS REPLIES: whether the case for WORDS offered REPLIES (each
+# followed by a blank), matched by the shell in what bash printed.
+nl='
+'
+got=$nl
+while IFS= read -r line; do got=$got$line$nl; done <"$tmp/got"
 reply() {
-	grep -F -x -- "$1 -> $(cat)" "$tmp/got" >/dev/null || {
-		grep -F -- "$1 ->" "$tmp/got" | diag
-		return 1
-	}
+	case $got in
+	*"$nl$1 -> $2$nl"*) return 0 ;;
+	esac
+	while IFS= read -r line; do
+		case $line in "$1 ->"*) printf '%s\n' "$line" | diag ;; esac
+	done <"$tmp/got"
+	return 1
 }
 
-printf '%s ' $commands sub trace.trace tr.key | tr ' ' '\n' | sort |
-	tr '\n' ' ' | reply "tracetui "
+reply "tracetui " "$(printf '%s\n' $commands sub trace.trace tr.key |
+	LC_ALL=C sort | tr '\n' ' ')"
 ok $? "the first word: every command of --help, and the files and folders"
-echo "report " | reply "tracetui re"
+reply "tracetui re" "report "
 ok $? "re completes to report"
-echo "tr.key trace.trace tree triage " | reply "tracetui tr"
+reply "tracetui tr" "tr.key trace.trace tree triage "
 ok $? "tr: the commands tree and triage and the files starting with tr"
 sed -n 's/^tracetui report - -> //p' "$tmp/got" | tr ' ' '\n' |
 	grep . | sort -u >"$tmp/offered"
@@ -98,29 +118,32 @@ comm -23 "$tmp/opts" "$tmp/offered" >"$tmp/missing"
 [ -s "$tmp/opts" ] && [ ! -s "$tmp/missing" ]
 ok $? "- offers every option the commands' --help list, long and short"
 diag <"$tmp/missing"
-echo "--clock " | reply "tracetui report --cl"
+reply "tracetui report --cl" "--clock "
 ok $? "--cl completes to --clock"
-echo "cpu wall " | reply "tracetui report --clock "
+reply "tracetui report --clock " "cpu wall "
 ok $? "--clock offers wall and cpu"
-echo "wall " | reply "tracetui report -c w"
+reply "tracetui report -c w" "wall "
 ok $? "-c w completes to wall"
-want=$(printf '%s\n' text tsv csv json $formats | sort -u | tr '\n' ' ')
-echo "$want" | reply "tracetui export --format "
+want=$(printf '%s\n' text tsv csv json $formats | LC_ALL=C sort -u | tr '\n' ' ')
+reply "tracetui export --format " "$want"
 ok $? "--format offers the table formats and export's ($formats)"
-echo "text tsv " | reply "tracetui report --format=t"
+reply "tracetui report --format=t" "text tsv "
 ok $? "--format=t completes the value after the ="
-echo "always auto never " | reply "tracetui --color "
+reply "tracetui --color " "always auto never "
 ok $? "--color offers auto, always, never"
-echo "sub " | reply "tracetui --source-dir "
+reply "tracetui --source-dir " "sub "
 ok $? "--source-dir offers folders only"
-echo "tr.key trace.trace " | reply "tracetui --mapping tr"
+reply "tracetui --mapping tr" "tr.key trace.trace "
 ok $? "--mapping offers files"
-echo "tr.key trace.trace " | reply "tracetui report tr"
+reply "tracetui report tr" "tr.key trace.trace "
 ok $? "after a command: files"
-echo " " | reply "tracetui --thread "
+reply "tracetui --thread " ""
 ok $? "--thread offers nothing (thread names are in the trace)"
-grep -q -- '-F _tracetui.* tracetui$' "$tmp/got"
-ok $? "the function is registered for tracetui"
+case $got in
+*"-F _tracetui"*" tracetui$nl"*) r=0 ;;
+*) r=1 ;;
+esac
+ok $r "the function is registered for tracetui"
 cd / || exit 1
 
 done_testing

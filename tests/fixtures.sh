@@ -13,10 +13,12 @@
 #   generated ones.
 # - broken-*.spec without "# expect:" lines must be refused by every command:
 #   exit 3, no output, one line "tracetui: FILE: offset N: ...".
-# - make check takes every fixture through report --format tsv and every
-#   second one through one of the seven other commands, in turn; make
-#   check-long every fixture through all.
-# - Options (format, sort, top, thread, clock, regex, ...) on v3-dual.
+# - make check takes one fixture of each kind (is_fast_fixture in
+#   tests/lib.sh, with the generated pair, the split and side-file ones
+#   and a refused one) through report --format tsv and one of the seven
+#   other commands, in turn; make check-long every fixture through all.
+# - Options (format, sort, top, thread, clock, regex, ...) on v3-dual;
+#   make check sorts by three of the nine columns.
 # - fixture_traces (tests/lib.sh), which gives the suites these traces:
 #   make's linked, or mktrace's when make's are not all there.
 #
@@ -138,16 +140,20 @@ calls|calls
 dump|dump
 folded|folded"
 
-# make check: every fixture through report --format tsv (the oracle of
-# the expect: lines) and every second one through one of the seven
-# other commands, in turn, so that each command meets a 14th of them
-# (the generated pair through all, compared below); check-long: every
-# fixture through every command.
+# make check: one fixture of each kind through report --format tsv (the
+# oracle of the expect: lines) and one of the seven other commands, in
+# turn, so that each command meets two or three of them (the generated
+# pair through report --format tsv, info, calls and folded, compared
+# below); check-long: every fixture through every command.
 turn=0
 for spec in "$fixtures"/*.spec; do
 	name=${spec##*/}
 	name=${name%.spec}
-	case $name in render-*) continue ;; esac
+	case $name in
+	render-*) continue ;;
+	generated-* | split | stream-sec | broken-bad-magic) ;;
+	*) is_fast_fixture "$name" || continue ;;
+	esac
 	turn=$((turn + 1))
 	# Split specs write NAME.trace.key and NAME.trace.data: tracetui takes
 	# the base name.  Side-file specs also write NAME.trace.sec.
@@ -175,9 +181,9 @@ for spec in "$fixtures"/*.spec; do
 	for line in $commands; do
 		IFS=$old_ifs
 		c_i=$((c_i + 1))
-		case $long.$name in
-		yes.* | *.generated-v1 | *.generated-stream) ;;
-		*) [ $c_i -eq 1 ] || [ $(((turn + c_i) % 14)) -eq 0 ] || continue ;;
+		case $long.$name.$c_i in
+		yes.* | *.generated-v1.[1368] | *.generated-stream.[1368]) ;;
+		*) [ $c_i -eq 1 ] || [ $(((turn + c_i) % 7)) -eq 0 ] || continue ;;
 		esac
 		# Word splitting of the command is wanted: no word has blanks.
 		# shellcheck disable=SC2086
@@ -260,10 +266,15 @@ done <"$tmp/expect-status"
 
 # generated-stream.spec writes the records of generated-v1.spec as 0xF3
 # streaming: every report must be the same.  Only what names the file or
-# the layout differs.
-check generated-stream report
+# the layout differs.  (make check: report --format tsv, info, calls and
+# folded; check-long: every command.)
+slugs="report-tsv calls folded"
+if [ -n "$long" ]; then
+	check generated-stream report
+	slugs="report-tsv tree tree-tsv calls dump folded"
+fi
 check generated-stream info
-for slug in report-tsv tree tree-tsv calls dump folded; do
+for slug in $slugs; do
 	same "$tmp/got/generated-v1.$slug.txt" "$tmp/got/generated-stream.$slug.txt" \
 		"generated-stream: $slug equals generated-v1's"
 done
@@ -297,7 +308,10 @@ if [ -n "$python" ]; then
 else
 	ok 0 "v3-dual: report --format json parses # SKIP no python3"
 fi
-for col in incl excl calls percall name incl_cpu excl_cpu incl_wall excl_wall; do
+cols="incl name excl_wall"
+[ -z "$long" ] ||
+	cols="incl excl calls percall name incl_cpu excl_cpu incl_wall excl_wall"
+for col in $cols; do
 	capture v3-dual "report-sort-$col" report --sort "$col" "$f"
 	check v3-dual "report-sort-$col"
 done

@@ -9,18 +9,19 @@
 src=${1:-${top_srcdir:-$(dirname "$0")/..}/src}
 cd "$src" || { echo "1..0 # SKIP no source tree at $src"; exit 0; }
 
-# The layers, lowest first; main.c sits above them all.
+# The layers, lowest first; main.c sits above them all.  rank FILE sets
+# $rank (no subshell: it runs for every file).
 rank() {
 	case $1 in
-	util/*) echo 0 ;;
-	text/*) echo 1 ;;
-	read/*) echo 2 ;;
-	model/*) echo 3 ;;
-	query/*) echo 4 ;;
-	cli/*) echo 5 ;;
-	tui/*) echo 6 ;;
-	main.c) echo 7 ;;
-	*) echo 99 ;;
+	util/*) rank=0 ;;
+	text/*) rank=1 ;;
+	read/*) rank=2 ;;
+	model/*) rank=3 ;;
+	query/*) rank=4 ;;
+	cli/*) rank=5 ;;
+	tui/*) rank=6 ;;
+	main.c) rank=7 ;;
+	*) rank=99 ;;
 	esac
 }
 
@@ -36,7 +37,8 @@ bad() {
 n=$((n + 1))
 stray=""
 for f in $files; do
-	[ "$(rank "$f")" = 99 ] && stray="$stray $f"
+	rank "$f"
+	[ "$rank" = 99 ] && stray="$stray $f"
 done
 if [ -n "$stray" ]; then bad "files outside every layer:$stray"; else
 	echo "ok $n - every file is in a layer"; fi

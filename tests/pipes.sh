@@ -50,16 +50,19 @@ EOF
 # closed CMD...: run CMD with its standard output a pipe whose reader has
 # already gone (a FIFO opened and closed by a process that then ended), so
 # the first write meets no reader whatever the timing; status in $rc,
-# standard error in $tmp/err.
+# standard error in $tmp/err.  The pipe, once its reader has gone, stays
+# so: it is made once, on fd 3, for every CMD.
+closed_pipe=
 closed() {
-	rm -f "$tmp/fifo"
-	mkfifo "$tmp/fifo" || return 1
-	(exec <"$tmp/fifo") &
-	exec 3>"$tmp/fifo"
-	wait $!
+	if [ -z "$closed_pipe" ]; then
+		mkfifo "$tmp/fifo" || return 1
+		(exec <"$tmp/fifo") &
+		exec 3>"$tmp/fifo"
+		wait $!
+		closed_pipe=yes
+	fi
 	"$@" >&3 2>"$tmp/err"
 	rc=$?
-	exec 3>&-
 }
 
 # make check: the first format of each command into a closed pipe, and
@@ -88,9 +91,11 @@ while read -r line; do
 		# shellcheck disable=SC2086
 		"$TRACETUI" $args "$trace" >/dev/full 2>"$tmp/err"
 		rc=$?
-		[ "$rc" -eq 4 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] &&
-			grep -q "^tracetui: cannot write the output: No space left on device$" \
-				"$tmp/err"
+		# (read by the shell: one line, and what it says)
+		f_n=0 f_line=
+		while IFS= read -r f_l; do f_n=$((f_n + 1)) f_line=$f_l; done <"$tmp/err"
+		[ "$rc" -eq 4 ] && [ $f_n -eq 1 ] &&
+			[ "$f_line" = "tracetui: cannot write the output: No space left on device" ]
 		ok $? "$line into a full disk: status 4, one line saying why (status $rc)"
 		[ "$rc" -eq 4 ] || diag <"$tmp/err"
 	fi
@@ -114,7 +119,7 @@ for args; do
 		"$TRACETUI" $args "$demo" 2>"$tmp/err"
 		echo $? >"$tmp/rc"
 	} | head -c1 >/dev/null
-	rc=$(cat "$tmp/rc")
+	read -r rc <"$tmp/rc"
 	[ "$rc" -eq 141 ] && [ ! -s "$tmp/err" ]
 	ok $? "$args | head -c1: status 141, nothing said (status $rc)"
 	[ ! -s "$tmp/err" ] || diag <"$tmp/err"

@@ -4,7 +4,8 @@
 # key its Keys tables name is a key of the request table, as the help
 # view (drawn by tests/render) lists it.  Its quick start is the two
 # commands it promises.  The check is run on altered copies too, to show
-# it fails when a command or a key is missing or unknown.
+# it fails when a command or a key is missing or unknown (make check:
+# one copy with the four faults; check-long: a copy for each as well).
 . "${top_srcdir:-.}/tests/lib.sh"
 
 builddir=$(cd "${top_builddir:-.}" && pwd)
@@ -15,6 +16,9 @@ readme=$srcdir/README
 [ -x "$TRACETUI" ] || skip_all "no tracetui to run"
 [ -x "$RENDER" ] || skip_all "no $RENDER"
 demo_trace "$tmp/demo.trace" || skip_all "mktrace failed on data/demo.spec"
+# The help view is the same on any trace: make check draws it on a
+# small one.
+tiered_trace "$tmp/demo.trace"
 
 # What the program has: its commands, one a line...
 "$TRACETUI" --help | awk '/^Commands:/ { on = 1; next }
@@ -22,7 +26,7 @@ demo_trace "$tmp/demo.trace" || skip_all "mktrace failed on data/demo.spec"
 # ...and every key of the help view, between its "Keys" and "Mouse"
 # headings ("   k Up               move up; ..."), drawn tall enough to
 # hold all of them: the keys field ends at two blanks.
-"$RENDER" "$tmp/demo.trace" 160x1000 VIEW_HELP >"$tmp/help" 2>&1
+"$RENDER" "$trace" 160x1000 VIEW_HELP >"$tmp/help" 2>&1
 awk '/^ Keys *$/ { on = 1; next } /^ Mouse/ { seen = 1; exit }
 	on && /^   [^ ]/ { sub(/^   /, ""); sub(/  .*/, ""); n = split($0, k, " ")
 		for (i = 1; i <= n; i++) print k[i] }
@@ -126,8 +130,32 @@ grep -qx '    ./bootstrap .*' "$readme" &&
 ok $? "the quick start is ./bootstrap, then make -j\"\$(nproc)\" check; the binary is src/tracetui"
 
 # The check fails on a README that lacks a command, names one too many,
-# or names a key the viewer does not have.
+# or names a key the viewer does not have: make check, on one copy with
+# the four faults (each says its own line); check-long, on a copy for
+# each too.
 first=$(head -1 "$tmp/commands")
+second=$(sed -n 2p "$tmp/commands")
+awk -v first='| `tracetui '"$first"' ' -v second='| `tracetui '"$second"' ' '
+	index($0, first) == 1 { next }
+	index($0, "| `q` ") == 1 { next }
+	{ print }
+	index($0, second) == 1 { print "| `tracetui frobnicate FILE` | nothing |" }
+	/^\| `A` / { print "| `A` `Xyzzy` | nothing |"; print "| q | quit |" }' \
+	"$readme" >"$tmp/README.all"
+check_readme "$tmp/README.all" >"$tmp/problems"
+set -- $(awk -v first="$first" '
+	$0 ~ ("for the command " first "$") { a = 1 }
+	/does not list: frobnicate$/ { b = 1 }
+	/Xyzzy is not a key/ { c = 1 }
+	/\(none\) is not a key/ { d = 1 }
+	END { print !a + 0, !b + 0, !c + 0, !d + 0 }' "$tmp/problems")
+ok $1 "a README without the $first row fails the check"
+ok $2 "a README with a command the program lacks fails the check"
+ok $3 "a README with a key the request table lacks fails the check"
+ok $4 "a keys row that names its key without backquotes fails the check"
+[ "$1$2$3$4" = 0000 ] || diag <"$tmp/problems"
+
+if [ -n "$long" ]; then
 grep -v "^| \`tracetui $first " "$readme" >"$tmp/README.less"
 check_readme "$tmp/README.less" >"$tmp/problems"
 grep -q "for the command $first\$" "$tmp/problems"
@@ -148,5 +176,6 @@ grep -v "^| \`q\` " "$readme" |
 check_readme "$tmp/README.bare" >"$tmp/problems"
 grep -q "(none) is not a key" "$tmp/problems"
 ok $? "a keys row that names its key without backquotes fails the check"
+fi
 
 done_testing

@@ -394,6 +394,7 @@ progress_to_the_end(void)
 {
 	const char *mktrace = getenv("MKTRACE");
 	char path[] = "/tmp/unit-preview-XXXXXX", *cmd;
+	unsigned records = tap_long() ? 400000 : 100000;
 	struct calltree_load_options o = {.progress = on_progress};
 	struct trace_error err = {0};
 	struct calltree *tree;
@@ -409,10 +410,13 @@ progress_to_the_end(void)
 	sprintf(cmd, "%s - %s", mktrace, path);
 	signal(SIGPIPE, SIG_IGN); /* a mktrace that fails says so below */
 	f = popen(cmd, "w");
-	fputs("format v1\nversion 3\nclock dual\nvm art\ngenerate "
-	      "threads=6 methods=300 records=400000 seed=3 maxdepth=30\n",
-	      f);
-	ok(pclose(f) == 0, "mktrace wrote a trace of 400000 records");
+	/* Past the 65536 records a worker takes (make check: 100000;
+	 * check-long: 400000). */
+	fprintf(f,
+	        "format v1\nversion 3\nclock dual\nvm art\ngenerate "
+	        "threads=6 methods=300 records=%u seed=3 maxdepth=30\n",
+	        records);
+	ok(pclose(f) == 0, "mktrace wrote a trace of %u records", records);
 	tree = calltree_load_with(path, &o, &err);
 	ok(tree && last_total && last_done == last_total,
 	   "the model's last progress report is the whole file (%llu of "
