@@ -25,48 +25,117 @@ gen="$srcdir/tests/heap-gen.py"
 oracle="$srcdir/tests/heap-oracle.py"
 heaps=${SHARED_HEAPDUMPS:-$srcdir/../shared/heapdumps}
 
-# same_histogram DUMP DESCRIPTION [OPTIONS...]: tracetui's report as TSV
-# equals the oracle's, row by row.
-same_histogram() {
-	sh_dump=$1
-	sh_what=$2
+# The Python side in one interpreter (tests/heap-py.py; -S: no site
+# packages to import): the dumps tests/heap-gen.py writes, then the
+# oracle's histogram of each into $tmp/oracle.NAME.  py_job OUT SCRIPT
+# ARGS... queues one; py_jobs runs them.  No argument may hold a
+# space.
+py_queue=
+py_job() {
+	py_queue="$py_queue${py_queue:+ ::} $1 $tmp/py.err.${1##*/} $2"
 	shift 2
-	python3 "$oracle" "$@" "$sh_dump" >"$tmp/oracle" 2>"$tmp/oracle.err"
-	grep -v '^#' "$tmp/oracle" | LC_ALL=C sort >"$tmp/oracle.tsv"
-	"$TRACETUI" report --format tsv "$@" "$sh_dump" 2>"$tmp/err" |
-		tail -n +2 | LC_ALL=C sort >"$tmp/ours.tsv"
-	cmp -s "$tmp/oracle.tsv" "$tmp/ours.tsv" && [ -s "$tmp/ours.tsv" ]
-	ok $? "$sh_what: every histogram row equals the oracle's" \
-		"($(wc -l <"$tmp/ours.tsv") rows)"
-	diff "$tmp/oracle.tsv" "$tmp/ours.tsv" | head -5 | diag
-	cat "$tmp/oracle.err" | head -3 | diag
+	for a; do py_queue="$py_queue $a"; done
+}
+py_jobs() {
+	python3 -S "$srcdir/tests/heap-py.py" $py_queue 2>"$tmp/py.err" ||
+		diag <"$tmp/py.err"
+	py_queue=
+}
+# oracle NAME DUMP [OPTIONS...]: the oracle's histogram of DUMP queued
+# into $tmp/oracle.NAME.
+oracle() {
+	o_name=$1 o_dump=$2
+	shift 2
+	py_job "$tmp/oracle.$o_name" "$oracle" "$@" "$o_dump"
 }
 
-python3 "$gen" --id-size 8 --seed 7 --objects 2500 "$tmp/jvm.hprof"
-python3 "$gen" --android --id-size 4 --seed 11 --objects 2500 \
+# same_histogram NAME DUMP DESCRIPTION [OPTIONS...]: tracetui's report as
+# TSV (kept in $tmp/report.NAME) equals the oracle's ($tmp/oracle.NAME),
+# row by row.
+same_histogram() {
+	sh_name=$1 sh_dump=$2 sh_what=$3
+	shift 3
+	grep -v '^#' "$tmp/oracle.$sh_name" | LC_ALL=C sort >"$tmp/oracle.tsv"
+	"$TRACETUI" report --format tsv "$@" "$sh_dump" \
+		>"$tmp/report.$sh_name" 2>"$tmp/err"
+	tail -n +2 "$tmp/report.$sh_name" | LC_ALL=C sort >"$tmp/ours.tsv"
+	cmp -s "$tmp/oracle.tsv" "$tmp/ours.tsv" && [ -s "$tmp/ours.tsv" ]
+	sh_rc=$?
+	ok $sh_rc "$sh_what: every histogram row equals the oracle's" \
+		"($(wc -l <"$tmp/ours.tsv") rows)"
+	[ $sh_rc -eq 0 ] || {
+		diff "$tmp/oracle.tsv" "$tmp/ours.tsv" | head -5
+		head -3 "$tmp/py.err.oracle.$sh_name"
+	} | diag
+}
+
+cat >"$tmp/bad.py" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+i = b.rfind(b'\x21', 0, len(b) // 2)
+b[i] = 0x77
+open(sys.argv[2], 'wb').write(b)
+PY
+py_job - "$gen" --id-size 8 --seed 7 --objects 2500 "$tmp/jvm.hprof"
+py_job - "$gen" --android --id-size 4 --seed 11 --objects 2500 \
 	"$tmp/art.hprof"
-same_histogram "$tmp/jvm.hprof" "generated JVM 1.0.2, id size 8"
-same_histogram "$tmp/art.hprof" "generated Android 1.0.3, id size 4 (app)"
+py_job - "$gen" --leaks --seed 4 --objects 500 "$tmp/leaks.hprof"
+# A damaged dump (checked below): an object's tag made unknown.
+py_job - "$tmp/bad.py" "$tmp/jvm.hprof" "$tmp/bad.hprof"
+# The cuts of the Android dump (checked below): DIR/cut.N.hprof, its
+# first N bytes, for N from 1 to ONE, then every STEP-th.
+cat >"$tmp/cuts.py" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+one, step = int(sys.argv[3]), int(sys.argv[4])
+cut = 1
+while cut < len(b):
+    open('%s/cut.%d.hprof' % (sys.argv[2], cut), 'wb').write(b[:cut])
+    cut += 1 if cut < one else step
+PY
+mkdir "$tmp/cuts"
+if [ -n "$long" ]; then
+	py_job - "$tmp/cuts.py" "$tmp/art.hprof" "$tmp/cuts" 64 997
+else
+	py_job - "$tmp/cuts.py" "$tmp/art.hprof" "$tmp/cuts" 8 24999
+fi
+oracle jvm "$tmp/jvm.hprof"
+oracle art "$tmp/art.hprof"
+oracle leaks "$tmp/leaks.hprof"
 for h in all ${long:+zygote}; do
-	same_histogram "$tmp/art.hprof" "generated Android, --heap $h" \
-		--heap "$h"
+	oracle "art-$h" "$tmp/art.hprof" --heap "$h"
 done
-if [ -n "$TRACETUI_LONG" ]; then
+if [ -n "$long" ]; then
 	for seed in 1 2 3; do
-		python3 "$gen" --id-size 4 --seed $seed --objects 4000 \
-			"$tmp/jvm4.hprof"
-		python3 "$gen" --android --id-size 8 --seed $seed \
-			--objects 4000 "$tmp/art8.hprof"
-		same_histogram "$tmp/jvm4.hprof" "JVM, id size 4, seed $seed"
-		same_histogram "$tmp/art8.hprof" "Android, id size 8, seed $seed" \
-			--heap all
+		py_job - "$gen" --id-size 4 --seed $seed --objects 4000 \
+			"$tmp/jvm4-$seed.hprof"
+		py_job - "$gen" --android --id-size 8 --seed $seed \
+			--objects 4000 "$tmp/art8-$seed.hprof"
+		oracle "jvm4-$seed" "$tmp/jvm4-$seed.hprof"
+		oracle "art8-$seed" "$tmp/art8-$seed.hprof" --heap all
+	done
+fi
+py_jobs
+
+same_histogram jvm "$tmp/jvm.hprof" "generated JVM 1.0.2, id size 8"
+same_histogram art "$tmp/art.hprof" \
+	"generated Android 1.0.3, id size 4 (app)"
+for h in all ${long:+zygote}; do
+	same_histogram "art-$h" "$tmp/art.hprof" \
+		"generated Android, --heap $h" --heap "$h"
+done
+if [ -n "$long" ]; then
+	for seed in 1 2 3; do
+		same_histogram "jvm4-$seed" "$tmp/jvm4-$seed.hprof" \
+			"JVM, id size 4, seed $seed"
+		same_histogram "art8-$seed" "$tmp/art8-$seed.hprof" \
+			"Android, id size 8, seed $seed" --heap all
 	done
 fi
 
 # The column sums equal info's totals.
-"$TRACETUI" report --format tsv --heap all "$tmp/art.hprof" |
-	awk -F'\t' 'NR > 1 { n += $2; s += $3 } END { print n, s }' \
-		>"$tmp/sums"
+awk -F'\t' 'NR > 1 { n += $2; s += $3 } END { print n, s }' \
+	"$tmp/report.art-all" >"$tmp/sums"
 "$TRACETUI" info "$tmp/art.hprof" >"$tmp/info"
 objects=$(sed -n 's/^objects: \([0-9]*\).*/\1/p' "$tmp/info")
 shallow=$(sed -n 's/^shallow bytes: //p' "$tmp/info")
@@ -75,9 +144,8 @@ ok $? "the histogram's sums are info's objects and shallow bytes"
 
 # gzip: the same histogram.
 gzip -c "$tmp/art.hprof" >"$tmp/art.hprof.gz"
-"$TRACETUI" report --format tsv "$tmp/art.hprof" >"$tmp/plain"
 "$TRACETUI" report --format tsv "$tmp/art.hprof.gz" >"$tmp/gz"
-cmp -s "$tmp/plain" "$tmp/gz"
+cmp -s "$tmp/report.art" "$tmp/gz"
 ok $? "a gzipped dump gives the same histogram"
 
 # A trace command on a heap dump says what reads it.
@@ -114,7 +182,6 @@ cmp -s "$tmp/path-any" "$tmp/path-id" && [ -n "$id" ]
 ok $? "paths: by class and by the id of the instance it chose, the same"
 
 # Leak suspects: those the generator plants, no other.
-python3 "$gen" --leaks --seed 4 --objects 500 "$tmp/leaks.hprof"
 run "$TRACETUI" leaks --fail-if-any "$tmp/leaks.hprof"
 suspects=$(echo "$out" | grep -A1 '^suspect:' | grep -o '@0x[0-9a-f]*' |
 	tr '\n' ' ')
@@ -126,7 +193,7 @@ echo "$out" | grep '^suspect' | diag
 run "$TRACETUI" leaks --fail-if-any "$tmp/jvm.hprof"
 ok $([ $rc -eq 0 ] && [ "$out" = "no leak suspects" ] && echo 0 ||
 	echo 1) "leaks on a dump without suspects: none, status 0"
-same_histogram "$tmp/leaks.hprof" "generated with leaks"
+same_histogram leaks "$tmp/leaks.hprof" "generated with leaks"
 
 # Duplicates: the generator's Strings of equal text.
 "$TRACETUI" report --duplicates --format tsv --heap all "$tmp/jvm.hprof" |
@@ -136,13 +203,6 @@ same_histogram "$tmp/leaks.hprof" "generated with leaks"
 ok $? "report --duplicates: Strings of equal text grouped"
 
 # A damaged dump: kept up to the damage, which is named.
-python3 - "$tmp/jvm.hprof" "$tmp/bad.hprof" <<'PY'
-import sys
-b = bytearray(open(sys.argv[1], 'rb').read())
-i = b.rfind(b'\x21', 0, len(b) // 2)
-b[i] = 0x77
-open(sys.argv[2], 'wb').write(b)
-PY
 run "$TRACETUI" info "$tmp/bad.hprof"
 ok $([ $rc -eq 0 ] && echo "$out" | grep -q '^status: cut short' &&
 	echo "$err" | grep -q 'offset [0-9]*: unknown heap dump sub-record tag 0x77' &&
@@ -151,17 +211,14 @@ echo "$err" | diag
 
 # Every cut of a dump ends with a status and a message: the first 64
 # bytes one by one, then every 997th (make check: the first 8, then
-# every 24999th); the message read by the shell.
-size=$(wc -c <"$tmp/art.hprof")
-one=64 step=997
-[ -n "$long" ] || one=8 step=24999
+# every 24999th), written by the Python batch above; the message read
+# by the shell.
 bad=0
 n=0
-cut=1
-while [ $cut -lt "$size" ]; do
-	head -c $cut "$tmp/art.hprof" >"$tmp/cut.hprof"
-	"$TRACETUI" report --format tsv "$tmp/cut.hprof" >/dev/null \
-		2>"$tmp/cut.err"
+for f in "$tmp"/cuts/*.hprof; do
+	cut=${f##*/cut.}
+	cut=${cut%.hprof}
+	"$TRACETUI" report --format tsv "$f" >/dev/null 2>"$tmp/cut.err"
 	st=$?
 	n=$((n + 1))
 	if [ $st -ne 0 ] && [ $st -ne 3 ]; then
@@ -177,8 +234,8 @@ while [ $cut -lt "$size" ]; do
 			echo "cut at $cut: no message" | diag
 		fi
 	fi
-	if [ $cut -lt $one ]; then cut=$((cut + 1)); else cut=$((cut + step)); fi
 done
+[ $n -gt 0 ] || bad=1
 ok $bad "every one of $n cuts ends with status 0 or 3 and a message"
 
 if [ ! -d "$heaps" ]; then
@@ -217,9 +274,15 @@ ok $([ $rc -eq 1 ] && echo "$out" | grep -q 'LeakyService@' &&
 # The oracle on the real dumps (its run on the smallest takes a second)
 # in check-long only; make check compares it on the generated dumps.
 if [ -n "$TRACETUI_LONG" ]; then
-	same_histogram "$leak" "leak_service_binder (app heap)"
-	same_histogram "$dump" "test-dump"
-	same_histogram "$base" "test-dump-base"
-	same_histogram "$dump" "test-dump with the map" --mapping "$map"
+	oracle leak "$leak"
+	oracle dump "$dump"
+	oracle base "$base"
+	oracle dump-map "$dump" --mapping "$map"
+	py_jobs
+	same_histogram leak "$leak" "leak_service_binder (app heap)"
+	same_histogram dump "$dump" "test-dump"
+	same_histogram base "$base" "test-dump-base"
+	same_histogram dump-map "$dump" "test-dump with the map" \
+		--mapping "$map"
 fi
 done_testing
