@@ -68,10 +68,11 @@ for f in "$heaps"/*.hprof; do
 done
 
 # sizes DUMP: the sizes DUMP's screens are checked at.  check-long:
-# every dump at 80x24 and 120x30; make check: the Android one (its
-# planted leaks) at 80x24 and a real dump at 120x30 (the JVM one and
-# the other real dumps are read by the walk, by heap.sh and by
-# heap-same.sh).
+# every dump at 80x24 and 120x30, every screen; make check: the Android
+# one (its planted leaks) at 80x24, every screen, and a real dump at
+# 120x30, its Classes (first and last rows, w), Dominators and help
+# screens (the JVM one and the other real dumps are read by the walk,
+# by heap.sh and by heap-same.sh).
 sizes() {
 	if [ -n "$long" ]; then
 		echo 80x24 120x30
@@ -140,16 +141,21 @@ n=0
 for dump in $dumps; do
 	n=$((n + 1))
 	[ -n "$(sizes "$dump")" ] || continue
+	# every: each screen below (else Classes, Dominators and help).
+	every=$long
+	[ $n -ne 1 ] || every=yes
 	"$TRACETUI" report --format tsv "$dump" >"$tmp/$n.report" 2>/dev/null
-	"$TRACETUI" report --format tsv -s shallow "$dump" \
-		>"$tmp/$n.shallow" 2>/dev/null
-	"$TRACETUI" report --format tsv -s instances "$dump" \
-		>"$tmp/$n.instances" 2>/dev/null
 	"$TRACETUI" tree --min-pct 0 --format tsv "$dump" \
 		>"$tmp/$n.tree" 2>/dev/null
-	"$TRACETUI" leaks "$dump" >"$tmp/$n.leaks" 2>/dev/null
-	"$TRACETUI" report --duplicates --format tsv "$dump" \
-		>"$tmp/$n.dups" 2>/dev/null
+	if [ -n "$every" ]; then
+		"$TRACETUI" report --format tsv -s shallow "$dump" \
+			>"$tmp/$n.shallow" 2>/dev/null
+		"$TRACETUI" report --format tsv -s instances "$dump" \
+			>"$tmp/$n.instances" 2>/dev/null
+		"$TRACETUI" leaks "$dump" >"$tmp/$n.leaks" 2>/dev/null
+		"$TRACETUI" report --duplicates --format tsv "$dump" \
+			>"$tmp/$n.dups" 2>/dev/null
+	fi
 	first=yes
 	for size in $(sizes "$dump"); do
 		w=${size%x*} h=${size#*x} s="$n.$size"
@@ -188,22 +194,26 @@ for dump in $dumps; do
 		last=$(($(wc -l <"$tmp/$n.report") - 1))
 		keys G
 		wait_for "row $last of $last" "$s.classes-end"
-		keys s g
-		wait_for 'Shallow▼\|Shallowv' "$s.classes-shallow"
+		if [ -n "$every" ]; then
+			keys s g
+			wait_for 'Shallow▼\|Shallowv' "$s.classes-shallow"
+		fi
 		keys 5
 		wait_for '  Dominators  heap' "$s.dominators"
-		keys 6
-		wait_for '  Leaks  heap' "$s.leaks"
-		keys 7
-		wait_for '  Duplicates  heap' "$s.duplicates"
-		# A click on the Instances header sorts by it.
-		keys 1
-		wait_for '  Classes  heap'
-		{ IFS= read -r x && IFS= read -r x; } <"$tmp/$s.classes"
-		x=${x%%Instances*}
-		x=$((${#x} + 2))
-		keys -l "$(printf '\033[<0;%d;2M\033[<0;%d;2m' "$x" "$x")"
-		wait_for 'Instances▼\|Instancesv' "$s.classes-instances"
+		if [ -n "$every" ]; then
+			keys 6
+			wait_for '  Leaks  heap' "$s.leaks"
+			keys 7
+			wait_for '  Duplicates  heap' "$s.duplicates"
+			# A click on the Instances header sorts by it.
+			keys 1
+			wait_for '  Classes  heap'
+			{ IFS= read -r x && IFS= read -r x; } <"$tmp/$s.classes"
+			x=${x%%Instances*}
+			x=$((${#x} + 2))
+			keys -l "$(printf '\033[<0;%d;2M\033[<0;%d;2m' "$x" "$x")"
+			wait_for 'Instances▼\|Instancesv' "$s.classes-instances"
+		fi
 		keys '?'
 		wait_for 'Views (Tab' "$s.help"
 		keys q
@@ -213,17 +223,18 @@ for dump in $dumps; do
 			>>"$tmp/checks"
 		printf 'classes\t%s\t%s\tend\n' "$tmp/$s.classes-end" \
 			"$tmp/$n.report" >>"$tmp/checks"
+		printf 'dominators\t%s\t%s\n' "$tmp/$s.dominators" \
+			"$tmp/$n.tree" >>"$tmp/checks"
+		printf 'cut\t%s\t-\n' "$tmp/$s.help" >>"$tmp/checks"
+		[ -n "$every" ] || continue
 		printf 'classes\t%s\t%s\n' "$tmp/$s.classes-shallow" \
 			"$tmp/$n.shallow" >>"$tmp/checks"
 		printf 'classes\t%s\t%s\n' "$tmp/$s.classes-instances" \
 			"$tmp/$n.instances" >>"$tmp/checks"
-		printf 'dominators\t%s\t%s\n' "$tmp/$s.dominators" \
-			"$tmp/$n.tree" >>"$tmp/checks"
 		printf 'leaks\t%s\t%s\n' "$tmp/$s.leaks" "$tmp/$n.leaks" \
 			>>"$tmp/checks"
 		printf 'duplicates\t%s\t%s\n' "$tmp/$s.duplicates" \
 			"$tmp/$n.dups" >>"$tmp/checks"
-		printf 'cut\t%s\t-\n' "$tmp/$s.help" >>"$tmp/checks"
 	done
 done
 
@@ -318,8 +329,7 @@ for f in "$tmp"/hostile/cut*.hprof "$tmp"/hostile/bad*.hprof; do
 		bad=$((bad + 1))
 		continue
 	fi
-	keys Enter Enter Enter Enter 5 l l Enter 6 Enter 7 Enter 1 y y s
-	keys q
+	keys Enter Enter Enter Enter 5 l l Enter 6 Enter 7 Enter 1 y y s q
 	if ! wait_for 'EXIT:[03]$'; then
 		bad=$((bad + 1))
 		echo "$f: no clean end" | diag
