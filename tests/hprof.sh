@@ -95,11 +95,11 @@ for f in "$srcdir"/tests/fixtures/hprof-*.txt; do
 	# The first 64 prefixes, then every 29th: the fuzz target's
 	# invariants hold on each, all in one process (tests/fuzz-replay);
 	# report loads (0) or refuses (3) each, nothing else (make check:
-	# every 464th prefix).
+	# every 928th prefix).
 	replay_cuts 64 29 "$f" "$name: the first 64 prefixes and every 29th"
 	stride=1
 	skip=64
-	[ -n "$long" ] || { stride=16; skip=0; }
+	[ -n "$long" ] || { stride=32; skip=0; }
 	size=$(wc -c <"$f")
 	bad=
 	n=0
