@@ -7,9 +7,9 @@
 # dumps where present: info, the
 # histogram per heap, the whole dominator tree (its order among equal
 # retained sizes too), folded stacks, paths, leaks and duplicates.
-# make check: one dump of each kind (JVM with id size 4, Android with id
-# size 8, the leaks, gzip, the smallest real dump), each test setting on
-# one of them; check-long: every shape, every real dump, each setting on
+# make check: one dump of each kind (JVM with id size 4 and leaks,
+# Android with id size 8, gzip, the smallest real dump), each test
+# setting on one of them; check-long: every shape, every real dump, each setting on
 # several.  REGENERATE=1 writes the sums anew, of every shape (review
 # their diff).
 . "${top_srcdir:-.}/tests/lib.sh"
@@ -24,15 +24,15 @@ gen="$srcdir/tests/heap-gen.py"
 sums="$srcdir/tests/heap-same.sums"
 
 # The dumps, from one python3 (tests/heap-py.py; -S: no site packages).
-# make check: a JVM dump of id size 4, an Android one of id size 8, the
-# one with leaks and the Android one gzipped; check-long: the JVM one of
-# id size 8 and the Android one of id size 4 too.
+# make check: an Android dump of id size 8, the JVM one of id size 4
+# with leaks and the Android one gzipped; check-long: the JVM ones of id
+# size 8 and 4 without leaks and the Android one of id size 4 too.
 python3 -S "$srcdir/tests/heap-py.py" \
-	- - "$gen" --id-size 4 --seed 22 --objects 3000 "$tmp/jvm4.hprof" :: \
 	- - "$gen" --android --id-size 8 --seed 24 --objects 3000 \
 	"$tmp/art8.hprof" :: \
 	- - "$gen" --leaks --id-size 4 --seed 25 --objects 800 \
 	"$tmp/leaks.hprof" ${long:+:: \
+	- - "$gen" --id-size 4 --seed 22 --objects 3000 "$tmp/jvm4.hprof" :: \
 	- - "$gen" --id-size 8 --seed 21 --objects 3000 "$tmp/jvm8.hprof" :: \
 	- - "$gen" --android --id-size 4 --seed 23 --objects 3000 \
 	"$tmp/art4.hprof"}
@@ -76,7 +76,7 @@ outputs_of() (
 	done
 )
 
-shapes="jvm4 art8 leaks art8gz"
+shapes="art8 leaks art8gz"
 [ -z "$long" ] || shapes="jvm8 jvm4 art4 art8 leaks art8gz"
 # The real dumps of $SHARED_HEAPDUMPS too, where present (make check:
 # the smallest; check-long: all three).
@@ -129,10 +129,10 @@ fallback=art8
 same_with TRACETUI_TEST_HEAP_REFS=10 "$fallback" "without the compact arrays"
 
 # A dump of 4 GiB or more keeps 8-byte offsets of its records: the same
-# (make check: on the JVM dump of id size 4; check-long: on one of id
-# size 8 and the Android one of id size 4).
-wide=jvm4
-[ -z "$long" ] || wide="jvm8 art4"
+# (make check: on the JVM dump with leaks, of id size 4; check-long: on
+# one of id size 8 and the Android one of id size 4 too).
+wide=leaks
+[ -z "$long" ] || wide="jvm8 art4 leaks"
 same_with TRACETUI_TEST_HEAP_WIDE_OFFSETS=1 "$wide" \
 	"with 8-byte record offsets"
 
@@ -146,9 +146,10 @@ same_with TRACETUI_TEST_HEAP_HASH=1 "$hashed" "with the ids hashed"
 
 # With ids of 4 bytes, the walk of the records decodes the references
 # as it meets them (model/heap-walk-refs.h); without it they are
-# decoded from the model: the same (make check: on the JVM dump of id
-# size 4; check-long: on the Android one and the one with leaks too).
-walked=jvm4
+# decoded from the model: the same (make check: on the JVM dump with
+# leaks, of id size 4; check-long: on the JVM one without leaks and the
+# Android one too).
+walked=leaks
 [ -z "$long" ] || walked="jvm4 art4 leaks"
 same_with TRACETUI_TEST_HEAP_WALK_REFS=0 "$walked" \
 	"without the references decoded in the walk"
