@@ -31,18 +31,48 @@ unset TMUX # a server of our own even when run inside tmux
 sock=tracetui-heap-$$
 trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
-python3 "$gen" --android --leaks --seed 5 --objects 3000 "$tmp/art.hprof"
-python3 "$gen" --id-size 8 --seed 9 --objects 3000 "$tmp/jvm.hprof"
+# The Python side from one python3 (tests/heap-py.py; -S: no site
+# packages): the dumps, then those made of them: a class named with
+# terminal controls (esc.hprof), and cut and damaged dumps.
+cat >"$tmp/esc.py" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+old = b'com/example/Holder'
+new = old[:1] + b'\x1b[2J\x1b]0;PWNED\x07' + old[-3:]
+assert len(new) == len(old)
+open(sys.argv[2], 'wb').write(b.replace(old, new))
+PY
+cat >"$tmp/hostile.py" <<'PY'
+import sys
+b = open(sys.argv[1], 'rb').read()
+n = len(b)
+many = len(sys.argv) > 3
+cuts = [40, n // 7, n // 3, n // 2, n - 9] if many else [n // 2]
+for k, at in enumerate(cuts):
+    open('%s/cut%d.hprof' % (sys.argv[2], k), 'wb').write(b[:at])
+bad = bytearray(b)
+for k in range(5 if many else 1):
+    at = (k * 7919 + 1000) % n
+    bad[at] ^= 0x5a
+    open('%s/bad%d.hprof' % (sys.argv[2], k), 'wb').write(bytes(bad))
+PY
+mkdir "$tmp/hostile"
+python3 -S "$srcdir/tests/heap-py.py" \
+	- - "$gen" --android --leaks --seed 5 --objects 3000 "$tmp/art.hprof" :: \
+	- - "$gen" --id-size 8 --seed 9 --objects 3000 "$tmp/jvm.hprof" :: \
+	- - "$tmp/esc.py" "$tmp/jvm.hprof" "$tmp/esc.hprof" :: \
+	- - "$tmp/hostile.py" "$tmp/art.hprof" "$tmp/hostile" ${long:+many}
 dumps="$tmp/art.hprof $tmp/jvm.hprof"
 for f in "$heaps"/*.hprof; do
 	[ -f "$f" ] && dumps="$dumps $f"
 done
 
 # sizes DUMP: the sizes DUMP's screens are checked at.  check-long:
-# every dump at 80x24 and 120x30; make check: the Android one (its
-# planted leaks) at 80x24 and a real dump at 120x30 (the JVM one and
-# the other real dumps are read by the walk, by heap.sh and by
-# heap-same.sh).
+# every dump at 80x24 and 120x30, every screen; make check: the Android
+# one (its planted leaks) at 80x24, every screen, and a real dump at
+# 120x30, its Classes (first and last rows, w), Dominators and help
+# screens (the JVM one and the other real dumps are read by the walk,
+# by heap.sh and by heap-same.sh).
 sizes() {
 	if [ -n "$long" ]; then
 		echo 80x24 120x30
@@ -58,132 +88,153 @@ sizes() {
 # W x H; its exit status shows as EXIT:N when it ends.  The server stays
 # when its last session is killed (exit-empty off): a new session asked
 # of a server on its way out was lost, and the screen never came.
+# The session before is killed by the same tmux command (one client
+# less); when it is gone already (that command fails whole), the new
+# one is asked for alone.
+start_up=
 start() {
-	tm kill-session -t v >/dev/null 2>&1
-	tm new-session -d -s v -x "$1" -y "$2" \
-		"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen $hold \
+	for st_kill in ${start_up:+"kill-session -t v ;"} ""; do
+		tm $st_kill new-session -d -s v -x "$1" -y "$2" \
+			"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen $hold \
 '$TRACETUI' ${4:-} '$3'; echo EXIT:\$?; sleep 600" \; \
-		set-option -g status off \; set-option -s exit-empty off \
-		>/dev/null 2>&1
+			set-option -g status off \; set-option -s exit-empty off \
+			>/dev/null 2>&1 && start_up=yes && return 0
+	done
+	return 1
 }
 keys() {
 	tm send-keys -t v "$@"
 }
-# shot NAME: the screen into $tmp/NAME.
-shot() {
-	tm capture-pane -p -t v >"$tmp/$1"
-}
-# wait_for TEXT: the screen shows TEXT (a grep pattern); polled for up
-# to 60 s (a bound for a loaded machine, not a timing), the screen a
-# diagnostic when it never does.
+# wait_for TEXT [NAME]: the screen shows TEXT (a grep pattern); polled
+# for up to 60 s (a bound for a loaded machine, not a timing), the
+# screen a diagnostic when it never does.  Each poll's screen is
+# captured into $tmp/NAME (screen by default): the one that matched is
+# the shot the checks read.  TEXT without a pattern's characters is
+# looked for by the shell, line by line (a grep less per poll).
 wait_for() {
+	wf_shot=$tmp/${2:-screen}
+	case $1 in
+	*[].[*^$\\]*) wf_re=yes ;;
+	*) wf_re= ;;
+	esac
 	wf_i=0
 	while [ $wf_i -lt 600 ]; do
-		tm capture-pane -p -t v 2>/dev/null | grep -q -- "$1" &&
-			return 0
+		tm capture-pane -p -t v >"$wf_shot" 2>/dev/null
+		if [ -n "$wf_re" ]; then
+			grep -q -- "$1" "$wf_shot" && return 0
+		else
+			while IFS= read -r wf_line; do
+				case $wf_line in *"$1"*) return 0 ;; esac
+			done <"$wf_shot"
+		fi
 		poll_nap $wf_i
 		wf_i=$((wf_i + 1))
 	done
-	tm capture-pane -p -t v 2>/dev/null | diag
+	diag <"$wf_shot"
 	return 1
 }
 
 hold=
 : >"$tmp/checks"
 
-# The first screen before the dominators: the second thread held until
-# C-l (TRACETUI_TEST_HOLD_DOMINATORS), the counts show at once, sorted
-# by shallow bytes, the retained column "-", the status saying so; then
-# the retained column fills in.
-"$TRACETUI" report --format tsv -s shallow "$tmp/art.hprof" \
-	>"$tmp/art.shallow" 2>/dev/null
-"$TRACETUI" report --format tsv "$tmp/art.hprof" >"$tmp/art.report" \
-	2>/dev/null
-hold=TRACETUI_TEST_HOLD_DOMINATORS=1
-start 80 24 "$tmp/art.hprof" || skip_all "tmux cannot start a server"
-hold=
-wait_for 'computing dominators' && shot first.counts
-keys C-l
-wait_for 'row 1 of' && shot first.retained
-keys q
-wait_for 'EXIT:0'
-printf 'counts\t%s\t%s\n' "$tmp/first.counts" "$tmp/art.shallow" \
-	>>"$tmp/checks"
-printf 'classes\t%s\t%s\n' "$tmp/first.retained" "$tmp/art.report" \
-	>>"$tmp/checks"
 n=0
 for dump in $dumps; do
 	n=$((n + 1))
 	[ -n "$(sizes "$dump")" ] || continue
+	# every: each screen below (else Classes, Dominators and help).
+	every=$long
+	[ $n -ne 1 ] || every=yes
 	"$TRACETUI" report --format tsv "$dump" >"$tmp/$n.report" 2>/dev/null
-	"$TRACETUI" report --format tsv -s shallow "$dump" \
-		>"$tmp/$n.shallow" 2>/dev/null
-	"$TRACETUI" report --format tsv -s instances "$dump" \
-		>"$tmp/$n.instances" 2>/dev/null
 	"$TRACETUI" tree --min-pct 0 --format tsv "$dump" \
 		>"$tmp/$n.tree" 2>/dev/null
-	"$TRACETUI" leaks "$dump" >"$tmp/$n.leaks" 2>/dev/null
-	"$TRACETUI" report --duplicates --format tsv "$dump" \
-		>"$tmp/$n.dups" 2>/dev/null
+	if [ -n "$every" ]; then
+		"$TRACETUI" report --format tsv -s shallow "$dump" \
+			>"$tmp/$n.shallow" 2>/dev/null
+		"$TRACETUI" report --format tsv -s instances "$dump" \
+			>"$tmp/$n.instances" 2>/dev/null
+		"$TRACETUI" leaks "$dump" >"$tmp/$n.leaks" 2>/dev/null
+		"$TRACETUI" report --duplicates --format tsv "$dump" \
+			>"$tmp/$n.dups" 2>/dev/null
+	fi
 	first=yes
 	for size in $(sizes "$dump"); do
 		w=${size%x*} h=${size#*x} s="$n.$size"
-		start "$w" "$h" "$dump"
+		if [ $n.$size = 1.80x24 ]; then
+			# The first screen before the dominators: the second
+			# thread held until C-l (TRACETUI_TEST_HOLD_DOMINATORS),
+			# the counts show at once, sorted by shallow bytes, the
+			# retained column "-", the status saying so; then the
+			# retained column fills in (the Classes screen below).
+			hold=TRACETUI_TEST_HOLD_DOMINATORS=1
+			start "$w" "$h" "$dump" ||
+				skip_all "tmux cannot start a server"
+			hold=
+			wait_for 'computing dominators' "$s.counts"
+			printf 'counts\t%s\t%s\n' "$tmp/$s.counts" \
+				"$tmp/$n.shallow" >>"$tmp/checks"
+			keys C-l
+		else
+			start "$w" "$h" "$dump"
+		fi
 		# The dominators done: the status says the row's place.
-		if ! wait_for 'row 1 of'; then
-			ok 1 "$(basename "$dump") $size: the first screen"
+		if ! wait_for 'row 1 of' "$s.classes"; then
+			ok 1 "${dump##*/} $size: the first screen"
 			continue
 		fi
-		shot "$s.classes"
 		if [ -n "$first" ]; then
 			# w writes every row, the same as report's.
 			keys w "$tmp/$n.w.tsv" Enter
 			wait_for 'wrote [0-9]* rows'
 			tail -n +2 "$tmp/$n.w.tsv" >"$tmp/$n.w.rows"
 			tail -n +2 "$tmp/$n.report" | cmp -s - "$tmp/$n.w.rows"
-			ok $? "$(basename "$dump"): w writes report's rows"
+			ok $? "${dump##*/}: w writes report's rows"
 			first=
 		fi
 		# G: the last row's number, not the first screen's row 1.
 		last=$(($(wc -l <"$tmp/$n.report") - 1))
 		keys G
-		wait_for "row $last of $last" && shot "$s.classes-end"
-		keys s g
-		wait_for 'Shallow▼\|Shallowv' && shot "$s.classes-shallow"
+		wait_for "row $last of $last" "$s.classes-end"
+		if [ -n "$every" ]; then
+			keys s g
+			wait_for 'Shallow▼\|Shallowv' "$s.classes-shallow"
+		fi
 		keys 5
-		wait_for '  Dominators  heap' && shot "$s.dominators"
-		keys 6
-		wait_for '  Leaks  heap' && shot "$s.leaks"
-		keys 7
-		wait_for '  Duplicates  heap' && shot "$s.duplicates"
-		# A click on the Instances header sorts by it.
-		keys 1
-		wait_for '  Classes  heap'
-		x=$(sed -n 2p "$tmp/$s.classes" |
-			awk '{ print index($0, "Instances") + 1 }')
-		keys -l "$(printf '\033[<0;%d;2M\033[<0;%d;2m' "$x" "$x")"
-		wait_for 'Instances▼\|Instancesv' &&
-			shot "$s.classes-instances"
+		wait_for '  Dominators  heap' "$s.dominators"
+		if [ -n "$every" ]; then
+			keys 6
+			wait_for '  Leaks  heap' "$s.leaks"
+			keys 7
+			wait_for '  Duplicates  heap' "$s.duplicates"
+			# A click on the Instances header sorts by it.
+			keys 1
+			wait_for '  Classes  heap'
+			{ IFS= read -r x && IFS= read -r x; } <"$tmp/$s.classes"
+			x=${x%%Instances*}
+			x=$((${#x} + 2))
+			keys -l "$(printf '\033[<0;%d;2M\033[<0;%d;2m' "$x" "$x")"
+			wait_for 'Instances▼\|Instancesv' "$s.classes-instances"
+		fi
 		keys '?'
-		wait_for 'Views (Tab' && shot "$s.help"
+		wait_for 'Views (Tab' "$s.help"
 		keys q
 		wait_for 'EXIT:0'
-		ok $? "$(basename "$dump") $size: q ends the viewer with status 0"
+		ok $? "${dump##*/} $size: q ends the viewer with status 0"
 		printf 'classes\t%s\t%s\n' "$tmp/$s.classes" "$tmp/$n.report" \
 			>>"$tmp/checks"
 		printf 'classes\t%s\t%s\tend\n' "$tmp/$s.classes-end" \
 			"$tmp/$n.report" >>"$tmp/checks"
+		printf 'dominators\t%s\t%s\n' "$tmp/$s.dominators" \
+			"$tmp/$n.tree" >>"$tmp/checks"
+		printf 'cut\t%s\t-\n' "$tmp/$s.help" >>"$tmp/checks"
+		[ -n "$every" ] || continue
 		printf 'classes\t%s\t%s\n' "$tmp/$s.classes-shallow" \
 			"$tmp/$n.shallow" >>"$tmp/checks"
 		printf 'classes\t%s\t%s\n' "$tmp/$s.classes-instances" \
 			"$tmp/$n.instances" >>"$tmp/checks"
-		printf 'dominators\t%s\t%s\n' "$tmp/$s.dominators" \
-			"$tmp/$n.tree" >>"$tmp/checks"
 		printf 'leaks\t%s\t%s\n' "$tmp/$s.leaks" "$tmp/$n.leaks" \
 			>>"$tmp/checks"
 		printf 'duplicates\t%s\t%s\n' "$tmp/$s.duplicates" \
 			"$tmp/$n.dups" >>"$tmp/checks"
-		printf 'cut\t%s\t-\n' "$tmp/$s.help" >>"$tmp/checks"
 	done
 done
 
@@ -200,12 +251,12 @@ if [ -f "$leak" ]; then
 		keys Enter
 		# The title, not the Classes header's column, and 3 rows,
 		# not the Classes' "row 1 of 316".
-		wait_for '  Instances  heap' && wait_for 'row 1 of 3$' &&
-			shot "walk.$size.instances"
+		wait_for '  Instances  heap' &&
+			wait_for 'row 1 of 3$' "walk.$size.instances"
 		keys Enter
-		wait_for 'hops* from' && shot "walk.$size.fields"
+		wait_for 'hops* from' "walk.$size.fields"
 		keys Enter
-		wait_for 'root sticky-class' && shot "walk.$size.path"
+		wait_for 'root sticky-class' "walk.$size.path"
 		# Esc back to the fields; typed ahead of the screen, a search
 		# for a field and Enter open the String it names, its text.
 		keys Escape / mClassName Enter Enter
@@ -227,7 +278,7 @@ if [ -f "$leak" ]; then
 	done
 fi
 
-python3 "$screens" "$tmp/checks" >"$tmp/screens.out" 2>&1
+python3 -S "$screens" "$tmp/checks" >"$tmp/screens.out" 2>&1
 ok $? "$(wc -l <"$tmp/checks") screens equal the batch commands' rows, nothing cut"
 head -20 "$tmp/screens.out" | diag
 
@@ -263,44 +314,22 @@ ok $? "the load's line shows, and q ends the viewer during it"
 
 # A class named with terminal controls: shown escaped, the pane's title
 # never set by it.
-python3 - "$tmp/jvm.hprof" "$tmp/esc.hprof" <<'PY'
-import sys
-b = open(sys.argv[1], 'rb').read()
-old = b'com/example/Holder'
-new = old[:1] + b'\x1b[2J\x1b]0;PWNED\x07' + old[-3:]
-assert len(new) == len(old)
-open(sys.argv[2], 'wb').write(b.replace(old, new))
-PY
 start 80 24 "$tmp/esc.hprof"
 wait_for 'c\\x1B\[2J\\x1B\]0;PWNED\\x07der  '
 ok $([ $? -eq 0 ] && [ "$(tm display -p -t v '#{pane_title}')" != PWNED ] &&
 	echo 0 || echo 1) "a class name's controls are shown escaped"
 keys q
 
-# Hostile dumps: cut and damaged, never a crash; q ends the viewer.
-python3 - "$tmp/art.hprof" "$tmp" ${long:+many} <<'PY'
-import sys
-b = open(sys.argv[1], 'rb').read()
-n = len(b)
-many = len(sys.argv) > 3
-cuts = [40, n // 7, n // 3, n // 2, n - 9] if many else [n // 2]
-for k, at in enumerate(cuts):
-    open('%s/cut%d.hprof' % (sys.argv[2], k), 'wb').write(b[:at])
-bad = bytearray(b)
-for k in range(5 if many else 1):
-    at = (k * 7919 + 1000) % n
-    bad[at] ^= 0x5a
-    open('%s/bad%d.hprof' % (sys.argv[2], k), 'wb').write(bytes(bad))
-PY
+# Hostile dumps (written at the start): cut and damaged, never a
+# crash; q ends the viewer.
 bad=0
-for f in "$tmp"/cut*.hprof "$tmp"/bad*.hprof; do
+for f in "$tmp"/hostile/cut*.hprof "$tmp"/hostile/bad*.hprof; do
 	start 80 24 "$f"
 	if ! wait_for 'Classes\|EXIT:'; then
 		bad=$((bad + 1))
 		continue
 	fi
-	keys Enter Enter Enter Enter 5 l l Enter 6 Enter 7 Enter 1 y y s
-	keys q
+	keys Enter Enter Enter Enter 5 l l Enter 6 Enter 7 Enter 1 y y s q
 	if ! wait_for 'EXIT:[03]$'; then
 		bad=$((bad + 1))
 		echo "$f: no clean end" | diag
