@@ -16,7 +16,7 @@
 #   too); this and what follows of each recording on the first one only
 #   outside check-long;
 # - a gzipped recording reads like its gunzipped bytes, whatever the
-#   file is called; every 199999th cut (check-long: 97th) is read up to the
+#   file is called; every 299999th cut (check-long: 97th) is read up to the
 #   cut with a warning naming the offset, or refused with one.
 # - loaded as `report` loads it (for its sums: the events summed as they
 #   come, with no model), each event type and with Java frames only, it
@@ -24,7 +24,8 @@
 #   (tests/model-equal; outside check-long, the small recording's first
 #   type and all the types with Java frames only, and no real one's).
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
-# report's words, tree's columns and rows, every 101st cut of it
+# report's words, tree's columns and rows, every 173rd cut of it
+# through report and every 97th through the fuzz target's checks
 # (check-long: every cut), and its
 # sums as report loads them against its model.  In check-long, a
 # recording of 100,000 distinct callchains it writes (29 MB): report's peak memory is under
@@ -312,9 +313,9 @@ ok "$(printf '%s\n' "$out" | grep -q '^app: *com.example.app (debuggable), Andro
 	printf '%s\n' "$out" | grep -q 'java *.*framework.jar (2 symbols)' &&
 	echo 0 || echo 1)" "info: app, Android version, lost samples, files"
 # Every cut of the small recording in make check-long; in make check,
-# every 41st through the fuzz target's checks in one process, and every
-# 13th through report.
-small_stride=101 replay_stride=41
+# every 97th through the fuzz target's checks in one process, and every
+# 173rd through report.
+small_stride=173 replay_stride=97
 [ -z "$long" ] || small_stride=1 replay_stride=1
 replay_cuts 1 $replay_stride "$small" "every ${replay_stride}th cut of the small recording"
 cuts "$small" $small_stride "every ${small_stride}th cut of the small recording is read or refused"
@@ -666,7 +667,7 @@ if [ -f "$f" ]; then
 	"$TRACETUI" report -f tsv "$tmp/plain.bin" >"$tmp/plain" 2>/dev/null
 	ok "$([ -s "$tmp/gz" ] && cmp -s "$tmp/gz" "$tmp/plain" &&
 		echo 0 || echo 1)" "gunzipped, under any name, it reads the same"
-	stride=199999
+	stride=299999
 	[ -z "$long" ] || stride=97
 	cuts "$tmp/plain.bin" $stride "every ${stride}th cut of a real recording is read or refused"
 fi
