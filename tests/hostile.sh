@@ -354,12 +354,12 @@ if [ -x "$UNIT_PPROF" ]; then
 fi
 
 # The layouts without a magic: ART 16's low-overhead dump and Android
-# 15's non-streaming V2.  A dump of 200,000 entries (20,000 in make
+# 15's non-streaming V2.  A dump of 200,000 entries (5,000 in make
 # check) that never exit, each of a method no packet defines, and a block
 # announcing 2^24-1 records of 4 GiB; an Android 15 file of 30,000 method
 # packets whose draft block announces 65,536 records and holds three.
 deep=200000
-[ -n "$long" ] || deep=20000
+[ -n "$long" ] || deep=5000
 if [ -n "$python" ]; then
 	python3 - "$tmp" $deep <<'PY'
 import struct, sys
