@@ -229,12 +229,18 @@ survives "$tmp/exits.trace" "$exits orphan exits of unknown methods" \
 # Peak memory is measured where /usr/bin/time can (-f %M, in KB): the
 # bound is memory, not time.
 UNIT_PPROF=${top_builddir:-.}/tests/unit-pprof
+peak_kb=
+/usr/bin/time -f %M true >/dev/null 2>&1 && peak_kb=yes
 peak() { # peak KB CMD...: CMD's status in $rc, its peak memory in $kb
-	if /usr/bin/time -f %M true >/dev/null 2>&1; then
+	if [ -n "$peak_kb" ]; then
 		limited /usr/bin/time -o "$tmp/peak" -f %M "$@" >"$tmp/out" \
 			2>"$tmp/err"
 		rc=$?
-		kb=$(tail -n 1 "$tmp/peak")
+		# the last line (time's, after any of the command's status)
+		kb=
+		while IFS= read -r p_line; do
+			kb=$p_line
+		done <"$tmp/peak"
 	else
 		limited "$@" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
