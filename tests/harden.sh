@@ -178,10 +178,10 @@ ok $? "many threads: calls lists each thread's call under its name"
 # 300000 thread packets (2.4 MB) and one call: a thread that has no event
 # costs its row in the model, not the loader's per-thread state (which
 # took 456 bytes a thread): well under 100 MB (90 MB today, most of it
-# the threads').  make check: 100000 threads in 50 MB (30 MB today; the
-# loader's state would add 45 MB).
+# the threads').  make check: 50000 threads in 30 MB (20 MB today; the
+# loader's state would add 22 MB).
 idle=300000 idle_kb=102400
-[ -n "$long" ] || idle=100000 idle_kb=51200
+[ -n "$long" ] || idle=50000 idle_kb=30720
 awk -v n=$idle 'BEGIN {
 	print "format v2\nclock dual\nmethod 0x4 a.B c ()V"
 	for (i = 1; i <= n; i++) print "thread " i " t"
