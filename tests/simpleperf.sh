@@ -25,7 +25,7 @@
 #   type and all the types with Java frames only, and no real one's).
 # The recording tests/unit-simpleperf writes: its TSV header and a row,
 # report's words, tree's columns and rows, every 173rd cut of it
-# through report and every 97th through the fuzz target's checks
+# through report and through the fuzz target's checks
 # (check-long: every cut), and its
 # sums as report loads them against its model.  In check-long, a
 # recording of 100,000 distinct callchains it writes (29 MB): report's peak memory is under
@@ -334,9 +334,9 @@ matches "$out" \
 	'lost: 2 of 7 samples' 'java *.*framework.jar \(2 symbols\)'
 ok $? "info: app, Android version, lost samples, files"
 # Every cut of the small recording in make check-long; in make check,
-# every 97th through the fuzz target's checks in one process, and every
+# every 173rd through the fuzz target's checks in one process, and every
 # 173rd through report.
-small_stride=173 replay_stride=97
+small_stride=173 replay_stride=173
 [ -z "$long" ] || small_stride=1 replay_stride=1
 replay_cuts 1 $replay_stride "$small" "every ${replay_stride}th cut of the small recording"
 cuts "$small" $small_stride "every ${small_stride}th cut of the small recording is read or refused"
