@@ -114,32 +114,44 @@ for name in unknown-method; do
 	check_sums $name modelled
 done
 
-# make check: one thread, seven that switch and unwind, high thread ids;
-# check-long adds forty threads 80 deep.
+# make check: one thread, seven that switch and unwind, high thread ids,
+# each of a quarter to a third of check-long's records (past the 300
+# that model-equal splits at every record, its 8 spread splits alike);
+# check-long adds forty threads 80 deep.  (mktrace needs 39 methods or
+# more for three threads.)
 seed=1
-for shape in "threads=1 methods=50 records=20000" \
-	"threads=7 methods=300 records=60000 switch=3 unwind=50" \
+set -- 6000 15000 8000
+[ -z "$long" ] || set -- 20000 60000 30000
+for shape in "threads=1 methods=50 records=$1" \
+	"threads=7 methods=300 records=$2 switch=3 unwind=50" \
 	${long:+"threads=40 methods=2000 records=80000 maxdepth=80 unwind=5"} \
-	"threads=3 methods=20 records=30000 first-tid=65000 switch=1"; do
+	"threads=3 methods=40 records=$3 first-tid=65000 switch=1"; do
 	cat >"$tmp/gen-$seed.spec" <<SPEC
 format v1
 version 3
 clock dual
 generate $shape seed=$seed
 SPEC
-	"$MKTRACE" "$tmp/gen-$seed.spec" "$tmp/gen-$seed.trace" &&
+	if "$MKTRACE" "$tmp/gen-$seed.spec" "$tmp/gen-$seed.trace" 2>"$tmp/why"; then
 		check "$tmp/gen-$seed.trace"
+	else
+		ok 1 "gen-$seed: mktrace writes $shape"
+		diag <"$tmp/why"
+	fi
 	seed=$((seed + 1))
 done
 
 # Threads that first appear in the second half of the records, where a
-# second worker counts them: their runs come from its list.
+# second worker counts them: their runs come from its list (make check:
+# 6000 records a half, check-long 20000).
+late=6000
+[ -z "$long" ] || late=20000
 cat >"$tmp/late-threads.spec" <<SPEC
 format v1
 version 3
 clock dual
-generate threads=2 methods=60 records=20000 seed=3
-generate threads=3 methods=60 records=20000 seed=4
+generate threads=2 methods=60 records=$late seed=3
+generate threads=3 methods=60 records=$late seed=4
 SPEC
 "$MKTRACE" "$tmp/late-threads.spec" "$tmp/late-threads.trace" &&
 	check_path late-threads placed 1 2 ${long:+3}
@@ -321,7 +333,10 @@ fi
 # the first worker sums ahead of the report from the clock the summary
 # at the end names: every split is summed so, the same as the model.
 # make check: two clocks 14 bytes apart, one clock 10 apart; check-long
-# adds one clock 14 apart and the thread cpu clock alone.
+# adds one clock 14 apart and the thread cpu clock alone, each of 20000
+# records (make check: 6000).
+walked_records=6000
+[ -z "$long" ] || walked_records=20000
 for spec in "version 3|clock dual" "version 2|clock wall|stream-stride 10" \
 	${long:+"version 2|clock wall|stream-stride 14"} \
 	${long:+"version 2|clock thread-cpu|stream-stride 10"}; do
@@ -329,7 +344,8 @@ for spec in "version 3|clock dual" "version 2|clock wall|stream-stride 10" \
 	{
 		printf 'format stream\nvm art\nstream-methods both\n'
 		printf '%s\n' "$spec" | tr '|' '\n'
-		printf 'generate threads=4 methods=300 records=20000 seed=%d maxdepth=30\n' $seed
+		printf 'generate threads=4 methods=300 records=%d seed=%d maxdepth=30\n' \
+			$walked_records $seed
 	} >"$tmp/$name.spec"
 	"$MKTRACE" "$tmp/$name.spec" "$tmp/$name.trace"
 	equal 1 "$tmp/$name.trace"
