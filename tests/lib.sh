@@ -68,15 +68,24 @@ poll_nap() {
 	fi
 }
 
-# pane_wait TEXT [PANE]: poll PANE (p) of that server for TEXT (grep)
-# for up to 20 s (a bound for a sanitizer build on a loaded machine,
-# not a timing); false, with the pane as a diagnostic, when it never
-# shows.
+# pane_wait TEXT [PANE]: poll PANE (p) of that server for TEXT (a grep
+# pattern when it holds one of . * [ ] ^ $ \, else plain text, matched
+# by the shell: no grep a poll) for up to 20 s (a bound for a sanitizer
+# build on a loaded machine, not a timing); false, with the pane as a
+# diagnostic, when it never shows.
 pane_wait() {
 	pw_i=0
+	case $1 in
+	*[].*^$\\[]*) pw_re=yes ;;
+	*) pw_re= ;;
+	esac
 	while [ $pw_i -lt 200 ]; do
-		tm capture-pane -p -t "${2:-p}" 2>/dev/null | grep -q -- "$1" &&
-			return 0
+		pw_s=$(tm capture-pane -p -t "${2:-p}" 2>/dev/null)
+		if [ -n "$pw_re" ]; then
+			printf '%s\n' "$pw_s" | grep -q -- "$1" && return 0
+		else
+			case $pw_s in *"$1"*) return 0 ;; esac
+		fi
 		poll_nap $pw_i
 		pw_i=$((pw_i + 1))
 	done
