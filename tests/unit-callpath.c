@@ -1337,9 +1337,12 @@ main(void)
 			             300 + (unsigned)(seed * 211 % 2000),
 			             seed == 6 ? MAX_STACK
 			                       : 2 + (unsigned)seed * 3);
-	/* Two batches of 65536 threads at least; check-long: three. */
-	check_merged_batches(all ? 150000 : 70000, 20);
-	check_merged_batches(all ? 150000 : 1000, 48);
+	/* Three batches and a part; check-long: of 65,536 threads. */
+	if (!all)
+		callpath_merge_batch_threads = 512;
+	check_merged_batches(all ? 150000 : 1700, 20);
+	check_merged_batches(all ? 150000 : 1700, 48);
+	callpath_merge_batch_threads = 1 << 16;
 	check_merged_batches(1000, 1);
 	return done_testing();
 }

@@ -188,12 +188,16 @@ test_cache_many_threads(void)
 	uint64_t clock = 0;
 	uint32_t tid, i;
 
-	/* Two batches of 65536 threads at least: most of one or two pairs
-	 * of calls (check-long: up to three), each 100th of twenty. */
+	/* Two batches and a part: most of one or two pairs of calls, each
+	 * 100th of twenty; check-long: batches of 65,536 threads, up to
+	 * three pairs. */
 	unsigned most = tap_long() ? 3 : 2;
+	uint32_t threads = tap_long() ? 140000 : 1200;
 
+	if (!tap_long())
+		profile_cache_batch_threads = 512;
 	start();
-	for (tid = 1; tid <= 70000; tid++) {
+	for (tid = 1; tid <= threads; tid++) {
 		uint32_t n = tid % 100 ? tid % most + 1 : 20;
 
 		for (i = 0; i < n; i++) {
@@ -227,6 +231,7 @@ test_cache_many_threads(void)
 	profile_cache_free(cache);
 	scope_done(&all);
 	calltree_free(t);
+	profile_cache_batch_threads = 1 << 16;
 }
 
 /* ---- looking things up ------------------------------------------------- */

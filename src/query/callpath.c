@@ -523,30 +523,25 @@ callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 	build_range(paths, tree, 0, tree->nthreads, part);
 }
 
-/* Threads whose trees callpath_build_merged builds and merges at a time. */
-enum { MERGE_BATCH_THREADS = 1 << 16 };
+size_t callpath_merge_batch_threads = 1 << 16;
 
 struct callpath *
 callpath_build_merged(struct callpath *merged, const struct calltree *tree,
                       size_t keep_calls)
 {
-	size_t n = tree->nthreads, nbatches = n / MERGE_BATCH_THREADS + 1, b, t;
+	size_t size = callpath_merge_batch_threads, n = tree->nthreads,
+	       nbatches = n / size + 1, b, t;
 	struct callpath *batches =
 	        nbatches > 1 ? xcalloc(nbatches, sizeof(*batches)) : NULL;
 	struct callpath *kept = NULL,
-	                *batch = xcalloc(n < MERGE_BATCH_THREADS
-	                                         ? n + 1
-	                                         : MERGE_BATCH_THREADS,
+	                *batch = xcalloc(n < size ? n + 1 : size,
 	                                 sizeof(*batch));
 
 	/* A node is new to a merge of merges where it is new to the merge
 	 * of all the trees, in the same order: the batches' merges merged
 	 * are that merge, node for node. */
 	for (b = 0; b < nbatches; b++) {
-		size_t from = b * MERGE_BATCH_THREADS,
-		       to = n - from > MERGE_BATCH_THREADS
-		                    ? from + MERGE_BATCH_THREADS
-		                    : n;
+		size_t from = b * size, to = n - from > size ? from + size : n;
 
 		build_range(batch, tree, from, to, 0);
 		callpath_merge(batches ? &batches[b] : merged, batch,

@@ -101,6 +101,9 @@ void callpath_build_threads(struct callpath *paths, const struct calltree *tree,
 struct callpath *callpath_build_merged(struct callpath *merged,
                                        const struct calltree *tree,
                                        size_t keep_calls);
+/* Threads callpath_build_merged builds and merges at a time (65,536);
+ * tests set it low to cross batches with a few threads. */
+extern size_t callpath_merge_batch_threads;
 /* Order every node's children by inclusive time on clock k, largest
  * first, ties by method index.  The first sort lists the nodes with
  * siblings to order, so the tree must not change after it (but for a

@@ -461,10 +461,11 @@ cache_append(struct profile_cache *cache, struct thread_sums *threads,
 		free(threads);
 }
 
-/* Threads whose sums profile_cache_new makes at a time, the sums of
- * many threads never held at once but packed; the calls of a thread
- * below which its sums are not kept. */
-enum { CACHE_BATCH_THREADS = 1 << 16, CACHE_MIN_CALLS = 32 };
+/* The calls of a thread below which its sums are not kept; the sums of
+ * many threads are never held at once but packed, a batch at a time. */
+enum { CACHE_MIN_CALLS = 32 };
+
+size_t profile_cache_batch_threads = 1 << 16;
 
 struct profile_cache *
 profile_cache_new(const struct calltree *tree)
@@ -480,8 +481,8 @@ profile_cache_new(const struct calltree *tree)
 		cache_append(cache, tree->sums, 0, n, false);
 	} else {
 		for (from = 0; from < n; from = to) {
-			to = n - from > CACHE_BATCH_THREADS
-			             ? from + CACHE_BATCH_THREADS
+			to = n - from > profile_cache_batch_threads
+			             ? from + profile_cache_batch_threads
 			             : n;
 			cache_append(cache,
 			             aggregate_threads(tree, NULL, from, to,

@@ -44,6 +44,9 @@ void profile_compute(struct profile *out, const struct calltree *tree,
 struct profile_cache;
 /* Aggregate every thread of tree. */
 struct profile_cache *profile_cache_new(const struct calltree *tree);
+/* Threads profile_cache_new sums at a time (65,536); tests set it low to
+ * cross batches with a few threads. */
+extern size_t profile_cache_batch_threads;
 /* Release the cache. */
 void profile_cache_free(struct profile_cache *cache);
 /* The profile of scope, summed from the cache: same result as
