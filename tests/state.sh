@@ -301,8 +301,9 @@ icicle_marked() {
 	marked 'performCreate'
 }
 
-# make check: the icicle's checks in the viewer of the others, the
-# profile's selection at 120x30, then L's resized to 80x24;
+# make check: the icicle's checks in the viewer of the others, once U
+# has undone its drop: the profile's selection at 120x30, then L's
+# resized to 80x24;
 # check-long: besides, each in a viewer of its own at both sizes.
 if view "$regular" 120x30; then
 	search performCreate
@@ -322,21 +323,23 @@ if view "$regular" 120x30; then
 	ok $? "the call tree opened before, bottom-up: it shows the selection made since"
 
 	keys 1
-	icicle_marked "from the profile"
-	ok $? "120x30: the icicle shows performCreate, selected in the profile, marked"
-	ctl 'resize-window -t p -x 80 -y 24'
-	keys 1
-	icicle_marked "after L"
-	ok $? "80x24: and after L, its longest call's frame"
-	ctl 'resize-window -t p -x 120 -y 30'
-
-	keys 1
 	search "$perform_create"
 	keys L
 	pane_wait '\| Timeline \|' >/dev/null
 	keys D
 	pane_wait 'drop android\.app\.Activity\.performCreate; its caller a\.a\.Instrumentation\.callActivityOnCreate sel'
 	ok $? "D in the chart: the dropped call's caller is selected, as after M"
+
+	# The drop undone, the icicle's checks (make check).
+	keys U
+	pane_wait 'undid drop' >/dev/null
+	keys 1
+	icicle_marked "from the profile"
+	ok $? "120x30: the icicle shows performCreate, selected in the profile, marked"
+	ctl 'resize-window -t p -x 80 -y 24'
+	keys 1
+	icicle_marked "after L"
+	ok $? "80x24: and after L, its longest call's frame"
 else
 	ok 1 "the viewer opens $regular"
 	ok 1 "the viewer opens $regular"
