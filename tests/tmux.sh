@@ -16,7 +16,12 @@
 # screen).  Every wait polls with a timeout of at most 5 s.  While a
 # large file or a pipe loads: the progress bar, a resize, and q; while
 # the calls load behind the profile of the sums: the note, a refusal, a
-# sort and a selection kept when they arrive, and q.
+# sort and a selection kept when they arrive, and q.  make check loads
+# the large file three times: once held by both gates (the progress bar
+# resized, then the calls' checks), once with no thread, once cut while
+# its calls load; the calls held before their first byte are gen.trace's
+# (q, and the file cut), whatever the size.  check-long adds the resize
+# in a viewer of its own and holds the large file's calls too.
 #
 # Every tmux command goes through one control-mode client (tmux -C) fed
 # through a FIFO and read with the shell's read, and the screen is
@@ -924,16 +929,6 @@ big_records=2000000 big_mb=28
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
 	"generate threads=4 methods=2000 records=$big_records seed=7 maxdepth=40" |
 	"$MKTRACE" - "$tmp/big.trace"
-# TRACETUI_TEST_LOAD_GATE holds the first read, behind the progress bar,
-# half way through the file, while the terminal narrows and widens: the
-# bar is redrawn whole each time, to the new width, with no piece of the
-# line drawn at the old one left on the screen (tmux, like many
-# terminals, rewraps a line that a narrower window cuts).
-label="resize while loading"
-echo $(($(wc -c <"$tmp/big.trace") / 2)) >"$tmp/load.gate"
-run_in_pane "TRACETUI_TEST_LOAD_GATE=$tmp/load.gate exec $TRACETUI $tmp/big.trace"
-expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%' \
-	"$label: the progress bar, held half way"
 # bar_alone WIDTH: one row has "tracetui:", the bar, narrower than the
 # window and at least half as wide, and no other row a piece of one.
 bar_alone() {
@@ -944,18 +939,36 @@ bar_alone() {
 		awk -v w="$1" '/^tracetui: / && length($0) >= w / 2 &&
 			length($0) < w { found = 1 } END { exit !found }'
 }
-# (make check: narrower and back; check-long: twice.)
-for width in 60 $W ${long:+70 $W}; do
-	resize $width $H
-	wait_for "bar_alone $width"
-	rc=$?
-	ok $rc "$label: $width columns: the bar redrawn whole, no pieces left"
-	[ $rc -eq 0 ] || printf '%s\n' "$ctl_out" | diag
-done
-: >"$tmp/load.gate"
-expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
-keys q
-sane q
+# resize_bar WIDTH...: at each width the bar redrawn whole.
+resize_bar() {
+	for width; do
+		resize $width $H
+		wait_for "bar_alone $width"
+		rc=$?
+		ok $rc "$label: $width columns: the bar redrawn whole, no pieces left"
+		[ $rc -eq 0 ] || printf '%s\n' "$ctl_out" | diag
+	done
+}
+half=$(($(wc -c <"$tmp/big.trace") / 2))
+# TRACETUI_TEST_LOAD_GATE holds the first read, behind the progress bar,
+# half way through the file, while the terminal narrows and widens: the
+# bar is redrawn whole each time, to the new width, with no piece of the
+# line drawn at the old one left on the screen (tmux, like many
+# terminals, rewraps a line that a narrower window cuts).  (check-long:
+# twice, in a viewer of its own; make check: once, in the viewer of the
+# calls' checks below, held by both gates.)
+if [ -n "$long" ]; then
+	label="resize while loading"
+	echo $half >"$tmp/load.gate"
+	run_in_pane "TRACETUI_TEST_LOAD_GATE=$tmp/load.gate exec $TRACETUI $tmp/big.trace"
+	expect '^tracetui: reading .*big\.trace \[[=> ]+\] +[0-9]+%' \
+		"$label: the progress bar, held half way"
+	resize_bar 60 $W 70 $W
+	: >"$tmp/load.gate"
+	expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
+	keys q
+	sane q
+fi
 label="load"
 
 # TRACETUI_TEST_CALLS_GATE holds the read of the calls until the gate
@@ -965,10 +978,15 @@ label="load"
 gate="$tmp/calls.gate"
 viewer_held="TRACETUI_TEST_CALLS_GATE=$gate exec $TRACETUI"
 rm -f "$gate"
-echo $(($(wc -c <"$tmp/big.trace") / 2)) >"$tmp/load.gate"
+echo $half >"$tmp/load.gate"
 run_in_pane "TRACETUI_TEST_LOAD_GATE=$tmp/load.gate $viewer_held $tmp/big.trace"
 expect "^tracetui: reading .*big\\.trace \\[[=> ]+\\] +[0-9]+%  [0-9.]+/$big_mb MB" \
 	"$label: a progress bar while a large file loads"
+if [ -z "$long" ]; then
+	label="resize while loading"
+	resize_bar 60 $W
+	label="load"
+fi
 : >"$tmp/load.gate"
 expect '\| Profile \| all 4 threads \|' "$label: then the viewer opens"
 # The first screen comes from the sums; the same thread then reads the
@@ -1019,9 +1037,13 @@ ok $? "$label: f then u: the selection still stays"
 expect '\| Profile \|' "$label: f then u: the icicle opened and left"
 keys q
 sane "q after the load"
-# q while the calls load quits at once.
+# q while the calls load quits at once.  The calls are held before
+# their first byte, however small the file: make check holds those of
+# gen.trace, check-long those of the large file.
+held=$tmp/gen.trace
+[ -z "$long" ] || held=$tmp/big.trace
 rm -f "$gate"
-run_in_pane "$viewer_held $tmp/big.trace"
+run_in_pane "$viewer_held $held"
 wait_for 'notes_have "calls loading [0-9]+%"'
 ok $? "$label: the calls loading again"
 # The icicle needs no calls: the sums pass read the call paths.
@@ -1033,8 +1055,9 @@ wait_for gone
 ok $? "$label: q while the calls are held ends the viewer"
 sane "q while the calls load"
 # The file cut before the calls are read: the sums stay on screen and the
-# status line says why no calls come.
-cp "$tmp/big.trace" "$tmp/cut.trace"
+# status line says why no calls come.  (Held before their first byte
+# too: a copy of gen.trace in make check.)
+cp "$held" "$tmp/cut.trace"
 rm -f "$gate"
 run_in_pane "$viewer_held $tmp/cut.trace"
 wait_for 'notes_have "calls loading [0-9]+%"'
@@ -1050,21 +1073,6 @@ expect 'no calls: the file is empty' \
 	"$label: a file cut before the calls load: T says why"
 keys q
 sane "a file cut before the calls load"
-# The file cut while the calls are read (held once they have read a
-# fifth of it, on one thread, so that the rest is still to be read): the
-# viewer's screen goes, the shell hears why (status 3), as when it is
-# cut before the first screen.
-cp "$tmp/big.trace" "$tmp/cut.trace"
-echo $(($(wc -c <"$tmp/big.trace") / 5)) >"$gate"
-run_in_pane "TRACETUI_TEST_THREADS=1 TRACETUI_TEST_CALLS_GATE=$gate $TRACETUI $tmp/cut.trace; echo status=\$?"
-wait_for 'notes_have "calls loading [1-9][0-9]?%"'
-ok $? "$label: the calls held on the way"
-: >"$tmp/cut.trace"
-: >"$gate"
-expect 'offset [0-9]+: the file shrank while' \
-	"$label: a file cut while the calls load: said"
-expect '^status=3$' "$label: a file cut while the calls load: status 3"
-sane "a file cut while the calls load"
 # Threads that cannot start (no memory for their stacks): the load and
 # the indexes run on the viewer's own thread, and nothing waits for a
 # thread that never ran.  TRACETUI_TEST_THREADS=N lets only N start
@@ -1081,7 +1089,23 @@ for n in 0 ${long:+1 2}; do
 	sane q
 done
 label="calls"
-rm -f "$tmp/big.trace" "$tmp/cut.trace"
+# The file cut while the calls are read (held once they have read a
+# fifth of it, on one thread, so that the rest is still to be read): the
+# viewer's screen goes, the shell hears why (status 3), as when it is
+# cut before the first screen.  The large file's last use: moved, not
+# copied.
+mv "$tmp/big.trace" "$tmp/cut.trace"
+echo $(($(wc -c <"$tmp/cut.trace") / 5)) >"$gate"
+run_in_pane "TRACETUI_TEST_THREADS=1 TRACETUI_TEST_CALLS_GATE=$gate $TRACETUI $tmp/cut.trace; echo status=\$?"
+wait_for 'notes_have "calls loading [1-9][0-9]?%"'
+ok $? "$label: the calls held on the way"
+: >"$tmp/cut.trace"
+: >"$gate"
+expect 'offset [0-9]+: the file shrank while' \
+	"$label: a file cut while the calls load: said"
+expect '^status=3$' "$label: a file cut while the calls load: status 3"
+sane "a file cut while the calls load"
+rm -f "$tmp/cut.trace"
 
 # --- o: the source in $EDITOR, and the screen back as it was -----------
 label="o"
