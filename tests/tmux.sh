@@ -905,8 +905,8 @@ sane q
 # --- The load: a progress bar; q and resizes answered while it reads ----
 # A FIFO whose writer stays open keeps the load going for as long as the
 # test wants; a pipe has no size, so only a file shows a percentage: a
-# streaming trace of 2M records (28 MB; check-long: 4M, 56 MB), held
-# half way by a gate where a test needs the load still going.
+# streaming trace of 1.2M records (17 MB; check-long: 4M, 56 MB), held
+# by a gate where a test needs the load still going.
 label="load"
 mkfifo "$tmp/slow.trace"
 sleep 30 >"$tmp/slow.trace" 3>&- 4<&- &
@@ -924,11 +924,16 @@ ok $? "$label: q during the load ends the viewer before the pipe ends"
 sane "q during the load"
 kill "$writer" 2>/dev/null
 
-big_records=2000000 big_mb=28
-[ -z "$long" ] || big_records=4000000 big_mb=56
+# The large file: over 2^20 records, the most read between two reports
+# of progress (model/builder.h's STRETCH), so that a gate holds a read
+# before its end (make check: 1.2M, 17 MB; check-long: 4M, 56 MB); its
+# size in MB as the progress bar writes it (%.0f from 10 MB).
+big_records=1200000
+[ -z "$long" ] || big_records=4000000
 printf '%s\n' 'format stream' 'version 3' 'clock dual' 'vm art' \
 	"generate threads=4 methods=2000 records=$big_records seed=7 maxdepth=40" |
 	"$MKTRACE" - "$tmp/big.trace"
+big_mb=$((($(wc -c <"$tmp/big.trace") + 500000) / 1000000))
 # bar_alone WIDTH: one row has "tracetui:", the bar, narrower than the
 # window and at least half as wide, and no other row a piece of one.
 bar_alone() {
