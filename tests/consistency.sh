@@ -23,6 +23,8 @@
 # - the viewer shortens a simpleperf recording's Java methods as an ART
 #   trace's (a.o.Looper.loop), and shows a cpu-clock recording's time
 #   in one column, not the two equal ones of its two clocks.
+# Every tmux command goes through one control-mode client: no process
+# a key, a poll or a check.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 TRACETUI=${TRACETUI:-${top_builddir:-.}/src/tracetui}
@@ -40,12 +42,188 @@ earlier=$T/perflib__basic.earlier-revision.trace
 LC_ALL=C
 export LC_ALL
 
-unset TMUX
+# --- tmux through one control client ---------------------------------
+# Every tmux command goes through one control-mode client (tmux -C,
+# attached to a session c of its own that nothing else uses) fed
+# through a FIFO and read with the shell's read, and the screen is
+# searched by the server (#{C/r:REGEX}): a key, a poll or a check costs
+# no process (tests/tmux.sh does the same).  The viewer runs in session
+# p.  ctl_start starts the server; the EXIT trap stops it.
+unset TMUX # a server of our own even when run inside tmux
+nl='
+'
+ctl_up=
+ctl_start() {
+	tm new-session -d -s c -x 80 -y 24 'exec cat' \; \
+		set-option -g status off \; \
+		set-option -s exit-empty off >/dev/null 2>&1 || return 1
+	mkfifo "$tmp/ctl.in" "$tmp/ctl.out" || return 1
+	tm -C attach-session -t c \; refresh-client -f no-output \
+		<"$tmp/ctl.in" >"$tmp/ctl.out" 2>"$tmp/ctl.err" &
+	exec 3>"$tmp/ctl.in" 4<"$tmp/ctl.out"
+	trap : PIPE
+	ctl_up=yes
+	# Without the server's search (an older tmux) no check could pass.
+	ctl "display-message -p -t c '#{C/r:^}'" && [ "$ctl_out" = 1 ]
+}
+# ctl_stop: the server killed through the client, which is read until
+# the server has written its last and closed the FIFO.
+ctl_stop() {
+	if [ -n "$ctl_up" ]; then
+		printf 'kill-server\n' 2>/dev/null >&3
+		while IFS= read -r ctl_l <&4; do :; done
+		ctl_up=
+	fi
+	tm kill-server >/dev/null 2>&1
+}
+# ctl COMMAND: a tmux COMMAND (one line of its syntax) run by the
+# client; its output in $ctl_out; status 1 on %error.  Blocks flagged 0
+# (the commands of the client's own command line) are skipped.
+ctl() {
+	printf '%s\n' "$1" 2>/dev/null >&3 || {
+		echo "Bail out! the tmux control client is gone"
+		exit 1
+	}
+	ctl_out='' ctl_end=''
+	while IFS= read -r ctl_l; do
+		if [ -z "$ctl_end" ]; then
+			case $ctl_l in '%begin '*) ctl_end=${ctl_l#%begin } ;; esac
+			continue
+		fi
+		case $ctl_l in
+		"%end $ctl_end" | "%error $ctl_end")
+			case $ctl_end in
+			*' 1') ;;
+			*)
+				ctl_out='' ctl_end=''
+				continue ;;
+			esac
+			ctl_out=${ctl_out%"$nl"}
+			case $ctl_l in '%end '*) return 0 ;; esac
+			printf 'tmux: %s: %s\n' "$1" "$ctl_out" | diag
+			return 1 ;;
+		esac
+		ctl_out=$ctl_out$ctl_l$nl
+	done <&4
+	echo "Bail out! the tmux control client is gone (after: $1)"
+	exit 1
+}
+# quote STRING: STRING as one single-quoted word of tmux's syntax, in
+# $quoted.
+quote() {
+	q_s=$1 quoted="'"
+	while :; do
+		case $q_s in
+		*"'"*)
+			quoted="$quoted${q_s%%"'"*}'\\''"
+			q_s=${q_s#*"'"} ;;
+		*)
+			quoted="$quoted$q_s'"
+			return ;;
+		esac
+	done
+}
+# display FORMAT: FORMAT expanded for pane p, in $ctl_out.
+display() {
+	quote "$1"
+	ctl "display-message -p -t p $quoted"
+}
+# screen: pane p's rows in $ctl_out (screen -e: with their attributes).
+screen() {
+	ctl "capture-pane -p $* -t p"
+}
+# on_screen REGEX: the extended REGEX (no # or }) matches a row of p;
+# that row (from 1) in $found.
+on_screen() {
+	display "#{C/r:$1}"
+	found=${ctl_out:-0}
+	[ "$found" -ne 0 ]
+}
+# nap N: the nap after a poll's Nth miss (from 0), slept by the server:
+# a hundredth of a second for the first three, then a 25th.
+nap() {
+	if [ "$1" -lt 3 ]; then
+		ctl 'run-shell -d 0.01'
+	else
+		ctl 'run-shell -d 0.04'
+	fi
+}
+# wait_for CMD: CMD (evaluated) until true, for up to 20 s (a bound for
+# a sanitizer build on a loaded machine, not a timing).
+wait_for() {
+	w_i=0
+	while [ $w_i -lt 500 ]; do
+		eval "$1" && return 0
+		nap $w_i
+		w_i=$((w_i + 1))
+	done
+	return 1
+}
+# pane_wait REGEX: wait for REGEX on p's screen; false, with the screen
+# as a diagnostic, when it never shows.
+pane_wait() {
+	pw_re=$1
+	wait_for 'on_screen "$pw_re"' && return 0
+	screen
+	printf '%s\n' "$ctl_out" | diag
+	return 1
+}
+# keys KEY...: the keys typed into p, a send-keys each, a nap apart (an
+# Escape apart from the next key by more than the viewer's 25 ms, else
+# the two read as Alt-key).
+keys() {
+	for k; do
+		quote "$k"
+		ctl "send-keys -t p $quoted"
+		case $k in
+		Escape) ctl 'run-shell -d 0.05' ;;
+		*) ctl 'run-shell -d 0.02' ;;
+		esac
+	done
+}
+# type_text TEXT: TEXT typed into p as it is.
+type_text() {
+	quote "$1"
+	ctl "send-keys -t p -l $quoted"
+}
+# search RE: / RE Enter in p.
+search() {
+	keys /
+	type_text "$1"
+	keys Enter
+}
+# view FILE WxH [OPTION...]: the viewer on FILE in a fresh session p of
+# that size (the one before ended by view_end), once its calls are read
+# (the status line's "loading" gone); false after 20 s.
+view() {
+	v_file=$1 v_size=$2
+	shift 2
+	view_end
+	quote "env TERM=screen LC_ALL=C '$TRACETUI' $* '$v_file'; echo '[viewer ended]'; sleep 10"
+	ctl "new-session -d -s p -x ${v_size%x*} -y ${v_size#*x} $quoted" ||
+		return 1
+	v_open=yes
+	wait_for '! on_screen loading && on_screen "\| Profile \|"' && return 0
+	screen
+	printf '%s\n' "$ctl_out" | diag
+	return 1
+}
+# view_end: the viewer in p, if any, quit (Escape closes a prompt, then
+# q) and its end waited for before the session goes: a sanitizer
+# build's leak check could spin for good on a hangup.
+view_end() {
+	[ -n "$v_open" ] || return 0
+	v_open=
+	keys Escape q
+	wait_for 'on_screen "^\[viewer ended\]"'
+	ctl 'kill-session -t p'
+}
+
 sock=tracetui-consistency-$$
 tmp=$(mktemp -d)
-trap 'view_end; tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'view_end; ctl_stop; rm -rf "$tmp"' EXIT
 have_tmux=
-command -v tmux >/dev/null 2>&1 && have_tmux=1
+command -v tmux >/dev/null 2>&1 && ctl_start && have_tmux=1
 
 # --- info numbers a part "I of N" -----------------------------------------
 if [ -f "$two" ]; then
@@ -62,13 +240,13 @@ if [ -f "$two" ]; then
 	ok $? "info: all of them, all of 2, each with its column"
 	if [ -n "$have_tmux" ] && view "$two" 120x30; then
 		keys y
-		pane_wait '| Profile |.*sched:sched_switch samples' >/dev/null
+		pane_wait '\| Profile \|.*sched:sched_switch samples' >/dev/null
 		ok $? "viewer: y loads the second event type"
 		keys y
-		pane_wait '| Profile |.*all samples' >/dev/null
+		pane_wait '\| Profile \|.*all samples' >/dev/null
 		r=$?
 		keys y
-		pane_wait '| Profile |.*cpu-clock samples' >/dev/null
+		pane_wait '\| Profile \|.*cpu-clock samples' >/dev/null
 		ok $((r + $?)) "viewer: y again, all of them, then the first again"
 	else
 		ok 0 "# SKIP no tmux or the viewer did not open"
@@ -84,7 +262,7 @@ if [ -n "$have_tmux" ] && [ -f "$basic" ] && [ -f "$earlier" ]; then
 	for size in 80x24 ${long:+120x30}; do
 		if view "$basic" "$size" --base "$earlier"; then
 			keys 3 j
-			pane_wait '^android\.os\.Debug\.stopMethodTracing ()V .* base$\|^android\.os\.Debug\.stopMethodTracing ()V .* base [0-9.]* ms, new'
+			pane_wait '^android\.os\.Debug\.stopMethodTracing \(\)V .* base($| [0-9.]* ms, new)'
 			ok $? "$size: against --base, the icicle's status names the frame in full and dotted, as diff does"
 		else
 			ok 1 "the viewer opens $basic against --base at $size"
@@ -98,8 +276,9 @@ fi
 # --- --base: the changes on diff's clock --------------------------------------
 if [ -n "$have_tmux" ] && [ -f "$old" ] && [ -f "$new" ] &&
 	view "$new" 120x30 --base "$old"; then
-	tm send-keys -t p w C-u && tm send-keys -t p -l "$tmp/profile.tsv" &&
-		tm send-keys -t p Enter
+	keys w C-u
+	type_text "$tmp/profile.tsv"
+	keys Enter
 	pane_wait "wrote [0-9]* rows to" >/dev/null
 	"$TRACETUI" diff -f tsv "$old" "$new" 2>/dev/null >"$tmp/diff.tsv"
 	# Each delta in ms as the viewer writes it; the columns found by
@@ -125,30 +304,43 @@ fi
 # --- a focus: the interval, the threads, the viewer -----------------------
 if [ -f "$regular" ] && [ -f "$streaming" ]; then
 	f=performCreate
+	# Each command run once, with and without the focus; the lines
+	# compared read by the shell.
+	: >"$tmp/report"
 	for file in "$regular" "$streaming"; do
-		"$TRACETUI" report "$file" | sed -n 2p >"$tmp/whole"
-		"$TRACETUI" report --focus $f "$file" | sed -n 2p >"$tmp/focus"
-		grep -q '^sampled about every [0-9.]* ms' "$tmp/whole" &&
-			cmp -s "$tmp/whole" "$tmp/focus"
+		"$TRACETUI" report "$file" >"$tmp/whole"
+		"$TRACETUI" report --focus $f "$file" >"$tmp/focus"
+		{ read -r w1; read -r w2; } <"$tmp/whole"
+		{ read -r f1; read -r f2; } <"$tmp/focus"
+		every=${w2#sampled about every }
+		every=${every%% ms*}
+		case $w2 in
+		"sampled about every "*" ms"*)
+			case $every in
+			*[!0-9.]*) false ;;
+			*) [ "$w2" = "$f2" ] ;;
+			esac ;;
+		*) false ;;
+		esac
 		ok $? "report --focus states $(basename "$file")'s interval as without it" ||
-			diag <"$tmp/focus"
+			echo "$f2" | diag
+		# "total 169.594 ms over 1 thread" of each.
+		echo "total ${f1##*total }" >>"$tmp/report"
 	done
-	"$TRACETUI" diff "$regular" "$streaming" 2>/dev/null |
-		grep '^[a-z]*: *sampled' >"$tmp/whole"
-	"$TRACETUI" diff --focus $f "$regular" "$streaming" 2>/dev/null |
-		grep '^[a-z]*: *sampled' >"$tmp/focus"
+	"$TRACETUI" diff "$regular" "$streaming" >"$tmp/diff.whole" 2>/dev/null
+	"$TRACETUI" diff --focus $f "$regular" "$streaming" \
+		>"$tmp/diff.focus" 2>/dev/null
+	grep '^[a-z]*: *sampled' "$tmp/diff.whole" >"$tmp/whole"
+	grep '^[a-z]*: *sampled' "$tmp/diff.focus" >"$tmp/focus"
 	[ "$(wc -l <"$tmp/whole")" -eq 2 ] && cmp -s "$tmp/whole" "$tmp/focus"
 	ok $? "diff --focus states both intervals as without it" ||
 		diag <"$tmp/focus"
 
-	# "total 169.594 ms over 1 thread" of each, from report and diff.
-	for file in "$regular" "$streaming"; do
-		"$TRACETUI" report --focus $f "$file" | head -1 |
-			sed 's/.*\(total .*\)$/\1/'
-	done >"$tmp/report"
-	"$TRACETUI" diff --focus $f "$regular" "$streaming" 2>/dev/null |
-		sed -n 's/^[a-z]*: *[^ ]*: .*\(total [^(]*[a-z]\).*$/\1/p' >"$tmp/diff"
-	grep -q 'over 1 thread$' "$tmp/report" && cmp -s "$tmp/report" "$tmp/diff"
+	# The totals, from report and diff.
+	sed -n 's/^[a-z]*: *[^ ]*: .*\(total [^(]*[a-z]\).*$/\1/p' \
+		"$tmp/diff.focus" >"$tmp/diff"
+	case $(cat "$tmp/report") in *'over 1 thread') true ;; *) false ;; esac &&
+		cmp -s "$tmp/report" "$tmp/diff"
 	ok $? "diff --focus counts threads and totals as report --focus ($(tr '\n' ';' <"$tmp/report"))" ||
 		diff "$tmp/report" "$tmp/diff" | diag
 else
@@ -157,7 +349,7 @@ fi
 
 if [ -n "$have_tmux" ] && [ -f "$regular" ]; then
 	if view "$regular" 170x30 --focus performCreate; then
-		pane_wait '| Profile |.*sampled about every 5\.475 ms.*| --focus performCreate$'
+		pane_wait '\| Profile \|.*sampled about every 5\.475 ms.*\| --focus performCreate$'
 		ok $? "viewer --focus: the title names it, the interval as without it"
 		# report's first row on the wall clock, its share and time.
 		row=$("$TRACETUI" report -c wall --focus performCreate "$regular" |
@@ -170,7 +362,7 @@ if [ -n "$have_tmux" ] && [ -f "$regular" ]; then
 	fi
 	opts="--focus performCreate --merge Instrumentation --drop inflate"
 	if view "$regular" 80x24 $opts; then
-		pane_wait '| Profile |.* | --focus' >/dev/null
+		pane_wait '\| Profile \|.* \| --focus' >/dev/null
 		# shellcheck disable=SC2086
 		row=$("$TRACETUI" report -c wall $opts "$regular" |
 			awk 'NR == 4 { print $2; exit }')
@@ -200,15 +392,27 @@ if [ -f "$bitmaps" ]; then
 		# above); check-long: both.
 		for size in ${long:+80x24} 120x30; do
 			if view "$bitmaps" "$size"; then
-				pane_wait '| Profile |.*cpu-clock samples' >/dev/null
+				pane_wait '\| Profile \|.*cpu-clock samples' >/dev/null
 				# One Total ms column, none on the wall clock.
-				tm capture-pane -p -t p | sed -n 2p >"$tmp/head"
-				[ "$(grep -o 'Total m\{0,1\}s' "$tmp/head" | wc -l)" -eq 1 ] &&
-					! grep -q 'Wall\|Cpu' "$tmp/head"
+				screen -S 1 -E 1
+				head=$ctl_out
+				# grep -o 'Total m\{0,1\}s' | wc -l, by the shell.
+				n=0 h=$head
+				while :; do
+					case $h in
+					*'Total '*)
+						h=${h#*'Total '}
+						case $h in s* | ms*) n=$((n + 1)) ;; esac ;;
+					*) break ;;
+					esac
+				done
+				case $head in
+				*Wall* | *Cpu*) false ;;
+				*) [ $n -eq 1 ] ;;
+				esac
 				ok $? "$size: a cpu-clock recording's time in one column" ||
-					diag <"$tmp/head"
-				tm send-keys -t p / && tm send-keys -t p -l 'Looper\.loop$' &&
-					tm send-keys -t p Enter
+					echo "$head" | diag
+				search 'Looper\.loop$'
 				pane_wait ' a\.o\.Looper\.loop$'
 				ok $? "$size: its Java methods shortened as ART's (a.o.Looper.loop)"
 			else

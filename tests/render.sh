@@ -473,13 +473,16 @@ run_queued() {
 mkdir "$tmp/got"
 : >"$tmp/pending"
 # make check renders one case of each kind on the demo trace (the
-# dearest to load); check-long adds their variants.
+# dearest to load: some 50 ms a render), and none of a kind a smaller
+# trace's case shows (transform-merge on calls.trace, timeline-fit and
+# timeline-call-longest on timeline.trace); check-long adds them all.
 long_only=' calltree-both-clocks-bottom-up calltree-studio-bottom-up
 	calltree-hot-root-splits icicle-invert-back-keeps-zoom
 	transform-merge-selects-caller transform-drop-twice
 	transform-focus-threads transform-list chart-demo-mono
 	select-chart-calltree select-chart-icicle select-chart-profile
-	select-profile-next select-calltree-chart '
+	select-profile-next select-calltree-chart
+	transform-merge-caller-profile chart-demo-fit select-chart-longest '
 long_only=$(printf '%s' "$long_only" | tr '\t\n' '  ')
 cases | while IFS='|' read -r name opts trace size steps; do
 	case "$long:$long_only" in
