@@ -16,14 +16,7 @@ MKTRACE=${MKTRACE:-${top_builddir:-.}/tests/mktrace}
 [ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
 command -v timeout >/dev/null || skip_all "no timeout(1)"
 
-# asan_in BINARY: whether BINARY was built with AddressSanitizer, by one
-# grep: instrumented code calls __asan_init, and a runtime linked in
-# whole names itself (lib.sh's asan_built runs ldd, a bash script and
-# the loader, a tenth of a second).
-asan_in() {
-	grep -q -e __asan_init -e AddressSanitizer "$1" 2>/dev/null
-}
-if asan_in "$TRACETUI"; then
+if asan_built "$TRACETUI"; then
 	asan=yes
 else
 	asan=no

@@ -1214,14 +1214,7 @@ fi
 # gigabytes: the viewer runs in 300 MB of address space, where such a
 # pattern let through would end it.
 label="regex limits"
-# asan_in BINARY: whether BINARY was built with AddressSanitizer, by one
-# grep: instrumented code calls __asan_init, and a runtime linked in
-# whole names itself (lib.sh's asan_built runs ldd, a bash script and
-# the loader, a tenth of a second).
-asan_in() {
-	grep -q -e __asan_init -e AddressSanitizer "$1" 2>/dev/null
-}
-if asan_in "$TRACETUI"; then
+if asan_built "$TRACETUI"; then
 	run_in_pane "exec $TRACETUI $tmp/gen.trace"
 else
 	run_in_pane "ulimit -v 300000; exec $TRACETUI $tmp/gen.trace"
