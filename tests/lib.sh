@@ -42,6 +42,23 @@ tap_merge() {
 	done <"$1"
 }
 
+# matches TEXT ERE...: every ERE matches a line of TEXT, and none that
+# starts with ! (the rest of it) does: one awk for what took a grep and
+# a pipe a pattern.
+matches() {
+	m_text=$1
+	shift
+	awk 'BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { p[i] = ARGV[i]; ARGV[i] = "" } }
+		{ for (i = 1; i <= n; i++) {
+			q = p[i]
+			if (q ~ /^!/) q = substr(q, 2)
+			if ($0 ~ q) hit[i] = 1 } }
+		END { for (i = 1; i <= n; i++) if ((p[i] ~ /^!/) == (i in hit)) exit 1 }' \
+		"$@" <<M_TEXT
+$m_text
+M_TEXT
+}
+
 # asan_built BINARY: whether BINARY was built with AddressSanitizer,
 # which reserves terabytes of address space (no ulimit -v under it), by
 # one grep: instrumented code calls __asan_init, and a runtime linked in

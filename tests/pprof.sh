@@ -42,23 +42,6 @@ same() {
 	fi
 }
 
-# matches TEXT ERE...: every ERE matches a line of TEXT, and none that
-# starts with ! (the rest of it) does: one awk for what took a grep and
-# a pipe a pattern.
-matches() {
-	m_text=$1
-	shift
-	awk 'BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { p[i] = ARGV[i]; ARGV[i] = "" } }
-		{ for (i = 1; i <= n; i++) {
-			q = p[i]
-			if (q ~ /^!/) q = substr(q, 2)
-			if ($0 ~ q) hit[i] = 1 } }
-		END { for (i = 1; i <= n; i++) if ((p[i] ~ /^!/) == (i in hit)) exit 1 }' \
-		"$@" <<M_TEXT
-$m_text
-M_TEXT
-}
-
 # name, self and total values of report --format tsv rows (method self
 # total self_us total_us).
 flat_cum() {
@@ -163,21 +146,6 @@ matches "$out" \
 	'!<th>Calls</th>|<th>[^<]* ms</th>'
 ok $? "export html: total and self in bytes, no calls"
 
-# pane_has TEXT: pane_wait for a fixed TEXT, matched by the shell: one
-# process a poll.
-pane_has() {
-	ph_i=0
-	while [ $ph_i -lt 200 ]; do
-		case $(tm capture-pane -p -t p 2>/dev/null) in
-		*"$1"*) return 0 ;;
-		esac
-		poll_nap $ph_i
-		ph_i=$((ph_i + 1))
-	done
-	tm capture-pane -p -t p 2>/dev/null | diag
-	return 1
-}
-
 # The viewer in a detached tmux server of our own: the title names the
 # sample type, y loads the next one (the objects of the hand-made
 # profile: main 6 in total), the timeline says there is none, q quits.
@@ -186,23 +154,23 @@ if command -v tmux >/dev/null 2>&1; then
 	if tm new-session -d -s p -x 100 -y 20 \
 		"env TERM=screen LC_ALL=C '$TRACETUI' '$old'; echo EXIT \$?; sleep 10" \
 		>/dev/null 2>&1; then
-		pane_has 'type: space/bytes'
+		pane_wait 'type: space/bytes'
 		ok $? "viewer: the title names the sample type"
 		ok "$(pane_wait '180 B .* main$' && echo 0 || echo 1)" \
 			"viewer: sizes in the profile"
 		tm send-keys -t p y
-		pane_has 'type: objects/count'
+		pane_wait 'type: objects/count'
 		ok $? "viewer: y loads the next sample type"
 		ok "$(pane_wait '  6 .* main$' && echo 0 || echo 1)" \
 			"viewer: counts after y"
 		tm send-keys -t p y
-		pane_has 'type: space/bytes'
+		pane_wait 'type: space/bytes'
 		ok $? "viewer: y comes back to the first type"
 		tm send-keys -t p 2
-		pane_has 'No timeline: pprof samples carry no time'
+		pane_wait 'No timeline: pprof samples carry no time'
 		ok $? "viewer: the timeline says there is none"
 		tm send-keys -t p q
-		pane_has 'EXIT 0'
+		pane_wait 'EXIT 0'
 		ok $? "viewer: q quits with status 0"
 		tm kill-server >/dev/null 2>&1
 	fi

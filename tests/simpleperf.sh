@@ -73,23 +73,6 @@ same() {
 	fi
 }
 
-# matches TEXT ERE...: every ERE matches a line of TEXT, and none that
-# starts with ! (the rest of it) does: one awk for what took a grep and
-# a pipe a pattern.
-matches() {
-	m_text=$1
-	shift
-	awk 'BEGIN { n = ARGC - 1; for (i = 1; i <= n; i++) { p[i] = ARGV[i]; ARGV[i] = "" } }
-		{ for (i = 1; i <= n; i++) {
-			q = p[i]
-			if (q ~ /^!/) q = substr(q, 2)
-			if ($0 ~ q) hit[i] = 1 } }
-		END { for (i = 1; i <= n; i++) if ((p[i] ~ /^!/) == (i in hit)) exit 1 }' \
-		"$@" <<M_TEXT
-$m_text
-M_TEXT
-}
-
 # cuts FILE STRIDE WHAT: every STRIDE-th cut of FILE read (0) with a
 # warning, or refused (3) with an offset.
 cuts() {
@@ -474,21 +457,6 @@ run "$TRACETUI" report -f tsv --sample-type all "$small"
 matches "$out" '^Foo\.main	0	5	'
 ok $? "--sample-type all: every type's samples"
 
-# pane_has TEXT: pane_wait for a fixed TEXT, matched by the shell: one
-# process a poll.
-pane_has() {
-	ph_i=0
-	while [ $ph_i -lt 200 ]; do
-		case $(tm capture-pane -p -t p 2>/dev/null) in
-		*"$1"*) return 0 ;;
-		esac
-		poll_nap $ph_i
-		ph_i=$((ph_i + 1))
-	done
-	tm capture-pane -p -t p 2>/dev/null | diag
-	return 1
-}
-
 # The viewer in a detached tmux server of our own: the title names the
 # event type and says the numbers are estimates; y loads the next type,
 # Y leaves out native and kernel frames; q quits.
@@ -497,21 +465,21 @@ if command -v tmux >/dev/null 2>&1; then
 	if tm new-session -d -s p -x 120 -y 16 \
 		"env TERM=screen LC_ALL=C '$TRACETUI' '$small'; echo EXIT \$?; sleep 10" \
 		>/dev/null 2>&1; then
-		pane_has 'cpu-clock samples: estimates'
+		pane_wait 'cpu-clock samples: estimates'
 		ok $? "viewer: the title names the event type, estimates"
 		tm send-keys -t p y
-		pane_has 'sched:sched_switch samples'
+		pane_wait 'sched:sched_switch samples'
 		ok $? "viewer: y loads the next event type"
 		tm send-keys -t p y
-		pane_has 'all samples'
+		pane_wait 'all samples'
 		ok $? "viewer: then all of them"
 		tm send-keys -t p y Y
-		pane_has 'event type cpu-clock, Java frames only'
+		pane_wait 'event type cpu-clock, Java frames only'
 		ok $? "viewer: Y keeps Java frames only"
 		ok "$(tm capture-pane -p -t p | grep -q memcpy && echo 1 || echo 0)" \
 			"viewer: memcpy's sample went to Foo.work"
 		tm send-keys -t p q
-		pane_has 'EXIT 0'
+		pane_wait 'EXIT 0'
 		ok $? "viewer: q quits with status 0"
 		tm kill-server >/dev/null 2>&1
 	fi
