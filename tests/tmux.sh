@@ -949,7 +949,8 @@ resize_bar() {
 		wait_for "bar_alone $width"
 		rc=$?
 		ok $rc "$label: $width columns: the bar redrawn whole, no pieces left"
-		[ $rc -eq 0 ] || printf '%s\n' "$ctl_out" | diag
+		# The screen as it is (a poll's nap left $ctl_out empty).
+		[ $rc -eq 0 ] || { screen; printf '%s\n' "$ctl_out" | diag; }
 	done
 }
 half=$(($(wc -c <"$tmp/big.trace") / 2))

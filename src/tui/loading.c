@@ -160,10 +160,12 @@ test_gate_allows(const char *gate)
 
 /*
  * Tests hold the read of the calls where the file TRACETUI_TEST_CALLS_GATE
- * says (test_gate_allows): it waits, a minute at most, before it starts
- * and at each report of its progress, done bytes in.  What a test does
- * "while the calls load" then happens while they load, however fast the
- * machine.  TRACETUI_TEST_LOAD_GATE holds the first read (behind the
+ * says (test_gate_allows): it waits, five minutes at most (a sanitizer
+ * build's suite on a loaded machine can take more than one between a
+ * gate's setting and its opening), before it starts and at each report
+ * of its progress, done bytes in.  What a test does "while the calls
+ * load" then happens while they load, however fast the machine.
+ * TRACETUI_TEST_LOAD_GATE holds the first read (behind the
  * progress bar) the same way, at each report of its progress.
  */
 static void
@@ -175,7 +177,7 @@ wait_for_gate(const char *variable, uint64_t done)
 
 	if (!gate || !*gate)
 		return;
-	for (i = 0; i < 6000 && done >= test_gate_allows(gate); i++)
+	for (i = 0; i < 30000 && done >= test_gate_allows(gate); i++)
 		nanosleep(&tick, NULL);
 }
 
