@@ -860,6 +860,15 @@ wait_status_change "$before"
 status_has '^com\.android\.internal\.os\.RuntimeInit' &&
 	on_screen '\| Profile \|' && ! on_screen 'unbound key|\[<'
 ok $? "$label: the reports did nothing: j went to the second row"
+# A message stays through a resize (the profile's "row N of M" drawn
+# again at the new width's end shows the viewer has redrawn).
+keys '~'
+expect 'unbound key' "$label: a key bound to nothing says so"
+resize 90 $H
+wait_for 'on_screen "row [0-9]+ of [0-9]+$"'
+on_screen 'unbound key'
+ok $? "$label: a resize keeps the message"
+resize $W $H
 keys q
 sane q
 viewer_opts=

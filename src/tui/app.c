@@ -1439,14 +1439,16 @@ app_key(struct app *app, int key)
 {
 	enum request req;
 
+	/* A resize is no answer to a message: it stays, as in the heap
+	 * viewer. */
+	if (key == TKEY_RESIZE)
+		return;
 	free(app->message);
 	app->message = NULL;
 	if (app->prompting) {
 		prompt_key(app, key);
 		return;
 	}
-	if (key == TKEY_RESIZE)
-		return;
 	req = keymap_lookup(key);
 	if (req == REQ_NONE) {
 		app_message(app, false, "unbound key: press ? for help");
