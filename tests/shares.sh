@@ -79,24 +79,6 @@ rows_match() {
 	done
 }
 
-# re_of NAME: NAME as an extended regex matching it alone, in $re (its
-# dots and dollars escaped, by the shell).
-re_of() {
-	r_s=$1 re=
-	while :; do
-		case $r_s in
-		*[.\$]*)
-			r_p=${r_s%%[.\$]*}
-			r_s=${r_s#"$r_p"}
-			re="$re$r_p\\${r_s%"${r_s#?}"}"
-			r_s=${r_s#?} ;;
-		*)
-			re=$re$r_s
-			return ;;
-		esac
-	done
-}
-
 # The callers in wall order, with the cpu share of each beside it.
 awk -F'\t' 'NR == FNR { cpu[$1] = $2; next } { print $1 "\t" cpu[$1] }' \
 	"$tmp/cpu" "$tmp/wall" >"$tmp/cpu-by-wall"

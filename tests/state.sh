@@ -42,24 +42,6 @@ sock=tracetui-state-$$
 trap 'view_end; ctl_stop; rm -rf "$tmp"' EXIT
 ctl_start || skip_all "tmux cannot start a server"
 
-# re_of TEXT: TEXT as an extended regex matching it alone, in $re (each
-# character special to one escaped, by the shell).
-re_of() {
-	r_s=$1 re=
-	while :; do
-		case $r_s in
-		*[].[\\\$^*+?\(\)\|{]*)
-			r_p=${r_s%%[].[\\\$^*+?\(\)\|{]*}
-			r_s=${r_s#"$r_p"}
-			re="$re$r_p\\${r_s%"${r_s#?}"}"
-			r_s=${r_s#?} ;;
-		*)
-			re=$re$r_s
-			return ;;
-		esac
-	done
-}
-
 # last_line GLOB: the last of p's rows (captured in $ctl_out) that
 # matches GLOB, in $line (empty when none does).
 last_line() {

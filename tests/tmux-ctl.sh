@@ -9,7 +9,8 @@
 # p.  ctl_start starts the server; the suite's EXIT trap calls view_end
 # and ctl_stop.  These replace tests/lib.sh's tm-based pane_wait, keys,
 # view and view_end: source this file after it.  Needs $tmp, $sock and
-# $TRACETUI.
+# $TRACETUI.  tests/tmux.sh, whose client attaches to the viewer's own
+# session, takes ctl and quote from here and keeps its own helpers.
 unset TMUX # a server of our own even when run inside tmux
 nl='
 '
@@ -178,4 +179,22 @@ view_end() {
 	keys Escape q
 	wait_for 'on_screen "^\[viewer ended\]"'
 	ctl 'kill-session -t p'
+}
+
+# re_of TEXT: TEXT as an extended regex matching it alone, in $re (each
+# character special to one escaped, by the shell).
+re_of() {
+	r_s=$1 re=
+	while :; do
+		case $r_s in
+		*[].[\\\$^*+?\(\)\|{]*)
+			r_p=${r_s%%[].[\\\$^*+?\(\)\|{]*}
+			r_s=${r_s#"$r_p"}
+			re="$re$r_p\\${r_s%"${r_s#?}"}"
+			r_s=${r_s#?} ;;
+		*)
+			re=$re$r_s
+			return ;;
+		esac
+	done
 }

@@ -28,6 +28,7 @@
 # costs no process: on a machine where starting one is dear, processes
 # were most of this suite's time.
 . "${top_srcdir:-.}/tests/lib.sh"
+. "${top_srcdir:-.}/tests/tmux-ctl.sh"
 
 command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
 srcdir=$(cd "${top_srcdir:-.}" && pwd)
@@ -54,8 +55,6 @@ tm new-session -d -s t -x $W -y $H \
 	set-option -g status off >/dev/null 2>&1 ||
 	skip_all "tmux cannot start a server"
 
-nl='
-'
 esc=$(printf '\033')
 
 # bail WHY: end the suite at once (the EXIT trap takes the server down).
@@ -80,57 +79,6 @@ trap : PIPE
 trap 'printf "kill-server\n" 2>/dev/null >&3
 	while IFS= read -r ctl_l <&4; do :; done
 	tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-
-# ctl COMMAND: run a tmux COMMAND (its syntax, one line) through the
-# control client; its output, the lines between %begin and %end, in
-# $ctl_out.  Lines that start with % outside such a block are
-# notifications, skipped, and so are the blocks of the commands given
-# on the client's command line (flags 0, where those read from it have
-# 1: the server may run them in either order).  Status 1 (the message
-# in the diagnostics) when tmux answers %error.
-ctl() {
-	printf '%s\n' "$1" 2>/dev/null >&3 ||
-		bail "the tmux control client is gone"
-	ctl_out='' ctl_end=''
-	# fd 4 is the loop's input, made once, not at each read.
-	while IFS= read -r ctl_l; do
-		if [ -z "$ctl_end" ]; then
-			case $ctl_l in '%begin '*) ctl_end=${ctl_l#%begin } ;; esac
-			continue
-		fi
-		case $ctl_l in
-		"%end $ctl_end" | "%error $ctl_end")
-			case $ctl_end in
-			*' 1') ;;
-			*)
-				ctl_out='' ctl_end=''
-				continue ;;
-			esac
-			ctl_out=${ctl_out%"$nl"}
-			case $ctl_l in '%end '*) return 0 ;; esac
-			printf 'tmux: %s: %s\n' "$1" "$ctl_out" | diag
-			return 1 ;;
-		esac
-		ctl_out=$ctl_out$ctl_l$nl
-	done <&4
-	bail "the tmux control client is gone (after: $1)"
-}
-
-# quote STRING: STRING as one word of tmux's command syntax, in $quoted
-# (single quotes, in which nothing is special but the quote itself).
-quote() {
-	q_s=$1 quoted="'"
-	while :; do
-		case $q_s in
-		*"'"*)
-			quoted="$quoted${q_s%%"'"*}'\\''"
-			q_s=${q_s#*"'"} ;;
-		*)
-			quoted="$quoted$q_s'"
-			return ;;
-		esac
-	done
-}
 
 # display FORMAT: the pane's FORMAT expanded, in $ctl_out.
 display() {

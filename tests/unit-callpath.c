@@ -1277,8 +1277,7 @@ test_recursions(void)
 	check_recursions("periods 2 and 3 in two threads merged", periods, 2,
 	                 23);
 	if (tap_long())
-		check_recursions("periods 2 and 3, by thread", periods, 2,
-		                 24);
+		check_recursions("periods 2 and 3, by thread", periods, 2, 24);
 	check_recursions("periods 2 and 3 under d, merged", under, 3, 25);
 }
 

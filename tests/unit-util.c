@@ -1079,8 +1079,8 @@ test_pattern_memory(void)
 	for (k = 0; k < sizeof(passed) / sizeof(*passed); k++) {
 		bool measured = tap_long() || (k != 1 && k != 3 && k != 5);
 		long kb = pattern_refusal(passed[k]) ? -2
-		          : measured               ? regcomp_peak_kb(passed[k])
-		                                   : 0;
+		          : measured ? regcomp_peak_kb(passed[k])
+		                     : 0;
 
 		if (measured)
 			ok(kb >= 0 && kb <= PEAK_LIMIT_KB,

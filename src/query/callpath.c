@@ -533,9 +533,8 @@ callpath_build_merged(struct callpath *merged, const struct calltree *tree,
 	       nbatches = n / size + 1, b, t;
 	struct callpath *batches =
 	        nbatches > 1 ? xcalloc(nbatches, sizeof(*batches)) : NULL;
-	struct callpath *kept = NULL,
-	                *batch = xcalloc(n < size ? n + 1 : size,
-	                                 sizeof(*batch));
+	struct callpath *kept = NULL, *batch = xcalloc(n < size ? n + 1 : size,
+	                                               sizeof(*batch));
 
 	/* A node is new to a merge of merges where it is new to the merge
 	 * of all the trees, in the same order: the batches' merges merged
