@@ -828,14 +828,15 @@ sane q
 label="NO_COLOR=1"
 [ -n "$utf8" ] && glyphs=utf8
 short_tour TERM=xterm-256color LANG=$utf8_or_c NO_COLOR=1
-ctl 'capture-pane -p -e -t t'
+# The title can show before the chart under it is drawn: wait for the
+# selection, then look at that whole screen's attributes.
+wait_for 'ctl "capture-pane -p -e -t t" && case $ctl_out in *"[7m"*) true ;; *) false ;; esac'
+ok $? "$label: the selection is in reverse video"
 ! grep -Eq '\[([0-9]*;)*(3[0-7]|38;5;[0-9]+|4[0-7]|48;5;[0-9]+)(;[0-9]+)*m' \
 	<<SGR
 $ctl_out
 SGR
 ok $? "$label: no colours"
-case $ctl_out in *'[7m'*) true ;; *) false ;; esac
-ok $? "$label: the selection is in reverse video"
 if [ "$glyphs" = utf8 ]; then
 	expect '▏c\.a\.i\.o\.ZygoteInit\.main' \
 		"$label: the chart's bars keep their edges"
