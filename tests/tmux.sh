@@ -87,25 +87,29 @@ display() {
 }
 
 # nap N: the nap after a poll's Nth miss (from 0), slept by the server
-# (run-shell -d) where it can, else by sleep(1): a hundredth of a second
-# for the first three, so a screen drawn at once is seen at once, then a
+# (run-shell -d) where it can, else by sleep(1): 2 ms, doubled at each
+# miss up to 16, so a screen drawn at once is seen at once, then a
 # 25th.  (A poll costs the shell a check and a nap: at 0.02 s throughout
 # the polls were most of this suite's CPU.)
 if ctl 'run-shell -d 0.01'; then
 	nap() {
-		if [ "$1" -lt 3 ]; then
-			ctl 'run-shell -d 0.01'
-		else
-			ctl 'run-shell -d 0.04'
-		fi
+		case $1 in
+		0) ctl 'run-shell -d 0.002' ;;
+		1) ctl 'run-shell -d 0.004' ;;
+		2) ctl 'run-shell -d 0.008' ;;
+		3) ctl 'run-shell -d 0.016' ;;
+		*) ctl 'run-shell -d 0.04' ;;
+		esac
 	}
 else
 	nap() {
-		if [ "$1" -lt 3 ]; then
-			sleep 0.01
-		else
-			sleep 0.04
-		fi
+		case $1 in
+		0) sleep 0.002 ;;
+		1) sleep 0.004 ;;
+		2) sleep 0.008 ;;
+		3) sleep 0.016 ;;
+		*) sleep 0.04 ;;
+		esac
 	}
 fi
 
