@@ -157,7 +157,7 @@ render(int argc, char **argv, FILE *out, FILE *err)
 	long long now = 0;
 	struct cmd_opts opts = {0}; /* --threshold's, as the viewer reads */
 	const char *thresholds[8];
-	struct triage_rules rules;
+	struct triage_rules rules = {0};
 
 	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
 		if (!strcmp(argv[i], "--ascii"))
@@ -177,7 +177,8 @@ render(int argc, char **argv, FILE *out, FILE *err)
 			return usage(err);
 	}
 	opts.thresholds = thresholds;
-	if (!cmd_triage_rules(&rules, &opts, "render")) {
+	if (cmd_triage_rules_given(&opts) &&
+	    !cmd_triage_rules(&rules, &opts, "render")) {
 		triage_rules_done(&rules);
 		return 2;
 	}
@@ -194,7 +195,7 @@ render(int argc, char **argv, FILE *out, FILE *err)
 	}
 	app = app_new(tree);
 	app->full_names = full_names;
-	app->rules = &rules;
+	app->rules = cmd_triage_rules_given(&opts) ? &rules : NULL;
 	if (base) {
 		app_set_base(app, base, base_path);
 		calltree_free(base);

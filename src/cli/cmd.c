@@ -1462,6 +1462,12 @@ cmd_clock(const struct calltree *tree, const struct cmd_opts *opts,
 enum { RULES_MAX_BYTES = 1 << 20 };
 
 bool
+cmd_triage_rules_given(const struct cmd_opts *opts)
+{
+	return opts->rules || opts->nthresholds > 0;
+}
+
+bool
 cmd_triage_rules(struct triage_rules *rules, const struct cmd_opts *opts,
                  const char *cmd)
 {

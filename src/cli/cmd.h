@@ -284,6 +284,8 @@ struct triage_rules;
  * CMD: why" (rules then hold what was read: release them). */
 bool cmd_triage_rules(struct triage_rules *rules, const struct cmd_opts *opts,
                       const char *cmd);
+/* Whether opts change the built-in triage rules (--rules, --threshold). */
+bool cmd_triage_rules_given(const struct cmd_opts *opts);
 
 /* The commands. */
 /* A batch command: its name, its function, and its line in the usage. */

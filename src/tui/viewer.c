@@ -452,18 +452,23 @@ int
 viewer_main(int argc, char **argv)
 {
 	struct cmd_opts opts;
-	struct triage_rules rules;
+	struct triage_rules rules = {0};
 	int status = cmd_parse(&viewer_spec, argc, argv, &opts);
 
 	if (status >= 0)
 		return status;
-	/* The Findings view's rules, refused before the terminal is. */
-	if (!cmd_triage_rules(&rules, &opts, "viewer")) {
+	/* The Findings view's rules where the options change them, refused
+	 * before the terminal is; else the view compiles the built-in
+	 * table's patterns when it first shows (a start of the viewer
+	 * would spend a millisecond on them). */
+	if (cmd_triage_rules_given(&opts) &&
+	    !cmd_triage_rules(&rules, &opts, "viewer")) {
 		triage_rules_done(&rules);
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	status = viewer_run(opts, &rules);
+	status = viewer_run(opts,
+	                    cmd_triage_rules_given(&opts) ? &rules : NULL);
 	triage_rules_done(&rules);
 	return status;
 }
