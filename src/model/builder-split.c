@@ -802,6 +802,7 @@ build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 
 	/* Frames need the methods' names, which come after: not ahead. */
 	if (b->ahead || b->began || !b->sums_only || b->frame_methods ||
+	    b->triage ||
 	    !info->size ||
 	    !split_points(b, info->total / info->size, SPLIT_AHEAD_FIRST,
 	                  SPLIT_AHEAD_END, &cuts))
@@ -1047,7 +1048,8 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 static bool
 sum_run(struct calltree_builder *b, const struct trace_records *run)
 {
-	switch (build_sum_split(b, run)) {
+	/* Triage's sums are not joined across a split: one worker. */
+	switch (b->triage_spec ? SPLIT_NONE : build_sum_split(b, run)) {
 	case SPLIT_SUMMED:
 		return true;
 	case SPLIT_DROPPED:

@@ -77,6 +77,8 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		b->paths = o->paths;
 		b->frame_methods = o->frame_methods;
 		b->frame_arg = o->frame_arg;
+		b->triage = o->triage;
+		b->triage_arg = o->triage_arg;
 		b->no_turns = o->no_turns;
 	}
 	if (!trace_load(path, calltree_builder_sink(b), err)) {

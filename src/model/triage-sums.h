@@ -1,0 +1,145 @@
+/*
+ * triage-sums: what triage's rules (query/triage.h) take from one
+ * thread's calls, found by the sums pass as they open and close, so that
+ * `triage` needs no calls: per rule, the union of the outermost calls
+ * its pattern matches (an open match's stack index says which calls are
+ * inside it), their idle time, and the longest of them with its path
+ * from the open frames at its close; and per blocked rule the calls
+ * whose exclusive wall time less cpu time meets its WHEN, exclusive
+ * times summed as the calls close.
+ *
+ * What only the model can judge stops the pass (the sums fail and the
+ * model is built): a call the spec marks TRIAGE_ASK_STOP (a frame
+ * method, a startup phase's), a looper inside an open match (the match
+ * would be left out, and the matches inside it count).  An exit that
+ * meets no frame (an orphan:
+ * a call from the thread's first event holding every call so far)
+ * becomes a rule's one match unless it holds a looper, goes on top of
+ * the paths that reach the root, shows the cause of every blocked call
+ * so far when a cause rule matches it, and is a blocked rule's call of
+ * exclusive time its own less what it adopts.  query/triage-sums.c makes the
+ * spec and turns the sums into findings; tests/triage-equal compares them with
+ * the model's on every fixture, generated and real trace.
+ */
+#ifndef TRACETUI_TRIAGE_SUMS_H
+#define TRACETUI_TRIAGE_SUMS_H
+
+#include "model/calltree.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What a call of a method asks of the pass, per method. */
+enum {
+	TRIAGE_ASK_UNION = 1 << 0,    /* a union rule's pattern matches */
+	TRIAGE_ASK_BLOCKED = 1 << 1,  /* a blocked rule's */
+	TRIAGE_ASK_IDLE = 1 << 2,     /* idle: MessageQueue.nativePollOnce */
+	TRIAGE_ASK_LOOPER = 1 << 3,   /* Looper.loop, ActivityThread.main */
+	TRIAGE_ASK_DISPATCH = 1 << 4, /* Handler.dispatchMessage */
+	TRIAGE_ASK_STOP = 1 << 5,     /* only the model can judge it */
+};
+
+/* What the rules ask, for the methods of a model as its records begin;
+ * index [1] of a pair is the main thread's, [0] the others'. */
+struct triage_sums_spec {
+	size_t nmethods; /* the methods of the tables */
+	size_t nrules, nwords;
+	const uint64_t *match; /* nwords per method: a bit per rule */
+	const uint8_t *ask[2]; /* per method: TRIAGE_ASK_ flags */
+	/* Per word of match: the union, blocked and cause rules that
+	 * apply, and the rules that leave idle time out. */
+	const uint64_t *union_on[2], *blocked_on[2], *cause_on[2];
+	const uint64_t *no_idle;
+	/* The least wall time of a call a blocked rule can count. */
+	uint64_t blocked_floor[2];
+	/* Whether blocked rule r's WHEN holds for a call off the CPU for
+	 * `off` microseconds. */
+	bool (*blocked_holds)(const void *arg, size_t r, uint64_t off);
+	const void *arg;
+	enum clock_index clock; /* the judging clock */
+	bool has_main;
+	uint32_t main_tid;
+};
+
+/* A call open on the thread: what closing it settles. */
+struct triage_level {
+	uint32_t method;
+	uint8_t what;
+	uint64_t start; /* on the judging clock */
+	uint64_t index; /* its place in the thread's entry order */
+	uint64_t child[CLOCK_COUNT];
+};
+
+struct triage_watch {
+	const struct triage_sums_spec *spec;
+	bool is_main;
+	const uint8_t *ask;
+	uint64_t entered; /* calls entered so far */
+	uint64_t orphans; /* orphans so far */
+	struct triage_level *level;
+	size_t level_cap;
+	uint32_t *open; /* per rule: the open outermost match's stack
+	                   index, or UINT32_MAX */
+	size_t nopen;   /* rules with an open match */
+	bool at_end;    /* the calls closing are open at the end */
+	/* Since the thread began: the idle calls' time, and whether a
+	 * looper was called (an orphan over it holds it). */
+	uint64_t idle[CLOCK_COUNT];
+	bool looper;
+	struct triage_sum *sums; /* per rule */
+};
+
+/* A watch of the thread tid by spec. */
+void triage_watch_init(struct triage_watch *tw,
+                       const struct triage_sums_spec *spec, uint32_t tid);
+/* Release what tw holds (its sums too, unless handed on). */
+void triage_watch_done(struct triage_watch *tw);
+/* Hand the per-rule sums to the caller (spec->nrules of them). */
+struct triage_sum *triage_watch_finish(struct triage_watch *tw);
+
+/* The call at stack index d of method m opens at `at`; false when only
+ * the model can judge the thread. */
+bool triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
+                       const uint64_t *at);
+static inline bool
+triage_watch_enter(struct triage_watch *tw, uint32_t d, uint32_t m,
+                   const uint64_t *at)
+{
+	struct triage_level *l;
+
+	if (__builtin_expect(d >= tw->level_cap || m >= tw->spec->nmethods ||
+	                             tw->ask[m],
+	                     0))
+		return triage_watch_open(tw, d, m, at);
+	l = &tw->level[d];
+	l->method = m;
+	l->what = 0;
+	l->start = at[tw->spec->clock];
+	tw->entered++;
+	return true;
+}
+
+/* An exit of method m met no frame: a call from the thread's first
+ * event (its start `start` on the judging clock), lasting dur, that
+ * holds every call so far (the top-level ones lasting adopted); false when only
+ * the model can judge it. */
+bool triage_watch_orphan(struct triage_watch *tw, uint32_t m, uint64_t start,
+                         const uint64_t *dur, const uint64_t *adopted);
+/* The call at stack index d, with something to settle, closes. */
+void triage_watch_settle(struct triage_watch *tw, uint32_t d,
+                         const uint64_t *dur);
+/* The call at stack index d closes, having lasted dur. */
+static inline void
+triage_watch_close(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
+{
+	int k;
+
+	if (d && tw->level[d - 1].what)
+		for (k = 0; k < CLOCK_COUNT; k++)
+			tw->level[d - 1].child[k] += dur[k];
+	if (__builtin_expect(tw->level[d].what, 0))
+		triage_watch_settle(tw, d, dur);
+}
+
+#endif
