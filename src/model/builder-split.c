@@ -320,6 +320,8 @@ continue_thread(struct build_worker *w, const struct prefix_scan *sc,
 		st->sums->seeded = st->sums->prefix = (uint32_t)sc->depth;
 		if (st->sums->frames)
 			frame_watch_seeded(st->sums->frames);
+		if (st->sums->triage)
+			triage_watch_seeded(st->sums->triage);
 	}
 	return true;
 }
@@ -802,8 +804,7 @@ build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 
 	/* Frames need the methods' names, which come after: not ahead. */
 	if (b->ahead || b->began || !b->sums_only || b->frame_methods ||
-	    b->triage ||
-	    !info->size ||
+	    b->triage || !info->size ||
 	    !split_points(b, info->total / info->size, SPLIT_AHEAD_FIRST,
 	                  SPLIT_AHEAD_END, &cuts))
 		return false;
@@ -1017,6 +1018,7 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 	if (out == SPLIT_SUMMED) {
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
 		tree->frames_summed = b->frame_flags != NULL;
+		tree->triage_summed = b->triage_spec != NULL;
 		build_add_anomalies(&tree->anomalies, &jobs[0].an);
 		build_add_anomalies(&tree->anomalies, &jobs[1].an);
 		if (a)
@@ -1048,8 +1050,7 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 static bool
 sum_run(struct calltree_builder *b, const struct trace_records *run)
 {
-	/* Triage's sums are not joined across a split: one worker. */
-	switch (b->triage_spec ? SPLIT_NONE : build_sum_split(b, run)) {
+	switch (build_sum_split(b, run)) {
 	case SPLIT_SUMMED:
 		return true;
 	case SPLIT_DROPPED:

@@ -332,10 +332,9 @@ sum_orphan(struct build_worker *w, struct thread_state *st,
 	for (i = 0; i < s->ntop; i++)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			adopted[k] += s->top[i].incl[k];
-	if (s->triage &&
-	    !triage_watch_orphan(s->triage, m,
-	                         th->first[s->triage->spec->clock], dur,
-	                         adopted))
+	if (s->triage && !triage_watch_orphan(s->triage, m,
+	                                      th->first[s->triage->spec->clock],
+	                                      dur, adopted))
 		return false;
 	adopt_top(s, m);
 	row = row_of(s, m);
@@ -881,9 +880,20 @@ build_sums_merge(struct thread_state *into, struct thread_state *from,
 		if (into->stack[s->closes[i].level].method !=
 		    s->closes[i].method)
 			return false;
-	if (!frames_meet(is->frames, s->frames))
+	if (!frames_meet(is->frames, s->frames) || !is->triage != !s->triage)
 		return false;
 	add_prefix_times(s, into, at);
+	if (is->triage && s->triage) {
+		uint64_t(*before)[CLOCK_COUNT] =
+		        xcalloc(s->seeded + 1, sizeof(*before));
+
+		for (i = 0; i < s->seeded; i++)
+			for (k = 0; k < CLOCK_COUNT; k++)
+				before[i][k] = at[k] - into->stack[i].start[k];
+		triage_watch_join(is->triage, s->triage,
+		                  (const uint64_t(*)[CLOCK_COUNT])before, at);
+		free(before);
+	}
 	if (is->frames)
 		join_frames(is->frames, s->frames, s, into, at);
 	if (is->paths)

@@ -220,6 +220,7 @@ struct triage_sum {
 	uint64_t worst_dur[CLOCK_COUNT];
 	bool worst_lower;
 	uint32_t worst_method;
+	uint64_t worst_place; /* the count of calls before it */
 	uint32_t *path; /* methods, from dispatchMessage or the root down */
 	size_t npath;
 	bool path_at_root; /* from the root: an orphan goes on top */

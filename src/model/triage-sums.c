@@ -50,6 +50,11 @@ triage_watch_init(struct triage_watch *tw, const struct triage_sums_spec *spec,
 void
 triage_watch_done(struct triage_watch *tw)
 {
+	size_t i;
+
+	for (i = 0; i < tw->ncloses; i++)
+		free(tw->closes[i].counts);
+	free(tw->closes);
 	free(tw->level);
 	free(tw->open);
 	triage_sums_free(tw->sums, tw->spec ? tw->spec->nrules : 0);
@@ -232,6 +237,7 @@ blocked_close(struct triage_watch *tw, const struct triage_level *l, uint32_t d,
 			s->total[CLOCK_CPU] += cpu;
 			s->lower_bound |= lower;
 			if (!s->count++ || off > s->worst_dur[CLOCK_WALL]) {
+				s->worst_place = s->count - 1;
 				s->worst_method = l->method;
 				s->worst_start = l->start;
 				s->worst_dur[CLOCK_WALL] = off;
@@ -284,6 +290,7 @@ triage_watch_settle(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
 			s->lower_bound |= tw->at_end;
 			if (!s->count++ ||
 			    dur[spec->clock] > s->worst_dur[spec->clock]) {
+				s->worst_place = s->count - 1;
 				s->worst_method = l->method;
 				s->worst_start = l->start;
 				memcpy(s->worst_dur, dur, sizeof(s->worst_dur));
@@ -400,4 +407,174 @@ triage_watch_orphan(struct triage_watch *tw, uint32_t m, uint64_t start,
 			tw->idle[k] += dur[k];
 	tw->looper |= (ask & TRIAGE_ASK_LOOPER) != 0;
 	return true;
+}
+
+void
+triage_watch_seeded(struct triage_watch *tw)
+{
+	uint32_t d;
+
+	tw->seeded = tw->prefix = (uint32_t)tw->entered;
+	for (d = 0; d < tw->seeded; d++)
+		memset(tw->level[d].child, 0, sizeof(tw->level[d].child));
+	tw->entered = 0;
+}
+
+void
+triage_watch_prefix_close(struct triage_watch *tw, uint32_t d,
+                          const uint64_t *dur)
+{
+	const struct triage_sums_spec *spec = tw->spec;
+	struct triage_close *c;
+	size_t r;
+
+	UTIL_GROW(tw->closes, tw->closes_cap, tw->ncloses + 1);
+	c = &tw->closes[tw->ncloses++];
+	c->level = d;
+	memcpy(c->dur, dur, sizeof(c->dur));
+	memcpy(c->child, tw->level[d].child, sizeof(c->child));
+	c->counts = xmalloc((spec->nrules + 1) * sizeof(*c->counts));
+	for (r = 0; r < spec->nrules; r++) {
+		c->counts[r] = tw->sums[r].count;
+		if (tw->open[r] == d) {
+			tw->open[r] = NOT_OPEN;
+			tw->nopen--;
+		}
+	}
+	tw->level[d].what = 0;
+	tw->prefix = d;
+}
+
+/* Sum `from` (its calls after into's, its worst the first of its
+ * longest) added to into's: the worst is from's where longer on clock
+ * k (or into has none). */
+static void
+sum_add(struct triage_sum *into, struct triage_sum *from, enum clock_index k,
+        const uint64_t *at, uint64_t offset)
+{
+	size_t i, j;
+	int c;
+
+	if (!from->count && !from->enclosing)
+		return;
+	for (c = 0; c < CLOCK_COUNT; c++) {
+		into->total[c] += from->total[c];
+		into->idle[c] += from->idle[c];
+	}
+	into->enclosing += from->enclosing;
+	into->lower_bound |= from->lower_bound;
+	if (from->count &&
+	    (!into->count || from->worst_dur[k] > into->worst_dur[k])) {
+		into->worst_method = from->worst_method;
+		into->worst_start = from->worst_start + at[k];
+		memcpy(into->worst_dur, from->worst_dur,
+		       sizeof(into->worst_dur));
+		into->worst_lower = from->worst_lower;
+		free(into->path);
+		into->path = from->path;
+		into->npath = from->npath;
+		into->path_at_root = from->path_at_root;
+		from->path = NULL;
+		from->npath = 0;
+	}
+	into->count += from->count;
+	for (i = 0; i < from->nmethods; i++) {
+		uint64_t first = from->first[i] - TRIAGE_FIRST_CALL + offset;
+
+		for (j = 0; j < into->nmethods; j++)
+			if (into->methods[j] == from->methods[i])
+				break;
+		if (j < into->nmethods) {
+			if (first < into->first[j])
+				into->first[j] = first;
+			continue;
+		}
+		if (into->nmethods == into->methods_cap) {
+			UTIL_GROW(into->methods, into->methods_cap,
+			          into->nmethods + 1);
+			into->first =
+			        xreallocarray(into->first, into->methods_cap,
+			                      sizeof(*into->first));
+		}
+		into->methods[into->nmethods] = from->methods[i];
+		into->first[into->nmethods++] = first;
+	}
+	from->count = 0;
+}
+
+/* Where from's own worst of rule r comes among its counted calls (the
+ * count before it), kept as its sums are. */
+static uint64_t
+worst_place(const struct triage_watch *from, size_t r)
+{
+	return from->sums[r].count ? from->sums[r].worst_place : UINT64_MAX;
+}
+
+void
+triage_watch_join(struct triage_watch *into, struct triage_watch *from,
+                  const uint64_t (*before)[CLOCK_COUNT], const uint64_t *at)
+{
+	const struct triage_sums_spec *spec = into->spec;
+	enum clock_index k = spec->clock;
+	uint64_t offset = TRIAGE_FIRST_CALL + into->entered;
+	bool *added = xcalloc(spec->nrules + 1, sizeof(*added));
+	size_t i, r;
+	uint32_t d;
+	int c;
+
+	for (i = 0; i < from->ncloses; i++) {
+		const struct triage_close *e = &from->closes[i];
+		struct triage_level *l = &into->level[e->level];
+		uint64_t dur[CLOCK_COUNT];
+
+		d = e->level;
+		for (c = 0; c < CLOCK_COUNT; c++) {
+			dur[c] = e->dur[c] + before[d][c];
+			l->child[c] += e->child[c];
+			if (d)
+				into->level[d - 1].child[c] += before[d][c];
+		}
+		/* from's calls counted before this one come first. */
+		for (r = 0; r < spec->nrules; r++)
+			if (!added[r] && e->counts[r] > worst_place(from, r)) {
+				sum_add(&into->sums[r], &from->sums[r], k, at,
+				        offset);
+				added[r] = true;
+			}
+		if (l->what)
+			triage_watch_settle(into, d, dur);
+	}
+	for (r = 0; r < spec->nrules; r++)
+		if (!added[r])
+			sum_add(&into->sums[r], &from->sums[r], k, at, offset);
+	free(added);
+	for (c = 0; c < CLOCK_COUNT; c++)
+		into->idle[c] += from->idle[c];
+	into->looper |= from->looper;
+	/* The frames still open: into's below from's prefix, from's
+	 * above. */
+	for (d = 0; d < from->prefix; d++)
+		for (c = 0; c < CLOCK_COUNT; c++)
+			into->level[d].child[c] += from->level[d].child[c];
+	if (from->level_cap > into->level_cap) {
+		size_t old = into->level_cap;
+
+		UTIL_GROW(into->level, into->level_cap, from->level_cap);
+		memset(into->level + old, 0,
+		       (into->level_cap - old) * sizeof(*into->level));
+	}
+	for (d = from->prefix; d < from->level_cap; d++) {
+		struct triage_level *l = &into->level[d];
+
+		*l = from->level[d];
+		l->start += at[k];
+		l->index += offset - TRIAGE_FIRST_CALL;
+	}
+	into->nopen = 0;
+	for (r = 0; r < spec->nrules; r++) {
+		if (from->open[r] != NOT_OPEN)
+			into->open[r] = from->open[r];
+		into->nopen += into->open[r] != NOT_OPEN;
+	}
+	into->entered += from->entered;
 }

@@ -71,6 +71,15 @@ struct triage_level {
 	uint64_t child[CLOCK_COUNT];
 };
 
+/* A frame opened before the split, closed after it: its stack index,
+ * its time after the split, its children's, and per rule the count so
+ * far (where it comes among the calls counted after the split). */
+struct triage_close {
+	uint32_t level;
+	uint64_t dur[CLOCK_COUNT], child[CLOCK_COUNT];
+	uint64_t *counts;
+};
+
 struct triage_watch {
 	const struct triage_sums_spec *spec;
 	bool is_main;
@@ -83,6 +92,13 @@ struct triage_watch {
 	                   index, or UINT32_MAX */
 	size_t nopen;   /* rules with an open match */
 	bool at_end;    /* the calls closing are open at the end */
+	/* Summed after a split: the frames at the bottom of the stack were
+	 * opened before it (their starts unknown here); `seeded` were
+	 * given, `prefix` are still open, and `closes` are those closed,
+	 * in order, settled at the join. */
+	uint32_t seeded, prefix;
+	struct triage_close *closes;
+	size_t ncloses, closes_cap;
 	/* Since the thread began: the idle calls' time, and whether a
 	 * looper was called (an orphan over it holds it). */
 	uint64_t idle[CLOCK_COUNT];
@@ -126,6 +142,21 @@ triage_watch_enter(struct triage_watch *tw, uint32_t d, uint32_t m,
  * the model can judge it. */
 bool triage_watch_orphan(struct triage_watch *tw, uint32_t m, uint64_t start,
                          const uint64_t *dur, const uint64_t *adopted);
+/* The frames open (entered with the times of the split) were opened
+ * before the split. */
+void triage_watch_seeded(struct triage_watch *tw);
+/*
+ * Join to `into` (at the split) what `from` summed after it: before[d]
+ * is the time before the split of the frame at stack index d of the
+ * ones from was seeded with, at[] the clocks at the split.  Then into's
+ * frames from from->prefix up are from's.
+ */
+void triage_watch_join(struct triage_watch *into, struct triage_watch *from,
+                       const uint64_t (*before)[CLOCK_COUNT],
+                       const uint64_t *at);
+/* A frame opened before the split closes after it, at stack index d. */
+void triage_watch_prefix_close(struct triage_watch *tw, uint32_t d,
+                               const uint64_t *dur);
 /* The call at stack index d, with something to settle, closes. */
 void triage_watch_settle(struct triage_watch *tw, uint32_t d,
                          const uint64_t *dur);
@@ -138,7 +169,9 @@ triage_watch_close(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
 	if (d && tw->level[d - 1].what)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			tw->level[d - 1].child[k] += dur[k];
-	if (__builtin_expect(tw->level[d].what, 0))
+	if (__builtin_expect(d < tw->prefix, 0))
+		triage_watch_prefix_close(tw, d, dur);
+	else if (__builtin_expect(tw->level[d].what, 0))
 		triage_watch_settle(tw, d, dur);
 }
 
