@@ -16,10 +16,9 @@
 #include <string.h>
 
 enum {
-	WHAT_UNION = 1,   /* opened a rule's outermost match */
-	WHAT_IDLE = 2,    /* idle: out of the no-idle matches around it */
-	WHAT_BLOCKED = 4, /* a blocked rule's call, its cause not visible */
-	WHAT_TRACK = 8,   /* open: its children's durations summed */
+	WHAT_UNION = TRIAGE_WHAT_UNION,
+	WHAT_IDLE = TRIAGE_WHAT_IDLE,
+	WHAT_BLOCKED = TRIAGE_WHAT_BLOCKED,
 };
 
 enum { NOT_OPEN = UINT32_MAX };
@@ -39,6 +38,8 @@ triage_watch_init(struct triage_watch *tw, const struct triage_sums_spec *spec,
 	tw->spec = spec;
 	tw->is_main = spec->has_main && tid == spec->main_tid;
 	tw->ask = spec->ask[tw->is_main];
+	tw->blocked_floor = spec->blocked_floor[tw->is_main];
+	tw->first_index = TRIAGE_FIRST_CALL;
 	tw->level_cap = 64;
 	tw->level = xcalloc(tw->level_cap, sizeof(*tw->level));
 	tw->open = xmalloc((spec->nrules + 1) * sizeof(*tw->open));
@@ -70,29 +71,20 @@ triage_watch_finish(struct triage_watch *tw)
 	return sums;
 }
 
-/* Whether a rule of the cause rules mask has its match open below
- * stack index d, or method bits hold one. */
-static bool
-cause_visible(const struct triage_watch *tw, const uint64_t *bits,
-              const uint64_t *cause_on, uint32_t d)
+void
+triage_watch_reserve(struct triage_watch *tw, uint32_t d)
 {
-	const struct triage_sums_spec *spec = tw->spec;
-	size_t w;
+	size_t old = tw->level_cap;
 
-	for (w = 0; w < spec->nwords; w++) {
-		uint64_t b = cause_on[w];
+	UTIL_GROW(tw->level, tw->level_cap, (size_t)d + 1);
+	memset(tw->level + old, 0, (tw->level_cap - old) * sizeof(*tw->level));
+}
 
-		if (bits[w] & b)
-			return true;
-		while (b && tw->nopen) {
-			size_t r = w * 64 + (size_t)__builtin_ctzll(b);
-
-			b &= b - 1;
-			if (tw->open[r] < d)
-				return true;
-		}
-	}
-	return false;
+/* Whether rule r is a cause rule on the thread. */
+static bool
+is_cause(const struct triage_watch *tw, size_t r)
+{
+	return tw->spec->cause_on[tw->is_main][r / 64] >> (r % 64) & 1;
 }
 
 bool
@@ -101,28 +93,12 @@ triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
 {
 	const struct triage_sums_spec *spec = tw->spec;
 	const int main = tw->is_main;
-	struct triage_level *l;
+	struct triage_level *l = &tw->level[d];
 	const uint64_t *bits;
-	uint8_t ask;
+	uint8_t ask = tw->ask[m];
 	size_t w;
 
-	if (m >= spec->nmethods)
-		return false;
-	if (d >= tw->level_cap) {
-		size_t old = tw->level_cap;
-
-		UTIL_GROW(tw->level, tw->level_cap, (size_t)d + 1);
-		memset(tw->level + old, 0,
-		       (tw->level_cap - old) * sizeof(*tw->level));
-	}
-	l = &tw->level[d];
-	l->method = m;
-	l->what = 0;
-	l->start = at[spec->clock];
-	l->index = TRIAGE_FIRST_CALL + tw->entered++;
-	ask = tw->ask[m];
-	if (!ask)
-		return true;
+	(void)at;
 	if (ask & TRIAGE_ASK_STOP)
 		return false;
 	/* A looper inside a match: the match holds it and is left out. */
@@ -143,15 +119,16 @@ triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
 				continue; /* inside its open match */
 			tw->open[r] = d;
 			tw->nopen++;
+			tw->ncause_open += is_cause(tw, r);
 			l->what |= WHAT_UNION;
 		}
 	}
-	if (ask & TRIAGE_ASK_BLOCKED &&
-	    !(ask & TRIAGE_ASK_IDLE ||
-	      cause_visible(tw, bits, spec->cause_on[main], d)))
-		l->what |= WHAT_BLOCKED | WHAT_TRACK;
-	if (l->what & WHAT_BLOCKED)
+	/* The spec's ask leaves out the blocked rules of idle and cause
+	 * rules' methods; a cause rule's match open below shows why. */
+	if (ask & TRIAGE_ASK_BLOCKED && !tw->ncause_open) {
+		l->what |= WHAT_BLOCKED;
 		memset(l->child, 0, sizeof(l->child));
+	}
 	return true;
 }
 
@@ -221,7 +198,7 @@ blocked_close(struct triage_watch *tw, const struct triage_level *l, uint32_t d,
 	uint64_t off = wall > cpu ? wall - cpu : 0;
 	size_t w;
 
-	if (dur[CLOCK_WALL] < spec->blocked_floor[tw->is_main])
+	if (dur[CLOCK_WALL] < tw->blocked_floor)
 		return;
 	for (w = 0; w < spec->nwords; w++) {
 		uint64_t b = bits[w] & on[w];
@@ -285,6 +262,7 @@ triage_watch_settle(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
 				continue;
 			tw->open[r] = NOT_OPEN;
 			tw->nopen--;
+			tw->ncause_open -= is_cause(tw, r);
 			for (k = 0; k < CLOCK_COUNT; k++)
 				s->total[k] += dur[k];
 			s->lower_bound |= tw->at_end;
@@ -439,6 +417,7 @@ triage_watch_prefix_close(struct triage_watch *tw, uint32_t d,
 		if (tw->open[r] == d) {
 			tw->open[r] = NOT_OPEN;
 			tw->nopen--;
+			tw->ncause_open -= is_cause(tw, r);
 		}
 	}
 	tw->level[d].what = 0;
@@ -570,11 +549,13 @@ triage_watch_join(struct triage_watch *into, struct triage_watch *from,
 		l->start += at[k];
 		l->index += offset - TRIAGE_FIRST_CALL;
 	}
-	into->nopen = 0;
+	into->nopen = into->ncause_open = 0;
 	for (r = 0; r < spec->nrules; r++) {
 		if (from->open[r] != NOT_OPEN)
 			into->open[r] = from->open[r];
 		into->nopen += into->open[r] != NOT_OPEN;
+		into->ncause_open +=
+		        into->open[r] != NOT_OPEN && is_cause(into, r);
 	}
 	into->entered += from->entered;
 }

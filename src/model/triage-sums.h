@@ -88,10 +88,13 @@ struct triage_watch {
 	uint64_t orphans; /* orphans so far */
 	struct triage_level *level;
 	size_t level_cap;
-	uint32_t *open; /* per rule: the open outermost match's stack
-	                   index, or UINT32_MAX */
-	size_t nopen;   /* rules with an open match */
-	bool at_end;    /* the calls closing are open at the end */
+	uint32_t *open;         /* per rule: the open outermost match's stack
+	                           index, or UINT32_MAX */
+	size_t nopen;           /* rules with an open match */
+	size_t ncause_open;     /* of them, cause rules of the thread */
+	uint64_t first_index;   /* entry index of the first call */
+	uint64_t blocked_floor; /* the spec's, of the thread */
+	bool at_end;            /* the calls closing are open at the end */
 	/* Summed after a split: the frames at the bottom of the stack were
 	 * opened before it (their starts unknown here); `seeded` were
 	 * given, `prefix` are still open, and `closes` are those closed,
@@ -114,26 +117,50 @@ void triage_watch_done(struct triage_watch *tw);
 /* Hand the per-rule sums to the caller (spec->nrules of them). */
 struct triage_sum *triage_watch_finish(struct triage_watch *tw);
 
-/* The call at stack index d of method m opens at `at`; false when only
- * the model can judge the thread. */
+/* What closing an open call settles (struct triage_level, what). */
+enum {
+	TRIAGE_WHAT_UNION = 1,   /* it opened a rule's outermost match */
+	TRIAGE_WHAT_IDLE = 2,    /* idle: out of the no-idle matches around */
+	TRIAGE_WHAT_BLOCKED = 4, /* a blocked rule's, its cause not visible */
+};
+
+/* What the call at stack index d of method m asks, opening at `at`
+ * (its level set); false when only the model can judge the thread. */
 bool triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
                        const uint64_t *at);
+/* Room for stack index d. */
+void triage_watch_reserve(struct triage_watch *tw, uint32_t d);
+/* The call at stack index d of method m opens at `at`; false when only
+ * the model can judge the thread.  Most calls ask nothing, or only
+ * whether they are blocked (a blocked rule's method matched by no cause
+ * rule: spec's ask says so alone). */
 static inline bool
 triage_watch_enter(struct triage_watch *tw, uint32_t d, uint32_t m,
                    const uint64_t *at)
 {
 	struct triage_level *l;
+	uint8_t ask;
 
-	if (__builtin_expect(d >= tw->level_cap || m >= tw->spec->nmethods ||
-	                             tw->ask[m],
-	                     0))
-		return triage_watch_open(tw, d, m, at);
+	if (__builtin_expect(d >= tw->level_cap, 0))
+		triage_watch_reserve(tw, d);
+	if (__builtin_expect(m >= tw->spec->nmethods, 0))
+		return false;
+	ask = tw->ask[m];
 	l = &tw->level[d];
 	l->method = m;
 	l->what = 0;
 	l->start = at[tw->spec->clock];
-	tw->entered++;
-	return true;
+	l->index = tw->first_index + tw->entered++;
+	if (__builtin_expect(!ask, 1))
+		return true;
+	if (ask == TRIAGE_ASK_BLOCKED) {
+		if (!tw->ncause_open) {
+			l->what = TRIAGE_WHAT_BLOCKED;
+			l->child[0] = l->child[1] = 0;
+		}
+		return true;
+	}
+	return triage_watch_open(tw, d, m, at);
 }
 
 /* An exit of method m met no frame: a call from the thread's first
@@ -171,7 +198,9 @@ triage_watch_close(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
 			tw->level[d - 1].child[k] += dur[k];
 	if (__builtin_expect(d < tw->prefix, 0))
 		triage_watch_prefix_close(tw, d, dur);
-	else if (__builtin_expect(tw->level[d].what, 0))
+	else if (__builtin_expect(tw->level[d].what, 0) &&
+	         (tw->level[d].what != TRIAGE_WHAT_BLOCKED ||
+	          dur[CLOCK_WALL] >= tw->blocked_floor))
 		triage_watch_settle(tw, d, dur);
 }
 

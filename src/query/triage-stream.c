@@ -45,12 +45,18 @@ ask_table(const struct triage_stream *ts, const struct calltree *tree,
 	for (m = 0; m < tree->nmethods; m++) {
 		const uint64_t *bits = spec->match + m * spec->nwords;
 
+		bool cause = false;
+
 		for (w = 0; w < spec->nwords; w++) {
 			if (bits[w] & spec->union_on[is_main][w])
 				ask[m] |= TRIAGE_ASK_UNION;
 			if (bits[w] & spec->blocked_on[is_main][w])
 				ask[m] |= TRIAGE_ASK_BLOCKED;
+			cause |= (bits[w] & spec->cause_on[is_main][w]) != 0;
 		}
+		/* Idle, or a cause rule's: never blocked. */
+		if (cause || known[m] & KNOWN_IDLE)
+			ask[m] &= (uint8_t)~TRIAGE_ASK_BLOCKED;
 		if (known[m] & KNOWN_IDLE)
 			ask[m] |= TRIAGE_ASK_IDLE;
 		if (known[m] & KNOWN_LOOPER)
