@@ -10,8 +10,8 @@
 # (TRACETUI_TEST_SPLIT) at the middle, and with a middle cut in parts
 # that either worker takes.  Which way each run took
 # (TRACETUI_TEST_TRIAGE=say) is checked where it is known: a trace
-# without frames or launch streams, split or not; one that draws loads
-# the model.
+# without a launch streams, split or not, frames or not; one with a
+# launch loads the model.
 . "${top_srcdir:-.}/tests/lib.sh"
 
 [ -x "$MKTRACE" ] || skip_all "no $MKTRACE"
@@ -124,8 +124,16 @@ same gen.trace 50000:20000:1 --frame-method '^none$' -f json
 [ "$way" = sums ]
 ok $? "no frames, split with a middle: the findings from the sums ($way)"
 same gen.trace ""
-[ "$way" = model ]
-ok $? "frames: the model's findings ($way)"
+[ "$way" = sums ]
+ok $? "frames, their causes, R21's hot spots: from the sums ($way)"
+same gen.trace 30000 -f json
+[ "$way" = sums ]
+ok $? "frames, split: from the sums ($way)"
+if [ -f "$SHARED_TRACES/AndroidPerformance__App.trace" ]; then
+	same "$SHARED_TRACES/AndroidPerformance__App.trace" "" -f json
+	[ "$way" = model ]
+	ok $? "a launch: the model's findings ($way)"
+fi
 if [ -f "$SHARED_TRACES/Launcher__app.trace" ]; then
 	same "$SHARED_TRACES/Launcher__app.trace" "" -f json
 	[ "$way" = sums ]

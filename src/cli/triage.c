@@ -576,7 +576,7 @@ print_frames(struct screen *s, const struct calltree *tree,
 	for (i = 0; i < nslow && i < 1; i++) {
 		const struct drawn_frame *f = &fr->frames[slow[i]];
 		char a[DURATION_SIZE], b[DURATION_SIZE];
-		uint32_t c = tr->cause[slow[i]];
+		uint32_t c = tr->cause_method[slow[i]];
 
 		if (c == CALL_NONE) {
 			put(s,
@@ -585,8 +585,7 @@ print_frames(struct screen *s, const struct calltree *tree,
 			    ms(a, sizeof(a), f->dur[fr->clock]),
 			    ms(b, sizeof(b), f->start));
 		} else {
-			char *name =
-			        method_name(tree, calltree_method(tree, c));
+			char *name = method_name(tree, c);
 
 			put(s, "  worst %s ms at %s ms: %.0f%% in %s",
 			    ms(a, sizeof(a), f->dur[fr->clock]),
@@ -906,7 +905,7 @@ json_frames(FILE *out, const struct calltree *tree, const struct triage *tr)
 	slow = slow_frames(tr, &nslow);
 	for (i = 0; i < nslow && i < 10; i++) {
 		const struct drawn_frame *f = &fr->frames[slow[i]];
-		uint32_t c = tr->cause[slow[i]];
+		uint32_t c = tr->cause_method[slow[i]];
 
 		fputs(i ? ",\n{" : "\n{", out);
 		json_str(out, "thread", tree->threads[f->thread].name);
@@ -926,7 +925,7 @@ json_frames(FILE *out, const struct calltree *tree, const struct triage *tr)
 			continue;
 		}
 		fputc('{', out);
-		json_method(out, tree, "method", calltree_method(tree, c));
+		json_method(out, tree, "method", c);
 		fprintf(out, ",\"share\":%.3f}}", tr->cause_share[slow[i]]);
 	}
 	free(slow);

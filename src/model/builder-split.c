@@ -320,8 +320,8 @@ continue_thread(struct build_worker *w, const struct prefix_scan *sc,
 		st->sums->seeded = st->sums->prefix = (uint32_t)sc->depth;
 		if (st->sums->frames)
 			frame_watch_seeded(st->sums->frames);
-		if (st->sums->triage)
-			triage_watch_seeded(st->sums->triage);
+		if (st->sums->triage && !triage_watch_seeded(st->sums->triage))
+			return false;
 	}
 	return true;
 }

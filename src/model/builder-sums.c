@@ -550,6 +550,9 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 			st->sums->out.triage =
 			        triage_watch_finish(st->sums->triage);
 			st->sums->out.ntriage = b->triage_spec->nrules;
+			st->sums->out.triage_frames = triage_watch_frames(
+			        st->sums->triage,
+			        &st->sums->out.ntriage_frames);
 		}
 		tree->sums[t] = st->sums->out;
 		st->sums->out = (struct thread_sums){0};
@@ -880,7 +883,8 @@ build_sums_merge(struct thread_state *into, struct thread_state *from,
 		if (into->stack[s->closes[i].level].method !=
 		    s->closes[i].method)
 			return false;
-	if (!frames_meet(is->frames, s->frames) || !is->triage != !s->triage)
+	if (!frames_meet(is->frames, s->frames) || !is->triage != !s->triage ||
+	    (s->triage && !triage_watch_joinable(s->triage)))
 		return false;
 	add_prefix_times(s, into, at);
 	if (is->triage && s->triage) {

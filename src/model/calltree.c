@@ -68,6 +68,7 @@ thread_sums_done(struct thread_sums *s)
 	free(s->paths);
 	free(s->frames);
 	triage_sums_free(s->triage, s->ntriage);
+	free(s->triage_frames);
 	memset(s, 0, sizeof(*s));
 }
 

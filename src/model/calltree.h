@@ -231,6 +231,17 @@ struct triage_sum {
 	size_t nmethods, methods_cap;
 };
 
+/* A frame triage found as the calls closed: its start on the judging
+ * clock, its durations, and the method (CALL_NONE: none) and share of
+ * its cause (the deepest application call lasting half of it or more
+ * and starting in its first fifth). */
+struct triage_frame {
+	uint64_t start;
+	uint64_t dur[CLOCK_COUNT];
+	uint32_t cause;
+	double share;
+};
+
 /* Release n per-rule triage sums. */
 void triage_sums_free(struct triage_sum *sums, size_t n);
 
@@ -250,6 +261,8 @@ struct thread_sums {
 	size_t nframes;
 	struct triage_sum *triage; /* per rule, when asked for */
 	size_t ntriage;
+	struct triage_frame *triage_frames; /* and the frames it found */
+	size_t ntriage_frames;
 };
 
 /* Release a thread's sums. */

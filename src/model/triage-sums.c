@@ -19,6 +19,9 @@ enum {
 	WHAT_UNION = TRIAGE_WHAT_UNION,
 	WHAT_IDLE = TRIAGE_WHAT_IDLE,
 	WHAT_BLOCKED = TRIAGE_WHAT_BLOCKED,
+	WHAT_CAUSE = TRIAGE_WHAT_CAUSE,
+	WHAT_HOT = TRIAGE_WHAT_HOT,
+	WHAT_FRAME = TRIAGE_WHAT_FRAME,
 };
 
 enum { NOT_OPEN = UINT32_MAX };
@@ -46,6 +49,52 @@ triage_watch_init(struct triage_watch *tw, const struct triage_sums_spec *spec,
 	for (r = 0; r < spec->nrules; r++)
 		tw->open[r] = NOT_OPEN;
 	tw->sums = xcalloc(spec->nrules + 1, sizeof(*tw->sums));
+	tw->frame = TRIAGE_NO_FRAME;
+	for (r = 0; r < spec->nwords; r++)
+		tw->hot |= spec->hot_on[tw->is_main][r] != 0;
+}
+
+/* The hot sums of a thread of nmethods methods. */
+static struct triage_hot *
+hot_new(size_t nmethods)
+{
+	struct triage_hot *h = xcalloc(1, sizeof(*h));
+	size_t n = nmethods + 1;
+
+	h->cpu = xcalloc(n, sizeof(*h->cpu));
+	h->wall = xcalloc(n, sizeof(*h->wall));
+	h->best_cpu = xcalloc(n, sizeof(*h->best_cpu));
+	h->best_start = xcalloc(n, sizeof(*h->best_start));
+	h->first = xcalloc(n, sizeof(*h->first));
+	h->path = xcalloc(n, sizeof(*h->path));
+	h->npath = xcalloc(n, sizeof(*h->npath));
+	h->at_root = xcalloc(n, sizeof(*h->at_root));
+	h->stamp = xcalloc(n, sizeof(*h->stamp));
+	h->touched = xcalloc(n, sizeof(*h->touched));
+	h->span = 1;
+	return h;
+}
+
+static void
+hot_free(struct triage_hot *h, size_t nmethods)
+{
+	size_t m;
+
+	if (!h)
+		return;
+	for (m = 0; m < nmethods; m++)
+		free(h->path[m]);
+	free(h->cpu);
+	free(h->wall);
+	free(h->best_cpu);
+	free(h->best_start);
+	free(h->first);
+	free(h->path);
+	free(h->npath);
+	free(h->at_root);
+	free(h->stamp);
+	free(h->touched);
+	free(h);
 }
 
 void
@@ -56,6 +105,10 @@ triage_watch_done(struct triage_watch *tw)
 	for (i = 0; i < tw->ncloses; i++)
 		free(tw->closes[i].counts);
 	free(tw->closes);
+	free(tw->causes);
+	free(tw->frames);
+	if (tw->spec)
+		hot_free(tw->acc, tw->spec->nmethods);
 	free(tw->level);
 	free(tw->open);
 	triage_sums_free(tw->sums, tw->spec ? tw->spec->nrules : 0);
@@ -121,6 +174,20 @@ triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
 			tw->nopen++;
 			tw->ncause_open += is_cause(tw, r);
 			l->what |= WHAT_UNION;
+		}
+	}
+	if (ask & TRIAGE_ASK_FRAME && tw->frame == TRIAGE_NO_FRAME) {
+		tw->frame = d;
+		tw->frame_start = l->start;
+		tw->ncauses = 0;
+		l->what |= WHAT_FRAME;
+		if (tw->hot && !tw->acc)
+			tw->acc = hot_new(spec->nmethods);
+	} else if (ask & TRIAGE_ASK_APP && tw->frame != TRIAGE_NO_FRAME) {
+		l->what |= WHAT_CAUSE;
+		if (tw->hot) {
+			l->what |= WHAT_HOT;
+			memset(l->child, 0, sizeof(l->child));
 		}
 	}
 	/* The spec's ask leaves out the blocked rules of idle and cause
@@ -230,6 +297,165 @@ blocked_close(struct triage_watch *tw, const struct triage_level *l, uint32_t d,
 	}
 }
 
+/* Application call l at stack index d in the open frame closes, lasting
+ * dur on the judging clock: a candidate for the frame's cause while it
+ * lasts half the frame so far, as those before it. */
+static void
+cause_close(struct triage_watch *tw, const struct triage_level *l, uint32_t d,
+            uint64_t dur)
+{
+	uint64_t elapsed = l->start + dur - tw->frame_start;
+	size_t i, n = 0;
+
+	for (i = 0; i < tw->ncauses; i++)
+		if (tw->causes[i].dur * 2 >= elapsed)
+			tw->causes[n++] = tw->causes[i];
+	tw->ncauses = n;
+	if (dur * 2 < elapsed)
+		return;
+	UTIL_GROW(tw->causes, tw->causes_cap, tw->ncauses + 1);
+	tw->causes[tw->ncauses++] =
+	        (struct triage_cause){l->method, d, l->start, dur};
+}
+
+/* The path from the open frames [0, d] (from dispatchMessage or the
+ * root) into *path and *n; whether it starts at the root. */
+static bool
+path_of(const struct triage_watch *tw, uint32_t d, uint32_t **path, size_t *n)
+{
+	uint32_t from = d;
+	size_t i;
+
+	while (from > 0 &&
+	       !(tw->ask[tw->level[from].method] & TRIAGE_ASK_DISPATCH))
+		from--;
+	*n = (size_t)d - from + 1;
+	*path = xreallocarray(*path, *n, sizeof(**path));
+	for (i = 0; i < *n; i++)
+		(*path)[i] = tw->level[from + i].method;
+	return !(tw->ask[tw->level[from].method] & TRIAGE_ASK_DISPATCH);
+}
+
+/* Application call l at stack index d in the open frame closes, its
+ * exclusive times x: into its method's hot sums. */
+static void
+hot_close(struct triage_watch *tw, const struct triage_level *l, uint32_t d,
+          const uint64_t *x)
+{
+	struct triage_hot *h = tw->acc;
+	uint32_t m = l->method;
+
+	if (h->stamp[m] != h->span) {
+		h->stamp[m] = h->span;
+		h->cpu[m] = h->wall[m] = 0;
+		h->first[m] = l->index;
+		h->touched[h->ntouched++] = m;
+	} else if (x[CLOCK_CPU] <= h->best_cpu[m]) {
+		goto sum;
+	}
+	h->best_cpu[m] = x[CLOCK_CPU];
+	h->best_start[m] = l->start;
+	h->at_root[m] = path_of(tw, d, &h->path[m], &h->npath[m]);
+sum:
+	if (l->index < h->first[m])
+		h->first[m] = l->index;
+	h->wall[m] += x[CLOCK_WALL];
+	h->cpu[m] += x[CLOCK_CPU];
+}
+
+/* The open frame's hot spots into the hot rules' sums. */
+static void
+hot_settle(struct triage_watch *tw)
+{
+	const struct triage_sums_spec *spec = tw->spec;
+	const uint64_t *on = spec->hot_on[tw->is_main];
+	struct triage_hot *h = tw->acc;
+	size_t r, i;
+
+	for (r = 0; r < spec->nrules; r++) {
+		struct triage_sum *s = &tw->sums[r];
+
+		if (!(on[r / 64] >> (r % 64) & 1))
+			continue;
+		for (i = 0; i < h->ntouched; i++) {
+			uint32_t m = h->touched[i];
+			const uint64_t *bits =
+			        spec->match + (size_t)m * spec->nwords;
+
+			if (!(bits[r / 64] >> (r % 64) & 1) ||
+			    !spec->hot_holds(spec->arg, r, h->cpu[m]))
+				continue;
+			s->total[CLOCK_WALL] += h->wall[m];
+			s->total[CLOCK_CPU] += h->cpu[m];
+			if (!s->count++ ||
+			    h->cpu[m] > s->worst_dur[CLOCK_CPU]) {
+				s->worst_place = s->count - 1;
+				s->worst_method = m;
+				s->worst_start = h->best_start[m];
+				s->worst_dur[CLOCK_WALL] = h->wall[m];
+				s->worst_dur[CLOCK_CPU] = h->cpu[m];
+				s->worst_lower = false;
+				s->npath = h->npath[m];
+				s->path = xreallocarray(s->path, s->npath + 1,
+				                        sizeof(*s->path));
+				memcpy(s->path, h->path[m],
+				       s->npath * sizeof(*s->path));
+				s->path_at_root = h->at_root[m];
+			}
+			add_method(s, m, h->first[m]);
+		}
+	}
+}
+
+/* The open frame closes, having lasted dur: its cause (the deepest of
+ * the candidates that last half of it and start in its first fifth),
+ * and its hot spots where its cpu time can hold one. */
+static void
+frame_close(struct triage_watch *tw, const uint64_t *dur)
+{
+	const struct triage_sums_spec *spec = tw->spec;
+	uint64_t len = dur[spec->clock];
+	struct triage_frame *f;
+	uint32_t best = 0;
+	size_t i;
+
+	UTIL_GROW(tw->frames, tw->frames_cap, tw->nframes + 1);
+	f = &tw->frames[tw->nframes++];
+	f->start = tw->frame_start;
+	memcpy(f->dur, dur, sizeof(f->dur));
+	f->cause = CALL_NONE;
+	f->share = 0;
+	for (i = 0; len && i < tw->ncauses; i++) {
+		const struct triage_cause *c = &tw->causes[i];
+
+		if (c->dur * 2 < len || (c->start - f->start) * 5 > len ||
+		    c->depth <= best)
+			continue;
+		f->cause = c->method;
+		f->share = (double)c->dur / (double)len;
+		best = c->depth;
+	}
+	tw->ncauses = 0;
+	if (tw->acc) {
+		if (dur[CLOCK_CPU] >= spec->hot_floor[tw->is_main])
+			hot_settle(tw);
+		tw->acc->span++;
+		tw->acc->ntouched = 0;
+	}
+	tw->frame = TRIAGE_NO_FRAME;
+}
+
+struct triage_frame *
+triage_watch_frames(struct triage_watch *tw, size_t *count)
+{
+	struct triage_frame *f = tw->frames;
+
+	*count = tw->nframes;
+	tw->frames = NULL;
+	tw->nframes = tw->frames_cap = 0;
+	return f;
+}
+
 void
 triage_watch_settle(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
 {
@@ -238,13 +464,20 @@ triage_watch_settle(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
 	size_t r;
 	int k;
 
-	if (l->what & WHAT_BLOCKED) {
+	if (l->what & (WHAT_BLOCKED | WHAT_HOT)) {
 		uint64_t x[CLOCK_COUNT];
 
 		for (k = 0; k < CLOCK_COUNT; k++)
 			x[k] = dur[k] > l->child[k] ? dur[k] - l->child[k] : 0;
-		blocked_close(tw, l, d, dur, x);
+		if (l->what & WHAT_BLOCKED)
+			blocked_close(tw, l, d, dur, x);
+		if (l->what & WHAT_HOT)
+			hot_close(tw, l, d, x);
 	}
+	if (l->what & WHAT_CAUSE)
+		cause_close(tw, l, d, dur[spec->clock]);
+	if (l->what & WHAT_FRAME)
+		frame_close(tw, dur);
 	if (l->what & WHAT_IDLE)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			tw->idle[k] += dur[k];
@@ -315,7 +548,7 @@ triage_watch_orphan(struct triage_watch *tw, uint32_t m, uint64_t start,
 	if (m >= spec->nmethods)
 		return false;
 	ask = tw->ask[m];
-	if (ask & TRIAGE_ASK_STOP)
+	if (ask & (TRIAGE_ASK_STOP | TRIAGE_ASK_FRAME))
 		return false;
 	bits = spec->match + (size_t)m * spec->nwords;
 	/* The paths that reach the root now start at it. */
@@ -387,15 +620,24 @@ triage_watch_orphan(struct triage_watch *tw, uint32_t m, uint64_t start,
 	return true;
 }
 
-void
+bool
+triage_watch_joinable(const struct triage_watch *from)
+{
+	return from->frame == TRIAGE_NO_FRAME;
+}
+
+bool
 triage_watch_seeded(struct triage_watch *tw)
 {
 	uint32_t d;
 
+	if (tw->frame != TRIAGE_NO_FRAME)
+		return false;
 	tw->seeded = tw->prefix = (uint32_t)tw->entered;
 	for (d = 0; d < tw->seeded; d++)
 		memset(tw->level[d].child, 0, sizeof(tw->level[d].child));
 	tw->entered = 0;
+	return true;
 }
 
 void
@@ -428,8 +670,8 @@ triage_watch_prefix_close(struct triage_watch *tw, uint32_t d,
  * longest) added to into's: the worst is from's where longer on clock
  * k (or into has none). */
 static void
-sum_add(struct triage_sum *into, struct triage_sum *from, enum clock_index k,
-        const uint64_t *at, uint64_t offset)
+sum_add(struct triage_sum *into, struct triage_sum *from, int judge,
+        enum clock_index k, const uint64_t *at, uint64_t offset)
 {
 	size_t i, j;
 	int c;
@@ -443,7 +685,7 @@ sum_add(struct triage_sum *into, struct triage_sum *from, enum clock_index k,
 	into->enclosing += from->enclosing;
 	into->lower_bound |= from->lower_bound;
 	if (from->count &&
-	    (!into->count || from->worst_dur[k] > into->worst_dur[k])) {
+	    (!into->count || from->worst_dur[judge] > into->worst_dur[judge])) {
 		into->worst_method = from->worst_method;
 		into->worst_start = from->worst_start + at[k];
 		memcpy(into->worst_dur, from->worst_dur,
@@ -516,8 +758,8 @@ triage_watch_join(struct triage_watch *into, struct triage_watch *from,
 		/* from's calls counted before this one come first. */
 		for (r = 0; r < spec->nrules; r++)
 			if (!added[r] && e->counts[r] > worst_place(from, r)) {
-				sum_add(&into->sums[r], &from->sums[r], k, at,
-				        offset);
+				sum_add(&into->sums[r], &from->sums[r],
+				        spec->worst_clock[r], k, at, offset);
 				added[r] = true;
 			}
 		if (l->what)
@@ -525,11 +767,18 @@ triage_watch_join(struct triage_watch *into, struct triage_watch *from,
 	}
 	for (r = 0; r < spec->nrules; r++)
 		if (!added[r])
-			sum_add(&into->sums[r], &from->sums[r], k, at, offset);
+			sum_add(&into->sums[r], &from->sums[r],
+			        spec->worst_clock[r], k, at, offset);
 	free(added);
 	for (c = 0; c < CLOCK_COUNT; c++)
 		into->idle[c] += from->idle[c];
 	into->looper |= from->looper;
+	/* from's frames (none open: triage_watch_joinable) after into's. */
+	for (i = 0; i < from->nframes; i++) {
+		UTIL_GROW(into->frames, into->frames_cap, into->nframes + 1);
+		into->frames[into->nframes] = from->frames[i];
+		into->frames[into->nframes++].start += at[k];
+	}
 	/* The frames still open: into's below from's prefix, from's
 	 * above. */
 	for (d = 0; d < from->prefix; d++)

@@ -4,22 +4,26 @@
  * `triage` needs no calls: per rule, the union of the outermost calls
  * its pattern matches (an open match's stack index says which calls are
  * inside it), their idle time, and the longest of them with its path
- * from the open frames at its close; and per blocked rule the calls
- * whose exclusive wall time less cpu time meets its WHEN, exclusive
- * times summed as the calls close.
+ * from the open frames at its close; per blocked rule the calls whose
+ * exclusive wall time less cpu time meets its WHEN, exclusive times
+ * summed as the calls close; the frames (outermost calls of frame
+ * methods), each one's cause (candidates kept while it is open: the
+ * application calls lasting half of it so far) and the hot rules'
+ * exclusive cpu per application method inside it.
  *
  * What only the model can judge stops the pass (the sums fail and the
- * model is built): a call the spec marks TRIAGE_ASK_STOP (a frame
- * method, a startup phase's), a looper inside an open match (the match
- * would be left out, and the matches inside it count).  An exit that
- * meets no frame (an orphan:
- * a call from the thread's first event holding every call so far)
- * becomes a rule's one match unless it holds a looper, goes on top of
- * the paths that reach the root, shows the cause of every blocked call
- * so far when a cause rule matches it, and is a blocked rule's call of
- * exclusive time its own less what it adopts.  query/triage-sums.c makes the
- * spec and turns the sums into findings; tests/triage-equal compares them with
- * the model's on every fixture, generated and real trace.
+ * model is built): a call the spec marks TRIAGE_ASK_STOP (a startup
+ * phase's), a looper inside an open match (the match would be left out,
+ * and the matches inside it count), an orphan of a frame method.  An
+ * orphan (an exit that meets no frame: a call from the thread's first
+ * event holding every call so far) becomes a rule's one match unless it
+ * holds a looper, goes on top of the paths that reach the root, shows
+ * the cause of every blocked call so far when a cause rule matches it,
+ * and is a blocked rule's call of exclusive time its own less what it
+ * adopts.  After a split, the frames opened before it that close after
+ * it are settled at the join; a frame open at a split point drops the
+ * split.  query/triage-stream.c makes the spec and turns the sums into
+ * findings; tests/triage-stream.sh compares them with the model's.
  */
 #ifndef TRACETUI_TRIAGE_SUMS_H
 #define TRACETUI_TRIAGE_SUMS_H
@@ -38,7 +42,12 @@ enum {
 	TRIAGE_ASK_LOOPER = 1 << 3,   /* Looper.loop, ActivityThread.main */
 	TRIAGE_ASK_DISPATCH = 1 << 4, /* Handler.dispatchMessage */
 	TRIAGE_ASK_STOP = 1 << 5,     /* only the model can judge it */
+	TRIAGE_ASK_FRAME = 1 << 6,    /* a frame method */
+	TRIAGE_ASK_APP = 1 << 7,      /* an application's: frames' causes,
+	                                 hot rules */
 };
+
+enum { TRIAGE_NO_FRAME = UINT32_MAX }; /* triage_watch.frame: none open */
 
 /* What the rules ask, for the methods of a model as its records begin;
  * index [1] of a pair is the main thread's, [0] the others'. */
@@ -58,6 +67,14 @@ struct triage_sums_spec {
 	bool (*blocked_holds)(const void *arg, size_t r, uint64_t off);
 	const void *arg;
 	enum clock_index clock; /* the judging clock */
+	/* The clock each rule's longest call is judged on. */
+	const uint8_t *worst_clock;
+	/* Per word of match: the hot-frame rules that apply; the least cpu
+	 * time of a frame they can count anything in; whether rule r's
+	 * WHEN holds for a method's exclusive cpu in a frame. */
+	const uint64_t *hot_on[2];
+	uint64_t hot_floor[2];
+	bool (*hot_holds)(const void *arg, size_t r, uint64_t cpu);
 	bool has_main;
 	uint32_t main_tid;
 };
@@ -78,6 +95,24 @@ struct triage_close {
 	uint32_t level;
 	uint64_t dur[CLOCK_COUNT], child[CLOCK_COUNT];
 	uint64_t *counts;
+};
+
+/* An application call in the open frame that may be its cause. */
+struct triage_cause {
+	uint32_t method, depth;
+	uint64_t start, dur; /* on the judging clock */
+};
+
+/* The exclusive times summed inside the open frame by method, for the
+ * hot rules, and each method's call of most exclusive cpu. */
+struct triage_hot {
+	uint64_t *cpu, *wall, *best_cpu, *best_start, *first;
+	uint32_t **path; /* the best call's, from dispatchMessage down */
+	size_t *npath;
+	bool *at_root;
+	uint32_t *stamp, *touched;
+	size_t ntouched;
+	uint32_t span;
 };
 
 struct triage_watch {
@@ -107,6 +142,16 @@ struct triage_watch {
 	uint64_t idle[CLOCK_COUNT];
 	bool looper;
 	struct triage_sum *sums; /* per rule */
+	/* The open frame's stack index (TRIAGE_NO_FRAME: none), start, and
+	 * the candidates for its cause; the frames so far. */
+	uint32_t frame;
+	uint64_t frame_start;
+	struct triage_cause *causes;
+	size_t ncauses, causes_cap;
+	struct triage_frame *frames;
+	size_t nframes, frames_cap;
+	bool hot;               /* hot-frame rules count on the thread */
+	struct triage_hot *acc; /* made at the first frame, with hot */
 };
 
 /* A watch of the thread tid by spec. */
@@ -122,6 +167,9 @@ enum {
 	TRIAGE_WHAT_UNION = 1,   /* it opened a rule's outermost match */
 	TRIAGE_WHAT_IDLE = 2,    /* idle: out of the no-idle matches around */
 	TRIAGE_WHAT_BLOCKED = 4, /* a blocked rule's, its cause not visible */
+	TRIAGE_WHAT_CAUSE = 8,   /* an application's in a frame */
+	TRIAGE_WHAT_HOT = 16,    /* and its exclusive times a hot rule's */
+	TRIAGE_WHAT_FRAME = 32,  /* a frame */
 };
 
 /* What the call at stack index d of method m asks, opening at `at`
@@ -151,7 +199,8 @@ triage_watch_enter(struct triage_watch *tw, uint32_t d, uint32_t m,
 	l->what = 0;
 	l->start = at[tw->spec->clock];
 	l->index = tw->first_index + tw->entered++;
-	if (__builtin_expect(!ask, 1))
+	if (__builtin_expect(!ask, 1) ||
+	    (ask == TRIAGE_ASK_APP && tw->frame == TRIAGE_NO_FRAME))
 		return true;
 	if (ask == TRIAGE_ASK_BLOCKED) {
 		if (!tw->ncause_open) {
@@ -170,8 +219,14 @@ triage_watch_enter(struct triage_watch *tw, uint32_t d, uint32_t m,
 bool triage_watch_orphan(struct triage_watch *tw, uint32_t m, uint64_t start,
                          const uint64_t *dur, const uint64_t *adopted);
 /* The frames open (entered with the times of the split) were opened
- * before the split. */
-void triage_watch_seeded(struct triage_watch *tw);
+ * before the split; false when only one pass can sum them (a frame is
+ * open). */
+bool triage_watch_seeded(struct triage_watch *tw);
+/* Whether from, summed after a split, can be joined: no frame open. */
+bool triage_watch_joinable(const struct triage_watch *from);
+/* Hand the frames found to the caller (*count of them). */
+struct triage_frame *triage_watch_frames(struct triage_watch *tw,
+                                         size_t *count);
 /*
  * Join to `into` (at the split) what `from` summed after it: before[d]
  * is the time before the split of the frame at stack index d of the

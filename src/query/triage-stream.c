@@ -25,6 +25,14 @@ rule_applies(const struct triage_rule *r, bool is_main)
 }
 
 static bool
+hot_holds(const void *arg, size_t r, uint64_t cpu)
+{
+	const struct triage_rules *rules = arg;
+
+	return triage_when_holds(&rules->rules[r].when, (double)cpu, 0, 0);
+}
+
+static bool
 blocked_holds(const void *arg, size_t r, uint64_t off)
 {
 	const struct triage_rules *rules = arg;
@@ -36,7 +44,7 @@ blocked_holds(const void *arg, size_t r, uint64_t off)
 static uint8_t *
 ask_table(const struct triage_stream *ts, const struct calltree *tree,
           char *const *names, const uint8_t *known, const bool *is_frame,
-          bool is_main)
+          const bool *app, bool is_main)
 {
 	const struct triage_sums_spec *spec = &ts->spec;
 	uint8_t *ask = xcalloc(tree->nmethods + 1, 1);
@@ -63,10 +71,13 @@ ask_table(const struct triage_stream *ts, const struct calltree *tree,
 			ask[m] |= TRIAGE_ASK_LOOPER;
 		if (known[m] & KNOWN_DISPATCH)
 			ask[m] |= TRIAGE_ASK_DISPATCH;
-		if ((is_frame && is_frame[m]) ||
-		    (is_main &&
-		     (known[m] & (KNOWN_FULLY_DRAWN | KNOWN_RESTART) ||
-		      triage_phase_method(names[m]))))
+		if (is_frame && is_frame[m])
+			ask[m] |= TRIAGE_ASK_FRAME;
+		if (app[m])
+			ask[m] |= TRIAGE_ASK_APP;
+		if (is_main &&
+		    (known[m] & (KNOWN_FULLY_DRAWN | KNOWN_RESTART) ||
+		     triage_phase_method(names[m])))
 			ask[m] |= TRIAGE_ASK_STOP;
 	}
 	return ask;
@@ -83,7 +94,7 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 	char why[300], **names;
 	uint64_t *masks, floor[2];
 	uint8_t *known;
-	bool *is_frame;
+	bool *is_frame, *app;
 	size_t r, nw;
 	int i;
 
@@ -107,14 +118,17 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 	spec->nrules = rules->count;
 	spec->nwords = nw;
 	spec->match = ts->match;
-	/* union, blocked and cause masks per thread kind, then no-idle */
-	ts->masks = masks = xcalloc(7 * nw, sizeof(*masks));
+	/* union, blocked, cause and hot-frame masks per thread kind, then
+	 * no-idle */
+	ts->masks = masks = xcalloc(9 * nw, sizeof(*masks));
+	ts->worst_clock = xcalloc(rules->count + 1, 1);
 	for (i = 0; i < 2; i++) {
-		uint64_t *u = masks + (size_t)(3 * i) * nw;
+		uint64_t *u = masks + (size_t)(4 * i) * nw;
 
 		spec->union_on[i] = u;
 		spec->blocked_on[i] = u + nw;
 		spec->cause_on[i] = u + 2 * nw;
+		spec->hot_on[i] = u + 3 * nw;
 		for (r = 0; r < rules->count; r++) {
 			const struct triage_rule *rule = &rules->rules[r];
 			uint64_t bit = 1ULL << (r % 64);
@@ -127,18 +141,34 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 				u[nw + r / 64] |= bit;
 			if (rule->cause)
 				u[2 * nw + r / 64] |= bit;
+			if (rule->kind == TRIAGE_HOT_FRAME &&
+			    tree->has_clock[CLOCK_CPU])
+				u[3 * nw + r / 64] |= bit;
 		}
 		triage_rule_floors(rules, i, floor);
 		spec->blocked_floor[i] = floor[0];
+		spec->hot_floor[i] = floor[1];
 	}
-	spec->no_idle = masks + 6 * nw;
-	for (r = 0; r < rules->count; r++)
+	spec->no_idle = masks + 8 * nw;
+	for (r = 0; r < rules->count; r++) {
+		enum triage_kind kind = rules->rules[r].kind;
+
 		if (rules->rules[r].no_idle)
-			masks[6 * nw + r / 64] |= 1ULL << (r % 64);
+			masks[8 * nw + r / 64] |= 1ULL << (r % 64);
+		ts->worst_clock[r] =
+		        kind == TRIAGE_UNION
+		                ? calltree_default_range_clock(tree)
+		        : kind == TRIAGE_BLOCKED ? CLOCK_WALL
+		                                 : CLOCK_CPU;
+	}
+	spec->worst_clock = ts->worst_clock;
+	spec->hot_holds = hot_holds;
 	known = triage_known_methods(names, tree->nmethods);
+	app = triage_app_methods(tree);
 	for (i = 0; i < 2; i++)
 		spec->ask[i] = ts->ask[i] =
-		        ask_table(ts, tree, names, known, is_frame, i);
+		        ask_table(ts, tree, names, known, is_frame, app, i);
+	free(app);
 	spec->blocked_holds = blocked_holds;
 	spec->arg = rules;
 	spec->clock = calltree_default_range_clock(tree);
@@ -159,6 +189,8 @@ triage_stream_done(struct triage_stream *ts)
 	free(ts->masks);
 	free(ts->ask[0]);
 	free(ts->ask[1]);
+	free(ts->worst_clock);
+	ts->worst_clock = NULL;
 	ts->match = ts->masks = NULL;
 	ts->ask[0] = ts->ask[1] = NULL;
 	ts->made = false;
@@ -246,6 +278,45 @@ settle(struct triage *out, const struct triage_rules *rules, size_t r, size_t t,
 	out->findings[out->count++] = f;
 }
 
+/* The frames of every thread's triage sums, in thread order, with their
+ * causes where slow. */
+static void
+take_frames(struct triage *out, const struct calltree *tree, double budget)
+{
+	struct frames *fr = &out->frames;
+	size_t t, i, n = 0;
+
+	frames_init(fr, tree, budget);
+	for (t = 0; t < tree->nthreads; t++)
+		n += tree->sums[t].ntriage_frames;
+	fr->frames = xcalloc(n + 1, sizeof(*fr->frames));
+	out->cause = xmalloc((n + 1) * sizeof(*out->cause));
+	out->cause_method = xmalloc((n + 1) * sizeof(*out->cause_method));
+	out->cause_share = xcalloc(n + 1, sizeof(*out->cause_share));
+	for (t = 0; t < tree->nthreads; t++)
+		for (i = 0; i < tree->sums[t].ntriage_frames; i++) {
+			const struct triage_frame *tf =
+			        &tree->sums[t].triage_frames[i];
+			struct drawn_frame *f = &fr->frames[fr->count];
+			int h;
+
+			f->call = CALL_NONE;
+			f->thread = (uint32_t)t;
+			f->start = tf->start;
+			memcpy(f->dur, tf->dur, sizeof(f->dur));
+			for (h = 0; h < FRAME_HOT; h++)
+				f->hot[h] = CALL_NONE;
+			out->cause[fr->count] = CALL_NONE;
+			out->cause_method[fr->count] = CALL_NONE;
+			if (frames_slow(fr, f) && f->dur[fr->clock]) {
+				out->cause_method[fr->count] = tf->cause;
+				if (tf->cause != CALL_NONE)
+					out->cause_share[fr->count] = tf->share;
+			}
+			fr->count++;
+		}
+}
+
 bool
 triage_from_sums(struct triage *out, const struct calltree *tree,
                  const struct triage_stream *ts, double budget)
@@ -266,9 +337,7 @@ triage_from_sums(struct triage *out, const struct calltree *tree,
 		memset(out, 0, sizeof(*out));
 		return false;
 	}
-	frames_init(&out->frames, tree, budget);
-	out->cause = xmalloc(sizeof(*out->cause));
-	out->cause_share = xcalloc(1, sizeof(*out->cause_share));
+	take_frames(out, tree, budget);
 	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
 	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
 	for (t = 0; t < tree->nthreads; t++) {

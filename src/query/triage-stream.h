@@ -3,8 +3,8 @@
  * model: the spec of what the rules ask of each method, handed to the
  * load (calltree_load_options.triage), and the findings made of the
  * threads' triage sums (model/triage-sums.h) as triage_compute makes
- * them of the model's calls.  Where the pass stopped (a frame, a
- * startup phase, a looper inside a match, an orphan), or the main
+ * them of the model's calls.  Where the pass stopped (a startup phase,
+ * a looper inside a match, an orphan of a frame method), or the main
  * thread is not the one the spec assumed, the model is needed:
  * triage_from_sums says so and the caller loads it.
  */
@@ -25,7 +25,7 @@ struct triage_stream {
 	struct triage_sums_spec spec;
 	/* The tables spec points to. */
 	uint64_t *match, *masks;
-	uint8_t *ask[2];
+	uint8_t *ask[2], *worst_clock;
 };
 
 /* The spec of rules ts->rules for tree's methods (a calltree_triage_fn:

@@ -33,7 +33,6 @@
 size_t triage_calls_per_job;
 bool triage_plain;
 
-
 static const struct {
 	const char *id, *name;
 	const char *method[2]; /* the methods that make it, or NULL */
@@ -510,8 +509,8 @@ worst_path(const struct pass *p, struct triage_finding *f)
 /* Estimated samples of a finding in a sampled recording; UINT64_MAX for
  * an instrumented one. */
 uint64_t
-triage_finding_samples(const struct calltree *tree, const struct triage_finding *f,
-                enum clock_index k)
+triage_finding_samples(const struct calltree *tree,
+                       const struct triage_finding *f, enum clock_index k)
 {
 	if (tree->header.sample_weight)
 		return f->total[CLOCK_CPU] / tree->header.sample_weight;
@@ -658,7 +657,8 @@ thread_rules(struct pass *p, bool is_main)
  * (is_main) or the others into floor[0] (blocked) and floor[1]
  * (hot-frame). */
 void
-triage_rule_floors(const struct triage_rules *rules, bool is_main, uint64_t *floor)
+triage_rule_floors(const struct triage_rules *rules, bool is_main,
+                   uint64_t *floor)
 {
 	size_t r;
 
@@ -1108,8 +1108,8 @@ is_ascii(const char *s)
  */
 uint64_t *
 triage_match_rules(const struct calltree *tree, char *const *names,
-            const struct triage_rules *rules, size_t nwords, char *why,
-            size_t size)
+                   const struct triage_rules *rules, size_t nwords, char *why,
+                   size_t size)
 {
 	uint64_t *match =
 	        xcalloc((tree->nmethods + 1) * nwords, sizeof(*match));
@@ -1778,7 +1778,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	out->clock = calltree_default_range_clock(tree);
 	base.nwords = (rules->count + 63) / 64 + 1;
 	names = triage_full_names(tree);
-	base.match = triage_match_rules(tree, names, rules, base.nwords, why, size);
+	base.match =
+	        triage_match_rules(tree, names, rules, base.nwords, why, size);
 	if (!base.match) {
 		triage_free_names(names, tree->nmethods);
 		return false;
@@ -1817,6 +1818,13 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		find_causes(tree, &out->frames, base.app, 0, out->frames.count,
 		            out->cause, out->cause_share);
 	}
+	out->cause_method =
+	        xmalloc((out->frames.count + 1) * sizeof(*out->cause_method));
+	for (size_t i = 0; i < out->frames.count; i++)
+		out->cause_method[i] =
+		        out->cause[i] == CALL_NONE
+		                ? CALL_NONE
+		                : calltree_method(tree, out->cause[i]);
 	/* The workers' findings come in no order: no two are of the same
 	 * rule and thread, so the order is the sort's alone. */
 	if (out->count > 1)
@@ -1842,6 +1850,7 @@ triage_done(struct triage *t)
 	}
 	free(t->findings);
 	free(t->cause);
+	free(t->cause_method);
 	free(t->cause_share);
 	free(t->rule_total);
 	free(t->rule_count);

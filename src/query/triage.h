@@ -117,7 +117,9 @@ struct triage {
 	uint64_t window_start, window_end; /* first phase to first frame */
 	bool window_lower;
 	struct frames frames; /* without their hot methods */
-	uint32_t *cause;      /* per frame: the cause's call, or CALL_NONE */
+	uint32_t *cause;      /* per frame: the cause's call, or CALL_NONE
+	                         (always, when triage_from_sums found it) */
+	uint32_t *cause_method; /* and its method, or CALL_NONE */
 	double *cause_share;  /* and its share of the frame */
 	struct triage_finding *findings; /* by severity, then total */
 	size_t count;
