@@ -4,8 +4,7 @@
 # (TRACETUI_TEST_TRIAGE=model), byte for byte and status for status:
 # text, --all, JSON, TSV, --fail-on, --threshold, --rules (a table of
 # broad union, no-idle, cause and blocked rules on every kind of thread)
-# and --frame-method (none drawn, so that traces with frames stream
-# too), on a generated trace, the fixtures, the real traces, the
+# and --frame-method (none drawn), on a generated trace, the fixtures, the real traces, the
 # variants and the simpleperf recordings; with the sums pass split
 # (TRACETUI_TEST_SPLIT) at the middle, and with a middle cut in parts
 # that either worker takes.  Which way each run took

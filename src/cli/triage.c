@@ -6,7 +6,9 @@
  * `tracetui calls` command that lists its calls.  Text stops where an
  * 80x24 screen would (--all prints everything) and never writes a line
  * wider than the terminal; -f json has the schema of the man page, -f
- * tsv (or csv) a row per finding.  --fail-on makes it a CI gate.
+ * tsv (or csv) a row per finding.  --fail-on makes it a CI gate.  The
+ * findings come from the sums pass (query/triage-stream.h) where it can
+ * say them, else from the model, loaded then.
  */
 #include "config.h"
 
