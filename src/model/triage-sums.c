@@ -142,7 +142,7 @@ is_cause(const struct triage_watch *tw, size_t r)
 
 bool
 triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
-                  const uint64_t *at)
+                  const uint64_t *at __attribute__((unused)))
 {
 	const struct triage_sums_spec *spec = tw->spec;
 	const int main = tw->is_main;
@@ -151,7 +151,6 @@ triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
 	uint8_t ask = tw->ask[m];
 	size_t w;
 
-	(void)at;
 	if (ask & TRIAGE_ASK_STOP)
 		return false;
 	/* A looper inside a match: the match holds it and is left out. */
@@ -240,12 +239,9 @@ add_method(struct triage_sum *s, uint32_t m, uint64_t index)
 			return;
 		}
 	if (s->nmethods == s->methods_cap) {
-		size_t cap = s->methods_cap;
-
 		UTIL_GROW(s->methods, s->methods_cap, s->nmethods + 1);
 		s->first = xreallocarray(s->first, s->methods_cap,
 		                         sizeof(*s->first));
-		(void)cap;
 	}
 	s->methods[s->nmethods] = m;
 	s->first[s->nmethods++] = index;
