@@ -43,7 +43,7 @@ struct calltree_load_options {
 	void *frame_arg;
 	/* With sums_only: triage's sums too, by the spec triage(tree,
 	 * triage_arg) makes as the records begin (calltree.h,
-	 * triage_summed); NULL: none. */
+	 * triage_summed), or the model when it makes none; NULL: none. */
 	calltree_triage_fn *triage;
 	void *triage_arg;
 	/* Keep every thread's state until the end, even where the header

@@ -43,15 +43,26 @@ triage_watch_init(struct triage_watch *tw, const struct triage_sums_spec *spec,
 	tw->ask = spec->ask[tw->is_main];
 	tw->blocked_floor = spec->blocked_floor[tw->is_main];
 	tw->first_index = TRIAGE_FIRST_CALL;
-	tw->level_cap = 64;
+	tw->level_cap = 8;
 	tw->level = xcalloc(tw->level_cap, sizeof(*tw->level));
-	tw->open = xmalloc((spec->nrules + 1) * sizeof(*tw->open));
-	for (r = 0; r < spec->nrules; r++)
-		tw->open[r] = NOT_OPEN;
-	tw->sums = xcalloc(spec->nrules + 1, sizeof(*tw->sums));
 	tw->frame = TRIAGE_NO_FRAME;
 	for (r = 0; r < spec->nwords; r++)
 		tw->hot |= spec->hot_on[tw->is_main][r] != 0;
+}
+
+/* The per-rule tables of tw, made when a call first asks for them: a
+ * thread whose calls ask nothing (most of a process's) keeps none. */
+static void
+need_tables(struct triage_watch *tw)
+{
+	size_t r, n = tw->spec->nrules;
+
+	if (tw->sums)
+		return;
+	tw->open = xmalloc((n + 1) * sizeof(*tw->open));
+	for (r = 0; r < n; r++)
+		tw->open[r] = NOT_OPEN;
+	tw->sums = xcalloc(n + 1, sizeof(*tw->sums));
 }
 
 /* The hot sums of a thread of nmethods methods. */
@@ -151,6 +162,7 @@ triage_watch_open(struct triage_watch *tw, uint32_t d, uint32_t m,
 	uint8_t ask = tw->ask[m];
 	size_t w;
 
+	need_tables(tw);
 	if (ask & TRIAGE_ASK_STOP)
 		return false;
 	/* A looper inside a match: the match holds it and is left out. */
@@ -460,6 +472,7 @@ triage_watch_settle(struct triage_watch *tw, uint32_t d, const uint64_t *dur)
 	size_t r;
 	int k;
 
+	need_tables(tw);
 	if (l->what & (WHAT_BLOCKED | WHAT_HOT)) {
 		uint64_t x[CLOCK_COUNT];
 
@@ -541,6 +554,7 @@ triage_watch_orphan(struct triage_watch *tw, uint32_t m, uint64_t start,
 	size_t r, w;
 	int k;
 
+	need_tables(tw);
 	if (m >= spec->nmethods)
 		return false;
 	ask = tw->ask[m];
@@ -644,6 +658,7 @@ triage_watch_prefix_close(struct triage_watch *tw, uint32_t d,
 	struct triage_close *c;
 	size_t r;
 
+	need_tables(tw);
 	UTIL_GROW(tw->closes, tw->closes_cap, tw->ncloses + 1);
 	c = &tw->closes[tw->ncloses++];
 	c->level = d;
@@ -739,6 +754,8 @@ triage_watch_join(struct triage_watch *into, struct triage_watch *from,
 	uint32_t d;
 	int c;
 
+	need_tables(into);
+	need_tables(from);
 	for (i = 0; i < from->ncloses; i++) {
 		const struct triage_close *e = &from->closes[i];
 		struct triage_level *l = &into->level[e->level];

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Threads times methods past which the model is loaded instead. */
+#define TRIAGE_SUMS_MOST (UINT64_C(1) << 22)
+
 static bool
 rule_applies(const struct triage_rule *r, bool is_main)
 {
@@ -101,6 +104,10 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 	if (ts->made)
 		return spec;
 	memset(spec, 0, sizeof(*spec));
+	/* Each thread's sums hold a slot per method: with many of both,
+	 * the model costs less. */
+	if ((uint64_t)tree->nthreads * (tree->nmethods + 1) > TRIAGE_SUMS_MOST)
+		return NULL;
 	nw = (rules->count + 63) / 64 + 1;
 	is_frame = frames_methods(tree, ts->frame_method, why, sizeof(why));
 	if (!is_frame)

@@ -29,8 +29,9 @@ struct triage_stream {
 };
 
 /* The spec of rules ts->rules for tree's methods (a calltree_triage_fn:
- * arg is a struct triage_stream), or NULL when a pattern does not
- * compile (the model's triage says why). */
+ * arg is a struct triage_stream), or NULL (the model is loaded) when a
+ * pattern does not compile (the model's triage says why) or the threads
+ * times the methods are too many for the sums to cost less. */
 struct triage_sums_spec *triage_stream_spec(const struct calltree *tree,
                                             void *arg);
 /* Release what ts made. */
