@@ -1152,8 +1152,9 @@ cmd_triage(int argc, char **argv)
 		                            cmd_frame_budget(&ct.opts));
 	/* A sampled recording's frames are found as the model loads
 	 * (frame-spans.h): loaded without them, it is loaded again. */
-	if (!streamed && (!ct.tree->calls.count ||
-	                  (frames && !ct.opts.frames && ct.tree->sampled))) {
+	if (!streamed &&
+	    (!ct.tree->calls.count ||
+	     (frames && !ct.opts.frames && ct.tree->header.sample_weight))) {
 		{
 			status = reload_model(&ct, frames);
 			if (status >= 0) {

@@ -98,7 +98,7 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 	uint64_t *masks, floor[2];
 	uint8_t *known;
 	bool *is_frame, *app;
-	size_t r, nw;
+	size_t r, m, nw;
 	int i;
 
 	if (ts->made)
@@ -109,14 +109,25 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 	if ((uint64_t)tree->nthreads * (tree->nmethods + 1) > TRIAGE_SUMS_MOST)
 		return NULL;
 	nw = (rules->count + 63) / 64 + 1;
-	is_frame = frames_methods(tree, ts->frame_method, why, sizeof(why));
-	if (!is_frame)
-		return NULL;
 	names = triage_full_names(tree);
-	ts->match =
-	        triage_match_rules(tree, names, rules, nw, why, sizeof(why));
+	known = triage_known_methods(names, tree->nmethods);
+	/* A startup phase's method in the key: the launch would stop the
+	 * pass (the phases need the model), likely late; the model at
+	 * once, before the patterns are matched (its triage matches
+	 * them). */
+	for (m = 0; m < tree->nmethods; m++)
+		if (known[m] & (KNOWN_FULLY_DRAWN | KNOWN_RESTART) ||
+		    triage_phase_method(names[m]))
+			break;
+	is_frame = m < tree->nmethods ? NULL
+	                              : frames_methods(tree, ts->frame_method,
+	                                               why, sizeof(why));
+	ts->match = is_frame ? triage_match_rules(tree, names, rules, nw, why,
+	                                          sizeof(why))
+	                     : NULL;
 	if (!ts->match) {
 		triage_free_names(names, tree->nmethods);
+		free(known);
 		free(is_frame);
 		return NULL;
 	}
@@ -170,7 +181,6 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 	}
 	spec->worst_clock = ts->worst_clock;
 	spec->hot_holds = hot_holds;
-	known = triage_known_methods(names, tree->nmethods);
 	app = triage_app_methods(tree);
 	for (i = 0; i < 2; i++)
 		spec->ask[i] = ts->ask[i] =
