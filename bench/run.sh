@@ -369,9 +369,9 @@ SPEC
 	# blocked or hot rule can count, 3.42, 2.01 (1.6x, 2.0x) after.
 	# Then triage summed in report's pass (model/triage-sums.c, joined
 	# across the split; the model only for a launch): on 10 M records
-	# (140 MB, 5 rounds, load 2-3, medians): report 173 ms wall, 301
-	# cpu; triage 351, 502 (2.03x, 1.67x) before, 224, 375 (1.30x,
-	# 1.25x) after.
+	# (140 MB, 5 rounds, load 1.6, medians): report 169 ms wall, 298
+	# cpu; triage 300, 500 (1.78x, 1.68x) before, 210, 366 (1.25x,
+	# 1.23x) after.
 	if [ "$n" = "$records" ]; then
 		tr=$(alternate "${PAIRS:-11}" report "$trace" triage "$trace")
 		echo "triage  $(echo "$tr" | sed -n 2p)"
@@ -441,8 +441,8 @@ fi
 # 15 pairs, load 4-5): report 30.2 ms, triage 51.9 (1.72x) with every
 # method's name formatted five times, 41.4 (1.37x) with each joined
 # once; callgrind: 260 M instructions, 222 M (report 123 M).  Summed in
-# report's pass, no model (15 rounds, load 2-4): report 29.4 ms, triage
-# 50.3 (1.71x) before, 31.7 (1.08x) after.
+# report's pass, no model (15 rounds, load 1.6): report 21.5 ms, triage
+# 37.1 (1.73x) before, 25.6 (1.19x) after.
 largest=$(ls -S "$traces"/*.trace 2>/dev/null | head -1)
 if [ -n "$largest" ]; then
 	echo "== triage on the largest shared trace, $(basename "$largest")," \
@@ -523,10 +523,10 @@ for bytes in $sizes; do
 	# over the budget: within it, the rules' sums must be taken in
 	# report's pass, as `frames` takes its frames.  So they are now
 	# (model/triage-sums.c, on both workers of the split): on the 975
-	# MB trace (AppMethodOrder__oldVersion repeated, 7 rounds, load
-	# 2-4, the second core often taken, medians): report 1958 ms
-	# wall, 1623 cpu; triage 4397, 3893 (2.25x, 2.4x) before, 2039,
-	# 1836 (1.04x, 1.13x) after; its peak 650 MB to 8 MB.
+	# MB trace (AppMethodOrder__oldVersion repeated, 5 rounds, load
+	# 1.6, medians): report 627 ms wall, 1215 cpu; triage 2230, 3111
+	# (3.56x, 2.56x) before, 750, 1431 (1.20x, 1.18x) after; its peak
+	# 489 MB to 8 MB.
 	tr=$(alternate "${PAIRS:-11}" report "$v1" triage "$v1")
 	echo "triage v1      $(echo "$tr" | sed -n 2p)"
 	echo "$tr" | awk -F'[= ]' 'NR == 1 { rw = $2; rc = $4 }
