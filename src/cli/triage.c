@@ -1164,23 +1164,31 @@ cmd_triage(int argc, char **argv)
 			}
 		}
 	}
-	triage_stream_done(&ts);
 	if (test && strcmp(test, "say") == 0)
 		fprintf(stderr, "triage: %s\n", streamed ? "sums" : "model");
 	if (!streamed) {
+		/* The spec's patterns matched the same methods: taken. */
+		const uint64_t *match =
+		        ts.made && ts.spec.nmethods == ct.tree->nmethods
+		                ? ts.match
+		                : NULL;
+
 		is_frame = frames_methods(ct.tree, ct.opts.frame_method, why,
 		                          sizeof(why));
-		if (!is_frame || !triage_compute(&tr, ct.tree, &rules, is_frame,
-		                                 cmd_frame_budget(&ct.opts),
-		                                 why, sizeof(why))) {
+		if (!is_frame ||
+		    !triage_compute_matched(&tr, ct.tree, &rules, is_frame,
+		                            cmd_frame_budget(&ct.opts), match,
+		                            why, sizeof(why))) {
 			cmd_error("triage", "bad regular expression: %s", why);
 			free(is_frame);
+			triage_stream_done(&ts);
 			triage_rules_done(&rules);
 			cmd_close(&ct);
 			return CMD_USAGE;
 		}
 		free(is_frame);
 	}
+	triage_stream_done(&ts);
 	if (ct.opts.format == TABLE_JSON)
 		print_json(ct.tree, &rules, &tr);
 	else if (ct.opts.format == TABLE_TEXT)

@@ -1767,6 +1767,16 @@ triage_compute(struct triage *out, const struct calltree *tree,
                const struct triage_rules *rules, const bool *is_frame,
                double budget, char *why, size_t size)
 {
+	return triage_compute_matched(out, tree, rules, is_frame, budget, NULL,
+	                              why, size);
+}
+
+bool
+triage_compute_matched(struct triage *out, const struct calltree *tree,
+                       const struct triage_rules *rules, const bool *is_frame,
+                       double budget, const uint64_t *match, char *why,
+                       size_t size)
+{
 	struct pass base = {0};
 	struct scope all;
 	uint8_t *known;
@@ -1778,8 +1788,9 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	out->clock = calltree_default_range_clock(tree);
 	base.nwords = (rules->count + 63) / 64 + 1;
 	names = triage_full_names(tree);
-	base.match =
-	        triage_match_rules(tree, names, rules, base.nwords, why, size);
+	base.match = match ? match
+	                   : triage_match_rules(tree, names, rules, base.nwords,
+	                                        why, size);
 	if (!base.match) {
 		triage_free_names(names, tree->nmethods);
 		return false;
@@ -1833,7 +1844,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	free((void *)base.asks[0]);
 	free((void *)base.asks[1]);
 	free((void *)base.app);
-	free((void *)base.match);
+	if (!match)
+		free((void *)base.match);
 	free(known);
 	return true;
 }

@@ -116,11 +116,11 @@ struct triage {
 	const char *launch; /* "cold", "warm", "hot", or NULL: no launch */
 	uint64_t window_start, window_end; /* first phase to first frame */
 	bool window_lower;
-	struct frames frames; /* without their hot methods */
-	uint32_t *cause;      /* per frame: the cause's call, or CALL_NONE
-	                         (always, when triage_from_sums found it) */
+	struct frames frames;   /* without their hot methods */
+	uint32_t *cause;        /* per frame: the cause's call, or CALL_NONE
+	                           (always, when triage_from_sums found it) */
 	uint32_t *cause_method; /* and its method, or CALL_NONE */
-	double *cause_share;  /* and its share of the frame */
+	double *cause_share;    /* and its share of the frame */
 	struct triage_finding *findings; /* by severity, then total */
 	size_t count;
 	size_t undersampled; /* findings left out, under the samples */
@@ -153,6 +153,13 @@ const char *triage_main_how_text(enum triage_main_how how);
 bool triage_compute(struct triage *out, const struct calltree *tree,
                     const struct triage_rules *rules, const bool *is_frame,
                     double budget, char *why, size_t size);
+/* triage_compute with the rules' match table already made (as
+ * triage_match_rules makes it for tree's methods; the caller keeps it),
+ * or NULL to make it. */
+bool triage_compute_matched(struct triage *out, const struct calltree *tree,
+                            const struct triage_rules *rules,
+                            const bool *is_frame, double budget,
+                            const uint64_t *match, char *why, size_t size);
 /* Release what triage_compute made. */
 void triage_done(struct triage *t);
 
