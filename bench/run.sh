@@ -367,6 +367,11 @@ SPEC
 	# (1.85x cpu, 2.4x wall) before the threads' passes shared the cpus,
 	# found the frames themselves and left untracked the calls no
 	# blocked or hot rule can count, 3.42, 2.01 (1.6x, 2.0x) after.
+	# Then triage summed in report's pass (model/triage-sums.c, joined
+	# across the split; the model only for a launch): on 10 M records
+	# (140 MB, 5 rounds, load 1.6, medians): report 169 ms wall, 298
+	# cpu; triage 300, 500 (1.78x, 1.68x) before, 210, 366 (1.25x,
+	# 1.23x) after.
 	if [ "$n" = "$records" ]; then
 		tr=$(alternate "${PAIRS:-11}" report "$trace" triage "$trace")
 		echo "triage  $(echo "$tr" | sed -n 2p)"
@@ -435,7 +440,9 @@ fi
 # method name) weigh most here.  AppMethodOrder__oldVersion (3.3 MB,
 # 15 pairs, load 4-5): report 30.2 ms, triage 51.9 (1.72x) with every
 # method's name formatted five times, 41.4 (1.37x) with each joined
-# once; callgrind: 260 M instructions, 222 M (report 123 M).
+# once; callgrind: 260 M instructions, 222 M (report 123 M).  Summed in
+# report's pass, no model (15 rounds, load 1.6): report 21.5 ms, triage
+# 37.1 (1.73x) before, 25.6 (1.19x) after.
 largest=$(ls -S "$traces"/*.trace 2>/dev/null | head -1)
 if [ -n "$largest" ]; then
 	echo "== triage on the largest shared trace, $(basename "$largest")," \
@@ -514,7 +521,12 @@ for bytes in $sizes; do
 	# instructions to 1.86 G; report 1.34 G, info 0.79 G: the model's
 	# cost is mostly its memory's page faults).  The model alone is
 	# over the budget: within it, the rules' sums must be taken in
-	# report's pass, as `frames` takes its frames.
+	# report's pass, as `frames` takes its frames.  So they are now
+	# (model/triage-sums.c, on both workers of the split): on the 975
+	# MB trace (AppMethodOrder__oldVersion repeated, 5 rounds, load
+	# 1.6, medians): report 627 ms wall, 1215 cpu; triage 2230, 3111
+	# (3.56x, 2.56x) before, 750, 1431 (1.20x, 1.18x) after; its peak
+	# 489 MB to 8 MB.
 	tr=$(alternate "${PAIRS:-11}" report "$v1" triage "$v1")
 	echo "triage v1      $(echo "$tr" | sed -n 2p)"
 	echo "$tr" | awk -F'[= ]' 'NR == 1 { rw = $2; rc = $4 }

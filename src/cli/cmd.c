@@ -1254,7 +1254,9 @@ cmd_load(const struct cmd_opts *opts, const char *path)
 	                     !opts->ntransforms &&
 	                     !(opts->sum_frames && opts->names),
 	        .frame_methods = opts->frames ? cmd_load_frame_methods : NULL,
-	        .frame_arg = (void *)opts->frame_method};
+	        .frame_arg = (void *)opts->frame_method,
+	        .triage = opts->triage,
+	        .triage_arg = opts->triage_arg};
 	struct calltree *tree = calltree_load_with(path, &o, &err);
 
 	if (tty)
@@ -1383,6 +1385,13 @@ cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
 	ct->tree = NULL;
 	if (status >= 0)
 		return status;
+	return cmd_open_parsed(ct, spec);
+}
+
+int
+cmd_open_parsed(struct cmd_trace *ct, const struct cmd_spec *spec)
+{
+	ct->tree = NULL;
 	if (spec->check && !spec->check(&ct->opts)) {
 		cmd_opts_done(&ct->opts);
 		return CMD_USAGE;

@@ -119,6 +119,10 @@ struct cmd_opts {
 	bool frames;           /* OPT_FRAMES: the load finds a sampled
 	                          recording's frames (frame-spans.h) */
 	bool key_only;         /* the spec's, for cmd_load */
+	/* With profile_only: triage's sums too (calltree_load_options,
+	 * triage), or NULL. */
+	calltree_triage_fn *triage;
+	void *triage_arg;
 	const char *mapping;   /* --mapping FILE */
 	const char *heap;      /* --heap HEAP (the viewer), or NULL */
 	struct mapping *names; /* its names, loaded by cmd_parse, or NULL */
@@ -214,6 +218,10 @@ struct cmd_trace {
  */
 int cmd_open(struct cmd_trace *ct, const struct cmd_spec *spec, int argc,
              char **argv);
+/* cmd_open's part after cmd_parse: the spec's check, the load, the
+ * scope and the clock; -1 when the command goes on, else a status (the
+ * options released). */
+int cmd_open_parsed(struct cmd_trace *ct, const struct cmd_spec *spec);
 /* Release what cmd_open made. */
 void cmd_close(struct cmd_trace *ct);
 

@@ -6,7 +6,9 @@
  * `tracetui calls` command that lists its calls.  Text stops where an
  * 80x24 screen would (--all prints everything) and never writes a line
  * wider than the terminal; -f json has the schema of the man page, -f
- * tsv (or csv) a row per finding.  --fail-on makes it a CI gate.
+ * tsv (or csv) a row per finding.  --fail-on makes it a CI gate.  The
+ * findings come from the sums pass (query/triage-stream.h) where it can
+ * say them, else from the model, loaded then.
  */
 #include "config.h"
 
@@ -15,6 +17,7 @@
 #include "query/method-name.h"
 #include "query/summary.h"
 #include "query/triage.h"
+#include "query/triage-stream.h"
 #include "text/duration.h"
 #include "text/width.h"
 #include "util/alloc.h"
@@ -575,7 +578,7 @@ print_frames(struct screen *s, const struct calltree *tree,
 	for (i = 0; i < nslow && i < 1; i++) {
 		const struct drawn_frame *f = &fr->frames[slow[i]];
 		char a[DURATION_SIZE], b[DURATION_SIZE];
-		uint32_t c = tr->cause[slow[i]];
+		uint32_t c = tr->cause_method[slow[i]];
 
 		if (c == CALL_NONE) {
 			put(s,
@@ -584,8 +587,7 @@ print_frames(struct screen *s, const struct calltree *tree,
 			    ms(a, sizeof(a), f->dur[fr->clock]),
 			    ms(b, sizeof(b), f->start));
 		} else {
-			char *name =
-			        method_name(tree, calltree_method(tree, c));
+			char *name = method_name(tree, c);
 
 			put(s, "  worst %s ms at %s ms: %.0f%% in %s",
 			    ms(a, sizeof(a), f->dur[fr->clock]),
@@ -627,7 +629,7 @@ print_finding(struct screen *s, const struct calltree *tree,
 	const struct tt_thread *th = &tree->threads[f->thread];
 	char a[DURATION_SIZE], b[DURATION_SIZE], c[DURATION_SIZE];
 	char extra[96] = "";
-	char *worst = method_name(tree, calltree_method(tree, f->worst));
+	char *worst = method_name(tree, f->worst_method);
 	char *path = path_text(tree, f), *shown, *safe;
 	char *word[DRILL_WORDS], *who;
 	bool force[DRILL_WORDS], sampled = is_sampled(tree);
@@ -905,7 +907,7 @@ json_frames(FILE *out, const struct calltree *tree, const struct triage *tr)
 	slow = slow_frames(tr, &nslow);
 	for (i = 0; i < nslow && i < 10; i++) {
 		const struct drawn_frame *f = &fr->frames[slow[i]];
-		uint32_t c = tr->cause[slow[i]];
+		uint32_t c = tr->cause_method[slow[i]];
 
 		fputs(i ? ",\n{" : "\n{", out);
 		json_str(out, "thread", tree->threads[f->thread].name);
@@ -925,7 +927,7 @@ json_frames(FILE *out, const struct calltree *tree, const struct triage *tr)
 			continue;
 		}
 		fputc('{', out);
-		json_method(out, tree, "method", calltree_method(tree, c));
+		json_method(out, tree, "method", c);
 		fprintf(out, ",\"share\":%.3f}}", tr->cause_share[slow[i]]);
 	}
 	free(slow);
@@ -980,7 +982,7 @@ json_finding(FILE *out, const struct calltree *tree,
 	fputc(',', out);
 	json_time(out, tree, "cpu_us", f->worst_dur[CLOCK_CPU], CLOCK_CPU);
 	fputc(',', out);
-	json_method(out, tree, "method", calltree_method(tree, f->worst));
+	json_method(out, tree, "method", f->worst_method);
 	fputs(",\"path\":[", out);
 	for (i = 0; i < f->npath; i++) {
 		char *name = method_full_name(&tree->methods[f->path[i]]);
@@ -1039,8 +1041,7 @@ print_table(const struct calltree *tree, const struct triage_rules *rules,
 	for (i = 0; i < tr->count; i++) {
 		const struct triage_finding *f = &tr->findings[i];
 		const struct triage_rule *r = &rules->rules[f->rule];
-		char *worst = method_full_name(
-		        &tree->methods[calltree_method(tree, f->worst)]);
+		char *worst = method_full_name(&tree->methods[f->worst_method]);
 		char *path = xstrdup(""), *next;
 		char *drill = drill_command(tree, rules, f);
 
@@ -1080,45 +1081,114 @@ print_table(const struct calltree *tree, const struct triage_rules *rules,
 	table_free(t);
 }
 
+/* The model of the file ct was opened on, loaded again with its calls,
+ * as cmd_open loads it; -1 when loaded, else a status (ct released). */
+static int
+reload_model(struct cmd_trace *ct, bool frames)
+{
+	scope_done(&ct->scope);
+	calltree_free(ct->tree);
+	ct->tree = NULL;
+	ct->opts.profile_only = false;
+	ct->opts.frames = frames;
+	ct->opts.triage = NULL;
+	ct->opts.triage_arg = NULL;
+	return cmd_open_parsed(ct, &triage_spec);
+}
+
 int
 cmd_triage(int argc, char **argv)
 {
 	struct cmd_trace ct;
 	struct triage_rules rules;
+	struct triage_stream ts = {0};
 	struct triage tr;
-	bool *is_frame;
+	bool *is_frame, frames, streamed = false;
 	char why[300];
-	int status = cmd_open(&ct, &triage_spec, argc, argv);
+	int status = cmd_parse(&triage_spec, argc, argv, &ct.opts);
+	/* For tests: "model" takes the model's way, "say" tells on
+	 * stderr which way was taken. */
+	const char *test = getenv("TRACETUI_TEST_TRIAGE");
 	size_t i;
 
+	ct.tree = NULL;
 	if (status >= 0)
 		return status;
+	if (!cmd_triage_rules(&rules, &ct.opts, "triage")) {
+		triage_rules_done(&rules);
+		cmd_opts_done(&ct.opts);
+		return CMD_USAGE;
+	}
+	/* The findings from the sums pass, where the names are the
+	 * file's (no mapping): the model only where they need it. */
+	frames = ct.opts.frames;
+	ts.rules = &rules;
+	ts.frame_method = ct.opts.frame_method;
+	if (!ct.opts.names && !(test && strcmp(test, "model") == 0)) {
+		ct.opts.profile_only = true;
+		ct.opts.frames = false;
+		ct.opts.triage = triage_stream_spec;
+		ct.opts.triage_arg = &ts;
+	}
+	status = cmd_open_parsed(&ct, &triage_spec);
+	if (status >= 0) {
+		triage_stream_done(&ts);
+		triage_rules_done(&rules);
+		return status;
+	}
 	if (calltree_is_profile(ct.tree)) {
 		cmd_error("triage",
 		          "%s: a profile of values, not of calls in time: "
 		          "triage reads method traces and simpleperf "
 		          "recordings",
 		          ct.tree->path);
-		cmd_close(&ct);
-		return CMD_USAGE;
-	}
-	if (!cmd_triage_rules(&rules, &ct.opts, "triage")) {
+		triage_stream_done(&ts);
 		triage_rules_done(&rules);
 		cmd_close(&ct);
 		return CMD_USAGE;
 	}
-	is_frame =
-	        frames_methods(ct.tree, ct.opts.frame_method, why, sizeof(why));
-	if (!is_frame ||
-	    !triage_compute(&tr, ct.tree, &rules, is_frame,
-	                    cmd_frame_budget(&ct.opts), why, sizeof(why))) {
-		cmd_error("triage", "bad regular expression: %s", why);
+	if (ct.tree->sums && !ct.tree->calls.count)
+		streamed = triage_from_sums(&tr, ct.tree, &ts,
+		                            cmd_frame_budget(&ct.opts));
+	/* A sampled recording's frames are found as the model loads
+	 * (frame-spans.h): loaded without them, it is loaded again. */
+	if (!streamed &&
+	    (!ct.tree->calls.count ||
+	     (frames && !ct.opts.frames && ct.tree->header.sample_weight))) {
+		{
+			status = reload_model(&ct, frames);
+			if (status >= 0) {
+				triage_stream_done(&ts);
+				triage_rules_done(&rules);
+				return status;
+			}
+		}
+	}
+	if (test && strcmp(test, "say") == 0)
+		fprintf(stderr, "triage: %s\n", streamed ? "sums" : "model");
+	if (!streamed) {
+		/* The spec's patterns matched the same methods: taken. */
+		const uint64_t *match =
+		        ts.made && ts.spec.nmethods == ct.tree->nmethods
+		                ? ts.match
+		                : NULL;
+
+		is_frame = frames_methods(ct.tree, ct.opts.frame_method, why,
+		                          sizeof(why));
+		if (!is_frame ||
+		    !triage_compute_matched(&tr, ct.tree, &rules, is_frame,
+		                            cmd_frame_budget(&ct.opts), match,
+		                            why, sizeof(why))) {
+			cmd_error("triage", "bad regular expression: %s", why);
+			free(is_frame);
+			triage_stream_done(&ts);
+			triage_rules_done(&rules);
+			cmd_close(&ct);
+			return CMD_USAGE;
+		}
 		free(is_frame);
-		triage_rules_done(&rules);
-		cmd_close(&ct);
-		return CMD_USAGE;
 	}
-	free(is_frame);
+	triage_stream_done(&ts);
 	if (ct.opts.format == TABLE_JSON)
 		print_json(ct.tree, &rules, &tr);
 	else if (ct.opts.format == TABLE_TEXT)

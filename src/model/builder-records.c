@@ -768,6 +768,11 @@ build_on_records(void *ctx, const struct trace_records *run)
 			        b->frame_methods(b->tree, b->frame_arg);
 			b->nframe_flags = b->tree->nmethods;
 		}
+		if (b->sums_only && b->triage && !b->triage_spec) {
+			b->triage_spec = b->triage(b->tree, b->triage_arg);
+			/* No spec: the model, in this read. */
+			b->sums_only = b->triage_spec != NULL;
+		}
 		if (b->sums_only && b->hooks->sum_run(b, run))
 			return;
 		if (build_placed(b, run))

@@ -320,6 +320,8 @@ continue_thread(struct build_worker *w, const struct prefix_scan *sc,
 		st->sums->seeded = st->sums->prefix = (uint32_t)sc->depth;
 		if (st->sums->frames)
 			frame_watch_seeded(st->sums->frames);
+		if (st->sums->triage && !triage_watch_seeded(st->sums->triage))
+			return false;
 	}
 	return true;
 }
@@ -802,7 +804,7 @@ build_on_ahead_begin(void *ctx, const struct trace_ahead_info *info)
 
 	/* Frames need the methods' names, which come after: not ahead. */
 	if (b->ahead || b->began || !b->sums_only || b->frame_methods ||
-	    !info->size ||
+	    b->triage || !info->size ||
 	    !split_points(b, info->total / info->size, SPLIT_AHEAD_FIRST,
 	                  SPLIT_AHEAD_END, &cuts))
 		return false;
@@ -1016,6 +1018,7 @@ build_sum_split(struct calltree_builder *b, const struct trace_records *run)
 	if (out == SPLIT_SUMMED) {
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
 		tree->frames_summed = b->frame_flags != NULL;
+		tree->triage_summed = b->triage_spec != NULL;
 		build_add_anomalies(&tree->anomalies, &jobs[0].an);
 		build_add_anomalies(&tree->anomalies, &jobs[1].an);
 		if (a)

@@ -38,7 +38,8 @@
 /* Thread t's sums, made on its first call; NULL when the threads
  * summed so far have too many methods between them. */
 static struct sums_build *
-sums_of(struct build_worker *w, struct thread_state *st)
+sums_of(struct build_worker *w, struct thread_state *st,
+        const struct tt_thread *th)
 {
 	struct calltree_builder *b = w->b;
 
@@ -59,6 +60,11 @@ sums_of(struct build_worker *w, struct thread_state *st)
 			st->sums->frames = xmalloc(sizeof(*st->sums->frames));
 			frame_watch_init(st->sums->frames, b->frame_flags,
 			                 b->nframe_flags, w->has_clock);
+		}
+		if (b->triage_spec) {
+			st->sums->triage = xmalloc(sizeof(*st->sums->triage));
+			triage_watch_init(st->sums->triage, b->triage_spec,
+			                  th->tid);
 		}
 	}
 	return st->sums;
@@ -195,7 +201,7 @@ static inline bool
 sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
           uint64_t id, const uint64_t *at)
 {
-	struct sums_build *s = sums_of(w, st);
+	struct sums_build *s = sums_of(w, st, th);
 	const struct method_cache_entry *hit =
 	        &w->method_cache[(id >> 2) & w->cache_mask];
 	uint32_t m = hit->key == ~id ? hit->index : build_method_slot(w, id);
@@ -243,6 +249,9 @@ sum_enter(struct build_worker *w, struct thread_state *st, struct tt_thread *th,
 	memcpy(f->start, at, sizeof(f->start));
 	if (s->frames)
 		frame_watch_enter(s->frames, (uint32_t)st->depth - 1, m, at);
+	if (s->triage &&
+	    !triage_watch_enter(s->triage, (uint32_t)st->depth - 1, m, at))
+		return false;
 	if (st->depth > s->top_depth)
 		s->top_depth = (uint32_t)st->depth;
 	if (st->depth > th->max_depth)
@@ -268,6 +277,8 @@ sum_pop(const bool *has_clock, struct thread_state *st, const uint64_t *at)
 	if (s->frames)
 		frame_watch_close(s->frames, (uint32_t)st->depth, f->method,
 		                  st->depth ? f[-1].method : CALL_NONE, dur);
+	if (s->triage)
+		triage_watch_close(s->triage, (uint32_t)st->depth, dur);
 	if (__builtin_expect(st->depth < s->prefix, 0)) {
 		/* Opened before the split: its time before it comes later. */
 		UTIL_GROW(s->closes, s->closes_cap, s->ncloses + 1);
@@ -301,7 +312,7 @@ static bool
 sum_orphan(struct build_worker *w, struct thread_state *st,
            struct tt_thread *th, uint64_t id, const uint64_t *at)
 {
-	struct sums_build *s = sums_of(w, st);
+	struct sums_build *s = sums_of(w, st, th);
 	uint32_t m = build_method_slot(w, id);
 	uint64_t dur[CLOCK_COUNT], adopted[CLOCK_COUNT] = {0};
 	struct profile_row *row;
@@ -316,9 +327,15 @@ sum_orphan(struct build_worker *w, struct thread_state *st,
 		return false;
 	if (s->frames && m >= s->frames->nmethods)
 		return false;
+	for (k = 0; k < CLOCK_COUNT; k++)
+		dur[k] = w->has_clock[k] ? at[k] - th->first[k] : 0;
 	for (i = 0; i < s->ntop; i++)
 		for (k = 0; k < CLOCK_COUNT; k++)
 			adopted[k] += s->top[i].incl[k];
+	if (s->triage && !triage_watch_orphan(s->triage, m,
+	                                      th->first[s->triage->spec->clock],
+	                                      dur, adopted))
+		return false;
 	adopt_top(s, m);
 	row = row_of(s, m);
 	for (k = 0; k < CLOCK_COUNT; k++)
@@ -511,6 +528,8 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 	build_settle_thread_times(b, t);
 	if (!st)
 		return; /* named, never ran: no state was made */
+	if (st->sums && st->sums->triage)
+		st->sums->triage->at_end = true;
 	while (st->depth) {
 		sum_pop(tree->has_clock, st, tree->threads[t].last);
 		an->open_at_end++;
@@ -527,6 +546,14 @@ build_sum_finish(struct calltree_builder *b, size_t t, struct tt_anomalies *an)
 			frame_watch_finish(st->sums->frames,
 			                   &st->sums->out.frames,
 			                   &st->sums->out.nframes);
+		if (st->sums->triage) {
+			st->sums->out.triage =
+			        triage_watch_finish(st->sums->triage);
+			st->sums->out.ntriage = b->triage_spec->nrules;
+			st->sums->out.triage_frames = triage_watch_frames(
+			        st->sums->triage,
+			        &st->sums->out.ntriage_frames);
+		}
 		tree->sums[t] = st->sums->out;
 		st->sums->out = (struct thread_sums){0};
 	}
@@ -559,6 +586,7 @@ build_sum_all(struct calltree_builder *b, const struct trace_records *run)
 	if (ok) {
 		tree->sums = xcalloc(tree->nthreads + 1, sizeof(*tree->sums));
 		tree->frames_summed = b->frame_flags != NULL;
+		tree->triage_summed = b->triage_spec != NULL;
 		build_add_anomalies(&tree->anomalies, &an);
 		for (t = 0; t < tree->nthreads; t++)
 			build_sum_finish(b, t, &tree->anomalies);
@@ -855,9 +883,21 @@ build_sums_merge(struct thread_state *into, struct thread_state *from,
 		if (into->stack[s->closes[i].level].method !=
 		    s->closes[i].method)
 			return false;
-	if (!frames_meet(is->frames, s->frames))
+	if (!frames_meet(is->frames, s->frames) || !is->triage != !s->triage ||
+	    (s->triage && !triage_watch_joinable(s->triage)))
 		return false;
 	add_prefix_times(s, into, at);
+	if (is->triage && s->triage) {
+		uint64_t(*before)[CLOCK_COUNT] =
+		        xcalloc(s->seeded + 1, sizeof(*before));
+
+		for (i = 0; i < s->seeded; i++)
+			for (k = 0; k < CLOCK_COUNT; k++)
+				before[i][k] = at[k] - into->stack[i].start[k];
+		triage_watch_join(is->triage, s->triage,
+		                  (const uint64_t(*)[CLOCK_COUNT])before, at);
+		free(before);
+	}
 	if (is->frames)
 		join_frames(is->frames, s->frames, s, into, at);
 	if (is->paths)

@@ -419,6 +419,9 @@ sums_free(struct thread_state *st)
 	if (st->sums->frames)
 		frame_watch_done(st->sums->frames);
 	free(st->sums->frames);
+	if (st->sums->triage)
+		triage_watch_done(st->sums->triage);
+	free(st->sums->triage);
 	thread_sums_done(&st->sums->out);
 	free(st->sums->links.links);
 	link_table_done(&st->sums->links);
@@ -1098,6 +1101,7 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	if (__builtin_expect(!b->events_met, 0)) {
 		b->events_met = true;
 		if (b->sums_only && !b->paths && !b->frame_methods &&
+		    !b->triage &&
 		    b->tree->header.nested) {
 			b->event_sums = xcalloc(1, sizeof(*b->event_sums));
 			build_worker_init(&b->event_sums->w, b,

@@ -30,6 +30,7 @@
 #include "model/paths.h"
 #include "model/sampling.h"
 #include "model/sums.h"
+#include "model/triage-sums.h"
 #include "util/map.h"
 
 #include <stdbool.h>
@@ -122,6 +123,7 @@ struct sums_build {
 	size_t ncloses, closes_cap;
 	struct path_build *paths;   /* the call paths, when asked for */
 	struct frame_watch *frames; /* the frames, when asked for */
+	struct triage_watch *triage; /* triage's sums, when asked for */
 };
 
 /* A frame opened before the split, closed after it: its stack index,
@@ -285,6 +287,11 @@ struct calltree_builder {
 	void *frame_arg;
 	bool *frame_flags;
 	size_t nframe_flags;
+	/* sums_only: triage's sums too, by the spec this makes (taken
+	 * when the records come); with them, one worker sums. */
+	calltree_triage_fn *triage;
+	void *triage_arg;
+	struct triage_sums_spec *triage_spec;
 	bool summed;        /* they were: the model has sums and no calls */
 	bool summed_split;  /* by two workers (model/builder-split.c) */
 	bool summed_walked; /* split at stacks the reader's walk gave */

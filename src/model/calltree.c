@@ -67,7 +67,22 @@ thread_sums_done(struct thread_sums *s)
 	free(s->links);
 	free(s->paths);
 	free(s->frames);
+	triage_sums_free(s->triage, s->ntriage);
+	free(s->triage_frames);
 	memset(s, 0, sizeof(*s));
+}
+
+void
+triage_sums_free(struct triage_sum *sums, size_t n)
+{
+	size_t r;
+
+	for (r = 0; sums && r < n; r++) {
+		free(sums[r].path);
+		free(sums[r].methods);
+		free(sums[r].first);
+	}
+	free(sums);
 }
 
 void

@@ -209,6 +209,42 @@ struct frame_sum {
 	uint64_t hot_excl[FRAME_HOT];
 };
 
+/* What triage's rules found on one thread, one rule's, summed as the
+ * calls closed (model/triage-sums.h). */
+struct triage_sum {
+	uint64_t total[CLOCK_COUNT], idle[CLOCK_COUNT];
+	uint64_t count;
+	uint64_t enclosing; /* matches left out: they hold a looper */
+	bool lower_bound;
+	uint64_t worst_start; /* on the judging clock */
+	uint64_t worst_dur[CLOCK_COUNT];
+	bool worst_lower;
+	uint32_t worst_method;
+	uint64_t worst_place; /* the count of calls before it */
+	uint32_t *path; /* methods, from dispatchMessage or the root down */
+	size_t npath;
+	bool path_at_root; /* from the root: an orphan goes on top */
+	/* A blocked rule's: the methods of its calls and, by method, the
+	 * thread's index (entry order) of its first call counted. */
+	uint32_t *methods;
+	uint64_t *first;
+	size_t nmethods, methods_cap;
+};
+
+/* A frame triage found as the calls closed: its start on the judging
+ * clock, its durations, and the method (CALL_NONE: none) and share of
+ * its cause (the deepest application call lasting half of it or more
+ * and starting in its first fifth). */
+struct triage_frame {
+	uint64_t start;
+	uint64_t dur[CLOCK_COUNT];
+	uint32_t cause;
+	double share;
+};
+
+/* Release n per-rule triage sums. */
+void triage_sums_free(struct triage_sum *sums, size_t n);
+
 /* One thread's sums: a row for each method it called (or that called
  * what it did), and its links in the order first met; its call paths
  * when they were asked for (calltree_load_options.paths), else NULL;
@@ -223,6 +259,10 @@ struct thread_sums {
 	size_t npaths;
 	struct frame_sum *frames;
 	size_t nframes;
+	struct triage_sum *triage; /* per rule, when asked for */
+	size_t ntriage;
+	struct triage_frame *triage_frames; /* and the frames it found */
+	size_t ntriage_frames;
 };
 
 /* Release a thread's sums. */
@@ -253,6 +293,7 @@ struct calltree {
 	 * each thread's sums, and no calls. */
 	struct thread_sums *sums;
 	bool frames_summed; /* and the sums carry each thread's frames */
+	bool triage_summed; /* and triage's sums (model/triage-sums.h) */
 	/* Their methods, rows and links are in the arena (summed thread
 	 * by thread, model/builder-sums.c): freed with it. */
 	bool sums_in_arena;
@@ -287,6 +328,11 @@ typedef void calltree_progress_fn(void *arg, uint64_t done, uint64_t total);
 /* The frame methods of tree, as a flag per method (tree->nmethods of
  * them, malloc'd), or NULL for none. */
 typedef bool *calltree_frame_methods_fn(const struct calltree *tree, void *arg);
+/* What triage's rules ask of tree's methods (model/triage-sums.h), or
+ * NULL for nothing: the caller keeps it. */
+struct triage_sums_spec;
+typedef struct triage_sums_spec *calltree_triage_fn(const struct calltree *tree,
+                                                    void *arg);
 
 /*
  * Building a model from a sink directly, for tests and the fuzzer: feed

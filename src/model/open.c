@@ -61,6 +61,24 @@ calltree_load_progress(const char *path, struct trace_error *err,
 	return calltree_load_with(path, &o, err);
 }
 
+/* For tests: TRACETUI_TEST_SPLIT=AT[:MIDDLE[:FIRST]] splits the sums
+ * pass at record AT, the middle [MIDDLE, AT) in parts of which the
+ * first worker takes FIRST (struct calltree_builder, split_at). */
+static void
+test_split(struct calltree_builder *b)
+{
+	const char *v = getenv("TRACETUI_TEST_SPLIT");
+	char *end;
+
+	if (!v || !*v)
+		return;
+	b->split_at = strtoull(v, &end, 10);
+	if (*end == ':')
+		b->split_middle = strtoull(end + 1, &end, 10);
+	if (*end == ':')
+		b->split_middle_first = (unsigned)strtoul(end + 1, &end, 10);
+}
+
 struct calltree *
 calltree_load_with(const char *path, const struct calltree_load_options *o,
                    struct trace_error *err)
@@ -77,6 +95,9 @@ calltree_load_with(const char *path, const struct calltree_load_options *o,
 		b->paths = o->paths;
 		b->frame_methods = o->frame_methods;
 		b->frame_arg = o->frame_arg;
+		b->triage = o->triage;
+		b->triage_arg = o->triage_arg;
+		test_split(b);
 		b->no_turns = o->no_turns;
 	}
 	if (!trace_load(path, calltree_builder_sink(b), err)) {

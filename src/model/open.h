@@ -41,6 +41,11 @@ struct calltree_load_options {
 	 * frames); NULL: none. */
 	calltree_frame_methods_fn *frame_methods;
 	void *frame_arg;
+	/* With sums_only: triage's sums too, by the spec triage(tree,
+	 * triage_arg) makes as the records begin (calltree.h,
+	 * triage_summed), or the model when it makes none; NULL: none. */
+	calltree_triage_fn *triage;
+	void *triage_arg;
 	/* Keep every thread's state until the end, even where the header
 	 * says its threads come in turn (a file that broke that word is
 	 * loaded again so). */

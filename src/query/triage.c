@@ -33,16 +33,6 @@
 size_t triage_calls_per_job;
 bool triage_plain;
 
-/* Methods triage knows by name, as flags per method. */
-enum {
-	KNOWN_IDLE = 1 << 0,        /* MessageQueue.nativePollOnce */
-	KNOWN_LOOPER = 1 << 1,      /* Looper.loop, ActivityThread.main */
-	KNOWN_DISPATCH = 1 << 2,    /* Handler.dispatchMessage */
-	KNOWN_TRAVERSAL = 1 << 3,   /* ViewRootImpl.performTraversals */
-	KNOWN_FULLY_DRAWN = 1 << 4, /* Activity.reportFullyDrawn */
-	KNOWN_RESTART = 1 << 5,     /* Activity.performRestart */
-};
-
 static const struct {
 	const char *id, *name;
 	const char *method[2]; /* the methods that make it, or NULL */
@@ -172,9 +162,9 @@ app_methods(char *const *names, size_t nmethods)
 }
 
 /* Every method's full name (method_full_name), built once for all the
- * tables triage makes of them; free with free_names. */
-static char **
-full_names(const struct calltree *tree)
+ * tables triage makes of them; free with triage_free_names. */
+char **
+triage_full_names(const struct calltree *tree)
 {
 	char **names = xcalloc(tree->nmethods + 1, sizeof(*names));
 	size_t m;
@@ -184,9 +174,9 @@ full_names(const struct calltree *tree)
 	return names;
 }
 
-/* Release what full_names made of nmethods names. */
-static void
-free_names(char **names, size_t nmethods)
+/* Release what triage_full_names made of nmethods names. */
+void
+triage_free_names(char **names, size_t nmethods)
 {
 	size_t m;
 
@@ -198,17 +188,17 @@ free_names(char **names, size_t nmethods)
 bool *
 triage_app_methods(const struct calltree *tree)
 {
-	char **names = full_names(tree);
+	char **names = triage_full_names(tree);
 	bool *app = app_methods(names, tree->nmethods);
 
-	free_names(names, tree->nmethods);
+	triage_free_names(names, tree->nmethods);
 	return app;
 }
 
 /* The main thread: tid == pid (the key's, or a simpleperf thread's own
  * process), else the thread named main. */
-static void
-find_main(struct triage *out, const struct calltree *tree)
+void
+triage_find_main(struct triage *out, const struct calltree *tree)
 {
 	const char *pid = calltree_property(tree, "pid");
 	size_t i, best_calls = 0;
@@ -518,9 +508,9 @@ worst_path(const struct pass *p, struct triage_finding *f)
 
 /* Estimated samples of a finding in a sampled recording; UINT64_MAX for
  * an instrumented one. */
-static uint64_t
-finding_samples(const struct calltree *tree, const struct triage_finding *f,
-                enum clock_index k)
+uint64_t
+triage_finding_samples(const struct calltree *tree,
+                       const struct triage_finding *f, enum clock_index k)
 {
 	if (tree->header.sample_weight)
 		return f->total[CLOCK_CPU] / tree->header.sample_weight;
@@ -666,8 +656,9 @@ thread_rules(struct pass *p, bool is_main)
 /* The floors (struct pass) of the rules that apply on the main thread
  * (is_main) or the others into floor[0] (blocked) and floor[1]
  * (hot-frame). */
-static void
-rule_floors(const struct triage_rules *rules, bool is_main, uint64_t *floor)
+void
+triage_rule_floors(const struct triage_rules *rules, bool is_main,
+                   uint64_t *floor)
 {
 	size_t r;
 
@@ -1068,7 +1059,7 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 		total = (double)f->total[p->k];
 		call = (double)f->worst_dur[p->k];
 		/* A blocked or hot rule's calls met WHEN one by one. */
-		f->samples = finding_samples(tree, f, p->k);
+		f->samples = triage_finding_samples(tree, f, p->k);
 		if ((rule->kind == TRIAGE_UNION &&
 		     !triage_when_holds(&rule->when, total, call,
 		                        (double)f->count)) ||
@@ -1088,6 +1079,7 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 		}
 		f->rule = r;
 		f->thread = (uint32_t)t;
+		f->worst_method = calltree_method(tree, f->worst);
 		f->severity = triage_when_holds(&rule->error, total, call,
 		                                (double)f->count)
 		                      ? TRIAGE_ERROR
@@ -1114,10 +1106,10 @@ is_ascii(const char *s)
  * (`calls`, the drill, matches in the user's), without the multibyte
  * decoding a UTF-8 locale gives every character of every name.
  */
-static uint64_t *
-match_rules(const struct calltree *tree, char *const *names,
-            const struct triage_rules *rules, size_t nwords, char *why,
-            size_t size)
+uint64_t *
+triage_match_rules(const struct calltree *tree, char *const *names,
+                   const struct triage_rules *rules, size_t nwords, char *why,
+                   size_t size)
 {
 	uint64_t *match =
 	        xcalloc((tree->nmethods + 1) * nwords, sizeof(*match));
@@ -1173,8 +1165,8 @@ match_rules(const struct calltree *tree, char *const *names,
 }
 
 /* The methods triage knows by name among the nmethods full names. */
-static uint8_t *
-known_methods(char *const *names, size_t nmethods)
+uint8_t *
+triage_known_methods(char *const *names, size_t nmethods)
 {
 	uint8_t *known = xcalloc(nmethods + 1, 1);
 	size_t m;
@@ -1775,6 +1767,16 @@ triage_compute(struct triage *out, const struct calltree *tree,
                const struct triage_rules *rules, const bool *is_frame,
                double budget, char *why, size_t size)
 {
+	return triage_compute_matched(out, tree, rules, is_frame, budget, NULL,
+	                              why, size);
+}
+
+bool
+triage_compute_matched(struct triage *out, const struct calltree *tree,
+                       const struct triage_rules *rules, const bool *is_frame,
+                       double budget, const uint64_t *match, char *why,
+                       size_t size)
+{
 	struct pass base = {0};
 	struct scope all;
 	uint8_t *known;
@@ -1785,14 +1787,16 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	out->tree = tree;
 	out->clock = calltree_default_range_clock(tree);
 	base.nwords = (rules->count + 63) / 64 + 1;
-	names = full_names(tree);
-	base.match = match_rules(tree, names, rules, base.nwords, why, size);
+	names = triage_full_names(tree);
+	base.match = match ? match
+	                   : triage_match_rules(tree, names, rules, base.nwords,
+	                                        why, size);
 	if (!base.match) {
-		free_names(names, tree->nmethods);
+		triage_free_names(names, tree->nmethods);
 		return false;
 	}
-	find_main(out, tree);
-	known = known_methods(names, tree->nmethods);
+	triage_find_main(out, tree);
+	known = triage_known_methods(names, tree->nmethods);
 	find_phases(out, names, known, is_frame);
 	/* An instrumented model's frames are found in the passes. */
 	find_frames = tree->calls.count && !tree->header.sample_weight &&
@@ -1806,7 +1810,7 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		scope_done(&all);
 	}
 	base.app = app_methods(names, tree->nmethods);
-	free_names(names, tree->nmethods);
+	triage_free_names(names, tree->nmethods);
 	base.is_frame = is_frame;
 	base.tree = tree;
 	base.rules = rules;
@@ -1814,8 +1818,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	base.k = out->clock;
 	base.asks[0] = ask_table(&base, false);
 	base.asks[1] = ask_table(&base, true);
-	rule_floors(rules, false, base.floors[0]);
-	rule_floors(rules, true, base.floors[1]);
+	triage_rule_floors(rules, false, base.floors[0]);
+	triage_rule_floors(rules, true, base.floors[1]);
 	out->rule_total = xcalloc(rules->count + 1, sizeof(*out->rule_total));
 	out->rule_count = xcalloc(rules->count + 1, sizeof(*out->rule_count));
 	if (tree->calls.count) {
@@ -1825,6 +1829,13 @@ triage_compute(struct triage *out, const struct calltree *tree,
 		find_causes(tree, &out->frames, base.app, 0, out->frames.count,
 		            out->cause, out->cause_share);
 	}
+	out->cause_method =
+	        xmalloc((out->frames.count + 1) * sizeof(*out->cause_method));
+	for (size_t i = 0; i < out->frames.count; i++)
+		out->cause_method[i] =
+		        out->cause[i] == CALL_NONE
+		                ? CALL_NONE
+		                : calltree_method(tree, out->cause[i]);
 	/* The workers' findings come in no order: no two are of the same
 	 * rule and thread, so the order is the sort's alone. */
 	if (out->count > 1)
@@ -1833,7 +1844,8 @@ triage_compute(struct triage *out, const struct calltree *tree,
 	free((void *)base.asks[0]);
 	free((void *)base.asks[1]);
 	free((void *)base.app);
-	free((void *)base.match);
+	if (!match)
+		free((void *)base.match);
 	free(known);
 	return true;
 }
@@ -1850,6 +1862,7 @@ triage_done(struct triage *t)
 	}
 	free(t->findings);
 	free(t->cause);
+	free(t->cause_method);
 	free(t->cause_share);
 	free(t->rule_total);
 	free(t->rule_count);
@@ -1864,8 +1877,8 @@ triage_finding_calls(const struct calltree *tree,
 {
 	const struct tt_thread *th = &tree->threads[f->thread];
 	size_t first = th->first_call, n = th->ncalls, i, count = 0, cap = 0;
-	char **names = full_names(tree);
-	uint8_t *known = known_methods(names, tree->nmethods);
+	char **names = triage_full_names(tree);
+	uint8_t *known = triage_known_methods(names, tree->nmethods);
 	uint8_t *encloses = xcalloc(n + 1, 1);
 	uint32_t *path = xmalloc(((size_t)tree->max_depth + 2) * sizeof(*path));
 	uint32_t open = CALL_NONE, open_depth = 0;
@@ -1876,7 +1889,7 @@ triage_finding_calls(const struct calltree *tree,
 
 	*calls = NULL;
 	if (rules->rules[f->rule].kind != TRIAGE_UNION) {
-		free_names(names, tree->nmethods);
+		triage_free_names(names, tree->nmethods);
 		free(want);
 		free(path);
 		free(encloses);
@@ -1891,7 +1904,7 @@ triage_finding_calls(const struct calltree *tree,
 			want[m] = regexec(&re, names[m], 0, NULL, 0) == 0;
 		regfree(&re);
 	}
-	free_names(names, tree->nmethods);
+	triage_free_names(names, tree->nmethods);
 	/* As thread_findings: the calls holding a looper, then the
 	 * outermost matches. */
 	for (i = 0; i < n; i++) {
@@ -1963,4 +1976,24 @@ triage_finding_pattern(const struct calltree *tree,
 	}
 	memcpy(out + n, "( |$)", 6);
 	return out;
+}
+
+bool
+triage_phase_method(const char *full)
+{
+	int p, j;
+
+	for (p = 0; p < TRIAGE_PHASES; p++)
+		for (j = 0; j < 2 && phase_def[p].method[j]; j++)
+			if (method_is(full, phase_def[p].method[j]))
+				return true;
+	return false;
+}
+
+void
+triage_sort_findings(struct triage *out)
+{
+	if (out->count > 1)
+		qsort_r(out->findings, out->count, sizeof(*out->findings),
+		        finding_cmp, &out->clock);
 }

@@ -64,7 +64,9 @@ struct triage_finding {
 	uint64_t samples;            /* sampled: the samples, estimated */
 	uint64_t enclosing;          /* calls left out: they hold a looper */
 	bool lower_bound;            /* a call open at an end */
-	uint32_t worst;              /* the longest call */
+	uint32_t worst;              /* the longest call (CALL_NONE when
+	                                triage_from_sums found it) */
+	uint32_t worst_method;       /* and its method */
 	uint64_t worst_start;        /* on the judging clock */
 	uint64_t worst_dur[CLOCK_COUNT];
 	bool worst_lower;
@@ -114,9 +116,11 @@ struct triage {
 	const char *launch; /* "cold", "warm", "hot", or NULL: no launch */
 	uint64_t window_start, window_end; /* first phase to first frame */
 	bool window_lower;
-	struct frames frames; /* without their hot methods */
-	uint32_t *cause;      /* per frame: the cause's call, or CALL_NONE */
-	double *cause_share;  /* and its share of the frame */
+	struct frames frames;   /* without their hot methods */
+	uint32_t *cause;        /* per frame: the cause's call, or CALL_NONE
+	                           (always, when triage_from_sums found it) */
+	uint32_t *cause_method; /* and its method, or CALL_NONE */
+	double *cause_share;    /* and its share of the frame */
 	struct triage_finding *findings; /* by severity, then total */
 	size_t count;
 	size_t undersampled; /* findings left out, under the samples */
@@ -149,6 +153,13 @@ const char *triage_main_how_text(enum triage_main_how how);
 bool triage_compute(struct triage *out, const struct calltree *tree,
                     const struct triage_rules *rules, const bool *is_frame,
                     double budget, char *why, size_t size);
+/* triage_compute with the rules' match table already made (as
+ * triage_match_rules makes it for tree's methods; the caller keeps it),
+ * or NULL to make it. */
+bool triage_compute_matched(struct triage *out, const struct calltree *tree,
+                            const struct triage_rules *rules,
+                            const bool *is_frame, double budget,
+                            const uint64_t *match, char *why, size_t size);
 /* Release what triage_compute made. */
 void triage_done(struct triage *t);
 
@@ -173,5 +184,45 @@ char *triage_finding_pattern(const struct calltree *tree,
 
 /* Count of findings of severity s. */
 size_t triage_count_severity(const struct triage *t, enum triage_severity s);
+
+/* For query/triage-sums.c, which finds the same in the sums pass. */
+
+/* Methods triage knows by name, as flags per method. */
+enum {
+	KNOWN_IDLE = 1 << 0,        /* MessageQueue.nativePollOnce */
+	KNOWN_LOOPER = 1 << 1,      /* Looper.loop, ActivityThread.main */
+	KNOWN_DISPATCH = 1 << 2,    /* Handler.dispatchMessage */
+	KNOWN_TRAVERSAL = 1 << 3,   /* ViewRootImpl.performTraversals */
+	KNOWN_FULLY_DRAWN = 1 << 4, /* Activity.reportFullyDrawn */
+	KNOWN_RESTART = 1 << 5,     /* Activity.performRestart */
+};
+
+/* Every method's full name; free with triage_free_names. */
+char **triage_full_names(const struct calltree *tree);
+/* Release what triage_full_names made of nmethods names. */
+void triage_free_names(char **names, size_t nmethods);
+/* A bit per rule per method (nwords a method): whether the rule's
+ * pattern matches it; NULL with why when a pattern does not compile. */
+uint64_t *triage_match_rules(const struct calltree *tree, char *const *names,
+                             const struct triage_rules *rules, size_t nwords,
+                             char *why, size_t size);
+/* The KNOWN_ flags of the nmethods full names. */
+uint8_t *triage_known_methods(char *const *names, size_t nmethods);
+/* Whether full name full is a startup phase's method. */
+bool triage_phase_method(const char *full);
+/* out's main thread in tree (main, how, pid). */
+void triage_find_main(struct triage *out, const struct calltree *tree);
+/* The least wall time of a call a blocked rule (floor[0]) and the least
+ * cpu time of a frame a hot-frame rule (floor[1]) that applies on the
+ * main thread (is_main) or another can count anything at. */
+void triage_rule_floors(const struct triage_rules *rules, bool is_main,
+                        uint64_t *floor);
+/* A sampled finding's estimated samples; UINT64_MAX when
+ * instrumented. */
+uint64_t triage_finding_samples(const struct calltree *tree,
+                                const struct triage_finding *f,
+                                enum clock_index k);
+/* out's findings by severity, then total. */
+void triage_sort_findings(struct triage *out);
 
 #endif
