@@ -324,7 +324,9 @@ if "$MKTRACE" "$tmp/big.spec" "$tmp/big.trace"; then
 		(ulimit -v 60000 2>/dev/null
 			exec timeout 120 "$TRACETUI" report "$tmp/big.trace") \
 			>/dev/null 2>"$tmp/err"
-		ok $? "report within the memory the model does not fit in"
+		rc=$?
+		ok $rc "report within the memory the model does not fit in"
+		[ $rc -eq 0 ] || { echo "exit $rc"; head -3 "$tmp/err"; } | diag
 	fi
 
 fi
