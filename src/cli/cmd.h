@@ -54,10 +54,10 @@ enum cmd_option {
 	OPT_MOUSE = 1 << 20,
 	OPT_FULL_NAMES = 1 << 21,
 	OPT_SOURCE_DIR = 1 << 22,
-	OPT_FRAMES = 1 << 23, /* --frame-method, --budget, --refresh-rate */
-	OPT_TRIAGE = 1 << 24, /* --all, --fail-on */
-	OPT_HEAP = 1 << 25,   /* listed only: cli/heap.c parses them */
-	OPT_RULES = 1 << 26,  /* --rules, --threshold */
+	OPT_FRAMES = 1 << 23,     /* --frame-method, --budget, --refresh-rate */
+	OPT_TRIAGE = 1 << 24,     /* --all, --fail-on */
+	OPT_HEAP = 1 << 25,       /* listed only: cli/heap.c parses them */
+	OPT_RULES = 1 << 26,      /* --rules, --threshold */
 	OPT_HEAP_SHOWN = 1 << 27, /* --heap: the viewer's first heap */
 };
 
@@ -111,14 +111,14 @@ struct cmd_opts {
 	bool no_thread;
 	const char **fail_if; /* --fail-if expressions, in order */
 	size_t nfail_if, fail_if_cap;
-	bool normalize;        /* --normalize */
-	const char *range;     /* --range, checked */
-	bool profile_only;     /* the spec's, for cmd_load */
-	bool sum_frames;       /* profile_only with OPT_FRAMES: the sums
-	                          carry the frames too */
-	bool frames;           /* OPT_FRAMES: the load finds a sampled
-	                          recording's frames (frame-spans.h) */
-	bool key_only;         /* the spec's, for cmd_load */
+	bool normalize;    /* --normalize */
+	const char *range; /* --range, checked */
+	bool profile_only; /* the spec's, for cmd_load */
+	bool sum_frames;   /* profile_only with OPT_FRAMES: the sums
+	                      carry the frames too */
+	bool frames;       /* OPT_FRAMES: the load finds a sampled
+	                      recording's frames (frame-spans.h) */
+	bool key_only;     /* the spec's, for cmd_load */
 	/* With profile_only: triage's sums too (calltree_load_options,
 	 * triage), or NULL. */
 	calltree_triage_fn *triage;

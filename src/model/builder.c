@@ -1101,8 +1101,7 @@ on_event(void *ctx, uint32_t tid, uint64_t method_id, enum trace_action action,
 	if (__builtin_expect(!b->events_met, 0)) {
 		b->events_met = true;
 		if (b->sums_only && !b->paths && !b->frame_methods &&
-		    !b->triage &&
-		    b->tree->header.nested) {
+		    !b->triage && b->tree->header.nested) {
 			b->event_sums = xcalloc(1, sizeof(*b->event_sums));
 			build_worker_init(&b->event_sums->w, b,
 			                  &b->event_sums->an, true);

@@ -121,8 +121,8 @@ struct sums_build {
 	uint32_t seeded, prefix;
 	struct prefix_close *closes;
 	size_t ncloses, closes_cap;
-	struct path_build *paths;   /* the call paths, when asked for */
-	struct frame_watch *frames; /* the frames, when asked for */
+	struct path_build *paths;    /* the call paths, when asked for */
+	struct frame_watch *frames;  /* the frames, when asked for */
 	struct triage_watch *triage; /* triage's sums, when asked for */
 };
 

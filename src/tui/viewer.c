@@ -307,8 +307,9 @@ viewer_run(struct cmd_opts opts, const struct triage_rules *rules)
 		return status;
 	}
 	if (opts.heap) {
-		cmd_error(NULL, "--heap is for Java heap dumps (binary HPROF) "
-		                "only, and %s is not one",
+		cmd_error(NULL,
+		          "--heap is for Java heap dumps (binary HPROF) "
+		          "only, and %s is not one",
 		          opts.args[0]);
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
@@ -467,8 +468,8 @@ viewer_main(int argc, char **argv)
 		cmd_opts_done(&opts);
 		return CMD_USAGE;
 	}
-	status = viewer_run(opts,
-	                    cmd_triage_rules_given(&opts) ? &rules : NULL);
+	status =
+	        viewer_run(opts, cmd_triage_rules_given(&opts) ? &rules : NULL);
 	triage_rules_done(&rules);
 	return status;
 }
