@@ -195,6 +195,13 @@ triage_when_text(char *buf, size_t size, const struct triage_when *w)
 }
 
 bool
+triage_rule_applies(const struct triage_rule *r, bool is_main)
+{
+	return r->threads == TRIAGE_ANY ||
+	       (r->threads == TRIAGE_MAIN) == is_main;
+}
+
+bool
 triage_when_holds(const struct triage_when *w, double total, double call,
                   double count)
 {

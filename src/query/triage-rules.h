@@ -109,6 +109,8 @@ void triage_rules_done(struct triage_rules *rules);
 const char *triage_kind_name(enum triage_kind k);
 /* "info", "warn", "error". */
 const char *triage_severity_name(enum triage_severity s);
+/* Whether rule r applies to the main thread (is_main) or to another. */
+bool triage_rule_applies(const struct triage_rule *r, bool is_main);
 /* Whether w holds for a total, a longest call (microseconds) and a count. */
 bool triage_when_holds(const struct triage_when *w, double total, double call,
                        double count);

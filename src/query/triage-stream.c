@@ -21,13 +21,6 @@
 #define TRIAGE_SUMS_MOST (UINT64_C(1) << 22)
 
 static bool
-rule_applies(const struct triage_rule *r, bool is_main)
-{
-	return r->threads == TRIAGE_ANY ||
-	       (r->threads == TRIAGE_MAIN) == is_main;
-}
-
-static bool
 hot_holds(const void *arg, size_t r, uint64_t cpu)
 {
 	const struct triage_rules *rules = arg;
@@ -151,7 +144,7 @@ triage_stream_spec(const struct calltree *tree, void *arg)
 			const struct triage_rule *rule = &rules->rules[r];
 			uint64_t bit = 1ULL << (r % 64);
 
-			if (!rule_applies(rule, i))
+			if (!triage_rule_applies(rule, i))
 				continue;
 			if (rule->kind == TRIAGE_UNION)
 				u[r / 64] |= bit;

@@ -416,13 +416,6 @@ struct frame_list {
 	size_t nruns, runs_cap;
 };
 
-static bool
-rule_applies(const struct triage_rule *r, bool is_main)
-{
-	return r->threads == TRIAGE_ANY ||
-	       (r->threads == TRIAGE_MAIN) == is_main;
-}
-
 /* Mark the calls of thread t that hold a Looper.loop or
  * ActivityThread.main call below them: the callers of each such call,
  * up to one already marked (its callers are).  Only the methods are
@@ -549,7 +542,7 @@ settle_hot(struct pass *p, struct hot_acc *h, enum triage_kind kind,
 		const uint64_t *bits;
 		bool any = false;
 
-		if (rule->kind != kind || !rule_applies(rule, is_main))
+		if (rule->kind != kind || !triage_rule_applies(rule, is_main))
 			continue;
 		for (i = 0; i < h->ntouched; i++) {
 			uint32_t m = h->touched[i];
@@ -640,7 +633,7 @@ thread_rules(struct pass *p, bool is_main)
 		const struct triage_rule *rule = &rules->rules[r];
 		uint64_t bit = 1ULL << (r % 64);
 
-		if (!rule_applies(rule, is_main))
+		if (!triage_rule_applies(rule, is_main))
 			continue;
 		if (rule->kind == TRIAGE_UNION)
 			p->union_on[r / 64] |= bit;
@@ -668,7 +661,7 @@ triage_rule_floors(const struct triage_rules *rules, bool is_main,
 		int i = rule->kind == TRIAGE_HOT_FRAME;
 		uint64_t v;
 
-		if (!rule_applies(rule, is_main) ||
+		if (!triage_rule_applies(rule, is_main) ||
 		    (rule->kind != TRIAGE_BLOCKED && !i))
 			continue;
 		v = when_floor(rule);
@@ -949,7 +942,7 @@ thread_findings(const struct triage *out, struct pass *p, size_t t, size_t fi,
 
 		memset(&p->st[r], 0, sizeof(p->st[r]));
 		p->st[r].open = CALL_NONE;
-		if (!rule_applies(rule, is_main))
+		if (!triage_rule_applies(rule, is_main))
 			continue;
 		any = true;
 		blocked |= rule->kind == TRIAGE_BLOCKED && dual;
@@ -1431,7 +1424,7 @@ ask_table(const struct pass *base, bool is_main)
 		const struct triage_rule *rule = &rules->rules[r];
 		uint64_t bit = 1ULL << (r % 64);
 
-		if (!rule_applies(rule, is_main))
+		if (!triage_rule_applies(rule, is_main))
 			continue;
 		if (rule->kind == TRIAGE_UNION)
 			union_on[r / 64] |= bit;
