@@ -316,7 +316,10 @@ term_wait_show(const char *text)
 	/* A screen of its own, as the viewer's, redrawn whole when its
 	 * size changed: a terminal that reflows its lines on a resize
 	 * would otherwise keep the pieces of the line drawn at the old
-	 * width above the new one ("tracetui: tracetui: ..."). */
+	 * width above the new one ("tracetui: tracetui: ...").  Each
+	 * redraw also erases every row below the line: a piece that a
+	 * terminal reflowed there after the clear (tmux can, while its
+	 * resize and our redraw cross) lasts one tick at most. */
 	if (!wait_screen)
 		fputs(WAIT_SCREEN_ON, stderr);
 	if (!wait_screen || ws.ws_col != wait_size.ws_col ||
@@ -324,7 +327,7 @@ term_wait_show(const char *text)
 		fputs("\033[H\033[2J", stderr);
 	wait_screen = true;
 	wait_size = ws;
-	fprintf(stderr, "\033[H%s\033[K", text);
+	fprintf(stderr, "\033[H%s\033[J", text);
 	fflush(stderr);
 }
 
