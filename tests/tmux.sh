@@ -964,15 +964,18 @@ ok $? "$label: the profile stays"
 keys s
 wait_for 'row_has 2 " XWall%v "'
 ok $? "$label: s sorts the profile meanwhile"
-moved=0
-for step in 1 2; do
-	status_line
-	before=${sl%%  *}
-	keys j
-	wait_for 'status_line; [ "${sl%%  *}" != "$before" ]' ||
-		moved=1
-done
-ok $moved "$label: j j move the selection meanwhile"
+# j j: the cursor on the third row, and the status line naming its
+# method (Class.method, as the row shows it): waits for that state, not
+# for a change, which a frame caught half drawn would fake.
+keys j j
+wait_for 'row_has 2 "row 3 of "' && {
+	row 5
+	name=${ctl_out##* }
+	cm=${name%.*}
+	cm=${cm##*[.~…]}.${name##*.}
+	wait_for 'status_line; case ${sl%%  *} in *"$cm "*) true ;; *) false ;; esac'
+}
+ok $? "$label: j j move the selection meanwhile ($cm)"
 status_line
 sel=${sl%%  *}
 : >"$gate"
@@ -981,7 +984,7 @@ ok $? "$label: the note goes once the calls are read"
 expect '\| Timeline \|' "$label: the timeline asked for opens with them"
 # On the selected method's call: u leaves it for its thread, and
 # u again the view.
-wait_for 'status_has "\\) *$"'
+wait_for 'status_line; case $sl in *": "*"$cm ("*")"*) true ;; *) false ;; esac'
 ok $? "$label: the timeline opens on the selected method's call"
 keys u u
 expect '\| Profile \|' "$label: u u: back to the profile"
