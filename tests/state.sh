@@ -187,19 +187,20 @@ if view "$streaming" 80x24; then
 
 	keys I
 	pane_wait '\| Calls \|' >/dev/null
-	# The row Down moves to ("row N of M", the end of a row), once the
-	# status names another than before (a shot of the screen before
-	# it would name the old one).
+	# The row Down moves to ("row N of M", the end of a row): the one
+	# after the row read before it, twice alike (a shot of a frame half
+	# drawn is taken again).
 	row_at() {
 		at=
 		on_screen 'row [0-9]+ of [0-9]+$' || return 0
 		screen -S $((found - 1)) -E $((found - 1))
 		at="row ${ctl_out##* row }"
 	}
-	row_at
-	before=$at
+	wait_for 'row_at; was=$at; nap 0; row_at; [ -n "$at" ] && [ "$at" = "$was" ]'
+	at_n=${at#row }
+	at="row $((${at_n%% *} + 1)) of ${at##* of }"
 	keys Down
-	wait_for 'row_at; [ -n "$at" ] && [ "$at" != "$before" ]'
+	wait_for 'on_screen "$at\$"'
 	keys Enter
 	pane_wait '\| Timeline \|.*[0-9]\.\.[0-9]' >/dev/null
 	keys Escape
