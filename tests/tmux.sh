@@ -467,6 +467,13 @@ if [ -n "$utf8" ]; then
 	ok $? "$label: n goes to the next matching frame"
 	keys u
 	expect '\| Profile \|' "$label: u at the top leaves for the profile"
+	# b read in the storm of keys that opens the call tree, before its
+	# first rows are made, still turns it.
+	keys 7 b
+	expect '\| Call tree \|' "$label: 7 opens the call tree"
+	expect '\(bottom-up' "$label: 7 b typed at once: the tree is bottom-up"
+	keys b 1
+	expect '\| Profile \|' "$label: b 1: top-down again, back to the profile"
 
 	# The call chart: the whole trace fits the width; the arrows walk
 	# calls (Down: first callee, Right/Left: along a depth, Up: the

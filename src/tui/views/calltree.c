@@ -1270,8 +1270,22 @@ calltree_handle(void *state, const struct app *app, enum request req,
 	uint32_t m;
 
 	v->note[0] = '\0';
+	/* b needs no rows: read in the same storm of keys as the one that
+	 * opened the view, before its rows are made, it still turns the
+	 * tree the next draw builds. */
+	if (req == REQ_INVERT) {
+		v->mode = !v->mode;
+		if (!shown(v, v->sort))
+			v->sort = TCOL_INCL;
+		v->nrows = 0;
+		list_set_count(&v->list, 0);
+		/* The next draw shows the selected method in the other
+		 * tree. */
+		v->refollow = true;
+		return VIEW_DONE;
+	}
 	if (!v->nrows)
-		return req == REQ_INVERT ? VIEW_DONE : VIEW_UNHANDLED;
+		return VIEW_UNHANDLED;
 	if (list_move(&v->list, req)) {
 		moved(v);
 		return VIEW_DONE;
@@ -1308,16 +1322,6 @@ calltree_handle(void *state, const struct app *app, enum request req,
 		}
 		ask->jump = APP_VIEW_PROFILE;
 		ask->method = m;
-		return VIEW_DONE;
-	case REQ_INVERT:
-		v->mode = !v->mode;
-		if (!shown(v, v->sort))
-			v->sort = TCOL_INCL;
-		v->nrows = 0;
-		list_set_count(&v->list, 0);
-		/* The next draw shows the selected method in the other
-		 * tree. */
-		v->refollow = true;
 		return VIEW_DONE;
 	case REQ_SORT_NEXT:
 	case REQ_SORT_PREV:
