@@ -130,18 +130,24 @@ pane_wait() {
 	printf '%s\n' "$ctl_out" | diag
 	return 1
 }
-# keys KEY...: the keys typed into p, a send-keys each, a nap apart (an
-# Escape apart from the next key by more than the viewer's 25 ms, else
-# the two read as Alt-key).
+# keys KEY...: the keys typed into p, in one send-keys up to each Escape,
+# which is sent alone and followed by a nap longer than the viewer's
+# 25 ms (else it and the next key read as Alt-key).  The viewer reads
+# them in turn: a view the first opens gets the next.
 keys() {
+	k_cmd=
 	for k; do
 		quote "$k"
-		ctl "send-keys -t p $quoted"
-		case $k in
-		Escape) ctl 'run-shell -d 0.05' ;;
-		*) ctl 'run-shell -d 0.02' ;;
-		esac
+		if [ "$k" = Escape ]; then
+			[ -z "$k_cmd" ] || ctl "send-keys -t p$k_cmd"
+			ctl "send-keys -t p $quoted"
+			ctl 'run-shell -d 0.05'
+			k_cmd=
+		else
+			k_cmd="$k_cmd $quoted"
+		fi
 	done
+	[ -z "$k_cmd" ] || ctl "send-keys -t p$k_cmd"
 }
 # type_text TEXT: TEXT typed into p as it is.
 type_text() {
