@@ -467,13 +467,14 @@ if [ -n "$utf8" ]; then
 	ok $? "$label: n goes to the next matching frame"
 	keys u
 	expect '\| Profile \|' "$label: u at the top leaves for the profile"
-	# b read in the storm of keys that opens the call tree, before its
-	# first rows are made, still turns it.
-	keys 7 b
+	# b and s read in the storm of keys that opens the call tree, before
+	# its first rows are made, still turn it and sort it.
+	keys 7 b s
 	expect '\| Call tree \|' "$label: 7 opens the call tree"
-	expect '\(bottom-up' "$label: 7 b typed at once: the tree is bottom-up"
-	keys b 1
-	expect '\| Profile \|' "$label: b 1: top-down again, back to the profile"
+	expect '\(bottom-up' "$label: 7 b s typed at once: the tree is bottom-up"
+	expect 'Self Wall ms[^ ]+ +Name' "$label: 7 b s: sorted by self time"
+	keys S b 1
+	expect '\| Profile \|' "$label: S b 1: as it was, back to the profile"
 
 	# The call chart: the whole trace fits the width; the arrows walk
 	# calls (Down: first callee, Right/Left: along a depth, Up: the

@@ -1261,6 +1261,30 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 
 /* ---- requests ---------------------------------------------------------- */
 
+/* The sort req asks for (s, S: the next or previous column shown; r:
+ * the other way) set; false for any other request. */
+static bool
+set_sort(struct calltree_view *v, enum request req)
+{
+	switch (req) {
+	case REQ_SORT_NEXT:
+	case REQ_SORT_PREV:
+		do
+			v->sort =
+			        (v->sort +
+			         (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
+			        TCOL_COUNT;
+		while (!shown(v, v->sort));
+		v->ascending = v->sort == TCOL_NAME;
+		return true;
+	case REQ_SORT_REVERSE:
+		v->ascending = !v->ascending;
+		return true;
+	default:
+		return false;
+	}
+}
+
 static enum view_result
 calltree_handle(void *state, const struct app *app, enum request req,
                 struct view_ask *ask)
@@ -1284,8 +1308,13 @@ calltree_handle(void *state, const struct app *app, enum request req,
 		v->refollow = true;
 		return VIEW_DONE;
 	}
-	if (!v->nrows)
-		return VIEW_UNHANDLED;
+	if (!v->nrows) {
+		/* So does a sort: the next draw makes the rows in it. */
+		if (!set_sort(v, req))
+			return VIEW_UNHANDLED;
+		v->rows_stale = true;
+		return VIEW_DONE;
+	}
 	if (list_move(&v->list, req)) {
 		moved(v);
 		return VIEW_DONE;
@@ -1323,25 +1352,12 @@ calltree_handle(void *state, const struct app *app, enum request req,
 		ask->jump = APP_VIEW_PROFILE;
 		ask->method = m;
 		return VIEW_DONE;
-	case REQ_SORT_NEXT:
-	case REQ_SORT_PREV:
-		do
-			v->sort =
-			        (v->sort +
-			         (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
-			        TCOL_COUNT;
-		while (!shown(v, v->sort));
-		v->ascending = v->sort == TCOL_NAME;
-		rebuild_rows(v);
-		list_reset(&v->list);
-		break;
-	case REQ_SORT_REVERSE:
-		v->ascending = !v->ascending;
-		rebuild_rows(v);
-		list_reset(&v->list);
-		break;
 	default:
-		return VIEW_UNHANDLED;
+		if (!set_sort(v, req))
+			return VIEW_UNHANDLED;
+		rebuild_rows(v);
+		list_reset(&v->list);
+		break;
 	}
 	moved(v);
 	return VIEW_DONE;
