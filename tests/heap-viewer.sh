@@ -27,9 +27,12 @@ screens="$srcdir/tests/heap-screens.py"
 heaps=${SHARED_HEAPDUMPS:-$srcdir/../shared/heapdumps}
 utf8=$(locale -a 2>/dev/null | grep -i -m1 -E '^(C|en_US)\.utf-?8$')
 
-unset TMUX # a server of our own even when run inside tmux
+# tmux through one control-mode client (tests/tmux-ctl.sh): a key, a
+# poll or a nap costs no process.
+. "$srcdir/tests/tmux-ctl.sh"
 sock=tracetui-heap-$$
-trap 'tm kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+trap 'ctl_stop; rm -rf "$tmp"' EXIT
+ctl_start || skip_all "tmux cannot start a server"
 
 # The Python side from one python3 (tests/heap-py.py; -S: no site
 # packages): the dumps, then those made of them: a class named with
@@ -85,28 +88,29 @@ sizes() {
 }
 
 # start W H DUMP [OPTION]: the viewer on DUMP in a fresh session v of
-# W x H; its exit status shows as EXIT:N when it ends.  The server stays
-# when its last session is killed (exit-empty off): a new session asked
-# of a server on its way out was lost, and the screen never came.
-# The session before is killed by the same tmux command (one client
-# less); when it is gone already (that command fails whole), the new
-# one is asked for alone.
+# W x H (the one before killed first: a client's line is one command,
+# one answer); its exit status shows as EXIT:N when it ends, and the
+# session stays.
 start_up=
 start() {
-	for st_kill in ${start_up:+"kill-session -t v ;"} ""; do
-		tm $st_kill new-session -d -s v -x "$1" -y "$2" \
-			"env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen $hold \
-'$TRACETUI' ${4:-} '$3'; echo EXIT:\$?; sleep 600" \; \
-			set-option -g status off \; set-option -s exit-empty off \
-			>/dev/null 2>&1 && start_up=yes && return 0
-	done
-	return 1
+	[ -z "$start_up" ] || ctl 'kill-session -t v'
+	quote "env LANG=${utf8:-C} LC_ALL=${utf8:-C} TERM=screen $hold \
+'$TRACETUI' ${4:-} '$3'; echo EXIT:\$?; sleep 600"
+	ctl "new-session -d -s v -x $1 -y $2 $quoted" || return 1
+	start_up=yes
 }
+# keys KEY...: the keys (and send-keys' -l) typed into v at once.
 keys() {
-	tm send-keys -t v "$@"
+	k_cmd='send-keys -t v'
+	for k_arg; do
+		quote "$k_arg"
+		k_cmd="$k_cmd $quoted"
+	done
+	ctl "$k_cmd"
 }
 # wait_for TEXT [NAME]: the screen shows TEXT (a grep pattern); polled
-# for up to 60 s (a bound for a loaded machine, not a timing), the
+# (tmux-ctl.sh's naps, 40 ms from the fourth) for up to 60 s (a bound
+# for a loaded machine, not a timing), the
 # screen a diagnostic when it never does.  Each poll's screen is
 # captured into $tmp/NAME (screen by default): the one that matched is
 # the shot the checks read.  TEXT without a pattern's characters is
@@ -118,8 +122,9 @@ wait_for() {
 	*) wf_re= ;;
 	esac
 	wf_i=0
-	while [ $wf_i -lt 600 ]; do
-		tm capture-pane -p -t v >"$wf_shot" 2>/dev/null
+	while [ $wf_i -lt 1500 ]; do
+		ctl 'capture-pane -p -t v' &&
+			printf '%s\n' "$ctl_out" >"$wf_shot"
 		if [ -n "$wf_re" ]; then
 			grep -q -- "$1" "$wf_shot" && return 0
 		else
@@ -127,7 +132,7 @@ wait_for() {
 				case $wf_line in *"$1"*) return 0 ;; esac
 			done <"$wf_shot"
 		fi
-		poll_nap $wf_i
+		nap $wf_i
 		wf_i=$((wf_i + 1))
 	done
 	diag <"$wf_shot"
@@ -316,7 +321,9 @@ ok $? "the load's line shows, and q ends the viewer during it"
 # never set by it.
 start 80 24 "$tmp/esc.hprof"
 wait_for 'c\\x1B\[2J\\x1B\]0;PWNED\\x07der  '
-ok $([ $? -eq 0 ] && [ "$(tm display -p -t v '#{pane_title}')" != PWNED ] &&
+r=$?
+ctl "display-message -p -t v '#{pane_title}'"
+ok $([ $r -eq 0 ] && [ "$ctl_out" != PWNED ] &&
 	echo 0 || echo 1) "a class name's controls are shown escaped"
 keys q
 
