@@ -113,6 +113,14 @@ icicle_marked() {
 # resized to 80x24;
 # check-long: besides, each in a viewer of its own at both sizes.
 if view "$regular" 120x30; then
+	# A move typed with the key that opens the chart, before its first
+	# draw, acts on the chart fitted to the width (it was one
+	# microsecond a column, the trace's start out of sight).
+	keys 2 Down
+	pane_wait '^wall 66\.219ms/col'
+	ok $? "2 Down typed at once: the chart fitted to the trace"
+	keys 1
+	pane_wait '\| Profile \|' >/dev/null
 	search performCreate
 	pane_wait 'android\.app\.Activity\.performCreate' >/dev/null
 	keys 2
@@ -148,6 +156,7 @@ if view "$regular" 120x30; then
 	icicle_marked "after L"
 	ok $? "80x24: and after L, its longest call's frame"
 else
+	ok 1 "the viewer opens $regular"
 	ok 1 "the viewer opens $regular"
 	ok 1 "the viewer opens $regular"
 	ok 1 "the viewer opens $regular"

@@ -858,6 +858,8 @@ run_search(struct app *app, int dir)
 		return;
 	}
 	if (ops->find) {
+		if (ops->ready)
+			ops->ready(app->state[app->view], app);
 		ask_init(app, &ask);
 		found = ops->find(app->state[app->view], app, &app->re, dir,
 		                  &ask);
@@ -1216,6 +1218,8 @@ app_request(struct app *app, enum request req)
 		return;
 	}
 	if (ops->handle) {
+		if (ops->ready)
+			ops->ready(app->state[app->view], app);
 		ask_init(app, &ask);
 		done = ops->handle(app->state[app->view], app, req, &ask);
 		/* Leaving the view (Tab, a view's key, Esc) makes its row

@@ -159,6 +159,9 @@ struct app {
 	 * takes time then waits (app_settle), and stops when one comes.
 	 * NULL (headless): never, and it is done at once. */
 	bool (*key_waiting)(void);
+	/* The screen's columns (0: none, headless): a view lays out with
+	 * them what a key read before its first draw needs. */
+	int screen_width;
 	/* Each thread's own call paths (callpath_build of that thread),
 	 * from the warmup or made on first need: app_scope_parts. */
 	struct callpath *thread_paths;

@@ -206,6 +206,7 @@ reload_sample_type(struct app *app, const struct cmd_opts *opts)
 	app_take_history(fresh, app);
 	fresh->notice = app->notice;
 	fresh->key_waiting = app->key_waiting;
+	fresh->screen_width = app->screen_width;
 	fresh->run_editor = app->run_editor;
 	fresh->source_dirs = app->source_dirs;
 	fresh->nsource_dirs = app->nsource_dirs;
@@ -395,6 +396,7 @@ viewer_run(struct cmd_opts opts, const struct triage_rules *rules)
 	app->rules = rules;
 	term_size(&width, &height);
 	canvas = canvas_new(width, height, opts.ascii || !locale_is_utf8());
+	app->screen_width = width;
 	while (!term_interrupted()) {
 		int key;
 
@@ -434,6 +436,7 @@ viewer_run(struct cmd_opts opts, const struct triage_rules *rules)
 		if (key == TKEY_RESIZE) {
 			term_size(&width, &height);
 			canvas_resize(canvas, width, height);
+			app->screen_width = width;
 		}
 		app_key(app, key);
 	}

@@ -1084,6 +1084,15 @@ draw_row(struct calltree_view *v, struct app *app, struct canvas *c, int y,
 		canvas_set_role(c, 0, y, c->width, ROLE_CURSOR);
 }
 
+/* The sort the view opens with (the inclusive time, largest first),
+ * for when the one chosen has no column in the tree shown. */
+static void
+sort_by_default(struct calltree_view *v)
+{
+	v->sort = TCOL_INCL;
+	v->ascending = false;
+}
+
 /* Build what the mode needs, sort for the clock, show a method selected
  * elsewhere. */
 static void
@@ -1094,7 +1103,7 @@ ensure(struct calltree_view *v, struct app *app)
 	if (!v->cur.built[v->mode]) {
 		build(v, app, v->mode);
 		if (!shown(v, v->sort))
-			v->sort = TCOL_INCL;
+			sort_by_default(v);
 		v->rows_stale = true;
 	}
 	if (k != v->clock) {
@@ -1104,7 +1113,7 @@ ensure(struct calltree_view *v, struct app *app)
 	if ((app->clocks == APP_CLOCKS_BOTH) != v->both) {
 		v->both = app->clocks == APP_CLOCKS_BOTH;
 		if (!shown(v, v->sort))
-			v->sort = TCOL_INCL;
+			sort_by_default(v);
 		v->rows_stale = true;
 	}
 	if (v->rows_stale || !v->nrows)
@@ -1261,28 +1270,10 @@ calltree_draw(void *state, struct app *app, struct canvas *c, int top,
 
 /* ---- requests ---------------------------------------------------------- */
 
-/* The sort req asks for (s, S: the next or previous column shown; r:
- * the other way) set; false for any other request. */
-static bool
-set_sort(struct calltree_view *v, enum request req)
+static void
+calltree_ready(void *state, struct app *app)
 {
-	switch (req) {
-	case REQ_SORT_NEXT:
-	case REQ_SORT_PREV:
-		do
-			v->sort =
-			        (v->sort +
-			         (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
-			        TCOL_COUNT;
-		while (!shown(v, v->sort));
-		v->ascending = v->sort == TCOL_NAME;
-		return true;
-	case REQ_SORT_REVERSE:
-		v->ascending = !v->ascending;
-		return true;
-	default:
-		return false;
-	}
+	ensure(state, app);
 }
 
 static enum view_result
@@ -1294,13 +1285,11 @@ calltree_handle(void *state, const struct app *app, enum request req,
 	uint32_t m;
 
 	v->note[0] = '\0';
-	/* b needs no rows: read in the same storm of keys as the one that
-	 * opened the view, before its rows are made, it still turns the
-	 * tree the next draw builds. */
+	/* b needs no rows: in a tree without any, it still turns it. */
 	if (req == REQ_INVERT) {
 		v->mode = !v->mode;
 		if (!shown(v, v->sort))
-			v->sort = TCOL_INCL;
+			sort_by_default(v);
 		v->nrows = 0;
 		list_set_count(&v->list, 0);
 		/* The next draw shows the selected method in the other
@@ -1308,13 +1297,8 @@ calltree_handle(void *state, const struct app *app, enum request req,
 		v->refollow = true;
 		return VIEW_DONE;
 	}
-	if (!v->nrows) {
-		/* So does a sort: the next draw makes the rows in it. */
-		if (!set_sort(v, req))
-			return VIEW_UNHANDLED;
-		v->rows_stale = true;
-		return VIEW_DONE;
-	}
+	if (!v->nrows)
+		return VIEW_UNHANDLED;
 	if (list_move(&v->list, req)) {
 		moved(v);
 		return VIEW_DONE;
@@ -1352,12 +1336,25 @@ calltree_handle(void *state, const struct app *app, enum request req,
 		ask->jump = APP_VIEW_PROFILE;
 		ask->method = m;
 		return VIEW_DONE;
-	default:
-		if (!set_sort(v, req))
-			return VIEW_UNHANDLED;
+	case REQ_SORT_NEXT:
+	case REQ_SORT_PREV:
+		do
+			v->sort =
+			        (v->sort +
+			         (req == REQ_SORT_NEXT ? 1 : TCOL_COUNT - 1)) %
+			        TCOL_COUNT;
+		while (!shown(v, v->sort));
+		v->ascending = v->sort == TCOL_NAME;
 		rebuild_rows(v);
 		list_reset(&v->list);
 		break;
+	case REQ_SORT_REVERSE:
+		v->ascending = !v->ascending;
+		rebuild_rows(v);
+		list_reset(&v->list);
+		break;
+	default:
+		return VIEW_UNHANDLED;
 	}
 	moved(v);
 	return VIEW_DONE;
@@ -1629,6 +1626,7 @@ const struct view_ops view_calltree_ops = {
         .draw = calltree_draw,
         .status = calltree_status,
         .refresh = calltree_refresh,
+        .ready = calltree_ready,
         .handle = calltree_handle,
         .find = calltree_find,
         .selection = calltree_selection,

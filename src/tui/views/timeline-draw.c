@@ -634,27 +634,16 @@ void
 tlv_draw(void *state, struct app *app, struct canvas *c, int top, int height)
 {
 	struct timeline_view *v = state;
-	int name_w = 0, x0, y, panel, area, used;
+	int x0, y, panel, area, used;
 	size_t i, cap, r;
 
 	tlv_ensure(v, app);
 	tlv_forget_layout(v);
 	v->ascii = c->ascii;
 	v->width = c->width;
-	for (i = 0; i < v->nrows; i++) {
-		int w = (int)text_width(app->tree->threads[v->rows[i]].name) +
-		        2;
-
-		if (w > name_w)
-			name_w = w;
-	}
-	name_w = name_w < 10             ? 10
-	         : name_w > c->width / 5 ? c->width / 5
-	                                 : name_w;
-	x0 = name_w + 1;
-	v->x0 = x0;
+	tlv_lay_out(v, app, c->width);
+	x0 = v->x0;
 	v->axis_y = top;
-	v->plot = c->width - x0;
 	tlv_refit(v, app);
 	draw_axis(v, c, top, x0, app);
 	if (!v->nrows) {

@@ -207,6 +207,24 @@ tlv_build_rows(struct timeline_view *v, struct app *app)
 	v->rows_stale = false;
 }
 
+void
+tlv_lay_out(struct timeline_view *v, const struct app *app, int width)
+{
+	int name_w = 0;
+	size_t i;
+
+	for (i = 0; i < v->nrows; i++) {
+		int w = (int)text_width(app->tree->threads[v->rows[i]].name) +
+		        2;
+
+		if (w > name_w)
+			name_w = w;
+	}
+	name_w = name_w < 10 ? 10 : name_w > width / 5 ? width / 5 : name_w;
+	v->x0 = name_w + 1;
+	v->plot = width - v->x0;
+}
+
 int
 tlv_plot_width(const struct timeline_view *v)
 {
@@ -412,6 +430,13 @@ tlv_ensure(struct timeline_view *v, struct app *app)
 	}
 	if (v->rows_stale)
 		tlv_build_rows(v, app);
+	/* Laid out and fitted before its first draw, at the screen's
+	 * width: keys read in the storm that opened the view (a move,
+	 * L) find the window they would after a draw. */
+	if (!v->plot && app->screen_width > 0) {
+		tlv_lay_out(v, app, app->screen_width);
+		tlv_refit(v, app);
+	}
 	if (v->sel_serial != app->sel.serial) {
 		v->sel_serial = app->sel.serial;
 		if (app->sel.by != APP_VIEW_TIMELINE)

@@ -125,6 +125,9 @@ bool tlv_range_here(const struct timeline_view *v, const struct app *app,
                     uint64_t *from, uint64_t *to);
 /* Recompute a fitted window for the current plot width. */
 void tlv_refit(struct timeline_view *v, const struct app *app);
+/* The name column and the plot (x0, plot) for a screen width columns
+ * wide. */
+void tlv_lay_out(struct timeline_view *v, const struct app *app, int width);
 /* The cursor's column, counted from the first one shown. */
 int64_t tlv_cursor_x(const struct timeline_view *v);
 /* Keep the time cursor inside the trace's events. */

@@ -121,6 +121,11 @@ struct view_ops {
 	 * sums first (app_take_calls): what the view keeps of the tree moves
 	 * to app->tree.  NULL: it keeps nothing of it. */
 	void (*take_model)(void *state, struct app *app);
+	/* Make what the next draw would (rows made at draw time), so that
+	 * a key read before that draw, in the storm that opened the view
+	 * or changed its model, finds them; before handle and find.
+	 * NULL: the view's rows are always made. */
+	void (*ready)(void *state, struct app *app);
 	/* Handle a request, asking for changes through ask; used instead
 	 * of request when set. */
 	enum view_result (*handle)(void *state, const struct app *app,
