@@ -113,8 +113,10 @@ keys() {
 # for a loaded machine, not a timing), the
 # screen a diagnostic when it never does.  Each poll's screen is
 # captured into $tmp/NAME (screen by default): the one that matched is
-# the shot the checks read.  TEXT without a pattern's characters is
-# looked for by the shell, line by line (a grep less per poll).
+# the shot the checks read, once a second one a nap later is the same
+# (a frame caught half drawn can show TEXT over rows not yet redrawn).
+# TEXT without a pattern's characters is looked for by the shell, line
+# by line (a grep less per poll).
 wait_for() {
 	wf_shot=$tmp/${2:-screen}
 	case $1 in
@@ -122,17 +124,26 @@ wait_for() {
 	*) wf_re= ;;
 	esac
 	wf_i=0
+	wf_was=
 	while [ $wf_i -lt 1500 ]; do
 		ctl 'capture-pane -p -t v' &&
 			printf '%s\n' "$ctl_out" >"$wf_shot"
+		if [ -n "$wf_was" ] && [ "$ctl_out" = "$wf_was" ]; then
+			return 0
+		fi
+		wf_was=
 		if [ -n "$wf_re" ]; then
-			grep -q -- "$1" "$wf_shot" && return 0
+			grep -q -- "$1" "$wf_shot" && wf_was=$ctl_out
 		else
 			while IFS= read -r wf_line; do
-				case $wf_line in *"$1"*) return 0 ;; esac
+				case $wf_line in *"$1"*) wf_was=$ctl_out; break ;; esac
 			done <"$wf_shot"
 		fi
-		nap $wf_i
+		if [ -n "$wf_was" ]; then
+			ctl 'run-shell -d 0.01'
+		else
+			nap $wf_i
+		fi
 		wf_i=$((wf_i + 1))
 	done
 	diag <"$wf_shot"
