@@ -218,8 +218,11 @@ if [ -f "$bitmaps" ]; then
 		for size in ${long:+80x24} 120x30; do
 			if view "$bitmaps" "$size"; then
 				pane_wait '\| Profile \|.*cpu-clock samples' >/dev/null
-				# One Total ms column, none on the wall clock.
-				screen -S 1 -E 1
+				# One Total ms column, none on the wall clock: the
+				# header read twice alike (not half drawn).
+				wait_for 'screen -S 1 -E 1; was=$ctl_out; nap 0
+					screen -S 1 -E 1
+					[ -n "$ctl_out" ] && [ "$ctl_out" = "$was" ]'
 				head=$ctl_out
 				# grep -o 'Total m\{0,1\}s' | wc -l, by the shell.
 				n=0 h=$head
