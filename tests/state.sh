@@ -260,9 +260,11 @@ if view "$regular" 100x40 --range 1500..1600; then
 	ok $? "a folded thread's hint: Down goes to the next thread"
 	keys H
 	pane_wait 'every thread of the scope' >/dev/null
-	idle_last
+	# Polled: a shot of a frame half drawn can show a thread line
+	# without its chart yet.
+	wait_for idle_last
 	ok $? "H with a range: the threads without a call in it come folded, after the others"
-	screen
+	wait_for 'screen; was=$ctl_out; nap 0; screen; [ "$ctl_out" = "$was" ]'
 	n=$(printf '%s\n' "$ctl_out" | grep -c '^[-+] ')
 	keys G
 	js=
