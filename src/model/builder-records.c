@@ -427,7 +427,9 @@ reached(struct records_job *job, size_t end, size_t *released)
 /* Note that the job has read every record.  The first job then goes on
  * giving pages back and reporting progress until every job has, since
  * its threads may be done long before the others' (the progress would
- * stop where it finished). */
+ * stop where it finished): until it has reported the end, which is so
+ * the last report (a job done after a report and before the next look
+ * left the report before it last). */
 static void
 reached_end(struct records_job *job, size_t *released)
 {
@@ -436,7 +438,7 @@ reached_end(struct records_job *job, size_t *released)
 	reached(job, count, released);
 	if (job->who)
 		return;
-	while (slowest(job) < count) {
+	while (*released < count) {
 		struct timespec ms = {0, 10000000};
 
 		nanosleep(&ms, NULL);
