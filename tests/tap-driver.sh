@@ -9,8 +9,9 @@
 #               [--enable-hard-errors yes|no] -- COMMAND...
 #
 # COMMAND's output and errors go to LOG (both appending, its errors not
-# read as TAP, so that a line of them never splits one); a result line a test
-# ("PASS: NAME 3 - what") to the console; the results to TRS.  TAP:
+# read as TAP, so that a line of them never splits one); a result line
+# a test ("PASS: NAME 3 - what") to the console; the results to TRS.
+# TAP:
 #   ok / not ok [N] [- what] [# SKIP|TODO why]: PASS or FAIL; SKIP;
 #     TODO gives XFAIL (not ok) or XPASS (ok);
 #   1..N before the first result or after the last; 1..0 # SKIP why
@@ -35,7 +36,8 @@ while [ $# -gt 0 ]; do
 	--*) ;; # the API's other options take a value, unused here
 	*) echo "tap-driver.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
-	shift 2 || { echo "tap-driver.sh: $1 needs a value" >&2; exit 2; }
+	[ $# -ge 2 ] || { echo "tap-driver.sh: $1 needs a value" >&2; exit 2; }
+	shift 2
 done
 if [ -z "$name" ] || [ -z "$log" ] || [ -z "$trs" ] || [ $# -eq 0 ]; then
 	echo "tap-driver.sh: --test-name, --log-file, --trs-file and a command" \
