@@ -220,9 +220,8 @@ if [ -f "$bitmaps" ]; then
 				pane_wait '\| Profile \|.*cpu-clock samples' >/dev/null
 				# One Total ms column, none on the wall clock: the
 				# header read twice alike (not half drawn).
-				wait_for 'screen -S 1 -E 1; was=$ctl_out; nap 0
-					screen -S 1 -E 1
-					[ -n "$ctl_out" ] && [ "$ctl_out" = "$was" ]'
+				wait_for 'settled "screen -S 1 -E 1" &&
+					[ -n "$ctl_out" ]'
 				head=$ctl_out
 				# grep -o 'Total m\{0,1\}s' | wc -l, by the shell.
 				n=0 h=$head

@@ -205,7 +205,7 @@ if view "$streaming" 80x24; then
 		screen -S $((found - 1)) -E $((found - 1))
 		at="row ${ctl_out##* row }"
 	}
-	wait_for 'row_at; was=$at; nap 0; row_at; [ -n "$at" ] && [ "$at" = "$was" ]'
+	wait_for 'settled row_at && [ -n "$at" ]'
 	at_n=${at#row }
 	at="row $((${at_n%% *} + 1)) of ${at##* of }"
 	keys Down
@@ -264,7 +264,7 @@ if view "$regular" 100x40 --range 1500..1600; then
 	# without its chart yet.
 	wait_for idle_last
 	ok $? "H with a range: the threads without a call in it come folded, after the others"
-	wait_for 'screen; was=$ctl_out; nap 0; screen; [ "$ctl_out" = "$was" ]'
+	settled screen
 	n=$(printf '%s\n' "$ctl_out" | grep -c '^[-+] ')
 	keys G
 	js=

@@ -110,6 +110,21 @@ nap() {
 		ctl 'run-shell -d 0.04'
 	fi
 }
+# settled CMD: CMD (evaluated; what it read left in $ctl_out) again a
+# nap later until two reads agree, up to 50 times: a read made while a
+# frame was being drawn, half old and half new, is made again.
+settled() {
+	st_n=0
+	eval "$1"
+	while [ $st_n -lt 50 ]; do
+		st_was=$ctl_out
+		nap 0
+		eval "$1"
+		[ "$ctl_out" = "$st_was" ] && return 0
+		st_n=$((st_n + 1))
+	done
+	return 1
+}
 # wait_for CMD: CMD (evaluated) until true, for up to 20 s (a bound for
 # a sanitizer build on a loaded machine, not a timing).
 wait_for() {

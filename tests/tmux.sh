@@ -134,20 +134,6 @@ status_line() {
 	sl=$ctl_out
 }
 
-# status_settled: the status line in $sl once two reads a nap apart
-# agree: a read made while a frame was being drawn is made again.
-status_settled() {
-	status_line
-	ss_n=0
-	while [ $ss_n -lt 50 ]; do
-		ss_was=$sl
-		nap 0
-		status_line
-		[ "$sl" = "$ss_was" ] && return 0
-		ss_n=$((ss_n + 1))
-	done
-}
-
 # wait_for CMD: poll CMD (a shell command, evaluated here, so it sees
 # globals only) every 0.04 s for up to 20 s (a bound for a slow build,
 # not a timing).
@@ -498,7 +484,7 @@ if [ -n "$utf8" ]; then
 	keys Down Down Down Down Down
 	wait_for 'status_has "> Looper.loop \([0-9.]*ms\) > Looper.loopOnce \([0-9.µms]*\)$"'
 	ok $? "$label: Down walks to the first callee, depth by depth"
-	status_settled
+	settled status_line
 	first=$sl
 	keys Right
 	wait_for 'status_line; [ "$sl" != "$first" ] &&
@@ -1004,7 +990,7 @@ wait_for 'row_has 2 "row 3 of "' && {
 	wait_for 'status_line; case ${sl%%  *} in *"$cm "*) true ;; *) false ;; esac'
 }
 ok $? "$label: j j move the selection meanwhile ($cm)"
-status_settled
+settled status_line
 sel=${sl%%  *}
 : >"$gate"
 wait_for 'status_line; case $sl in *"calls loading"*) false ;; esac'
